@@ -1,0 +1,92 @@
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Sources maps a file name (as it appears in positions) to its text, so that
+// Render can show the offending line.
+type Sources map[string]string
+
+// Line returns the 1-based line of the named source, without its newline.
+func (s Sources) Line(file string, line int) (string, bool) {
+	text, ok := s[file]
+	if !ok || line <= 0 {
+		return "", false
+	}
+	for i := 1; i < line; i++ {
+		j := strings.IndexByte(text, '\n')
+		if j < 0 {
+			return "", false
+		}
+		text = text[j+1:]
+	}
+	if j := strings.IndexByte(text, '\n'); j >= 0 {
+		text = text[:j]
+	}
+	return strings.TrimRight(text, "\r"), true
+}
+
+// Render writes err for a person: each diagnostic as "file:line:col:
+// message", then the source line and a caret under the column when the
+// source is known, then its notes and suggestion. Errors that are not
+// diagnostics are written as they are.
+func Render(w io.Writer, err error, src Sources) {
+	var list *List
+	var d *Diagnostic
+	switch {
+	case errors.As(err, &list):
+		for _, d := range list.Items {
+			renderOne(w, d, src)
+		}
+		if list.dropped > 0 {
+			fmt.Fprintf(w, "(%d more errors not shown)\n", list.dropped)
+		}
+	case errors.As(err, &d):
+		renderOne(w, d, src)
+	default:
+		fmt.Fprintln(w, err)
+	}
+}
+
+func renderOne(w io.Writer, d *Diagnostic, src Sources) {
+	fmt.Fprintln(w, d.Error())
+	writeCaret(w, d.Pos, d.End, src)
+	for _, n := range d.Notes {
+		if n.Pos.IsValid() {
+			fmt.Fprintf(w, "%s: note: %s\n", n.Pos, n.Message)
+			writeCaret(w, n.Pos, Pos{}, src)
+		} else {
+			fmt.Fprintf(w, "\tnote: %s\n", n.Message)
+		}
+	}
+	if d.Suggestion != "" {
+		fmt.Fprintf(w, "\thint: %s\n", d.Suggestion)
+	}
+}
+
+func writeCaret(w io.Writer, p, end Pos, src Sources) {
+	line, ok := src.Line(p.File, p.Line)
+	if !ok {
+		return
+	}
+	fmt.Fprintf(w, "    %s\n", expandTabs(line))
+	if p.Col <= 0 {
+		return
+	}
+	prefix := line
+	if p.Col-1 < len(prefix) {
+		prefix = prefix[:p.Col-1]
+	}
+	pad := strings.Repeat(" ", len(expandTabs(prefix)))
+	width := 1
+	if end.Line == p.Line && end.Col > p.Col {
+		width = end.Col - p.Col
+	}
+	fmt.Fprintf(w, "    %s%s\n", pad, strings.Repeat("^", width))
+}
+
+func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
