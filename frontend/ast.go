@@ -1,0 +1,337 @@
+package frontend
+
+import (
+	"math/big"
+
+	"github.com/tri-lang/tri/diag"
+)
+
+// File is everything tri takes from one source file: the @jit functions
+// (kernels and helpers alike), module-level constexpr globals, the import
+// aliases in force, and host functions that autotune configs may call.
+type File struct {
+	Name    string // the path as given; positions use it
+	Src     []byte
+	Funcs   []*Func   // every @jit function, in source order
+	Globals []*Global // module-level NAME = tl.constexpr(...) or NAME = literal
+	// Aliases maps a local name to the module it stands for: "tl" ->
+	// "triton.language", "triton" -> "triton", "libdevice" ->
+	// "triton.language.extra.libdevice". Names imported from a module
+	// ("from triton.language import arange") map to "triton.language.arange".
+	Aliases map[string]string
+	// Host holds the top-level host functions (not @jit) that parsed, by
+	// name, for autotune config builders and heuristics.
+	Host map[string]*HostFunc
+}
+
+// Func returns the @jit function with the given name, or nil.
+func (f *File) Func(name string) *Func {
+	for _, fn := range f.Funcs {
+		if fn.Name == name {
+			return fn
+		}
+	}
+	return nil
+}
+
+// Global is a module-level binding a kernel may read: BLOCK =
+// tl.constexpr(128) or a plain literal such as EPS = 1e-5.
+type Global struct {
+	Name      string
+	Pos       diag.Pos
+	Value     Expr
+	Constexpr bool // wrapped in tl.constexpr(...) or annotated : tl.constexpr
+}
+
+// HostFunc is a top-level non-@jit function kept as source so that
+// autotune config builders can be evaluated later.
+type HostFunc struct {
+	Name   string
+	Pos    diag.Pos
+	Source string // the def statement's text, dedented
+}
+
+// Func is one @jit function.
+type Func struct {
+	Name       string
+	Pos        diag.Pos // of the def keyword
+	Params     []*Param
+	Body       []Stmt
+	Decorators []*Decorator // outermost first, as written
+	// DoNotSpecialize lists parameters named in
+	// @triton.jit(do_not_specialize=[...]) (names; indices are converted).
+	DoNotSpecialize []string
+}
+
+// Param is one parameter of a @jit function.
+type Param struct {
+	Name       string
+	Pos        diag.Pos
+	Annotation Expr // nil if none
+	Constexpr  bool // annotated tl.constexpr (or triton.language.constexpr)
+	Default    Expr // nil if none
+}
+
+// Decorator is one decorator of a @jit function: its resolved dotted name
+// ("triton.jit", "triton.autotune", "triton.heuristics") and, if it is a
+// call, its arguments.
+type Decorator struct {
+	Pos      diag.Pos
+	Name     string // resolved through File.Aliases; "" if not a name
+	Call     bool   // written as a call: @triton.jit(...)
+	Args     []Expr
+	Keywords []*Keyword
+}
+
+// Node is implemented by every statement and expression.
+type Node interface {
+	Position() diag.Pos
+}
+
+// Stmt is a statement.
+type Stmt interface {
+	Node
+	stmtNode()
+}
+
+// Expr is an expression.
+type Expr interface {
+	Node
+	exprNode()
+}
+
+// At is embedded in every node; it holds the node's start position.
+type At struct{ Pos diag.Pos }
+
+// Position returns the node's start.
+func (a At) Position() diag.Pos { return a.Pos }
+
+// Statements.
+type (
+	// Assign is Targets[0] = Targets[1] = ... = Value. A target is a Name,
+	// a Tuple of targets, an Attribute or a Subscript.
+	Assign struct {
+		At
+		Targets []Expr
+		Value   Expr
+		// Constexpr is set for NAME: tl.constexpr = expr inside a kernel.
+		Constexpr bool
+		// Annotation is the annotation of an annotated assignment, if any.
+		Annotation Expr
+	}
+	// AugAssign is Target Op= Value, with Op as written without "=" ("+", "//").
+	AugAssign struct {
+		At
+		Target Expr
+		Op     string
+		Value  Expr
+	}
+	// ExprStmt is an expression evaluated for its effect.
+	ExprStmt struct {
+		At
+		X Expr
+	}
+	// If is if/elif/else; elif chains are nested Ifs in Else.
+	If struct {
+		At
+		Cond Expr
+		Then []Stmt
+		Else []Stmt
+	}
+	// For is for Target in Iter: Body.
+	For struct {
+		At
+		Target Expr
+		Iter   Expr
+		Body   []Stmt
+		Else   []Stmt // kept so sema can reject it
+	}
+	// While is while Cond: Body.
+	While struct {
+		At
+		Cond Expr
+		Body []Stmt
+		Else []Stmt
+	}
+	// Return returns Value (nil for a bare return).
+	Return struct {
+		At
+		Value Expr
+	}
+	// Pass does nothing.
+	Pass struct{ At }
+	// Break leaves the innermost loop.
+	Break struct{ At }
+	// Continue starts the next iteration.
+	Continue struct{ At }
+	// Assert is assert Test, Msg.
+	Assert struct {
+		At
+		Test Expr
+		Msg  Expr
+	}
+	// Unsupported is a statement kind tri does not handle (with, try,
+	// raise, global, nested def, ...). It carries a description so sema can
+	// report it only if it is reached.
+	Unsupported struct {
+		At
+		What string
+	}
+)
+
+// Expressions.
+type (
+	// Name is an identifier.
+	Name struct {
+		At
+		ID string
+	}
+	// Const is a literal: int, float, string, bool, None or Ellipsis.
+	Const struct {
+		At
+		Kind  ConstKind
+		Int   *big.Int // ConstInt
+		Float float64  // ConstFloat
+		Str   string   // ConstStr
+		Bool  bool     // ConstBool
+	}
+	// Binary is X Op Y with Op as written: + - * / // % ** << >> & | ^ @.
+	Binary struct {
+		At
+		Op   string
+		X, Y Expr
+	}
+	// Unary is Op X with Op one of "-", "+", "~", "not".
+	Unary struct {
+		At
+		Op string
+		X  Expr
+	}
+	// BoolOp is Values[0] Op Values[1] ... with Op "and" or "or".
+	BoolOp struct {
+		At
+		Op     string
+		Values []Expr
+	}
+	// Compare is a chained comparison: Left Ops[0] Rights[0] Ops[1] ...
+	// Ops are "<", "<=", ">", ">=", "==", "!=", "is", "is not", "in", "not in".
+	Compare struct {
+		At
+		Left   Expr
+		Ops    []string
+		Rights []Expr
+	}
+	// Call is Func(Args..., Keywords...).
+	Call struct {
+		At
+		Func     Expr
+		Args     []Expr
+		Keywords []*Keyword
+	}
+	// Attribute is X.Name.
+	Attribute struct {
+		At
+		X    Expr
+		Name string
+	}
+	// Subscript is X[Index]; Index is an expression, a Slice, or a Tuple of
+	// those (x[:, None]).
+	Subscript struct {
+		At
+		X     Expr
+		Index Expr
+	}
+	// Slice is lo:hi:step inside a subscript; each part may be nil.
+	Slice struct {
+		At
+		Lo, Hi, Step Expr
+	}
+	// Tuple is (a, b, ...).
+	Tuple struct {
+		At
+		Elts []Expr
+	}
+	// List is [a, b, ...].
+	List struct {
+		At
+		Elts []Expr
+	}
+	// Dict is {k: v, ...}.
+	Dict struct {
+		At
+		Keys, Values []Expr
+	}
+	// IfExp is Then if Cond else Else.
+	IfExp struct {
+		At
+		Cond, Then, Else Expr
+	}
+	// Lambda is lambda Params: Body.
+	Lambda struct {
+		At
+		Params []string
+		Body   Expr
+	}
+	// Starred is *X in a call's arguments.
+	Starred struct {
+		At
+		X Expr
+	}
+	// BadExpr is an expression kind tri does not handle (comprehensions,
+	// sets, yield, ...), kept so sema can report it only if reached.
+	BadExpr struct {
+		At
+		What string
+	}
+)
+
+// Keyword is name=value in a call.
+type Keyword struct {
+	Pos   diag.Pos
+	Name  string
+	Value Expr
+}
+
+// ConstKind says which field of a Const holds its value.
+type ConstKind int
+
+// Kinds of literal.
+const (
+	ConstInt ConstKind = iota
+	ConstFloat
+	ConstStr
+	ConstBool
+	ConstNone
+	ConstEllipsis
+)
+
+func (*Assign) stmtNode()      {}
+func (*AugAssign) stmtNode()   {}
+func (*ExprStmt) stmtNode()    {}
+func (*If) stmtNode()          {}
+func (*For) stmtNode()         {}
+func (*While) stmtNode()       {}
+func (*Return) stmtNode()      {}
+func (*Pass) stmtNode()        {}
+func (*Break) stmtNode()       {}
+func (*Continue) stmtNode()    {}
+func (*Assert) stmtNode()      {}
+func (*Unsupported) stmtNode() {}
+
+func (*Name) exprNode()      {}
+func (*Const) exprNode()     {}
+func (*Binary) exprNode()    {}
+func (*Unary) exprNode()     {}
+func (*BoolOp) exprNode()    {}
+func (*Compare) exprNode()   {}
+func (*Call) exprNode()      {}
+func (*Attribute) exprNode() {}
+func (*Subscript) exprNode() {}
+func (*Slice) exprNode()     {}
+func (*Tuple) exprNode()     {}
+func (*List) exprNode()      {}
+func (*Dict) exprNode()      {}
+func (*IfExp) exprNode()     {}
+func (*Lambda) exprNode()    {}
+func (*Starred) exprNode()   {}
+func (*BadExpr) exprNode()   {}
