@@ -1,0 +1,68 @@
+package sema
+
+import (
+	"github.com/tri-lang/tri/ir"
+)
+
+// ArgKind says how one source parameter of a kernel is specialized.
+type ArgKind int
+
+// Kinds of specialized argument.
+const (
+	// ArgRuntime is passed to the compiled kernel at launch (pointers,
+	// integers other than 1, floats).
+	ArgRuntime ArgKind = iota
+	// ArgConstexpr is a compile-time value folded into the kernel: a
+	// tl.constexpr parameter, or a literal in a --signature.
+	ArgConstexpr
+	// ArgOne is an integer parameter whose value is 1 (Triton's ":1"
+	// specialization); it is folded to the constant 1.
+	ArgOne
+	// ArgNone is None passed for a parameter; `p is None` folds to true.
+	ArgNone
+)
+
+// Arg is the specialization of one source parameter.
+type Arg struct {
+	Kind ArgKind
+	// DType is the runtime type for ArgRuntime: a pointer (*fp32), i32,
+	// i64, fp32, ...
+	DType ir.DType
+	// DivisibleBy16: for pointers, 16-byte aligned; for integers, a
+	// multiple of 16.
+	DivisibleBy16 bool
+	// Value is the constexpr value for ArgConstexpr.
+	Value Constexpr
+}
+
+// Constexpr is a compile-time value given from outside the kernel: an int,
+// a float, a bool, a string, a dtype (tl.float16) or None.
+type Constexpr struct {
+	Kind  ConstexprKind
+	Int   int64
+	Float float64
+	Bool  bool
+	Str   string
+	DType ir.DType
+}
+
+// ConstexprKind says which field of a Constexpr holds its value.
+type ConstexprKind int
+
+// Kinds of constexpr value.
+const (
+	CInt ConstexprKind = iota
+	CFloat
+	CBool
+	CStr
+	CDType
+	CNone
+)
+
+// Signature is the specialization of a whole kernel: one Arg per source
+// parameter in source order, and the launch options.
+type Signature struct {
+	Args      []Arg
+	NumWarps  int // 0 means the default, 4
+	NumStages int // 0 means the default, 3
+}
