@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Run tri's samples and test kernels under real Triton and compare.
+
+For every kernel file given (each records its launch in "# launch:", "# let:",
+"# check:" and optional "# tolerance:" header lines), this script
+
+  1. runs the launch in tri's interpreter (`tri run --interpret`), saving every
+     input before the launch (--save-inputs) and the checked outputs after it;
+  2. optionally (--gpu) runs the same launch on the GPU with tri (`tri run`);
+  3. imports the file under real Triton, rebuilds the bindings from the saved
+     inputs (numbers are evaluated from the --let text), evaluates the launch
+     line as Python, and compares each checked output of tri with Triton's:
+     bit for bit where the tolerance is "exact" (and by default for integer
+     outputs), within N units in the last place for "ulp=N" (default 4 for
+     floats).
+
+Usage: triton_compare.py --tri bin/tri [--gpu] [--log DIR] FILE...
+Exit status 1 if any comparison fails.
+"""
+import argparse
+import importlib.util
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import triton
+import triton.language as tl
+
+
+def read_header(path):
+    h = {"launch": None, "let": [], "check": [], "tolerance": ""}
+    with open(path) as f:
+        for line in f:
+            s = line.strip()
+            if not s:
+                continue
+            if not s.startswith("#"):
+                break
+            body = s[1:].strip()
+            if ":" not in body:
+                continue
+            key, val = body.split(":", 1)
+            key, val = key.strip(), val.strip()
+            if key == "launch":
+                h["launch"] = val
+            elif key == "let":
+                h["let"].append(val)
+            elif key == "check":
+                h["check"] += val.split()
+            elif key == "tolerance":
+                h["tolerance"] = val
+    return h
+
+
+def ordered(a):
+    """Map float bits to integers whose order is the floats' order."""
+    if a.dtype == np.float16:
+        bits, sign = a.view(np.uint16).astype(np.int64), 15
+    elif a.dtype == np.float32:
+        bits, sign = a.view(np.uint32).astype(np.int64), 31
+    else:
+        bits, sign = a.view(np.uint64).astype(np.int64), 63
+    mag = bits & ((1 << sign) - 1)
+    return np.where((bits >> sign) & 1 == 1, -mag, mag)
+
+
+def compare(name, got, want, tol, bf16=False):
+    """Returns an error string or None."""
+    if got.shape != want.shape:
+        return f"{name}: shape {got.shape} vs {want.shape}"
+    if tol == "" or tol is None:
+        ulps = 4 if np.issubdtype(want.dtype, np.floating) else 0
+    elif tol == "exact":
+        ulps = 0
+    else:
+        ulps = int(tol.split("=", 1)[1])
+    if not np.issubdtype(want.dtype, np.floating):
+        bad = got != want
+    else:
+        if bf16:
+            # bf16 values travel as float32; compare on the bf16 grid
+            g = torch.from_numpy(got.astype(np.float32)).to(torch.bfloat16).view(torch.int16).numpy().astype(np.int64)
+            w = torch.from_numpy(want.astype(np.float32)).to(torch.bfloat16).view(torch.int16).numpy().astype(np.int64)
+            conv = lambda b: np.where(b < 0, -(b & 0x7FFF), b)
+            d = np.abs(conv(g) - conv(w))
+        else:
+            d = np.abs(ordered(got) - ordered(want))
+        both_nan = np.isnan(got) & np.isnan(want)
+        bad = (d > ulps) & ~both_nan
+        bad |= np.isnan(got) != np.isnan(want)
+    n = int(bad.sum())
+    if n == 0:
+        return None
+    i = int(np.flatnonzero(bad.ravel())[0])
+    return f"{name}: {n} of {bad.size} differ (first at {i}: tri {got.ravel()[i]!r}, triton {want.ravel()[i]!r})"
+
+
+def import_kernels(path, tmp):
+    mod_path = os.path.join(tmp, "kernels_" + os.path.basename(path).replace(".", "_") + ".py")
+    shutil.copy(path, mod_path)
+    spec = importlib.util.spec_from_file_location(os.path.basename(mod_path)[:-3], mod_path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+TORCH_DTYPES = {
+    "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
+    "float64": torch.float64, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
+    "int64": torch.int64, "uint8": torch.uint8, "uint16": torch.uint16, "uint32": torch.uint32,
+    "uint64": torch.uint64, "bool": torch.bool,
+}
+
+
+def let_dtype(expr):
+    for name in TORCH_DTYPES:
+        if f"'{name}'" in expr or f'"{name}"' in expr:
+            return name
+    return None
+
+
+def run_tri(args, cmd, log):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    log.write("$ " + " ".join(cmd) + "\n" + p.stdout + p.stderr + "\n")
+    if p.returncode != 0:
+        raise RuntimeError(f"tri failed ({p.returncode}): {p.stderr.strip()[:500]}")
+
+
+def check_file(args, path, log):
+    h = read_header(path)
+    if not h["launch"]:
+        return [f"{path}: no # launch: line"]
+    tmp = tempfile.mkdtemp(prefix="tricmp")
+    lets = []
+    for l in h["let"]:
+        lets += ["--let", l]
+    ins = os.path.join(tmp, "in")
+    saves = []
+    for c in h["check"]:
+        saves += ["--save", f"{c}={os.path.join(tmp, 'interp_' + c + '.npy')}"]
+    run_tri(args, [args.tri, "run", "--interpret", path, h["launch"], *lets, "--save-inputs", ins, *saves], log)
+    outs = {"interp": {c: np.load(os.path.join(tmp, "interp_" + c + ".npy")) for c in h["check"]}}
+    if args.gpu:
+        saves = []
+        for c in h["check"]:
+            saves += ["--save", f"{c}={os.path.join(tmp, 'gpu_' + c + '.npy')}"]
+        run_tri(args, [args.tri, "run", path, h["launch"], *lets, *saves], log)
+        outs["gpu"] = {c: np.load(os.path.join(tmp, "gpu_" + c + ".npy")) for c in h["check"]}
+
+    mod = import_kernels(path, tmp)
+    ns = dict(vars(mod))
+    ns.update(triton=triton, tl=tl, cdiv=triton.cdiv, next_power_of_2=triton.next_power_of_2, torch=torch)
+    bf16 = set()
+    for l in h["let"]:
+        name, expr = l.split("=", 1)
+        name = name.strip()
+        f = os.path.join(ins, name + ".npy")
+        if os.path.exists(f):
+            arr = np.load(f)
+            t = torch.from_numpy(arr)
+            if let_dtype(expr) == "bfloat16":
+                t = t.to(torch.bfloat16)
+                bf16.add(name)
+            ns[name] = t.cuda()
+        else:
+            ns[name] = eval(expr, ns)
+    eval(h["launch"], ns)
+    torch.cuda.synchronize()
+    errs = []
+    for c in h["check"]:
+        want = ns[c]
+        if want.dtype == torch.bfloat16:
+            want = want.float()
+        want = want.cpu().numpy()
+        for where, got in outs.items():
+            e = compare(f"{os.path.basename(path)} {c} ({where} vs triton)", got[c], want, h["tolerance"], c in bf16)
+            if e:
+                errs.append(e)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return errs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tri", default="bin/tri")
+    ap.add_argument("--gpu", action="store_true", help="also run tri on the GPU and compare")
+    ap.add_argument("--log", default=None, help="write tri's output here")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    log = open(args.log, "w") if args.log else open(os.devnull, "w")
+    failed = 0
+    rows = []
+    for path in args.files:
+        try:
+            errs = check_file(args, path, log)
+        except Exception as e:  # report and go on with the next file
+            errs = [f"{path}: {type(e).__name__}: {e}"]
+        status = "ok" if not errs else "FAIL"
+        failed += bool(errs)
+        rows.append((status, path))
+        for e in errs:
+            print("  " + e)
+        print(f"{status:4} {path}", flush=True)
+    print(f"\n{len(rows) - failed} of {len(rows)} files match Triton")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

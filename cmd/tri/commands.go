@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tri-lang/tri/launch"
+	"github.com/tri-lang/tri/version"
+)
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "tri",
+		Short: "Compile Triton kernels to readable CUDA C and run them",
+		Long: `tri compiles Triton kernels (@triton.jit functions written against
+triton.language) into readable CUDA C, compiles that with NVRTC and launches
+it on the GPU, or interprets the kernel on the CPU.
+
+A launch line is written exactly as in Python:
+  tri run add.tri 'add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)' \
+      --let n=98432 --let 'x=rand(n)' --let 'y=rand(n)' --let 'out=empty(n)' --save out=out.npy
+
+Exit codes: 0 success; 1 a failed check, a kernel error or no GPU for a GPU
+command; 2 bad input (usage, missing file, bad source, launch line or --let).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return launch.Usage(err) })
+	root.AddCommand(newCheck(), newBuild(), newRun(), newVersion())
+	return root
+}
+
+// common registers the flags every compiling command shares.
+func common(c *cobra.Command, o *launch.Options) {
+	f := c.Flags()
+	f.IntVar(&o.NumWarps, "num-warps", 0, "warps per program (overrides the launch line; default 4)")
+	f.IntVar(&o.NumStages, "num-stages", 0, "software pipelining stages (default 3)")
+	f.IntVar(&o.Config, "config", -1, "use the I-th autotune config instead of tuning")
+	f.StringVar(&o.Arch, "arch", "", "target architecture, e.g. sm_90 (default: the GPU's, else sm_80)")
+	f.BoolVar(&o.LineInfo, "line-info", false, "emit #line directives so tools point at the .tri file")
+	f.Int64Var(&o.Seed, "seed", 0, "seed of the --let generators")
+	f.DurationVar(&o.Timeout, "timeout", 60*time.Second, "stop a run, tuning or interpretation after this long")
+	f.StringSliceVar(&o.Dump, "dump", nil, "print an internal form: ast, ir, layout, cuda, resources (comma-separated)")
+}
+
+func newCheck() *cobra.Command {
+	o := &launch.Options{}
+	c := &cobra.Command{
+		Use:   "check FILE",
+		Short: "Parse and resolve every @jit function of a file",
+		Args:  exactArgs(1, "check FILE"),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
+			return launch.CheckFile(args[0], o)
+		},
+	}
+	c.Flags().StringSliceVar(&o.Dump, "dump", nil, "print the AST (--dump=ast)")
+	return c
+}
+
+func newBuild() *cobra.Command {
+	o := &launch.Options{}
+	c := &cobra.Command{
+		Use:   "build FILE (-k KERNEL --signature SIG | 'LAUNCH' [--let NAME=EXPR]...) [-o F.cu]",
+		Short: "Emit the CUDA C of one specialization of a kernel",
+		Long: `Emit the CUDA C of one specialization of a kernel, either from a signature
+in the format of Triton's ahead-of-time compiler:
+
+  tri build add.tri -k add_kernel --signature '*fp32:16, *fp32:16, *fp32:16, i32, 1024'
+
+(one entry per parameter: *fp32 a pointer, :16 for 16-byte alignment; i32,
+i64, fp32 scalars, :16 divisible by 16, :1 equal to one; a literal is a
+constexpr value), or from a launch line whose arguments give the signature:
+
+  tri build add.tri 'add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)' \
+      --let n=4096 --let 'x=rand(n)' --let 'y=rand(n)' --let 'out=empty(n)'
+
+The CUDA goes to stdout unless -o is given. No GPU is needed.`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
+			line := ""
+			if len(args) == 2 {
+				line = args[1]
+			}
+			if (line == "") == (o.Kernel == "") {
+				return usageError("build needs either -k KERNEL --signature SIG or a launch line")
+			}
+			return launch.BuildFile(args[0], line, o)
+		},
+	}
+	common(c, o)
+	f := c.Flags()
+	f.StringVarP(&o.Kernel, "kernel", "k", "", "kernel to build (with --signature)")
+	f.StringVar(&o.Signature, "signature", "", "Triton AOT signature, e.g. '*fp32:16, i32, 1024'")
+	f.StringVarP(&o.Output, "output", "o", "", "write the CUDA C to this file")
+	f.StringArrayVar(&o.Lets, "let", nil, "bind NAME=EXPR for the launch line (repeatable)")
+	return c
+}
+
+func newRun() *cobra.Command {
+	o := &launch.Options{}
+	c := &cobra.Command{
+		Use:   "run FILE 'LAUNCH' [--let NAME=EXPR]... [--save NAME=F.npy]... [--interpret | --check]",
+		Short: "Launch a kernel on the GPU (or interpret it on the CPU)",
+		Long: `Launch a kernel on the GPU, or with --interpret run it on the CPU.
+
+--let binds names, in order: numbers; load("x.npy", dtype=...); randn(*shape,
+dtype=...), rand, randint(lo, hi, *shape, dtype=...), zeros, ones, empty
+(NaN-filled for floats so unwritten elements show), full(shape, value,
+dtype=...), arange(n, dtype=...), *_like(name), tensor([...], dtype=...),
+ptrs(a, b, ...); lambda meta: (...) for grids. dtype defaults to 'float32'.
+
+--save NAME=F.npy writes a bound tensor after the launch (fp16 as <f2, bf16
+as float32). --check runs on the GPU and in the interpreter on the same
+inputs and fails (exit 1) on any difference beyond this tolerance:
+
+` + launch.ToleranceTable,
+		Args: exactArgs(2, "run FILE 'LAUNCH'"),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
+			if o.Interpret && o.Check {
+				return usageError("--interpret and --check exclude each other")
+			}
+			return launch.RunFile(args[0], args[1], o)
+		},
+	}
+	common(c, o)
+	f := c.Flags()
+	f.StringArrayVar(&o.Lets, "let", nil, "bind NAME=EXPR (repeatable, evaluated in order)")
+	f.StringArrayVar(&o.Saves, "save", nil, "write tensor NAME to F.npy after the launch (repeatable)")
+	f.StringVar(&o.SaveInputs, "save-inputs", "", "write every bound tensor to DIR/NAME.npy before the launch")
+	f.BoolVar(&o.Interpret, "interpret", false, "run on the CPU interpreter instead of the GPU")
+	f.BoolVar(&o.Check, "check", false, "run on the GPU and the interpreter and compare")
+	return c
+}
+
+func newVersion() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print tri's version and what it finds of CUDA",
+		Args:  exactArgs(0, "version"),
+		Run: func(c *cobra.Command, args []string) {
+			fmt.Fprintf(c.OutOrStdout(), "tri %s\n", version.Version)
+			fmt.Fprintln(c.OutOrStdout(), launch.RuntimeSummary())
+		},
+	}
+}
+
+func exactArgs(n int, usage string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError("usage: tri %s (got %d arguments)", usage, len(args))
+		}
+		return nil
+	}
+}
+

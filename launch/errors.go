@@ -1,0 +1,64 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/tri-lang/tri/diag"
+)
+
+// ErrNoGPU is wrapped by errors of GPU commands run where no NVIDIA driver
+// or NVRTC is found.
+var ErrNoGPU = errors.New("no GPU")
+
+// usageError marks an error as bad input: exit status 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// Usage marks err as bad input (usage, missing file, bad source, bad launch
+// line or --let), which the command line reports with exit status 2.
+func Usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	var u *usageError
+	if errors.As(err, &u) {
+		return err
+	}
+	return &usageError{err}
+}
+
+// ExitCode is the command line's exit status for err: 0 for nil, 2 for bad
+// input, 1 for everything else (failed checks, kernel errors, no GPU).
+func ExitCode(err error) int {
+	var u *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &u):
+		return 2
+	}
+	return 1
+}
+
+// sources remembers texts that errors may point into (the kernel file, the
+// launch line, each --let), so PrintError can show the offending line.
+var sources = diag.Sources{}
+
+// rememberSource registers a text for error rendering.
+func rememberSource(name, text string) { sources[name] = text }
+
+// PrintError writes err for a person: diagnostics with their source line and
+// a caret, other errors on one line, prefixed with "tri: ".
+func PrintError(w io.Writer, err error) {
+	var d *diag.Diagnostic
+	var l *diag.List
+	if errors.As(err, &d) || errors.As(err, &l) {
+		diag.Render(w, err, sources)
+		return
+	}
+	fmt.Fprintf(w, "tri: %v\n", err)
+}

@@ -1,0 +1,195 @@
+package launch
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// Sample is a kernel file whose launch is recorded in comment lines at its
+// top, as tri's samples and test kernels do:
+//
+//	# launch: add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
+//	# let: n=98432
+//	# let: x=rand(n)
+//	# check: out
+//	# tolerance: exact
+//
+// The Triton comparison script reads the same lines.
+type Sample struct {
+	Path      string
+	Launch    string
+	Lets      []string
+	Checks    []string
+	Tolerance string // "" (by dtype), "exact" or "ulp=N"
+}
+
+// ReadSample reads the header of a sample file. A file without a "# launch:"
+// line is an error.
+func ReadSample(path string) (*Sample, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Usage(err)
+	}
+	s, err := ParseSampleHeader(path, src)
+	if err != nil {
+		return nil, Usage(err)
+	}
+	return s, nil
+}
+
+// ParseSampleHeader reads the recorded launch of a source text. Header lines
+// may appear anywhere among the leading comment lines.
+func ParseSampleHeader(path string, src []byte) (*Sample, error) {
+	s := &Sample{Path: path}
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		body := strings.TrimSpace(strings.TrimPrefix(line, "#"))
+		key, val, ok := strings.Cut(body, ":")
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		switch strings.TrimSpace(key) {
+		case "launch":
+			s.Launch = val
+		case "let":
+			s.Lets = append(s.Lets, val)
+		case "check":
+			s.Checks = append(s.Checks, strings.Fields(val)...)
+		case "tolerance":
+			s.Tolerance = val
+		}
+	}
+	if s.Launch == "" {
+		return nil, fmt.Errorf("%s: no '# launch:' line in the file's leading comments", path)
+	}
+	return s, nil
+}
+
+// CompareTensors checks got against want. tolerance is "exact" (bit for
+// bit; NaN equals NaN), "ulp=N" (floats within N units in the last place of
+// the dtype), or "" for the default: exact for integers and bools, 4 ulp for
+// floats.
+func CompareTensors(name string, got, want *tensor.Tensor, tolerance string) error {
+	if got.Kind != want.Kind || !ir.Shape(got.Shape).Equal(want.Shape) {
+		return fmt.Errorf("%s: got %v, want %v", name, got, want)
+	}
+	ulps := int64(0)
+	switch {
+	case tolerance == "exact":
+	case strings.HasPrefix(tolerance, "ulp="):
+		n, err := strconv.ParseInt(strings.TrimPrefix(tolerance, "ulp="), 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("bad tolerance %q", tolerance)
+		}
+		ulps = n
+	case tolerance == "":
+		if got.Kind.IsFloat() {
+			ulps = 4
+		}
+	default:
+		return fmt.Errorf("bad tolerance %q (want exact or ulp=N)", tolerance)
+	}
+	bad, first := 0, -1
+	var worst int64
+	for i := 0; i < got.NumElements(); i++ {
+		d := elementDistance(got, want, i)
+		if d > ulps {
+			bad++
+			if first < 0 {
+				first = i
+			}
+			if d > worst {
+				worst = d
+			}
+		}
+	}
+	if bad == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %d of %d elements differ (first at %d: got %v, want %v; worst %s)",
+		name, bad, got.NumElements(), first, formatElem(got, first), formatElem(want, first), formatDistance(worst))
+}
+
+func formatDistance(d int64) string {
+	if d == math.MaxInt64 {
+		return "bits differ"
+	}
+	return fmt.Sprintf("%d ulp", d)
+}
+
+func formatElem(t *tensor.Tensor, i int) string {
+	if t.Kind.IsFloat() {
+		return strconv.FormatFloat(t.Float(i), 'g', -1, 64)
+	}
+	return strconv.FormatInt(t.Int(i), 10)
+}
+
+// elementDistance is 0 for identical elements, the distance in ulps for
+// floats, and MaxInt64 for differing integers.
+func elementDistance(a, b *tensor.Tensor, i int) int64 {
+	sz := a.ElemSize()
+	if bytes.Equal(a.Data[i*sz:(i+1)*sz], b.Data[i*sz:(i+1)*sz]) {
+		return 0
+	}
+	if !a.Kind.IsFloat() {
+		return math.MaxInt64
+	}
+	x, y := a.Float(i), b.Float(i)
+	if math.IsNaN(x) || math.IsNaN(y) {
+		if math.IsNaN(x) && math.IsNaN(y) {
+			return 0
+		}
+		return math.MaxInt64
+	}
+	return ulpDistance(a.Kind, x, y)
+}
+
+// ulpDistance counts the representable values of kind k between x and y.
+func ulpDistance(k ir.Kind, x, y float64) int64 {
+	ord := func(v float64) int64 {
+		var bits int64
+		var sign int64
+		switch k {
+		case ir.Float64:
+			u := math.Float64bits(v)
+			bits, sign = int64(u&^(1<<63)), int64(u>>63)
+		case ir.Float32:
+			u := math.Float32bits(float32(v))
+			bits, sign = int64(u&^(1<<31)), int64(u>>31)
+		case ir.Float16:
+			t := tensor.New(ir.Float16, 1)
+			t.SetFloat(0, v)
+			u := uint16(t.Int(0))
+			bits, sign = int64(u&0x7fff), int64(u>>15)
+		case ir.BFloat16:
+			u := tensor.BF16Bits(float32(v))
+			bits, sign = int64(u&0x7fff), int64(u>>15)
+		}
+		if sign != 0 {
+			return -bits
+		}
+		return bits
+	}
+	d := ord(x) - ord(y)
+	if d < 0 {
+		d = -d
+	}
+	return d
+}
