@@ -62,3 +62,9 @@ func PrintError(w io.Writer, err error) {
 	}
 	fmt.Fprintf(w, "tri: %v\n", err)
 }
+
+// errAt makes an error diagnostic at a column of a one-line text such as a
+// launch line, a --let or a signature.
+func errAt(src string, col int, msg string) *diag.Diagnostic {
+	return diag.Errorf(diag.Pos{File: src, Line: 1, Col: col}, diag.CodeLaunch, "%s", msg)
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/tensor"
+	"github.com/x448/float16"
 )
 
 // Sample is a kernel file whose launch is recorded in comment lines at its
@@ -174,9 +175,7 @@ func ulpDistance(k ir.Kind, x, y float64) int64 {
 			u := math.Float32bits(float32(v))
 			bits, sign = int64(u&^(1<<31)), int64(u>>31)
 		case ir.Float16:
-			t := tensor.New(ir.Float16, 1)
-			t.SetFloat(0, v)
-			u := uint16(t.Int(0))
+			u := float16.Fromfloat32(float32(v)).Bits()
 			bits, sign = int64(u&0x7fff), int64(u>>15)
 		case ir.BFloat16:
 			u := tensor.BF16Bits(float32(v))
