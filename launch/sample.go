@@ -192,3 +192,53 @@ func ulpDistance(k ir.Kind, x, y float64) int64 {
 	}
 	return d
 }
+
+// Outcome is what a sample's launch did to its bindings.
+type Outcome struct {
+	Before  map[string]*tensor.Tensor // every tensor binding before the launch (copies)
+	After   map[string]*tensor.Tensor // every tensor binding after the launch
+	Numbers map[string]float64        // numeric bindings
+}
+
+// Interpret runs the sample's recorded launch in the interpreter.
+func (s *Sample) Interpret(seed int64) (*Outcome, error) {
+	return s.run(seed, func(p *Prepared) error { return p.Interpret(0) })
+}
+
+// RunGPU runs the sample's recorded launch on the GPU. Without a driver the
+// error wraps ErrNoGPU.
+func (s *Sample) RunGPU(seed int64) (*Outcome, error) {
+	return s.run(seed, func(p *Prepared) error { _, err := p.RunGPU(false); return err })
+}
+
+func (s *Sample) run(seed int64, do func(*Prepared) error) (*Outcome, error) {
+	p, err := Prepare(s.Path, s.Launch, &Options{Lets: s.Lets, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Before: map[string]*tensor.Tensor{}, After: map[string]*tensor.Tensor{}, Numbers: map[string]float64{}}
+	for _, n := range p.Env.Names() {
+		v, _ := p.Env.Lookup(n)
+		switch v.Kind {
+		case VTensor:
+			out.Before[n], out.After[n] = v.Tensor.Clone(), v.Tensor
+		case VInt:
+			out.Numbers[n] = float64(v.Int)
+		case VFloat:
+			out.Numbers[n] = v.Float
+		case VBool:
+			out.Numbers[n] = float64(b2f(v.Bool))
+		}
+	}
+	if err := do(p); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func b2f(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -27,7 +27,7 @@ command; 2 bad input (usage, missing file, bad source, launch line or --let).`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return launch.Usage(err) })
-	root.AddCommand(newCheck(), newBuild(), newRun(), newVersion())
+	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newVersion())
 	return root
 }
 
@@ -76,16 +76,17 @@ constexpr value), or from a launch line whose arguments give the signature:
   tri build add.tri 'add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)' \
       --let n=4096 --let 'x=rand(n)' --let 'y=rand(n)' --let 'out=empty(n)'
 
-The CUDA goes to stdout unless -o is given. No GPU is needed.`,
-		Args: cobra.RangeArgs(1, 2),
+Without either, the launch recorded in the file's header is used. The CUDA
+goes to stdout unless -o is given. No GPU is needed.`,
+		Args: rangeArgs(1, 2, "build FILE (-k KERNEL --signature SIG | 'LAUNCH')"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
-			line := ""
-			if len(args) == 2 {
-				line = args[1]
+			line := optional(args, 1)
+			if line != "" && o.Kernel != "" {
+				return usageError("build takes either -k KERNEL --signature SIG or a launch line, not both")
 			}
-			if (line == "") == (o.Kernel == "") {
-				return usageError("build needs either -k KERNEL --signature SIG or a launch line")
+			if (o.Kernel == "") != (o.Signature == "") {
+				return usageError("-k and --signature go together")
 			}
 			return launch.BuildFile(args[0], line, o)
 		},
@@ -117,13 +118,13 @@ as float32). --check runs on the GPU and in the interpreter on the same
 inputs and fails (exit 1) on any difference beyond this tolerance:
 
 ` + launch.ToleranceTable,
-		Args: exactArgs(2, "run FILE 'LAUNCH'"),
+		Args: rangeArgs(1, 2, "run FILE ['LAUNCH']"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
 			if o.Interpret && o.Check {
 				return usageError("--interpret and --check exclude each other")
 			}
-			return launch.RunFile(args[0], args[1], o)
+			return launch.RunFile(args[0], optional(args, 1), o)
 		},
 	}
 	common(c, o)
@@ -136,6 +137,43 @@ inputs and fails (exit 1) on any difference beyond this tolerance:
 	return c
 }
 
+func newBench() *cobra.Command {
+	o := &launch.Options{}
+	b := &launch.BenchOptions{}
+	var warmup, rep float64
+	c := &cobra.Command{
+		Use:   "bench FILE ['LAUNCH'] [--let ...] [--warmup MS] [--rep MS] [--sweep NAME=V1,...] [--bytes EXPR] [--flops EXPR] [--compare 'LAUNCH']... [--csv F]",
+		Short: "Time a launch on the GPU as triton.testing.do_bench does",
+		Long: `Time a launch on the GPU as triton.testing.do_bench does: warm up for
+--warmup ms, then time each repetition for --rep ms with CUDA events, clearing
+a 256 MiB buffer before each so the L2 cache starts cold, and report the
+median and the 20% and 80% quantiles. --bytes and --flops are expressions over
+the bindings (e.g. --bytes '3 * n * 4') that turn times into GB/s or TFLOP/s.
+--sweep NAME=V1,V2,... rebinds --let NAME and evaluates the bindings after it
+again; --compare adds more launch lines to the same table.`,
+		Args: rangeArgs(1, 2, "bench FILE ['LAUNCH']"),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
+			b.Warmup = time.Duration(warmup * float64(time.Millisecond))
+			b.Rep = time.Duration(rep * float64(time.Millisecond))
+			_, err := launch.BenchFile(args[0], optional(args, 1), o, b)
+			return err
+		},
+	}
+	common(c, o)
+	f := c.Flags()
+	f.StringArrayVar(&o.Lets, "let", nil, "bind NAME=EXPR (repeatable, evaluated in order)")
+	f.Float64Var(&warmup, "warmup", 25, "warm-up time in milliseconds")
+	f.Float64Var(&rep, "rep", 100, "measuring time in milliseconds")
+	f.StringVar(&b.Sweep, "sweep", "", "NAME=V1,V2,...: time once per value of --let NAME")
+	f.StringVar(&b.Bytes, "bytes", "", "bytes moved per launch (an expression over the bindings)")
+	f.StringVar(&b.Flops, "flops", "", "floating-point operations per launch (an expression)")
+	f.StringArrayVar(&b.Compare, "compare", nil, "another launch line to time (repeatable)")
+	f.StringVar(&b.CSV, "csv", "", "write the results as CSV")
+	f.StringVar(&b.Plot, "plot", "", "write a PNG plot (not supported yet)")
+	return c
+}
+
 func newVersion() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
@@ -145,6 +183,22 @@ func newVersion() *cobra.Command {
 			fmt.Fprintf(c.OutOrStdout(), "tri %s\n", version.Version)
 			fmt.Fprintln(c.OutOrStdout(), launch.RuntimeSummary())
 		},
+	}
+}
+
+func optional(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
+}
+
+func rangeArgs(lo, hi int, usage string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usageError("usage: tri %s (got %d arguments)", usage, len(args))
+		}
+		return nil
 	}
 }
 

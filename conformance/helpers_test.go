@@ -1,0 +1,76 @@
+package conformance
+
+// This file implements the arithmetic the references are written in:
+// rounding to fp32, fp16 and bf16, and small loops over tensors.
+
+import (
+	"math"
+
+	"github.com/tri-lang/tri/tensor"
+	"github.com/x448/float16"
+)
+
+// tensors is the map of tensor bindings a reference takes and returns.
+type tensors = map[string]*tensor.Tensor
+
+// r32 rounds to the nearest fp32 value.
+func r32(x float64) float64 { return float64(float32(x)) }
+
+// r16 rounds an fp32 value to the nearest fp16 value (ties to even).
+func r16(x float64) float64 {
+	return float64(float16.Fromfloat32(float32(x)).Float32())
+}
+
+// rbf rounds an fp32 value to the nearest bf16 value (ties to even).
+func rbf(x float64) float64 {
+	return float64(tensor.BF16Float(tensor.BF16Bits(float32(x))))
+}
+
+// eachFloat sets every element i of out to f(i).
+func eachFloat(out *tensor.Tensor, f func(i int) float64) *tensor.Tensor {
+	for i := range out.NumElements() {
+		out.SetFloat(i, f(i))
+	}
+	return out
+}
+
+// eachInt sets every element i of out to f(i), wrapped to out's width.
+func eachInt(out *tensor.Tensor, f func(i int) int64) *tensor.Tensor {
+	for i := range out.NumElements() {
+		out.SetInt(i, f(i))
+	}
+	return out
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// maxNum and minNum are IEEE maxNum/minNum, what tl.maximum and tl.minimum
+// compute by default: a NaN operand loses to a number.
+func maxNum(x, y float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return y
+	case math.IsNaN(y):
+		return x
+	}
+	return math.Max(x, y)
+}
+
+func minNum(x, y float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return y
+	case math.IsNaN(y):
+		return x
+	}
+	return math.Min(x, y)
+}
+
+// sigmoid32 is 1 / (1 + exp(-x)) rounded to fp32.
+func sigmoid32(x float64) float64 { return r32(1 / (1 + math.Exp(-x))) }

@@ -1,0 +1,88 @@
+package conformance
+
+import "github.com/tri-lang/tri/tensor"
+
+// Reference computes the expected outputs of a construct's launch from its
+// inputs: in holds every tensor binding as it was before the launch (copies;
+// modify freely), num the numeric --let bindings.
+type Reference func(in map[string]*tensor.Tensor, num map[string]float64) map[string]*tensor.Tensor
+
+// references holds the reference of every file in constructs/ (keyed by the
+// file's base name) and of every sample (keyed "sample/NAME"). Each returns
+// at least the outputs its file names in "# check:".
+var references = map[string]Reference{
+	// Grid, arange, memory.
+	"program_id_3d":     refProgramID3D,
+	"arange":            refArange,
+	"load_store_mask":   refLoadStoreMask,
+	"load_store_scalar": refLoadStoreScalar,
+	"ptr_reassign":      refPtrReassign,
+
+	// Operators.
+	"binop_float":      refBinopFloat,
+	"binop_int32_div":  refDivMod,
+	"binop_int64_div":  refDivMod,
+	"binop_uint32_div": refDivMod,
+	"binop_int8_div":   refDivMod,
+	"binop_int_arith":  refIntArith,
+	"binop_compare":    refCompare,
+	"binop_bitwise":    refBitwise,
+	"binop_shift":      refShift,
+	"unary":            refUnary,
+	"where":            refWhere,
+	"zeros_full":       refZerosFull,
+
+	// Casts.
+	"cast_float_to_int": refCastFloatToInt,
+	"cast_int_to_float": refCastIntToFloat,
+	"cast_fp32_to_half": refCastFP32ToHalf,
+	"cast_int_wrap":     refCastIntWrap,
+	"cast_bool":         refCastBool,
+	"cast_uint8_float":  refCastUint8Float,
+
+	// Math functions and min/max.
+	"math_exp_log":    refExpLog,
+	"math_sqrt":       refSqrt,
+	"math_trig":       refTrig,
+	"math_sigmoid":    refSigmoid,
+	"math_abs":        refAbs,
+	"math_fma":        refFMA,
+	"minmax_nan":      refMinMaxNaN,
+	"minmax_int":      refMinMaxInt,
+	"clamp":           refClamp,
+	"builtin_min_max": refBuiltinMinMax,
+	"cdiv":            refCdiv,
+	"hints":           refHints,
+
+	// Control flow and calls.
+	"loop_range":         refLoopRange,
+	"loop_tl_range":      refLoopTlRange,
+	"loop_carried_block": refLoopCarriedBlock,
+	"loop_static_range":  refLoopStaticRange,
+	"while_loop":         refWhileLoop,
+	"if_runtime":         refIfRuntime,
+	"if_program_id":      refIfProgramID,
+	"if_constexpr":       refIfConstexpr,
+	"early_return":       refEarlyReturn,
+	"pass_stmt":          refPassStmt,
+	"jit_call":           refJitCall,
+	"constexpr_global":   refConstexprGlobal,
+
+	// Promotion and literal typing.
+	"promote_int8_int32":   refPromoteInt8Int32,
+	"promote_fp16_fp32":    refPromoteFP16FP32,
+	"promote_int32_fp16":   refPromoteInt32FP16,
+	"promote_uint32_int32": refPromoteUint32Int32,
+	"promote_scalar":       refPromoteScalar,
+	"promote_int_truediv":  refPromoteIntTruediv,
+	"literal_int64":        refLiteralInt64,
+	"fp16_arith":           refHalfArith(r16),
+	"bf16_arith":           refHalfArith(rbf),
+
+	// Samples.
+	"sample/add":        refSampleAdd,
+	"sample/copy":       refSampleCopy,
+	"sample/fused_fp16": refSampleFusedFP16,
+	"sample/helpers":    refSampleHelpers,
+	"sample/row_chunks": refSampleRowChunks,
+}

@@ -1,0 +1,258 @@
+package cudagen
+
+// This file implements the full-tile fast path. In a run of straight-line
+// statements, when every mask of a tile load or store has the form
+// affine(arange) < bound (or an & of such), all lanes are on exactly when
+// the tile's largest index is below the bound: one scalar test per
+// program. The run is then printed twice from its first masked access on:
+// unmasked and vectorized under the test, masked element by element in the
+// else branch (the last, partial tile).
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// region writes the straight-line statements b.Stmts[from:to].
+func (e *emitter) region(b *ir.Block, from, to int) {
+	split, test := e.fullTest(b, from, to)
+	if split < 0 {
+		for _, s := range b.Stmts[from:to] {
+			e.statement(s)
+		}
+		return
+	}
+	for _, s := range b.Stmts[from:split] {
+		e.statement(s)
+	}
+	rest := b.Stmts[split:to]
+	e.lastLine = 0
+	e.w.line("// The rest of this block is written twice: for a full tile and for the last, partial one.")
+	for _, s := range rest {
+		if v, ok := s.(*ir.Value); ok && e.names[v.ID] != "" && v.Type.Kind != ir.Void {
+			e.outside[v.ID] = true
+			e.declare(v.Type, e.names[v.ID], "")
+		}
+	}
+	e.markMaskOnly(b, split, to)
+	e.w.open("if (%s) {", test)
+	e.w.line("// Full tile: every mask below is true; unmasked, vectorized accesses.")
+	e.fast = true
+	e.lastLine = 0
+	for _, s := range rest {
+		e.statement(s)
+	}
+	e.fast = false
+	e.w.indent--
+	e.w.line("} else {")
+	e.w.indent++
+	e.w.line("// Partial tile: masked accesses, element by element.")
+	e.lastLine = 0
+	for _, s := range rest {
+		e.statement(s)
+	}
+	e.w.close("}")
+	e.lastLine = 0
+}
+
+// fullTest finds where the fast path of b.Stmts[from:to] starts and the C
+// test that selects it; split is -1 when the run gets no fast path.
+func (e *emitter) fullTest(b *ir.Block, from, to int) (split int, test string) {
+	split = -1
+	var conds []string
+	seen := map[string]bool{}
+	vectorized := false
+	for i := from; i < to; i++ {
+		v, ok := b.Stmts[i].(*ir.Value)
+		if !ok {
+			continue
+		}
+		var mask *ir.Value
+		switch v.Op {
+		case ir.OpLoad:
+			mask = v.Args[1]
+		case ir.OpStore:
+			mask = v.Args[2]
+		}
+		if mask == nil {
+			continue
+		}
+		a, isTile := accessOf(v)
+		if !isTile {
+			return -1, ""
+		}
+		if split < 0 {
+			split = i
+		}
+		cs, ok := e.maskTest(mask, b, split)
+		if !ok {
+			return -1, ""
+		}
+		for _, c := range cs {
+			if !seen[c] {
+				seen[c] = true
+				conds = append(conds, c)
+			}
+		}
+		if e.vectorWidth(a) > 1 && v.Flags&ir.FlagVolatile == 0 {
+			vectorized = true
+		}
+	}
+	if split < 0 || !vectorized {
+		return -1, ""
+	}
+	if len(conds) == 0 {
+		return split, "true"
+	}
+	return split, strings.Join(conds, " && ")
+}
+
+// maskTest returns the conditions under which every lane of mask is true,
+// using only scalars defined before statement split of b.
+func (e *emitter) maskTest(mask *ir.Value, b *ir.Block, split int) ([]string, bool) {
+	switch mask.Op {
+	case ir.OpAnd:
+		x, ok1 := e.maskTest(mask.Args[0], b, split)
+		y, ok2 := e.maskTest(mask.Args[1], b, split)
+		return append(x, y...), ok1 && ok2
+	case ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+	default:
+		return nil, false
+	}
+	lhs, rhs, op := mask.Args[0], mask.Args[1], mask.Op
+	if op == ir.OpGt || op == ir.OpGe {
+		lhs, rhs = rhs, lhs
+		op = map[ir.Op]ir.Op{ir.OpGt: ir.OpLt, ir.OpGe: ir.OpLe}[op]
+	}
+	d := lhs.Type.DType
+	if !d.Kind.IsInt() || d.Kind == ir.Bool || rhs.Op != ir.OpSplat {
+		return nil, false
+	}
+	af, ok := affineOf(lhs)
+	if !ok || !e.definedBefore(rhs.Args[0], b, split) {
+		return nil, false
+	}
+	n := int64(lhs.Type.Shape[0])
+	k := af.k + max(0, af.c*(n-1))
+	var parts []string
+	for _, t := range af.terms {
+		if !e.definedBefore(t.v, b, split) {
+			return nil, false
+		}
+		x := e.expr(t.v, "")
+		if t.v.Type.DType != d {
+			x = fmt.Sprintf("(%s)%s", cType(d), x)
+		}
+		if t.mult != 1 {
+			x = fmt.Sprintf("%s * %s", x, literal(d, ir.IntConst(t.mult)))
+		}
+		parts = append(parts, x)
+	}
+	if k != 0 || len(parts) == 0 {
+		parts = append(parts, literal(d, ir.IntConst(k)))
+	}
+	opr := "<"
+	if op == ir.OpLe {
+		opr = "<="
+	}
+	return []string{fmt.Sprintf("%s %s %s", strings.Join(parts, " + "), opr, e.expr(rhs.Args[0], ""))}, true
+}
+
+// definedBefore reports whether scalar v is available before statement
+// split of b.
+func (e *emitter) definedBefore(v *ir.Value, b *ir.Block, split int) bool {
+	if v.Op == ir.OpConst || v.Op == ir.OpParam {
+		return true
+	}
+	d := e.defs[v.ID]
+	return d.Block != b || d.Index < split
+}
+
+// affine is sum(terms) + k + c*lane over the lanes of a 1-D tile, where
+// lane is the element's index in the tile.
+type affine struct {
+	terms []term
+	k, c  int64
+}
+
+type term struct {
+	v    *ir.Value // an integer scalar
+	mult int64
+}
+
+func (a affine) scale(m int64) affine {
+	out := affine{k: a.k * m, c: a.c * m}
+	for _, t := range a.terms {
+		out.terms = append(out.terms, term{t.v, t.mult * m})
+	}
+	return out
+}
+
+func (a affine) plus(b affine) affine {
+	return affine{terms: append(append([]term{}, a.terms...), b.terms...), k: a.k + b.k, c: a.c + b.c}
+}
+
+// affineOf decomposes an integer tile built from arange, splats, + and -,
+// and multiplication by constants.
+func affineOf(v *ir.Value) (affine, bool) {
+	switch v.Op {
+	case ir.OpArange:
+		return affine{k: v.Const.Int, c: 1}, true
+	case ir.OpSplat:
+		if s := v.Args[0]; s.Op == ir.OpConst {
+			return affine{k: s.Const.Int}, true
+		}
+		return affine{terms: []term{{v.Args[0], 1}}}, true
+	case ir.OpMultipleOf, ir.OpMaxContiguous:
+		return affineOf(v.Args[0])
+	case ir.OpAdd, ir.OpSub:
+		x, ok1 := affineOf(v.Args[0])
+		y, ok2 := affineOf(v.Args[1])
+		if v.Op == ir.OpSub {
+			y = y.scale(-1)
+		}
+		return x.plus(y), ok1 && ok2
+	case ir.OpMul:
+		for i := 0; i < 2; i++ {
+			if c := v.Args[1-i]; c.Op == ir.OpSplat && c.Args[0].Op == ir.OpConst {
+				x, ok := affineOf(v.Args[i])
+				return x.scale(c.Args[0].Const.Int), ok
+			}
+		}
+	}
+	return affine{}, false
+}
+
+// markMaskOnly marks the values of b.Stmts[from:to] that only feed masks
+// of accesses in that range: the full-tile path leaves them out.
+func (e *emitter) markMaskOnly(b *ir.Block, from, to int) {
+	in := func(v *ir.Value) bool {
+		d := e.defs[v.ID]
+		return d.Block == b && d.Index >= from && d.Index < to
+	}
+	var only func(v *ir.Value) bool
+	only = func(v *ir.Value) bool {
+		if !in(v) || e.ctlUse[v.ID] || v.Type.Kind != ir.Bool || len(e.users[v.ID]) == 0 {
+			return false
+		}
+		for _, u := range e.users[v.ID] {
+			switch {
+			case !in(u):
+				return false
+			case u.Op == ir.OpLoad && u.Args[1] == v && u.Args[0] != v && u.Args[2] != v:
+			case u.Op == ir.OpStore && u.Args[2] == v && u.Args[0] != v && u.Args[1] != v:
+			case u.Op == ir.OpAnd && only(u):
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	for i := from; i < to; i++ {
+		if v, ok := b.Stmts[i].(*ir.Value); ok && only(v) {
+			e.skip[v.ID] = true
+		}
+	}
+}

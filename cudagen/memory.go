@@ -1,0 +1,245 @@
+package cudagen
+
+// This file implements loads and stores: element by element with masks,
+// or, where the analysis proves contiguity and alignment and no mask
+// applies, 8- and 16-byte vector accesses.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// zero is the value of masked-off lanes of a load without other.
+func zero(d ir.DType) string { return literal(d, ir.Const{}) }
+
+// deref reads *p as a register value of kind k.
+func deref(k ir.Kind, p string, volatile bool) string {
+	if volatile {
+		p = fmt.Sprintf("(volatile %s*)%s", memType(k), p)
+	}
+	if k == ir.Bool {
+		return fmt.Sprintf("*%s != 0", p)
+	}
+	return "*" + p
+}
+
+// load writes a load.
+func (e *emitter) load(v *ir.Value) {
+	ptr, mask, other := v.Args[0], v.Args[1], v.Args[2]
+	if e.fast {
+		mask = nil
+	}
+	k := v.Type.Kind
+	volatile := v.Flags&ir.FlagVolatile != 0
+	elem := func(i string) string {
+		x := deref(k, e.expr(ptr, i), volatile)
+		if mask == nil {
+			return x
+		}
+		o := zero(v.Type.DType)
+		if other != nil {
+			o = e.expr(other, i)
+		}
+		if k == ir.Bool {
+			x = "(" + x + ")"
+		}
+		return fmt.Sprintf("%s ? %s : %s", e.expr(mask, i), x, o)
+	}
+	if a, ok := accessOf(v); ok && mask == nil && !volatile {
+		if w := e.vectorWidth(a); w > 1 {
+			e.vectorLoad(v, a, w)
+			return
+		}
+	}
+	e.define(v, elem)
+}
+
+// store writes a store. Scalar stores and stores of replicated tiles are
+// done by one thread per element.
+func (e *emitter) store(v *ir.Value) {
+	ptr, val, mask := v.Args[0], v.Args[1], v.Args[2]
+	if e.fast {
+		mask = nil
+	}
+	if ptr.Type.IsScalar() {
+		cond := "tri_thread_id() == 0"
+		if mask != nil {
+			cond += " && " + e.expr(mask, "")
+		}
+		e.w.line("if (%s) *%s = %s;", cond, e.expr(ptr, ""), e.expr(val, ""))
+		return
+	}
+	a, _ := accessOf(v)
+	l := e.layoutOf(ptr)
+	if w := e.vectorWidth(a); w > 1 && mask == nil {
+		e.vectorStore(v, a, w)
+		return
+	}
+	e.loop(l.Elems, func(i string) string {
+		var conds []string
+		if l.Repl {
+			conds = append(conds, l.owner())
+		}
+		if mask != nil {
+			conds = append(conds, e.expr(mask, i))
+		}
+		st := fmt.Sprintf("*%s = %s;", e.expr(ptr, i), e.expr(val, i))
+		if len(conds) == 0 {
+			return st
+		}
+		return fmt.Sprintf("if (%s) %s", strings.Join(conds, " && "), st)
+	})
+}
+
+// vecShape describes how w elements of kind k travel as one vector: the C
+// vector type, its fields, and how many elements share a field.
+type vecShape struct {
+	Type     string
+	Fields   []string
+	PerField int
+}
+
+func vectorShape(k ir.Kind, w int) vecShape {
+	fields := func(n int) []string {
+		if n == 1 {
+			return []string{""}
+		}
+		return []string{".x", ".y", ".z", ".w"}[:n]
+	}
+	b := k.Bytes()
+	switch {
+	case b == 8 && k == ir.Float64:
+		return vecShape{"tri_f64x2", fields(2), 1}
+	case b == 8:
+		return vecShape{"tri_u64x2", fields(2), 1}
+	case b == 4 && k == ir.Float32:
+		return vecShape{fmt.Sprintf("tri_f32x%d", w), fields(w), 1}
+	case b == 4:
+		return vecShape{fmt.Sprintf("tri_u32x%d", w), fields(w), 1}
+	}
+	words := w * b / 4
+	t := "unsigned int"
+	if words > 1 {
+		t = fmt.Sprintf("tri_u32x%d", words)
+	}
+	return vecShape{t, fields(words), 4 / b}
+}
+
+// fromBits is element j (of PerField) of the raw field f, as kind k.
+func fromBits(k ir.Kind, f string, j int, per int) string {
+	if per == 1 {
+		switch k {
+		case ir.Float32, ir.Float64, ir.Uint32, ir.Uint64:
+			return f
+		}
+		return fmt.Sprintf("(%s)%s", regType(k), f)
+	}
+	bits := 32 / per
+	shifted := f
+	if j > 0 {
+		shifted = fmt.Sprintf("(%s >> %d)", f, j*bits)
+	}
+	switch k {
+	case ir.Bool:
+		return fmt.Sprintf("(%s & 0xffu) != 0", shifted)
+	case ir.Int8, ir.Int16:
+		return fmt.Sprintf("(%s)(%s)%s", regType(k), memType(unsignedOf(k)), shifted)
+	}
+	return fmt.Sprintf("(%s)%s", regType(k), shifted)
+}
+
+// toBits is the raw 32-bit contribution of element j of a field.
+func toBits(k ir.Kind, x string, j int, per int) string {
+	if per == 1 {
+		switch k {
+		case ir.Float32, ir.Float64, ir.Uint32, ir.Uint64:
+			return x
+		}
+		return fmt.Sprintf("(%s)%s", map[int]string{4: "unsigned int", 8: "unsigned long long"}[k.Bytes()], x)
+	}
+	s := fmt.Sprintf("(unsigned int)(%s)%s", memType(unsignedOf(k)), x)
+	if k == ir.Bool {
+		s = fmt.Sprintf("(unsigned int)%s", x)
+	}
+	if j > 0 {
+		s = fmt.Sprintf("%s << %d", s, j*32/per)
+	}
+	return s
+}
+
+func unsignedOf(k ir.Kind) ir.Kind {
+	switch k {
+	case ir.Int8:
+		return ir.Uint8
+	case ir.Int16:
+		return ir.Uint16
+	}
+	return k
+}
+
+// vectorLoad writes a load in vectors of w elements.
+func (e *emitter) vectorLoad(v *ir.Value, a memAccess, w int) {
+	name := e.names[v.ID]
+	k := v.Type.Kind
+	vs := vectorShape(k, w)
+	l := e.layoutOf(v)
+	if !e.outside[v.ID] {
+		e.declare(v.Type, name, "")
+	}
+	e.w.line("#pragma unroll")
+	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector loads", l.Elems, w, w*a.Bytes)
+	e.w.line("%s vec = *reinterpret_cast<const %s*>(%s);", vs.Type, vs.Type, e.expr(a.Ptr, "e"))
+	var parts []string
+	for j := 0; j < w; j++ {
+		f := "vec" + vs.Fields[j/vs.PerField]
+		parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, f, j%vs.PerField, vs.PerField)))
+	}
+	e.wrapped(parts)
+	e.w.close("}")
+}
+
+// vectorStore writes a store in vectors of w elements.
+func (e *emitter) vectorStore(v *ir.Value, a memAccess, w int) {
+	val := v.Args[1]
+	k := val.Type.Kind
+	vs := vectorShape(k, w)
+	l := e.layoutOf(val)
+	e.w.line("#pragma unroll")
+	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector stores", l.Elems, w, w*a.Bytes)
+	fields := make([]string, len(vs.Fields))
+	for j := 0; j < w; j++ {
+		x := toBits(k, e.expr(val, fmt.Sprintf("e + %d", j)), j%vs.PerField, vs.PerField)
+		if f := j / vs.PerField; fields[f] == "" {
+			fields[f] = x
+		} else {
+			fields[f] += " | " + x
+		}
+	}
+	if len(fields) == 1 {
+		e.w.line("%s vec = %s;", vs.Type, fields[0])
+	} else {
+		e.w.line("%s vec = {%s};", vs.Type, strings.Join(fields, ", "))
+	}
+	e.w.line("*reinterpret_cast<%s*>(%s) = vec;", vs.Type, e.expr(a.Ptr, "e"))
+	e.w.close("}")
+}
+
+// wrapped writes short statements several to a line.
+func (e *emitter) wrapped(parts []string) {
+	line := ""
+	for _, p := range parts {
+		if line != "" && len(line)+len(p) > 90 {
+			e.w.line("%s", line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += p
+	}
+	if line != "" {
+		e.w.line("%s", line)
+	}
+}

@@ -1,0 +1,263 @@
+package cudagen
+
+// This file implements the printing of computed values: index values,
+// arithmetic, math, comparisons, selections and conversions. Each tile
+// value becomes a per-thread array filled by one unrolled loop; a scalar
+// becomes a plain local.
+
+import (
+	"fmt"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// value writes the code computing v.
+func (e *emitter) value(v *ir.Value) {
+	switch v.Op {
+	case ir.OpConst, ir.OpParam, ir.OpSplat, ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpAssume:
+		return
+	case ir.OpProgramID, ir.OpNumPrograms, ir.OpVarRead:
+		if e.names[v.ID] == "" {
+			return
+		}
+	case ir.OpLoad:
+		e.source(v.Pos)
+		e.load(v)
+		return
+	case ir.OpStore:
+		e.source(v.Pos)
+		e.store(v)
+		return
+	case ir.OpBarrier:
+		e.source(v.Pos)
+		e.w.line("__syncthreads();")
+		return
+	}
+	e.source(v.Pos)
+	e.define(v, func(i string) string { return e.compute(v, i) })
+}
+
+// define declares v (unless declared before a full/partial split) and
+// assigns each of its elements the expression body(i).
+func (e *emitter) define(v *ir.Value, body func(i string) string) {
+	name := e.names[v.ID]
+	if v.Type.IsScalar() {
+		if e.outside[v.ID] {
+			e.w.line("%s = %s;", name, body(""))
+		} else {
+			e.declare(v.Type, name, body(""))
+		}
+		return
+	}
+	if !e.outside[v.ID] {
+		e.declare(v.Type, name, "")
+	}
+	e.loop(e.layoutOf(v).Elems, func(i string) string { return fmt.Sprintf("%s[%s] = %s;", name, i, body(i)) })
+}
+
+// compute is the C expression of element i of v, from its operands.
+func (e *emitter) compute(v *ir.Value, i string) string {
+	arg := func(n int) string { return e.expr(v.Args[n], i) }
+	switch v.Op {
+	case ir.OpProgramID, ir.OpNumPrograms:
+		return specialReg(v)
+	case ir.OpVarRead:
+		return e.elem(e.varNames[v.Var.ID], v.Type, i)
+	case ir.OpArange:
+		idx := e.layoutOf(v).index(i)
+		if v.Const.Int != 0 {
+			return fmt.Sprintf("%d + %s", v.Const.Int, idx)
+		}
+		return idx
+	case ir.OpCast:
+		return castExpr(v.Args[0].Type.DType, v.Type.DType, arg(0), v.Flags)
+	case ir.OpBitcast:
+		return bitcastExpr(v.Args[0].Type.DType, v.Type.DType, arg(0))
+	case ir.OpWhere:
+		return fmt.Sprintf("%s ? %s : %s", arg(0), arg(1), arg(2))
+	case ir.OpPtrAdd:
+		return fmt.Sprintf("%s + %s", arg(0), arg(1))
+	}
+	if v.Op.IsCompare() {
+		return compareExpr(v.Op, v.Args[0].Type.DType, arg(0), arg(1))
+	}
+	args := make([]string, len(v.Args))
+	for n := range v.Args {
+		args[n] = arg(n)
+	}
+	k := v.Type.Kind
+	if isHalf(k) {
+		for n := range args {
+			args[n] = toFloat(k, args[n])
+		}
+		return fromFloat(k, floatOp(v.Op, ir.Float32, v.Flags, args))
+	}
+	if k.IsFloat() {
+		return floatOp(v.Op, k, v.Flags, args)
+	}
+	return intOp(v.Op, k, args)
+}
+
+var cOperators = map[ir.Op]string{
+	ir.OpAdd: "+", ir.OpSub: "-", ir.OpMul: "*", ir.OpDiv: "/", ir.OpRem: "%",
+	ir.OpAnd: "&", ir.OpOr: "|", ir.OpXor: "^", ir.OpShl: "<<", ir.OpShr: ">>",
+	ir.OpEq: "==", ir.OpNe: "!=", ir.OpLt: "<", ir.OpLe: "<=", ir.OpGt: ">", ir.OpGe: ">=",
+}
+
+// floatOp is op on fp32 or fp64 operands, with Triton's fp32 math: fast
+// division, exp, log and square root.
+func floatOp(op ir.Op, k ir.Kind, flags ir.Flags, a []string) string {
+	sfx := "_f32"
+	if k == ir.Float64 {
+		sfx = "_f64"
+	}
+	call := func(f string) string { return fmt.Sprintf("%s(%s)", f, joinArgs(a)) }
+	switch op {
+	case ir.OpAdd, ir.OpSub, ir.OpMul:
+		return fmt.Sprintf("%s %s %s", a[0], cOperators[op], a[1])
+	case ir.OpDiv:
+		if k == ir.Float64 {
+			return fmt.Sprintf("%s / %s", a[0], a[1])
+		}
+		return call("tri_div_f32")
+	case ir.OpRem:
+		if k == ir.Float64 {
+			return call("TRI_FMOD")
+		}
+		return call("TRI_FMODF")
+	case ir.OpNeg:
+		return "-" + a[0]
+	case ir.OpMax, ir.OpMin:
+		f := "tri_max"
+		if op == ir.OpMin {
+			f = "tri_min"
+		}
+		if flags&ir.FlagPropagateNaN != 0 {
+			f += "_nan"
+		}
+		return call(f + sfx)
+	case ir.OpFma, ir.OpSqrt, ir.OpRsqrt, ir.OpAbs, ir.OpFloor, ir.OpCeil:
+		return call("tri_" + op.String() + sfx)
+	case ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSin, ir.OpCos:
+		if k == ir.Float64 {
+			return call("TRI_" + map[ir.Op]string{ir.OpExp: "EXP", ir.OpExp2: "EXP2", ir.OpLog: "LOG",
+				ir.OpLog2: "LOG2", ir.OpSin: "SIN", ir.OpCos: "COS"}[op] + "_F64")
+		}
+		return call("tri_" + op.String() + sfx)
+	}
+	panic(fmt.Sprintf("op %s on floats", op))
+}
+
+// intOp is op on integer (or Bool) operands, with C's truncating division
+// and remainder. Results narrower than int are wrapped back to their type.
+func intOp(op ir.Op, k ir.Kind, a []string) string {
+	var s string
+	switch op {
+	case ir.OpNeg:
+		s = "-" + a[0]
+	case ir.OpNot:
+		if k == ir.Bool {
+			return "!" + a[0]
+		}
+		s = "~" + a[0]
+	case ir.OpMax:
+		return fmt.Sprintf("%s > %s ? %s : %s", a[0], a[1], a[0], a[1])
+	case ir.OpMin:
+		return fmt.Sprintf("%s < %s ? %s : %s", a[0], a[1], a[0], a[1])
+	case ir.OpAbs:
+		if k.IsUnsigned() {
+			return a[0]
+		}
+		s = fmt.Sprintf("%s < 0 ? -%s : %s", a[0], a[0], a[0])
+	default:
+		opr, ok := cOperators[op]
+		if !ok {
+			panic(fmt.Sprintf("op %s on integers", op))
+		}
+		s = fmt.Sprintf("%s %s %s", a[0], opr, a[1])
+	}
+	if k == ir.Bool {
+		return fmt.Sprintf("(%s) != 0", s)
+	}
+	if k.Bits() < 32 {
+		return fmt.Sprintf("(%s)(%s)", regType(k), s)
+	}
+	return s
+}
+
+// compareExpr compares two operands of dtype d. fp16 and bf16 compare as
+// floats.
+func compareExpr(op ir.Op, d ir.DType, a, b string) string {
+	if isHalf(d.Kind) {
+		a, b = toFloat(d.Kind, a), toFloat(d.Kind, b)
+	}
+	return fmt.Sprintf("%s %s %s", a, cOperators[op], b)
+}
+
+func joinArgs(a []string) string {
+	s := ""
+	for i, x := range a {
+		if i > 0 {
+			s += ", "
+		}
+		s += x
+	}
+	return s
+}
+
+// castExpr converts x from dtype from to dtype to with Triton's semantics:
+// integers wrap, floats go to integers toward zero, to Bool is != 0, and
+// narrowing float conversions round to nearest even (toward zero with
+// FlagRoundTZ).
+func castExpr(from, to ir.DType, x string, flags ir.Flags) string {
+	if from == to {
+		return x
+	}
+	fk, tk := from.Kind, to.Kind
+	rz := flags&ir.FlagRoundTZ != 0
+	if isHalf(fk) {
+		if tk == ir.Float32 {
+			return toFloat(fk, x)
+		}
+		return castExpr(ir.TFloat32, to, toFloat(fk, x), flags)
+	}
+	switch {
+	case tk == ir.Bool:
+		return fmt.Sprintf("%s != 0", x)
+	case tk == ir.Ptr || fk == ir.Ptr:
+		return fmt.Sprintf("(%s)(%s)", cType(to), x)
+	case tk == ir.Float16 && fk == ir.Float64:
+		if rz {
+			return "tri_d2h_rz(" + x + ")"
+		}
+		return "tri_d2h(" + x + ")"
+	case isHalf(tk):
+		f := x
+		if fk != ir.Float32 {
+			f = "(float)(" + x + ")"
+		}
+		if rz {
+			if tk == ir.Float16 {
+				return "tri_f2h_rz(" + f + ")"
+			}
+			return "tri_f2bf_rz(" + f + ")"
+		}
+		return fromFloat(tk, f)
+	}
+	return fmt.Sprintf("(%s)(%s)", cType(to), x)
+}
+
+// bitcastExpr reinterprets the bits of x (same width).
+func bitcastExpr(from, to ir.DType, x string) string {
+	switch {
+	case from.Kind == ir.Float32:
+		return fmt.Sprintf("(%s)tri_bits_f32(%s)", cType(to), x)
+	case to.Kind == ir.Float32:
+		return fmt.Sprintf("tri_f32_bits((unsigned int)%s)", x)
+	case from.Kind == ir.Float64:
+		return fmt.Sprintf("(%s)tri_bits_f64(%s)", cType(to), x)
+	case to.Kind == ir.Float64:
+		return fmt.Sprintf("tri_f64_bits((unsigned long long)%s)", x)
+	}
+	return fmt.Sprintf("(%s)(%s)", cType(to), x)
+}

@@ -1,0 +1,247 @@
+package cudagen
+
+// This file implements the passes that run before printing: an index of
+// where every value is defined and used, the check that the kernel is
+// within what cudagen supports, and the choice of layouts.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+)
+
+// site is where a statement sits: its block and its index there.
+type site struct {
+	Block *ir.Block
+	Index int
+}
+
+// plan is everything known about a kernel before printing it.
+type plan struct {
+	k        *ir.Kernel
+	numWarps int
+	axes     *axisAnalysis
+	defs     []site        // by value ID
+	users    [][]*ir.Value // by value ID: the values that use it as an operand
+	ctlUse   []bool        // by value ID: used by a statement other than a value (Assign, For, If, While)
+	parent   map[*ir.Block]*ir.Block
+	varBlock []*ir.Block   // by var ID: the block whose top declares it (nil: a for loop's index)
+	vars     []*ir.Var     // by var ID
+	layouts  []*tileLayout // in order of first use
+	byLen    map[int]*tileLayout
+}
+
+// newPlan indexes k, checks it, and chooses layouts.
+func newPlan(k *ir.Kernel) (*plan, error) {
+	p := &plan{k: k, numWarps: k.NumWarps, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
+		ctlUse: make([]bool, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars),
+		byLen: map[int]*tileLayout{}}
+	if p.numWarps <= 0 {
+		p.numWarps = 4
+	}
+	var errs diag.List
+	varSeen := make([]bool, k.NumVars)
+	loopVar := make([]bool, k.NumVars)
+	useVar := func(v *ir.Var, b *ir.Block) {
+		p.vars[v.ID] = v
+		if loopVar[v.ID] {
+			return
+		}
+		if !varSeen[v.ID] {
+			varSeen[v.ID], p.varBlock[v.ID] = true, b
+			return
+		}
+		p.varBlock[v.ID] = p.commonBlock(p.varBlock[v.ID], b)
+	}
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for i, s := range b.Stmts {
+			switch s := s.(type) {
+			case *ir.Value:
+				p.defs[s.ID] = site{b, i}
+				for _, a := range s.Args {
+					if a != nil {
+						p.users[a.ID] = append(p.users[a.ID], s)
+					}
+				}
+				if s.Op == ir.OpVarRead {
+					useVar(s.Var, b)
+				}
+				p.check(s, &errs)
+			case *ir.Assign:
+				p.ctlUse[s.Value.ID] = true
+				useVar(s.Var, b)
+			case *ir.For:
+				p.ctlUse[s.Lo.ID], p.ctlUse[s.Hi.ID], p.ctlUse[s.Step.ID] = true, true, true
+				loopVar[s.Var.ID], p.vars[s.Var.ID] = true, s.Var
+				p.parent[s.Body] = b
+				walk(s.Body)
+			case *ir.While:
+				p.ctlUse[s.CondValue.ID] = true
+				p.parent[s.Cond], p.parent[s.Body] = b, b
+				walk(s.Cond)
+				walk(s.Body)
+			case *ir.If:
+				p.ctlUse[s.Cond.ID] = true
+				p.parent[s.Then], p.parent[s.Else] = b, b
+				walk(s.Then)
+				walk(s.Else)
+			}
+		}
+	}
+	walk(k.Body)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	p.axes = analyzeAxes(k)
+	p.chooseLayouts()
+	return p, nil
+}
+
+// commonBlock is the innermost block enclosing both a and b.
+func (p *plan) commonBlock(a, b *ir.Block) *ir.Block {
+	depth := func(x *ir.Block) int {
+		n := 0
+		for ; x != nil; x = p.parent[x] {
+			n++
+		}
+		return n
+	}
+	da, db := depth(a), depth(b)
+	for ; da > db; da-- {
+		a = p.parent[a]
+	}
+	for ; db > da; db-- {
+		b = p.parent[b]
+	}
+	for a != b {
+		a, b = p.parent[a], p.parent[b]
+	}
+	return a
+}
+
+// check reports what cudagen cannot lower yet.
+func (p *plan) check(v *ir.Value, errs *diag.List) {
+	switch {
+	case v.Type.Shape.Rank() > 1 || v.Op == ir.OpExpandDims || v.Op == ir.OpReshape || v.Op == ir.OpBroadcast:
+		errs.Errorf(v.Pos, diag.CodeUnsupported, "%s of rank-%d tiles is not yet supported by CUDA generation; only 1-D kernels are", v.Op, v.Type.Shape.Rank())
+	case v.Type.Shape.Rank() == 1:
+		n := v.Type.Shape[0]
+		if n <= 0 || n&(n-1) != 0 {
+			errs.Errorf(v.Pos, diag.CodeUnsupported, "tile of %d elements: tile lengths must be powers of two", n)
+		}
+	case int(v.Op) >= len(opNamesKnown) || !opNamesKnown[v.Op]:
+		errs.Errorf(v.Pos, diag.CodeUnsupported, "op %s is not supported by CUDA generation", v.Op)
+	}
+}
+
+// opNamesKnown lists the ops the emitter lowers.
+var opNamesKnown = func() []bool {
+	known := make([]bool, ir.OpBarrier+1)
+	for op := ir.OpConst; op <= ir.OpBarrier; op++ {
+		known[op] = true
+	}
+	return known
+}()
+
+// memAccess is one load or store of a tile.
+type memAccess struct {
+	V     *ir.Value
+	Ptr   *ir.Value
+	Bytes int // element size in memory
+}
+
+func accessOf(v *ir.Value) (memAccess, bool) {
+	if (v.Op != ir.OpLoad && v.Op != ir.OpStore) || v.Args[0].Type.IsScalar() {
+		return memAccess{}, false
+	}
+	ptr := v.Args[0]
+	return memAccess{V: v, Ptr: ptr, Bytes: ptr.Type.Elem.Bytes()}, true
+}
+
+// idealWidth is the widest access, in elements, that the analysis allows
+// for a pointer tile: contiguous, aligned, and at most 16 bytes.
+func (p *plan) idealWidth(a memAccess) int {
+	info := p.axes.info(a.Ptr)
+	w := min(info.Contig, info.Div/int64(a.Bytes), int64(16/a.Bytes))
+	return int(pow2Floor(w))
+}
+
+// vectorWidth is the width used for an access under its layout; 1 when the
+// access is done element by element.
+func (p *plan) vectorWidth(a memAccess) int {
+	l := p.layoutOf(a.Ptr)
+	w := min(p.idealWidth(a), l.Spt)
+	if w < 2 || w*a.Bytes < 4 {
+		return 1
+	}
+	return w
+}
+
+// chooseLayouts gives every tile length its layout. Each thread holds as
+// many contiguous elements as the widest access to tiles of that length
+// can use (16 bytes' worth when aligned), but no more than its share.
+func (p *plan) chooseLayouts() {
+	spt := map[int]int{}
+	var order []int
+	p.forEachValue(p.k.Body, func(v *ir.Value) {
+		if v.Type.Shape.Rank() != 1 {
+			return
+		}
+		n := v.Type.Shape[0]
+		if _, ok := spt[n]; !ok {
+			spt[n] = 1
+			order = append(order, n)
+		}
+		if a, ok := accessOf(v); ok {
+			spt[n] = max(spt[n], p.idealWidth(a))
+		}
+	})
+	threads := 32 * p.numWarps
+	for i, n := range order {
+		s := min(spt[n], max(1, n/threads))
+		l := newTileLayout(fmt.Sprintf("L%d", i), n, s, p.numWarps)
+		p.layouts = append(p.layouts, l)
+		p.byLen[n] = l
+	}
+}
+
+// layoutOf is the layout of a 1-D tile value.
+func (p *plan) layoutOf(v *ir.Value) *tileLayout { return p.byLen[v.Type.Shape[0]] }
+
+// forEachValue calls f on every value of b and its nested blocks, in order.
+func (p *plan) forEachValue(b *ir.Block, f func(*ir.Value)) {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			f(s)
+		case *ir.For:
+			p.forEachValue(s.Body, f)
+		case *ir.While:
+			p.forEachValue(s.Cond, f)
+			p.forEachValue(s.Body, f)
+		case *ir.If:
+			p.forEachValue(s.Then, f)
+			p.forEachValue(s.Else, f)
+		}
+	}
+}
+
+// assignsVar reports whether statement s is or contains an Assign to x.
+func assignsVar(s ir.Stmt, x *ir.Var) bool {
+	switch s := s.(type) {
+	case *ir.Assign:
+		return s.Var == x
+	case *ir.For:
+		return s.Var == x || slices.ContainsFunc(s.Body.Stmts, func(t ir.Stmt) bool { return assignsVar(t, x) })
+	case *ir.While:
+		return slices.ContainsFunc(s.Cond.Stmts, func(t ir.Stmt) bool { return assignsVar(t, x) }) ||
+			slices.ContainsFunc(s.Body.Stmts, func(t ir.Stmt) bool { return assignsVar(t, x) })
+	case *ir.If:
+		return slices.ContainsFunc(s.Then.Stmts, func(t ir.Stmt) bool { return assignsVar(t, x) }) ||
+			slices.ContainsFunc(s.Else.Stmts, func(t ir.Stmt) bool { return assignsVar(t, x) })
+	}
+	return false
+}

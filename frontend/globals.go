@@ -1,0 +1,171 @@
+package frontend
+
+// This file implements module-level assignments: constexpr globals
+// (BLOCK = tl.constexpr(128), BLOCK: tl.constexpr = 128, EPS = 1e-5) and
+// wrappers (k = triton.jit(f), k = triton.heuristics({...})(k)).
+
+import (
+	"github.com/go-python/gpython/ast"
+)
+
+// wrapper is a module-level k = D1(...)(D2(...)(f)).
+type wrapper struct {
+	target string
+	decos  []*Decorator // outermost first
+	base   string
+}
+
+// assignChunk records a global or a wrapper; other assignments are host
+// code and are skipped.
+func (p *fileParser) assignChunk(c *chunk) {
+	s, conv, _, d := p.parseChunk(c)
+	if d != nil {
+		return
+	}
+	as, ok := s.(*ast.Assign)
+	if !ok {
+		return
+	}
+	a, ok := conv.stmt(as).(*Assign)
+	if !ok {
+		return
+	}
+	for _, t := range a.Targets {
+		name, ok := t.(*Name)
+		if !ok {
+			continue
+		}
+		if g := p.global(name, a); g != nil {
+			p.file.Globals = append(p.file.Globals, g)
+			continue
+		}
+		if decos, base, ok := p.unwrap(a.Value); ok && len(decos) > 0 {
+			p.wrappers = append(p.wrappers, &wrapper{target: name.ID, decos: decos, base: base})
+			if hasJit(decos) {
+				p.wrapped[base] = true
+				p.wrapped[name.ID] = true
+			}
+		}
+	}
+}
+
+// global returns the Global that a module-level assignment to name makes,
+// or nil if it is not one.
+func (p *fileParser) global(name *Name, a *Assign) *Global {
+	if a.Constexpr {
+		return &Global{Name: name.ID, Pos: name.Pos, Value: a.Value, Constexpr: true}
+	}
+	if call, ok := a.Value.(*Call); ok && len(call.Args) == 1 && len(call.Keywords) == 0 &&
+		isConstexprName(p.file.Aliases, dottedName(call.Func)) {
+		return &Global{Name: name.ID, Pos: name.Pos, Value: call.Args[0], Constexpr: true}
+	}
+	if isLiteral(a.Value) {
+		return &Global{Name: name.ID, Pos: name.Pos, Value: a.Value}
+	}
+	return nil
+}
+
+// isLiteral reports whether e is built from literals and operators only.
+func isLiteral(e Expr) bool {
+	switch e := e.(type) {
+	case *Const:
+		return true
+	case *Unary:
+		return isLiteral(e.X)
+	case *Binary:
+		return isLiteral(e.X) && isLiteral(e.Y)
+	case *Tuple:
+		for _, x := range e.Elts {
+			if !isLiteral(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// unwrap takes apart D1(...)(D2(f)) into its decorators, outermost first,
+// and the name of the function at the core.
+func (p *fileParser) unwrap(e Expr) ([]*Decorator, string, bool) {
+	switch e := e.(type) {
+	case *Name:
+		return nil, e.ID, true
+	case *Call:
+		if len(e.Args) != 1 || len(e.Keywords) != 0 {
+			return nil, "", false
+		}
+		var dc *Decorator
+		switch f := e.Func.(type) {
+		case *Call:
+			dc = &Decorator{Pos: f.Pos, Call: true, Args: f.Args, Keywords: f.Keywords, Name: p.decoratorName(dottedName(f.Func))}
+		default:
+			dc = &Decorator{Pos: f.Position(), Name: p.decoratorName(dottedName(f))}
+		}
+		if !knownDecorators[dc.Name] {
+			return nil, "", false
+		}
+		inner, base, ok := p.unwrap(e.Args[0])
+		if !ok {
+			return nil, "", false
+		}
+		return append([]*Decorator{dc}, inner...), base, true
+	}
+	return nil, "", false
+}
+
+// applyWrappers turns wrapped functions into @jit Funcs, in source order.
+func (p *fileParser) applyWrappers() {
+	for _, w := range p.wrappers {
+		if base := p.lastFunc(w.base); base != nil {
+			fn := *base
+			fn.Name = w.target
+			fn.Decorators = append(withoutJit(w.decos, hasJit(base.Decorators)), base.Decorators...)
+			fn.DoNotSpecialize = p.doNotSpecialize(&fn)
+			if w.target == w.base {
+				*base = fn
+			} else {
+				p.file.Funcs = append(p.file.Funcs, &fn)
+			}
+			continue
+		}
+		hd, ok := p.hostDefs[w.base]
+		if !ok || !hasJit(w.decos) {
+			continue
+		}
+		own := hd.conv.decorators(hd.def.DecoratorList)
+		decos := append(append([]*Decorator(nil), w.decos...), own...)
+		fn := p.makeFunc(hd.def, hd.conv, hd.pos, w.base, decos)
+		p.file.Funcs = append(p.file.Funcs, fn)
+		if w.target != w.base {
+			alias := *fn
+			alias.Name = w.target
+			p.file.Funcs = append(p.file.Funcs, &alias)
+		}
+		delete(p.hostDefs, w.base)
+		delete(p.file.Host, w.base)
+	}
+}
+
+// lastFunc returns the latest @jit Func named name, or nil.
+func (p *fileParser) lastFunc(name string) *Func {
+	for i := len(p.file.Funcs) - 1; i >= 0; i-- {
+		if p.file.Funcs[i].Name == name {
+			return p.file.Funcs[i]
+		}
+	}
+	return nil
+}
+
+// withoutJit returns a copy of decos, leaving out triton.jit if drop is
+// set: jitting a function that is already @jit changes nothing.
+func withoutJit(decos []*Decorator, drop bool) []*Decorator {
+	var out []*Decorator
+	for _, d := range decos {
+		if drop && d.Name == "triton.jit" {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

@@ -1,0 +1,354 @@
+package frontend
+
+// This file implements Parse: the walk over a file's top-level chunks.
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/go-python/gpython/ast"
+	"github.com/go-python/gpython/py"
+
+	"github.com/tri-lang/tri/diag"
+)
+
+// chunkKind says what a top-level chunk is, judged by its first tokens.
+type chunkKind int
+
+const (
+	kindSkip chunkKind = iota
+	kindImport
+	kindAssign
+	kindDef
+)
+
+// hostDef is a parsed top-level def that is not (yet) known to be @jit.
+type hostDef struct {
+	def  *ast.FunctionDef
+	conv *converter
+	pos  diag.Pos
+}
+
+// fileParser holds the state of one Parse call.
+type fileParser struct {
+	file     *File
+	text     string // normalized source
+	diags    *diag.List
+	hostDefs map[string]*hostDef
+	wrappers []*wrapper
+	wrapped  map[string]bool // names that a jit wrapper applies to
+}
+
+// Parse finds the @jit functions, imports, constexpr globals and host
+// functions of one source file. It never panics; problems are diagnostics
+// (errors for broken kernels, warnings for skipped decorators).
+func Parse(name string, src []byte) (file *File, diags *diag.List) {
+	file = &File{Name: name, Src: src, Aliases: map[string]string{}, Host: map[string]*HostFunc{}}
+	diags = &diag.List{}
+	defer func() {
+		if r := recover(); r != nil {
+			diags.Add(diag.Errorf(diag.Pos{File: name}, diag.CodeInternal, "internal error while parsing: %v", r))
+		}
+	}()
+	p := &fileParser{
+		file:     file,
+		text:     normalizeSource(src),
+		diags:    diags,
+		hostDefs: map[string]*hostDef{},
+		wrapped:  map[string]bool{},
+	}
+	chunks := splitChunks(p.text, scanLogicalLines(p.text))
+	kinds := make([]chunkKind, len(chunks))
+	for i, c := range chunks {
+		kinds[i] = p.classify(c)
+		if kinds[i] == kindImport {
+			p.guard(c, p.importChunk)
+		}
+	}
+	for i, c := range chunks {
+		if kinds[i] == kindAssign {
+			p.guard(c, p.assignChunk)
+		}
+	}
+	for i, c := range chunks {
+		if kinds[i] == kindDef {
+			p.guard(c, p.defChunk)
+		}
+	}
+	p.applyWrappers()
+	sort.SliceStable(file.Funcs, func(i, j int) bool { return file.Funcs[i].Pos.Before(file.Funcs[j].Pos) })
+	return file, diags
+}
+
+// guard runs handle on c, turning a panic (a bug in tri) into an internal
+// error placed at the chunk, so that one bad statement does not lose the
+// rest of the file.
+func (p *fileParser) guard(c *chunk, handle func(*chunk)) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.diags.Add(diag.Errorf(diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, diag.CodeInternal,
+				"internal error while parsing this statement: %v", r))
+		}
+	}()
+	handle(c)
+}
+
+// normalizeSource drops a byte order mark and turns CRLF and lone CR line
+// ends into LF, which keeps every line and column where it was.
+func normalizeSource(src []byte) string {
+	s := strings.TrimPrefix(string(src), "\ufeff")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+// classify decides what a chunk is from its first tokens.
+func (p *fileParser) classify(c *chunk) chunkKind {
+	first := c.first(p.text)
+	if strings.HasPrefix(first, "@") {
+		if _, ok := p.defLine(c); ok {
+			return kindDef
+		}
+		return kindSkip
+	}
+	word := leadingIdent(first)
+	switch word {
+	case "def":
+		return kindDef
+	case "import", "from":
+		return kindImport
+	case "":
+		return kindSkip
+	}
+	if pythonKeywords[word] {
+		return kindSkip
+	}
+	rest := strings.TrimLeft(first[len(word):], " \t")
+	switch {
+	case strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "=="):
+		return kindAssign
+	case strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, ":="):
+		return kindAssign
+	}
+	return kindSkip
+}
+
+// leadingIdent returns the identifier at the start of s, or "".
+func leadingIdent(s string) string {
+	i := 0
+	for i < len(s) && isIdentByte(s[i], i > 0) {
+		i++
+	}
+	return s[:i]
+}
+
+// defLine returns the logical line of a chunk that holds its def keyword.
+func (p *fileParser) defLine(c *chunk) (logicalLine, bool) {
+	for _, l := range c.lines {
+		if l.indent != 0 {
+			break
+		}
+		s := p.text[l.start:l.end]
+		if strings.HasPrefix(s, "@") {
+			continue
+		}
+		if leadingIdent(s) == "def" {
+			return l, true
+		}
+		break
+	}
+	return logicalLine{}, false
+}
+
+// parseChunk parses a chunk (with annotations blanked) as a module of one
+// statement. It also returns the blanked text that was parsed.
+func (p *fileParser) parseChunk(c *chunk) (ast.Stmt, *converter, string, *diag.Diagnostic) {
+	text, anns := blankAnnotations(p.text, c)
+	conv := &converter{file: p.file.Name, line0: c.line - 1, aliases: p.file.Aliases, anns: map[[2]int]annotation{}}
+	for _, a := range anns {
+		conv.anns[[2]int{a.line, a.col}] = a
+	}
+	at := diag.Pos{File: p.file.Name, Line: c.line, Col: 1}
+	m, d := gpyParse(text, p.file.Name, c.line-1, py.ExecMode, at)
+	if d != nil {
+		return nil, nil, "", d
+	}
+	mod, ok := m.(*ast.Module)
+	if !ok || len(mod.Body) != 1 {
+		return nil, nil, "", diag.Errorf(at, diag.CodeSyntax, "syntax error: expected one top-level statement")
+	}
+	return mod.Body[0], conv, text, nil
+}
+
+// importChunk records the aliases of an import statement.
+func (p *fileParser) importChunk(c *chunk) {
+	s, _, _, d := p.parseChunk(c)
+	if d != nil {
+		return
+	}
+	addImport(p.file.Aliases, s)
+}
+
+// defChunk handles a (possibly decorated) top-level def.
+func (p *fileParser) defChunk(c *chunk) {
+	dl, _ := p.defLine(c)
+	name := leadingIdent(strings.TrimLeft(p.text[dl.start+3:dl.end], " \t"))
+	defPos := diag.Pos{File: p.file.Name, Line: dl.line, Col: 1}
+	s, conv, text, d := p.parseChunk(c)
+	if d != nil {
+		if p.looksJit(c, name) {
+			p.diags.Add(d)
+		}
+		return
+	}
+	fd, ok := s.(*ast.FunctionDef)
+	if !ok {
+		return
+	}
+	decos := conv.decorators(fd.DecoratorList)
+	if !hasJit(decos) {
+		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos}
+		p.file.Host[name] = &HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]}
+		return
+	}
+	p.file.Funcs = append(p.file.Funcs, p.makeFunc(fd, conv, defPos, name, decos))
+}
+
+// looksJit reports, from the text alone, whether a def that failed to parse
+// was meant to be a @jit function.
+func (p *fileParser) looksJit(c *chunk, name string) bool {
+	if p.wrapped[name] {
+		return true
+	}
+	for _, l := range c.lines {
+		s := p.text[l.start:l.end]
+		if l.indent != 0 || !strings.HasPrefix(s, "@") {
+			break
+		}
+		dotted := strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' {
+				return -1
+			}
+			return r
+		}, s[1:])
+		end := 0
+		for end < len(dotted) && (isIdentByte(dotted[end], true) || dotted[end] == '.') {
+			end++
+		}
+		if p.decoratorName(dotted[:end]) == "triton.jit" {
+			return true
+		}
+	}
+	return false
+}
+
+// makeFunc builds a Func from a parsed def.
+func (p *fileParser) makeFunc(fd *ast.FunctionDef, conv *converter, pos diag.Pos, name string, decos []*Decorator) *Func {
+	fn := &Func{Name: name, Pos: pos}
+	for _, dc := range decos {
+		if knownDecorators[dc.Name] {
+			fn.Decorators = append(fn.Decorators, dc)
+			continue
+		}
+		what := dc.Name
+		if what == "" {
+			what = "expression"
+		}
+		p.diags.Add(diag.Warnf(dc.Pos, diag.CodeUnsupported, "unknown decorator %s skipped", what))
+	}
+	if a := fd.Args; a != nil {
+		nDef := len(a.Defaults)
+		for i, arg := range a.Args {
+			prm := conv.param(arg)
+			if j := i - (len(a.Args) - nDef); j >= 0 {
+				prm.Default = conv.expr(a.Defaults[j])
+			}
+			fn.Params = append(fn.Params, prm)
+		}
+		for i, arg := range a.Kwonlyargs {
+			prm := conv.param(arg)
+			if i < len(a.KwDefaults) {
+				prm.Default = conv.expr(a.KwDefaults[i])
+			}
+			fn.Params = append(fn.Params, prm)
+		}
+		for _, va := range []struct {
+			arg  *ast.Arg
+			what string
+		}{{a.Vararg, "*"}, {a.Kwarg, "**"}} {
+			if va.arg != nil {
+				p.diags.Add(diag.Errorf(conv.posOr(va.arg.Pos, pos), diag.CodeUnsupported,
+					"%s%s parameter is not supported in a @jit function", va.what, va.arg.Arg).
+					WithSuggestion("list the parameters one by one"))
+			}
+		}
+	}
+	fn.Body = conv.stmts(fd.Body)
+	fn.DoNotSpecialize = p.doNotSpecialize(fn)
+	return fn
+}
+
+// param converts one parameter.
+func (c *converter) param(a *ast.Arg) *Param {
+	prm := &Param{Name: string(a.Arg), Pos: c.pos(a.Pos), Annotation: c.expr(a.Annotation)}
+	if prm.Annotation != nil {
+		prm.Constexpr = isConstexprName(c.aliases, dottedName(prm.Annotation))
+	}
+	return prm
+}
+
+// doNotSpecialize reads do_not_specialize=[...] from fn's jit decorator,
+// turning parameter indices into names.
+func (p *fileParser) doNotSpecialize(fn *Func) []string {
+	var out []string
+	for _, dc := range fn.Decorators {
+		if dc.Name != "triton.jit" {
+			continue
+		}
+		for _, kw := range dc.Keywords {
+			if kw.Name != "do_not_specialize" {
+				continue
+			}
+			var elts []Expr
+			switch v := kw.Value.(type) {
+			case *List:
+				elts = v.Elts
+			case *Tuple:
+				elts = v.Elts
+			default:
+				elts = []Expr{v}
+			}
+			for _, e := range elts {
+				if name, ok := p.paramRef(fn, e); ok {
+					out = append(out, name)
+					continue
+				}
+				p.diags.Add(diag.Warnf(e.Position(), diag.CodeValue,
+					"do_not_specialize entry %s names no parameter of %s; ignored", FormatExpr(e), fn.Name))
+			}
+		}
+	}
+	return out
+}
+
+// paramRef resolves a do_not_specialize entry (a name or an index).
+func (p *fileParser) paramRef(fn *Func, e Expr) (string, bool) {
+	c, ok := e.(*Const)
+	if !ok {
+		return "", false
+	}
+	switch c.Kind {
+	case ConstStr:
+		for _, prm := range fn.Params {
+			if prm.Name == c.Str {
+				return c.Str, true
+			}
+		}
+	case ConstInt:
+		if c.Int.IsInt64() {
+			if i := c.Int.Int64(); i >= 0 && i < int64(len(fn.Params)) {
+				return fn.Params[i].Name, true
+			}
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,35 @@
+// Package interp runs a typed tile kernel (an ir.Kernel) on the CPU over a
+// grid of program instances, reading and writing host tensors in place. It
+// is tri's reference semantics: the CUDA output is checked against it.
+//
+// Every Value evaluates to a tile: a kind, a shape and one typed slice, with
+// each op applied to whole slices in tight loops. Integers (Bool and
+// pointers included) live in []int64 in a canonical form: signed kinds
+// sign-extended from their width, unsigned kinds zero-extended (uint64 as
+// its bit pattern), Bool as 0 or 1; every op wraps its result back to the
+// width. Floats live in []float64 rounded to their dtype after every op
+// (fp32 with float32(), fp16 and bf16 to nearest even), which is what the GPU
+// does when it computes fp16 and bf16 arithmetic in fp32 and rounds. Tiles
+// are never mutated once built, so shape ops and hints share their operand's
+// slice.
+//
+// Memory is a fake address space: tensor i lives at Base(i), 1 TiB apart
+// and 256-byte aligned, so pointers are plain 64-bit integers and pointer
+// arithmetic, int64<->pointer casts and pointer tables work as on the GPU.
+// A load or store resolves each active lane's address to the nearest
+// buffer and checks bounds and alignment; masked-off lanes are never
+// touched, and a masked load gives `other` (or zero) there.
+//
+// Where Triton leaves behaviour undefined the interpreter picks one and
+// documents it: integer division by zero and a failed tl.assume are errors;
+// a shift by at least the operand's width (or by a negative amount) gives 0
+// for << and for >> on unsigned kinds, and the sign fill (0 or -1) for >> on
+// signed kinds; a float->int cast truncates toward zero, saturates at the
+// target's range as PTX cvt.rzi does, and maps NaN to 0; an integer
+// division overflow (MIN / -1) wraps.
+//
+// Program instances are independent and run on several goroutines. A
+// program is one logical thread of tile ops: tl.debug_barrier is a no-op.
+// When programs fail, the error of the lowest-numbered failing program (x
+// fastest, then y, then z) is reported, whatever the number of workers.
+package interp

@@ -1,0 +1,188 @@
+package interp
+
+// This file implements Run: argument binding, the split of the grid among
+// workers, timeouts and cancellation, and the choice of the reported error.
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// Arg is one runtime argument, in the order of k.Params: a tensor for a
+// pointer parameter, a scalar (ir.Const of the param's dtype) otherwise.
+type Arg struct {
+	Tensor *tensor.Tensor
+	Scalar ir.Const
+}
+
+// Options tune Run.
+type Options struct {
+	// Workers is the number of goroutines running programs; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// Timeout stops the run after this long (0: never); the error names the
+	// kernel and the loop (source line) a program was in.
+	Timeout time.Duration
+	// Context, if set, cancels the run.
+	Context context.Context
+	// Buffers, if set, fixes the address map: Buffers[i] lives at Base(i).
+	// Tensor arguments not listed get the next bases, in parameter order.
+	// Use it for tensors reached only through pointer tables (int64 tensors
+	// of addresses, cast to pointers in the kernel), which must be built
+	// with those addresses before Run.
+	Buffers []*tensor.Tensor
+}
+
+// Stop reasons, in machine.stop.
+const (
+	running int32 = iota
+	stopTimeout
+	stopCanceled
+)
+
+// machine is the state shared by the workers of one Run.
+type machine struct {
+	k       *ir.Kernel
+	grid    [3]int
+	mem     *memory
+	params  []*tile // the value of each Param, by index
+	timeout time.Duration
+	stop    atomic.Int32
+
+	mu       sync.Mutex
+	failed   atomic.Int64 // lowest failing program index, or the program count
+	firstErr error
+}
+
+// Run executes k over grid (programs along x, y, z) with the given
+// arguments, reading and writing the tensors in place. Out-of-bounds or
+// misaligned loads and stores, integer division by zero, an assume that
+// does not hold, a zero loop step, timeouts and cancellation are errors
+// (*diag.Diagnostic) naming the source position and the program id (and,
+// for memory, the element index and the buffer's bounds). Run never
+// panics: an internal failure is an internal-error diagnostic.
+func Run(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "interpreting %s: internal error: %v", k.Name, r)
+		}
+	}()
+	m, err := newMachine(k, grid, args, opt)
+	if err != nil {
+		return err
+	}
+	total := grid[0] * grid[1] * grid[2]
+	if total == 0 {
+		return nil
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Err() != nil {
+		return m.kernelError(diag.CodeRuntime, "canceled before it started")
+	}
+	stopCtx := context.AfterFunc(ctx, func() { m.stop.CompareAndSwap(running, stopCanceled) })
+	defer stopCtx()
+	if opt.Timeout > 0 {
+		t := time.AfterFunc(opt.Timeout, func() { m.stop.CompareAndSwap(running, stopTimeout) })
+		defer t.Stop()
+	}
+
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, total)
+	m.failed.Store(int64(total))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			p := m.newProgram()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(total) || i > m.failed.Load() {
+					return
+				}
+				if err := p.run(int(i)); err != nil {
+					m.fail(i, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return m.firstErr
+}
+
+// newMachine checks the arguments and maps the tensors.
+func newMachine(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (*machine, error) {
+	m := &machine{k: k, grid: grid, mem: &memory{}, timeout: opt.Timeout}
+	if k.Body == nil {
+		return nil, m.kernelError(diag.CodeInternal, "the kernel has no body")
+	}
+	for _, g := range grid {
+		if g < 0 {
+			return nil, m.kernelError(diag.CodeLaunch, "negative grid %v", grid)
+		}
+	}
+	if len(args) != len(k.Params) {
+		return nil, m.kernelError(diag.CodeArgs, "%d arguments for %d parameters", len(args), len(k.Params))
+	}
+	for i, t := range opt.Buffers {
+		if t == nil {
+			return nil, m.kernelError(diag.CodeArgs, "buffer %d is nil", i)
+		}
+		m.mem.add(t, fmt.Sprintf("buffer %d", i))
+	}
+	m.params = make([]*tile, len(k.Params))
+	for i, p := range k.Params {
+		a := args[i]
+		if !p.DType.IsPtr() {
+			m.params[i] = constTile(p.DType.Kind, a.Scalar)
+			continue
+		}
+		if a.Tensor == nil {
+			return nil, diag.Errorf(p.Pos, diag.CodeArgs, "interpreting %s: no tensor for pointer parameter %s", k.Name, p.Name)
+		}
+		if a.Tensor.Kind != p.DType.Elem {
+			return nil, diag.Errorf(p.Pos, diag.CodeArgs, "interpreting %s: parameter %s is %s but the tensor holds %s",
+				k.Name, p.Name, p.DType, ir.Scalar(a.Tensor.Kind))
+		}
+		b := m.mem.add(a.Tensor, p.Name)
+		m.params[i] = intScalar(ir.Ptr, int64(b.base))
+	}
+	return m, nil
+}
+
+// fail records the error of program i, keeping the lowest-numbered one.
+func (m *machine) fail(i int64, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if i < m.failed.Load() || m.firstErr == nil {
+		m.failed.Store(i)
+		m.firstErr = err
+	}
+}
+
+// kernelError is an error about the whole run, placed at the kernel's file.
+func (m *machine) kernelError(code diag.Code, format string, args ...any) *diag.Diagnostic {
+	return diag.Errorf(diag.Pos{File: m.k.File}, code, "interpreting %s: %s", m.k.Name, fmt.Sprintf(format, args...))
+}
+
+// durationString prints whole seconds as "60s" and other durations as Go
+// does.
+func durationString(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}

@@ -1,0 +1,223 @@
+package launch
+
+// This file implements arithmetic on values with Python's semantics:
+// integer // floors and % takes the sign of the divisor, / of integers
+// gives a float, and a tensor combined with a scalar by + - * // (or / for
+// float tensors) is computed elementwise, keeping the tensor's dtype.
+
+import (
+	"math"
+
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/tensor"
+)
+
+func binaryOp(at frontend.Node, op string, a, b Value) (Value, error) {
+	if a.Kind == VTensor || b.Kind == VTensor {
+		return tensorScalar(at, op, a, b)
+	}
+	if a.Kind == VTuple && b.Kind == VTuple && op == "+" {
+		return TupleValue(append(append([]Value{}, a.Elems...), b.Elems...)...), nil
+	}
+	a, b = a.asInt(), b.asInt()
+	if a.Kind == VInt && b.Kind == VInt {
+		return intBinary(at, op, a.Int, b.Int)
+	}
+	x, ok1 := numeric(a)
+	y, ok2 := numeric(b)
+	if !ok1 || !ok2 {
+		return Value{}, errf(at, "unsupported operand types for %s: %s and %s", op, a.describe(), b.describe())
+	}
+	return floatBinary(at, op, x, y)
+}
+
+func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
+	switch op {
+	case "+":
+		return IntValue(x + y), nil
+	case "-":
+		return IntValue(x - y), nil
+	case "*":
+		return IntValue(x * y), nil
+	case "/":
+		if y == 0 {
+			return Value{}, errf(at, "division by zero")
+		}
+		return FloatValue(float64(x) / float64(y)), nil
+	case "//", "%":
+		if y == 0 {
+			return Value{}, errf(at, "integer division or modulo by zero")
+		}
+		if op == "//" {
+			return IntValue(floorDiv(x, y)), nil
+		}
+		return IntValue(x - floorDiv(x, y)*y), nil
+	case "**":
+		switch {
+		case y < 0:
+			return FloatValue(math.Pow(float64(x), float64(y))), nil
+		case x == 1 || y == 0:
+			return IntValue(1), nil
+		case x == 0:
+			return IntValue(0), nil
+		case x == -1:
+			return IntValue(1 - 2*(y&1)), nil
+		case y > 63:
+			return Value{}, errf(at, "%d ** %d does not fit in 64 bits", x, y)
+		}
+		r := int64(1)
+		for range y {
+			r *= x
+		}
+		return IntValue(r), nil
+	case "<<", ">>":
+		if y < 0 {
+			return Value{}, errf(at, "negative shift count")
+		}
+		if op == ">>" {
+			return IntValue(x >> min(y, 63)), nil
+		}
+		if y > 62 {
+			return Value{}, errf(at, "%d << %d does not fit in 64 bits", x, y)
+		}
+		return IntValue(x << y), nil
+	case "&":
+		return IntValue(x & y), nil
+	case "|":
+		return IntValue(x | y), nil
+	case "^":
+		return IntValue(x ^ y), nil
+	}
+	return Value{}, errf(at, "operator %s is not supported on integers", op)
+}
+
+func floatBinary(at frontend.Node, op string, x, y float64) (Value, error) {
+	switch op {
+	case "+":
+		return FloatValue(x + y), nil
+	case "-":
+		return FloatValue(x - y), nil
+	case "*":
+		return FloatValue(x * y), nil
+	case "/", "//", "%":
+		if y == 0 {
+			return Value{}, errf(at, "float division by zero")
+		}
+		switch op {
+		case "/":
+			return FloatValue(x / y), nil
+		case "//":
+			return FloatValue(math.Floor(x / y)), nil
+		}
+		return FloatValue(x - math.Floor(x/y)*y), nil
+	case "**":
+		return FloatValue(math.Pow(x, y)), nil
+	}
+	return Value{}, errf(at, "operator %s is not supported on floats", op)
+}
+
+// floorDiv is Python's // on integers (y != 0).
+func floorDiv(x, y int64) int64 {
+	q := x / y
+	if (x%y != 0) && ((x < 0) != (y < 0)) {
+		q--
+	}
+	return q
+}
+
+// tensorScalar combines a tensor with a scalar elementwise into a new
+// tensor of the same dtype and shape.
+func tensorScalar(at frontend.Node, op string, a, b Value) (Value, error) {
+	tv, sv, tensorLeft := a, b, true
+	if a.Kind != VTensor {
+		tv, sv, tensorLeft = b, a, false
+	}
+	if sv.Kind == VTensor {
+		return Value{}, errf(at, "%s between two tensors is not supported; combine a tensor with a number", op)
+	}
+	if tv.Ptrs != nil {
+		return Value{}, errf(at, "arithmetic on a pointer table is not supported")
+	}
+	switch op {
+	case "+", "-", "*", "//":
+	case "/":
+		if !tv.Tensor.Kind.IsFloat() {
+			return Value{}, errf(at, "/ on an integer tensor would change its dtype; use //")
+		}
+	default:
+		return Value{}, errf(at, "a tensor may be combined with a number by + - * // only, not %s", op)
+	}
+	sv = sv.asInt()
+	s, ok := numeric(sv)
+	if !ok {
+		return Value{}, errf(at, "unsupported operand types for %s: a tensor and %s", op, sv.describe())
+	}
+	src := tv.Tensor
+	out := tensor.New(src.Kind, src.Shape...)
+	intMath := !src.Kind.IsFloat() && sv.Kind == VInt
+	for i := range src.NumElements() {
+		if intMath {
+			x, y := src.Int(i), sv.Int
+			if !tensorLeft {
+				x, y = y, x
+			}
+			r, err := intBinary(at, op, x, y)
+			if err != nil {
+				return Value{}, err
+			}
+			out.SetInt(i, r.Int)
+			continue
+		}
+		x, y := src.Float(i), s
+		if !tensorLeft {
+			x, y = y, x
+		}
+		if y == 0 && (op == "/" || op == "//") && !src.Kind.IsFloat() {
+			return Value{}, errf(at, "integer division by zero")
+		}
+		var r float64
+		switch op {
+		case "+":
+			r = x + y
+		case "-":
+			r = x - y
+		case "*":
+			r = x * y
+		case "/":
+			r = x / y
+		case "//":
+			r = math.Floor(x / y)
+		}
+		out.SetFloat(i, r)
+	}
+	return TensorValue(out), nil
+}
+
+func unary(x *frontend.Unary, a Value) (Value, error) {
+	if x.Op == "not" {
+		return BoolValue(!truth(a)), nil
+	}
+	if a.Kind == VTensor {
+		switch x.Op {
+		case "+":
+			return a, nil
+		case "-":
+			return tensorScalar(x, "*", a, IntValue(-1))
+		}
+		return Value{}, errf(x, "unary %s on a tensor is not supported", x.Op)
+	}
+	a = a.asInt()
+	switch {
+	case a.Kind == VInt && x.Op == "-":
+		return IntValue(-a.Int), nil
+	case a.Kind == VInt && x.Op == "+":
+		return a, nil
+	case a.Kind == VInt && x.Op == "~":
+		return IntValue(^a.Int), nil
+	case a.Kind == VFloat && x.Op == "-":
+		return FloatValue(-a.Float), nil
+	case a.Kind == VFloat && x.Op == "+":
+		return a, nil
+	}
+	return Value{}, errf(x, "bad operand type for unary %s: %s", x.Op, a.describe())
+}

@@ -1,0 +1,275 @@
+package launch
+
+// This file implements the binding of a launch's arguments to a kernel's
+// parameters and the specialization that Triton derives from the values.
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/sema"
+)
+
+// Bound is a launch's arguments matched to a kernel's parameters.
+type Bound struct {
+	Func *frontend.Func
+	// Values holds the host value of each parameter, in source order.
+	Values []Value
+	// Signature is the specialization: one sema.Arg per parameter, and the
+	// launch options (0 where the launch gives none).
+	Signature sema.Signature
+	// Meta is the dict a grid lambda is called with: every parameter by
+	// name, plus num_warps and num_stages (with their defaults, 4 and 3,
+	// where the launch gives none).
+	Meta map[string]Value
+}
+
+// Default launch options, as Triton's.
+const (
+	DefaultNumWarps  = 4
+	DefaultNumStages = 3
+)
+
+// Bind matches the launch's positional and keyword arguments to fn's
+// parameters as Python does, fills in defaults (evaluated over the
+// bindings and the globals given to UseGlobals), and specializes each
+// value as Triton does. Missing, extra and unknown arguments are errors
+// placed in the launch line.
+func Bind(fn *frontend.Func, l *Launch, e *Env) (*Bound, error) {
+	return BindConfig(fn, l, e, nil)
+}
+
+// BindConfig is Bind for an autotuned kernel: config holds the
+// meta-parameters of the chosen autotune config by name, which fill the
+// parameters the launch line does not give (a meta-parameter given in the
+// launch overrides the config's). Launch options (num_warps, ...) are not
+// part of config; the caller applies them to the Signature.
+func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (*Bound, error) {
+	rememberSource(LaunchSource, l.Src)
+	defer e.begin(len(e.names))()
+	endPos := diag.Pos{File: LaunchSource, Line: 1, Col: max(l.EndCol, 1)}
+	n := len(fn.Params)
+	if len(l.Args) > n {
+		return nil, errf(l.Args[n], "%s() takes %s but %d were given", fn.Name, plural(n, "argument"), len(l.Args))
+	}
+	vals := make([]Value, n)
+	given := make([]bool, n)
+	for i, a := range l.Args {
+		v, err := e.eval(a, nil)
+		if err != nil {
+			return nil, err
+		}
+		vals[i], given[i] = v, true
+	}
+	b := &Bound{Func: fn, Signature: sema.Signature{NumWarps: l.NumWarps, NumStages: l.NumStages}}
+	for _, kw := range l.Kwargs {
+		if kw.Name == "num_warps" || kw.Name == "num_stages" {
+			if err := e.launchOption(kw, &b.Signature); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == kw.Name })
+		if i < 0 {
+			d := diag.Errorf(kw.Value.Position(), diag.CodeArgs, "%s() got an unexpected keyword argument '%s'", fn.Name, kw.Name)
+			if kw.Pos.IsValid() {
+				d.Pos = kw.Pos
+			}
+			if s := closest(kw.Name, paramNames(fn)); s != "" {
+				d.WithSuggestion("did you mean %s?", s)
+			}
+			return nil, Usage(d)
+		}
+		if given[i] {
+			return nil, errf(kw.Value, "%s() got multiple values for argument '%s'", fn.Name, kw.Name)
+		}
+		v, err := e.eval(kw.Value, nil)
+		if err != nil {
+			return nil, err
+		}
+		vals[i], given[i] = v, true
+	}
+	for _, name := range slices.Sorted(maps.Keys(config)) {
+		v := config[name]
+		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == name })
+		if i < 0 {
+			return nil, Usage(diag.Errorf(endPos, diag.CodeArgs, "the autotune config sets '%s', which is not a parameter of %s()", name, fn.Name))
+		}
+		if !given[i] {
+			vals[i], given[i] = v, true
+		}
+	}
+	var missing []string
+	for i, p := range fn.Params {
+		if given[i] {
+			continue
+		}
+		if p.Default == nil {
+			missing = append(missing, "'"+p.Name+"'")
+			continue
+		}
+		// A default that cannot be evaluated is reported where the kernel
+		// file writes it.
+		v, err := e.eval(p.Default, nil)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	if len(missing) > 0 {
+		what := "argument"
+		if len(missing) > 1 {
+			what = "arguments"
+		}
+		return nil, Usage(diag.Errorf(endPos, diag.CodeArgs, "%s() missing %s %s", fn.Name, what, joinAnd(missing)))
+	}
+	b.Values = vals
+	b.Meta = map[string]Value{
+		"num_warps":  IntValue(int64(orDefault(b.Signature.NumWarps, DefaultNumWarps))),
+		"num_stages": IntValue(int64(orDefault(b.Signature.NumStages, DefaultNumStages))),
+	}
+	for i, p := range fn.Params {
+		arg, err := specialize(p, vals[i], slices.Contains(fn.DoNotSpecialize, p.Name))
+		if err != nil {
+			at := argExpr(fn, l, i)
+			if at == nil {
+				return nil, Usage(diag.Errorf(endPos, diag.CodeArgs, "%s", err))
+			}
+			return nil, errf(at, "%v", err)
+		}
+		b.Signature.Args = append(b.Signature.Args, arg)
+		b.Meta[p.Name] = vals[i]
+	}
+	return b, nil
+}
+
+// launchOption evaluates num_warps= or num_stages= given as an expression.
+func (e *Env) launchOption(kw *frontend.Keyword, sig *sema.Signature) error {
+	v, err := e.eval(kw.Value, nil)
+	if err != nil {
+		return err
+	}
+	v = v.asInt()
+	if v.Kind != VInt || v.Int < 1 || v.Int > 64 {
+		return errf(kw.Value, "%s must be a positive integer, not %v", kw.Name, v)
+	}
+	if kw.Name == "num_warps" {
+		if v.Int&(v.Int-1) != 0 || v.Int > 32 {
+			return errf(kw.Value, "num_warps must be a power of two from 1 to 32, not %d", v.Int)
+		}
+		sig.NumWarps = int(v.Int)
+	} else {
+		sig.NumStages = int(v.Int)
+	}
+	return nil
+}
+
+// argExpr is the expression that gave parameter i its value, or nil for a
+// default.
+func argExpr(fn *frontend.Func, l *Launch, i int) frontend.Expr {
+	if i < len(l.Args) {
+		return l.Args[i]
+	}
+	for _, kw := range l.Kwargs {
+		if kw.Name == fn.Params[i].Name {
+			return kw.Value
+		}
+	}
+	return nil
+}
+
+// specialize derives the sema.Arg of one parameter from its value, as
+// Triton's launcher does.
+func specialize(p *frontend.Param, v Value, noSpec bool) (sema.Arg, error) {
+	if p.Constexpr {
+		c, err := constexprOf(v)
+		if err != nil {
+			return sema.Arg{}, fmt.Errorf("parameter '%s' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype or None), not %s", p.Name, v.describe())
+		}
+		return sema.Arg{Kind: sema.ArgConstexpr, Value: c}, nil
+	}
+	switch v.Kind {
+	case VNone:
+		return sema.Arg{Kind: sema.ArgNone}, nil
+	case VTensor:
+		// Device allocations are 256-byte aligned, so every base pointer is
+		// 16-byte aligned.
+		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.PtrTo(v.Tensor.Kind), DivisibleBy16: true}, nil
+	case VBool:
+		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TBool}, nil
+	case VInt:
+		if v.Int == 1 && !noSpec {
+			return sema.Arg{Kind: sema.ArgOne, DType: ir.TInt32}, nil
+		}
+		d := ir.TInt32
+		if v.Int < math.MinInt32 || v.Int > math.MaxInt32 {
+			d = ir.TInt64
+		}
+		return sema.Arg{Kind: sema.ArgRuntime, DType: d, DivisibleBy16: !noSpec && v.Int%16 == 0}, nil
+	case VFloat:
+		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TFloat32}, nil
+	case VStr, VDType:
+		// Triton treats strings and dtypes passed for plain parameters as
+		// compile-time values.
+		c, _ := constexprOf(v)
+		return sema.Arg{Kind: sema.ArgConstexpr, Value: c}, nil
+	}
+	return sema.Arg{}, fmt.Errorf("parameter '%s' cannot take %s", p.Name, v.describe())
+}
+
+// constexprOf converts a value to a compile-time constant.
+func constexprOf(v Value) (sema.Constexpr, error) {
+	switch v.Kind {
+	case VInt:
+		return sema.Constexpr{Kind: sema.CInt, Int: v.Int}, nil
+	case VFloat:
+		return sema.Constexpr{Kind: sema.CFloat, Float: v.Float}, nil
+	case VBool:
+		return sema.Constexpr{Kind: sema.CBool, Bool: v.Bool}, nil
+	case VStr:
+		return sema.Constexpr{Kind: sema.CStr, Str: v.Str}, nil
+	case VDType:
+		return sema.Constexpr{Kind: sema.CDType, DType: v.DType}, nil
+	case VNone:
+		return sema.Constexpr{Kind: sema.CNone}, nil
+	}
+	return sema.Constexpr{}, fmt.Errorf("%s is not a compile-time value", v.describe())
+}
+
+func paramNames(fn *frontend.Func) []string {
+	out := make([]string, len(fn.Params))
+	for i, p := range fn.Params {
+		out[i] = p.Name
+	}
+	return out
+}
+
+func orDefault(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
+}
+
+// joinAnd joins 'a', 'b' and 'c' as Python's messages do.
+func joinAnd(s []string) string {
+	switch len(s) {
+	case 1:
+		return s[0]
+	case 2:
+		return s[0] + " and " + s[1]
+	}
+	out := ""
+	for i, x := range s[:len(s)-1] {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out + ", and " + s[len(s)-1]
+}

@@ -1,0 +1,175 @@
+package launch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/sema"
+)
+
+const bindSrc = `import triton
+import triton.language as tl
+
+BLOCK = tl.constexpr(256)
+
+@triton.jit(do_not_specialize=["seed"])
+def k(x_ptr, y_ptr, n, scale, seed, flag, bias_ptr, ACT: tl.constexpr, B: tl.constexpr = BLOCK, EPS: tl.constexpr = 1e-5, DT: tl.constexpr = tl.float16):
+    pass
+`
+
+func parseKernel(t testing.TB) (*frontend.File, *frontend.Func) {
+	t.Helper()
+	f, diags := frontend.Parse("k.tri", []byte(bindSrc))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	fn := f.Func("k")
+	require.NotNil(t, fn)
+	return f, fn
+}
+
+func bind(t *testing.T, e *Env, line string) (*Bound, *Launch, error) {
+	t.Helper()
+	f, fn := parseKernel(t)
+	e.UseGlobals(f.Globals)
+	l, err := ParseLaunch(line)
+	require.NoError(t, err, line)
+	b, err := Bind(fn, l, e)
+	return b, l, err
+}
+
+func TestBind(t *testing.T) {
+	e := lets(t, "n=4096", "x=randn(n, dtype='float16')", "y=empty(n)")
+	b, _, err := bind(t, e, "k[(cdiv(n, 256),)](x, y, n, 0.5, 16, True, None, 'relu', num_warps=8)")
+	require.NoError(t, err)
+	ptr16 := sema.Arg{Kind: sema.ArgRuntime, DType: ir.PtrTo(ir.Float16), DivisibleBy16: true}
+	assert.Equal(t, []sema.Arg{
+		ptr16,
+		{Kind: sema.ArgRuntime, DType: ir.PtrTo(ir.Float32), DivisibleBy16: true},
+		{Kind: sema.ArgRuntime, DType: ir.TInt32, DivisibleBy16: true},
+		{Kind: sema.ArgRuntime, DType: ir.TFloat32},
+		{Kind: sema.ArgRuntime, DType: ir.TInt32}, // do_not_specialize: no :16
+		{Kind: sema.ArgRuntime, DType: ir.TBool},
+		{Kind: sema.ArgNone},
+		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CStr, Str: "relu"}},
+		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CInt, Int: 256}},
+		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CFloat, Float: 1e-5}},
+		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CDType, DType: ir.TFloat16}},
+	}, b.Signature.Args)
+	assert.Equal(t, 8, b.Signature.NumWarps)
+	assert.Equal(t, 0, b.Signature.NumStages)
+	assert.Equal(t, IntValue(8), b.Meta["num_warps"])
+	assert.Equal(t, IntValue(3), b.Meta["num_stages"])
+	assert.Equal(t, IntValue(256), b.Meta["B"])
+	assert.Equal(t, IntValue(4096), b.Meta["n"])
+	assert.Len(t, b.Values, 11)
+}
+
+func TestBindKeywordsAndSpecialization(t *testing.T) {
+	e := lets(t, "x=zeros(4)", "NW=2")
+	for _, tc := range []struct {
+		n    string
+		want sema.Arg
+	}{
+		{"1", sema.Arg{Kind: sema.ArgOne, DType: ir.TInt32}},
+		{"17", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt32}},
+		{"0", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt32, DivisibleBy16: true}},
+		{"-32", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt32, DivisibleBy16: true}},
+		{"2**31 - 1", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt32}},
+		{"2**31", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt64, DivisibleBy16: true}},
+		{"-2**31 - 1", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt64}},
+	} {
+		b, _, err := bind(t, e, "k[(1,)](y_ptr=x, x_ptr=x, n="+tc.n+", scale=1, seed=1, flag=0, bias_ptr=x, ACT=None, B=64, num_warps=NW, num_stages=NW)")
+		require.NoError(t, err, tc.n)
+		assert.Equal(t, tc.want, b.Signature.Args[2], tc.n)
+		assert.Equal(t, sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt32}, b.Signature.Args[4], "seed=1 is not specialized: do_not_specialize")
+		assert.Equal(t, sema.ArgOne, b.Signature.Args[3].Kind, "scale=1 is an int")
+		assert.Equal(t, sema.Constexpr{Kind: sema.CNone}, b.Signature.Args[7].Value)
+		assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 64}, b.Signature.Args[8].Value)
+		assert.Equal(t, 2, b.Signature.NumWarps)
+		assert.Equal(t, 2, b.Signature.NumStages)
+	}
+}
+
+func TestBindErrors(t *testing.T) {
+	e := lets(t, "x=zeros(4)", "n=4")
+	for _, tc := range []struct{ line, want string }{
+		{"k[(1,)](x, x, n, 1.0, 0, True)", "launch:1:30: k() missing arguments 'bias_ptr' and 'ACT'"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x)", "launch:1:33: k() missing argument 'ACT'"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, 2, 3, 4, 5)", "launch:1:47: k() takes 11 arguments but 12 were given"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, BLOK=2)", "launch:1:38: k() got an unexpected keyword argument 'BLOK'"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, n=2)", "launch:1:40: k() got multiple values for argument 'n'"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, x)", "launch:1:35: parameter 'ACT' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype or None), not a tensor"},
+		{"k[(1,)](x, x, (n, n), 1.0, 0, True, x, 1)", "launch:1:15: parameter 'n' cannot take a tuple"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_warps=n - 1)", "launch:1:48: num_warps must be a power of two from 1 to 32, not 3"},
+	} {
+		_, _, err := bind(t, e, tc.line)
+		require.Error(t, err, tc.line)
+		assert.Equal(t, tc.want, err.Error(), tc.line)
+		assert.Equal(t, 2, ExitCode(err), tc.line)
+	}
+}
+
+func TestGrid(t *testing.T) {
+	e := lets(t, "n=1000", "M=64", "g=lambda meta: (triton.cdiv(n, meta['B']), meta['num_warps'])", "t=(3, 2, 1)")
+	meta := map[string]Value{"B": IntValue(128), "num_warps": IntValue(4)}
+	for _, tc := range []struct {
+		grid string
+		want [3]int
+	}{
+		{"(M,)", [3]int{64, 1, 1}},
+		{"(cdiv(n, 256), M // 2)", [3]int{4, 32, 1}},
+		{"lambda meta: (triton.cdiv(n, meta['B']),)", [3]int{8, 1, 1}},
+		{"g", [3]int{8, 4, 1}},
+		{"t", [3]int{3, 2, 1}},
+		{"M", [3]int{64, 1, 1}},
+		{"M, 2", [3]int{64, 2, 1}},
+	} {
+		l, err := ParseLaunch("k[" + tc.grid + "](x)")
+		require.NoError(t, err, tc.grid)
+		got, err := e.Grid(l, meta)
+		require.NoError(t, err, tc.grid)
+		assert.Equal(t, tc.want, got, tc.grid)
+	}
+}
+
+func TestGridErrors(t *testing.T) {
+	e := lets(t, "n=0")
+	for _, tc := range []struct{ grid, want string }{
+		{"(n,)", "launch:1:3: grid dimension x is 0; it must be at least 1"},
+		{"(1, 70000)", "launch:1:3: grid dimension y is 70000; CUDA allows at most 65535"},
+		{"(1, 1, 1, 1)", "launch:1:3: the grid must have 1 to 3 dimensions, not 4"},
+		{"(1.5,)", "launch:1:3: grid dimension x must be an integer, not a float"},
+		{"lambda meta: (meta['BLOK'],)", "launch:1:22: meta has no key 'BLOK' (it holds the kernel's parameters, num_warps and num_stages)"},
+		{"lambda a, b: (1,)", "launch:1:3: a grid lambda takes one parameter (the meta dict), not 2"},
+	} {
+		l, err := ParseLaunch("k[" + tc.grid + "](x)")
+		require.NoError(t, err, tc.grid)
+		_, err = e.Grid(l, map[string]Value{"BLOCK": IntValue(1)})
+		require.Error(t, err, tc.grid)
+		assert.Equal(t, tc.want, err.Error(), tc.grid)
+	}
+}
+
+func TestBindThenGrid(t *testing.T) {
+	e := lets(t, "n=4096", "x=randn(n)", "grid=lambda meta: (triton.cdiv(meta['n'], meta['B']),)")
+	b, l, err := bind(t, e, "k[grid](x, x, n, 1.0, 0, True, x, 'relu', B=512)")
+	require.NoError(t, err)
+	g, err := e.Grid(l, b.Meta)
+	require.NoError(t, err)
+	assert.Equal(t, [3]int{8, 1, 1}, g)
+}
+
+func TestBindConfig(t *testing.T) {
+	e := lets(t, "x=zeros(4)")
+	_, fn := parseKernel(t)
+	l, err := ParseLaunch("k[(1,)](x, x, 4, 1.0, 0, True, x, B=32)")
+	require.NoError(t, err)
+	b, err := BindConfig(fn, l, e, map[string]Value{"ACT": StrValue("gelu"), "B": IntValue(128)})
+	require.NoError(t, err)
+	assert.Equal(t, sema.Constexpr{Kind: sema.CStr, Str: "gelu"}, b.Signature.Args[7].Value)
+	assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 32}, b.Signature.Args[8].Value, "the launch overrides the config")
+	_, err = BindConfig(fn, l, e, map[string]Value{"BOGUS": IntValue(1)})
+	assert.EqualError(t, err, "launch:1:39: the autotune config sets 'BOGUS', which is not a parameter of k()")
+}

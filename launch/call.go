@@ -1,0 +1,416 @@
+package launch
+
+// This file implements calls in launch lines and --let expressions:
+// builtins (cdiv, min, int, ...), tensor methods (x.stride(0)), grid
+// lambdas, and the tensor constructors of constructors.go.
+
+import (
+	"math"
+	"strings"
+
+	"github.com/tri-lang/tri/frontend"
+)
+
+// arg is an evaluated argument with the expression it came from.
+type arg struct {
+	v  Value
+	at frontend.Node
+}
+
+// callArgs are the evaluated arguments of one call.
+type callArgs struct {
+	name string // the function's name as written, for messages
+	call *frontend.Call
+	pos  []arg
+	kw   map[string]arg
+	used map[string]bool
+}
+
+// builtin is a function callable from a launch line or --let.
+type builtin func(e *Env, c *callArgs) (Value, error)
+
+// builtins maps the names a launch line or --let may call to their
+// implementations. Names are also accepted with the prefixes in
+// builtinPrefixes (triton.cdiv, torch.randn).
+var builtins map[string]builtin
+
+func init() {
+	builtins = map[string]builtin{
+		"cdiv":            biCdiv,
+		"next_power_of_2": biNextPow2,
+		"min":             biMinMax(false),
+		"max":             biMinMax(true),
+		"int":             biInt,
+		"float":           biFloat,
+		"bool":            biBool,
+		"abs":             biAbs,
+		"len":             biLen,
+		"constexpr":       biConstexpr,
+	}
+	for name, f := range constructors {
+		builtins[name] = f
+	}
+}
+
+// builtinPrefixes are the module prefixes under which builtins are found
+// too, so lines pasted from Python (triton.cdiv, torch.empty) work.
+var builtinPrefixes = []string{"triton.", "tl.", "triton.language.", "torch.", "np.", "numpy.", "math."}
+
+// lookupBuiltin finds the builtin that a dotted callee names.
+func lookupBuiltin(name string) (builtin, bool) {
+	if f, ok := builtins[name]; ok && !strings.Contains(name, ".") {
+		return f, true
+	}
+	for _, p := range builtinPrefixes {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			if f, ok := builtins[rest]; ok {
+				return f, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (e *Env) call(x *frontend.Call, sc scope, depth int) (Value, error) {
+	name := dotted(x.Func)
+	root := rootName(x.Func)
+	shadowed := false
+	if root != "" {
+		_, inScope := sc[root]
+		_, bound := e.vals[root]
+		shadowed = inScope || bound
+	}
+	if name != "" && !shadowed {
+		f, ok := lookupBuiltin(name)
+		if !ok {
+			if _, isName := x.Func.(*frontend.Name); !isName || !e.hasGlobal(name) {
+				return Value{}, errf(x.Func, "unknown function %s", name)
+			}
+		} else {
+			c, err := e.evalArgs(x, name, sc, depth)
+			if err != nil {
+				return Value{}, err
+			}
+			v, err := f(e, c)
+			if err != nil {
+				return Value{}, err
+			}
+			return v, c.done()
+		}
+	}
+	if at, ok := x.Func.(*frontend.Attribute); ok {
+		recv, err := e.evalDepth(at.X, sc, depth)
+		if err != nil {
+			return Value{}, err
+		}
+		c, err := e.evalArgs(x, at.Name, sc, depth)
+		if err != nil {
+			return Value{}, err
+		}
+		v, err := method(at, recv, c)
+		if err != nil {
+			return Value{}, err
+		}
+		return v, c.done()
+	}
+	fv, err := e.evalDepth(x.Func, sc, depth)
+	if err != nil {
+		return Value{}, err
+	}
+	if fv.Kind != VLambda {
+		return Value{}, errf(x.Func, "%s is not callable", fv.describe())
+	}
+	c, err := e.evalArgs(x, "lambda", sc, depth)
+	if err != nil {
+		return Value{}, err
+	}
+	if len(c.kw) > 0 || len(c.pos) != len(fv.Lambda.Params) {
+		return Value{}, errf(x, "the lambda takes %d positional arguments but %d were given", len(fv.Lambda.Params), len(c.pos))
+	}
+	args := make([]Value, len(c.pos))
+	for i, a := range c.pos {
+		args[i] = a.v
+	}
+	return e.callLambda(x, fv.Lambda, args, depth)
+}
+
+// maxCalls bounds the lambda calls of one evaluation.
+const maxCalls = 10000
+
+// callLambda evaluates a lambda's body with its parameters bound.
+func (e *Env) callLambda(at frontend.Node, l *Lambda, args []Value, depth int) (Value, error) {
+	if e.calls++; e.calls > maxCalls {
+		return Value{}, errf(at, "too many lambda calls (more than %d); is a lambda recursive?", maxCalls)
+	}
+	sc := scope{}
+	for i, p := range l.Params {
+		sc[p] = args[i]
+	}
+	return e.evalDepth(l.Body, sc, depth+1)
+}
+
+func (e *Env) hasGlobal(name string) bool {
+	_, ok := e.globals[name]
+	return ok
+}
+
+func (e *Env) evalArgs(x *frontend.Call, name string, sc scope, depth int) (*callArgs, error) {
+	c := &callArgs{name: name, call: x, kw: map[string]arg{}, used: map[string]bool{}}
+	for _, a := range x.Args {
+		if s, ok := a.(*frontend.Starred); ok {
+			v, err := e.evalDepth(s.X, sc, depth)
+			if err != nil {
+				return nil, err
+			}
+			if v.Kind != VTuple {
+				return nil, errf(s, "cannot unpack %s with *", v.describe())
+			}
+			for _, el := range v.Elems {
+				c.pos = append(c.pos, arg{el, s})
+			}
+			continue
+		}
+		v, err := e.evalDepth(a, sc, depth)
+		if err != nil {
+			return nil, err
+		}
+		c.pos = append(c.pos, arg{v, a})
+	}
+	for _, kw := range x.Keywords {
+		if kw.Name == "" {
+			return nil, errf(x, "**kwargs is not supported here")
+		}
+		v, err := e.evalDepth(kw.Value, sc, depth)
+		if err != nil {
+			return nil, err
+		}
+		c.kw[kw.Name] = arg{v, kw.Value}
+	}
+	return c, nil
+}
+
+// take returns keyword name, marking it used.
+func (c *callArgs) take(name string) (arg, bool) {
+	a, ok := c.kw[name]
+	if ok {
+		c.used[name] = true
+	}
+	return a, ok
+}
+
+// done reports keywords that the function did not take.
+func (c *callArgs) done() error {
+	for _, kw := range c.call.Keywords {
+		if !c.used[kw.Name] {
+			return errf(kw.Value, "%s() got an unexpected keyword argument '%s'", c.name, kw.Name)
+		}
+	}
+	return nil
+}
+
+// nargs checks the number of positional arguments.
+func (c *callArgs) nargs(lo, hi int) error {
+	n := len(c.pos)
+	if n >= lo && (hi < 0 || n <= hi) {
+		return nil
+	}
+	want := ""
+	switch {
+	case lo == hi:
+		want = plural(lo, "argument")
+	case hi < 0:
+		want = "at least " + plural(lo, "argument")
+	default:
+		want = itoa(lo) + " to " + plural(hi, "argument")
+	}
+	at := frontend.Node(c.call)
+	if n > hi && hi >= 0 {
+		at = c.pos[hi].at
+	}
+	return errf(at, "%s() takes %s but %d were given", c.name, want, n)
+}
+
+// int returns positional argument i as an integer (bools count).
+func (c *callArgs) int(i int) (int64, error) {
+	a := c.pos[i]
+	switch a.v.Kind {
+	case VInt:
+		return a.v.Int, nil
+	case VBool:
+		if a.v.Bool {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return 0, errf(a.at, "%s() wants an integer here, not %s", c.name, a.v.describe())
+}
+
+func biCdiv(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(2, 2); err != nil {
+		return Value{}, err
+	}
+	a, err := c.int(0)
+	if err != nil {
+		return Value{}, err
+	}
+	b, err := c.int(1)
+	if err != nil {
+		return Value{}, err
+	}
+	if b == 0 {
+		return Value{}, errf(c.pos[1].at, "cdiv by zero")
+	}
+	return IntValue(floorDiv(a+b-1, b)), nil
+}
+
+func biNextPow2(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	n, err := c.int(0)
+	if err != nil {
+		return Value{}, err
+	}
+	if n < 0 || n > 1<<62 {
+		return Value{}, errf(c.pos[0].at, "next_power_of_2 of %d is out of range", n)
+	}
+	p := int64(1)
+	for p < n {
+		p <<= 1
+	}
+	if n == 0 {
+		p = 0 // as Triton's bit-twiddling version gives
+	}
+	return IntValue(p), nil
+}
+
+func biMinMax(isMax bool) builtin {
+	return func(e *Env, c *callArgs) (Value, error) {
+		name := "min"
+		if isMax {
+			name = "max"
+		}
+		vals := c.pos
+		if len(vals) == 1 && vals[0].v.Kind == VTuple {
+			vals = nil
+			for _, el := range c.pos[0].v.Elems {
+				vals = append(vals, arg{el, c.pos[0].at})
+			}
+		}
+		if len(vals) == 0 {
+			return Value{}, errf(c.call, "%s() of nothing", name)
+		}
+		best := vals[0]
+		for _, a := range vals[1:] {
+			x, ok1 := numeric(a.v)
+			y, ok2 := numeric(best.v)
+			if !ok1 || !ok2 {
+				return Value{}, errf(a.at, "%s() of %s and %s", name, best.v.describe(), a.v.describe())
+			}
+			if (isMax && x > y) || (!isMax && x < y) {
+				best = a
+			}
+		}
+		if _, ok := numeric(best.v); !ok {
+			return Value{}, errf(best.at, "%s() of %s", name, best.v.describe())
+		}
+		return best.v, nil
+	}
+}
+
+func biInt(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	v := c.pos[0].v
+	switch v.Kind {
+	case VInt:
+		return v, nil
+	case VBool:
+		return c.pos[0].v.asInt(), nil
+	case VFloat:
+		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) || math.Abs(v.Float) >= 1<<63 {
+			return Value{}, errf(c.pos[0].at, "cannot convert %v to an integer", v)
+		}
+		return IntValue(int64(v.Float)), nil
+	}
+	return Value{}, errf(c.pos[0].at, "int() of %s", v.describe())
+}
+
+func biFloat(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	if f, ok := numeric(c.pos[0].v); ok {
+		return FloatValue(f), nil
+	}
+	return Value{}, errf(c.pos[0].at, "float() of %s", c.pos[0].v.describe())
+}
+
+func biBool(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	return BoolValue(truth(c.pos[0].v)), nil
+}
+
+func biAbs(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	v := c.pos[0].v
+	switch v.Kind {
+	case VInt, VBool:
+		v = v.asInt()
+		if v.Int < 0 {
+			v.Int = -v.Int
+		}
+		return v, nil
+	case VFloat:
+		return FloatValue(math.Abs(v.Float)), nil
+	}
+	return Value{}, errf(c.pos[0].at, "abs() of %s", v.describe())
+}
+
+func biLen(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	v := c.pos[0].v
+	switch v.Kind {
+	case VTuple:
+		return IntValue(int64(len(v.Elems))), nil
+	case VTensor:
+		if len(v.Tensor.Shape) == 0 {
+			return Value{}, errf(c.pos[0].at, "len() of a 0-d tensor")
+		}
+		return IntValue(int64(v.Tensor.Shape[0])), nil
+	}
+	return Value{}, errf(c.pos[0].at, "len() of %s", v.describe())
+}
+
+// biConstexpr is tl.constexpr(v), the wrapper of module-level globals.
+func biConstexpr(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	return c.pos[0].v, nil
+}
+
+// asInt turns a bool into an int; other values are returned as they are.
+func (v Value) asInt() Value {
+	if v.Kind == VBool {
+		if v.Bool {
+			return IntValue(1)
+		}
+		return IntValue(0)
+	}
+	return v
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return itoa(n) + " " + what + "s"
+}

@@ -1,0 +1,475 @@
+package launch
+
+// This file implements the tensor constructors of --let: randn, rand,
+// randint, zeros, ones, empty, full, arange, the *_like forms, tensor,
+// load and ptrs.
+//
+// dtype is given as a string ('float16', 'bfloat16', 'int32', 'bool') or a
+// dtype (tl.float16, torch.float16); it defaults to float32, except for
+// randint and arange, whose values are integers and default to int32.
+// empty fills floats with NaN and other dtypes with the byte 0x5A
+// (0x5A5A5A5A for int32; bool elements are True), so elements a kernel
+// never writes show. A device= keyword, as in torch, is accepted and
+// ignored.
+
+import (
+	"encoding/binary"
+	"math"
+	"path/filepath"
+
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// maxElements bounds the size of a generated tensor (a variable so that
+// fuzzing can lower it).
+var maxElements int64 = 1 << 31
+
+var constructors = map[string]builtin{
+	"randn":      ctorFill(fillRandn, true),
+	"rand":       ctorFill(fillRand, true),
+	"zeros":      ctorFill(fillZeros, false),
+	"ones":       ctorFill(fillOnes, false),
+	"empty":      ctorFill(fillPoison, false),
+	"randint":    ctorRandint,
+	"full":       ctorFull,
+	"arange":     ctorArange,
+	"randn_like": ctorLike(fillRandn, true),
+	"rand_like":  ctorLike(fillRand, true),
+	"zeros_like": ctorLike(fillZeros, false),
+	"ones_like":  ctorLike(fillOnes, false),
+	"empty_like": ctorLike(fillPoison, false),
+	"full_like":  ctorFullLike,
+	"tensor":     ctorTensor,
+	"load":       ctorLoad,
+	"ptrs":       ctorPtrs,
+}
+
+// filler fills a new tensor's elements.
+type filler func(e *Env, t *tensor.Tensor)
+
+func fillRandn(e *Env, t *tensor.Tensor) {
+	for i := range t.NumElements() {
+		t.SetFloat(i, e.rng.NormFloat64())
+	}
+}
+
+func fillRand(e *Env, t *tensor.Tensor) {
+	for i := range t.NumElements() {
+		t.SetFloat(i, e.rng.Float64())
+	}
+}
+
+func fillZeros(e *Env, t *tensor.Tensor) {}
+
+func fillOnes(e *Env, t *tensor.Tensor) {
+	for i := range t.NumElements() {
+		t.SetInt(i, 1)
+	}
+}
+
+// fillPoison fills with NaN for floats, 0x5A bytes for integers, True for
+// bools.
+func fillPoison(e *Env, t *tensor.Tensor) {
+	switch t.Kind {
+	case ir.Bool:
+		fillOnes(e, t)
+	case ir.Float16:
+		fillBits16(t, 0x7e00)
+	case ir.BFloat16:
+		fillBits16(t, 0x7fc0)
+	case ir.Float32, ir.Float64:
+		for i := range t.NumElements() {
+			t.SetFloat(i, math.NaN())
+		}
+	default:
+		for i := range t.Data {
+			t.Data[i] = 0x5a
+		}
+	}
+}
+
+func fillBits16(t *tensor.Tensor, bits uint16) {
+	for i := range t.NumElements() {
+		binary.LittleEndian.PutUint16(t.Data[2*i:], bits)
+	}
+}
+
+// dtype reads the dtype= keyword, defaulting to def.
+func (c *callArgs) dtype(def ir.Kind) (ir.Kind, error) {
+	c.take("device")
+	a, ok := c.take("dtype")
+	if !ok {
+		return def, nil
+	}
+	return dtypeOf(a)
+}
+
+// dtypeOf reads a dtype given as a string or a dtype value.
+func dtypeOf(a arg) (ir.Kind, error) {
+	switch a.v.Kind {
+	case VDType:
+		return a.v.DType.Kind, nil
+	case VStr:
+		if d, ok := ir.ParseDType(a.v.Str); ok && !d.IsPtr() {
+			return d.Kind, nil
+		}
+		return 0, errf(a.at, "unknown dtype %q (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64' or 'bool')", a.v.Str)
+	}
+	return 0, errf(a.at, "dtype must be a string such as 'float16' or a dtype such as tl.float16, not %s", a.v.describe())
+}
+
+// shape reads the positional arguments from i on as a shape: separate
+// integers or one tuple or list of them.
+func (c *callArgs) shape(from int) ([]int, error) {
+	rest := c.pos[from:]
+	var dims []arg
+	if len(rest) == 1 && rest[0].v.Kind == VTuple {
+		for _, el := range rest[0].v.Elems {
+			dims = append(dims, arg{el, rest[0].at})
+		}
+	} else {
+		dims = rest
+	}
+	shape := []int{}
+	total := int64(1)
+	for _, d := range dims {
+		v := d.v.asInt()
+		if v.Kind != VInt {
+			return nil, errf(d.at, "%s(): a shape holds integers, not %s", c.name, d.v.describe())
+		}
+		if v.Int < 0 {
+			return nil, errf(d.at, "%s(): negative dimension %d", c.name, v.Int)
+		}
+		if v.Int > maxElements || total*v.Int > maxElements {
+			return nil, errf(d.at, "%s(): a tensor of more than 2^31 elements is too large", c.name)
+		}
+		total *= v.Int
+		shape = append(shape, int(v.Int))
+	}
+	return shape, nil
+}
+
+// newTensor allocates a tensor of kind k and the given shape (rank 0 for an
+// empty shape).
+func newTensor(k ir.Kind, shape []int) *tensor.Tensor {
+	return tensor.New(k, shape...)
+}
+
+// ctorFill makes randn, rand, zeros, ones and empty: NAME(*shape, dtype=).
+func ctorFill(fill filler, floatOnly bool) builtin {
+	return func(e *Env, c *callArgs) (Value, error) {
+		k, err := c.dtype(ir.Float32)
+		if err != nil {
+			return Value{}, err
+		}
+		if floatOnly && !k.IsFloat() {
+			return Value{}, errf(c.call, "%s() makes floats, not %s; use randint for integers", c.name, ir.Scalar(k).PyName())
+		}
+		shape, err := c.shape(0)
+		if err != nil {
+			return Value{}, err
+		}
+		t := newTensor(k, shape)
+		fill(e, t)
+		return TensorValue(t), nil
+	}
+}
+
+// ctorLike makes the *_like forms: NAME(x, dtype=) with x's shape and, by
+// default, its dtype.
+func ctorLike(fill filler, floatOnly bool) builtin {
+	return func(e *Env, c *callArgs) (Value, error) {
+		src, err := c.tensorArg(0, 1)
+		if err != nil {
+			return Value{}, err
+		}
+		k, err := c.dtype(src.Kind)
+		if err != nil {
+			return Value{}, err
+		}
+		if floatOnly && !k.IsFloat() {
+			return Value{}, errf(c.call, "%s() makes floats, not %s", c.name, ir.Scalar(k).PyName())
+		}
+		t := newTensor(k, src.Shape)
+		fill(e, t)
+		return TensorValue(t), nil
+	}
+}
+
+// tensorArg checks that there are n positional arguments and returns
+// argument i as a tensor.
+func (c *callArgs) tensorArg(i, n int) (*tensor.Tensor, error) {
+	if err := c.nargs(n, n); err != nil {
+		return nil, err
+	}
+	a := c.pos[i]
+	if a.v.Kind != VTensor {
+		return nil, errf(a.at, "%s() wants a tensor here, not %s", c.name, a.v.describe())
+	}
+	return a.v.Tensor, nil
+}
+
+// ctorRandint is randint(lo, hi, *shape, dtype=): integers in [lo, hi).
+func ctorRandint(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(2, -1); err != nil {
+		return Value{}, err
+	}
+	lo, err := c.int(0)
+	if err != nil {
+		return Value{}, err
+	}
+	hi, err := c.int(1)
+	if err != nil {
+		return Value{}, err
+	}
+	if hi <= lo {
+		return Value{}, errf(c.pos[1].at, "randint(): high %d must be greater than low %d (high is exclusive)", hi, lo)
+	}
+	k, err := c.dtype(ir.Int32)
+	if err != nil {
+		return Value{}, err
+	}
+	shape, err := c.shape(2)
+	if err != nil {
+		return Value{}, err
+	}
+	t := newTensor(k, shape)
+	span := uint64(hi - lo)
+	for i := range t.NumElements() {
+		t.SetInt(i, lo+int64(e.rng.Uint64N(span)))
+	}
+	return TensorValue(t), nil
+}
+
+// ctorFull is full(shape, value, dtype=).
+func ctorFull(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(2, 2); err != nil {
+		return Value{}, err
+	}
+	k, err := c.dtype(ir.Float32)
+	if err != nil {
+		return Value{}, err
+	}
+	sc := &callArgs{name: c.name, call: c.call, pos: c.pos[:1]}
+	shape, err := sc.shape(0)
+	if err != nil {
+		return Value{}, err
+	}
+	t := newTensor(k, shape)
+	if err := fillValue(t, c.pos[1], c.name); err != nil {
+		return Value{}, err
+	}
+	return TensorValue(t), nil
+}
+
+// ctorFullLike is full_like(x, value, dtype=).
+func ctorFullLike(e *Env, c *callArgs) (Value, error) {
+	src, err := c.tensorArg(0, 2)
+	if err != nil {
+		return Value{}, err
+	}
+	k, err := c.dtype(src.Kind)
+	if err != nil {
+		return Value{}, err
+	}
+	t := newTensor(k, src.Shape)
+	if err := fillValue(t, c.pos[1], c.name); err != nil {
+		return Value{}, err
+	}
+	return TensorValue(t), nil
+}
+
+// fillValue sets every element of t to a number.
+func fillValue(t *tensor.Tensor, a arg, fn string) error {
+	v := a.v.asInt()
+	switch v.Kind {
+	case VInt:
+		for i := range t.NumElements() {
+			t.SetInt(i, v.Int)
+		}
+	case VFloat:
+		for i := range t.NumElements() {
+			t.SetFloat(i, v.Float)
+		}
+	default:
+		return errf(a.at, "%s(): the fill value must be a number, not %s", fn, a.v.describe())
+	}
+	return nil
+}
+
+// ctorArange is arange(n), arange(lo, hi) or arange(lo, hi, step), dtype=.
+func ctorArange(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 3); err != nil {
+		return Value{}, err
+	}
+	var b [3]int64
+	b[2] = 1
+	for i := range c.pos {
+		v, err := c.int(i)
+		if err != nil {
+			return Value{}, err
+		}
+		b[i] = v
+	}
+	if len(c.pos) == 1 {
+		b[0], b[1] = 0, b[0]
+	}
+	lo, hi, step := b[0], b[1], b[2]
+	if step == 0 {
+		return Value{}, errf(c.pos[2].at, "arange(): step must not be zero")
+	}
+	k, err := c.dtype(ir.Int32)
+	if err != nil {
+		return Value{}, err
+	}
+	n := int64(0)
+	if (step > 0 && hi > lo) || (step < 0 && hi < lo) {
+		n = (hi - lo + step - sign(step)) / step
+	}
+	if n > maxElements {
+		return Value{}, errf(c.call, "arange(): a tensor of more than 2^31 elements is too large")
+	}
+	t := newTensor(k, []int{int(n)})
+	for i := range int(n) {
+		t.SetInt(i, lo+int64(i)*step)
+	}
+	return TensorValue(t), nil
+}
+
+func sign(x int64) int64 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+// ctorTensor is tensor([...], dtype=): a literal, nested lists for rank > 1.
+func ctorTensor(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	k, err := c.dtype(ir.Float32)
+	if err != nil {
+		return Value{}, err
+	}
+	a := c.pos[0]
+	var shape []int
+	for v := a.v; v.Kind == VTuple; {
+		shape = append(shape, len(v.Elems))
+		if len(v.Elems) == 0 {
+			break
+		}
+		v = v.Elems[0]
+	}
+	t := newTensor(k, shape)
+	var flat []Value
+	if err := flatten(a, a.v, shape, &flat); err != nil {
+		return Value{}, err
+	}
+	for i, v := range flat {
+		if err := fillOne(t, i, arg{v, a.at}); err != nil {
+			return Value{}, err
+		}
+	}
+	return TensorValue(t), nil
+}
+
+// flatten appends the scalars of a nested list in row-major order, checking
+// that it is rectangular with the given shape.
+func flatten(a arg, v Value, shape []int, out *[]Value) error {
+	if len(shape) == 0 {
+		if v.Kind == VTuple {
+			return errf(a.at, "tensor(): the list is not rectangular")
+		}
+		*out = append(*out, v)
+		return nil
+	}
+	if v.Kind != VTuple || len(v.Elems) != shape[0] {
+		return errf(a.at, "tensor(): the list is not rectangular")
+	}
+	for _, el := range v.Elems {
+		if err := flatten(a, el, shape[1:], out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func fillOne(t *tensor.Tensor, i int, a arg) error {
+	v := a.v.asInt()
+	switch v.Kind {
+	case VInt:
+		t.SetInt(i, v.Int)
+	case VFloat:
+		t.SetFloat(i, v.Float)
+	default:
+		return errf(a.at, "tensor(): elements must be numbers, not %s", a.v.describe())
+	}
+	return nil
+}
+
+// ctorLoad is load("x.npy", dtype=): the file's array, converted to dtype
+// if given.
+func ctorLoad(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, 1); err != nil {
+		return Value{}, err
+	}
+	a := c.pos[0]
+	if a.v.Kind != VStr {
+		return Value{}, errf(a.at, "load() wants a path string, not %s", a.v.describe())
+	}
+	path := a.v.Str
+	if !filepath.IsAbs(path) && e.Dir != "" {
+		path = filepath.Join(e.Dir, path)
+	}
+	t, err := tensor.LoadNPY(path)
+	if err != nil {
+		return Value{}, Usage(err)
+	}
+	k, err := c.dtype(t.Kind)
+	if err != nil {
+		return Value{}, err
+	}
+	return TensorValue(convert(t, k)), nil
+}
+
+// convert returns t with its elements converted to kind k (t itself if it
+// is already of kind k).
+func convert(t *tensor.Tensor, k ir.Kind) *tensor.Tensor {
+	if t.Kind == k {
+		return t
+	}
+	out := tensor.New(k, t.Shape...)
+	for i := range t.NumElements() {
+		if t.Kind.IsFloat() || k.IsFloat() {
+			out.SetFloat(i, t.Float(i))
+		} else {
+			out.SetInt(i, t.Int(i))
+		}
+	}
+	return out
+}
+
+// ctorPtrs is ptrs(a, b, ...): an int64 tensor of the device addresses of
+// bound tensors, for kernels that take tables of pointers.
+func ctorPtrs(e *Env, c *callArgs) (Value, error) {
+	if err := c.nargs(1, -1); err != nil {
+		return Value{}, err
+	}
+	var names []string
+	for i, a := range c.pos {
+		n, ok := c.call.Args[min(i, len(c.call.Args)-1)].(*frontend.Name)
+		if !ok || len(c.pos) != len(c.call.Args) {
+			return Value{}, errf(a.at, "ptrs() takes names of bound tensors")
+		}
+		if a.v.Kind != VTensor || a.v.Ptrs != nil {
+			return Value{}, errf(a.at, "ptrs(): %s is %s, not a tensor", n.ID, a.v.describe())
+		}
+		names = append(names, n.ID)
+	}
+	v := TensorValue(tensor.New(ir.Int64, len(names)))
+	v.Ptrs = names
+	return v, nil
+}

@@ -1,0 +1,295 @@
+package launch
+
+// This file compiles a specialized kernel to a cubin and runs it on the GPU.
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/nvrtc"
+	"github.com/tri-lang/tri/tensor"
+)
+
+var (
+	deviceOnce sync.Once
+	device     *nvrtc.Device
+	deviceErr  error
+)
+
+// Device opens GPU 0 once per process. Without a driver the error wraps
+// ErrNoGPU.
+func Device() (*nvrtc.Device, error) {
+	deviceOnce.Do(func() {
+		if err := nvrtc.LoadDriver(); err != nil {
+			deviceErr = fmt.Errorf("%w: %v", ErrNoGPU, err)
+			return
+		}
+		device, deviceErr = nvrtc.OpenDevice(0)
+		if deviceErr != nil {
+			deviceErr = fmt.Errorf("%w: %v", ErrNoGPU, deviceErr)
+		}
+	})
+	return device, deviceErr
+}
+
+// TargetArch is the architecture to compile for: the given one, else the
+// GPU's when a driver is found, else sm_80.
+func TargetArch(arch string) string {
+	if arch != "" {
+		return arch
+	}
+	if d, err := Device(); err == nil {
+		return d.Arch()
+	}
+	return "sm_80"
+}
+
+// Compiled is a kernel compiled to a cubin and loaded on the GPU, ready to
+// launch many times.
+type Compiled struct {
+	Kernel *ir.Kernel
+	CUDA   string
+	Log    string // NVRTC's log (ptxas -v report included)
+	Cached bool   // the cubin came from the disk cache
+	fn     *nvrtc.Function
+	dev    *nvrtc.Device
+	packer nvrtc.ArgPacker
+}
+
+// GenerateCUDA lowers k to CUDA C for arch.
+func GenerateCUDA(k *ir.Kernel, arch string, lineInfo bool) (string, error) {
+	src, err := cudagen.Generate(k, cudagen.Options{Arch: arch, LineInfo: lineInfo})
+	if err != nil {
+		return "", fmt.Errorf("generating CUDA for %s: %w", k.Name, err)
+	}
+	return src, nil
+}
+
+// CompileCUDA compiles CUDA C with NVRTC through the disk cache, rewriting
+// error logs to point at the kernel's source lines.
+func CompileCUDA(k *ir.Kernel, src, arch string, lineInfo bool) (*nvrtc.Program, bool, error) {
+	if err := nvrtc.LoadNVRTC(); err != nil {
+		return nil, false, fmt.Errorf("%w: %v", ErrNoGPU, err)
+	}
+	cuName := strings.TrimSuffix(filepath.Base(k.File), filepath.Ext(k.File)) + "_" + k.Name + ".cu"
+	opt := nvrtc.CompileOptions{Arch: arch, LineInfo: lineInfo, Verbose: true, Name: cuName}
+	prog, hit, err := nvrtc.CompileCached(nvrtc.DefaultCache(), src, opt)
+	if err != nil {
+		var ce *nvrtc.CompileError
+		if errors.As(err, &ce) {
+			return nil, false, fmt.Errorf("NVRTC rejected the CUDA generated for %s (an internal error of tri):\n%s",
+				k.Name, nvrtc.MapLogToSource(ce.Log, cuName, nvrtc.LineMapFromComments(src)))
+		}
+		return nil, false, err
+	}
+	return prog, hit, nil
+}
+
+// Compile generates, compiles and loads k on GPU 0.
+func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
+	dev, err := Device()
+	if err != nil {
+		return nil, err
+	}
+	src, err := GenerateCUDA(k, dev.Arch(), lineInfo)
+	if err != nil {
+		return nil, err
+	}
+	prog, hit, err := CompileCUDA(k, src, dev.Arch(), lineInfo)
+	if err != nil {
+		return nil, err
+	}
+	mod, err := dev.LoadModule(prog.Cubin)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := mod.Function(k.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &Compiled{Kernel: k, CUDA: src, Log: prog.Log, Cached: hit, fn: fn, dev: dev}, nil
+}
+
+// Arg is one argument of Compiled.Launch: a device pointer for a pointer
+// parameter, a number otherwise.
+type Arg struct {
+	Ptr   nvrtc.DevicePtr
+	Int   int64
+	Float float64
+}
+
+// Launch queues one launch over grid with args in k.Params order. It does
+// not wait for the kernel; call Device().Synchronize.
+func (c *Compiled) Launch(grid [3]int, args ...Arg) error {
+	if len(args) != len(c.Kernel.Params) {
+		return fmt.Errorf("%s takes %d runtime arguments, got %d", c.Kernel.Name, len(c.Kernel.Params), len(args))
+	}
+	p := &c.packer
+	p.Reset()
+	for i, param := range c.Kernel.Params {
+		a := args[i]
+		switch k := param.DType.Kind; {
+		case k == ir.Ptr:
+			p.Ptr(a.Ptr)
+		case k == ir.Float32:
+			p.F32(float32(a.Float))
+		case k == ir.Float64:
+			p.F64(a.Float)
+		case k == ir.Float16 || k == ir.BFloat16:
+			t := tensor.New(k, 1)
+			t.SetFloat(0, a.Float)
+			p.U16(uint16(t.Data[0]) | uint16(t.Data[1])<<8)
+		case k.Bits() == 64:
+			p.I64(a.Int)
+		case k.Bits() == 32:
+			p.I32(int32(a.Int))
+		case k.Bits() == 16:
+			p.I16(int16(a.Int))
+		default:
+			p.I8(int8(a.Int))
+		}
+	}
+	threads := 32 * c.Kernel.NumWarps
+	return c.fn.Launch(grid, [3]int{threads, 1, 1}, 0, p.Bytes())
+}
+
+// deviceTensors places host tensors on the GPU and brings them back.
+type deviceTensors struct {
+	dev  *nvrtc.Device
+	ptrs map[*tensor.Tensor]nvrtc.DevicePtr
+}
+
+func (d *deviceTensors) upload(t *tensor.Tensor) (nvrtc.DevicePtr, error) {
+	if p, ok := d.ptrs[t]; ok {
+		return p, nil
+	}
+	n := max(len(t.Data), 1)
+	p, err := d.dev.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	d.ptrs[t] = p
+	if len(t.Data) > 0 {
+		if err := d.dev.CopyHtoD(p, t.Data); err != nil {
+			return 0, err
+		}
+	}
+	return p, nil
+}
+
+func (d *deviceTensors) download() error {
+	for t, p := range d.ptrs {
+		if len(t.Data) > 0 {
+			if err := d.dev.CopyDtoH(t.Data, p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (d *deviceTensors) free() {
+	for _, p := range d.ptrs {
+		_ = d.dev.Free(p)
+	}
+}
+
+// RunGPU compiles the launch's kernel (through the cache), copies the bound
+// tensors to the GPU, launches once, waits, and copies them back.
+func (p *Prepared) RunGPU(lineInfo bool) (*Compiled, error) {
+	c, err := Compile(p.Kernel, lineInfo)
+	if err != nil {
+		return nil, err
+	}
+	dt := &deviceTensors{dev: c.dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
+	defer dt.free()
+	args, err := p.deviceArgs(dt)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Launch(p.Grid, args...); err != nil {
+		return nil, err
+	}
+	if err := c.dev.Synchronize(); err != nil {
+		return nil, fmt.Errorf("running %s on the GPU: %w", p.Kernel.Name, err)
+	}
+	return c, dt.download()
+}
+
+// deviceArgs uploads the tensors of the launch (and the tensors that
+// pointer tables name, whose addresses are written into the tables) and
+// returns the kernel's arguments.
+func (p *Prepared) deviceArgs(dt *deviceTensors) ([]Arg, error) {
+	args := make([]Arg, len(p.Kernel.Params))
+	for i, param := range p.Kernel.Params {
+		v, err := p.paramValue(param)
+		if err != nil {
+			return nil, err
+		}
+		if param.DType.IsPtr() {
+			if v.Kind != VTensor {
+				return nil, fmt.Errorf("parameter %s is a pointer but got a %s", param.Name, v.Kind)
+			}
+			if err := p.fillPointerTable(dt, v); err != nil {
+				return nil, err
+			}
+			if args[i].Ptr, err = dt.upload(v.Tensor); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		c, err := scalarConst(v, param.DType)
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %v", param.Name, err)
+		}
+		args[i] = Arg{Int: c.Int, Float: c.Float}
+	}
+	return args, nil
+}
+
+// fillPointerTable writes the device addresses of the tensors a ptrs(...)
+// table names into it.
+func (p *Prepared) fillPointerTable(dt *deviceTensors, v Value) error {
+	for j, name := range v.Ptrs {
+		t, ok := p.Env.Lookup(name)
+		if !ok || t.Kind != VTensor {
+			return fmt.Errorf("ptrs(): %s is not a bound tensor", name)
+		}
+		addr, err := dt.upload(t.Tensor)
+		if err != nil {
+			return err
+		}
+		v.Tensor.SetInt(j, int64(addr))
+	}
+	return nil
+}
+
+// Upload copies the launch's tensors to the GPU and returns the kernel's
+// arguments for Compiled.Launch, and a function that frees the copies.
+func (p *Prepared) Upload() ([]Arg, func(), error) {
+	dev, err := Device()
+	if err != nil {
+		return nil, nil, err
+	}
+	dt := &deviceTensors{dev: dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
+	args, err := p.deviceArgs(dt)
+	if err != nil {
+		dt.free()
+		return nil, nil, err
+	}
+	return args, dt.free, nil
+}
+
+// Synchronize waits for the GPU's queued work.
+func Synchronize() error {
+	dev, err := Device()
+	if err != nil {
+		return err
+	}
+	return dev.Synchronize()
+}

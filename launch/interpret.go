@@ -1,0 +1,83 @@
+package launch
+
+// This file runs a prepared launch in the CPU interpreter.
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tri-lang/tri/interp"
+	"github.com/tri-lang/tri/ir"
+)
+
+// paramValue returns the host value bound to a runtime parameter.
+func (p *Prepared) paramValue(param *ir.Param) (Value, error) {
+	for i, sp := range p.Bound.Func.Params {
+		if sp.Name == param.Name {
+			return p.Bound.Values[i], nil
+		}
+	}
+	return Value{}, fmt.Errorf("internal error: parameter %s of %s not bound", param.Name, p.Kernel.Name)
+}
+
+// scalarConst converts a host number to the constant of a parameter's dtype.
+func scalarConst(v Value, d ir.DType) (ir.Const, error) {
+	switch v.Kind {
+	case VInt:
+		if d.Kind.IsFloat() {
+			return ir.FloatConst(roundTo(d.Kind, float64(v.Int))), nil
+		}
+		return ir.IntConst(v.Int), nil
+	case VBool:
+		if v.Bool {
+			return ir.IntConst(1), nil
+		}
+		return ir.IntConst(0), nil
+	case VFloat:
+		if !d.Kind.IsFloat() {
+			return ir.Const{}, fmt.Errorf("a float for %s parameter", d)
+		}
+		return ir.FloatConst(roundTo(d.Kind, v.Float)), nil
+	}
+	return ir.Const{}, fmt.Errorf("a %s for a %s parameter", v.Kind, d)
+}
+
+func roundTo(k ir.Kind, f float64) float64 {
+	if k == ir.Float32 {
+		return float64(float32(f))
+	}
+	return f
+}
+
+// interpArgs builds the interpreter's arguments in k.Params order.
+func (p *Prepared) interpArgs() ([]interp.Arg, error) {
+	args := make([]interp.Arg, len(p.Kernel.Params))
+	for i, param := range p.Kernel.Params {
+		v, err := p.paramValue(param)
+		if err != nil {
+			return nil, err
+		}
+		if param.DType.IsPtr() {
+			if v.Kind != VTensor {
+				return nil, fmt.Errorf("parameter %s is a pointer but got a %s", param.Name, v.Kind)
+			}
+			args[i].Tensor = v.Tensor
+			continue
+		}
+		c, err := scalarConst(v, param.DType)
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %v", param.Name, err)
+		}
+		args[i].Scalar = c
+	}
+	return args, nil
+}
+
+// Interpret runs the launch on the CPU, updating the bound tensors in place.
+func (p *Prepared) Interpret(timeout time.Duration) error {
+	args, err := p.interpArgs()
+	if err != nil {
+		return err
+	}
+	return interp.Run(p.Kernel, p.Grid, args, interp.Options{Timeout: timeout})
+}

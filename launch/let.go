@@ -1,0 +1,141 @@
+package launch
+
+// This file implements the environment of --let bindings.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/tri-lang/tri/frontend"
+)
+
+// Env holds bindings from --let, in order, and the seed of the random
+// constructors.
+type Env struct {
+	seed  int64
+	names []string
+	vals  map[string]Value
+	index map[string]int // binding order, which picks the random stream
+	// Dir is the directory that load() paths are relative to; "" is the
+	// working directory.
+	Dir     string
+	globals map[string]frontend.Expr
+	// rng is the random stream of the binding being evaluated, and calls
+	// counts the lambda calls of the evaluation, to stop runaway recursion.
+	rng   *rand.Rand
+	calls int
+}
+
+// NewEnv returns an empty environment whose random constructors are seeded
+// by seed (the --seed flag).
+func NewEnv(seed int64) *Env {
+	return &Env{seed: seed, vals: map[string]Value{}, index: map[string]int{}}
+}
+
+// Seed is the environment's seed.
+func (e *Env) Seed() int64 { return e.seed }
+
+// LetSource is the source name of a --let binding of name in error
+// positions: "--let x".
+func LetSource(name string) string { return "--let " + name }
+
+// Let evaluates "NAME=EXPR" and binds NAME. Errors are diagnostics placed in
+// the text under the source name "--let NAME" (--let x:1:5: ...), columns
+// counting from the start of the whole text. Binding a name again replaces
+// its value; it keeps its random stream.
+func (e *Env) Let(spec string) error {
+	name, expr, ok := strings.Cut(spec, "=")
+	name = strings.TrimSpace(name)
+	src := LetSource(name)
+	if !ok || strings.HasPrefix(expr, "=") {
+		src = "--let"
+		rememberSource(src, spec)
+		return Usage(errAt(src, 1, "want NAME=EXPR"))
+	}
+	rememberSource(src, spec)
+	if !isIdent(name) {
+		return Usage(errAt(src, 1, fmt.Sprintf("%q is not a valid name", name)))
+	}
+	if strings.TrimSpace(expr) == "" {
+		return Usage(errAt(src, len(spec)+1, "missing the expression after '='"))
+	}
+	// Blank out "NAME=" so that columns in the expression are columns in
+	// the text the user wrote.
+	text := strings.Repeat(" ", len(spec)-len(expr)) + expr
+	x, err := parseExpr(src, text)
+	if err != nil {
+		return err
+	}
+	idx, ok := e.index[name]
+	if !ok {
+		idx = len(e.names)
+	}
+	end := e.begin(idx)
+	v, err := e.eval(x, nil)
+	end()
+	if err != nil {
+		return err
+	}
+	e.Set(name, v)
+	return nil
+}
+
+// Set binds name to v directly, as Let does after evaluating.
+func (e *Env) Set(name string, v Value) {
+	if _, ok := e.index[name]; !ok {
+		e.index[name] = len(e.names)
+		e.names = append(e.names, name)
+	}
+	e.vals[name] = v
+}
+
+// Lookup returns the value bound to name.
+func (e *Env) Lookup(name string) (Value, bool) {
+	v, ok := e.vals[name]
+	return v, ok
+}
+
+// Names returns the bound names in binding order.
+func (e *Env) Names() []string { return append([]string(nil), e.names...) }
+
+// UseGlobals makes a file's module-level globals (BLOCK =
+// tl.constexpr(128)) visible to the evaluation of parameter defaults in
+// Bind. Bindings by --let take precedence.
+func (e *Env) UseGlobals(gs []*frontend.Global) {
+	e.globals = map[string]frontend.Expr{}
+	for _, g := range gs {
+		e.globals[g.Name] = g.Value
+	}
+}
+
+// begin starts a top-level evaluation with the random stream of binding
+// number idx; the returned function ends it. Nested calls (Bind evaluating
+// arguments) keep the outer evaluation's stream.
+func (e *Env) begin(idx int) (end func()) {
+	if e.rng != nil {
+		return func() {}
+	}
+	e.rng, e.calls = e.stream(idx), 0
+	return func() { e.rng = nil }
+}
+
+// stream returns the random stream of binding number idx: a PCG generator
+// keyed by the seed and the index, so streams are independent of each
+// other and of the bindings around them.
+func (e *Env) stream(idx int) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(e.seed), 0x9e3779b97f4a7c15^uint64(idx)))
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,216 @@
+package launch
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// lets binds each spec in a fresh Env with seed 0.
+func lets(t *testing.T, specs ...string) *Env {
+	t.Helper()
+	e := NewEnv(0)
+	for _, s := range specs {
+		require.NoError(t, e.Let(s), s)
+	}
+	return e
+}
+
+func lookup(t *testing.T, e *Env, name string) Value {
+	t.Helper()
+	v, ok := e.Lookup(name)
+	require.True(t, ok, name)
+	return v
+}
+
+func elems(t *tensor.Tensor) []float64 {
+	out := make([]float64, t.NumElements())
+	for i := range out {
+		out[i] = t.Float(i)
+	}
+	return out
+}
+
+func TestLetNumbers(t *testing.T) {
+	e := lets(t, "n=98432", "eps = 1e-5", "m=n // 3 * 2", "h=-7 // 2", "r=-7 % 3", "f=1/4", "ok=True", "s='relu'", "d=tl.float16", "td=torch.bfloat16", "sh=(n, 4)", "big=2**40")
+	assert.Equal(t, IntValue(98432), lookup(t, e, "n"))
+	assert.Equal(t, FloatValue(1e-5), lookup(t, e, "eps"))
+	assert.Equal(t, IntValue(98432/3*2), lookup(t, e, "m"))
+	assert.Equal(t, IntValue(-4), lookup(t, e, "h"))
+	assert.Equal(t, IntValue(2), lookup(t, e, "r"))
+	assert.Equal(t, FloatValue(0.25), lookup(t, e, "f"))
+	assert.Equal(t, BoolValue(true), lookup(t, e, "ok"))
+	assert.Equal(t, StrValue("relu"), lookup(t, e, "s"))
+	assert.Equal(t, DTypeValue(ir.TFloat16), lookup(t, e, "d"))
+	assert.Equal(t, DTypeValue(ir.TBF16), lookup(t, e, "td"))
+	assert.Equal(t, TupleValue(IntValue(98432), IntValue(4)), lookup(t, e, "sh"))
+	assert.Equal(t, IntValue(1<<40), lookup(t, e, "big"))
+	assert.Equal(t, []string{"n", "eps", "m", "h", "r", "f", "ok", "s", "d", "td", "sh", "big"}, e.Names())
+}
+
+func TestLetConstructors(t *testing.T) {
+	e := lets(t, "n=6", "rows=2",
+		"a=zeros(n)", "b=ones(rows, 3, dtype='int32')", "c=empty((rows, n), dtype='float16')",
+		"d=full((2, 2), 1.5, dtype=tl.bfloat16)", "r=arange(n)", "r2=arange(2, 10, 3, dtype='int64')",
+		"t=tensor([[1, 2, 3], [4, 5, 6]], dtype='int8')", "t1=tensor([0.5, 2])",
+		"z=zeros_like(b)", "o=ones_like(a, dtype='float64')", "f=full_like(a, 7)", "el=empty_like(b)",
+		"s=empty(rows * 128)", "scalar=zeros(())", "shape=(3, 2)", "st=randn(*shape)",
+		"ib=empty(3, dtype='bool')", "tc=torch.zeros(4, device='cuda')", "x=arange(4) * 3 + 1", "y=2 - ones(2)", "q=arange(5) // 2",
+	)
+	cases := []struct {
+		name  string
+		kind  ir.Kind
+		shape []int
+		vals  []float64 // nil: not checked
+	}{
+		{"a", ir.Float32, []int{6}, []float64{0, 0, 0, 0, 0, 0}},
+		{"b", ir.Int32, []int{2, 3}, []float64{1, 1, 1, 1, 1, 1}},
+		{"c", ir.Float16, []int{2, 6}, nil},
+		{"d", ir.BFloat16, []int{2, 2}, []float64{1.5, 1.5, 1.5, 1.5}},
+		{"r", ir.Int32, []int{6}, []float64{0, 1, 2, 3, 4, 5}},
+		{"r2", ir.Int64, []int{3}, []float64{2, 5, 8}},
+		{"t", ir.Int8, []int{2, 3}, []float64{1, 2, 3, 4, 5, 6}},
+		{"t1", ir.Float32, []int{2}, []float64{0.5, 2}},
+		{"z", ir.Int32, []int{2, 3}, []float64{0, 0, 0, 0, 0, 0}},
+		{"o", ir.Float64, []int{6}, []float64{1, 1, 1, 1, 1, 1}},
+		{"f", ir.Float32, []int{6}, []float64{7, 7, 7, 7, 7, 7}},
+		{"el", ir.Int32, []int{2, 3}, []float64{0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a}},
+		{"s", ir.Float32, []int{256}, nil},
+		{"scalar", ir.Float32, nil, []float64{0}},
+		{"st", ir.Float32, []int{3, 2}, nil},
+		{"ib", ir.Bool, []int{3}, []float64{1, 1, 1}},
+		{"tc", ir.Float32, []int{4}, []float64{0, 0, 0, 0}},
+		{"x", ir.Int32, []int{4}, []float64{1, 4, 7, 10}},
+		{"y", ir.Float32, []int{2}, []float64{1, 1}},
+		{"q", ir.Int32, []int{5}, []float64{0, 0, 1, 1, 2}},
+	}
+	for _, tc := range cases {
+		v := lookup(t, e, tc.name)
+		require.Equal(t, VTensor, v.Kind, tc.name)
+		assert.Equal(t, tc.kind, v.Tensor.Kind, tc.name)
+		assert.Equal(t, tc.shape, v.Tensor.Shape, tc.name)
+		if tc.vals != nil {
+			assert.Equal(t, tc.vals, elems(v.Tensor), tc.name)
+		}
+	}
+	for _, name := range []string{"c", "s"} {
+		for _, f := range elems(lookup(t, e, name).Tensor) {
+			assert.True(t, math.IsNaN(f), "empty() is NaN-filled")
+		}
+	}
+}
+
+func TestLetRandom(t *testing.T) {
+	e := lets(t, "n=4096", "x=randn(n)", "u=rand(n, dtype='float16')", "k=randint(-3, 5, n, dtype='int16')", "g=randn_like(x)", "h=rand_like(u)")
+	x := lookup(t, e, "x").Tensor
+	var sum, sq float64
+	for _, f := range elems(x) {
+		sum += f
+		sq += f * f
+	}
+	mean, variance := sum/4096, sq/4096-(sum/4096)*(sum/4096)
+	assert.InDelta(t, 0, mean, 0.1)
+	assert.InDelta(t, 1, variance, 0.1)
+	for _, f := range elems(lookup(t, e, "u").Tensor) {
+		assert.True(t, f >= 0 && f <= 1)
+	}
+	seen := map[float64]bool{}
+	for _, f := range elems(lookup(t, e, "k").Tensor) {
+		assert.True(t, f >= -3 && f < 5, "hi is exclusive")
+		seen[f] = true
+	}
+	assert.Len(t, seen, 8)
+	assert.Equal(t, ir.Float16, lookup(t, e, "h").Tensor.Kind)
+	assert.NotEqual(t, x.Data, lookup(t, e, "g").Tensor.Data, "each binding has its own stream")
+
+	again := lets(t, "n=4096", "x=randn(n)")
+	assert.Equal(t, x.Data, lookup(t, again, "x").Tensor.Data, "same seed, same data")
+
+	// Adding a binding before others does not change them, as long as the
+	// index stays: streams depend on the index only.
+	other := NewEnv(0)
+	require.NoError(t, other.Let("n=4096"))
+	require.NoError(t, other.Let("x=randn(n)"))
+	require.NoError(t, other.Let("w=randn(n)"))
+	assert.Equal(t, x.Data, lookup(t, other, "x").Tensor.Data)
+
+	seeded := NewEnv(1)
+	require.NoError(t, seeded.Let("n=4096"))
+	require.NoError(t, seeded.Let("x=randn(n)"))
+	assert.NotEqual(t, x.Data, lookup(t, seeded, "x").Tensor.Data, "another seed, other data")
+}
+
+func TestLetLoadAndPtrs(t *testing.T) {
+	dir := t.TempDir()
+	src := tensor.New(ir.Float32, 2, 2)
+	src.SetFloat(3, 2.5)
+	require.NoError(t, tensor.SaveNPY(filepath.Join(dir, "in.npy"), src))
+	e := NewEnv(0)
+	e.Dir = dir
+	require.NoError(t, e.Let(`x=load("in.npy")`))
+	require.NoError(t, e.Let(`h=load("in.npy", dtype='float16')`))
+	require.NoError(t, e.Let(`i=load("in.npy", dtype='int32')`))
+	require.NoError(t, e.Let(`p=ptrs(x, h)`))
+	assert.Equal(t, src, lookup(t, e, "x").Tensor)
+	assert.Equal(t, []float64{0, 0, 0, 2.5}, elems(lookup(t, e, "h").Tensor))
+	assert.Equal(t, []float64{0, 0, 0, 2}, elems(lookup(t, e, "i").Tensor))
+	p := lookup(t, e, "p")
+	assert.Equal(t, []string{"x", "h"}, p.Ptrs)
+	assert.Equal(t, ir.Int64, p.Tensor.Kind)
+	assert.Equal(t, []int{2}, p.Tensor.Shape)
+
+	err := e.Let(`m=load("missing.npy")`)
+	require.Error(t, err)
+	assert.Equal(t, filepath.Join(dir, "missing.npy")+": no such file or directory", err.Error())
+	assert.Equal(t, 2, ExitCode(err))
+}
+
+func TestLetRebindKeepsOrder(t *testing.T) {
+	e := lets(t, "n=4", "x=randn(n)", "n=8")
+	assert.Equal(t, []string{"n", "x"}, e.Names())
+	assert.Equal(t, IntValue(8), lookup(t, e, "n"))
+}
+
+func TestLetErrors(t *testing.T) {
+	for _, tc := range []struct{ spec, want string }{
+		{"n", "--let:1:1: want NAME=EXPR"},
+		{"1x=3", "--let 1x:1:1: \"1x\" is not a valid name"},
+		{"x=", "--let x:1:3: missing the expression after '='"},
+		{"x=randn(m)", "--let x:1:9: name 'm' is not bound; bind it with --let m=..."},
+		{"x=randn(n, dtype='float42')", "--let x:1:18: unknown dtype \"float42\" (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64' or 'bool')"},
+		{"x=randn(n, dtype='int32')", "--let x:1:3: randn() makes floats, not int32; use randint for integers"},
+		{"x=randint(5, 5, n)", "--let x:1:14: randint(): high 5 must be greater than low 5 (high is exclusive)"},
+		{"x=zeros(n, -1)", "--let x:1:12: zeros(): negative dimension -1"},
+		{"x=zeros(n, colour=1)", "--let x:1:19: zeros() got an unexpected keyword argument 'colour'"},
+		{"x=tensor([[1, 2], [3]])", "--let x:1:10: tensor(): the list is not rectangular"},
+		{"x=bogus(3)", "--let x:1:3: unknown function bogus"},
+		{"x=n // 0", "--let x:1:3: integer division or modulo by zero"},
+		{"x=ptrs(n)", "--let x:1:8: ptrs(): n is an int, not a tensor"},
+		{"x=zeros(n) * zeros(n)", "--let x:1:3: * between two tensors is not supported; combine a tensor with a number"},
+		{"x=zeros(n) % 2", "--let x:1:3: a tensor may be combined with a number by + - * // only, not %"},
+		{"x = full(n)", "--let x:1:5: full() takes 2 arguments but 1 were given"},
+		{"x=(1,", "--let x:1:"},
+	} {
+		e := lets(t, "n=4")
+		err := e.Let(tc.spec)
+		require.Error(t, err, tc.spec)
+		if tc.spec == "x=(1," {
+			assert.Contains(t, err.Error(), tc.want)
+		} else {
+			assert.Equal(t, tc.want, err.Error(), tc.spec)
+		}
+		assert.Equal(t, 2, ExitCode(err), tc.spec)
+	}
+}
+
+func TestLetRunawayRecursion(t *testing.T) {
+	e := lets(t, "g=lambda m: g(m) + g(m)")
+	err := e.Let("x=g(1)")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nests too deeply")
+}

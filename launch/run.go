@@ -1,0 +1,303 @@
+package launch
+
+// This file implements the commands: check, build and run.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/nvrtc"
+	"github.com/tri-lang/tri/sema"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// CheckFile parses and resolves every @jit function of path, printing
+// warnings to o.Stderr and the AST under --dump=ast.
+func CheckFile(path string, o *Options) error {
+	sf, err := ParseFile(path, o.warn)
+	if err != nil {
+		return err
+	}
+	if o.dumps("ast") {
+		frontend.Dump(o.stdout(), sf.File)
+	}
+	if err := splitDiags(sema.Check(sf.File), o.warn); err != nil {
+		return Usage(err)
+	}
+	fmt.Fprintf(o.stdout(), "%s: %d @jit functions, no errors\n", path, len(sf.File.Funcs))
+	return nil
+}
+
+// BuildFile writes the CUDA C of one specialization, from -k/--signature or
+// from a launch line (empty: the file's recorded launch).
+func BuildFile(path, line string, o *Options) error {
+	var sf *SourceFile
+	var k *ir.Kernel
+	if o.Kernel != "" {
+		var err error
+		if sf, err = ParseFile(path, o.warn); err != nil {
+			return err
+		}
+		fn := sf.File.Func(o.Kernel)
+		if fn == nil {
+			return Usage(unknownKernel(sf, o.Kernel, "-k"))
+		}
+		sig, err := ParseSignature(fn, o.Signature)
+		if err != nil {
+			return err
+		}
+		sig.NumWarps, sig.NumStages = o.NumWarps, o.NumStages
+		if k, err = compileIR(sf, fn.Name, sig, o); err != nil {
+			return err
+		}
+	} else {
+		p, err := Prepare(path, line, o)
+		if err != nil {
+			return err
+		}
+		k = p.Kernel
+	}
+	arch := TargetArch(o.Arch)
+	if o.dumps("layout") {
+		if err := cudagen.DumpLayouts(o.stdout(), k); err != nil {
+			return err
+		}
+	}
+	src, err := GenerateCUDA(k, arch, o.LineInfo)
+	if err != nil {
+		return err
+	}
+	if o.dumps("resources") {
+		if err := printResources(o, k, src, arch); err != nil {
+			return err
+		}
+	}
+	if o.Output == "" {
+		_, err = fmt.Fprint(o.stdout(), src)
+		return err
+	}
+	return os.WriteFile(o.Output, []byte(src), 0o644)
+}
+
+func printResources(o *Options, k *ir.Kernel, src, arch string) error {
+	prog, _, err := CompileCUDA(k, src, arch, o.LineInfo)
+	if err != nil {
+		return err
+	}
+	regs, st, ld, stack, smem := nvrtc.ParseResources(prog.Log)
+	fmt.Fprintf(o.stdout(), "// %s on %s: %d registers, %d bytes spill stores, %d bytes spill loads, %d bytes stack, %d bytes shared memory\n",
+		k.Name, arch, regs, st, ld, stack, smem)
+	return nil
+}
+
+// RunFile runs a launch on the GPU, in the interpreter (--interpret), or on
+// both with a comparison (--check).
+func RunFile(path, line string, o *Options) error {
+	p, err := Prepare(path, line, o)
+	if err != nil {
+		return err
+	}
+	if o.dumps("layout") {
+		if err := cudagen.DumpLayouts(o.stdout(), p.Kernel); err != nil {
+			return err
+		}
+	}
+	if o.dumps("cuda") || o.dumps("resources") {
+		arch := TargetArch(o.Arch)
+		src, err := GenerateCUDA(p.Kernel, arch, o.LineInfo)
+		if err != nil {
+			return err
+		}
+		if o.dumps("cuda") {
+			fmt.Fprint(o.stdout(), src)
+		}
+		if o.dumps("resources") {
+			if err := printResources(o, p.Kernel, src, arch); err != nil {
+				return err
+			}
+		}
+	}
+	if o.SaveInputs != "" {
+		if err := p.saveAll(o.SaveInputs); err != nil {
+			return err
+		}
+	}
+	saves, err := parseSaves(p, o.Saves)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.Interpret:
+		if err := p.Interpret(o.Timeout); err != nil {
+			return err
+		}
+	case o.Check:
+		if err := p.check(o); err != nil {
+			return err
+		}
+	default:
+		if _, err := p.RunGPU(o.LineInfo); err != nil {
+			return err
+		}
+	}
+	for _, s := range saves {
+		if err := tensor.SaveNPY(s.path, s.t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type save struct {
+	path string
+	t    *tensor.Tensor
+}
+
+// parseSaves resolves --save NAME=F.npy against the bindings before
+// anything runs, so a typo costs no run.
+func parseSaves(p *Prepared, specs []string) ([]save, error) {
+	var out []save
+	for _, s := range specs {
+		name, path, ok := strings.Cut(s, "=")
+		if !ok || name == "" || path == "" {
+			return nil, Usage(fmt.Errorf("--save %q: want NAME=F.npy", s))
+		}
+		v, ok := p.Env.Lookup(name)
+		if !ok || v.Kind != VTensor {
+			return nil, Usage(fmt.Errorf("--save %s: %s is not a bound tensor (bound: %s)", s, name, strings.Join(p.tensorNames(), ", ")))
+		}
+		out = append(out, save{path, v.Tensor})
+	}
+	return out, nil
+}
+
+func (p *Prepared) tensorNames() []string {
+	var names []string
+	for _, n := range p.Env.Names() {
+		if v, _ := p.Env.Lookup(n); v.Kind == VTensor {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// saveAll writes every bound tensor to dir/NAME.npy.
+func (p *Prepared) saveAll(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, n := range p.tensorNames() {
+		v, _ := p.Env.Lookup(n)
+		if err := tensor.SaveNPY(filepath.Join(dir, n+".npy"), v.Tensor); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ToleranceTable is the tolerance of `tri run --check`, printed by
+// `tri run --help`.
+const ToleranceTable = `  output dtype       allowed difference |gpu - interpreter|
+  int*, uint*, bool  none (bit for bit)
+  float64            1e-12 + 1e-12 * |interpreter|
+  float32            1e-6  + 1e-5  * |interpreter|
+  float16            1e-3  + 2e-3  * |interpreter|
+  bfloat16           1e-2  + 1.6e-2 * |interpreter|
+  NaN matches NaN; +-Inf must match exactly. float32 is loose by a few ulp
+  because the GPU uses approximate exp, log, sqrt and division and fuses
+  multiply-adds, as Triton does.`
+
+var tolerances = map[string][2]float64{ // atol, rtol
+	"fp64": {1e-12, 1e-12}, "fp32": {1e-6, 1e-5}, "fp16": {1e-3, 2e-3}, "bf16": {1e-2, 1.6e-2},
+}
+
+// closeEnough compares a GPU result with the interpreter's under the
+// tolerance table.
+func closeEnough(name string, gpu, ref *tensor.Tensor) error {
+	if !gpu.Kind.IsFloat() {
+		return CompareTensors(name, gpu, ref, "exact")
+	}
+	tol := tolerances[gpu.Kind.String()]
+	bad, first, worst := 0, -1, 0.0
+	for i := 0; i < ref.NumElements(); i++ {
+		g, r := gpu.Float(i), ref.Float(i)
+		ok := g == r || (math.IsNaN(g) && math.IsNaN(r))
+		if !ok && !math.IsInf(r, 0) && !math.IsNaN(g) && !math.IsNaN(r) {
+			d := math.Abs(g - r)
+			ok = d <= tol[0]+tol[1]*math.Abs(r)
+			worst = max(worst, d)
+		}
+		if !ok {
+			if first < 0 {
+				first = i
+			}
+			bad++
+		}
+	}
+	if bad == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %d of %d elements differ beyond the %s tolerance (first at %d: gpu %v, interpreter %v; largest difference %g)",
+		name, bad, ref.NumElements(), gpu.Kind, first, gpu.Float(first), ref.Float(first), worst)
+}
+
+// check runs the launch on the GPU and in the interpreter on copies of the
+// same inputs, compares every tensor, and leaves the GPU's results bound.
+func (p *Prepared) check(o *Options) error {
+	names := p.tensorNames()
+	ref := map[string]*tensor.Tensor{}
+	for _, n := range names {
+		v, _ := p.Env.Lookup(n)
+		ref[n] = v.Tensor.Clone()
+	}
+	if _, err := p.RunGPU(o.LineInfo); err != nil {
+		return err
+	}
+	gpu := map[string]*tensor.Tensor{}
+	for _, n := range names {
+		v, _ := p.Env.Lookup(n)
+		gpu[n] = v.Tensor.Clone()
+		copy(v.Tensor.Data, ref[n].Data) // the interpreter starts from the inputs
+	}
+	if err := p.Interpret(o.Timeout); err != nil {
+		return fmt.Errorf("interpreter: %w", err)
+	}
+	var errs []error
+	for _, n := range names {
+		v, _ := p.Env.Lookup(n)
+		if err := closeEnough(n, gpu[n], v.Tensor); err != nil {
+			errs = append(errs, err)
+		} else {
+			fmt.Fprintf(o.stdout(), "check %-12s %8d x %-5s gpu matches the interpreter\n", n, v.Tensor.NumElements(), v.Tensor.Kind)
+		}
+		copy(v.Tensor.Data, gpu[n].Data)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("check failed for %s:\n%w", p.Kernel.Name, errors.Join(errs...))
+	}
+	return nil
+}
+
+// RuntimeSummary says what tri finds of CUDA on this machine.
+func RuntimeSummary() string {
+	var b strings.Builder
+	drv, nv := nvrtc.Paths()
+	if d, err := Device(); err == nil {
+		fmt.Fprintf(&b, "GPU: %s (%s), driver %s", d.Name(), d.Arch(), drv)
+	} else {
+		fmt.Fprintf(&b, "GPU: none (%v)", err)
+	}
+	if major, minor, err := nvrtc.Version(); err == nil {
+		fmt.Fprintf(&b, "\nNVRTC: %d.%d (%s)", major, minor, nv)
+	} else {
+		fmt.Fprintf(&b, "\nNVRTC: not found (%v)", err)
+	}
+	return b.String()
+}

@@ -1,0 +1,46 @@
+package nvrtc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestArgPacker(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pack func(p *ArgPacker)
+		want []byte
+	}{
+		{"empty", func(p *ArgPacker) {}, nil},
+		{"i32", func(p *ArgPacker) { p.I32(-2) }, []byte{0xfe, 0xff, 0xff, 0xff}},
+		{"ptr after i32 aligns to 8", func(p *ArgPacker) { p.I32(1); p.Ptr(0x1122334455667788) },
+			[]byte{1, 0, 0, 0, 0, 0, 0, 0, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11}},
+		{"i8 then f32", func(p *ArgPacker) { p.I8(-1); p.F32(1) },
+			[]byte{0xff, 0, 0, 0, 0, 0, 0x80, 0x3f}},
+		{"i8 then u16", func(p *ArgPacker) { p.I8(7); p.U16(0x3c00) }, []byte{7, 0, 0x00, 0x3c}},
+		{"i16 then i64", func(p *ArgPacker) { p.I16(-1); p.I64(2) },
+			[]byte{0xff, 0xff, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0}},
+		{"f64 after f32", func(p *ArgPacker) { p.F32(0); p.F64(1) },
+			[]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f}},
+		{"u32 after ptr needs no pad", func(p *ArgPacker) { p.Ptr(1); p.U32(2) },
+			[]byte{1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0}},
+		{"u64", func(p *ArgPacker) { p.U64(1<<63 | 1) }, []byte{1, 0, 0, 0, 0, 0, 0, 0x80}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var p ArgPacker
+			tc.pack(&p)
+			assert.Equal(t, tc.want, []byte(p.Bytes()))
+			assert.Equal(t, len(tc.want), p.Len())
+			p.Reset()
+			assert.Equal(t, 0, p.Len())
+		})
+	}
+}
+
+func TestArgPackerReuseDoesNotAllocate(t *testing.T) {
+	var p ArgPacker
+	fill := func() { p.Reset(); p.Ptr(1); p.Ptr(2); p.I32(3); p.F32(4) }
+	fill()
+	assert.Zero(t, testing.AllocsPerRun(100, fill))
+}

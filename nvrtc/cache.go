@@ -1,0 +1,136 @@
+package nvrtc
+
+// This file implements the on-disk cache of cubins.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tri-lang/tri/version"
+)
+
+// Cache keeps compiled cubins in a folder, one file per key, with NVRTC's
+// log beside it. A missing, unreadable or corrupt entry is a miss.
+type Cache struct {
+	Dir string
+}
+
+// DefaultCache returns the cache under the user's cache folder
+// (~/.cache/tri/cubin on Linux), or nil when there is none.
+func DefaultCache() *Cache {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	return &Cache{Dir: filepath.Join(dir, "tri", "cubin")}
+}
+
+// entryMagic starts every cache file; the SHA-256 of the payload follows,
+// so a truncated or damaged file is detected.
+const entryMagic = "TRICUBN1"
+
+// Key returns the cache key of a compilation: the SHA-256, in hex, of the
+// CUDA source, the NVRTC options, the architecture and the NVRTC and tri
+// versions.
+func Key(src string, opt CompileOptions, arch, nvrtcVersion, triVersion string) string {
+	h := sha256.New()
+	field := func(s string) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	field(src)
+	opt.Arch = arch
+	for _, o := range opt.Options() {
+		field(o)
+	}
+	field("name=" + opt.name())
+	field(arch)
+	field(nvrtcVersion)
+	field(triVersion)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (c *Cache) path(key, ext string) string { return filepath.Join(c.Dir, key+ext) }
+
+// Get returns the cubin stored under key.
+func (c *Cache) Get(key string) ([]byte, bool) {
+	return c.read(c.path(key, ".cubin"))
+}
+
+// Put stores cubin under key. The file is written to a temporary name and
+// renamed, so readers never see half an entry.
+func (c *Cache) Put(key string, cubin []byte) error {
+	return c.write(c.path(key, ".cubin"), cubin)
+}
+
+func (c *Cache) read(path string) ([]byte, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) < len(entryMagic)+sha256.Size || string(data[:len(entryMagic)]) != entryMagic {
+		return nil, false
+	}
+	sum := data[len(entryMagic) : len(entryMagic)+sha256.Size]
+	payload := data[len(entryMagic)+sha256.Size:]
+	if got := sha256.Sum256(payload); !bytes.Equal(got[:], sum) {
+		return nil, false
+	}
+	return payload, true
+}
+
+func (c *Cache) write(path string, payload []byte) error {
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(c.Dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(payload)
+	_, err = f.Write(append(append([]byte(entryMagic), sum[:]...), payload...))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("cubin cache: %w", err)
+	}
+	return nil
+}
+
+// CompileCached compiles src like Compile, reusing the cubin and log of an
+// earlier identical compilation from c. A nil c compiles every time. Cache
+// failures never fail the compilation; hit reports whether the cache
+// answered.
+func CompileCached(c *Cache, src string, opt CompileOptions) (prog *Program, hit bool, err error) {
+	if c == nil {
+		prog, err = Compile(src, opt)
+		return prog, false, err
+	}
+	major, minor, err := Version()
+	if err != nil {
+		return nil, false, err
+	}
+	key := Key(src, opt, opt.Arch, fmt.Sprintf("%d.%d", major, minor), version.Version)
+	if cubin, ok := c.Get(key); ok {
+		log, _ := c.read(c.path(key, ".log"))
+		return &Program{Cubin: cubin, Log: string(log)}, true, nil
+	}
+	prog, err = Compile(src, opt)
+	if err != nil {
+		return nil, false, err
+	}
+	// The log goes first: a reader that finds the cubin also finds its log.
+	if c.write(c.path(key, ".log"), []byte(prog.Log)) == nil {
+		_ = c.Put(key, prog.Cubin)
+	}
+	return prog, false, nil
+}

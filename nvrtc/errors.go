@@ -1,0 +1,206 @@
+package nvrtc
+
+// This file implements the error values of the package and the names of
+// CUresult and nvrtcResult codes.
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound is wrapped by the errors of Load, LoadDriver and LoadNVRTC
+// when a library or a GPU is missing, so callers can tell "no GPU here" from a
+// failure of a GPU that is present.
+var ErrNotFound = errors.New("CUDA library not found")
+
+// cudaErrorNoDevice is CUDA_ERROR_NO_DEVICE.
+const cudaErrorNoDevice = 100
+
+// notFoundError is a missing library or GPU; it matches ErrNotFound.
+type notFoundError struct{ msg string }
+
+func notFound(msg string) error { return &notFoundError{msg} }
+
+func (e *notFoundError) Error() string        { return e.msg }
+func (e *notFoundError) Is(target error) bool { return target == ErrNotFound }
+
+// Error is a failed call into the driver or NVRTC.
+type Error struct {
+	Func string // the C function that failed, e.g. "cuMemAlloc_v2"
+	Code int    // the CUresult or nvrtcResult
+	Name string // the code's name, e.g. "CUDA_ERROR_OUT_OF_MEMORY"
+}
+
+// Error prints "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (2)".
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s: %s (%d)", e.Func, e.Name, e.Code)
+}
+
+// CompileError is a compilation that NVRTC rejected; Log holds NVRTC's log,
+// whose lines read "file.cu(12): error: ...".
+type CompileError struct {
+	Name string // the program's file name
+	Log  string
+	Err  error // the failing NVRTC call
+}
+
+// Error prints the failing call followed by the log.
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("nvrtc: compiling %s: %v\n%s", e.Name, e.Err, e.Log)
+}
+
+// Unwrap returns the failing NVRTC call's error.
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// CUResultName returns the name and number of a CUresult, such as
+// "CUDA_ERROR_ILLEGAL_ADDRESS (700)", from the package's table (which does
+// not need the driver).
+func CUResultName(code int) string {
+	return fmt.Sprintf("%s (%d)", cuResultName(code), code)
+}
+
+// NVRTCResultName returns the name and number of an nvrtcResult, such as
+// "NVRTC_ERROR_COMPILATION (6)".
+func NVRTCResultName(code int) string {
+	return fmt.Sprintf("%s (%d)", nvrtcResultName(code), code)
+}
+
+func cuResultName(code int) string {
+	if n, ok := cuResultNames[code]; ok {
+		return n
+	}
+	return "CUDA_ERROR_UNRECOGNIZED"
+}
+
+func nvrtcResultName(code int) string {
+	if code >= 0 && code < len(nvrtcResultNames) {
+		return nvrtcResultNames[code]
+	}
+	return "NVRTC_ERROR_UNRECOGNIZED"
+}
+
+// cuResultNames is the CUresult enum of cuda.h (CUDA 13).
+var cuResultNames = map[int]string{
+	0:   "CUDA_SUCCESS",
+	1:   "CUDA_ERROR_INVALID_VALUE",
+	2:   "CUDA_ERROR_OUT_OF_MEMORY",
+	3:   "CUDA_ERROR_NOT_INITIALIZED",
+	4:   "CUDA_ERROR_DEINITIALIZED",
+	5:   "CUDA_ERROR_PROFILER_DISABLED",
+	6:   "CUDA_ERROR_PROFILER_NOT_INITIALIZED",
+	7:   "CUDA_ERROR_PROFILER_ALREADY_STARTED",
+	8:   "CUDA_ERROR_PROFILER_ALREADY_STOPPED",
+	34:  "CUDA_ERROR_STUB_LIBRARY",
+	46:  "CUDA_ERROR_DEVICE_UNAVAILABLE",
+	100: "CUDA_ERROR_NO_DEVICE",
+	101: "CUDA_ERROR_INVALID_DEVICE",
+	102: "CUDA_ERROR_DEVICE_NOT_LICENSED",
+	200: "CUDA_ERROR_INVALID_IMAGE",
+	201: "CUDA_ERROR_INVALID_CONTEXT",
+	202: "CUDA_ERROR_CONTEXT_ALREADY_CURRENT",
+	205: "CUDA_ERROR_MAP_FAILED",
+	206: "CUDA_ERROR_UNMAP_FAILED",
+	207: "CUDA_ERROR_ARRAY_IS_MAPPED",
+	208: "CUDA_ERROR_ALREADY_MAPPED",
+	209: "CUDA_ERROR_NO_BINARY_FOR_GPU",
+	210: "CUDA_ERROR_ALREADY_ACQUIRED",
+	211: "CUDA_ERROR_NOT_MAPPED",
+	212: "CUDA_ERROR_NOT_MAPPED_AS_ARRAY",
+	213: "CUDA_ERROR_NOT_MAPPED_AS_POINTER",
+	214: "CUDA_ERROR_ECC_UNCORRECTABLE",
+	215: "CUDA_ERROR_UNSUPPORTED_LIMIT",
+	216: "CUDA_ERROR_CONTEXT_ALREADY_IN_USE",
+	217: "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED",
+	218: "CUDA_ERROR_INVALID_PTX",
+	219: "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT",
+	220: "CUDA_ERROR_NVLINK_UNCORRECTABLE",
+	221: "CUDA_ERROR_JIT_COMPILER_NOT_FOUND",
+	222: "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+	223: "CUDA_ERROR_JIT_COMPILATION_DISABLED",
+	224: "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY",
+	225: "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC",
+	226: "CUDA_ERROR_CONTAINED",
+	300: "CUDA_ERROR_INVALID_SOURCE",
+	301: "CUDA_ERROR_FILE_NOT_FOUND",
+	302: "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
+	303: "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
+	304: "CUDA_ERROR_OPERATING_SYSTEM",
+	400: "CUDA_ERROR_INVALID_HANDLE",
+	401: "CUDA_ERROR_ILLEGAL_STATE",
+	402: "CUDA_ERROR_LOSSY_QUERY",
+	500: "CUDA_ERROR_NOT_FOUND",
+	600: "CUDA_ERROR_NOT_READY",
+	700: "CUDA_ERROR_ILLEGAL_ADDRESS",
+	701: "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+	702: "CUDA_ERROR_LAUNCH_TIMEOUT",
+	703: "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING",
+	704: "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED",
+	705: "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED",
+	708: "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE",
+	709: "CUDA_ERROR_CONTEXT_IS_DESTROYED",
+	710: "CUDA_ERROR_ASSERT",
+	711: "CUDA_ERROR_TOO_MANY_PEERS",
+	712: "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+	713: "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
+	714: "CUDA_ERROR_HARDWARE_STACK_ERROR",
+	715: "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+	716: "CUDA_ERROR_MISALIGNED_ADDRESS",
+	717: "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+	718: "CUDA_ERROR_INVALID_PC",
+	719: "CUDA_ERROR_LAUNCH_FAILED",
+	720: "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+	721: "CUDA_ERROR_TENSOR_MEMORY_LEAK",
+	800: "CUDA_ERROR_NOT_PERMITTED",
+	801: "CUDA_ERROR_NOT_SUPPORTED",
+	802: "CUDA_ERROR_SYSTEM_NOT_READY",
+	803: "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+	804: "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+	805: "CUDA_ERROR_MPS_CONNECTION_FAILED",
+	806: "CUDA_ERROR_MPS_RPC_FAILURE",
+	807: "CUDA_ERROR_MPS_SERVER_NOT_READY",
+	808: "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED",
+	809: "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED",
+	810: "CUDA_ERROR_MPS_CLIENT_TERMINATED",
+	811: "CUDA_ERROR_CDP_NOT_SUPPORTED",
+	812: "CUDA_ERROR_CDP_VERSION_MISMATCH",
+	900: "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
+	901: "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
+	902: "CUDA_ERROR_STREAM_CAPTURE_MERGE",
+	903: "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED",
+	904: "CUDA_ERROR_STREAM_CAPTURE_UNJOINED",
+	905: "CUDA_ERROR_STREAM_CAPTURE_ISOLATION",
+	906: "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
+	907: "CUDA_ERROR_CAPTURED_EVENT",
+	908: "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD",
+	909: "CUDA_ERROR_TIMEOUT",
+	910: "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE",
+	911: "CUDA_ERROR_EXTERNAL_DEVICE",
+	912: "CUDA_ERROR_INVALID_CLUSTER_SIZE",
+	913: "CUDA_ERROR_FUNCTION_NOT_LOADED",
+	914: "CUDA_ERROR_INVALID_RESOURCE_TYPE",
+	915: "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION",
+	916: "CUDA_ERROR_KEY_ROTATION",
+	999: "CUDA_ERROR_UNKNOWN",
+}
+
+// nvrtcResultNames is the nvrtcResult enum of nvrtc.h, indexed by code.
+var nvrtcResultNames = []string{
+	"NVRTC_SUCCESS",
+	"NVRTC_ERROR_OUT_OF_MEMORY",
+	"NVRTC_ERROR_PROGRAM_CREATION_FAILURE",
+	"NVRTC_ERROR_INVALID_INPUT",
+	"NVRTC_ERROR_INVALID_PROGRAM",
+	"NVRTC_ERROR_INVALID_OPTION",
+	"NVRTC_ERROR_COMPILATION",
+	"NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
+	"NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION",
+	"NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION",
+	"NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID",
+	"NVRTC_ERROR_INTERNAL_ERROR",
+	"NVRTC_ERROR_TIME_FILE_WRITE_FAILED",
+	"NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED",
+	"NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED",
+	"NVRTC_ERROR_PCH_CREATE",
+	"NVRTC_ERROR_CANCELLED",
+	"NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED",
+}

@@ -1,0 +1,62 @@
+package nvrtc
+
+// This file implements the scratch memory of driver calls on the hot path.
+// Everything the driver reads or writes through a pointer during a launch
+// (the extra array, the size it points at, the arguments, the word
+// cuCtxGetCurrent fills) lives in memory mapped outside the Go heap, so no
+// Go pointer reaches the driver and nothing needs pinning; the argument
+// array of the call itself is kept in the slot too, so a launch allocates
+// nothing.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// Offsets in a slot's mapped memory.
+const (
+	slotExtra = 0  // [5]uintptr: the extra array of cuLaunchKernel
+	slotSize  = 40 // size_t: the parameter buffer's size
+	slotCur   = 48 // CUcontext: written by cuCtxGetCurrent
+	slotArgs  = 64 // the parameter buffer
+	slotBytes = slotArgs + maxParamBytes
+)
+
+// slot is one caller's scratch memory, taken from slots for one call.
+type slot struct {
+	mem  []byte // mapped memory, slotBytes long
+	base uintptr
+	call [11]uintptr // the arguments of the SyscallN in flight
+}
+
+var slots = sync.Pool{New: func() any {
+	mem, err := mapScratch(slotBytes)
+	if err != nil {
+		return err
+	}
+	s := &slot{mem: mem, base: uintptr(unsafe.Pointer(&mem[0]))}
+	runtime.AddCleanup(s, unmapScratch, mem)
+	return s
+}}
+
+// getSlot takes a slot from the pool; put it back with slots.Put.
+func getSlot() (*slot, error) {
+	switch v := slots.Get().(type) {
+	case *slot:
+		return v, nil
+	case error:
+		return nil, fmt.Errorf("nvrtc: mapping launch scratch memory: %w", v)
+	}
+	panic("unreachable")
+}
+
+func (s *slot) putWord(off int, v uintptr) {
+	binary.LittleEndian.PutUint64(s.mem[off:], uint64(v))
+}
+
+func (s *slot) word(off int) uintptr {
+	return uintptr(binary.LittleEndian.Uint64(s.mem[off:]))
+}

@@ -1,0 +1,5 @@
+package nvrtc
+
+import "testing"
+
+func TestTmpMsg(t *testing.T) { t.Log(Load()) }

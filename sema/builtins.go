@@ -1,0 +1,852 @@
+package sema
+
+// This file implements the builtins of triton.language and Python that
+// kernels call: program ids, arange, loads and stores, creation, casts,
+// selection, hints and compile-time helpers.
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+)
+
+// maxNumel is Triton's TRITON_MAX_TENSOR_NUMEL.
+const maxNumel = 1 << 20
+
+// constPaths are attribute paths that name constants.
+var constPaths = map[string]*val{
+	"triton.language.PropagateNan.ALL":  intVal(0xFFFF),
+	"triton.language.PropagateNan.NONE": intVal(0),
+}
+
+func variadic(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("arg%d", i)
+	}
+	return out
+}
+
+func init() {
+	tl := func(name string) string { return "triton.language." + name }
+	builtins = map[string]*builtin{
+		"range":                  {variadic(3), 1, bRangeOutsideFor},
+		tl("range"):              {variadic(3), 1, bRangeOutsideFor},
+		tl("static_range"):       {variadic(3), 1, bRangeOutsideFor},
+		"min":                    {variadic(8), 1, bPyMinMax("min")},
+		"max":                    {variadic(8), 1, bPyMinMax("max")},
+		"print":                  {variadic(16), 0, bDevicePrint},
+		"int":                    {[]string{"x"}, 1, bPyConv("int")},
+		"float":                  {[]string{"x"}, 1, bPyConv("float")},
+		"bool":                   {[]string{"x"}, 1, bPyConv("bool")},
+		"len":                    {[]string{"x"}, 1, bLen},
+		"abs":                    {[]string{"x"}, 1, bAbs},
+		"isinstance":             {[]string{"obj", "cls"}, 2, bUnsupportedCall},
+		"triton.cdiv":            {[]string{"x", "div"}, 2, bCdiv},
+		"triton.next_power_of_2": {[]string{"n"}, 1, bNextPow2},
+		tl("cdiv"):               {[]string{"x", "div"}, 2, bCdiv},
+		tl("program_id"):         {[]string{"axis"}, 1, bProgramID(ir.OpProgramID)},
+		tl("num_programs"):       {[]string{"axis"}, 1, bProgramID(ir.OpNumPrograms)},
+		tl("arange"):             {[]string{"start", "end"}, 2, bArange},
+		tl("load"):               {[]string{"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier", "eviction_policy", "volatile"}, 1, bLoad},
+		tl("store"):              {[]string{"pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"}, 2, bStore},
+		tl("where"):              {[]string{"condition", "x", "y"}, 3, bWhere},
+		tl("zeros"):              {[]string{"shape", "dtype"}, 2, bZeros},
+		tl("zeros_like"):         {[]string{"input"}, 1, bZerosLike},
+		tl("full"):               {[]string{"shape", "value", "dtype"}, 3, bFull},
+		tl("cast"):               {[]string{"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, bCast},
+		tl("exp"):                {[]string{"x"}, 1, bMath(ir.OpExp, "exp")},
+		tl("exp2"):               {[]string{"x"}, 1, bMath(ir.OpExp2, "exp2")},
+		tl("log"):                {[]string{"x"}, 1, bMath(ir.OpLog, "log")},
+		tl("log2"):               {[]string{"x"}, 1, bMath(ir.OpLog2, "log2")},
+		tl("sqrt"):               {[]string{"x"}, 1, bMath(ir.OpSqrt, "sqrt")},
+		tl("rsqrt"):              {[]string{"x"}, 1, bMath(ir.OpRsqrt, "rsqrt")},
+		tl("sin"):                {[]string{"x"}, 1, bMath(ir.OpSin, "sin")},
+		tl("cos"):                {[]string{"x"}, 1, bMath(ir.OpCos, "cos")},
+		tl("floor"):              {[]string{"x"}, 1, bMath(ir.OpFloor, "floor")},
+		tl("ceil"):               {[]string{"x"}, 1, bMath(ir.OpCeil, "ceil")},
+		tl("abs"):                {[]string{"x"}, 1, bAbs},
+		tl("sigmoid"):            {[]string{"x"}, 1, bSigmoid},
+		tl("fma"):                {[]string{"x", "y", "z"}, 3, bFma},
+		tl("maximum"):            {[]string{"x", "y", "propagate_nan"}, 2, bMinMax(ir.OpMax)},
+		tl("minimum"):            {[]string{"x", "y", "propagate_nan"}, 2, bMinMax(ir.OpMin)},
+		tl("clamp"):              {[]string{"x", "min", "max", "propagate_nan"}, 3, bClamp},
+		tl("multiple_of"):        {[]string{"input", "values"}, 2, bHint(ir.OpMultipleOf)},
+		tl("max_contiguous"):     {[]string{"input", "values"}, 2, bHint(ir.OpMaxContiguous)},
+		tl("max_constancy"):      {[]string{"input", "values"}, 2, bHint(ir.OpInvalid)},
+		tl("assume"):             {[]string{"cond"}, 1, bAssume},
+		tl("debug_barrier"):      {nil, 0, bBarrier},
+		tl("static_assert"):      {[]string{"cond", "msg"}, 1, bStaticAssert},
+		tl("static_print"):       {variadic(16), 0, func(*compiler, *args) *val { return noneVal }},
+		tl("device_print"):       {variadic(16), 1, bDevicePrint},
+		tl("constexpr"):          {[]string{"value"}, 1, bConstexpr},
+		tl("pointer_type"):       {[]string{"element_ty", "address_space", "const"}, 1, bPointerType},
+		tl("expand_dims"):        {[]string{"input", "axis"}, 2, bExpandDims},
+		tl("broadcast_to"):       {append([]string{"input"}, variadic(8)...), 2, bBroadcastTo},
+		tl("broadcast"):          {[]string{"input", "other"}, 2, bBroadcast},
+	}
+}
+
+func bRangeOutsideFor(c *compiler, a *args) *val {
+	return c.errorf(a.pos, diag.CodeUnsupported, "%s can only be used as the iterable of a for loop", shortPath(a.name))
+}
+
+func bUnsupportedCall(c *compiler, a *args) *val {
+	return c.errorf(a.pos, diag.CodeUnsupported, "%s is not supported in Triton kernels", a.name)
+}
+
+func given(v *val) bool { return v != nil && v.k != kNone }
+
+// constInt reads a compile-time integer argument.
+func (c *compiler) constInt(v *val, what string, pos diag.Pos) (int64, bool) {
+	n, ok := v.asInt()
+	if !ok || v.k == kBool {
+		c.errorf(pos, diag.CodeValue, "%s must be a compile-time integer, got %s", what, v.describe())
+		return 0, false
+	}
+	if !n.IsInt64() {
+		c.errorf(pos, diag.CodeValue, "%s is out of range: %s", what, n)
+		return 0, false
+	}
+	return n.Int64(), true
+}
+
+// runtimeArg converts a value argument to a runtime value.
+func (c *compiler) runtimeArg(v *val, what string, pos diag.Pos) *ir.Value {
+	if v.k != kRuntime && !v.isNum() {
+		c.errorf(pos, diag.CodeType, "%s must be a tensor or a number, got %s", what, v.describe())
+		return nil
+	}
+	return c.toRuntime(v, pos)
+}
+
+func bProgramID(op ir.Op) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val {
+		axis, ok := c.constInt(a.vals[0], "axis", a.pos)
+		if !ok {
+			return invalid
+		}
+		if axis < 0 || axis > 2 {
+			return c.errorf(a.pos, diag.CodeValue, "axis must be 0, 1 or 2, got %d", axis)
+		}
+		v := c.emit(op, ir.ScalarType(ir.TInt32), a.pos)
+		v.Axis = int(axis)
+		return rtVal(v)
+	}
+}
+
+func bArange(c *compiler, a *args) *val {
+	lo, ok1 := c.constInt(a.vals[0], "the start of tl.arange", a.pos)
+	hi, ok2 := c.constInt(a.vals[1], "the end of tl.arange", a.pos)
+	if !ok1 || !ok2 {
+		return invalid
+	}
+	n := hi - lo
+	switch {
+	case n <= 0:
+		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d) is empty; the end must be greater than the start", lo, hi)
+	case n&(n-1) != 0:
+		return c.errorf(a.pos, diag.CodeValue, "the length of tl.arange(%d, %d) is %d, which is not a power of 2", lo, hi, n)
+	case n > maxNumel:
+		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d) has %d elements, more than the maximum of %d", lo, hi, n, maxNumel)
+	case lo < -1<<31 || hi > 1<<31:
+		return c.errorf(a.pos, diag.CodeValue, "tl.arange bounds must fit in int32")
+	}
+	v := c.emit(ir.OpArange, ir.TileType(ir.TInt32, int(n)), a.pos)
+	v.Const = ir.IntConst(lo)
+	return rtVal(v)
+}
+
+// memShape checks a pointer and a mask and returns the access shape.
+func (c *compiler) memArgs(a *args, what string, maskIdx int) (ptr, mask *ir.Value, ok bool) {
+	pv := a.vals[0]
+	if pv.k != kRuntime || !pv.rt.Type.IsPtr() {
+		c.errorf(a.pos, diag.CodeType, "%s needs a pointer or a tensor of pointers, got %s", what, pv.describe())
+		return nil, nil, false
+	}
+	ptr = pv.rt
+	if mv := a.vals[maskIdx]; given(mv) {
+		mask = c.runtimeArg(mv, "mask", a.pos)
+		if mask == nil {
+			return nil, nil, false
+		}
+		if mask.Type.Kind != ir.Bool {
+			c.errorf(a.pos, diag.CodeType, "the mask of %s must be boolean (i1), got %s; compare it, e.g. offs < n", what, mask.Type)
+			return nil, nil, false
+		}
+		s, ok := broadcastShape(ptr.Type.Shape, mask.Type.Shape)
+		if !ok || (!ptr.Type.IsScalar() && !s.Equal(ptr.Type.Shape)) {
+			c.errorf(a.pos, diag.CodeType, "the mask of %s has shape %s, which does not match the pointer's shape %s", what, mask.Type.Shape, ptr.Type.Shape)
+			return nil, nil, false
+		}
+		ptr = c.splatTo(ptr, s, a.pos)
+		mask = c.splatTo(mask, s, a.pos)
+	}
+	return ptr, mask, true
+}
+
+func bLoad(c *compiler, a *args) *val {
+	if given(a.vals[3]) || given(a.vals[4]) && !(a.vals[4].k == kStr && a.vals[4].s == "") {
+		return c.errorf(a.pos, diag.CodeUnsupported, "boundary_check and padding_option apply to block pointers, which tri does not support yet")
+	}
+	ptr, mask, ok := c.memArgs(a, "tl.load", 1)
+	if !ok {
+		return invalid
+	}
+	t := ir.Type{DType: ir.Scalar(ptr.Type.Elem), Shape: cloneShape(ptr.Type.Shape)}
+	var other *ir.Value
+	if ov := a.vals[2]; given(ov) {
+		if mask == nil {
+			return c.errorf(a.pos, diag.CodeValue, "tl.load: other is given without a mask; other is only used where the mask is false")
+		}
+		if ov.k != kRuntime && !ov.isNum() {
+			return c.errorf(a.pos, diag.CodeType, "other must be a number or a tensor, got %s", ov.describe())
+		}
+		if ov.k == kRuntime {
+			if _, ok := broadcastShape(t.Shape, ov.rt.Type.Shape); !ok || ov.rt.Type.Shape.Rank() > t.Shape.Rank() {
+				return c.errorf(a.pos, diag.CodeType, "other has shape %s, which does not match the loaded shape %s", ov.rt.Type.Shape, t.Shape)
+			}
+		}
+		other = c.splatTo(c.castTo(ov, t.DType, a.pos), t.Shape, a.pos)
+	}
+	var flags ir.Flags
+	if f, ok := c.cacheFlags(a.vals[5], map[string]ir.Flags{"": 0, ".ca": ir.FlagCacheCA, ".cg": ir.FlagCacheCG, ".cv": ir.FlagVolatile}, "cache_modifier", a.pos); ok {
+		flags |= f
+	} else {
+		return invalid
+	}
+	if f, ok := c.cacheFlags(a.vals[6], evictions, "eviction_policy", a.pos); ok {
+		flags |= f
+	} else {
+		return invalid
+	}
+	if v := a.vals[7]; given(v) {
+		if !v.isConst() {
+			return c.errorf(a.pos, diag.CodeValue, "volatile must be a compile-time bool")
+		}
+		if v.truth() {
+			flags |= ir.FlagVolatile
+		}
+	}
+	v := c.emit(ir.OpLoad, t, a.pos, ptr, mask, other)
+	v.Flags = flags
+	return rtVal(v)
+}
+
+var evictions = map[string]ir.Flags{"": 0, "evict_normal": 0, "evict_first": ir.FlagEvictFirst, "evict_last": ir.FlagEvictLast}
+
+func (c *compiler) cacheFlags(v *val, table map[string]ir.Flags, what string, pos diag.Pos) (ir.Flags, bool) {
+	if !given(v) {
+		return 0, true
+	}
+	if v.k != kStr {
+		c.errorf(pos, diag.CodeValue, "%s must be a string, got %s", what, v.describe())
+		return 0, false
+	}
+	f, ok := table[v.s]
+	if !ok {
+		var names []string
+		for k := range table {
+			if k != "" {
+				names = append(names, fmt.Sprintf("%q", k))
+			}
+		}
+		c.errorf(pos, diag.CodeValue, "unknown %s %q; expected one of %s", what, v.s, sortedJoin(names))
+		return 0, false
+	}
+	return f, true
+}
+
+func bStore(c *compiler, a *args) *val {
+	if given(a.vals[3]) {
+		return c.errorf(a.pos, diag.CodeUnsupported, "boundary_check applies to block pointers, which tri does not support yet")
+	}
+	ptr, mask, ok := c.memArgs(a, "tl.store", 2)
+	if !ok {
+		return invalid
+	}
+	vv := a.vals[1]
+	if vv.k != kRuntime && !vv.isNum() {
+		return c.errorf(a.pos, diag.CodeType, "the value stored must be a tensor or a number, got %s", vv.describe())
+	}
+	if vv.k == kRuntime {
+		s, ok := broadcastShape(ptr.Type.Shape, vv.rt.Type.Shape)
+		if !ok || !s.Equal(ptr.Type.Shape) {
+			if ptr.Type.IsScalar() {
+				return c.errorf(a.pos, diag.CodeType, "cannot store a tensor of shape %s through a scalar pointer", vv.rt.Type.Shape)
+			}
+			return c.errorf(a.pos, diag.CodeType, "the value stored has shape %s, which does not match the pointer's shape %s", vv.rt.Type.Shape, ptr.Type.Shape)
+		}
+	}
+	x := c.castTo(vv, ir.Scalar(ptr.Type.Elem), a.pos)
+	if x == nil {
+		return invalid
+	}
+	x = c.splatTo(x, ptr.Type.Shape, a.pos)
+	var flags ir.Flags
+	if f, ok := c.cacheFlags(a.vals[4], map[string]ir.Flags{"": 0, ".wb": 0, ".cg": ir.FlagCacheCG, ".cs": ir.FlagCacheCS, ".wt": ir.FlagCacheWT}, "cache_modifier", a.pos); ok {
+		flags |= f
+	} else {
+		return invalid
+	}
+	if f, ok := c.cacheFlags(a.vals[5], evictions, "eviction_policy", a.pos); ok {
+		flags |= f
+	} else {
+		return invalid
+	}
+	v := c.emit(ir.OpStore, ir.ScalarType(ir.TVoid), a.pos, ptr, x, mask)
+	v.Flags = flags
+	return noneVal
+}
+
+func bWhere(c *compiler, a *args) *val {
+	cond := c.runtimeArg(a.vals[0], "the condition of tl.where", a.pos)
+	if cond == nil {
+		return invalid
+	}
+	cond = c.cast(cond, ir.TBool, a.pos)
+	x, y := a.vals[1], a.vals[2]
+	if !c.tensorOperand(x, "tl.where", a.pos) || !c.tensorOperand(y, "tl.where", a.pos) {
+		return invalid
+	}
+	xd, ok1 := c.operandType(x, a.pos)
+	yd, ok2 := c.operandType(y, a.pos)
+	if !ok1 || !ok2 {
+		return invalid
+	}
+	var t ir.DType
+	if xd.IsPtr() || yd.IsPtr() {
+		if xd != yd {
+			return c.errorf(a.pos, diag.CodeType, "tl.where: cannot choose between %s and %s", xd, yd)
+		}
+		t = xd
+	} else {
+		var err error
+		if t, err = computationType(xd, x.isNum(), yd, y.isNum(), false); err != nil {
+			return c.errorf(a.pos, diag.CodeType, "tl.where: %v", err)
+		}
+	}
+	xv, yv := c.materialize(x, t, a.pos), c.materialize(y, t, a.pos)
+	s, ok := broadcastShape(cond.Type.Shape, xv.Type.Shape)
+	if ok {
+		s, ok = broadcastShape(s, yv.Type.Shape)
+	}
+	if !ok {
+		return c.errorf(a.pos, diag.CodeType, "tl.where: incompatible shapes %s, %s and %s", cond.Type.Shape, xv.Type.Shape, yv.Type.Shape)
+	}
+	cond, xv, yv = c.splatTo(cond, s, a.pos), c.splatTo(xv, s, a.pos), c.splatTo(yv, s, a.pos)
+	return rtVal(c.emit(ir.OpWhere, xv.Type, a.pos, cond, xv, yv))
+}
+
+// blockShape reads a constexpr shape (an int or a tuple of ints).
+func (c *compiler) blockShape(v *val, pos diag.Pos) (ir.Shape, bool) {
+	var dims []*val
+	switch {
+	case v.k == kTuple:
+		dims = v.elts
+	case v.k == kInt:
+		dims = []*val{v}
+	default:
+		c.errorf(pos, diag.CodeValue, "a shape must be a compile-time int or tuple of ints, got %s", v.describe())
+		return nil, false
+	}
+	shape := ir.Shape{}
+	n := int64(1)
+	for _, d := range dims {
+		x, ok := c.constInt(d, "a shape dimension", pos)
+		if !ok {
+			return nil, false
+		}
+		if x <= 0 || x&(x-1) != 0 {
+			c.errorf(pos, diag.CodeValue, "shape dimension %d is not a power of 2", x)
+			return nil, false
+		}
+		if n *= x; n > maxNumel {
+			c.errorf(pos, diag.CodeValue, "a block of shape %s has more than %d elements", v.repr(), maxNumel)
+			return nil, false
+		}
+		shape = append(shape, int(x))
+	}
+	if len(shape) == 0 {
+		return nil, true
+	}
+	return shape, true
+}
+
+func (c *compiler) dtypeArg(v *val, pos diag.Pos) (ir.DType, bool) {
+	if v.k != kDType {
+		c.errorf(pos, diag.CodeType, "expected a dtype such as tl.float32, got %s", v.describe())
+		return ir.DType{}, false
+	}
+	return v.dt, true
+}
+
+func bZeros(c *compiler, a *args) *val {
+	return bFull(c, &args{name: a.name, pos: a.pos, vals: []*val{a.vals[0], intVal(0), a.vals[1]}})
+}
+
+func bZerosLike(c *compiler, a *args) *val {
+	x := a.vals[0]
+	if x.k != kRuntime {
+		return c.errorf(a.pos, diag.CodeType, "tl.zeros_like needs a tensor, got %s", x.describe())
+	}
+	sh := &val{k: kTuple}
+	for _, d := range x.rt.Type.Shape {
+		sh.elts = append(sh.elts, intVal(int64(d)))
+	}
+	return bFull(c, &args{name: a.name, pos: a.pos, vals: []*val{sh, intVal(0), dtypeVal(x.rt.Type.DType)}})
+}
+
+func bFull(c *compiler, a *args) *val {
+	shape, ok := c.blockShape(a.vals[0], a.pos)
+	d, ok2 := c.dtypeArg(a.vals[2], a.pos)
+	if !ok || !ok2 {
+		return invalid
+	}
+	v := a.vals[1]
+	if v.k == kRuntime && !v.rt.Type.IsScalar() {
+		return c.errorf(a.pos, diag.CodeType, "the value of tl.full must be a scalar, got %s", v.describe())
+	}
+	x := c.castTo(v, d, a.pos)
+	if x == nil {
+		return invalid
+	}
+	return rtVal(c.splatTo(x, shape, a.pos))
+}
+
+func bCast(c *compiler, a *args) *val {
+	d, ok := c.dtypeArg(a.vals[1], a.pos)
+	if !ok {
+		return invalid
+	}
+	x := c.runtimeArg(a.vals[0], "the input of a cast", a.pos)
+	if x == nil {
+		return invalid
+	}
+	if given(a.vals[3]) && a.vals[3].truth() {
+		if x.Type.Kind.Bits() != d.Kind.Bits() || x.Type.Kind == ir.Bool || d.Kind == ir.Bool {
+			return c.errorf(a.pos, diag.CodeType, "cannot bitcast %s to %s: the sizes differ", x.Type.DType, d)
+		}
+		if x.Type.DType == d {
+			return rtVal(x)
+		}
+		return rtVal(c.emit(ir.OpBitcast, ir.Type{DType: d, Shape: cloneShape(x.Type.Shape)}, a.pos, x))
+	}
+	if x.Type.IsPtr() && !d.IsPtr() && d.Kind != ir.Int64 && d.Kind != ir.Uint64 && d.Kind != ir.Bool {
+		return c.errorf(a.pos, diag.CodeType, "a pointer can only be cast to another pointer type or to int64, not %s", d)
+	}
+	if d.IsPtr() && !x.Type.IsPtr() && x.Type.Kind != ir.Int64 && x.Type.Kind != ir.Uint64 {
+		return c.errorf(a.pos, diag.CodeType, "only int64 values and pointers can be cast to %s, not %s", d, x.Type.DType)
+	}
+	var flags ir.Flags
+	if r := a.vals[2]; given(r) {
+		if r.k != kStr || (r.s != "rtne" && r.s != "rtz") {
+			return c.errorf(a.pos, diag.CodeValue, "fp_downcast_rounding must be \"rtne\" or \"rtz\", got %s", r.repr())
+		}
+		if !x.Type.Kind.IsFloat() || !d.Kind.IsFloat() || d.Kind.Bits() >= x.Type.Kind.Bits() {
+			return c.errorf(a.pos, diag.CodeValue, "fp_downcast_rounding applies only to casts from a float to a narrower float")
+		}
+		if r.s == "rtz" {
+			flags = ir.FlagRoundTZ
+		}
+	}
+	r := c.cast(x, d, a.pos)
+	if flags != 0 && r != x {
+		r.Flags |= flags
+	}
+	return rtVal(r)
+}
+
+// floatArg converts a math function's argument and checks its dtype.
+func (c *compiler) floatArg(v *val, name string, pos diag.Pos) *ir.Value {
+	x := c.runtimeArg(v, "the argument of tl."+name, pos)
+	if x == nil {
+		return nil
+	}
+	if x.Type.Kind != ir.Float32 && x.Type.Kind != ir.Float64 {
+		c.errorf(pos, diag.CodeType, "tl.%s takes fp32 or fp64, got %s; convert with .to(tl.float32)", name, x.Type.DType)
+		return nil
+	}
+	return x
+}
+
+func bMath(op ir.Op, name string) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val {
+		x := c.floatArg(a.vals[0], name, a.pos)
+		if x == nil {
+			return invalid
+		}
+		return rtVal(c.emit(op, x.Type, a.pos, x))
+	}
+}
+
+func bAbs(c *compiler, a *args) *val {
+	v := a.vals[0]
+	if v.isNum() && a.name == "abs" {
+		if v.k == kFloat {
+			return floatVal(max(v.f, -v.f))
+		}
+		n, _ := v.asInt()
+		return bigVal(new(big.Int).Abs(n))
+	}
+	x := c.runtimeArg(v, "the argument of abs", a.pos)
+	if x == nil {
+		return invalid
+	}
+	if x.Type.IsPtr() {
+		return c.errorf(a.pos, diag.CodeType, "abs is not defined for pointers")
+	}
+	if x.Type.Kind.IsUnsigned() {
+		return rtVal(x)
+	}
+	return rtVal(c.emit(ir.OpAbs, x.Type, a.pos, x))
+}
+
+// bSigmoid is standard.py's sigmoid: 1 / (1 + exp(-x)).
+func bSigmoid(c *compiler, a *args) *val {
+	x := c.floatArg(a.vals[0], "sigmoid", a.pos)
+	if x == nil {
+		return invalid
+	}
+	neg := rtVal(c.emit(ir.OpNeg, x.Type, a.pos, x))
+	e := rtVal(c.emit(ir.OpExp, x.Type, a.pos, neg.rt))
+	return c.binary("/", intVal(1), c.binary("+", intVal(1), e, a.pos), a.pos)
+}
+
+func bFma(c *compiler, a *args) *val {
+	var xs [3]*ir.Value
+	t := ir.DType{}
+	for i, v := range a.vals[:3] {
+		d, ok := c.operandType(v, a.pos)
+		if !ok || !c.tensorOperand(v, "tl.fma", a.pos) {
+			return invalid
+		}
+		if i == 0 {
+			t = d
+			continue
+		}
+		var err error
+		if t, err = computationType(t, false, d, false, false); err != nil {
+			return c.errorf(a.pos, diag.CodeType, "tl.fma: %v", err)
+		}
+	}
+	if !t.Kind.IsFloat() {
+		return c.errorf(a.pos, diag.CodeType, "tl.fma takes floating-point operands, got %s", t)
+	}
+	var s ir.Shape
+	for i, v := range a.vals[:3] {
+		xs[i] = c.materialize(v, t, a.pos)
+		var ok bool
+		if s, ok = broadcastShape(s, xs[i].Type.Shape); !ok {
+			return c.errorf(a.pos, diag.CodeType, "tl.fma: incompatible shapes")
+		}
+	}
+	for i := range xs {
+		xs[i] = c.splatTo(xs[i], s, a.pos)
+	}
+	return rtVal(c.emit(ir.OpFma, xs[0].Type, a.pos, xs[0], xs[1], xs[2]))
+}
+
+// minMax is tl.maximum/tl.minimum: bf16 goes to fp32 and Python scalars
+// are typed as literals before promotion.
+func (c *compiler) minMax(op ir.Op, x, y *val, nan *val, pos diag.Pos) *val {
+	if !c.tensorOperand(x, "tl.maximum", pos) || !c.tensorOperand(y, "tl.maximum", pos) {
+		return invalid
+	}
+	xd, ok1 := c.operandType(x, pos)
+	yd, ok2 := c.operandType(y, pos)
+	if !ok1 || !ok2 {
+		return invalid
+	}
+	if xd.Kind == ir.BFloat16 {
+		xd = ir.TFloat32
+	}
+	if yd.Kind == ir.BFloat16 {
+		yd = ir.TFloat32
+	}
+	t, err := computationType(xd, false, yd, false, false)
+	if err != nil {
+		return c.errorf(pos, diag.CodeType, "%s: %v", op, err)
+	}
+	xv, yv := c.materialize(x, t, pos), c.materialize(y, t, pos)
+	xv, yv, ok := c.broadcastPair(xv, yv, pos)
+	if !ok {
+		return invalid
+	}
+	r := c.emit(op, xv.Type, pos, xv, yv)
+	if given(nan) {
+		if !nan.isConst() {
+			return c.errorf(pos, diag.CodeValue, "propagate_nan must be a compile-time value such as tl.PropagateNan.ALL")
+		}
+		if nan.truth() && t.Kind.IsFloat() {
+			r.Flags |= ir.FlagPropagateNaN
+		}
+	}
+	return rtVal(r)
+}
+
+func bMinMax(op ir.Op) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val { return c.minMax(op, a.vals[0], a.vals[1], a.vals[2], a.pos) }
+}
+
+func bClamp(c *compiler, a *args) *val {
+	x := a.vals[0]
+	if x.k != kRuntime || !x.rt.Type.Kind.IsFloat() {
+		return c.errorf(a.pos, diag.CodeType, "tl.clamp is only supported for floating-point tensors, got %s", x.describe())
+	}
+	lo := c.minMax(ir.OpMax, x, a.vals[1], a.vals[3], a.pos)
+	if lo.k == kInvalid {
+		return invalid
+	}
+	return c.minMax(ir.OpMin, lo, a.vals[2], a.vals[3], a.pos)
+}
+
+// bPyMinMax is Python's min/max: Python on constexprs, tl.minimum/maximum
+// on tensors.
+func bPyMinMax(name string) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val {
+		var vs []*val
+		for _, v := range a.vals {
+			if v != nil {
+				vs = append(vs, v)
+			}
+		}
+		if len(vs) == 1 && vs[0].k == kTuple {
+			vs = vs[0].elts
+		}
+		if len(vs) == 0 {
+			return c.errorf(a.pos, diag.CodeArgs, "%s() needs at least one argument", name)
+		}
+		acc := vs[0]
+		for _, v := range vs[1:] {
+			if acc.isNum() && v.isNum() {
+				op := "<"
+				if name == "max" {
+					op = ">"
+				}
+				if better, _ := pyCompare(op, v, acc); better {
+					acc = v
+				}
+				continue
+			}
+			op := ir.OpMin
+			if name == "max" {
+				op = ir.OpMax
+			}
+			acc = c.minMax(op, acc, v, nil, a.pos)
+			if acc.k == kInvalid {
+				return invalid
+			}
+		}
+		return acc
+	}
+}
+
+func bPyConv(name string) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val {
+		v := a.vals[0]
+		if !v.isNum() && !(name == "bool" && v.isConst()) {
+			return c.errorf(a.pos, diag.CodeType, "%s() works on compile-time numbers only; use .to(...) on tensors", name)
+		}
+		switch name {
+		case "int":
+			if v.k == kFloat {
+				bf, _ := new(big.Float).SetFloat64(v.f).Int(nil)
+				return bigVal(bf)
+			}
+			n, _ := v.asInt()
+			return bigVal(n)
+		case "float":
+			return floatVal(v.asFloat())
+		}
+		return boolVal(v.truth())
+	}
+}
+
+func bLen(c *compiler, a *args) *val {
+	v := a.vals[0]
+	switch {
+	case v.k == kTuple:
+		return intVal(int64(len(v.elts)))
+	case v.k == kRuntime && !v.rt.Type.IsScalar():
+		return intVal(int64(v.rt.Type.Shape[0]))
+	case v.k == kStr:
+		return intVal(int64(len(v.s)))
+	}
+	return c.errorf(a.pos, diag.CodeType, "len() of %s", v.describe())
+}
+
+// bCdiv is standard.py's cdiv: (x + div - 1) // div.
+func bCdiv(c *compiler, a *args) *val {
+	x, d := a.vals[0], a.vals[1]
+	return c.binary("//", c.binary("-", c.binary("+", x, d, a.pos), intVal(1), a.pos), d, a.pos)
+}
+
+func bNextPow2(c *compiler, a *args) *val {
+	n, ok := a.vals[0].asInt()
+	if !ok {
+		return c.errorf(a.pos, diag.CodeValue, "next_power_of_2 needs a compile-time integer, got %s", a.vals[0].describe())
+	}
+	if n.Sign() <= 0 {
+		return intVal(0)
+	}
+	m := new(big.Int).Sub(n, big.NewInt(1))
+	return bigVal(new(big.Int).Lsh(big.NewInt(1), uint(m.BitLen())))
+}
+
+func bHint(op ir.Op) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val {
+		x := a.vals[0]
+		if x.k != kRuntime {
+			return x
+		}
+		var hs []int
+		vs := a.vals[1]
+		list := []*val{vs}
+		if vs.k == kTuple {
+			list = vs.elts
+		}
+		for _, h := range list {
+			n, ok := c.constInt(h, "a hint value", a.pos)
+			if !ok {
+				return invalid
+			}
+			hs = append(hs, int(n))
+		}
+		want := max(1, x.rt.Type.Shape.Rank())
+		if len(hs) != want {
+			return c.errorf(a.pos, diag.CodeValue, "%s needs %d hint values for a value of shape %s, got %d", shortPath(a.name), want, x.rt.Type.Shape, len(hs))
+		}
+		if op == ir.OpInvalid {
+			return x
+		}
+		r := c.emit(op, x.rt.Type, a.pos, x.rt)
+		r.Hints = hs
+		return rtVal(r)
+	}
+}
+
+func bAssume(c *compiler, a *args) *val {
+	v := a.vals[0]
+	if v.isConst() {
+		return noneVal
+	}
+	x := c.runtimeArg(v, "the condition of tl.assume", a.pos)
+	if x == nil {
+		return invalid
+	}
+	if !x.Type.IsScalar() || x.Type.Kind != ir.Bool {
+		return c.errorf(a.pos, diag.CodeType, "tl.assume needs a boolean scalar, got %s", x.Type)
+	}
+	c.emit(ir.OpAssume, ir.ScalarType(ir.TVoid), a.pos, x)
+	return noneVal
+}
+
+func bBarrier(c *compiler, a *args) *val {
+	c.emit(ir.OpBarrier, ir.ScalarType(ir.TVoid), a.pos)
+	return noneVal
+}
+
+func bStaticAssert(c *compiler, a *args) *val {
+	v := a.vals[0]
+	if !v.isConst() {
+		return c.errorf(a.pos, diag.CodeValue, "tl.static_assert needs a compile-time condition, got %s", v.describe())
+	}
+	if !v.truth() {
+		msg := "static_assert failed"
+		if m := a.vals[1]; m != nil && m.k == kStr && m.s != "" {
+			msg += ": " + m.s
+		}
+		return c.errorf(a.pos, diag.CodeValue, "%s", msg)
+	}
+	return noneVal
+}
+
+func bDevicePrint(c *compiler, a *args) *val {
+	c.diags.Warnf(a.pos, diag.CodeUnsupported, "%s is not supported by tri yet and is ignored", shortPath(a.name))
+	return noneVal
+}
+
+func bConstexpr(c *compiler, a *args) *val {
+	v := a.vals[0]
+	if !v.isConst() {
+		return c.errorf(a.pos, diag.CodeValue, "tl.constexpr needs a compile-time value, got %s", v.describe())
+	}
+	return v
+}
+
+func bPointerType(c *compiler, a *args) *val {
+	d, ok := c.dtypeArg(a.vals[0], a.pos)
+	if !ok {
+		return invalid
+	}
+	if d.IsPtr() {
+		return c.errorf(a.pos, diag.CodeUnsupported, "pointers to pointers are not supported")
+	}
+	return dtypeVal(ir.PtrTo(d.Kind))
+}
+
+func bExpandDims(c *compiler, a *args) *val {
+	x := c.runtimeArg(a.vals[0], "the input of tl.expand_dims", a.pos)
+	if x == nil {
+		return invalid
+	}
+	axes := []*val{a.vals[1]}
+	if a.vals[1].k == kTuple {
+		axes = a.vals[1].elts
+	}
+	for _, av := range axes {
+		ax, ok := c.constInt(av, "axis", a.pos)
+		if !ok {
+			return invalid
+		}
+		r := int64(x.Type.Shape.Rank())
+		if ax < 0 {
+			ax += r + 1
+		}
+		if ax < 0 || ax > r {
+			return c.errorf(a.pos, diag.CodeValue, "axis %d is out of range for a value of rank %d", ax, r)
+		}
+		x = c.expandDims(x, int(ax), a.pos)
+	}
+	return rtVal(x)
+}
+
+func bBroadcastTo(c *compiler, a *args) *val {
+	x := c.runtimeArg(a.vals[0], "the input of tl.broadcast_to", a.pos)
+	if x == nil {
+		return invalid
+	}
+	sv := &val{k: kTuple}
+	for _, v := range a.vals[1:] {
+		if v != nil {
+			sv.elts = append(sv.elts, v)
+		}
+	}
+	if len(sv.elts) == 1 && sv.elts[0].k == kTuple {
+		sv = sv.elts[0]
+	}
+	shape, ok := c.blockShape(sv, a.pos)
+	if !ok {
+		return invalid
+	}
+	if s, ok := broadcastShape(x.Type.Shape, shape); !ok || !s.Equal(shape) {
+		return c.errorf(a.pos, diag.CodeType, "cannot broadcast shape %s to %s", x.Type.Shape, shape)
+	}
+	return rtVal(c.splatTo(x, shape, a.pos))
+}
+
+func bBroadcast(c *compiler, a *args) *val {
+	x := c.runtimeArg(a.vals[0], "the input of tl.broadcast", a.pos)
+	y := c.runtimeArg(a.vals[1], "the other input of tl.broadcast", a.pos)
+	if x == nil || y == nil {
+		return invalid
+	}
+	x, y, ok := c.broadcastPair(x, y, a.pos)
+	if !ok {
+		return invalid
+	}
+	return &val{k: kTuple, elts: []*val{rtVal(x), rtVal(y)}}
+}

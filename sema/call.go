@@ -1,0 +1,173 @@
+package sema
+
+// This file implements calls: argument binding, inlining of @jit
+// functions, and dispatch to builtins and member functions.
+
+import (
+	"strings"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+)
+
+// args are the evaluated arguments of a builtin call, one per parameter
+// (nil when not given).
+type args struct {
+	name string
+	pos  diag.Pos
+	vals []*val
+	call *frontend.Call
+}
+
+// bindArgs evaluates the arguments of call against a parameter list;
+// required is the number of leading parameters that must be given. It
+// returns nil after reporting an error.
+func (c *compiler) bindArgs(fr *frame, name string, call *frontend.Call, params []string, required int) *args {
+	return c.bindArgsRecv(fr, name, call, params, required, nil)
+}
+
+func (c *compiler) bindArgsRecv(fr *frame, name string, call *frontend.Call, params []string, required int, recv *val) *args {
+	a := &args{name: name, pos: call.Pos, vals: make([]*val, len(params)), call: call}
+	bad := false
+	n := 0
+	if recv != nil {
+		a.vals[0] = recv
+		n = 1
+	}
+	for _, e := range call.Args {
+		v := c.expr(fr, e)
+		if v.k == kInvalid {
+			bad = true
+		}
+		if n >= len(params) {
+			c.errorf(e.Position(), diag.CodeArgs, "%s takes at most %d arguments (%s)", shortPath(name), len(params)-boolInt(recv != nil), strings.Join(params[boolInt(recv != nil):], ", "))
+			return nil
+		}
+		a.vals[n] = v
+		n++
+	}
+	for _, kw := range call.Keywords {
+		v := c.expr(fr, kw.Value)
+		if v.k == kInvalid {
+			bad = true
+		}
+		i := indexOf(params, kw.Name)
+		if i < 0 || (recv != nil && i == 0) {
+			d := c.diags.Errorf(kw.Pos, diag.CodeArgs, "%s has no parameter named %s", shortPath(name), kw.Name)
+			if s := suggest(kw.Name, params); s != "" {
+				d.WithSuggestion("did you mean %s=?", s)
+			}
+			return nil
+		}
+		if a.vals[i] != nil {
+			c.errorf(kw.Pos, diag.CodeArgs, "%s got multiple values for %s", shortPath(name), kw.Name)
+			return nil
+		}
+		a.vals[i] = v
+	}
+	for i := 0; i < required; i++ {
+		if a.vals[i] == nil {
+			c.errorf(call.Pos, diag.CodeArgs, "%s is missing its argument %s", shortPath(name), params[i])
+			return nil
+		}
+	}
+	if bad {
+		return nil
+	}
+	return a
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// call evaluates a call expression.
+func (c *compiler) call(fr *frame, e *frontend.Call) *val {
+	callee := c.expr(fr, e.Func)
+	switch callee.k {
+	case kInvalid:
+		return invalid
+	case kFunc:
+		return c.inline(fr, callee.fn, e)
+	case kBuiltin:
+		b := builtins[callee.s]
+		if b == nil {
+			return c.errorf(e.Pos, diag.CodeUnsupported, "%s cannot be called here", shortPath(callee.s))
+		}
+		a := c.bindArgs(fr, callee.s, e, b.params, b.required)
+		if a == nil {
+			return invalid
+		}
+		return b.fn(c, a)
+	case kMethod:
+		if callee.recv.k == kDType {
+			if r, ok := dtypePredicate(callee.recv.dt, callee.s); ok && len(e.Args) == 0 && len(e.Keywords) == 0 {
+				return boolVal(r)
+			}
+			return c.errorf(e.Pos, diag.CodeType, "dtype has no method %s", callee.s)
+		}
+		path := members[callee.s]
+		b := builtins[path]
+		if b == nil {
+			return c.errorf(e.Pos, diag.CodeUnsupported, "%s is not supported by tri yet", shortPath(path))
+		}
+		a := c.bindArgsRecv(fr, path, e, b.params, b.required, callee.recv)
+		if a == nil {
+			return invalid
+		}
+		return b.fn(c, a)
+	}
+	return c.errorf(e.Pos, diag.CodeType, "%s is not callable", callee.describe())
+}
+
+// inline compiles a call to a @jit function at the call site.
+func (c *compiler) inline(fr *frame, fn *frontend.Func, e *frontend.Call) *val {
+	for _, f := range c.stack {
+		if f == fn {
+			return c.errorf(e.Pos, diag.CodeUnsupported, "recursive call to %s: Triton does not support recursion", fn.Name)
+		}
+	}
+	if len(c.stack) > 64 {
+		return c.errorf(e.Pos, diag.CodeUnsupported, "calls nested too deeply")
+	}
+	a := c.bindArgs(fr, fn.Name, e, ParamNames(fn), 0)
+	if a == nil {
+		return invalid
+	}
+	callee := &frame{fn: fn, env: map[string]*val{}}
+	for i, p := range fn.Params {
+		v := a.vals[i]
+		if v == nil {
+			if p.Default == nil {
+				return c.errorf(e.Pos, diag.CodeArgs, "%s() is missing its argument %s", fn.Name, p.Name)
+			}
+			v = c.expr(&frame{env: map[string]*val{}}, p.Default)
+			if v.k == kInvalid {
+				return invalid
+			}
+		}
+		if p.Constexpr && v.k != kInvalid && !v.isConst() {
+			return c.errorf(e.Pos, diag.CodeArgs, "parameter %s of %s is a tl.constexpr but is given %s", p.Name, fn.Name, v.describe())
+		}
+		callee.env[p.Name] = v
+	}
+	c.stack = append(c.stack, fn)
+	c.stmts(callee, fn.Body)
+	c.stack = c.stack[:len(c.stack)-1]
+	if callee.retVal == nil {
+		return noneVal
+	}
+	return callee.retVal
+}

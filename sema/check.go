@@ -1,0 +1,264 @@
+package sema
+
+// This file implements Check, name resolution of every @jit function
+// without a signature (tri check).
+
+import (
+	"strings"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+)
+
+// Check resolves every @jit function of f without a signature: unknown
+// names and unknown tl attributes are errors, known-but-unsupported
+// constructs warnings. Types are not checked: that needs a signature.
+func Check(f *frontend.File) (diags *diag.List) {
+	diags = &diag.List{}
+	defer func() {
+		if r := recover(); r != nil {
+			diags.Errorf(diag.Pos{File: fileName(f)}, diag.CodeInternal, "internal error while checking %s: %v", fileName(f), r)
+		}
+	}()
+	if f == nil {
+		return diags
+	}
+	for _, fn := range f.Funcs {
+		ck := &checker{file: f, diags: diags, locals: map[string]bool{}}
+		for _, p := range fn.Params {
+			ck.locals[p.Name] = true
+			if p.Default != nil {
+				ck.expr(p.Default)
+			}
+		}
+		assignedNames(fn.Body, ck.locals)
+		ck.stmts(fn.Body)
+	}
+	diags.Sort()
+	return diags
+}
+
+type checker struct {
+	file   *frontend.File
+	diags  *diag.List
+	locals map[string]bool
+}
+
+func (ck *checker) stmts(list []frontend.Stmt) {
+	for _, s := range list {
+		ck.stmt(s)
+	}
+}
+
+func (ck *checker) stmt(s frontend.Stmt) {
+	switch s := s.(type) {
+	case *frontend.Assign:
+		ck.expr(s.Value)
+		for _, t := range s.Targets {
+			ck.target(t)
+		}
+	case *frontend.AugAssign:
+		ck.expr(s.Target)
+		ck.expr(s.Value)
+	case *frontend.ExprStmt:
+		ck.expr(s.X)
+	case *frontend.If:
+		ck.expr(s.Cond)
+		ck.stmts(s.Then)
+		ck.stmts(s.Else)
+	case *frontend.For:
+		ck.expr(s.Iter)
+		ck.stmts(s.Body)
+		if len(s.Else) > 0 {
+			ck.diags.Warnf(s.Pos, diag.CodeUnsupported, "for ... else is not supported in Triton")
+		}
+	case *frontend.While:
+		ck.expr(s.Cond)
+		ck.stmts(s.Body)
+		if len(s.Else) > 0 {
+			ck.diags.Warnf(s.Pos, diag.CodeUnsupported, "while ... else is not supported in Triton")
+		}
+	case *frontend.Return:
+		if s.Value != nil {
+			ck.expr(s.Value)
+		}
+	case *frontend.Assert:
+		ck.expr(s.Test)
+		if s.Msg != nil {
+			ck.expr(s.Msg)
+		}
+	case *frontend.Break:
+		ck.diags.Warnf(s.Pos, diag.CodeUnsupported, "break is not supported in Triton")
+	case *frontend.Continue:
+		ck.diags.Warnf(s.Pos, diag.CodeUnsupported, "continue is not supported in Triton")
+	case *frontend.Unsupported:
+		ck.diags.Warnf(s.Pos, diag.CodeUnsupported, "%s is not supported in Triton kernels", s.What)
+	}
+}
+
+func (ck *checker) target(t frontend.Expr) {
+	switch t := t.(type) {
+	case *frontend.Name:
+	case *frontend.Tuple:
+		for _, e := range t.Elts {
+			ck.target(e)
+		}
+	case *frontend.List:
+		for _, e := range t.Elts {
+			ck.target(e)
+		}
+	default:
+		ck.diags.Warnf(t.Position(), diag.CodeUnsupported, "only names and tuples of names can be assigned in Triton kernels")
+	}
+}
+
+// path returns the dotted module path e stands for, if it is an attribute
+// chain rooted at an import alias.
+func (ck *checker) path(e frontend.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *frontend.Name:
+		if ck.locals[e.ID] {
+			return "", false
+		}
+		m, ok := ck.file.Aliases[e.ID]
+		return m, ok
+	case *frontend.Attribute:
+		p, ok := ck.path(e.X)
+		if !ok {
+			return "", false
+		}
+		return p + "." + e.Name, true
+	}
+	return "", false
+}
+
+func (ck *checker) resolvePath(p string, pos diag.Pos) {
+	p = normalizePath(p)
+	if _, ok := constPaths[p]; ok || modules[p] {
+		return
+	}
+	if _, ok := dtypeByPath(p); ok {
+		return
+	}
+	if _, ok := builtins[p]; ok {
+		return
+	}
+	if unsupported(p) {
+		ck.diags.Warnf(pos, diag.CodeUnsupported, "%s is not supported by tri yet", shortPath(p))
+		return
+	}
+	parent, name := p, ""
+	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+		parent, name = p[:i], p[i+1:]
+	}
+	if !modules[parent] {
+		return // reported at the parent
+	}
+	d := ck.diags.Errorf(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
+	if s := suggest(name, memberNames(parent)); s != "" {
+		d.WithSuggestion("did you mean %s.%s?", shortPath(parent), s)
+	}
+}
+
+func (ck *checker) name(n *frontend.Name) {
+	if ck.locals[n.ID] || pyBuiltins[n.ID] || ck.file.Func(n.ID) != nil {
+		return
+	}
+	if _, ok := ck.file.Aliases[n.ID]; ok {
+		return
+	}
+	for _, g := range ck.file.Globals {
+		if g.Name == n.ID {
+			return
+		}
+	}
+	var cands []string
+	for l := range ck.locals {
+		cands = append(cands, l)
+	}
+	for _, g := range ck.file.Globals {
+		cands = append(cands, g.Name)
+	}
+	cands = append(cands, funcNames(ck.file)...)
+	for a := range ck.file.Aliases {
+		cands = append(cands, a)
+	}
+	d := ck.diags.Errorf(n.Pos, diag.CodeUndefined, "undefined name %s", n.ID)
+	if s := suggest(n.ID, cands); s != "" {
+		d.WithSuggestion("did you mean %s?", s)
+	}
+}
+
+func (ck *checker) expr(e frontend.Expr) {
+	switch e := e.(type) {
+	case *frontend.Name:
+		ck.name(e)
+	case *frontend.Attribute:
+		if p, ok := ck.path(e); ok && modulePrefix(p) {
+			ck.resolvePath(p, e.Pos)
+			return
+		}
+		ck.expr(e.X)
+	case *frontend.Binary:
+		ck.expr(e.X)
+		ck.expr(e.Y)
+	case *frontend.Unary:
+		ck.expr(e.X)
+	case *frontend.BoolOp:
+		for _, v := range e.Values {
+			ck.expr(v)
+		}
+	case *frontend.Compare:
+		ck.expr(e.Left)
+		for _, r := range e.Rights {
+			ck.expr(r)
+		}
+	case *frontend.Call:
+		ck.expr(e.Func)
+		for _, a := range e.Args {
+			ck.expr(a)
+		}
+		for _, kw := range e.Keywords {
+			ck.expr(kw.Value)
+		}
+	case *frontend.Subscript:
+		ck.expr(e.X)
+		ck.expr(e.Index)
+	case *frontend.Slice:
+		for _, x := range []frontend.Expr{e.Lo, e.Hi, e.Step} {
+			if x != nil {
+				ck.expr(x)
+			}
+		}
+	case *frontend.Tuple:
+		for _, x := range e.Elts {
+			ck.expr(x)
+		}
+	case *frontend.List:
+		for _, x := range e.Elts {
+			ck.expr(x)
+		}
+	case *frontend.IfExp:
+		ck.expr(e.Cond)
+		ck.expr(e.Then)
+		ck.expr(e.Else)
+	case *frontend.Lambda:
+		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "lambda is not supported in Triton kernels")
+	case *frontend.Dict:
+		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "dicts are not supported in Triton kernels")
+	case *frontend.Starred:
+		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "*args is not supported in Triton kernels")
+	case *frontend.BadExpr:
+		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "%s is not supported in Triton kernels", e.What)
+	}
+}
+
+// modulePrefix reports whether the parent of p is a module, so that p
+// itself should resolve.
+func modulePrefix(p string) bool {
+	p = normalizePath(p)
+	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+		return modules[p[:i]]
+	}
+	return false
+}

@@ -1,0 +1,23 @@
+// Package sema specializes a @jit kernel for one launch signature: it turns
+// tri's AST into the typed tile IR of package ir.
+//
+// Specialization is one walk over the kernel body, evaluating every
+// expression to a value that is either known at compile time (a constexpr:
+// a Python int of arbitrary precision, a float, a bool, a string, None, a
+// dtype, a tuple, a function or module) or a runtime ir.Value with a dtype
+// and a shape. Expressions whose operands are all constexprs are folded with
+// Python's semantics; as soon as one operand is a runtime value, Triton's
+// rules apply (literal typing, promotion, broadcasting), and sema emits IR
+// with every conversion explicit.
+//
+// Control flow follows the value kinds: an if whose condition is a
+// constexpr compiles only the taken branch, tl.static_range unrolls, and
+// calls to other @jit functions are inlined at the call site. Runtime ifs,
+// for loops and while loops stay structured; source names reassigned under
+// them become ir.Vars (loop-carried values, values merged after an if),
+// found by scanning the statements for assignments before compiling them.
+//
+// Errors are collected with positions (at most ten); only code reachable
+// after constexpr folding is checked, as in Triton. Check resolves names of
+// every function without a signature, for tri check.
+package sema

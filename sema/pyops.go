@@ -1,0 +1,246 @@
+package sema
+
+// This file implements arithmetic on constexprs with Python's semantics.
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// maxConstBits bounds the size of constexpr ints so that 2**10**9 cannot
+// exhaust memory.
+const maxConstBits = 4096
+
+// pyBinary applies a Python binary operator to two constexpr numbers.
+func pyBinary(op string, a, b *val) (*val, error) {
+	if a.k == kStr && b.k == kStr && op == "+" {
+		return strVal(a.s + b.s), nil
+	}
+	if a.k == kTuple && b.k == kTuple && op == "+" {
+		return &val{k: kTuple, elts: append(append([]*val{}, a.elts...), b.elts...)}, nil
+	}
+	if !a.isNum() || !b.isNum() {
+		return nil, fmt.Errorf("unsupported operand types for %s: %s and %s", op, a.describe(), b.describe())
+	}
+	if a.k == kFloat || b.k == kFloat || op == "/" {
+		return pyFloatOp(op, a.asFloat(), b.asFloat())
+	}
+	x, _ := a.asInt()
+	y, _ := b.asInt()
+	r := new(big.Int)
+	switch op {
+	case "+":
+		r.Add(x, y)
+	case "-":
+		r.Sub(x, y)
+	case "*":
+		r.Mul(x, y)
+	case "//", "%":
+		if y.Sign() == 0 {
+			return nil, fmt.Errorf("integer division or modulo by zero")
+		}
+		q, m := new(big.Int), new(big.Int)
+		q.DivMod(x, y, m) // Euclidean: m >= 0
+		if m.Sign() != 0 && y.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+			m.Add(m, y)
+		}
+		if op == "//" {
+			r = q
+		} else {
+			r = m
+		}
+	case "**":
+		if y.Sign() < 0 {
+			return pyFloatOp(op, a.asFloat(), b.asFloat())
+		}
+		small := x.CmpAbs(big.NewInt(1)) <= 0
+		if !small && (!y.IsInt64() || int64(x.BitLen())*y.Int64() > maxConstBits) {
+			return nil, fmt.Errorf("constant %s ** %s is too large", x, y)
+		}
+		if small && !y.IsInt64() {
+			y = big.NewInt(int64(y.Bit(0)) + 2)
+		}
+		r.Exp(x, y, nil)
+	case "<<":
+		if y.Sign() < 0 {
+			return nil, fmt.Errorf("negative shift count")
+		}
+		if !y.IsInt64() || int64(x.BitLen())+y.Int64() > maxConstBits {
+			return nil, fmt.Errorf("constant %s << %s is too large", x, y)
+		}
+		r.Lsh(x, uint(y.Int64()))
+	case ">>":
+		if y.Sign() < 0 {
+			return nil, fmt.Errorf("negative shift count")
+		}
+		if !y.IsInt64() || y.Int64() > maxConstBits {
+			if x.Sign() < 0 {
+				r.SetInt64(-1)
+			}
+			break
+		}
+		r.Rsh(x, uint(y.Int64()))
+	case "&":
+		r.And(x, y)
+	case "|":
+		r.Or(x, y)
+	case "^":
+		r.Xor(x, y)
+	default:
+		return nil, fmt.Errorf("unsupported operator %s on constants", op)
+	}
+	if a.k == kBool && b.k == kBool && (op == "&" || op == "|" || op == "^") {
+		return boolVal(r.Sign() != 0), nil
+	}
+	if r.BitLen() > maxConstBits {
+		return nil, fmt.Errorf("constant result of %s is too large", op)
+	}
+	return bigVal(r), nil
+}
+
+func pyFloatOp(op string, x, y float64) (*val, error) {
+	switch op {
+	case "+":
+		return floatVal(x + y), nil
+	case "-":
+		return floatVal(x - y), nil
+	case "*":
+		return floatVal(x * y), nil
+	case "/":
+		if y == 0 {
+			return nil, fmt.Errorf("float division by zero")
+		}
+		return floatVal(x / y), nil
+	case "//", "%":
+		if y == 0 {
+			return nil, fmt.Errorf("float modulo by zero")
+		}
+		m := math.Mod(x, y)
+		if m != 0 && (m < 0) != (y < 0) {
+			m += y
+		}
+		if op == "%" {
+			return floatVal(m), nil
+		}
+		return floatVal(math.Floor((x - m) / y)), nil
+	case "**":
+		return floatVal(math.Pow(x, y)), nil
+	}
+	return nil, fmt.Errorf("unsupported operand types for %s: float", op)
+}
+
+// pyCompare compares two constexprs with a Python operator.
+func pyCompare(op string, a, b *val) (bool, error) {
+	switch op {
+	case "is", "is not":
+		same := a.k == b.k && (a.k == kNone || a.k == kBool && a.b == b.b)
+		if a.k == kDType && b.k == kDType {
+			same = a.dt == b.dt
+		}
+		return same == (op == "is"), nil
+	case "in", "not in":
+		if b.k != kTuple {
+			return false, fmt.Errorf("'in' needs a tuple on the right, got %s", b.describe())
+		}
+		found := false
+		for _, e := range b.elts {
+			if eq, err := pyCompare("==", a, e); err == nil && eq {
+				found = true
+			}
+		}
+		return found == (op == "in"), nil
+	}
+	if a.isNum() && b.isNum() {
+		c := 0
+		if a.k == kFloat || b.k == kFloat {
+			x, y := a.asFloat(), b.asFloat()
+			if math.IsNaN(x) || math.IsNaN(y) {
+				return op == "!=", nil
+			}
+			switch {
+			case x < y:
+				c = -1
+			case x > y:
+				c = 1
+			}
+		} else {
+			x, _ := a.asInt()
+			y, _ := b.asInt()
+			c = x.Cmp(y)
+		}
+		return cmpResult(op, c), nil
+	}
+	if a.k == kStr && b.k == kStr {
+		c := 0
+		switch {
+		case a.s < b.s:
+			c = -1
+		case a.s > b.s:
+			c = 1
+		}
+		return cmpResult(op, c), nil
+	}
+	if op == "==" || op == "!=" {
+		eq := false
+		switch {
+		case a.k == kDType && b.k == kDType:
+			eq = a.dt == b.dt
+		case a.k == kNone && b.k == kNone:
+			eq = true
+		case a.k == kTuple && b.k == kTuple && len(a.elts) == len(b.elts):
+			eq = true
+			for i := range a.elts {
+				if e, err := pyCompare("==", a.elts[i], b.elts[i]); err != nil || !e {
+					eq = false
+				}
+			}
+		}
+		return eq == (op == "=="), nil
+	}
+	return false, fmt.Errorf("cannot compare %s and %s with %s", a.describe(), b.describe(), op)
+}
+
+func cmpResult(op string, c int) bool {
+	switch op {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	case ">=":
+		return c >= 0
+	case "==":
+		return c == 0
+	}
+	return c != 0
+}
+
+// pyUnary applies -, +, ~ or not to a constexpr.
+func pyUnary(op string, a *val) (*val, error) {
+	if op == "not" {
+		return boolVal(!a.truth()), nil
+	}
+	if !a.isNum() {
+		return nil, fmt.Errorf("bad operand for unary %s: %s", op, a.describe())
+	}
+	if a.k == kFloat {
+		switch op {
+		case "-":
+			return floatVal(-a.f), nil
+		case "+":
+			return a, nil
+		}
+		return nil, fmt.Errorf("bad operand for unary ~: float")
+	}
+	x, _ := a.asInt()
+	switch op {
+	case "-":
+		return bigVal(new(big.Int).Neg(x)), nil
+	case "+":
+		return bigVal(x), nil
+	}
+	return bigVal(new(big.Int).Not(x)), nil
+}

@@ -1,0 +1,135 @@
+package sema
+
+// This file implements the tables of names kernels can reach through
+// triton, triton.language (tl) and Python's builtins.
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// builtin is a function implemented by sema.
+type builtin struct {
+	params   []string
+	required int
+	fn       func(c *compiler, a *args) *val
+}
+
+// builtins maps full paths ("triton.language.load", "min") to their
+// implementations. Filled in init to break the initialization cycle through
+// compiler methods.
+var builtins map[string]*builtin
+
+// members maps tensor member functions (x.to(...)) to the builtin they call
+// with the tensor as first argument.
+var members = map[string]string{
+	"to": "triton.language.cast", "exp": "triton.language.exp", "exp2": "triton.language.exp2",
+	"log": "triton.language.log", "log2": "triton.language.log2", "sqrt": "triton.language.sqrt",
+	"rsqrt": "triton.language.rsqrt", "abs": "triton.language.abs", "sin": "triton.language.sin",
+	"cos": "triton.language.cos", "floor": "triton.language.floor", "ceil": "triton.language.ceil",
+	"sigmoid": "triton.language.sigmoid", "cdiv": "triton.language.cdiv",
+	"expand_dims": "triton.language.expand_dims", "broadcast_to": "triton.language.broadcast_to",
+	"sum": "triton.language.sum", "max": "triton.language.max", "min": "triton.language.min",
+	"argmax": "triton.language.argmax", "argmin": "triton.language.argmin",
+	"reshape": "triton.language.reshape", "trans": "triton.language.trans", "permute": "triton.language.permute",
+	"split": "triton.language.split", "view": "triton.language.view", "ravel": "triton.language.ravel",
+	"softmax": "triton.language.softmax", "cumsum": "triton.language.cumsum", "reduce": "triton.language.reduce",
+	"erf": "triton.language.erf", "logical_and": "triton.language.logical_and", "logical_or": "triton.language.logical_or",
+}
+
+// modules are the module paths a name can stand for.
+var modules = map[string]bool{
+	"triton": true, "triton.language": true, "triton.language.extra": true,
+	"triton.language.extra.libdevice": true, "triton.language.PropagateNan": true,
+	"triton.language.math": true, "triton.language.core": true, "triton.language.standard": true,
+	"triton.language.extra.cuda": true,
+}
+
+// unsupportedNames are triton.language names tri knows but does not
+// implement yet.
+var unsupportedNames = map[string]bool{
+	"sum": true, "max": true, "min": true, "argmax": true, "argmin": true, "dot": true, "reshape": true,
+	"trans": true, "permute": true, "join": true, "split": true, "view": true, "ravel": true,
+	"atomic_add": true, "atomic_cas": true, "atomic_xchg": true, "atomic_max": true, "atomic_min": true,
+	"atomic_and": true, "atomic_or": true, "atomic_xor": true, "rand": true, "randint": true, "randn": true,
+	"rand4x": true, "randint4x": true, "randn4x": true, "reduce": true, "associative_scan": true, "cumsum": true,
+	"cumprod": true, "softmax": true, "swizzle2d": true, "make_block_ptr": true, "advance": true,
+	"histogram": true, "sort": true, "flip": true, "interleave": true, "xor_sum": true, "umulhi": true,
+	"dot_scaled": true, "inline_asm_elementwise": true, "device_assert": true, "make_tensor_descriptor": true,
+	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true, "erf": true,
+	"fdiv": true, "div_rn": true, "sqrt_rn": true, "log1p": true, "tanh": true, "cat": true,
+	"zeros_like": false, "full_like": true, "float8e4nv": true, "float8e5": true, "float8e4b15": true,
+	"float8e4b8": true, "float8e5b16": true, "logical_and": true, "logical_or": true, "extra": false,
+	"tensor": true, "dtype": true, "block_type": true, "clamp": false, "range": false, "num_warps": true,
+	"topk": true, "bitonic_merge": true, "philox": true, "pair_uniform_to_normal": true, "uint_to_uniform_float": true,
+	"map_elementwise": true, "static_assert": false,
+}
+
+// pyDtypes are the dtype names triton.language defines.
+var pyDtypes = map[string]ir.DType{
+	"int1": ir.TBool, "int8": ir.TInt8, "int16": ir.TInt16, "int32": ir.TInt32, "int64": ir.TInt64,
+	"uint8": ir.TUint8, "uint16": ir.TUint16, "uint32": ir.TUint32, "uint64": ir.TUint64,
+	"float16": ir.TFloat16, "bfloat16": ir.TBF16, "float32": ir.TFloat32, "float64": ir.TFloat64,
+}
+
+// normalizePath maps submodule spellings to the flat triton.language names
+// (tl.math.exp is tl.exp).
+func normalizePath(p string) string {
+	for _, sub := range []string{"math.", "core.", "standard.", "semantic."} {
+		if strings.HasPrefix(p, "triton.language."+sub) {
+			return "triton.language." + strings.TrimPrefix(p, "triton.language."+sub)
+		}
+	}
+	if strings.HasPrefix(p, "triton.language.extra.cuda.libdevice") {
+		return "triton.language.extra.libdevice" + strings.TrimPrefix(p, "triton.language.extra.cuda.libdevice")
+	}
+	return p
+}
+
+func dtypeByPath(p string) (ir.DType, bool) {
+	name, ok := strings.CutPrefix(p, "triton.language.")
+	if !ok {
+		return ir.DType{}, false
+	}
+	d, ok := pyDtypes[name]
+	return d, ok
+}
+
+// unsupported reports whether p is a known name tri does not implement.
+func unsupported(p string) bool {
+	if strings.HasPrefix(p, "triton.language.extra.libdevice.") {
+		return true
+	}
+	name, ok := strings.CutPrefix(p, "triton.language.")
+	return ok && unsupportedNames[name]
+}
+
+// memberNames lists the names under a module path, for suggestions.
+func memberNames(parent string) []string {
+	var out []string
+	prefix := parent + "."
+	for p := range builtins {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && !strings.Contains(rest, ".") {
+			out = append(out, rest)
+		}
+	}
+	if parent == "triton.language" {
+		for n, ok := range unsupportedNames {
+			if ok {
+				out = append(out, n)
+			}
+		}
+		for n := range pyDtypes {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedJoin(names []string) string {
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,235 @@
+package sema
+
+// This file implements Specialize, the entry point, and the compiler state
+// shared by the rest of the package.
+
+import (
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
+)
+
+// compiler holds the state of one specialization.
+type compiler struct {
+	file   *frontend.File
+	diags  *diag.List
+	kernel *ir.Kernel
+	blk    *ir.Block // where emitted values go
+
+	globals     map[string]*val
+	globalsBusy map[string]bool
+	stack       []*frontend.Func // functions being inlined, outermost first
+	work        int              // statements compiled so far
+	tooBig      bool             // work exceeded maxWork
+}
+
+// frame is one function being compiled (the kernel or an inlined helper).
+type frame struct {
+	fn         *frontend.Func
+	env        map[string]*val
+	isKernel   bool
+	terminated bool // a return was reached on every path
+	retVal     *val // a helper's returned value
+	runtime    int  // depth of runtime ifs and loops around the current statement
+	loops      int  // depth of runtime loops
+}
+
+// Specialize compiles kernel name of f for one signature into an ir.Kernel.
+// All errors are collected with positions (at most ten). It never panics:
+// a recovered panic becomes an "internal error" diagnostic naming the
+// kernel.
+func Specialize(f *frontend.File, name string, sig Signature) (k *ir.Kernel, diags *diag.List) {
+	diags = &diag.List{}
+	defer func() {
+		if r := recover(); r != nil {
+			k = nil
+			diags.Errorf(diag.Pos{File: fileName(f)}, diag.CodeInternal,
+				"internal error while specializing %s: %v\n%s", name, r, firstLines(string(debug.Stack()), 12))
+		}
+	}()
+	if f == nil {
+		diags.Errorf(diag.Pos{}, diag.CodeInternal, "internal error: no file for kernel %s", name)
+		return nil, diags
+	}
+	fn := f.Func(name)
+	if fn == nil {
+		d := diags.Errorf(diag.Pos{File: f.Name}, diag.CodeUndefined, "no @triton.jit function named %s in %s", name, f.Name)
+		if s := suggest(name, funcNames(f)); s != "" {
+			d.WithSuggestion("did you mean %s?", s)
+		}
+		return nil, diags
+	}
+	c := &compiler{
+		file:        f,
+		diags:       diags,
+		globals:     map[string]*val{},
+		globalsBusy: map[string]bool{},
+	}
+	k = c.specialize(fn, sig)
+	diags.Sort()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return k, diags
+}
+
+func fileName(f *frontend.File) string {
+	if f == nil {
+		return ""
+	}
+	return f.Name
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func funcNames(f *frontend.File) []string {
+	var names []string
+	for _, fn := range f.Funcs {
+		names = append(names, fn.Name)
+	}
+	return names
+}
+
+// ParamNames returns the names of fn's parameters in source order.
+func ParamNames(fn *frontend.Func) []string {
+	names := make([]string, len(fn.Params))
+	for i, p := range fn.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
+	k := &ir.Kernel{
+		Name:      fn.Name,
+		File:      c.file.Name,
+		Source:    string(c.file.Src),
+		Body:      &ir.Block{},
+		NumWarps:  sig.NumWarps,
+		NumStages: sig.NumStages,
+	}
+	if k.NumWarps == 0 {
+		k.NumWarps = 4
+	}
+	if k.NumStages == 0 {
+		k.NumStages = 3
+	}
+	c.kernel = k
+	c.blk = k.Body
+	if len(sig.Args) != len(fn.Params) {
+		c.diags.Errorf(fn.Pos, diag.CodeArgs, "%s has %d parameters (%s) but the signature has %d arguments",
+			fn.Name, len(fn.Params), strings.Join(ParamNames(fn), ", "), len(sig.Args))
+		return k
+	}
+	fr := &frame{fn: fn, env: map[string]*val{}, isKernel: true}
+	for i, p := range fn.Params {
+		a := sig.Args[i]
+		if p.Constexpr && a.Kind != ArgConstexpr && a.Kind != ArgNone {
+			c.diags.Errorf(p.Pos, diag.CodeArgs, "parameter %s is a tl.constexpr but is given a runtime value; pass a compile-time value", p.Name)
+			continue
+		}
+		switch a.Kind {
+		case ArgRuntime:
+			if a.DType.Kind == ir.Invalid || a.DType.Kind == ir.Void {
+				c.diags.Errorf(p.Pos, diag.CodeArgs, "parameter %s has no runtime dtype", p.Name)
+				continue
+			}
+			prm := &ir.Param{Name: p.Name, Index: len(k.Params), DType: a.DType, Pos: p.Pos, DivisibleBy16: a.DivisibleBy16}
+			v := c.emit(ir.OpParam, ir.ScalarType(a.DType), p.Pos)
+			v.Param = prm
+			v.Name = p.Name
+			prm.Value = v
+			k.Params = append(k.Params, prm)
+			fr.env[p.Name] = rtVal(v)
+			spec := a.DType.String()
+			if a.DivisibleBy16 {
+				spec += ":16"
+			}
+			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "runtime", Value: spec})
+		case ArgOne:
+			fr.env[p.Name] = intVal(1)
+			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "one", Value: "1"})
+		case ArgNone:
+			fr.env[p.Name] = noneVal
+			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "constexpr", Value: "None"})
+		default:
+			v := constexprVal(a.Value)
+			fr.env[p.Name] = v
+			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "constexpr", Value: v.repr()})
+		}
+	}
+	if c.diags.HasErrors() {
+		return k
+	}
+	c.stack = append(c.stack, fn)
+	c.stmts(fr, fn.Body)
+	return k
+}
+
+// emit appends a new value to the current block.
+func (c *compiler) emit(op ir.Op, t ir.Type, pos diag.Pos, args ...*ir.Value) *ir.Value {
+	v := &ir.Value{ID: c.kernel.NumValues, Op: op, Type: t, Args: args, Pos: pos}
+	c.kernel.NumValues++
+	c.blk.Stmts = append(c.blk.Stmts, v)
+	return v
+}
+
+// newVar declares a Var.
+func (c *compiler) newVar(name string, t ir.Type, pos diag.Pos) *ir.Var {
+	v := &ir.Var{ID: c.kernel.NumVars, Name: name, Type: t, Pos: pos}
+	c.kernel.NumVars++
+	return v
+}
+
+// errorf reports an error and returns the invalid value, so callers can
+// write `return c.errorf(...)`.
+func (c *compiler) errorf(pos diag.Pos, code diag.Code, format string, args ...any) *val {
+	c.diags.Errorf(pos, code, format, args...)
+	return invalid
+}
+
+// suggest returns the candidate closest to name by edit distance, or "".
+func suggest(name string, candidates []string) string {
+	best, bestD := "", len(name)/2+2
+	sorted := append([]string(nil), candidates...)
+	sort.Strings(sorted)
+	for _, cand := range sorted {
+		if cand == name {
+			continue
+		}
+		if d := editDistance(strings.ToLower(name), strings.ToLower(cand)); d < bestD {
+			best, bestD = cand, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
