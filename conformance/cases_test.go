@@ -4,7 +4,6 @@ package conformance
 // of their inputs.
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -95,8 +94,8 @@ func TestEveryFileHasReference(t *testing.T) {
 
 // TestReferencesRun evaluates every file's bindings and runs its reference,
 // checking that it returns every checked output with the binding's dtype
-// and shape, and that the bindings touch no poison (every input the
-// reference reads is a real number where the kernel reads it).
+// and shape. It needs neither the interpreter nor a GPU, so a bad --let or a
+// reference that reads a missing binding shows here first.
 func TestReferencesRun(t *testing.T) {
 	for _, c := range testCases(t) {
 		t.Run(c.key, func(t *testing.T) {
@@ -113,9 +112,6 @@ func TestReferencesRun(t *testing.T) {
 				require.True(t, ok, "reference returns no %q", name)
 				require.Equal(t, in[name].Kind, got.Kind, name)
 				require.Equal(t, in[name].Shape, got.Shape, name)
-			}
-			if _, err := os.Stat(c.sample.Path); err != nil {
-				t.Fatal(err)
 			}
 		})
 	}

@@ -45,9 +45,9 @@ type emitter struct {
 	// fast is set while printing the full-tile path of a region; skip
 	// marks the mask computations that path leaves out, and outside the
 	// values declared before the full/partial split.
-	fast    bool
-	skip    []bool
-	outside []bool
+	fast       bool
+	skip       []bool
+	outside    []bool
 	kernelName string
 }
 
@@ -107,6 +107,10 @@ func (e *emitter) nameValue(n *namer, v *ir.Value, b *ir.Block, i int) {
 		return
 	}
 	s := v.Name
+	if us := e.users[v.ID]; s == "" && v.Op == ir.OpLoad && len(us) == 1 && us[0].Op == ir.OpCast && us[0].Name != "" {
+		// x = tl.load(...).to(tl.float32): the load is x_fp16, the cast x.
+		s = us[0].Name + "_" + v.Type.Kind.String()
+	}
 	if s == "" {
 		s = roleName(v, func(a *ir.Value) string { return e.names[a.ID] })
 	}

@@ -58,10 +58,12 @@ func TestClang(t *testing.T) {
 		t.Skip("clang not found")
 	}
 	kernels := testKernels(t)
-	kernels = append(kernels, struct {
-		Name string
-		K    *ir.Kernel
-	}{"all_ops", allOpsKernel(t)})
+	for _, k := range allKinds {
+		kernels = append(kernels, struct {
+			Name string
+			K    *ir.Kernel
+		}{"all_ops_" + k.String(), allOpsKernel(t, k)})
+	}
 	dir := t.TempDir()
 	for _, tc := range kernels {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -70,7 +72,7 @@ func TestClang(t *testing.T) {
 			file := filepath.Join(dir, tc.Name+".cu")
 			require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
 			cmd := exec.Command(clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc", "-nocudalib",
-				"-O2", "-Wno-unknown-cuda-version", "-S", "-o", "-", file)
+				"-Wno-unknown-cuda-version", "-S", "-o", "-", file)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()

@@ -108,8 +108,11 @@ func (l *tileLayout) baseInit() string {
 	if l.Spt > 1 {
 		s = fmt.Sprintf("tri_thread_id() * %d", l.Spt)
 	}
+	if l.Repl && l.Spt > 1 {
+		return fmt.Sprintf("(%s) %% %d", s, l.N)
+	}
 	if l.Repl {
-		s = fmt.Sprintf("(%s) %% %d", s, l.N)
+		return fmt.Sprintf("%s %% %d", s, l.N)
 	}
 	return s
 }
@@ -120,6 +123,9 @@ func (l *tileLayout) owner() string { return l.Tag + "_owner" }
 
 // ownerInit is the C expression initializing owner().
 func (l *tileLayout) ownerInit() string {
+	if l.Spt == 1 {
+		return fmt.Sprintf("tri_thread_id() < %d", l.N)
+	}
 	return fmt.Sprintf("tri_thread_id() * %d < %d", l.Spt, l.N)
 }
 

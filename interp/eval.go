@@ -10,7 +10,12 @@ import (
 
 // eval computes v from its operands' tiles. Void values give nil.
 func (p *program) eval(v *ir.Value) (*tile, error) {
-	args := make([]*tile, len(v.Args))
+	var buf [3]*tile
+	args := buf[:0]
+	if len(v.Args) > len(buf) {
+		args = make([]*tile, 0, len(v.Args))
+	}
+	args = args[:len(v.Args)]
 	for i, a := range v.Args {
 		if a != nil {
 			args[i] = p.vals[a.ID]
@@ -117,8 +122,10 @@ func broadcast(a *tile, shape ir.Shape) *tile {
 	return t
 }
 
-// stretch copies src of shape from into a new slice of shape to, reading
-// index 0 along each dimension where from has size 1.
+// stretch copies src of shape from into a new slice of shape to (same
+// rank, at least 1), reading index 0 along each dimension where from has
+// size 1. It copies one innermost row at a time, then advances the outer
+// index like an odometer.
 func stretch[T any](src []T, from, to ir.Shape) []T {
 	r := len(to)
 	strides := make([]int, r)
@@ -131,22 +138,12 @@ func stretch[T any](src []T, from, to ir.Shape) []T {
 	}
 	out := make([]T, to.NumElements())
 	idx := make([]int, r)
+	inner, st := to[r-1], strides[r-1]
 	off := 0
-	inner := 0
-	if r > 0 {
-		inner = to[r-1]
-	}
-	for i := 0; i < len(out); {
-		if r == 0 {
-			out[i] = src[0]
-			break
-		}
-		// Copy one innermost row, then advance the outer index.
-		st := strides[r-1]
+	for i := 0; i < len(out); i += inner {
 		for j := range inner {
 			out[i+j] = src[off+j*st]
 		}
-		i += inner
 		for d := r - 2; d >= 0; d-- {
 			idx[d]++
 			off += strides[d]

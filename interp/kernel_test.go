@@ -67,7 +67,9 @@ func TestVectorAddMillion(t *testing.T) {
 	elapsed := time.Since(start)
 	require.NoError(t, err)
 	t.Logf("vector add of %d elements: %v", n, elapsed)
-	assert.Less(t, elapsed, 2*time.Second)
+	if !raceEnabled {
+		assert.Less(t, elapsed, 2*time.Second)
+	}
 	for i := range n {
 		want := float32(x.Float(i)) + float32(y.Float(i))
 		if float32(out.Float(i)) != want {
@@ -507,5 +509,47 @@ func BenchmarkVectorAdd(b *testing.B) {
 		if err := Run(k, [3]int{cdiv(n, block), 1, 1}, args, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestBoolMemory loads int1 bytes (any non-zero byte is true) and stores
+// them back as 0 or 1 through a cast to int32 and back.
+func TestBoolMemory(t *testing.T) {
+	const n = 4
+	in, out, ints := tensor.New(ir.Bool, n), tensor.New(ir.Bool, n), tensor.New(ir.Int32, n)
+	copy(in.Data, []byte{0, 1, 2, 255})
+	b := newBuilder("bools")
+	ip, op, np := b.param("in", ir.PtrTo(ir.Bool)), b.param("out", ir.PtrTo(ir.Bool)), b.param("ints", ir.PtrTo(ir.Int32))
+	offs := b.arange(0, n)
+	v := b.load(b.ptrAdd(b.splat(ip, n), offs), nil, nil)
+	b.store(b.ptrAdd(b.splat(np, n), offs), b.cast(v, ir.TInt32), nil)
+	b.store(b.ptrAdd(b.splat(op, n), offs), b.value(ir.OpNot, v.Type, v), nil)
+	require.NoError(t, Run(b.done(t), [3]int{1, 1, 1}, []Arg{{Tensor: in}, {Tensor: out}, {Tensor: ints}}, Options{}))
+	assert.Equal(t, []byte{1, 0, 0, 0}, out.Data)
+	for i, want := range []int64{0, 1, 1, 1} {
+		assert.Equal(t, want, ints.Int(i))
+	}
+}
+
+// TestReturnInLoop stores the loop index at each iteration of
+// for i in range(10) and returns when i == 3.
+func TestReturnInLoop(t *testing.T) {
+	out := tensor.New(ir.Int32, 10)
+	b := newBuilder("early")
+	op := b.param("out", ir.PtrTo(ir.Int32))
+	i := b.newVar("i", ir.ScalarType(ir.TInt32))
+	b.forRange(i, b.i32(0), b.i32(10), b.i32(1), func() {
+		iv := b.read(i)
+		b.store(b.ptrAdd(op, iv), b.bin(ir.OpAdd, iv, b.i32(1)), nil)
+		b.ifElse(b.cmp(ir.OpEq, iv, b.i32(3)), func() { b.ret() }, nil)
+	})
+	b.store(op, b.i32(-1), nil)
+	require.NoError(t, Run(b.done(t), [3]int{1, 1, 1}, []Arg{{Tensor: out}}, Options{}))
+	for j := range 10 {
+		want := int64(0)
+		if j < 4 {
+			want = int64(j + 1)
+		}
+		assert.Equal(t, want, out.Int(j), "out[%d]", j)
 	}
 }

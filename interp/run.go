@@ -70,6 +70,9 @@ type machine struct {
 // for memory, the element index and the buffer's bounds). Run never
 // panics: an internal failure is an internal-error diagnostic.
 func Run(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (err error) {
+	if k == nil {
+		return diag.Errorf(diag.Pos{}, diag.CodeInternal, "interpreting: no kernel")
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "interpreting %s: internal error: %v", k.Name, r)

@@ -38,10 +38,14 @@ func intScalar(k ir.Kind, x int64) *tile {
 	return &tile{kind: k, ints: []int64{wrapInt(k, x)}}
 }
 
-// constTile makes the scalar tile of an ir.Const of kind k.
+// constTile makes the scalar tile of an ir.Const of kind k (a Bool is true
+// when Int is not zero).
 func constTile(k ir.Kind, c ir.Const) *tile {
-	if k.IsFloat() {
+	switch {
+	case k.IsFloat():
 		return &tile{kind: k, flts: []float64{roundFloat(k, c.Float, false)}}
+	case k == ir.Bool:
+		return intScalar(k, b2i(c.Int != 0))
 	}
 	return intScalar(k, c.Int)
 }

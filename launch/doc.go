@@ -12,6 +12,10 @@
 // (the --let flags): numbers, tensors made by constructors such as
 // randn(M, N, dtype='float16') or load("x.npy"), pointer tables, and grid
 // lambdas. Bindings are evaluated in order, each over the earlier ones.
+// dtype defaults to float32 (int32 for randint and arange); empty() fills
+// floats with NaN and integers with 0x5A bytes, so unwritten elements show.
+// ptrs(a, b) makes an int64 table whose Value.Ptrs names the tensors whose
+// device addresses it must hold once they are placed on the GPU.
 //
 // Random constructors are deterministic: binding number i draws from its own
 // PCG stream seeded by (seed, i), so adding a binding never changes the data

@@ -108,6 +108,9 @@ func (d *Device) Multiprocessors() int { return d.sms }
 // call runtime.UnlockOSThread when done, also when enter fails.
 func (d *Device) enter(s *slot) error {
 	runtime.LockOSThread()
+	if d.ctx == 0 {
+		return fmt.Errorf("nvrtc: GPU %d is closed", d.ordinal)
+	}
 	s.call[0] = s.base + slotCur
 	r, _, _ := purego.SyscallN(driver.cuCtxGetCurrent, s.call[:1]...)
 	if code := int(int32(r)); code != 0 {
@@ -139,4 +142,17 @@ func (d *Device) Synchronize() error {
 	return d.do(func() error {
 		return driver.check("cuCtxSynchronize", callC(driver.cuCtxSynchronize))
 	})
+}
+
+// DriverVersion returns the CUDA version the driver supports, e.g. 13000
+// for 13.0.
+func DriverVersion() (int, error) {
+	if err := LoadDriver(); err != nil {
+		return 0, err
+	}
+	var v int32
+	if err := driver.check("cuDriverGetVersion", callC(driver.cuDriverGetVersion, uintptr(unsafe.Pointer(&v)))); err != nil {
+		return 0, err
+	}
+	return int(v), nil
 }

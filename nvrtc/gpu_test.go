@@ -87,8 +87,11 @@ func TestDeviceInfo(t *testing.T) {
 	assert.Positive(t, d.Multiprocessors())
 	major, minor, err := Version()
 	require.NoError(t, err)
+	dv, err := DriverVersion()
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, dv, 11000)
 	drv, nv := Paths()
-	t.Logf("%s (%s, %d SMs), NVRTC %d.%d; driver %s, NVRTC %s", d.Name(), d.Arch(), d.Multiprocessors(), major, minor, drv, nv)
+	t.Logf("%s (%s, %d SMs), driver CUDA %d, NVRTC %d.%d; driver %s, NVRTC %s", d.Name(), d.Arch(), d.Multiprocessors(), dv, major, minor, drv, nv)
 	assert.GreaterOrEqual(t, major, 11)
 }
 

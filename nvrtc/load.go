@@ -89,7 +89,11 @@ func openFirst(candidates []string) (uintptr, string, []string) {
 		if err == nil {
 			return h, c, nil
 		}
-		tried = append(tried, fmt.Sprintf("%s: %v", c, err))
+		msg := err.Error()
+		if !strings.Contains(msg, c) {
+			msg = c + ": " + msg
+		}
+		tried = append(tried, msg)
 	}
 	return 0, "", tried
 }

@@ -44,13 +44,11 @@ var slots = sync.Pool{New: func() any {
 
 // getSlot takes a slot from the pool; put it back with slots.Put.
 func getSlot() (*slot, error) {
-	switch v := slots.Get().(type) {
-	case *slot:
-		return v, nil
-	case error:
-		return nil, fmt.Errorf("nvrtc: mapping launch scratch memory: %w", v)
+	v := slots.Get()
+	if s, ok := v.(*slot); ok {
+		return s, nil
 	}
-	panic("unreachable")
+	return nil, fmt.Errorf("nvrtc: mapping launch scratch memory: %v", v)
 }
 
 func (s *slot) putWord(off int, v uintptr) {

@@ -86,6 +86,7 @@ func init() {
 		tl("expand_dims"):        {[]string{"input", "axis"}, 2, bExpandDims},
 		tl("broadcast_to"):       {append([]string{"input"}, variadic(8)...), 2, bBroadcastTo},
 		tl("broadcast"):          {[]string{"input", "other"}, 2, bBroadcast},
+		tl("reshape"):            {append([]string{"input"}, variadic(8)...), 2, bReshape},
 	}
 }
 
@@ -765,7 +766,7 @@ func bStaticAssert(c *compiler, a *args) *val {
 }
 
 func bDevicePrint(c *compiler, a *args) *val {
-	c.diags.Warnf(a.pos, diag.CodeUnsupported, "%s is not supported by tri yet and is ignored", shortPath(a.name))
+	c.warnAt(a.pos, diag.CodeUnsupported, "%s is not supported by tri yet and is ignored", shortPath(a.name))
 	return noneVal
 }
 
@@ -849,4 +850,36 @@ func bBroadcast(c *compiler, a *args) *val {
 		return invalid
 	}
 	return &val{k: kTuple, elts: []*val{rtVal(x), rtVal(y)}}
+}
+
+// bReshape is tl.reshape(input, shape) (also x.reshape(a, b)); the
+// element order is kept (can_reorder is not accepted).
+func bReshape(c *compiler, a *args) *val {
+	x := c.runtimeArg(a.vals[0], "the input of tl.reshape", a.pos)
+	if x == nil {
+		return invalid
+	}
+	sv := &val{k: kTuple}
+	for _, v := range a.vals[1:] {
+		if v != nil {
+			sv.elts = append(sv.elts, v)
+		}
+	}
+	if len(sv.elts) == 1 && sv.elts[0].k == kTuple {
+		sv = sv.elts[0]
+	}
+	shape, ok := c.blockShape(sv, a.pos)
+	if !ok {
+		return invalid
+	}
+	if shape.NumElements() != x.Type.Shape.NumElements() {
+		return c.errorf(a.pos, diag.CodeType, "cannot reshape %s (%d elements) to %s", x.Type.Shape, x.Type.Shape.NumElements(), shape)
+	}
+	if x.Type.Shape.Equal(shape) {
+		return rtVal(x)
+	}
+	if shape == nil {
+		return c.errorf(a.pos, diag.CodeUnsupported, "reshaping to a scalar is not supported")
+	}
+	return rtVal(c.emit(ir.OpReshape, ir.Type{DType: x.Type.DType, Shape: shape}, a.pos, x))
 }

@@ -53,7 +53,7 @@ func (c *compiler) bindArgsRecv(fr *frame, name string, call *frontend.Call, par
 		}
 		i := indexOf(params, kw.Name)
 		if i < 0 || (recv != nil && i == 0) {
-			d := c.diags.Errorf(kw.Pos, diag.CodeArgs, "%s has no parameter named %s", shortPath(name), kw.Name)
+			d := c.errorAt(kw.Pos, diag.CodeArgs, "%s has no parameter named %s", shortPath(name), kw.Name)
 			if s := suggest(kw.Name, params); s != "" {
 				d.WithSuggestion("did you mean %s=?", s)
 			}
@@ -164,8 +164,10 @@ func (c *compiler) inline(fr *frame, fn *frontend.Func, e *frontend.Call) *val {
 		callee.env[p.Name] = v
 	}
 	c.stack = append(c.stack, fn)
+	c.calls = append(c.calls, e.Pos)
 	c.stmts(callee, fn.Body)
 	c.stack = c.stack[:len(c.stack)-1]
+	c.calls = c.calls[:len(c.calls)-1]
 	if callee.retVal == nil {
 		return noneVal
 	}

@@ -106,7 +106,7 @@ func (c *compiler) lookup(fr *frame, n *frontend.Name) *val {
 	if pyBuiltins[n.ID] {
 		return &val{k: kBuiltin, s: n.ID}
 	}
-	d := c.diags.Errorf(n.Pos, diag.CodeUndefined, "undefined name %s", n.ID)
+	d := c.errorAt(n.Pos, diag.CodeUndefined, "undefined name %s", n.ID)
 	if s := suggest(n.ID, c.visibleNames(fr)); s != "" {
 		d.WithSuggestion("did you mean %s?", s)
 	}
@@ -188,7 +188,7 @@ func (c *compiler) modulePath(path string, pos diag.Pos) *val {
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
 		parent, name = path[:i], path[i+1:]
 	}
-	d := c.diags.Errorf(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
+	d := c.errorAt(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
 	if s := suggest(name, memberNames(parent)); s != "" {
 		d.WithSuggestion("did you mean %s.%s?", shortPath(parent), s)
 	}
@@ -326,7 +326,7 @@ func (c *compiler) tensorAttr(x *val, name string, pos diag.Pos) *val {
 	if _, ok := members[name]; ok {
 		return &val{k: kMethod, s: name, recv: x}
 	}
-	d := c.diags.Errorf(pos, diag.CodeUndefined, "a tensor has no attribute %s", name)
+	d := c.errorAt(pos, diag.CodeUndefined, "a tensor has no attribute %s", name)
 	names := []string{"dtype", "shape", "numel"}
 	for m := range members {
 		names = append(names, m)
@@ -396,6 +396,9 @@ func (c *compiler) subscript(fr *frame, e *frontend.Subscript) *val {
 		return invalid
 	}
 	if x.k == kTuple {
+		if _, ok := e.Index.(*frontend.Slice); ok {
+			return c.errorf(e.Index.Position(), diag.CodeUnsupported, "slicing a tuple is not supported; index it with constants")
+		}
 		i := c.expr(fr, e.Index)
 		n, ok := i.asInt()
 		if i.k == kInvalid {

@@ -50,7 +50,7 @@ var modules = map[string]bool{
 // unsupportedNames are triton.language names tri knows but does not
 // implement yet.
 var unsupportedNames = map[string]bool{
-	"sum": true, "max": true, "min": true, "argmax": true, "argmin": true, "dot": true, "reshape": true,
+	"sum": true, "max": true, "min": true, "argmax": true, "argmin": true, "dot": true,
 	"trans": true, "permute": true, "join": true, "split": true, "view": true, "ravel": true,
 	"atomic_add": true, "atomic_cas": true, "atomic_xchg": true, "atomic_max": true, "atomic_min": true,
 	"atomic_and": true, "atomic_or": true, "atomic_xor": true, "rand": true, "randint": true, "randn": true,

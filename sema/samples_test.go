@@ -3,6 +3,8 @@ package sema
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -25,4 +27,33 @@ func TestSamples(t *testing.T) {
 			t.Log("\n" + printed(k))
 		})
 	}
+}
+
+// TestPrintCopy pins the whole printed form of one small kernel.
+func TestPrintCopy(t *testing.T) {
+	k := compile(t, readSample(t, "copy.tri"), "copy_k", sig(ptr(ir.Int32), ptr(ir.Int32), scalar(ir.Int32), cInt(16)))
+	want := `kernel copy_k(x_ptr: *i32, z_ptr: *i32, n: i32) num_warps=4 num_stages=3
+  spec x_ptr runtime *i32
+  spec z_ptr runtime *i32
+  spec n runtime i32
+  spec bs constexpr 16
+  %0 x_ptr: *i32 = param 0   // k.tri:15
+  %1 z_ptr: *i32 = param 1   // k.tri:15
+  %2 n: i32 = param 2   // k.tri:15
+  %3 pid: i32 = program_id 0   // k.tri:16
+  %4: i32 = const 16   // k.tri:17
+  %5: i32 = mul %3, %4   // k.tri:17
+  %6: i32[16] = arange 0, 16   // k.tri:17
+  %7: i32[16] = splat %5   // k.tri:17
+  %8 offs: i32[16] = add %7, %6   // k.tri:17
+  %9: i32[16] = splat %2   // k.tri:18
+  %10 mask: i1[16] = lt %8, %9   // k.tri:18
+  %11: *i32[16] = splat %0   // k.tri:19
+  %12: *i32[16] = ptr_add %11, %8   // k.tri:19
+  %13 x: i32[16] = load %12, %10, _   // k.tri:19
+  %14: *i32[16] = splat %1   // k.tri:20
+  %15: *i32[16] = ptr_add %14, %8   // k.tri:20
+  %16 = store %15, %13, %10   // k.tri:20
+`
+	assert.Equal(t, want, printed(k))
 }

@@ -23,8 +23,10 @@ type compiler struct {
 	globals     map[string]*val
 	globalsBusy map[string]bool
 	stack       []*frontend.Func // functions being inlined, outermost first
+	calls       []diag.Pos       // call sites of stack[1:]
 	work        int              // statements compiled so far
 	tooBig      bool             // work exceeded maxWork
+	seen        map[string]bool  // diagnostics already reported
 }
 
 // frame is one function being compiled (the kernel or an inlined helper).
@@ -68,6 +70,7 @@ func Specialize(f *frontend.File, name string, sig Signature) (k *ir.Kernel, dia
 		diags:       diags,
 		globals:     map[string]*val{},
 		globalsBusy: map[string]bool{},
+		seen:        map[string]bool{},
 	}
 	k = c.specialize(fn, sig)
 	diags.Sort()
@@ -127,7 +130,7 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 	c.kernel = k
 	c.blk = k.Body
 	if len(sig.Args) != len(fn.Params) {
-		c.diags.Errorf(fn.Pos, diag.CodeArgs, "%s has %d parameters (%s) but the signature has %d arguments",
+		c.errorAt(fn.Pos, diag.CodeArgs, "%s has %d parameters (%s) but the signature has %d arguments",
 			fn.Name, len(fn.Params), strings.Join(ParamNames(fn), ", "), len(sig.Args))
 		return k
 	}
@@ -135,13 +138,13 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 	for i, p := range fn.Params {
 		a := sig.Args[i]
 		if p.Constexpr && a.Kind != ArgConstexpr && a.Kind != ArgNone {
-			c.diags.Errorf(p.Pos, diag.CodeArgs, "parameter %s is a tl.constexpr but is given a runtime value; pass a compile-time value", p.Name)
+			c.errorAt(p.Pos, diag.CodeArgs, "parameter %s is a tl.constexpr but is given a runtime value; pass a compile-time value", p.Name)
 			continue
 		}
 		switch a.Kind {
 		case ArgRuntime:
 			if a.DType.Kind == ir.Invalid || a.DType.Kind == ir.Void {
-				c.diags.Errorf(p.Pos, diag.CodeArgs, "parameter %s has no runtime dtype", p.Name)
+				c.errorAt(p.Pos, diag.CodeArgs, "parameter %s has no runtime dtype", p.Name)
 				continue
 			}
 			prm := &ir.Param{Name: p.Name, Index: len(k.Params), DType: a.DType, Pos: p.Pos, DivisibleBy16: a.DivisibleBy16}
@@ -191,10 +194,34 @@ func (c *compiler) newVar(name string, t ir.Type, pos diag.Pos) *ir.Var {
 	return v
 }
 
+// errorAt reports an error once: a helper inlined twice would otherwise
+// report the same error at the same place twice.
+func (c *compiler) errorAt(pos diag.Pos, code diag.Code, format string, args ...any) *diag.Diagnostic {
+	d := diag.Errorf(pos, code, format, args...)
+	for i := len(c.calls) - 1; i >= 0; i-- {
+		d.WithNote(c.calls[i], "in %s, called from here", c.stack[i+1].Name)
+	}
+	return c.add(d)
+}
+
+// warnAt reports a warning once.
+func (c *compiler) warnAt(pos diag.Pos, code diag.Code, format string, args ...any) *diag.Diagnostic {
+	return c.add(diag.Warnf(pos, code, format, args...))
+}
+
+func (c *compiler) add(d *diag.Diagnostic) *diag.Diagnostic {
+	key := d.Pos.String() + "\x00" + d.Message
+	if !c.seen[key] {
+		c.seen[key] = true
+		c.diags.Add(d)
+	}
+	return d
+}
+
 // errorf reports an error and returns the invalid value, so callers can
 // write `return c.errorf(...)`.
 func (c *compiler) errorf(pos diag.Pos, code diag.Code, format string, args ...any) *val {
-	c.diags.Errorf(pos, code, format, args...)
+	c.errorAt(pos, code, format, args...)
 	return invalid
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -131,7 +132,9 @@ def k(p, BM: tl.constexpr, BN: tl.constexpr):
     rn = tl.arange(0, BN)
     offs = rm[:, None] * BN + rn[None, :]
     tl.store(p + offs, 0.0)
-`, sig(ptr(ir.Float32), cInt(16), cInt(32)), []string{"i32[16,1] = expand_dims", "i32[16,32] = broadcast", "offs: i32[16,32] = add"}, nil},
+    flat = tl.reshape(offs, (BM * BN,))
+    tl.store(p + flat.reshape(BN, BM), 1.0)
+`, sig(ptr(ir.Float32), cInt(16), cInt(32)), []string{"i32[16,1] = expand_dims", "i32[16,32] = broadcast", "offs: i32[16,32] = add", "flat: i32[512] = reshape", "i32[32,16] = reshape"}, nil},
 		{"hints", `
 @triton.jit
 def k(p, n):
@@ -181,4 +184,26 @@ func TestParamNames(t *testing.T) {
 	assert.Equal(t, 4, k.NumWarps)
 	assert.Equal(t, 3, k.NumStages)
 	assert.True(t, strings.HasPrefix(printed(k), "kernel add_kernel(x_ptr: *fp32"))
+}
+
+func TestHelperErrorNote(t *testing.T) {
+	src := header + `
+@triton.jit
+def k(p):
+    bad(p)
+    bad(p)
+
+@triton.jit
+def bad(q):
+    return q * q
+`
+	f, d := frontend.Parse("k.tri", []byte(src))
+	require.NoError(t, d.Err())
+	_, diags := Specialize(f, "k", sig(ptr(ir.Float32)))
+	require.Len(t, diags.Items, 1, "the same error is reported once")
+	e := diags.Items[0]
+	assert.Equal(t, 12, e.Pos.Line)
+	require.Len(t, e.Notes, 1)
+	assert.Equal(t, 7, e.Notes[0].Pos.Line)
+	assert.Equal(t, "in bad, called from here", e.Notes[0].Message)
 }

@@ -170,6 +170,6 @@ func (c *compiler) assertStmt(fr *frame, s *frontend.Assert) {
 			c.errorf(s.Pos, diag.CodeValue, "%s", msg)
 		}
 	default:
-		c.diags.Warnf(s.Pos, diag.CodeUnsupported, "runtime assert is not supported by tri yet and is ignored")
+		c.warnAt(s.Pos, diag.CodeUnsupported, "runtime assert is not supported by tri yet and is ignored")
 	}
 }

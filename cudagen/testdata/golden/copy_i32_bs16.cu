@@ -116,8 +116,8 @@ TRI_DEV double tri_min_nan_f64(double a, double b) { return a != a ? a : b != b 
 // ---- end of prelude ----
 
 extern "C" __global__ void __launch_bounds__(128) copy_k(int* x_ptr, int* z_ptr, int n) {
-  int L0_base = (tri_thread_id()) % 16;  // index of this thread's first element in #L0 tiles
-  bool L0_owner = tri_thread_id() * 1 < 16;  // #L0 is replicated: only this thread's copy is stored
+  int L0_base = tri_thread_id() % 16;  // index of this thread's first element in #L0 tiles
+  bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
   // copy.tri:16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
   // copy.tri:17: offs = pid * bs + tl.arange(0, bs)  # offsets of this program's block

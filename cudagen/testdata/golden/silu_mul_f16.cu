@@ -136,11 +136,11 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
   #pragma unroll
   for (int e = 0; e < 16; ++e) x_ptrs[e] = x_ptr + offs[e];
   // The rest of this block is written twice: for a full tile and for the last, partial one.
-  tri_half x[16];
-  float x_1[16];
+  tri_half x_fp16[16];
+  float x[16];
   tri_half* y_ptrs[16];
-  tri_half y[16];
-  float y_1[16];
+  tri_half y_fp16[16];
+  float y[16];
   float t25[16];
   float t26[16];
   float t28[16];
@@ -156,29 +156,29 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     #pragma unroll
     for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(x_ptrs[e]);
-      x[e + 0] = (tri_half)vec.x; x[e + 1] = (tri_half)(vec.x >> 16); x[e + 2] = (tri_half)vec.y;
-      x[e + 3] = (tri_half)(vec.y >> 16); x[e + 4] = (tri_half)vec.z;
-      x[e + 5] = (tri_half)(vec.z >> 16); x[e + 6] = (tri_half)vec.w;
-      x[e + 7] = (tri_half)(vec.w >> 16);
+      x_fp16[e + 0] = (tri_half)vec.x; x_fp16[e + 1] = (tri_half)(vec.x >> 16);
+      x_fp16[e + 2] = (tri_half)vec.y; x_fp16[e + 3] = (tri_half)(vec.y >> 16);
+      x_fp16[e + 4] = (tri_half)vec.z; x_fp16[e + 5] = (tri_half)(vec.z >> 16);
+      x_fp16[e + 6] = (tri_half)vec.w; x_fp16[e + 7] = (tri_half)(vec.w >> 16);
     }
     #pragma unroll
-    for (int e = 0; e < 16; ++e) x_1[e] = tri_h2f(x[e]);
+    for (int e = 0; e < 16; ++e) x[e] = tri_h2f(x_fp16[e]);
     // fused_fp16.tri:22: y = tl.load(y_ptr + offs, mask=mask, other=0.0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 16; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(y_ptrs[e]);
-      y[e + 0] = (tri_half)vec.x; y[e + 1] = (tri_half)(vec.x >> 16); y[e + 2] = (tri_half)vec.y;
-      y[e + 3] = (tri_half)(vec.y >> 16); y[e + 4] = (tri_half)vec.z;
-      y[e + 5] = (tri_half)(vec.z >> 16); y[e + 6] = (tri_half)vec.w;
-      y[e + 7] = (tri_half)(vec.w >> 16);
+      y_fp16[e + 0] = (tri_half)vec.x; y_fp16[e + 1] = (tri_half)(vec.x >> 16);
+      y_fp16[e + 2] = (tri_half)vec.y; y_fp16[e + 3] = (tri_half)(vec.y >> 16);
+      y_fp16[e + 4] = (tri_half)vec.z; y_fp16[e + 5] = (tri_half)(vec.z >> 16);
+      y_fp16[e + 6] = (tri_half)vec.w; y_fp16[e + 7] = (tri_half)(vec.w >> 16);
     }
     #pragma unroll
-    for (int e = 0; e < 16; ++e) y_1[e] = tri_h2f(y[e]);
+    for (int e = 0; e < 16; ++e) y[e] = tri_h2f(y_fp16[e]);
     // fused_fp16.tri:23: silu = x * tl.sigmoid(x)
     #pragma unroll
-    for (int e = 0; e < 16; ++e) t25[e] = -x_1[e];
+    for (int e = 0; e < 16; ++e) t25[e] = -x[e];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t26[e] = tri_exp_f32(t25[e]);
     #pragma unroll
@@ -186,10 +186,10 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     #pragma unroll
     for (int e = 0; e < 16; ++e) t30[e] = tri_div_f32(1.0f, t28[e]);
     #pragma unroll
-    for (int e = 0; e < 16; ++e) silu[e] = x_1[e] * t30[e];
+    for (int e = 0; e < 16; ++e) silu[e] = x[e] * t30[e];
     // fused_fp16.tri:24: out = silu * y + bias
     #pragma unroll
-    for (int e = 0; e < 16; ++e) t32[e] = silu[e] * y_1[e];
+    for (int e = 0; e < 16; ++e) t32[e] = silu[e] * y[e];
     #pragma unroll
     for (int e = 0; e < 16; ++e) out[e] = t32[e] + bias;
     // fused_fp16.tri:25: tl.store(out_ptr + offs, out.to(tl.float16), mask=mask)
@@ -206,19 +206,19 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     // Partial tile: masked accesses, element by element.
     // fused_fp16.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
     #pragma unroll
-    for (int e = 0; e < 16; ++e) x[e] = mask[e] ? *x_ptrs[e] : ((tri_half)0x0000);
+    for (int e = 0; e < 16; ++e) x_fp16[e] = mask[e] ? *x_ptrs[e] : ((tri_half)0x0000);
     #pragma unroll
-    for (int e = 0; e < 16; ++e) x_1[e] = tri_h2f(x[e]);
+    for (int e = 0; e < 16; ++e) x[e] = tri_h2f(x_fp16[e]);
     // fused_fp16.tri:22: y = tl.load(y_ptr + offs, mask=mask, other=0.0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 16; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) y[e] = mask[e] ? *y_ptrs[e] : ((tri_half)0x0000);
+    for (int e = 0; e < 16; ++e) y_fp16[e] = mask[e] ? *y_ptrs[e] : ((tri_half)0x0000);
     #pragma unroll
-    for (int e = 0; e < 16; ++e) y_1[e] = tri_h2f(y[e]);
+    for (int e = 0; e < 16; ++e) y[e] = tri_h2f(y_fp16[e]);
     // fused_fp16.tri:23: silu = x * tl.sigmoid(x)
     #pragma unroll
-    for (int e = 0; e < 16; ++e) t25[e] = -x_1[e];
+    for (int e = 0; e < 16; ++e) t25[e] = -x[e];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t26[e] = tri_exp_f32(t25[e]);
     #pragma unroll
@@ -226,10 +226,10 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     #pragma unroll
     for (int e = 0; e < 16; ++e) t30[e] = tri_div_f32(1.0f, t28[e]);
     #pragma unroll
-    for (int e = 0; e < 16; ++e) silu[e] = x_1[e] * t30[e];
+    for (int e = 0; e < 16; ++e) silu[e] = x[e] * t30[e];
     // fused_fp16.tri:24: out = silu * y + bias
     #pragma unroll
-    for (int e = 0; e < 16; ++e) t32[e] = silu[e] * y_1[e];
+    for (int e = 0; e < 16; ++e) t32[e] = silu[e] * y[e];
     #pragma unroll
     for (int e = 0; e < 16; ++e) out[e] = t32[e] + bias;
     // fused_fp16.tri:25: tl.store(out_ptr + offs, out.to(tl.float16), mask=mask)

@@ -1,0 +1,105 @@
+package cudagen
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+)
+
+func TestNames(t *testing.T) {
+	n := newNamer()
+	for _, tc := range []struct{ in, want string }{
+		{"x", "x"},
+		{"x", "x_1"},
+		{"x", "x_2"},
+		{"int", "int_"},
+		{"threadIdx", "threadIdx_"},
+		{"e", "e_"},
+		{"tri_half", "tri_half_"},
+		{"L0_base", "L0_base_"},
+		{"", "_"},
+		{"x_1", "x_1_1"},
+	} {
+		assert.Equal(t, tc.want, n.name(tc.in), "name(%q)", tc.in)
+	}
+}
+
+func TestLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		d    ir.DType
+		c    ir.Const
+		want string
+	}{
+		{ir.TInt32, ir.IntConst(5), "5"},
+		{ir.TInt32, ir.IntConst(-5), "(-5)"},
+		{ir.TInt32, ir.IntConst(math.MinInt32), "(-2147483647 - 1)"},
+		{ir.TInt64, ir.IntConst(1 << 40), "1099511627776LL"},
+		{ir.TUint32, ir.IntConst(7), "7u"},
+		{ir.TInt8, ir.IntConst(-3), "((signed char)-3)"},
+		{ir.TBool, ir.IntConst(1), "true"},
+		{ir.TFloat32, ir.FloatConst(1), "1.0f"},
+		{ir.TFloat32, ir.FloatConst(0.1), "0.1f"},
+		{ir.TFloat32, ir.FloatConst(-2.5), "(-2.5f)"},
+		{ir.TFloat32, ir.FloatConst(math.Inf(-1)), "tri_f32_bits(0xff800000u)"},
+		{ir.TFloat64, ir.FloatConst(1e300), "1e+300"},
+		{ir.TFloat16, ir.FloatConst(1), "((tri_half)0x3c00)"},
+		{ir.TBF16, ir.FloatConst(1), "((tri_bf16)0x3f80)"},
+	} {
+		assert.Equal(t, tc.want, literal(tc.d, tc.c), "%s %v", tc.d, tc.c)
+	}
+}
+
+func TestCasts(t *testing.T) {
+	for _, tc := range []struct {
+		from, to ir.DType
+		flags    ir.Flags
+		want     string
+	}{
+		{ir.TFloat32, ir.TInt32, 0, "(int)(x)"},
+		{ir.TFloat32, ir.TBool, 0, "x != 0"},
+		{ir.TFloat32, ir.TFloat16, 0, "tri_f2h(x)"},
+		{ir.TFloat32, ir.TFloat16, ir.FlagRoundTZ, "tri_f2h_rz(x)"},
+		{ir.TFloat32, ir.TBF16, 0, "tri_f2bf(x)"},
+		{ir.TFloat16, ir.TFloat32, 0, "tri_h2f(x)"},
+		{ir.TFloat16, ir.TInt32, 0, "(int)(tri_h2f(x))"},
+		{ir.TBF16, ir.TFloat16, 0, "tri_f2h(tri_bf2f(x))"},
+		{ir.TFloat64, ir.TFloat16, 0, "tri_d2h(x)"},
+		{ir.TInt32, ir.TInt8, 0, "(signed char)(x)"},
+		{ir.TInt64, ir.PtrTo(ir.Float32), 0, "(float*)(x)"},
+	} {
+		assert.Equal(t, tc.want, castExpr(tc.from, tc.to, "x", tc.flags), "%s -> %s", tc.from, tc.to)
+	}
+}
+
+func TestUnsupportedRank(t *testing.T) {
+	b := newBuilder(t, "k", "misc.tri", 4)
+	r := b.at(15).arange(16)
+	b.emit(&ir.Value{Op: ir.OpExpandDims, Type: ir.TileType(ir.TInt32, 16, 1), Args: []*ir.Value{r}, Axis: 1})
+	_, err := Generate(b.k, Options{})
+	require.Error(t, err)
+	var list *diag.List
+	require.ErrorAs(t, err, &list)
+	assert.Equal(t, diag.CodeUnsupported, list.Items[0].Code)
+	assert.Equal(t, 15, list.Items[0].Pos.Line)
+	assert.Contains(t, err.Error(), "not yet supported")
+}
+
+func TestAxisInfo(t *testing.T) {
+	b := newBuilder(t, "k", "misc.tri", 4)
+	p := b.param("p", ir.PtrTo(ir.Float32), true)
+	pid := b.pid(0)
+	offs := b.op(ir.OpAdd, b.op(ir.OpMul, pid, b.i32(256)), b.arange(256))
+	ptrs := b.ptrAdd(p, offs)
+	odd := b.ptrAdd(p, b.op(ir.OpAdd, offs, b.i32(1)))
+	scaled := b.ptrAdd(p, b.op(ir.OpMul, offs, b.i32(2)))
+	a := analyzeAxes(b.k)
+	assert.Equal(t, axisInfo{256, 256, 1}, a.info(offs))
+	assert.Equal(t, axisInfo{256, 16, 1}, a.info(ptrs))
+	assert.Equal(t, int64(4), a.info(odd).Div)
+	assert.Equal(t, int64(1), a.info(scaled).Contig)
+}

@@ -1,5 +1,0 @@
-package nvrtc
-
-import "testing"
-
-func TestTmpMsg(t *testing.T) { t.Log(Load()) }
