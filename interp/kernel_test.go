@@ -553,3 +553,18 @@ func TestReturnInLoop(t *testing.T) {
 		assert.Equal(t, want, out.Int(j), "out[%d]", j)
 	}
 }
+
+// TestTimeoutNamesInnerLoop spins in a while loop (line 22) nested in a for
+// loop (line 21): the error names the inner loop.
+func TestTimeoutNamesInnerLoop(t *testing.T) {
+	b := newBuilder("nested")
+	b.at(21)
+	i := b.newVar("i", ir.ScalarType(ir.TInt32))
+	b.forRange(i, b.i32(0), b.i32(10), b.i32(1), func() {
+		b.at(22)
+		b.while(func() *ir.Value { return b.cmp(ir.OpEq, b.read(i), b.read(i)) }, func() {})
+	})
+	err := Run(b.done(t), [3]int{2, 1, 1}, nil, Options{Timeout: 20 * time.Millisecond, Workers: 2})
+	require.Error(t, err)
+	assert.Equal(t, "k.tri:22:5: interpreting nested: timed out after 20ms in the loop at line 22 (program (0, 0, 0))", err.Error())
+}

@@ -13,6 +13,7 @@ func (p *program) load(v *ir.Value, ptr, mask, other *tile) (*tile, error) {
 	k := v.Type.Kind
 	size := k.Bytes()
 	t := newTile(k, v.Type.Shape)
+	var w window
 	for i, a := range ptr.ints {
 		if mask != nil && mask.ints[i] == 0 {
 			if other != nil {
@@ -20,7 +21,7 @@ func (p *program) load(v *ir.Value, ptr, mask, other *tile) (*tile, error) {
 			}
 			continue
 		}
-		b, off, msg := p.m.mem.access(uint64(a), size)
+		b, off, msg := w.access(p.m.mem, uint64(a), size)
 		if b == nil {
 			return nil, p.memError(v.Pos, "load", msg, ptr.shape, i)
 		}
@@ -36,11 +37,12 @@ func (p *program) load(v *ir.Value, ptr, mask, other *tile) (*tile, error) {
 // store writes val's element to each active lane of ptr.
 func (p *program) store(v *ir.Value, ptr, val, mask *tile) error {
 	size := val.kind.Bytes()
+	var w window
 	for i, a := range ptr.ints {
 		if mask != nil && mask.ints[i] == 0 {
 			continue
 		}
-		b, off, msg := p.m.mem.access(uint64(a), size)
+		b, off, msg := w.access(p.m.mem, uint64(a), size)
 		if b == nil {
 			return p.memError(v.Pos, "store", msg, ptr.shape, i)
 		}

@@ -78,6 +78,25 @@ func (m *memory) access(addr uint64, size int) (*buffer, int, string) {
 	return b, int(off), ""
 }
 
+// window caches the last buffer an access resolved to, so that the lanes
+// of a tile, which mostly fall in one buffer, skip the lookup.
+type window struct {
+	b      *buffer
+	lo, hi uint64 // element addresses in [lo, hi] are in bounds
+}
+
+// access is memory.access through the cache.
+func (w *window) access(m *memory, addr uint64, size int) (*buffer, int, string) {
+	if w.b != nil && addr >= w.lo && addr <= w.hi && (addr-w.lo)&uint64(size-1) == 0 {
+		return w.b, int(addr - w.lo), ""
+	}
+	b, off, msg := m.access(addr, size)
+	if b != nil {
+		w.b, w.lo, w.hi = b, b.base, b.base+uint64(len(b.t.Data)-size)
+	}
+	return b, off, msg
+}
+
 func floorDiv(a, b int64) int64 {
 	q := a / b
 	if a%b != 0 && a < 0 {

@@ -210,4 +210,3 @@ func exactArgs(n int, usage string) cobra.PositionalArgs {
 		return nil
 	}
 }
-

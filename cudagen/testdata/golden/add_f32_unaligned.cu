@@ -39,7 +39,7 @@ extern "C" __device__ double __nv_cos(double);
 #define TRI_SIN_F64(x) sin(x)
 #define TRI_COS_F64(x) cos(x)
 #endif
-#define TRI_DEV static __device__ __forceinline__
+#define TRI_DEV __device__ __forceinline__
 
 // fp16 and bf16 are kept as their bits and computed in float, rounding back
 // after each op, as Triton does for most ops.
