@@ -3,6 +3,7 @@ package cudagen
 // This file builds the test kernels, as sema would from the samples.
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tri-lang/tri/ir"
@@ -42,9 +43,9 @@ func copyKernel(t *testing.T) *ir.Kernel {
 	return b.k
 }
 
-// rowChunksKernel is samples/row_chunks.tri with BLOCK=128: a loop with a
+// rowChunksKernel is samples/row_chunks.tri with BLOCK=blk: a loop with a
 // loop-carried accumulator and a loop-carried pointer.
-func rowChunksKernel(t *testing.T) *ir.Kernel {
+func rowChunksKernel(t *testing.T, blk int) *ir.Kernel {
 	b := newBuilder(t, "row_chunks_kernel", "row_chunks.tri", 4)
 	xp := b.param("x_ptr", ir.PtrTo(ir.Float32), true)
 	yp := b.param("y_ptr", ir.PtrTo(ir.Float32), true)
@@ -52,25 +53,25 @@ func rowChunksKernel(t *testing.T) *ir.Kernel {
 	n := b.param("N", ir.TInt32, true)
 	stride := b.param("stride", ir.TInt32, true)
 	alpha := b.param("alpha", ir.TFloat32, false)
-	b.constexpr("BLOCK", "128")
+	b.constexpr("BLOCK", fmt.Sprint(blk))
 	row := b.at(20).named("row", b.pid(0))
 	xv := b.newVar("x_ptr", ir.ScalarType(ir.PtrTo(ir.Float32)))
 	b.at(21).assign(xv, b.named("x_ptr", b.ptrAdd(xp, b.op(ir.OpMul, row, stride))))
 	yRow := b.at(22).named("y_row", b.ptrAdd(yp, b.op(ir.OpMul, row, stride)))
-	acc := b.newVar("acc", ir.TileType(ir.TFloat32, 128))
-	b.at(23).assign(acc, b.named("acc", b.splat(b.f(0, ir.TFloat32), ir.Shape{128})))
-	cols := b.at(24).named("cols", b.arange(128))
+	acc := b.newVar("acc", ir.TileType(ir.TFloat32, blk))
+	b.at(23).assign(acc, b.named("acc", b.splat(b.f(0, ir.TFloat32), ir.Shape{blk})))
+	cols := b.at(24).named("cols", b.arange(blk))
 	i := b.newVar("start", ir.ScalarType(ir.TInt32))
-	b.at(25).forLoop(i, b.i32(0), n, b.i32(128), func() {
+	b.at(25).forLoop(i, b.i32(0), n, b.i32(int64(blk)), func() {
 		start := b.at(26).read(i)
 		mask := b.named("mask", b.op(ir.OpLt, b.op(ir.OpAdd, start, cols), n))
-		x := b.at(27).named("x", b.load(b.ptrAdd(b.read(xv), cols), mask, b.splat(b.f(0, ir.TFloat32), ir.Shape{128})))
+		x := b.at(27).named("x", b.load(b.ptrAdd(b.read(xv), cols), mask, b.splat(b.f(0, ir.TFloat32), ir.Shape{blk})))
 		sum := b.at(28).named("acc", b.op(ir.OpAdd, b.read(acc), b.op(ir.OpMul, x, x)))
 		b.assign(acc, sum)
 		b.at(29).store(b.ptrAdd(b.ptrAdd(yRow, b.read(i)), cols), b.op(ir.OpMul, x, alpha), mask)
-		b.at(30).assign(xv, b.named("x_ptr", b.ptrAdd(b.read(xv), b.i32(128))))
+		b.at(30).assign(xv, b.named("x_ptr", b.ptrAdd(b.read(xv), b.i32(int64(blk)))))
 	})
-	b.at(31).store(b.ptrAdd(pp, b.op(ir.OpAdd, b.op(ir.OpMul, row, b.i32(128)), cols)), b.read(acc), nil)
+	b.at(31).store(b.ptrAdd(pp, b.op(ir.OpAdd, b.op(ir.OpMul, row, b.i32(int64(blk))), cols)), b.read(acc), nil)
 	return b.k
 }
 
@@ -139,7 +140,8 @@ func testKernels(t *testing.T) []struct {
 		{"add_f32_unaligned", addKernel(t, ir.TFloat32, false)},
 		{"add_f16", addKernel(t, ir.TFloat16, true)},
 		{"copy_i32_bs16", copyKernel(t)},
-		{"row_chunks", rowChunksKernel(t)},
+		{"row_chunks", rowChunksKernel(t, 128)},
+		{"row_chunks_1024", rowChunksKernel(t, 1024)},
 		{"silu_mul_f16", siluKernel(t)},
 		{"misc", miscKernel(t)},
 	}

@@ -8,8 +8,10 @@
 // sign-extended from their width, unsigned kinds zero-extended (uint64 as
 // its bit pattern), Bool as 0 or 1; every op wraps its result back to the
 // width. Floats live in []float64 rounded to their dtype after every op
-// (fp32 with float32(), fp16 and bf16 to nearest even), which is what the GPU
-// does when it computes fp16 and bf16 arithmetic in fp32 and rounds. Tiles
+// (fp32 with float32(), fp16 and bf16 to nearest even). For +, -, *, / the
+// result equals the GPU's compute-in-fp32-then-round for fp16 and bf16,
+// since fp32 carries more than twice their precision; math functions and
+// fp32 division are exact here and within a few ulp on the GPU. Tiles
 // are never mutated once built, so shape ops and hints share their operand's
 // slice.
 //

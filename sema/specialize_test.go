@@ -207,3 +207,19 @@ def bad(q):
 	assert.Equal(t, 7, e.Notes[0].Pos.Line)
 	assert.Equal(t, "in bad, called from here", e.Notes[0].Message)
 }
+
+func TestUndefinedNameSuggestion(t *testing.T) {
+	src := header + `
+@triton.jit
+def k(p, n):
+    offs = tl.arange(0, 16)
+    if p.dtype.element_ty.is_fp32() and not p.dtype.is_fp16():
+        mask = ofs < n
+`
+	f, d := frontend.Parse("k.tri", []byte(src))
+	require.NoError(t, d.Err())
+	_, diags := Specialize(f, "k", sig(ptr(ir.Float32), scalar(ir.Int32)))
+	require.Len(t, diags.Items, 1)
+	assert.Equal(t, "undefined name ofs", diags.Items[0].Message)
+	assert.Equal(t, "did you mean offs?", diags.Items[0].Suggestion)
+}

@@ -3,7 +3,6 @@ package sema
 // This file implements the values that expressions evaluate to.
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -228,5 +227,3 @@ func constexprVal(c Constexpr) *val {
 	}
 	return noneVal
 }
-
-func (v *val) String() string { return fmt.Sprintf("val(%s)", v.repr()) }
