@@ -22,6 +22,7 @@ const (
 	OpNumPrograms // tl.num_programs(Axis): i32 scalar
 	OpArange      // tl.arange(Const.Int, Const.Int+Shape[0]): i32 [N]
 	OpVarRead     // the current value of Var
+	OpRegionArg   // an argument of a Region (Axis: its index)
 
 	// Shape ops.
 	OpSplat     // Args[0] scalar -> tile of Type.Shape
@@ -90,12 +91,33 @@ const (
 	OpAssume  // Args[0] Bool scalar assumed true; Void
 	OpBarrier // tl.debug_barrier(): __syncthreads; Void
 
+	// Tiles of rank 2 and more (see also OpBroadcast, OpExpandDims,
+	// OpReshape above).
+	OpTrans // permute the dimensions of Args[0]: result dim i is input dim Perm[i]
+	OpJoin  // Args[0], Args[1] of equal type -> their shape + [2] (tl.join)
+	OpSplit // Args[0] with last dim 2 -> two results (Types), read with OpTupleGet (tl.split)
+
+	// Reductions and scans along Axis (sema turns axis=None into a reshape
+	// to 1-D and keep_dims into OpExpandDims). Combine says how elements
+	// combine; CombineCustom runs Region.
+	OpReduce // Args: the operands (one, or several for a tuple reduce); result(s) lose dim Axis; CombineArgMax/ArgMin give the i32 index
+	OpScan   // Args: the operands; results keep the shape; FlagReverse scans from the end
+	// OpTupleGet picks result Axis of a multi-result value (Types set):
+	// OpReduce or OpScan with several operands, OpSplit.
+	OpTupleGet
+
+	// Atomics. Args: [ptr, value, mask|nil]; the result is the old values
+	// (pointee dtype, ptr's shape). Atomic says which operation; Sem and
+	// Scope the memory semantics.
+	OpAtomicRMW
+	OpAtomicCAS // Args: [ptr, cmp, value]; result: the old values
+
 	numOps
 )
 
 var opNames = [...]string{
 	OpInvalid: "invalid", OpConst: "const", OpParam: "param", OpProgramID: "program_id",
-	OpNumPrograms: "num_programs", OpArange: "arange", OpVarRead: "read",
+	OpNumPrograms: "num_programs", OpArange: "arange", OpVarRead: "read", OpRegionArg: "region_arg",
 	OpSplat: "splat", OpBroadcast: "broadcast", OpExpandDims: "expand_dims", OpReshape: "reshape",
 	OpAdd: "add", OpSub: "sub", OpMul: "mul", OpDiv: "div", OpRem: "rem", OpNeg: "neg",
 	OpMax: "max", OpMin: "min", OpFma: "fma",
@@ -106,6 +128,9 @@ var opNames = [...]string{
 	OpCast: "cast", OpBitcast: "bitcast", OpWhere: "where", OpPtrAdd: "ptr_add",
 	OpLoad: "load", OpStore: "store", OpMultipleOf: "multiple_of", OpMaxContiguous: "max_contiguous",
 	OpAssume: "assume", OpBarrier: "barrier",
+	OpTrans: "trans", OpJoin: "join", OpSplit: "split",
+	OpReduce: "reduce", OpScan: "scan", OpTupleGet: "tuple_get",
+	OpAtomicRMW: "atomic_rmw", OpAtomicCAS: "atomic_cas",
 }
 
 func (o Op) String() string {
@@ -132,7 +157,87 @@ const (
 	FlagCacheCA                        // OpLoad: cache_modifier=".ca"
 	FlagCacheCS                        // OpStore: cache_modifier=".cs"
 	FlagCacheWT                        // OpStore: cache_modifier=".wt"
+	FlagReverse                        // OpScan: from the last element to the first
 )
+
+// Combine says how OpReduce and OpScan combine two elements.
+type Combine uint8
+
+// Combiners. Max and Min reductions ignore NaN unless FlagPropagateNaN;
+// ArgMax and ArgMin break ties toward the smaller index.
+const (
+	CombineCustom Combine = iota // Region, the inlined @jit combine function
+	CombineSum
+	CombineProd
+	CombineMax
+	CombineMin
+	CombineXor
+	CombineArgMax
+	CombineArgMin
+)
+
+var combineNames = [...]string{"custom", "sum", "prod", "max", "min", "xor", "argmax", "argmin"}
+
+func (c Combine) String() string {
+	if int(c) < len(combineNames) {
+		return combineNames[c]
+	}
+	return "combine?"
+}
+
+// AtomicOp is the operation of an OpAtomicRMW.
+type AtomicOp uint8
+
+// Atomic operations.
+const (
+	AtomicAdd AtomicOp = iota
+	AtomicMax
+	AtomicMin
+	AtomicAnd
+	AtomicOr
+	AtomicXor
+	AtomicXchg
+)
+
+var atomicNames = [...]string{"add", "max", "min", "and", "or", "xor", "xchg"}
+
+func (a AtomicOp) String() string {
+	if int(a) < len(atomicNames) {
+		return atomicNames[a]
+	}
+	return "atomic?"
+}
+
+// MemSem is the memory ordering of an atomic (Triton's sem=).
+type MemSem uint8
+
+// Orderings; Triton's default is acq_rel.
+const (
+	SemAcqRel MemSem = iota
+	SemAcquire
+	SemRelease
+	SemRelaxed
+)
+
+// MemScope is the scope of an atomic (Triton's scope=); the default is gpu.
+type MemScope uint8
+
+// Scopes.
+const (
+	ScopeGPU MemScope = iota
+	ScopeCTA
+	ScopeSys
+)
+
+// Region is a nested computation of OpReduce or OpScan with a custom
+// combine function: Args are OpRegionArg values (for N operands, the N
+// accumulated values then the N new elements, all scalars), Body computes
+// and Yields are the N combined scalars.
+type Region struct {
+	Args   []*Value
+	Body   *Block
+	Yields []*Value
+}
 
 // Const is a scalar constant. Integers (Bool included) are kept in Int,
 // unsigned ones as their bit pattern; floats in Float (already rounded to
@@ -168,6 +273,14 @@ type Value struct {
 	Param *Param // OpParam
 	Hints []int  // OpMultipleOf, OpMaxContiguous: one per dimension (scalars: one)
 	Flags Flags
+
+	Perm    []int    // OpTrans
+	Types   []Type   // results of multi-result values (then Type is Void)
+	Combine Combine  // OpReduce, OpScan
+	Region  *Region  // OpReduce, OpScan with CombineCustom
+	Atomic  AtomicOp // OpAtomicRMW
+	Sem     MemSem   // OpAtomicRMW, OpAtomicCAS
+	Scope   MemScope // OpAtomicRMW, OpAtomicCAS
 }
 
 func (*Value) stmt() {}

@@ -408,8 +408,10 @@ func (c *compiler) staticFor(fr *frame, s *frontend.For, name string, lo, hi, st
 			return
 		}
 		fr.env[name] = intVal(i)
+		errs := c.diags.ErrorCount()
 		c.stmts(fr, s.Body)
-		if fr.terminated {
+		if fr.terminated || c.diags.ErrorCount() > errs {
+			// Later iterations would repeat the same errors.
 			return
 		}
 	}

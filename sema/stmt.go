@@ -12,7 +12,7 @@ import (
 // maxWork bounds the statements compiled for one kernel, counting each
 // unrolled iteration and inlined call, so that nested static_range loops
 // or helpers that call each other twice per level cannot hang sema.
-const maxWork = 1 << 18
+const maxWork = 1 << 16
 
 // stmts compiles a statement list, stopping after a return.
 func (c *compiler) stmts(fr *frame, list []frontend.Stmt) {
