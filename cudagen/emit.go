@@ -40,6 +40,7 @@ type emitter struct {
 	varNames []string // by var ID
 	params   []string // by param index
 	inlined  []bool   // by value ID: a VarRead printed as its Var
+	fused    []bool   // by value ID: computed straight into the Var its Assign writes
 	lines    []string // the source, for comments
 	lastLine int
 	// fast is set while printing the full-tile path of a region; skip
@@ -53,7 +54,7 @@ type emitter struct {
 
 func newEmitter(p *plan, opt Options) *emitter {
 	e := &emitter{plan: p, opt: opt, names: make([]string, p.k.NumValues), varNames: make([]string, p.k.NumVars),
-		inlined: make([]bool, p.k.NumValues), lines: strings.Split(p.k.Source, "\n"),
+		inlined: make([]bool, p.k.NumValues), fused: make([]bool, p.k.NumValues), lines: strings.Split(p.k.Source, "\n"),
 		skip: make([]bool, p.k.NumValues), outside: make([]bool, p.k.NumValues)}
 	n := newNamer()
 	e.kernelName = sanitize(p.k.Name)
@@ -106,6 +107,10 @@ func (e *emitter) nameValue(n *namer, v *ir.Value, b *ir.Block, i int) {
 	if v.Type.Kind == ir.Void {
 		return
 	}
+	if a := e.assignedBy(v); a != nil && e.varNames[a.Var.ID] != "" {
+		e.names[v.ID], e.fused[v.ID] = e.varNames[a.Var.ID], true
+		return
+	}
 	s := v.Name
 	if us := e.users[v.ID]; s == "" && v.Op == ir.OpLoad && len(us) == 1 && us[0].Op == ir.OpCast && us[0].Name != "" {
 		// x = tl.load(...).to(tl.float32): the load is x_fp16, the cast x.
@@ -126,7 +131,7 @@ func (e *emitter) canInline(v *ir.Value, b *ir.Block, i int) bool {
 	if e.varBlock[v.Var.ID] == nil { // a loop index: never assigned in its body
 		return true
 	}
-	if e.ctlUse[v.ID] {
+	if e.ctlUse[v.ID] > 0 {
 		return false
 	}
 	last := i
@@ -327,7 +332,7 @@ func (e *emitter) statement(s ir.Stmt) {
 	switch s := s.(type) {
 	case *ir.Assign:
 		name := e.varNames[s.Var.ID]
-		if s.Value.Op == ir.OpVarRead && s.Value.Var == s.Var {
+		if s.Value.Op == ir.OpVarRead && s.Value.Var == s.Var || e.fused[s.Value.ID] {
 			return
 		}
 		e.source(s.Pos)

@@ -31,7 +31,7 @@ func (e *emitter) region(b *ir.Block, from, to int) {
 	e.lastLine = 0
 	e.w.line("// The rest of this block is written twice: for a full tile and for the last, partial one.")
 	for _, s := range rest {
-		if v, ok := s.(*ir.Value); ok && e.names[v.ID] != "" && v.Type.Kind != ir.Void {
+		if v, ok := s.(*ir.Value); ok && e.names[v.ID] != "" && v.Type.Kind != ir.Void && !e.fused[v.ID] {
 			e.outside[v.ID] = true
 			e.declare(v.Type, e.names[v.ID], "")
 		}
@@ -234,7 +234,7 @@ func (e *emitter) markMaskOnly(b *ir.Block, from, to int) {
 	}
 	var only func(v *ir.Value) bool
 	only = func(v *ir.Value) bool {
-		if !in(v) || e.ctlUse[v.ID] || v.Type.Kind != ir.Bool || len(e.users[v.ID]) == 0 {
+		if !in(v) || e.ctlUse[v.ID] > 0 || v.Type.Kind != ir.Bool || len(e.users[v.ID]) == 0 {
 			return false
 		}
 		for _, u := range e.users[v.ID] {

@@ -67,6 +67,7 @@ func TestClang(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range kernels {
 		t.Run(tc.Name, func(t *testing.T) {
+			t.Parallel()
 			src, err := Generate(tc.K, Options{LineInfo: true})
 			require.NoError(t, err)
 			file := filepath.Join(dir, tc.Name+".cu")

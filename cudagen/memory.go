@@ -185,7 +185,7 @@ func (e *emitter) vectorLoad(v *ir.Value, a memAccess, w int) {
 	k := v.Type.Kind
 	vs := vectorShape(k, w)
 	l := e.layoutOf(v)
-	if !e.outside[v.ID] {
+	if !e.outside[v.ID] && !e.fused[v.ID] {
 		e.declare(v.Type, name, "")
 	}
 	e.w.line("#pragma unroll")

@@ -42,14 +42,14 @@ func (e *emitter) value(v *ir.Value) {
 func (e *emitter) define(v *ir.Value, body func(i string) string) {
 	name := e.names[v.ID]
 	if v.Type.IsScalar() {
-		if e.outside[v.ID] {
+		if e.outside[v.ID] || e.fused[v.ID] {
 			e.w.line("%s = %s;", name, body(""))
 		} else {
 			e.declare(v.Type, name, body(""))
 		}
 		return
 	}
-	if !e.outside[v.ID] {
+	if !e.outside[v.ID] && !e.fused[v.ID] {
 		e.declare(v.Type, name, "")
 	}
 	e.loop(e.layoutOf(v).Elems, func(i string) string { return fmt.Sprintf("%s[%s] = %s;", name, i, body(i)) })

@@ -25,7 +25,7 @@ type plan struct {
 	axes     *axisAnalysis
 	defs     []site        // by value ID
 	users    [][]*ir.Value // by value ID: the values that use it as an operand
-	ctlUse   []bool        // by value ID: used by a statement other than a value (Assign, For, If, While)
+	ctlUse   []int         // by value ID: uses by statements other than values (Assign, For, If, While)
 	parent   map[*ir.Block]*ir.Block
 	varBlock []*ir.Block   // by var ID: the block whose top declares it (nil: a for loop's index)
 	vars     []*ir.Var     // by var ID
@@ -36,7 +36,7 @@ type plan struct {
 // newPlan indexes k, checks it, and chooses layouts.
 func newPlan(k *ir.Kernel) (*plan, error) {
 	p := &plan{k: k, numWarps: k.NumWarps, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
-		ctlUse: make([]bool, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars),
+		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars),
 		byLen: map[int]*tileLayout{}}
 	if p.numWarps <= 0 {
 		p.numWarps = 4
@@ -71,20 +71,22 @@ func newPlan(k *ir.Kernel) (*plan, error) {
 				}
 				p.check(s, &errs)
 			case *ir.Assign:
-				p.ctlUse[s.Value.ID] = true
+				p.ctlUse[s.Value.ID]++
 				useVar(s.Var, b)
 			case *ir.For:
-				p.ctlUse[s.Lo.ID], p.ctlUse[s.Hi.ID], p.ctlUse[s.Step.ID] = true, true, true
+				p.ctlUse[s.Lo.ID]++
+				p.ctlUse[s.Hi.ID]++
+				p.ctlUse[s.Step.ID]++
 				loopVar[s.Var.ID], p.vars[s.Var.ID] = true, s.Var
 				p.parent[s.Body] = b
 				walk(s.Body)
 			case *ir.While:
-				p.ctlUse[s.CondValue.ID] = true
+				p.ctlUse[s.CondValue.ID]++
 				p.parent[s.Cond], p.parent[s.Body] = b, b
 				walk(s.Cond)
 				walk(s.Body)
 			case *ir.If:
-				p.ctlUse[s.Cond.ID] = true
+				p.ctlUse[s.Cond.ID]++
 				p.parent[s.Then], p.parent[s.Else] = b, b
 				walk(s.Then)
 				walk(s.Else)
@@ -98,6 +100,19 @@ func newPlan(k *ir.Kernel) (*plan, error) {
 	p.axes = analyzeAxes(k)
 	p.chooseLayouts()
 	return p, nil
+}
+
+// assignedBy returns the Assign that is the only use of v, when it
+// immediately follows v: v can then be computed straight into the Var.
+func (p *plan) assignedBy(v *ir.Value) *ir.Assign {
+	d := p.defs[v.ID]
+	if d.Block == nil || p.ctlUse[v.ID] != 1 || len(p.users[v.ID]) > 0 || d.Index+1 >= len(d.Block.Stmts) {
+		return nil
+	}
+	if a, ok := d.Block.Stmts[d.Index+1].(*ir.Assign); ok && a.Value == v {
+		return a
+	}
+	return nil
 }
 
 // commonBlock is the innermost block enclosing both a and b.
@@ -127,23 +142,32 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	switch {
 	case v.Type.Shape.Rank() > 1 || v.Op == ir.OpExpandDims || v.Op == ir.OpReshape || v.Op == ir.OpBroadcast:
 		errs.Errorf(v.Pos, diag.CodeUnsupported, "%s of rank-%d tiles is not yet supported by CUDA generation; only 1-D kernels are", v.Op, v.Type.Shape.Rank())
+	case !lowered[v.Op]:
+		errs.Errorf(v.Pos, diag.CodeUnsupported, "%s is not yet supported by CUDA generation", v.Op)
 	case v.Type.Shape.Rank() == 1:
 		n := v.Type.Shape[0]
 		if n <= 0 || n&(n-1) != 0 {
 			errs.Errorf(v.Pos, diag.CodeUnsupported, "tile of %d elements: tile lengths must be powers of two", n)
 		}
-	case int(v.Op) >= len(opNamesKnown) || !opNamesKnown[v.Op]:
-		errs.Errorf(v.Pos, diag.CodeUnsupported, "op %s is not supported by CUDA generation", v.Op)
 	}
 }
 
-// opNamesKnown lists the ops the emitter lowers.
-var opNamesKnown = func() []bool {
-	known := make([]bool, ir.OpBarrier+1)
-	for op := ir.OpConst; op <= ir.OpBarrier; op++ {
-		known[op] = true
+// lowered lists the ops the emitter lowers; others are reported as not
+// supported rather than printed wrong.
+var lowered = func() map[ir.Op]bool {
+	m := map[ir.Op]bool{}
+	for _, op := range []ir.Op{
+		ir.OpConst, ir.OpParam, ir.OpProgramID, ir.OpNumPrograms, ir.OpArange, ir.OpVarRead, ir.OpSplat,
+		ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpNeg, ir.OpMax, ir.OpMin, ir.OpFma,
+		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNot, ir.OpShl, ir.OpShr,
+		ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe,
+		ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt, ir.OpRsqrt, ir.OpAbs, ir.OpSin, ir.OpCos, ir.OpFloor, ir.OpCeil,
+		ir.OpCast, ir.OpBitcast, ir.OpWhere, ir.OpPtrAdd, ir.OpLoad, ir.OpStore,
+		ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpAssume, ir.OpBarrier,
+	} {
+		m[op] = true
 	}
-	return known
+	return m
 }()
 
 // memAccess is one load or store of a tile.

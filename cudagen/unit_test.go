@@ -103,3 +103,12 @@ func TestAxisInfo(t *testing.T) {
 	assert.Equal(t, int64(4), a.info(odd).Div)
 	assert.Equal(t, int64(1), a.info(scaled).Contig)
 }
+
+func TestUnsupportedOp(t *testing.T) {
+	b := newBuilder(t, "k", "misc.tri", 4)
+	r := b.at(16).arange(16)
+	b.emit(&ir.Value{Op: ir.OpScan, Type: r.Type, Args: []*ir.Value{r}})
+	_, err := Generate(b.k, Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "misc.tri:16:5: scan is not yet supported")
+}

@@ -21,6 +21,10 @@ var constPaths = map[string]*val{
 	"triton.language.PropagateNan.NONE": intVal(0),
 }
 
+// rangeParams are the parameters of tl.range; range and tl.static_range
+// take the first three.
+var rangeParams = []string{"arg1", "arg2", "step", "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer", "flatten", "warp_specialize"}
+
 func variadic(n int) []string {
 	out := make([]string, n)
 	for i := range out {
@@ -32,9 +36,9 @@ func variadic(n int) []string {
 func init() {
 	tl := func(name string) string { return "triton.language." + name }
 	builtins = map[string]*builtin{
-		"range":                  {variadic(3), 1, bRangeOutsideFor},
-		tl("range"):              {variadic(3), 1, bRangeOutsideFor},
-		tl("static_range"):       {variadic(3), 1, bRangeOutsideFor},
+		"range":                  {rangeParams[:3], 1, bRangeOutsideFor},
+		tl("range"):              {rangeParams, 1, bRangeOutsideFor},
+		tl("static_range"):       {rangeParams[:3], 1, bRangeOutsideFor},
 		"min":                    {variadic(8), 1, bPyMinMax("min")},
 		"max":                    {variadic(8), 1, bPyMinMax("max")},
 		"print":                  {variadic(16), 0, bDevicePrint},
@@ -80,13 +84,13 @@ func init() {
 		tl("debug_barrier"):      {nil, 0, bBarrier},
 		tl("static_assert"):      {[]string{"cond", "msg"}, 1, bStaticAssert},
 		tl("static_print"):       {variadic(16), 0, func(*compiler, *args) *val { return noneVal }},
-		tl("device_print"):       {variadic(16), 1, bDevicePrint},
+		tl("device_print"):       {append(variadic(16), "hex"), 1, bDevicePrint},
 		tl("constexpr"):          {[]string{"value"}, 1, bConstexpr},
 		tl("pointer_type"):       {[]string{"element_ty", "address_space", "const"}, 1, bPointerType},
 		tl("expand_dims"):        {[]string{"input", "axis"}, 2, bExpandDims},
 		tl("broadcast_to"):       {append([]string{"input"}, variadic(8)...), 2, bBroadcastTo},
 		tl("broadcast"):          {[]string{"input", "other"}, 2, bBroadcast},
-		tl("reshape"):            {append([]string{"input"}, variadic(8)...), 2, bReshape},
+		tl("reshape"):            {append(append([]string{"input"}, variadic(8)...), "can_reorder"), 2, bReshape},
 	}
 }
 
@@ -860,7 +864,7 @@ func bReshape(c *compiler, a *args) *val {
 		return invalid
 	}
 	sv := &val{k: kTuple}
-	for _, v := range a.vals[1:] {
+	for _, v := range a.vals[1:9] {
 		if v != nil {
 			sv.elts = append(sv.elts, v)
 		}

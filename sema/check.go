@@ -214,6 +214,7 @@ func (ck *checker) expr(e frontend.Expr) {
 			ck.expr(r)
 		}
 	case *frontend.Call:
+		ck.call(e)
 		ck.expr(e.Func)
 		for _, a := range e.Args {
 			ck.expr(a)
@@ -261,4 +262,51 @@ func modulePrefix(p string) bool {
 		return modules[p[:i]]
 	}
 	return false
+}
+
+// call checks the argument count and keyword names of calls to @jit
+// functions and to builtins.
+func (ck *checker) call(e *frontend.Call) {
+	var name string
+	var params []string
+	switch {
+	case ck.jitCallee(e.Func) != nil:
+		fn := ck.jitCallee(e.Func)
+		name, params = fn.Name, ParamNames(fn)
+	default:
+		p, ok := ck.path(e.Func)
+		if !ok {
+			return
+		}
+		b := builtins[normalizePath(p)]
+		if b == nil || len(b.params) > 0 && b.params[len(b.params)-1] == "arg7" {
+			return // not a builtin, or a variadic one
+		}
+		name, params = shortPath(normalizePath(p)), b.params
+	}
+	for _, a := range e.Args {
+		if _, ok := a.(*frontend.Starred); ok {
+			return
+		}
+	}
+	if len(e.Args) > len(params) {
+		ck.diags.Errorf(e.Pos, diag.CodeArgs, "%s takes at most %d arguments, got %d", name, len(params), len(e.Args))
+	}
+	for _, kw := range e.Keywords {
+		if indexOf(params, kw.Name) < 0 {
+			d := ck.diags.Errorf(kw.Pos, diag.CodeArgs, "%s has no parameter named %s", name, kw.Name)
+			if s := suggest(kw.Name, params); s != "" {
+				d.WithSuggestion("did you mean %s=?", s)
+			}
+		}
+	}
+}
+
+// jitCallee returns the @jit function a call's callee names, if any.
+func (ck *checker) jitCallee(e frontend.Expr) *frontend.Func {
+	n, ok := e.(*frontend.Name)
+	if !ok || ck.locals[n.ID] {
+		return nil
+	}
+	return ck.file.Func(n.ID)
 }

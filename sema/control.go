@@ -339,10 +339,7 @@ func (c *compiler) forStmt(fr *frame, s *frontend.For) {
 		c.errorf(s.Iter.Position(), diag.CodeUnsupported, "for loops in Triton iterate over range(...), tl.range(...) or tl.static_range(...)")
 		return
 	}
-	params := []string{"arg1", "arg2", "step"}
-	if callee.s == "triton.language.range" {
-		params = append(params, "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer", "flatten", "warp_specialize")
-	}
+	params := builtins[callee.s].params
 	a := c.bindArgs(fr, callee.s, call, params, 1)
 	if a == nil {
 		return
@@ -359,7 +356,7 @@ func (c *compiler) forStmt(fr *frame, s *frontend.For) {
 		return
 	}
 	node := &ir.For{Pos: s.Pos, Body: &ir.Block{}}
-	for i, p := range params[3:] {
+	for i, p := range params[min(3, len(params)):] {
 		v := a.vals[3+i]
 		if v == nil {
 			continue
@@ -408,9 +405,9 @@ func (c *compiler) staticFor(fr *frame, s *frontend.For, name string, lo, hi, st
 			return
 		}
 		fr.env[name] = intVal(i)
-		errs := c.diags.ErrorCount()
+		errs := c.diags.ErrorCount() + c.diags.Dropped()
 		c.stmts(fr, s.Body)
-		if fr.terminated || c.diags.ErrorCount() > errs {
+		if fr.terminated || c.diags.ErrorCount()+c.diags.Dropped() > errs {
 			// Later iterations would repeat the same errors.
 			return
 		}

@@ -123,8 +123,7 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
   int row = tri_program_id_x();
   // row_chunks.tri:21: x_ptr += row * stride
   int t7 = row * stride;
-  float* x_ptr_2 = x_ptr + t7;
-  x_ptr_1 = x_ptr_2;
+  x_ptr_1 = x_ptr + t7;
   // row_chunks.tri:22: y_row = y_ptr + row * stride
   int t9 = row * stride;
   float* y_row = y_ptr + t9;
@@ -148,9 +147,7 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
     // row_chunks.tri:28: acc += x * x
     float t28[1];
     t28[0] = x[0] * x[0];
-    float acc_1[1];
-    acc_1[0] = acc[0] + t28[0];
-    acc[0] = acc_1[0];
+    acc[0] = acc[0] + t28[0];
     // row_chunks.tri:29: tl.store(y_row + start + cols, x * alpha, mask=mask)
     float* y_row_ptrs = y_row + start;
     float* y_row_ptrs_1[1];
@@ -159,8 +156,7 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
     t35[0] = x[0] * alpha;
     if (mask[0]) *y_row_ptrs_1[0] = t35[0];
     // row_chunks.tri:30: x_ptr += BLOCK
-    float* x_ptr_3 = x_ptr_1 + 128;
-    x_ptr_1 = x_ptr_3;
+    x_ptr_1 = x_ptr_1 + 128;
   }
   // row_chunks.tri:31: tl.store(partial_ptr + row * BLOCK + cols, acc)
   int t41 = row * 128;

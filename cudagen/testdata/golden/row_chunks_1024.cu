@@ -123,8 +123,7 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
   int row = tri_program_id_x();
   // row_chunks.tri:21: x_ptr += row * stride
   int t7 = row * stride;
-  float* x_ptr_2 = x_ptr + t7;
-  x_ptr_1 = x_ptr_2;
+  x_ptr_1 = x_ptr + t7;
   // row_chunks.tri:22: y_row = y_ptr + row * stride
   int t9 = row * stride;
   float* y_row = y_ptr + t9;
@@ -151,11 +150,9 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
     // The rest of this block is written twice: for a full tile and for the last, partial one.
     float x[8];
     float t28[8];
-    float acc_1[8];
     float* y_row_ptrs;
     float* y_row_ptrs_1[8];
     float t35[8];
-    float* x_ptr_3;
     if (start + 1023 < N) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
       // row_chunks.tri:27: x = tl.load(x_ptr + cols, mask=mask, other=0.0)
@@ -168,9 +165,7 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
       #pragma unroll
       for (int e = 0; e < 8; ++e) t28[e] = x[e] * x[e];
       #pragma unroll
-      for (int e = 0; e < 8; ++e) acc_1[e] = acc[e] + t28[e];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
+      for (int e = 0; e < 8; ++e) acc[e] = acc[e] + t28[e];
       // row_chunks.tri:29: tl.store(y_row + start + cols, x * alpha, mask=mask)
       y_row_ptrs = y_row + start;
       #pragma unroll
@@ -183,8 +178,7 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
         *reinterpret_cast<tri_f32x4*>(y_row_ptrs_1[e]) = vec;
       }
       // row_chunks.tri:30: x_ptr += BLOCK
-      x_ptr_3 = x_ptr_1 + 1024;
-      x_ptr_1 = x_ptr_3;
+      x_ptr_1 = x_ptr_1 + 1024;
     } else {
       // Partial tile: masked accesses, element by element.
       // row_chunks.tri:27: x = tl.load(x_ptr + cols, mask=mask, other=0.0)
@@ -194,9 +188,7 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
       #pragma unroll
       for (int e = 0; e < 8; ++e) t28[e] = x[e] * x[e];
       #pragma unroll
-      for (int e = 0; e < 8; ++e) acc_1[e] = acc[e] + t28[e];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
+      for (int e = 0; e < 8; ++e) acc[e] = acc[e] + t28[e];
       // row_chunks.tri:29: tl.store(y_row + start + cols, x * alpha, mask=mask)
       y_row_ptrs = y_row + start;
       #pragma unroll
@@ -206,8 +198,7 @@ extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr
       #pragma unroll
       for (int e = 0; e < 8; ++e) if (mask[e]) *y_row_ptrs_1[e] = t35[e];
       // row_chunks.tri:30: x_ptr += BLOCK
-      x_ptr_3 = x_ptr_1 + 1024;
-      x_ptr_1 = x_ptr_3;
+      x_ptr_1 = x_ptr_1 + 1024;
     }
   }
   // row_chunks.tri:31: tl.store(partial_ptr + row * BLOCK + cols, acc)
