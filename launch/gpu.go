@@ -225,29 +225,22 @@ func (p *Prepared) RunGPU(lineInfo bool) (*Compiled, error) {
 // pointer tables name, whose addresses are written into the tables) and
 // returns the kernel's arguments.
 func (p *Prepared) deviceArgs(dt *deviceTensors) ([]Arg, error) {
-	args := make([]Arg, len(p.Kernel.Params))
-	for i, param := range p.Kernel.Params {
-		v, err := p.paramValue(param)
-		if err != nil {
-			return nil, err
-		}
-		if param.DType.IsPtr() {
-			if v.Kind != VTensor {
-				return nil, fmt.Errorf("parameter %s is a pointer but got a %s", param.Name, v.Kind)
-			}
-			if err := p.fillPointerTable(dt, v); err != nil {
-				return nil, err
-			}
-			if args[i].Ptr, err = dt.upload(v.Tensor); err != nil {
-				return nil, err
-			}
+	rargs, err := p.runtimeArgs()
+	if err != nil {
+		return nil, err
+	}
+	args := make([]Arg, len(rargs))
+	for i, a := range rargs {
+		if a.value.Kind != VTensor {
+			args[i] = Arg{Int: a.scalar.Int, Float: a.scalar.Float}
 			continue
 		}
-		c, err := scalarConst(v, param.DType)
-		if err != nil {
-			return nil, fmt.Errorf("parameter %s: %v", param.Name, err)
+		if err := p.fillPointerTable(dt, a.value); err != nil {
+			return nil, err
 		}
-		args[i] = Arg{Int: c.Int, Float: c.Float}
+		if args[i].Ptr, err = dt.upload(a.value.Tensor); err != nil {
+			return nil, err
+		}
 	}
 	return args, nil
 }

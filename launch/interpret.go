@@ -49,26 +49,45 @@ func roundTo(k ir.Kind, f float64) float64 {
 	return f
 }
 
-// interpArgs builds the interpreter's arguments in k.Params order.
-func (p *Prepared) interpArgs() ([]interp.Arg, error) {
-	args := make([]interp.Arg, len(p.Kernel.Params))
+// runtimeArg is the host value of one runtime parameter: a tensor for a
+// pointer, else a constant of the parameter's dtype.
+type runtimeArg struct {
+	value  Value
+	scalar ir.Const
+}
+
+// runtimeArgs resolves the kernel's runtime parameters, in k.Params order,
+// to their host values.
+func (p *Prepared) runtimeArgs() ([]runtimeArg, error) {
+	args := make([]runtimeArg, len(p.Kernel.Params))
 	for i, param := range p.Kernel.Params {
 		v, err := p.paramValue(param)
 		if err != nil {
 			return nil, err
 		}
+		args[i].value = v
 		if param.DType.IsPtr() {
 			if v.Kind != VTensor {
 				return nil, fmt.Errorf("parameter %s is a pointer but got a %s", param.Name, v.Kind)
 			}
-			args[i].Tensor = v.Tensor
 			continue
 		}
-		c, err := scalarConst(v, param.DType)
-		if err != nil {
+		if args[i].scalar, err = scalarConst(v, param.DType); err != nil {
 			return nil, fmt.Errorf("parameter %s: %v", param.Name, err)
 		}
-		args[i].Scalar = c
+	}
+	return args, nil
+}
+
+// interpArgs builds the interpreter's arguments in k.Params order.
+func (p *Prepared) interpArgs() ([]interp.Arg, error) {
+	rargs, err := p.runtimeArgs()
+	if err != nil {
+		return nil, err
+	}
+	args := make([]interp.Arg, len(rargs))
+	for i, a := range rargs {
+		args[i] = interp.Arg{Tensor: a.value.Tensor, Scalar: a.scalar}
 	}
 	return args, nil
 }
