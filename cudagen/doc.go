@@ -35,7 +35,10 @@
 // elements and indexed only by constants once unrolled, so it lives in
 // registers; element e of a thread is tile index
 // base + (e/spt)*(spt*threads) + e%spt with base = tid*spt. Scalars are
-// plain locals; constants, parameters, splats and hints are printed inline.
+// plain locals; constants, parameters, splats and hints are printed inline,
+// a read of a Var is printed as the Var while it cannot change, and a value
+// whose only use is the assignment right after it is computed straight
+// into the Var.
 // fp16 and bf16 stay as their bits and are computed in float, rounded back
 // after each op. fp32 math follows Triton's fast lowering (div.full, ex2,
 // lg2, sqrt.approx as inline PTX); fp64 math is precise.

@@ -74,7 +74,13 @@ func (p *printer) where(line int) string {
 func (p *printer) stmt(depth int, s Stmt) {
 	switch s := s.(type) {
 	case *Value:
-		p.line(depth, FormatValue(s)+p.where(s.Pos.Line))
+		if s.Region == nil {
+			p.line(depth, FormatValue(s)+p.where(s.Pos.Line))
+			break
+		}
+		p.line(depth, FormatValue(s)+" {"+p.where(s.Pos.Line))
+		p.region(depth+1, s.Region)
+		p.line(depth, "}")
 	case *Assign:
 		p.line(depth, fmt.Sprintf("%s: %s = %s", varRef(s.Var), s.Var.Type, ref(s.Value))+p.where(s.Pos.Line))
 	case *For:
@@ -116,6 +122,12 @@ func FormatValue(v *Value) string {
 	}
 	if v.Type.Kind != Void {
 		fmt.Fprintf(&b, ": %s", v.Type)
+	} else if len(v.Types) > 0 {
+		ts := make([]string, len(v.Types))
+		for i, t := range v.Types {
+			ts[i] = t.String()
+		}
+		fmt.Fprintf(&b, ": (%s)", strings.Join(ts, ", "))
 	}
 	b.WriteString(" = ")
 	b.WriteString(v.Op.String())
@@ -141,9 +153,7 @@ func FormatValue(v *Value) string {
 	for _, a := range v.Args {
 		operands = append(operands, ref(a))
 	}
-	if v.Op == OpExpandDims {
-		operands = append(operands, fmt.Sprintf("axis=%d", v.Axis))
-	}
+	operands = append(operands, tileAttrs(v)...)
 	if len(v.Hints) > 0 {
 		operands = append(operands, fmt.Sprint(v.Hints))
 	}
@@ -172,7 +182,7 @@ func formatConst(v *Value) string {
 	return fmt.Sprint(v.Const.Int)
 }
 
-var flagNames = []string{"propagate_nan", "rtz", "volatile", "evict_first", "evict_last", "cg", "ca", "cs", "wt"}
+var flagNames = []string{"propagate_nan", "rtz", "volatile", "evict_first", "evict_last", "cg", "ca", "cs", "wt", "reverse"}
 
 func formatFlags(f Flags) string {
 	var parts []string

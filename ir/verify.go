@@ -136,7 +136,7 @@ func (vf *verifier) value(v *Value) error {
 		return fmt.Errorf("defined twice")
 	}
 	vf.seen[v.ID] = true
-	optional := v.Op == OpLoad || v.Op == OpStore
+	optional := v.Op == OpLoad || v.Op == OpStore || v.Op == OpAtomicRMW
 	for i, a := range v.Args {
 		if a == nil && optional && i > 0 {
 			continue
@@ -145,7 +145,13 @@ func (vf *verifier) value(v *Value) error {
 			return err
 		}
 	}
-	return checkOp(v)
+	if err := checkOp(v); err != nil {
+		return err
+	}
+	if v.Region != nil {
+		return vf.region(v)
+	}
+	return nil
 }
 
 func nargs(v *Value, n int) error {
@@ -329,8 +335,10 @@ func checkOp(v *Value) error {
 		if !arg(0).Equal(ScalarType(TBool)) || t.Kind != Void {
 			return fmt.Errorf("assume of %s", arg(0))
 		}
+	case OpRegionArg:
+		return fmt.Errorf("region argument outside its region's Args")
 	default:
-		return fmt.Errorf("unknown op")
+		return checkTileOp(v)
 	}
 	return nil
 }

@@ -97,8 +97,8 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 	return results, nil
 }
 
-// rebind replaces the binding of name in lets (or appends it), keeping the
-// bindings after it so they are evaluated again.
+// rebind replaces the binding of name in lets in place (or appends it), so
+// the bindings after it are evaluated again with the new value.
 func rebind(lets []string, name, value string) []string {
 	out := append([]string(nil), lets...)
 	for i, l := range out {
@@ -107,7 +107,7 @@ func rebind(lets []string, name, value string) []string {
 			return out
 		}
 	}
-	return append([]string{name + "=" + value}, out...)
+	return append(out, name+"="+value)
 }
 
 func benchOne(path, line string, o *Options, b *BenchOptions, dev *nvrtc.Device, flush nvrtc.DevicePtr) (BenchResult, error) {

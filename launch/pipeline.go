@@ -83,7 +83,8 @@ type Prepared struct {
 
 // Prepare parses path, evaluates the --let bindings, binds the launch line
 // and specializes the kernel. An empty line takes the launch recorded in the
-// file's header ("# launch:"), whose "# let:" bindings come before o.Lets.
+// file's header ("# launch:"), whose "# let:" bindings o.Lets override in
+// place, so the bindings after an overridden one see its new value.
 func Prepare(path, line string, o *Options) (*Prepared, error) {
 	for _, d := range o.Dump {
 		if !slices.Contains(dumpKinds, d) {
@@ -100,7 +101,11 @@ func Prepare(path, line string, o *Options) (*Prepared, error) {
 		if err != nil {
 			return nil, Usage(fmt.Errorf("%v; give a launch line", err))
 		}
-		line, lets = s.Launch, append(append([]string(nil), s.Lets...), o.Lets...)
+		line, lets = s.Launch, s.Lets
+		for _, l := range o.Lets {
+			name, value, _ := strings.Cut(l, "=")
+			lets = rebind(lets, strings.TrimSpace(name), value)
+		}
 	}
 	if o.dumps("ast") {
 		frontend.Dump(o.stdout(), sf.File)

@@ -130,3 +130,12 @@ func TestNoGPU(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "no GPU")
 }
+
+func TestLetOverridesRecordedLaunch(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "out.npy")
+	_, stderr, code := tri(t, "run", "--interpret", "../../samples/add.tri", "--let", "n=3000", "--save", "output="+f)
+	require.Equal(t, 0, code, stderr)
+	out, err := tensor.LoadNPY(f)
+	require.NoError(t, err)
+	assert.Equal(t, []int{3000}, out.Shape, "x, y and output are re-evaluated with the new n")
+}
