@@ -20,6 +20,8 @@ extern "C" __device__ double __nv_exp2(double);
 extern "C" __device__ double __nv_log(double);
 extern "C" __device__ double __nv_log2(double);
 extern "C" __device__ double __nv_sin(double);
+extern "C" __device__ float __nv_sinf(float);
+extern "C" __device__ float __nv_cosf(float);
 extern "C" __device__ double __nv_cos(double);
 #define TRI_FMODF(a, b) __nv_fmodf(a, b)
 #define TRI_FMOD(a, b) __nv_fmod(a, b)
@@ -27,6 +29,8 @@ extern "C" __device__ double __nv_cos(double);
 #define TRI_EXP2_F64(x) __nv_exp2(x)
 #define TRI_LOG_F64(x) __nv_log(x)
 #define TRI_LOG2_F64(x) __nv_log2(x)
+#define TRI_SIN_F32(x) __nv_sinf(x)
+#define TRI_COS_F32(x) __nv_cosf(x)
 #define TRI_SIN_F64(x) __nv_sin(x)
 #define TRI_COS_F64(x) __nv_cos(x)
 #else
@@ -36,6 +40,8 @@ extern "C" __device__ double __nv_cos(double);
 #define TRI_EXP2_F64(x) exp2(x)
 #define TRI_LOG_F64(x) log(x)
 #define TRI_LOG2_F64(x) log2(x)
+#define TRI_SIN_F32(x) sinf(x)
+#define TRI_COS_F32(x) cosf(x)
 #define TRI_SIN_F64(x) sin(x)
 #define TRI_COS_F64(x) cos(x)
 #endif
@@ -91,8 +97,9 @@ TRI_DEV float tri_log2_f32(float x) { float r; asm("lg2.approx.f32 %0, %1;" : "=
 TRI_DEV float tri_log_f32(float x) { return tri_log2_f32(x) * 0.693147180559945309f; }
 TRI_DEV float tri_sqrt_f32(float x) { float r; asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_rsqrt_f32(float x) { float r; asm("rsqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TRI_DEV float tri_sin_f32(float x) { float r; asm("sin.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TRI_DEV float tri_cos_f32(float x) { float r; asm("cos.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+// sin and cos are precise (libdevice), as in Triton.
+TRI_DEV float tri_sin_f32(float x) { return TRI_SIN_F32(x); }
+TRI_DEV float tri_cos_f32(float x) { return TRI_COS_F32(x); }
 TRI_DEV float tri_floor_f32(float x) { float r; asm("cvt.rmi.f32.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_ceil_f32(float x) { float r; asm("cvt.rpi.f32.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_abs_f32(float x) { float r; asm("abs.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
