@@ -7,13 +7,17 @@ tri (`tri bench`, which times the same way), on the same GPU, back to back.
 Prints GB/s for both and tri's ratio, plus the host cost of launching a cached
 kernel from each (10,000 back-to-back launches of a one-program kernel).
 
-Usage: bench_1d.py --tri bin/tri [--launchcost bin/launchcost] [--csv F]
+Each workload alternates Triton and tri for --rounds rounds and reports the
+median of each.
+
+Usage: bench_1d.py --tri bin/tri [--launchcost bin/launchcost] [--rounds N]
 """
 import argparse
 import importlib.util
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -90,14 +94,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tri", default="bin/tri")
     ap.add_argument("--launchcost", default=None, help="tri's Go launch-cost program")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds per workload")
     args = ap.parse_args()
     rows = []
     for name, fn, nbytes, sample, launch, lets in workloads():
-        ms = triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
-        t_gbs = nbytes / (ms * 1e6)
-        tri_gbs, tri_ms = tri_bench(args.tri, sample, launch, lets, nbytes)
+        # Alternate the two a few times and keep each one's median, so a
+        # passing disturbance of the GPU does not decide the ratio.
+        t_ms, r_ms = [], []
+        for _ in range(args.rounds):
+            t_ms.append(triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median"))
+            r_ms.append(tri_bench(args.tri, sample, launch, lets, nbytes)[1])
+        ms, tri_ms = statistics.median(t_ms), statistics.median(r_ms)
+        t_gbs, tri_gbs = nbytes / (ms * 1e6), nbytes / (tri_ms * 1e6)
         rows.append((name, t_gbs, tri_gbs, tri_gbs / t_gbs))
-        print(f"{name:32} triton {t_gbs:8.1f} GB/s ({ms:.4f} ms)  tri {tri_gbs:8.1f} GB/s ({tri_ms:.4f} ms)", flush=True)
+        print(f"{name:32} triton {t_gbs:8.1f} GB/s ({ms:.4f} ms, rounds {t_ms})  tri {tri_gbs:8.1f} GB/s ({tri_ms:.4f} ms, rounds {r_ms})", flush=True)
     tl_cost = triton_launch_cost()
     tri_cost = None
     if args.launchcost:
