@@ -292,7 +292,7 @@ func RuntimeSummary() string {
 	if d, err := Device(); err == nil {
 		fmt.Fprintf(&b, "GPU: %s (%s), driver %s", d.Name(), d.Arch(), drv)
 	} else {
-		fmt.Fprintf(&b, "GPU: none (%v)", err)
+		fmt.Fprintf(&b, "GPU: none; %s", strings.TrimPrefix(err.Error(), ErrNoGPU.Error()+": "))
 	}
 	if major, minor, err := nvrtc.Version(); err == nil {
 		fmt.Fprintf(&b, "\nNVRTC: %d.%d (%s)", major, minor, nv)
