@@ -6,6 +6,7 @@ package ir
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 )
@@ -170,7 +171,16 @@ func FormatValue(v *Value) string {
 func formatConst(v *Value) string {
 	switch {
 	case v.Type.Kind.IsFloat():
-		return fmt.Sprint(v.Const.Float)
+		f := v.Const.Float
+		switch {
+		case math.IsInf(f, 1):
+			return "inf"
+		case math.IsInf(f, -1):
+			return "-inf"
+		case math.IsNaN(f):
+			return "nan"
+		}
+		return fmt.Sprint(f)
 	case v.Type.Kind == Bool:
 		if v.Const.Int != 0 {
 			return "true"

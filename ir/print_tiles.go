@@ -50,7 +50,7 @@ func tileAttrs(v *Value) []string {
 func (p *printer) region(depth int, r *Region) {
 	args := make([]string, len(r.Args))
 	for i, a := range r.Args {
-		args[i] = fmt.Sprintf("%s: %s", ref(a), a.Type)
+		args[i] = fmt.Sprintf("%s %s: %s", ref(a), a.Name, a.Type)
 	}
 	p.line(depth, "args "+strings.Join(args, ", "))
 	p.block(depth, r.Body)

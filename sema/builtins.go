@@ -92,6 +92,9 @@ func init() {
 		tl("broadcast"):          {[]string{"input", "other"}, 2, bBroadcast},
 		tl("reshape"):            {append(append([]string{"input"}, variadic(8)...), "can_reorder"), 2, bReshape},
 	}
+	addShapeBuiltins(tl)
+	addReduceBuiltins(tl)
+	addAtomicBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {
@@ -652,6 +655,9 @@ func bPyMinMax(name string) func(*compiler, *args) *val {
 func bPyConv(name string) func(*compiler, *args) *val {
 	return func(c *compiler, a *args) *val {
 		v := a.vals[0]
+		if v.k == kStr && name != "bool" {
+			return c.parseNumber(name, v.s, a.pos)
+		}
 		if !v.isNum() && !(name == "bool" && v.isConst()) {
 			return c.errorf(a.pos, diag.CodeType, "%s() works on compile-time numbers only; use .to(...) on tensors", name)
 		}
@@ -857,7 +863,7 @@ func bBroadcast(c *compiler, a *args) *val {
 }
 
 // bReshape is tl.reshape(input, shape) (also x.reshape(a, b)); the
-// element order is kept (can_reorder is not accepted).
+// element order is kept, which is one valid answer under can_reorder=True.
 func bReshape(c *compiler, a *args) *val {
 	x := c.runtimeArg(a.vals[0], "the input of tl.reshape", a.pos)
 	if x == nil {

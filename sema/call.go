@@ -146,12 +146,22 @@ func (c *compiler) inline(fr *frame, fn *frontend.Func, e *frontend.Call) *val {
 	if a == nil {
 		return invalid
 	}
+	return c.inlineVals(fn, a.vals, e.Pos)
+}
+
+// inlineVals compiles the body of fn at the current place with its
+// parameters bound to vals (nil for a parameter left to its default) and
+// returns what it returns.
+func (c *compiler) inlineVals(fn *frontend.Func, vals []*val, pos diag.Pos) *val {
 	callee := &frame{fn: fn, env: map[string]*val{}}
 	for i, p := range fn.Params {
-		v := a.vals[i]
+		var v *val
+		if i < len(vals) {
+			v = vals[i]
+		}
 		if v == nil {
 			if p.Default == nil {
-				return c.errorf(e.Pos, diag.CodeArgs, "%s() is missing its argument %s", fn.Name, p.Name)
+				return c.errorf(pos, diag.CodeArgs, "%s() is missing its argument %s", fn.Name, p.Name)
 			}
 			v = c.expr(&frame{env: map[string]*val{}}, p.Default)
 			if v.k == kInvalid {
@@ -159,12 +169,12 @@ func (c *compiler) inline(fr *frame, fn *frontend.Func, e *frontend.Call) *val {
 			}
 		}
 		if p.Constexpr && v.k != kInvalid && !v.isConst() {
-			return c.errorf(e.Pos, diag.CodeArgs, "parameter %s of %s is a tl.constexpr but is given %s", p.Name, fn.Name, v.describe())
+			return c.errorf(pos, diag.CodeArgs, "parameter %s of %s is a tl.constexpr but is given %s", p.Name, fn.Name, v.describe())
 		}
 		callee.env[p.Name] = v
 	}
 	c.stack = append(c.stack, fn)
-	c.calls = append(c.calls, e.Pos)
+	c.calls = append(c.calls, pos)
 	c.stmts(callee, fn.Body)
 	c.stack = c.stack[:len(c.stack)-1]
 	c.calls = c.calls[:len(c.calls)-1]

@@ -17,6 +17,15 @@
 // them become ir.Vars (loop-carried values, values merged after an if),
 // found by scanning the statements for assignments before compiling them.
 //
+// Reductions and scans follow Triton's standard.py: tl.sum, max, min,
+// argmax, argmin, xor_sum, cumsum and cumprod become OpReduce/OpScan with a
+// builtin combiner after the dtype conversions standard.py makes; axis=None
+// flattens with OpReshape and keep_dims re-inserts the axis. tl.reduce and
+// tl.associative_scan inline their @jit combine function into an ir.Region
+// over scalar OpRegionArg values; several inputs give one multi-result
+// value read with OpTupleGet. Atomics follow semantic.py's type checks and
+// conversions.
+//
 // Errors are collected with positions (at most ten); only code reachable
 // after constexpr folding is checked, as in Triton. Check resolves names of
 // every function without a signature, for tri check.

@@ -321,7 +321,7 @@ func (c *compiler) tensorAttr(x *val, name string, pos diag.Pos) *val {
 	case "numel":
 		return intVal(int64(t.Shape.NumElements()))
 	case "T":
-		return c.errorf(pos, diag.CodeUnsupported, "transposes (.T) are not supported by tri yet")
+		return c.permute(x.rt, nil, "x.T", pos)
 	}
 	if _, ok := members[name]; ok {
 		return &val{k: kMethod, s: name, recv: x}
@@ -452,8 +452,12 @@ func (c *compiler) subscript(fr *frame, e *frontend.Subscript) *val {
 	return rtVal(v)
 }
 
-// expandDims inserts an axis of size 1 at axis.
+// expandDims inserts an axis of size 1 at axis; a scalar is splat to [1],
+// as semantic.py's expand_dims does.
 func (c *compiler) expandDims(v *ir.Value, axis int, pos diag.Pos) *ir.Value {
+	if v.Type.IsScalar() {
+		return c.emit(ir.OpSplat, ir.Type{DType: v.Type.DType, Shape: ir.Shape{1}}, pos, v)
+	}
 	s := make(ir.Shape, 0, v.Type.Shape.Rank()+1)
 	s = append(s, v.Type.Shape[:axis]...)
 	s = append(s, 1)

@@ -29,7 +29,7 @@ func fuzzSignature(fn *frontend.Func) Signature {
 }
 
 func FuzzSpecialize(f *testing.F) {
-	for _, pattern := range []string{"testdata/errors/*.tri", "../samples/*.tri"} {
+	for _, pattern := range []string{"testdata/errors/*.tri", "testdata/samples/*.tri", "../samples/*.tri"} {
 		files, _ := filepath.Glob(pattern)
 		for _, path := range files {
 			if b, err := os.ReadFile(path); err == nil {

@@ -37,6 +37,10 @@ var members = map[string]string{
 	"split": "triton.language.split", "view": "triton.language.view", "ravel": "triton.language.ravel",
 	"softmax": "triton.language.softmax", "cumsum": "triton.language.cumsum", "reduce": "triton.language.reduce",
 	"erf": "triton.language.erf", "logical_and": "triton.language.logical_and", "logical_or": "triton.language.logical_or",
+	"xor_sum": "triton.language.xor_sum", "cumprod": "triton.language.cumprod", "associative_scan": "triton.language.associative_scan",
+	"join": "triton.language.join", "atomic_add": "triton.language.atomic_add", "atomic_max": "triton.language.atomic_max",
+	"atomic_min": "triton.language.atomic_min", "atomic_and": "triton.language.atomic_and", "atomic_or": "triton.language.atomic_or",
+	"atomic_xor": "triton.language.atomic_xor", "atomic_xchg": "triton.language.atomic_xchg", "atomic_cas": "triton.language.atomic_cas",
 }
 
 // modules are the module paths a name can stand for.
@@ -50,13 +54,10 @@ var modules = map[string]bool{
 // unsupportedNames are triton.language names tri knows but does not
 // implement yet.
 var unsupportedNames = map[string]bool{
-	"sum": true, "max": true, "min": true, "argmax": true, "argmin": true, "dot": true,
-	"trans": true, "permute": true, "join": true, "split": true, "view": true, "ravel": true,
-	"atomic_add": true, "atomic_cas": true, "atomic_xchg": true, "atomic_max": true, "atomic_min": true,
-	"atomic_and": true, "atomic_or": true, "atomic_xor": true, "rand": true, "randint": true, "randn": true,
-	"rand4x": true, "randint4x": true, "randn4x": true, "reduce": true, "associative_scan": true, "cumsum": true,
-	"cumprod": true, "softmax": true, "swizzle2d": true, "make_block_ptr": true, "advance": true,
-	"histogram": true, "sort": true, "flip": true, "interleave": true, "xor_sum": true, "umulhi": true,
+	"dot": true, "rand": true, "randint": true, "randn": true,
+	"rand4x": true, "randint4x": true, "randn4x": true,
+	"softmax": true, "swizzle2d": true, "make_block_ptr": true, "advance": true,
+	"histogram": true, "sort": true, "flip": true, "interleave": true, "umulhi": true,
 	"dot_scaled": true, "inline_asm_elementwise": true, "device_assert": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true, "erf": true,
 	"fdiv": true, "div_rn": true, "sqrt_rn": true, "log1p": true, "tanh": true, "cat": true,
