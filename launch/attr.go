@@ -126,7 +126,7 @@ func index(x *frontend.Subscript, v, i Value) (Value, error) {
 		}
 		sort.Strings(names)
 		d := diag.Errorf(x.Index.Position(), diag.CodeLaunch, "meta has no key '%s' (it holds the kernel's parameters, num_warps and num_stages)", i.Str)
-		if s := closest(i.Str, names); s != "" {
+		if s := diag.Closest(i.Str, names); s != "" {
 			d.WithSuggestion("did you mean '%s'?", s)
 		}
 		return Value{}, Usage(d)

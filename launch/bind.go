@@ -80,7 +80,7 @@ func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (
 			if kw.Pos.IsValid() {
 				d.Pos = kw.Pos
 			}
-			if s := closest(kw.Name, paramNames(fn)); s != "" {
+			if s := diag.Closest(kw.Name, paramNames(fn)); s != "" {
 				d.WithSuggestion("did you mean %s?", s)
 			}
 			return nil, Usage(d)

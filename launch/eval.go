@@ -207,7 +207,7 @@ func (e *Env) lookupName(x *frontend.Name, sc scope, depth int) (Value, error) {
 		return Value{}, errf(x, "%s is a function; call it", x.ID)
 	}
 	d := diag.Errorf(x.Pos, diag.CodeLaunch, "name '%s' is not bound; bind it with --let %s=...", x.ID, x.ID)
-	if s := closest(x.ID, e.names); s != "" {
+	if s := diag.Closest(x.ID, e.names); s != "" {
 		d.WithSuggestion("did you mean %s?", s)
 	}
 	return Value{}, Usage(d)

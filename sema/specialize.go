@@ -5,7 +5,6 @@ package sema
 
 import (
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	"github.com/tri-lang/tri/diag"
@@ -226,37 +225,4 @@ func (c *compiler) errorf(pos diag.Pos, code diag.Code, format string, args ...a
 }
 
 // suggest returns the candidate closest to name by edit distance, or "".
-func suggest(name string, candidates []string) string {
-	best, bestD := "", len(name)/2+2
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	for _, cand := range sorted {
-		if cand == name {
-			continue
-		}
-		if d := editDistance(strings.ToLower(name), strings.ToLower(cand)); d < bestD {
-			best, bestD = cand, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+func suggest(name string, candidates []string) string { return diag.Closest(name, candidates) }
