@@ -69,6 +69,11 @@ def ordered(a):
     return np.where((bits >> sign) & 1 == 1, -mag, mag)
 
 
+# MAX_ULPS records, per comparison of float outputs, the largest distance
+# seen in units in the last place, for the summary.
+MAX_ULPS = {}
+
+
 def compare(name, got, want, tol, bf16=False):
     """Returns an error string or None."""
     if got.shape != want.shape:
@@ -94,6 +99,10 @@ def compare(name, got, want, tol, bf16=False):
         bad = (d > ulps) & ~both_nan
         bad |= np.isnan(got) != np.isnan(want)
     n = int(bad.sum())
+    if np.issubdtype(want.dtype, np.floating):
+        finite = ~np.isnan(got) & ~np.isnan(want)
+        worst = int(d[finite].max()) if finite.any() else 0
+        MAX_ULPS[name] = worst
     if n == 0:
         return None
     i = int(np.flatnonzero(bad.ravel())[0])
@@ -206,6 +215,12 @@ def main():
         for e in errs:
             print("  " + e)
         print(f"{status:4} {path}", flush=True)
+    if MAX_ULPS:
+        print("\nlargest float differences from Triton (ulp of the output dtype):")
+        for k in sorted(MAX_ULPS):
+            if MAX_ULPS[k] > 0:
+                print(f"  {MAX_ULPS[k]:4d}  {k}")
+        print(f"  (all other float comparisons: 0 ulp, bit for bit; {sum(1 for v in MAX_ULPS.values() if v == 0)} of them)")
     print(f"\n{len(rows) - failed} of {len(rows)} files match Triton")
     sys.exit(1 if failed else 0)
 
