@@ -17,8 +17,8 @@ func unaryRef(in tensors, x string, outs map[string]func(float64) float64) tenso
 }
 
 func refExpLog(in tensors, _ map[string]float64) tensors {
-	res := unaryRef(in, "x", map[string]func(float64) float64{"e": math.Exp, "e2": math.Exp2})
-	for k, v := range unaryRef(in, "y", map[string]func(float64) float64{"lg": math.Log, "lg2": math.Log2}) {
+	res := unaryRef(in, "x", map[string]func(float64) float64{"e": exp32, "e2": math.Exp2})
+	for k, v := range unaryRef(in, "y", map[string]func(float64) float64{"lg": log32, "lg2": math.Log2}) {
 		res[k] = v
 	}
 	return res

@@ -215,10 +215,28 @@ var floatUnaryFuncs = map[ir.Op]func(float64) float64{
 	ir.OpCeil:  math.Ceil,
 }
 
+// fp32Funcs replace floatUnaryFuncs for fp32 where Triton's lowering is a
+// composition whose intermediate rounding shows in the result: tl.exp is
+// ex2.approx of the fp32 product x*log2(e), tl.log is lg2.approx times ln(2)
+// in fp32. Rounding x*log2(e) to fp32 moves exp's result by up to
+// |x*log2(e)| * 2^-24 relative, several ulp for large |x|; reproducing it
+// keeps the interpreter within an ulp or two of the GPU.
+var fp32Funcs = map[ir.Op]func(float64) float64{
+	ir.OpExp: func(x float64) float64 {
+		return math.Exp2(float64(float32(x * float64(float32(math.Log2E)))))
+	},
+	ir.OpLog: func(x float64) float64 {
+		return float64(float32(math.Log2(x))) * float64(float32(math.Ln2))
+	},
+}
+
 // floatUnary applies a unary op to a float tile and rounds to its kind.
 func floatUnary(v *ir.Value, a *tile) *tile {
 	k := v.Type.Kind
 	f := floatUnaryFuncs[v.Op]
+	if g, ok := fp32Funcs[v.Op]; ok && k == ir.Float32 {
+		f = g
+	}
 	t := newTile(k, a.shape)
 	for i, x := range a.flts {
 		t.flts[i] = f(x)
