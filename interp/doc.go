@@ -30,8 +30,31 @@
 // target's range as PTX cvt.rzi does, and maps NaN to 0; an integer
 // division overflow (MIN / -1) wraps.
 //
+// Tiles of any rank are row-major; reshape and expand_dims keep the element
+// order. A reduction along an axis is a left fold from index 0, a scan an
+// inclusive prefix from index 0 (from the end with reverse), combining
+// (accumulated, new) in the value's dtype and rounding at each step; the GPU
+// combines in a tree, so float sums and products may differ by rounding.
+// Max and min ignore NaN (like fmaxf) unless propagate_nan is set;
+// argmax/argmin follow Triton's tie_break_left combine (ties to the smaller
+// index; over NaN the pick depends on the combination order). A custom
+// combine Region is evaluated on all lanes of the reduction at once when
+// its body is elementwise, lane by lane otherwise. Multi-result values
+// (tuple reduces and scans, split) are tuples read by OpTupleGet.
+//
+// Atomics apply lane by lane in index order, each holding the mutex of the
+// buffer it touches, so they are atomic across programs; volatile loads
+// hold it too. Float atomic max/min follow Triton's integer lowering on the
+// bits. Masked-off lanes are untouched and give 0. Float atomic adds from
+// several programs land in a scheduling-dependent order.
+//
 // Program instances are independent and run on several goroutines. A
 // program is one logical thread of tile ops: tl.debug_barrier is a no-op.
+// A program that waits for another (a spin lock on atomic_cas, a flag) makes
+// progress: every 64 iterations of a while loop it yields and, if programs
+// remain unstarted, starts a helper goroutine running the next one, so a
+// wait on a later program ends even with Workers == 1. A true deadlock is
+// stopped by Options.Timeout with an error naming the loop.
 // When programs fail, the error of the lowest-numbered failing program (x
 // fastest, then y, then z) is reported, whatever the number of workers.
 package interp

@@ -87,6 +87,28 @@ func (p *program) eval(v *ir.Value) (*tile, error) {
 		return nil, nil
 	case ir.OpBarrier:
 		return nil, nil
+	case ir.OpTrans:
+		return trans(args[0], v.Perm, v.Type.Shape), nil
+	case ir.OpJoin:
+		return join(args[0], args[1], v.Type.Shape), nil
+	case ir.OpSplit:
+		return split(args[0], v.Types), nil
+	case ir.OpTupleGet:
+		return args[0].parts[v.Axis], nil
+	case ir.OpReduce:
+		if v.Combine == ir.CombineCustom {
+			return p.reduceCustom(v, args)
+		}
+		return reduceBuiltin(v, args[0]), nil
+	case ir.OpScan:
+		if v.Combine == ir.CombineCustom {
+			return p.scanCustom(v, args)
+		}
+		return scanBuiltin(v, args[0]), nil
+	case ir.OpAtomicRMW:
+		return p.atomicRMW(v, args[0], args[1], args[2])
+	case ir.OpAtomicCAS:
+		return p.atomicCAS(v, args[0], args[1], args[2])
 	}
 	return nil, p.errorf(v.Pos, diag.CodeInternal, "internal error: the interpreter has no op %s", v.Op)
 }

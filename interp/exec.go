@@ -6,6 +6,7 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
@@ -17,11 +18,12 @@ var errAborted = errors.New("aborted")
 
 // program is the state of one worker, reused for each program it runs.
 type program struct {
-	m     *machine
-	index int64  // linear program index
-	pid   [3]int // program id along x, y, z
-	vals  []*tile
-	vars  []*tile
+	m      *machine
+	index  int64  // linear program index
+	pid    [3]int // program id along x, y, z
+	vals   []*tile
+	vars   []*tile
+	helper atomic.Bool // a helper started by spinning is running
 }
 
 func (m *machine) newProgram() *program {
@@ -143,11 +145,15 @@ func (p *program) forLoop(s *ir.For) (bool, error) {
 	return false, nil
 }
 
-// whileLoop runs Cond, then Body while CondValue holds.
+// whileLoop runs Cond, then Body while CondValue holds. Every spinCheck
+// iterations it calls spinning, as the loop may wait for another program.
 func (p *program) whileLoop(s *ir.While) (bool, error) {
-	for {
+	for iter := 1; ; iter++ {
 		if err := p.check(s); err != nil {
 			return false, err
+		}
+		if iter%spinCheck == 0 {
+			p.spinning()
 		}
 		if returned, err := p.block(s.Cond); returned || err != nil {
 			return returned, err

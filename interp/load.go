@@ -8,7 +8,8 @@ import (
 )
 
 // load reads one element per active lane of ptr; masked-off lanes take
-// other's value, or zero.
+// other's value, or zero. A volatile load holds the buffer's mutex, so
+// that polling a flag written by atomics of other programs is race-free.
 func (p *program) load(v *ir.Value, ptr, mask, other *tile) (*tile, error) {
 	k := v.Type.Kind
 	size := k.Bytes()
@@ -25,7 +26,14 @@ func (p *program) load(v *ir.Value, ptr, mask, other *tile) (*tile, error) {
 		if b == nil {
 			return nil, p.memError(v.Pos, "load", msg, ptr.shape, i)
 		}
-		bits := readBits(b.t.Data, off, size)
+		var bits uint64
+		if v.Flags&ir.FlagVolatile != 0 {
+			b.mu.Lock()
+			bits = readBits(b.t.Data, off, size)
+			b.mu.Unlock()
+		} else {
+			bits = readBits(b.t.Data, off, size)
+		}
 		if k == ir.Bool && bits != 0 {
 			bits = 1
 		}

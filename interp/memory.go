@@ -6,6 +6,7 @@ package interp
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/tensor"
@@ -19,11 +20,13 @@ const bufferShift = 40
 // Addresses are 1 TiB apart and 256-byte aligned; address 0 is null.
 func Base(i int) uint64 { return uint64(i+1) << bufferShift }
 
-// buffer is one tensor mapped into the address space.
+// buffer is one tensor mapped into the address space. Atomics and
+// volatile loads hold mu while they touch its bytes.
 type buffer struct {
 	t    *tensor.Tensor
 	name string // the parameter it was passed as, or "buffer N"
 	base uint64
+	mu   sync.Mutex
 }
 
 // memory maps addresses to buffers.

@@ -26,7 +26,9 @@ type Arg struct {
 // Options tune Run.
 type Options struct {
 	// Workers is the number of goroutines running programs; 0 means
-	// GOMAXPROCS.
+	// GOMAXPROCS. A program spinning in a while loop may start one more
+	// goroutine at a time (see the package comment), so a program waiting
+	// for a later one makes progress even with one worker.
 	Workers int
 	// Timeout stops the run after this long (0: never); the error names the
 	// kernel and the loop (source line) a program was in.
@@ -56,6 +58,10 @@ type machine struct {
 	params  []*tile // the value of each Param, by index
 	timeout time.Duration
 	stop    atomic.Int32
+
+	next  atomic.Int64   // the index of the next program to start
+	total int64          // the number of programs
+	wg    sync.WaitGroup // the workers and helpers
 
 	mu       sync.Mutex
 	failed   atomic.Int64 // lowest failing program index, or the program count
@@ -105,25 +111,31 @@ func Run(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (err error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, total)
+	m.total = int64(total)
 	m.failed.Store(int64(total))
-	var next atomic.Int64
-	var wg sync.WaitGroup
 	for range workers {
-		wg.Go(func() {
-			p := m.newProgram()
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(total) || i > m.failed.Load() {
-					return
-				}
-				if err := p.run(int(i)); err != nil {
-					m.fail(i, err)
-				}
-			}
-		})
+		m.wg.Go(func() { m.work(m.newProgram(), false) })
 	}
-	wg.Wait()
+	m.wg.Wait()
 	return m.firstErr
+}
+
+// work runs the next programs not yet started, until there are none left
+// or a lower-numbered program failed; with one set, it runs one program at
+// most.
+func (m *machine) work(p *program, one bool) {
+	for {
+		i := m.next.Add(1) - 1
+		if i >= m.total || i > m.failed.Load() {
+			return
+		}
+		if err := p.run(int(i)); err != nil {
+			m.fail(i, err)
+		}
+		if one {
+			return
+		}
+	}
 }
 
 // newMachine checks the arguments and maps the tensors.

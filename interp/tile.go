@@ -13,12 +13,15 @@ import (
 // tile is the value of one ir.Value: a scalar (shape nil, one element) or a
 // tile. Exactly one of ints and flts holds the elements, row-major: flts
 // for float kinds, ints for integers, Bool and pointers (see the package
-// comment for the canonical form). Tiles are immutable once built.
+// comment for the canonical form). Tiles are immutable once built. A
+// multi-result value (a tuple reduce or scan, a split) has kind Void and
+// its results in parts, read by OpTupleGet.
 type tile struct {
 	kind  ir.Kind
 	shape ir.Shape
 	ints  []int64
 	flts  []float64
+	parts []*tile
 }
 
 // newTile allocates a zeroed tile of kind k and the given shape.
