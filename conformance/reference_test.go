@@ -79,6 +79,41 @@ var references = map[string]Reference{
 	"fp16_arith":           refHalfArith(r16),
 	"bf16_arith":           refHalfArith(rbf),
 
+	// Two- and three-dimensional tiles.
+	"tile_index_none":   refIndexNone,
+	"tile_expand_dims":  refExpandDims,
+	"tile_broadcast_to": refBroadcastTo,
+	"tile_reshape":      refReshape,
+	"tile_trans":        refTrans,
+	"tile_permute_3d":   refPermute3D,
+	"tile_join_split":   refJoinSplit,
+	"tile_shape_index":  refShapeIndex,
+	"tile_mask_2d":      refMask2D,
+	"tile_grid_3d":      refGrid3D,
+
+	// Reductions.
+	"reduce_sum_axes": refSumAxes,
+	"reduce_sum_fp32": refSumFP32,
+	"reduce_fp16":     refReduceFP16,
+	"reduce_int":      refReduceInt,
+	"reduce_nan":      refReduceNaN,
+	"reduce_argmax":   refArgmax,
+	"reduce_custom":   refReduceCustom,
+	"reduce_tuple":    refReduceTuple,
+
+	// Scans.
+	"scan_cumsum":      refCumsum,
+	"scan_cumsum_fp32": refCumsumFP32,
+	"scan_custom":      refScanCustom,
+
+	// Atomics and barriers.
+	"atomic_add_hist": refAtomicAddHist,
+	"atomic_minmax":   refAtomicMinMax,
+	"atomic_bitwise":  refAtomicBitwise,
+	"atomic_xchg":     refAtomicXchg,
+	"atomic_cas_lock": refAtomicCASLock,
+	"debug_barrier":   refDebugBarrier,
+
 	// Samples.
 	"sample/add":        refSampleAdd,
 	"sample/copy":       refSampleCopy,
