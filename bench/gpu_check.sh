@@ -47,6 +47,15 @@ for f in samples/*.tri; do
 done
 note "tri run --check: $pass of $total samples pass"
 
+echo "== registers and spills of every sample (ptxas -v through NVRTC)"
+spills=0
+for f in samples/*.tri; do
+	line=$(bin/tri build "$f" --dump=resources -o /dev/null 2>&1 | grep registers)
+	echo "$(basename "$f"): $line"
+	case "$line" in *" 0 bytes spill stores, 0 bytes spill loads"*) ;; *) spills=$((spills + 1)) ;; esac
+done
+note "samples with register spills (or no report): $spills"
+
 echo "== Go GPU tests"
 for p in nvrtc conformance launch; do
 	if [ -x "bin/$p.test" ]; then
@@ -69,6 +78,9 @@ note "triton_compare: $(tail -1 "$LOG_DIR/compare.out")"
 
 echo "== speed against Triton"
 python3 bench/bench_1d.py --tri bin/tri --launchcost bin/launchcost 2>&1 | tee "$LOG_DIR/bench.out"
+if [ -f samples/softmax.tri ] && [ -f samples/layernorm_fwd.tri ]; then
+	python3 bench/bench_2d.py --tri bin/tri 2>&1 | tee "$LOG_DIR/bench2d.out"
+fi
 
 echo
 echo "== summary"
