@@ -47,6 +47,15 @@ for f in samples/*.tri; do
 done
 note "tri run --check: $pass of $total samples pass"
 
+echo "== the emitted CUDA of every sample compiles with nvcc"
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+ok_nvcc=0; tmpcu=$(mktemp -d)
+for f in samples/*.tri; do
+	n=$(basename "$f" .tri)
+	if bin/tri build "$f" -o "$tmpcu/$n.cu" && "$NVCC" -arch=sm_90 -c -o "$tmpcu/$n.o" "$tmpcu/$n.cu" >"$LOG_DIR/nvcc_$n.log" 2>&1; then ok_nvcc=$((ok_nvcc + 1)); else echo "nvcc FAIL $f"; tail -5 "$LOG_DIR/nvcc_$n.log"; fi
+done
+note "nvcc: $ok_nvcc of $total samples compile"
+
 echo "== registers and spills of every sample (ptxas -v through NVRTC)"
 spills=0
 for f in samples/*.tri; do
