@@ -1,8 +1,9 @@
 package cudagen
 
 // This file implements the contiguity and divisibility analysis that
-// decides which loads and stores can be vectorized, after Triton's
-// AxisInfo. For a 1-D tile, a value is split into runs of Contig
+// decides which loads and stores can be vectorized and which axis of a
+// tile is its fastest, after Triton's AxisInfo. Facts are kept per
+// dimension: along dimension d, a value is split into runs of Contig
 // consecutive integers (each run starting at an index that is a multiple
 // of Contig); Div is a power of two dividing the first element of every
 // run (in bytes for pointers), and Constancy is the length of runs of equal
@@ -13,7 +14,7 @@ import "github.com/tri-lang/tri/ir"
 // maxDiv stands for the divisibility of zero.
 const maxDiv = int64(1) << 40
 
-// axisInfo is what the analysis knows about one value.
+// axisInfo is what the analysis knows about one dimension of a value.
 type axisInfo struct {
 	Contig    int64
 	Div       int64
@@ -64,31 +65,75 @@ func meet(a, b axisInfo) axisInfo {
 	return axisInfo{gcd(a.Contig, b.Contig), gcd(a.Div, b.Div), gcd(a.Constancy, b.Constancy)}
 }
 
+// facts is the info of every dimension of a value (one entry for a
+// scalar).
+type facts []axisInfo
+
+func meetAll(a, b facts) facts {
+	if len(a) != len(b) {
+		return uniform(max(len(a), len(b)), bottom)
+	}
+	out := make(facts, len(a))
+	for d := range a {
+		out[d] = meet(a[d], b[d])
+	}
+	return out
+}
+
+func equalFacts(a, b facts) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for d := range a {
+		if a[d] != b[d] {
+			return false
+		}
+	}
+	return true
+}
+
+func uniform(n int, a axisInfo) facts {
+	out := make(facts, max(n, 1))
+	for d := range out {
+		out[d] = a
+	}
+	return out
+}
+
+// allDiv is a power of two dividing every element of a value.
+func (f facts) allDiv() int64 {
+	d := maxDiv
+	for _, a := range f {
+		d = min(d, a.elemDiv(1))
+	}
+	return d
+}
+
 // axisAnalysis holds the result per value ID.
 type axisAnalysis struct {
 	k      *ir.Kernel
-	vals   []axisInfo
-	vars   []axisInfo
+	vals   []facts
+	vars   []facts
 	varSet []bool // vars[id] holds a fact (else: not assigned yet, optimistic)
-	next   []axisInfo
+	next   []facts
 	nextOK []bool
 }
 
 // analyzeAxes runs the analysis to a fixed point over loop-carried Vars.
 func analyzeAxes(k *ir.Kernel) *axisAnalysis {
-	a := &axisAnalysis{k: k, vals: make([]axisInfo, k.NumValues), vars: make([]axisInfo, k.NumVars), varSet: make([]bool, k.NumVars)}
+	a := &axisAnalysis{k: k, vals: make([]facts, k.NumValues), vars: make([]facts, k.NumVars), varSet: make([]bool, k.NumVars)}
 	for _, p := range k.Params {
 		if p.Value != nil {
 			a.vals[p.Value.ID] = a.value(p.Value)
 		}
 	}
 	for iter := 0; ; iter++ {
-		a.next = make([]axisInfo, k.NumVars)
+		a.next = make([]facts, k.NumVars)
 		a.nextOK = make([]bool, k.NumVars)
 		a.block(k.Body)
 		changed := false
 		for i := range a.vars {
-			if a.nextOK[i] && (!a.varSet[i] || a.next[i] != a.vars[i]) {
+			if a.nextOK[i] && (!a.varSet[i] || !equalFacts(a.next[i], a.vars[i])) {
 				a.vars[i], a.varSet[i], changed = a.next[i], true, true
 			}
 		}
@@ -98,7 +143,7 @@ func analyzeAxes(k *ir.Kernel) *axisAnalysis {
 		if iter == 20 {
 			// Give up on precision; one more pass with nothing known.
 			for i := range a.vars {
-				a.vars[i], a.varSet[i] = bottom, true
+				a.vars[i], a.varSet[i] = nil, true
 			}
 			a.block(k.Body)
 			return a
@@ -106,9 +151,9 @@ func analyzeAxes(k *ir.Kernel) *axisAnalysis {
 	}
 }
 
-func (a *axisAnalysis) assign(v *ir.Var, info axisInfo) {
+func (a *axisAnalysis) assign(v *ir.Var, info facts) {
 	if a.nextOK[v.ID] {
-		info = meet(info, a.next[v.ID])
+		info = meetAll(info, a.next[v.ID])
 	}
 	a.next[v.ID], a.nextOK[v.ID] = info, true
 }
@@ -121,7 +166,7 @@ func (a *axisAnalysis) block(b *ir.Block) {
 		case *ir.Assign:
 			a.assign(s.Var, a.vals[s.Value.ID])
 		case *ir.For:
-			a.assign(s.Var, axisInfo{1, gcd(a.vals[s.Lo.ID].Div, a.vals[s.Step.ID].Div), 1})
+			a.assign(s.Var, facts{{1, gcd(a.info(s.Lo).Div, a.info(s.Step).Div), 1}})
 			a.block(s.Body)
 		case *ir.While:
 			a.block(s.Cond)
@@ -133,50 +178,145 @@ func (a *axisAnalysis) block(b *ir.Block) {
 	}
 }
 
-func (a *axisAnalysis) info(v *ir.Value) axisInfo { return a.vals[v.ID] }
+// dims is the info of every dimension of v.
+func (a *axisAnalysis) dims(v *ir.Value) facts {
+	f := a.vals[v.ID]
+	if n := max(1, v.Type.Shape.Rank()); len(f) != n {
+		return uniform(n, bottom)
+	}
+	return f
+}
 
-func (a *axisAnalysis) value(v *ir.Value) axisInfo {
-	n := int64(v.Type.Shape.NumElements())
+// info is the info of v's last dimension (of a scalar, its only one).
+func (a *axisAnalysis) info(v *ir.Value) axisInfo {
+	f := a.dims(v)
+	return f[len(f)-1]
+}
+
+func (a *axisAnalysis) value(v *ir.Value) facts {
+	shape := v.Type.Shape
+	rank := max(1, shape.Rank())
+	size := func(d int) int64 {
+		if shape.Rank() == 0 {
+			return 1
+		}
+		return int64(shape[d])
+	}
 	switch v.Op {
 	case ir.OpConst:
 		if v.Type.Kind.IsInt() {
-			return axisInfo{1, pow2Div(v.Const.Int), n}
+			return facts{{1, pow2Div(v.Const.Int), 1}}
 		}
-		return axisInfo{1, 1, n}
+		return facts{bottom}
 	case ir.OpParam:
 		p := v.Param
 		switch {
 		case p.DType.IsPtr() && p.DivisibleBy16:
-			return axisInfo{1, 16, 1}
+			return facts{{1, 16, 1}}
 		case p.DType.IsPtr():
-			return axisInfo{1, int64(p.DType.Elem.Bytes()), 1}
+			return facts{{1, int64(p.DType.Elem.Bytes()), 1}}
 		case p.DivisibleBy16:
-			return axisInfo{1, 16, 1}
+			return facts{{1, 16, 1}}
 		}
-		return bottom
+		return facts{bottom}
 	case ir.OpArange:
-		return axisInfo{n, pow2Div(v.Const.Int), 1}
+		return facts{{size(0), pow2Div(v.Const.Int), 1}}
 	case ir.OpSplat:
-		return axisInfo{1, a.info(v.Args[0]).Div, n}
+		div := a.info(v.Args[0]).Div
+		out := make(facts, rank)
+		for d := range out {
+			out[d] = axisInfo{1, div, size(d)}
+		}
+		return out
 	case ir.OpVarRead:
 		if !a.varSet[v.Var.ID] {
-			return axisInfo{n, maxDiv, n}
+			out := make(facts, rank)
+			for d := range out {
+				out[d] = axisInfo{size(d), maxDiv, size(d)}
+			}
+			return out
 		}
-		return a.vars[v.Var.ID]
-	case ir.OpMultipleOf:
-		in := a.info(v.Args[0])
-		if len(v.Hints) > 0 {
-			in.Div = pow2Div(int64(v.Hints[0]))
+		return a.fit(a.vars[v.Var.ID], rank)
+	case ir.OpMultipleOf, ir.OpMaxContiguous:
+		in := append(facts{}, a.dims(v.Args[0])...)
+		for d := range in {
+			if d < len(v.Hints) {
+				if v.Op == ir.OpMultipleOf {
+					in[d].Div = pow2Div(int64(v.Hints[d]))
+				} else {
+					in[d].Contig = pow2Floor(int64(v.Hints[d]))
+				}
+			}
 		}
 		return in
-	case ir.OpMaxContiguous:
-		in := a.info(v.Args[0])
-		if len(v.Hints) > 0 {
-			in.Contig = pow2Floor(int64(v.Hints[0]))
+	case ir.OpExpandDims:
+		in := a.dims(v.Args[0])
+		if v.Args[0].Type.IsScalar() {
+			in = nil
 		}
-		return in
+		out := make(facts, 0, rank)
+		out = append(out, in[:min(v.Axis, len(in))]...)
+		out = append(out, axisInfo{1, in.allDiv(), 1})
+		out = append(out, in[min(v.Axis, len(in)):]...)
+		return a.fit(out, rank)
+	case ir.OpBroadcast:
+		in := a.dims(v.Args[0])
+		if len(in) != rank {
+			return uniform(rank, bottom)
+		}
+		out := append(facts{}, in...)
+		for d := range out {
+			if v.Args[0].Type.Shape[d] == 1 && size(d) > 1 {
+				out[d] = axisInfo{1, in.allDiv(), size(d)}
+			}
+		}
+		return out
+	case ir.OpAdd, ir.OpPtrAdd, ir.OpSub, ir.OpMul:
+		x, y := a.dims(v.Args[0]), a.dims(v.Args[1])
+		if len(x) != rank || len(y) != rank {
+			return uniform(rank, bottom)
+		}
+		out := make(facts, rank)
+		for d := range out {
+			out[d] = binary(v, x[d], y[d])
+		}
+		return out
+	case ir.OpCast:
+		from, to := v.Args[0].Type.DType, v.Type.DType
+		if from.Kind.IsInt() && to.Kind.IsInt() && to.Kind.Bits() >= from.Kind.Bits() && from.Kind != ir.Bool ||
+			from.Kind == ir.Ptr || to.Kind == ir.Ptr {
+			return a.dims(v.Args[0])
+		}
+	}
+	out := make(facts, rank)
+	for d := range out {
+		c := size(d)
+		for _, arg := range v.Args {
+			if arg != nil && !arg.Type.IsScalar() && arg.Type.Shape.Rank() == shape.Rank() {
+				c = gcd(c, a.dims(arg)[d].Constancy)
+			}
+		}
+		if v.Type.IsScalar() {
+			c = 1
+		}
+		out[d] = axisInfo{1, 1, c}
+	}
+	return out
+}
+
+// fit returns f if it has n dimensions, else facts that claim nothing.
+func (a *axisAnalysis) fit(f facts, n int) facts {
+	if len(f) != n {
+		return uniform(n, bottom)
+	}
+	return f
+}
+
+// binary is the info of one dimension of x op y for +, -, * and pointer
+// arithmetic.
+func binary(v *ir.Value, x, y axisInfo) axisInfo {
+	switch v.Op {
 	case ir.OpAdd, ir.OpPtrAdd:
-		x, y := a.info(v.Args[0]), a.info(v.Args[1])
 		r := max(gcd(x.Contig, y.Constancy), gcd(x.Constancy, y.Contig))
 		scale := int64(1)
 		if v.Op == ir.OpPtrAdd {
@@ -185,35 +325,16 @@ func (a *axisAnalysis) value(v *ir.Value) axisInfo {
 		d := gcd(x.elemDiv(r), min(y.elemDiv(r)*scale, maxDiv))
 		return axisInfo{r, d, gcd(x.Constancy, y.Constancy)}
 	case ir.OpSub:
-		x, y := a.info(v.Args[0]), a.info(v.Args[1])
 		r := gcd(x.Contig, y.Constancy)
 		return axisInfo{r, gcd(x.elemDiv(r), y.elemDiv(r)), gcd(x.Constancy, y.Constancy)}
-	case ir.OpMul:
-		x, y := a.info(v.Args[0]), a.info(v.Args[1])
-		if isOne(v.Args[1]) {
-			return x
-		}
-		if isOne(v.Args[0]) {
-			return y
-		}
-		return axisInfo{1, min(x.elemDiv(1)*y.elemDiv(1), maxDiv), gcd(x.Constancy, y.Constancy)}
-	case ir.OpCast:
-		from, to := v.Args[0].Type.DType, v.Type.DType
-		if from.Kind.IsInt() && to.Kind.IsInt() && to.Kind.Bits() >= from.Kind.Bits() && from.Kind != ir.Bool ||
-			from.Kind == ir.Ptr || to.Kind == ir.Ptr {
-			return a.info(v.Args[0])
-		}
 	}
-	c := n
-	for _, arg := range v.Args {
-		if arg != nil && !arg.Type.IsScalar() {
-			c = gcd(c, a.info(arg).Constancy)
-		}
+	if isOne(v.Args[1]) {
+		return x
 	}
-	if v.Type.IsScalar() {
-		c = 1
+	if isOne(v.Args[0]) {
+		return y
 	}
-	return axisInfo{1, 1, c}
+	return axisInfo{1, min(x.elemDiv(1)*y.elemDiv(1), maxDiv), gcd(x.Constancy, y.Constancy)}
 }
 
 // isOne reports whether v is the constant 1, or a splat of it.

@@ -89,21 +89,81 @@ func (b *builder) nprog(axis int) *ir.Value {
 	return b.emit(&ir.Value{Op: ir.OpNumPrograms, Type: ir.ScalarType(ir.TInt32), Axis: axis})
 }
 
-// broadcast splats scalars among args to the shape of the tile among them.
+// broadcast splats scalars among args to the shape of the tiles among
+// them, and broadcasts tiles with dimensions of size 1, as sema does.
 func (b *builder) broadcast(args []*ir.Value) []*ir.Value {
 	var shape ir.Shape
 	for _, a := range args {
-		if !a.Type.IsScalar() {
-			shape = a.Type.Shape
+		if a == nil || a.Type.IsScalar() {
+			continue
+		}
+		if shape == nil {
+			shape = append(ir.Shape{}, a.Type.Shape...)
+		}
+		for d := range shape {
+			shape[d] = max(shape[d], a.Type.Shape[d])
 		}
 	}
 	out := append([]*ir.Value{}, args...)
 	for i, a := range out {
-		if shape != nil && a.Type.IsScalar() {
+		switch {
+		case a == nil || shape == nil:
+		case a.Type.IsScalar():
 			out[i] = b.splat(a, shape)
+		case !a.Type.Shape.Equal(shape):
+			out[i] = b.bcast(a, shape)
 		}
 	}
 	return out
+}
+
+func (b *builder) bcast(v *ir.Value, shape ir.Shape) *ir.Value {
+	return b.emit(&ir.Value{Op: ir.OpBroadcast, Type: ir.Type{DType: v.Type.DType, Shape: shape}, Args: []*ir.Value{v}})
+}
+
+// expand is v[:, None] (axis 1) or v[None, :] (axis 0).
+func (b *builder) expand(v *ir.Value, axis int) *ir.Value {
+	shape := append(append(append(ir.Shape{}, v.Type.Shape[:axis]...), 1), v.Type.Shape[axis:]...)
+	return b.emit(&ir.Value{Op: ir.OpExpandDims, Type: ir.Type{DType: v.Type.DType, Shape: shape}, Args: []*ir.Value{v}, Axis: axis})
+}
+
+// reduce is a reduction of x along axis.
+func (b *builder) reduce(x *ir.Value, axis int, c ir.Combine) *ir.Value {
+	shape := append(append(ir.Shape{}, x.Type.Shape[:axis]...), x.Type.Shape[axis+1:]...)
+	d := x.Type.DType
+	if c == ir.CombineArgMax || c == ir.CombineArgMin {
+		d = ir.TInt32
+	}
+	if len(shape) == 0 {
+		shape = nil
+	}
+	return b.emit(&ir.Value{Op: ir.OpReduce, Type: ir.Type{DType: d, Shape: shape}, Args: []*ir.Value{x}, Axis: axis, Combine: c})
+}
+
+func (b *builder) tupleGet(v *ir.Value, i int) *ir.Value {
+	return b.emit(&ir.Value{Op: ir.OpTupleGet, Type: v.Types[i], Args: []*ir.Value{v}, Axis: i})
+}
+
+func (b *builder) atomic(op ir.AtomicOp, ptr, val, mask *ir.Value) *ir.Value {
+	args := b.broadcast([]*ir.Value{ptr, val, mask})
+	t := ir.Type{DType: ir.Scalar(ptr.Type.Elem), Shape: ptr.Type.Shape}
+	return b.emit(&ir.Value{Op: ir.OpAtomicRMW, Type: t, Args: args, Atomic: op})
+}
+
+func (b *builder) atomicCAS(ptr, cmp, val *ir.Value) *ir.Value {
+	t := ir.Type{DType: ir.Scalar(ptr.Type.Elem), Shape: ptr.Type.Shape}
+	return b.emit(&ir.Value{Op: ir.OpAtomicCAS, Type: t, Args: []*ir.Value{ptr, cmp, val}})
+}
+
+func (b *builder) whileLoop(cond func() *ir.Value, body func()) {
+	w := &ir.While{Cond: &ir.Block{}, Body: &ir.Block{}, Pos: b.pos()}
+	blk := b.stack[len(b.stack)-1]
+	blk.Stmts = append(blk.Stmts, w)
+	b.stack = append(b.stack, w.Cond)
+	w.CondValue = cond()
+	b.stack[len(b.stack)-1] = w.Body
+	body()
+	b.stack = b.stack[:len(b.stack)-1]
 }
 
 func (b *builder) op(op ir.Op, args ...*ir.Value) *ir.Value {

@@ -12,48 +12,77 @@
 //     uses it, and in which block each Var must be declared: the innermost
 //     block enclosing all its assignments and reads, so that uses after a
 //     loop or an if see it. A loop's index is declared by the for itself.
-//  2. Check: only scalars and 1-D tiles with power-of-two lengths are
-//     supported for now; reshapes, broadcasts and expand_dims of higher rank
-//     are reported as not yet supported, with the value's position.
-//  3. Axis analysis (axisinfo.go), after Triton's AxisInfo: for every value,
-//     its contiguity (runs of consecutive integers), divisibility (a power
-//     of two dividing the first element of each run, in bytes for pointers)
-//     and constancy, propagated through arange, splat, +, -, *, pointer
-//     arithmetic, casts and the multiple_of/max_contiguous hints, from the
-//     specialization's 16-divisibility of parameters. Loop-carried Vars are
-//     solved to a fixed point.
-//  4. Layouts (layout.go): every 1-D tile of length N gets
-//     Blocked([spt], [32], [num_warps], [0]); spt is the widest access the
-//     analysis allows among the loads and stores of such tiles (16 bytes'
-//     worth when aligned and contiguous: 4 floats, 8 halves), capped at
-//     N/threads. Tiles shorter than the CTA are replicated: every thread
-//     holds an element, and only the owner (tid*spt < N) stores it.
+//  2. Check: tile dimensions are powers of two; ops cudagen cannot lower
+//     are reported with the value's position.
+//  3. Axis analysis (axisinfo.go), after Triton's AxisInfo: for every value
+//     and every dimension, its contiguity (runs of consecutive integers),
+//     divisibility (a power of two dividing the first element of each run,
+//     in bytes for pointers) and constancy, propagated through arange,
+//     splat, expand_dims, broadcast, +, -, *, pointer arithmetic, casts and
+//     the multiple_of/max_contiguous hints, from the specialization's
+//     16-divisibility of parameters. Loop-carried Vars are solved to a
+//     fixed point.
+//  4. Layouts (propagate.go, layout.go), after Triton's Coalesce pass and
+//     layout propagation. Values that must share a layout (elementwise
+//     operands and results, loads and stores, a Var and its assignments, a
+//     broadcast and its input) form families. A family whose tiles are
+//     expanded into, or reduced from, a family of one more dimension gets
+//     Slice(dim, parent) of that family's layout; the others are roots and
+//     get Blocked(sizePerThread, threadsPerWarp, warpsPerCTA, order): the
+//     fastest axis is the one its pointer tiles are contiguous along, with
+//     16 bytes per thread there when aligned (4 floats, 8 halves, capped at
+//     the thread's share), lanes filling the fastest axes first and warps
+//     the slowest. Broadcasting a Slice value into its parent, and
+//     expand_dims, then only re-index a thread's registers (printed inline
+//     where used). An index value (aranges, scalars and integer arithmetic)
+//     expanded in a layout it does not have is computed again from that
+//     layout's coordinates. Where layouts still differ (trans, reshape,
+//     join, split, or a loaded 1-D value expanded along two different
+//     axes) the value is converted through shared memory; DumpLayouts
+//     counts these conversions.
 //
-// Printing (emit.go, ops.go, memory.go) then walks the tree. Each tile
-// value becomes a per-thread array (`float x[8]`) named after its source
-// name, filled by a one-line `#pragma unroll` loop over the thread's
-// elements and indexed only by constants once unrolled, so it lives in
-// registers; element e of a thread is tile index
-// base + (e/spt)*(spt*threads) + e%spt with base = tid*spt. Scalars are
-// plain locals; constants, parameters, splats and hints are printed inline,
-// a read of a Var is printed as the Var while it cannot change, and a value
+// Printing (emit.go, ops.go, memory.go, shapes.go, reduce.go, scan.go,
+// atomic.go) then walks the tree. Each tile value becomes a per-thread
+// array (`float x[8]`) named after its source name, filled by a one-line
+// `#pragma unroll` loop over the thread's elements and indexed only by
+// constants once unrolled, so it lives in registers. A thread's element e
+// has, along axis d, the coordinate base_d + rep_d(e)*tile_d + k_d(e),
+// where base_d comes from the thread's lane and warp (locals computed once
+// per layout) and rep and k are constant divisions of e. Scalars are plain
+// locals; constants, parameters, splats and hints are printed inline, a
+// read of a Var is printed as the Var while it cannot change, and a value
 // whose only use is the assignment right after it is computed straight
-// into the Var.
-// fp16 and bf16 stay as their bits and are computed in float, rounded back
-// after each op. fp32 math follows Triton's fast lowering (div.full, ex2,
-// lg2, sqrt.approx as inline PTX); fp64 math is precise.
+// into the Var. fp16 and bf16 stay as their bits and are computed in
+// float, rounded back after each op. fp32 math follows Triton's fast
+// lowering (div.full, ex2, lg2, sqrt.approx as inline PTX); fp64 math is
+// precise.
+//
+// Reductions combine in each thread, then across the lanes spanning the
+// axis with shfl.sync.bfly butterflies, then across warps through shared
+// memory; the result, in the Slice layout, is held by every thread that
+// needs it. Scans run Hillis-Steele steps through shared memory. Atomics
+// are inline PTX with the op's ordering and scope, done once per element
+// by its owning thread; a scalar atomic is done by thread 0 and its result
+// shared through shared memory, so a spin lock is taken once per program.
+// Shared memory is one static scratch buffer, reused by every step between
+// barriers.
 //
 // Loads and stores (memory.go) are element by element with the mask as a
 // C condition, or, where the access is unmasked and the analysis proves a
-// thread's elements contiguous and aligned, through 8- and 16-byte vector
-// structs. In a run of straight-line statements whose masks all have the
-// form affine(arange) < bound (fastpath.go), the run is printed twice from
-// its first masked access: under one scalar test that the tile is full,
-// unmasked and vectorized; otherwise masked, element by element.
+// thread's elements contiguous and aligned along the layout's fastest
+// axis, through 8- and 16-byte vector structs. In a run of straight-line
+// statements whose masks all have the form affine(arange) < bound, or an &
+// of such, possibly broadcast from 1-D (fastpath.go), the run is printed
+// twice from its first masked access: under one scalar test that the tile
+// is full, unmasked and vectorized; otherwise masked, element by element.
+// When threads hold 32 or more elements and a program has at most 256
+// threads, the kernel asks for enough programs per SM to keep loads in
+// flight (launch_bounds' second argument), which caps registers at 128.
 //
 // Output is deterministic: names are given in program order (clashes with
 // C and CUDA names get a trailing underscore, repeats _1, _2), and every
 // source line is quoted once in a comment above its code, with #line
 // directives under Options.LineInfo. The prelude (prelude.go) is the same
-// in every file; it includes no header.
+// in every file; it includes no header. Helpers only some kernels need
+// (shuffles, atomics) follow it, and only where used.
 package cudagen

@@ -13,7 +13,8 @@ import (
 // DumpLayouts describes the layout chosen for every value, next to its
 // source line (for --dump=layout): the layouts of the kernel, then each
 // tile value with its type, layout and, for loads and stores, the width of
-// its accesses.
+// its accesses; values whose operand changes layout through shared memory
+// are marked, and the last line counts them.
 func DumpLayouts(w io.Writer, k *ir.Kernel) error {
 	p, err := newPlan(k)
 	if err != nil {
@@ -23,15 +24,15 @@ func DumpLayouts(w io.Writer, k *ir.Kernel) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "kernel %s: %d threads per program (num_warps=%d)\n", k.Name, 32*p.numWarps, p.numWarps)
 	for _, l := range p.layouts {
-		fmt.Fprintf(&b, "#%s = %s for [%d] tiles: %s\n", l.Tag, l.Layout, l.N, l.describe())
+		fmt.Fprintf(&b, "#%s = %s for %s tiles: %s\n", l.Tag, l.Layout, ints(l.Shape), l.describe())
 	}
-	lastLine := 0
+	lastLine, conversions := 0, 0
 	p.forEachValue(k.Body, func(v *ir.Value) {
 		tile := v
 		if v.Op == ir.OpStore {
 			tile = v.Args[0]
 		}
-		if tile.Type.IsScalar() {
+		if tile.Type.IsScalar() && len(v.Types) == 0 && v.Op != ir.OpReduce {
 			return
 		}
 		if v.Pos.Line != lastLine && v.Pos.IsValid() {
@@ -46,7 +47,34 @@ func DumpLayouts(w io.Writer, k *ir.Kernel) error {
 		if name == "" {
 			name = "(" + v.Op.String() + ")"
 		}
-		fmt.Fprintf(&b, "    %-16s %-12s #%s", name, v.Type, p.layoutOf(tile).Tag)
+		typ := v.Type.String()
+		if len(v.Types) > 0 {
+			var ts []string
+			for _, t := range v.Types {
+				ts = append(ts, t.String())
+			}
+			typ = "(" + strings.Join(ts, ", ") + ")"
+		}
+		tag := "scalar"
+		if l := p.layoutOf(tile); l != nil {
+			tag = "#" + l.Tag
+		}
+		fmt.Fprintf(&b, "    %-16s %-12s %s", name, typ, tag)
+		if p.converts[v.ID] {
+			conversions++
+			from := v.Args[0]
+			if s := p.sliceOf[v.ID]; s != nil {
+				fmt.Fprintf(&b, "  converted from #%s through shared memory", s.Tag)
+			} else if l := p.layoutOf(from); l != nil {
+				fmt.Fprintf(&b, "  converted from #%s through shared memory", l.Tag)
+			}
+		}
+		if s := p.remat[v.ID]; s != nil {
+			fmt.Fprintf(&b, "  index recomputed in #%s", s.Tag)
+		}
+		if v.Op == ir.OpReduce {
+			fmt.Fprintf(&b, "  reduced along axis %d of #%s", v.Axis, p.layoutOf(v.Args[0]).Tag)
+		}
 		if a, ok := accessOf(v); ok {
 			if wd := p.vectorWidth(a); wd > 1 {
 				fmt.Fprintf(&b, "  %s of %d-byte vectors", v.Op, wd*a.Bytes)
@@ -56,6 +84,7 @@ func DumpLayouts(w io.Writer, k *ir.Kernel) error {
 		}
 		b.WriteString("\n")
 	})
+	fmt.Fprintf(&b, "%d layout conversion(s) through shared memory\n", conversions)
 	_, err = io.WriteString(w, b.String())
 	return err
 }

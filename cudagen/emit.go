@@ -27,7 +27,15 @@ func Generate(k *ir.Kernel, opt Options) (src string, err error) {
 	e := newEmitter(p, opt)
 	e.header()
 	e.w.raw(prelude)
+	head := e.w
+	e.w = writer{}
 	e.kernel()
+	body := e.w.String()
+	e.w = head
+	if h := e.helpers.String(); h != "" {
+		e.w.raw(h)
+	}
+	e.w.raw(body)
 	return e.w.String(), nil
 }
 
@@ -50,12 +58,22 @@ type emitter struct {
 	skip       []bool
 	outside    []bool
 	kernelName string
+	// smemBytes is the size of the scratch shared memory; usesShuffles
+	// is set when a reduction moves values between lanes.
+	smemBytes    int
+	usesShuffles bool
+	helpers      helperSet
+	// resNames are the C names of the results of multi-result values;
+	// inRegion is set while inlining a combine function (no source
+	// comments).
+	resNames map[int][]string
+	inRegion bool
 }
 
 func newEmitter(p *plan, opt Options) *emitter {
 	e := &emitter{plan: p, opt: opt, names: make([]string, p.k.NumValues), varNames: make([]string, p.k.NumVars),
 		inlined: make([]bool, p.k.NumValues), fused: make([]bool, p.k.NumValues), lines: strings.Split(p.k.Source, "\n"),
-		skip: make([]bool, p.k.NumValues), outside: make([]bool, p.k.NumValues)}
+		skip: make([]bool, p.k.NumValues), outside: make([]bool, p.k.NumValues), resNames: map[int][]string{}}
 	n := newNamer()
 	e.kernelName = sanitize(p.k.Name)
 	n.used[e.kernelName] = true
@@ -91,9 +109,39 @@ func (e *emitter) nameBlock(n *namer, b *ir.Block) {
 }
 
 func (e *emitter) nameValue(n *namer, v *ir.Value, b *ir.Block, i int) {
+	if v.Region != nil {
+		for _, a := range v.Region.Args {
+			s := a.Name
+			if s == "" {
+				s = fmt.Sprintf("arg%d", a.Axis)
+			}
+			e.names[a.ID] = n.name(s)
+		}
+		for j, s := range v.Region.Body.Stmts {
+			if rv, ok := s.(*ir.Value); ok && rv.Op != ir.OpRegionArg {
+				e.nameValue(n, rv, v.Region.Body, j)
+			}
+		}
+	}
+	if len(v.Types) > 0 {
+		s := v.Name
+		if s == "" {
+			s = v.Op.String()
+		}
+		base := n.name(s)
+		e.names[v.ID] = base
+		for j := range v.Types {
+			e.resNames[v.ID] = append(e.resNames[v.ID], n.name(fmt.Sprintf("%s_%d", base, j)))
+		}
+		return
+	}
 	switch v.Op {
 	case ir.OpConst, ir.OpParam, ir.OpSplat, ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpStore, ir.OpAssume, ir.OpBarrier:
 		return
+	case ir.OpBroadcast, ir.OpExpandDims:
+		if e.isRemap(v) {
+			return
+		}
 	case ir.OpProgramID, ir.OpNumPrograms:
 		if v.Name == "" {
 			return
@@ -178,18 +226,10 @@ func (e *emitter) header() {
 	if len(e.layouts) > 0 {
 		e.w.line("// Layouts:")
 		for _, l := range e.layouts {
-			e.w.line("//   #%s = %s for [%d] tiles: %s", l.Tag, l.Layout, l.N, l.describe())
+			e.w.line("//   #%s = %s for %s tiles: %s", l.Tag, l.Layout, ints(l.Shape), l.describe())
 		}
 	}
 	e.w.line("")
-}
-
-// describe says in words how a layout spreads a tile.
-func (l *tileLayout) describe() string {
-	if l.Repl {
-		return fmt.Sprintf("1 element per thread, each held by %d threads", l.Threads*l.Spt/l.N)
-	}
-	return fmt.Sprintf("%d elements per thread", l.Elems)
 }
 
 // kernel writes the __global__ function.
@@ -199,23 +239,85 @@ func (e *emitter) kernel() {
 		params = append(params, cType(prm.DType)+" "+e.params[i])
 	}
 	e.w.line("")
-	e.w.open("extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {", 32*e.numWarps, e.kernelName, strings.Join(params, ", "))
+	if b := e.minBlocks(); b > 1 {
+		// The same as __launch_bounds__(threads, blocks), which the clang
+		// prelude's one-argument macro cannot take.
+		e.w.line("// Each thread holds many elements: ask for %d programs per SM so loads stay in flight (at most %d registers a thread).", b, 65536/(b*32*e.numWarps))
+		e.w.open("extern \"C\" __global__ void __attribute__((launch_bounds(%d, %d))) %s(%s) {", 32*e.numWarps, b, e.kernelName, strings.Join(params, ", "))
+	} else {
+		e.w.open("extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {", 32*e.numWarps, e.kernelName, strings.Join(params, ", "))
+	}
+	head := e.w
+	e.w = writer{indent: head.indent}
+	e.block(e.k.Body)
+	body := e.w.String()
+	e.w = head
+	if e.smemBytes > 0 {
+		e.w.line("// Scratch shared memory for layout conversions, reductions, scans and scalar atomics.")
+		e.w.line("__shared__ __attribute__((aligned(16))) unsigned char tri_smem[%d];", e.smemBytes)
+	}
+	if e.needLaneWarp() {
+		e.w.line("int lane_id = tri_thread_id() %% 32, warp_id = tri_thread_id() / 32;")
+	}
 	for _, l := range e.layouts {
-		e.w.line("int %s = %s;  // index of this thread's first element in #%s tiles", l.base(), l.baseInit(), l.Tag)
+		for a := range l.Shape {
+			e.w.line("int %s = %s;  // %s", l.base(a), l.baseInit(a), baseComment(l, a))
+		}
 		if l.Repl && e.storesTo(l) {
 			e.w.line("bool %s = %s;  // #%s is replicated: only this thread's copy is stored", l.owner(), l.ownerInit(), l.Tag)
 		}
 	}
-	e.block(e.k.Body)
+	e.w.b.WriteString(body)
 	e.w.close("}")
 }
 
-// storesTo reports whether the kernel stores tiles of layout l.
-func (e *emitter) storesTo(l *tileLayout) bool {
+// minBlocks is the number of programs per SM to ask ptxas for: when
+// threads hold 32 or more elements of a tile and a program has at most
+// 256 threads, enough programs for 512 threads per SM, so registers are
+// capped at 128 and memory latency stays hidden; else 1 (no request).
+func (e *emitter) minBlocks() int {
+	threads := 32 * e.numWarps
+	most := 0
+	for _, l := range e.layouts {
+		most = max(most, l.Elems)
+	}
+	if most < 32 || threads > 256 {
+		return 1
+	}
+	return 512 / threads
+}
+
+// baseComment explains a layout's base local.
+func baseComment(l *dist, a int) string {
+	if l.rank() == 1 {
+		return fmt.Sprintf("index of this thread's first element in #%s tiles", l.Tag)
+	}
+	return fmt.Sprintf("coordinate along axis %d of this thread's first element in #%s tiles", a, l.Tag)
+}
+
+// needLaneWarp reports whether the kernel reads lane_id and warp_id.
+func (e *emitter) needLaneWarp() bool {
+	if e.usesShuffles {
+		return true
+	}
+	for _, l := range e.layouts {
+		if l.usesLaneWarp() {
+			return true
+		}
+	}
+	return false
+}
+
+// storesTo reports whether the kernel stores tiles of layout l, or
+// applies atomics to them.
+func (e *emitter) storesTo(l *dist) bool {
 	found := false
 	e.forEachValue(e.k.Body, func(v *ir.Value) {
-		if v.Op == ir.OpStore && !v.Args[0].Type.IsScalar() && e.layoutOf(v.Args[0]) == l {
-			found = true
+		switch v.Op {
+		case ir.OpStore, ir.OpAtomicRMW, ir.OpAtomicCAS:
+			if !v.Args[0].Type.IsScalar() && e.layoutOf(v.Args[0]) == l {
+				found = true
+			}
 		}
 	})
 	return found
@@ -223,7 +325,7 @@ func (e *emitter) storesTo(l *tileLayout) bool {
 
 // source writes the comment quoting pos's source line, once per line.
 func (e *emitter) source(pos diag.Pos) {
-	if !pos.IsValid() || pos.Line == e.lastLine {
+	if !pos.IsValid() || pos.Line == e.lastLine || e.inRegion {
 		return
 	}
 	e.lastLine = pos.Line
@@ -246,7 +348,7 @@ func (e *emitter) source(pos diag.Pos) {
 func (e *emitter) block(b *ir.Block) {
 	for _, x := range e.vars {
 		if x != nil && e.varBlock[x.ID] == b {
-			e.declare(x.Type, e.varNames[x.ID], "")
+			e.declare(x.Type, e.varDists[x.ID], e.varNames[x.ID], "")
 		}
 	}
 	for i := 0; i < len(b.Stmts); {
@@ -274,12 +376,12 @@ func isStraight(s ir.Stmt) bool {
 	return false
 }
 
-// declare writes the declaration of a local of type t; init, if not
-// empty, initializes a scalar.
-func (e *emitter) declare(t ir.Type, name, init string) {
+// declare writes the declaration of a local of type t (a tile in layout
+// l); init, if not empty, initializes a scalar.
+func (e *emitter) declare(t ir.Type, l *dist, name, init string) {
 	switch {
 	case !t.IsScalar():
-		e.w.line("%s %s[%d];", cType(t.DType), name, e.byLen[t.Shape[0]].Elems)
+		e.w.line("%s %s[%d];", cType(t.DType), name, l.Elems)
 	case init != "":
 		e.w.line("%s %s = %s;", cType(t.DType), name, init)
 	default:
@@ -340,7 +442,7 @@ func (e *emitter) statement(s ir.Stmt) {
 			e.w.line("%s = %s;", name, e.expr(s.Value, ""))
 			return
 		}
-		e.loop(e.byLen[s.Var.Type.Shape[0]].Elems, func(i string) string {
+		e.loop(e.varDists[s.Var.ID].Elems, func(i string) string {
 			return fmt.Sprintf("%s[%s] = %s;", name, i, e.expr(s.Value, i))
 		})
 	case *ir.Value:
@@ -372,6 +474,14 @@ func (e *emitter) expr(v *ir.Value, i string) string {
 		return e.expr(v.Args[0], "")
 	case ir.OpMultipleOf, ir.OpMaxContiguous:
 		return e.expr(v.Args[0], i)
+	case ir.OpBroadcast, ir.OpExpandDims:
+		if e.isRemap(v) {
+			src := v.Args[0]
+			if src.Type.IsScalar() {
+				return e.expr(src, "")
+			}
+			return e.expr(src, e.layoutOf(v).remap(e.layoutOf(src), keptAxes(v), i))
+		}
 	case ir.OpProgramID, ir.OpNumPrograms:
 		if e.names[v.ID] == "" {
 			return specialReg(v)
@@ -383,6 +493,10 @@ func (e *emitter) expr(v *ir.Value, i string) string {
 	}
 	return e.elem(e.names[v.ID], v.Type, i)
 }
+
+// isRemap reports whether v, a broadcast or expand_dims, only re-indexes
+// its operand's registers: it is then printed inline where used.
+func (e *emitter) isRemap(v *ir.Value) bool { return !e.converts[v.ID] && e.remat[v.ID] == nil }
 
 func (e *emitter) elem(name string, t ir.Type, i string) string {
 	if t.IsScalar() {

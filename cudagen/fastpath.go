@@ -33,7 +33,7 @@ func (e *emitter) region(b *ir.Block, from, to int) {
 	for _, s := range rest {
 		if v, ok := s.(*ir.Value); ok && e.names[v.ID] != "" && v.Type.Kind != ir.Void && !e.fused[v.ID] {
 			e.outside[v.ID] = true
-			e.declare(v.Type, e.names[v.ID], "")
+			e.declare(v.Type, e.layoutOf(v), e.names[v.ID], "")
 		}
 	}
 	e.markMaskOnly(b, split, to)
@@ -113,6 +113,8 @@ func (e *emitter) fullTest(b *ir.Block, from, to int) (split int, test string) {
 // using only scalars defined before statement split of b.
 func (e *emitter) maskTest(mask *ir.Value, b *ir.Block, split int) ([]string, bool) {
 	switch mask.Op {
+	case ir.OpBroadcast, ir.OpExpandDims:
+		return e.maskTest(mask.Args[0], b, split)
 	case ir.OpAnd:
 		x, ok1 := e.maskTest(mask.Args[0], b, split)
 		y, ok2 := e.maskTest(mask.Args[1], b, split)
@@ -134,8 +136,7 @@ func (e *emitter) maskTest(mask *ir.Value, b *ir.Block, split int) ([]string, bo
 	if !ok || !e.definedBefore(rhs.Args[0], b, split) {
 		return nil, false
 	}
-	n := int64(lhs.Type.Shape[0])
-	k := af.k + max(0, af.c*(n-1))
+	k := af.k + af.hi
 	var parts []string
 	for _, t := range af.terms {
 		if !e.definedBefore(t.v, b, split) {
@@ -170,11 +171,12 @@ func (e *emitter) definedBefore(v *ir.Value, b *ir.Block, split int) bool {
 	return d.Block != b || d.Index < split
 }
 
-// affine is sum(terms) + k + c*lane over the lanes of a 1-D tile, where
-// lane is the element's index in the tile.
+// affine is sum(terms) + k + sum(c_i*arange_i) over the elements of a
+// tile; hi is the largest value the arange part takes.
 type affine struct {
 	terms []term
-	k, c  int64
+	k, hi int64
+	lo    int64 // the smallest value of the arange part (negative coefficients)
 }
 
 type term struct {
@@ -183,7 +185,10 @@ type term struct {
 }
 
 func (a affine) scale(m int64) affine {
-	out := affine{k: a.k * m, c: a.c * m}
+	out := affine{k: a.k * m, hi: a.hi * m, lo: a.lo * m}
+	if m < 0 {
+		out.hi, out.lo = out.lo, out.hi
+	}
 	for _, t := range a.terms {
 		out.terms = append(out.terms, term{t.v, t.mult * m})
 	}
@@ -191,7 +196,7 @@ func (a affine) scale(m int64) affine {
 }
 
 func (a affine) plus(b affine) affine {
-	return affine{terms: append(append([]term{}, a.terms...), b.terms...), k: a.k + b.k, c: a.c + b.c}
+	return affine{terms: append(append([]term{}, a.terms...), b.terms...), k: a.k + b.k, hi: a.hi + b.hi, lo: a.lo + b.lo}
 }
 
 // affineOf decomposes an integer tile built from arange, splats, + and -,
@@ -199,7 +204,12 @@ func (a affine) plus(b affine) affine {
 func affineOf(v *ir.Value) (affine, bool) {
 	switch v.Op {
 	case ir.OpArange:
-		return affine{k: v.Const.Int, c: 1}, true
+		return affine{k: v.Const.Int, hi: int64(v.Type.Shape[0] - 1)}, true
+	case ir.OpBroadcast, ir.OpExpandDims:
+		if v.Args[0].Type.IsScalar() {
+			return affineOf(&ir.Value{Op: ir.OpSplat, Args: v.Args})
+		}
+		return affineOf(v.Args[0])
 	case ir.OpSplat:
 		if s := v.Args[0]; s.Op == ir.OpConst {
 			return affine{k: s.Const.Int}, true
@@ -243,7 +253,7 @@ func (e *emitter) markMaskOnly(b *ir.Block, from, to int) {
 				return false
 			case u.Op == ir.OpLoad && u.Args[1] == v && u.Args[0] != v && u.Args[2] != v:
 			case u.Op == ir.OpStore && u.Args[2] == v && u.Args[0] != v && u.Args[1] != v:
-			case u.Op == ir.OpAnd && only(u):
+			case (u.Op == ir.OpAnd || u.Op == ir.OpBroadcast || u.Op == ir.OpExpandDims) && only(u):
 			default:
 				return false
 			}

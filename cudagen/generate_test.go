@@ -101,7 +101,7 @@ func TestLayoutChoice(t *testing.T) {
 			p, err := newPlan(tc.k)
 			require.NoError(t, err)
 			require.Len(t, p.layouts, 1)
-			assert.Equal(t, tc.spt, p.layouts[0].Spt)
+			assert.Equal(t, []int{tc.spt}, p.layouts[0].Spt)
 			src, err := Generate(tc.k, Options{})
 			require.NoError(t, err)
 			if tc.vector == "" {

@@ -144,5 +144,17 @@ func testKernels(t *testing.T) []struct {
 		{"row_chunks_1024", rowChunksKernel(t, 1024)},
 		{"silu_mul_f16", siluKernel(t)},
 		{"misc", miscKernel(t)},
+		{"softmax_1024_w4", softmaxKernel(t, 1024, 4)},
+		{"softmax_8192_w16", softmaxKernel(t, 8192, 16)},
+		{"colsum", colsumKernel(t)},
+		{"outer", outerKernel(t)},
+		{"row_argmax_custom", rowArgmaxKernel(t)},
+		{"argmax_f16", argmaxKernel(t)},
+		{"cumsum", cumsumKernel(t)},
+		{"histogram", histogramKernel(t)},
+		{"transpose", transposeKernel(t)},
+		{"spin_lock", lockKernel(t)},
+		{"scans", scansKernel(t)},
+		{"mixed_layouts", mixedLayoutsKernel(t)},
 	}
 }

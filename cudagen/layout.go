@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// Layout maps the elements of a tile to the threads of a program.
-// Blocked is the only layout so far; Slice, Mma and DotOperand will join it.
+// Layout maps the elements of a tile to the threads of a program:
+// Blocked, or Slice of a parent layout.
 type Layout interface {
 	// String prints the layout as Triton's TritonGPU dialect does.
 	String() string
@@ -20,7 +20,8 @@ type Layout interface {
 // SizePerThread[d] contiguous elements, ThreadsPerWarp[d] lanes and
 // WarpsPerCTA[d] warps cover the next elements, and the resulting layout
 // tile repeats (or, for a small shape, replicates) to cover the shape.
-// Order lists the axes fastest first.
+// Order lists the axes fastest first; lanes and warps are numbered along
+// it.
 type Blocked struct {
 	SizePerThread  []int
 	ThreadsPerWarp []int
@@ -51,7 +52,7 @@ func (b Blocked) TileSize() []int {
 func (b Blocked) ElemsPerThread(shape []int) int {
 	n := 1
 	for d, t := range b.TileSize() {
-		n *= b.SizePerThread[d] * max(1, shape[d]/t)
+		n *= min(b.SizePerThread[d], shape[d]) * max(1, shape[d]/t)
 	}
 	return n
 }
@@ -67,6 +68,20 @@ func (b Blocked) Replicated(shape []int) bool {
 	return false
 }
 
+// Slice is the layout of a tile that lost (or has yet to gain) axis Dim
+// of a tile in layout Parent: each thread holds the elements of its share
+// of the parent with that coordinate dropped, so the threads spread along
+// Dim hold the same elements.
+type Slice struct {
+	Dim    int
+	Parent Layout
+}
+
+func (Slice) isLayout() {}
+
+// String prints Slice(dim=1, parent=Blocked(...)).
+func (s Slice) String() string { return fmt.Sprintf("Slice(dim=%d, parent=%s)", s.Dim, s.Parent) }
+
 func ints(v []int) string {
 	s := make([]string, len(v))
 	for i, x := range v {
@@ -75,69 +90,355 @@ func ints(v []int) string {
 	return "[" + strings.Join(s, ", ") + "]"
 }
 
-// blocked1D is the 1-D Blocked layout of numWarps warps with spt elements
-// per thread.
-func blocked1D(spt, numWarps int) Blocked {
-	return Blocked{SizePerThread: []int{spt}, ThreadsPerWarp: []int{32}, WarpsPerCTA: []int{numWarps}, Order: []int{0}}
+// spread is how the lanes or warps of a program map to one axis: the
+// thread's position along the axis is (id / Div) % Count.
+type spread struct{ Div, Count int }
+
+// pos is the C expression of the position of thread id along the axis.
+func (s spread) pos(id string) string {
+	switch {
+	case s.Count == 1:
+		return "0"
+	case s.Div == 1:
+		return fmt.Sprintf("%s %% %d", id, s.Count)
+	}
+	return fmt.Sprintf("%s / %d %% %d", id, s.Div, s.Count)
 }
 
-// tileLayout is the layout of the 1-D tiles of one length in a kernel,
-// with what the emitter needs to index them.
-type tileLayout struct {
+// dist is a layout applied to one tile shape: what the emitter needs to
+// name, index and move the elements a thread holds. A thread's elements
+// are numbered with the elements along the fastest axis innermost, then
+// the repetitions: along axis d, element e has the coordinate
+// base[d] + rep_d(e)*tile[d] + k_d(e).
+type dist struct {
 	Tag     string // "L0", "L1": the name in comments and in C locals
-	N       int    // tile length
-	Layout  Blocked
-	Spt     int
-	Threads int
-	Elems   int  // per-thread array length
-	Repl    bool // N < tile: elements replicated over threads
+	Layout  Layout
+	Shape   []int
+	Spt     []int // elements per thread along each axis, at most the shape
+	SptFull []int // the layout's sizePerThread (differs where the shape is smaller)
+	Lanes   []spread
+	Warps   []spread
+	Reps    []int
+	Tile    []int
+	Order   []int
+	// Dropped are the lanes and warps of sliced-away axes: threads that
+	// differ only there hold the same elements.
+	DroppedLanes, DroppedWarps []spread
+	KStride, RStride           []int
+	Threads                    int
+	Elems                      int
+	Repl                       bool
 }
 
-func newTileLayout(tag string, n, spt, numWarps int) *tileLayout {
-	b := blocked1D(spt, numWarps)
-	return &tileLayout{Tag: tag, N: n, Layout: b, Spt: spt, Threads: 32 * numWarps,
-		Elems: b.ElemsPerThread([]int{n}), Repl: b.Replicated([]int{n})}
+// newDist applies Blocked b to shape.
+func newDist(b Blocked, shape []int, numWarps int) *dist {
+	r := len(shape)
+	d := &dist{Layout: b, Shape: append([]int{}, shape...), SptFull: b.SizePerThread, Order: b.Order, Threads: 32 * numWarps,
+		Lanes: make([]spread, r), Warps: make([]spread, r)}
+	ld, wd := 1, 1
+	for _, a := range b.Order {
+		d.Lanes[a] = spread{ld, b.ThreadsPerWarp[a]}
+		d.Warps[a] = spread{wd, b.WarpsPerCTA[a]}
+		ld *= b.ThreadsPerWarp[a]
+		wd *= b.WarpsPerCTA[a]
+	}
+	d.finish()
+	return d
 }
 
-// base is the C name of the index of this thread's first element.
-func (l *tileLayout) base() string { return l.Tag + "_base" }
+// slice is Slice(dim, d's layout) applied to d's shape without axis dim.
+func (d *dist) slice(dim int) *dist {
+	cut := func(v []int) []int { return append(append([]int{}, v[:dim]...), v[dim+1:]...) }
+	s := &dist{Layout: Slice{dim, d.Layout}, Shape: cut(d.Shape), SptFull: cut(d.SptFull), Threads: d.Threads,
+		Lanes:        append(append([]spread{}, d.Lanes[:dim]...), d.Lanes[dim+1:]...),
+		Warps:        append(append([]spread{}, d.Warps[:dim]...), d.Warps[dim+1:]...),
+		DroppedLanes: append(append([]spread{}, d.DroppedLanes...), d.Lanes[dim]),
+		DroppedWarps: append(append([]spread{}, d.DroppedWarps...), d.Warps[dim])}
+	for _, a := range d.Order {
+		switch {
+		case a < dim:
+			s.Order = append(s.Order, a)
+		case a > dim:
+			s.Order = append(s.Order, a-1)
+		}
+	}
+	s.finish()
+	return s
+}
 
-// baseInit is the C expression initializing base().
-func (l *tileLayout) baseInit() string {
-	s := "tri_thread_id()"
-	if l.Spt > 1 {
-		s = fmt.Sprintf("tri_thread_id() * %d", l.Spt)
+// withShape is d's layout applied to another shape of the same rank (a
+// [BM, 1] tile that broadcasts into a [BM, BN] one).
+func (d *dist) withShape(shape []int) *dist {
+	s := *d
+	s.Shape = append([]int{}, shape...)
+	s.finish()
+	return &s
+}
+
+// finish computes the per-axis counts and strides from the spreads.
+func (d *dist) finish() {
+	r := len(d.Shape)
+	d.Spt, d.Reps, d.Tile = make([]int, r), make([]int, r), make([]int, r)
+	d.KStride, d.RStride = make([]int, r), make([]int, r)
+	d.Repl = false
+	for a := 0; a < r; a++ {
+		d.Spt[a] = min(d.SptFull[a], d.Shape[a])
+		d.Tile[a] = d.SptFull[a] * d.Lanes[a].Count * d.Warps[a].Count
+		d.Reps[a] = max(1, d.Shape[a]/d.Tile[a])
+		if d.Shape[a] < d.Tile[a] {
+			d.Repl = true
+		}
 	}
-	if l.Repl && l.Spt > 1 {
-		return fmt.Sprintf("(%s) %% %d", s, l.N)
+	for _, s := range append(append([]spread{}, d.DroppedLanes...), d.DroppedWarps...) {
+		if s.Count > 1 {
+			d.Repl = true
+		}
 	}
-	if l.Repl {
-		return fmt.Sprintf("%s %% %d", s, l.N)
+	n := 1
+	for _, a := range d.Order {
+		d.KStride[a] = n
+		n *= d.Spt[a]
+	}
+	for _, a := range d.Order {
+		d.RStride[a] = n
+		n *= d.Reps[a]
+	}
+	d.Elems = n
+}
+
+// key identifies a dist: equal keys index elements the same way.
+func (d *dist) key() string { return fmt.Sprintf("%s %v", d.Layout, d.Shape) }
+
+// rank is the number of axes.
+func (d *dist) rank() int { return len(d.Shape) }
+
+// simple1D reports whether d is a 1-D Blocked layout over all threads in
+// order, whose elements are indexed from tri_thread_id() alone.
+func (d *dist) simple1D() bool {
+	return d.rank() == 1 && d.Lanes[0] == (spread{1, 32}) && d.Warps[0].Div == 1 &&
+		d.Warps[0].Count*32 == d.Threads && len(d.DroppedLanes) == 0
+}
+
+// base is the C name of the coordinate of this thread's first element
+// along axis a.
+func (d *dist) base(a int) string {
+	if d.rank() == 1 {
+		return d.Tag + "_base"
+	}
+	return fmt.Sprintf("%s_base%d", d.Tag, a)
+}
+
+// baseInit is the C expression initializing base(a).
+func (d *dist) baseInit(a int) string {
+	spt, n := d.SptFull[a], d.Shape[a]
+	var s string
+	if d.simple1D() {
+		s = "tri_thread_id()"
+		if spt > 1 {
+			s = fmt.Sprintf("tri_thread_id() * %d", spt)
+		}
+	} else {
+		w, l := d.Warps[a].pos("warp_id"), d.Lanes[a].pos("lane_id")
+		switch {
+		case w == "0":
+			s = l
+		case l == "0":
+			s = w
+		default:
+			s = fmt.Sprintf("(%s) * %d + %s", w, d.Lanes[a].Count, l)
+		}
+		if spt > 1 && s != "0" {
+			s = fmt.Sprintf("(%s) * %d", s, spt)
+		}
+	}
+	if n < d.Tile[a] && s != "0" {
+		if n == 1 {
+			return "0"
+		}
+		if strings.Contains(s, " ") && !strings.HasPrefix(s, "(") || spt > 1 && d.simple1D() {
+			s = "(" + s + ")"
+		}
+		return fmt.Sprintf("%s %% %d", s, n)
 	}
 	return s
 }
 
+// usesLaneWarp reports whether d's bases read lane_id and warp_id.
+func (d *dist) usesLaneWarp() bool { return !d.simple1D() }
+
 // owner is the C name of the flag that says this thread is the one that
 // writes its elements of a replicated tile.
-func (l *tileLayout) owner() string { return l.Tag + "_owner" }
+func (d *dist) owner() string { return d.Tag + "_owner" }
 
 // ownerInit is the C expression initializing owner().
-func (l *tileLayout) ownerInit() string {
-	if l.Spt == 1 {
-		return fmt.Sprintf("tri_thread_id() < %d", l.N)
+func (d *dist) ownerInit() string {
+	if d.simple1D() {
+		if d.SptFull[0] == 1 {
+			return fmt.Sprintf("tri_thread_id() < %d", d.Shape[0])
+		}
+		return fmt.Sprintf("tri_thread_id() * %d < %d", d.SptFull[0], d.Shape[0])
 	}
-	return fmt.Sprintf("tri_thread_id() * %d < %d", l.Spt, l.N)
+	var conds []string
+	for a := range d.Shape {
+		if d.Shape[a] < d.Tile[a] {
+			w, l := d.Warps[a].pos("warp_id"), d.Lanes[a].pos("lane_id")
+			conds = append(conds, fmt.Sprintf("((%s) * %d + %s) * %d < %d", w, d.Lanes[a].Count, l, d.SptFull[a], d.Shape[a]))
+		}
+	}
+	for _, s := range d.DroppedLanes {
+		if s.Count > 1 {
+			conds = append(conds, fmt.Sprintf("%s == 0", s.pos("lane_id")))
+		}
+	}
+	for _, s := range d.DroppedWarps {
+		if s.Count > 1 {
+			conds = append(conds, fmt.Sprintf("%s == 0", s.pos("warp_id")))
+		}
+	}
+	if len(conds) == 0 {
+		return "true"
+	}
+	return strings.Join(conds, " && ")
 }
 
-// index is the C expression of the tile index of the thread's element e.
-func (l *tileLayout) index(e string) string {
-	switch {
-	case l.Elems == l.Spt && l.Spt == 1:
-		return l.base()
-	case l.Elems == l.Spt:
-		return fmt.Sprintf("%s + %s", l.base(), e)
-	case l.Spt == 1:
-		return fmt.Sprintf("%s + %s * %d", l.base(), e, l.Threads)
+// part is the C expression of (e / div) % n, simplified.
+func part(e string, div, n int) string {
+	if div == 1 && strings.HasSuffix(e, fmt.Sprintf(" %% %d", n)) && !strings.ContainsAny(e, "+-/(") {
+		return e // already reduced: (e % n) % n
 	}
-	return fmt.Sprintf("%s + (%s / %d) * %d + %s %% %d", l.base(), e, l.Spt, l.Spt*l.Threads, e, l.Spt)
+	if strings.Contains(e, " ") {
+		e = "(" + e + ")"
+	}
+	switch {
+	case n == 1:
+		return ""
+	case div == 1:
+		return fmt.Sprintf("%s %% %d", e, n)
+	}
+	return fmt.Sprintf("%s / %d %% %d", e, div, n)
+}
+
+// coord is the C expression of the coordinate along axis a of the
+// thread's element e.
+func (d *dist) coord(a int, e string) string {
+	if d.rank() == 1 {
+		return d.index1D(e)
+	}
+	s := d.base(a)
+	if r := part(e, d.RStride[a], d.Reps[a]); r != "" {
+		if d.RStride[a]*d.Reps[a] == d.Elems {
+			r = fmt.Sprintf("%s / %d", e, d.RStride[a])
+		}
+		s += fmt.Sprintf(" + (%s) * %d", r, d.Tile[a])
+	}
+	if k := part(e, d.KStride[a], d.Spt[a]); k != "" {
+		s += " + " + k
+	}
+	return s
+}
+
+// index1D is the coordinate of element e of a 1-D tile, printed as the
+// first version of the emitter did.
+func (d *dist) index1D(e string) string {
+	spt, reps := d.Spt[0], d.Reps[0]
+	switch {
+	case d.Elems == 1:
+		return d.base(0)
+	case reps == 1:
+		return fmt.Sprintf("%s + %s", d.base(0), e)
+	case spt == 1:
+		return fmt.Sprintf("%s + %s * %d", d.base(0), e, d.Tile[0])
+	}
+	return fmt.Sprintf("%s + (%s / %d) * %d + %s %% %d", d.base(0), e, spt, d.Tile[0], e, spt)
+}
+
+// linear is the C expression of the row-major index of element e in the
+// tile.
+func (d *dist) linear(e string) string {
+	var terms []string
+	stride := 1
+	for a := d.rank() - 1; a >= 0; a-- {
+		if d.Shape[a] > 1 {
+			c := d.coord(a, e)
+			if stride > 1 {
+				c = fmt.Sprintf("(%s) * %d", c, stride)
+			}
+			terms = append([]string{c}, terms...)
+		}
+		stride *= d.Shape[a]
+	}
+	if len(terms) == 0 {
+		return "0"
+	}
+	return strings.Join(terms, " + ")
+}
+
+// describe says in words how the layout spreads a tile.
+func (d *dist) describe() string {
+	if d.Repl && d.simple1D() {
+		return fmt.Sprintf("1 element per thread, each held by %d threads", d.Threads*d.SptFull[0]/d.Shape[0])
+	}
+	if d.Repl {
+		return fmt.Sprintf("%d elements per thread, replicated", d.Elems)
+	}
+	return fmt.Sprintf("%d elements per thread", d.Elems)
+}
+
+// remap is the C expression of the index, among the thread's elements of
+// src, of the element whose coordinates are those of element e of d,
+// where axes[i] is the axis of d that src's axis i is (the other axes of
+// d are dropped or broadcast). Both must spread lanes and warps alike
+// along the shared axes; the caller checks with sameThreads.
+func (d *dist) remap(src *dist, axes []int, e string) string {
+	if src.Elems == 1 {
+		return "0"
+	}
+	var terms []string
+	for i, a := range axes {
+		if src.Spt[i] > 1 {
+			k := part(e, d.KStride[a], d.Spt[a])
+			if d.Spt[a] > src.Spt[i] {
+				k = fmt.Sprintf("(%s) %% %d", k, src.Spt[i])
+			}
+			terms = append(terms, scaled(k, src.KStride[i]))
+		}
+		if src.Reps[i] > 1 {
+			r := part(e, d.RStride[a], d.Reps[a])
+			if d.Reps[a] > src.Reps[i] {
+				r = fmt.Sprintf("(%s) %% %d", r, src.Reps[i])
+			}
+			terms = append(terms, scaled(r, src.RStride[i]))
+		}
+	}
+	if len(terms) == 0 {
+		return "0"
+	}
+	s := strings.Join(terms, " + ")
+	if s == e+" % "+fmt.Sprint(d.Elems) {
+		return e
+	}
+	return s
+}
+
+func scaled(x string, m int) string {
+	if m == 1 {
+		return x
+	}
+	return fmt.Sprintf("(%s) * %d", x, m)
+}
+
+// sameThreads reports whether the elements of src sit, in every thread,
+// where remap finds them: each of src's axes i is spread over lanes and
+// warps as d's axis axes[i], and src holds the whole of its shape along
+// it the way d does.
+func (d *dist) sameThreads(src *dist, axes []int) bool {
+	for i, a := range axes {
+		if src.Lanes[i] != d.Lanes[a] || src.Warps[i] != d.Warps[a] || src.SptFull[i] != d.SptFull[a] {
+			return false
+		}
+		if src.Shape[i] != d.Shape[a] && src.Shape[i] != 1 {
+			return false
+		}
+	}
+	return true
 }

@@ -186,7 +186,7 @@ func (e *emitter) vectorLoad(v *ir.Value, a memAccess, w int) {
 	vs := vectorShape(k, w)
 	l := e.layoutOf(v)
 	if !e.outside[v.ID] && !e.fused[v.ID] {
-		e.declare(v.Type, name, "")
+		e.declare(v.Type, l, name, "")
 	}
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector loads", l.Elems, w, w*a.Bytes)
@@ -222,7 +222,11 @@ func (e *emitter) vectorStore(v *ir.Value, a memAccess, w int) {
 	} else {
 		e.w.line("%s vec = {%s};", vs.Type, strings.Join(fields, ", "))
 	}
-	e.w.line("*reinterpret_cast<%s*>(%s) = vec;", vs.Type, e.expr(a.Ptr, "e"))
+	st := fmt.Sprintf("*reinterpret_cast<%s*>(%s) = vec;", vs.Type, e.expr(a.Ptr, "e"))
+	if l.Repl {
+		st = fmt.Sprintf("if (%s) %s", l.owner(), st)
+	}
+	e.w.line("%s", st)
 	e.w.close("}")
 }
 

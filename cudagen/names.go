@@ -25,7 +25,7 @@ var reserved = func() map[string]bool {
 		threadIdx blockIdx blockDim gridDim warpSize main printf malloc free memcpy memset
 		min max abs fabs fabsf exp expf exp2 exp2f log logf log2 log2f sqrt sqrtf rsqrt rsqrtf sin sinf cos cosf
 		floor floorf ceil ceilf fmod fmodf fma fmaf fmax fmaxf fmin fminf pow powf
-		e vec`) {
+		e vec lane_id warp_id`) {
 		m[s] = true
 	}
 	return m
@@ -123,6 +123,13 @@ func roleName(v *ir.Value, argName func(*ir.Value) string) string {
 	case ir.OpCast:
 		if a := argName(v.Args[0]); a != "" {
 			return a + "_" + v.Type.Kind.String()
+		}
+	case ir.OpReduce, ir.OpScan:
+		if a := argName(v.Args[0]); a != "" {
+			if v.Op == ir.OpScan {
+				return a + "_cum" + v.Combine.String()
+			}
+			return a + "_" + v.Combine.String()
 		}
 	}
 	return ""

@@ -32,6 +32,27 @@ func (e *emitter) value(v *ir.Value) {
 		e.source(v.Pos)
 		e.w.line("__syncthreads();")
 		return
+	case ir.OpRegionArg:
+		return
+	case ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans, ir.OpJoin, ir.OpSplit, ir.OpTupleGet:
+		if (v.Op == ir.OpBroadcast || v.Op == ir.OpExpandDims) && e.isRemap(v) {
+			return
+		}
+		e.source(v.Pos)
+		e.shapeOp(v)
+		return
+	case ir.OpReduce:
+		e.source(v.Pos)
+		e.reduce(v)
+		return
+	case ir.OpScan:
+		e.source(v.Pos)
+		e.scan(v)
+		return
+	case ir.OpAtomicRMW, ir.OpAtomicCAS:
+		e.source(v.Pos)
+		e.atomic(v)
+		return
 	}
 	e.source(v.Pos)
 	e.define(v, func(i string) string { return e.compute(v, i) })
@@ -45,12 +66,12 @@ func (e *emitter) define(v *ir.Value, body func(i string) string) {
 		if e.outside[v.ID] || e.fused[v.ID] {
 			e.w.line("%s = %s;", name, body(""))
 		} else {
-			e.declare(v.Type, name, body(""))
+			e.declare(v.Type, nil, name, body(""))
 		}
 		return
 	}
 	if !e.outside[v.ID] && !e.fused[v.ID] {
-		e.declare(v.Type, name, "")
+		e.declare(v.Type, e.layoutOf(v), name, "")
 	}
 	e.loop(e.layoutOf(v).Elems, func(i string) string { return fmt.Sprintf("%s[%s] = %s;", name, i, body(i)) })
 }
@@ -64,7 +85,7 @@ func (e *emitter) compute(v *ir.Value, i string) string {
 	case ir.OpVarRead:
 		return e.elem(e.varNames[v.Var.ID], v.Type, i)
 	case ir.OpArange:
-		idx := e.layoutOf(v).index(i)
+		idx := e.layoutOf(v).coord(0, i)
 		if v.Const.Int != 0 {
 			return fmt.Sprintf("%d + %s", v.Const.Int, idx)
 		}

@@ -5,7 +5,6 @@ package cudagen
 // within what cudagen supports, and the choice of layouts.
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/tri-lang/tri/diag"
@@ -29,15 +28,19 @@ type plan struct {
 	parent   map[*ir.Block]*ir.Block
 	varBlock []*ir.Block   // by var ID: the block whose top declares it (nil: a for loop's index)
 	vars     []*ir.Var     // by var ID
-	layouts  []*tileLayout // in order of first use
-	byLen    map[int]*tileLayout
+	layouts  []*dist       // in order of first use
+	dists    []*dist       // by value ID: the layout of each tile value (nil for scalars)
+	varDists []*dist       // by var ID
+	converts []bool        // by value ID: its operand changes layout through shared memory
+	sliceOf  map[int]*dist // by value ID of a reduction: the slice layout it computes in
+	remat    map[int]*dist // by value ID of an expand_dims: its index operand is recomputed in this layout
+	tags     map[string]*dist
 }
 
 // newPlan indexes k, checks it, and chooses layouts.
 func newPlan(k *ir.Kernel) (*plan, error) {
 	p := &plan{k: k, numWarps: k.NumWarps, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
-		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars),
-		byLen: map[int]*tileLayout{}}
+		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars)}
 	if p.numWarps <= 0 {
 		p.numWarps = 4
 	}
@@ -139,15 +142,39 @@ func (p *plan) commonBlock(a, b *ir.Block) *ir.Block {
 
 // check reports what cudagen cannot lower yet.
 func (p *plan) check(v *ir.Value, errs *diag.List) {
-	switch {
-	case v.Type.Shape.Rank() > 1 || v.Op == ir.OpExpandDims || v.Op == ir.OpReshape || v.Op == ir.OpBroadcast:
-		errs.Errorf(v.Pos, diag.CodeUnsupported, "%s of rank-%d tiles is not yet supported by CUDA generation; only 1-D kernels are", v.Op, v.Type.Shape.Rank())
-	case !lowered[v.Op]:
+	if !lowered[v.Op] {
 		errs.Errorf(v.Pos, diag.CodeUnsupported, "%s is not yet supported by CUDA generation", v.Op)
-	case v.Type.Shape.Rank() == 1:
-		n := v.Type.Shape[0]
-		if n <= 0 || n&(n-1) != 0 {
-			errs.Errorf(v.Pos, diag.CodeUnsupported, "tile of %d elements: tile lengths must be powers of two", n)
+		return
+	}
+	shapes := []ir.Shape{v.Type.Shape}
+	for _, t := range v.Types {
+		shapes = append(shapes, t.Shape)
+	}
+	for _, s := range shapes {
+		for _, n := range s {
+			if n <= 0 || n&(n-1) != 0 {
+				errs.Errorf(v.Pos, diag.CodeUnsupported, "tile of shape %s: tile dimensions must be powers of two", s)
+				return
+			}
+		}
+	}
+	if (v.Op == ir.OpReduce || v.Op == ir.OpScan) && v.Combine == ir.CombineCustom && v.Region == nil {
+		errs.Errorf(v.Pos, diag.CodeInternal, "%s with a custom combine function has no region", v.Op)
+		return
+	}
+	if v.Op == ir.OpScan && (v.Combine == ir.CombineArgMax || v.Combine == ir.CombineArgMin) {
+		errs.Errorf(v.Pos, diag.CodeUnsupported, "a scan with %s is not supported", v.Combine)
+		return
+	}
+	if v.Region != nil {
+		for _, s := range v.Region.Body.Stmts {
+			if _, ok := s.(*ir.Value); !ok {
+				errs.Errorf(s.Position(), diag.CodeUnsupported, "control flow in a combine function is not yet supported by CUDA generation")
+				return
+			}
+		}
+		for _, s := range v.Region.Body.Stmts {
+			p.check(s.(*ir.Value), errs)
 		}
 	}
 }
@@ -164,6 +191,8 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt, ir.OpRsqrt, ir.OpAbs, ir.OpSin, ir.OpCos, ir.OpFloor, ir.OpCeil,
 		ir.OpCast, ir.OpBitcast, ir.OpWhere, ir.OpPtrAdd, ir.OpLoad, ir.OpStore,
 		ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpAssume, ir.OpBarrier,
+		ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans, ir.OpJoin, ir.OpSplit, ir.OpTupleGet,
+		ir.OpReduce, ir.OpScan, ir.OpRegionArg, ir.OpAtomicRMW, ir.OpAtomicCAS,
 	} {
 		m[op] = true
 	}
@@ -186,54 +215,27 @@ func accessOf(v *ir.Value) (memAccess, bool) {
 }
 
 // idealWidth is the widest access, in elements, that the analysis allows
-// for a pointer tile: contiguous, aligned, and at most 16 bytes.
-func (p *plan) idealWidth(a memAccess) int {
-	info := p.axes.info(a.Ptr)
+// for a pointer tile along axis: contiguous, aligned, and at most 16 bytes.
+func (p *plan) idealWidth(a memAccess, axis int) int {
+	info := p.axes.dims(a.Ptr)[axis]
 	w := min(info.Contig, info.Div/int64(a.Bytes), int64(16/a.Bytes))
 	return int(pow2Floor(w))
 }
 
-// vectorWidth is the width used for an access under its layout; 1 when the
-// access is done element by element.
+// vectorWidth is the width used for an access under its layout, along the
+// layout's fastest axis; 1 when the access is done element by element.
 func (p *plan) vectorWidth(a memAccess) int {
 	l := p.layoutOf(a.Ptr)
-	w := min(p.idealWidth(a), l.Spt)
-	if w < 2 || w*a.Bytes < 4 {
+	ax := l.Order[0]
+	w := min(p.idealWidth(a, ax), l.Spt[ax])
+	if w < 2 || w*a.Bytes < 4 || l.KStride[ax] != 1 {
 		return 1
 	}
 	return w
 }
 
-// chooseLayouts gives every tile length its layout. Each thread holds as
-// many contiguous elements as the widest access to tiles of that length
-// can use (16 bytes' worth when aligned), but no more than its share.
-func (p *plan) chooseLayouts() {
-	spt := map[int]int{}
-	var order []int
-	p.forEachValue(p.k.Body, func(v *ir.Value) {
-		if v.Type.Shape.Rank() != 1 {
-			return
-		}
-		n := v.Type.Shape[0]
-		if _, ok := spt[n]; !ok {
-			spt[n] = 1
-			order = append(order, n)
-		}
-		if a, ok := accessOf(v); ok {
-			spt[n] = max(spt[n], p.idealWidth(a))
-		}
-	})
-	threads := 32 * p.numWarps
-	for i, n := range order {
-		s := min(spt[n], max(1, n/threads))
-		l := newTileLayout(fmt.Sprintf("L%d", i), n, s, p.numWarps)
-		p.layouts = append(p.layouts, l)
-		p.byLen[n] = l
-	}
-}
-
-// layoutOf is the layout of a 1-D tile value.
-func (p *plan) layoutOf(v *ir.Value) *tileLayout { return p.byLen[v.Type.Shape[0]] }
+// layoutOf is the layout of a tile value.
+func (p *plan) layoutOf(v *ir.Value) *dist { return p.dists[v.ID] }
 
 // forEachValue calls f on every value of b and its nested blocks, in order.
 func (p *plan) forEachValue(b *ir.Block, f func(*ir.Value)) {

@@ -76,17 +76,18 @@ func TestCasts(t *testing.T) {
 	}
 }
 
-func TestUnsupportedRank(t *testing.T) {
+func TestUnsupportedShape(t *testing.T) {
 	b := newBuilder(t, "k", "misc.tri", 4)
-	r := b.at(15).arange(16)
-	b.emit(&ir.Value{Op: ir.OpExpandDims, Type: ir.TileType(ir.TInt32, 16, 1), Args: []*ir.Value{r}, Axis: 1})
+	r := b.at(14).arange(16)
+	x := b.at(15).emit(&ir.Value{Op: ir.OpExpandDims, Type: ir.TileType(ir.TInt32, 16, 1), Args: []*ir.Value{r}, Axis: 1})
+	b.emit(&ir.Value{Op: ir.OpBroadcast, Type: ir.TileType(ir.TInt32, 16, 3), Args: []*ir.Value{x}})
 	_, err := Generate(b.k, Options{})
 	require.Error(t, err)
 	var list *diag.List
 	require.ErrorAs(t, err, &list)
 	assert.Equal(t, diag.CodeUnsupported, list.Items[0].Code)
 	assert.Equal(t, 15, list.Items[0].Pos.Line)
-	assert.Contains(t, err.Error(), "not yet supported")
+	assert.Contains(t, err.Error(), "powers of two")
 }
 
 func TestAxisInfo(t *testing.T) {
@@ -110,5 +111,5 @@ func TestUnsupportedOp(t *testing.T) {
 	b.emit(&ir.Value{Op: ir.OpScan, Type: r.Type, Args: []*ir.Value{r}})
 	_, err := Generate(b.k, Options{})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "misc.tri:16:5: scan is not yet supported")
+	assert.Contains(t, err.Error(), "misc.tri:16:5: scan with a custom combine function has no region")
 }

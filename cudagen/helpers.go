@@ -1,0 +1,71 @@
+package cudagen
+
+// This file implements the helper functions a kernel may need beyond the
+// prelude: warp shuffles for reductions and atomics as inline PTX. They are
+// printed between the prelude and the kernel, only when used, so that
+// files without them stay as short as before.
+
+import (
+	"fmt"
+	"strings"
+)
+
+// helperSet is an ordered set of helper definitions.
+type helperSet struct {
+	names []string
+	defs  map[string]string
+}
+
+func (h *helperSet) add(name, def string) {
+	if h.defs == nil {
+		h.defs = map[string]string{}
+	}
+	if _, ok := h.defs[name]; ok {
+		return
+	}
+	h.names = append(h.names, name)
+	h.defs[name] = def
+}
+
+func (h *helperSet) String() string {
+	if len(h.names) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("// ---- helpers used by this kernel ----\n")
+	for _, n := range h.names {
+		b.WriteString(h.defs[n])
+		if !strings.HasSuffix(h.defs[n], "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// shuffleHelpers are tri_shfl_xor overloads for every register type:
+// shfl.sync.bfly over all 32 lanes, 64-bit values in two halves.
+const shuffleHelpers = `// Butterfly shuffles across the lanes of a warp (shfl.sync.bfly), for every register type.
+TRI_DEV unsigned int tri_shfl_xor_b32(unsigned int v, int m) {
+  unsigned int r; asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m)); return r;
+}
+TRI_DEV unsigned long long tri_shfl_xor_b64(unsigned long long v, int m) {
+  unsigned int lo = tri_shfl_xor_b32((unsigned int)v, m), hi = tri_shfl_xor_b32((unsigned int)(v >> 32), m);
+  return ((unsigned long long)hi << 32) | lo;
+}
+TRI_DEV float tri_shfl_xor(float v, int m) { return tri_f32_bits(tri_shfl_xor_b32(tri_bits_f32(v), m)); }
+TRI_DEV double tri_shfl_xor(double v, int m) { return tri_f64_bits(tri_shfl_xor_b64(tri_bits_f64(v), m)); }
+TRI_DEV int tri_shfl_xor(int v, int m) { return (int)tri_shfl_xor_b32((unsigned int)v, m); }
+TRI_DEV unsigned int tri_shfl_xor(unsigned int v, int m) { return tri_shfl_xor_b32(v, m); }
+TRI_DEV long long tri_shfl_xor(long long v, int m) { return (long long)tri_shfl_xor_b64((unsigned long long)v, m); }
+TRI_DEV unsigned long long tri_shfl_xor(unsigned long long v, int m) { return tri_shfl_xor_b64(v, m); }
+TRI_DEV short tri_shfl_xor(short v, int m) { return (short)tri_shfl_xor_b32((unsigned int)(unsigned short)v, m); }
+TRI_DEV unsigned short tri_shfl_xor(unsigned short v, int m) { return (unsigned short)tri_shfl_xor_b32(v, m); }
+TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri_shfl_xor_b32((unsigned int)(unsigned char)v, m); }
+TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
+TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
+`
+
+// helperDecl writes a one-line __device__ function.
+func helperDecl(ret, name, params, body string) string {
+	return fmt.Sprintf("TRI_DEV %s %s(%s) { %s }\n", ret, name, params, body)
+}

@@ -1,0 +1,89 @@
+package cudagen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+func TestChooseBlocked(t *testing.T) {
+	tests := []struct {
+		shape       []int
+		order       []int
+		width, nw   int
+		spt, tpw, w []int
+	}{
+		{[]int{1024}, []int{0}, 4, 4, []int{4}, []int{32}, []int{4}},
+		{[]int{16}, []int{0}, 4, 4, []int{1}, []int{32}, []int{4}},
+		{[]int{8192}, []int{0}, 4, 16, []int{4}, []int{32}, []int{16}},
+		{[]int{32, 64}, []int{1, 0}, 4, 4, []int{1, 4}, []int{2, 16}, []int{4, 1}},
+		{[]int{64, 32}, []int{0, 1}, 4, 4, []int{4, 1}, []int{16, 2}, []int{1, 4}},
+		{[]int{2, 8}, []int{1, 0}, 4, 4, []int{1, 1}, []int{2, 16}, []int{4, 1}},
+	}
+	for _, tc := range tests {
+		b := chooseBlocked(tc.shape, tc.order, tc.width, tc.nw)
+		assert.Equal(t, tc.spt, b.SizePerThread, "%v", tc.shape)
+		assert.Equal(t, tc.tpw, b.ThreadsPerWarp, "%v", tc.shape)
+		assert.Equal(t, tc.w, b.WarpsPerCTA, "%v", tc.shape)
+	}
+}
+
+// TestSliceLayouts checks that the 1-D operands of 2-D tiles get Slice
+// layouts of the 2-D tiles' Blocked layout, so that broadcasting them
+// moves no data.
+func TestSliceLayouts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		k    *ir.Kernel
+	}{
+		{"outer", outerKernel(t)},
+		{"colsum", colsumKernel(t)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := newPlan(tc.k)
+			require.NoError(t, err)
+			var parent Layout
+			p.forEachValue(tc.k.Body, func(v *ir.Value) {
+				if v.Op == ir.OpLoad && v.Type.Shape.Rank() == 2 || v.Op == ir.OpStore && v.Args[0].Type.Shape.Rank() == 2 {
+					parent = p.layoutOf(v.Args[0]).Layout
+				}
+			})
+			require.NotNil(t, parent)
+			b, ok := parent.(Blocked)
+			require.True(t, ok)
+			assert.Equal(t, []int{1, 0}, b.Order, "the contiguous axis is the fastest")
+			assert.Equal(t, 4, b.SizePerThread[1], "16 bytes per thread along it")
+			p.forEachValue(tc.k.Body, func(v *ir.Value) {
+				if v.Op == ir.OpExpandDims {
+					assert.Equal(t, Slice{v.Axis, parent}, p.layoutOf(v.Args[0]).Layout)
+				}
+				assert.False(t, p.converts[v.ID], "value %d (%s) is converted", v.ID, v.Op)
+			})
+			src, err := Generate(tc.k, Options{})
+			require.NoError(t, err)
+			assert.NotContains(t, src, "Layout conversion")
+		})
+	}
+}
+
+func TestDumpLayoutsCountsConversions(t *testing.T) {
+	for _, tc := range []struct {
+		k    *ir.Kernel
+		want []string
+	}{
+		{outerKernel(t), []string{"0 layout conversion(s)", "#L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4]"}},
+		{transposeKernel(t), []string{"1 layout conversion(s)", "converted from #L3 through shared memory", "index recomputed in #L4"}},
+		{softmaxKernel(t, 1024, 4), []string{"0 layout conversion(s)", "reduced along axis 0"}},
+		{mixedLayoutsKernel(t), []string{"1 layout conversion(s)", "index recomputed in", "x_sum            fp32[16]     #L0  converted from #L8"}},
+	} {
+		var b strings.Builder
+		require.NoError(t, DumpLayouts(&b, tc.k))
+		for _, w := range tc.want {
+			assert.Contains(t, b.String(), w)
+		}
+	}
+}

@@ -1,0 +1,193 @@
+package cudagen
+
+// This file implements the shape ops: broadcast and expand_dims, which in
+// the layouts chosen by propagate.go only re-index a thread's registers,
+// and trans, reshape, join and split, which convert through shared memory
+// (each thread stores its elements, a barrier, each thread loads the
+// elements of the new layout, a barrier so the scratch can be reused).
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// maxSharedBytes is the static shared memory a kernel may use.
+const maxSharedBytes = 48 * 1024
+
+// useShared reserves n bytes of scratch shared memory.
+func (e *emitter) useShared(n int) {
+	if n > maxSharedBytes {
+		panic(fmt.Sprintf("kernel needs %d bytes of shared memory for a layout conversion; at most %d are supported", n, maxSharedBytes))
+	}
+	e.smemBytes = max(e.smemBytes, (n+15)/16*16)
+}
+
+// smem is the C expression of element idx of the scratch memory seen as an
+// array of dtype d, starting at byte offset off.
+func smem(d ir.DType, off int, idx string) string {
+	t := cType(d)
+	if off == 0 {
+		return fmt.Sprintf("reinterpret_cast<%s*>(tri_smem)[%s]", t, idx)
+	}
+	return fmt.Sprintf("reinterpret_cast<%s*>(tri_smem + %d)[%s]", t, off, idx)
+}
+
+// shapeOp writes broadcast, expand_dims, trans, reshape, join, split and
+// tuple_get.
+func (e *emitter) shapeOp(v *ir.Value) {
+	src := v.Args[0]
+	switch {
+	case v.Op == ir.OpTupleGet:
+		name := e.resNames[src.ID][v.Axis]
+		e.define(v, func(i string) string { return e.elem(name, v.Type, i) })
+	case src.Type.IsScalar():
+		e.define(v, func(string) string { return e.expr(src, "") })
+	case e.remat[v.ID] != nil:
+		sd, d := e.remat[v.ID], e.layoutOf(v)
+		e.w.line("// %s is recomputed in #%s rather than moved.", e.indexName(src), sd.Tag)
+		e.define(v, func(i string) string { return e.indexExpr(src, sd, d.remap(sd, keptAxes(v), i)) })
+	case v.Op == ir.OpSplit:
+		e.convertSplit(v)
+	default:
+		e.convertValue(v)
+	}
+}
+
+// indexName names an index value in comments.
+func (e *emitter) indexName(v *ir.Value) string {
+	if n := e.names[v.ID]; n != "" {
+		return n
+	}
+	return "the index"
+}
+
+// indexExpr is the C expression of element j, in layout d, of the index
+// value v (see isIndex), computed from d's coordinates.
+func (e *emitter) indexExpr(v *ir.Value, d *dist, j string) string {
+	if v.Type.IsScalar() {
+		return e.expr(v, "")
+	}
+	arg := func(n int) string { return "(" + e.indexExpr(v.Args[n], d, j) + ")" }
+	switch v.Op {
+	case ir.OpArange:
+		if v.Const.Int != 0 {
+			return fmt.Sprintf("%d + %s", v.Const.Int, d.coord(0, j))
+		}
+		return d.coord(0, j)
+	case ir.OpSplat:
+		return e.expr(v.Args[0], "")
+	case ir.OpMultipleOf, ir.OpMaxContiguous:
+		return e.indexExpr(v.Args[0], d, j)
+	case ir.OpCast:
+		return castExpr(v.Args[0].Type.DType, v.Type.DType, arg(0), v.Flags)
+	}
+	if v.Op.IsCompare() {
+		return compareExpr(v.Op, v.Args[0].Type.DType, arg(0), arg(1))
+	}
+	args := make([]string, len(v.Args))
+	for n := range v.Args {
+		args[n] = arg(n)
+	}
+	return intOp(v.Op, v.Type.Kind, args)
+}
+
+// linearOf is the row-major index, in shape, of the coordinates coords.
+func linearOf(shape []int, coords []string) string {
+	var terms []string
+	stride := 1
+	for a := len(shape) - 1; a >= 0; a-- {
+		if shape[a] > 1 && coords[a] != "0" {
+			terms = append([]string{scaled(coords[a], stride)}, terms...)
+		}
+		stride *= shape[a]
+	}
+	if len(terms) == 0 {
+		return "0"
+	}
+	return strings.Join(terms, " + ")
+}
+
+// coords are the coordinates of element i of a tile in layout d.
+func coords(d *dist, i string) []string {
+	c := make([]string, d.rank())
+	for a := range c {
+		c[a] = d.coord(a, i)
+		if d.Shape[a] == 1 {
+			c[a] = "0"
+		}
+	}
+	return c
+}
+
+// storeShared writes every element of tile x (layout s) to the scratch at
+// byte offset off, at its row-major index.
+func (e *emitter) storeShared(x *ir.Value, off int) {
+	s := e.layoutOf(x)
+	e.loop(s.Elems, func(i string) string {
+		return fmt.Sprintf("%s = %s;", smem(x.Type.DType, off, linearOf(s.Shape, coords(s, i))), e.expr(x, i))
+	})
+}
+
+// convertValue writes v, whose elements are read from shared memory
+// after its operands are stored there.
+func (e *emitter) convertValue(v *ir.Value) {
+	d := e.layoutOf(v)
+	in := v.Args[0]
+	size := in.Type.Shape.NumElements() * in.Type.Kind.Bytes()
+	e.w.line("// Layout conversion #%s -> #%s through shared memory.", e.layoutOf(in).Tag, d.Tag)
+	e.useShared(len(v.Args) * size)
+	for k, a := range v.Args {
+		e.storeShared(a, k*size)
+	}
+	e.w.line("__syncthreads();")
+	inShape := in.Type.Shape
+	e.define(v, func(i string) string {
+		c := coords(d, i)
+		switch v.Op {
+		case ir.OpTrans:
+			src := make([]string, len(c))
+			for j, p := range v.Perm {
+				src[p] = c[j]
+			}
+			return smem(v.Type.DType, 0, linearOf(inShape, src))
+		case ir.OpJoin:
+			last := len(c) - 1
+			idx := linearOf(inShape, c[:last])
+			return smem(v.Type.DType, 0, fmt.Sprintf("(%s) * %d + %s", c[last], inShape.NumElements(), idx))
+		case ir.OpExpandDims:
+			src := append(append([]string{}, c[:v.Axis]...), c[v.Axis+1:]...)
+			return smem(v.Type.DType, 0, linearOf(inShape, src))
+		case ir.OpBroadcast:
+			src := append([]string{}, c...)
+			for a := range src {
+				if inShape[a] == 1 {
+					src[a] = "0"
+				}
+			}
+			return smem(v.Type.DType, 0, linearOf(inShape, src))
+		}
+		return smem(v.Type.DType, 0, linearOf(d.Shape, c)) // reshape: the same row-major index
+	})
+	e.w.line("__syncthreads();")
+}
+
+// convertSplit writes the two halves of a tile whose last dimension is 2.
+func (e *emitter) convertSplit(v *ir.Value) {
+	in := v.Args[0]
+	d := e.layoutOf(v)
+	e.w.line("// Split through shared memory: #%s -> #%s.", e.layoutOf(in).Tag, d.Tag)
+	e.useShared(in.Type.Shape.NumElements() * in.Type.Kind.Bytes())
+	e.storeShared(in, 0)
+	e.w.line("__syncthreads();")
+	for j, name := range e.resNames[v.ID] {
+		t := v.Types[j]
+		e.declare(t, d, name, "")
+		e.loop(d.Elems, func(i string) string {
+			idx := linearOf(d.Shape, coords(d, i))
+			return fmt.Sprintf("%s = %s;", e.elem(name, t, i), smem(t.DType, 0, fmt.Sprintf("(%s) * 2 + %d", idx, j)))
+		})
+	}
+	e.w.line("__syncthreads();")
+}
