@@ -78,12 +78,13 @@ def compare(name, got, want, tol, bf16=False):
     """Returns an error string or None."""
     if got.shape != want.shape:
         return f"{name}: shape {got.shape} vs {want.shape}"
-    if tol == "" or tol is None:
-        ulps = 4 if np.issubdtype(want.dtype, np.floating) else 0
-    elif tol == "exact":
-        ulps = 0
-    else:
-        ulps = int(tol.split("=", 1)[1])
+    ulps = 4 if not tol and np.issubdtype(want.dtype, np.floating) else 0
+    atol = 0.0
+    for f in (tol or "").split():
+        if f.startswith("ulp="):
+            ulps = int(f[4:])
+        elif f.startswith("atol="):
+            atol = float(f[5:])
     if not np.issubdtype(want.dtype, np.floating):
         bad = got != want
     else:
@@ -97,6 +98,8 @@ def compare(name, got, want, tol, bf16=False):
             d = np.abs(ordered(got) - ordered(want))
         both_nan = np.isnan(got) & np.isnan(want)
         bad = (d > ulps) & ~both_nan
+        if atol > 0:
+            bad &= ~(np.abs(got.astype(np.float64) - want.astype(np.float64)) <= atol)
         bad |= np.isnan(got) != np.isnan(want)
     n = int(bad.sum())
     if np.issubdtype(want.dtype, np.floating):

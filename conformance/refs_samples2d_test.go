@@ -1,5 +1,3 @@
-//go:build next
-
 package conformance
 
 // This file implements the references of the samples with rank-2 tiles,

@@ -20,11 +20,12 @@ type builder struct {
 	line  int
 }
 
-// newBuilder starts a kernel whose source is the named sample file.
+// newBuilder starts a kernel whose source is the named file of testdata/
+// or, if testdata has none, of the samples.
 func newBuilder(t *testing.T, name, sample string, numWarps int) *builder {
-	path := filepath.Join("..", "samples", sample)
+	path := filepath.Join("testdata", sample)
 	if _, err := os.Stat(path); err != nil {
-		path = filepath.Join("testdata", sample)
+		path = filepath.Join("..", "samples", sample)
 	}
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -94,6 +94,18 @@ func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (
 		}
 		vals[i], given[i] = v, true
 	}
+	// As in Triton, a launch option also binds a kernel parameter of its
+	// name: tutorial 02's persistent softmax takes num_stages as a
+	// constexpr and is launched with num_stages=.
+	for _, opt := range []struct {
+		name string
+		n    int
+	}{{"num_warps", b.Signature.NumWarps}, {"num_stages", b.Signature.NumStages}} {
+		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == opt.name })
+		if i >= 0 && !given[i] && opt.n > 0 {
+			vals[i], given[i] = IntValue(int64(opt.n)), true
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(config)) {
 		v := config[name]
 		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == name })

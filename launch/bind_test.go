@@ -173,3 +173,24 @@ func TestBindConfig(t *testing.T) {
 	_, err = BindConfig(fn, l, e, map[string]Value{"BOGUS": IntValue(1)})
 	assert.EqualError(t, err, "launch:1:39: the autotune config sets 'BOGUS', which is not a parameter of k()")
 }
+
+// A launch option also binds a kernel parameter of its name, as in Triton
+// (tutorial 02's persistent softmax takes num_stages as a constexpr).
+func TestBindLaunchOptionAsParameter(t *testing.T) {
+	src := "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, num_stages: tl.constexpr):\n    pass\n"
+	f, diags := frontend.Parse("k.tri", []byte(src))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	e := lets(t, "x=zeros(4)", "S=5")
+	for _, line := range []string{"k[(1,)](x, num_stages=2)", "k[(1,)](x, num_stages=S - 3)"} {
+		l, err := ParseLaunch(line)
+		require.NoError(t, err)
+		b, err := Bind(f.Func("k"), l, e)
+		require.NoError(t, err, line)
+		assert.Equal(t, 2, b.Signature.NumStages, line)
+		assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 2}, b.Signature.Args[1].Value, line)
+	}
+	l, err := ParseLaunch("k[(1,)](x)")
+	require.NoError(t, err)
+	_, err = Bind(f.Func("k"), l, e)
+	assert.ErrorContains(t, err, "missing argument 'num_stages'")
+}

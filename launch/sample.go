@@ -85,33 +85,24 @@ func ParseSampleHeader(path string, src []byte) (*Sample, error) {
 
 // CompareTensors checks got against want. tolerance is "exact" (bit for
 // bit; NaN equals NaN), "ulp=N" (floats within N units in the last place of
-// the dtype), or "" for the default: exact for integers and bools, 4 ulp for
-// floats.
+// the dtype), "ulp=N atol=A" (within N ulp, or at most A apart: the form for
+// sums, whose results near zero lose their ulps to cancellation; for an
+// integer output, "atol=1" allows a float result truncated on the other side
+// of an integer, as FMA contraction may put it), or "" for
+// the default: exact for integers and bools, 4 ulp for floats.
 func CompareTensors(name string, got, want *tensor.Tensor, tolerance string) error {
 	if got.Kind != want.Kind || !ir.Shape(got.Shape).Equal(want.Shape) {
 		return fmt.Errorf("%s: got %v, want %v", name, got, want)
 	}
-	ulps := int64(0)
-	switch {
-	case tolerance == "exact":
-	case strings.HasPrefix(tolerance, "ulp="):
-		n, err := strconv.ParseInt(strings.TrimPrefix(tolerance, "ulp="), 10, 64)
-		if err != nil || n < 0 {
-			return fmt.Errorf("bad tolerance %q", tolerance)
-		}
-		ulps = n
-	case tolerance == "":
-		if got.Kind.IsFloat() {
-			ulps = 4
-		}
-	default:
-		return fmt.Errorf("bad tolerance %q (want exact or ulp=N)", tolerance)
+	ulps, atol, err := parseTolerance(tolerance, got.Kind.IsFloat())
+	if err != nil {
+		return err
 	}
 	bad, first := 0, -1
 	var worst int64
 	for i := 0; i < got.NumElements(); i++ {
 		d := elementDistance(got, want, i)
-		if d > ulps {
+		if d > ulps && !(atol > 0 && math.Abs(got.Float(i)-want.Float(i)) <= atol) {
 			bad++
 			if first < 0 {
 				first = i
@@ -126,6 +117,37 @@ func CompareTensors(name string, got, want *tensor.Tensor, tolerance string) err
 	}
 	return fmt.Errorf("%s: %d of %d elements differ (first at %d: got %v, want %v; worst %s)",
 		name, bad, got.NumElements(), first, formatElem(got, first), formatElem(want, first), formatDistance(worst))
+}
+
+// parseTolerance reads a "# tolerance:" value (see CompareTensors).
+func parseTolerance(tolerance string, float bool) (ulps int64, atol float64, err error) {
+	if tolerance == "" {
+		if float {
+			ulps = 4
+		}
+		return ulps, 0, nil
+	}
+	bad := fmt.Errorf("bad tolerance %q (want exact, ulp=N or ulp=N atol=A)", tolerance)
+	for _, f := range strings.Fields(tolerance) {
+		key, val, _ := strings.Cut(f, "=")
+		switch key {
+		case "exact":
+			if f != "exact" {
+				return 0, 0, bad
+			}
+		case "ulp":
+			if ulps, err = strconv.ParseInt(val, 10, 64); err != nil || ulps < 0 {
+				return 0, 0, bad
+			}
+		case "atol":
+			if atol, err = strconv.ParseFloat(val, 64); err != nil || !(atol >= 0) {
+				return 0, 0, bad
+			}
+		default:
+			return 0, 0, bad
+		}
+	}
+	return ulps, atol, nil
 }
 
 func formatDistance(d int64) string {

@@ -74,4 +74,15 @@ func TestCompareTensors(t *testing.T) {
 	assert.Error(t, CompareTensors("h", h1, h2, "exact"))
 	// Across zero: +0 and -0 are 0 ulp apart after ordering.
 	assert.NoError(t, CompareTensors("z", floats(ir.Float32, 0), floats(ir.Float32, math.Copysign(0, -1)), "ulp=0"))
+
+	// atol: sums near zero are far apart in ulps but close in value.
+	s1, s2 := floats(ir.Float32, 1e-9, 5), floats(ir.Float32, -2e-9, 5)
+	assert.Error(t, CompareTensors("s", s1, s2, "ulp=16"))
+	assert.NoError(t, CompareTensors("s", s1, s2, "ulp=16 atol=1e-8"))
+	assert.Error(t, CompareTensors("s", s1, floats(ir.Float32, 1e-9, 5.001), "ulp=16 atol=1e-8"))
+	assert.NoError(t, CompareTensors("y", i1, i2, "atol=1"))
+	assert.Error(t, CompareTensors("y", i1, i2, "atol=0.5"))
+	for _, bad := range []string{"ulp=", "atol=x", "atol=-1", "exact=1", "ulp=2 rtol=1"} {
+		assert.Error(t, CompareTensors("y", i1, i1, bad), bad)
+	}
 }
