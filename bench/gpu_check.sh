@@ -1,33 +1,51 @@
 #!/usr/bin/env bash
 # The GPU check of tri, run from the repository root on a machine with an
-# NVIDIA GPU, CUDA (NVRTC, compute-sanitizer) and Python with PyTorch and
-# Triton, after building the binaries elsewhere:
+# NVIDIA GPU, CUDA (NVRTC, nvcc, compute-sanitizer) and Python with PyTorch
+# and Triton, after building the binaries elsewhere:
 #
 #   CGO_ENABLED=0 go build -o bin/tri ./cmd/tri
 #   CGO_ENABLED=0 go build -o bin/launchcost ./bench/launchcost
 #   for p in nvrtc conformance launch; do CGO_ENABLED=0 go test -c -o bin/$p.test ./$p; done
 #
-# Logs go to $LOG_DIR (default /tmp/tri-gpu). The summary is printed last.
+# Cold compile times come first, on an idle machine. The correctness checks
+# (Go GPU tests, tri run --check, nvcc, registers and spills, the comparison
+# with real Triton, compute-sanitizer) then run side by side; the timings of
+# tri against Triton run last, alone on the GPU. Logs go to $LOG_DIR
+# (default /tmp/tri-gpu); the summary is printed last.
+#
+# Usage: bench/gpu_check.sh [--no-bench] [--jobs N]
 set -u
+bench=1
+jobs=4
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--no-bench) bench=0 ;;
+	--jobs) jobs=$2; shift ;;
+	*) echo "usage: $0 [--no-bench] [--jobs N]" >&2; exit 2 ;;
+	esac
+	shift
+done
 LOG_DIR=${LOG_DIR:-/tmp/tri-gpu}
 mkdir -p "$LOG_DIR"
 export TRI_REQUIRE_GPU=1 PYTHONUNBUFFERED=1
 export XDG_CACHE_HOME=$(mktemp -d) # a cold cubin cache
-summary=()
-note() { summary+=("$*"); echo "$*"; }
+S="$LOG_DIR/summary.txt"
+: >"$S"
+note() { echo "$*" >>"$S"; echo "$*"; }
+ms() { echo $(($(date +%s%N) / 1000000)); }
+samples=(samples/*.tri)
 
 bin/tri version
 
-echo "== cold compile (empty caches): tri run of samples/add.tri, whole process"
-ms() { echo $(($(date +%s%N) / 1000000)); }
+echo "== cold compile (empty caches)"
 t0=$(ms); bin/tri run samples/add.tri >"$LOG_DIR/cold.log" 2>&1; t1=$(ms)
 note "cold: tri run samples/add.tri (process start, transpile, NVRTC, launch): $((t1 - t0)) ms"
 t0=$(ms); bin/tri run samples/add.tri >>"$LOG_DIR/cold.log" 2>&1; t1=$(ms)
 note "warm: tri run samples/add.tri (cubin cached): $((t1 - t0)) ms"
-t0=$(ms); bin/tri run samples/row_chunks.tri >>"$LOG_DIR/cold.log" 2>&1; t1=$(ms)
-note "cold: tri run samples/row_chunks.tri, another kernel, new process, not in the cubin cache: $((t1 - t0)) ms"
-TRITON_CACHE_DIR=$(mktemp -d) python3 - <<'PY' 2>&1 | tee -a "$LOG_DIR/cold.log"
-import importlib.util, shutil, tempfile, time, os
+t0=$(ms); bin/tri run samples/softmax.tri >>"$LOG_DIR/cold.log" 2>&1; t1=$(ms)
+note "cold: tri run samples/softmax.tri, another kernel, new process, not in the cubin cache: $((t1 - t0)) ms"
+TRITON_CACHE_DIR=$(mktemp -d) python3 - <<'PY' 2>&1 | tee -a "$LOG_DIR/cold.log" | grep cold >>"$S"
+import importlib.util, shutil, tempfile, time
 t0 = time.perf_counter()
 import torch, triton
 d = tempfile.mkdtemp(); shutil.copy("samples/add.tri", d + "/add.py")
@@ -39,58 +57,82 @@ t2 = time.perf_counter()
 print(f"cold: triton first call of add_kernel (compile + launch): {t2 - t1:.3f} s (imports and setup before it: {t1 - t0:.2f} s)")
 PY
 
-echo "== tri run --check on every sample"
-pass=0; total=0
-for f in samples/*.tri; do
-	total=$((total + 1))
-	if bin/tri run --check "$f" >"$LOG_DIR/check_$(basename "$f" .tri).log" 2>&1; then pass=$((pass + 1)); echo "ok   $f"; else echo "FAIL $f"; cat "$LOG_DIR/check_$(basename "$f" .tri).log" | tail -5; fi
-done
-note "tri run --check: $pass of $total samples pass"
-
-echo "== the emitted CUDA of every sample compiles with nvcc"
-NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
-ok_nvcc=0; tmpcu=$(mktemp -d)
-for f in samples/*.tri; do
-	n=$(basename "$f" .tri)
-	if bin/tri build "$f" -o "$tmpcu/$n.cu" && "$NVCC" -arch=sm_90 -c -o "$tmpcu/$n.o" "$tmpcu/$n.cu" >"$LOG_DIR/nvcc_$n.log" 2>&1; then ok_nvcc=$((ok_nvcc + 1)); else echo "nvcc FAIL $f"; tail -5 "$LOG_DIR/nvcc_$n.log"; fi
-done
-note "nvcc: $ok_nvcc of $total samples compile"
-
-echo "== registers and spills of every sample (ptxas -v through NVRTC)"
-spills=0
-for f in samples/*.tri; do
-	line=$(bin/tri build "$f" --dump=resources -o /dev/null 2>&1 | grep registers)
-	echo "$(basename "$f"): $line"
-	case "$line" in *" 0 bytes spill stores, 0 bytes spill loads"*) ;; *) spills=$((spills + 1)) ;; esac
-done
-note "samples with register spills (or no report): $spills"
-
-echo "== Go GPU tests"
-for p in nvrtc conformance launch; do
-	if [ -x "bin/$p.test" ]; then
-		if (cd "$p" && "../bin/$p.test" -test.count=1 >"$LOG_DIR/gotest_$p.log" 2>&1); then note "go test $p (GPU): ok"; else note "go test $p (GPU): FAIL"; tail -30 "$LOG_DIR/gotest_$p.log"; fi
-	fi
-done
-
-echo "== compute-sanitizer on every sample"
-san=0
-for f in samples/*.tri; do
-	for tool in memcheck racecheck; do
-		if compute-sanitizer --tool $tool --error-exitcode 3 bin/tri run "$f" >"$LOG_DIR/san_$(basename "$f" .tri)_$tool.log" 2>&1; then san=$((san + 1)); else echo "sanitizer $tool FAIL $f"; tail -20 "$LOG_DIR/san_$(basename "$f" .tri)_$tool.log"; fi
+gotests() {
+	for p in nvrtc conformance launch; do
+		[ -x "bin/$p.test" ] || continue
+		if (cd "$p" && "../bin/$p.test" -test.count=1 >"$LOG_DIR/gotest_$p.log" 2>&1); then
+			note "go test $p (GPU): ok"
+		else
+			note "go test $p (GPU): FAIL (see gotest_$p.log)"
+		fi
 	done
+}
+
+samplechecks() {
+	local pass=0 nv=0 spills=0 tmpcu
+	tmpcu=$(mktemp -d)
+	for f in "${samples[@]}"; do
+		n=$(basename "$f" .tri)
+		if bin/tri run --check "$f" >"$LOG_DIR/check_$n.log" 2>&1; then pass=$((pass + 1)); else echo "check FAIL $f" >>"$S"; fi
+		if bin/tri build "$f" -o "$tmpcu/$n.cu" && /usr/local/cuda/bin/nvcc -arch=sm_90 -c -o "$tmpcu/$n.o" "$tmpcu/$n.cu" >"$LOG_DIR/nvcc_$n.log" 2>&1; then nv=$((nv + 1)); else echo "nvcc FAIL $f" >>"$S"; fi
+		line=$(bin/tri build "$f" --dump=resources -o /dev/null 2>&1 | grep registers)
+		echo "$n: $line" >>"$LOG_DIR/resources.txt"
+		case "$line" in *" 0 bytes spill stores, 0 bytes spill loads"*) ;; *) spills=$((spills + 1)) ;; esac
+	done
+	# The benchmarked configurations too (bench_2d.py).
+	for c in 1024:4 4096:16 8192:16; do
+		echo "softmax ${c%:*} cols, ${c#*:} warps: $(bin/tri build samples/softmax.tri "softmax_kernel[(R,)](y, x, x.stride(0), y.stride(0), C, BLOCK_SIZE=C, num_warps=${c#*:})" \
+			--let R=4096 --let C=${c%:*} --let 'x=empty(R, C)' --let 'y=empty(R, C)' --dump=resources -o /dev/null 2>&1 | grep registers)" >>"$LOG_DIR/resources.txt"
+	done
+	for c in 1024:4 4096:8 8192:8; do
+		echo "layernorm_fwd ${c%:*} cols, ${c#*:} warps: $(bin/tri build samples/layernorm_fwd.tri "_layer_norm_fwd_fused[(R,)](x, y, w, b, m, r, x.stride(0), C, 1e-5, BLOCK_SIZE=C, num_warps=${c#*:})" \
+			--let R=4096 --let C=${c%:*} --let "x=empty(R, C, dtype='float16')" --let "y=empty(R, C, dtype='float16')" \
+			--let "w=empty(C, dtype='float16')" --let "b=empty(C, dtype='float16')" --let 'm=empty(R)' --let 'r=empty(R)' \
+			--dump=resources -o /dev/null 2>&1 | grep registers)" >>"$LOG_DIR/resources.txt"
+	done
+	note "tri run --check: $pass of ${#samples[@]} samples pass"
+	note "nvcc: $nv of ${#samples[@]} samples compile"
+	note "samples with register spills (or no report): $spills (resources.txt)"
+}
+
+sanitize() { # FILE TOOL
+	local log="$LOG_DIR/san_$(basename "$1" .tri)_$2.log"
+	if compute-sanitizer --tool "$2" --error-exitcode 3 bin/tri run "$1" >"$log" 2>&1; then echo ok; else echo "FAIL $1 $2"; fi
+}
+export -f sanitize
+export LOG_DIR
+
+compare() { # SHARD
+	python3 bench/triton_compare.py --tri bin/tri --gpu --log "$LOG_DIR/compare_$1.log" "${@:2}" >"$LOG_DIR/compare_$1.out" 2>&1
+}
+
+echo "== correctness checks, side by side"
+gotests &
+samplechecks &
+files=("${samples[@]}" conformance/constructs/*.tri)
+for ((i = 0; i < jobs; i++)); do
+	shard=()
+	for ((j = i; j < ${#files[@]}; j += jobs)); do shard+=("${files[j]}"); done
+	compare "$i" "${shard[@]}" &
 done
-note "compute-sanitizer (memcheck, racecheck): $san of $((total * 2)) runs clean"
+for f in "${samples[@]}"; do for t in memcheck racecheck; do echo "$f $t"; done; done |
+	xargs -P "$jobs" -n 2 bash -c 'sanitize "$0" "$1"' >"$LOG_DIR/sanitizer.out"
+wait
+note "compute-sanitizer (memcheck, racecheck): $(grep -c '^ok' "$LOG_DIR/sanitizer.out") of $((${#samples[@]} * 2)) runs clean"
+grep FAIL "$LOG_DIR/sanitizer.out" >>"$S"
+cat "$LOG_DIR"/compare_*.out >"$LOG_DIR/compare.out"
+grep -h -v '^ok ' "$LOG_DIR"/compare_*.out | grep -Ev 'files match Triton|^$|largest float|all other float|^ +[0-9]+  ' >>"$S"
+grep -hE '^ +[0-9]+  ' "$LOG_DIR"/compare_*.out | sort -rn | head -15 >"$LOG_DIR/compare_ulps.txt"
+note "triton_compare: $(grep -h '^ok ' "$LOG_DIR"/compare_*.out | wc -l) of ${#files[@]} files match Triton (largest differences: compare_ulps.txt)"
 
-echo "== tri (interpreter and GPU) against real Triton"
-python3 bench/triton_compare.py --tri bin/tri --gpu --log "$LOG_DIR/compare.log" samples/*.tri conformance/constructs/*.tri 2>&1 | tee "$LOG_DIR/compare.out" | grep -v '^ok '
-note "triton_compare: $(tail -1 "$LOG_DIR/compare.out")"
-
-echo "== speed against Triton"
-python3 bench/bench_1d.py --tri bin/tri --launchcost bin/launchcost 2>&1 | tee "$LOG_DIR/bench.out"
-if [ -f samples/softmax.tri ] && [ -f samples/layernorm_fwd.tri ]; then
-	python3 bench/bench_2d.py --tri bin/tri 2>&1 | tee "$LOG_DIR/bench2d.out"
+if [ "$bench" = 1 ]; then
+	echo "== speed against Triton, alone on the GPU"
+	python3 bench/bench_1d.py --tri bin/tri --launchcost bin/launchcost >"$LOG_DIR/bench1d.out" 2>&1
+	python3 bench/bench_2d.py --tri bin/tri >"$LOG_DIR/bench2d.out" 2>&1
+	tail -6 "$LOG_DIR/bench1d.out" >>"$S"
+	tail -7 "$LOG_DIR/bench2d.out" >>"$S"
 fi
 
 echo
 echo "== summary"
-printf '%s\n' "${summary[@]}"
+cat "$S"
