@@ -255,7 +255,7 @@ func (d *dist) baseInit(a int) string {
 		if n == 1 {
 			return "0"
 		}
-		if strings.Contains(s, " ") && !strings.HasPrefix(s, "(") || spt > 1 && d.simple1D() {
+		if strings.Contains(s, " ") { // "(w) * 16 + l" starts with "(" but needs its own
 			s = "(" + s + ")"
 		}
 		return fmt.Sprintf("%s %% %d", s, n)

@@ -87,3 +87,17 @@ func TestDumpLayoutsCountsConversions(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseWrapsWholeCoordinate: where a layout's tile is larger than the
+// shape, the coordinate wraps modulo the shape as a whole, warps included
+// ("(w) * 16 + l % 32" wrapped only the lane part and read out of bounds).
+func TestBaseWrapsWholeCoordinate(t *testing.T) {
+	b := Blocked{SizePerThread: []int{1, 1}, ThreadsPerWarp: []int{16, 2}, WarpsPerCTA: []int{4, 1}, Order: []int{1, 0}}
+	d := newDist(b, []int{32, 2}, 4)
+	assert.Equal(t, "((warp_id % 4) * 16 + lane_id / 2 % 16) % 32", d.baseInit(0))
+	assert.Equal(t, "lane_id % 2", d.baseInit(1))
+	s := d.slice(1)
+	assert.Equal(t, "((warp_id % 4) * 16 + lane_id / 2 % 16) % 32", s.baseInit(0))
+	v := newDist(Blocked{SizePerThread: []int{4}, ThreadsPerWarp: []int{32}, WarpsPerCTA: []int{4}, Order: []int{0}}, []int{256}, 4)
+	assert.Equal(t, "(tri_thread_id() * 4) % 256", v.baseInit(0))
+}
