@@ -86,7 +86,7 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 			}
 			r.Point = strings.TrimSpace(pt)
 			results = append(results, r)
-			fmt.Fprintf(w, "%-40s %10s %10.4f %10.4f %10.4f %10s\n", shorten(r.Launch, 40), r.Point, r.Median, r.P20, r.P80, rate(r))
+			fmt.Fprintf(w, "%-40s %10s %10.4g %10.4g %10.4g %10s\n", shorten(r.Launch, 40), r.Point, r.Median, r.P20, r.P80, rate(r))
 		}
 	}
 	if b.CSV != "" {
