@@ -1,13 +1,17 @@
 package cudagen
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/sema"
 )
 
 func TestChooseBlocked(t *testing.T) {
@@ -100,4 +104,29 @@ func TestBaseWrapsWholeCoordinate(t *testing.T) {
 	assert.Equal(t, "((warp_id % 4) * 16 + lane_id / 2 % 16) % 32", s.baseInit(0))
 	v := newDist(Blocked{SizePerThread: []int{4}, ThreadsPerWarp: []int{32}, WarpsPerCTA: []int{4}, Order: []int{0}}, []int{256}, 4)
 	assert.Equal(t, "(tri_thread_id() * 4) % 256", v.baseInit(0))
+}
+
+// TestTupleGetSharesLayout: the results of tl.split (and of tuple
+// reductions) are read register for register, so each must have the
+// layout of the value it is taken from (x of a split was once stored
+// through another layout's addresses).
+func TestTupleGetSharesLayout(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "conformance", "constructs", "tile_join_split.tri"))
+	require.NoError(t, err)
+	f, diags := frontend.Parse("tile_join_split.tri", src)
+	require.False(t, diags.HasErrors(), "%v", diags)
+	ptr := sema.Arg{Kind: sema.ArgRuntime, DType: ir.PtrTo(ir.Float32), DivisibleBy16: true}
+	sig := sema.Signature{Args: []sema.Arg{ptr, ptr, ptr, ptr, ptr, {Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CInt, Int: 32}}}}
+	k, diags := sema.Specialize(f, "join_split_kernel", sig)
+	require.False(t, diags.HasErrors(), "%v", diags)
+	p, err := newPlan(k)
+	require.NoError(t, err)
+	n := 0
+	p.forEachValue(k.Body, func(v *ir.Value) {
+		if v.Op == ir.OpTupleGet {
+			n++
+			assert.Same(t, p.layoutOf(v.Args[0]), p.layoutOf(v), "tuple_get at %s", v.Pos)
+		}
+	})
+	assert.Equal(t, 2, n)
 }

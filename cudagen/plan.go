@@ -238,22 +238,7 @@ func (p *plan) vectorWidth(a memAccess) int {
 func (p *plan) layoutOf(v *ir.Value) *dist { return p.dists[v.ID] }
 
 // forEachValue calls f on every value of b and its nested blocks, in order.
-func (p *plan) forEachValue(b *ir.Block, f func(*ir.Value)) {
-	for _, s := range b.Stmts {
-		switch s := s.(type) {
-		case *ir.Value:
-			f(s)
-		case *ir.For:
-			p.forEachValue(s.Body, f)
-		case *ir.While:
-			p.forEachValue(s.Cond, f)
-			p.forEachValue(s.Body, f)
-		case *ir.If:
-			p.forEachValue(s.Then, f)
-			p.forEachValue(s.Else, f)
-		}
-	}
-}
+func (p *plan) forEachValue(b *ir.Block, f func(*ir.Value)) { ir.Inspect(b, f) }
 
 // assignsVar reports whether statement s is or contains an Assign to x.
 func assignsVar(s ir.Stmt, x *ir.Var) bool {

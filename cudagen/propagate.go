@@ -90,6 +90,12 @@ func (p *plan) chooseLayouts() {
 			edges = append(edges, edge{v.ID, v.Args[0].ID, v.Axis})
 		case ir.OpVarRead:
 			uf.unite(v.ID, nv+v.Var.ID)
+		case ir.OpTupleGet:
+			// A result of a split or a tuple reduce is read register for
+			// register: it shares the layout of the value it comes from.
+			if a := v.Args[0]; len(a.Types) > 0 && isTile(v) {
+				uf.unite(v.ID, a.ID)
+			}
 		case ir.OpBroadcast:
 			if isTile(v.Args[0]) && v.Args[0].Type.Shape.Rank() == v.Type.Shape.Rank() {
 				uf.unite(v.ID, v.Args[0].ID)
