@@ -8,7 +8,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/frontend"
@@ -133,12 +135,16 @@ func RunFile(path, line string, o *Options) error {
 	if err != nil {
 		return err
 	}
+	start := time.Now()
+	where := "on the GPU (compile and copies included)"
 	switch {
 	case o.Interpret:
+		where = "in the interpreter"
 		if err := p.Interpret(o.Timeout); err != nil {
 			return err
 		}
 	case o.Check:
+		where = "on the GPU and in the interpreter (compile and copies included)"
 		if err := p.check(o); err != nil {
 			return err
 		}
@@ -152,7 +158,25 @@ func RunFile(path, line string, o *Options) error {
 			return err
 		}
 	}
+	fmt.Fprintf(o.stderr(), "%s: grid %s of %d threads ran %s in %s\n",
+		p.Kernel.Name, gridString(p.Grid), 32*p.Kernel.NumWarps, where, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// gridString prints a grid as (x, y, z), dropping trailing 1s.
+func gridString(g [3]int) string {
+	n := 3
+	for n > 1 && g[n-1] == 1 {
+		n--
+	}
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = strconv.Itoa(g[i])
+	}
+	if n == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 type save struct {

@@ -36,3 +36,10 @@ func TestSumsFloats(t *testing.T) {
 		assert.Equal(t, tc.want, sumsFloats(p.Kernel), tc.sample)
 	}
 }
+
+func TestGridString(t *testing.T) {
+	assert.Equal(t, "(97,)", gridString([3]int{97, 1, 1}))
+	assert.Equal(t, "(11, 16)", gridString([3]int{11, 16, 1}))
+	assert.Equal(t, "(2, 1, 3)", gridString([3]int{2, 1, 3}))
+	assert.Equal(t, "(1,)", gridString([3]int{1, 1, 1}))
+}
