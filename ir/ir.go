@@ -112,6 +112,13 @@ const (
 	OpAtomicRMW
 	OpAtomicCAS // Args: [ptr, cmp, value]; result: the old values
 
+	// OpDot is tl.dot: Args [a, b, acc], a of shape [(B,) M, K], b of
+	// [(B,) K, N], acc and the result of [(B,) M, N]. a and b share their
+	// dtype (fp16, bf16, fp32, fp64, int8, uint8); the result's dtype is
+	// acc's (fp32, fp16 for fp16 operands, fp64, int32). Precision says how
+	// fp32 operands are multiplied.
+	OpDot
+
 	numOps
 )
 
@@ -130,7 +137,7 @@ var opNames = [...]string{
 	OpAssume: "assume", OpBarrier: "barrier",
 	OpTrans: "trans", OpJoin: "join", OpSplit: "split",
 	OpReduce: "reduce", OpScan: "scan", OpTupleGet: "tuple_get",
-	OpAtomicRMW: "atomic_rmw", OpAtomicCAS: "atomic_cas",
+	OpAtomicRMW: "atomic_rmw", OpAtomicCAS: "atomic_cas", OpDot: "dot",
 }
 
 func (o Op) String() string {
@@ -159,6 +166,25 @@ const (
 	FlagCacheWT                        // OpStore: cache_modifier=".wt"
 	FlagReverse                        // OpScan: from the last element to the first
 )
+
+// Precision is the input_precision of an fp32 tl.dot.
+type Precision uint8
+
+// Input precisions, as Triton names them.
+const (
+	PrecisionTF32   Precision = iota // operands rounded to tf32 (10-bit mantissa), products summed in fp32
+	PrecisionTF32x3                  // each operand split into two tf32 parts, three tf32 products: about fp32 accuracy
+	PrecisionIEEE                    // fp32 multiply-adds
+)
+
+var precisionNames = [...]string{"tf32", "tf32x3", "ieee"}
+
+func (p Precision) String() string {
+	if int(p) < len(precisionNames) {
+		return precisionNames[p]
+	}
+	return "precision?"
+}
 
 // Combine says how OpReduce and OpScan combine two elements.
 type Combine uint8
@@ -281,6 +307,8 @@ type Value struct {
 	Atomic  AtomicOp // OpAtomicRMW
 	Sem     MemSem   // OpAtomicRMW, OpAtomicCAS
 	Scope   MemScope // OpAtomicRMW, OpAtomicCAS
+
+	Precision Precision // OpDot
 }
 
 func (*Value) stmt() {}

@@ -68,6 +68,8 @@ func checkTileOp(v *Value) error {
 		}
 	case OpReduce, OpScan:
 		return checkReduce(v)
+	case OpDot:
+		return checkDot(v)
 	case OpTupleGet:
 		if err := nargs(v, 1); err != nil {
 			return err
@@ -235,6 +237,24 @@ func (vf *verifier) region(v *Value) error {
 		if !inner[y] && !contains(r.Body, y) {
 			return fmt.Errorf("region yield %d is not computed in the region", i)
 		}
+	}
+	return nil
+}
+
+// checkDot checks OpDot: [(B,) M, K] x [(B,) K, N] + [(B,) M, N].
+func checkDot(v *Value) error {
+	if err := nargs(v, 3); err != nil {
+		return err
+	}
+	a, b, acc := v.Args[0].Type, v.Args[1].Type, v.Args[2].Type
+	r := a.Shape.Rank()
+	if r < 2 || r > 3 || b.Shape.Rank() != r || a.DType != b.DType ||
+		a.Shape[r-1] != b.Shape[r-2] || r == 3 && a.Shape[0] != b.Shape[0] {
+		return fmt.Errorf("dot of %s and %s", a, b)
+	}
+	want := append(append(Shape{}, a.Shape[:r-1]...), b.Shape[r-1])
+	if !acc.Shape.Equal(want) || !v.Type.Equal(acc) {
+		return fmt.Errorf("dot of %s and %s with accumulator %s giving %s", a, b, acc, v.Type)
 	}
 	return nil
 }
