@@ -75,6 +75,9 @@ func DumpLayouts(w io.Writer, k *ir.Kernel) error {
 		if v.Op == ir.OpReduce {
 			fmt.Fprintf(&b, "  reduced along axis %d of #%s", v.Axis, p.layoutOf(v.Args[0]).Tag)
 		}
+		if v.Op == ir.OpDot {
+			b.WriteString("  dot on the CUDA cores (FMA), operands staged in shared memory")
+		}
 		if a, ok := accessOf(v); ok {
 			if wd := p.vectorWidth(a); wd > 1 {
 				fmt.Fprintf(&b, "  %s of %d-byte vectors", v.Op, wd*a.Bytes)

@@ -53,6 +53,10 @@ func (e *emitter) value(v *ir.Value) {
 		e.source(v.Pos)
 		e.atomic(v)
 		return
+	case ir.OpDot:
+		e.source(v.Pos)
+		e.dot(v)
+		return
 	}
 	e.source(v.Pos)
 	e.define(v, func(i string) string { return e.compute(v, i) })

@@ -146,6 +146,9 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 		errs.Errorf(v.Pos, diag.CodeUnsupported, "%s is not yet supported by CUDA generation", v.Op)
 		return
 	}
+	if v.Op == ir.OpDot {
+		checkDot(v, errs)
+	}
 	shapes := []ir.Shape{v.Type.Shape}
 	for _, t := range v.Types {
 		shapes = append(shapes, t.Shape)
@@ -192,7 +195,7 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpCast, ir.OpBitcast, ir.OpWhere, ir.OpPtrAdd, ir.OpLoad, ir.OpStore,
 		ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpAssume, ir.OpBarrier,
 		ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans, ir.OpJoin, ir.OpSplit, ir.OpTupleGet,
-		ir.OpReduce, ir.OpScan, ir.OpRegionArg, ir.OpAtomicRMW, ir.OpAtomicCAS,
+		ir.OpReduce, ir.OpScan, ir.OpRegionArg, ir.OpAtomicRMW, ir.OpAtomicCAS, ir.OpDot,
 	} {
 		m[op] = true
 	}

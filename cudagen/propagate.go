@@ -90,6 +90,10 @@ func (p *plan) chooseLayouts() {
 			edges = append(edges, edge{v.ID, v.Args[0].ID, v.Axis})
 		case ir.OpVarRead:
 			uf.unite(v.ID, nv+v.Var.ID)
+		case ir.OpDot:
+			// The operands go through shared memory in any layout; only
+			// the accumulator shares the result's.
+			uf.unite(v.ID, v.Args[2].ID)
 		case ir.OpTupleGet:
 			// A result of a split or a tuple reduce is read register for
 			// register: it shares the layout of the value it comes from.

@@ -1,0 +1,74 @@
+package cudagen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// dotKernel loads a [m, k] and b [k, n] of dtype in (row-major, contiguous),
+// multiplies them into a zero accumulator of dtype out and stores the
+// result.
+func dotKernel(t *testing.T, in, out ir.DType, m, k, n int, p ir.Precision) *ir.Kernel {
+	b := newBuilder(t, "dot_kernel", "misc.tri", 4)
+	ap := b.param("a_ptr", ir.PtrTo(in.Kind), true)
+	bp := b.param("b_ptr", ir.PtrTo(in.Kind), true)
+	cp := b.param("c_ptr", ir.PtrTo(out.Kind), true)
+	b.at(1)
+	offs := func(rows, cols int) *ir.Value {
+		return b.op(ir.OpAdd, b.op(ir.OpMul, b.expand(b.arange(rows), 1), b.i32(int64(cols))), b.expand(b.arange(cols), 0))
+	}
+	av := b.load(b.ptrAdd(ap, offs(m, k)), nil, nil)
+	bv := b.load(b.ptrAdd(bp, offs(k, n)), nil, nil)
+	var zero *ir.Value
+	if out.Kind.IsInt() {
+		zero = b.i32(0)
+	} else {
+		zero = b.f(0, out)
+	}
+	acc := b.splat(zero, ir.Shape{m, n})
+	d := b.emit(&ir.Value{Op: ir.OpDot, Type: ir.Type{DType: out, Shape: ir.Shape{m, n}}, Args: []*ir.Value{av, bv, acc}, Precision: p})
+	b.store(b.ptrAdd(cp, offs(m, n)), d, nil)
+	return b.k
+}
+
+func TestDotLowering(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		in, out ir.DType
+		p       ir.Precision
+		want    []string
+	}{
+		{"f16", ir.TFloat16, ir.TFloat32, ir.PrecisionTF32, []string{"tri_dot_f16(", "tri_h2f(a[k])"}},
+		{"f16_out_f16", ir.TFloat16, ir.TFloat16, ir.PrecisionTF32, []string{"tri_f2h(tri_dot_f16(", "tri_h2f(t"}},
+		{"bf16", ir.Scalar(ir.BFloat16), ir.TFloat32, ir.PrecisionTF32, []string{"tri_dot_bf16(", "tri_bf2f(a[k])"}},
+		{"tf32", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32, []string{"tri_dot_f32_tf32(", "cvt.rna.tf32.f32", "tri_tf32(a[k])"}},
+		{"tf32x3", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32x3, []string{"tri_dot_f32_tf32x3(", "tri_tf32(a[k] - ab)"}},
+		{"ieee", ir.TFloat32, ir.TFloat32, ir.PrecisionIEEE, []string{"tri_dot_f32_ieee(", "tri_fma_f32(a[k], b[k * ldb], acc)"}},
+		{"f64", ir.TFloat64, ir.TFloat64, ir.PrecisionTF32, []string{"tri_dot_f64(", "tri_fma_f64("}},
+		{"i8", ir.Scalar(ir.Int8), ir.TInt32, ir.PrecisionTF32, []string{"tri_dot_i8(", "(unsigned int)((int)a[k] * (int)b[k * ldb])"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := 32
+			src, err := Generate(dotKernel(t, tc.in, tc.out, 32, k, 64, tc.p), Options{})
+			require.NoError(t, err)
+			for _, w := range tc.want {
+				assert.True(t, strings.Contains(src, w), "missing %q", w)
+			}
+			assert.True(t, strings.Contains(src, "__syncthreads();"))
+			if tc.in.Kind != ir.Float32 || tc.p == ir.PrecisionIEEE {
+				assert.False(t, strings.Contains(src, "cvt.rna.tf32.f32"), "the tf32 helper only where used")
+			}
+		})
+	}
+}
+
+func TestDotTooLargeForSharedMemory(t *testing.T) {
+	_, err := Generate(dotKernel(t, ir.TFloat32, ir.TFloat32, 128, 64, 128, ir.PrecisionIEEE), Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "needs 64 KiB of shared memory")
+}
