@@ -24,7 +24,7 @@ type BenchOptions struct {
 	Flops       string        // expression over the bindings: flops per launch
 	Compare     []string      // more launch lines, timed the same way
 	CSV         string        // write the table here
-	Plot        string        // PNG plot (not yet supported)
+	Plot        string        // write a PNG plot here
 }
 
 // BenchResult is the timing of one launch line at one sweep point.
@@ -43,9 +43,6 @@ const l2FlushBytes = 256 << 20
 
 // BenchFile times path's launch lines on the GPU and prints a table.
 func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, error) {
-	if b.Plot != "" {
-		return nil, Usage(fmt.Errorf("--plot is not supported yet"))
-	}
 	if b.Warmup <= 0 {
 		b.Warmup = 25 * time.Millisecond
 	}
@@ -91,6 +88,11 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 	}
 	if b.CSV != "" {
 		if err := writeBenchCSV(b.CSV, sweepName, results); err != nil {
+			return nil, err
+		}
+	}
+	if b.Plot != "" {
+		if err := writeBenchPlot(b.Plot, "tri bench: "+path, sweepName, b, results); err != nil {
 			return nil, err
 		}
 	}

@@ -142,7 +142,7 @@ func newBench() *cobra.Command {
 	b := &launch.BenchOptions{}
 	var warmup, rep float64
 	c := &cobra.Command{
-		Use:   "bench FILE ['LAUNCH'] [--let ...] [--warmup MS] [--rep MS] [--sweep NAME=V1,...] [--bytes EXPR] [--flops EXPR] [--compare 'LAUNCH']... [--csv F]",
+		Use:   "bench FILE ['LAUNCH'] [--let ...] [--warmup MS] [--rep MS] [--sweep NAME=V1,...] [--bytes EXPR] [--flops EXPR] [--compare 'LAUNCH']... [--csv F] [--plot F.png]",
 		Short: "Time a launch on the GPU as triton.testing.do_bench does",
 		Long: `Time a launch on the GPU as triton.testing.do_bench does: warm up for
 --warmup ms, then time each repetition for --rep ms with CUDA events, clearing
@@ -150,7 +150,9 @@ a 256 MiB buffer before each so the L2 cache starts cold, and report the
 median and the 20% and 80% quantiles. --bytes and --flops are expressions over
 the bindings (e.g. --bytes '3 * n * 4') that turn times into GB/s or TFLOP/s.
 --sweep NAME=V1,V2,... rebinds --let NAME and evaluates the bindings after it
-again; --compare adds more launch lines to the same table.`,
+again; --compare adds more launch lines to the same table. --plot draws them
+as a PNG: one line per launch line over the sweep values, in TFLOP/s or GB/s
+if asked for, else milliseconds.`,
 		Args: rangeArgs(1, 2, "bench FILE ['LAUNCH']"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
@@ -170,7 +172,7 @@ again; --compare adds more launch lines to the same table.`,
 	f.StringVar(&b.Flops, "flops", "", "floating-point operations per launch (an expression)")
 	f.StringArrayVar(&b.Compare, "compare", nil, "another launch line to time (repeatable)")
 	f.StringVar(&b.CSV, "csv", "", "write the results as CSV")
-	f.StringVar(&b.Plot, "plot", "", "write a PNG plot (not supported yet)")
+	f.StringVar(&b.Plot, "plot", "", "write a PNG plot: one line per launch line over the sweep")
 	return c
 }
 
