@@ -42,6 +42,14 @@
 // its body is elementwise, lane by lane otherwise. Multi-result values
 // (tuple reduces and scans, split) are tuples read by OpTupleGet.
 //
+// tl.dot adds to each accumulator element the products in k order, summed
+// in float64 and rounded once to the result's dtype: fp16, bf16 and fp32
+// products are exact there, while the GPU's tensor cores round after each
+// mma's k-chunk, so float results may differ by rounding. Under
+// input_precision tf32, fp32 operands are first rounded to tf32 with ties
+// away from zero (cvt.rna); tf32x3 is computed as ieee. int8 dots wrap to
+// int32.
+//
 // Atomics apply lane by lane in index order, each holding the mutex of the
 // buffer it touches, so they are atomic across programs; volatile loads
 // hold it too. Float atomic max/min follow Triton's integer lowering on the

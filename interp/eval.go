@@ -105,6 +105,8 @@ func (p *program) eval(v *ir.Value) (*tile, error) {
 			return p.scanCustom(v, args)
 		}
 		return scanBuiltin(v, args[0]), nil
+	case ir.OpDot:
+		return dot(args[0], args[1], args[2], v.Precision), nil
 	case ir.OpAtomicRMW:
 		return p.atomicRMW(v, args[0], args[1], args[2])
 	case ir.OpAtomicCAS:
