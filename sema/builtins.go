@@ -95,6 +95,7 @@ func init() {
 	addShapeBuiltins(tl)
 	addReduceBuiltins(tl)
 	addAtomicBuiltins(tl)
+	addDotBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {

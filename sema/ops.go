@@ -34,7 +34,7 @@ func (c *compiler) binary(op string, a, b *val, pos diag.Pos) *val {
 		return c.errorf(pos, diag.CodeUnsupported, "** is not supported on tensors in Triton; use tl.exp2/tl.exp, or multiply")
 	}
 	if op == "@" {
-		return c.errorf(pos, diag.CodeUnsupported, "the @ operator (tl.dot) is not supported by tri yet")
+		return c.errorf(pos, diag.CodeUnsupported, "the @ operator is not supported by tri; call tl.dot(a, b)")
 	}
 	irop, ok := binOps[op]
 	if !ok {

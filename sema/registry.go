@@ -54,9 +54,9 @@ var modules = map[string]bool{
 // unsupportedNames are triton.language names tri knows but does not
 // implement yet.
 var unsupportedNames = map[string]bool{
-	"dot": true, "rand": true, "randint": true, "randn": true,
+	"rand": true, "randint": true, "randn": true,
 	"rand4x": true, "randint4x": true, "randn4x": true,
-	"softmax": true, "swizzle2d": true, "make_block_ptr": true, "advance": true,
+	"softmax": true, "make_block_ptr": true, "advance": true,
 	"histogram": true, "sort": true, "flip": true, "interleave": true, "umulhi": true,
 	"dot_scaled": true, "inline_asm_elementwise": true, "device_assert": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true, "erf": true,
