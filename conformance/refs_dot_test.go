@@ -3,8 +3,8 @@ package conformance
 // This file implements the references of tl.dot and tl.swizzle2d. A dot
 // adds the exact products (fp16, bf16 and tf32 products are exact in
 // float64) to the accumulator and rounds once to the result's dtype; under
-// input_precision="tf32" the fp32 operands are first rounded to tf32 (10
-// mantissa bits, to nearest, ties away from zero, as PTX cvt.rna does).
+// input_precision="tf32" the fp32 operands are first cut to tf32 (10
+// mantissa bits, the low 13 bits ignored, as the tensor cores read them).
 // The GPU adds in another order, which the files' tolerances allow for;
 // int8 dots are exact, wrapping to int32.
 
@@ -60,13 +60,12 @@ func matmul(x, y *tensor.Tensor, acc []float64, op func(float64) float64) []floa
 
 func identity(v float64) float64 { return v }
 
-// tf32 rounds v (an fp32 value) to tf32 as cvt.rna.tf32.f32 does.
+// tf32 cuts v (an fp32 value) to tf32: the low 13 bits are ignored.
 func tf32(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if math.IsNaN(v) {
 		return v
 	}
-	bits := math.Float32bits(float32(v))
-	return float64(math.Float32frombits((bits + 0x1000) &^ 0x1fff))
+	return float64(math.Float32frombits(math.Float32bits(float32(v)) &^ 0x1fff))
 }
 
 // store rounds vals to out's dtype (fp32, fp16 or fp64) into out.

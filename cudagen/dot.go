@@ -5,7 +5,7 @@ package cudagen
 // computes the result elements it holds as a loop of fused multiply-adds
 // along K, starting from the accumulator's element. fp16 and bf16 operands
 // are widened to float (their products are exact there), fp32 operands are
-// rounded to tf32 first under input_precision="tf32" and split into a big
+// cut to tf32 first under input_precision="tf32" and split into a big
 // and a small tf32 part under "tf32x3", as the tensor cores would see them;
 // fp64 and int8 (into int32) multiply as they are. Tensor-core lowering
 // (mma.sync) is the later step; this form is correct for every dtype and
@@ -139,7 +139,8 @@ func kindSuffix(k ir.Kind) string {
 	return "i8"
 }
 
-// tf32Helper rounds a float to tf32 (10 mantissa bits, to nearest, ties
-// away from zero), as the tensor cores take fp32 operands.
-const tf32Helper = `// Rounds a float to tf32 (cvt.rna: to nearest, ties away from zero), as tensor cores read fp32.
-TRI_DEV float tri_tf32(float x) { unsigned int r; asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x)); return tri_f32_bits(r); }`
+// tf32Helper cuts a float to tf32 (10 mantissa bits) as an mma.sync of
+// kind tf32 reads an fp32 register: the low 13 bits are ignored. Real
+// Triton's tf32 dots on an H100 match this, not cvt.rna's rounding.
+const tf32Helper = `// Cuts a float to tf32 as tensor cores read fp32 registers: the low 13 bits are ignored.
+TRI_DEV float tri_tf32(float x) { return x != x ? x : tri_f32_bits(tri_bits_f32(x) & 0xffffe000u); }`

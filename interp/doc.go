@@ -46,9 +46,9 @@
 // in float64 and rounded once to the result's dtype: fp16, bf16 and fp32
 // products are exact there, while the GPU's tensor cores round after each
 // mma's k-chunk, so float results may differ by rounding. Under
-// input_precision tf32, fp32 operands are first rounded to tf32 with ties
-// away from zero (cvt.rna); tf32x3 is computed as ieee. int8 dots wrap to
-// int32.
+// input_precision tf32, fp32 operands are first cut to tf32 (the low 13
+// bits ignored, as the tensor cores read them); tf32x3 is computed as
+// ieee. int8 dots wrap to int32.
 //
 // Atomics apply lane by lane in index order, each holding the mutex of the
 // buffer it touches, so they are atomic across programs; volatile loads

@@ -6,10 +6,11 @@ package interp
 // rounded once to the result's dtype. The tensor cores also multiply
 // exactly but round the sum at the end of each mma instruction's k-chunk,
 // so the GPU's result may differ from this one by rounding. With
-// input_precision tf32, fp32 operands are first rounded to tf32 as PTX
-// cvt.rna.tf32.f32 does; tf32x3 is taken to be as accurate as ieee. fp64
-// products and sums round in float64; int8 products sum exactly and the
-// result wraps to int32 once acc is added.
+// input_precision tf32, fp32 operands are first cut to tf32 as the tensor
+// cores read them (the low 13 bits ignored, which real Triton's results on
+// an H100 match, not cvt.rna's rounding); tf32x3 is taken to be as
+// accurate as ieee. fp64 products and sums round in float64; int8 products
+// sum exactly and the result wraps to int32 once acc is added.
 //
 // The loops run m, k, n over row-major slices: each result row starts as
 // acc's row and takes x[m, k] * y[k, :] for k in order, so the innermost
@@ -82,24 +83,21 @@ func matmulAddInts(out, x, y []int64, k, n int) {
 	}
 }
 
-// tf32s returns the elements of s rounded to tf32.
+// tf32s returns the elements of s cut to tf32.
 func tf32s(s []float64) []float64 {
 	out := make([]float64, len(s))
 	for i, x := range s {
-		out[i] = roundTF32(x)
+		out[i] = truncTF32(x)
 	}
 	return out
 }
 
-// roundTF32 rounds the fp32 value x to tf32 (10 stored significand bits)
-// as PTX cvt.rna.tf32.f32 does: to nearest with ties away from zero, by
-// adding half of the dropped part to the magnitude's bits and clearing
-// it. A carry may reach the exponent (and overflow to infinity); NaN and
-// infinities pass through.
-func roundTF32(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+// truncTF32 cuts the fp32 value x to tf32 (10 stored significand bits) as
+// an mma.sync of kind tf32 reads an fp32 register: the low 13 bits are
+// ignored, so the magnitude rounds toward zero. NaN passes through.
+func truncTF32(x float64) float64 {
+	if math.IsNaN(x) {
 		return x
 	}
-	bits := math.Float32bits(float32(x))
-	return float64(math.Float32frombits((bits + 0x1000) &^ 0x1fff))
+	return float64(math.Float32frombits(math.Float32bits(float32(x)) &^ 0x1fff))
 }

@@ -52,7 +52,7 @@ func runDot(t testing.TB, x, y, acc *tensor.Tensor, s dotShape, prec ir.Precisio
 // fp32 values only).
 func refTF32(x float64) float64 {
 	frac, exp := math.Frexp(x)
-	return math.Ldexp(math.Round(math.Ldexp(frac, 11)), exp-11)
+	return math.Ldexp(math.Trunc(math.Ldexp(frac, 11)), exp-11)
 }
 
 // refDotFloat is the reference of a float dot: for each result, acc plus
@@ -164,14 +164,14 @@ func TestDotRoundsOnce(t *testing.T) {
 }
 
 // TestDotFP32Precision checks that tf32 drops the low bits of 1 + 2^-12
-// and rounds 1 + 2^-11 away from zero, while tf32x3 and ieee keep them.
+// and of -1 - 2^-11 (toward zero), while tf32x3 and ieee keep them.
 func TestDotFP32Precision(t *testing.T) {
 	s := dotShape{0, 2, 1, 1}
 	x := tensorOf(ir.Float32, s.a(), 1+0x1p-12, -1-0x1p-11)
 	y := tensorOf(ir.Float32, s.b(), 1)
 	acc := tensor.New(ir.Float32, s.out()...)
 	want := map[ir.Precision][]float64{
-		ir.PrecisionTF32:   {1, -1 - 0x1p-10},
+		ir.PrecisionTF32:   {1, -1},
 		ir.PrecisionTF32x3: {1 + 0x1p-12, -1 - 0x1p-11},
 		ir.PrecisionIEEE:   {1 + 0x1p-12, -1 - 0x1p-11},
 	}
@@ -217,31 +217,29 @@ func TestDotInt8Wraps(t *testing.T) {
 	assert.Equal(t, []int64{math.MinInt32 + 16383}, dot(x8, x8, acc32, ir.PrecisionTF32).ints)
 }
 
-func TestRoundTF32(t *testing.T) {
+func TestTruncTF32(t *testing.T) {
 	tests := []struct{ in, want float64 }{
 		{1, 1},
-		{1 + 0x1p-12, 1},             // below half of the last kept bit
-		{1 + 0x1p-11, 1 + 0x1p-10},   // a tie goes away from zero
-		{-1 - 0x1p-11, -1 - 0x1p-10}, // for negative values too
-		{1 + 0x1p-11 - 0x1p-23, 1},
-		{0x1.ffep0, 2}, // the carry reaches the exponent
-		{math.MaxFloat32, math.Inf(1)},
-		{-math.MaxFloat32, math.Inf(-1)},
+		{1 + 0x1p-12, 1},
+		{1 + 0x1p-11, 1},               // no rounding up: the low bits are ignored
+		{-1 - 0x1p-11, -1},             // toward zero for negative values too
+		{1 + 0x1p-10, 1 + 0x1p-10},     // the last kept bit stays
+		{0x1.ffep0, 0x1.ffcp0},         // no carry into the exponent
+		{math.MaxFloat32, 0x1.ffcp127}, // no overflow
 		{math.Inf(1), math.Inf(1)},
 		{math.Inf(-1), math.Inf(-1)},
-		{0x1p-149, 0},        // the smallest subnormal is below half
-		{0x1p-137, 0x1p-136}, // a subnormal tie, away from zero
+		{0x1p-149, 0}, // the smallest subnormal is cut away
 		{math.Copysign(0, -1), math.Copysign(0, -1)},
 	}
 	for _, tc := range tests {
-		got := roundTF32(tc.in)
+		got := truncTF32(tc.in)
 		assert.Equal(t, math.Float64bits(tc.want), math.Float64bits(got), "tf32 of %g: got %g, want %g", tc.in, got, tc.want)
 	}
-	assert.True(t, math.IsNaN(roundTF32(math.NaN())))
+	assert.True(t, math.IsNaN(truncTF32(math.NaN())))
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 10000 {
 		x := float64(math.Float32frombits(r.Uint32()&0xbfffffff | 0x30000000)) // normal, far from overflow
-		require.Equal(t, refTF32(x), roundTF32(x), "tf32 of %g", x)
+		require.Equal(t, refTF32(x), truncTF32(x), "tf32 of %g", x)
 	}
 }
 

@@ -172,7 +172,7 @@ type Precision uint8
 
 // Input precisions, as Triton names them.
 const (
-	PrecisionTF32   Precision = iota // operands rounded to tf32 (10-bit mantissa), products summed in fp32
+	PrecisionTF32   Precision = iota // operands cut to tf32 (10-bit mantissa), products summed in fp32
 	PrecisionTF32x3                  // each operand split into two tf32 parts, three tf32 products: about fp32 accuracy
 	PrecisionIEEE                    // fp32 multiply-adds
 )
