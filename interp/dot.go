@@ -46,38 +46,25 @@ func dot(a, b, acc *tile, prec ir.Precision) *tile {
 	}
 	t.ints = append([]int64(nil), acc.ints...)
 	for i := range batch {
-		matmulAddInts(t.ints[i*m*n:(i+1)*m*n], a.ints[i*m*k:(i+1)*m*k], b.ints[i*k*n:(i+1)*k*n], k, n)
+		matmulAdd(t.ints[i*m*n:(i+1)*m*n], a.ints[i*m*k:(i+1)*m*k], b.ints[i*k*n:(i+1)*k*n], k, n)
 	}
 	wrapInts(t.kind, t.ints)
 	return t
 }
 
 // matmulAdd adds x @ y to out, x of shape [M, k], y of [k, n] and out of
-// [M, n], row-major. Each element of out takes its products in k order;
-// the conversion of each product keeps the compiler from fusing it with
-// the addition (fp64 products round; the others are exact anyway).
-func matmulAdd(out, x, y []float64, k, n int) {
+// [M, n], row-major: floats, or canonical integers without wrapping. Each
+// element of out takes its products in k order; the conversion of each
+// product keeps the compiler from fusing it with the addition (fp64
+// products round; the others are exact anyway).
+func matmulAdd[T float64 | int64](out, x, y []T, k, n int) {
 	for row := range len(out) / max(n, 1) {
 		o := out[row*n : (row+1)*n]
 		for j, xj := range x[row*k : (row+1)*k] {
 			yr := y[j*n : (j+1)*n]
 			yr = yr[:len(o)]
 			for c, yc := range yr {
-				o[c] += float64(xj * yc)
-			}
-		}
-	}
-}
-
-// matmulAddInts is matmulAdd on canonical integers, without wrapping.
-func matmulAddInts(out, x, y []int64, k, n int) {
-	for row := range len(out) / max(n, 1) {
-		o := out[row*n : (row+1)*n]
-		for j, xj := range x[row*k : (row+1)*k] {
-			yr := y[j*n : (j+1)*n]
-			yr = yr[:len(o)]
-			for c, yc := range yr {
-				o[c] += xj * yc
+				o[c] += T(xj * yc)
 			}
 		}
 	}
