@@ -43,9 +43,9 @@ func TestDotLowering(t *testing.T) {
 		p       ir.Precision
 		want    []string
 	}{
-		{"f16", ir.TFloat16, ir.TFloat32, ir.PrecisionTF32, []string{"tri_dot_f16(", "tri_h2f(a[k])"}},
-		{"f16_out_f16", ir.TFloat16, ir.TFloat16, ir.PrecisionTF32, []string{"tri_f2h(tri_dot_f16(", "tri_h2f(t"}},
-		{"bf16", ir.Scalar(ir.BFloat16), ir.TFloat32, ir.PrecisionTF32, []string{"tri_dot_bf16(", "tri_bf2f(a[k])"}},
+		{"f16", ir.TFloat16, ir.TFloat32, ir.PrecisionTF32, []string{"on the tensor cores", "tri_mma_f16(", "tri_ldmatrix_x4(", "tri_ldmatrix_x2_trans("}},
+		{"f16_out_f16", ir.TFloat16, ir.TFloat16, ir.PrecisionTF32, []string{"tri_mma_f16(", "_f32[16];", "tri_f2h("}},
+		{"bf16", ir.Scalar(ir.BFloat16), ir.TFloat32, ir.PrecisionTF32, []string{"tri_mma_bf16(", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"}},
 		{"tf32", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32, []string{"tri_dot_f32_tf32(", "& 0xffffe000u", "tri_tf32(a[k])"}},
 		{"tf32x3", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32x3, []string{"tri_dot_f32_tf32x3(", "tri_tf32(a[k] - ab)"}},
 		{"ieee", ir.TFloat32, ir.TFloat32, ir.PrecisionIEEE, []string{"tri_dot_f32_ieee(", "tri_fma_f32(a[k], b[k * ldb], acc)"}},
@@ -64,6 +64,44 @@ func TestDotLowering(t *testing.T) {
 				assert.False(t, strings.Contains(src, "tri_tf32("), "the tf32 helper only where used")
 			}
 		})
+	}
+}
+
+// TestDotFMAFallback: an f16 dot the warps cannot tile with m16n8 mmas
+// (16 x 16 with 4 warps) runs on the CUDA cores.
+func TestDotFMAFallback(t *testing.T) {
+	src, err := Generate(dotKernel(t, ir.TFloat16, ir.TFloat32, 16, 16, 16, ir.PrecisionTF32), Options{})
+	require.NoError(t, err)
+	assert.True(t, strings.Contains(src, "tri_dot_f16(") && strings.Contains(src, "tri_h2f(a[k])"))
+	assert.False(t, strings.Contains(src, "mma.sync"))
+}
+
+// TestMmaBlocked checks the accumulator layouts chosen for the tensor
+// cores: 16 rows and 8 columns per warp and repetition, no replication.
+func TestMmaBlocked(t *testing.T) {
+	for _, tc := range []struct {
+		m, n, k, warps int
+		wpc            []int
+		ok             bool
+	}{
+		{128, 128, 32, 4, []int{2, 2}, true},
+		{128, 128, 32, 8, []int{4, 2}, true},
+		{128, 256, 64, 8, []int{2, 4}, true},
+		{32, 64, 32, 4, []int{2, 2}, true},
+		{16, 64, 16, 4, []int{1, 4}, true},
+		{16, 16, 16, 4, nil, false},
+		{32, 32, 8, 4, nil, false},
+	} {
+		a := &ir.Value{Type: ir.Type{DType: ir.TFloat16, Shape: ir.Shape{tc.m, tc.k}}}
+		bv := &ir.Value{Type: ir.Type{DType: ir.TFloat16, Shape: ir.Shape{tc.k, tc.n}}}
+		v := &ir.Value{Op: ir.OpDot, Type: ir.Type{DType: ir.TFloat32, Shape: ir.Shape{tc.m, tc.n}}, Args: []*ir.Value{a, bv, nil}}
+		b, ok := mmaBlocked(v, tc.warps)
+		assert.Equal(t, tc.ok, ok, "%+v", tc)
+		if ok {
+			assert.Equal(t, tc.wpc, b.WarpsPerCTA, "%+v", tc)
+			assert.Equal(t, []int{1, 2}, b.SizePerThread)
+			assert.Equal(t, []int{8, 4}, b.ThreadsPerWarp)
+		}
 	}
 }
 

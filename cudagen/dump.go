@@ -76,7 +76,11 @@ func DumpLayouts(w io.Writer, k *ir.Kernel) error {
 			fmt.Fprintf(&b, "  reduced along axis %d of #%s", v.Axis, p.layoutOf(v.Args[0]).Tag)
 		}
 		if v.Op == ir.OpDot {
-			b.WriteString("  dot on the CUDA cores (FMA), operands staged in shared memory")
+			if p.usesMma(v) {
+				b.WriteString("  dot on the tensor cores (mma.sync m16n8k16, ldmatrix), operands staged in shared memory")
+			} else {
+				b.WriteString("  dot on the CUDA cores (FMA), operands staged in shared memory")
+			}
 		}
 		if a, ok := accessOf(v); ok {
 			if wd := p.vectorWidth(a); wd > 1 {

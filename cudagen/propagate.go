@@ -31,6 +31,9 @@ type family struct {
 	width   int
 	order   []int
 	contigs []int64
+	// mma, when set, is the layout a tl.dot result in the family needs for
+	// the tensor cores (see mmaBlocked).
+	mma *Blocked
 }
 
 // sliceEdge says that the family is Slice(Dim) of Parent's layout.
@@ -71,7 +74,7 @@ func (p *plan) chooseLayouts() {
 		child, parent, dim int
 	}
 	var edges []edge
-	var order []*ir.Value
+	var order, dots []*ir.Value
 	p.forEachValue(p.k.Body, func(v *ir.Value) {
 		order = append(order, v)
 		switch v.Op {
@@ -94,6 +97,7 @@ func (p *plan) chooseLayouts() {
 			// The operands go through shared memory in any layout; only
 			// the accumulator shares the result's.
 			uf.unite(v.ID, v.Args[2].ID)
+			dots = append(dots, v)
 		case ir.OpTupleGet:
 			// A result of a split or a tuple reduce is read register for
 			// register: it shares the layout of the value it comes from.
@@ -168,6 +172,13 @@ func (p *plan) chooseLayouts() {
 			p.noteAccess(f, a)
 		}
 	}
+	for _, d := range dots {
+		if b, ok := mmaBlocked(d, p.numWarps); ok {
+			if f := famOf(d.ID); f != nil && slices.Equal(f.full, []int(d.Type.Shape)) {
+				f.mma = &b
+			}
+		}
+	}
 	for _, e := range edges {
 		c, par := famOf(e.child), famOf(e.parent)
 		if c != nil && par != nil && c != par && par.rank == c.rank+1 {
@@ -198,6 +209,10 @@ func (p *plan) chooseLayouts() {
 			}
 		}
 		if f.dist != nil {
+			continue
+		}
+		if f.mma != nil {
+			f.dist = newDist(*f.mma, f.full, p.numWarps)
 			continue
 		}
 		src := f

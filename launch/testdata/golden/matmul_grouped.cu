@@ -8,6 +8,11 @@
 //   #L2 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
+//   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
+//   #L6 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
+//   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 32] tiles: 4 elements per thread, replicated
+//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
+//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [32] tiles: 4 elements per thread, replicated
 
 // ---- tri prelude (the same in every file) ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -126,11 +131,24 @@ TRI_DEV double tri_max_nan_f64(double a, double b) { return a != a ? a : b != b 
 TRI_DEV double tri_min_nan_f64(double a, double b) { return a != a ? a : b != b ? b : tri_min_f64(a, b); }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
-// One element of a dot: acc + the sum over k of a[k] * b[k * ldb], from shared memory.
-TRI_DEV float tri_dot_f16(const tri_half* a, const tri_half* b, int K, int ldb, float acc) {
-  #pragma unroll 8
-  for (int k = 0; k < K; ++k) { acc = tri_fma_f32(tri_h2f(a[k]), tri_h2f(b[k * ldb]), acc); }
-  return acc;
+// Tensor cores: ldmatrix from shared memory and mma.sync m16n8k16 with fp32 accumulators.
+TRI_DEV unsigned int tri_smem_addr(const void* p) {
+  unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
+}
+TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
+}
+TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
+}
+TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int m, int n, int k, int stride_am, int stride_bk, int stride_cm) {
@@ -145,6 +163,14 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
   int L3_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L4 tiles
+  int L5_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
+  int L5_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L5 tiles
+  int L6_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L6 tiles
+  int L6_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L6 tiles
+  int L7_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L7 tiles
+  int L7_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L7 tiles
+  int L8_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L8 tiles
+  int L9_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
   float acc[8];
   tri_half* offs_a[8];
   tri_half* offs_b[8];
@@ -259,14 +285,34 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
         b[e + 7] = (tri_half)(vec.w >> 16);
       }
       // ../samples/matmul_grouped.tri:36: acc = tl.dot(a, b, acc)
-      // tl.dot fp16[32,32] x fp16[32,32] on the CUDA cores: operands staged in shared memory, FMAs along K = 32.
+      // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L4_base0) * 32 + L4_base1 + e % 8] = b[e];
       __syncthreads();
       #pragma unroll
-      for (int e = 0; e < 8; ++e) acc_1[e] = tri_dot_f16(reinterpret_cast<const tri_half*>(tri_smem) + (L4_base0) * 32, reinterpret_cast<const tri_half*>(tri_smem + 2048) + L4_base1 + e % 8, 32, 32, acc[e]);
+      for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
+      {
+        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
+        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
+        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
+        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
+        #pragma unroll
+        for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            unsigned int tri_af[4];
+            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 2; ++tri_j) {
+              unsigned int tri_bf[2];
+              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
+              tri_mma_f16(acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+            }
+          }
+        }
+      }
       __syncthreads();
       // ../samples/matmul_grouped.tri:37: offs_a += bk * stride_ak
       #pragma unroll
@@ -299,14 +345,34 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
       #pragma unroll
       for (int e = 0; e < 8; ++e) b[e] = t94[e] ? *offs_b[e] : ((tri_half)0x0000);
       // ../samples/matmul_grouped.tri:36: acc = tl.dot(a, b, acc)
-      // tl.dot fp16[32,32] x fp16[32,32] on the CUDA cores: operands staged in shared memory, FMAs along K = 32.
+      // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L4_base0) * 32 + L4_base1 + e % 8] = b[e];
       __syncthreads();
       #pragma unroll
-      for (int e = 0; e < 8; ++e) acc_1[e] = tri_dot_f16(reinterpret_cast<const tri_half*>(tri_smem) + (L4_base0) * 32, reinterpret_cast<const tri_half*>(tri_smem + 2048) + L4_base1 + e % 8, 32, 32, acc[e]);
+      for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
+      {
+        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
+        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
+        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
+        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
+        #pragma unroll
+        for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            unsigned int tri_af[4];
+            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 2; ++tri_j) {
+              unsigned int tri_bf[2];
+              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
+              tri_mma_f16(acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+            }
+          }
+        }
+      }
       __syncthreads();
       // ../samples/matmul_grouped.tri:37: offs_a += bk * stride_ak
       #pragma unroll
@@ -325,36 +391,55 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
     }
   }
   // ../samples/matmul_grouped.tri:39: c = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
-  int t111[1];
-  t111[0] = rm[0] * stride_cm;
-  tri_half* c_ptrs[1];
-  c_ptrs[0] = c_ptr + t111[0];
-  int t117[8];
+  // rm is recomputed in #L8 rather than moved.
+  int t109[2];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t117[e] = rn[e] * 1;
+  for (int e = 0; e < 2; ++e) t109[e] = (t28) + (L8_base + e * 16);
+  int t111[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t111[e] = t109[e] * stride_cm;
+  tri_half* c_ptrs[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) c_ptrs[e] = c_ptr + t111[e];
+  // rn is recomputed in #L9 rather than moved.
+  int t114[4];
+  #pragma unroll
+  for (int e = 0; e < 4; ++e) t114[e] = (t33) + (L9_base + (e % 2 + (e / 2 % 2) * 2 / 2) * 16 + e % 2 + (e / 2 % 2) * 2 % 2);
+  int t117[4];
+  #pragma unroll
+  for (int e = 0; e < 4; ++e) t117[e] = t114[e] * 1;
   tri_half* c[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) c[e] = c_ptrs[0] + t117[e];
+  for (int e = 0; e < 8; ++e) c[e] = c_ptrs[e / 4 % 2] + t117[e % 2 + (e / 2 % 2) * 2];
   // ../samples/matmul_grouped.tri:40: tl.store(c, acc.to(tl.float16), mask=(rm[:, None] < m) & (rn[None, :] < n))
   tri_half t121[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t121[e] = tri_f2h(acc[e]);
-  bool t124[1];
-  t124[0] = rm[0] < m;
-  bool t127[8];
+  // rm is recomputed in #L8 rather than moved.
+  int t122[2];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t127[e] = rn[e] < n;
+  for (int e = 0; e < 2; ++e) t122[e] = (t28) + (L8_base + e * 16);
+  bool t124[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t124[e] = t122[e] < m;
+  // rn is recomputed in #L9 rather than moved.
+  int t125[4];
+  #pragma unroll
+  for (int e = 0; e < 4; ++e) t125[e] = (t33) + (L9_base + (e % 2 + (e / 2 % 2) * 2 / 2) * 16 + e % 2 + (e / 2 % 2) * 2 % 2);
+  bool t127[4];
+  #pragma unroll
+  for (int e = 0; e < 4; ++e) t127[e] = t125[e] < n;
   bool t130[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t130[e] = (t124[0] & t127[e]) != 0;
+  for (int e = 0; e < 8; ++e) t130[e] = (t124[e / 4 % 2] & t127[e % 2 + (e / 2 % 2) * 2]) != 0;
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t28 + 31 < m && t33 + 31 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
     // ../samples/matmul_grouped.tri:40: tl.store(c, acc.to(tl.float16), mask=(rm[:, None] < m) & (rn[None, :] < n))
     #pragma unroll
-    for (int e = 0; e < 8; e += 8) {  // 16-byte vector stores
-      tri_u32x4 vec = {(unsigned int)(tri_half)t121[e + 0] | (unsigned int)(tri_half)t121[e + 1] << 16, (unsigned int)(tri_half)t121[e + 2] | (unsigned int)(tri_half)t121[e + 3] << 16, (unsigned int)(tri_half)t121[e + 4] | (unsigned int)(tri_half)t121[e + 5] << 16, (unsigned int)(tri_half)t121[e + 6] | (unsigned int)(tri_half)t121[e + 7] << 16};
-      *reinterpret_cast<tri_u32x4*>(c[e]) = vec;
+    for (int e = 0; e < 8; e += 2) {  // 4-byte vector stores
+      unsigned int vec = (unsigned int)(tri_half)t121[e + 0] | (unsigned int)(tri_half)t121[e + 1] << 16;
+      *reinterpret_cast<unsigned int*>(c[e]) = vec;
     }
   } else {
     // Partial tile: masked accesses, element by element.
