@@ -22,7 +22,6 @@ package cudagen
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
@@ -103,13 +102,8 @@ func (e *emitter) dot(v *ir.Value) {
 		e.w.line("// tl.dot %s x %s on the CUDA cores: operands staged in shared memory, FMAs along K = %d.", at, b.Type, k)
 	}
 	e.useShared(total)
-	if mma {
-		e.stageOperand(a, 0)
-		e.stageOperand(b, aBytes)
-	} else {
-		e.storeShared(a, 0)
-		e.storeShared(b, aBytes)
-	}
+	e.storeShared(a, 0)
+	e.storeShared(b, aBytes)
 	e.w.line("__syncthreads();")
 	if mma {
 		e.dotMma(v, aBytes)
@@ -171,21 +165,20 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	wm, wn := d.Warps[0].pos("warp_id"), d.Warps[1].pos("warp_id")
 	e.w.open("{")
 	e.w.line("// This warp's rows of the mma tiles start at (%s) * 8, its columns at (%s) * 8;", wm, wn)
-	e.w.line("// lane l gives ldmatrix the address of row l %% 8 of matrix l / 8, in its swizzled 16-byte chunk.")
-	e.w.line("const %s* tri_a = %s + ((%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d) * %d;",
+	e.w.line("// lane l gives ldmatrix the address of row l %% 8 of matrix l / 8.")
+	e.w.line("const %s* tri_a = %s + ((%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d) * %d + (lane_id / 16) * 8;",
 		cType(a.Type.DType), smemPtr(a.Type.DType, 0), wm, d.Tile[0], k)
-	e.w.line("const %s* tri_b = %s + (lane_id %% 16) * %d;", cType(a.Type.DType), smemPtr(a.Type.DType, bBytes), n)
+	e.w.line("const %s* tri_b = %s + (lane_id %% 16) * %d + (%s) * 8;", cType(a.Type.DType), smemPtr(a.Type.DType, bBytes), n, wn)
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_k = 0; tri_k < %d; tri_k += 16) {", k)
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_i = 0; tri_i < %d; ++tri_i) {", d.Reps[0]/2)
 	e.w.line("unsigned int tri_af[4];")
-	e.w.line("tri_ldmatrix_x4(tri_af, tri_a + tri_i * %d + %s);", 2*d.Tile[0]*k, swizzledChunk("tri_k / 8 + lane_id / 16", "lane_id", k))
+	e.w.line("tri_ldmatrix_x4(tri_af, tri_a + tri_i * %d + tri_k);", 2*d.Tile[0]*k)
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_j = 0; tri_j < %d; ++tri_j) {", d.Reps[1])
 	e.w.line("unsigned int tri_bf[2];")
-	e.w.line("tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * %d + %s);", n,
-		swizzledChunk(fmt.Sprintf("%s + tri_j * %d", wn, d.Tile[1]/8), "lane_id", n))
+	e.w.line("tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * %d + tri_j * %d);", n, d.Tile[1])
 	idx := func(half, col int) string {
 		return fmt.Sprintf("%s[(2 * tri_i + %d) * %d + tri_j * %d + %d]", c, half, d.RStride[0], d.RStride[1], col*d.KStride[1])
 	}
@@ -199,67 +192,6 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 			return fmt.Sprintf("%s[%s] = %s;", name, i, fromFloat(v.Type.Kind, c+"["+i+"]"))
 		})
 	}
-}
-
-// swizzleChunks is how many 16-byte chunks of a staged row of w halves
-// are permuted: up to 8, so that the 8 rows one ldmatrix reads (rows r to
-// r+7 of a column of chunks) land in 8 different chunks, hence banks.
-func swizzleChunks(w int) int { return min(8, w/8) }
-
-// swizzledChunk is the C expression of the element offset, in a staged row
-// of w halves, of chunk number chunk of row row: the chunk index XORed
-// with the row modulo swizzleChunks(w).
-func swizzledChunk(chunk, row string, w int) string {
-	if n := swizzleChunks(w); n > 1 {
-		return fmt.Sprintf("(((%s) ^ ((%s) %% %d)) * 8)", chunk, row, n)
-	}
-	return fmt.Sprintf("((%s) * 8)", chunk)
-}
-
-// stageOperand writes the fp16 or bf16 dot operand x, [rows, w], to the
-// scratch memory at byte offset off, row-major with each row's 16-byte
-// chunks swizzled (swizzledChunk); elements a thread holds contiguously
-// along a row are written as one vector of up to 16 bytes.
-func (e *emitter) stageOperand(x *ir.Value, off int) {
-	d := e.layoutOf(x)
-	w := x.Type.Shape[1]
-	vec := 1
-	if d.Order[0] == 1 && d.KStride[1] == 1 {
-		vec = min(8, d.Spt[1])
-	}
-	if vec < 2 {
-		vec = 1
-	}
-	c := coords(d, "e")
-	idx := fmt.Sprintf("(%s) * %d + %s + (%s) %% 8", c[0], w, swizzledChunk("("+c[1]+") / 8", c[0], w), c[1])
-	if vec == 1 {
-		e.loop(d.Elems, func(i string) string {
-			ci := coords(d, i)
-			return fmt.Sprintf("%s = %s;", smem(x.Type.DType, off,
-				fmt.Sprintf("(%s) * %d + %s + (%s) %% 8", ci[0], w, swizzledChunk("("+ci[1]+") / 8", ci[0], w), ci[1])), e.expr(x, i))
-		})
-		return
-	}
-	k := x.Type.Kind
-	vs := vectorShape(k, vec)
-	fields := make([]string, len(vs.Fields))
-	for j := 0; j < vec; j++ {
-		b := toBits(k, e.expr(x, fmt.Sprintf("e + %d", j)), j%vs.PerField, vs.PerField)
-		if f := j / vs.PerField; fields[f] == "" {
-			fields[f] = b
-		} else {
-			fields[f] += " | " + b
-		}
-	}
-	e.w.line("#pragma unroll")
-	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vectors into swizzled rows", d.Elems, vec, vec*k.Bytes())
-	if len(fields) == 1 {
-		e.w.line("%s vec = %s;", vs.Type, fields[0])
-	} else {
-		e.w.line("%s vec = {%s};", vs.Type, strings.Join(fields, ", "))
-	}
-	e.w.line("*reinterpret_cast<%s*>(&%s) = vec;", vs.Type, smem(x.Type.DType, off, idx))
-	e.w.close("}")
 }
 
 // mmaHelpers are ldmatrix and mma.sync as inline PTX.

@@ -256,34 +256,28 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(tri_half* a_ptr
     // ../samples/matmul_naive.tri:52: acc += tl.dot(a, b, allow_tf32=False)
     // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
     #pragma unroll
-    for (int e = 0; e < 8; e += 8) {  // 16-byte vectors into swizzled rows
-      tri_u32x4 vec = {(unsigned int)(tri_half)a[e + 0] | (unsigned int)(tri_half)a[e + 1] << 16, (unsigned int)(tri_half)a[e + 2] | (unsigned int)(tri_half)a[e + 3] << 16, (unsigned int)(tri_half)a[e + 4] | (unsigned int)(tri_half)a[e + 5] << 16, (unsigned int)(tri_half)a[e + 6] | (unsigned int)(tri_half)a[e + 7] << 16};
-      *reinterpret_cast<tri_u32x4*>(&reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + ((((L4_base1 + e % 8) / 8) ^ ((L4_base0) % 4)) * 8) + (L4_base1 + e % 8) % 8]) = vec;
-    }
+    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
     #pragma unroll
-    for (int e = 0; e < 8; e += 8) {  // 16-byte vectors into swizzled rows
-      tri_u32x4 vec = {(unsigned int)(tri_half)b[e + 0] | (unsigned int)(tri_half)b[e + 1] << 16, (unsigned int)(tri_half)b[e + 2] | (unsigned int)(tri_half)b[e + 3] << 16, (unsigned int)(tri_half)b[e + 4] | (unsigned int)(tri_half)b[e + 5] << 16, (unsigned int)(tri_half)b[e + 6] | (unsigned int)(tri_half)b[e + 7] << 16};
-      *reinterpret_cast<tri_u32x4*>(&reinterpret_cast<tri_half*>(tri_smem + 2048)[(L4_base0) * 32 + ((((L4_base1 + e % 8) / 8) ^ ((L4_base0) % 4)) * 8) + (L4_base1 + e % 8) % 8]) = vec;
-    }
+    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L4_base0) * 32 + L4_base1 + e % 8] = b[e];
     __syncthreads();
     float t61[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t61[e] = 0.0f;
     {
       // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8, in its swizzled 16-byte chunk.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32;
+      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
+      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
+      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
       #pragma unroll
       for (int tri_k = 0; tri_k < 32; tri_k += 16) {
         #pragma unroll
         for (int tri_i = 0; tri_i < 1; ++tri_i) {
           unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + (((tri_k / 8 + lane_id / 16) ^ ((lane_id) % 4)) * 8));
+          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
           #pragma unroll
           for (int tri_j = 0; tri_j < 2; ++tri_j) {
             unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + (((warp_id % 2 + tri_j * 2) ^ ((lane_id) % 4)) * 8));
+            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
             tri_mma_f16(t61[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], t61[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], t61[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], t61[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
           }
         }
