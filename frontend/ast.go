@@ -19,8 +19,10 @@ type File struct {
 	// "triton.language.extra.libdevice". Names imported from a module
 	// ("from triton.language import arange") map to "triton.language.arange".
 	Aliases map[string]string
-	// Host holds the top-level host functions (not @jit) that parsed, by
-	// name, for autotune config builders and heuristics.
+	// Host holds the top-level host definitions that parsed, by name: the
+	// functions that are not @jit and the assignments to plain names (the
+	// last binding of a name wins), for autotune config builders, pruning
+	// functions and heuristics.
 	Host map[string]*HostFunc
 }
 
@@ -43,12 +45,14 @@ type Global struct {
 	Constexpr bool // wrapped in tl.constexpr(...) or annotated : tl.constexpr
 }
 
-// HostFunc is a top-level non-@jit function kept as source so that
-// autotune config builders can be evaluated later.
+// HostFunc is a top-level non-@jit function, or a top-level assignment to a
+// name, kept as source so that autotune config builders can be evaluated
+// later.
 type HostFunc struct {
 	Name   string
-	Pos    diag.Pos
-	Source string // the def statement's text, dedented
+	Pos    diag.Pos // of the def keyword, or of the assignment's first line
+	Source string   // the statement's text, from Pos on, decorators left out
+	Assign bool     // an assignment (NAME = ...), not a def
 }
 
 // Func is one @jit function.
@@ -81,6 +85,13 @@ type Decorator struct {
 	Call     bool   // written as a call: @triton.jit(...)
 	Args     []Expr
 	Keywords []*Keyword
+	// ArgsText is a call's argument list as written, from "(" to the
+	// matching ")", and ArgsPos the place of its "(". launch evaluates the
+	// arguments of autotune and heuristics from this text with gpython's
+	// interpreter, which also runs the comprehensions and lambdas that tri's
+	// AST does not keep. Empty if not a call (or not found in the text).
+	ArgsText string
+	ArgsPos  diag.Pos
 }
 
 // Node is implemented by every statement and expression.

@@ -4,7 +4,11 @@ package frontend
 // their names through the import aliases.
 
 import (
+	"strings"
+
 	"github.com/go-python/gpython/ast"
+
+	"github.com/tri-lang/tri/diag"
 )
 
 // knownDecorators are the decorators tri understands, by resolved name.
@@ -73,4 +77,84 @@ func hasJit(decos []*Decorator) bool {
 		}
 	}
 	return false
+}
+
+// setArgsText fills ArgsText and ArgsPos of the call decorators among decos
+// from text, the source they were parsed from, whose first line is line
+// line0+1 of the file.
+func setArgsText(decos []*Decorator, text string, line0 int) {
+	for _, d := range decos {
+		if !d.Call || !d.Pos.IsValid() {
+			continue
+		}
+		off, ok := offsetOf(text, d.Pos.Line-line0, d.Pos.Col)
+		if !ok {
+			continue
+		}
+		if text[off] == '@' { // gpython places a decorator at its "@"
+			off++
+		}
+		open, end, ok := callArgsSpan(text, off)
+		if !ok {
+			continue
+		}
+		d.ArgsText = text[open:end]
+		d.ArgsPos = diag.Pos{File: d.Pos.File, Line: line0 + 1 + strings.Count(text[:open], "\n")}
+		d.ArgsPos.Col = open - strings.LastIndexByte(text[:open], '\n')
+	}
+}
+
+// offsetOf returns the byte offset of a 1-based line and column in text.
+func offsetOf(text string, line, col int) (int, bool) {
+	if line < 1 || col < 1 {
+		return 0, false
+	}
+	off := 0
+	for range line - 1 {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		off += i + 1
+	}
+	off += col - 1
+	return off, off < len(text)
+}
+
+// callArgsSpan finds, after the dotted callee that starts at off, the
+// argument list of the call: the offsets of its "(" and just after the
+// matching ")". Strings and comments are skipped; line continuations and
+// line breaks inside the brackets are allowed.
+func callArgsSpan(text string, off int) (open, end int, ok bool) {
+	i := off
+	for i < len(text) && (isIdentByte(text[i], true) || strings.IndexByte(". \t\\\n", text[i]) >= 0) {
+		i++
+	}
+	if i == off || i >= len(text) || text[i] != '(' {
+		return 0, 0, false
+	}
+	open = i
+	depth := 0
+	for i < len(text) {
+		switch c := text[i]; c {
+		case '(', '[', '{':
+			depth++
+			i++
+		case ')', ']', '}':
+			depth--
+			i++
+			if depth == 0 {
+				return open, i, c == ')'
+			}
+		case '\'', '"':
+			i, _ = skipString(text, i, 0)
+		case '#':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		default:
+			i++
+		}
+	}
+	return 0, 0, false
 }

@@ -38,7 +38,11 @@ func Dump(w io.Writer, f *File) {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		d.line("  host def %s  @%d", k, f.Host[k].Pos.Line)
+		if f.Host[k].Assign {
+			d.line("  host %s = ...  @%d", k, f.Host[k].Pos.Line)
+		} else {
+			d.line("  host def %s  @%d", k, f.Host[k].Pos.Line)
+		}
 	}
 	for _, fn := range f.Funcs {
 		d.fn(fn)

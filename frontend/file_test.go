@@ -54,8 +54,10 @@ func TestTutorialFiles(t *testing.T) {
 			assert.Empty(t, dl.Items)
 			assert.Equal(t, tt.funcs, funcNames(f))
 			var host []string
-			for name := range f.Host {
-				host = append(host, name)
+			for name, h := range f.Host {
+				if !h.Assign {
+					host = append(host, name)
+				}
 			}
 			assert.ElementsMatch(t, tt.host, host)
 			for _, fn := range f.Funcs {
@@ -227,4 +229,67 @@ func TestErrorPositions(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"errors/syntax.py:8:32", "errors/syntax.py:22:21", "errors/syntax.py:22:29", "errors/syntax.py:28:29"}, got)
+}
+
+func TestDecoratorArgsText(t *testing.T) {
+	f, _ := parseFile(t, "decorators.py")
+	tuned := f.Func("tuned")
+	auto, heur := tuned.Decorators[0], tuned.Decorators[1]
+	assert.True(t, strings.HasPrefix(auto.ArgsText, "(\n    configs=[\n"), auto.ArgsText)
+	assert.True(t, strings.HasSuffix(auto.ArgsText, "key=['n_elements'],\n)"), auto.ArgsText)
+	assert.Equal(t, "decorators.py:25:17", auto.ArgsPos.String())
+	assert.Equal(t, "({'EVEN': lambda args: args['n_elements'] % args['BLOCK_SIZE'] == 0})", heur.ArgsText)
+	assert.Equal(t, "decorators.py:32:19", heur.ArgsPos.String())
+	assert.Empty(t, tuned.Decorators[2].ArgsText, "@triton.jit is not a call")
+	assert.Equal(t, `(do_not_specialize=["n", 2], launch_metadata=None)`, f.Func("dns").Decorators[0].ArgsText)
+
+	w, _ := parseFile(t, "wrappers.py")
+	assert.Equal(t, "({'EVEN': lambda args: True})", w.Func("plain").Decorators[0].ArgsText)
+	assert.Equal(t, "wrappers.py:25:26", w.Func("plain").Decorators[0].ArgsPos.String())
+	assert.Equal(t, "(configs=[triton.Config({})], key=[])", w.Func("tuned").Decorators[0].ArgsText)
+}
+
+func TestCallArgsSpan(t *testing.T) {
+	tests := []struct {
+		text string
+		want string
+	}{
+		{"f(a, (b), [c])", "(a, (b), [c])"},
+		{"a.b.c (x)", "(x)"},
+		{"f(')', \"(\", '''\n)''') + 1", "(')', \"(\", '''\n)''')"},
+		{"f(a,  # )\n  b)", "(a,  # )\n  b)"},
+		{"f(a, b", ""},
+		{"f[a]", ""},
+		{"f(a]", ""},
+		{"(a)", ""},
+	}
+	for _, tt := range tests {
+		open, end, ok := callArgsSpan(tt.text, 0)
+		got := ""
+		if ok {
+			got = tt.text[open:end]
+		}
+		assert.Equal(t, tt.want, got, tt.text)
+	}
+}
+
+func TestHostAssignments(t *testing.T) {
+	f, _ := parseFile(t, "decorators.py")
+	for _, name := range []string{"BLOCK", "HALF", "EPS", "DEVICE", "a"} {
+		require.Contains(t, f.Host, name)
+		assert.True(t, f.Host[name].Assign, name)
+	}
+	assert.Equal(t, "HALF               = 64\n", f.Host["HALF"].Source, "the annotation is blanked")
+	assert.Equal(t, 13, f.Host["DEVICE"].Pos.Line)
+	assert.False(t, f.Host["get_configs"].Assign)
+
+	src := "def f():\n    return 1\nf = 2\ng = 3\ndef g():\n    return 4\n"
+	f2, dl := Parse("t.py", []byte(src))
+	require.NoError(t, dl.Err())
+	assert.True(t, f2.Host["f"].Assign, "the later binding wins")
+	assert.False(t, f2.Host["g"].Assign, "the later binding wins")
+
+	w, _ := parseFile(t, "wrappers.py")
+	assert.NotContains(t, w.Host, "plain", "a wrapper is not host code")
+	assert.NotContains(t, w.Host, "tuned")
 }

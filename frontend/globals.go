@@ -6,6 +6,8 @@ package frontend
 
 import (
 	"github.com/go-python/gpython/ast"
+
+	"github.com/tri-lang/tri/diag"
 )
 
 // wrapper is a module-level k = D1(...)(D2(...)(f)).
@@ -18,7 +20,7 @@ type wrapper struct {
 // assignChunk records a global or a wrapper; other assignments are host
 // code and are skipped.
 func (p *fileParser) assignChunk(c *chunk) {
-	s, conv, _, d := p.parseChunk(c)
+	s, conv, text, d := p.parseChunk(c)
 	if d != nil {
 		return
 	}
@@ -35,16 +37,18 @@ func (p *fileParser) assignChunk(c *chunk) {
 		if !ok {
 			continue
 		}
-		if g := p.global(name, a); g != nil {
-			p.file.Globals = append(p.file.Globals, g)
-			continue
-		}
 		if decos, base, ok := p.unwrap(a.Value); ok && len(decos) > 0 {
+			setArgsText(decos, text, c.line-1)
 			p.wrappers = append(p.wrappers, &wrapper{target: name.ID, decos: decos, base: base})
 			if hasJit(decos) {
 				p.wrapped[base] = true
 				p.wrapped[name.ID] = true
 			}
+			continue
+		}
+		p.addHost(&HostFunc{Name: name.ID, Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, Source: text, Assign: true})
+		if g := p.global(name, a); g != nil {
+			p.file.Globals = append(p.file.Globals, g)
 		}
 	}
 }
@@ -134,6 +138,7 @@ func (p *fileParser) applyWrappers() {
 			continue
 		}
 		own := hd.conv.decorators(hd.def.DecoratorList)
+		setArgsText(own, hd.text, hd.line0)
 		decos := append(append([]*Decorator(nil), w.decos...), own...)
 		fn := p.makeFunc(hd.def, hd.conv, hd.pos, w.base, decos)
 		p.file.Funcs = append(p.file.Funcs, fn)

@@ -24,9 +24,11 @@ const (
 
 // hostDef is a parsed top-level def that is not (yet) known to be @jit.
 type hostDef struct {
-	def  *ast.FunctionDef
-	conv *converter
-	pos  diag.Pos
+	def   *ast.FunctionDef
+	conv  *converter
+	pos   diag.Pos
+	text  string // the chunk's text, whose first line is line line0+1
+	line0 int
 }
 
 // fileParser holds the state of one Parse call.
@@ -205,12 +207,22 @@ func (p *fileParser) defChunk(c *chunk) {
 		return
 	}
 	decos := conv.decorators(fd.DecoratorList)
+	setArgsText(decos, text, c.line-1)
 	if !hasJit(decos) {
-		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos}
-		p.file.Host[name] = &HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]}
+		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1}
+		p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
 		return
 	}
 	p.file.Funcs = append(p.file.Funcs, p.makeFunc(fd, conv, defPos, name, decos))
+}
+
+// addHost records a host definition unless a later one of the same name is
+// already known (chunks are visited by kind, not in source order).
+func (p *fileParser) addHost(h *HostFunc) {
+	if old, ok := p.file.Host[h.Name]; ok && h.Pos.Before(old.Pos) {
+		return
+	}
+	p.file.Host[h.Name] = h
 }
 
 // looksJit reports, from the text alone, whether a def that failed to parse
