@@ -117,6 +117,11 @@ func benchOne(path, line string, o *Options, b *BenchOptions, dev *nvrtc.Device,
 	if err != nil {
 		return BenchResult{}, err
 	}
+	if o.Config < 0 {
+		if p, err = p.Autotune(o); err != nil {
+			return BenchResult{}, err
+		}
+	}
 	r := BenchResult{Launch: p.Launch.Src}
 	c, err := Compile(p.Kernel, o.LineInfo)
 	if err != nil {

@@ -50,6 +50,24 @@ func Bind(fn *frontend.Func, l *Launch, e *Env) (*Bound, error) {
 // launch overrides the config's). Launch options (num_warps, ...) are not
 // part of config; the caller applies them to the Signature.
 func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (*Bound, error) {
+	return bindWith(fn, l, e, func(b *binding) error { return b.fill(config) })
+}
+
+// binding is a launch's arguments on their way to a Bound: the values given
+// so far, by parameter index.
+type binding struct {
+	fn     *frontend.Func
+	e      *Env
+	vals   []Value
+	given  []bool
+	sig    *sema.Signature
+	endPos diag.Pos // the end of the launch line, where errors without a better place go
+}
+
+// bindWith matches a launch's arguments to fn's parameters; meta (may be nil)
+// then fills or sets meta-parameters (the autotune config, heuristics)
+// before defaults are applied and the values specialized.
+func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (*Bound, error) {
 	rememberSource(LaunchSource, l.Src)
 	defer e.begin(len(e.names))()
 	endPos := diag.Pos{File: LaunchSource, Line: 1, Col: max(l.EndCol, 1)}
@@ -94,6 +112,12 @@ func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (
 		}
 		vals[i], given[i] = v, true
 	}
+	if meta != nil {
+		bd := &binding{fn: fn, e: e, vals: vals, given: given, sig: &b.Signature, endPos: endPos}
+		if err := meta(bd); err != nil {
+			return nil, err
+		}
+	}
 	// As in Triton, a launch option also binds a kernel parameter of its
 	// name: tutorial 02's persistent softmax takes num_stages as a
 	// constexpr and is launched with num_stages=.
@@ -104,16 +128,6 @@ func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (
 		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == opt.name })
 		if i >= 0 && !given[i] && opt.n > 0 {
 			vals[i], given[i] = IntValue(int64(opt.n)), true
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(config)) {
-		v := config[name]
-		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == name })
-		if i < 0 {
-			return nil, Usage(diag.Errorf(endPos, diag.CodeArgs, "the autotune config sets '%s', which is not a parameter of %s()", name, fn.Name))
-		}
-		if !given[i] {
-			vals[i], given[i] = v, true
 		}
 	}
 	var missing []string
@@ -158,6 +172,53 @@ func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (
 		b.Meta[p.Name] = vals[i]
 	}
 	return b, nil
+}
+
+// fill gives the parameters not given yet the values of config, by name.
+func (b *binding) fill(config map[string]Value) error {
+	for _, name := range slices.Sorted(maps.Keys(config)) {
+		v := config[name]
+		i := b.index(name)
+		if i < 0 {
+			return Usage(diag.Errorf(b.endPos, diag.CodeArgs, "the autotune config sets '%s', which is not a parameter of %s()", name, b.fn.Name))
+		}
+		if !b.given[i] {
+			b.vals[i], b.given[i] = v, true
+		}
+	}
+	return nil
+}
+
+// set gives parameter name the value v, given or not (as heuristics do).
+func (b *binding) set(name string, v Value) error {
+	i := b.index(name)
+	if i < 0 {
+		return Usage(diag.Errorf(b.endPos, diag.CodeArgs, "a heuristic sets '%s', which is not a parameter of %s()", name, b.fn.Name))
+	}
+	b.vals[i], b.given[i] = v, true
+	return nil
+}
+
+// named returns the values given so far by name, with the defaults of
+// parameters not given where they evaluate.
+func (b *binding) named() map[string]Value {
+	out := map[string]Value{}
+	for i, p := range b.fn.Params {
+		switch {
+		case b.given[i]:
+			out[p.Name] = b.vals[i]
+		case p.Default != nil:
+			if v, err := b.e.eval(p.Default, nil); err == nil {
+				out[p.Name] = v
+			}
+		}
+	}
+	return out
+}
+
+// index is the index of parameter name, or -1.
+func (b *binding) index(name string) int {
+	return slices.IndexFunc(b.fn.Params, func(p *frontend.Param) bool { return p.Name == name })
 }
 
 // launchOption evaluates num_warps= or num_stages= given as an expression.

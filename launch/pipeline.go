@@ -79,13 +79,63 @@ type Prepared struct {
 	Bound  *Bound
 	Kernel *ir.Kernel
 	Grid   [3]int
+	// Tuning holds the kernel's autotune configs and heuristics (nil if it
+	// has neither), and Config the index of the config bound (-1: none).
+	Tuning *Tuning
+	Config int
+	setup  *launchSetup
 }
 
 // Prepare parses path, evaluates the --let bindings, binds the launch line
 // and specializes the kernel. An empty line takes the launch recorded in the
 // file's header ("# launch:"), whose "# let:" bindings o.Lets override in
 // place, so the bindings after an overridden one see its new value.
+//
+// For an autotuned kernel, o.Config picks the config whose meta-parameters
+// fill those the launch leaves out; with o.Config -1 the first config that
+// specializes stands in (quietly) until Autotune picks the fastest.
 func Prepare(path, line string, o *Options) (*Prepared, error) {
+	s, err := newLaunchSetup(path, line, o)
+	if err != nil {
+		return nil, err
+	}
+	a := s.autotune()
+	switch {
+	case o.Config < -1:
+		return nil, Usage(fmt.Errorf("--config %d: want the index of an autotune config (0, 1, ...)", o.Config))
+	case a == nil && o.Config > 0:
+		return nil, Usage(fmt.Errorf("--config %d: %s has no @triton.autotune configs", o.Config, s.fn.Name))
+	case a == nil:
+		return s.prepare(-1, o)
+	case o.Config >= len(a.Configs):
+		return nil, Usage(fmt.Errorf("--config %d is out of range: %s has %s (0 to %d)", o.Config, s.fn.Name, plural(len(a.Configs), "autotune config"), len(a.Configs)-1))
+	case o.Config >= 0:
+		return s.prepare(o.Config, o)
+	}
+	var first error
+	for i := range a.Configs {
+		p, err := s.prepare(i, o.quiet())
+		if err == nil {
+			return p, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// launchSetup is a launch line read against its kernel file, before a
+// config is bound: what every config of an autotuned kernel shares.
+type launchSetup struct {
+	sf     *SourceFile
+	l      *Launch
+	env    *Env
+	fn     *frontend.Func
+	tuning *Tuning
+}
+
+func newLaunchSetup(path, line string, o *Options) (*launchSetup, error) {
 	for _, d := range o.Dump {
 		if !slices.Contains(dumpKinds, d) {
 			return nil, Usage(fmt.Errorf("unknown --dump %q (want %s)", d, strings.Join(dumpKinds, ", ")))
@@ -125,7 +175,29 @@ func Prepare(path, line string, o *Options) (*Prepared, error) {
 	if fn == nil {
 		return nil, Usage(unknownKernel(sf, l.Kernel, LaunchSource))
 	}
-	b, err := Bind(fn, l, env)
+	tuning, err := readTuning(sf, fn, func() string { return TargetArch(o.Arch) }, o)
+	if err != nil {
+		return nil, err
+	}
+	return &launchSetup{sf: sf, l: l, env: env, fn: fn, tuning: tuning}, nil
+}
+
+// autotune is the kernel's @triton.autotune, or nil.
+func (s *launchSetup) autotune() *Autotune {
+	if s.tuning == nil {
+		return nil
+	}
+	return s.tuning.Autotune
+}
+
+// prepare binds the launch with autotune config cfg (-1: none) and the
+// heuristics, and specializes the kernel.
+func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
+	var meta func(*binding) error
+	if s.tuning != nil {
+		meta = func(b *binding) error { return s.tuning.apply(b, cfg) }
+	}
+	b, err := bindWith(s.fn, s.l, s.env, meta)
 	if err != nil {
 		return nil, Usage(err)
 	}
@@ -136,17 +208,26 @@ func Prepare(path, line string, o *Options) (*Prepared, error) {
 	if o.NumStages > 0 {
 		sig.NumStages = o.NumStages
 	}
-	k, err := compileIR(sf, fn.Name, sig, o)
+	k, err := compileIR(s.sf, s.fn.Name, sig, o)
 	if err != nil {
 		return nil, err
 	}
-	meta := b.Meta
-	meta["num_warps"], meta["num_stages"] = IntValue(int64(k.NumWarps)), IntValue(int64(k.NumStages))
-	grid, err := env.Grid(l, meta)
+	meta2 := b.Meta
+	meta2["num_warps"], meta2["num_stages"] = IntValue(int64(k.NumWarps)), IntValue(int64(k.NumStages))
+	grid, err := s.env.Grid(s.l, meta2)
 	if err != nil {
 		return nil, Usage(err)
 	}
-	return &Prepared{Source: sf, Launch: l, Env: env, Bound: b, Kernel: k, Grid: grid}, nil
+	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, setup: s}, nil
+}
+
+// WithConfig prepares the same launch with autotune config i.
+func (p *Prepared) WithConfig(i int, o *Options) (*Prepared, error) {
+	a := p.setup.autotune()
+	if a == nil || i < 0 || i >= len(a.Configs) {
+		return nil, Usage(fmt.Errorf("%s has no autotune config %d", p.Bound.Func.Name, i))
+	}
+	return p.setup.prepare(i, o)
 }
 
 // compileIR runs sema and the IR dump.
@@ -177,3 +258,10 @@ func unknownKernel(sf *SourceFile, name, src string) error {
 }
 
 func (o *Options) warn(d *diag.Diagnostic) { diag.Render(o.stderr(), d, sources) }
+
+// quiet is o without dumps and warnings: for the configs that tuning tries.
+func (o *Options) quiet() *Options {
+	q := *o
+	q.Dump, q.Stderr = nil, nil
+	return &q
+}

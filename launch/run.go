@@ -60,7 +60,9 @@ func BuildFile(path, line string, o *Options) error {
 			return err
 		}
 	} else {
-		p, err := Prepare(path, line, o)
+		bo := *o
+		bo.Config = max(bo.Config, 0) // an autotuned kernel's first config unless --config says
+		p, err := Prepare(path, line, &bo)
 		if err != nil {
 			return err
 		}
@@ -101,10 +103,24 @@ func printResources(o *Options, k *ir.Kernel, src, arch string) error {
 
 // RunFile runs a launch on the GPU, in the interpreter (--interpret), or on
 // both with a comparison (--check).
+//
+// An autotuned kernel is tuned on the GPU (or takes the choice cached by an
+// earlier tuning) unless o.Config picks a config; --interpret and --check
+// take config o.Config, default 0.
 func RunFile(path, line string, o *Options) error {
+	if o.Interpret || o.Check {
+		ro := *o
+		ro.Config = max(ro.Config, 0)
+		o = &ro
+	}
 	p, err := Prepare(path, line, o)
 	if err != nil {
 		return err
+	}
+	if o.Config < 0 {
+		if p, err = p.Autotune(o); err != nil {
+			return err
+		}
 	}
 	if o.dumps("layout") {
 		if err := cudagen.DumpLayouts(o.stdout(), p.Kernel); err != nil {
@@ -158,8 +174,12 @@ func RunFile(path, line string, o *Options) error {
 			return err
 		}
 	}
+	name := p.Kernel.Name
+	if p.Config >= 0 {
+		name += fmt.Sprintf(" (autotune config %d)", p.Config)
+	}
 	fmt.Fprintf(o.stderr(), "%s: grid %s of %d threads ran %s in %s\n",
-		p.Kernel.Name, gridString(p.Grid), 32*p.Kernel.NumWarps, where, time.Since(start).Round(time.Millisecond))
+		name, gridString(p.Grid), 32*p.Kernel.NumWarps, where, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

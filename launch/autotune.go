@@ -1,0 +1,324 @@
+package launch
+
+// This file implements autotuning: the choice of the fastest config of an
+// @triton.autotune kernel for a launch, and the disk cache that remembers
+// it.
+//
+// Tuner.Tune is independent of the GPU: it is handed a TuneJob whose
+// Compile and Time functions try one config, so tests drive it with fake
+// timings. On the GPU (autotune_gpu.go) Compile specializes and compiles a
+// config and Time times it as `tri bench` does (timeLaunches) on copies of
+// the launch's tensors made for tuning; the host tensors are not touched, so
+// the real launch afterwards starts from the inputs as they were. Between
+// configs the tuning copies are restored (those named by restore_value, or
+// every tensor argument), and reset_to_zero tensors are zeroed before each
+// timed launch, as Triton's autotuner does.
+//
+// The choice is kept in a small JSON file under the user cache dir
+// (~/.cache/tri/autotune next to the cubins, or $TRI_AUTOTUNE_CACHE), named
+// by a hash of the kernel file's text, the kernel's name, the key (the
+// values of the autotune key's arguments and the dtypes of the tensor
+// arguments, as Triton keys its cache), the GPU and tri's version, so a
+// later process reuses it without timing again.
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/version"
+)
+
+// TuneJob is one tuning: what its result is keyed by, and how to try a
+// config.
+type TuneJob struct {
+	Kernel string // the kernel's name
+	Source []byte // the kernel file's text
+	Key    string // the autotune key's values and the tensor dtypes
+	Device string // the GPU's name and architecture
+	// Configs describes every config ("bm=64, ..., num_warps=4,
+	// num_stages=3"); an index into it names a config.
+	Configs []string
+	// Candidates are the configs to time, in order (all of them, or those
+	// left by early_config_prune).
+	Candidates []int
+	// Compile prepares config i; an error skips it with a warning.
+	Compile func(i int) error
+	// Time returns the median time of config i in milliseconds. An error
+	// stops the tuning.
+	Time func(i int) (float64, error)
+}
+
+// Tuner picks the fastest config of a TuneJob and remembers the choice on
+// disk.
+type Tuner struct {
+	// CacheDir holds the choices; "" means DefaultTuneCacheDir().
+	CacheDir string
+	// Log receives a line per config timed, and the choice.
+	Log io.Writer
+	// Deadline, if not zero, stops a tuning that is still running then.
+	Deadline time.Time
+	// Timeout is the --timeout that set Deadline, for the message.
+	Timeout time.Duration
+}
+
+// DefaultTuneCacheDir is where autotune choices are kept:
+// $TRI_AUTOTUNE_CACHE if set, else "tri/autotune" under the user cache dir
+// (next to the cubin cache), or "" if there is none.
+func DefaultTuneCacheDir() string {
+	if d := os.Getenv("TRI_AUTOTUNE_CACHE"); d != "" {
+		return d
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "tri", "autotune")
+}
+
+// tuneEntry is a cached choice.
+type tuneEntry struct {
+	Kernel   string  `json:"kernel"`
+	Key      string  `json:"key"`
+	Device   string  `json:"device"`
+	Config   int     `json:"config"`
+	Describe string  `json:"describe"`
+	Ms       float64 `json:"ms"`
+}
+
+// Tune returns the index of the fastest config: from the cache if it holds
+// a choice for the job, else by compiling and timing each candidate.
+func (t *Tuner) Tune(j *TuneJob) (int, error) {
+	w := t.Log
+	if w == nil {
+		w = io.Discard
+	}
+	path := t.entryPath(j)
+	if i, ok := t.cached(path, j); ok {
+		fmt.Fprintf(w, "autotune: using cached config %d for key (%s): %s\n", i, j.Key, j.Configs[i])
+		return i, nil
+	}
+	fmt.Fprintf(w, "autotune: %s: timing %s for key (%s)\n", j.Kernel, plural(len(j.Candidates), "config"), j.Key)
+	best, bestMs := -1, 0.0
+	var firstErr error
+	for n, i := range j.Candidates {
+		if !t.Deadline.IsZero() && time.Now().After(t.Deadline) {
+			return -1, fmt.Errorf("autotuning %s stopped by --timeout %v after %d of %d configs", j.Kernel, t.Timeout, n, len(j.Candidates))
+		}
+		if err := j.Compile(i); err != nil {
+			fmt.Fprintf(w, "autotune:   config %d (%s): skipped: %s\n", i, j.Configs[i], firstLine(err))
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		ms, err := j.Time(i)
+		if err != nil {
+			return -1, fmt.Errorf("autotuning %s: config %d (%s): %w", j.Kernel, i, j.Configs[i], err)
+		}
+		fmt.Fprintf(w, "autotune:   config %d (%s): %.4g ms\n", i, j.Configs[i], ms)
+		if best < 0 || ms < bestMs {
+			best, bestMs = i, ms
+		}
+	}
+	if best < 0 {
+		if firstErr == nil {
+			return -1, fmt.Errorf("autotuning %s: no config to time", j.Kernel)
+		}
+		return -1, fmt.Errorf("autotuning %s: no config compiled; the first error:\n%w", j.Kernel, firstErr)
+	}
+	fmt.Fprintf(w, "autotune: %s: config %d is the fastest (%.4g ms): %s\n", j.Kernel, best, bestMs, j.Configs[best])
+	if path != "" {
+		if err := writeEntry(path, tuneEntry{Kernel: j.Kernel, Key: j.Key, Device: j.Device, Config: best, Describe: j.Configs[best], Ms: bestMs}); err != nil {
+			fmt.Fprintf(w, "autotune: could not cache the choice: %v\n", err)
+		}
+	}
+	return best, nil
+}
+
+// entryPath is the cache file of a job, or "" without a cache dir.
+func (t *Tuner) entryPath(j *TuneJob) string {
+	dir := t.CacheDir
+	if dir == "" {
+		dir = DefaultTuneCacheDir()
+	}
+	if dir == "" {
+		return ""
+	}
+	h := sha256.New()
+	for _, s := range []string{version.Version, j.Kernel, string(j.Source), j.Key, j.Device} {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil))+".json")
+}
+
+// cached reads a job's cached choice; an entry that does not name one of
+// the job's candidates as it is described now is a miss.
+func (t *Tuner) cached(path string, j *TuneJob) (int, bool) {
+	if path == "" {
+		return 0, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	var e tuneEntry
+	if json.Unmarshal(data, &e) != nil || e.Config < 0 || e.Config >= len(j.Configs) ||
+		!slices.Contains(j.Candidates, e.Config) || j.Configs[e.Config] != e.Describe || e.Kernel != j.Kernel || e.Key != j.Key {
+		return 0, false
+	}
+	return e.Config, true
+}
+
+// writeEntry writes a cache file through a temporary name, so that readers
+// never see half of it.
+func writeEntry(path string, e tuneEntry) error {
+	data, err := json.MarshalIndent(e, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tune-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(append(data, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// firstLine is the first line of an error's text.
+func firstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+// tuneDevice is what timing configs needs from the GPU; autotune_gpu.go
+// implements it, tests fake it.
+type tuneDevice interface {
+	compile(i int) error
+	launch(i int) error
+	zero(name string) error    // zero the tuning copy of tensor argument name
+	restore(name string) error // give it back the contents it had before tuning
+	bench(launch func() error) ([]float64, error)
+}
+
+// tuneSession times configs on a tuneDevice, zeroing and restoring tensors
+// as reset_to_zero and restore_value ask.
+type tuneSession struct {
+	dev     tuneDevice
+	zero    []string // before every launch, timed or not
+	restore []string // after each config's timing
+}
+
+// time times config i and returns its median in milliseconds.
+func (s *tuneSession) time(i int) (float64, error) {
+	launch := func() error {
+		for _, n := range s.zero {
+			if err := s.dev.zero(n); err != nil {
+				return err
+			}
+		}
+		return s.dev.launch(i)
+	}
+	times, err := s.dev.bench(launch)
+	if err != nil {
+		return 0, err
+	}
+	for _, n := range s.restore {
+		if err := s.dev.restore(n); err != nil {
+			return 0, err
+		}
+	}
+	if len(times) == 0 {
+		return 0, fmt.Errorf("no timings")
+	}
+	slices.Sort(times)
+	return quantile(times, 0.5), nil
+}
+
+// tunePlan names the tensor arguments to zero before each timed launch
+// (reset_to_zero) and to restore after each config (restore_value, or
+// every tensor argument when it is not given).
+func tunePlan(a *Autotune, b *Bound) (zero, restore []string, err error) {
+	tensorArg := func(name, what string) error {
+		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })
+		if i >= 0 && b.Values[i].Kind == VTensor {
+			return nil
+		}
+		v := None
+		if i >= 0 {
+			v = b.Values[i]
+		}
+		return Usage(diag.Errorf(a.Pos, diag.CodeArgs, "@triton.autotune: %s names '%s', which is %s in this launch, not a tensor", what, name, v.describe()))
+	}
+	for _, n := range a.ResetToZero {
+		if err := tensorArg(n, "reset_to_zero"); err != nil {
+			return nil, nil, err
+		}
+		zero = append(zero, n)
+	}
+	for _, n := range a.RestoreValue {
+		if err := tensorArg(n, "restore_value"); err != nil {
+			return nil, nil, err
+		}
+		restore = append(restore, n)
+	}
+	if a.RestoreValue == nil {
+		for i, p := range b.Func.Params {
+			if b.Values[i].Kind == VTensor {
+				restore = append(restore, p.Name)
+			}
+		}
+	}
+	return zero, restore, nil
+}
+
+// tuneKey is the key of a launch: the values of the autotune key's
+// arguments, then the dtype of every tensor argument.
+func tuneKey(a *Autotune, b *Bound) string {
+	var parts, dtypes []string
+	for _, name := range a.Key {
+		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })
+		v := b.Values[i]
+		s := v.String()
+		if v.Kind == VTensor {
+			s = v.Tensor.String()
+		}
+		parts = append(parts, name+"="+s)
+	}
+	for i, p := range b.Func.Params {
+		if v := b.Values[i]; v.Kind == VTensor {
+			dtypes = append(dtypes, p.Name+": "+ir.Scalar(v.Tensor.Kind).PyName())
+		}
+	}
+	key := strings.Join(parts, ", ")
+	if len(dtypes) > 0 {
+		if key != "" {
+			key += "; "
+		}
+		key += strings.Join(dtypes, ", ")
+	}
+	return key
+}

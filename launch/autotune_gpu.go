@@ -1,0 +1,262 @@
+package launch
+
+// This file implements Prepared.Autotune: the tuning of a launch on the GPU
+// through Tuner, with pruning by early_config_prune and the GPU's side of
+// tuneDevice.
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/go-python/gpython/py"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/nvrtc"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// Autotune picks the fastest config of an autotuned kernel for this launch
+// on the GPU, or takes the choice cached on disk by an earlier tuning, and
+// returns the launch prepared with it. Progress goes to o.Stderr. A launch
+// of a kernel without @triton.autotune is returned as it is.
+func (p *Prepared) Autotune(o *Options) (*Prepared, error) {
+	if p.setup == nil || p.setup.autotune() == nil {
+		return p, nil
+	}
+	dev, err := Device()
+	if err != nil {
+		return nil, err
+	}
+	a := p.setup.autotune()
+	g := &gpuTuneDevice{p: p, o: o.quiet(), dev: dev, warmup: a.Warmup, rep: a.Rep, cands: map[int]*gpuCandidate{}}
+	defer g.free()
+	tuner := &Tuner{Log: o.stderr(), Timeout: o.Timeout}
+	if o.Timeout > 0 {
+		tuner.Deadline = time.Now().Add(o.Timeout)
+	}
+	return p.tune(g, dev.Name()+" ("+dev.Arch()+")", tuner, o)
+}
+
+// tune is Autotune on any tuneDevice.
+func (p *Prepared) tune(dev tuneDevice, device string, tuner *Tuner, o *Options) (*Prepared, error) {
+	a := p.setup.autotune()
+	cands, err := p.pruneConfigs()
+	if err != nil {
+		return nil, err
+	}
+	zero, restore, err := tunePlan(a, p.Bound)
+	if err != nil {
+		return nil, err
+	}
+	s := &tuneSession{dev: dev, zero: zero, restore: restore}
+	descs := make([]string, len(a.Configs))
+	for i, c := range a.Configs {
+		descs[i] = c.Describe(p.Bound.Func)
+	}
+	job := &TuneJob{
+		Kernel: p.Bound.Func.Name, Source: p.Source.Text, Key: tuneKey(a, p.Bound), Device: device,
+		Configs: descs, Candidates: cands, Compile: dev.compile, Time: s.time,
+	}
+	best, err := tuner.Tune(job)
+	if err != nil {
+		return nil, err
+	}
+	return p.setup.prepare(best, o)
+}
+
+// errStopBind stops a binding once launchArgs has what it needs.
+var errStopBind = errors.New("stop")
+
+// launchArgs are the launch's arguments by name before any config or
+// heuristic (defaults included), and those given by keyword.
+func (s *launchSetup) launchArgs() (named, kwargs map[string]Value, err error) {
+	_, err = bindWith(s.fn, s.l, s.env, func(b *binding) error {
+		named, kwargs = b.named(), map[string]Value{}
+		for _, kw := range s.l.Kwargs {
+			if v, ok := named[kw.Name]; ok {
+				kwargs[kw.Name] = v
+			}
+		}
+		if b.sig.NumWarps > 0 {
+			kwargs["num_warps"] = IntValue(int64(b.sig.NumWarps))
+		}
+		if b.sig.NumStages > 0 {
+			kwargs["num_stages"] = IntValue(int64(b.sig.NumStages))
+		}
+		return errStopBind
+	})
+	if err != errStopBind {
+		return nil, nil, err
+	}
+	return named, kwargs, nil
+}
+
+// pruneConfigs returns the configs to time: all of them, or those that
+// early_config_prune(configs, named_args, **kwargs) keeps. A config it
+// makes anew is added to the list.
+func (p *Prepared) pruneConfigs() ([]int, error) {
+	t := p.Tuning
+	a := t.Autotune
+	if a.prune == nil {
+		out := make([]int, len(a.Configs))
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	named, kw, err := p.setup.launchArgs()
+	if err != nil {
+		return nil, err
+	}
+	toDict := func(m map[string]Value) (py.StringDict, error) {
+		d := py.NewStringDict()
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			o, err := t.host.toPy(m[name])
+			if err != nil {
+				return nil, Usage(diag.Errorf(a.Pos, diag.CodeArgs, "early_config_prune: argument '%s': %v", name, err))
+			}
+			d[name] = o
+		}
+		return d, nil
+	}
+	nargs, err := toDict(named)
+	if err != nil {
+		return nil, err
+	}
+	kwargs, err := toDict(kw)
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]py.Object, len(a.Configs))
+	for i, c := range a.Configs {
+		objs[i] = c.obj
+	}
+	res, err := t.host.call(a.prune, py.Tuple{py.NewListFromItems(objs), nargs}, kwargs, a.Pos, "early_config_prune")
+	if err != nil {
+		return nil, err
+	}
+	items, ok := pySeq(res)
+	if !ok {
+		return nil, Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune returned %s, not a list of configs", pyTypeName(res)))
+	}
+	var out []int
+	for _, o := range items {
+		i := slices.IndexFunc(a.Configs, func(c *Config) bool { return c.obj == o })
+		if i < 0 {
+			c, err := t.readConfig(o, len(a.Configs), a.Pos)
+			if err != nil {
+				return nil, err
+			}
+			desc := c.Describe(p.Bound.Func)
+			if i = slices.IndexFunc(a.Configs, func(x *Config) bool { return x.Describe(p.Bound.Func) == desc }); i < 0 {
+				a.Configs = append(a.Configs, c)
+				i = len(a.Configs) - 1
+			}
+		}
+		if !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	if len(out) == 0 {
+		return nil, Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune left no config to time"))
+	}
+	return out, nil
+}
+
+// gpuTuneDevice is tuneDevice on the GPU: each config compiled and
+// launched on copies of the launch's tensors made for tuning.
+type gpuTuneDevice struct {
+	p           *Prepared // the launch as Prepare left it: its tensors
+	o           *Options  // quiet: no dumps or warnings from the configs tried
+	dev         *nvrtc.Device
+	warmup, rep time.Duration
+	cands       map[int]*gpuCandidate
+	dt          *deviceTensors
+	flush       nvrtc.DevicePtr
+}
+
+// gpuCandidate is one config compiled and ready to launch.
+type gpuCandidate struct {
+	p    *Prepared
+	c    *Compiled
+	args []Arg
+}
+
+func (g *gpuTuneDevice) compile(i int) error {
+	q, err := g.p.setup.prepare(i, g.o)
+	if err != nil {
+		return err
+	}
+	c, err := Compile(q.Kernel, g.o.LineInfo)
+	if err != nil {
+		return err
+	}
+	if g.dt == nil {
+		g.dt = &deviceTensors{dev: g.dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
+	}
+	args, err := q.deviceArgs(g.dt)
+	if err != nil {
+		return err
+	}
+	g.cands[i] = &gpuCandidate{p: q, c: c, args: args}
+	return nil
+}
+
+func (g *gpuTuneDevice) launch(i int) error {
+	c := g.cands[i]
+	return c.c.Launch(c.p.Grid, c.args...)
+}
+
+// tensor returns a tensor argument and its tuning copy.
+func (g *gpuTuneDevice) tensor(name string) (*tensor.Tensor, nvrtc.DevicePtr, error) {
+	b := g.p.Bound
+	for i, prm := range b.Func.Params {
+		if prm.Name == name && b.Values[i].Kind == VTensor && g.dt != nil {
+			t := b.Values[i].Tensor
+			if ptr, ok := g.dt.ptrs[t]; ok {
+				return t, ptr, nil
+			}
+		}
+	}
+	return nil, 0, fmt.Errorf("internal error: no tuning copy of tensor %s", name)
+}
+
+func (g *gpuTuneDevice) zero(name string) error {
+	t, ptr, err := g.tensor(name)
+	if err != nil || len(t.Data) == 0 {
+		return err
+	}
+	return g.dev.Memset(ptr, 0, len(t.Data))
+}
+
+func (g *gpuTuneDevice) restore(name string) error {
+	t, ptr, err := g.tensor(name)
+	if err != nil || len(t.Data) == 0 {
+		return err
+	}
+	return g.dev.CopyHtoD(ptr, t.Data)
+}
+
+func (g *gpuTuneDevice) bench(launch func() error) ([]float64, error) {
+	if g.flush == 0 {
+		f, err := g.dev.Alloc(l2FlushBytes)
+		if err != nil {
+			return nil, err
+		}
+		g.flush = f
+	}
+	return timeLaunches(g.dev, launch, g.flush, g.warmup, g.rep)
+}
+
+// free releases the tuning copies and the flush buffer.
+func (g *gpuTuneDevice) free() {
+	if g.dt != nil {
+		g.dt.free()
+	}
+	if g.flush != 0 {
+		_ = g.dev.Free(g.flush)
+	}
+}

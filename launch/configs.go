@@ -1,0 +1,473 @@
+package launch
+
+// This file implements the reading of a kernel's @triton.autotune and
+// @triton.heuristics decorators: their arguments are evaluated in the host
+// Python interpreter (hostpy.go), checked against the kernel's parameters,
+// and kept as a Tuning that binds each launch's meta-parameters.
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-python/gpython/py"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+)
+
+// Config is one triton.Config of an autotuned kernel.
+type Config struct {
+	Meta      map[string]Value // the meta-parameters it sets, by name
+	NumWarps  int
+	NumStages int
+	obj       py.Object // the Python object, recognized among a pruning function's results
+}
+
+// Describe lists the config's meta-parameters in the order of fn's
+// parameters, then num_warps and num_stages: "bm=64, bn=32, num_warps=4,
+// num_stages=3".
+func (c *Config) Describe(fn *frontend.Func) string {
+	var parts []string
+	for _, p := range fn.Params {
+		if v, ok := c.Meta[p.Name]; ok {
+			parts = append(parts, p.Name+"="+v.String())
+		}
+	}
+	return strings.Join(append(parts, fmt.Sprintf("num_warps=%d", c.NumWarps), fmt.Sprintf("num_stages=%d", c.NumStages)), ", ")
+}
+
+// Autotune is a kernel's @triton.autotune, evaluated.
+type Autotune struct {
+	Pos          diag.Pos // the decorator's
+	Configs      []*Config
+	Key          []string // parameter names whose values key the tuning
+	ResetToZero  []string // tensors zeroed before each timed launch
+	RestoreValue []string // tensors restored after each config's timing
+	Warmup, Rep  time.Duration
+	prune        py.Object // prune_configs_by's early_config_prune, or nil
+}
+
+// Heuristics is one @triton.heuristics: meta-parameters computed at launch
+// from the other arguments.
+type Heuristics struct {
+	Pos   diag.Pos
+	Names []string // in the dict's order where it is a literal, else sorted
+	fns   map[string]py.Object
+}
+
+// Tuning is what a kernel's autotune and heuristics decorators do to its
+// launches.
+type Tuning struct {
+	Autotune *Autotune // nil without @triton.autotune
+	// steps are the decorators, outermost first: a nil Heuristics stands
+	// for the autotune config, which fills the meta-parameters the launch
+	// leaves out; heuristics set theirs over anything given.
+	steps []*Heuristics
+	fn    *frontend.Func
+	host  *hostPython
+	warn  func(*diag.Diagnostic)
+}
+
+// readTuning evaluates fn's autotune and heuristics decorators, or returns
+// nil if it has neither. arch reports the target architecture to host code
+// that asks for it.
+func readTuning(sf *SourceFile, fn *frontend.Func, arch func() string, o *Options) (*Tuning, error) {
+	t := &Tuning{fn: fn, warn: o.warn}
+	for _, dc := range fn.Decorators {
+		if dc.Name != "triton.autotune" && dc.Name != "triton.heuristics" {
+			continue
+		}
+		short := strings.TrimPrefix(dc.Name, "triton.")
+		if !dc.Call {
+			return nil, Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.%s needs its arguments", short))
+		}
+		if t.host == nil {
+			h, err := newHostPython(sf, arch, o.Timeout, o.stderr())
+			if err != nil {
+				return nil, err
+			}
+			t.host = h
+		}
+		text, pos := dc.ArgsText, dc.ArgsPos
+		if text == "" { // not found in the source: rebuild it from the AST
+			text = frontend.FormatExpr(&frontend.Call{Func: &frontend.Name{ID: ""}, Args: dc.Args, Keywords: dc.Keywords})
+			pos = dc.Pos
+		}
+		if dc.Name == "triton.autotune" {
+			if t.Autotune != nil {
+				return nil, Usage(diag.Errorf(dc.Pos, diag.CodeUnsupported, "%s has a second @triton.autotune; tri tunes over one list of configs", fn.Name).
+					WithNote(t.Autotune.Pos, "the first is here"))
+			}
+			a, err := t.readAutotune(dc, text, pos)
+			if err != nil {
+				return nil, err
+			}
+			t.Autotune = a
+			t.steps = append(t.steps, nil)
+			continue
+		}
+		h, err := t.readHeuristics(dc, text, pos)
+		if err != nil {
+			return nil, err
+		}
+		t.steps = append(t.steps, h)
+	}
+	if t.host == nil {
+		return nil, nil
+	}
+	return t, nil
+}
+
+// readAutotune evaluates @triton.autotune(...) and checks its arguments.
+func (t *Tuning) readAutotune(dc *frontend.Decorator, text string, pos diag.Pos) (*Autotune, error) {
+	what := "@triton.autotune"
+	args, err := t.host.eval("__tri_autotune__"+text, pos, what)
+	if err != nil {
+		return nil, err
+	}
+	a := &Autotune{Pos: dc.Pos}
+	attr := func(name string) py.Object {
+		o, err := py.GetAttrString(args, name)
+		if err != nil {
+			return py.None
+		}
+		return o
+	}
+	bad := func(format string, args ...any) error {
+		return Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "%s: %s", what, fmt.Sprintf(format, args...)))
+	}
+	configs, ok := pySeq(attr("configs"))
+	if !ok {
+		return nil, bad("configs must be a list of triton.Config, not %s", pyTypeName(attr("configs")))
+	}
+	if len(configs) == 0 {
+		return nil, bad("the list of configs is empty")
+	}
+	for i, o := range configs {
+		c, err := t.readConfig(o, i, dc.Pos)
+		if err != nil {
+			return nil, err
+		}
+		a.Configs = append(a.Configs, c)
+	}
+	if a.Key, err = t.paramList(attr("key"), "key", dc.Pos, false); err != nil {
+		return nil, err
+	}
+	if a.ResetToZero, err = t.paramList(attr("reset_to_zero"), "reset_to_zero", dc.Pos, true); err != nil {
+		return nil, err
+	}
+	if a.RestoreValue, err = t.paramList(attr("restore_value"), "restore_value", dc.Pos, true); err != nil {
+		return nil, err
+	}
+	for _, ms := range []struct {
+		name string
+		d    *time.Duration
+		def  time.Duration
+	}{{"warmup", &a.Warmup, 25 * time.Millisecond}, {"rep", &a.Rep, 100 * time.Millisecond}} {
+		*ms.d = ms.def
+		o := attr(ms.name)
+		if o == py.None {
+			continue
+		}
+		v, err := fromPy(o)
+		f, isNum := numeric(v)
+		if err != nil || !isNum || v.Kind == VBool || !(f > 0) || f > 60000 {
+			return nil, bad("%s must be a positive number of milliseconds, not %s", ms.name, pyRepr(o))
+		}
+		*ms.d = time.Duration(f * float64(time.Millisecond))
+	}
+	if err := t.readPrune(a, attr("prune_configs_by"), dc.Pos); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"pre_hook", "post_hook", "do_bench"} {
+		if attr(name) != py.None {
+			t.warnf(dc.Pos, "%s: %s is not supported; ignored", what, name)
+		}
+	}
+	if truthy(attr("use_cuda_graph")) {
+		t.warnf(dc.Pos, "%s: use_cuda_graph is not supported; configs are timed with CUDA events", what)
+	}
+	if rest, ok := attr("unknown").(py.StringDict); ok {
+		for _, name := range slices.Sorted(maps.Keys(rest)) {
+			t.warnf(dc.Pos, "%s: argument %s is not known to tri; ignored", what, name)
+		}
+	}
+	return a, nil
+}
+
+// readConfig converts the i-th triton.Config.
+func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
+	bad := func(format string, args ...any) error {
+		return Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: config %d: %s", i, fmt.Sprintf(format, args...)))
+	}
+	if _, err := py.GetAttrString(o, "__tri_config__"); err != nil {
+		return nil, bad("want a triton.Config, not %s", pyTypeName(o))
+	}
+	get := func(name string) py.Object {
+		v, err := py.GetAttrString(o, name)
+		if err != nil {
+			return py.None
+		}
+		return v
+	}
+	kwargs, ok := get("kwargs").(py.StringDict)
+	if !ok {
+		return nil, bad("its first argument must be a dict of meta-parameters, not %s", pyTypeName(get("kwargs")))
+	}
+	c := &Config{Meta: map[string]Value{}, obj: o}
+	for _, name := range slices.Sorted(maps.Keys(kwargs)) {
+		if !slices.Contains(paramNames(t.fn), name) {
+			d := diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: config %d sets '%s', which is not a parameter of %s()", i, name, t.fn.Name)
+			if s := diag.Closest(name, paramNames(t.fn)); s != "" {
+				d.WithSuggestion("did you mean %s?", s)
+			}
+			return nil, Usage(d)
+		}
+		v, err := fromPy(kwargs[name])
+		if err != nil {
+			return nil, bad("meta-parameter %s is %v", name, err)
+		}
+		c.Meta[name] = v
+	}
+	for _, n := range []struct {
+		name string
+		dst  *int
+	}{{"num_warps", &c.NumWarps}, {"num_stages", &c.NumStages}} {
+		v, err := fromPy(get(n.name))
+		if err != nil || v.Kind != VInt || v.Int < 1 || v.Int > 64 {
+			return nil, bad("%s must be a positive integer, not %s", n.name, pyRepr(get(n.name)))
+		}
+		*n.dst = int(v.Int)
+	}
+	if c.NumWarps&(c.NumWarps-1) != 0 || c.NumWarps > 32 {
+		return nil, bad("num_warps must be a power of two from 1 to 32, not %d", c.NumWarps)
+	}
+	if v, err := fromPy(get("num_ctas")); err != nil || v.Kind != VInt || v.Int != 1 {
+		t.warnf(pos, "@triton.autotune: config %d: num_ctas=%s is not supported (no thread block clusters); ignored", i, pyRepr(get("num_ctas")))
+	}
+	for _, name := range []string{"maxnreg", "pre_hook", "ir_override"} {
+		if get(name) != py.None {
+			t.warnf(pos, "@triton.autotune: config %d: %s is not supported; ignored", i, name)
+		}
+	}
+	return c, nil
+}
+
+// paramList reads a list of parameter names (key, reset_to_zero,
+// restore_value); None is an empty list where allowed.
+func (t *Tuning) paramList(o py.Object, what string, pos diag.Pos, noneOK bool) ([]string, error) {
+	if o == py.None && noneOK {
+		return nil, nil
+	}
+	items, ok := pySeq(o)
+	if !ok {
+		return nil, Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not %s", what, pyTypeName(o)))
+	}
+	var out []string
+	for _, it := range items {
+		s, ok := it.(py.String)
+		if !ok {
+			return nil, Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not a list holding %s", what, pyRepr(it)))
+		}
+		name := string(s)
+		if !slices.Contains(paramNames(t.fn), name) {
+			d := diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s names '%s', which is not a parameter of %s()", what, name, t.fn.Name)
+			if sug := diag.Closest(name, paramNames(t.fn)); sug != "" {
+				d.WithSuggestion("did you mean %s?", sug)
+			}
+			return nil, Usage(d)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// readPrune reads prune_configs_by={'early_config_prune': f, 'perf_model':
+// ..., 'top_k': ...}.
+func (t *Tuning) readPrune(a *Autotune, o py.Object, pos diag.Pos) error {
+	if o == py.None {
+		return nil
+	}
+	d, ok := o.(py.StringDict)
+	if !ok {
+		return Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: prune_configs_by must be a dict, not %s", pyTypeName(o)))
+	}
+	for _, name := range slices.Sorted(maps.Keys(d)) {
+		v := d[name]
+		switch name {
+		case "early_config_prune":
+			if v == py.None {
+				continue
+			}
+			if _, ok := v.(py.I__call__); !ok {
+				return Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: early_config_prune must be a function, not %s", pyTypeName(v)))
+			}
+			a.prune = v
+		case "perf_model", "top_k":
+			if v != py.None {
+				t.warnf(pos, "@triton.autotune: prune_configs_by's %s is not supported (tri has no performance model); every config left by early_config_prune is timed", name)
+			}
+		default:
+			t.warnf(pos, "@triton.autotune: prune_configs_by's %s is not known to tri; ignored", name)
+		}
+	}
+	return nil
+}
+
+// readHeuristics evaluates @triton.heuristics({...}).
+func (t *Tuning) readHeuristics(dc *frontend.Decorator, text string, pos diag.Pos) (*Heuristics, error) {
+	values, err := t.host.eval("__tri_heuristics__"+text, pos, "@triton.heuristics")
+	if err != nil {
+		return nil, err
+	}
+	d, ok := values.(py.StringDict)
+	if !ok {
+		return nil, Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics takes a dict of meta-parameter names to functions of the arguments, not %s", pyTypeName(values)))
+	}
+	h := &Heuristics{Pos: dc.Pos, fns: map[string]py.Object{}}
+	// gpython's dicts keep no order; a literal dict gives the order in
+	// which Triton applies the heuristics (a later one sees the earlier).
+	if len(dc.Args) == 1 {
+		if lit, ok := dc.Args[0].(*frontend.Dict); ok {
+			for _, k := range lit.Keys {
+				if c, ok := k.(*frontend.Const); ok && c.Kind == frontend.ConstStr && !slices.Contains(h.Names, c.Str) {
+					h.Names = append(h.Names, c.Str)
+				}
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(d)) {
+		if !slices.Contains(h.Names, name) {
+			h.Names = append(h.Names, name)
+		}
+	}
+	for _, name := range h.Names {
+		fn, ok := d[name]
+		if !ok {
+			continue
+		}
+		if !slices.Contains(paramNames(t.fn), name) {
+			e := diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics sets '%s', which is not a parameter of %s()", name, t.fn.Name)
+			if s := diag.Closest(name, paramNames(t.fn)); s != "" {
+				e.WithSuggestion("did you mean %s?", s)
+			}
+			return nil, Usage(e)
+		}
+		if _, ok := fn.(py.I__call__); !ok {
+			return nil, Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics: the value for '%s' must be a function of the arguments (lambda args: ...), not %s", name, pyTypeName(fn)))
+		}
+		h.fns[name] = fn
+	}
+	return h, nil
+}
+
+// apply binds the meta-parameters of config cfg (-1: none) and the
+// heuristics, in the order of the decorators.
+func (t *Tuning) apply(b *binding, cfg int) error {
+	for _, step := range t.steps {
+		if step == nil {
+			if cfg < 0 {
+				continue
+			}
+			c := t.Autotune.Configs[cfg]
+			if err := b.fill(c.Meta); err != nil {
+				return err
+			}
+			if b.sig.NumWarps == 0 {
+				b.sig.NumWarps = c.NumWarps
+			}
+			if b.sig.NumStages == 0 {
+				b.sig.NumStages = c.NumStages
+			}
+			continue
+		}
+		if err := t.heuristics(step, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heuristics calls each heuristic with the arguments so far (a dict by
+// name, num_warps and num_stages included) and binds its result.
+func (t *Tuning) heuristics(h *Heuristics, b *binding) error {
+	for _, name := range h.Names {
+		args, err := t.argsDict(b)
+		if err != nil {
+			return err
+		}
+		what := fmt.Sprintf("@triton.heuristics for '%s'", name)
+		res, err := t.host.call(h.fns[name], py.Tuple{args}, nil, h.Pos, what)
+		if err != nil {
+			return err
+		}
+		v, err := fromPy(res)
+		if err != nil {
+			return Usage(diag.Errorf(h.Pos, diag.CodeValue, "%s returned %v", what, err))
+		}
+		if err := b.set(name, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// argsDict is the dict of arguments that heuristics and pruning functions
+// receive.
+func (t *Tuning) argsDict(b *binding) (py.StringDict, error) {
+	d := py.NewStringDict()
+	named := b.named()
+	for _, name := range slices.Sorted(maps.Keys(named)) {
+		o, err := t.host.toPy(named[name])
+		if err != nil {
+			return nil, Usage(diag.Errorf(b.endPos, diag.CodeArgs, "argument '%s': %v", name, err))
+		}
+		d[name] = o
+	}
+	d["num_warps"] = py.Int(orDefault(b.sig.NumWarps, DefaultNumWarps))
+	d["num_stages"] = py.Int(orDefault(b.sig.NumStages, DefaultNumStages))
+	return d, nil
+}
+
+func (t *Tuning) warnf(pos diag.Pos, format string, args ...any) {
+	if t.warn != nil {
+		t.warn(diag.Warnf(pos, diag.CodeUnsupported, format, args...))
+	}
+}
+
+// pySeq returns the items of a list or tuple.
+func pySeq(o py.Object) ([]py.Object, bool) {
+	switch o := o.(type) {
+	case *py.List:
+		return o.Items, true
+	case py.Tuple:
+		return o, true
+	}
+	return nil, false
+}
+
+func pyTypeName(o py.Object) string {
+	if o == py.None {
+		return "None"
+	}
+	return "a " + o.Type().Name
+}
+
+func pyRepr(o py.Object) string {
+	r, err := py.Repr(o)
+	if err != nil {
+		return pyTypeName(o)
+	}
+	if s, ok := r.(py.String); ok {
+		return string(s)
+	}
+	return pyTypeName(o)
+}
+
+func truthy(o py.Object) bool {
+	b, ok := o.(py.Bool)
+	return ok && bool(b)
+}

@@ -1,0 +1,713 @@
+package launch
+
+// This file implements the evaluation of host Python: the arguments of
+// @triton.autotune and @triton.heuristics, the functions of the kernel file
+// that build config lists (tutorial 03's get_autotune_config()), pruning
+// functions and heuristics lambdas. They run in gpython's own interpreter,
+// against small stand-ins of the triton and torch modules.
+//
+// Only what an evaluation needs is fed to the interpreter: the names an
+// expression uses are looked up among the file's top-level host functions
+// and assignments (frontend.File.Host), transitively, and those statements
+// run in source order, each at its own line, so that a traceback names the
+// kernel file's lines. Imports are not run: the names the file imports from
+// triton and torch are bound to the stand-ins, and other modules are
+// unknown names.
+//
+// gpython compiles functions whose parameters are captured by an inner
+// function or comprehension without the map from those cells to the
+// arguments, so the parameter reads as unbound there; fixCells adds the
+// map that CPython's compiler makes.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-python/gpython/ast"
+	"github.com/go-python/gpython/parser"
+	"github.com/go-python/gpython/py"
+	_ "github.com/go-python/gpython/stdlib" // the interpreter and its builtins
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// tritonStandIn is the stand-in triton module (its language submodule is
+// bound as triton.language). _arch is a Go function that reports the
+// target's compute capability as Triton does (90 for sm_90).
+const tritonStandIn = `
+class Config:
+    __tri_config__ = True
+
+    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None, ir_override=None):
+        self.kwargs = kwargs
+        self.num_warps = num_warps
+        self.num_stages = num_stages
+        self.num_ctas = num_ctas
+        self.maxnreg = maxnreg
+        self.pre_hook = pre_hook
+        self.ir_override = ir_override
+
+    def all_kwargs(self):
+        out = {}
+        for k in self.kwargs:
+            out[k] = self.kwargs[k]
+        out['num_warps'] = self.num_warps
+        out['num_stages'] = self.num_stages
+        out['num_ctas'] = self.num_ctas
+        return out
+
+    def __repr__(self):
+        parts = []
+        for k in sorted(self.kwargs):
+            parts.append('%s: %r' % (k, self.kwargs[k]))
+        return 'Config(%s, num_warps=%d, num_stages=%d)' % (', '.join(parts), self.num_warps, self.num_stages)
+
+
+def cdiv(x, y):
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    n -= 1
+    n |= n >> 1
+    n |= n >> 2
+    n |= n >> 4
+    n |= n >> 8
+    n |= n >> 16
+    n |= n >> 32
+    n += 1
+    return n
+
+
+def jit(fn=None, **kwargs):
+    if fn is None:
+        return lambda f: f
+    return fn
+
+
+class GPUTarget:
+    def __init__(self, backend, arch, warp_size):
+        self.backend = backend
+        self.arch = arch
+        self.warp_size = warp_size
+
+    def __repr__(self):
+        return 'GPUTarget(backend=%r, arch=%r, warp_size=%r)' % (self.backend, self.arch, self.warp_size)
+
+
+class _Namespace:
+    pass
+
+
+class _ActiveDriver:
+    def get_current_target(self):
+        return GPUTarget('cuda', _arch(), 32)
+
+    def get_active_torch_device(self):
+        return 'cuda'
+
+    def get_current_device(self):
+        return 0
+
+
+class _AutotuneArgs:
+    pass
+
+
+def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, pre_hook=None,
+                   post_hook=None, warmup=None, rep=None, use_cuda_graph=False, do_bench=None, cache_results=False,
+                   **unknown):
+    a = _AutotuneArgs()
+    a.configs = configs
+    a.key = key
+    a.prune_configs_by = prune_configs_by
+    a.reset_to_zero = reset_to_zero
+    a.restore_value = restore_value
+    a.pre_hook = pre_hook
+    a.post_hook = post_hook
+    a.warmup = warmup
+    a.rep = rep
+    a.use_cuda_graph = use_cuda_graph
+    a.do_bench = do_bench
+    a.unknown = unknown
+    return a
+
+
+def heuristics(values):
+    return values
+
+
+runtime = _Namespace()
+runtime.driver = _Namespace()
+runtime.driver.active = _ActiveDriver()
+runtime.Config = Config
+runtime.jit = jit
+`
+
+// tlStandIn is the stand-in triton.language; its dtypes are added from Go.
+const tlStandIn = `
+class dtype:
+    __tri_dtype__ = True
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return 'triton.language.' + self.name
+
+
+def constexpr(value):
+    return value
+
+
+def cdiv(x, y):
+    return (x + y - 1) // y
+`
+
+// torchStandIn is the stand-in torch: a CUDA device of the target's
+// capability, dtypes (added from Go), and the tensors a heuristic or a
+// pruning function sees (shape, strides, dtype; no data).
+const torchStandIn = `
+class dtype:
+    __tri_dtype__ = True
+
+    def __init__(self, name, tl_name):
+        self.name = tl_name
+        self.torch_name = name
+
+    def __repr__(self):
+        return 'torch.' + self.torch_name
+
+
+class Tensor:
+    def __init__(self, shape, strides, dtype, element_size):
+        self.shape = shape
+        self.ndim = len(shape)
+        self.dtype = dtype
+        self.device = 'cuda'
+        self.is_cuda = True
+        self._strides = strides
+        self._element_size = element_size
+
+    def stride(self, dim=None):
+        if dim is None:
+            return self._strides
+        return self._strides[dim]
+
+    def size(self, dim=None):
+        if dim is None:
+            return self.shape
+        return self.shape[dim]
+
+    def dim(self):
+        return self.ndim
+
+    def numel(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def element_size(self):
+        return self._element_size
+
+    def __repr__(self):
+        return 'tensor(shape=%r, dtype=%r)' % (self.shape, self.dtype)
+
+
+class _Cuda:
+    def is_available(self):
+        return True
+
+    def device_count(self):
+        return 1
+
+    def current_device(self):
+        return 0
+
+    def get_device_capability(self, device=None):
+        return (_arch() // 10, _arch() % 10)
+
+
+class _Version:
+    hip = None
+    cuda = '12.0'
+
+
+cuda = _Cuda()
+version = _Version()
+`
+
+// hostPython is one interpreter session over a kernel file's host code.
+type hostPython struct {
+	sf      *SourceFile
+	ctx     py.Context
+	globals py.StringDict // the host module's
+	tl      *py.Module
+	torch   *py.Module
+	loaded  map[string]bool
+	timeout time.Duration
+	broken  error // set when an evaluation ran past the timeout
+}
+
+// newHostPython starts an interpreter for sf's host code. arch reports the
+// target architecture ("sm_90") when host code asks for it; timeout bounds
+// each evaluation (0: none).
+func newHostPython(sf *SourceFile, arch func() string, timeout time.Duration, stderr io.Writer) (*hostPython, error) {
+	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout}
+	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
+		h.ctx = py.NewContext(py.ContextOpts{})
+		capability := py.MustNewMethod("_arch", func(py.Object) (py.Object, error) {
+			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(arch(), "sm_"), "a"))
+			if err != nil {
+				return nil, py.ExceptionNewf(py.ValueError, "unknown architecture %q", arch())
+			}
+			return py.Int(n), nil
+		}, 0, "")
+		mods := map[string]*py.Module{}
+		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}} {
+			code, err := py.Compile(m.src, "<"+m.name+">", py.ExecMode, 0, true)
+			if err != nil {
+				return nil, err
+			}
+			fixCells(code)
+			mod, err := h.ctx.Store().NewModule(h.ctx, &py.ModuleImpl{Info: py.ModuleInfo{Name: m.name}})
+			if err != nil {
+				return nil, err
+			}
+			mod.Globals["_arch"] = capability
+			if _, err := h.ctx.RunCode(code, mod.Globals, mod.Globals, nil); err != nil {
+				return nil, err
+			}
+			mods[m.name] = mod
+		}
+		h.tl, h.torch = mods["triton.language"], mods["torch"]
+		mods["triton"].Globals["language"] = h.tl
+		for _, k := range dtypeKinds {
+			d := ir.Scalar(k)
+			o, err := py.Call(h.tl.Globals["dtype"], py.Tuple{py.String(d.PyName())}, nil)
+			if err != nil {
+				return nil, err
+			}
+			h.tl.Globals[d.PyName()] = o
+			if o, err = py.Call(h.torch.Globals["dtype"], py.Tuple{py.String(torchName(k)), py.String(d.PyName())}, nil); err != nil {
+				return nil, err
+			}
+			h.torch.Globals[torchName(k)] = o
+		}
+		host, err := h.ctx.Store().NewModule(h.ctx, &py.ModuleImpl{Info: py.ModuleInfo{Name: "__tri_host__", FileDesc: sf.Path}})
+		if err != nil {
+			return nil, err
+		}
+		h.globals = host.Globals
+		h.globals["print"] = py.MustNewMethod("print", func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			parts := make([]string, len(args))
+			for i, a := range args {
+				s, err := py.Str(a)
+				if err != nil {
+					return nil, err
+				}
+				parts[i] = string(s.(py.String))
+			}
+			fmt.Fprintln(stderr, strings.Join(parts, " "))
+			return py.None, nil
+		}, 0, "")
+		h.globals["triton"] = mods["triton"]
+		h.globals["__tri_autotune__"] = mods["triton"].Globals["autotune"]
+		h.globals["__tri_heuristics__"] = mods["triton"].Globals["heuristics"]
+		for local, path := range sf.File.Aliases {
+			if o, ok := h.resolve(mods, path); ok {
+				h.globals[local] = o
+			}
+		}
+		return py.None, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// dtypeKinds are the dtypes the stand-ins offer.
+var dtypeKinds = []ir.Kind{ir.Bool, ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.Uint8, ir.Uint16, ir.Uint32, ir.Uint64,
+	ir.Float16, ir.BFloat16, ir.Float32, ir.Float64}
+
+// torchName is torch's name of a dtype.
+func torchName(k ir.Kind) string {
+	if k == ir.Bool {
+		return "bool"
+	}
+	return ir.Scalar(k).PyName()
+}
+
+// resolve finds the stand-in object that an imported dotted name stands
+// for (triton.language, triton.Config, torch.cuda, ...).
+func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object, bool) {
+	parts := strings.Split(path, ".")
+	var o py.Object
+	switch parts[0] {
+	case "triton", "torch":
+		o = mods[parts[0]]
+	default:
+		return nil, false
+	}
+	for _, p := range parts[1:] {
+		next, err := py.GetAttrString(o, p)
+		if err != nil {
+			return nil, false
+		}
+		o = next
+	}
+	return o, true
+}
+
+// eval evaluates the text of an expression that starts at pos in the kernel
+// file, after running the host definitions it needs. what names the
+// evaluation in messages ("the autotune arguments").
+func (h *hostPython) eval(text string, pos diag.Pos, what string) (py.Object, error) {
+	src := strings.Repeat("\n", max(pos.Line-1, 0)) + text
+	names, err := h.names(src, py.EvalMode, pos, what)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.require(names, pos, what); err != nil {
+		return nil, err
+	}
+	return h.do(pos, what, func() (py.Object, error) {
+		code, err := py.Compile(src, h.sf.Path, py.EvalMode, 0, true)
+		if err != nil {
+			return nil, err
+		}
+		fixCells(code)
+		return h.ctx.RunCode(code, h.globals, h.globals, nil)
+	})
+}
+
+// call calls a Python function with Go-made arguments.
+func (h *hostPython) call(fn py.Object, args py.Tuple, kwargs py.StringDict, pos diag.Pos, what string) (py.Object, error) {
+	return h.do(pos, what, func() (py.Object, error) { return py.Call(fn, args, kwargs) })
+}
+
+// names lists the names that a text uses.
+func (h *hostPython) names(src string, mode py.CompileMode, pos diag.Pos, what string) ([]string, error) {
+	var names []string
+	_, err := h.do(pos, what, func() (py.Object, error) {
+		mod, err := parser.Parse(strings.NewReader(src), h.sf.Path, mode)
+		if err != nil {
+			return nil, err
+		}
+		ast.Walk(mod, func(n ast.Ast) bool {
+			if nm, ok := n.(*ast.Name); ok {
+				names = append(names, string(nm.Id))
+			}
+			return true
+		})
+		return py.None, nil
+	})
+	return names, err
+}
+
+// require runs, in source order, the host definitions that names refer to
+// and those that they refer to in turn.
+func (h *hostPython) require(names []string, pos diag.Pos, what string) error {
+	var need []*frontend.HostFunc
+	seen := map[string]bool{}
+	for len(names) > 0 {
+		n := names[len(names)-1]
+		names = names[:len(names)-1]
+		hf, ok := h.sf.File.Host[n]
+		if seen[n] || h.loaded[n] || !ok {
+			continue
+		}
+		seen[n] = true
+		need = append(need, hf)
+		more, err := h.names(h.padded(hf), py.ExecMode, hf.Pos, what)
+		if err != nil {
+			return err
+		}
+		names = append(names, more...)
+	}
+	slices.SortFunc(need, func(a, b *frontend.HostFunc) int { return a.Pos.Line - b.Pos.Line })
+	for _, hf := range need {
+		h.loaded[hf.Name] = true
+		_, err := h.do(hf.Pos, what, func() (py.Object, error) {
+			code, err := py.Compile(h.padded(hf), h.sf.Path, py.ExecMode, 0, true)
+			if err != nil {
+				return nil, err
+			}
+			fixCells(code)
+			return h.ctx.RunCode(code, h.globals, h.globals, nil)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// padded is a host definition's text placed at its line.
+func (h *hostPython) padded(hf *frontend.HostFunc) string {
+	return strings.Repeat("\n", max(hf.Pos.Line-1, 0)) + hf.Source
+}
+
+// do runs one step of the interpreter, turning Python exceptions into
+// diagnostics placed in the kernel file (at the innermost line of the file
+// in the traceback, else at pos), panics into internal errors, and a step
+// that runs past the timeout into an error; the interpreter is not used
+// again after that.
+func (h *hostPython) do(pos diag.Pos, what string, f func() (py.Object, error)) (py.Object, error) {
+	if h.broken != nil {
+		return nil, h.broken
+	}
+	type result struct {
+		v   py.Object
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- result{err: Usage(diag.Errorf(pos, diag.CodeInternal, "%s: internal error of the Python interpreter (gpython): %v", what, r))}
+			}
+		}()
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	var timeout <-chan time.Time
+	if h.timeout > 0 {
+		timer := time.NewTimer(h.timeout)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return nil, h.pyError(r.err, pos, what)
+		}
+		return r.v, nil
+	case <-timeout:
+		h.broken = Usage(diag.Errorf(pos, diag.CodeTimeout, "%s: the Python code ran longer than --timeout %v", what, h.timeout))
+		return nil, h.broken
+	}
+}
+
+// pyError converts an error of the interpreter to a diagnostic.
+func (h *hostPython) pyError(err error, pos diag.Pos, what string) error {
+	var d *diag.Diagnostic
+	var u *usageError
+	if errors.As(err, &d) || errors.As(err, &u) {
+		return err
+	}
+	msg := err.Error()
+	var frames []diag.Pos
+	var ei py.ExceptionInfo
+	switch e := err.(type) {
+	case py.ExceptionInfo:
+		ei = e
+	case *py.ExceptionInfo:
+		ei = *e
+	case *py.Exception:
+		ei = py.ExceptionInfo{Type: e.Base, Value: e}
+	}
+	if ei.Type != nil {
+		msg = exceptionText(ei)
+		for tb := ei.Traceback; tb != nil; tb = tb.Next {
+			if tb.Frame != nil && tb.Frame.Code != nil && tb.Frame.Code.Filename == h.sf.Path && tb.Lineno > 0 {
+				frames = append(frames, h.linePos(int(tb.Lineno)))
+			}
+		}
+		if e, ok := ei.Value.(*py.Exception); ok && ei.Traceback == nil {
+			// A syntax error carries its place in its attributes.
+			if line, ok := e.Dict["lineno"].(py.Int); ok && line > 0 {
+				frames = append(frames, h.linePos(int(line)))
+			}
+		}
+	}
+	at := pos
+	if len(frames) > 0 {
+		at = frames[len(frames)-1]
+	}
+	d = diag.Errorf(at, diag.CodeValue, "%s: %s", what, msg)
+	for i := len(frames) - 2; i >= 0; i-- {
+		if frames[i].Line != at.Line && frames[i].Line != pos.Line {
+			d.WithNote(frames[i], "called from here")
+		}
+	}
+	if at.Line != pos.Line && pos.IsValid() {
+		d.WithNote(pos, "while evaluating this")
+	}
+	if ei.Type == py.NameError {
+		d.WithSuggestion("tri runs host code in gpython's interpreter with the file's top-level functions and assignments " +
+			"and stand-ins for triton (Config, cdiv, next_power_of_2, runtime.driver.active.get_current_target()) and torch; other imports are not available")
+	}
+	return Usage(d)
+}
+
+// linePos places a line of the kernel file at its first non-blank column.
+func (h *hostPython) linePos(line int) diag.Pos {
+	p := diag.Pos{File: h.sf.Path, Line: line, Col: 1}
+	lines := strings.Split(string(h.sf.Text), "\n")
+	if line <= len(lines) {
+		s := lines[line-1]
+		p.Col = len(s) - len(strings.TrimLeft(s, " \t")) + 1
+	}
+	return p
+}
+
+// exceptionText is "NameError: name 'x' is not defined".
+func exceptionText(ei py.ExceptionInfo) string {
+	name := ei.Type.Name
+	if e, ok := ei.Value.(*py.Exception); ok {
+		if t, ok := e.Args.(py.Tuple); ok {
+			switch {
+			case len(t) == 0:
+				return name
+			case len(t) == 1 && ei.Type == py.KeyError:
+				if s, err := py.Repr(t[0]); err == nil {
+					return name + ": " + string(s.(py.String))
+				}
+			case len(t) == 1:
+				if s, err := py.Str(t[0]); err == nil {
+					return name + ": " + string(s.(py.String))
+				}
+			}
+		}
+	}
+	if s, err := py.Str(ei.Value); err == nil && string(s.(py.String)) != "" {
+		return name + ": " + string(s.(py.String))
+	}
+	return name
+}
+
+// fixCells adds to code, and the code objects inside it, the map from cell
+// variables to the parameters they hold, which gpython's compiler leaves
+// out (without it, a parameter used inside a lambda or a comprehension of
+// its function reads as unbound).
+func fixCells(code *py.Code) {
+	for _, c := range code.Consts {
+		if inner, ok := c.(*py.Code); ok {
+			fixCells(inner)
+		}
+	}
+	if len(code.Cellvars) == 0 || code.Cell2arg != nil {
+		return
+	}
+	total := code.Argcount + code.Kwonlyargcount
+	if code.Flags&py.CO_VARARGS != 0 {
+		total++
+	}
+	if code.Flags&py.CO_VARKEYWORDS != 0 {
+		total++
+	}
+	m := make([]byte, len(code.Cellvars))
+	used := false
+	for i, cell := range code.Cellvars {
+		m[i] = py.CO_CELL_NOT_AN_ARG
+		for j := int32(0); j < total && int(j) < len(code.Varnames); j++ {
+			if code.Varnames[j] == cell {
+				m[i], used = byte(j), true
+				break
+			}
+		}
+	}
+	if used {
+		code.Cell2arg = m
+	}
+}
+
+// toPy converts a launch value to a Python object: numbers, strings, None,
+// dtypes (tl.float16), tuples, and tensors as stand-in torch tensors.
+func (h *hostPython) toPy(v Value) (py.Object, error) {
+	switch v.Kind {
+	case VNone:
+		return py.None, nil
+	case VInt:
+		return py.Int(v.Int), nil
+	case VFloat:
+		return py.Float(v.Float), nil
+	case VBool:
+		return py.NewBool(v.Bool), nil
+	case VStr:
+		return py.String(v.Str), nil
+	case VDType:
+		if o, ok := h.tl.Globals[v.DType.PyName()]; ok {
+			return o, nil
+		}
+	case VTuple:
+		out := make(py.Tuple, len(v.Elems))
+		for i, e := range v.Elems {
+			o, err := h.toPy(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = o
+		}
+		return out, nil
+	case VTensor:
+		return h.tensorToPy(v.Tensor)
+	}
+	return nil, fmt.Errorf("%s cannot be passed to Python", v.describe())
+}
+
+func (h *hostPython) tensorToPy(t *tensor.Tensor) (py.Object, error) {
+	shape, strides := make(py.Tuple, len(t.Shape)), make(py.Tuple, len(t.Shape))
+	for i, n := range t.Shape {
+		shape[i], strides[i] = py.Int(n), py.Int(t.Stride(i))
+	}
+	d, ok := h.torch.Globals[torchName(t.Kind)]
+	if !ok {
+		return nil, fmt.Errorf("a %s tensor cannot be passed to Python", t.Kind)
+	}
+	return py.Call(h.torch.Globals["Tensor"], py.Tuple{shape, strides, d, py.Int(t.ElemSize())}, nil)
+}
+
+// fromPy converts a Python object to a launch value: numbers, strings,
+// None, stand-in dtypes and tuples or lists of those.
+func fromPy(o py.Object) (Value, error) {
+	switch o := o.(type) {
+	case py.NoneType:
+		return None, nil
+	case py.Bool:
+		return BoolValue(bool(o)), nil
+	case py.Int:
+		return IntValue(int64(o)), nil
+	case py.Float:
+		return FloatValue(float64(o)), nil
+	case py.String:
+		return StrValue(string(o)), nil
+	case py.Tuple:
+		return fromPyElems(o)
+	case *py.List:
+		return fromPyElems(o.Items)
+	}
+	if _, err := py.GetAttrString(o, "__tri_dtype__"); err == nil {
+		if name, err := py.GetAttrString(o, "name"); err == nil {
+			if s, ok := name.(py.String); ok {
+				if d, ok := ir.ParseDType(string(s)); ok {
+					return DTypeValue(d), nil
+				}
+			}
+		}
+	}
+	return Value{}, fmt.Errorf("a Python %s, which tri cannot use here", o.Type().Name)
+}
+
+func fromPyElems(items []py.Object) (Value, error) {
+	out := Value{Kind: VTuple, Elems: []Value{}}
+	for _, it := range items {
+		v, err := fromPy(it)
+		if err != nil {
+			return Value{}, err
+		}
+		out.Elems = append(out.Elems, v)
+	}
+	return out, nil
+}
