@@ -36,7 +36,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f := c.Flags()
 	f.IntVar(&o.NumWarps, "num-warps", 0, "warps per program (overrides the launch line; default 4)")
 	f.IntVar(&o.NumStages, "num-stages", 0, "software pipelining stages (default 3)")
-	f.IntVar(&o.Config, "config", -1, "use the I-th autotune config instead of tuning")
+	f.IntVar(&o.Config, "config", -1, "use the I-th @triton.autotune config instead of tuning (--interpret, --check, build: default 0)")
 	f.StringVar(&o.Arch, "arch", "", "target architecture, e.g. sm_90 (default: the GPU's, else sm_80)")
 	f.BoolVar(&o.LineInfo, "line-info", false, "emit #line directives so tools point at the .tri file")
 	f.Int64Var(&o.Seed, "seed", 0, "seed of the --let generators")
@@ -76,8 +76,9 @@ constexpr value), or from a launch line whose arguments give the signature:
   tri build add.tri 'add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)' \
       --let n=4096 --let 'x=rand(n)' --let 'y=rand(n)' --let 'out=empty(n)'
 
-Without either, the launch recorded in the file's header is used. The CUDA
-goes to stdout unless -o is given. No GPU is needed.`,
+Without either, the launch recorded in the file's header is used. A kernel
+under @triton.autotune is built with its first config, or the I-th with
+--config I. The CUDA goes to stdout unless -o is given. No GPU is needed.`,
 		Args: rangeArgs(1, 2, "build FILE (-k KERNEL --signature SIG | 'LAUNCH')"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
@@ -112,6 +113,15 @@ dtype=...), rand, randint(lo, hi, *shape, dtype=...), zeros, ones, empty
 (NaN-filled for floats so unwritten elements show), full(shape, value,
 dtype=...), arange(n, dtype=...), *_like(name), tensor([...], dtype=...),
 ptrs(a, b, ...); lambda meta: (...) for grids. dtype defaults to 'float32'.
+
+A kernel under @triton.autotune is tuned on the GPU the first time a launch
+with its key is run: each config is compiled and timed as tri bench does, on
+copies of the tensors (the launch's own tensors are untouched), one line per
+config on stderr; the fastest is kept under the user cache dir (or
+$TRI_AUTOTUNE_CACHE) and taken by later runs without timing. --config I runs
+the I-th config instead; --interpret and --check run --config I, default 0.
+Meta-parameters, num_warps and num_stages given in the launch override the
+config's; @triton.heuristics compute theirs at every launch.
 
 --save NAME=F.npy writes a bound tensor after the launch (fp16 as <f2, bf16
 as float32). --check runs on the GPU and in the interpreter on the same
@@ -152,7 +162,9 @@ the bindings (e.g. --bytes '3 * n * 4') that turn times into GB/s or TFLOP/s.
 --sweep NAME=V1,V2,... rebinds --let NAME and evaluates the bindings after it
 again; --compare adds more launch lines to the same table. --plot draws them
 as a PNG: one line per launch line over the sweep values, in TFLOP/s or GB/s
-if asked for, else milliseconds.`,
+if asked for, else milliseconds. A kernel under @triton.autotune is tuned
+first, as tri run does (or takes the cached choice), unless --config I
+picks a config.`,
 		Args: rangeArgs(1, 2, "bench FILE ['LAUNCH']"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
