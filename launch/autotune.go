@@ -98,12 +98,16 @@ type tuneEntry struct {
 	Ms       float64 `json:"ms"`
 }
 
-// Tune returns the index of the fastest config: from the cache if it holds
-// a choice for the job, else by compiling and timing each candidate.
+// Tune returns the index of the fastest config: the only candidate if there
+// is one, the cached choice if the cache holds one for the job, else the
+// fastest candidate by compiling and timing each.
 func (t *Tuner) Tune(j *TuneJob) (int, error) {
 	w := t.Log
 	if w == nil {
 		w = io.Discard
+	}
+	if len(j.Candidates) == 1 { // nothing to choose from, as in Triton
+		return j.Candidates[0], nil
 	}
 	path := t.entryPath(j)
 	if i, ok := t.cached(path, j); ok {

@@ -108,14 +108,21 @@ func TestTunerFailures(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "autotuning k: no config compiled; the first error:\nconfig 0 does not compile")
 
-	j, _ = fakeJob("n=1", map[int]float64{0: 1}, 1)
+	j, _ = fakeJob("n=1", map[int]float64{0: 1, 1: 1}, 2)
 	j.Time = func(int) (float64, error) { return 0, errors.New("illegal address") }
 	_, err = (&Tuner{CacheDir: t.TempDir()}).Tune(j)
 	assert.EqualError(t, err, "autotuning k: config 0 (BLOCK=32, num_warps=4, num_stages=3): illegal address")
 
-	j, calls := fakeJob("n=1", map[int]float64{0: 1}, 1)
+	j, calls := fakeJob("n=1", map[int]float64{0: 1, 1: 2}, 2)
 	_, err = (&Tuner{CacheDir: t.TempDir(), Deadline: time.Now().Add(-time.Second), Timeout: time.Minute}).Tune(j)
-	assert.EqualError(t, err, "autotuning k stopped by --timeout 1m0s after 0 of 1 configs")
+	assert.EqualError(t, err, "autotuning k stopped by --timeout 1m0s after 0 of 2 configs")
+	assert.Empty(t, *calls)
+
+	j, calls = fakeJob("n=1", map[int]float64{}, 3)
+	j.Candidates = []int{2}
+	best, err := (&Tuner{CacheDir: t.TempDir()}).Tune(j)
+	require.NoError(t, err)
+	assert.Equal(t, 2, best, "a single candidate is taken without timing")
 	assert.Empty(t, *calls)
 }
 

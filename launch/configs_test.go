@@ -379,3 +379,15 @@ func TestHostPython(t *testing.T) {
 	_, err = h.eval("1", at, "test")
 	assert.Error(t, err, "an interpreter that timed out is not used again")
 }
+
+func TestCheckFileEvaluatesDecorators(t *testing.T) {
+	var stdout bytes.Buffer
+	require.NoError(t, CheckFile(writeKernel(t, tunedSrc), &Options{Stdout: &stdout}))
+	assert.Contains(t, stdout.String(), "1 @jit functions, no errors")
+
+	src := decorated("def configs():\n    return [Config({'BLOCK': 32})] + hip_configs()\n\n@triton.autotune(configs=configs(), key=['n'])")
+	err := CheckFile(writeKernel(t, src), &Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "k.tri:7:5: @triton.autotune: NameError: name 'hip_configs' is not defined")
+	assert.Equal(t, 2, ExitCode(err))
+}

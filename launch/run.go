@@ -20,7 +20,8 @@ import (
 	"github.com/tri-lang/tri/tensor"
 )
 
-// CheckFile parses and resolves every @jit function of path, printing
+// CheckFile parses and resolves every @jit function of path and evaluates
+// the arguments of its autotune and heuristics decorators, printing
 // warnings to o.Stderr and the AST under --dump=ast.
 func CheckFile(path string, o *Options) error {
 	sf, err := ParseFile(path, o.warn)
@@ -32,6 +33,12 @@ func CheckFile(path string, o *Options) error {
 	}
 	if err := splitDiags(sema.Check(sf.File), o.warn); err != nil {
 		return Usage(err)
+	}
+	// The arguments of autotune and heuristics decorators are evaluated too.
+	for _, fn := range sf.File.Funcs {
+		if _, err := readTuning(sf, fn, func() string { return TargetArch(o.Arch) }, o); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(o.stdout(), "%s: %d @jit functions, no errors\n", path, len(sf.File.Funcs))
 	return nil
