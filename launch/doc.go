@@ -30,6 +30,15 @@
 // then evaluates the grid, calling a grid lambda with the meta dict of the
 // bound arguments.
 //
+// A kernel under @triton.autotune or @triton.heuristics has a Tuning: the
+// decorators' arguments, the file's config-building functions, pruning
+// functions and heuristics lambdas run in gpython's interpreter against
+// stand-ins of the triton and torch modules (hostpy.go). Prepare binds the
+// config that Options.Config picks (its meta-parameters fill what the launch
+// leaves out; heuristics set theirs at every launch), and Prepared.Autotune
+// times the configs on the GPU and keeps the fastest in a disk cache
+// (autotune.go).
+//
 // Errors in a launch line or a --let are diagnostics placed in that text
 // (launch:1:14: ..., --let x:1:5: ...) and marked as bad input (exit
 // status 2).

@@ -221,15 +221,6 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, setup: s}, nil
 }
 
-// WithConfig prepares the same launch with autotune config i.
-func (p *Prepared) WithConfig(i int, o *Options) (*Prepared, error) {
-	a := p.setup.autotune()
-	if a == nil || i < 0 || i >= len(a.Configs) {
-		return nil, Usage(fmt.Errorf("%s has no autotune config %d", p.Bound.Func.Name, i))
-	}
-	return p.setup.prepare(i, o)
-}
-
 // compileIR runs sema and the IR dump.
 func compileIR(sf *SourceFile, name string, sig sema.Signature, o *Options) (*ir.Kernel, error) {
 	k, diags := sema.Specialize(sf.File, name, sig)
