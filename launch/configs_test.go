@@ -349,7 +349,7 @@ func TestHostPython(t *testing.T) {
 	got, _ = fromPy(v)
 	assert.Equal(t, "(2, 3)", got.String())
 
-	v, err = h.eval("(ceil_div(10, 4), triton.next_power_of_2(100), triton.next_power_of_2(1), tl_f16)", at, "test")
+	_, err = h.eval("(ceil_div(10, 4), triton.next_power_of_2(100), triton.next_power_of_2(1), tl_f16)", at, "test")
 	require.Error(t, err, "tl_f16 is not defined")
 	v, err = h.eval("(ceil_div(10, 4), triton.next_power_of_2(100), triton.language.float16)", at, "test")
 	require.NoError(t, err)
