@@ -95,9 +95,9 @@ samplechecks() {
 	note "samples with register spills (or no report): $spills (resources.txt)"
 }
 
-sanitize() { # FILE TOOL
+sanitize() { # FILE TOOL (autotuned samples with their first config, untuned)
 	local log="$LOG_DIR/san_$(basename "$1" .tri)_$2.log"
-	if compute-sanitizer --tool "$2" --error-exitcode 3 bin/tri run "$1" >"$log" 2>&1; then echo ok; else echo "FAIL $1 $2"; fi
+	if compute-sanitizer --tool "$2" --error-exitcode 3 bin/tri run --config 0 "$1" >"$log" 2>&1; then echo ok; else echo "FAIL $1 $2"; fi
 }
 export -f sanitize
 export LOG_DIR
