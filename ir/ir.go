@@ -122,7 +122,7 @@ const (
 	numOps
 )
 
-var opNames = [...]string{
+var opNames = [numOps]string{
 	OpInvalid: "invalid", OpConst: "const", OpParam: "param", OpProgramID: "program_id",
 	OpNumPrograms: "num_programs", OpArange: "arange", OpVarRead: "read", OpRegionArg: "region_arg",
 	OpSplat: "splat", OpBroadcast: "broadcast", OpExpandDims: "expand_dims", OpReshape: "reshape",

@@ -212,9 +212,9 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta2 := b.Meta
-	meta2["num_warps"], meta2["num_stages"] = IntValue(int64(k.NumWarps)), IntValue(int64(k.NumStages))
-	grid, err := s.env.Grid(s.l, meta2)
+	gridMeta := b.Meta
+	gridMeta["num_warps"], gridMeta["num_stages"] = IntValue(int64(k.NumWarps)), IntValue(int64(k.NumStages))
+	grid, err := s.env.Grid(s.l, gridMeta)
 	if err != nil {
 		return nil, Usage(err)
 	}
@@ -249,6 +249,14 @@ func unknownKernel(sf *SourceFile, name, src string) error {
 }
 
 func (o *Options) warn(d *diag.Diagnostic) { diag.Render(o.stderr(), d, sources) }
+
+// untuned is o for a run that does not tune: an autotuned kernel takes its
+// first config unless --config picks another.
+func (o *Options) untuned() *Options {
+	u := *o
+	u.Config = max(u.Config, 0)
+	return &u
+}
 
 // quiet is o without dumps and warnings: for the configs that tuning tries.
 func (o *Options) quiet() *Options {

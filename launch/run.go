@@ -67,9 +67,7 @@ func BuildFile(path, line string, o *Options) error {
 			return err
 		}
 	} else {
-		bo := *o
-		bo.Config = max(bo.Config, 0) // an autotuned kernel's first config unless --config says
-		p, err := Prepare(path, line, &bo)
+		p, err := Prepare(path, line, o.untuned())
 		if err != nil {
 			return err
 		}
@@ -116,9 +114,7 @@ func printResources(o *Options, k *ir.Kernel, src, arch string) error {
 // take config o.Config, default 0.
 func RunFile(path, line string, o *Options) error {
 	if o.Interpret || o.Check {
-		ro := *o
-		ro.Config = max(ro.Config, 0)
-		o = &ro
+		o = o.untuned()
 	}
 	p, err := Prepare(path, line, o)
 	if err != nil {

@@ -431,7 +431,7 @@ func (c *compiler) runtimeFor(fr *frame, s *frontend.For, name string, node *ir.
 		}
 		types[i] = d
 	}
-	if step.isConst() && step.truth() == false {
+	if step.isConst() && !step.truth() {
 		c.errorf(pos, diag.CodeValue, "range() step must not be zero")
 		return
 	}
