@@ -9,7 +9,7 @@ launch settings for both; Triton through triton.testing.do_bench, tri through
 TFLOP/s.
 
 Usage: bench_matmul.py --tri bin/tri [--sizes 1024,2048] [--bs 64]
-       [--bm 128 --bn 128 --bk 32 --warps 4] [--rounds N]
+       [--bm 128 --bn 128 --bk 32 --warps 4 --stages 3] [--grouped-only] [--rounds N]
 """
 import argparse
 import statistics
@@ -29,6 +29,8 @@ def main():
     ap.add_argument("--bn", type=int, default=128)
     ap.add_argument("--bk", type=int, default=32)
     ap.add_argument("--warps", type=int, default=4)
+    ap.add_argument("--stages", type=int, default=3)
+    ap.add_argument("--grouped-only", action="store_true")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     naive, grouped = load("matmul_naive"), load("matmul_grouped")
@@ -38,7 +40,7 @@ def main():
         b = torch.randn(s, s, device="cuda", dtype=torch.float16)
         c = torch.empty(s, s, device="cuda", dtype=torch.float16)
         strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
-        bs, bm, bn, bk, nw = args.bs, args.bm, args.bn, args.bk, args.warps
+        bs, bm, bn, bk, nw, ns = args.bs, args.bm, args.bn, args.bk, args.warps, args.stages
         lets = [f"m={s}", f"n={s}", f"k={s}", "a=randn(m, k, dtype='float16')",
                 "b=randn(k, n, dtype='float16')", "c=empty(m, n, dtype='float16')"]
         runs = [
@@ -47,12 +49,14 @@ def main():
                  a, b, c, s, s, s, *strides, bm=bs, bn=bs, bk=bs),
              f"naive_matmul_k[(triton.cdiv(m, {bs}), triton.cdiv(n, {bs}))](a, b, c, m, n, k, a.stride(0), a.stride(1), "
              f"b.stride(0), b.stride(1), c.stride(0), c.stride(1), bm={bs}, bn={bs}, bk={bs})"),
-            (f"grouped f16 {s}^3 {bm}x{bn}x{bk} w{nw}", "matmul_grouped",
+            (f"grouped f16 {s}^3 {bm}x{bn}x{bk} w{nw} s{ns}", "matmul_grouped",
              lambda: grouped.grouped_matmul_k[(triton.cdiv(s, bm), triton.cdiv(s, bn))](
-                 a, b, c, s, s, s, *strides, bm=bm, bn=bn, bk=bk, group_sz=8, num_warps=nw),
+                 a, b, c, s, s, s, *strides, bm=bm, bn=bn, bk=bk, group_sz=8, num_warps=nw, num_stages=ns),
              f"grouped_matmul_k[(triton.cdiv(m, {bm}), triton.cdiv(n, {bn}))](a, b, c, m, n, k, a.stride(0), a.stride(1), "
-             f"b.stride(0), b.stride(1), c.stride(0), c.stride(1), bm={bm}, bn={bn}, bk={bk}, group_sz=8, num_warps={nw})"),
+             f"b.stride(0), b.stride(1), c.stride(0), c.stride(1), bm={bm}, bn={bn}, bk={bk}, group_sz=8, num_warps={nw}, num_stages={ns})"),
         ]
+        if args.grouped_only:
+            runs = runs[1:]
         flops = 2 * s ** 3
         for name, sample, fn, launch in runs:
             t_ms, r_ms = [], []

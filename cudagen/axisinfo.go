@@ -281,6 +281,27 @@ func (a *axisAnalysis) value(v *ir.Value) facts {
 			out[d] = binary(v, x[d], y[d])
 		}
 		return out
+	case ir.OpLt, ir.OpGe, ir.OpGt, ir.OpLe:
+		// x < y (or >=) with x a run of consecutive integers from a
+		// multiple of Div and y constant changes value only where x
+		// crosses y, at a multiple of both divisibilities: runs of their
+		// gcd are constant. x > y and x <= y are y < x and y >= x.
+		x, y := a.dims(v.Args[0]), a.dims(v.Args[1])
+		if v.Op == ir.OpGt || v.Op == ir.OpLe {
+			x, y = y, x
+		}
+		if len(x) != rank || len(y) != rank || v.Type.IsScalar() {
+			break
+		}
+		out := make(facts, rank)
+		for d := range out {
+			c := gcd(x[d].Constancy, y[d].Constancy)
+			if x[d].Contig > 1 {
+				c = max(c, gcd(gcd(x[d].Contig, y[d].Constancy), gcd(x[d].Div, y[d].Div)))
+			}
+			out[d] = axisInfo{1, 1, c}
+		}
+		return out
 	case ir.OpCast:
 		from, to := v.Args[0].Type.DType, v.Type.DType
 		if from.Kind.IsInt() && to.Kind.IsInt() && to.Kind.Bits() >= from.Kind.Bits() && from.Kind != ir.Bool ||

@@ -38,7 +38,7 @@ func dotSharedBytes(v *ir.Value) (aBytes, total int) {
 func checkDot(v *ir.Value, errs *diag.List) {
 	if _, n := dotSharedBytes(v); n > maxSharedBytes {
 		errs.Errorf(v.Pos, diag.CodeUnsupported,
-			"tl.dot of %s and %s needs %d KiB of shared memory to stage its operands; tri's CUDA-core lowering of tl.dot supports at most %d KiB (use smaller blocks)",
+			"tl.dot of %s and %s needs %d KiB of shared memory to stage its operands; a program has at most %d KiB (use smaller blocks)",
 			v.Args[0].Type, v.Args[1].Type, (n+1023)/1024, maxSharedBytes/1024)
 	}
 }
@@ -77,10 +77,19 @@ func mmaBlocked(v *ir.Value, numWarps int) (Blocked, bool) {
 	return Blocked{}, false
 }
 
-// usesMma reports whether dot v runs on the tensor cores: its result got
-// the layout mmaBlocked asks for.
+// dotBlocked is the layout dot v's result needs for the tensor cores:
+// wgmma's for a pipelined dot, else mma.sync's.
+func (p *plan) dotBlocked(v *ir.Value) (Blocked, bool) {
+	if p.pipes[v.ID] != nil {
+		return wgmmaBlocked(p.numWarps), true
+	}
+	return mmaBlocked(v, p.numWarps)
+}
+
+// usesMma reports whether dot v runs on the tensor cores with mma.sync:
+// its result got the layout dotBlocked asks for.
 func (p *plan) usesMma(v *ir.Value) bool {
-	want, ok := mmaBlocked(v, p.numWarps)
+	want, ok := p.dotBlocked(v)
 	if !ok {
 		return false
 	}

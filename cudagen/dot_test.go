@@ -106,7 +106,20 @@ func TestMmaBlocked(t *testing.T) {
 }
 
 func TestDotTooLargeForSharedMemory(t *testing.T) {
-	_, err := Generate(dotKernel(t, ir.TFloat32, ir.TFloat32, 128, 64, 128, ir.PrecisionIEEE), Options{})
+	_, err := Generate(dotKernel(t, ir.TFloat32, ir.TFloat32, 256, 128, 256, ir.PrecisionIEEE), Options{})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "needs 64 KiB of shared memory")
+	assert.Contains(t, err.Error(), "needs 256 KiB of shared memory")
+}
+
+// A dot whose operands take more than the 48 KiB a kernel may declare
+// statically stages them in dynamic shared memory, whose size the launch
+// reads from the generated source.
+func TestDotInDynamicSharedMemory(t *testing.T) {
+	src, err := Generate(dotKernel(t, ir.TFloat32, ir.TFloat32, 128, 64, 128, ir.PrecisionIEEE), Options{})
+	require.NoError(t, err)
+	assert.Contains(t, src, "extern __shared__")
+	assert.Equal(t, 65536, DynamicSharedBytes(src))
+	src, err = Generate(dotKernel(t, ir.TFloat16, ir.TFloat32, 32, 32, 32, ir.PrecisionIEEE), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 0, DynamicSharedBytes(src))
 }

@@ -15,8 +15,8 @@ import (
 // tile value with its type, layout and, for loads and stores, the width of
 // its accesses; values whose operand changes layout through shared memory
 // are marked, and the last line counts them.
-func DumpLayouts(w io.Writer, k *ir.Kernel) error {
-	p, err := newPlan(k)
+func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
+	p, err := newPlan(k, arch)
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,9 @@ func DumpLayouts(w io.Writer, k *ir.Kernel) error {
 			fmt.Fprintf(&b, "  reduced along axis %d of #%s", v.Axis, p.layoutOf(v.Args[0]).Tag)
 		}
 		if v.Op == ir.OpDot {
-			if p.usesMma(v) {
+			if pl := p.pipes[v.ID]; pl != nil && p.usesWgmma(v) {
+				fmt.Fprintf(&b, "  dot on the tensor cores (wgmma m64n%dk16), operands streamed by cp.async through %d swizzled shared-memory stages", pl.n, pl.stages)
+			} else if p.usesMma(v) {
 				b.WriteString("  dot on the tensor cores (mma.sync m16n8k16, ldmatrix), operands staged in shared memory")
 			} else {
 				b.WriteString("  dot on the CUDA cores (FMA), operands staged in shared memory")

@@ -20,7 +20,7 @@ func Generate(k *ir.Kernel, opt Options) (src string, err error) {
 			err = diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "internal error generating CUDA for kernel %s: %v", k.Name, r)
 		}
 	}()
-	p, err := newPlan(k)
+	p, err := newPlan(k, opt.arch())
 	if err != nil {
 		return "", err
 	}
@@ -252,7 +252,13 @@ func (e *emitter) kernel() {
 	e.block(e.k.Body)
 	body := e.w.String()
 	e.w = head
-	if e.smemBytes > 0 {
+	switch {
+	case e.smemBytes > maxStaticShared:
+		e.w.line("// Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,")
+		e.w.line("// more than a kernel may declare statically: the launch passes its size.")
+		e.w.line("%s%d bytes", dynamicMarker, e.smemBytes)
+		e.w.line("extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];")
+	case e.smemBytes > 0:
 		e.w.line("// Scratch shared memory for layout conversions, reductions, scans and scalar atomics.")
 		e.w.line("__shared__ __attribute__((aligned(16))) unsigned char tri_smem[%d];", e.smemBytes)
 	}
@@ -274,14 +280,17 @@ func (e *emitter) kernel() {
 // minBlocks is the number of programs per SM to ask ptxas for: when
 // threads hold 32 or more elements of a tile and a program has at most
 // 256 threads, enough programs for 512 threads per SM, so registers are
-// capped at 128 and memory latency stays hidden; else 1 (no request).
+// capped at 128 and memory latency stays hidden; else (and for kernels
+// with a pipelined dot) 1, no request.
 func (e *emitter) minBlocks() int {
 	threads := 32 * e.numWarps
 	most := 0
 	for _, l := range e.layouts {
 		most = max(most, l.Elems)
 	}
-	if most < 32 || threads > 256 {
+	if most < 32 || threads > 256 || len(e.loops) > 0 {
+		// A pipelined dot keeps its accumulators and the copies in
+		// flight in registers; one program per SM is what it is sized for.
 		return 1
 	}
 	return 512 / threads
@@ -394,6 +403,10 @@ func (e *emitter) control(s ir.Stmt) {
 	e.source(s.Position())
 	switch s := s.(type) {
 	case *ir.For:
+		if pl := e.loops[s]; pl != nil && e.usesWgmma(pl.dot) {
+			e.pipelinedFor(s, pl)
+			break
+		}
 		i := e.varNames[s.Var.ID]
 		lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 		cond := fmt.Sprintf("%s < %s", i, hi)

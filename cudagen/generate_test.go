@@ -98,7 +98,7 @@ func TestLayoutChoice(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := newPlan(tc.k)
+			p, err := newPlan(tc.k, "")
 			require.NoError(t, err)
 			require.Len(t, p.layouts, 1)
 			assert.Equal(t, []int{tc.spt}, p.layouts[0].Spt)
@@ -117,7 +117,7 @@ func TestLayoutChoice(t *testing.T) {
 
 func TestDumpLayouts(t *testing.T) {
 	var b strings.Builder
-	require.NoError(t, DumpLayouts(&b, addKernel(t, ir.TFloat32, true)))
+	require.NoError(t, DumpLayouts(&b, addKernel(t, ir.TFloat32, true), ""))
 	out := b.String()
 	assert.Contains(t, out, "#L0 = Blocked(sizePerThread=[4], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [1024] tiles: 8 elements per thread")
 	assert.Contains(t, out, "add.tri:25: x = tl.load(x_ptr + offsets, mask=mask)")

@@ -341,6 +341,9 @@ func (d *dist) coord(a int, e string) string {
 // first version of the emitter did.
 func (d *dist) index1D(e string) string {
 	spt, reps := d.Spt[0], d.Reps[0]
+	if strings.ContainsAny(e, " +-*/%") && !wrapped(e) {
+		e = "(" + e + ")" // a remapped index: e.g. e % 2 + (e / 2 % 16) * 2
+	}
 	switch {
 	case d.Elems == 1:
 		return d.base(0)
@@ -441,4 +444,24 @@ func (d *dist) sameThreads(src *dist, axes []int) bool {
 		}
 	}
 	return true
+}
+
+// wrapped reports whether the C expression e is one parenthesized whole.
+func wrapped(e string) bool {
+	if !strings.HasPrefix(e, "(") {
+		return false
+	}
+	depth := 0
+	for i, c := range e {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i == len(e)-1
+			}
+		}
+	}
+	return false
 }

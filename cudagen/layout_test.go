@@ -48,7 +48,7 @@ func TestSliceLayouts(t *testing.T) {
 		{"colsum", colsumKernel(t)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := newPlan(tc.k)
+			p, err := newPlan(tc.k, "")
 			require.NoError(t, err)
 			var parent Layout
 			p.forEachValue(tc.k.Body, func(v *ir.Value) {
@@ -85,7 +85,7 @@ func TestDumpLayoutsCountsConversions(t *testing.T) {
 		{mixedLayoutsKernel(t), []string{"1 layout conversion(s)", "index recomputed in", "x_sum            fp32[16]     #L0  converted from #L8"}},
 	} {
 		var b strings.Builder
-		require.NoError(t, DumpLayouts(&b, tc.k))
+		require.NoError(t, DumpLayouts(&b, tc.k, ""))
 		for _, w := range tc.want {
 			assert.Contains(t, b.String(), w)
 		}
@@ -119,7 +119,7 @@ func TestTupleGetSharesLayout(t *testing.T) {
 	sig := sema.Signature{Args: []sema.Arg{ptr, ptr, ptr, ptr, ptr, {Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CInt, Int: 32}}}}
 	k, diags := sema.Specialize(f, "join_split_kernel", sig)
 	require.False(t, diags.HasErrors(), "%v", diags)
-	p, err := newPlan(k)
+	p, err := newPlan(k, "")
 	require.NoError(t, err)
 	n := 0
 	p.forEachValue(k.Body, func(v *ir.Value) {
@@ -129,4 +129,16 @@ func TestTupleGetSharesLayout(t *testing.T) {
 		}
 	})
 	assert.Equal(t, 2, n)
+}
+
+// A remapped element index is a compound C expression: index1D must
+// parenthesize it (an odd column once landed 8 columns off in the partial
+// tile of a matmul's epilogue).
+func TestIndex1DParenthesizesCompoundIndex(t *testing.T) {
+	d := newDist(Blocked{SizePerThread: []int{2}, ThreadsPerWarp: []int{32}, WarpsPerCTA: []int{4}, Order: []int{0}}, []int{512}, 4)
+	assert.Equal(t, "L_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 256 + (e % 2 + (e / 2 % 2) * 2) % 2",
+		strings.ReplaceAll(d.index1D("e % 2 + (e / 2 % 2) * 2"), d.base(0), "L_base"))
+	assert.Equal(t, "L_base + ((e + 1) / 2) * 256 + (e + 1) % 2", strings.ReplaceAll(d.index1D("(e + 1)"), d.base(0), "L_base"))
+	assert.True(t, wrapped("(a + b)"))
+	assert.False(t, wrapped("(a) + (b)"))
 }

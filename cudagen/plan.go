@@ -35,11 +35,16 @@ type plan struct {
 	sliceOf  map[int]*dist // by value ID of a reduction: the slice layout it computes in
 	remat    map[int]*dist // by value ID of an expand_dims: its index operand is recomputed in this layout
 	tags     map[string]*dist
+	// wgmma is set for sm_90a targets; pipes and loops are the K loops
+	// pipelined onto wgmma, by dot ID and by loop (see pipeline.go).
+	wgmma bool
+	pipes map[int]*pipeline
+	loops map[*ir.For]*pipeline
 }
 
-// newPlan indexes k, checks it, and chooses layouts.
-func newPlan(k *ir.Kernel) (*plan, error) {
-	p := &plan{k: k, numWarps: k.NumWarps, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
+// newPlan indexes k, checks it, and chooses layouts for target arch.
+func newPlan(k *ir.Kernel, arch string) (*plan, error) {
+	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
 		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars)}
 	if p.numWarps <= 0 {
 		p.numWarps = 4
@@ -101,6 +106,7 @@ func newPlan(k *ir.Kernel) (*plan, error) {
 		return nil, err
 	}
 	p.axes = analyzeAxes(k)
+	p.findPipelines()
 	p.chooseLayouts()
 	return p, nil
 }

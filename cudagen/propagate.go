@@ -173,7 +173,7 @@ func (p *plan) chooseLayouts() {
 		}
 	}
 	for _, d := range dots {
-		if b, ok := mmaBlocked(d, p.numWarps); ok {
+		if b, ok := p.dotBlocked(d); ok {
 			if f := famOf(d.ID); f != nil && slices.Equal(f.full, []int(d.Type.Shape)) {
 				f.mma = &b
 			}

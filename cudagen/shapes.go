@@ -13,8 +13,13 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// maxSharedBytes is the static shared memory a kernel may use.
-const maxSharedBytes = 48 * 1024
+// maxSharedBytes is the shared memory a kernel may use: above the 48 KiB
+// a kernel may declare statically, the scratch memory becomes dynamic and
+// the launch asks for it (see DynamicSharedBytes).
+const maxSharedBytes = maxDynamicShared
+
+// maxStaticShared is the most shared memory a kernel declares statically.
+const maxStaticShared = 48 * 1024
 
 // useShared reserves n bytes of scratch shared memory.
 func (e *emitter) useShared(n int) {
@@ -190,4 +195,22 @@ func (e *emitter) convertSplit(v *ir.Value) {
 		})
 	}
 	e.w.line("__syncthreads();")
+}
+
+// dynamicMarker opens the comment line that gives the size of a kernel's
+// dynamic shared memory.
+const dynamicMarker = "// Dynamic shared memory: "
+
+// DynamicSharedBytes is the dynamic shared memory, in bytes, that a
+// launch of the CUDA src must pass (0 when it declares all statically).
+func DynamicSharedBytes(src string) int {
+	i := strings.Index(src, dynamicMarker)
+	if i < 0 {
+		return 0
+	}
+	var n int
+	if _, err := fmt.Sscanf(src[i+len(dynamicMarker):], "%d", &n); err != nil {
+		return 0
+	}
+	return n
 }

@@ -44,9 +44,18 @@ func TargetArch(arch string) string {
 		return arch
 	}
 	if d, err := Device(); err == nil {
-		return d.Arch()
+		return deviceTarget(d)
 	}
 	return "sm_80"
+}
+
+// deviceTarget is the architecture tri compiles for on device d: its own,
+// with the "a" variant on sm_90 (Hopper's wgmma needs sm_90a), as Triton.
+func deviceTarget(d *nvrtc.Device) string {
+	if a := d.Arch(); a != "sm_90" {
+		return a
+	}
+	return "sm_90a"
 }
 
 // Compiled is a kernel compiled to a cubin and loaded on the GPU, ready to
@@ -59,6 +68,7 @@ type Compiled struct {
 	fn     *nvrtc.Function
 	dev    *nvrtc.Device
 	packer nvrtc.ArgPacker
+	shared int // bytes of dynamic shared memory per launch
 }
 
 // GenerateCUDA lowers k to CUDA C for arch.
@@ -96,11 +106,12 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := GenerateCUDA(k, dev.Arch(), lineInfo)
+	arch := deviceTarget(dev)
+	src, err := GenerateCUDA(k, arch, lineInfo)
 	if err != nil {
 		return nil, err
 	}
-	prog, hit, err := CompileCUDA(k, src, dev.Arch(), lineInfo)
+	prog, hit, err := CompileCUDA(k, src, arch, lineInfo)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +123,13 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Compiled{Kernel: k, CUDA: src, Log: prog.Log, Cached: hit, fn: fn, dev: dev}, nil
+	shared := cudagen.DynamicSharedBytes(src)
+	if shared > 0 {
+		if err := fn.SetMaxDynamicSharedMemory(shared); err != nil {
+			return nil, fmt.Errorf("%s needs %d bytes of shared memory: %w", k.Name, shared, err)
+		}
+	}
+	return &Compiled{Kernel: k, CUDA: src, Log: prog.Log, Cached: hit, fn: fn, dev: dev, shared: shared}, nil
 }
 
 // Arg is one argument of Compiled.Launch: a device pointer for a pointer
@@ -155,7 +172,7 @@ func (c *Compiled) Launch(grid [3]int, args ...Arg) error {
 		}
 	}
 	threads := 32 * c.Kernel.NumWarps
-	return c.fn.Launch(grid, [3]int{threads, 1, 1}, 0, p.Bytes())
+	return c.fn.Launch(grid, [3]int{threads, 1, 1}, c.shared, p.Bytes())
 }
 
 // deviceTensors places host tensors on the GPU and brings them back.

@@ -75,7 +75,7 @@ func BuildFile(path, line string, o *Options) error {
 	}
 	arch := TargetArch(o.Arch)
 	if o.dumps("layout") {
-		if err := cudagen.DumpLayouts(o.stdout(), k); err != nil {
+		if err := cudagen.DumpLayouts(o.stdout(), k, arch); err != nil {
 			return err
 		}
 	}
@@ -125,13 +125,13 @@ func RunFile(path, line string, o *Options) error {
 			return err
 		}
 	}
+	arch := TargetArch(o.Arch)
 	if o.dumps("layout") {
-		if err := cudagen.DumpLayouts(o.stdout(), p.Kernel); err != nil {
+		if err := cudagen.DumpLayouts(o.stdout(), p.Kernel, arch); err != nil {
 			return err
 		}
 	}
 	if o.dumps("cuda") || o.dumps("resources") {
-		arch := TargetArch(o.Arch)
 		src, err := GenerateCUDA(p.Kernel, arch, o.LineInfo)
 		if err != nil {
 			return err

@@ -429,7 +429,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotu
   // rn is recomputed in #L14 rather than moved.
   int t115[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t115[e] = (t33) + (L14_base + (e % 2 + (e / 2 % 4) * 2 / 2) * 16 + e % 2 + (e / 2 % 4) * 2 % 2);
+  for (int e = 0; e < 8; ++e) t115[e] = (t33) + (L14_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2);
   int t118[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t118[e] = t115[e] * 1;
@@ -455,7 +455,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotu
   // rn is recomputed in #L14 rather than moved.
   int t128[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t128[e] = (t33) + (L14_base + (e % 2 + (e / 2 % 4) * 2 / 2) * 16 + e % 2 + (e / 2 % 4) * 2 % 2);
+  for (int e = 0; e < 8; ++e) t128[e] = (t33) + (L14_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2);
   bool t130[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t130[e] = t128[e] < n;

@@ -346,7 +346,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
   // rn is recomputed in #L12 rather than moved.
   int t113[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t113[e] = (t27) + (L12_base + (e % 2 + (e / 2 % 4) * 2 / 2) * 8 + e % 2 + (e / 2 % 4) * 2 % 2);
+  for (int e = 0; e < 8; ++e) t113[e] = (t27) + (L12_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 8 + (e % 2 + (e / 2 % 4) * 2) % 2);
   int t116[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t116[e] = t113[e] * 1;
@@ -367,7 +367,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
   // rn is recomputed in #L12 rather than moved.
   int t124[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t124[e] = (t27) + (L12_base + (e % 2 + (e / 2 % 4) * 2 / 2) * 8 + e % 2 + (e / 2 % 4) * 2 % 2);
+  for (int e = 0; e < 8; ++e) t124[e] = (t27) + (L12_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 8 + (e % 2 + (e / 2 % 4) * 2) % 2);
   bool t126[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t126[e] = t124[e] < N;

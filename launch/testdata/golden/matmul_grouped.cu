@@ -404,7 +404,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
   // rn is recomputed in #L9 rather than moved.
   int t114[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t114[e] = (t33) + (L9_base + (e % 2 + (e / 2 % 2) * 2 / 2) * 16 + e % 2 + (e / 2 % 2) * 2 % 2);
+  for (int e = 0; e < 4; ++e) t114[e] = (t33) + (L9_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 16 + (e % 2 + (e / 2 % 2) * 2) % 2);
   int t117[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t117[e] = t114[e] * 1;
@@ -425,7 +425,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
   // rn is recomputed in #L9 rather than moved.
   int t125[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t125[e] = (t33) + (L9_base + (e % 2 + (e / 2 % 2) * 2 / 2) * 16 + e % 2 + (e / 2 % 2) * 2 % 2);
+  for (int e = 0; e < 4; ++e) t125[e] = (t33) + (L9_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 16 + (e % 2 + (e / 2 % 2) * 2) % 2);
   bool t127[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t127[e] = t125[e] < n;

@@ -315,7 +315,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(tri_half* a_ptr
   // rn is recomputed in #L9 rather than moved.
   int t76[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t76[e] = (t17) + (L9_base + (e % 2 + (e / 2 % 2) * 2 / 2) * 16 + e % 2 + (e / 2 % 2) * 2 % 2);
+  for (int e = 0; e < 4; ++e) t76[e] = (t17) + (L9_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 16 + (e % 2 + (e / 2 % 2) * 2) % 2);
   int t79[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t79[e] = t76[e] * 1;
@@ -337,7 +337,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(tri_half* a_ptr
   // rn is recomputed in #L9 rather than moved.
   int t88[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t88[e] = (t17) + (L9_base + (e % 2 + (e / 2 % 2) * 2 / 2) * 16 + e % 2 + (e / 2 % 2) * 2 % 2);
+  for (int e = 0; e < 4; ++e) t88[e] = (t17) + (L9_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 16 + (e % 2 + (e / 2 % 2) * 2) % 2);
   bool t90[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t90[e] = t88[e] < n;

@@ -1,0 +1,514 @@
+package cudagen
+
+// This file implements the software-pipelined K loop of a matrix
+// multiplication on sm_90a, after Triton's pipeliner. A loop
+//
+//	for k in range(lo, hi, step):
+//	    a = tl.load(a_ptrs, mask=..., other=0.0)
+//	    b = tl.load(b_ptrs, mask=..., other=0.0)
+//	    acc = tl.dot(a, b, acc)
+//	    a_ptrs += ...
+//	    b_ptrs += ...
+//
+// whose body holds nothing but one fp16 or bf16 dot into an fp32
+// accumulator, the two loads that feed it and the computations of their
+// addresses and masks, is cut in two stages. The first, the loads and
+// everything they depend on (the "ahead" statements, which may update
+// pointer Vars that nothing else reads), runs num_stages-1 iterations
+// ahead of the second, the dot: its loads become cp.async copies straight
+// from global into one of num_stages shared-memory buffers, and the dot of
+// iteration i runs as wgmma.mma_async on the buffer that was filled
+// num_stages-1 iterations earlier, while the copies for the next ones are
+// in flight.
+//
+// The buffers hold a and b in the layouts wgmma reads through its matrix
+// descriptors: a K-major (each row of a is one swizzle row of 32, 64 or
+// 128 bytes), b MN-major (blocks of up to 64 columns, each row of a block
+// one swizzle row), both XOR-swizzled in 16-byte chunks (CUTLASS's
+// Swizzle<B,4,3>) from a 1024-byte aligned base. The accumulator keeps the
+// Blocked layout sizePerThread [1, 2], threadsPerWarp [8, 4], warpsPerCTA
+// [num_warps, 1]: its rows are a permutation of the rows wgmma's fragments
+// cover, so the rows of a are stored in that permuted order and the
+// registers of the layout are the wgmma accumulators themselves.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// maxDynamicShared is the most shared memory a program may use on sm_90
+// (227 KiB), with the opt-in attribute.
+const maxDynamicShared = 232448
+
+// pipeline is a K loop that runs its dot on wgmma with its operands
+// streamed through shared memory.
+type pipeline struct {
+	loop      *ir.For
+	dot       *ir.Value
+	loads     [2]*ir.Value // a and b
+	ahead     map[ir.Stmt]bool
+	stages    int
+	m, n, k   int
+	aRow      int // bytes of one row of a in shared memory (k elements)
+	bCols     int // columns of b per swizzle block
+	aBytes    int // bytes of a in one stage
+	stageSize int // bytes of one stage (a then b), a multiple of 1024
+}
+
+// sharedBytes is the shared memory the pipeline needs, alignment slack
+// included.
+func (pl *pipeline) sharedBytes() int { return 1024 + pl.stages*pl.stageSize }
+
+// bRow is the bytes of one row of a block of b in shared memory.
+func (pl *pipeline) bRow() int { return 2 * pl.bCols }
+
+// wgmmaShapeOK reports whether an m x n x k dot with num_warps warps has
+// a wgmma form here: whole warpgroups, each owning m/groups rows in m64
+// blocks, n a power of two from 16 to 256 and k one swizzle row.
+func wgmmaShapeOK(m, n, k, numWarps int) bool {
+	return numWarps%4 == 0 && m%(16*numWarps) == 0 && n >= 16 && n <= 256 && (k == 16 || k == 32 || k == 64)
+}
+
+// wgmmaBlocked is the accumulator layout of a pipelined dot.
+func wgmmaBlocked(numWarps int) Blocked {
+	return Blocked{SizePerThread: []int{1, 2}, ThreadsPerWarp: []int{8, 4}, WarpsPerCTA: []int{numWarps, 1}, Order: []int{1, 0}}
+}
+
+// findPipelines records the loops whose dot can be pipelined, by dot and
+// by loop. Only sm_90a has wgmma.
+func (p *plan) findPipelines() {
+	p.pipes = map[int]*pipeline{}
+	p.loops = map[*ir.For]*pipeline{}
+	if !p.wgmma {
+		return
+	}
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, s := range b.Stmts {
+			switch s := s.(type) {
+			case *ir.For:
+				if pl := p.pipelineOf(s); pl != nil {
+					p.pipes[pl.dot.ID] = pl
+					p.loops[s] = pl
+				} else {
+					walk(s.Body)
+				}
+			case *ir.While:
+				walk(s.Body)
+			case *ir.If:
+				walk(s.Then)
+				walk(s.Else)
+			}
+		}
+	}
+	walk(p.k.Body)
+}
+
+// pipelineOf returns the pipeline of loop s, or nil when its body is not
+// a K loop of the form above.
+func (p *plan) pipelineOf(s *ir.For) *pipeline {
+	stages := p.k.NumStages
+	if s.NumStages > 0 {
+		stages = s.NumStages
+	}
+	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 || s.DisallowAccMMA {
+		return nil
+	}
+	body := s.Body.Stmts
+	inBody := map[int]bool{}
+	var dot *ir.Value
+	for _, st := range body {
+		switch st := st.(type) {
+		case *ir.Value:
+			inBody[st.ID] = true
+			if st.Op == ir.OpDot {
+				if dot != nil {
+					return nil
+				}
+				dot = st
+			}
+		case *ir.Assign:
+		default:
+			return nil
+		}
+	}
+	if dot == nil || dot.Type.Shape.Rank() != 2 || dot.Type.Kind != ir.Float32 {
+		return nil
+	}
+	a, b, acc := dot.Args[0], dot.Args[1], dot.Args[2]
+	if !isHalf(a.Type.Kind) || a.Type.Kind != b.Type.Kind {
+		return nil
+	}
+	m, k, n := a.Type.Shape[0], a.Type.Shape[1], b.Type.Shape[1]
+	if !wgmmaShapeOK(m, n, k, p.numWarps) {
+		return nil
+	}
+	for _, ld := range []*ir.Value{a, b} {
+		if ld.Op != ir.OpLoad || !inBody[ld.ID] || len(p.users[ld.ID]) != 1 || p.ctlUse[ld.ID] > 0 ||
+			ld.Flags&ir.FlagVolatile != 0 || !isZeroOrNil(ld.Args[2]) {
+			return nil
+		}
+	}
+	if acc.Op != ir.OpVarRead || !inBody[acc.ID] || len(p.users[acc.ID]) != 1 || p.ctlUse[acc.ID] > 0 {
+		return nil
+	}
+	accVar := acc.Var
+	assigns := map[*ir.Var][]*ir.Assign{}
+	for _, st := range body {
+		if as, ok := st.(*ir.Assign); ok {
+			assigns[as.Var] = append(assigns[as.Var], as)
+		}
+	}
+	if len(assigns[accVar]) != 1 || assigns[accVar][0].Value != dot {
+		return nil
+	}
+
+	// The ahead statements: the loads and everything they read in the
+	// body, with the assignments of the Vars they read.
+	ahead := map[ir.Stmt]bool{}
+	inAhead := map[int]bool{}
+	carried := map[*ir.Var]bool{}
+	ok := true
+	var add func(v *ir.Value)
+	add = func(v *ir.Value) {
+		if v == nil || !inBody[v.ID] || inAhead[v.ID] {
+			return
+		}
+		if v == dot || v == acc {
+			ok = false
+			return
+		}
+		inAhead[v.ID] = true
+		ahead[v] = true
+		for _, x := range v.Args {
+			add(x)
+		}
+		if v.Op == ir.OpVarRead && len(assigns[v.Var]) > 0 && !carried[v.Var] {
+			if v.Var == accVar {
+				ok = false
+				return
+			}
+			carried[v.Var] = true
+			for _, as := range assigns[v.Var] {
+				ahead[as] = true
+				add(as.Value)
+			}
+		}
+	}
+	add(a)
+	add(b)
+	if !ok {
+		return nil
+	}
+	for _, st := range body {
+		switch st := st.(type) {
+		case *ir.Value:
+			if !inAhead[st.ID] && st != dot && st != acc {
+				return nil
+			}
+		case *ir.Assign:
+			if !carried[st.Var] && st.Var != accVar {
+				return nil
+			}
+		}
+	}
+	// The carried Vars run ahead: nothing outside the loop may use them.
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if v.Op == ir.OpVarRead && carried[v.Var] && !inBody[v.ID] && (len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0) {
+			ok = false
+		}
+	})
+	if !ok {
+		return nil
+	}
+
+	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, b}, ahead: ahead, m: m, n: n, k: k,
+		aRow: 2 * k, bCols: min(n, 64)}
+	pl.aBytes = m * pl.aRow
+	pl.stageSize = (pl.aBytes + k*n*2 + 1023) / 1024 * 1024
+	pl.stages = min(stages, (maxDynamicShared-1024)/pl.stageSize)
+	if pl.stages < 2 {
+		return nil
+	}
+	return pl
+}
+
+// isZeroOrNil reports whether a load's other is absent or zero.
+func isZeroOrNil(v *ir.Value) bool {
+	for v != nil && v.Op == ir.OpSplat {
+		v = v.Args[0]
+	}
+	return v == nil || v.Op == ir.OpConst && v.Const.Int == 0 && v.Const.Float == 0
+}
+
+// usesWgmma reports whether dot v runs as a pipelined wgmma: its loop was
+// found pipelinable and its result got the accumulator layout.
+func (p *plan) usesWgmma(v *ir.Value) bool {
+	pl := p.pipes[v.ID]
+	if pl == nil {
+		return false
+	}
+	d := p.layoutOf(v)
+	return d.Layout.String() == wgmmaBlocked(p.numWarps).String() && !d.Repl
+}
+
+// swizzleMode is the descriptor's layout type for rows of n bytes: 1 for
+// 128-byte, 2 for 64-byte, 3 for 32-byte swizzling.
+func swizzleMode(n int) int {
+	switch n {
+	case 128:
+		return 1
+	case 64:
+		return 2
+	}
+	return 3
+}
+
+// swizzle is the C expression of byte offset off (from a 1024-aligned
+// base) in rows of row bytes, XOR-swizzled in 16-byte chunks.
+func swizzle(off string, row int) string {
+	mask := row/16 - 1
+	return fmt.Sprintf("tri_swizzle(%s, %d)", off, mask)
+}
+
+// permRow is the C expression of the shared-memory row of a that holds
+// row r of the tile: the row wgmma's fragments give to the register that
+// the Blocked accumulator layout gives it. With W warps, row r is in
+// repetition i = r / (8W) of warp w = r / 8 % W, at g = r % 8; warpgroup
+// w / 4 owns rows from (w / 4) * m/(W/4), in m64 blocks i / 2, where warp
+// w % 4 holds rows 16 * (w % 4) + 8 * (i % 2) + g.
+func permRow(r string, m, numWarps int) string {
+	w := numWarps
+	perGroup := m / (w / 4)
+	return fmt.Sprintf("(%s) / %d %% %d / 4 * %d + (%s) / %d / 2 * 64 + (%s) / 8 %% 4 * 16 + (%s) / %d %% 2 * 8 + (%s) %% 8",
+		r, 8, w, perGroup, r, 8*w, r, r, 8*w, r)
+}
+
+// copyWidth is the number of elements one copy of load ld moves: as wide
+// as the pointers' contiguity and alignment, the mask's constancy and the
+// thread's run of elements along the rows allow, up to 16 bytes.
+func (p *plan) copyWidth(ld *ir.Value) int {
+	a, _ := accessOf(ld)
+	l := p.layoutOf(ld.Args[0])
+	w := p.idealWidth(a, 1)
+	if mask := ld.Args[1]; mask != nil && !mask.Type.IsScalar() {
+		w = min(w, int(pow2Floor(p.axes.dims(mask)[1].Constancy)))
+	}
+	if l.KStride[1] != 1 {
+		return 1
+	}
+	return max(1, min(w, l.Spt[1]))
+}
+
+// pipelinedFor writes loop s as the pipeline pl.
+func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
+	e.useShared(pl.sharedBytes())
+	e.helpers.add("mma", mmaHelpers)
+	e.helpers.add("wgmma", wgmmaHelpers)
+	e.helpers.add(fmt.Sprintf("wgmma_n%d_%s", pl.n, kindSuffix(pl.loads[0].Type.Kind)), wgmmaInstr(pl.n, pl.loads[0].Type.Kind))
+	iv := e.varNames[s.Var.ID]
+	it := cType(s.Var.Type.DType)
+	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
+	e.w.line("// Software-pipelined: the loads feeding tl.dot stream into %d shared-memory stages with cp.async,", pl.stages)
+	e.w.line("// %d iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, %d- and %d-byte swizzled rows).",
+		pl.stages-1, pl.aRow, pl.bRow())
+	e.w.open("{")
+	e.w.line("const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned")
+	e.w.line("#pragma unroll 1")
+	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", pl.stages-1)
+	e.w.line("%s tri_ahead = %s + tri_s * %s;", it, lo, step)
+	e.w.open("if (tri_ahead < %s) {", hi)
+	e.aheadStatements(s, pl, "tri_stage0 + tri_s * "+fmt.Sprint(pl.stageSize))
+	e.w.close("}")
+	e.w.line("tri_cp_async_commit();")
+	e.w.close("}")
+	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmma reads and the copies fill", pl.stages-1)
+	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
+	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", pl.stages-2)
+	e.w.line("tri_fence_proxy_async();")
+	e.w.line("__syncthreads();")
+	e.lastLine = 0
+	e.wgmmaIssue(pl, fmt.Sprintf("tri_stage0 + tri_read * %d", pl.stageSize))
+	e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, pl.stages-1, step)
+	e.w.open("if (tri_ahead < %s) {", hi)
+	e.aheadStatements(s, pl, fmt.Sprintf("tri_stage0 + tri_write * %d", pl.stageSize))
+	e.w.close("}")
+	e.w.line("tri_cp_async_commit();")
+	e.wgmmaFinish(pl)
+	e.w.line("tri_read = tri_read == %d ? 0 : tri_read + 1;", pl.stages-1)
+	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", pl.stages-1)
+	for _, st := range s.Body.Stmts {
+		if as, ok := st.(*ir.Assign); ok && as.Value == pl.dot {
+			e.statement(as)
+		}
+	}
+	e.w.close("}")
+	e.w.line("tri_cp_async_wait<0>();")
+	e.w.line("__syncthreads();  // the stages are scratch memory again")
+	e.w.close("}")
+}
+
+// aheadStatements writes the ahead statements of pl's loop for the
+// iteration tri_ahead, its loads as copies into the stage at shared
+// address stage.
+func (e *emitter) aheadStatements(s *ir.For, pl *pipeline, stage string) {
+	saved := e.varNames[s.Var.ID]
+	e.varNames[s.Var.ID] = "tri_ahead"
+	defer func() { e.varNames[s.Var.ID] = saved }()
+	e.lastLine = 0
+	for _, st := range s.Body.Stmts {
+		if !pl.ahead[st] {
+			continue
+		}
+		switch {
+		case st == pl.loads[0]:
+			e.source(st.Position())
+			e.copyToStage(pl, pl.loads[0], true, stage)
+		case st == pl.loads[1]:
+			e.source(st.Position())
+			e.copyToStage(pl, pl.loads[1], false, stage)
+		default:
+			e.statement(st)
+		}
+	}
+}
+
+// copyToStage writes load ld (a if isA, else b) as copies into the stage.
+func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string) {
+	ptr, mask := ld.Args[0], ld.Args[1]
+	l := e.layoutOf(ptr)
+	w := e.copyWidth(ld)
+	row, col := l.coord(0, "e"), l.coord(1, "e")
+	var off string
+	if isA {
+		off = swizzle(fmt.Sprintf("(%s) * %d + (%s) * 2", permRow(row, pl.m, e.numWarps), pl.aRow, col), pl.aRow)
+	} else {
+		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * 2",
+			col, pl.bCols, pl.k*pl.bRow(), row, pl.bRow(), col, pl.bCols), pl.bRow())
+	}
+	pred := "true"
+	if mask != nil {
+		pred = e.expr(mask, "e")
+	}
+	what := "b"
+	if isA {
+		what = "a"
+	}
+	if w == 1 {
+		e.w.line("// %s, element by element (no 4-byte run is contiguous, aligned and under one mask)", what)
+		e.w.line("#pragma unroll")
+		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u16(%s + %s, %s ? *%s : (unsigned short)0);", l.Elems, stage, off, pred, e.expr(ptr, "e"))
+		return
+	}
+	e.w.line("// %s: %d-byte copies into the stage, zero-filled where masked off", what, 2*w)
+	e.w.line("#pragma unroll")
+	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%d(%s + %s, %s, %s);", l.Elems, w, 2*w, stage, off, e.expr(ptr, "e"), pred)
+}
+
+// wgmmaIssue copies the accumulator into wgmma's fragment order and issues
+// the wgmma of one stage.
+func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
+	v := pl.dot
+	acc := v.Args[2]
+	d := e.layoutOf(v)
+	name := e.names[v.ID]
+	e.source(v.Pos)
+	if !e.inlined[acc.ID] {
+		e.statement(acc)
+	}
+	if !e.fused[v.ID] {
+		e.declare(v.Type, d, name, "")
+	}
+	blocks := pl.m / (16 * e.numWarps)
+	perGroup := pl.m / (e.numWarps / 4)
+	e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: each warpgroup owns %d rows of a, in %d m64 block(s).", v.Args[0].Type, v.Args[1].Type, pl.n, perGroup, blocks)
+	for mb := 0; mb < blocks; mb++ {
+		e.w.line("float tri_d%d[%d];", mb, pl.n/2)
+		e.w.line("#pragma unroll")
+		e.w.line("for (int r = 0; r < %d; ++r) tri_d%d[r] = %s;", pl.n/2, mb, e.expr(acc, fragIndex(d, mb, "r")))
+	}
+	e.w.line("tri_wgmma_fence();")
+	aSBO, bLBO, bSBO := 8*pl.aRow, pl.k*pl.bRow(), 8*pl.bRow()
+	kind := kindSuffix(v.Args[0].Type.Kind)
+	for kk := 0; kk < pl.k/16; kk++ {
+		for mb := 0; mb < blocks; mb++ {
+			da := fmt.Sprintf("tri_wgmma_desc(%s + (warp_id / 4 * %d + %d) * %d + %d, 16, %d, %d)", stage, perGroup, 64*mb, pl.aRow, 32*kk, aSBO, swizzleMode(pl.aRow))
+			db := fmt.Sprintf("tri_wgmma_desc(%s + %d, %d, %d, %d)", stage, pl.aBytes+kk*16*pl.bRow(), bLBO, bSBO, swizzleMode(pl.bRow()))
+			e.w.line("tri_wgmma_m64n%dk16_%s(tri_d%d, %s, %s);", pl.n, kind, mb, da, db)
+		}
+	}
+	e.w.line("tri_wgmma_commit();")
+}
+
+// wgmmaFinish waits for the wgmma and moves its fragments into the
+// result's registers.
+func (e *emitter) wgmmaFinish(pl *pipeline) {
+	d := e.layoutOf(pl.dot)
+	name := e.names[pl.dot.ID]
+	e.w.line("tri_wgmma_wait0();")
+	for mb := 0; mb < pl.m/(16*e.numWarps); mb++ {
+		e.w.line("#pragma unroll")
+		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_d%d[r]); %s[%s] = tri_d%d[r]; }", pl.n/2, mb, name, fragIndex(d, mb, "r"), mb)
+	}
+}
+
+// fragIndex is the C expression of the element of the accumulator layout
+// d that wgmma register r of m64 block mb holds: register 4j + 2h + c
+// holds row 8h + g of the warp's 16, column 8j + 2t + c, which is
+// repetition 2mb + h along the rows, j along the columns, element c.
+func fragIndex(d *dist, mb int, r string) string {
+	return fmt.Sprintf("(%d + %s / 2 %% 2) * %d + %s / 4 * %d + %s %% 2 * %d", 2*mb, r, d.RStride[0], r, d.RStride[1], r, d.KStride[1])
+}
+
+// wgmmaHelpers are cp.async, the proxy fence and wgmma's fences, with the
+// descriptor and swizzle arithmetic.
+const wgmmaHelpers = `// Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_8(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(pred ? 8 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_4(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
+}
+TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+TRI_DEV void tri_wgmma_wait0(void) { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+// Keeps the compiler from moving an accumulator across the wait.
+TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
+// A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
+TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
+  return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
+         (unsigned long long)((sbo & 0x3ffffu) >> 4) << 32 | (unsigned long long)mode << 62;
+}`
+
+// wgmmaInstr is the helper that issues one wgmma.mma_async m64nNk16 with
+// fp32 accumulators, a K-major and b MN-major from shared memory.
+func wgmmaInstr(n int, in ir.Kind) string {
+	regs := n / 2
+	var ops, outs []string
+	for i := 0; i < regs; i++ {
+		ops = append(ops, fmt.Sprintf("%%%d", i))
+		outs = append(outs, fmt.Sprintf("\"+f\"(d[%d])", i))
+	}
+	var lines []string
+	for i := 0; i < len(outs); i += 8 {
+		lines = append(lines, "      "+strings.Join(outs[i:min(i+8, len(outs))], ", "))
+	}
+	kind := kindSuffix(in)
+	return fmt.Sprintf(`// wgmma.mma_async m64n%dk16, %s inputs, fp32 accumulators d += a * b (a K-major, b MN-major).
+TRI_DEV void tri_wgmma_m64n%dk16_%s(float* d, unsigned long long da, unsigned long long db) {
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %%%d, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {%s}, %%%d, %%%d, p, 1, 1, 0, 1; }"
+    : %s
+    : "l"(da), "l"(db), "r"(1) : "memory");
+}`, n, kind, n, kind, regs+2, n, kind, kind, strings.Join(ops, ", "), regs, regs+1, strings.TrimSpace(strings.Join(lines, ",\n")))
+}
