@@ -281,6 +281,23 @@ func (a *axisAnalysis) value(v *ir.Value) facts {
 			out[d] = binary(v, x[d], y[d])
 		}
 		return out
+	case ir.OpRem:
+		// x % y with y the same along d: a run of x that starts at a
+		// multiple of r, r dividing y's divisibility, never wraps inside
+		// (tutorial 03's (pid_m * BM + arange) % M stays contiguous).
+		x, y := a.dims(v.Args[0]), a.dims(v.Args[1])
+		if len(x) != rank || len(y) != rank || v.Type.IsScalar() || !v.Type.Kind.IsInt() {
+			break
+		}
+		out := make(facts, rank)
+		for d := range out {
+			r := int64(1)
+			if y[d].Constancy >= size(d) {
+				r = gcd(x[d].Contig, y[d].Div)
+			}
+			out[d] = axisInfo{r, gcd(x[d].elemDiv(r), y[d].Div), gcd(x[d].Constancy, y[d].Constancy)}
+		}
+		return out
 	case ir.OpLt, ir.OpGe, ir.OpGt, ir.OpLe:
 		// x < y (or >=) with x a run of consecutive integers from a
 		// multiple of Div and y constant changes value only where x
