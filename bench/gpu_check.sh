@@ -74,7 +74,7 @@ samplechecks() {
 	for f in "${samples[@]}"; do
 		n=$(basename "$f" .tri)
 		if bin/tri run --check "$f" >"$LOG_DIR/check_$n.log" 2>&1; then pass=$((pass + 1)); else echo "check FAIL $f" >>"$S"; fi
-		if bin/tri build "$f" -o "$tmpcu/$n.cu" && /usr/local/cuda/bin/nvcc -arch=sm_90 -c -o "$tmpcu/$n.o" "$tmpcu/$n.cu" >"$LOG_DIR/nvcc_$n.log" 2>&1; then nv=$((nv + 1)); else echo "nvcc FAIL $f" >>"$S"; fi
+		if bin/tri build "$f" -o "$tmpcu/$n.cu" && /usr/local/cuda/bin/nvcc -arch=sm_90a -c -o "$tmpcu/$n.o" "$tmpcu/$n.cu" >"$LOG_DIR/nvcc_$n.log" 2>&1; then nv=$((nv + 1)); else echo "nvcc FAIL $f" >>"$S"; fi
 		line=$(bin/tri build "$f" --dump=resources -o /dev/null 2>&1 | grep registers)
 		echo "$n: $line" >>"$LOG_DIR/resources.txt"
 		case "$line" in *" 0 bytes spill stores, 0 bytes spill loads"*) ;; *) spills=$((spills + 1)) ;; esac
@@ -109,6 +109,7 @@ compare() { # SHARD
 echo "== correctness checks, side by side"
 gotests &
 samplechecks &
+(bash bench/matmul_check.sh >"$LOG_DIR/matmul_check.out" 2>&1; note "pipelined matmul checks: $(grep -c '^ok' "$LOG_DIR/matmul_check.out") ok, $(grep -c '^FAIL' "$LOG_DIR/matmul_check.out") FAIL (matmul_check.out)") &
 files=("${samples[@]}" conformance/constructs/*.tri)
 for ((i = 0; i < jobs; i++)); do
 	shard=()
@@ -131,6 +132,13 @@ if [ "$bench" = 1 ]; then
 	python3 bench/bench_2d.py --tri bin/tri >"$LOG_DIR/bench2d.out" 2>&1
 	tail -6 "$LOG_DIR/bench1d.out" >>"$S"
 	tail -7 "$LOG_DIR/bench2d.out" >>"$S"
+	(cd bench && for c in "128 256 64 8 3" "128 128 64 4 4"; do
+		set -- $c
+		python3 bench_matmul.py --tri ../bin/tri --sizes 4096,8192 --bm $1 --bn $2 --bk $3 --warps $4 --stages $5 --grouped-only --rounds 2
+	done) >"$LOG_DIR/benchmm.out" 2>&1
+	grep -A2 '^workload' "$LOG_DIR/benchmm.out" >>"$S"
+	LOG_DIR="$LOG_DIR/autotune" bash bench/bench_autotune.sh >"$LOG_DIR/autotune.out" 2>&1
+	cat "$LOG_DIR/autotune.out" >>"$S"
 fi
 
 echo

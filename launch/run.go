@@ -101,8 +101,8 @@ func printResources(o *Options, k *ir.Kernel, src, arch string) error {
 		return err
 	}
 	regs, st, ld, stack, smem := nvrtc.ParseResources(prog.Log)
-	fmt.Fprintf(o.stdout(), "// %s on %s: %d registers, %d bytes spill stores, %d bytes spill loads, %d bytes stack, %d bytes shared memory\n",
-		k.Name, arch, regs, st, ld, stack, smem)
+	fmt.Fprintf(o.stdout(), "// %s on %s: %d registers, %d bytes spill stores, %d bytes spill loads, %d bytes stack, %d bytes shared memory, %d bytes dynamic shared memory\n",
+		k.Name, arch, regs, st, ld, stack, smem, cudagen.DynamicSharedBytes(src))
 	return nil
 }
 
