@@ -128,7 +128,9 @@ note "triton_compare: $(grep -h '^ok ' "$LOG_DIR"/compare_*.out | wc -l) of ${#f
 
 if [ "$bench" = 1 ]; then
 	echo "== speed against Triton, alone on the GPU"
-	python3 bench/bench_1d.py --tri bin/tri --launchcost bin/launchcost >"$LOG_DIR/bench1d.out" 2>&1
+	lc=()
+	[ -x bin/launchcost ] && lc=(--launchcost bin/launchcost)
+	python3 bench/bench_1d.py --tri bin/tri "${lc[@]}" >"$LOG_DIR/bench1d.out" 2>&1
 	python3 bench/bench_2d.py --tri bin/tri >"$LOG_DIR/bench2d.out" 2>&1
 	tail -6 "$LOG_DIR/bench1d.out" >>"$S"
 	tail -7 "$LOG_DIR/bench2d.out" >>"$S"
