@@ -39,6 +39,6 @@ bin/tri bench samples/matmul_tutorial03.tri "${lets[@]}" --flops '2 * M * N * K'
 echo "tri: tuned 4096^3: $(tail -1 "$LOG_DIR/tuned.log")"
 grid="lambda META: (triton.cdiv(M, META['BLOCK_SIZE_M']) * triton.cdiv(N, META['BLOCK_SIZE_N']),)"
 fixed="matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, ACTIVATION=\"leaky_relu\")"
-bin/tri bench samples/matmul_tutorial03.tri --let S=1024 --let M=S --let N=S --let K=S --sweep S=512,1024,2048,3072,4096,6144,8192 \
+bin/tri bench samples/matmul_tutorial03.tri --let M=1024 --let N=M --let K=M --sweep M=512,1024,2048,3072,4096,6144,8192 \
 	--flops '2 * M * N * K' --compare "$fixed" --csv "$LOG_DIR/sweep.csv" --plot "$LOG_DIR/sweep.png" >"$LOG_DIR/sweep.log" 2>&1
 echo "tri bench --sweep (exit $?):"; grep -v autotune "$LOG_DIR/sweep.log" | tail -16

@@ -74,7 +74,7 @@ samplechecks() {
 	for f in "${samples[@]}"; do
 		n=$(basename "$f" .tri)
 		if bin/tri run --check "$f" >"$LOG_DIR/check_$n.log" 2>&1; then pass=$((pass + 1)); else echo "check FAIL $f" >>"$S"; fi
-		if bin/tri build "$f" -o "$tmpcu/$n.cu" && /usr/local/cuda/bin/nvcc -arch=sm_90a -c -o "$tmpcu/$n.o" "$tmpcu/$n.cu" >"$LOG_DIR/nvcc_$n.log" 2>&1; then nv=$((nv + 1)); else echo "nvcc FAIL $f" >>"$S"; fi
+		if bin/tri build "$f" -o "$tmpcu/$n.cu" && /usr/local/cuda/bin/nvcc -gencode arch=compute_90a,code=sm_90a -c -o "$tmpcu/$n.o" "$tmpcu/$n.cu" >"$LOG_DIR/nvcc_$n.log" 2>&1; then nv=$((nv + 1)); else echo "nvcc FAIL $f" >>"$S"; fi
 		line=$(bin/tri build "$f" --dump=resources -o /dev/null 2>&1 | grep registers)
 		echo "$n: $line" >>"$LOG_DIR/resources.txt"
 		case "$line" in *" 0 bytes spill stores, 0 bytes spill loads"*) ;; *) spills=$((spills + 1)) ;; esac

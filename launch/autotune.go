@@ -56,6 +56,10 @@ type TuneJob struct {
 	Candidates []int
 	// Compile prepares config i; an error skips it with a warning.
 	Compile func(i int) error
+	// Warm, if set, readies the candidates side by side before they are
+	// compiled one by one (NVRTC compiles into the disk cache in
+	// parallel); its errors come back from Compile.
+	Warm func(cands []int)
 	// Time returns the median time of config i in milliseconds. An error
 	// stops the tuning.
 	Time func(i int) (float64, error)
@@ -113,6 +117,10 @@ func (t *Tuner) Tune(j *TuneJob) (int, error) {
 	if i, ok := t.cached(path, j); ok {
 		fmt.Fprintf(w, "autotune: using cached config %d for key (%s): %s\n", i, j.Key, j.Configs[i])
 		return i, nil
+	}
+	if j.Warm != nil {
+		fmt.Fprintf(w, "autotune: %s: compiling %s side by side\n", j.Kernel, plural(len(j.Candidates), "config"))
+		j.Warm(j.Candidates)
 	}
 	fmt.Fprintf(w, "autotune: %s: timing %s for key (%s)\n", j.Kernel, plural(len(j.Candidates), "config"), j.Key)
 	best, bestMs := -1, 0.0

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/go-python/gpython/py"
@@ -59,6 +61,9 @@ func (p *Prepared) tune(dev tuneDevice, device string, tuner *Tuner, o *Options)
 	job := &TuneJob{
 		Kernel: p.Bound.Func.Name, Source: p.Source.Text, Key: tuneKey(a, p.Bound), Device: device,
 		Configs: descs, Candidates: cands, Compile: dev.compile, Time: s.time,
+	}
+	if g, ok := dev.(*gpuTuneDevice); ok {
+		job.Warm = g.warm
 	}
 	best, err := tuner.Tune(job)
 	if err != nil {
@@ -183,6 +188,33 @@ type gpuCandidate struct {
 	p    *Prepared
 	c    *Compiled
 	args []Arg
+}
+
+// warm compiles the candidates' CUDA into the cubin cache, several at a
+// time: binding is sequential (host Python is not shared between
+// goroutines), NVRTC runs in parallel.
+func (g *gpuTuneDevice) warm(cands []int) {
+	arch := deviceTarget(g.dev)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.NumCPU()))
+	for _, i := range cands {
+		q, err := g.p.setup.prepare(i, g.o)
+		if err != nil {
+			continue
+		}
+		src, err := GenerateCUDA(q.Kernel, arch, g.o.LineInfo)
+		if err != nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			_, _, _ = CompileCUDA(q.Kernel, src, arch, g.o.LineInfo)
+		}()
+	}
+	wg.Wait()
 }
 
 func (g *gpuTuneDevice) compile(i int) error {

@@ -261,7 +261,7 @@ const ToleranceTable = `  output dtype       allowed difference |gpu - interpret
   because the GPU uses approximate exp, log, sqrt and division and fuses
   multiply-adds, as Triton does. In a kernel that sums floats (tl.sum,
   tl.cumsum, tl.reduce or associative_scan with a custom combine, a float
-  atomic_add), the GPU and the interpreter add in different orders, and a
+  atomic_add, a float tl.dot), the GPU and the interpreter add in different orders, and a
   sum's rounding error scales with its terms rather than its result: there
   |interpreter| above is the largest magnitude in the whole output tensor.`
 
@@ -309,8 +309,9 @@ func closeEnough(name string, gpu, ref *tensor.Tensor, sums bool) error {
 }
 
 // sumsFloats reports whether k adds floats in an order the GPU and the
-// interpreter need not share: a float sum or custom reduction or scan, or a
-// float atomic_add.
+// interpreter need not share: a float sum or custom reduction or scan, a
+// float atomic_add, or a float tl.dot (the tensor cores and the FMA loop
+// add the products in their own orders).
 func sumsFloats(k *ir.Kernel) bool {
 	found := false
 	ir.Inspect(k.Body, func(v *ir.Value) {
@@ -323,6 +324,10 @@ func sumsFloats(k *ir.Kernel) bool {
 			}
 		case ir.OpAtomicRMW:
 			if v.Atomic == ir.AtomicAdd && v.Args[1].Type.Kind.IsFloat() {
+				found = true
+			}
+		case ir.OpDot:
+			if v.Type.Kind.IsFloat() {
 				found = true
 			}
 		}

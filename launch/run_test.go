@@ -28,6 +28,7 @@ func TestSumsFloats(t *testing.T) {
 		want   bool
 	}{
 		{"add", false}, {"row_chunks", false}, {"softmax", true}, {"colsum", true}, {"layernorm_dwdb", true},
+		{"matmul_ieee", true}, {"matmul_naive", true},
 	} {
 		s, err := ReadSample(filepath.Join("..", "samples", tc.sample+".tri"))
 		require.NoError(t, err)

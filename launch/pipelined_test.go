@@ -1,0 +1,74 @@
+package launch
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/cudagen"
+)
+
+// groupedCUDA is the CUDA of the grouped matmul sample at 4096^3 with the
+// given blocks, warps and stages, for arch.
+func groupedCUDA(t *testing.T, arch string, bm, bn, bk, warps, stages int) (string, string) {
+	t.Helper()
+	line := fmt.Sprintf("grouped_matmul_k[(triton.cdiv(m, %d), triton.cdiv(n, %d))](a, b, c, m, n, k, a.stride(0), a.stride(1), "+
+		"b.stride(0), b.stride(1), c.stride(0), c.stride(1), bm=%d, bn=%d, bk=%d, group_sz=8, num_warps=%d, num_stages=%d)", bm, bn, bm, bn, bk, warps, stages)
+	p, err := Prepare("../samples/matmul_grouped.tri", line, &Options{Lets: []string{"m=4096", "n=4096", "k=4096",
+		"a=empty(m, k, dtype='float16')", "b=empty(k, n, dtype='float16')", "c=empty(m, n, dtype='float16')"}})
+	require.NoError(t, err)
+	src, err := GenerateCUDA(p.Kernel, arch, false)
+	require.NoError(t, err)
+	var dump bytes.Buffer
+	require.NoError(t, cudagen.DumpLayouts(&dump, p.Kernel, arch))
+	return src, dump.String()
+}
+
+// On sm_90a the K loop of a matmul becomes a cp.async pipeline feeding
+// wgmma, its stages in dynamic shared memory; elsewhere, and where the
+// shape or the stages do not allow it, the dot stays on mma.sync.
+func TestPipelinedMatmul(t *testing.T) {
+	src, dump := groupedCUDA(t, "sm_90a", 128, 256, 64, 8, 3)
+	assert.Contains(t, src, "Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages")
+	assert.Contains(t, src, "tri_wgmma_m64n256k16_f16(tri_d0, ")
+	assert.Contains(t, src, "// a: 16-byte copies into the stage, zero-filled where masked off")
+	assert.Contains(t, src, "// b: 16-byte copies into the stage, zero-filled where masked off")
+	assert.Contains(t, src, "__launch_bounds__(256)")
+	assert.Equal(t, 1024+3*(128*64+64*256)*2, cudagen.DynamicSharedBytes(src))
+	assert.Contains(t, dump, "wgmma m64n256k16), operands streamed by cp.async through 3 swizzled shared-memory stages")
+
+	src, _ = groupedCUDA(t, "sm_90a", 128, 128, 32, 4, 4)
+	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16(tri_d1, ") // two m64 blocks per warpgroup
+	assert.Contains(t, src, "64- and 128-byte swizzled rows")
+	assert.Equal(t, 1024+4*(128*32+32*128)*2, cudagen.DynamicSharedBytes(src))
+
+	for _, tc := range []struct {
+		arch                      string
+		bm, bn, bk, warps, stages int
+	}{
+		{"sm_90", 128, 128, 64, 4, 4},  // no wgmma without the "a" target
+		{"sm_90a", 32, 32, 32, 4, 3},   // 32 rows: less than a warpgroup's m64
+		{"sm_90a", 64, 64, 32, 2, 3},   // not whole warpgroups
+		{"sm_90a", 128, 128, 64, 4, 1}, // one stage: nothing to pipeline
+	} {
+		src, dump := groupedCUDA(t, tc.arch, tc.bm, tc.bn, tc.bk, tc.warps, tc.stages)
+		assert.NotContains(t, src, "wgmma.mma_async", "%+v", tc)
+		assert.Contains(t, dump, "mma.sync m16n8k16", "%+v", tc)
+	}
+}
+
+// Tutorial 03 wraps its rows and columns with % M and % N and masks K with
+// offs_k < K - k * BLOCK_SIZE_K: with M, N and K divisible by 16 the
+// analysis still proves 16-byte runs under one mask.
+func TestTutorial03CopiesVectors(t *testing.T) {
+	p, err := Prepare("../samples/matmul_tutorial03.tri", "", &Options{Lets: []string{"M=4096", "N=4096", "K=4096"}, Config: 0})
+	require.NoError(t, err)
+	src, err := GenerateCUDA(p.Kernel, "sm_90a", false)
+	require.NoError(t, err)
+	assert.Contains(t, src, "// a: 16-byte copies into the stage")
+	assert.Contains(t, src, "// b: 16-byte copies into the stage")
+	assert.Contains(t, src, "tri_wgmma_m64n256k16_f16(")
+}
