@@ -67,6 +67,21 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 		return nil, err
 	}
 	defer dev.Free(flush)
+	if line == "" && len(b.Compare) > 0 {
+		// The header's launch and bindings (with --let over them) serve
+		// the --compare lines too.
+		s, err := ReadSample(path)
+		if err != nil {
+			return nil, err
+		}
+		merged := s.Lets
+		for _, l := range o.Lets {
+			name, value, _ := strings.Cut(l, "=")
+			merged = rebind(merged, strings.TrimSpace(name), value)
+		}
+		lo := *o
+		lo.Lets, line, o = merged, s.Launch, &lo
+	}
 	lines := append([]string{line}, b.Compare...)
 	var results []BenchResult
 	w := o.stdout()
