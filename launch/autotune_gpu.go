@@ -10,6 +10,7 @@ import (
 	"maps"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,8 +59,12 @@ func (p *Prepared) tune(dev tuneDevice, device string, tuner *Tuner, o *Options)
 	for i, c := range a.Configs {
 		descs[i] = c.Describe(p.Bound.Func)
 	}
+	key, err := p.overriddenKey(tuneKey(a, p.Bound))
+	if err != nil {
+		return nil, err
+	}
 	job := &TuneJob{
-		Kernel: p.Bound.Func.Name, Source: p.Source.Text, Key: tuneKey(a, p.Bound), Device: device,
+		Kernel: p.Bound.Func.Name, Source: p.Source.Text, Key: key, Device: device,
 		Configs: descs, Candidates: cands, Compile: dev.compile, Time: s.time,
 	}
 	if g, ok := dev.(*gpuTuneDevice); ok {
@@ -70,6 +75,34 @@ func (p *Prepared) tune(dev tuneDevice, device string, tuner *Tuner, o *Options)
 		return nil, err
 	}
 	return p.setup.prepare(best, o)
+}
+
+// overriddenKey adds to a tuning key the meta-parameters and launch
+// options that the launch line sets over the configs': a launch that
+// forces 64x64 blocks is a different tuning from one that lets the configs
+// choose, even with the same key values.
+func (p *Prepared) overriddenKey(key string) (string, error) {
+	_, kw, err := p.setup.launchArgs()
+	if err != nil {
+		return "", err
+	}
+	a := p.setup.autotune()
+	var set []string
+	for _, name := range slices.Sorted(maps.Keys(kw)) {
+		meta := name == "num_warps" || name == "num_stages"
+		for _, c := range a.Configs {
+			if _, ok := c.Meta[name]; ok {
+				meta = true
+			}
+		}
+		if meta {
+			set = append(set, name+"="+kw[name].String())
+		}
+	}
+	if len(set) == 0 {
+		return key, nil
+	}
+	return key + "; launch sets " + strings.Join(set, ", "), nil
 }
 
 // errStopBind stops a binding once launchArgs has what it needs.

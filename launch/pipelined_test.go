@@ -72,3 +72,23 @@ func TestTutorial03CopiesVectors(t *testing.T) {
 	assert.Contains(t, src, "// b: 16-byte copies into the stage")
 	assert.Contains(t, src, "tri_wgmma_m64n256k16_f16(")
 }
+
+// A launch line that sets meta-parameters over the configs' is tuned and
+// cached apart from one that lets the configs choose.
+func TestTuneKeyNamesOverrides(t *testing.T) {
+	lets := []string{"M=512", "N=512", "K=512"}
+	p, err := Prepare("../samples/matmul_tutorial03.tri", "", &Options{Lets: lets, Config: -1})
+	require.NoError(t, err)
+	k, err := p.overriddenKey("key")
+	require.NoError(t, err)
+	assert.Equal(t, "key", k)
+	line := "matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), " +
+		"BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, ACTIVATION=\"leaky_relu\", num_warps=4)"
+	s, err := ReadSample("../samples/matmul_tutorial03.tri")
+	require.NoError(t, err)
+	p, err = Prepare("../samples/matmul_tutorial03.tri", line, &Options{Lets: append(s.Lets, lets...), Config: -1})
+	require.NoError(t, err)
+	k, err = p.overriddenKey("key")
+	require.NoError(t, err)
+	assert.Equal(t, "key; launch sets BLOCK_SIZE_K=32, BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, GROUP_SIZE_M=8, num_warps=4", k)
+}
