@@ -72,6 +72,10 @@ def ordered(a):
 # MAX_ULPS records, per comparison of float outputs, the largest distance
 # seen in units in the last place, for the summary.
 MAX_ULPS = {}
+# REL_FRO records the relative Frobenius error ||tri - triton|| / ||triton||
+# of the float outputs of files that call tl.dot, the measure the matmul
+# tolerances are stated in (1e-2 for fp16, 5e-3 for tf32, 1e-5 for ieee fp32).
+REL_FRO = {}
 
 
 def compare(name, got, want, tol, bf16=False):
@@ -106,6 +110,9 @@ def compare(name, got, want, tol, bf16=False):
         finite = ~np.isnan(got) & ~np.isnan(want)
         worst = int(d[finite].max()) if finite.any() else 0
         MAX_ULPS[name] = worst
+        if "dot" in name or "matmul" in name:
+            g64, w64 = got[finite].astype(np.float64), want[finite].astype(np.float64)
+            REL_FRO[name] = float(np.linalg.norm(g64 - w64) / max(np.linalg.norm(w64), 1e-300))
     if n == 0:
         return None
     i = int(np.flatnonzero(bad.ravel())[0])
@@ -224,6 +231,10 @@ def main():
             if MAX_ULPS[k] > 0:
                 print(f"  {MAX_ULPS[k]:4d}  {k}")
         print(f"  (all other float comparisons: 0 ulp, bit for bit; {sum(1 for v in MAX_ULPS.values() if v == 0)} of them)")
+    if REL_FRO:
+        print("\nrelative Frobenius error from Triton (dots and matmuls):")
+        for k in sorted(REL_FRO):
+            print(f"  {REL_FRO[k]:.3g}  {k}")
     print(f"\n{len(rows) - failed} of {len(rows)} files match Triton")
     sys.exit(1 if failed else 0)
 
