@@ -74,13 +74,8 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 		if err != nil {
 			return nil, err
 		}
-		merged := s.Lets
-		for _, l := range o.Lets {
-			name, value, _ := strings.Cut(l, "=")
-			merged = rebind(merged, strings.TrimSpace(name), value)
-		}
 		lo := *o
-		lo.Lets, line, o = merged, s.Launch, &lo
+		lo.Lets, line, o = overLets(s.Lets, o.Lets), s.Launch, &lo
 	}
 	lines := append([]string{line}, b.Compare...)
 	var results []BenchResult
@@ -112,6 +107,17 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 		}
 	}
 	return results, nil
+}
+
+// overLets is a header's bindings with each of over rebound in place (or
+// appended), so the header's later bindings see the new values.
+func overLets(header, over []string) []string {
+	lets := header
+	for _, l := range over {
+		name, value, _ := strings.Cut(l, "=")
+		lets = rebind(lets, strings.TrimSpace(name), value)
+	}
+	return lets
 }
 
 // rebind replaces the binding of name in lets in place (or appends it), so

@@ -151,11 +151,7 @@ func newLaunchSetup(path, line string, o *Options) (*launchSetup, error) {
 		if err != nil {
 			return nil, Usage(fmt.Errorf("%v; give a launch line", err))
 		}
-		line, lets = s.Launch, s.Lets
-		for _, l := range o.Lets {
-			name, value, _ := strings.Cut(l, "=")
-			lets = rebind(lets, strings.TrimSpace(name), value)
-		}
+		line, lets = s.Launch, overLets(s.Lets, o.Lets)
 	}
 	if o.dumps("ast") {
 		frontend.Dump(o.stdout(), sf.File)
