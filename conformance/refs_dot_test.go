@@ -23,6 +23,8 @@ func init() {
 		"dot_acc":            refDotAcc,
 		"dot_f32_precisions": refDotPrecisions,
 		"dot_int8":           refDotInt8,
+		"dot_tf32_mma":       refDotTF32Mma,
+		"dot_int8_mma":       refDotInt8Mma,
 		"swizzle2d":          refSwizzle2d,
 	} {
 		references[k] = v
@@ -143,6 +145,28 @@ func refDotInt8(in tensors, _ map[string]float64) tensors {
 		}
 	}
 	return tensors{"c": c, "e": e}
+}
+
+// refDotTF32Mma: c from tf32 operands, c3 (tf32x3) from the exact ones.
+func refDotTF32Mma(in tensors, _ map[string]float64) tensors {
+	return tensors{
+		"c":  store(in["c"], matmul(in["a"], in["b"], nil, tf32), r32),
+		"c3": store(in["c3"], matmul(in["a"], in["b"], nil, identity), r32),
+	}
+}
+
+// refDotInt8Mma: e = init + a @ b in int32, exact (no wrapping at these
+// magnitudes).
+func refDotInt8Mma(in tensors, _ map[string]float64) tensors {
+	init := make([]float64, in["init"].NumElements())
+	for i := range init {
+		init[i] = float64(in["init"].Int(i))
+	}
+	e := in["e"]
+	for i, v := range matmul(in["a"], in["b"], init, identity) {
+		e.SetInt(i, int64(v))
+	}
+	return tensors{"e": e}
 }
 
 // refSwizzle2d writes the practitioner's guide's table: the program with

@@ -11,14 +11,18 @@ package cudagen
 // for every dtype and shape Triton accepts whose operands fit the scratch
 // memory.
 //
-// fp16 and bf16 dots whose result has the layout mmaBlocked chooses run on
-// the tensor cores instead (mma.sync m16n8k16, fp32 accumulation): that
-// Blocked layout gives each lane the (row g, columns 2t and 2t+1) elements
-// of an mma accumulator fragment, with g = lane/4 and t = lane%4, so the
-// result's registers are the accumulators themselves. Two row repetitions
-// of the layout make the 16 rows of one mma; ldmatrix reads the A fragment
-// from the staged a, each lane giving the address of one of the 16 rows it
-// needs, and ldmatrix.trans the B fragment from the staged b.
+// Dots whose result has the layout mmaBlocked chooses run on the tensor
+// cores instead: fp16 and bf16 on mma.sync m16n8k16 (fp32 accumulation),
+// tf32 and tf32x3 on m16n8k8, int8 on m16n8k32 (int32). That Blocked layout
+// gives each lane the (row g, columns 2t and 2t+1) elements of an mma
+// accumulator fragment, with g = lane/4 and t = lane%4, so the result's
+// registers are the accumulators themselves; the three forms share it.
+// Two row repetitions of the layout make the 16 rows of one mma; ldmatrix
+// reads the A fragment from the staged a, each lane giving the address of
+// one of the 16 rows it needs (16 bytes of a row: the fragments of all three
+// forms are 8x8 b16 matrices), ldmatrix.trans the fp16 B fragment from the
+// staged b, and plain shared-memory loads the fp32 and int8 B fragments,
+// whose elements ldmatrix cannot transpose.
 
 import (
 	"fmt"
@@ -43,19 +47,55 @@ func checkDot(v *ir.Value, errs *diag.List) {
 	}
 }
 
+// mmaOp is the mma.sync instruction a tensor-core dot runs as.
+type mmaOp struct {
+	name string  // the helper's suffix: tri_mma_<name>
+	k    int     // the K of one instruction: 32 bytes of operand
+	acc  ir.Kind // the accumulator's kind
+}
+
+// String names the instruction, as --dump=layout and the comments say it.
+func (o mmaOp) String() string {
+	s := fmt.Sprintf("mma.sync m16n8k%d", o.k)
+	if o.name == "tf32x3" {
+		s = "3 x " + s
+	}
+	return s
+}
+
+// mmaOpOf is the mma.sync form of dot v: m16n8k16 for fp16 and bf16
+// operands (into fp32, or fp16 through fp32), m16n8k8 for fp32 operands
+// under input_precision "tf32" and "tf32x3" (three of them per step), and
+// m16n8k32 for int8 into int32. ok is false for the dots with no tensor
+// core form: fp64, ieee fp32 and rank 3.
+func mmaOpOf(v *ir.Value) (mmaOp, bool) {
+	in, out := v.Args[0].Type.Kind, v.Type.Kind
+	if v.Args[0].Type.Shape.Rank() != 2 {
+		return mmaOp{}, false
+	}
+	switch {
+	case isHalf(in) && (out == ir.Float32 || out == ir.Float16):
+		return mmaOp{name: kindSuffix(in), k: 16, acc: ir.Float32}, true
+	case in == ir.Float32 && out == ir.Float32 && v.Precision != ir.PrecisionIEEE:
+		return mmaOp{name: v.Precision.String(), k: 8, acc: ir.Float32}, true
+	case in == ir.Int8 && out == ir.Int32:
+		return mmaOp{name: "i8", k: 32, acc: ir.Int32}, true
+	}
+	return mmaOp{}, false
+}
+
 // mmaBlocked is the layout of a dot result that lets the tensor cores
 // compute it: sizePerThread [1, 2], threadsPerWarp [8, 4], the warps split
 // between rows (16 each) and columns (8 each) with no replication, as
-// evenly as the shape allows. ok is
-// false for dots that have no mma.sync m16n8k16 form here: operands other
-// than fp16 and bf16, rank 3, or shapes the warps cannot tile.
+// evenly as the shape allows. ok is false for dots that have no mma.sync
+// form (see mmaOpOf) or shapes the warps cannot tile.
 func mmaBlocked(v *ir.Value, numWarps int) (Blocked, bool) {
-	at, rt := v.Args[0].Type, v.Type
-	if at.Shape.Rank() != 2 || !isHalf(at.Kind) || rt.Kind != ir.Float32 && rt.Kind != ir.Float16 {
+	op, ok := mmaOpOf(v)
+	if !ok {
 		return Blocked{}, false
 	}
-	m, k, n := at.Shape[0], at.Shape[1], rt.Shape[1]
-	if m%16 != 0 || n%8 != 0 || k%16 != 0 {
+	m, k, n := v.Args[0].Type.Shape[0], v.Args[0].Type.Shape[1], v.Type.Shape[1]
+	if m%16 != 0 || n%8 != 0 || k%op.k != 0 {
 		return Blocked{}, false
 	}
 	// Of the splits that tile the result, the one whose warp tiles are
@@ -106,7 +146,8 @@ func (e *emitter) dot(v *ir.Value) {
 	aBytes, total := dotSharedBytes(v)
 	mma := e.usesMma(v)
 	if mma {
-		e.w.line("// tl.dot %s x %s on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = %d.", at, b.Type, k)
+		op, _ := mmaOpOf(v)
+		e.w.line("// tl.dot %s x %s on the tensor cores: operands staged in shared memory, %s along K = %d.", at, b.Type, op, k)
 	} else {
 		e.w.line("// tl.dot %s x %s on the CUDA cores: operands staged in shared memory, FMAs along K = %d.", at, b.Type, k)
 	}
@@ -147,7 +188,8 @@ func (e *emitter) dot(v *ir.Value) {
 // bBytes of the scratch memory.
 func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	a, acc := v.Args[0], v.Args[2]
-	in := a.Type.Kind
+	op, _ := mmaOpOf(v)
+	ad := a.Type.DType
 	k, n := a.Type.Shape[1], v.Type.Shape[1]
 	d := e.layoutOf(v)
 	name := e.names[v.ID]
@@ -155,31 +197,59 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 		e.declare(v.Type, d, name, "")
 	}
 	c := name
-	if v.Type.Kind != ir.Float32 {
+	if v.Type.Kind != op.acc {
 		c = name + "_f32"
 		e.w.line("float %s[%d];", c, d.Elems)
 	}
 	e.loop(d.Elems, func(i string) string {
 		x := e.expr(acc, i)
-		if v.Type.Kind != ir.Float32 {
+		if v.Type.Kind != op.acc {
 			x = toFloat(v.Type.Kind, x)
 		}
 		return fmt.Sprintf("%s[%s] = %s;", c, i, x)
 	})
 	e.helpers.add("mma", mmaHelpers)
-	kind := "f16"
-	if in == ir.BFloat16 {
-		kind = "bf16"
+	switch op.name {
+	case "tf32", "tf32x3":
+		e.helpers.add("mma_tf32", mmaTF32Helpers)
+	case "i8":
+		e.helpers.add("mma_i8", mmaInt8Helpers)
 	}
+	// One ldmatrix row is 16 bytes of a: 8 fp16, 4 fp32 or 16 int8.
+	half := 16 / a.Type.Kind.Bytes()
 	wm, wn := d.Warps[0].pos("warp_id"), d.Warps[1].pos("warp_id")
 	e.w.open("{")
 	e.w.line("// This warp's rows of the mma tiles start at (%s) * 8, its columns at (%s) * 8;", wm, wn)
 	e.w.line("// lane l gives ldmatrix the address of row l %% 8 of matrix l / 8.")
-	e.w.line("const %s* tri_a = %s + ((%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d) * %d + (lane_id / 16) * 8;",
-		cType(a.Type.DType), smemPtr(a.Type.DType, 0), wm, d.Tile[0], k)
-	e.w.line("const %s* tri_b = %s + (lane_id %% 16) * %d + (%s) * 8;", cType(a.Type.DType), smemPtr(a.Type.DType, bBytes), n, wn)
+	e.w.line("const %s* tri_a = %s + ((%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d) * %d + (lane_id / 16) * %d;",
+		cType(ad), smemPtr(ad, 0), wm, d.Tile[0], k, half)
+	var loadB func() string
+	switch op.name {
+	case "f16", "bf16":
+		e.w.line("const %s* tri_b = %s + (lane_id %% 16) * %d + (%s) * 8;", cType(ad), smemPtr(ad, bBytes), n, wn)
+		loadB = func() string {
+			return fmt.Sprintf("tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * %d + tri_j * %d);", n, d.Tile[1])
+		}
+	case "tf32", "tf32x3":
+		// b's fragment is rows t and t + 4, column g of the k step.
+		e.w.line("// Lane l reads b's fragment at rows l %% 4 and l %% 4 + 4, column l / 4.")
+		e.w.line("const float* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", smemPtr(ad, bBytes), n, wn)
+		loadB = func() string {
+			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Tile[1])
+			return fmt.Sprintf("tri_bf[0] = tri_bits_f32(*(%s)); tri_bf[1] = tri_bits_f32(*(%s + %d));", p, p, 4*n)
+		}
+	case "i8":
+		// b's fragment is rows 4t .. 4t + 3 and 16 + 4t .. 16 + 4t + 3,
+		// column g, four bytes to a register.
+		e.w.line("// Lane l packs b's fragment from rows 4 * (l %% 4) + 0..3 and 16 more, column l / 4.")
+		e.w.line("const signed char* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", smemPtr(ad, bBytes), 4*n, wn)
+		loadB = func() string {
+			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Tile[1])
+			return fmt.Sprintf("tri_bf[0] = tri_pack_i8(%s, %d); tri_bf[1] = tri_pack_i8(%s + %d, %d);", p, n, p, 16*n, n)
+		}
+	}
 	e.w.line("#pragma unroll")
-	e.w.open("for (int tri_k = 0; tri_k < %d; tri_k += 16) {", k)
+	e.w.open("for (int tri_k = 0; tri_k < %d; tri_k += %d) {", k, op.k)
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_i = 0; tri_i < %d; ++tri_i) {", d.Reps[0]/2)
 	e.w.line("unsigned int tri_af[4];")
@@ -187,16 +257,16 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_j = 0; tri_j < %d; ++tri_j) {", d.Reps[1])
 	e.w.line("unsigned int tri_bf[2];")
-	e.w.line("tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * %d + tri_j * %d);", n, d.Tile[1])
+	e.w.line("%s", loadB())
 	idx := func(half, col int) string {
 		return fmt.Sprintf("%s[(2 * tri_i + %d) * %d + tri_j * %d + %d]", c, half, d.RStride[0], d.RStride[1], col*d.KStride[1])
 	}
-	e.w.line("tri_mma_%s(%s, %s, %s, %s, tri_af, tri_bf);", kind, idx(0, 0), idx(0, 1), idx(1, 0), idx(1, 1))
+	e.w.line("tri_mma_%s(%s, %s, %s, %s, tri_af, tri_bf);", op.name, idx(0, 0), idx(0, 1), idx(1, 0), idx(1, 1))
 	e.w.close("}")
 	e.w.close("}")
 	e.w.close("}")
 	e.w.close("}")
-	if v.Type.Kind != ir.Float32 {
+	if v.Type.Kind != op.acc {
 		e.loop(d.Elems, func(i string) string {
 			return fmt.Sprintf("%s[%s] = %s;", name, i, fromFloat(v.Type.Kind, c+"["+i+"]"))
 		})
@@ -222,6 +292,44 @@ TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsig
 TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}`
+
+// mmaTF32Helpers are mma.sync m16n8k8 of kind tf32, which reads fp32
+// registers and ignores their low 13 mantissa bits, and its 3xTF32 form:
+// each operand split into a big part (cut to tf32) and a small one (the
+// rest), and the products big x small, small x big and big x big added in
+// that order, as the CUDA-core form does.
+const mmaTF32Helpers = `// Tensor cores: mma.sync m16n8k8 on tf32 (fp32 registers, low 13 bits ignored), and three of them for tf32x3.
+TRI_DEV void tri_mma_tf32(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+TRI_DEV void tri_mma_tf32x3(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+  unsigned int ab[4], as[4], bb[2], bs[2];
+  for (int i = 0; i < 4; ++i) {
+    ab[i] = a[i] & 0xffffe000u;
+    as[i] = tri_bits_f32(tri_f32_bits(a[i]) - tri_f32_bits(ab[i]));
+  }
+  for (int i = 0; i < 2; ++i) {
+    bb[i] = b[i] & 0xffffe000u;
+    bs[i] = tri_bits_f32(tri_f32_bits(b[i]) - tri_f32_bits(bb[i]));
+  }
+  tri_mma_tf32(c0, c1, c2, c3, ab, bs);
+  tri_mma_tf32(c0, c1, c2, c3, as, bb);
+  tri_mma_tf32(c0, c1, c2, c3, ab, bb);
+}`
+
+// mmaInt8Helpers are mma.sync m16n8k32 on int8 into int32 (wrapping, as
+// without .satfinite) and the packing of four int8 of a column of b, one
+// row apart, into a register.
+const mmaInt8Helpers = `// Tensor cores: mma.sync m16n8k32 on int8 with int32 accumulators.
+TRI_DEV unsigned int tri_pack_i8(const signed char* p, int ld) {
+  return (unsigned int)(unsigned char)p[0] | (unsigned int)(unsigned char)p[ld] << 8 |
+         (unsigned int)(unsigned char)p[2 * ld] << 16 | (unsigned int)(unsigned char)p[3 * ld] << 24;
+}
+TRI_DEV void tri_mma_i8(int& c0, int& c1, int& c2, int& c3, const unsigned int* a, const unsigned int* b) {
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+r"(c0), "+r"(c1), "+r"(c2), "+r"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }`
 
 // smemPtr is the C expression of the scratch memory at byte offset off, as

@@ -41,29 +41,66 @@ func TestDotLowering(t *testing.T) {
 		name    string
 		in, out ir.DType
 		p       ir.Precision
+		m       int // rows; 16 with 4 warps leaves no tensor-core form
 		want    []string
 	}{
-		{"f16", ir.TFloat16, ir.TFloat32, ir.PrecisionTF32, []string{"on the tensor cores", "tri_mma_f16(", "tri_ldmatrix_x4(", "tri_ldmatrix_x2_trans("}},
-		{"f16_out_f16", ir.TFloat16, ir.TFloat16, ir.PrecisionTF32, []string{"tri_mma_f16(", "_f32[16];", "tri_f2h("}},
-		{"bf16", ir.Scalar(ir.BFloat16), ir.TFloat32, ir.PrecisionTF32, []string{"tri_mma_bf16(", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"}},
-		{"tf32", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32, []string{"tri_dot_f32_tf32(", "& 0xffffe000u", "tri_tf32(a[k])"}},
-		{"tf32x3", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32x3, []string{"tri_dot_f32_tf32x3(", "tri_tf32(a[k] - ab)"}},
-		{"ieee", ir.TFloat32, ir.TFloat32, ir.PrecisionIEEE, []string{"tri_dot_f32_ieee(", "tri_fma_f32(a[k], b[k * ldb], acc)"}},
-		{"f64", ir.TFloat64, ir.TFloat64, ir.PrecisionTF32, []string{"tri_dot_f64(", "tri_fma_f64("}},
-		{"i8", ir.Scalar(ir.Int8), ir.TInt32, ir.PrecisionTF32, []string{"tri_dot_i8(", "(unsigned int)((int)a[k] * (int)b[k * ldb])"}},
+		{"f16", ir.TFloat16, ir.TFloat32, ir.PrecisionTF32, 32, []string{"mma.sync m16n8k16 along K", "tri_mma_f16(", "tri_ldmatrix_x4(", "tri_ldmatrix_x2_trans("}},
+		{"f16_out_f16", ir.TFloat16, ir.TFloat16, ir.PrecisionTF32, 32, []string{"tri_mma_f16(", "_f32[16];", "tri_f2h("}},
+		{"bf16", ir.Scalar(ir.BFloat16), ir.TFloat32, ir.PrecisionTF32, 32, []string{"tri_mma_bf16(", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"}},
+		{"tf32", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32, 32, []string{"mma.sync m16n8k8 along K", "tri_mma_tf32(", "tri_ldmatrix_x4(tri_af", "tri_k += 8)",
+			"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "(lane_id / 16) * 4;", "tri_bf[0] = tri_bits_f32(*(tri_b + tri_k * 64"}},
+		{"tf32x3", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32x3, 32, []string{"3 x mma.sync m16n8k8 along K", "tri_mma_tf32x3(", "ab[i] = a[i] & 0xffffe000u;"}},
+		{"i8", ir.Scalar(ir.Int8), ir.TInt32, ir.PrecisionTF32, 32, []string{"mma.sync m16n8k32 along K", "tri_mma_i8(", "tri_k += 32)", "(lane_id / 16) * 16;",
+			"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "tri_bf[0] = tri_pack_i8(tri_b + tri_k * 64 + tri_j * 16, 64); tri_bf[1] = tri_pack_i8(tri_b + tri_k * 64 + tri_j * 16 + 1024, 64);"}},
+		{"ieee", ir.TFloat32, ir.TFloat32, ir.PrecisionIEEE, 32, []string{"tri_dot_f32_ieee(", "tri_fma_f32(a[k], b[k * ldb], acc)"}},
+		{"f64", ir.TFloat64, ir.TFloat64, ir.PrecisionTF32, 32, []string{"tri_dot_f64(", "tri_fma_f64("}},
+		{"tf32_fma", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32, 16, []string{"tri_dot_f32_tf32(", "& 0xffffe000u", "tri_tf32(a[k])"}},
+		{"tf32x3_fma", ir.TFloat32, ir.TFloat32, ir.PrecisionTF32x3, 16, []string{"tri_dot_f32_tf32x3(", "tri_tf32(a[k] - ab)"}},
+		{"i8_fma", ir.Scalar(ir.Int8), ir.TInt32, ir.PrecisionTF32, 16, []string{"tri_dot_i8(", "(unsigned int)((int)a[k] * (int)b[k * ldb])"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			k := 32
-			src, err := Generate(dotKernel(t, tc.in, tc.out, 32, k, 64, tc.p), Options{})
+			k, n := 32, 64
+			if tc.m == 16 {
+				n = 16
+			}
+			src, err := Generate(dotKernel(t, tc.in, tc.out, tc.m, k, n, tc.p), Options{})
 			require.NoError(t, err)
 			for _, w := range tc.want {
 				assert.True(t, strings.Contains(src, w), "missing %q", w)
 			}
 			assert.True(t, strings.Contains(src, "__syncthreads();"))
-			if tc.in.Kind != ir.Float32 || tc.p == ir.PrecisionIEEE {
+			assert.Equal(t, strings.Contains(src, "tri_dot_"), !strings.Contains(src, "mma.sync"), "one form per dot")
+			if tc.in.Kind != ir.Float32 || tc.p == ir.PrecisionIEEE || strings.Contains(src, "mma.sync") {
 				assert.False(t, strings.Contains(src, "tri_tf32("), "the tf32 helper only where used")
 			}
 		})
+	}
+}
+
+// TestMmaOpOf: the mma.sync form of each dot, and none for the dots with
+// no tensor-core form.
+func TestMmaOpOf(t *testing.T) {
+	for _, tc := range []struct {
+		in, out ir.DType
+		p       ir.Precision
+		want    string
+	}{
+		{ir.TFloat16, ir.TFloat32, ir.PrecisionTF32, "mma.sync m16n8k16"},
+		{ir.TFloat16, ir.TFloat16, ir.PrecisionTF32, "mma.sync m16n8k16"},
+		{ir.Scalar(ir.BFloat16), ir.TFloat32, ir.PrecisionTF32, "mma.sync m16n8k16"},
+		{ir.TFloat32, ir.TFloat32, ir.PrecisionTF32, "mma.sync m16n8k8"},
+		{ir.TFloat32, ir.TFloat32, ir.PrecisionTF32x3, "3 x mma.sync m16n8k8"},
+		{ir.TFloat32, ir.TFloat32, ir.PrecisionIEEE, ""},
+		{ir.Scalar(ir.Int8), ir.TInt32, ir.PrecisionTF32, "mma.sync m16n8k32"},
+		{ir.TFloat64, ir.TFloat64, ir.PrecisionTF32, ""},
+	} {
+		a := &ir.Value{Type: ir.Type{DType: tc.in, Shape: ir.Shape{32, 32}}}
+		v := &ir.Value{Op: ir.OpDot, Type: ir.Type{DType: tc.out, Shape: ir.Shape{32, 32}}, Args: []*ir.Value{a, a, nil}, Precision: tc.p}
+		op, ok := mmaOpOf(v)
+		assert.Equal(t, tc.want != "", ok, "%+v", tc)
+		if ok {
+			assert.Equal(t, tc.want, op.String(), "%+v", tc)
+		}
 	}
 }
 

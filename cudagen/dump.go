@@ -79,7 +79,8 @@ func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
 			if pl := p.pipes[v.ID]; pl != nil && p.usesWgmma(v) {
 				fmt.Fprintf(&b, "  dot on the tensor cores (wgmma m64n%dk16), operands streamed by cp.async through %d swizzled shared-memory stages", pl.n, pl.stages)
 			} else if p.usesMma(v) {
-				b.WriteString("  dot on the tensor cores (mma.sync m16n8k16, ldmatrix), operands staged in shared memory")
+				op, _ := mmaOpOf(v)
+				fmt.Fprintf(&b, "  dot on the tensor cores (%s, ldmatrix), operands staged in shared memory", op)
 			} else {
 				b.WriteString("  dot on the CUDA cores (FMA), operands staged in shared memory")
 			}
