@@ -49,7 +49,9 @@ type pipeline struct {
 	dot       *ir.Value
 	loads     [2]*ir.Value // a and b
 	ahead     map[ir.Stmt]bool
-	stages    int
+	stages    int // the loads run stages-1 iterations ahead of the dot
+	buffers   int // shared-memory stages: stages, or one more to keep a wgmma in flight
+	inFlight  bool
 	m, n, k   int
 	aRow      int // bytes of one row of a in shared memory (k elements)
 	bCols     int // columns of b per swizzle block
@@ -59,7 +61,7 @@ type pipeline struct {
 
 // sharedBytes is the shared memory the pipeline needs, alignment slack
 // included.
-func (pl *pipeline) sharedBytes() int { return 1024 + pl.stages*pl.stageSize }
+func (pl *pipeline) sharedBytes() int { return 1024 + pl.buffers*pl.stageSize }
 
 // bRow is the bytes of one row of a block of b in shared memory.
 func (pl *pipeline) bRow() int { return 2 * pl.bCols }
@@ -232,6 +234,14 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	if pl.stages < 2 {
 		return nil
 	}
+	// One more buffer lets the wgmma of an iteration run on while the next
+	// one is issued, as Triton does: the copies of iteration i then fill
+	// the buffer wgmma i-2 read, which every warpgroup has waited for
+	// before the barrier at the top of iteration i.
+	pl.buffers = pl.stages
+	if 1024+(pl.stages+1)*pl.stageSize <= maxDynamicShared {
+		pl.buffers, pl.inFlight = pl.stages+1, true
+	}
 	return pl
 }
 
@@ -311,11 +321,17 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	iv := e.varNames[s.Var.ID]
 	it := cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
-	e.w.line("// Software-pipelined: the loads feeding tl.dot stream into %d shared-memory stages with cp.async,", pl.stages)
+	e.w.line("// Software-pipelined: the loads feeding tl.dot stream into %d shared-memory buffers with cp.async,", pl.buffers)
 	e.w.line("// %d iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, %d- and %d-byte swizzled rows).",
 		pl.stages-1, pl.aRow, pl.bRow())
+	if pl.inFlight {
+		e.w.line("// Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.")
+	}
 	e.w.open("{")
 	e.w.line("const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned")
+	if pl.inFlight {
+		e.wgmmaLoad(pl)
+	}
 	e.w.line("#pragma unroll 1")
 	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", pl.stages-1)
 	e.w.line("%s tri_ahead = %s + tri_s * %s;", it, lo, step)
@@ -330,24 +346,43 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.line("tri_fence_proxy_async();")
 	e.w.line("__syncthreads();")
 	e.lastLine = 0
+	if !pl.inFlight {
+		e.wgmmaLoad(pl)
+	}
 	e.wgmmaIssue(pl, fmt.Sprintf("tri_stage0 + tri_read * %d", pl.stageSize))
 	e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, pl.stages-1, step)
 	e.w.open("if (tri_ahead < %s) {", hi)
 	e.aheadStatements(s, pl, fmt.Sprintf("tri_stage0 + tri_write * %d", pl.stageSize))
 	e.w.close("}")
 	e.w.line("tri_cp_async_commit();")
-	e.wgmmaFinish(pl)
-	e.w.line("tri_read = tri_read == %d ? 0 : tri_read + 1;", pl.stages-1)
-	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", pl.stages-1)
+	if pl.inFlight {
+		e.w.line("tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier")
+	} else {
+		e.wgmmaFinish(pl)
+	}
+	e.w.line("tri_read = tri_read == %d ? 0 : tri_read + 1;", pl.buffers-1)
+	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", pl.buffers-1)
+	if !pl.inFlight {
+		e.assignDot(s, pl)
+	}
+	e.w.close("}")
+	if pl.inFlight {
+		e.wgmmaFinish(pl)
+		e.assignDot(s, pl)
+	}
+	e.w.line("tri_cp_async_wait<0>();")
+	e.w.line("__syncthreads();  // the stages are scratch memory again")
+	e.w.close("}")
+}
+
+// assignDot writes the assignment of the dot's result to the accumulator
+// Var.
+func (e *emitter) assignDot(s *ir.For, pl *pipeline) {
 	for _, st := range s.Body.Stmts {
 		if as, ok := st.(*ir.Assign); ok && as.Value == pl.dot {
 			e.statement(as)
 		}
 	}
-	e.w.close("}")
-	e.w.line("tri_cp_async_wait<0>();")
-	e.w.line("__syncthreads();  // the stages are scratch memory again")
-	e.w.close("}")
 }
 
 // aheadStatements writes the ahead statements of pl's loop for the
@@ -407,28 +442,33 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%d(%s + %s, %s, %s);", l.Elems, w, 2*w, stage, off, e.expr(ptr, "e"), pred)
 }
 
-// wgmmaIssue copies the accumulator into wgmma's fragment order and issues
-// the wgmma of one stage.
-func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
+// wgmmaLoad declares wgmma's accumulator fragments and copies the
+// accumulator into them, in wgmma's fragment order, and declares the
+// dot's result.
+func (e *emitter) wgmmaLoad(pl *pipeline) {
 	v := pl.dot
 	acc := v.Args[2]
 	d := e.layoutOf(v)
-	name := e.names[v.ID]
 	e.source(v.Pos)
 	if !e.inlined[acc.ID] {
 		e.statement(acc)
 	}
 	if !e.fused[v.ID] {
-		e.declare(v.Type, d, name, "")
+		e.declare(v.Type, d, e.names[v.ID], "")
 	}
-	blocks := pl.m / (16 * e.numWarps)
-	perGroup := pl.m / (e.numWarps / 4)
-	e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: each warpgroup owns %d rows of a, in %d m64 block(s).", v.Args[0].Type, v.Args[1].Type, pl.n, perGroup, blocks)
-	for mb := 0; mb < blocks; mb++ {
+	for mb := 0; mb < pl.m/(16*e.numWarps); mb++ {
 		e.w.line("float tri_d%d[%d];", mb, pl.n/2)
 		e.w.line("#pragma unroll")
 		e.w.line("for (int r = 0; r < %d; ++r) tri_d%d[r] = %s;", pl.n/2, mb, e.expr(acc, fragIndex(d, mb, "r")))
 	}
+}
+
+// wgmmaIssue issues the wgmma of one stage.
+func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
+	v := pl.dot
+	blocks := pl.m / (16 * e.numWarps)
+	perGroup := pl.m / (e.numWarps / 4)
+	e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: each warpgroup owns %d rows of a, in %d m64 block(s).", v.Args[0].Type, v.Args[1].Type, pl.n, perGroup, blocks)
 	e.w.line("tri_wgmma_fence();")
 	aSBO, bLBO, bSBO := 8*pl.aRow, pl.k*pl.bRow(), 8*pl.bRow()
 	kind := kindSuffix(v.Args[0].Type.Kind)
@@ -447,7 +487,7 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 func (e *emitter) wgmmaFinish(pl *pipeline) {
 	d := e.layoutOf(pl.dot)
 	name := e.names[pl.dot.ID]
-	e.w.line("tri_wgmma_wait0();")
+	e.w.line("tri_wgmma_wait<0>();")
 	for mb := 0; mb < pl.m/(16*e.numWarps); mb++ {
 		e.w.line("#pragma unroll")
 		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_d%d[r]); %s[%s] = tri_d%d[r]; }", pl.n/2, mb, name, fragIndex(d, mb, "r"), mb)
@@ -481,7 +521,7 @@ template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.w
 TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-TRI_DEV void tri_wgmma_wait0(void) { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
 // Keeps the compiler from moving an accumulator across the wait.
 TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
 // A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.

@@ -32,18 +32,28 @@ func groupedCUDA(t *testing.T, arch string, bm, bn, bk, warps, stages int) (stri
 // shape or the stages do not allow it, the dot stays on mma.sync.
 func TestPipelinedMatmul(t *testing.T) {
 	src, dump := groupedCUDA(t, "sm_90a", 128, 256, 64, 8, 3)
-	assert.Contains(t, src, "Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages")
+	assert.Contains(t, src, "Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers")
+	assert.Contains(t, src, "2 iteration(s) ahead of the wgmma")
+	assert.Contains(t, src, "tri_wgmma_wait<1>();")
 	assert.Contains(t, src, "tri_wgmma_m64n256k16_f16(tri_d0, ")
 	assert.Contains(t, src, "// a: 16-byte copies into the stage, zero-filled where masked off")
 	assert.Contains(t, src, "// b: 16-byte copies into the stage, zero-filled where masked off")
 	assert.Contains(t, src, "__launch_bounds__(256)")
-	assert.Equal(t, 1024+3*(128*64+64*256)*2, cudagen.DynamicSharedBytes(src))
-	assert.Contains(t, dump, "wgmma m64n256k16), operands streamed by cp.async through 3 swizzled shared-memory stages")
+	assert.Equal(t, 1024+4*(128*64+64*256)*2, cudagen.DynamicSharedBytes(src)) // num_stages + 1 buffers
+	assert.Contains(t, dump, "wgmma m64n256k16), operands streamed by cp.async 2 iteration(s) ahead through 4 swizzled shared-memory buffers, one wgmma kept in flight")
 
 	src, _ = groupedCUDA(t, "sm_90a", 128, 128, 32, 4, 4)
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16(tri_d1, ") // two m64 blocks per warpgroup
 	assert.Contains(t, src, "64- and 128-byte swizzled rows")
-	assert.Equal(t, 1024+4*(128*32+32*128)*2, cudagen.DynamicSharedBytes(src))
+	assert.Equal(t, 1024+5*(128*32+32*128)*2, cudagen.DynamicSharedBytes(src))
+
+	// Where num_stages + 1 buffers do not fit, num_stages do, and each
+	// iteration waits for its wgmma.
+	src, dump = groupedCUDA(t, "sm_90a", 128, 256, 64, 8, 4)
+	assert.Equal(t, 1024+4*(128*64+64*256)*2, cudagen.DynamicSharedBytes(src))
+	assert.Contains(t, src, "tri_wgmma_wait<0>();")
+	assert.NotContains(t, src, "tri_wgmma_wait<1>")
+	assert.NotContains(t, dump, "in flight")
 
 	for _, tc := range []struct {
 		arch                      string
