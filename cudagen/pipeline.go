@@ -343,7 +343,15 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmma reads and the copies fill", pl.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
 	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", pl.stages-2)
-	e.w.line("tri_fence_proxy_async();")
+	if e.copyWidth(pl.loads[0]) == 1 || e.copyWidth(pl.loads[1]) == 1 {
+		// Plain shared-memory stores are generic-proxy writes, which
+		// wgmma (the async proxy) sees only after a proxy fence. Copies
+		// by cp.async get none after their wait and the barrier, as
+		// Triton's fence insertion does (it fences only operands stored
+		// from registers); the fence is a MEMBAR.ALL.CTA per iteration,
+		// 2-6% of a 4-warp 128x128x64 matmul.
+		e.w.line("tri_fence_proxy_async();  // the element-by-element stores are generic-proxy writes")
+	}
 	e.w.line("__syncthreads();")
 	e.lastLine = 0
 	if !pl.inFlight {
