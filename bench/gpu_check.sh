@@ -90,6 +90,18 @@ samplechecks() {
 			--let "w=empty(C, dtype='float16')" --let "b=empty(C, dtype='float16')" --let 'm=empty(R)' --let 'r=empty(R)' \
 			--dump=resources -o /dev/null 2>&1 | grep registers)" >>"$LOG_DIR/resources.txt"
 	done
+	# The benchmarked matmul configurations at 4096^3 (bench_matmul.py) and
+	# tutorial 03's config 0, the one the tuner picks there.
+	local mm="--let m=4096 --let n=4096 --let k=4096 --let a=randn(m,k,dtype='float16') --let b=randn(k,n,dtype='float16') --let c=empty(m,n,dtype='float16')"
+	for c in "128 256 64 8 3" "128 128 64 4 4"; do
+		set -- $c
+		# shellcheck disable=SC2086
+		echo "matmul_grouped 4096^3 $1x$2x$3 w$4 s$5: $(bin/tri build samples/matmul_grouped.tri "grouped_matmul_k[(triton.cdiv(m, $1), triton.cdiv(n, $2))](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1), bm=$1, bn=$2, bk=$3, group_sz=8, num_warps=$4, num_stages=$5)" \
+			$mm --dump=resources -o /dev/null 2>&1 | grep registers)" >>"$LOG_DIR/resources.txt"
+	done
+	echo "matmul_tutorial03 4096^3 config 0: $(bin/tri build samples/matmul_tutorial03.tri --let M=4096 --let N=4096 --let K=4096 --config 0 \
+		--dump=resources -o /dev/null 2>&1 | grep registers)" >>"$LOG_DIR/resources.txt"
+	tail -3 "$LOG_DIR/resources.txt" >>"$S"
 	note "tri run --check: $pass of ${#samples[@]} samples pass"
 	note "nvcc: $nv of ${#samples[@]} samples compile"
 	note "samples with register spills (or no report): $spills (resources.txt)"

@@ -83,12 +83,31 @@ func GenerateCUDA(k *ir.Kernel, arch string, lineInfo bool) (string, error) {
 // CompileCUDA compiles CUDA C with NVRTC through the disk cache, rewriting
 // error logs to point at the kernel's source lines.
 func CompileCUDA(k *ir.Kernel, src, arch string, lineInfo bool) (*nvrtc.Program, bool, error) {
+	return compileWith(k, src, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
+		return nvrtc.CompileCached(nvrtc.DefaultCache(), src, opt)
+	})
+}
+
+// compileReport compiles src afresh, past both tri's cubin cache and the
+// CUDA compute cache, so that the log holds ptxas's resource report.
+func compileReport(k *ir.Kernel, src, arch string, lineInfo bool) (*nvrtc.Program, error) {
+	prog, _, err := compileWith(k, src, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
+		prog, err := nvrtc.CompileFresh(src, opt)
+		return prog, false, err
+	})
+	return prog, err
+}
+
+// compileWith compiles the CUDA src generated for k with compile, mapping
+// a rejection's log to the source.
+func compileWith(k *ir.Kernel, src, arch string, lineInfo bool,
+	compile func(string, nvrtc.CompileOptions) (*nvrtc.Program, bool, error)) (*nvrtc.Program, bool, error) {
 	if err := nvrtc.LoadNVRTC(); err != nil {
 		return nil, false, fmt.Errorf("%w: %v", ErrNoGPU, err)
 	}
 	cuName := strings.TrimSuffix(filepath.Base(k.File), filepath.Ext(k.File)) + "_" + k.Name + ".cu"
 	opt := nvrtc.CompileOptions{Arch: arch, LineInfo: lineInfo, Verbose: true, Name: cuName}
-	prog, hit, err := nvrtc.CompileCached(nvrtc.DefaultCache(), src, opt)
+	prog, hit, err := compile(src, opt)
 	if err != nil {
 		var ce *nvrtc.CompileError
 		if errors.As(err, &ce) {

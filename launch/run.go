@@ -96,7 +96,7 @@ func BuildFile(path, line string, o *Options) error {
 }
 
 func printResources(o *Options, k *ir.Kernel, src, arch string) error {
-	prog, _, err := CompileCUDA(k, src, arch, o.LineInfo)
+	prog, err := compileReport(k, src, arch, o.LineInfo)
 	if err != nil {
 		return err
 	}
