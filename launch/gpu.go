@@ -88,11 +88,12 @@ func CompileCUDA(k *ir.Kernel, src, arch string, lineInfo bool) (*nvrtc.Program,
 	})
 }
 
-// compileReport compiles src afresh, past both tri's cubin cache and the
-// CUDA compute cache, so that the log holds ptxas's resource report.
+// compileReport compiles src afresh, past tri's cubin cache (whose logs
+// may come from a tri that let NVRTC skip ptxas), so that the log holds
+// ptxas's resource report.
 func compileReport(k *ir.Kernel, src, arch string, lineInfo bool) (*nvrtc.Program, error) {
 	prog, _, err := compileWith(k, src, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
-		prog, err := nvrtc.CompileFresh(src, opt)
+		prog, err := nvrtc.Compile(src, opt)
 		return prog, false, err
 	})
 	return prog, err

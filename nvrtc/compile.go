@@ -4,10 +4,8 @@ package nvrtc
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"unsafe"
 )
 
@@ -62,31 +60,6 @@ func (opt CompileOptions) name() string {
 		return "kernel.cu"
 	}
 	return opt.Name
-}
-
-// freshMu serializes the compilations that turn the CUDA compute cache off.
-var freshMu sync.Mutex
-
-// CompileFresh compiles like Compile with the CUDA compute cache off
-// (CUDA_CACHE_DISABLE=1 for the call), so that ptxas runs and, under
-// Verbose, its report is in the log: NVRTC serves a cubin it compiled
-// before from that cache without running ptxas, and its log then has no
-// report.
-func CompileFresh(src string, opt CompileOptions) (*Program, error) {
-	freshMu.Lock()
-	defer freshMu.Unlock()
-	old, had := os.LookupEnv("CUDA_CACHE_DISABLE")
-	if err := os.Setenv("CUDA_CACHE_DISABLE", "1"); err != nil {
-		return nil, err
-	}
-	defer func() {
-		if had {
-			_ = os.Setenv("CUDA_CACHE_DISABLE", old)
-		} else {
-			_ = os.Unsetenv("CUDA_CACHE_DISABLE")
-		}
-	}()
-	return Compile(src, opt)
 }
 
 // Compile compiles src to a cubin for opt.Arch. A source that NVRTC rejects

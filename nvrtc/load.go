@@ -6,6 +6,7 @@ package nvrtc
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"unsafe"
@@ -59,14 +60,32 @@ func Load() error {
 // LoadDriver opens the driver library (libcuda.so.1) and calls cuInit. It
 // is enough for running cubins; compiling needs LoadNVRTC.
 func LoadDriver() error {
+	computeCacheOff()
 	driverOnce.Do(func() { driver, driverErr = loadDriver() })
 	return driverErr
 }
 
 // LoadNVRTC opens libnvrtc. It is enough for compiling; no GPU is needed.
 func LoadNVRTC() error {
+	computeCacheOff()
 	nvrtcOnce.Do(func() { nvrtcLib, nvrtcErr = loadNVRTC(nvrtcCandidates(osSearchEnv())) })
 	return nvrtcErr
+}
+
+// cacheOnce guards computeCacheOff.
+var cacheOnce sync.Once
+
+// computeCacheOff turns the CUDA compute cache off for this process, unless
+// the user set CUDA_CACHE_DISABLE, before either library reads it. NVRTC
+// serves a cubin that cache holds without running ptxas, so its log then
+// lacks ptxas's resource report (--dump=resources read zeros); tri keeps
+// its own cubin cache, with each cubin's log, instead.
+func computeCacheOff() {
+	cacheOnce.Do(func() {
+		if _, set := os.LookupEnv("CUDA_CACHE_DISABLE"); !set {
+			_ = os.Setenv("CUDA_CACHE_DISABLE", "1")
+		}
+	})
 }
 
 // Paths returns the files of the loaded driver and NVRTC libraries (empty
