@@ -12,18 +12,24 @@ import (
 	"github.com/tri-lang/tri/tensor"
 )
 
-// TestAutotuneGPU runs every config of the autotuned samples on the GPU
-// against the interpreter, then tunes each sample with an empty cache,
-// checks the tuned run against the interpreter and that the inputs came
-// through tuning unchanged, and tunes again to see the cached choice taken.
-// Without a GPU it skips, unless TRI_REQUIRE_GPU=1.
-func TestAutotuneGPU(t *testing.T) {
+// needGPU skips t without a GPU, or fails it under TRI_REQUIRE_GPU=1.
+func needGPU(t *testing.T) {
+	t.Helper()
 	if _, err := Device(); err != nil {
 		if os.Getenv("TRI_REQUIRE_GPU") == "1" {
 			t.Fatalf("TRI_REQUIRE_GPU=1 but %v", err)
 		}
 		t.Skipf("%v", firstLine(err))
 	}
+}
+
+// TestAutotuneGPU runs every config of the autotuned samples on the GPU
+// against the interpreter, then tunes each sample with an empty cache,
+// checks the tuned run against the interpreter and that the inputs came
+// through tuning unchanged, and tunes again to see the cached choice taken.
+// Without a GPU it skips, unless TRI_REQUIRE_GPU=1.
+func TestAutotuneGPU(t *testing.T) {
+	needGPU(t)
 	t.Setenv("TRI_AUTOTUNE_CACHE", t.TempDir())
 	for _, name := range []string{"matmul_autotuned", "matmul_tutorial03"} {
 		t.Run(name, func(t *testing.T) {

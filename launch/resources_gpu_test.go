@@ -15,12 +15,7 @@ import (
 // (where NVRTC does not run ptxas again). Without a GPU it skips, unless
 // TRI_REQUIRE_GPU=1.
 func TestResourcesReportGPU(t *testing.T) {
-	if _, err := Device(); err != nil {
-		if os.Getenv("TRI_REQUIRE_GPU") == "1" {
-			t.Fatalf("TRI_REQUIRE_GPU=1 but %v", err)
-		}
-		t.Skipf("%v", firstLine(err))
-	}
+	needGPU(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	re := regexp.MustCompile(`add_kernel on sm_\w+: (\d+) registers`)
 	for i := range 3 {
