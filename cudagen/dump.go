@@ -78,7 +78,7 @@ func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
 		if v.Op == ir.OpDot {
 			if pl := p.pipes[v.ID]; pl != nil && p.usesWgmma(v) {
 				fmt.Fprintf(&b, "  dot on the tensor cores (wgmma m64n%dk16), operands streamed by cp.async %d iteration(s) ahead through %d swizzled shared-memory buffers", pl.n, pl.stages-1, pl.buffers)
-				if pl.inFlight {
+				if pl.inFlight() {
 					b.WriteString(", one wgmma kept in flight")
 				}
 			} else if p.usesMma(v) {

@@ -51,7 +51,6 @@ type pipeline struct {
 	ahead     map[ir.Stmt]bool
 	stages    int // the loads run stages-1 iterations ahead of the dot
 	buffers   int // shared-memory stages: stages, or one more to keep a wgmma in flight
-	inFlight  bool
 	m, n, k   int
 	aRow      int // bytes of one row of a in shared memory (k elements)
 	bCols     int // columns of b per swizzle block
@@ -62,6 +61,10 @@ type pipeline struct {
 // sharedBytes is the shared memory the pipeline needs, alignment slack
 // included.
 func (pl *pipeline) sharedBytes() int { return 1024 + pl.buffers*pl.stageSize }
+
+// inFlight reports whether each iteration's wgmma runs on while the next
+// is issued: there is a buffer for it.
+func (pl *pipeline) inFlight() bool { return pl.buffers > pl.stages }
 
 // bRow is the bytes of one row of a block of b in shared memory.
 func (pl *pipeline) bRow() int { return 2 * pl.bCols }
@@ -240,7 +243,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	// before the barrier at the top of iteration i.
 	pl.buffers = pl.stages
 	if 1024+(pl.stages+1)*pl.stageSize <= maxDynamicShared {
-		pl.buffers, pl.inFlight = pl.stages+1, true
+		pl.buffers = pl.stages + 1
 	}
 	return pl
 }
@@ -324,12 +327,12 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.line("// Software-pipelined: the loads feeding tl.dot stream into %d shared-memory buffers with cp.async,", pl.buffers)
 	e.w.line("// %d iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, %d- and %d-byte swizzled rows).",
 		pl.stages-1, pl.aRow, pl.bRow())
-	if pl.inFlight {
+	if pl.inFlight() {
 		e.w.line("// Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.")
 	}
 	e.w.open("{")
 	e.w.line("const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned")
-	if pl.inFlight {
+	if pl.inFlight() {
 		e.wgmmaLoad(pl)
 	}
 	e.w.line("#pragma unroll 1")
@@ -354,7 +357,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	}
 	e.w.line("__syncthreads();")
 	e.lastLine = 0
-	if !pl.inFlight {
+	if !pl.inFlight() {
 		e.wgmmaLoad(pl)
 	}
 	e.wgmmaIssue(pl, fmt.Sprintf("tri_stage0 + tri_read * %d", pl.stageSize))
@@ -363,18 +366,18 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.aheadStatements(s, pl, fmt.Sprintf("tri_stage0 + tri_write * %d", pl.stageSize))
 	e.w.close("}")
 	e.w.line("tri_cp_async_commit();")
-	if pl.inFlight {
+	if pl.inFlight() {
 		e.w.line("tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier")
 	} else {
 		e.wgmmaFinish(pl)
 	}
 	e.w.line("tri_read = tri_read == %d ? 0 : tri_read + 1;", pl.buffers-1)
 	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", pl.buffers-1)
-	if !pl.inFlight {
+	if !pl.inFlight() {
 		e.assignDot(s, pl)
 	}
 	e.w.close("}")
-	if pl.inFlight {
+	if pl.inFlight() {
 		e.wgmmaFinish(pl)
 		e.assignDot(s, pl)
 	}
