@@ -30,6 +30,7 @@ var references = map[string]Reference{
 	"binop_shift":      refShift,
 	"unary":            refUnary,
 	"where":            refWhere,
+	"div_guarded":      refDivGuarded,
 	"zeros_full":       refZerosFull,
 
 	// Casts.

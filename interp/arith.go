@@ -6,13 +6,13 @@ package interp
 import (
 	"math"
 
-	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
 
 // intBinary applies a binary op to integer (or Bool) tiles of kind
-// v.Type.Kind, wrapping the result to the kind's width.
-func (p *program) intBinary(v *ir.Value, a, b *tile) (*tile, error) {
+// v.Type.Kind, wrapping the result to the kind's width. A division by zero
+// leaves its lane undefined.
+func intBinary(v *ir.Value, a, b *tile) *tile {
 	k := v.Type.Kind
 	x, y := a.ints, b.ints
 	t := newTile(k, a.shape)
@@ -31,12 +31,7 @@ func (p *program) intBinary(v *ir.Value, a, b *tile) (*tile, error) {
 			out[i] = x[i] * y[i]
 		}
 	case ir.OpDiv, ir.OpRem:
-		for i, d := range y {
-			if d == 0 {
-				return nil, p.errorf(v.Pos, diag.CodeRuntime, "integer division by zero%s", atLane(a.shape, i))
-			}
-		}
-		divRem(k, v.Op == ir.OpDiv, x, y, out)
+		divRem(k, v.Op == ir.OpDiv, x, zeroDivisors(v.Pos, a.shape, y, t), out)
 	case ir.OpMax, ir.OpMin:
 		isMax := v.Op == ir.OpMax
 		for i := range out {
@@ -62,7 +57,7 @@ func (p *program) intBinary(v *ir.Value, a, b *tile) (*tile, error) {
 		shift(k, v.Op == ir.OpShl, x, y, out)
 	}
 	wrapInts(k, out)
-	return t, nil
+	return t
 }
 
 func atLane(shape ir.Shape, i int) string {

@@ -8,7 +8,8 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// eval computes v from its operands' tiles. Void values give nil.
+// eval computes v from its operands' tiles. Void values give nil. Lanes
+// computed from undefined lanes are undefined; using one is an error.
 func (p *program) eval(v *ir.Value) (*tile, error) {
 	var buf [3]*tile
 	args := buf[:0]
@@ -21,6 +22,21 @@ func (p *program) eval(v *ir.Value) (*tile, error) {
 			args[i] = p.vals[a.ID]
 		}
 	}
+	if firstUndef(args) == nil {
+		return p.evalOp(v, args)
+	}
+	if err := p.checkUses(v, args); err != nil {
+		return nil, err
+	}
+	t, err := p.evalOp(v, args)
+	if t != nil && err == nil {
+		propagate(v, args, t)
+	}
+	return t, err
+}
+
+// evalOp dispatches on v's op.
+func (p *program) evalOp(v *ir.Value, args []*tile) (*tile, error) {
 	k := v.Type.Kind
 	switch v.Op {
 	case ir.OpConst:
@@ -55,7 +71,7 @@ func (p *program) eval(v *ir.Value) (*tile, error) {
 		if k.IsFloat() {
 			return floatBinary(v, args[0], args[1]), nil
 		}
-		return p.intBinary(v, args[0], args[1])
+		return intBinary(v, args[0], args[1]), nil
 	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
 		return compare(v.Op, args[0], args[1]), nil
 	case ir.OpNeg, ir.OpNot, ir.OpAbs:

@@ -97,7 +97,11 @@ func (p *program) block(b *ir.Block) (returned bool, err error) {
 		case *ir.While:
 			returned, err = p.whileLoop(s)
 		case *ir.If:
-			if p.vals[s.Cond.ID].truth() {
+			c := p.vals[s.Cond.ID]
+			if err := p.checkControl(s.Pos, "if", c); err != nil {
+				return false, err
+			}
+			if c.truth() {
 				returned, err = p.block(s.Then)
 			} else {
 				returned, err = p.block(s.Else)
@@ -118,6 +122,9 @@ func (p *program) block(b *ir.Block) (returned bool, err error) {
 // bounds, so no iteration variable can overflow.
 func (p *program) forLoop(s *ir.For) (bool, error) {
 	k := s.Var.Type.Kind
+	if err := p.checkControl(s.Pos, "for loop", p.vals[s.Lo.ID], p.vals[s.Hi.ID], p.vals[s.Step.ID]); err != nil {
+		return false, err
+	}
 	lo, hi, step := p.vals[s.Lo.ID].ints[0], p.vals[s.Hi.ID].ints[0], p.vals[s.Step.ID].ints[0]
 	if step == 0 {
 		return false, p.errorf(s.Pos, diag.CodeRuntime, "range() step is zero")
@@ -158,7 +165,11 @@ func (p *program) whileLoop(s *ir.While) (bool, error) {
 		if returned, err := p.block(s.Cond); returned || err != nil {
 			return returned, err
 		}
-		if !p.vals[s.CondValue.ID].truth() {
+		c := p.vals[s.CondValue.ID]
+		if err := p.checkControl(s.Pos, "while loop", c); err != nil {
+			return false, err
+		}
+		if !c.truth() {
 			return false, nil
 		}
 		if returned, err := p.block(s.Body); returned || err != nil {

@@ -456,15 +456,18 @@ func TestRuntimeErrors(t *testing.T) {
 		require.Error(t, err)
 		assert.Equal(t, "k.tri:4:5: interpreting assumes: tl.assume does not hold (program (0, 0, 0))", err.Error())
 	})
-	t.Run("division by zero in a tile", func(t *testing.T) {
+	t.Run("division by zero deciding an if", func(t *testing.T) {
 		b := newBuilder("divide")
 		n := b.param("n", ir.TInt32)
 		b.at(3)
-		offs := b.arange(0, 8)
-		b.bin(ir.OpDiv, b.splat(n, 8), b.bin(ir.OpSub, offs, b.splat(b.i32(5), 8)))
-		err := Run(b.done(t), [3]int{1, 1, 1}, []Arg{{Scalar: ir.IntConst(3)}}, Options{})
+		q := b.bin(ir.OpDiv, b.i32(12), b.bin(ir.OpSub, n, b.i32(3)))
+		b.at(4)
+		b.ifElse(b.cmp(ir.OpGt, q, b.i32(0)), func() { b.ret() }, nil)
+		k := b.done(t)
+		require.NoError(t, Run(k, [3]int{1, 1, 1}, []Arg{{Scalar: ir.IntConst(4)}}, Options{}))
+		err := Run(k, [3]int{1, 1, 1}, []Arg{{Scalar: ir.IntConst(3)}}, Options{})
 		require.Error(t, err)
-		assert.Equal(t, "k.tri:3:5: interpreting divide: integer division by zero at lane [5] (program (0, 0, 0))", err.Error())
+		assert.Equal(t, "k.tri:3:5: interpreting divide: integer division by zero, whose result is used by the if at line 4 (program (0, 0, 0))", err.Error())
 	})
 	t.Run("internal error instead of a panic", func(t *testing.T) {
 		b := newBuilder("broken")

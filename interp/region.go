@@ -28,12 +28,13 @@ func (p *program) reduceCustom(v *ir.Value, args []*tile) (*tile, error) {
 		if acc, err = c.combine(acc, x); err != nil {
 			return nil, err
 		}
+		c.noteUndef(acc)
 	}
 	shape := ir.ReducedType(v.Args[0].Type, v.Axis).Shape
 	for i := range acc {
 		acc[i] = acc[i].withShape(shape)
 	}
-	return results(acc), nil
+	return c.results(acc), nil
 }
 
 // scanCustom computes the inclusive scan of the operands along v.Axis with
@@ -62,11 +63,12 @@ func (p *program) scanCustom(v *ir.Value, args []*tile) (*tile, error) {
 		if acc, err = c.combine(acc, x); err != nil {
 			return nil, err
 		}
+		c.noteUndef(acc)
 		for i := range out {
 			scatter(out[i], acc[i], w, j)
 		}
 	}
-	return results(out), nil
+	return c.results(out), nil
 }
 
 // results makes the value of a reduce or scan: the tile itself for one
@@ -119,7 +121,26 @@ type combiner struct {
 	p      *program
 	r      *ir.Region
 	lanes  int
-	vector bool // the body is straight-line elementwise code
+	vector bool   // the body is straight-line elementwise code
+	undef  *fault // an undefined lane the body produced, if any
+}
+
+// noteUndef records an undefined lane among the combined values acc.
+func (c *combiner) noteUndef(acc []*tile) {
+	if t := firstUndef(acc); t != nil && c.undef == nil {
+		c.undef = t.undef.cause
+	}
+}
+
+// results makes the value of the reduce or scan from ts; like a builtin
+// reduction's, it is all undefined if the body produced an undefined lane.
+func (c *combiner) results(ts []*tile) *tile {
+	if c.undef != nil {
+		for _, t := range ts {
+			t.undef = all(t.len(), c.undef)
+		}
+	}
+	return results(ts)
 }
 
 func (p *program) newCombiner(r *ir.Region, lanes int) *combiner {
@@ -163,6 +184,7 @@ func (c *combiner) combine(acc, x []*tile) ([]*tile, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.noteUndef(ys)
 		for i, y := range ys {
 			copyLane(out[i], q, y)
 		}

@@ -70,7 +70,8 @@ type machine struct {
 
 // Run executes k over grid (programs along x, y, z) with the given
 // arguments, reading and writing the tensors in place. Out-of-bounds or
-// misaligned loads and stores, integer division by zero, an assume that
+// misaligned loads and stores, the use of a lane of an integer division
+// by zero (stored, an address, a mask, control flow), an assume that
 // does not hold, a zero loop step, timeouts and cancellation are errors
 // (*diag.Diagnostic) naming the source position and the program id (and,
 // for memory, the element index and the buffer's bounds). Run never

@@ -15,13 +15,15 @@ import (
 // for float kinds, ints for integers, Bool and pointers (see the package
 // comment for the canonical form). Tiles are immutable once built. A
 // multi-result value (a tuple reduce or scan, a split) has kind Void and
-// its results in parts, read by OpTupleGet.
+// its results in parts, read by OpTupleGet. undef marks the lanes whose
+// value is undefined (see undef.go); it is nil for most tiles.
 type tile struct {
 	kind  ir.Kind
 	shape ir.Shape
 	ints  []int64
 	flts  []float64
 	parts []*tile
+	undef *undefLanes
 }
 
 // newTile allocates a zeroed tile of kind k and the given shape.
@@ -63,7 +65,7 @@ func (t *tile) len() int {
 
 // withShape returns a tile sharing t's elements with another shape.
 func (t *tile) withShape(shape ir.Shape) *tile {
-	return &tile{kind: t.kind, shape: shape, ints: t.ints, flts: t.flts}
+	return &tile{kind: t.kind, shape: shape, ints: t.ints, flts: t.flts, undef: t.undef}
 }
 
 // truth is the value of a Bool scalar.
