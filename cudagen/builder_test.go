@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -35,7 +34,7 @@ func newBuilder(t *testing.T, name, sample string, numWarps int) *builder {
 
 func (b *builder) at(line int) *builder { b.line = line; return b }
 
-func (b *builder) pos() diag.Pos { return diag.Pos{File: b.k.File, Line: b.line, Col: 5} }
+func (b *builder) pos() ir.Pos { return ir.Pos{File: b.k.File, Line: b.line, Col: 5} }
 
 func (b *builder) emit(v *ir.Value) *ir.Value {
 	v.ID = b.k.NumValues

@@ -41,7 +41,7 @@ func dotSharedBytes(v *ir.Value) (aBytes, total int) {
 // checkDot reports a dot whose operands do not fit the scratch memory.
 func checkDot(v *ir.Value, errs *diag.List) {
 	if _, n := dotSharedBytes(v); n > maxSharedBytes {
-		errs.Errorf(v.Pos, diag.CodeUnsupported,
+		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported,
 			"tl.dot of %s and %s needs %d KiB of shared memory to stage its operands; a program has at most %d KiB (use smaller blocks)",
 			v.Args[0].Type, v.Args[1].Type, (n+1023)/1024, maxSharedBytes/1024)
 	}

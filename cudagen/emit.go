@@ -333,7 +333,7 @@ func (e *emitter) storesTo(l *dist) bool {
 }
 
 // source writes the comment quoting pos's source line, once per line.
-func (e *emitter) source(pos diag.Pos) {
+func (e *emitter) source(pos ir.Pos) {
 	if !pos.IsValid() || pos.Line == e.lastLine || e.inRegion {
 		return
 	}

@@ -149,7 +149,7 @@ func (p *plan) commonBlock(a, b *ir.Block) *ir.Block {
 // check reports what cudagen cannot lower yet.
 func (p *plan) check(v *ir.Value, errs *diag.List) {
 	if !lowered[v.Op] {
-		errs.Errorf(v.Pos, diag.CodeUnsupported, "%s is not yet supported by CUDA generation", v.Op)
+		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "%s is not yet supported by CUDA generation", v.Op)
 		return
 	}
 	if v.Op == ir.OpDot {
@@ -162,23 +162,23 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	for _, s := range shapes {
 		for _, n := range s {
 			if n <= 0 || n&(n-1) != 0 {
-				errs.Errorf(v.Pos, diag.CodeUnsupported, "tile of shape %s: tile dimensions must be powers of two", s)
+				errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "tile of shape %s: tile dimensions must be powers of two", s)
 				return
 			}
 		}
 	}
 	if (v.Op == ir.OpReduce || v.Op == ir.OpScan) && v.Combine == ir.CombineCustom && v.Region == nil {
-		errs.Errorf(v.Pos, diag.CodeInternal, "%s with a custom combine function has no region", v.Op)
+		errs.Errorf(diag.Pos(v.Pos), diag.CodeInternal, "%s with a custom combine function has no region", v.Op)
 		return
 	}
 	if v.Op == ir.OpScan && (v.Combine == ir.CombineArgMax || v.Combine == ir.CombineArgMin) {
-		errs.Errorf(v.Pos, diag.CodeUnsupported, "a scan with %s is not supported", v.Combine)
+		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "a scan with %s is not supported", v.Combine)
 		return
 	}
 	if v.Region != nil {
 		for _, s := range v.Region.Body.Stmts {
 			if _, ok := s.(*ir.Value); !ok {
-				errs.Errorf(s.Position(), diag.CodeUnsupported, "control flow in a combine function is not yet supported by CUDA generation")
+				errs.Errorf(diag.Pos(s.Position()), diag.CodeUnsupported, "control flow in a combine function is not yet supported by CUDA generation")
 				return
 			}
 		}

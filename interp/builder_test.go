@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -30,7 +29,7 @@ func (b *builder) at(line int) *builder {
 	return b
 }
 
-func (b *builder) pos() diag.Pos { return diag.Pos{File: b.k.File, Line: b.line, Col: 5} }
+func (b *builder) pos() ir.Pos { return ir.Pos{File: b.k.File, Line: b.line, Col: 5} }
 
 func (b *builder) add(s ir.Stmt) {
 	blk := b.blocks[len(b.blocks)-1]

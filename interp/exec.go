@@ -38,7 +38,7 @@ func (p *program) run(i int) (err error) {
 	clear(p.vars)
 	defer func() {
 		if r := recover(); r != nil {
-			err = p.errorf(diag.Pos{File: p.m.k.File}, diag.CodeInternal, "internal error: %v", r)
+			err = p.errorf(ir.Pos{File: p.m.k.File}, diag.CodeInternal, "internal error: %v", r)
 		}
 	}()
 	if err := p.check(nil); err != nil {
@@ -52,8 +52,8 @@ func (p *program) run(i int) (err error) {
 }
 
 // errorf makes an error diagnostic at pos naming the kernel and program.
-func (p *program) errorf(pos diag.Pos, code diag.Code, format string, args ...any) *diag.Diagnostic {
-	return diag.Errorf(pos, code, "interpreting %s: %s (program (%d, %d, %d))",
+func (p *program) errorf(pos ir.Pos, code diag.Code, format string, args ...any) *diag.Diagnostic {
+	return diag.Errorf(diag.Pos(pos), code, "interpreting %s: %s (program (%d, %d, %d))",
 		p.m.k.Name, fmt.Sprintf(format, args...), p.pid[0], p.pid[1], p.pid[2])
 }
 
@@ -74,7 +74,7 @@ func (p *program) check(loop ir.Stmt) error {
 		why = "canceled"
 	}
 	if loop == nil {
-		return p.errorf(diag.Pos{File: p.m.k.File}, diag.CodeTimeout, "%s", why)
+		return p.errorf(ir.Pos{File: p.m.k.File}, diag.CodeTimeout, "%s", why)
 	}
 	pos := loop.Position()
 	return p.errorf(pos, diag.CodeTimeout, "%s in the loop at line %d", why, pos.Line)

@@ -59,7 +59,7 @@ func (p *program) store(v *ir.Value, ptr, val, mask *tile) error {
 	return nil
 }
 
-func (p *program) memError(pos diag.Pos, what, msg string, shape ir.Shape, lane int) *diag.Diagnostic {
+func (p *program) memError(pos ir.Pos, what, msg string, shape ir.Shape, lane int) *diag.Diagnostic {
 	return p.errorf(pos, diag.CodeRuntime, "%s %s%s", what, msg, atLane(shape, lane))
 }
 

@@ -167,10 +167,10 @@ func newMachine(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (*machine, e
 			continue
 		}
 		if a.Tensor == nil {
-			return nil, diag.Errorf(p.Pos, diag.CodeArgs, "interpreting %s: no tensor for pointer parameter %s", k.Name, p.Name)
+			return nil, diag.Errorf(diag.Pos(p.Pos), diag.CodeArgs, "interpreting %s: no tensor for pointer parameter %s", k.Name, p.Name)
 		}
 		if a.Tensor.Kind != p.DType.Elem {
-			return nil, diag.Errorf(p.Pos, diag.CodeArgs, "interpreting %s: parameter %s is %s but the tensor holds %s",
+			return nil, diag.Errorf(diag.Pos(p.Pos), diag.CodeArgs, "interpreting %s: parameter %s is %s but the tensor holds %s",
 				k.Name, p.Name, p.DType, ir.Scalar(a.Tensor.Kind))
 		}
 		b := m.mem.add(a.Tensor, p.Name)

@@ -27,7 +27,7 @@ import (
 // fault says why lanes of a tile are undefined: the first division by zero
 // that made them so.
 type fault struct {
-	pos  diag.Pos
+	pos  ir.Pos
 	what string // "integer division by zero at lane [5]"
 }
 
@@ -71,7 +71,7 @@ func firstUndef(ts []*tile) *tile {
 // used returns the error for an undefined lane of t used at pos (what
 // names the use), or nil if t has none. A mask that is not nil limits the
 // check to its active lanes.
-func (p *program) used(pos diag.Pos, what string, t, mask *tile) error {
+func (p *program) used(pos ir.Pos, what string, t, mask *tile) error {
 	if t == nil || !t.undef.any() {
 		return nil
 	}
@@ -122,7 +122,7 @@ func (p *program) checkUses(v *ir.Value, args []*tile) error {
 }
 
 // checkControl reports an undefined scalar deciding control flow.
-func (p *program) checkControl(pos diag.Pos, what string, ts ...*tile) error {
+func (p *program) checkControl(pos ir.Pos, what string, ts ...*tile) error {
 	for _, t := range ts {
 		if err := p.used(pos, what, t, nil); err != nil {
 			return err
@@ -230,7 +230,7 @@ func mergeUndef(a, b *undefLanes) *undefLanes {
 // zeroDivisors marks the lanes of t whose divisor in y is zero undefined
 // and returns the divisors with those lanes set to 1, so that the division
 // runs (the value of an undefined lane is never looked at).
-func zeroDivisors(pos diag.Pos, shape ir.Shape, y []int64, t *tile) []int64 {
+func zeroDivisors(pos ir.Pos, shape ir.Shape, y []int64, t *tile) []int64 {
 	var l []bool
 	var safe []int64
 	for i, d := range y {

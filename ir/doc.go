@@ -18,4 +18,8 @@
 // Sema makes every conversion explicit: operands of an elementwise op have
 // the same dtype and shape (OpCast, OpSplat and OpBroadcast are inserted),
 // and constexpr values are folded into OpConst.
+//
+// ir imports no other package of tri, so that every phase can share it
+// without pulling in another: positions are ir's own Pos, which converts
+// to and from diag.Pos where a phase reports an error.
 package ir

@@ -2,8 +2,6 @@ package ir
 
 import (
 	"math"
-
-	"github.com/tri-lang/tri/diag"
 )
 
 // Op is what a Value computes. The comment of each op gives its operands
@@ -291,7 +289,7 @@ type Value struct {
 	Op    Op
 	Type  Type
 	Args  []*Value
-	Pos   diag.Pos
+	Pos   Pos
 	Name  string // the source name it was first bound to, for readable output; may be ""
 	Const Const  // OpConst; OpArange: Const.Int is the start
 	Axis  int    // OpProgramID, OpNumPrograms, OpExpandDims
@@ -314,7 +312,7 @@ type Value struct {
 func (*Value) stmt() {}
 
 // Position returns v.Pos.
-func (v *Value) Position() diag.Pos { return v.Pos }
+func (v *Value) Position() Pos { return v.Pos }
 
 // Var is a mutable, typed slot for a source name reassigned under control
 // flow. Vars are declared where first assigned.
@@ -322,7 +320,7 @@ type Var struct {
 	ID   int
 	Name string
 	Type Type
-	Pos  diag.Pos
+	Pos  Pos
 }
 
 // Param is a runtime parameter of the kernel, as the emitted CUDA and the
@@ -332,7 +330,7 @@ type Param struct {
 	Name  string
 	Index int // position among the kernel's runtime parameters
 	DType DType
-	Pos   diag.Pos
+	Pos   Pos
 	// DivisibleBy16: for pointers, the address is 16-byte aligned; for
 	// integers, the value is a multiple of 16. From the specialization.
 	DivisibleBy16 bool
@@ -342,7 +340,7 @@ type Param struct {
 // Stmt is a statement of a Block: a *Value, *Assign, *For, *While, *If or
 // *Return.
 type Stmt interface {
-	Position() diag.Pos
+	Position() Pos
 	stmt()
 }
 
@@ -355,7 +353,7 @@ type Block struct {
 type Assign struct {
 	Var   *Var
 	Value *Value
-	Pos   diag.Pos
+	Pos   Pos
 }
 
 // For is a counted loop: Var takes Lo, Lo+Step, ... while below Hi (above
@@ -369,7 +367,7 @@ type For struct {
 	NumStages      int // tl.range(num_stages=); 0 if not given
 	LoopUnroll     int // tl.range(loop_unroll_factor=); 0 if not given
 	DisallowAccMMA bool
-	Pos            diag.Pos
+	Pos            Pos
 }
 
 // While runs Cond's statements, then Body while CondValue (a Bool scalar
@@ -378,7 +376,7 @@ type While struct {
 	Cond      *Block
 	CondValue *Value
 	Body      *Block
-	Pos       diag.Pos
+	Pos       Pos
 }
 
 // If runs Then when Cond (a Bool scalar) is true, else Else (which may be
@@ -386,12 +384,12 @@ type While struct {
 type If struct {
 	Cond       *Value
 	Then, Else *Block
-	Pos        diag.Pos
+	Pos        Pos
 }
 
 // Return ends the program instance.
 type Return struct {
-	Pos diag.Pos
+	Pos Pos
 }
 
 func (*Assign) stmt() {}
@@ -401,19 +399,19 @@ func (*If) stmt()     {}
 func (*Return) stmt() {}
 
 // Position returns the statement's source position.
-func (s *Assign) Position() diag.Pos { return s.Pos }
+func (s *Assign) Position() Pos { return s.Pos }
 
 // Position returns the statement's source position.
-func (s *For) Position() diag.Pos { return s.Pos }
+func (s *For) Position() Pos { return s.Pos }
 
 // Position returns the statement's source position.
-func (s *While) Position() diag.Pos { return s.Pos }
+func (s *While) Position() Pos { return s.Pos }
 
 // Position returns the statement's source position.
-func (s *If) Position() diag.Pos { return s.Pos }
+func (s *If) Position() Pos { return s.Pos }
 
 // Position returns the statement's source position.
-func (s *Return) Position() diag.Pos { return s.Pos }
+func (s *Return) Position() Pos { return s.Pos }
 
 // SpecEntry records how one source parameter was specialized, for the
 // header of generated code and for cache keys.

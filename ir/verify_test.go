@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/tri-lang/tri/diag"
 )
 
 // builder makes small kernels for tests.
@@ -18,7 +16,7 @@ func newBuilder() *builder {
 }
 
 func (b *builder) val(blk *Block, op Op, t Type, line int, args ...*Value) *Value {
-	v := &Value{ID: b.k.NumValues, Op: op, Type: t, Args: args, Pos: diag.Pos{File: "k.tri", Line: line, Col: 1}}
+	v := &Value{ID: b.k.NumValues, Op: op, Type: t, Args: args, Pos: Pos{File: "k.tri", Line: line, Col: 1}}
 	b.k.NumValues++
 	blk.Stmts = append(blk.Stmts, v)
 	return v

@@ -57,7 +57,7 @@ func (c *compiler) ifStmt(fr *frame, s *frontend.If) {
 	if cv == nil {
 		return
 	}
-	node := &ir.If{Cond: cv, Then: &ir.Block{}, Else: &ir.Block{}, Pos: s.Pos}
+	node := &ir.If{Cond: cv, Then: &ir.Block{}, Else: &ir.Block{}, Pos: ir.Pos(s.Pos)}
 	before := fr.env
 	outer := c.blk
 	fr.runtime++
@@ -143,10 +143,10 @@ func (c *compiler) mergeBranches(fr *frame, node *ir.If, before, thenEnv, elseEn
 		}
 		v := c.newVar(n, tx.Type, pos)
 		if !thenTerm {
-			node.Then.Stmts = append(node.Then.Stmts, &ir.Assign{Var: v, Value: tx, Pos: pos})
+			node.Then.Stmts = append(node.Then.Stmts, &ir.Assign{Var: v, Value: tx, Pos: ir.Pos(pos)})
 		}
 		if !elseTerm {
-			node.Else.Stmts = append(node.Else.Stmts, &ir.Assign{Var: v, Value: ex, Pos: pos})
+			node.Else.Stmts = append(node.Else.Stmts, &ir.Assign{Var: v, Value: ex, Pos: ir.Pos(pos)})
 		}
 		fr.env[n] = rtVal(c.readVar(v, pos))
 	}
@@ -245,7 +245,7 @@ func (c *compiler) enterLoop(fr *frame, body []frontend.Stmt, exclude string, po
 			continue
 		}
 		vr := c.newVar(n, x.Type, pos)
-		c.blk.Stmts = append(c.blk.Stmts, &ir.Assign{Var: vr, Value: x, Pos: pos})
+		c.blk.Stmts = append(c.blk.Stmts, &ir.Assign{Var: vr, Value: x, Pos: ir.Pos(pos)})
 		cr.names = append(cr.names, n)
 		cr.vars = append(cr.vars, vr)
 	}
@@ -282,12 +282,12 @@ func (c *compiler) storeCarried(fr *frame, cr *carried, pos diag.Pos) {
 		if !x.Type.Equal(vr.Type) {
 			p := pos
 			if x.Pos.IsValid() {
-				p = x.Pos
+				p = diag.Pos(x.Pos)
 			}
 			c.errorf(p, diag.CodeType, "loop-carried name %s has type %s before the loop but %s at the end of the body; loop-carried values must keep their type (convert with .to(), or initialize it with the right type)", n, vr.Type, x.Type)
 			continue
 		}
-		c.blk.Stmts = append(c.blk.Stmts, &ir.Assign{Var: vr, Value: x, Pos: pos})
+		c.blk.Stmts = append(c.blk.Stmts, &ir.Assign{Var: vr, Value: x, Pos: ir.Pos(pos)})
 	}
 }
 
@@ -355,7 +355,7 @@ func (c *compiler) forStmt(fr *frame, s *frontend.For) {
 		c.staticFor(fr, s, target.ID, lo, hi, step)
 		return
 	}
-	node := &ir.For{Pos: s.Pos, Body: &ir.Block{}}
+	node := &ir.For{Pos: ir.Pos(s.Pos), Body: &ir.Block{}}
 	for i, p := range params[min(3, len(params)):] {
 		v := a.vals[3+i]
 		if v == nil {
@@ -466,7 +466,7 @@ func (c *compiler) whileStmt(fr *frame, s *frontend.While) {
 	if !ok {
 		return
 	}
-	node := &ir.While{Cond: &ir.Block{}, Body: &ir.Block{}, Pos: s.Pos}
+	node := &ir.While{Cond: &ir.Block{}, Body: &ir.Block{}, Pos: ir.Pos(s.Pos)}
 	outer := c.blk
 	c.blk = node.Cond
 	c.readCarried(fr, cr, s.Pos)

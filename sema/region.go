@@ -35,7 +35,7 @@ func (c *compiler) combineRegion(r *reduction, inputs []*ir.Value, pos diag.Pos)
 	region := &ir.Region{Body: &ir.Block{}}
 	vals := make([]*val, 2*n)
 	for i := range vals {
-		v := &ir.Value{ID: c.kernel.NumValues, Op: ir.OpRegionArg, Type: ir.ScalarType(inputs[i%n].Type.DType), Pos: pos, Axis: i, Name: fn.Params[i].Name}
+		v := &ir.Value{ID: c.kernel.NumValues, Op: ir.OpRegionArg, Type: ir.ScalarType(inputs[i%n].Type.DType), Pos: ir.Pos(pos), Axis: i, Name: fn.Params[i].Name}
 		c.kernel.NumValues++
 		region.Args = append(region.Args, v)
 		vals[i] = rtVal(v)

@@ -148,7 +148,7 @@ func bSplit(c *compiler, a *args) *val {
 func (c *compiler) tupleResults(v *ir.Value) *val {
 	out := &val{k: kTuple}
 	for i, t := range v.Types {
-		g := c.emit(ir.OpTupleGet, t, v.Pos, v)
+		g := c.emit(ir.OpTupleGet, t, diag.Pos(v.Pos), v)
 		g.Axis = i
 		out.elts = append(out.elts, rtVal(g))
 	}

@@ -146,7 +146,7 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 				c.errorAt(p.Pos, diag.CodeArgs, "parameter %s has no runtime dtype", p.Name)
 				continue
 			}
-			prm := &ir.Param{Name: p.Name, Index: len(k.Params), DType: a.DType, Pos: p.Pos, DivisibleBy16: a.DivisibleBy16}
+			prm := &ir.Param{Name: p.Name, Index: len(k.Params), DType: a.DType, Pos: ir.Pos(p.Pos), DivisibleBy16: a.DivisibleBy16}
 			v := c.emit(ir.OpParam, ir.ScalarType(a.DType), p.Pos)
 			v.Param = prm
 			v.Name = p.Name
@@ -180,7 +180,7 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 
 // emit appends a new value to the current block.
 func (c *compiler) emit(op ir.Op, t ir.Type, pos diag.Pos, args ...*ir.Value) *ir.Value {
-	v := &ir.Value{ID: c.kernel.NumValues, Op: op, Type: t, Args: args, Pos: pos}
+	v := &ir.Value{ID: c.kernel.NumValues, Op: op, Type: t, Args: args, Pos: ir.Pos(pos)}
 	c.kernel.NumValues++
 	c.blk.Stmts = append(c.blk.Stmts, v)
 	return v
@@ -188,7 +188,7 @@ func (c *compiler) emit(op ir.Op, t ir.Type, pos diag.Pos, args ...*ir.Value) *i
 
 // newVar declares a Var.
 func (c *compiler) newVar(name string, t ir.Type, pos diag.Pos) *ir.Var {
-	v := &ir.Var{ID: c.kernel.NumVars, Name: name, Type: t, Pos: pos}
+	v := &ir.Var{ID: c.kernel.NumVars, Name: name, Type: t, Pos: ir.Pos(pos)}
 	c.kernel.NumVars++
 	return v
 }

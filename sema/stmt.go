@@ -140,7 +140,7 @@ func (c *compiler) returnStmt(fr *frame, s *frontend.Return) {
 		if v != nil && v.k != kNone && v.k != kInvalid {
 			c.errorf(s.Pos, diag.CodeType, "a kernel cannot return a value; store results through a pointer")
 		}
-		c.blk.Stmts = append(c.blk.Stmts, &ir.Return{Pos: s.Pos})
+		c.blk.Stmts = append(c.blk.Stmts, &ir.Return{Pos: ir.Pos(s.Pos)})
 		fr.terminated = true
 		return
 	}
