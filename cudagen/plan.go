@@ -148,7 +148,7 @@ func (p *plan) commonBlock(a, b *ir.Block) *ir.Block {
 
 // check reports what cudagen cannot lower yet.
 func (p *plan) check(v *ir.Value, errs *diag.List) {
-	if !lowered[v.Op] {
+	if !Lowers(v.Op) {
 		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "%s is not yet supported by CUDA generation", v.Op)
 		return
 	}
@@ -188,8 +188,7 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	}
 }
 
-// lowered lists the ops the emitter lowers; others are reported as not
-// supported rather than printed wrong.
+// lowered lists the ops the emitter lowers besides libmFuncs.
 var lowered = func() map[ir.Op]bool {
 	m := map[ir.Op]bool{}
 	for _, op := range []ir.Op{

@@ -1,7 +1,7 @@
 package interp
 
-// This file implements the evaluation of one Value: the dispatch on its op,
-// leaves, shape ops, selection and hints.
+// This file implements the evaluation of one Value (through the op's
+// implementation from dispatch.go), shape ops and selection.
 
 import (
 	"github.com/tri-lang/tri/diag"
@@ -35,98 +35,10 @@ func (p *program) eval(v *ir.Value) (*tile, error) {
 	return t, err
 }
 
-// evalOp dispatches on v's op.
+// evalOp computes v with its op's implementation.
 func (p *program) evalOp(v *ir.Value, args []*tile) (*tile, error) {
-	k := v.Type.Kind
-	switch v.Op {
-	case ir.OpConst:
-		return constTile(k, v.Const), nil
-	case ir.OpParam:
-		return p.m.params[v.Param.Index], nil
-	case ir.OpProgramID:
-		return intScalar(ir.Int32, int64(p.pid[v.Axis])), nil
-	case ir.OpNumPrograms:
-		return intScalar(ir.Int32, int64(p.m.grid[v.Axis])), nil
-	case ir.OpArange:
-		t := newTile(ir.Int32, v.Type.Shape)
-		for i := range t.ints {
-			t.ints[i] = v.Const.Int + int64(i)
-		}
-		wrapInts(ir.Int32, t.ints)
-		return t, nil
-	case ir.OpVarRead:
-		t := p.vars[v.Var.ID]
-		if t == nil {
-			return nil, p.errorf(v.Pos, diag.CodeInternal, "internal error: %s read before it is assigned", v.Var.Name)
-		}
-		return t, nil
-	case ir.OpSplat:
-		return splat(args[0], v.Type.Shape), nil
-	case ir.OpBroadcast:
-		return broadcast(args[0], v.Type.Shape), nil
-	case ir.OpExpandDims, ir.OpReshape, ir.OpMultipleOf, ir.OpMaxContiguous:
-		return args[0].withShape(v.Type.Shape), nil
-	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpMax, ir.OpMin,
-		ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpShl, ir.OpShr:
-		if k.IsFloat() {
-			return floatBinary(v, args[0], args[1]), nil
-		}
-		return intBinary(v, args[0], args[1]), nil
-	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
-		return compare(v.Op, args[0], args[1]), nil
-	case ir.OpNeg, ir.OpNot, ir.OpAbs:
-		if k.IsFloat() {
-			return floatUnary(v, args[0]), nil
-		}
-		return intUnary(v, args[0]), nil
-	case ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt, ir.OpRsqrt,
-		ir.OpSin, ir.OpCos, ir.OpFloor, ir.OpCeil:
-		return floatUnary(v, args[0]), nil
-	case ir.OpFma:
-		return fma(k, args[0], args[1], args[2]), nil
-	case ir.OpCast:
-		return cast(args[0], k, v.Flags&ir.FlagRoundTZ != 0), nil
-	case ir.OpBitcast:
-		return bitcast(args[0], k), nil
-	case ir.OpWhere:
-		return where(args[0], args[1], args[2]), nil
-	case ir.OpPtrAdd:
-		return ptrAdd(args[0], args[1], int64(v.Type.Elem.Bytes())), nil
-	case ir.OpLoad:
-		return p.load(v, args[0], args[1], args[2])
-	case ir.OpStore:
-		return nil, p.store(v, args[0], args[1], args[2])
-	case ir.OpAssume:
-		if !args[0].truth() {
-			return nil, p.errorf(v.Pos, diag.CodeRuntime, "tl.assume does not hold")
-		}
-		return nil, nil
-	case ir.OpBarrier:
-		return nil, nil
-	case ir.OpTrans:
-		return trans(args[0], v.Perm, v.Type.Shape), nil
-	case ir.OpJoin:
-		return join(args[0], args[1], v.Type.Shape), nil
-	case ir.OpSplit:
-		return split(args[0], v.Types), nil
-	case ir.OpTupleGet:
-		return args[0].parts[v.Axis], nil
-	case ir.OpReduce:
-		if v.Combine == ir.CombineCustom {
-			return p.reduceCustom(v, args)
-		}
-		return reduceBuiltin(v, args[0]), nil
-	case ir.OpScan:
-		if v.Combine == ir.CombineCustom {
-			return p.scanCustom(v, args)
-		}
-		return scanBuiltin(v, args[0]), nil
-	case ir.OpDot:
-		return dot(args[0], args[1], args[2], v.Precision), nil
-	case ir.OpAtomicRMW:
-		return p.atomicRMW(v, args[0], args[1], args[2])
-	case ir.OpAtomicCAS:
-		return p.atomicCAS(v, args[0], args[1], args[2])
+	if f := p.ops[v.Op]; f != nil {
+		return f(p, v, args)
 	}
 	return nil, p.errorf(v.Pos, diag.CodeInternal, "internal error: the interpreter has no op %s", v.Op)
 }

@@ -23,11 +23,12 @@ type program struct {
 	pid    [3]int // program id along x, y, z
 	vals   []*tile
 	vars   []*tile
-	helper atomic.Bool // a helper started by spinning is running
+	ops    [ir.NumOps]evalFunc // by op, from evaluators
+	helper atomic.Bool         // a helper started by spinning is running
 }
 
 func (m *machine) newProgram() *program {
-	return &program{m: m, vals: make([]*tile, m.k.NumValues), vars: make([]*tile, m.k.NumVars)}
+	return &program{m: m, vals: make([]*tile, m.k.NumValues), vars: make([]*tile, m.k.NumVars), ops: evaluators()}
 }
 
 // run executes program i (x fastest).

@@ -136,7 +136,7 @@ func (vf *verifier) value(v *Value) error {
 		return fmt.Errorf("defined twice")
 	}
 	vf.seen[v.ID] = true
-	optional := v.Op == OpLoad || v.Op == OpStore || v.Op == OpAtomicRMW
+	optional := v.Op.Info().Nilable
 	for i, a := range v.Args {
 		if a == nil && optional && i > 0 {
 			continue
@@ -154,22 +154,39 @@ func (vf *verifier) value(v *Value) error {
 	return nil
 }
 
-func nargs(v *Value, n int) error {
-	if len(v.Args) != n {
-		return fmt.Errorf("has %d operands, want %d", len(v.Args), n)
-	}
-	return nil
-}
-
-// checkOp checks v's operand and result types against its op's contract.
+// checkOp checks v's operand and result types against its op's contract:
+// the arity, and for elementwise, compare and math ops everything, from
+// the op table; the attributes of the other ops case by case.
 func checkOp(v *Value) error {
+	info := v.Op.Info()
+	if info.Class == ClassInvalid {
+		return fmt.Errorf("unknown op %d", v.Op)
+	}
+	if n := len(v.Args); n < info.MinArgs || info.MaxArgs != Variadic && n > info.MaxArgs {
+		if info.MinArgs == info.MaxArgs {
+			return fmt.Errorf("has %d operands, want %d", n, info.MinArgs)
+		}
+		return fmt.Errorf("has %d operands, want at least %d", n, info.MinArgs)
+	}
 	t := v.Type
 	arg := func(i int) Type { return v.Args[i].Type }
-	switch v.Op {
-	case OpConst, OpProgramID, OpNumPrograms, OpArange, OpBarrier:
-		if err := nargs(v, 0); err != nil {
+	switch info.Class {
+	case ClassElementwise, ClassMath:
+		if err := sameTypes(v); err != nil {
 			return err
 		}
+		if !info.Accepts.Has(t.Kind) {
+			return fmt.Errorf("%s on %s", v.Op, t)
+		}
+		return nil
+	case ClassCompare:
+		if !arg(0).Equal(arg(1)) || t.DType != TBool || !t.Shape.Equal(arg(0).Shape) {
+			return fmt.Errorf("compare of %s and %s giving %s", arg(0), arg(1), t)
+		}
+		return nil
+	}
+	switch v.Op {
+	case OpConst, OpProgramID, OpNumPrograms, OpArange, OpBarrier:
 		switch v.Op {
 		case OpConst:
 			if !t.IsScalar() {
@@ -197,16 +214,10 @@ func checkOp(v *Value) error {
 			return fmt.Errorf("read of type %s from a var of another type", t)
 		}
 	case OpSplat:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		if !arg(0).IsScalar() || arg(0).DType != t.DType || t.IsScalar() {
 			return fmt.Errorf("splat of %s to %s", arg(0), t)
 		}
 	case OpBroadcast:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		a := arg(0)
 		if a.DType != t.DType || a.Shape.Rank() != t.Shape.Rank() {
 			return fmt.Errorf("broadcast of %s to %s", a, t)
@@ -217,62 +228,15 @@ func checkOp(v *Value) error {
 			}
 		}
 	case OpExpandDims:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		a := arg(0)
 		if a.DType != t.DType || t.Shape.Rank() != a.Shape.Rank()+1 || v.Axis < 0 || v.Axis > a.Shape.Rank() || t.Shape[v.Axis] != 1 {
 			return fmt.Errorf("expand_dims of %s to %s at axis %d", a, t, v.Axis)
 		}
 	case OpReshape:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		if arg(0).DType != t.DType || arg(0).Shape.NumElements() != t.Shape.NumElements() {
 			return fmt.Errorf("reshape of %s to %s", arg(0), t)
 		}
-	case OpAdd, OpSub, OpMul, OpDiv, OpRem, OpMax, OpMin, OpAnd, OpOr, OpXor, OpShl, OpShr:
-		if err := sameArgs(v, 2); err != nil {
-			return err
-		}
-		if t.IsPtr() {
-			return fmt.Errorf("arithmetic on pointers")
-		}
-		if v.Op >= OpAnd && !t.Kind.IsInt() {
-			return fmt.Errorf("bitwise op on %s", t)
-		}
-	case OpNeg, OpNot:
-		if err := sameArgs(v, 1); err != nil {
-			return err
-		}
-		if t.IsPtr() || v.Op == OpNot && !t.Kind.IsInt() {
-			return fmt.Errorf("%s on %s", v.Op, t)
-		}
-	case OpFma:
-		if err := sameArgs(v, 3); err != nil {
-			return err
-		}
-		if !t.Kind.IsFloat() {
-			return fmt.Errorf("fma on %s", t)
-		}
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
-		if err := nargs(v, 2); err != nil {
-			return err
-		}
-		if !arg(0).Equal(arg(1)) || t.DType != TBool || !t.Shape.Equal(arg(0).Shape) {
-			return fmt.Errorf("compare of %s and %s giving %s", arg(0), arg(1), t)
-		}
-	case OpExp, OpExp2, OpLog, OpLog2, OpSqrt, OpRsqrt, OpSin, OpCos, OpFloor, OpCeil, OpAbs:
-		if err := sameArgs(v, 1); err != nil {
-			return err
-		}
-		if !t.Kind.IsFloat() && !(v.Op == OpAbs && t.Kind.IsInt()) {
-			return fmt.Errorf("%s on %s", v.Op, t)
-		}
 	case OpCast, OpBitcast:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		if !arg(0).Shape.Equal(t.Shape) {
 			return fmt.Errorf("%s changes the shape from %s to %s", v.Op, arg(0), t)
 		}
@@ -280,23 +244,14 @@ func checkOp(v *Value) error {
 			return fmt.Errorf("bitcast of %s to %s", arg(0), t)
 		}
 	case OpWhere:
-		if err := nargs(v, 3); err != nil {
-			return err
-		}
 		if arg(0).DType != TBool || !arg(0).Shape.Equal(t.Shape) || !arg(1).Equal(t) || !arg(2).Equal(t) {
 			return fmt.Errorf("where(%s, %s, %s) giving %s", arg(0), arg(1), arg(2), t)
 		}
 	case OpPtrAdd:
-		if err := nargs(v, 2); err != nil {
-			return err
-		}
 		if !t.IsPtr() || !arg(0).Equal(t) || !arg(1).Kind.IsInt() || !arg(1).Shape.Equal(t.Shape) {
 			return fmt.Errorf("ptr_add(%s, %s) giving %s", arg(0), arg(1), t)
 		}
 	case OpLoad:
-		if err := nargs(v, 3); err != nil {
-			return err
-		}
 		p := arg(0)
 		if !p.IsPtr() || t.DType != Scalar(p.Elem) || !t.Shape.Equal(p.Shape) {
 			return fmt.Errorf("load of %s through %s", t, p)
@@ -308,9 +263,6 @@ func checkOp(v *Value) error {
 			return fmt.Errorf("other of type %s for load of %s", o.Type, t)
 		}
 	case OpStore:
-		if err := nargs(v, 3); err != nil {
-			return err
-		}
 		p := arg(0)
 		if v.Args[1] == nil {
 			return fmt.Errorf("store without a value")
@@ -322,16 +274,13 @@ func checkOp(v *Value) error {
 			return fmt.Errorf("mask of type %s for pointer %s", m.Type, p)
 		}
 	case OpMultipleOf, OpMaxContiguous:
-		if err := sameArgs(v, 1); err != nil {
+		if err := sameTypes(v); err != nil {
 			return err
 		}
 		if len(v.Hints) != max(1, t.Shape.Rank()) {
 			return fmt.Errorf("%d hints for %s", len(v.Hints), t)
 		}
 	case OpAssume:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		if !arg(0).Equal(ScalarType(TBool)) || t.Kind != Void {
 			return fmt.Errorf("assume of %s", arg(0))
 		}
@@ -343,11 +292,8 @@ func checkOp(v *Value) error {
 	return nil
 }
 
-// sameArgs checks that v has n operands, all of v's type.
-func sameArgs(v *Value, n int) error {
-	if err := nargs(v, n); err != nil {
-		return err
-	}
+// sameTypes checks that v's operands all have v's type.
+func sameTypes(v *Value) error {
 	for _, a := range v.Args {
 		if !a.Type.Equal(v.Type) {
 			return fmt.Errorf("operand of type %s, result of type %s", a.Type, v.Type)

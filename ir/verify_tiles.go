@@ -30,9 +30,6 @@ func checkTileOp(v *Value) error {
 	arg := func(i int) Type { return v.Args[i].Type }
 	switch v.Op {
 	case OpTrans:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		a := arg(0)
 		if len(v.Perm) != a.Shape.Rank() || t.Shape.Rank() != a.Shape.Rank() || a.DType != t.DType {
 			return fmt.Errorf("trans of %s to %s with perm %v", a, t, v.Perm)
@@ -45,18 +42,12 @@ func checkTileOp(v *Value) error {
 			used[p] = true
 		}
 	case OpJoin:
-		if err := nargs(v, 2); err != nil {
-			return err
-		}
 		a := arg(0)
 		want := Type{DType: a.DType, Shape: append(append(Shape{}, a.Shape...), 2)}
 		if !a.Equal(arg(1)) || !t.Equal(want) {
 			return fmt.Errorf("join of %s and %s giving %s", a, arg(1), t)
 		}
 	case OpSplit:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		a := arg(0)
 		r := a.Shape.Rank()
 		if r == 0 || a.Shape[r-1] != 2 {
@@ -71,17 +62,11 @@ func checkTileOp(v *Value) error {
 	case OpDot:
 		return checkDot(v)
 	case OpTupleGet:
-		if err := nargs(v, 1); err != nil {
-			return err
-		}
 		a := v.Args[0]
 		if len(a.Types) == 0 || v.Axis < 0 || v.Axis >= len(a.Types) || !t.Equal(a.Types[v.Axis]) {
 			return fmt.Errorf("tuple_get %d of type %s from %s", v.Axis, t, a.Op)
 		}
 	case OpAtomicRMW:
-		if err := nargs(v, 3); err != nil {
-			return err
-		}
 		if v.Args[1] == nil {
 			return fmt.Errorf("atomic without a value")
 		}
@@ -95,9 +80,6 @@ func checkTileOp(v *Value) error {
 			return fmt.Errorf("unknown atomic operation %d", v.Atomic)
 		}
 	case OpAtomicCAS:
-		if err := nargs(v, 3); err != nil {
-			return err
-		}
 		return checkAtomic(v, arg(0), v.Args[1:])
 	default:
 		return fmt.Errorf("unknown op")
@@ -243,9 +225,6 @@ func (vf *verifier) region(v *Value) error {
 
 // checkDot checks OpDot: [(B,) M, K] x [(B,) K, N] + [(B,) M, N].
 func checkDot(v *Value) error {
-	if err := nargs(v, 3); err != nil {
-		return err
-	}
 	a, b, acc := v.Args[0].Type, v.Args[1].Type, v.Args[2].Type
 	r := a.Shape.Rank()
 	if r < 2 || r > 3 || b.Shape.Rank() != r || a.DType != b.DType ||

@@ -61,16 +61,6 @@ func init() {
 		tl("zeros_like"):         {[]string{"input"}, 1, bZerosLike},
 		tl("full"):               {[]string{"shape", "value", "dtype"}, 3, bFull},
 		tl("cast"):               {[]string{"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, bCast},
-		tl("exp"):                {[]string{"x"}, 1, bMath(ir.OpExp, "exp")},
-		tl("exp2"):               {[]string{"x"}, 1, bMath(ir.OpExp2, "exp2")},
-		tl("log"):                {[]string{"x"}, 1, bMath(ir.OpLog, "log")},
-		tl("log2"):               {[]string{"x"}, 1, bMath(ir.OpLog2, "log2")},
-		tl("sqrt"):               {[]string{"x"}, 1, bMath(ir.OpSqrt, "sqrt")},
-		tl("rsqrt"):              {[]string{"x"}, 1, bMath(ir.OpRsqrt, "rsqrt")},
-		tl("sin"):                {[]string{"x"}, 1, bMath(ir.OpSin, "sin")},
-		tl("cos"):                {[]string{"x"}, 1, bMath(ir.OpCos, "cos")},
-		tl("floor"):              {[]string{"x"}, 1, bMath(ir.OpFloor, "floor")},
-		tl("ceil"):               {[]string{"x"}, 1, bMath(ir.OpCeil, "ceil")},
 		tl("abs"):                {[]string{"x"}, 1, bAbs},
 		tl("sigmoid"):            {[]string{"x"}, 1, bSigmoid},
 		tl("fma"):                {[]string{"x", "y", "z"}, 3, bFma},
@@ -92,6 +82,7 @@ func init() {
 		tl("broadcast"):          {[]string{"input", "other"}, 2, bBroadcast},
 		tl("reshape"):            {append(append([]string{"input"}, variadic(8)...), "can_reorder"), 2, bReshape},
 	}
+	addMathBuiltins(tl)
 	addShapeBuiltins(tl)
 	addReduceBuiltins(tl)
 	addAtomicBuiltins(tl)
@@ -479,6 +470,16 @@ func (c *compiler) floatArg(v *val, name string, pos diag.Pos) *ir.Value {
 		return nil
 	}
 	return x
+}
+
+// addMathBuiltins binds tl.<name> for every math op of ir's op table that
+// names its tl function, so that a new math op needs no edit here.
+func addMathBuiltins(tl func(string) string) {
+	for op := ir.Op(1); op < ir.NumOps; op++ {
+		if name := op.Info().TL; name != "" {
+			builtins[tl(name)] = &builtin{[]string{"x"}, 1, bMath(op, name)}
+		}
+	}
 }
 
 func bMath(op ir.Op, name string) func(*compiler, *args) *val {
