@@ -45,6 +45,7 @@ var references = map[string]Reference{
 	"math_exp_log":    refExpLog,
 	"math_sqrt":       refSqrt,
 	"math_trig":       refTrig,
+	"math_erf":        refErf,
 	"math_sigmoid":    refSigmoid,
 	"math_abs":        refAbs,
 	"math_fma":        refFMA,

@@ -35,6 +35,14 @@ func refTrig(in tensors, _ map[string]float64) tensors {
 	return unaryRef(in, "x", map[string]func(float64) float64{"s": math.Sin, "c": math.Cos})
 }
 
+// refErf: erf computed in float64, rounded once to fp32 for y.
+func refErf(in tensors, _ map[string]float64) tensors {
+	res := unaryRef(in, "x", map[string]func(float64) float64{"y": math.Erf})
+	xd := in["xd"]
+	res["yd"] = eachFloat(in["yd"], func(i int) float64 { return math.Erf(xd.Float(i)) })
+	return res
+}
+
 func refSigmoid(in tensors, _ map[string]float64) tensors {
 	return unaryRef(in, "x", map[string]func(float64) float64{"y": sigmoid32})
 }

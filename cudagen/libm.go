@@ -16,7 +16,9 @@ import (
 type libmFunc struct{ f32, f64 string }
 
 // libmFuncs are the math ops lowered to libdevice calls.
-var libmFuncs = map[ir.Op]libmFunc{}
+var libmFuncs = map[ir.Op]libmFunc{
+	ir.OpErf: {"erff", "erf"},
+}
 
 // Lowers reports whether cudagen lowers op; an op it does not lower is
 // reported as unsupported rather than printed wrong.

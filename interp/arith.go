@@ -208,6 +208,7 @@ var floatUnaryFuncs = map[ir.Op]func(float64) float64{
 	ir.OpCos:   math.Cos,
 	ir.OpFloor: math.Floor,
 	ir.OpCeil:  math.Ceil,
+	ir.OpErf:   math.Erf,
 }
 
 // fp32Funcs replace floatUnaryFuncs for fp32 where Triton's lowering is a

@@ -70,6 +70,7 @@ const (
 	OpCos
 	OpFloor
 	OpCeil
+	OpErf // the error function (tl.erf)
 
 	// Conversions.
 	OpCast    // Args[0] to Type.DType: int<->int (wrap/extend), float->int (toward zero), int->float, float->float (round to nearest even, or toward zero with FlagRoundTZ), int64<->Ptr
@@ -261,7 +262,7 @@ var opTable = [NumOps]OpInfo{
 	OpExp: mathOp("exp", "exp"), OpExp2: mathOp("exp2", "exp2"), OpLog: mathOp("log", "log"),
 	OpLog2: mathOp("log2", "log2"), OpSqrt: mathOp("sqrt", "sqrt"), OpRsqrt: mathOp("rsqrt", "rsqrt"),
 	OpSin: mathOp("sin", "sin"), OpCos: mathOp("cos", "cos"), OpFloor: mathOp("floor", "floor"),
-	OpCeil: mathOp("ceil", "ceil"),
+	OpCeil: mathOp("ceil", "ceil"), OpErf: mathOp("erf", "erf"),
 	// tl.abs is also defined on integers, and sema drops it on unsigned ones.
 	OpAbs: {Name: "abs", Class: ClassMath, MinArgs: 1, MaxArgs: 1, Accepts: KindsArith, Result: ResultSame},
 

@@ -59,7 +59,7 @@ var unsupportedNames = map[string]bool{
 	"softmax": true, "make_block_ptr": true, "advance": true,
 	"histogram": true, "sort": true, "flip": true, "interleave": true, "umulhi": true,
 	"dot_scaled": true, "inline_asm_elementwise": true, "device_assert": true, "make_tensor_descriptor": true,
-	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true, "erf": true,
+	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true,
 	"fdiv": true, "div_rn": true, "sqrt_rn": true, "log1p": true, "tanh": true, "cat": true,
 	"zeros_like": false, "full_like": true, "float8e4nv": true, "float8e5": true, "float8e4b15": true,
 	"float8e4b8": true, "float8e5b16": true, "logical_and": true, "logical_or": true, "extra": false,
