@@ -25,27 +25,8 @@ func allOpsKernel(t *testing.T, k ir.Kind) *ir.Kernel {
 			xs := b.load(in, nil, nil)
 			b.store(b.ptrAdd(out, offs), x, nil)
 			b.store(out, xs, nil)
-			var ops []ir.Op
-			switch {
-			case k == ir.Bool:
-				ops = []ir.Op{ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNot}
-			case k.IsInt():
-				ops = []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpNeg, ir.OpMax, ir.OpMin,
-					ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNot, ir.OpShl, ir.OpShr, ir.OpAbs}
-			default:
-				ops = []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpNeg, ir.OpMax, ir.OpMin, ir.OpFma,
-					ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt, ir.OpRsqrt, ir.OpAbs, ir.OpSin, ir.OpCos,
-					ir.OpFloor, ir.OpCeil}
-			}
-			for _, op := range ops {
-				args := []*ir.Value{x, x}
-				switch op {
-				case ir.OpNeg, ir.OpNot, ir.OpAbs, ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt, ir.OpRsqrt,
-					ir.OpSin, ir.OpCos, ir.OpFloor, ir.OpCeil:
-					args = args[:1]
-				case ir.OpFma:
-					args = append(args, x)
-				}
+			for _, op := range elementwiseOps(k) {
+				args := []*ir.Value{x, x, x}[:op.Info().MinArgs]
 				r := b.op(op, args...)
 				if op == ir.OpMax {
 					r.Flags = ir.FlagPropagateNaN
@@ -74,4 +55,21 @@ func allOpsKernel(t *testing.T, k ir.Kind) *ir.Kernel {
 		}
 	}
 	return b.k
+}
+
+// elementwiseOps are the elementwise and math ops of ir's op table that
+// take kind k (on Bool, only the bitwise ones, which sema emits there).
+func elementwiseOps(k ir.Kind) []ir.Op {
+	var ops []ir.Op
+	for op := ir.OpInvalid + 1; op < ir.NumOps; op++ {
+		info := op.Info()
+		if info.Class != ir.ClassElementwise && info.Class != ir.ClassMath || !info.Accepts.Has(k) {
+			continue
+		}
+		if k == ir.Bool && info.Accepts.Has(ir.Float32) {
+			continue
+		}
+		ops = append(ops, op)
+	}
+	return ops
 }
