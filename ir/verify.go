@@ -170,6 +170,20 @@ func checkOp(v *Value) error {
 	}
 	t := v.Type
 	arg := func(i int) Type { return v.Args[i].Type }
+	switch info.Result {
+	case ResultVoid:
+		if t.Kind != Void {
+			return fmt.Errorf("%s has a result of type %s", v.Op, t)
+		}
+	case ResultPointee:
+		if p := arg(0); !p.IsPtr() || t.DType != Scalar(p.Elem) || !t.Shape.Equal(p.Shape) {
+			return fmt.Errorf("%s of %s through %s", v.Op, t, p)
+		}
+	case ResultSame:
+		if info.MinArgs > 0 && !arg(0).Equal(t) {
+			return fmt.Errorf("%s of %s giving %s", v.Op, arg(0), t)
+		}
+	}
 	switch info.Class {
 	case ClassElementwise, ClassMath:
 		if err := sameTypes(v); err != nil {
@@ -186,7 +200,7 @@ func checkOp(v *Value) error {
 		return nil
 	}
 	switch v.Op {
-	case OpConst, OpProgramID, OpNumPrograms, OpArange, OpBarrier:
+	case OpConst, OpProgramID, OpNumPrograms, OpArange:
 		switch v.Op {
 		case OpConst:
 			if !t.IsScalar() {
@@ -200,11 +214,8 @@ func checkOp(v *Value) error {
 			if t.DType != TInt32 || t.Shape.Rank() != 1 {
 				return fmt.Errorf("arange of type %s", t)
 			}
-		case OpBarrier:
-			if t.Kind != Void {
-				return fmt.Errorf("barrier of type %s", t)
-			}
 		}
+	case OpBarrier: // arity and the Void result are all there is
 	case OpParam:
 		if v.Param == nil || !t.Equal(ScalarType(v.Param.DType)) {
 			return fmt.Errorf("param type %s does not match its Param", t)
@@ -251,11 +262,8 @@ func checkOp(v *Value) error {
 		if !t.IsPtr() || !arg(0).Equal(t) || !arg(1).Kind.IsInt() || !arg(1).Shape.Equal(t.Shape) {
 			return fmt.Errorf("ptr_add(%s, %s) giving %s", arg(0), arg(1), t)
 		}
-	case OpLoad:
+	case OpLoad: // the table's ResultPointee checked the pointer and the result
 		p := arg(0)
-		if !p.IsPtr() || t.DType != Scalar(p.Elem) || !t.Shape.Equal(p.Shape) {
-			return fmt.Errorf("load of %s through %s", t, p)
-		}
 		if m := v.Args[1]; m != nil && (m.Type.DType != TBool || !m.Type.Shape.Equal(p.Shape)) {
 			return fmt.Errorf("mask of type %s for pointer %s", m.Type, p)
 		}

@@ -91,7 +91,7 @@ func TestVerifyAndPrintTiles(t *testing.T) {
 			return func() { add.Args[1] = a1 }
 		}, "not defined"},
 		{"atomic value", func() func() { rmw.Args[1] = x; return func() { rmw.Args[1] = one } }, "atomic operand of type fp32[4,8]"},
-		{"cas result", func() func() { cas.Type = ScalarType(TInt32); return func() { cas.Type = ScalarType(TFloat32) } }, "atomic result of type i32"},
+		{"cas result", func() func() { cas.Type = ScalarType(TInt32); return func() { cas.Type = ScalarType(TFloat32) } }, "atomic_cas of i32 through *fp32"},
 		{"split types", func() func() { sp.Types = sp.Types[:1]; return func() { sp.Types = []Type{f32, f32} } }, "split of"},
 	}
 	for _, tt := range bad {
