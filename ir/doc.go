@@ -19,6 +19,15 @@
 // the same dtype and shape (OpCast, OpSplat and OpBroadcast are inserted),
 // and constexpr values are folded into OpConst.
 //
+// Every op is described once, in the op table of op.go: its name, class,
+// arity, the operand kinds it accepts, its result rule and, for a math
+// function, the tl name sema binds to it. The verifier, sema's math
+// builtins, the interpreter's dispatch and cudagen's lowering check read
+// it, and TestEveryOp fails when an op lacks an entry, an implementation
+// in the interpreter or a lowering in cudagen. An elementwise math function
+// is added end to end with its table entry, its Go function in interp and
+// its CUDA names in cudagen (cudagen/libm.go).
+//
 // ir imports no other package of tri, so that every phase can share it
 // without pulling in another: positions are ir's own Pos, which converts
 // to and from diag.Pos where a phase reports an error.
