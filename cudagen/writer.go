@@ -4,7 +4,10 @@ package cudagen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // writer accumulates C source with an indentation level.
@@ -20,6 +23,64 @@ func (w *writer) line(format string, args ...any) {
 	}
 	fmt.Fprintf(&w.b, format, args...)
 	w.b.WriteByte('\n')
+}
+
+// comment writes one indented "// " comment line holding text that may come
+// from the user (source lines, file names, constexpr strings). Such text
+// must not change the code around it: a control character (a newline above
+// all) would end the comment early, and a backslash at the end of the line
+// would splice the next generated line into the comment. Control characters
+// and invalid UTF-8 become '?', and a closing backslash is followed by a
+// note, so that no comment line ends in one.
+func (w *writer) comment(format string, args ...any) {
+	w.line("// %s", commentSafe(fmt.Sprintf(format, args...)))
+}
+
+// commentSafe is the text comment writes for s.
+func commentSafe(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			b.WriteByte('?')
+		case r == '\t':
+			b.WriteByte(' ')
+		case unicode.IsControl(r):
+			b.WriteByte('?')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	t := strings.TrimRight(b.String(), " ")
+	if strings.HasSuffix(t, "\\") {
+		t += " (ends in a backslash)"
+	}
+	return t
+}
+
+// cString quotes s as a C string literal: quotes and backslashes escaped,
+// other bytes outside printable ASCII as three-digit octal escapes (which,
+// unlike \x escapes, cannot run into the characters after them).
+func cString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c >= 0x7f:
+			b.WriteString("\\" + strconv.FormatInt(int64(c)|0o1000, 8)[1:])
+		case c == '?':
+			// "??/" would be a trigraph for a backslash in older C++ modes.
+			b.WriteString("\\?")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // raw writes s at column 0 (preprocessor directives, the prelude).
