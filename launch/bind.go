@@ -228,15 +228,18 @@ func (e *Env) launchOption(kw *frontend.Keyword, sig *sema.Signature) error {
 		return err
 	}
 	v = v.asInt()
-	if v.Kind != VInt || v.Int < 1 || v.Int > 64 {
-		return errf(kw.Value, "%s must be a positive integer, not %v", kw.Name, v)
+	if v.Kind != VInt {
+		return errf(kw.Value, "%s must be an integer, not %v", kw.Name, v)
 	}
 	if kw.Name == "num_warps" {
-		if v.Int&(v.Int-1) != 0 || v.Int > 32 {
-			return errf(kw.Value, "num_warps must be a power of two from 1 to 32, not %d", v.Int)
+		if why := numWarpsProblem(v.Int); why != "" {
+			return errf(kw.Value, "%s", why)
 		}
 		sig.NumWarps = int(v.Int)
 	} else {
+		if why := numStagesProblem(v.Int); why != "" {
+			return errf(kw.Value, "%s", why)
+		}
 		sig.NumStages = int(v.Int)
 	}
 	return nil

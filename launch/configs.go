@@ -237,13 +237,17 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 		dst  *int
 	}{{"num_warps", &c.NumWarps}, {"num_stages", &c.NumStages}} {
 		v, err := fromPy(get(n.name))
-		if err != nil || v.Kind != VInt || v.Int < 1 || v.Int > 64 {
-			return nil, bad("%s must be a positive integer, not %s", n.name, pyRepr(get(n.name)))
+		if err != nil || v.Kind != VInt {
+			return nil, bad("%s must be an integer, not %s", n.name, pyRepr(get(n.name)))
+		}
+		problem := numStagesProblem
+		if n.name == "num_warps" {
+			problem = numWarpsProblem
+		}
+		if why := problem(v.Int); why != "" {
+			return nil, bad("%s", why)
 		}
 		*n.dst = int(v.Int)
-	}
-	if c.NumWarps&(c.NumWarps-1) != 0 || c.NumWarps > 32 {
-		return nil, bad("num_warps must be a power of two from 1 to 32, not %d", c.NumWarps)
 	}
 	if v, err := fromPy(get("num_ctas")); err != nil || v.Kind != VInt || v.Int != 1 {
 		t.warnf(pos, "@triton.autotune: config %d: num_ctas=%s is not supported (no thread block clusters); ignored", i, pyRepr(get("num_ctas")))

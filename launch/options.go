@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"fmt"
 	"io"
 	"time"
 )
@@ -48,3 +49,62 @@ func (o *Options) dumps(what string) bool {
 }
 
 var dumpKinds = []string{"ast", "ir", "layout", "cuda", "resources"}
+
+// numWarpsProblem says why n cannot be num_warps, or "" if it can: as in
+// Triton, a power of two from 1 to 32.
+func numWarpsProblem(n int64) string {
+	if n < 1 || n > 32 || n&(n-1) != 0 {
+		return fmt.Sprintf("num_warps must be a power of two from 1 to 32, not %d", n)
+	}
+	return ""
+}
+
+// numStagesProblem says why n cannot be num_stages, or "" if it can.
+func numStagesProblem(n int64) string {
+	if n < 1 || n > 64 {
+		return fmt.Sprintf("num_stages must be an integer from 1 to 64, not %d", n)
+	}
+	return ""
+}
+
+// CheckFlags validates the options the command line set (changed reports
+// whether a flag was given), as the launch line's num_warps= and
+// num_stages= are: a bad value is bad input, never silently replaced.
+func (o *Options) CheckFlags(changed func(flag string) bool) error {
+	bad := func(flag, why string) error { return Usage(fmt.Errorf("--%s: %s", flag, why)) }
+	if changed("num-warps") {
+		if why := numWarpsProblem(int64(o.NumWarps)); why != "" {
+			return bad("num-warps", why)
+		}
+	}
+	if changed("num-stages") {
+		if why := numStagesProblem(int64(o.NumStages)); why != "" {
+			return bad("num-stages", why)
+		}
+	}
+	if changed("config") && o.Config < 0 {
+		return Usage(fmt.Errorf("--config %d: want the index of an autotune config (0, 1, ...)", o.Config))
+	}
+	if changed("timeout") && o.Timeout <= 0 {
+		return bad("timeout", fmt.Sprintf("want a positive duration such as 30s or 5m, not %v", o.Timeout))
+	}
+	return nil
+}
+
+// check validates options set from Go, where zero means "keep the launch's"
+// (and Config -1 "tune"): what CheckFlags does for the command line.
+func (o *Options) check() error {
+	return o.CheckFlags(func(flag string) bool {
+		switch flag {
+		case "num-warps":
+			return o.NumWarps != 0
+		case "num-stages":
+			return o.NumStages != 0
+		case "config":
+			return o.Config < -1
+		case "timeout":
+			return o.Timeout < 0
+		}
+		return false
+	})
+}

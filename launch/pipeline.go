@@ -95,14 +95,15 @@ type Prepared struct {
 // fill those the launch leaves out; with o.Config -1 the first config that
 // specializes stands in (quietly) until Autotune picks the fastest.
 func Prepare(path, line string, o *Options) (*Prepared, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	s, err := newLaunchSetup(path, line, o)
 	if err != nil {
 		return nil, err
 	}
 	a := s.autotune()
 	switch {
-	case o.Config < -1:
-		return nil, Usage(fmt.Errorf("--config %d: want the index of an autotune config (0, 1, ...)", o.Config))
 	case a == nil && o.Config > 0:
 		return nil, Usage(fmt.Errorf("--config %d: %s has no @triton.autotune configs", o.Config, s.fn.Name))
 	case a == nil:

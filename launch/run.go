@@ -47,6 +47,9 @@ func CheckFile(path string, o *Options) error {
 // BuildFile writes the CUDA C of one specialization, from -k/--signature or
 // from a launch line (empty: the file's recorded launch).
 func BuildFile(path, line string, o *Options) error {
+	if err := o.check(); err != nil {
+		return err
+	}
 	var sf *SourceFile
 	var k *ir.Kernel
 	if o.Kernel != "" {

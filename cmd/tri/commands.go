@@ -42,6 +42,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f.Int64Var(&o.Seed, "seed", 0, "seed of the --let generators")
 	f.DurationVar(&o.Timeout, "timeout", 60*time.Second, "stop a run, tuning or interpretation after this long")
 	f.StringSliceVar(&o.Dump, "dump", nil, "print an internal form: ast, ir, layout, cuda, resources (comma-separated)")
+	c.PreRunE = func(*cobra.Command, []string) error { return o.CheckFlags(f.Changed) }
 }
 
 func newCheck() *cobra.Command {

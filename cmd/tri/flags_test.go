@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestBadFlagValues: launch options and limits given on the command line
+// are validated as num_warps= in a launch line is; nothing is written.
+func TestBadFlagValues(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--num-warps", "3"}, "--num-warps: num_warps must be a power of two from 1 to 32, not 3"},
+		{[]string{"--num-warps", "1000"}, "not 1000"},
+		{[]string{"--num-warps", "0"}, "not 0"},
+		{[]string{"--num-warps", "-1"}, "not -1"},
+		{[]string{"--num-stages", "0"}, "--num-stages: num_stages must be an integer from 1 to 64, not 0"},
+		{[]string{"--num-stages", "-3"}, "not -3"},
+		{[]string{"--config", "-2"}, "--config -2: want the index of an autotune config"},
+		{[]string{"--timeout", "0"}, "--timeout: want a positive duration"},
+		{[]string{"--timeout", "-5s"}, "--timeout: want a positive duration"},
+	} {
+		for _, cmd := range []string{"build", "run", "bench"} {
+			out := filepath.Join(t.TempDir(), "k.cu")
+			args := append([]string{cmd, "../../samples/add.tri", "-o", out}, c.args...)
+			switch cmd {
+			case "run":
+				args = append([]string{cmd, "../../samples/add.tri", "--interpret"}, c.args...)
+			case "bench":
+				args = append([]string{cmd, "../../samples/add.tri"}, c.args...)
+			}
+			_, stderr, code := tri(t, args...)
+			assert.Equal(t, 2, code, "%v", args)
+			assert.Contains(t, stderr, c.want, "%v", args)
+			_, err := os.Stat(out)
+			assert.True(t, os.IsNotExist(err), "%v wrote %s", args, out)
+		}
+	}
+	_, stderr, code := tri(t, "build", "../../samples/add.tri", "--num-warps", "8", "--num-stages", "2", "-o", filepath.Join(t.TempDir(), "k.cu"))
+	assert.Equal(t, 0, code, stderr)
+}
