@@ -1,19 +1,52 @@
 package cudagen
 
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+)
+
 // Options control code generation.
 type Options struct {
-	// Arch is the target architecture, "sm_80" if empty. It only appears in
-	// the header for now; the code itself needs sm_80 or newer (bf16
-	// conversions, max.NaN).
+	// Arch is the target architecture, "sm_80" if empty. It must name sm_80
+	// or newer (see CheckArch); wgmma and the pipelined K loops are emitted
+	// for sm_90a only, the other tensor-core forms (mma.sync, ldmatrix,
+	// cp.async) for every accepted target.
 	Arch string
 	// LineInfo emits #line directives pointing at the .tri file, so NVRTC
 	// errors, cuda-gdb and ncu's source view show the kernel's source.
 	LineInfo bool
 }
 
-func (o Options) arch() string {
-	if o.Arch == "" {
+func (o Options) arch() string { return targetArch(o.Arch) }
+
+// targetArch is arch, or sm_80 where it is empty.
+func targetArch(arch string) string {
+	if arch == "" {
 		return "sm_80"
 	}
-	return o.Arch
+	return arch
+}
+
+// MinArch is the oldest target tri generates code for. Like Triton, whose
+// NVIDIA backend needs compute capability 8.0, tri's prelude and lowering use
+// instructions that sm_80 introduced: cvt to bf16, max.NaN and min.NaN,
+// cp.async, and mma.sync of shapes m16n8k16 (fp16/bf16), m16n8k8 (tf32) and
+// m16n8k32 (int8).
+const MinArch = 80
+
+var reArch = regexp.MustCompile(`^sm_([0-9]{2,3})([af]?)$`)
+
+// CheckArch reports whether arch names a target tri can generate code for:
+// "sm_XY" with an optional "a" or "f" suffix (sm_90a, sm_100f), XY at least
+// MinArch.
+func CheckArch(arch string) error {
+	m := reArch.FindStringSubmatch(arch)
+	if m == nil {
+		return fmt.Errorf("--arch %q: want a CUDA architecture such as sm_80, sm_90a or sm_120", arch)
+	}
+	if n, _ := strconv.Atoi(m[1]); n < MinArch {
+		return fmt.Errorf("--arch %s: tri generates code for sm_%d and newer, as Triton does (bf16 conversions, max.NaN, cp.async and mma.sync need sm_%d)", arch, MinArch, MinArch)
+	}
+	return nil
 }

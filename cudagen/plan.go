@@ -44,6 +44,10 @@ type plan struct {
 
 // newPlan indexes k, checks it, and chooses layouts for target arch.
 func newPlan(k *ir.Kernel, arch string) (*plan, error) {
+	arch = targetArch(arch)
+	if err := CheckArch(arch); err != nil {
+		return nil, err
+	}
 	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
 		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars)}
 	if p.numWarps <= 0 {

@@ -33,3 +33,23 @@ func TestCString(t *testing.T) {
 		assert.Equal(t, c.want, cString(c.in), "%q", c.in)
 	}
 }
+
+func TestCheckArch(t *testing.T) {
+	for _, a := range []string{"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100a", "sm_120", "sm_100f"} {
+		assert.NoError(t, CheckArch(a), a)
+	}
+	for _, c := range []struct{ arch, want string }{
+		{"garbage", `--arch "garbage": want a CUDA architecture`},
+		{"", `want a CUDA architecture`},
+		{"sm80", `want a CUDA architecture`},
+		{"sm_90b", `want a CUDA architecture`},
+		{"compute_90", `want a CUDA architecture`},
+		{"sm_70", "--arch sm_70: tri generates code for sm_80 and newer"},
+		{"sm_75", "sm_80 and newer"},
+	} {
+		err := CheckArch(c.arch)
+		if assert.Error(t, err, c.arch) {
+			assert.Contains(t, err.Error(), c.want)
+		}
+	}
+}

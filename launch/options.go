@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/tri-lang/tri/cudagen"
 )
 
 // Options are the settings of the command line's compiling commands, also
@@ -82,6 +84,11 @@ func (o *Options) CheckFlags(changed func(flag string) bool) error {
 			return bad("num-stages", why)
 		}
 	}
+	if changed("arch") {
+		if err := cudagen.CheckArch(o.Arch); err != nil {
+			return Usage(err)
+		}
+	}
 	if changed("config") && o.Config < 0 {
 		return Usage(fmt.Errorf("--config %d: want the index of an autotune config (0, 1, ...)", o.Config))
 	}
@@ -104,6 +111,8 @@ func (o *Options) check() error {
 			return o.Config < -1
 		case "timeout":
 			return o.Timeout < 0
+		case "arch":
+			return o.Arch != ""
 		}
 		return false
 	})

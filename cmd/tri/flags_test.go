@@ -24,6 +24,8 @@ func TestBadFlagValues(t *testing.T) {
 		{[]string{"--config", "-2"}, "--config -2: want the index of an autotune config"},
 		{[]string{"--timeout", "0"}, "--timeout: want a positive duration"},
 		{[]string{"--timeout", "-5s"}, "--timeout: want a positive duration"},
+		{[]string{"--arch", "garbage"}, `--arch "garbage": want a CUDA architecture such as sm_80`},
+		{[]string{"--arch", "sm_70"}, "--arch sm_70: tri generates code for sm_80 and newer"},
 	} {
 		for _, cmd := range []string{"build", "run", "bench"} {
 			out := filepath.Join(t.TempDir(), "k.cu")
