@@ -25,7 +25,8 @@ import (
 // on the GPU, or takes the choice cached on disk by an earlier tuning, and
 // returns the launch prepared with it. Progress goes to o.Stderr. A launch
 // of a kernel without @triton.autotune is returned as it is.
-func (p *Prepared) Autotune(o *Options) (*Prepared, error) {
+func (p *Prepared) Autotune(o *Options) (_ *Prepared, err error) {
+	defer p.sourced(&err)
 	if p.setup == nil || p.setup.autotune() == nil {
 		return p, nil
 	}
@@ -126,7 +127,7 @@ func (s *launchSetup) launchArgs() (named, kwargs map[string]Value, err error) {
 		}
 		return errStopBind
 	})
-	if err != errStopBind {
+	if !errors.Is(err, errStopBind) {
 		return nil, nil, err
 	}
 	return named, kwargs, nil

@@ -67,8 +67,8 @@ type binding struct {
 // bindWith matches a launch's arguments to fn's parameters; meta (may be nil)
 // then fills or sets meta-parameters (the autotune config, heuristics)
 // before defaults are applied and the values specialized.
-func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (*Bound, error) {
-	rememberSource(LaunchSource, l.Src)
+func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (_ *Bound, err error) {
+	defer attachSource(&err, LaunchSource, l.Src)
 	defer e.begin(len(e.names))()
 	endPos := diag.Pos{File: LaunchSource, Line: 1, Col: max(l.EndCol, 1)}
 	n := len(fn.Params)

@@ -75,7 +75,7 @@ type Tuning struct {
 // nil if it has neither. arch reports the target architecture to host code
 // that asks for it.
 func readTuning(sf *SourceFile, fn *frontend.Func, arch func() string, o *Options) (*Tuning, error) {
-	t := &Tuning{fn: fn, warn: o.warn}
+	t := &Tuning{fn: fn, warn: o.warnIn(sf)}
 	for _, dc := range fn.Decorators {
 		if dc.Name != "triton.autotune" && dc.Name != "triton.heuristics" {
 			continue

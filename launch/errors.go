@@ -44,12 +44,40 @@ func ExitCode(err error) int {
 	return 1
 }
 
-// sources remembers texts that errors may point into (the kernel file, the
-// launch line, each --let), so PrintError can show the offending line.
-var sources = diag.Sources{}
+// sourcedError is an error together with a text its diagnostics may point
+// into (the kernel file, a launch line, a --let), so that PrintError can show
+// the offending line. Errors carry their texts instead of a shared table, so
+// that calls on several goroutines each render their own.
+type sourcedError struct {
+	err        error
+	name, text string
+}
 
-// rememberSource registers a text for error rendering.
-func rememberSource(name, text string) { sources[name] = text }
+func (e *sourcedError) Error() string { return e.err.Error() }
+func (e *sourcedError) Unwrap() error { return e.err }
+
+// withSource attaches the text named name to err (nil stays nil).
+func withSource(err error, name, text string) error {
+	if err == nil {
+		return nil
+	}
+	return &sourcedError{err, name, text}
+}
+
+// attachSource is withSource for a deferred call on a named result.
+func attachSource(err *error, name, text string) { *err = withSource(*err, name, text) }
+
+// sourcesOf collects the texts attached along err's chain; where two share a
+// name, the one attached closer to the diagnostic wins.
+func sourcesOf(err error) diag.Sources {
+	src := diag.Sources{}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if s, ok := e.(*sourcedError); ok {
+			src[s.name] = s.text
+		}
+	}
+	return src
+}
 
 // PrintError writes err for a person: diagnostics with their source line and
 // a caret, other errors on one line, prefixed with "tri: ".
@@ -57,7 +85,7 @@ func PrintError(w io.Writer, err error) {
 	var d *diag.Diagnostic
 	var l *diag.List
 	if errors.As(err, &d) || errors.As(err, &l) {
-		diag.Render(w, err, sources)
+		diag.Render(w, err, sourcesOf(err))
 		return
 	}
 	fmt.Fprintf(w, "tri: %v\n", err)

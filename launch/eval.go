@@ -28,9 +28,9 @@ const maxDepth = 64
 
 // Eval evaluates an expression of a launch line (an argument, a grid) over
 // the bindings. Errors are diagnostics placed at the expression's position.
-func (e *Env) Eval(x frontend.Expr, src *Source) (Value, error) {
+func (e *Env) Eval(x frontend.Expr, src *Source) (_ Value, err error) {
 	if src != nil {
-		rememberSource(src.Name, src.Text)
+		defer attachSource(&err, src.Name, src.Text)
 	}
 	defer e.begin(len(e.names))()
 	return e.eval(x, nil)

@@ -67,7 +67,6 @@ type Compiled struct {
 	Cached bool   // the cubin came from the disk cache
 	fn     *nvrtc.Function
 	dev    *nvrtc.Device
-	packer nvrtc.ArgPacker
 	shared int // bytes of dynamic shared memory per launch
 }
 
@@ -163,10 +162,22 @@ type Arg struct {
 // Launch queues one launch over grid with args in k.Params order. It does
 // not wait for the kernel; call Device().Synchronize.
 func (c *Compiled) Launch(grid [3]int, args ...Arg) error {
+	return c.LaunchOn(nil, grid, args...)
+}
+
+// packers holds argument packers for launches, so that a Compiled can be
+// launched from several goroutines at once without allocating.
+var packers = sync.Pool{New: func() any { return new(nvrtc.ArgPacker) }}
+
+// LaunchOn is Launch on stream (nil: the default stream); wait with
+// stream.Synchronize. A Compiled may be launched from several goroutines at
+// once.
+func (c *Compiled) LaunchOn(stream *nvrtc.Stream, grid [3]int, args ...Arg) error {
 	if len(args) != len(c.Kernel.Params) {
 		return fmt.Errorf("%s takes %d runtime arguments, got %d", c.Kernel.Name, len(c.Kernel.Params), len(args))
 	}
-	p := &c.packer
+	p := packers.Get().(*nvrtc.ArgPacker)
+	defer packers.Put(p)
 	p.Reset()
 	for i, param := range c.Kernel.Params {
 		a := args[i]
@@ -192,7 +203,7 @@ func (c *Compiled) Launch(grid [3]int, args ...Arg) error {
 		}
 	}
 	threads := 32 * c.Kernel.NumWarps
-	return c.fn.Launch(grid, [3]int{threads, 1, 1}, c.shared, p.Bytes())
+	return c.fn.LaunchOn(stream, grid, [3]int{threads, 1, 1}, c.shared, p.Bytes())
 }
 
 // deviceTensors places host tensors on the GPU and brings them back.
@@ -238,7 +249,8 @@ func (d *deviceTensors) free() {
 
 // RunGPU compiles the launch's kernel (through the cache), copies the bound
 // tensors to the GPU, launches once, waits, and copies them back.
-func (p *Prepared) RunGPU(lineInfo bool) (*Compiled, error) {
+func (p *Prepared) RunGPU(lineInfo bool) (_ *Compiled, err error) {
+	defer p.sourced(&err)
 	c, err := Compile(p.Kernel, lineInfo)
 	if err != nil {
 		return nil, err

@@ -13,8 +13,8 @@ var maxGrid = [3]int64{1<<31 - 1, 65535, 65535}
 // dimensions are 1), a lambda called with the meta dict (the kernel's bound
 // arguments by name, with num_warps and num_stages; see Bound.Meta), or a
 // name bound to either. Errors are placed in the launch line.
-func (e *Env) Grid(l *Launch, meta map[string]Value) ([3]int, error) {
-	rememberSource(LaunchSource, l.Src)
+func (e *Env) Grid(l *Launch, meta map[string]Value) (_ [3]int, err error) {
+	defer attachSource(&err, LaunchSource, l.Src)
 	defer e.begin(len(e.names))()
 	v, err := e.eval(l.Grid, nil)
 	if err != nil {

@@ -93,7 +93,8 @@ func (p *Prepared) interpArgs() ([]interp.Arg, error) {
 }
 
 // Interpret runs the launch on the CPU, updating the bound tensors in place.
-func (p *Prepared) Interpret(timeout time.Duration) error {
+func (p *Prepared) Interpret(timeout time.Duration) (err error) {
+	defer p.sourced(&err)
 	args, err := p.interpArgs()
 	if err != nil {
 		return err

@@ -44,16 +44,17 @@ func LetSource(name string) string { return "--let " + name }
 // the text under the source name "--let NAME" (--let x:1:5: ...), columns
 // counting from the start of the whole text. Binding a name again replaces
 // its value; it keeps its random stream.
-func (e *Env) Let(spec string) error {
+func (e *Env) Let(spec string) (err error) {
 	name, expr, ok := strings.Cut(spec, "=")
 	name = strings.TrimSpace(name)
 	src := LetSource(name)
 	if !ok || strings.HasPrefix(expr, "=") {
 		src = "--let"
-		rememberSource(src, spec)
+	}
+	defer attachSource(&err, src, spec)
+	if src == "--let" {
 		return Usage(errAt(src, 1, "want NAME=EXPR"))
 	}
-	rememberSource(src, spec)
 	if !isIdent(name) {
 		return Usage(errAt(src, 1, fmt.Sprintf("%q is not a valid name", name)))
 	}

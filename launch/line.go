@@ -36,8 +36,8 @@ type Launch struct {
 
 // ParseLaunch parses a launch line. Errors are diagnostics placed in the
 // text under the source name "launch" (launch:1:14: ...).
-func ParseLaunch(src string) (*Launch, error) {
-	rememberSource(LaunchSource, src)
+func ParseLaunch(src string) (_ *Launch, err error) {
+	defer attachSource(&err, LaunchSource, src)
 	x, err := parseExpr(LaunchSource, src)
 	if err != nil {
 		return nil, err

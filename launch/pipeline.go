@@ -24,9 +24,9 @@ type SourceFile struct {
 	File *frontend.File
 }
 
-// ParseFile reads and parses a kernel file. Warnings go to warn (may be
-// nil); errors are returned as bad input.
-func ParseFile(path string, warn func(*diag.Diagnostic)) (*SourceFile, error) {
+// ParseFile reads and parses a kernel file. Warnings go to o.Stderr (o may
+// be nil: no warnings); errors are returned as bad input.
+func ParseFile(path string, o *Options) (_ *SourceFile, err error) {
 	text, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -34,13 +34,18 @@ func ParseFile(path string, warn func(*diag.Diagnostic)) (*SourceFile, error) {
 		}
 		return nil, Usage(err)
 	}
-	rememberSource(path, string(text))
-	f, diags := frontend.Parse(path, text)
-	if err := splitDiags(diags, warn); err != nil {
+	defer attachSource(&err, path, string(text))
+	sf := &SourceFile{Path: path, Text: text}
+	var diags *diag.List
+	sf.File, diags = frontend.Parse(path, text)
+	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
 		return nil, Usage(err)
 	}
-	return &SourceFile{Path: path, Text: text, File: f}, nil
+	return sf, nil
 }
+
+// sourced attaches the file's text to err, for PrintError.
+func (sf *SourceFile) sourced(err *error) { attachSource(err, sf.Path, string(sf.Text)) }
 
 // splitDiags hands warnings to warn and returns the errors, if any.
 func splitDiags(l *diag.List, warn func(*diag.Diagnostic)) error {
@@ -94,7 +99,7 @@ type Prepared struct {
 // For an autotuned kernel, o.Config picks the config whose meta-parameters
 // fill those the launch leaves out; with o.Config -1 the first config that
 // specializes stands in (quietly) until Autotune picks the fastest.
-func Prepare(path, line string, o *Options) (*Prepared, error) {
+func Prepare(path, line string, o *Options) (_ *Prepared, err error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -102,6 +107,7 @@ func Prepare(path, line string, o *Options) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.sourced(&err)
 	a := s.autotune()
 	switch {
 	case a == nil && o.Config > 0:
@@ -136,16 +142,17 @@ type launchSetup struct {
 	tuning *Tuning
 }
 
-func newLaunchSetup(path, line string, o *Options) (*launchSetup, error) {
+func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	for _, d := range o.Dump {
 		if !slices.Contains(dumpKinds, d) {
 			return nil, Usage(fmt.Errorf("unknown --dump %q (want %s)", d, strings.Join(dumpKinds, ", ")))
 		}
 	}
-	sf, err := ParseFile(path, o.warn)
+	sf, err := ParseFile(path, o)
 	if err != nil {
 		return nil, err
 	}
+	defer sf.sourced(&err)
 	lets := o.Lets
 	if line == "" {
 		s, err := ParseSampleHeader(path, sf.Text)
@@ -161,6 +168,7 @@ func newLaunchSetup(path, line string, o *Options) (*launchSetup, error) {
 	if err != nil {
 		return nil, Usage(err)
 	}
+	defer attachSource(&err, LaunchSource, l.Src)
 	env := NewEnv(o.Seed)
 	env.UseGlobals(sf.File.Globals)
 	for _, spec := range lets {
@@ -177,6 +185,21 @@ func newLaunchSetup(path, line string, o *Options) (*launchSetup, error) {
 		return nil, err
 	}
 	return &launchSetup{sf: sf, l: l, env: env, fn: fn, tuning: tuning}, nil
+}
+
+// sourced attaches the file's and the launch line's texts to err.
+func (s *launchSetup) sourced(err *error) {
+	s.sf.sourced(err)
+	attachSource(err, LaunchSource, s.l.Src)
+}
+
+// sourced attaches the texts of the file and the launch line to err.
+func (p *Prepared) sourced(err *error) {
+	if p.setup != nil {
+		p.setup.sourced(err)
+	} else if p.Source != nil {
+		p.Source.sourced(err)
+	}
 }
 
 // autotune is the kernel's @triton.autotune, or nil.
@@ -219,9 +242,10 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 }
 
 // compileIR runs sema and the IR dump.
-func compileIR(sf *SourceFile, name string, sig sema.Signature, o *Options) (*ir.Kernel, error) {
+func compileIR(sf *SourceFile, name string, sig sema.Signature, o *Options) (_ *ir.Kernel, err error) {
+	defer sf.sourced(&err)
 	k, diags := sema.Specialize(sf.File, name, sig)
-	if err := splitDiags(diags, o.warn); err != nil {
+	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
 		return nil, Usage(err)
 	}
 	if err := ir.Verify(k); err != nil {
@@ -245,7 +269,15 @@ func unknownKernel(sf *SourceFile, name, src string) error {
 	return errAt(src, 1, msg)
 }
 
-func (o *Options) warn(d *diag.Diagnostic) { diag.Render(o.stderr(), d, sources) }
+// warnIn returns the function that prints warnings placed in sf to
+// o.Stderr (none for a nil o).
+func (o *Options) warnIn(sf *SourceFile) func(*diag.Diagnostic) {
+	if o == nil {
+		return nil
+	}
+	src := diag.Sources{sf.Path: string(sf.Text)}
+	return func(d *diag.Diagnostic) { diag.Render(o.stderr(), d, src) }
+}
 
 // untuned is o for a run that does not tune: an autotuned kernel takes its
 // first config unless --config picks another.

@@ -23,15 +23,16 @@ import (
 // CheckFile parses and resolves every @jit function of path and evaluates
 // the arguments of its autotune and heuristics decorators, printing
 // warnings to o.Stderr and the AST under --dump=ast.
-func CheckFile(path string, o *Options) error {
-	sf, err := ParseFile(path, o.warn)
+func CheckFile(path string, o *Options) (err error) {
+	sf, err := ParseFile(path, o)
 	if err != nil {
 		return err
 	}
+	defer sf.sourced(&err)
 	if o.dumps("ast") {
 		frontend.Dump(o.stdout(), sf.File)
 	}
-	if err := splitDiags(sema.Check(sf.File), o.warn); err != nil {
+	if err := splitDiags(sema.Check(sf.File), o.warnIn(sf)); err != nil {
 		return Usage(err)
 	}
 	// The arguments of autotune and heuristics decorators are evaluated too.
@@ -54,7 +55,7 @@ func BuildFile(path, line string, o *Options) error {
 	var k *ir.Kernel
 	if o.Kernel != "" {
 		var err error
-		if sf, err = ParseFile(path, o.warn); err != nil {
+		if sf, err = ParseFile(path, o); err != nil {
 			return err
 		}
 		fn := sf.File.Func(o.Kernel)
@@ -115,7 +116,7 @@ func printResources(o *Options, k *ir.Kernel, src, arch string) error {
 // An autotuned kernel is tuned on the GPU (or takes the choice cached by an
 // earlier tuning) unless o.Config picks a config; --interpret and --check
 // take config o.Config, default 0.
-func RunFile(path, line string, o *Options) error {
+func RunFile(path, line string, o *Options) (err error) {
 	if o.Interpret || o.Check {
 		o = o.untuned()
 	}
@@ -123,6 +124,7 @@ func RunFile(path, line string, o *Options) error {
 	if err != nil {
 		return err
 	}
+	defer p.sourced(&err)
 	if o.Config < 0 {
 		if p, err = p.Autotune(o); err != nil {
 			return err

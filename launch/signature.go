@@ -17,9 +17,9 @@ import (
 // makes the parameter a constexpr. Parameters annotated tl.constexpr take a
 // literal (a number, True/False, a quoted string, None or a dtype name).
 // Errors are placed in the text, named "--signature".
-func ParseSignature(fn *frontend.Func, sig string) (sema.Signature, error) {
+func ParseSignature(fn *frontend.Func, sig string) (_ sema.Signature, err error) {
 	const src = "--signature"
-	rememberSource(src, sig)
+	defer attachSource(&err, src, sig)
 	entries := splitTopLevel(sig)
 	if len(entries) == 1 && strings.TrimSpace(entries[0].text) == "" {
 		entries = nil

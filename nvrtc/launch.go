@@ -26,6 +26,12 @@ const maxParamBytes = 32764
 // arguments packed by an ArgPacker. It returns when the launch is queued;
 // errors of the kernel itself show at the next Synchronize.
 func (f *Function) Launch(grid, block [3]int, sharedMem int, args []byte) error {
+	return f.LaunchOn(nil, grid, block, sharedMem, args)
+}
+
+// LaunchOn is Launch on stream (nil: the default stream). Launches on
+// different streams may run at the same time.
+func (f *Function) LaunchOn(stream *Stream, grid, block [3]int, sharedMem int, args []byte) error {
 	for i := range 3 {
 		if grid[i] < 1 || block[i] < 1 {
 			return fmt.Errorf("nvrtc: launching %s with grid %v and block %v: every dimension must be at least 1", f.name, grid, block)
@@ -57,7 +63,7 @@ func (f *Function) Launch(grid, block [3]int, sharedMem int, args []byte) error 
 	s.call = [11]uintptr{f.fn,
 		uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
 		uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
-		uintptr(sharedMem), 0, 0, extra}
+		uintptr(sharedMem), stream.handle(), 0, extra}
 	r, _, _ := purego.SyscallN(driver.cuLaunchKernel, s.call[:]...)
 	if code := int(int32(r)); code != 0 {
 		return fmt.Errorf("kernel %s: %w", f.name, driver.check("cuLaunchKernel", code))

@@ -27,6 +27,7 @@ type driverAPI struct {
 	cuFuncGetAttribute, cuFuncSetAttribute, cuLaunchKernel               uintptr
 	cuEventCreate, cuEventDestroy, cuEventRecord, cuEventSynchronize     uintptr
 	cuEventElapsedTime                                                   uintptr
+	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize                 uintptr
 }
 
 // nvrtcAPI holds the NVRTC entry points the package calls.
@@ -147,6 +148,9 @@ func loadDriver() (*driverAPI, error) {
 	b.bind(&d.cuFuncGetAttribute, "cuFuncGetAttribute")
 	b.bind(&d.cuFuncSetAttribute, "cuFuncSetAttribute")
 	b.bind(&d.cuLaunchKernel, "cuLaunchKernel")
+	b.bind(&d.cuStreamCreate, "cuStreamCreate")
+	b.bind(&d.cuStreamDestroy, "cuStreamDestroy_v2")
+	b.bind(&d.cuStreamSynchronize, "cuStreamSynchronize")
 	b.bind(&d.cuEventCreate, "cuEventCreate")
 	b.bind(&d.cuEventDestroy, "cuEventDestroy_v2")
 	b.bind(&d.cuEventRecord, "cuEventRecord")
