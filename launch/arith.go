@@ -7,6 +7,7 @@ package launch
 
 import (
 	"math"
+	"math/big"
 
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/tensor"
@@ -31,14 +32,25 @@ func binaryOp(at frontend.Node, op string, a, b Value) (Value, error) {
 	return floatBinary(at, op, x, y)
 }
 
+// fits64 returns r as an int Value, or an error placed at at when it does
+// not fit in 64 bits: Python's ints do not wrap, and tri's host ints are
+// int64, so a wrapped result would be a silently wrong one.
+func fits64(at frontend.Node, r *big.Int) (Value, error) {
+	if !r.IsInt64() {
+		return Value{}, errf(at, "integer %s does not fit in 64 bits", r)
+	}
+	return IntValue(r.Int64()), nil
+}
+
 func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
+	bx, by := big.NewInt(x), big.NewInt(y)
 	switch op {
 	case "+":
-		return IntValue(x + y), nil
+		return fits64(at, bx.Add(bx, by))
 	case "-":
-		return IntValue(x - y), nil
+		return fits64(at, bx.Sub(bx, by))
 	case "*":
-		return IntValue(x * y), nil
+		return fits64(at, bx.Mul(bx, by))
 	case "/":
 		if y == 0 {
 			return Value{}, errf(at, "division by zero")
@@ -49,7 +61,13 @@ func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
 			return Value{}, errf(at, "integer division or modulo by zero")
 		}
 		if op == "//" {
+			if x == math.MinInt64 && y == -1 {
+				return fits64(at, bx.Neg(bx))
+			}
 			return IntValue(floorDiv(x, y)), nil
+		}
+		if y == -1 {
+			return IntValue(0), nil
 		}
 		return IntValue(x - floorDiv(x, y)*y), nil
 	case "**":
@@ -65,11 +83,10 @@ func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
 		case y > 63:
 			return Value{}, errf(at, "%d ** %d does not fit in 64 bits", x, y)
 		}
-		r := int64(1)
-		for range y {
-			r *= x
+		if r := bx.Exp(bx, by, nil); !r.IsInt64() {
+			return Value{}, errf(at, "%d ** %d does not fit in 64 bits", x, y)
 		}
-		return IntValue(r), nil
+		return IntValue(bx.Int64()), nil
 	case "<<", ">>":
 		if y < 0 {
 			return Value{}, errf(at, "negative shift count")
@@ -77,10 +94,10 @@ func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
 		if op == ">>" {
 			return IntValue(x >> min(y, 63)), nil
 		}
-		if y > 62 {
+		if y > 63 {
 			return Value{}, errf(at, "%d << %d does not fit in 64 bits", x, y)
 		}
-		return IntValue(x << y), nil
+		return fits64(at, bx.Lsh(bx, uint(y)))
 	case "&":
 		return IntValue(x & y), nil
 	case "|":
@@ -209,7 +226,7 @@ func unary(x *frontend.Unary, a Value) (Value, error) {
 	a = a.asInt()
 	switch {
 	case a.Kind == VInt && x.Op == "-":
-		return IntValue(-a.Int), nil
+		return fits64(x, new(big.Int).Neg(big.NewInt(a.Int)))
 	case a.Kind == VInt && x.Op == "+":
 		return a, nil
 	case a.Kind == VInt && x.Op == "~":

@@ -195,6 +195,15 @@ func TestLetErrors(t *testing.T) {
 		{"x=zeros(n) % 2", "--let x:1:3: a tensor may be combined with a number by + - * // only, not %"},
 		{"x = full(n)", "--let x:1:5: full() takes 2 arguments but 1 were given"},
 		{"x=(1,", "--let x:1:"},
+		{"x=2**63", "--let x:1:3: 2 ** 63 does not fit in 64 bits"},
+		{"x=10**19", "--let x:1:3: 10 ** 19 does not fit in 64 bits"},
+		{"x=(2**62)*4", "--let x:1:3: integer 18446744073709551616 does not fit in 64 bits"},
+		{"x=9223372036854775807 + 1", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
+		{"x=-9223372036854775807 - 2", "--let x:1:3: integer -9223372036854775809 does not fit in 64 bits"},
+		{"x=-(-9223372036854775807 - 1)", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
+		{"x=(-9223372036854775807 - 1) // -1", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
+		{"x=1 << 63", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
+		{"x=3 << 62", "--let x:1:3: integer 13835058055282163712 does not fit in 64 bits"},
 	} {
 		e := lets(t, "n=4")
 		err := e.Let(tc.spec)
