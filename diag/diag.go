@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -224,4 +225,26 @@ func (l *List) Error() string {
 		fmt.Fprintf(&b, "\n(%d more errors)", l.dropped)
 	}
 	return b.String()
+}
+
+// MovePositions rewrites, with move, the positions of the diagnostics that
+// err holds (a *Diagnostic or a *List along its chain) and of their notes:
+// for texts that were cut out of a larger one, such as a launch line read
+// from a comment of a file, whose errors belong at the file's line.
+func MovePositions(err error, move func(Pos) Pos) {
+	var ds []*Diagnostic
+	var d *Diagnostic
+	var l *List
+	switch {
+	case errors.As(err, &l):
+		ds = l.Items
+	case errors.As(err, &d):
+		ds = []*Diagnostic{d}
+	}
+	for _, d := range ds {
+		d.Pos, d.End = move(d.Pos), move(d.End)
+		for i := range d.Notes {
+			d.Notes[i].Pos = move(d.Notes[i].Pos)
+		}
+	}
 }

@@ -140,6 +140,9 @@ type launchSetup struct {
 	env    *Env
 	fn     *frontend.Func
 	tuning *Tuning
+	// move places errors of a launch line or --let read from the file's
+	// header at the file's lines (nil if none was).
+	move func(diag.Pos) diag.Pos
 }
 
 func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
@@ -154,13 +157,15 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	}
 	defer sf.sourced(&err)
 	lets := o.Lets
+	header, headerErr := ParseSampleHeader(path, sf.Text)
 	if line == "" {
-		s, err := ParseSampleHeader(path, sf.Text)
-		if err != nil {
-			return nil, Usage(fmt.Errorf("%v; give a launch line", err))
+		if headerErr != nil {
+			return nil, Usage(fmt.Errorf("%v; give a launch line", headerErr))
 		}
-		line, lets = s.Launch, overLets(s.Lets, o.Lets)
+		line, lets = header.Launch, overLets(header.Lets, o.Lets)
 	}
+	move := header.mover(line, lets)
+	defer func() { moveErr(err, move) }()
 	if o.dumps("ast") {
 		frontend.Dump(o.stdout(), sf.File)
 	}
@@ -184,11 +189,12 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return &launchSetup{sf: sf, l: l, env: env, fn: fn, tuning: tuning}, nil
+	return &launchSetup{sf: sf, l: l, env: env, fn: fn, tuning: tuning, move: move}, nil
 }
 
 // sourced attaches the file's and the launch line's texts to err.
 func (s *launchSetup) sourced(err *error) {
+	moveErr(*err, s.move)
 	s.sf.sourced(err)
 	attachSource(err, LaunchSource, s.l.Src)
 }

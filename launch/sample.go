@@ -1,14 +1,15 @@
 package launch
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/tensor"
 	"github.com/x448/float16"
@@ -30,6 +31,10 @@ type Sample struct {
 	Lets      []string
 	Checks    []string
 	Tolerance string // "" (by dtype), "exact" or "ulp=N"
+	// LaunchPos and LetPos are where the texts of Launch and of each of
+	// Lets start in the file, so that their errors point there.
+	LaunchPos diag.Pos
+	LetPos    []diag.Pos
 }
 
 // ReadSample reads the header of a sample file. A file without a "# launch:"
@@ -50,10 +55,11 @@ func ReadSample(path string) (*Sample, error) {
 // may appear anywhere among the leading comment lines.
 func ParseSampleHeader(path string, src []byte) (*Sample, error) {
 	s := &Sample{Path: path}
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	text := strings.TrimPrefix(string(src), "\uFEFF") // Python skips a UTF-8 BOM
+	bom := len(src) - len(text)
+	for n, raw := range strings.Split(text, "\n") {
+		raw = strings.TrimRight(raw, "\r")
+		line := strings.TrimSpace(raw)
 		if line == "" {
 			continue
 		}
@@ -66,11 +72,19 @@ func ParseSampleHeader(path string, src []byte) (*Sample, error) {
 			continue
 		}
 		val = strings.TrimSpace(val)
+		// The value's column: its offset in the raw line, plus the BOM's
+		// bytes on the first line (columns count bytes).
+		col := strings.LastIndex(raw, val) + 1
+		if n == 0 {
+			col += bom
+		}
+		pos := diag.Pos{File: path, Line: n + 1, Col: col}
 		switch strings.TrimSpace(key) {
 		case "launch":
-			s.Launch = val
+			s.Launch, s.LaunchPos = val, pos
 		case "let":
 			s.Lets = append(s.Lets, val)
+			s.LetPos = append(s.LetPos, pos)
 		case "check":
 			s.Checks = append(s.Checks, strings.Fields(val)...)
 		case "tolerance":
@@ -81,6 +95,40 @@ func ParseSampleHeader(path string, src []byte) (*Sample, error) {
 		return nil, fmt.Errorf("%s: no '# launch:' line in the file's leading comments", path)
 	}
 	return s, nil
+}
+
+// mover returns the function that moves positions in the header's launch
+// line (when line is it) and in its let bindings (those of lets that are
+// the header's, not overridden) to their places in the file; nil for a nil
+// s.
+func (s *Sample) mover(line string, lets []string) func(diag.Pos) diag.Pos {
+	if s == nil {
+		return nil
+	}
+	at := map[string]diag.Pos{}
+	if line == s.Launch {
+		at[LaunchSource] = s.LaunchPos
+	}
+	for i, spec := range s.Lets {
+		if slices.Contains(lets, spec) {
+			name, _, _ := strings.Cut(spec, "=")
+			at[LetSource(strings.TrimSpace(name))] = s.LetPos[i]
+		}
+	}
+	return func(p diag.Pos) diag.Pos {
+		to, ok := at[p.File]
+		if !ok || p.Line != 1 {
+			return p
+		}
+		return diag.Pos{File: to.File, Line: to.Line, Col: to.Col + p.Col - 1}
+	}
+}
+
+// moveErr moves the positions of err's diagnostics with move (if not nil).
+func moveErr(err error, move func(diag.Pos) diag.Pos) {
+	if err != nil && move != nil {
+		diag.MovePositions(err, move)
+	}
 }
 
 // CompareTensors checks got against want. tolerance is "exact" (bit for
