@@ -3,6 +3,8 @@ package launch
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tri-lang/tri/cudagen"
@@ -41,6 +43,10 @@ func (o *Options) stderr() io.Writer {
 	return o.Stderr
 }
 
+// dumpOut is where --dump output goes: stderr, so that what a command
+// writes to stdout (tri build's CUDA) stays whole.
+func (o *Options) dumpOut() io.Writer { return o.stderr() }
+
 func (o *Options) dumps(what string) bool {
 	for _, d := range o.Dump {
 		if d == what {
@@ -51,6 +57,16 @@ func (o *Options) dumps(what string) bool {
 }
 
 var dumpKinds = []string{"ast", "ir", "layout", "cuda", "resources"}
+
+// checkDumps reports a --dump kind that is not one of kinds.
+func checkDumps(dumps, kinds []string) error {
+	for _, d := range dumps {
+		if !slices.Contains(kinds, d) {
+			return Usage(fmt.Errorf("unknown --dump %q (want %s)", d, strings.Join(kinds, ", ")))
+		}
+	}
+	return nil
+}
 
 // numWarpsProblem says why n cannot be num_warps, or "" if it can: as in
 // Triton, a power of two from 1 to 32.
@@ -82,6 +98,11 @@ func (o *Options) CheckFlags(changed func(flag string) bool) error {
 	if changed("num-stages") {
 		if why := numStagesProblem(int64(o.NumStages)); why != "" {
 			return bad("num-stages", why)
+		}
+	}
+	if changed("dump") {
+		if err := checkDumps(o.Dump, dumpKinds); err != nil {
+			return err
 		}
 	}
 	if changed("arch") {

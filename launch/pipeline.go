@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/tri-lang/tri/diag"
@@ -146,10 +145,8 @@ type launchSetup struct {
 }
 
 func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
-	for _, d := range o.Dump {
-		if !slices.Contains(dumpKinds, d) {
-			return nil, Usage(fmt.Errorf("unknown --dump %q (want %s)", d, strings.Join(dumpKinds, ", ")))
-		}
+	if err := checkDumps(o.Dump, dumpKinds); err != nil {
+		return nil, err
 	}
 	sf, err := ParseFile(path, o)
 	if err != nil {
@@ -167,7 +164,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	move := header.mover(line, lets)
 	defer func() { moveErr(err, move) }()
 	if o.dumps("ast") {
-		frontend.Dump(o.stdout(), sf.File)
+		frontend.Dump(o.dumpOut(), sf.File)
 	}
 	l, err := ParseLaunch(line)
 	if err != nil {
@@ -258,7 +255,7 @@ func compileIR(sf *SourceFile, name string, sig sema.Signature, o *Options) (_ *
 		return nil, fmt.Errorf("internal error: %s: invalid IR: %v", name, err)
 	}
 	if o.dumps("ir") {
-		ir.Print(o.stdout(), k)
+		ir.Print(o.dumpOut(), k)
 	}
 	return k, nil
 }

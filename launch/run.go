@@ -24,6 +24,9 @@ import (
 // the arguments of its autotune and heuristics decorators, printing
 // warnings to o.Stderr and the AST under --dump=ast.
 func CheckFile(path string, o *Options) (err error) {
+	if err := checkDumps(o.Dump, []string{"ast"}); err != nil {
+		return err
+	}
 	sf, err := ParseFile(path, o)
 	if err != nil {
 		return err
@@ -49,6 +52,9 @@ func CheckFile(path string, o *Options) (err error) {
 // from a launch line (empty: the file's recorded launch).
 func BuildFile(path, line string, o *Options) error {
 	if err := o.check(); err != nil {
+		return err
+	}
+	if err := checkDumps(o.Dump, dumpKinds); err != nil {
 		return err
 	}
 	var sf *SourceFile
@@ -79,7 +85,7 @@ func BuildFile(path, line string, o *Options) error {
 	}
 	arch := TargetArch(o.Arch)
 	if o.dumps("layout") {
-		if err := cudagen.DumpLayouts(o.stdout(), k, arch); err != nil {
+		if err := cudagen.DumpLayouts(o.dumpOut(), k, arch); err != nil {
 			return err
 		}
 	}
@@ -87,16 +93,25 @@ func BuildFile(path, line string, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if o.dumps("resources") {
-		if err := printResources(o, k, src, arch); err != nil {
-			return err
-		}
-	}
 	if o.Output == "" {
 		_, err = fmt.Fprint(o.stdout(), src)
+	} else {
+		if o.dumps("cuda") {
+			fmt.Fprint(o.dumpOut(), src)
+		}
+		err = os.WriteFile(o.Output, []byte(src), 0o644)
+	}
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(o.Output, []byte(src), 0o644)
+	// The CUDA is written first: a resource report needs NVRTC and a GPU,
+	// the file does not.
+	if o.dumps("resources") {
+		if err := printResources(o, k, src, arch); err != nil {
+			return fmt.Errorf("the CUDA is written, but there is no resource report: %w", err)
+		}
+	}
+	return nil
 }
 
 func printResources(o *Options, k *ir.Kernel, src, arch string) error {
@@ -105,7 +120,7 @@ func printResources(o *Options, k *ir.Kernel, src, arch string) error {
 		return err
 	}
 	regs, st, ld, stack, smem := nvrtc.ParseResources(prog.Log)
-	fmt.Fprintf(o.stdout(), "// %s on %s: %d registers, %d bytes spill stores, %d bytes spill loads, %d bytes stack, %d bytes shared memory, %d bytes dynamic shared memory\n",
+	fmt.Fprintf(o.dumpOut(), "// %s on %s: %d registers, %d bytes spill stores, %d bytes spill loads, %d bytes stack, %d bytes shared memory, %d bytes dynamic shared memory\n",
 		k.Name, arch, regs, st, ld, stack, smem, cudagen.DynamicSharedBytes(src))
 	return nil
 }
@@ -125,6 +140,10 @@ func RunFile(path, line string, o *Options) (err error) {
 		return err
 	}
 	defer p.sourced(&err)
+	saves, err := parseSaves(p, o.Saves)
+	if err != nil {
+		return err
+	}
 	if o.Config < 0 {
 		if p, err = p.Autotune(o); err != nil {
 			return err
@@ -132,7 +151,7 @@ func RunFile(path, line string, o *Options) (err error) {
 	}
 	arch := TargetArch(o.Arch)
 	if o.dumps("layout") {
-		if err := cudagen.DumpLayouts(o.stdout(), p.Kernel, arch); err != nil {
+		if err := cudagen.DumpLayouts(o.dumpOut(), p.Kernel, arch); err != nil {
 			return err
 		}
 	}
@@ -142,7 +161,7 @@ func RunFile(path, line string, o *Options) (err error) {
 			return err
 		}
 		if o.dumps("cuda") {
-			fmt.Fprint(o.stdout(), src)
+			fmt.Fprint(o.dumpOut(), src)
 		}
 		if o.dumps("resources") {
 			if err := printResources(o, p.Kernel, src, arch); err != nil {
@@ -154,10 +173,6 @@ func RunFile(path, line string, o *Options) (err error) {
 		if err := p.saveAll(o.SaveInputs); err != nil {
 			return err
 		}
-	}
-	saves, err := parseSaves(p, o.Saves)
-	if err != nil {
-		return err
 	}
 	start := time.Now()
 	where := "on the GPU (compile and copies included)"
@@ -225,9 +240,34 @@ func parseSaves(p *Prepared, specs []string) ([]save, error) {
 		if !ok || v.Kind != VTensor {
 			return nil, Usage(fmt.Errorf("--save %s: %s is not a bound tensor (bound: %s)", s, name, strings.Join(p.tensorNames(), ", ")))
 		}
+		if err := checkWritable(path); err != nil {
+			return nil, Usage(fmt.Errorf("--save %s: %v", s, err))
+		}
 		out = append(out, save{path, v.Tensor})
 	}
 	return out, nil
+}
+
+// checkWritable reports why a file cannot be written at path, trying a
+// temporary file beside it (removed at once) so that nothing is left behind.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("no directory %s", dir)
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".tri-save-*")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s", dir)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func (p *Prepared) tensorNames() []string {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBadFlagValues: launch options and limits given on the command line
@@ -25,6 +26,8 @@ func TestBadFlagValues(t *testing.T) {
 		{[]string{"--timeout", "0"}, "--timeout: want a positive duration"},
 		{[]string{"--timeout", "-5s"}, "--timeout: want a positive duration"},
 		{[]string{"--arch", "garbage"}, `--arch "garbage": want a CUDA architecture such as sm_80`},
+		{[]string{"--dump", "bogus"}, `unknown --dump "bogus" (want ast, ir, layout, cuda, resources)`},
+		{[]string{"--dump=layout,bogus"}, `unknown --dump "bogus"`},
 		{[]string{"--arch", "sm_70"}, "--arch sm_70: tri generates code for sm_80 and newer"},
 	} {
 		for _, cmd := range []string{"build", "run", "bench"} {
@@ -45,4 +48,26 @@ func TestBadFlagValues(t *testing.T) {
 	}
 	_, stderr, code := tri(t, "build", "../../samples/add.tri", "--num-warps", "8", "--num-stages", "2", "-o", filepath.Join(t.TempDir(), "k.cu"))
 	assert.Equal(t, 0, code, stderr)
+}
+
+// TestCheckDumpAndSaveFirst: tri check rejects an unknown --dump; a --save
+// that cannot be written is bad input found before anything runs.
+func TestCheckDumpAndSaveFirst(t *testing.T) {
+	_, stderr, code := tri(t, "check", "../../samples/add.tri", "--dump=bogus")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `unknown --dump "bogus" (want ast)`)
+
+	dir := t.TempDir()
+	for _, save := range []string{
+		"output=" + filepath.Join(dir, "missing", "out.npy"),
+		"output=" + dir,
+	} {
+		_, stderr, code = tri(t, "run", "--interpret", "../../samples/add.tri", "--save", save)
+		assert.Equal(t, 2, code, save)
+		assert.Contains(t, stderr, "--save "+save+": ", save)
+		assert.NotContains(t, stderr, "ran in the interpreter", "checked before the run")
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing left behind")
 }

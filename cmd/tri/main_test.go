@@ -80,9 +80,44 @@ func TestBuild(t *testing.T) {
 	assert.Contains(t, string(src), "#line")
 	assert.Contains(t, string(src), "__launch_bounds__(256)")
 
-	out, _, code = tri(t, "build", "../../samples/add.tri", "--dump=layout", "-o", filepath.Join(t.TempDir(), "a.cu"))
+	out, stderr, code = tri(t, "build", "../../samples/add.tri", "--dump=layout", "-o", filepath.Join(t.TempDir(), "a.cu"))
 	require.Equal(t, 0, code)
-	assert.Contains(t, out, "Blocked")
+	assert.Contains(t, stderr, "Blocked")
+	assert.Empty(t, out)
+}
+
+// TestDumpsLeaveCUDAWhole: every dump goes to stderr, so the CUDA that
+// tri build writes to stdout is the same with or without them.
+func TestDumpsLeaveCUDAWhole(t *testing.T) {
+	plain, _, code := tri(t, "build", "../../samples/softmax.tri")
+	require.Equal(t, 0, code)
+	require.Contains(t, plain, "__global__")
+	for _, d := range []string{"ast", "ir", "layout", "ast,ir,layout,cuda"} {
+		out, stderr, code := tri(t, "build", "../../samples/softmax.tri", "--dump="+d)
+		require.Equal(t, 0, code, d)
+		assert.Equal(t, plain, out, d)
+		assert.NotEmpty(t, stderr, d)
+	}
+	f := filepath.Join(t.TempDir(), "s.cu")
+	out, stderr, code := tri(t, "build", "../../samples/softmax.tri", "--dump=cuda", "-o", f)
+	require.Equal(t, 0, code)
+	assert.Empty(t, out)
+	assert.Equal(t, plain, stderr)
+}
+
+// TestResourcesWithoutGPUWritesCUDA: --dump=resources where no GPU (or
+// NVRTC) is found still writes the CUDA, then says why there is no report.
+func TestResourcesWithoutGPUWritesCUDA(t *testing.T) {
+	if _, err := launch.Device(); err == nil {
+		t.Skip("a GPU is present: the report is made")
+	}
+	f := filepath.Join(t.TempDir(), "a.cu")
+	_, stderr, code := tri(t, "build", "../../samples/add.tri", "--dump=resources", "-o", f)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "the CUDA is written, but there is no resource report")
+	src, err := os.ReadFile(f)
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "__global__")
 }
 
 func TestErrors(t *testing.T) {
