@@ -2,6 +2,7 @@ package diag
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,4 +44,14 @@ func TestRenderCaret(t *testing.T) {
 		"            ^^^\n" +
 		"\thint: did you mean \"for\"?\n"
 	assert.Equal(t, want, b.String())
+}
+
+func TestRenderLongLine(t *testing.T) {
+	line := strings.Repeat("a", 5000) + "X" + strings.Repeat("b", 5000)
+	var b strings.Builder
+	Render(&b, Errorf(Pos{File: "k.tri", Line: 1, Col: 5001}, CodeSyntax, "here"), Sources{"k.tri": line})
+	lines := strings.Split(b.String(), "\n")
+	require.Len(t, lines, 4)
+	assert.Less(t, len(lines[1]), 140)
+	assert.Equal(t, "X", string(lines[1][strings.Index(lines[2], "^")]))
 }

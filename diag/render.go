@@ -73,20 +73,37 @@ func writeCaret(w io.Writer, p, end Pos, src Sources) {
 	if !ok {
 		return
 	}
-	fmt.Fprintf(w, "    %s\n", expandTabs(line))
-	if p.Col <= 0 {
-		return
-	}
-	prefix := line
-	if p.Col-1 < len(prefix) {
-		prefix = prefix[:p.Col-1]
-	}
-	pad := strings.Repeat(" ", len(expandTabs(prefix)))
+	col := p.Col
 	width := 1
 	if end.Line == p.Line && end.Col > p.Col {
 		width = end.Col - p.Col
 	}
+	// A very long line shows as a window around the column.
+	if len(line) > maxShown {
+		from := max(min(col-1-maxShown/2, len(line)-maxShown), 0)
+		to := from + maxShown
+		shown := "..." + line[from:to] + "..."
+		if from == 0 {
+			shown = line[:to] + "..."
+		} else if col > 0 {
+			col = col - from + 3
+		}
+		line = shown
+		width = min(width, maxShown)
+	}
+	fmt.Fprintf(w, "    %s\n", expandTabs(line))
+	if col <= 0 {
+		return
+	}
+	prefix := line
+	if col-1 < len(prefix) {
+		prefix = prefix[:col-1]
+	}
+	pad := strings.Repeat(" ", len(expandTabs(prefix)))
 	fmt.Fprintf(w, "    %s%s\n", pad, strings.Repeat("^", width))
 }
+
+// maxShown is the most bytes of a source line an error shows.
+const maxShown = 120
 
 func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }

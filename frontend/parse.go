@@ -59,6 +59,10 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		hostDefs: map[string]*hostDef{},
 		wrapped:  map[string]bool{},
 	}
+	if d := checkLimits(name, p.text); d != nil {
+		diags.Add(d)
+		return file, diags
+	}
 	chunks := splitChunks(p.text, scanLogicalLines(p.text))
 	kinds := make([]chunkKind, len(chunks))
 	for i, c := range chunks {

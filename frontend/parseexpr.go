@@ -26,6 +26,10 @@ func ParseExpr(name string, src string) (e Expr, diags *diag.List) {
 	trimmed := strings.TrimLeft(text, " \t")
 	col0 := len(text) - len(trimmed)
 	start := diag.Pos{File: name, Line: 1, Col: col0 + 1}
+	if d := checkLimits(name, text); d != nil {
+		diags.Add(d)
+		return nil, diags
+	}
 	if trimmed == "" {
 		diags.Add(diag.Errorf(start, diag.CodeSyntax, "syntax error: empty expression"))
 		return nil, diags
