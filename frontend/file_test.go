@@ -140,7 +140,6 @@ func TestAliases(t *testing.T) {
 		{"from triton import jit", map[string]string{"jit": "triton.jit"}},
 		{"from . import x", map[string]string{}},
 		{"from triton.language import *", map[string]string{}},
-		{"import (", map[string]string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
@@ -228,7 +227,7 @@ func TestErrorPositions(t *testing.T) {
 			got = append(got, d.Pos.String())
 		}
 	}
-	assert.Equal(t, []string{"errors/syntax.py:8:32", "errors/syntax.py:22:21", "errors/syntax.py:22:29", "errors/syntax.py:28:29"}, got)
+	assert.Equal(t, []string{"errors/syntax.py:8:32", "errors/syntax.py:18:17", "errors/syntax.py:22:21", "errors/syntax.py:22:29", "errors/syntax.py:28:29"}, got)
 }
 
 func TestDecoratorArgsText(t *testing.T) {

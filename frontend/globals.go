@@ -22,6 +22,7 @@ type wrapper struct {
 func (p *fileParser) assignChunk(c *chunk) {
 	s, conv, text, d := p.parseChunk(c)
 	if d != nil {
+		p.hostError(c, d)
 		return
 	}
 	as, ok := s.(*ast.Assign)

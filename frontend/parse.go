@@ -59,6 +59,10 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		hostDefs: map[string]*hostDef{},
 		wrapped:  map[string]bool{},
 	}
+	if d := checkEncoding(name, p.text); d != nil {
+		diags.Add(d)
+		return file, diags
+	}
 	if d := checkLimits(name, p.text); d != nil {
 		diags.Add(d)
 		return file, diags
@@ -70,6 +74,9 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		if kinds[i] == kindImport {
 			p.guard(c, p.importChunk)
 		}
+	}
+	for _, c := range hostStatements(p.text, chunks, kinds) {
+		p.guard(c, p.checkHostSyntax)
 	}
 	for i, c := range chunks {
 		if kinds[i] == kindAssign {
@@ -189,6 +196,7 @@ func (p *fileParser) parseChunk(c *chunk) (ast.Stmt, *converter, string, *diag.D
 func (p *fileParser) importChunk(c *chunk) {
 	s, _, _, d := p.parseChunk(c)
 	if d != nil {
+		p.hostError(c, d)
 		return
 	}
 	addImport(p.file.Aliases, s)
@@ -203,6 +211,8 @@ func (p *fileParser) defChunk(c *chunk) {
 	if d != nil {
 		if p.looksJit(c, name) {
 			p.diags.Add(d)
+		} else {
+			p.hostError(c, d)
 		}
 		return
 	}

@@ -24,10 +24,8 @@ func TestRobustInputs(t *testing.T) {
 		{"bom", "\ufeff" + smallKernel, []string{"k"}},
 		{"tabs", strings.ReplaceAll(smallKernel, "    ", "\t"), []string{"k"}},
 		{"no final newline", strings.TrimSuffix(smallKernel, "\n"), []string{"k"}},
-		{"non-utf8 host", "x = '\xff\xfe'\n" + smallKernel, []string{"k"}},
-		{"unterminated string in host", "x = '''abc\n" + smallKernel, nil},
-		{"indented junk first", "    x = 1\n" + smallKernel, []string{"k"}},
-		{"decorator at end of file", smallKernel + "@triton.jit\n", []string{"k"}},
+		{"modern host code", "import torch\nx: int = 1_000\ny = (z := 3)\nprint(f'{x}', *[1], sep='')\nm = a @ b\nasync def f():\n    await g()\nmatch x:\n    case 1:\n        pass\n" + smallKernel, []string{"k"}},
+		{"try and if blocks", "try:\n    import foo\nexcept ImportError:\n    foo = None\nelse:\n    pass\nfinally:\n    pass\nif foo:\n    x = 1\nelif 2:\n    x = 2\nelse:\n    x = {\n        **a,\n        'b': 1,\n    }\n" + smallKernel, []string{"k"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,6 +34,25 @@ func TestRobustInputs(t *testing.T) {
 			assert.NoError(t, dl.Err())
 			assert.Equal(t, tt.funcs, funcNames(f))
 		})
+	}
+}
+
+// TestHostSyntaxErrors: a file Python could not import is an error even
+// where the fault is outside every kernel.
+func TestHostSyntaxErrors(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"non-utf8 host", "x = '\xff\xfe'\n" + smallKernel, "t.py:1:6: syntax error: Non-UTF-8 code starting with '\\xff'"},
+		{"null byte", "x = 1\x00\n" + smallKernel, "t.py:1:6: syntax error: source code cannot contain null bytes"},
+		{"indented junk first", "    x = 1\n" + smallKernel, "t.py:1:"},
+		{"decorator at end of file", smallKernel + "@triton.jit\n", "t.py:8:"},
+		{"double equals", "import triton\nx = = 3\n" + smallKernel, "t.py:2:"},
+		{"import (", "import (\n" + smallKernel, "t.py:"},
+		{"unclosed bracket in host", "x = foo(1,\n\n" + smallKernel, "t.py:"},
+	} {
+		_, dl := Parse("t.py", []byte(c.src))
+		if assert.Error(t, dl.Err(), c.name) {
+			assert.Contains(t, dl.Err().Error(), c.want, c.name)
+		}
 	}
 }
 

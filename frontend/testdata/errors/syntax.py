@@ -15,7 +15,7 @@ def good(x_ptr):
 
 
 def host_broken(x):
-    return x +
+    return x +  # ERROR "invalid syntax"
 
 
 @triton.jit
