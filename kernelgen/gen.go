@@ -39,14 +39,15 @@ type gen struct {
 	// The kernel's parameters: tensors (NAME_ptr, launched with NAME),
 	// then runtime scalars, then constexprs; args are the launch's
 	// arguments for the scalars and constexprs.
-	tensors        []string
-	scalarParams   []string
-	scalarArgs     []string
-	constParams    []string // NAME: tl.constexpr, launched by keyword
-	constArgs      []string
-	lets           []string // NAME=EXPR bindings
-	checks   []string
-	features []string
+	tensors      []string
+	scalarParams []string
+	scalarArgs   []string
+	constParams  []string // NAME: tl.constexpr, launched by keyword
+	constArgs    []string
+	lets         []string // NAME=EXPR bindings
+	checks       []string
+	outputs      []Output
+	features     []string
 	// size is the lane count of the block axes (1-D: m only).
 	bm, bn int
 	mask   string // the block's mask expression name

@@ -9,6 +9,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/tri-lang/tri/tensor"
 )
 
 // Kernel is one generated kernel: a .tri file whose header records its
@@ -18,6 +20,17 @@ type Kernel struct {
 	Name     string
 	Source   string
 	Features []string // what it exercises: "1d", "2d", "dot", "loop", "if", "reduce", "scan", "math"
+	Outputs  []Output
+}
+
+// Output is an output tensor and the interval that holds each of its
+// elements (every element is written). A value outside it means that the
+// generator or the interpreter is wrong; floats may stray from it by their
+// rounding, a relative 1e-2 at most.
+type Output struct {
+	Name   string
+	Lo, Hi float64
+	Float  bool
 }
 
 // Generate returns the kernel of seed: the same seed gives the same text.
@@ -76,7 +89,7 @@ func Generate(seed uint64) *Kernel {
 	for _, l := range g.body {
 		b.WriteString(l + "\n")
 	}
-	return &Kernel{Seed: seed, Name: name, Source: b.String(), Features: g.features}
+	return &Kernel{Seed: seed, Name: name, Source: b.String(), Features: g.features, Outputs: g.outputs}
 }
 
 // input adds an input tensor named name of the given dims (a --let
@@ -263,6 +276,9 @@ func (g *gen) stores() {
 		if i > 0 || g.chance(0.3) {
 			v = g.pick()
 		}
+		if w, ok := g.pickWhere(func(v val) bool { return v.m || v.n }); ok && !v.m && !v.n && g.chance(0.8) {
+			v = w // a block-shaped value says more than a broadcast scalar
+		}
 		if v.dt == boolean {
 			v, _ = g.cast(v, []dtype{i8, i32, f32}[g.intn(3)])
 		}
@@ -271,6 +287,22 @@ func (g *gen) stores() {
 		g.tensors = append(g.tensors, name)
 		g.lets = append(g.lets, fmt.Sprintf("%s=empty(%s, dtype='%s')", name, dims, v.dt.name()))
 		g.checks = append(g.checks, name)
+		g.outputs = append(g.outputs, Output{Name: name, Lo: v.lo, Hi: v.hi, Float: v.dt.isFloat()})
 		g.emit("tl.store(%s_ptr + offs, %s, mask=%s)", name, v.name, g.mask)
 	}
+}
+
+// Check reports the first element of t outside o's interval.
+func (o Output) Check(t *tensor.Tensor) error {
+	lo, hi := o.Lo, o.Hi
+	if o.Float {
+		lo -= 1e-2 * max(1, math.Abs(lo))
+		hi += 1e-2 * max(1, math.Abs(hi))
+	}
+	for i := range t.NumElements() {
+		if x := t.Float(i); !(x >= lo && x <= hi) {
+			return fmt.Errorf("%s[%d] = %v lies outside [%v, %v], the interval the generator derived", o.Name, i, x, o.Lo, o.Hi)
+		}
+	}
+	return nil
 }

@@ -12,7 +12,8 @@
 // tolerances of --check. Every failing kernel is written to -out as
 // seed-N.tri, runnable as it stands (`tri run --check seed-N.tri`), with the
 // error in seed-N.txt. Progress goes to stderr and a summary table to
-// stdout; the exit status is 1 if any kernel failed.
+// stdout; the exit status is 1 if any kernel failed. -show -seed N prints
+// kernel N.
 package main
 
 import (
@@ -52,7 +53,12 @@ func main() {
 	flag.IntVar(&c.batch, "batch", 100, "kernels per clang call")
 	flag.StringVar(&c.out, "out", "trifuzz-failures", "folder for failing kernels")
 	flag.DurationVar(&c.timeout, "timeout", 30*time.Second, "interpreter time limit per kernel")
+	show := flag.Bool("show", false, "print the kernel of -seed and exit")
 	flag.Parse()
+	if *show {
+		fmt.Print(kernelgen.Generate(c.seed).Source)
+		return
+	}
 	if flag.NArg() > 0 || c.n < 1 || c.jobs < 1 || c.batch < 1 {
 		fmt.Fprintln(os.Stderr, "usage: trifuzz [-n N] [-seed S] [-clang] [-gpu] [-j J] [-batch B] [-out DIR]")
 		os.Exit(2)
@@ -68,7 +74,9 @@ func main() {
 }
 
 // stages, in the order a kernel goes through them.
-var stages = []string{"interpret", "cuda", "clang", "gpu"}
+// "range" checks that the interpreter's outputs lie in the intervals the
+// generator derived for them.
+var stages = []string{"interpret", "range", "cuda", "clang", "gpu"}
 
 // failure is one kernel's failure at one stage.
 type failure struct {
@@ -135,9 +143,23 @@ func check(c *config, t *tally, k *kernelgen.Kernel, path string) (src string, o
 			ok = false
 		}
 	}()
-	if err := launch.RunFile(path, "", &launch.Options{Interpret: true, Timeout: c.timeout}); err != nil {
+	s, err := launch.ReadSample(path)
+	if err != nil {
 		t.fail(k, stage, errorText(err))
 		return "", false
+	}
+	out, err := s.Interpret(0)
+	if err != nil {
+		t.fail(k, stage, errorText(err))
+		return "", false
+	}
+	t.ok(stage)
+	stage = "range"
+	for _, o := range k.Outputs {
+		if err := o.Check(out.After[o.Name]); err != nil {
+			t.fail(k, stage, err.Error())
+			return "", false
+		}
 	}
 	t.ok(stage)
 	stage = "cuda"
