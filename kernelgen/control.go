@@ -53,7 +53,7 @@ func (g *gen) loop() {
 		g.emit("%s = tl.maximum(%s, %s)", accName, accName, t.name)
 		g.indent--
 		g.pool = g.pool[:saved]
-		g.pool = append(g.pool, val{name: accName, dt: d, m: true, n: g.twoD, lo: min(0, t.lo), hi: max(0, t.hi), exact: d.isInt() || t.exact})
+		g.pool = append(g.pool, val{name: accName, dt: d, m: true, n: g.twoD, lo: min(0, t.lo), hi: max(0, t.hi), exact: d.isInt() || t.exact, err: t.err})
 		return
 	}
 	if g.chance(0.5) {
@@ -67,7 +67,8 @@ func (g *gen) loop() {
 	g.indent--
 	g.pool = g.pool[:saved]
 	b := t.mag() * float64(trips)
-	g.pool = append(g.pool, val{name: accName, dt: d, m: true, n: g.twoD, lo: -b, hi: b, exact: t.exact})
+	acc := val{name: accName, dt: d, m: true, n: g.twoD, lo: -b, hi: b, exact: t.exact}
+	g.pool = append(g.pool, acc.withErr(float64(trips)*(t.err+rounding(d, -b, b, t.exact))))
 }
 
 // branch assigns a variable in both arms of an if on a runtime scalar.
@@ -111,7 +112,7 @@ func (g *gen) branch() {
 	g.body = append(g.body[:lenA], append(armA, g.body[lenA:]...)...)
 	g.body = append(g.body, armB...)
 	g.pool = append(g.pool, val{name: out, dt: d, m: true, n: g.twoD, lo: min(a.lo, b.lo), hi: max(a.hi, b.hi),
-		exact: d.isInt() || (a.exact && b.exact && max(a.mag(), b.mag()) <= d.exactLimit())})
+		exact: d.isInt() || (a.exact && b.exact && max(a.mag(), b.mag()) <= d.exactLimit())}.withErr(max(a.err, b.err)))
 }
 
 // castable reports whether cast would convert v to d.
@@ -191,6 +192,10 @@ func (g *gen) reduce() {
 	if !ok {
 		return
 	}
+	r.err = v.err
+	if kind == "sum" {
+		r = r.withErr(float64(size) * (v.err + rounding(d, lo, hi, r.exact)))
+	}
 	m := g.define(fmt.Sprintf("tl.where(%s, %s, tl.full(%s, %s, tl.%s))", g.mask, v.name, g.shapeTuple(), neutral, v.dt.name()), v)
 	keep := g.chance(0.4)
 	call := fmt.Sprintf("tl.%s(%s, axis=%d)", kind, m.name, axis)
@@ -238,6 +243,7 @@ func (g *gen) scan() {
 	if !ok {
 		return
 	}
+	r = r.withErr(float64(size) * (v.err + rounding(v.dt, r.lo, r.hi, r.exact)))
 	g.feature("scan")
 	v = g.broadcastFull(v)
 	r.m, r.n = true, g.twoD

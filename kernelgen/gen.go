@@ -20,6 +20,11 @@ type val struct {
 	// without rounding: compares, float-to-int casts and argmax take only
 	// exact floats, so rounding differences never flip a result.
 	exact bool
+	// err bounds the distance of either implementation's value (the GPU's,
+	// with its approximate math and fused multiply-adds, and the
+	// interpreter's) from the exact result on the same inputs: only values
+	// whose err fits the tolerance of --check are stored.
+	err float64
 }
 
 // full reports whether v has the shape of the whole block.
@@ -138,6 +143,7 @@ func (g *gen) cast(v val, d dtype) (val, bool) {
 		}
 	case d.isFloat():
 		w.exact = v.exact && v.mag() <= d.exactLimit()
+		w = w.withErr(v.err)
 	}
 	return g.define(fmt.Sprintf("%s.to(tl.%s)", v.name, d.name()), w), true
 }
@@ -193,5 +199,24 @@ func result(d dtype, lo, hi float64, exact bool, args ...val) (val, bool) {
 	if d.isInt() || d == boolean {
 		v.exact = true
 	}
+	if v.exact {
+		v.err = 0
+	}
 	return v, true
+}
+
+// storable reports whether v's value on the GPU and in the interpreter are
+// sure to agree within the tolerance of --check.
+func (v val) storable() bool {
+	return !v.dt.isFloat() || 2*v.err <= v.dt.tolerance(v.lo, v.hi)
+}
+
+// withErr returns v with its error bound set to err plus the rounding of
+// its result.
+func (v val) withErr(err float64) val {
+	v.err = err + rounding(v.dt, v.lo, v.hi, v.exact)
+	if v.exact {
+		v.err = 0
+	}
+	return v
 }

@@ -83,6 +83,11 @@ func (g *gen) binaryArith() bool {
 	if !ok {
 		return false
 	}
+	if o == "*" {
+		r = r.withErr(a.err*b.mag() + b.err*a.mag() + a.err*b.err)
+	} else {
+		r = r.withErr(a.err + b.err)
+	}
 	g.define(fmt.Sprintf("%s %s %s", a.name, o, b.name), r)
 	return true
 }
@@ -119,6 +124,7 @@ func (g *gen) literalArith() bool {
 	if !ok {
 		return false
 	}
+	r = r.withErr(a.err * max(1, math.Abs(x)))
 	g.define(expr, r)
 	return true
 }
@@ -138,6 +144,7 @@ func (g *gen) divide() bool {
 			if !ok {
 				return false
 			}
+			r = r.withErr(2*a.err/math.Abs(d) + rounding(q, lo, hi, false))
 			g.define(fmt.Sprintf("%s / %s", a.name, floatLit(d)), r)
 			return true
 		}
@@ -145,11 +152,13 @@ func (g *gen) divide() bool {
 		if !ok {
 			return false
 		}
-		den := g.define(fmt.Sprintf("tl.abs(%s) + 1.0", b.name), val{dt: b.dt, m: b.m, n: b.n, lo: 1, hi: b.mag() + 1})
+		den := g.define(fmt.Sprintf("tl.abs(%s) + 1.0", b.name), val{dt: b.dt, m: b.m, n: b.n, lo: 1, hi: b.mag() + 1, exact: b.exact}.withErr(b.err))
 		r, ok := result(q, -a.mag(), a.mag(), false, a, den)
 		if !ok {
 			return false
 		}
+		// The GPU divides approximately: the rounding counts twice.
+		r = r.withErr(a.err + a.mag()*den.err + rounding(q, r.lo, r.hi, false))
 		g.define(fmt.Sprintf("%s / %s", a.name, den.name), r)
 		return true
 	}
@@ -238,6 +247,7 @@ func (g *gen) where() bool {
 	if !ok {
 		return false
 	}
+	r.err = max(a.err, b.err)
 	g.define(fmt.Sprintf("tl.where(%s, %s, %s)", c.name, a.name, b.name), r)
 	return true
 }
@@ -264,6 +274,7 @@ func (g *gen) minMax() bool {
 	if !ok {
 		return false
 	}
+	r.err = max(a.err, b.err)
 	g.define(fmt.Sprintf("tl.%s(%s, %s)", f, a.name, b.name), r)
 	return true
 }
@@ -278,6 +289,7 @@ func (g *gen) unary() bool {
 		if !ok {
 			return false
 		}
+		r.err = a.err
 		g.define("-"+a.name, r)
 		return true
 	}
@@ -292,6 +304,7 @@ func (g *gen) unary() bool {
 	if !ok {
 		return false
 	}
+	r.err = a.err
 	g.define(fmt.Sprintf("tl.abs(%s)", a.name), r)
 	return true
 }
@@ -306,27 +319,37 @@ func (g *gen) math() bool {
 		return false
 	}
 	g.feature("math")
+	u := f32.unitRoundoff()
+	mk := func(f string, lo, hi, err float64) val {
+		return g.define(fmt.Sprintf(f, a.name), val{dt: f32, m: a.m, n: a.n, lo: lo, hi: hi}.withErr(err))
+	}
 	switch g.intn(6) {
 	case 0:
 		if a.hi > 10 {
-			a = g.define(fmt.Sprintf("tl.sin(%s)", a.name), val{dt: f32, m: a.m, n: a.n, lo: -1, hi: 1})
+			a = mk("tl.sin(%s)", -1, 1, a.err+4*u)
 		}
-		g.define(fmt.Sprintf("tl.exp(%s)", a.name), val{dt: f32, m: a.m, n: a.n, lo: math.Exp(a.lo), hi: math.Exp(a.hi)})
+		// exp(x) is computed as 2^(x log2 e): the product's rounding is
+		// an error in the exponent.
+		mk("tl.exp(%s)", math.Exp(a.lo), math.Exp(a.hi), math.Exp(a.hi)*(a.err+16*u*max(1, a.mag())))
 	case 1, 2:
 		if a.lo <= 0 {
-			a = g.define(fmt.Sprintf("tl.abs(%s) + 1.0", a.name), val{dt: f32, m: a.m, n: a.n, lo: 1, hi: a.mag() + 1})
+			a = g.define(fmt.Sprintf("tl.abs(%s) + 1.0", a.name), val{dt: f32, m: a.m, n: a.n, lo: 1, hi: a.mag() + 1, exact: a.exact}.withErr(a.err))
 		}
 		if g.chance(0.5) {
-			g.define(fmt.Sprintf("tl.log(%s)", a.name), val{dt: f32, m: a.m, n: a.n, lo: math.Log(a.lo), hi: math.Log(a.hi)})
+			mk("tl.log(%s)", math.Log(a.lo), math.Log(a.hi), a.err/a.lo+8*u*max(1, math.Log(a.hi), -math.Log(a.lo)))
 		} else {
-			g.define(fmt.Sprintf("tl.sqrt(%s)", a.name), val{dt: f32, m: a.m, n: a.n, lo: math.Sqrt(a.lo), hi: math.Sqrt(a.hi)})
+			e := math.Sqrt(a.err)
+			if a.lo > 0 {
+				e = a.err / (2 * math.Sqrt(a.lo))
+			}
+			mk("tl.sqrt(%s)", math.Sqrt(a.lo), math.Sqrt(a.hi), e+4*u*math.Sqrt(a.hi))
 		}
 	case 3:
-		g.define(fmt.Sprintf("tl.sin(%s)", a.name), val{dt: f32, m: a.m, n: a.n, lo: -1, hi: 1})
+		mk("tl.sin(%s)", -1, 1, a.err+4*u)
 	case 4:
-		g.define(fmt.Sprintf("tl.cos(%s)", a.name), val{dt: f32, m: a.m, n: a.n, lo: -1, hi: 1})
+		mk("tl.cos(%s)", -1, 1, a.err+4*u)
 	default:
-		g.define(fmt.Sprintf("tl.sigmoid(%s)", a.name), val{dt: f32, m: a.m, n: a.n, lo: 0, hi: 1})
+		mk("tl.sigmoid(%s)", 0, 1, a.err/4+8*u)
 	}
 	return true
 }

@@ -64,6 +64,47 @@ func (d dtype) exactLimit() float64 {
 	return math.Inf(1)
 }
 
+// unitRoundoff is half the distance from 1 to the next float of d.
+func (d dtype) unitRoundoff() float64 {
+	switch d {
+	case f16:
+		return 0x1p-11
+	case bf16:
+		return 0x1p-8
+	case f32:
+		return 0x1p-24
+	}
+	return 0
+}
+
+// rounding bounds the error of rounding a result in [lo, hi] to d, twice
+// over for a fused or approximate operation; exact results round nowhere.
+func rounding(d dtype, lo, hi float64, exact bool) float64 {
+	if exact || !d.isFloat() {
+		return 0
+	}
+	return 2 * d.unitRoundoff() * max(-lo, hi)
+}
+
+// tolerance is the smallest difference `tri run --check` allows between
+// the GPU and the interpreter for a value of d in [lo, hi] (see
+// launch.ToleranceTable).
+func (d dtype) tolerance(lo, hi float64) float64 {
+	least := 0.0
+	if lo > 0 || hi < 0 {
+		least = min(math.Abs(lo), math.Abs(hi))
+	}
+	switch d {
+	case f16:
+		return 1e-3 + 2e-3*least
+	case bf16:
+		return 1e-2 + 1.6e-2*least
+	case f32:
+		return 1e-6 + 1e-5*least
+	}
+	return 0
+}
+
 // fits reports whether the interval [lo, hi] lies within d's limits.
 func (d dtype) fits(lo, hi float64) bool {
 	l, h := d.limits()
