@@ -80,6 +80,11 @@ func (g *gen) branch() {
 			cond = "alpha > 0"
 		}
 	}
+	// A scalar bool computed in the kernel (a compare of reductions, of
+	// the program id or of a scalar argument).
+	if c, ok := g.pickWhere(func(v val) bool { return v.dt == boolean && !v.m && !v.n && !v.one }); ok && g.chance(0.6) {
+		cond = c.name
+	}
 	saved := len(g.pool)
 	g.emit("if %s:", cond)
 	a := g.inner(1 + g.intn(3))
@@ -204,7 +209,7 @@ func (g *gen) reduce() {
 	}
 	// The result spans the axis not reduced; a 1-D block reduces to a
 	// scalar (a one-element block with keep_dims), which broadcasts alike.
-	r.m, r.n = g.twoD && axis == 1, g.twoD && axis == 0
+	r.m, r.n, r.one = g.twoD && axis == 1, g.twoD && axis == 0, !g.twoD && keep
 	if keep || !g.twoD {
 		g.define(call, r)
 		return

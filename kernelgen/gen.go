@@ -15,6 +15,7 @@ type val struct {
 	name   string
 	dt     dtype
 	m, n   bool // spans the first (m) and second (n) block axis; neither: a scalar
+	one    bool // neither m nor n, but a block of one element (a 1-D reduction with keep_dims)
 	lo, hi float64
 	// exact says the value is an integer the dtype holds exactly, computed
 	// without rounding: compares, float-to-int casts and argmax take only
@@ -121,7 +122,7 @@ func (g *gen) broadcastFull(v val) val {
 		return v
 	}
 	w := v
-	w.m, w.n = true, g.twoD
+	w.m, w.n, w.one = true, g.twoD, false
 	return g.define(fmt.Sprintf("tl.broadcast_to(%s, %s)", v.name, g.shapeTuple()), w)
 }
 
@@ -190,7 +191,7 @@ func result(d dtype, lo, hi float64, exact bool, args ...val) (val, bool) {
 	}
 	v := val{dt: d, lo: lo, hi: hi, exact: exact}
 	for _, a := range args {
-		v.m, v.n = v.m || a.m, v.n || a.n
+		v.m, v.n, v.one = v.m || a.m, v.n || a.n, v.one || a.one
 		v.exact = v.exact && a.exact
 	}
 	if d.isFloat() && max(-lo, hi) > d.exactLimit() {

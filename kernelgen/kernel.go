@@ -236,26 +236,36 @@ func (g *gen) dotLayout() string {
 	bm, bn, bk := g.pow2(16, 64), g.pow2(16, 64), g.pow2(16, 64)
 	m, n, k := 1+g.intn(3*bm), 1+g.intn(3*bn), 1+g.intn(3*bk)
 	g.bm, g.bn, g.twoD, g.mask = bm, bn, true, "mask"
-	d := []dtype{f16, bf16}[g.intn(2)]
+	// Small integers make every product and sum exact, in tf32 too.
+	d := []dtype{f16, f16, bf16, i8, f32}[g.intn(5)]
+	lo, hi, accType, other := -3, 4, f32, "0.0"
+	acc := []string{"acc += tl.dot(a, b)", "acc = tl.dot(a, b, acc)"}[g.intn(2)]
+	switch d {
+	case i8:
+		// Triton's int8 dot needs K >= 32.
+		bk = max(bk, 32)
+		lo, hi, accType, other = -128, 128, i32, "0"
+		acc = []string{"acc += tl.dot(a, b)", "acc = tl.dot(a, b, acc, out_dtype=tl.int32)"}[g.intn(2)]
+	case f32:
+		acc = []string{"acc += tl.dot(a, b)", `acc = tl.dot(a, b, acc, input_precision="ieee")`, `acc += tl.dot(a, b, input_precision="tf32x3")`}[g.intn(3)]
+	}
+	g.feature("dot-" + d.name())
 	g.tensors = append(g.tensors, "a", "b")
 	g.lets = append(g.lets, fmt.Sprintf("M=%d", m), fmt.Sprintf("N=%d", n), fmt.Sprintf("K=%d", k),
-		fmt.Sprintf("a=randint(-3, 4, M, K, dtype='%s')", d.name()),
-		fmt.Sprintf("b=randint(-3, 4, K, N, dtype='%s')", d.name()))
-	acc := "acc += tl.dot(a, b)"
-	if g.chance(0.5) {
-		acc = "acc = tl.dot(a, b, acc)"
-	}
+		fmt.Sprintf("a=randint(%d, %d, M, K, dtype='%s')", lo, hi, d.name()),
+		fmt.Sprintf("b=randint(%d, %d, K, N, dtype='%s')", lo, hi, d.name()))
 	g.emit("om = tl.program_id(0) * BM + tl.arange(0, BM)")
 	g.emit("on = tl.program_id(1) * BN + tl.arange(0, BN)")
 	g.emit("ok = tl.arange(0, BK)")
-	g.emit("acc = tl.zeros((BM, BN), dtype=tl.float32)")
+	g.emit("acc = tl.zeros((BM, BN), dtype=tl.%s)", accType.name())
 	g.emit("for k in range(0, K, BK):")
-	g.emit("    a = tl.load(a_ptr + om[:, None] * K + (k + ok)[None, :], mask=(om[:, None] < M) & ((k + ok)[None, :] < K), other=0.0)")
-	g.emit("    b = tl.load(b_ptr + (k + ok)[:, None] * N + on[None, :], mask=((k + ok)[:, None] < K) & (on[None, :] < N), other=0.0)")
+	g.emit("    a = tl.load(a_ptr + om[:, None] * K + (k + ok)[None, :], mask=(om[:, None] < M) & ((k + ok)[None, :] < K), other=%s)", other)
+	g.emit("    b = tl.load(b_ptr + (k + ok)[:, None] * N + on[None, :], mask=((k + ok)[:, None] < K) & (on[None, :] < N), other=%s)", other)
 	g.emit("    %s", acc)
 	g.emit("mask = (om[:, None] < M) & (on[None, :] < N)")
 	g.emit("offs = om[:, None] * N + on[None, :]")
-	g.pool = append(g.pool, val{name: "acc", dt: f32, m: true, n: true, lo: -9 * float64(k), hi: 9 * float64(k), exact: true})
+	p := float64(max(-lo, hi-1) * max(-lo, hi-1) * k)
+	g.pool = append(g.pool, val{name: "acc", dt: accType, m: true, n: true, lo: -p, hi: p, exact: true})
 	for _, s := range []string{"M", "N", "K"} {
 		g.scalar(s, s)
 	}

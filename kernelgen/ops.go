@@ -152,7 +152,7 @@ func (g *gen) divide() bool {
 		if !ok {
 			return false
 		}
-		den := g.define(fmt.Sprintf("tl.abs(%s) + 1.0", b.name), val{dt: b.dt, m: b.m, n: b.n, lo: 1, hi: b.mag() + 1, exact: b.exact}.withErr(b.err))
+		den := g.define(fmt.Sprintf("tl.abs(%s) + 1.0", b.name), val{dt: b.dt, m: b.m, n: b.n, one: b.one, lo: 1, hi: b.mag() + 1, exact: b.exact}.withErr(b.err))
 		r, ok := result(q, -a.mag(), a.mag(), false, a, den)
 		if !ok {
 			return false
@@ -321,7 +321,7 @@ func (g *gen) math() bool {
 	g.feature("math")
 	u := f32.unitRoundoff()
 	mk := func(f string, lo, hi, err float64) val {
-		return g.define(fmt.Sprintf(f, a.name), val{dt: f32, m: a.m, n: a.n, lo: lo, hi: hi}.withErr(err))
+		return g.define(fmt.Sprintf(f, a.name), val{dt: f32, m: a.m, n: a.n, one: a.one, lo: lo, hi: hi}.withErr(err))
 	}
 	switch g.intn(6) {
 	case 0:
@@ -333,7 +333,7 @@ func (g *gen) math() bool {
 		mk("tl.exp(%s)", math.Exp(a.lo), math.Exp(a.hi), math.Exp(a.hi)*(a.err+16*u*max(1, a.mag())))
 	case 1, 2:
 		if a.lo <= 0 {
-			a = g.define(fmt.Sprintf("tl.abs(%s) + 1.0", a.name), val{dt: f32, m: a.m, n: a.n, lo: 1, hi: a.mag() + 1, exact: a.exact}.withErr(a.err))
+			a = g.define(fmt.Sprintf("tl.abs(%s) + 1.0", a.name), val{dt: f32, m: a.m, n: a.n, one: a.one, lo: 1, hi: a.mag() + 1, exact: a.exact}.withErr(a.err))
 		}
 		if g.chance(0.5) {
 			mk("tl.log(%s)", math.Log(a.lo), math.Log(a.hi), a.err/a.lo+8*u*max(1, math.Log(a.hi), -math.Log(a.lo)))
