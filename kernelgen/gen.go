@@ -132,6 +132,18 @@ func (g *gen) cast(v val, d dtype) (val, bool) {
 	if v.dt == d {
 		return v, true
 	}
+	w, ok := converted(v, d)
+	if !ok {
+		return val{}, false
+	}
+	return g.define(fmt.Sprintf("%s.to(tl.%s)", v.name, d.name()), w), true
+}
+
+// converted is v converted to d, explicitly or by promotion.
+func converted(v val, d dtype) (val, bool) {
+	if v.dt == d {
+		return v, true
+	}
 	if d == boolean || !d.fits(v.lo, v.hi) {
 		return val{}, false
 	}
@@ -146,7 +158,60 @@ func (g *gen) cast(v val, d dtype) (val, bool) {
 		w.exact = v.exact && v.mag() <= d.exactLimit()
 		w = w.withErr(v.err)
 	}
-	return g.define(fmt.Sprintf("%s.to(tl.%s)", v.name, d.name()), w), true
+	return w, true
+}
+
+// promoted is the dtype Triton computes a binary operation of a and b in,
+// for the pairs whose rule is beyond doubt; false for the others (bools,
+// uint8 with int8, fp16 with bf16), which the generator casts explicitly.
+func promoted(a, b dtype) (dtype, bool) {
+	if a > b {
+		a, b = b, a // f32 < f16 < bf16 < i32 < i8 < u8 < i64 < boolean
+	}
+	switch {
+	case a == b && a != boolean:
+		return a, true
+	case b == boolean || a == f16 && b == bf16:
+		return 0, false
+	case a == f32:
+		return f32, true
+	case a == f16:
+		return f16, true
+	case a == bf16:
+		return f32, true
+	case b == i64:
+		return i64, true
+	case a == i32:
+		return i32, true
+	}
+	return 0, false // int8 with uint8
+}
+
+// operands readies a and b for a binary operation: half the time, where
+// the promotion rule is sure, they stay as they are (implicit is true and
+// the caller asserts the result's dtype); otherwise both are cast to their
+// common dtype.
+func (g *gen) operands(a, b val) (ca, cb val, implicit, ok bool) {
+	if p, sure := promoted(a.dt, b.dt); sure && a.dt != b.dt && g.chance(0.5) {
+		ca, ok1 := converted(a, p)
+		cb, ok2 := converted(b, p)
+		if ok1 && ok2 {
+			ca.name, cb.name = a.name, b.name
+			return ca, cb, true, true
+		}
+	}
+	ca, cb, ok = g.unify(a, b)
+	return ca, cb, false, ok
+}
+
+// defineAsserted is define followed, for an implicitly promoted result, by
+// a tl.static_assert of its dtype: tri and Triton must agree on it.
+func (g *gen) defineAsserted(expr string, v val, implicit bool) val {
+	v = g.define(expr, v)
+	if implicit {
+		g.emit("tl.static_assert(%s.dtype == tl.%s)", v.name, v.dt.name())
+	}
+	return v
 }
 
 // common is the dtype two values are cast to before a binary operation:

@@ -73,7 +73,7 @@ func (g *gen) binaryArith() bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	a, b, ok := g.unify(a, b)
+	a, b, implicit, ok := g.operands(a, b)
 	if !ok {
 		return false
 	}
@@ -88,7 +88,7 @@ func (g *gen) binaryArith() bool {
 	} else {
 		r = r.withErr(a.err + b.err)
 	}
-	g.define(fmt.Sprintf("%s %s %s", a.name, o, b.name), r)
+	g.defineAsserted(fmt.Sprintf("%s %s %s", a.name, o, b.name), r, implicit)
 	return true
 }
 
@@ -220,7 +220,7 @@ func (g *gen) compare() bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	a, b, ok := g.unify(a, b)
+	a, b, _, ok := g.operands(a, b)
 	if !ok || !a.exact || !b.exact {
 		return false
 	}
@@ -239,7 +239,7 @@ func (g *gen) where() bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	a, b, ok = g.unify(a, b)
+	a, b, implicit, ok := g.operands(a, b)
 	if !ok {
 		return false
 	}
@@ -248,7 +248,7 @@ func (g *gen) where() bool {
 		return false
 	}
 	r.err = max(a.err, b.err)
-	g.define(fmt.Sprintf("tl.where(%s, %s, %s)", c.name, a.name, b.name), r)
+	g.defineAsserted(fmt.Sprintf("tl.where(%s, %s, %s)", c.name, a.name, b.name), r, implicit)
 	return true
 }
 
