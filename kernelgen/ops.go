@@ -356,7 +356,17 @@ func (g *gen) math() bool {
 
 func (g *gen) randomCast() bool {
 	a := g.pick()
-	_, ok := g.cast(a, tensorDTypes[g.intn(len(tensorDTypes))])
+	d := tensorDTypes[g.intn(len(tensorDTypes))]
+	if a.dt.isInt() && d.isInt() && !d.fits(a.lo, a.hi) {
+		// An integer cast that does not fit wraps around (Triton truncates
+		// the bits): defined, so generated too.
+		g.feature("wrap")
+		lo, hi := d.limits()
+		r, _ := result(d, lo, hi, true, a)
+		g.define(fmt.Sprintf("%s.to(tl.%s)", a.name, d.name()), r)
+		return true
+	}
+	_, ok := g.cast(a, d)
 	return ok
 }
 
