@@ -63,6 +63,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: trifuzz [-n N] [-seed S] [-clang] [-gpu] [-j J] [-batch B] [-out DIR]")
 		os.Exit(2)
 	}
+	if c.gpu {
+		if _, err := launch.Device(); err != nil {
+			fmt.Fprintln(os.Stderr, "trifuzz: -gpu:", err)
+			os.Exit(1)
+		}
+	}
 	failed, err := run(&c, os.Stdout, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "trifuzz:", err)
