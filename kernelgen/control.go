@@ -6,6 +6,7 @@ package kernelgen
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // inner generates n operations in a nested block and returns the last
@@ -203,9 +204,9 @@ func (g *gen) reduce() {
 	}
 	m := g.define(fmt.Sprintf("tl.where(%s, %s, tl.full(%s, %s, tl.%s))", g.mask, v.name, g.shapeTuple(), neutral, v.dt.name()), v)
 	keep := g.chance(0.4)
-	call := fmt.Sprintf("tl.%s(%s, axis=%d)", kind, m.name, axis)
+	call := g.axisCall(kind, m.name, axis)
 	if keep {
-		call = fmt.Sprintf("tl.%s(%s, axis=%d, keep_dims=True)", kind, m.name, axis)
+		call = strings.TrimSuffix(call, ")") + ", keep_dims=True)"
 	}
 	// The result spans the axis not reduced; a 1-D block reduces to a
 	// scalar (a one-element block with keep_dims), which broadcasts alike.
@@ -252,5 +253,17 @@ func (g *gen) scan() {
 	g.feature("scan")
 	v = g.broadcastFull(v)
 	r.m, r.n = true, g.twoD
-	g.define(fmt.Sprintf("tl.cumsum(%s, axis=%d)", v.name, axis), r)
+	g.define(g.axisCall("cumsum", v.name, axis), r)
+}
+
+// axisCall spells tl.f(x, axis=axis) in one of the ways Triton accepts:
+// axis by keyword or by position, or as the tensor's method.
+func (g *gen) axisCall(f, x string, axis int) string {
+	switch g.intn(4) {
+	case 0:
+		return fmt.Sprintf("tl.%s(%s, %d)", f, x, axis)
+	case 1:
+		return fmt.Sprintf("%s.%s(axis=%d)", x, f, axis)
+	}
+	return fmt.Sprintf("tl.%s(%s, axis=%d)", f, x, axis)
 }

@@ -7,6 +7,7 @@ package kernelgen
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // op tries to add one operation to the kernel; false: its preconditions
@@ -305,7 +306,7 @@ func (g *gen) unary() bool {
 		return false
 	}
 	r.err = a.err
-	g.define(fmt.Sprintf("tl.abs(%s)", a.name), r)
+	g.define(g.spell("tl.abs(%s)", a.name), r)
 	return true
 }
 
@@ -321,7 +322,7 @@ func (g *gen) math() bool {
 	g.feature("math")
 	u := f32.unitRoundoff()
 	mk := func(f string, lo, hi, err float64) val {
-		return g.define(fmt.Sprintf(f, a.name), val{dt: f32, m: a.m, n: a.n, one: a.one, lo: lo, hi: hi}.withErr(err))
+		return g.define(g.spell(f, a.name), val{dt: f32, m: a.m, n: a.n, one: a.one, lo: lo, hi: hi}.withErr(err))
 	}
 	switch g.intn(6) {
 	case 0:
@@ -376,4 +377,14 @@ func floatLit(x float64) string {
 		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprint(x)
+}
+
+// spell writes the call f ("tl.exp(%s)") on x, sometimes as the tensor
+// method Triton also accepts (x.exp()).
+func (g *gen) spell(f, x string) string {
+	if g.chance(0.3) {
+		name := strings.TrimSuffix(strings.TrimPrefix(f, "tl."), "(%s)")
+		return x + "." + name + "()"
+	}
+	return fmt.Sprintf(f, x)
 }
