@@ -20,28 +20,43 @@ func (g *gen) inner(n int) val {
 	return g.pool[len(g.pool)-1]
 }
 
-// loop accumulates a value computed in a loop body over R iterations, R a
-// runtime argument, a constexpr or a tl.static_range count, sometimes
-// adding and subtracting on alternate iterations.
+// loop accumulates a value computed in a loop body over R iterations (a
+// for over a range of a runtime argument or a constexpr, a
+// tl.static_range, or a while loop), sometimes adding and subtracting on
+// alternate iterations.
 func (g *gen) loop() {
 	g.feature("loop")
 	trips := 1 + g.intn(6)
-	head := ""
-	switch g.intn(3) {
-	case 0:
-		g.scalar("R", fmt.Sprint(trips))
-		head = "range(R)"
-	case 1:
-		g.scalar("RC: tl.constexpr", fmt.Sprintf("RC=%d", trips))
-		head = "range(0, RC)"
-	default:
-		head = fmt.Sprintf("tl.static_range(%d)", trips)
-	}
 	d := []dtype{f32, i32, i64}[g.intn(3)]
 	accName := fmt.Sprintf("v%d", g.nvar)
 	g.nvar++
 	g.emit("%s = tl.zeros(%s, dtype=tl.%s)", accName, g.shapeTuple(), d.name())
-	g.emit("for i in %s:", head)
+	while := false
+	switch g.intn(5) {
+	case 0:
+		g.scalar("R", fmt.Sprint(trips))
+		g.emit("for i in range(R):")
+	case 1:
+		g.scalar("R", fmt.Sprint(trips))
+		g.emit("for i in range(1, R + 1):")
+	case 2:
+		g.scalar("RC: tl.constexpr", fmt.Sprintf("RC=%d", trips))
+		g.emit("for i in range(0, RC):")
+	case 3:
+		g.scalar("R", fmt.Sprint(trips))
+		g.emit("i = 0")
+		g.emit("while i < R:")
+		while = true
+	default:
+		g.emit("for i in tl.static_range(%d):", trips)
+	}
+	// end closes the body: a while loop counts its trips.
+	end := func() {
+		if while {
+			g.emit("i += 1")
+		}
+		g.indent--
+	}
 	saved := len(g.pool)
 	t := g.inner(1 + g.intn(3))
 	g.indent++
@@ -52,20 +67,24 @@ func (g *gen) loop() {
 			t = val{name: "0", dt: d, exact: true}
 		}
 		g.emit("%s = tl.maximum(%s, %s)", accName, accName, t.name)
-		g.indent--
+		end()
 		g.pool = g.pool[:saved]
 		g.pool = append(g.pool, val{name: accName, dt: d, m: true, n: g.twoD, lo: min(0, t.lo), hi: max(0, t.hi), exact: d.isInt() || t.exact, err: t.err})
 		return
 	}
+	add, sub := accName+" = "+accName+" + "+t.name, accName+" = "+accName+" - "+t.name
+	if g.chance(0.5) {
+		add, sub = accName+" += "+t.name, accName+" -= "+t.name
+	}
 	if g.chance(0.5) {
 		g.emit("if i %% 2 == 0:")
-		g.emit("    %s = %s + %s", accName, accName, t.name)
+		g.emit("    %s", add)
 		g.emit("else:")
-		g.emit("    %s = %s - %s", accName, accName, t.name)
+		g.emit("    %s", sub)
 	} else {
-		g.emit("%s = %s + %s", accName, accName, t.name)
+		g.emit("%s", add)
 	}
-	g.indent--
+	end()
 	g.pool = g.pool[:saved]
 	b := t.mag() * float64(trips)
 	acc := val{name: accName, dt: d, m: true, n: g.twoD, lo: -b, hi: b, exact: t.exact}

@@ -240,6 +240,17 @@ func (g *gen) where() bool {
 	if !ok1 || !ok2 {
 		return false
 	}
+	if g.chance(0.3) && (a.m || a.n) {
+		// A Python number takes the tensor's dtype.
+		s, x := g.literal(a.dt)
+		r, ok := result(a.dt, min(a.lo, x), max(a.hi, x), x == math.Trunc(x), a, c)
+		if !ok {
+			return false
+		}
+		r.err = a.err
+		g.define(fmt.Sprintf("tl.where(%s, %s, %s)", c.name, a.name, s), r)
+		return true
+	}
 	a, b, implicit, ok := g.operands(a, b)
 	if !ok {
 		return false
