@@ -125,8 +125,18 @@ func run(c *config, stdout, stderr io.Writer) (bool, error) {
 		if err := os.WriteFile(path, []byte(k.Source), 0o644); err != nil {
 			return false, err
 		}
-		if src, ok := check(c, t, k, path); ok && c.clang {
+		src, ok, gpuFailed := check(c, t, k, path)
+		if ok && c.clang {
 			cl.add(k, src)
+		}
+		if gpuFailed {
+			// A fault on the GPU (an illegal address, say) poisons the
+			// context, and every later kernel would fail with it.
+			if err := launch.Synchronize(); err != nil {
+				fmt.Fprintf(stderr, "trifuzz: the GPU context is lost after seed %d (%v); the rest of the run would fail with it: rerun from -seed %d\n", k.Seed, err, k.Seed+1)
+				c.n = i + 1
+				break
+			}
 		}
 		if (i+1)%100 == 0 || i+1 == c.n {
 			fmt.Fprintf(stderr, "trifuzz: %d of %d kernels, %d failures, %s\n", i+1, c.n, len(t.failures), time.Since(start).Round(time.Second))
@@ -140,31 +150,32 @@ func run(c *config, stdout, stderr io.Writer) (bool, error) {
 }
 
 // check runs one kernel through the interpreter, the CUDA generator and,
-// with -gpu, the GPU, and returns its CUDA where generated.
-func check(c *config, t *tally, k *kernelgen.Kernel, path string) (src string, ok bool) {
+// with -gpu, the GPU, and returns its CUDA where generated and whether it
+// failed on the GPU.
+func check(c *config, t *tally, k *kernelgen.Kernel, path string) (src string, ok, gpuFailed bool) {
 	stage := "interpret"
 	defer func() {
 		if p := recover(); p != nil {
 			t.fail(k, stage, fmt.Sprintf("panic: %v", p))
-			ok = false
+			ok, gpuFailed = false, stage == "gpu"
 		}
 	}()
 	s, err := launch.ReadSample(path)
 	if err != nil {
 		t.fail(k, stage, errorText(err))
-		return "", false
+		return "", false, false
 	}
 	out, err := s.Interpret(0)
 	if err != nil {
 		t.fail(k, stage, errorText(err))
-		return "", false
+		return "", false, false
 	}
 	t.ok(stage)
 	stage = "range"
 	for _, o := range k.Outputs {
 		if err := o.Check(out.After[o.Name]); err != nil {
 			t.fail(k, stage, err.Error())
-			return "", false
+			return "", false, false
 		}
 	}
 	t.ok(stage)
@@ -172,18 +183,18 @@ func check(c *config, t *tally, k *kernelgen.Kernel, path string) (src string, o
 	var b bytes.Buffer
 	if err := launch.BuildFile(path, "", &launch.Options{Arch: "sm_80", Stdout: &b}); err != nil {
 		t.fail(k, stage, errorText(err))
-		return "", false
+		return "", false, false
 	}
 	t.ok(stage)
 	if c.gpu {
 		stage = "gpu"
 		if err := launch.RunFile(path, "", &launch.Options{Check: true, Timeout: c.timeout}); err != nil {
 			t.fail(k, stage, errorText(err))
-		} else {
-			t.ok(stage)
+			return b.String(), true, true
 		}
+		t.ok(stage)
 	}
-	return b.String(), true
+	return b.String(), true, false
 }
 
 // errorText is an error as tri prints it, with the source line.
