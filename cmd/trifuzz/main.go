@@ -52,7 +52,7 @@ func main() {
 	flag.IntVar(&c.jobs, "j", runtime.NumCPU(), "parallel clang calls")
 	flag.IntVar(&c.batch, "batch", 100, "kernels per clang call")
 	flag.StringVar(&c.out, "out", "trifuzz-failures", "folder for failing kernels")
-	flag.DurationVar(&c.timeout, "timeout", 30*time.Second, "interpreter time limit per kernel")
+	flag.DurationVar(&c.timeout, "timeout", 30*time.Second, "time limit of each kernel's GPU check")
 	show := flag.Bool("show", false, "print the kernel of -seed and exit")
 	flag.Parse()
 	if *show {
