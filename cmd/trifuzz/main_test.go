@@ -50,3 +50,18 @@ func TestRunWritesReproducers(t *testing.T) {
 		assert.NoError(t, err)
 	}
 }
+
+// TestRunClang compiles a few kernels with clang, in one batch of
+// namespaces and one by one; it is skipped where clang is missing.
+func TestRunClang(t *testing.T) {
+	clang, err := exec.LookPath("clang")
+	if err != nil {
+		t.Skip("clang not found")
+	}
+	c := &config{n: 8, seed: 11, jobs: 2, batch: 4, clang: true, clangPath: clang, out: filepath.Join(t.TempDir(), "failures"), timeout: 10 * time.Second}
+	var out, errb bytes.Buffer
+	failed, err := run(c, &out, &errb)
+	require.NoError(t, err)
+	assert.False(t, failed, out.String())
+	assert.Contains(t, out.String(), "clang             8        0")
+}
