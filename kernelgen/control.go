@@ -210,6 +210,11 @@ func (g *gen) reduce() {
 		lo, hi = 0, float64(size-1)
 	}
 	d := v.dt
+	if (kind == "max" || kind == "min") && d != f32 && d != i32 && d != i64 {
+		// Triton takes the max and min of types narrower than 32 bits in
+		// fp32 or int32, and returns that type.
+		d = map[bool]dtype{true: f32, false: i32}[d.isFloat()]
+	}
 	if kind == "argmax" || kind == "argmin" {
 		d = i32
 	}

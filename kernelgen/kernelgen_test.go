@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,12 +70,27 @@ func TestOutputCheck(t *testing.T) {
 	}
 }
 
-// TestInterpret runs the first 50 kernels in the interpreter and checks
-// that their outputs lie in the generator's intervals. trifuzz runs more,
-// with clang and on the GPU.
+// TestInterpret runs the first 50 kernels and those of testdata/seeds.txt
+// in the interpreter and checks that their outputs lie in the generator's
+// intervals. trifuzz runs more, with clang and on the GPU.
 func TestInterpret(t *testing.T) {
-	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/seeds.txt")
+	require.NoError(t, err)
+	var seeds []uint64
 	for seed := range uint64(50) {
+		seeds = append(seeds, seed)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		f, _, _ := strings.Cut(l, " ")
+		seed, err := strconv.ParseUint(f, 10, 64)
+		require.NoError(t, err, l)
+		seeds = append(seeds, seed)
+	}
+	dir := t.TempDir()
+	for _, seed := range seeds {
 		k := Generate(seed)
 		path := filepath.Join(dir, k.Name+".tri")
 		require.NoError(t, os.WriteFile(path, []byte(k.Source), 0o644))
