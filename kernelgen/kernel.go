@@ -299,6 +299,9 @@ func (g *gen) stores() {
 		g.lets = append(g.lets, fmt.Sprintf("%s=empty(%s, dtype='%s')", name, dims, v.dt.name()))
 		g.checks = append(g.checks, name)
 		g.outputs = append(g.outputs, Output{Name: name, Lo: v.lo, Hi: v.hi, Err: v.err, Float: v.dt.isFloat()})
+		// The output's dtype is the one the generator derived: asserted, so
+		// that a store cannot hide a disagreement by converting.
+		g.emit("tl.static_assert(%s.dtype == tl.%s)", v.name, v.dt.name())
 		g.emit("tl.store(%s_ptr + offs, %s, mask=%s)", name, v.name, g.mask)
 	}
 }
