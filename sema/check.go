@@ -23,8 +23,9 @@ func Check(f *frontend.File) (diags *diag.List) {
 	if f == nil {
 		return diags
 	}
+	calls := map[*frontend.Func][]callSite{}
 	for _, fn := range f.Funcs {
-		ck := &checker{file: f, diags: diags, locals: map[string]bool{}}
+		ck := &checker{file: f, diags: diags, locals: map[string]bool{}, fn: fn, calls: calls}
 		for _, p := range fn.Params {
 			ck.locals[p.Name] = true
 			if p.Default != nil {
@@ -34,6 +35,7 @@ func Check(f *frontend.File) (diags *diag.List) {
 		assignedNames(fn.Body, ck.locals)
 		ck.stmts(fn.Body)
 	}
+	checkRecursion(f, calls, diags)
 	diags.Sort()
 	return diags
 }
@@ -42,6 +44,52 @@ type checker struct {
 	file   *frontend.File
 	diags  *diag.List
 	locals map[string]bool
+	fn     *frontend.Func                // the function being checked
+	calls  map[*frontend.Func][]callSite // the @jit calls of each function
+}
+
+// callSite is a call of one @jit function from another.
+type callSite struct {
+	callee *frontend.Func
+	pos    diag.Pos
+}
+
+// checkRecursion reports every cycle of @jit calls, as specializing a
+// kernel that reaches one would: Triton inlines calls and has no recursion.
+// Each cycle is reported once, at the call that closes it, with a note for
+// each other call on it.
+func checkRecursion(f *frontend.File, calls map[*frontend.Func][]callSite, diags *diag.List) {
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := map[*frontend.Func]int{}
+	var path []callSite // the calls from the root to the function being visited
+	var visit func(fn *frontend.Func)
+	visit = func(fn *frontend.Func) {
+		state[fn] = onPath
+		for _, c := range calls[fn] {
+			switch state[c.callee] {
+			case onPath:
+				d := diag.Errorf(c.pos, diag.CodeUnsupported, "recursive call to %s: Triton does not support recursion", c.callee.Name)
+				for i := len(path) - 1; i >= 0 && path[i].callee != c.callee; i-- {
+					d.Notes = append(d.Notes, diag.Related{Pos: path[i].pos, Message: "called from here"})
+				}
+				diags.Add(d)
+			case unvisited:
+				path = append(path, c)
+				visit(c.callee)
+				path = path[:len(path)-1]
+			}
+		}
+		state[fn] = done
+	}
+	for _, fn := range f.Funcs {
+		if state[fn] == unvisited {
+			visit(fn)
+		}
+	}
 }
 
 func (ck *checker) stmts(list []frontend.Stmt) {
@@ -273,6 +321,7 @@ func (ck *checker) call(e *frontend.Call) {
 	case ck.jitCallee(e.Func) != nil:
 		fn := ck.jitCallee(e.Func)
 		name, params = fn.Name, ParamNames(fn)
+		ck.calls[ck.fn] = append(ck.calls[ck.fn], callSite{fn, e.Pos})
 	default:
 		p, ok := ck.path(e.Func)
 		if !ok {

@@ -50,3 +50,46 @@ def k(x_ptr, n):
 	assert.Equal(t, []string{"tl.umulhi is not supported by tri yet", "break is not supported in Triton", "tl.extra.libdevice.tanh is not supported by tri yet"}, warnings)
 	assert.Equal(t, []string{"tl has no attribute lodd / did you mean tl.load?"}, errors)
 }
+
+// TestCheckRecursion: tri check reports the recursion that specializing a
+// kernel would reject, for mutual and direct recursion, once per cycle.
+func TestCheckRecursion(t *testing.T) {
+	src := header + `
+@triton.jit
+def a(x):
+    return b(x) + 1
+
+@triton.jit
+def b(x):
+    return a(x)
+
+@triton.jit
+def self_call(x):
+    return self_call(x - 1)
+
+@triton.jit
+def k(x_ptr):
+    tl.store(x_ptr, a(1.0) + self_call(2.0))
+`
+	f, d := frontend.Parse("k.tri", []byte(src))
+	require.NoError(t, d.Err())
+	l := Check(f)
+	require.Len(t, l.Items, 2, "%v", l)
+	assert.Contains(t, l.Items[0].Error(), "recursive call to a: Triton does not support recursion")
+	require.Len(t, l.Items[0].Notes, 1)
+	assert.Equal(t, "called from here", l.Items[0].Notes[0].Message)
+	assert.Contains(t, l.Items[1].Error(), "recursive call to self_call")
+
+	plain := header + `
+@triton.jit
+def h(x):
+    return x
+
+@triton.jit
+def k(x_ptr):
+    tl.store(x_ptr, h(h(1.0)))
+`
+	f, d = frontend.Parse("k.tri", []byte(plain))
+	require.NoError(t, d.Err())
+	assert.NoError(t, Check(f).Err(), "a helper called twice is no cycle")
+}

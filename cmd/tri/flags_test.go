@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -70,4 +71,36 @@ func TestCheckDumpAndSaveFirst(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing left behind")
+}
+
+// TestCheckFindsBuildErrors: tri check reports what tri build would reject
+// without a launch: random bytes, a syntax error outside every kernel,
+// recursion between kernels.
+func TestCheckFindsBuildErrors(t *testing.T) {
+	dir := t.TempDir()
+	noise := make([]byte, 20000)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range noise {
+		noise[i] = byte(r.Uint32())
+	}
+	const kernel = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, 1.0)\n"
+	for name, c := range map[string]struct{ src, want string }{
+		"noise.tri":  {string(noise), "syntax error"},
+		"host.tri":   {kernel + "\nx = = 3\n", "host.tri:8:"},
+		"cycle.tri":  {kernel + "\n@triton.jit\ndef a(x):\n    return b(x)\n\n@triton.jit\ndef b(x):\n    return a(x)\n", "recursive call to a"},
+		"noerr.tri":  {kernel, ""},
+		"modern.tri": {kernel + "\nprint(f'{k}', x := 1)\n", ""},
+	} {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(c.src), 0o644))
+		out, stderr, code := tri(t, "check", path)
+		if c.want == "" {
+			assert.Equal(t, 0, code, "%s: %s", name, stderr)
+			assert.Contains(t, out, "no errors", name)
+			continue
+		}
+		assert.Equal(t, 2, code, name)
+		assert.Contains(t, stderr, c.want, name)
+		assert.NotContains(t, out, "no errors", name)
+	}
 }
