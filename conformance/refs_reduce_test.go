@@ -252,3 +252,26 @@ func refReduceTuple(in tensors, _ map[string]float64) tensors {
 		"idx": eachInt(in["idx"], func(i int) int64 { return int64(best[i]) }),
 	}
 }
+
+// refColReduce is colred_kernel: per block of 8 rows of x and y (16 x 16),
+// the column sums and argmaxes of x (first of equal maxima) and maxima of y.
+func refColReduce(in tensors, _ map[string]float64) tensors {
+	x, y, s, m, a := in["x"], in["y"], in["s"], in["m"], in["a"]
+	for b := range 2 {
+		for c := range 16 {
+			sum, best, arg, ymax := int64(0), int64(math.MinInt64), 0, math.Inf(-1)
+			for r := range 8 {
+				i := (b*8+r)*16 + c
+				sum += x.Int(i)
+				if x.Int(i) > best {
+					best, arg = x.Int(i), r
+				}
+				ymax = math.Max(ymax, y.Float(i))
+			}
+			s.SetInt(b*16+c, sum)
+			a.SetInt(b*16+c, int64(arg))
+			m.SetFloat(b*16+c, ymax)
+		}
+	}
+	return tensors{"s": s, "m": m, "a": a}
+}

@@ -241,9 +241,16 @@ func (e *emitter) reduce(v *ir.Value) {
 		if od != nil {
 			lin = od.linear(o)
 		}
-		slot := fmt.Sprintf("(%s) * %d + %s", lin, warps, s.Warps[ax].pos("warp_id"))
+		// Where the tile has fewer rows along ax than the warps span, warps
+		// warps apart hold the same elements: they share a slot, which
+		// keeps the writes inside the buffer of outElems*warps slots.
+		w := s.Warps[ax].pos("warp_id")
+		if s.Warps[ax].Count > warps {
+			w = fmt.Sprintf("(%s) %% %d", w, warps)
+		}
+		slot := fmt.Sprintf("(%s) * %d + %s", lin, warps, w)
 		if lin == "0" {
-			slot = s.Warps[ax].pos("warp_id")
+			slot = w
 		}
 		var parts []string
 		for k, c := range comps {

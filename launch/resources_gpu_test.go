@@ -23,7 +23,7 @@ func TestResourcesReportGPU(t *testing.T) {
 			t.Setenv("XDG_CACHE_HOME", t.TempDir()) // tri's cache empty, the compute cache not
 		}
 		var out bytes.Buffer
-		require.NoError(t, BuildFile("../samples/add.tri", "", &Options{Dump: []string{"resources"}, Output: os.DevNull, Stdout: &out}))
+		require.NoError(t, BuildFile("../samples/add.tri", "", &Options{Dump: []string{"resources"}, Output: os.DevNull, Stderr: &out}))
 		m := re.FindStringSubmatch(out.String())
 		require.NotNil(t, m, "build %d: %s", i, out.String())
 		regs, _ := strconv.Atoi(m[1])
