@@ -63,7 +63,7 @@ func TestDotLowering(t *testing.T) {
 			if tc.m == 16 {
 				n = 16
 			}
-			src, err := Generate(dotKernel(t, tc.in, tc.out, tc.m, k, n, tc.p), Options{})
+			src, err := gen(dotKernel(t, tc.in, tc.out, tc.m, k, n, tc.p), Options{})
 			require.NoError(t, err)
 			for _, w := range tc.want {
 				assert.True(t, strings.Contains(src, w), "missing %q", w)
@@ -107,7 +107,7 @@ func TestMmaOpOf(t *testing.T) {
 // TestDotFMAFallback: an f16 dot the warps cannot tile with m16n8 mmas
 // (16 x 16 with 4 warps) runs on the CUDA cores.
 func TestDotFMAFallback(t *testing.T) {
-	src, err := Generate(dotKernel(t, ir.TFloat16, ir.TFloat32, 16, 16, 16, ir.PrecisionTF32), Options{})
+	src, err := gen(dotKernel(t, ir.TFloat16, ir.TFloat32, 16, 16, 16, ir.PrecisionTF32), Options{})
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(src, "tri_dot_f16(") && strings.Contains(src, "tri_h2f(a[k])"))
 	assert.False(t, strings.Contains(src, "mma.sync"))
@@ -152,11 +152,11 @@ func TestDotTooLargeForSharedMemory(t *testing.T) {
 // statically stages them in dynamic shared memory, whose size the launch
 // reads from the generated source.
 func TestDotInDynamicSharedMemory(t *testing.T) {
-	src, err := Generate(dotKernel(t, ir.TFloat32, ir.TFloat32, 128, 64, 128, ir.PrecisionIEEE), Options{})
+	res, err := Generate(dotKernel(t, ir.TFloat32, ir.TFloat32, 128, 64, 128, ir.PrecisionIEEE), Options{})
 	require.NoError(t, err)
-	assert.Contains(t, src, "extern __shared__")
-	assert.Equal(t, 65536, DynamicSharedBytes(src))
-	src, err = Generate(dotKernel(t, ir.TFloat16, ir.TFloat32, 32, 32, 32, ir.PrecisionIEEE), Options{})
+	assert.Contains(t, res.Source, "extern __shared__")
+	assert.Equal(t, 65536, res.SharedBytes)
+	res, err = Generate(dotKernel(t, ir.TFloat16, ir.TFloat32, 32, 32, 32, ir.PrecisionIEEE), Options{})
 	require.NoError(t, err)
-	assert.Equal(t, 0, DynamicSharedBytes(src))
+	assert.Equal(t, 0, res.SharedBytes)
 }

@@ -14,15 +14,15 @@ import (
 )
 
 // Generate lowers k to one self-contained CUDA C translation unit.
-func Generate(k *ir.Kernel, opt Options) (src string, err error) {
+func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "internal error generating CUDA for kernel %s: %v", k.Name, r)
+			res, err = nil, diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "internal error generating CUDA for kernel %s: %v", k.Name, r)
 		}
 	}()
 	p, err := newPlan(k, opt.arch())
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	e := newEmitter(p, opt)
 	e.header()
@@ -30,13 +30,48 @@ func Generate(k *ir.Kernel, opt Options) (src string, err error) {
 	head := e.w
 	e.w = writer{}
 	e.kernel()
-	body := e.w.String()
+	body := e.w
 	e.w = head
+	e.w.at = ir.Pos{}
 	if h := e.helpers.String(); h != "" {
 		e.w.raw(h)
 	}
-	e.w.raw(body)
-	return e.w.String(), nil
+	e.w.append(&body)
+	res = &Result{Source: e.w.String(), Lines: e.w.lines, Kernel: k.Name, Threads: 32 * e.numWarps}
+	if e.smemBytes > maxStaticShared {
+		res.SharedBytes = e.smemBytes
+	}
+	for i, prm := range k.Params {
+		res.Params = append(res.Params, Param{Name: e.params[i], DType: prm.DType})
+	}
+	return res, nil
+}
+
+// Result is the CUDA of one kernel and what launching it takes.
+type Result struct {
+	Source  string // the whole .cu file
+	Kernel  string // the name of the extern "C" __global__ function
+	Threads int    // threads per program (block): 32 * num_warps
+	// SharedBytes is the dynamic shared memory each launch must pass (0
+	// where the kernel declares all of its shared memory statically).
+	SharedBytes int
+	Params      []Param  // the kernel's parameters, in order
+	Lines       []ir.Pos // Lines[i] is the source position of CUDA line i+1; zero where none
+}
+
+// Param is one parameter of a generated kernel.
+type Param struct {
+	Name  string // its C name
+	DType ir.DType
+}
+
+// SourceLine returns the source position of CUDA line n (1-based), for
+// mapping compiler messages back to the kernel's source.
+func (r *Result) SourceLine(n int) (ir.Pos, bool) {
+	if n < 1 || n > len(r.Lines) || !r.Lines[n-1].IsValid() {
+		return ir.Pos{}, false
+	}
+	return r.Lines[n-1], true
 }
 
 // emitter prints one kernel.
@@ -248,15 +283,15 @@ func (e *emitter) kernel() {
 		e.w.open("extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {", 32*e.numWarps, e.kernelName, strings.Join(params, ", "))
 	}
 	head := e.w
-	e.w = writer{indent: head.indent}
+	e.w = writer{indent: head.indent, at: head.at}
 	e.block(e.k.Body)
-	body := e.w.String()
+	body := e.w
 	e.w = head
 	switch {
 	case e.smemBytes > maxStaticShared:
 		e.w.line("// Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,")
 		e.w.line("// more than a kernel may declare statically: the launch passes its size.")
-		e.w.line("%s%d bytes", dynamicMarker, e.smemBytes)
+		e.w.line("// Dynamic shared memory: %d bytes", e.smemBytes)
 		e.w.line("extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];")
 	case e.smemBytes > 0:
 		e.w.line("// Scratch shared memory for layout conversions, reductions, scans and scalar atomics.")
@@ -273,7 +308,8 @@ func (e *emitter) kernel() {
 			e.w.line("bool %s = %s;  // #%s is replicated: only this thread's copy is stored", l.owner(), l.ownerInit(), l.Tag)
 		}
 	}
-	e.w.b.WriteString(body)
+	e.w.append(&body)
+	e.w.at = ir.Pos{}
 	e.w.close("}")
 }
 
@@ -342,6 +378,7 @@ func (e *emitter) source(pos ir.Pos) {
 	if file == "" {
 		file = e.k.File
 	}
+	e.w.at = ir.Pos{File: file, Line: pos.Line, Col: pos.Col}
 	text := ""
 	if file == e.k.File && pos.Line <= len(e.lines) {
 		text = strings.TrimSpace(e.lines[pos.Line-1])

@@ -19,7 +19,7 @@ import (
 func TestGolden(t *testing.T) {
 	for _, tc := range testKernels(t) {
 		t.Run(tc.Name, func(t *testing.T) {
-			src, err := Generate(tc.K, Options{})
+			src, err := gen(tc.K, Options{})
 			require.NoError(t, err)
 			path := filepath.Join("testdata", "golden", tc.Name+".cu")
 			if os.Getenv("UPDATE_GOLDEN") != "" {
@@ -36,10 +36,10 @@ func TestGolden(t *testing.T) {
 func TestDeterministicAndSelfContained(t *testing.T) {
 	for _, tc := range testKernels(t) {
 		t.Run(tc.Name, func(t *testing.T) {
-			first, err := Generate(tc.K, Options{LineInfo: true})
+			first, err := gen(tc.K, Options{LineInfo: true})
 			require.NoError(t, err)
 			for i := 0; i < 5; i++ {
-				again, err := Generate(tc.K, Options{LineInfo: true})
+				again, err := gen(tc.K, Options{LineInfo: true})
 				require.NoError(t, err)
 				require.Equal(t, first, again)
 			}
@@ -68,7 +68,7 @@ func TestClang(t *testing.T) {
 	for _, tc := range kernels {
 		t.Run(tc.Name, func(t *testing.T) {
 			t.Parallel()
-			src, err := Generate(tc.K, Options{LineInfo: true})
+			src, err := gen(tc.K, Options{LineInfo: true})
 			require.NoError(t, err)
 			file := filepath.Join(dir, tc.Name+".cu")
 			require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
@@ -102,7 +102,7 @@ func TestLayoutChoice(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, p.layouts, 1)
 			assert.Equal(t, []int{tc.spt}, p.layouts[0].Spt)
-			src, err := Generate(tc.k, Options{})
+			src, err := gen(tc.k, Options{})
 			require.NoError(t, err)
 			if tc.vector == "" {
 				assert.False(t, strings.Contains(src, "vector loads"), "unexpected vector loads")

@@ -67,7 +67,7 @@ func TestSliceLayouts(t *testing.T) {
 				}
 				assert.False(t, p.converts[v.ID], "value %d (%s) is converted", v.ID, v.Op)
 			})
-			src, err := Generate(tc.k, Options{})
+			src, err := gen(tc.k, Options{})
 			require.NoError(t, err)
 			assert.NotContains(t, src, "Layout conversion")
 		})

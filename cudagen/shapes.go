@@ -197,20 +197,4 @@ func (e *emitter) convertSplit(v *ir.Value) {
 	e.w.line("__syncthreads();")
 }
 
-// dynamicMarker opens the comment line that gives the size of a kernel's
-// dynamic shared memory.
-const dynamicMarker = "// Dynamic shared memory: "
 
-// DynamicSharedBytes is the dynamic shared memory, in bytes, that a
-// launch of the CUDA src must pass (0 when it declares all statically).
-func DynamicSharedBytes(src string) int {
-	i := strings.Index(src, dynamicMarker)
-	if i < 0 {
-		return 0
-	}
-	var n int
-	if _, err := fmt.Sscanf(src[i+len(dynamicMarker):], "%d", &n); err != nil {
-		return 0
-	}
-	return n
-}

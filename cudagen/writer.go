@@ -8,12 +8,18 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tri-lang/tri/ir"
 )
 
-// writer accumulates C source with an indentation level.
+// writer accumulates C source with an indentation level, and for each line
+// it writes the source position of the statement it belongs to (at, set by
+// the emitter before a statement's code).
 type writer struct {
 	b      strings.Builder
 	indent int
+	at     ir.Pos
+	lines  []ir.Pos
 }
 
 // line writes one indented line.
@@ -23,6 +29,7 @@ func (w *writer) line(format string, args ...any) {
 	}
 	fmt.Fprintf(&w.b, format, args...)
 	w.b.WriteByte('\n')
+	w.lines = append(w.lines, w.at)
 }
 
 // comment writes one indented "// " comment line holding text that may come
@@ -89,6 +96,15 @@ func (w *writer) raw(s string) {
 	if !strings.HasSuffix(s, "\n") {
 		w.b.WriteByte('\n')
 	}
+	for range strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 {
+		w.lines = append(w.lines, w.at)
+	}
+}
+
+// append writes what o wrote after what w wrote, lines and positions.
+func (w *writer) append(o *writer) {
+	w.b.WriteString(o.b.String())
+	w.lines = append(w.lines, o.lines...)
 }
 
 // open writes a line ending a block opener ("{") and indents.

@@ -1,6 +1,10 @@
 package cudagen
 
 import (
+	"fmt"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/ir"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,5 +55,42 @@ func TestCheckArch(t *testing.T) {
 		if assert.Error(t, err, c.arch) {
 			assert.Contains(t, err.Error(), c.want)
 		}
+	}
+}
+
+// gen is Generate's source text, for tests that read only the text.
+func gen(k *ir.Kernel, opt Options) (string, error) {
+	res, err := Generate(k, opt)
+	if err != nil {
+		return "", err
+	}
+	return res.Source, nil
+}
+
+// TestResultLineMap: every line of the generated CUDA has an entry in the
+// line map; the code of a statement maps to its source line, the prelude
+// and helpers to none.
+func TestResultLineMap(t *testing.T) {
+	for _, tc := range testKernels(t) {
+		res, err := Generate(tc.K, Options{})
+		require.NoError(t, err, tc.Name)
+		lines := strings.Split(strings.TrimSuffix(res.Source, "\n"), "\n")
+		require.Len(t, res.Lines, len(lines), tc.Name)
+		mapped := 0
+		for i, l := range lines {
+			p, ok := res.SourceLine(i + 1)
+			if !ok {
+				continue
+			}
+			mapped++
+			if strings.HasPrefix(strings.TrimSpace(l), "// "+p.File+":") {
+				assert.True(t, strings.HasPrefix(strings.TrimSpace(l), fmt.Sprintf("// %s:%d:", p.File, p.Line)), "%s line %d: %q mapped to %v", tc.Name, i+1, l, p)
+			}
+		}
+		assert.Positive(t, mapped, tc.Name)
+		_, ok := res.SourceLine(1)
+		assert.False(t, ok, "the header maps to no source line")
+		assert.Equal(t, 32*tc.K.NumWarps, res.Threads)
+		assert.Len(t, res.Params, len(tc.K.Params))
 	}
 }

@@ -236,7 +236,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 		if err != nil {
 			continue
 		}
-		src, err := GenerateCUDA(q.Kernel, arch, g.o.LineInfo)
+		res, err := GenerateCUDA(q.Kernel, arch, g.o.LineInfo)
 		if err != nil {
 			continue
 		}
@@ -245,7 +245,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			_, _, _ = CompileCUDA(q.Kernel, src, arch, g.o.LineInfo)
+			_, _, _ = CompileCUDA(q.Kernel, res, arch, g.o.LineInfo)
 		}()
 	}
 	wg.Wait()

@@ -71,27 +71,27 @@ type Compiled struct {
 }
 
 // GenerateCUDA lowers k to CUDA C for arch.
-func GenerateCUDA(k *ir.Kernel, arch string, lineInfo bool) (string, error) {
-	src, err := cudagen.Generate(k, cudagen.Options{Arch: arch, LineInfo: lineInfo})
+func GenerateCUDA(k *ir.Kernel, arch string, lineInfo bool) (*cudagen.Result, error) {
+	res, err := cudagen.Generate(k, cudagen.Options{Arch: arch, LineInfo: lineInfo})
 	if err != nil {
-		return "", fmt.Errorf("generating CUDA for %s: %w", k.Name, err)
+		return nil, fmt.Errorf("generating CUDA for %s: %w", k.Name, err)
 	}
-	return src, nil
+	return res, nil
 }
 
-// CompileCUDA compiles CUDA C with NVRTC through the disk cache, rewriting
-// error logs to point at the kernel's source lines.
-func CompileCUDA(k *ir.Kernel, src, arch string, lineInfo bool) (*nvrtc.Program, bool, error) {
-	return compileWith(k, src, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
+// CompileCUDA compiles generated CUDA with NVRTC through the disk cache,
+// rewriting error logs to point at the kernel's source lines.
+func CompileCUDA(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool) (*nvrtc.Program, bool, error) {
+	return compileWith(k, res, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
 		return nvrtc.CompileCached(nvrtc.DefaultCache(), src, opt)
 	})
 }
 
-// compileReport compiles src afresh, past tri's cubin cache (whose logs
+// compileReport compiles res afresh, past tri's cubin cache (whose logs
 // may come from a tri that let NVRTC skip ptxas), so that the log holds
 // ptxas's resource report.
-func compileReport(k *ir.Kernel, src, arch string, lineInfo bool) (*nvrtc.Program, error) {
-	prog, _, err := compileWith(k, src, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
+func compileReport(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool) (*nvrtc.Program, error) {
+	prog, _, err := compileWith(k, res, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
 		prog, err := nvrtc.Compile(src, opt)
 		return prog, false, err
 	})
@@ -100,19 +100,22 @@ func compileReport(k *ir.Kernel, src, arch string, lineInfo bool) (*nvrtc.Progra
 
 // compileWith compiles the CUDA src generated for k with compile, mapping
 // a rejection's log to the source.
-func compileWith(k *ir.Kernel, src, arch string, lineInfo bool,
+func compileWith(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool,
 	compile func(string, nvrtc.CompileOptions) (*nvrtc.Program, bool, error)) (*nvrtc.Program, bool, error) {
 	if err := nvrtc.LoadNVRTC(); err != nil {
 		return nil, false, fmt.Errorf("%w: %v", ErrNoGPU, err)
 	}
 	cuName := strings.TrimSuffix(filepath.Base(k.File), filepath.Ext(k.File)) + "_" + k.Name + ".cu"
 	opt := nvrtc.CompileOptions{Arch: arch, LineInfo: lineInfo, Verbose: true, Name: cuName}
-	prog, hit, err := compile(src, opt)
+	prog, hit, err := compile(res.Source, opt)
 	if err != nil {
 		var ce *nvrtc.CompileError
 		if errors.As(err, &ce) {
 			return nil, false, fmt.Errorf("NVRTC rejected the CUDA generated for %s (an internal error of tri):\n%s",
-				k.Name, nvrtc.MapLogToSource(ce.Log, cuName, nvrtc.LineMapFromComments(src)))
+				k.Name, nvrtc.MapLogToSource(ce.Log, cuName, func(n int) (string, int, bool) {
+					p, ok := res.SourceLine(n)
+					return p.File, p.Line, ok
+				}))
 		}
 		return nil, false, err
 	}
@@ -126,11 +129,11 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 		return nil, err
 	}
 	arch := deviceTarget(dev)
-	src, err := GenerateCUDA(k, arch, lineInfo)
+	res, err := GenerateCUDA(k, arch, lineInfo)
 	if err != nil {
 		return nil, err
 	}
-	prog, hit, err := CompileCUDA(k, src, arch, lineInfo)
+	prog, hit, err := CompileCUDA(k, res, arch, lineInfo)
 	if err != nil {
 		return nil, err
 	}
@@ -142,13 +145,13 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	shared := cudagen.DynamicSharedBytes(src)
+	shared := res.SharedBytes
 	if shared > 0 {
 		if err := fn.SetMaxDynamicSharedMemory(shared); err != nil {
 			return nil, fmt.Errorf("%s needs %d bytes of shared memory: %w", k.Name, shared, err)
 		}
 	}
-	return &Compiled{Kernel: k, CUDA: src, Log: prog.Log, Cached: hit, fn: fn, dev: dev, shared: shared}, nil
+	return &Compiled{Kernel: k, CUDA: res.Source, Log: prog.Log, Cached: hit, fn: fn, dev: dev, shared: shared}, nil
 }
 
 // Arg is one argument of Compiled.Launch: a device pointer for a pointer

@@ -13,25 +13,26 @@ import (
 
 // groupedCUDA is the CUDA of the grouped matmul sample at 4096^3 with the
 // given blocks, warps and stages, for arch.
-func groupedCUDA(t *testing.T, arch string, bm, bn, bk, warps, stages int) (string, string) {
+func groupedCUDA(t *testing.T, arch string, bm, bn, bk, warps, stages int) (*cudagen.Result, string) {
 	t.Helper()
 	line := fmt.Sprintf("grouped_matmul_k[(triton.cdiv(m, %d), triton.cdiv(n, %d))](a, b, c, m, n, k, a.stride(0), a.stride(1), "+
 		"b.stride(0), b.stride(1), c.stride(0), c.stride(1), bm=%d, bn=%d, bk=%d, group_sz=8, num_warps=%d, num_stages=%d)", bm, bn, bm, bn, bk, warps, stages)
 	p, err := Prepare("../samples/matmul_grouped.tri", line, &Options{Lets: []string{"m=4096", "n=4096", "k=4096",
 		"a=empty(m, k, dtype='float16')", "b=empty(k, n, dtype='float16')", "c=empty(m, n, dtype='float16')"}})
 	require.NoError(t, err)
-	src, err := GenerateCUDA(p.Kernel, arch, false)
+	res, err := GenerateCUDA(p.Kernel, arch, false)
 	require.NoError(t, err)
 	var dump bytes.Buffer
 	require.NoError(t, cudagen.DumpLayouts(&dump, p.Kernel, arch))
-	return src, dump.String()
+	return res, dump.String()
 }
 
 // On sm_90a the K loop of a matmul becomes a cp.async pipeline feeding
 // wgmma, its stages in dynamic shared memory; elsewhere, and where the
 // shape or the stages do not allow it, the dot stays on mma.sync.
 func TestPipelinedMatmul(t *testing.T) {
-	src, dump := groupedCUDA(t, "sm_90a", 128, 256, 64, 8, 3)
+	res, dump := groupedCUDA(t, "sm_90a", 128, 256, 64, 8, 3)
+	src := res.Source
 	assert.Contains(t, src, "Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers")
 	assert.Contains(t, src, "2 iteration(s) ahead of the wgmma")
 	assert.Contains(t, src, "tri_wgmma_wait<1>();")
@@ -39,18 +40,20 @@ func TestPipelinedMatmul(t *testing.T) {
 	assert.Contains(t, src, "// a: 16-byte copies into the stage, zero-filled where masked off")
 	assert.Contains(t, src, "// b: 16-byte copies into the stage, zero-filled where masked off")
 	assert.Contains(t, src, "__launch_bounds__(256)")
-	assert.Equal(t, 1024+4*(128*64+64*256)*2, cudagen.DynamicSharedBytes(src)) // num_stages + 1 buffers
+	assert.Equal(t, 1024+4*(128*64+64*256)*2, res.SharedBytes) // num_stages + 1 buffers
 	assert.Contains(t, dump, "wgmma m64n256k16), operands streamed by cp.async 2 iteration(s) ahead through 4 swizzled shared-memory buffers, one wgmma kept in flight")
 
-	src, _ = groupedCUDA(t, "sm_90a", 128, 128, 32, 4, 4)
+	res, _ = groupedCUDA(t, "sm_90a", 128, 128, 32, 4, 4)
+	src = res.Source
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16(tri_d1, ") // two m64 blocks per warpgroup
 	assert.Contains(t, src, "64- and 128-byte swizzled rows")
-	assert.Equal(t, 1024+5*(128*32+32*128)*2, cudagen.DynamicSharedBytes(src))
+	assert.Equal(t, 1024+5*(128*32+32*128)*2, res.SharedBytes)
 
 	// Where num_stages + 1 buffers do not fit, num_stages do, and each
 	// iteration waits for its wgmma.
-	src, dump = groupedCUDA(t, "sm_90a", 128, 256, 64, 8, 4)
-	assert.Equal(t, 1024+4*(128*64+64*256)*2, cudagen.DynamicSharedBytes(src))
+	res, dump = groupedCUDA(t, "sm_90a", 128, 256, 64, 8, 4)
+	src = res.Source
+	assert.Equal(t, 1024+4*(128*64+64*256)*2, res.SharedBytes)
 	assert.Contains(t, src, "tri_wgmma_wait<0>();")
 	assert.NotContains(t, src, "tri_wgmma_wait<1>")
 	assert.NotContains(t, dump, "in flight")
@@ -64,7 +67,8 @@ func TestPipelinedMatmul(t *testing.T) {
 		{"sm_90a", 64, 64, 32, 2, 3},   // not whole warpgroups
 		{"sm_90a", 128, 128, 64, 4, 1}, // one stage: nothing to pipeline
 	} {
-		src, dump := groupedCUDA(t, tc.arch, tc.bm, tc.bn, tc.bk, tc.warps, tc.stages)
+		res, dump := groupedCUDA(t, tc.arch, tc.bm, tc.bn, tc.bk, tc.warps, tc.stages)
+		src := res.Source
 		assert.NotContains(t, src, "wgmma.mma_async", "%+v", tc)
 		assert.Contains(t, dump, "mma.sync m16n8k16", "%+v", tc)
 	}
@@ -76,8 +80,9 @@ func TestPipelinedMatmul(t *testing.T) {
 func TestTutorial03CopiesVectors(t *testing.T) {
 	p, err := Prepare("../samples/matmul_tutorial03.tri", "", &Options{Lets: []string{"M=4096", "N=4096", "K=4096"}, Config: 0})
 	require.NoError(t, err)
-	src, err := GenerateCUDA(p.Kernel, "sm_90a", false)
+	res, err := GenerateCUDA(p.Kernel, "sm_90a", false)
 	require.NoError(t, err)
+	src := res.Source
 	assert.Contains(t, src, "// a: 16-byte copies into the stage")
 	assert.Contains(t, src, "// b: 16-byte copies into the stage")
 	assert.Contains(t, src, "tri_wgmma_m64n256k16_f16(")
@@ -87,8 +92,9 @@ func TestTutorial03CopiesVectors(t *testing.T) {
 	// stages are filled by plain stores, which wgmma sees after a fence.
 	p, err = Prepare("../samples/matmul_tutorial03.tri", "", &Options{Config: 0})
 	require.NoError(t, err)
-	src, err = GenerateCUDA(p.Kernel, "sm_90a", false)
+	res, err = GenerateCUDA(p.Kernel, "sm_90a", false)
 	require.NoError(t, err)
+	src = res.Source
 	assert.Contains(t, src, "element by element")
 	assert.Contains(t, src, "tri_fence_proxy_async();")
 }

@@ -89,17 +89,17 @@ func BuildFile(path, line string, o *Options) error {
 			return err
 		}
 	}
-	src, err := GenerateCUDA(k, arch, o.LineInfo)
+	res, err := GenerateCUDA(k, arch, o.LineInfo)
 	if err != nil {
 		return err
 	}
 	if o.Output == "" {
-		_, err = fmt.Fprint(o.stdout(), src)
+		_, err = fmt.Fprint(o.stdout(), res.Source)
 	} else {
 		if o.dumps("cuda") {
-			fmt.Fprint(o.dumpOut(), src)
+			fmt.Fprint(o.dumpOut(), res.Source)
 		}
-		err = os.WriteFile(o.Output, []byte(src), 0o644)
+		err = os.WriteFile(o.Output, []byte(res.Source), 0o644)
 	}
 	if err != nil {
 		return err
@@ -107,21 +107,21 @@ func BuildFile(path, line string, o *Options) error {
 	// The CUDA is written first: a resource report needs NVRTC and a GPU,
 	// the file does not.
 	if o.dumps("resources") {
-		if err := printResources(o, k, src, arch); err != nil {
+		if err := printResources(o, k, res, arch); err != nil {
 			return fmt.Errorf("the CUDA is written, but there is no resource report: %w", err)
 		}
 	}
 	return nil
 }
 
-func printResources(o *Options, k *ir.Kernel, src, arch string) error {
-	prog, err := compileReport(k, src, arch, o.LineInfo)
+func printResources(o *Options, k *ir.Kernel, res *cudagen.Result, arch string) error {
+	prog, err := compileReport(k, res, arch, o.LineInfo)
 	if err != nil {
 		return err
 	}
 	regs, st, ld, stack, smem := nvrtc.ParseResources(prog.Log)
 	fmt.Fprintf(o.dumpOut(), "// %s on %s: %d registers, %d bytes spill stores, %d bytes spill loads, %d bytes stack, %d bytes shared memory, %d bytes dynamic shared memory\n",
-		k.Name, arch, regs, st, ld, stack, smem, cudagen.DynamicSharedBytes(src))
+		k.Name, arch, regs, st, ld, stack, smem, res.SharedBytes)
 	return nil
 }
 
@@ -156,15 +156,15 @@ func RunFile(path, line string, o *Options) (err error) {
 		}
 	}
 	if o.dumps("cuda") || o.dumps("resources") {
-		src, err := GenerateCUDA(p.Kernel, arch, o.LineInfo)
+		res, err := GenerateCUDA(p.Kernel, arch, o.LineInfo)
 		if err != nil {
 			return err
 		}
 		if o.dumps("cuda") {
-			fmt.Fprint(o.dumpOut(), src)
+			fmt.Fprint(o.dumpOut(), res.Source)
 		}
 		if o.dumps("resources") {
-			if err := printResources(o, p.Kernel, src, arch); err != nil {
+			if err := printResources(o, p.Kernel, res, arch); err != nil {
 				return err
 			}
 		}

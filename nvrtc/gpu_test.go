@@ -152,7 +152,7 @@ func TestCompileErrorShowsLog(t *testing.T) {
 	require.True(t, errors.As(err, &ce), "%v", err)
 	assert.Contains(t, ce.Log, "bad.cu(3): error")
 	assert.Contains(t, ce.Log, `"y"`)
-	mapped := MapLogToSource(ce.Log, "bad.cu", LineMapFromComments(src))
+	mapped := MapLogToSource(ce.Log, "bad.cu", func(n int) (string, int, bool) { return "bad.tri", 3, n == 3 })
 	assert.Contains(t, mapped, "bad.tri:3: error")
 	t.Logf("log:\n%s", mapped)
 }
