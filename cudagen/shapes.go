@@ -196,5 +196,3 @@ func (e *emitter) convertSplit(v *ir.Value) {
 	}
 	e.w.line("__syncthreads();")
 }
-
-
