@@ -220,7 +220,7 @@ scan:
 // decodeString decodes the body of a string literal (escapes, raw prefix)
 // by parsing it as a literal on its own.
 func (c *converter) decodeString(prefix, quote, body string) (string, bool) {
-	if !strings.ContainsRune(body, '\\') {
+	if !strings.ContainsRune(body, '\\') || strings.ContainsAny(prefix, "rR") {
 		return body, true
 	}
 	m, d := gpyParse(strings.TrimSpace(prefix)+quote+body+quote+"\n", c.file, 0, py.EvalMode, diag.Pos{File: c.file})

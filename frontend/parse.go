@@ -67,7 +67,12 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		diags.Add(d)
 		return file, diags
 	}
-	chunks := splitChunks(p.text, scanLogicalLines(p.text))
+	lines := scanLogicalLines(p.text)
+	if d := checkIndentation(name, p.text, lines); d != nil {
+		diags.Add(d)
+		return file, diags
+	}
+	chunks := splitChunks(p.text, lines)
 	kinds := make([]chunkKind, len(chunks))
 	for i, c := range chunks {
 		kinds[i] = p.classify(c)
