@@ -55,3 +55,27 @@ func TestRenderLongLine(t *testing.T) {
 	assert.Less(t, len(lines[1]), 140)
 	assert.Equal(t, "X", string(lines[1][strings.Index(lines[2], "^")]))
 }
+
+func TestCount(t *testing.T) {
+	for _, tt := range []struct {
+		n    int64
+		want string
+	}{{0, "0 elements"}, {1, "1 element"}, {2, "2 elements"}, {-1, "-1 elements"}} {
+		assert.Equal(t, tt.want, Count(tt.n, "element"))
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"len", "range", "arange", "BLOCK_SIZE", "num_warps", "x"}
+	for _, tt := range []struct{ name, want string }{
+		{"helper", ""},
+		{"lenn", "len"},
+		{"arnge", "arange"},
+		{"BLOCK_SZE", "BLOCK_SIZE"},
+		{"num_warp", "num_warps"},
+		{"y", "x"},
+		{"rng", ""},
+	} {
+		assert.Equal(t, tt.want, Closest(tt.name, names), tt.name)
+	}
+}

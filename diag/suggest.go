@@ -9,8 +9,12 @@ import (
 // case), if it is near enough to be a likely typo, else "". Candidates equal
 // to name are skipped; ties go to the alphabetically first, so the answer
 // does not depend on the order of the candidates.
+//
+// Near enough is relative to the name's length, as in go/types and
+// starlark-go: at most one edit in three characters (and one edit for the
+// shortest names), so that helper is not taken for a misspelled len.
 func Closest(name string, candidates []string) string {
-	best, bestD := "", len(name)/2+2
+	best, bestD := "", max(1, len(name)/3)+1
 	sorted := append([]string(nil), candidates...)
 	sort.Strings(sorted)
 	for _, cand := range sorted {

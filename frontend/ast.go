@@ -283,6 +283,12 @@ type (
 		Params []string
 		Body   Expr
 	}
+	// FString is an f-string, with the strings implicitly joined to it:
+	// literal text and replacement fields in order.
+	FString struct {
+		At
+		Parts []FStringPart
+	}
 	// Starred is *X in a call's arguments.
 	Starred struct {
 		At
@@ -295,6 +301,14 @@ type (
 		What string
 	}
 )
+
+// FStringPart is literal text (X nil) or a replacement field {X!Conv:Spec}.
+type FStringPart struct {
+	Lit  string
+	X    Expr
+	Conv string // "", "r", "s" or "a"
+	Spec string // the format spec, as written
+}
 
 // Keyword is name=value in a call.
 type Keyword struct {
@@ -345,4 +359,5 @@ func (*Dict) exprNode()      {}
 func (*IfExp) exprNode()     {}
 func (*Lambda) exprNode()    {}
 func (*Starred) exprNode()   {}
+func (*FString) exprNode()   {}
 func (*BadExpr) exprNode()   {}

@@ -290,6 +290,24 @@ func writeExpr(b *strings.Builder, e Expr) {
 		b.WriteString(": ")
 		writeExpr(b, e.Body)
 		b.WriteString(")")
+	case *FString:
+		b.WriteString("f'")
+		for _, pt := range e.Parts {
+			if pt.X == nil {
+				b.WriteString(strings.NewReplacer("{", "{{", "}", "}}", "'", "\\'").Replace(pt.Lit))
+				continue
+			}
+			b.WriteString("{")
+			writeExpr(b, pt.X)
+			if pt.Conv != "" {
+				b.WriteString("!" + pt.Conv)
+			}
+			if pt.Spec != "" {
+				b.WriteString(":" + pt.Spec)
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("'")
 	case *Starred:
 		b.WriteString("*")
 		writeExpr(b, e.X)

@@ -20,6 +20,7 @@ type converter struct {
 	col0    int // added to columns on the first line
 	anns    map[[2]int]annotation
 	aliases map[string]string
+	rw      *rewrites // what modernize changed in the parsed text; may be nil
 }
 
 // pos converts a gpython position (1-based line, 0-based column).
@@ -77,6 +78,9 @@ func (c *converter) expr(e ast.Expr) Expr {
 	case *ast.Num:
 		return c.num(e)
 	case *ast.Str:
+		if run, ok := c.rw.fstring(e.Pos); ok {
+			return c.fstring(run, c.pos(e.Pos))
+		}
 		return &Const{At: At{c.pos(e.Pos)}, Kind: ConstStr, Str: string(e.S)}
 	case *ast.NameConstant:
 		at := At{c.pos(e.Pos)}
@@ -100,6 +104,9 @@ func (c *converter) expr(e ast.Expr) Expr {
 		}
 		return &BoolOp{At: At{c.pos(e.Pos)}, Op: op, Values: c.exprs(e.Values)}
 	case *ast.Compare:
+		if c.rw.isWalrus(e.Pos) {
+			return &BadExpr{At: At{c.pos(e.Pos)}, What: "the walrus operator :="}
+		}
 		out := &Compare{At: At{c.pos(e.Pos)}, Left: c.expr(e.Left), Rights: c.exprs(e.Comparators)}
 		for _, op := range e.Ops {
 			out.Ops = append(out.Ops, cmpOps[op])
@@ -188,6 +195,11 @@ func (c *converter) num(e *ast.Num) Expr {
 func (c *converter) call(e *ast.Call) Expr {
 	fn := c.expr(e.Func)
 	out := &Call{At: At{start(fn, c.pos(e.Pos))}, Func: fn, Args: c.exprs(e.Args)}
+	for i, a := range e.Args {
+		if c.rw.isStarred(a) {
+			out.Args[i] = &Starred{At: At{out.Args[i].Position()}, X: out.Args[i]}
+		}
+	}
 	if e.Starargs != nil {
 		x := c.expr(e.Starargs)
 		out.Args = append(out.Args, &Starred{At: At{x.Position()}, X: x})

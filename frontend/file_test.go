@@ -220,14 +220,14 @@ func TestErrorMarkers(t *testing.T) {
 
 func TestErrorPositions(t *testing.T) {
 	f, dl := parseFile(t, "errors/syntax.py")
-	assert.Equal(t, []string{"good", "varargs", "unknown_deco", "bad_dns"}, funcNames(f))
+	assert.Equal(t, []string{"good", "varargs", "fstring", "unknown_deco", "bad_dns"}, funcNames(f))
 	var got []string
 	for _, d := range dl.Items {
 		if d.Severity == diag.Error {
 			got = append(got, d.Pos.String())
 		}
 	}
-	assert.Equal(t, []string{"errors/syntax.py:8:32", "errors/syntax.py:18:17", "errors/syntax.py:22:21", "errors/syntax.py:22:29", "errors/syntax.py:28:29"}, got)
+	assert.Equal(t, []string{"errors/syntax.py:8:32", "errors/syntax.py:18:17", "errors/syntax.py:22:21", "errors/syntax.py:22:29"}, got)
 }
 
 func TestDecoratorArgsText(t *testing.T) {

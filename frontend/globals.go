@@ -47,7 +47,9 @@ func (p *fileParser) assignChunk(c *chunk) {
 			}
 			continue
 		}
-		p.addHost(&HostFunc{Name: name.ID, Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, Source: text, Assign: true})
+		if !conv.rw.changesMeaning() {
+			p.addHost(&HostFunc{Name: name.ID, Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, Source: text, Assign: true})
+		}
 		if g := p.global(name, a); g != nil {
 			p.file.Globals = append(p.file.Globals, g)
 		}

@@ -67,7 +67,12 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		diags.Add(d)
 		return file, diags
 	}
-	chunks := splitChunks(p.text, scanLogicalLines(p.text))
+	lines := scanLogicalLines(p.text)
+	if d := checkIndentation(name, p.text, lines); d != nil {
+		diags.Add(d)
+		return file, diags
+	}
+	chunks := splitChunks(p.text, lines)
 	kinds := make([]chunkKind, len(chunks))
 	for i, c := range chunks {
 		kinds[i] = p.classify(c)
@@ -176,7 +181,8 @@ func (p *fileParser) defLine(c *chunk) (logicalLine, bool) {
 // statement. It also returns the blanked text that was parsed.
 func (p *fileParser) parseChunk(c *chunk) (ast.Stmt, *converter, string, *diag.Diagnostic) {
 	text, anns := blankAnnotations(p.text, c)
-	conv := &converter{file: p.file.Name, line0: c.line - 1, aliases: p.file.Aliases, anns: map[[2]int]annotation{}}
+	text, rw := modernize(text)
+	conv := &converter{file: p.file.Name, line0: c.line - 1, aliases: p.file.Aliases, anns: map[[2]int]annotation{}, rw: rw}
 	for _, a := range anns {
 		conv.anns[[2]int{a.line, a.col}] = a
 	}
@@ -224,7 +230,11 @@ func (p *fileParser) defChunk(c *chunk) {
 	setArgsText(decos, text, c.line-1)
 	if !hasJit(decos) {
 		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1}
-		p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
+		if !conv.rw.changesMeaning() {
+			// Host functions run in gpython's interpreter, which would
+			// read the rewritten text differently.
+			p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
+		}
 		return
 	}
 	p.file.Funcs = append(p.file.Funcs, p.makeFunc(fd, conv, defPos, name, decos))

@@ -34,7 +34,8 @@ func ParseExpr(name string, src string) (e Expr, diags *diag.List) {
 		diags.Add(diag.Errorf(start, diag.CodeSyntax, "syntax error: empty expression"))
 		return nil, diags
 	}
-	m, d := gpyParse(trimmed+"\n", name, 0, py.EvalMode, start)
+	modern, rw := modernize(trimmed + "\n")
+	m, d := gpyParse(modern, name, 0, py.EvalMode, start)
 	if d != nil {
 		if d.Pos.Line == 1 {
 			d.Pos.Col += col0
@@ -47,6 +48,6 @@ func ParseExpr(name string, src string) (e Expr, diags *diag.List) {
 		diags.Add(diag.Errorf(start, diag.CodeSyntax, "syntax error: expected an expression"))
 		return nil, diags
 	}
-	c := &converter{file: name, col0: col0}
+	c := &converter{file: name, col0: col0, rw: rw}
 	return c.expr(ex.Body), diags
 }

@@ -187,6 +187,15 @@ func TestOutOfBounds(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "k.tri:2:5: interpreting neg: load out of bounds: element -1 of x (int32 of 4 elements, valid indices 0..3) (program (0, 0, 0))")
 	})
+	t.Run("one element", func(t *testing.T) {
+		b := newBuilder("one")
+		xp := b.param("x", ir.PtrTo(ir.Int32))
+		b.at(2)
+		b.load(b.ptrAdd(xp, b.i32(1)), nil, nil)
+		err := Run(b.done(t), [3]int{1, 1, 1}, []Arg{{Tensor: tensor.New(ir.Int32, 1)}}, Options{})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "element 1 of x (int32 of 1 element, valid indices 0..0)")
+	})
 	t.Run("null", func(t *testing.T) {
 		b := newBuilder("null")
 		b.at(2)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -75,8 +76,8 @@ func (m *memory) access(addr uint64, size int) (*buffer, int, string) {
 		if off%int64(size) != 0 {
 			what = fmt.Sprintf("misaligned (byte offset %d is not a multiple of %d)", off, size)
 		}
-		return nil, 0, fmt.Sprintf("%s: element %d of %s (%s of %d elements, valid indices 0..%d)",
-			what, floorDiv(off, int64(size)), b.name, ir.Scalar(b.t.Kind).PyName(), elems, elems-1)
+		return nil, 0, fmt.Sprintf("%s: element %d of %s (%s of %s, valid indices 0..%d)",
+			what, floorDiv(off, int64(size)), b.name, ir.Scalar(b.t.Kind).PyName(), diag.Count(elems, "element"), elems-1)
 	}
 	return b, int(off), ""
 }

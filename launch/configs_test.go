@@ -383,7 +383,7 @@ func TestHostPython(t *testing.T) {
 func TestCheckFileEvaluatesDecorators(t *testing.T) {
 	var stdout bytes.Buffer
 	require.NoError(t, CheckFile(writeKernel(t, tunedSrc), &Options{Stdout: &stdout}))
-	assert.Contains(t, stdout.String(), "1 @jit functions, no errors")
+	assert.Contains(t, stdout.String(), "1 @jit function, no errors")
 
 	src := decorated("def configs():\n    return [Config({'BLOCK': 32})] + hip_configs()\n\n@triton.autotune(configs=configs(), key=['n'])")
 	err := CheckFile(writeKernel(t, src), &Options{})

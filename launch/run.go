@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/nvrtc"
@@ -44,7 +45,7 @@ func CheckFile(path string, o *Options) (err error) {
 			return err
 		}
 	}
-	fmt.Fprintf(o.stdout(), "%s: %d @jit functions, no errors\n", path, len(sf.File.Funcs))
+	fmt.Fprintf(o.stdout(), "%s: %s, no errors\n", path, diag.Count(int64(len(sf.File.Funcs)), "@jit function"))
 	return nil
 }
 

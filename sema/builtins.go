@@ -143,16 +143,19 @@ func bArange(c *compiler, a *args) *val {
 	if !ok1 || !ok2 {
 		return invalid
 	}
+	// Triton's checks, in its order and with its words: both bounds in
+	// [0, 2**32) (tri's values are int32, so the end stops at 2**31), a
+	// non-empty range, a power-of-2 length, then the block size limit.
 	n := hi - lo
 	switch {
+	case lo < 0 || hi < 0 || lo > 1<<31 || hi > 1<<31:
+		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d): arange must fit in int32 (start and end in 0..2**31)", lo, hi)
 	case n <= 0:
-		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d) is empty; the end must be greater than the start", lo, hi)
+		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d): arange's end argument must be greater than the start argument", lo, hi)
 	case n&(n-1) != 0:
-		return c.errorf(a.pos, diag.CodeValue, "the length of tl.arange(%d, %d) is %d, which is not a power of 2", lo, hi, n)
+		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d): arange's range must be a power of 2, got %d", lo, hi, n)
 	case n > maxNumel:
 		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d) has %d elements, more than the maximum of %d", lo, hi, n, maxNumel)
-	case lo < -1<<31 || hi > 1<<31:
-		return c.errorf(a.pos, diag.CodeValue, "tl.arange bounds must fit in int32")
 	}
 	v := c.emit(ir.OpArange, ir.TileType(ir.TInt32, int(n)), a.pos)
 	v.Const = ir.IntConst(lo)

@@ -295,6 +295,12 @@ func (ck *checker) expr(e frontend.Expr) {
 		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "lambda is not supported in Triton kernels")
 	case *frontend.Dict:
 		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "dicts are not supported in Triton kernels")
+	case *frontend.FString:
+		for _, pt := range e.Parts {
+			if pt.X != nil {
+				ck.expr(pt.X)
+			}
+		}
 	case *frontend.Starred:
 		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "*args is not supported in Triton kernels")
 	case *frontend.BadExpr:

@@ -63,6 +63,8 @@ func (c *compiler) expr(fr *frame, e frontend.Expr) *val {
 		return c.errorf(e.Pos, diag.CodeUnsupported, "lambda is not supported in Triton kernels; define a @triton.jit function")
 	case *frontend.Dict:
 		return c.errorf(e.Pos, diag.CodeUnsupported, "dicts are not supported in Triton kernels")
+	case *frontend.FString:
+		return c.fstring(fr, e)
 	case *frontend.Starred:
 		return c.errorf(e.Pos, diag.CodeUnsupported, "*args is not supported in Triton kernels")
 	case *frontend.BadExpr:

@@ -174,3 +174,30 @@ func TestLetOverridesRecordedLaunch(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{3000}, out.Shape, "x, y and output are re-evaluated with the new n")
 }
+
+// TestModernSyntaxRuns runs a kernel file written with Python syntax newer
+// than 3.4 (f-strings, trailing commas after *, the walrus operator, @,
+// numbers with underscores) in the interpreter, and checks that an
+// f-string static_assert message shows its evaluated fields.
+func TestModernSyntaxRuns(t *testing.T) {
+	dir := t.TempDir()
+	outPath, xPath := filepath.Join(dir, "out.npy"), filepath.Join(dir, "x.npy")
+	lets := []string{"--let", "n=300", "--let", "x=rand(n)", "--let", "out=empty(n)"}
+	args := append([]string{"run", "--interpret", "testdata/modern.tri", "modern_kernel[(triton.cdiv(n, 128),)](x, out, n, BLOCK=128)",
+		"--save", "out=" + outPath, "--save", "x=" + xPath}, lets...)
+	_, stderr, code := tri(t, args...)
+	require.Equal(t, 0, code, stderr)
+	got, err := tensor.LoadNPY(outPath)
+	require.NoError(t, err)
+	x, err := tensor.LoadNPY(xPath)
+	require.NoError(t, err)
+	require.Equal(t, 300, got.NumElements())
+	for i := 0; i < 300; i++ {
+		require.Equal(t, float32(x.Float(i))*3, float32(got.Float(i)), "element %d", i)
+	}
+
+	args = append([]string{"run", "--interpret", "testdata/modern.tri", "modern_kernel[(triton.cdiv(n, 64),)](x, out, n, BLOCK=64)"}, lets...)
+	_, stderr, code = tri(t, args...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "modern.tri:12:5: static_assert failed: BLOCK=64 must be a multiple of 128")
+}

@@ -25,7 +25,7 @@ def varargs(x_ptr, *args, **kwargs):  # ERROR "\*args parameter" ERROR "\*\*kwar
 
 @triton.jit
 def fstring(x):
-    tl.device_print(f"x={x}")  # ERROR "syntax error"
+    tl.device_print(f"x={x}")
 
 
 @my_cache  # WARNING "unknown decorator my_cache skipped"
