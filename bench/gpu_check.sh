@@ -13,15 +13,19 @@
 # tri against Triton run last, alone on the GPU. Logs go to $LOG_DIR
 # (default /tmp/tri-gpu); the summary is printed last.
 #
-# Usage: bench/gpu_check.sh [--no-bench] [--jobs N]
+# Usage: bench/gpu_check.sh [--no-bench | --only-bench] [--jobs N]
+# (--only-bench runs the timings alone, for a machine that allows only
+# shorter commands than the whole check takes.)
 set -u
 bench=1
+checks=1
 jobs=4
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-bench) bench=0 ;;
+	--only-bench) checks=0 ;;
 	--jobs) jobs=$2; shift ;;
-	*) echo "usage: $0 [--no-bench] [--jobs N]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--no-bench | --only-bench] [--jobs N]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -37,6 +41,7 @@ samples=(samples/*.tri)
 
 bin/tri version
 
+if [ "$checks" = 1 ]; then
 echo "== cold compile (empty caches)"
 t0=$(ms); bin/tri run samples/add.tri >"$LOG_DIR/cold.log" 2>&1; t1=$(ms)
 note "cold: tri run samples/add.tri (process start, transpile, NVRTC, launch): $((t1 - t0)) ms"
@@ -137,6 +142,7 @@ cat "$LOG_DIR"/compare_*.out >"$LOG_DIR/compare.out"
 grep -h -v '^ok ' "$LOG_DIR"/compare_*.out | grep -Ev 'files match Triton|^$|largest float|all other float|^ +[0-9]+  ' >>"$S"
 grep -hE '^ +[0-9]+  ' "$LOG_DIR"/compare_*.out | sort -rn | head -15 >"$LOG_DIR/compare_ulps.txt"
 note "triton_compare: $(grep -h '^ok ' "$LOG_DIR"/compare_*.out | wc -l) of ${#files[@]} files match Triton (largest differences: compare_ulps.txt)"
+fi
 
 if [ "$bench" = 1 ]; then
 	echo "== speed against Triton, alone on the GPU"
