@@ -26,14 +26,15 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	}
 	e := newEmitter(p, opt)
 	e.header()
-	e.w.raw(prelude)
 	head := e.w
 	e.w = writer{}
 	e.kernel()
 	body := e.w
 	e.w = head
 	e.w.at = ir.Pos{}
-	if h := e.helpers.String(); h != "" {
+	h := e.helpers.String()
+	e.w.raw(preludeFor(h + body.String()))
+	if h != "" {
 		e.w.raw(h)
 	}
 	e.w.append(&body)
