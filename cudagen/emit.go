@@ -32,11 +32,7 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	body := e.w
 	e.w = head
 	e.w.at = ir.Pos{}
-	h := e.helpers.String()
-	e.w.raw(preludeFor(h + body.String()))
-	if h != "" {
-		e.w.raw(h)
-	}
+	e.w.raw(preludeFor(body.String(), e.helpers.blocks()))
 	e.w.append(&body)
 	res = &Result{Source: e.w.String(), Lines: e.w.lines, Kernel: k.Name, Threads: 32 * e.numWarps}
 	if e.smemBytes > maxStaticShared {

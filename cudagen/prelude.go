@@ -129,7 +129,7 @@ TRI_DEV double tri_min_nan_f64(double a, double b) { return a != a ? a : b != b 
 var tokenPattern = regexp.MustCompile(`\b(?:tri|TRI)_\w+\b`)
 
 // defPattern matches the name a definition line defines.
-var defPattern = regexp.MustCompile(`^(?:TRI_DEV [^(]*\b(tri_\w+)\(|typedef .*\b(tri_\w+);|struct alignas\(\d+\) (tri_\w+) )`)
+var defPattern = regexp.MustCompile(`^(?:(?:template <[^>]*> )?TRI_DEV [^(]*\b(tri_\w+)\(|typedef .*\b(tri_\w+);|struct alignas\(\d+\) (tri_\w+) )`)
 
 // preludeDef is one definition of preludeDefs.
 type preludeDef struct {
@@ -138,10 +138,12 @@ type preludeDef struct {
 	text  string // with the comment lines above it in its group
 }
 
-// preludeGroups splits preludeDefs into its groups' opening comments and
-// its definitions.
-func preludeGroups() (heads []string, defs []preludeDef) {
-	for g, group := range strings.Split(strings.TrimSuffix(preludeDefs, "\n"), "\n\n") {
+// splitGroups splits groups of definitions (preludeDefs' blank-line
+// separated groups, then the helper blocks) into their opening comments
+// and their definitions.
+func splitGroups(groups []string) (heads []string, defs []preludeDef) {
+	for g, group := range groups {
+		group = strings.TrimSuffix(group, "\n")
 		var head, pending strings.Builder
 		started := false
 		for _, l := range strings.Split(group, "\n") {
@@ -164,11 +166,14 @@ func preludeGroups() (heads []string, defs []preludeDef) {
 	return heads, defs
 }
 
-// preludeFor is the prelude of a file whose other text is code: the
-// clang head, the libdevice macros, and the definitions that code uses,
-// directly or through other definitions.
-func preludeFor(code string) string {
-	heads, defs := preludeGroups()
+// preludeFor is what precedes a kernel's code in its file: the clang
+// head, the libdevice macros, the prelude's definitions and then the
+// helpers' (the blocks the emitter collected), each only where code uses
+// it, directly or through other definitions.
+func preludeFor(code string, helpers []string) string {
+	groups := strings.Split(strings.TrimSuffix(preludeDefs, "\n"), "\n\n")
+	nPrelude := len(groups)
+	heads, defs := splitGroups(append(groups, helpers...))
 	used := map[string]bool{}
 	var mark func(text string)
 	mark = func(text string) {
@@ -204,12 +209,20 @@ func preludeFor(code string) string {
 		if !used[d.name] {
 			continue
 		}
+		if d.group >= nPrelude && last < nPrelude {
+			b.WriteString("// ---- end of prelude ----\n// ---- helpers used by this kernel ----\n")
+		}
 		if d.group != last {
-			b.WriteString("\n" + heads[d.group])
+			if d.group < nPrelude {
+				b.WriteString("\n")
+			}
+			b.WriteString(heads[d.group])
 			last = d.group
 		}
 		b.WriteString(d.text)
 	}
-	b.WriteString("// ---- end of prelude ----\n")
+	if last < nPrelude {
+		b.WriteString("// ---- end of prelude ----\n")
+	}
 	return b.String()
 }

@@ -57,10 +57,6 @@ TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsig
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
 
 // Each thread holds many elements: ask for 2 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
