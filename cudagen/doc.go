@@ -87,5 +87,5 @@
 // when its kernel's code does; it includes no header. Helpers only some
 // kernels need (shuffles, atomics, tensor cores) follow it, also only where
 // used. User text copied into comments and #line directives (source lines,
-// file and kernel names) is made safe (safetext.go).
+// file and kernel names) is made safe (writer.go).
 package cudagen
