@@ -82,7 +82,10 @@
 // Output is deterministic: names are given in program order (clashes with
 // C and CUDA names get a trailing underscore, repeats _1, _2), and every
 // source line is quoted once in a comment above its code, with #line
-// directives under Options.LineInfo. The prelude (prelude.go) is the same
-// in every file; it includes no header. Helpers only some kernels need
-// (shuffles, atomics) follow it, and only where used.
+// directives under Options.LineInfo. The prelude (prelude.go) holds only
+// the definitions the kernel uses, in a fixed order, so a file changes only
+// when its kernel's code does; it includes no header. Helpers only some
+// kernels need (shuffles, atomics, tensor cores) follow it, also only where
+// used. User text copied into comments and #line directives (source lines,
+// file and kernel names) is made safe (writer.go).
 package cudagen

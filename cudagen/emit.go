@@ -26,16 +26,13 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	}
 	e := newEmitter(p, opt)
 	e.header()
-	e.w.raw(prelude)
 	head := e.w
 	e.w = writer{}
 	e.kernel()
 	body := e.w
 	e.w = head
 	e.w.at = ir.Pos{}
-	if h := e.helpers.String(); h != "" {
-		e.w.raw(h)
-	}
+	e.w.raw(preludeFor(body.String(), e.helpers.blocks()))
 	e.w.append(&body)
 	res = &Result{Source: e.w.String(), Lines: e.w.lines, Kernel: k.Name, Threads: 32 * e.numWarps}
 	if e.smemBytes > maxStaticShared {

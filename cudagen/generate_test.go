@@ -14,25 +14,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// TestGolden compares the generated CUDA of each test kernel with
-// testdata/golden/NAME.cu; UPDATE_GOLDEN=1 rewrites the files.
-func TestGolden(t *testing.T) {
-	for _, tc := range testKernels(t) {
-		t.Run(tc.Name, func(t *testing.T) {
-			src, err := gen(tc.K, Options{})
-			require.NoError(t, err)
-			path := filepath.Join("testdata", "golden", tc.Name+".cu")
-			if os.Getenv("UPDATE_GOLDEN") != "" {
-				require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run with UPDATE_GOLDEN=1 to create it")
-			assert.Equal(t, string(want), src)
-		})
-	}
-}
-
 func TestDeterministicAndSelfContained(t *testing.T) {
 	for _, tc := range testKernels(t) {
 		t.Run(tc.Name, func(t *testing.T) {

@@ -2,12 +2,11 @@ package cudagen
 
 // This file implements the helper functions a kernel may need beyond the
 // prelude: warp shuffles for reductions and atomics as inline PTX. They are
-// printed between the prelude and the kernel, only when used, so that
-// files without them stay as short as before.
+// printed between the prelude and the kernel, each definition only where
+// used (see preludeFor).
 
 import (
 	"fmt"
-	"strings"
 )
 
 // helperSet is an ordered set of helper definitions.
@@ -27,19 +26,13 @@ func (h *helperSet) add(name, def string) {
 	h.defs[name] = def
 }
 
-func (h *helperSet) String() string {
-	if len(h.names) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("// ---- helpers used by this kernel ----\n")
+// blocks are the helper definitions, in the order they were added.
+func (h *helperSet) blocks() []string {
+	var out []string
 	for _, n := range h.names {
-		b.WriteString(h.defs[n])
-		if !strings.HasSuffix(h.defs[n], "\n") {
-			b.WriteByte('\n')
-		}
+		out = append(out, h.defs[n])
 	}
-	return b.String()
+	return out
 }
 
 // shuffleHelpers are tri_shfl_xor overloads for every register type:

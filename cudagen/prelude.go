@@ -1,54 +1,56 @@
 package cudagen
 
-// prelude is written at the top of every generated file, unchanged. It
-// makes the file self-contained: no header is included, so the same text
-// compiles with NVRTC (no include path), with nvcc, and with clang's CUDA
-// mode without the CUDA SDK (-nocudainc -nocudalib). Special registers,
-// fp16/bf16 conversions and fast math are inline PTX, which all three
-// accept alike.
-const prelude = `// ---- tri prelude (the same in every file) ----
-#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
+// This file implements the prelude: the types, conversions, inline-PTX
+// wrappers and math functions that generated kernels call. Only what a
+// kernel uses is written, in a fixed order, so that a file changes only
+// when its kernel's code does. The file stays self-contained: no header
+// is included, so the same text compiles with NVRTC (no include path),
+// with nvcc, and with clang's CUDA mode without the CUDA SDK
+// (-nocudainc -nocudalib). Special registers, fp16/bf16 conversions and
+// fast math are inline PTX, which all three accept alike.
+
+import (
+	"regexp"
+	"strings"
+)
+
+// clangHead opens every file: under clang without the CUDA headers it
+// defines what those headers would.
+const clangHead = `#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 // clang -x cuda -nocudainc -nocudalib: define what the CUDA headers would.
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __shared__ __attribute__((shared))
 #define __forceinline__ __attribute__((always_inline)) inline
 #define __launch_bounds__(n) __attribute__((launch_bounds(n)))
-extern "C" __device__ float __nv_fmodf(float, float);
-extern "C" __device__ double __nv_fmod(double, double);
-extern "C" __device__ double __nv_exp(double);
-extern "C" __device__ double __nv_exp2(double);
-extern "C" __device__ double __nv_log(double);
-extern "C" __device__ double __nv_log2(double);
-extern "C" __device__ double __nv_sin(double);
-extern "C" __device__ float __nv_sinf(float);
-extern "C" __device__ float __nv_cosf(float);
-extern "C" __device__ double __nv_cos(double);
-#define TRI_FMODF(a, b) __nv_fmodf(a, b)
-#define TRI_FMOD(a, b) __nv_fmod(a, b)
-#define TRI_EXP_F64(x) __nv_exp(x)
-#define TRI_EXP2_F64(x) __nv_exp2(x)
-#define TRI_LOG_F64(x) __nv_log(x)
-#define TRI_LOG2_F64(x) __nv_log2(x)
-#define TRI_SIN_F32(x) __nv_sinf(x)
-#define TRI_COS_F32(x) __nv_cosf(x)
-#define TRI_SIN_F64(x) __nv_sin(x)
-#define TRI_COS_F64(x) __nv_cos(x)
-#else
-#define TRI_FMODF(a, b) fmodf(a, b)
-#define TRI_FMOD(a, b) fmod(a, b)
-#define TRI_EXP_F64(x) exp(x)
-#define TRI_EXP2_F64(x) exp2(x)
-#define TRI_LOG_F64(x) log(x)
-#define TRI_LOG2_F64(x) log2(x)
-#define TRI_SIN_F32(x) sinf(x)
-#define TRI_COS_F32(x) cosf(x)
-#define TRI_SIN_F64(x) sin(x)
-#define TRI_COS_F64(x) cos(x)
-#endif
-#define TRI_DEV __device__ __forceinline__
+`
 
-// fp16 and bf16 are kept as their bits and computed in float, rounding back
+// libdeviceMacro is a TRI_ macro for a libdevice function: under clang
+// without the CUDA headers it calls the __nv_ function, declared; else
+// the CUDA math function of the same meaning.
+type libdeviceMacro struct {
+	name, args, decl, nv, std string
+}
+
+// libdeviceMacros are the libdevice macros, in the order they are written.
+var libdeviceMacros = []libdeviceMacro{
+	{"TRI_FMODF", "(a, b)", `extern "C" __device__ float __nv_fmodf(float, float);`, "__nv_fmodf", "fmodf"},
+	{"TRI_FMOD", "(a, b)", `extern "C" __device__ double __nv_fmod(double, double);`, "__nv_fmod", "fmod"},
+	{"TRI_EXP_F64", "(x)", `extern "C" __device__ double __nv_exp(double);`, "__nv_exp", "exp"},
+	{"TRI_EXP2_F64", "(x)", `extern "C" __device__ double __nv_exp2(double);`, "__nv_exp2", "exp2"},
+	{"TRI_LOG_F64", "(x)", `extern "C" __device__ double __nv_log(double);`, "__nv_log", "log"},
+	{"TRI_LOG2_F64", "(x)", `extern "C" __device__ double __nv_log2(double);`, "__nv_log2", "log2"},
+	{"TRI_SIN_F32", "(x)", `extern "C" __device__ float __nv_sinf(float);`, "__nv_sinf", "sinf"},
+	{"TRI_COS_F32", "(x)", `extern "C" __device__ float __nv_cosf(float);`, "__nv_cosf", "cosf"},
+	{"TRI_SIN_F64", "(x)", `extern "C" __device__ double __nv_sin(double);`, "__nv_sin", "sin"},
+	{"TRI_COS_F64", "(x)", `extern "C" __device__ double __nv_cos(double);`, "__nv_cos", "cos"},
+}
+
+// preludeDefs are the definitions a kernel may use, in groups separated
+// by blank lines, each opened by a comment. A definition starts at a line
+// opening with TRI_DEV, typedef or struct; a comment inside a group
+// belongs to the definition below it.
+const preludeDefs = `// fp16 and bf16 are kept as their bits and computed in float, rounding back
 // after each op, as Triton does for most ops.
 typedef unsigned short tri_half;
 typedef unsigned short tri_bf16;
@@ -121,5 +123,106 @@ TRI_DEV double tri_max_f64(double a, double b) { double r; asm("max.f64 %0, %1, 
 TRI_DEV double tri_min_f64(double a, double b) { double r; asm("min.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b)); return r; }
 TRI_DEV double tri_max_nan_f64(double a, double b) { return a != a ? a : b != b ? b : tri_max_f64(a, b); }
 TRI_DEV double tri_min_nan_f64(double a, double b) { return a != a ? a : b != b ? b : tri_min_f64(a, b); }
-// ---- end of prelude ----
 `
+
+// tokenPattern matches the names the prelude defines and kernels use.
+var tokenPattern = regexp.MustCompile(`\b(?:tri|TRI)_\w+\b`)
+
+// defPattern matches the name a definition line defines.
+var defPattern = regexp.MustCompile(`^(?:(?:template <[^>]*> )?TRI_DEV [^(]*\b(tri_\w+)\(|typedef .*\b(tri_\w+);|struct alignas\(\d+\) (tri_\w+) )`)
+
+// preludeDef is one definition of preludeDefs.
+type preludeDef struct {
+	group int
+	name  string
+	text  string // with the comment lines above it in its group
+}
+
+// splitGroups splits groups of definitions (preludeDefs' blank-line
+// separated groups, then the helper blocks) into their opening comments
+// and their definitions.
+func splitGroups(groups []string) (heads []string, defs []preludeDef) {
+	for g, group := range groups {
+		group = strings.TrimSuffix(group, "\n")
+		var head, pending strings.Builder
+		started := false
+		for _, l := range strings.Split(group, "\n") {
+			if m := defPattern.FindStringSubmatch(l); m != nil {
+				started = true
+				defs = append(defs, preludeDef{group: g, name: m[1] + m[2] + m[3], text: pending.String()})
+				pending.Reset()
+			}
+			switch {
+			case !started:
+				head.WriteString(l + "\n")
+			case strings.HasPrefix(l, "//"):
+				pending.WriteString(l + "\n")
+			default:
+				defs[len(defs)-1].text += l + "\n"
+			}
+		}
+		heads = append(heads, head.String())
+	}
+	return heads, defs
+}
+
+// preludeFor is what precedes a kernel's code in its file: the clang
+// head, the libdevice macros, the prelude's definitions and then the
+// helpers' (the blocks the emitter collected), each only where code uses
+// it, directly or through other definitions.
+func preludeFor(code string, helpers []string) string {
+	groups := strings.Split(strings.TrimSuffix(preludeDefs, "\n"), "\n\n")
+	nPrelude := len(groups)
+	heads, defs := splitGroups(append(groups, helpers...))
+	used := map[string]bool{}
+	var mark func(text string)
+	mark = func(text string) {
+		for _, t := range tokenPattern.FindAllString(text, -1) {
+			if used[t] {
+				continue
+			}
+			used[t] = true
+			for _, d := range defs {
+				if d.name == t {
+					mark(d.text)
+				}
+			}
+		}
+	}
+	mark(code)
+	var b strings.Builder
+	b.WriteString("// ---- tri prelude: what this kernel uses ----\n")
+	b.WriteString(clangHead)
+	var other strings.Builder
+	for _, m := range libdeviceMacros {
+		if used[m.name] {
+			b.WriteString(m.decl + "\n#define " + m.name + m.args + " " + m.nv + m.args + "\n")
+			other.WriteString("#define " + m.name + m.args + " " + m.std + m.args + "\n")
+		}
+	}
+	if other.Len() > 0 {
+		b.WriteString("#else\n" + other.String())
+	}
+	b.WriteString("#endif\n#define TRI_DEV __device__ __forceinline__\n")
+	last := -1
+	for _, d := range defs {
+		if !used[d.name] {
+			continue
+		}
+		if d.group >= nPrelude && last < nPrelude {
+			b.WriteString("// ---- end of prelude ----\n// ---- helpers used by this kernel ----\n")
+		}
+		if d.group != last {
+			if d.group < nPrelude {
+				b.WriteString("\n")
+			}
+			b.WriteString(heads[d.group])
+			last = d.group
+		}
+		b.WriteString(d.text)
+	}
+	if last < nPrelude {
+		b.WriteString("// ---- end of prelude ----\n")
+	}
+	return b.String()
+}
