@@ -56,6 +56,9 @@ func (e *emitter) atomicHelper(v *ir.Value, d ir.DType) string {
 	case ir.AtomicXchg:
 		op = "exch"
 	case ir.AtomicAdd:
+		if k == ir.BFloat16 && e.arch.Version < 90 {
+			return e.bf16AddCASHelper(name, order)
+		}
 		switch {
 		case k == ir.Float16:
 			ptxType = "noftz.f16"
@@ -79,6 +82,18 @@ func (e *emitter) atomicHelper(v *ir.Value, d ir.DType) string {
 	}
 	e.helpers.add(name, helperDecl(t, name, fmt.Sprintf("%s* p, %s v", t, t),
 		fmt.Sprintf(`%s r; asm volatile("atom%s.global.%s.%s %%0, [%%1], %%2;" : "=%s"(r) : "l"(p), "%s"(v) : "memory"); return r;`, t, order, op, ptxType, c, c)))
+	return name
+}
+
+// bf16AddCASHelper defines the helper name doing a bf16 atomic add with
+// a compare-and-swap loop: atom.add.noftz.bf16 needs sm_90, and the sum
+// of two bf16 values rounded once from float is what that instruction
+// stores. The loop compares bits, so a NaN in memory does not make it spin.
+func (e *emitter) bf16AddCASHelper(name, order string) string {
+	body := `tri_bf16 r = *(volatile tri_bf16*)p, seen; do { seen = r; tri_bf16 sum = tri_f2bf(tri_bf2f(seen) + tri_bf2f(v)); ` +
+		`asm volatile("atom` + order + `.global.cas.b16 %0, [%1], %2, %3;" : "=h"(r) : "l"(p), "h"(seen), "h"(sum) : "memory"); } ` +
+		`while (r != seen); return r;`
+	e.helpers.add(name, helperDecl("tri_bf16", name, "tri_bf16* p, tri_bf16 v", body))
 	return name
 }
 
