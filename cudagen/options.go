@@ -50,3 +50,14 @@ func CheckArch(arch string) error {
 	}
 	return nil
 }
+
+// archVersion is the number of a target accepted by CheckArch: 90 for
+// sm_90a, 80 for sm_80.
+func archVersion(arch string) int {
+	m := reArch.FindStringSubmatch(arch)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
