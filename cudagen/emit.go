@@ -34,7 +34,7 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	e.w.at = ir.Pos{}
 	e.w.raw(preludeFor(body.String(), e.helpers.blocks()))
 	e.w.append(&body)
-	res = &Result{Source: e.w.String(), Lines: e.w.lines, Kernel: k.Name, Threads: 32 * e.numWarps}
+	res = &Result{Source: e.w.String(), Lines: e.w.lines, Kernel: e.kernelName, Threads: 32 * e.numWarps}
 	if e.smemBytes > maxStaticShared {
 		res.SharedBytes = e.smemBytes
 	}
@@ -46,9 +46,12 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 
 // Result is the CUDA of one kernel and what launching it takes.
 type Result struct {
-	Source  string // the whole .cu file
-	Kernel  string // the name of the extern "C" __global__ function
-	Threads int    // threads per program (block): 32 * num_warps
+	Source string // the whole .cu file
+	// Kernel is the name of the extern "C" __global__ function: the
+	// kernel's, with a trailing underscore where it would clash with a C,
+	// CUDA or tri name (printf, main, tri_add). A launch looks it up.
+	Kernel  string
+	Threads int // threads per program (block): 32 * num_warps
 	// SharedBytes is the dynamic shared memory each launch must pass (0
 	// where the kernel declares all of its shared memory statically).
 	SharedBytes int

@@ -94,3 +94,22 @@ func TestResultLineMap(t *testing.T) {
 		assert.Len(t, res.Params, len(tc.K.Params))
 	}
 }
+
+// A kernel whose name C or tri reserves gets another name in the CUDA,
+// which the result gives so that a launch finds the function.
+func TestResultNameOfRenamedKernel(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"copy_k", "copy_k"},
+		{"printf", "printf_"},
+		{"tri_add", "tri_add_"},
+		{"e", "e_"},
+		{"main", "main_"},
+	} {
+		k := copyKernel(t)
+		k.Name = tc.name
+		res, err := Generate(k, Options{})
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, res.Kernel)
+		assert.Contains(t, res.Source, " "+tc.want+"(", tc.name)
+	}
+}

@@ -141,7 +141,7 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	fn, err := mod.Function(k.Name)
+	fn, err := mod.Function(res.Kernel)
 	if err != nil {
 		return nil, err
 	}
