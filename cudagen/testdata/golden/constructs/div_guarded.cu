@@ -23,21 +23,21 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 
 extern "C" __global__ void __launch_bounds__(128) guarded_kernel(int* x_ptr, int* q_ptr, int* r_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/div_guarded.tri:17: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // ../conformance/constructs/div_guarded.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t6 = tri_program_id_x() * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/div_guarded.tri:18: mask = offs < n
+  // ../conformance/constructs/div_guarded.tri:21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/div_guarded.tri:19: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // ../conformance/constructs/div_guarded.tri:22: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/div_guarded.tri:20: tl.store(q_ptr + offs, tl.where(x != 0, 100 // x, -1), mask=mask)
+  // ../conformance/constructs/div_guarded.tri:23: tl.store(q_ptr + offs, tl.where(x != 0, 100 // x, -1), mask=mask)
   int* q_ptrs[1];
   q_ptrs[0] = q_ptr + offs[0];
   bool t21[1];
@@ -47,14 +47,18 @@ extern "C" __global__ void __launch_bounds__(128) guarded_kernel(int* x_ptr, int
   int t27[1];
   t27[0] = t21[0] ? t24[0] : (-1);
   if (mask[0]) *q_ptrs[0] = t27[0];
-  // ../conformance/constructs/div_guarded.tri:21: tl.store(r_ptr + offs, 100 % x, mask=mask & (x != 0))
+  // ../conformance/constructs/div_guarded.tri:24: tl.store(r_ptr + offs, 100 % tl.where(x != 0, x, 1), mask=mask & (x != 0))
   int* r_ptrs[1];
   r_ptrs[0] = r_ptr + offs[0];
-  int t33[1];
-  t33[0] = 100 % x[0];
-  bool t36[1];
-  t36[0] = x[0] != 0;
-  bool t37[1];
-  t37[0] = (mask[0] & t36[0]) != 0;
-  if (t37[0]) *r_ptrs[0] = t33[0];
+  bool t33[1];
+  t33[0] = x[0] != 0;
+  int t36[1];
+  t36[0] = t33[0] ? x[0] : 1;
+  int t39[1];
+  t39[0] = 100 % t36[0];
+  bool t42[1];
+  t42[0] = x[0] != 0;
+  bool t43[1];
+  t43[0] = (mask[0] & t42[0]) != 0;
+  if (t43[0]) *r_ptrs[0] = t39[0];
 }
