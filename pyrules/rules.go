@@ -29,9 +29,9 @@ func IsFloatResult(op string, xFloat, yFloat bool) bool {
 // IntPowIsFloat reports whether x ** y of ints gives a float.
 func IntPowIsFloat(y int64) bool { return y < 0 }
 
-// FloorDivMod is Python's divmod on ints: q = floor(x / y) and m = x - q*y,
+// floorDivMod is Python's divmod on ints: q = floor(x / y) and m = x - q*y,
 // which takes the sign of y. y must not be zero.
-func FloorDivMod(x, y *big.Int) (q, m *big.Int) {
+func floorDivMod(x, y *big.Int) (q, m *big.Int) {
 	q, m = new(big.Int), new(big.Int)
 	q.DivMod(x, y, m) // Euclidean: m >= 0
 	if m.Sign() != 0 && y.Sign() < 0 {
@@ -57,7 +57,7 @@ func IntOp(op string, x, y *big.Int, maxBits int) (*big.Int, error) {
 		if y.Sign() == 0 {
 			return nil, ErrIntZeroDivision
 		}
-		q, m := FloorDivMod(x, y)
+		q, m := floorDivMod(x, y)
 		if r = q; op == "%" {
 			r = m
 		}

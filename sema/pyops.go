@@ -26,7 +26,7 @@ func pyBinary(op string, a, b *val) (*val, error) {
 	if !a.isNum() || !b.isNum() {
 		return nil, fmt.Errorf("unsupported operand types for %s: %s and %s", op, a.describe(), b.describe())
 	}
-	if a.k == kFloat || b.k == kFloat || op == "/" {
+	if pyrules.IsFloatResult(op, a.k == kFloat, b.k == kFloat) {
 		return pyFloatOp(op, a.asFloat(), b.asFloat())
 	}
 	x, _ := a.asInt()
