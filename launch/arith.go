@@ -6,10 +6,12 @@ package launch
 // float tensors) is computed elementwise, keeping the tensor's dtype.
 
 import (
+	"errors"
 	"math"
 	"math/big"
 
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/pyrules"
 	"github.com/tri-lang/tri/tensor"
 )
 
@@ -32,114 +34,45 @@ func binaryOp(at frontend.Node, op string, a, b Value) (Value, error) {
 	return floatBinary(at, op, x, y)
 }
 
-// fits64 returns r as an int Value, or an error placed at at when it does
-// not fit in 64 bits: Python's ints do not wrap, and tri's host ints are
-// int64, so a wrapped result would be a silently wrong one.
-func fits64(at frontend.Node, r *big.Int) (Value, error) {
-	if !r.IsInt64() {
-		return Value{}, errf(at, "integer %s does not fit in 64 bits", r)
-	}
-	return IntValue(r.Int64()), nil
-}
-
+// intBinary applies op to host integers with Python's rules (pyrules);
+// a result outside int64 is an error placed at at.
 func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
-	bx, by := big.NewInt(x), big.NewInt(y)
-	switch op {
-	case "+":
-		return fits64(at, bx.Add(bx, by))
-	case "-":
-		return fits64(at, bx.Sub(bx, by))
-	case "*":
-		return fits64(at, bx.Mul(bx, by))
-	case "/":
-		if y == 0 {
+	switch {
+	case op == "/":
+		r, err := pyrules.FloatOp(op, float64(x), float64(y))
+		if err != nil {
 			return Value{}, errf(at, "division by zero")
 		}
-		return FloatValue(float64(x) / float64(y)), nil
-	case "//", "%":
-		if y == 0 {
-			return Value{}, errf(at, "integer division or modulo by zero")
-		}
-		if op == "//" {
-			if x == math.MinInt64 && y == -1 {
-				return fits64(at, bx.Neg(bx))
-			}
-			return IntValue(floorDiv(x, y)), nil
-		}
-		if y == -1 {
-			return IntValue(0), nil
-		}
-		return IntValue(x - floorDiv(x, y)*y), nil
-	case "**":
-		switch {
-		case y < 0:
-			return FloatValue(math.Pow(float64(x), float64(y))), nil
-		case x == 1 || y == 0:
-			return IntValue(1), nil
-		case x == 0:
-			return IntValue(0), nil
-		case x == -1:
-			return IntValue(1 - 2*(y&1)), nil
-		case y > 63:
-			return Value{}, errf(at, "%d ** %d does not fit in 64 bits", x, y)
-		}
-		if r := bx.Exp(bx, by, nil); !r.IsInt64() {
-			return Value{}, errf(at, "%d ** %d does not fit in 64 bits", x, y)
-		}
-		return IntValue(bx.Int64()), nil
-	case "<<", ">>":
-		if y < 0 {
-			return Value{}, errf(at, "negative shift count")
-		}
-		if op == ">>" {
-			return IntValue(x >> min(y, 63)), nil
-		}
-		if y > 63 {
-			return Value{}, errf(at, "%d << %d does not fit in 64 bits", x, y)
-		}
-		return fits64(at, bx.Lsh(bx, uint(y)))
-	case "&":
-		return IntValue(x & y), nil
-	case "|":
-		return IntValue(x | y), nil
-	case "^":
-		return IntValue(x ^ y), nil
+		return FloatValue(r), nil
+	case op == "**" && pyrules.IntPowIsFloat(y):
+		return FloatValue(math.Pow(float64(x), float64(y))), nil
 	}
-	return Value{}, errf(at, "operator %s is not supported on integers", op)
+	r, err := pyrules.Int64Op(op, x, y)
+	switch {
+	case errors.Is(err, pyrules.ErrOverflow):
+		// Python's ints do not wrap, and tri's host ints are int64: name
+		// the true result where it is small enough to print.
+		if exact, err := pyrules.IntOp(op, big.NewInt(x), big.NewInt(y), 128); err == nil && op != "**" {
+			return Value{}, errf(at, "integer %s does not fit in 64 bits", exact)
+		}
+		return Value{}, errf(at, "%d %s %d does not fit in 64 bits", x, op, y)
+	case errors.Is(err, pyrules.ErrUnsupported):
+		return Value{}, errf(at, "operator %s is not supported on integers", op)
+	case err != nil:
+		return Value{}, errf(at, "%v", err)
+	}
+	return IntValue(r), nil
 }
 
 func floatBinary(at frontend.Node, op string, x, y float64) (Value, error) {
-	switch op {
-	case "+":
-		return FloatValue(x + y), nil
-	case "-":
-		return FloatValue(x - y), nil
-	case "*":
-		return FloatValue(x * y), nil
-	case "/", "//", "%":
-		if y == 0 {
-			return Value{}, errf(at, "float division by zero")
-		}
-		switch op {
-		case "/":
-			return FloatValue(x / y), nil
-		case "//":
-			return FloatValue(math.Floor(x / y)), nil
-		}
-		return FloatValue(x - math.Floor(x/y)*y), nil
-	case "**":
-		return FloatValue(math.Pow(x, y)), nil
+	r, err := pyrules.FloatOp(op, x, y)
+	switch {
+	case errors.Is(err, pyrules.ErrUnsupported):
+		return Value{}, errf(at, "operator %s is not supported on floats", op)
+	case err != nil:
+		return Value{}, errf(at, "%v", err)
 	}
-	return Value{}, errf(at, "operator %s is not supported on floats", op)
-}
-
-// floorDiv is Python's // on integers (y != 0).
-func floorDiv(x, y int64) int64 {
-	q := x / y
-	if (x%y != 0) && ((x < 0) != (y < 0)) {
-		q--
-	}
-	return q
+	return FloatValue(r), nil
 }
 
 // tensorScalar combines a tensor with a scalar elementwise into a new
@@ -226,7 +159,11 @@ func unary(x *frontend.Unary, a Value) (Value, error) {
 	a = a.asInt()
 	switch {
 	case a.Kind == VInt && x.Op == "-":
-		return fits64(x, new(big.Int).Neg(big.NewInt(a.Int)))
+		r, err := pyrules.Neg64(a.Int)
+		if err != nil {
+			return Value{}, errf(x, "integer %s does not fit in 64 bits", new(big.Int).Neg(big.NewInt(a.Int)))
+		}
+		return IntValue(r), nil
 	case a.Kind == VInt && x.Op == "+":
 		return a, nil
 	case a.Kind == VInt && x.Op == "~":

@@ -24,7 +24,11 @@ type BenchOptions struct {
 	Flops       string        // expression over the bindings: flops per launch
 	Compare     []string      // more launch lines, timed the same way
 	CSV         string        // write the table here
-	Plot        string        // write a PNG plot here
+	Plot        string        // write a PNG plot here, with DrawPlot
+	// DrawPlot draws the results into the PNG at Plot (the command line
+	// passes benchplot.Write), so that launch does not link a plotting
+	// library; Plot without DrawPlot is an error.
+	DrawPlot func(path, title, sweepName string, b *BenchOptions, rs []BenchResult) error
 }
 
 // BenchResult is the timing of one launch line at one sweep point.
@@ -43,6 +47,9 @@ const l2FlushBytes = 256 << 20
 
 // BenchFile times path's launch lines on the GPU and prints a table.
 func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, error) {
+	if b.Plot != "" && b.DrawPlot == nil {
+		return nil, Usage(fmt.Errorf("--plot %s: no plotter given (BenchOptions.DrawPlot)", b.Plot))
+	}
 	if b.Warmup <= 0 {
 		b.Warmup = 25 * time.Millisecond
 	}
@@ -102,7 +109,7 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 		}
 	}
 	if b.Plot != "" {
-		if err := writeBenchPlot(b.Plot, "tri bench: "+path, sweepName, b, results); err != nil {
+		if err := b.DrawPlot(b.Plot, "tri bench: "+path, sweepName, b, results); err != nil {
 			return nil, err
 		}
 	}

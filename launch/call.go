@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/pyrules"
 )
 
 // arg is an evaluated argument with the expression it came from.
@@ -260,7 +261,19 @@ func biCdiv(e *Env, c *callArgs) (Value, error) {
 	if b == 0 {
 		return Value{}, errf(c.pos[1].at, "cdiv by zero")
 	}
-	return IntValue(floorDiv(a+b-1, b)), nil
+	// Triton's cdiv is (a + b - 1) // b; as -(-a // b) it cannot overflow
+	// where the result fits.
+	na, err := pyrules.Neg64(a)
+	if err == nil {
+		na, err = pyrules.Int64Op("//", na, b)
+	}
+	if err == nil {
+		na, err = pyrules.Neg64(na)
+	}
+	if err != nil {
+		return Value{}, errf(c.call, "cdiv(%d, %d) does not fit in 64 bits", a, b)
+	}
+	return IntValue(na), nil
 }
 
 func biNextPow2(e *Env, c *callArgs) (Value, error) {

@@ -3,9 +3,12 @@ package sema
 // This file implements arithmetic on constexprs with Python's semantics.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/tri-lang/tri/pyrules"
 )
 
 // maxConstBits bounds the size of constexpr ints so that 2**10**9 cannot
@@ -23,112 +26,40 @@ func pyBinary(op string, a, b *val) (*val, error) {
 	if !a.isNum() || !b.isNum() {
 		return nil, fmt.Errorf("unsupported operand types for %s: %s and %s", op, a.describe(), b.describe())
 	}
-	if a.k == kFloat || b.k == kFloat || op == "/" {
+	if pyrules.IsFloatResult(op, a.k == kFloat, b.k == kFloat) {
 		return pyFloatOp(op, a.asFloat(), b.asFloat())
 	}
 	x, _ := a.asInt()
 	y, _ := b.asInt()
-	r := new(big.Int)
-	switch op {
-	case "+":
-		r.Add(x, y)
-	case "-":
-		r.Sub(x, y)
-	case "*":
-		r.Mul(x, y)
-	case "//", "%":
-		if y.Sign() == 0 {
-			return nil, fmt.Errorf("integer division or modulo by zero")
-		}
-		q, m := new(big.Int), new(big.Int)
-		q.DivMod(x, y, m) // Euclidean: m >= 0
-		if m.Sign() != 0 && y.Sign() < 0 {
-			q.Sub(q, big.NewInt(1))
-			m.Add(m, y)
-		}
-		if op == "//" {
-			r = q
-		} else {
-			r = m
-		}
-	case "**":
-		if y.Sign() < 0 {
-			return pyFloatOp(op, a.asFloat(), b.asFloat())
-		}
-		small := x.CmpAbs(big.NewInt(1)) <= 0
-		if !small && (!y.IsInt64() || int64(x.BitLen())*y.Int64() > maxConstBits) {
-			return nil, fmt.Errorf("constant %s ** %s is too large", x, y)
-		}
-		if small && !y.IsInt64() {
-			y = big.NewInt(int64(y.Bit(0)) + 2)
-		}
-		r.Exp(x, y, nil)
-	case "<<":
-		if y.Sign() < 0 {
-			return nil, fmt.Errorf("negative shift count")
-		}
-		if !y.IsInt64() || int64(x.BitLen())+y.Int64() > maxConstBits {
-			return nil, fmt.Errorf("constant %s << %s is too large", x, y)
-		}
-		r.Lsh(x, uint(y.Int64()))
-	case ">>":
-		if y.Sign() < 0 {
-			return nil, fmt.Errorf("negative shift count")
-		}
-		if !y.IsInt64() || y.Int64() > maxConstBits {
-			if x.Sign() < 0 {
-				r.SetInt64(-1)
-			}
-			break
-		}
-		r.Rsh(x, uint(y.Int64()))
-	case "&":
-		r.And(x, y)
-	case "|":
-		r.Or(x, y)
-	case "^":
-		r.Xor(x, y)
-	default:
+	if op == "**" && y.Sign() < 0 {
+		return pyFloatOp(op, a.asFloat(), b.asFloat())
+	}
+	r, err := pyrules.IntOp(op, x, y, maxConstBits)
+	switch {
+	case errors.Is(err, pyrules.ErrOverflow) && (op == "**" || op == "<<"):
+		return nil, fmt.Errorf("constant %s %s %s is too large", x, op, y)
+	case errors.Is(err, pyrules.ErrOverflow):
+		return nil, fmt.Errorf("constant result of %s is too large", op)
+	case errors.Is(err, pyrules.ErrUnsupported):
 		return nil, fmt.Errorf("unsupported operator %s on constants", op)
+	case err != nil:
+		return nil, err
 	}
 	if a.k == kBool && b.k == kBool && (op == "&" || op == "|" || op == "^") {
 		return boolVal(r.Sign() != 0), nil
-	}
-	if r.BitLen() > maxConstBits {
-		return nil, fmt.Errorf("constant result of %s is too large", op)
 	}
 	return bigVal(r), nil
 }
 
 func pyFloatOp(op string, x, y float64) (*val, error) {
-	switch op {
-	case "+":
-		return floatVal(x + y), nil
-	case "-":
-		return floatVal(x - y), nil
-	case "*":
-		return floatVal(x * y), nil
-	case "/":
-		if y == 0 {
-			return nil, fmt.Errorf("float division by zero")
-		}
-		return floatVal(x / y), nil
-	case "//", "%":
-		if y == 0 {
-			return nil, fmt.Errorf("float modulo by zero")
-		}
-		m := math.Mod(x, y)
-		if m != 0 && (m < 0) != (y < 0) {
-			m += y
-		}
-		if op == "%" {
-			return floatVal(m), nil
-		}
-		return floatVal(math.Floor((x - m) / y)), nil
-	case "**":
-		return floatVal(math.Pow(x, y)), nil
+	r, err := pyrules.FloatOp(op, x, y)
+	if errors.Is(err, pyrules.ErrUnsupported) {
+		return nil, fmt.Errorf("unsupported operand types for %s: float", op)
 	}
-	return nil, fmt.Errorf("unsupported operand types for %s: float", op)
+	if err != nil {
+		return nil, err
+	}
+	return floatVal(r), nil
 }
 
 // pyCompare compares two constexprs with a Python operator.

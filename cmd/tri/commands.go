@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tri-lang/tri/benchplot"
 	"github.com/tri-lang/tri/launch"
 	"github.com/tri-lang/tri/version"
 )
@@ -150,7 +151,7 @@ inputs and fails (exit 1) on any difference beyond this tolerance:
 
 func newBench() *cobra.Command {
 	o := &launch.Options{}
-	b := &launch.BenchOptions{}
+	b := &launch.BenchOptions{DrawPlot: benchplot.Write}
 	var warmup, rep float64
 	c := &cobra.Command{
 		Use:   "bench FILE ['LAUNCH'] [--let ...] [--warmup MS] [--rep MS] [--sweep NAME=V1,...] [--bytes EXPR] [--flops EXPR] [--compare 'LAUNCH']... [--csv F] [--plot F.png]",

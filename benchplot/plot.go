@@ -1,4 +1,4 @@
-package launch
+package benchplot
 
 // This file implements `tri bench --plot`: a PNG with one line per launch
 // line over the sweep values, in TFLOP/s, GB/s or milliseconds, drawn with
@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tri-lang/tri/launch"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -33,8 +34,10 @@ const (
 // plotColors are the lines' colours, dark enough to read on white.
 var plotColors = plotutil.DarkColors
 
-// writeBenchPlot draws the results of BenchFile into a PNG at path.
-func writeBenchPlot(path, title, sweepName string, b *BenchOptions, rs []BenchResult) error {
+// Write draws the results of launch.BenchFile into a PNG at path: one line
+// per launch line over the sweep values, in the metric b asks for. It is
+// launch.BenchOptions.DrawPlot for the command line.
+func Write(path, title, sweepName string, b *launch.BenchOptions, rs []launch.BenchResult) error {
 	var lines, points []string
 	for _, r := range rs {
 		if !slices.Contains(lines, r.Launch) {
@@ -123,14 +126,14 @@ func writeBenchPlot(path, title, sweepName string, b *BenchOptions, rs []BenchRe
 
 // benchMetric is what the plot's y axis shows: the rate asked for (TFLOP/s
 // before GB/s, as in the table), else the median time.
-func benchMetric(b *BenchOptions) (label string, value func(BenchResult) float64) {
+func benchMetric(b *launch.BenchOptions) (label string, value func(launch.BenchResult) float64) {
 	switch {
 	case b.Flops != "":
-		return "TFLOP/s", func(r BenchResult) float64 { return r.TFlops }
+		return "TFLOP/s", func(r launch.BenchResult) float64 { return r.TFlops }
 	case b.Bytes != "":
-		return "GB/s", func(r BenchResult) float64 { return r.GBps }
+		return "GB/s", func(r launch.BenchResult) float64 { return r.GBps }
 	}
-	return "median time (ms)", func(r BenchResult) float64 { return r.Median }
+	return "median time (ms)", func(r launch.BenchResult) float64 { return r.Median }
 }
 
 // sweepAxis places the sweep values on the x axis: at their value when all
@@ -337,4 +340,12 @@ func brackets(s string, open int) (int, []int) {
 		}
 	}
 	return -1, nil
+}
+
+// shorten cuts s to n bytes, ending in "..." where it was cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
 }

@@ -1,4 +1,4 @@
-package launch
+package benchplot
 
 import (
 	"image"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/launch"
 )
 
 const (
@@ -22,14 +23,14 @@ const (
 // syntheticResults are two launch lines over a sweep of sizes: a fixed
 // launch cost plus the time to move 12 bytes an element at 3000 and 2500
 // GB/s.
-func syntheticResults(points []string) []BenchResult {
-	var rs []BenchResult
+func syntheticResults(points []string) []launch.BenchResult {
+	var rs []launch.BenchResult
 	for _, pt := range points {
 		n, _ := strconv.ParseFloat(pt, 64)
 		for j, l := range []string{addLine, add2Line} {
 			bytes := 12 * n
 			ms := 0.004*(1+0.5*float64(j)) + bytes/((3000-500*float64(j))*1e6)
-			rs = append(rs, BenchResult{Launch: l, Point: pt, Median: ms, P20: ms, P80: ms, Reps: 100, GBps: bytes / (ms * 1e6)})
+			rs = append(rs, launch.BenchResult{Launch: l, Point: pt, Median: ms, P20: ms, P80: ms, Reps: 100, GBps: bytes / (ms * 1e6)})
 		}
 	}
 	return rs
@@ -63,8 +64,8 @@ func countColour(img image.Image, c color.Color) int {
 func TestWriteBenchPlot(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "add.png")
 	points := []string{"1048576", "4194304", "16777216", "67108864", "268435456"}
-	b := &BenchOptions{Bytes: "3 * n * 4"}
-	require.NoError(t, writeBenchPlot(path, "tri bench: samples/add.tri", "n", b, syntheticResults(points)))
+	b := &launch.BenchOptions{Bytes: "3 * n * 4"}
+	require.NoError(t, Write(path, "tri bench: samples/add.tri", "n", b, syntheticResults(points)))
 	img := readPNG(t, path)
 	assert.GreaterOrEqual(t, img.Bounds().Dx(), 400)
 	assert.GreaterOrEqual(t, img.Bounds().Dy(), 300)
@@ -76,19 +77,19 @@ func TestWriteBenchPlot(t *testing.T) {
 
 func TestWriteBenchPlotNonNumericSweep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dtype.png")
-	rs := []BenchResult{
+	rs := []launch.BenchResult{
 		{Launch: addLine, Point: "fp16", Median: 0.2},
 		{Launch: addLine, Point: "bf16", Median: 0.2},
 		{Launch: addLine, Point: "fp32", Median: 0.4},
 	}
-	require.NoError(t, writeBenchPlot(path, "tri bench: x.tri", "dtype", &BenchOptions{}, rs))
+	require.NoError(t, Write(path, "tri bench: x.tri", "dtype", &launch.BenchOptions{}, rs))
 	assert.Greater(t, countColour(readPNG(t, path), plotColors[0]), 100)
 }
 
 func TestWriteBenchPlotWithoutSweep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "one.png")
-	rs := []BenchResult{{Launch: addLine, Median: 0.2, TFlops: 1.5}, {Launch: add2Line, Median: 0.3, TFlops: 1}}
-	require.NoError(t, writeBenchPlot(path, "tri bench: x.tri", "", &BenchOptions{Flops: "n"}, rs))
+	rs := []launch.BenchResult{{Launch: addLine, Median: 0.2, TFlops: 1.5}, {Launch: add2Line, Median: 0.3, TFlops: 1}}
+	require.NoError(t, Write(path, "tri bench: x.tri", "", &launch.BenchOptions{Flops: "n"}, rs))
 	img := readPNG(t, path)
 	assert.Positive(t, countColour(img, plotColors[0]))
 	assert.Positive(t, countColour(img, plotColors[1]))
@@ -96,29 +97,29 @@ func TestWriteBenchPlotWithoutSweep(t *testing.T) {
 
 func TestWriteBenchPlotInfiniteRate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "inf.png")
-	rs := []BenchResult{{Launch: addLine, Point: "1", GBps: math.Inf(1)}, {Launch: addLine, Point: "1024", GBps: math.Inf(1)}}
-	require.NoError(t, writeBenchPlot(path, "t", "n", &BenchOptions{Bytes: "n"}, rs))
+	rs := []launch.BenchResult{{Launch: addLine, Point: "1", GBps: math.Inf(1)}, {Launch: addLine, Point: "1024", GBps: math.Inf(1)}}
+	require.NoError(t, Write(path, "t", "n", &launch.BenchOptions{Bytes: "n"}, rs))
 	readPNG(t, path)
 }
 
 func TestWriteBenchPlotErrorNamesFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing", "add.png")
-	err := writeBenchPlot(path, "t", "n", &BenchOptions{}, syntheticResults([]string{"1", "2"}))
+	err := Write(path, "t", "n", &launch.BenchOptions{}, syntheticResults([]string{"1", "2"}))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), path)
 }
 
 func TestBenchMetric(t *testing.T) {
-	r := BenchResult{Median: 2, GBps: 300, TFlops: 40}
+	r := launch.BenchResult{Median: 2, GBps: 300, TFlops: 40}
 	for _, c := range []struct {
-		b     BenchOptions
+		b     launch.BenchOptions
 		label string
 		value float64
 	}{
-		{BenchOptions{}, "median time (ms)", 2},
-		{BenchOptions{Bytes: "4 * n"}, "GB/s", 300},
-		{BenchOptions{Flops: "2 * n"}, "TFLOP/s", 40},
-		{BenchOptions{Bytes: "4 * n", Flops: "2 * n"}, "TFLOP/s", 40},
+		{launch.BenchOptions{}, "median time (ms)", 2},
+		{launch.BenchOptions{Bytes: "4 * n"}, "GB/s", 300},
+		{launch.BenchOptions{Flops: "2 * n"}, "TFLOP/s", 40},
+		{launch.BenchOptions{Bytes: "4 * n", Flops: "2 * n"}, "TFLOP/s", 40},
 	} {
 		label, value := benchMetric(&c.b)
 		assert.Equal(t, c.label, label)
