@@ -31,7 +31,6 @@ import (
 	"github.com/go-python/gpython/ast"
 	"github.com/go-python/gpython/parser"
 	"github.com/go-python/gpython/py"
-	_ "github.com/go-python/gpython/stdlib" // the interpreter and its builtins
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
@@ -258,10 +257,18 @@ type hostPython struct {
 	broken  error // set when an evaluation ran past the timeout
 }
 
+// errNoInterpreter is the error of a program that evaluates host Python
+// without having linked gpython's interpreter.
+var errNoInterpreter = errors.New("evaluating host Python (autotune configs, heuristics) needs gpython's interpreter, " +
+	"which this program does not link: import _ \"github.com/tri-lang/tri/hostpy\" (the tri command does)")
+
 // newHostPython starts an interpreter for sf's host code. arch reports the
 // target architecture ("sm_90") when host code asks for it; timeout bounds
 // each evaluation (0: none).
 func newHostPython(sf *SourceFile, arch func() string, timeout time.Duration, stderr io.Writer) (*hostPython, error) {
+	if py.NewContext == nil || py.Compile == nil {
+		return nil, errNoInterpreter
+	}
 	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
 		h.ctx = py.NewContext(py.ContextOpts{})

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	_ "github.com/tri-lang/tri/hostpy" // autotune and heuristics arguments are host Python
 	"os"
 
 	"github.com/tri-lang/tri/launch"

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	_ "github.com/tri-lang/tri/hostpy" // autotune and heuristics arguments are host Python
 	"io"
 	"os"
 	"path/filepath"

@@ -1,0 +1,4 @@
+package launch
+
+// The tests evaluate autotuned samples, whose decorators are host Python.
+import _ "github.com/tri-lang/tri/hostpy"
