@@ -68,10 +68,12 @@ func blankAnnotations(src string, c *chunk) (string, []annotation) {
 	return string(buf), anns
 }
 
-// isIdentByte reports whether b may appear in an ASCII identifier (at a
-// position other than the first if notFirst).
+// isIdentByte reports whether b may appear in an identifier (at a position
+// other than the first if notFirst). Python 3 identifiers may hold
+// non-ASCII letters: every byte of a multi-byte UTF-8 character counts, and
+// the parser rejects the characters that are not letters.
 func isIdentByte(b byte, notFirst bool) bool {
-	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || notFirst && '0' <= b && b <= '9'
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b >= 0x80 || notFirst && '0' <= b && b <= '9'
 }
 
 // findAssignEq returns the offset in s of the first '=' at bracket depth 0

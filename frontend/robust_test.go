@@ -198,3 +198,12 @@ func TestNonUTF8InKernel(t *testing.T) {
 	}
 	require.NotNil(t, f)
 }
+
+// TestNonASCIIIdentifiers: a kernel's name and locals may hold non-ASCII
+// letters (Python 3); the name is read whole, not cut at the first one.
+func TestNonASCIIIdentifiers(t *testing.T) {
+	src := "import triton\nimport triton.language as tl\n\n@triton.jit\ndef addé_kernel(x_ptr):\n    vé = tl.load(x_ptr)\n    tl.store(x_ptr, vé + 1.0)\n"
+	f, dl := Parse("t.py", []byte(src))
+	require.NoError(t, dl.Err())
+	assert.Equal(t, []string{"addé_kernel"}, funcNames(f))
+}

@@ -18,7 +18,7 @@ func TestReservedKernelNameGPU(t *testing.T) {
 	needGPU(t)
 	src, err := os.ReadFile("../samples/add.tri")
 	require.NoError(t, err)
-	for _, name := range []string{"printf", "tri_add"} {
+	for _, name := range []string{"printf", "tri_add", "addé_kernel"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "add.tri")
 			require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(src), "add_kernel", name)), 0o644))
