@@ -17,6 +17,7 @@ import (
 	"github.com/go-python/gpython/py"
 
 	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/nvrtc"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -30,7 +31,7 @@ func (p *Prepared) Autotune(o *Options) (_ *Prepared, err error) {
 	if p.setup == nil || p.setup.autotune() == nil {
 		return p, nil
 	}
-	dev, err := Device()
+	dev, err := gpu.Device()
 	if err != nil {
 		return nil, err
 	}
@@ -213,22 +214,22 @@ type gpuTuneDevice struct {
 	dev         *nvrtc.Device
 	warmup, rep time.Duration
 	cands       map[int]*gpuCandidate
-	dt          *deviceTensors
+	dt          *gpu.Tensors
 	flush       nvrtc.DevicePtr
 }
 
 // gpuCandidate is one config compiled and ready to launch.
 type gpuCandidate struct {
 	p    *Prepared
-	c    *Compiled
-	args []Arg
+	c    *gpu.Compiled
+	args []gpu.Arg
 }
 
 // warm compiles the candidates' CUDA into the cubin cache, several at a
 // time: binding is sequential (host Python is not shared between
 // goroutines), NVRTC runs in parallel.
 func (g *gpuTuneDevice) warm(cands []int) {
-	arch := deviceTarget(g.dev)
+	arch := gpu.DeviceTarget(g.dev)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(1, runtime.NumCPU()))
 	for _, i := range cands {
@@ -236,7 +237,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 		if err != nil {
 			continue
 		}
-		res, err := GenerateCUDA(q.Kernel, arch, g.o.LineInfo)
+		res, err := gpu.GenerateCUDA(q.Kernel, arch, g.o.LineInfo)
 		if err != nil {
 			continue
 		}
@@ -245,7 +246,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			_, _, _ = CompileCUDA(q.Kernel, res, arch, g.o.LineInfo)
+			_, _, _ = gpu.CompileCUDA(q.Kernel, res, arch, g.o.LineInfo)
 		}()
 	}
 	wg.Wait()
@@ -256,12 +257,12 @@ func (g *gpuTuneDevice) compile(i int) error {
 	if err != nil {
 		return err
 	}
-	c, err := Compile(q.Kernel, g.o.LineInfo)
+	c, err := gpu.Compile(q.Kernel, g.o.LineInfo)
 	if err != nil {
 		return err
 	}
 	if g.dt == nil {
-		g.dt = &deviceTensors{dev: g.dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
+		g.dt = gpu.NewTensors(g.dev)
 	}
 	args, err := q.deviceArgs(g.dt)
 	if err != nil {
@@ -282,7 +283,7 @@ func (g *gpuTuneDevice) tensor(name string) (*tensor.Tensor, nvrtc.DevicePtr, er
 	for i, prm := range b.Func.Params {
 		if prm.Name == name && b.Values[i].Kind == VTensor && g.dt != nil {
 			t := b.Values[i].Tensor
-			if ptr, ok := g.dt.ptrs[t]; ok {
+			if ptr, ok := g.dt.Lookup(t); ok {
 				return t, ptr, nil
 			}
 		}
@@ -320,7 +321,7 @@ func (g *gpuTuneDevice) bench(launch func() error) ([]float64, error) {
 // free releases the tuning copies and the flush buffer.
 func (g *gpuTuneDevice) free() {
 	if g.dt != nil {
-		g.dt.free()
+		g.dt.Free()
 	}
 	if g.flush != 0 {
 		_ = g.dev.Free(g.flush)

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/nvrtc"
-	"github.com/tri-lang/tri/tensor"
 )
 
 // BenchOptions are `tri bench`'s own settings.
@@ -65,7 +65,7 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 		}
 		sweepName, points = strings.TrimSpace(name), strings.Split(vals, ",")
 	}
-	dev, err := Device()
+	dev, err := gpu.Device()
 	if err != nil {
 		return nil, err
 	}
@@ -151,12 +151,12 @@ func benchOne(path, line string, o *Options, b *BenchOptions, dev *nvrtc.Device,
 		}
 	}
 	r := BenchResult{Launch: p.Launch.Src}
-	c, err := Compile(p.Kernel, o.LineInfo)
+	c, err := gpu.Compile(p.Kernel, o.LineInfo)
 	if err != nil {
 		return r, err
 	}
-	dt := &deviceTensors{dev: dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
-	defer dt.free()
+	dt := gpu.NewTensors(dev)
+	defer dt.Free()
 	args, err := p.deviceArgs(dt)
 	if err != nil {
 		return r, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/nvrtc"
 )
 
@@ -56,7 +57,7 @@ func TestConcurrentErrors(t *testing.T) {
 // at once, launches each on its own stream, and checks every result.
 func TestConcurrentGPU(t *testing.T) {
 	needGPU(t)
-	dev, err := Device()
+	dev, err := gpu.Device()
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -77,7 +78,7 @@ func addOnStream(dev *nvrtc.Device, g int) error {
 	if err != nil {
 		return err
 	}
-	c, err := Compile(p.Kernel, false)
+	c, err := gpu.Compile(p.Kernel, false)
 	if err != nil {
 		return err
 	}
@@ -104,7 +105,7 @@ func addOnStream(dev *nvrtc.Device, g int) error {
 		return err
 	}
 	for range 20 { // many launches in flight on this stream
-		if err := c.LaunchOn(stream, p.Grid, Arg{Ptr: ptrs[0]}, Arg{Ptr: ptrs[1]}, Arg{Ptr: ptrs[2]}, Arg{Int: int64(n)}); err != nil {
+		if err := c.LaunchOn(stream, p.Grid, gpu.Arg{Ptr: ptrs[0]}, gpu.Arg{Ptr: ptrs[1]}, gpu.Arg{Ptr: ptrs[2]}, gpu.Arg{Int: int64(n)}); err != nil {
 			return err
 		}
 	}

@@ -8,10 +8,6 @@ import (
 	"github.com/tri-lang/tri/diag"
 )
 
-// ErrNoGPU is wrapped by errors of GPU commands run where no NVIDIA driver
-// or NVRTC is found.
-var ErrNoGPU = errors.New("no GPU")
-
 // usageError marks an error as bad input: exit status 2.
 type usageError struct{ err error }
 

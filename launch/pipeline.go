@@ -12,6 +12,7 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/sema"
 )
@@ -182,7 +183,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	if fn == nil {
 		return nil, Usage(unknownKernel(sf, l.Kernel, LaunchSource))
 	}
-	tuning, err := readTuning(sf, fn, func() string { return TargetArch(o.Arch) }, o)
+	tuning, err := readTuning(sf, fn, func() string { return gpu.TargetArch(o.Arch) }, o)
 	if err != nil {
 		return nil, err
 	}

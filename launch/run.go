@@ -15,6 +15,7 @@ import (
 	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/nvrtc"
 	"github.com/tri-lang/tri/sema"
@@ -41,7 +42,7 @@ func CheckFile(path string, o *Options) (err error) {
 	}
 	// The arguments of autotune and heuristics decorators are evaluated too.
 	for _, fn := range sf.File.Funcs {
-		if _, err := readTuning(sf, fn, func() string { return TargetArch(o.Arch) }, o); err != nil {
+		if _, err := readTuning(sf, fn, func() string { return gpu.TargetArch(o.Arch) }, o); err != nil {
 			return err
 		}
 	}
@@ -84,13 +85,13 @@ func BuildFile(path, line string, o *Options) error {
 		}
 		k = p.Kernel
 	}
-	arch := TargetArch(o.Arch)
+	arch := gpu.TargetArch(o.Arch)
 	if o.dumps("layout") {
 		if err := cudagen.DumpLayouts(o.dumpOut(), k, arch); err != nil {
 			return err
 		}
 	}
-	res, err := GenerateCUDA(k, arch, o.LineInfo)
+	res, err := gpu.GenerateCUDA(k, arch, o.LineInfo)
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func BuildFile(path, line string, o *Options) error {
 }
 
 func printResources(o *Options, k *ir.Kernel, res *cudagen.Result, arch string) error {
-	prog, err := compileReport(k, res, arch, o.LineInfo)
+	prog, err := gpu.CompileReport(k, res, arch, o.LineInfo)
 	if err != nil {
 		return err
 	}
@@ -150,14 +151,14 @@ func RunFile(path, line string, o *Options) (err error) {
 			return err
 		}
 	}
-	arch := TargetArch(o.Arch)
+	arch := gpu.TargetArch(o.Arch)
 	if o.dumps("layout") {
 		if err := cudagen.DumpLayouts(o.dumpOut(), p.Kernel, arch); err != nil {
 			return err
 		}
 	}
 	if o.dumps("cuda") || o.dumps("resources") {
-		res, err := GenerateCUDA(p.Kernel, arch, o.LineInfo)
+		res, err := gpu.GenerateCUDA(p.Kernel, arch, o.LineInfo)
 		if err != nil {
 			return err
 		}
@@ -423,10 +424,10 @@ func (p *Prepared) check(o *Options) error {
 func RuntimeSummary() string {
 	var b strings.Builder
 	drv, nv := nvrtc.Paths()
-	if d, err := Device(); err == nil {
+	if d, err := gpu.Device(); err == nil {
 		fmt.Fprintf(&b, "GPU: %s (%s), driver %s", d.Name(), d.Arch(), drv)
 	} else {
-		fmt.Fprintf(&b, "GPU: none; %s", strings.TrimPrefix(err.Error(), ErrNoGPU.Error()+": "))
+		fmt.Fprintf(&b, "GPU: none; %s", strings.TrimPrefix(err.Error(), gpu.ErrNoGPU.Error()+": "))
 	}
 	if major, minor, err := nvrtc.Version(); err == nil {
 		fmt.Fprintf(&b, "\nNVRTC: %d.%d (%s)", major, minor, nv)

@@ -276,7 +276,7 @@ func (s *Sample) Interpret(seed int64) (*Outcome, error) {
 }
 
 // RunGPU runs the sample's recorded launch on the GPU. Without a driver the
-// error wraps ErrNoGPU.
+// error wraps gpu.ErrNoGPU.
 func (s *Sample) RunGPU(seed int64) (*Outcome, error) {
 	return s.run(seed, func(p *Prepared) error { _, err := p.RunGPU(false); return err })
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/launch"
 )
 
@@ -30,7 +31,7 @@ func run(sample string, n int) error {
 	if err != nil {
 		return err
 	}
-	c, err := launch.Compile(p.Kernel, false)
+	c, err := gpu.Compile(p.Kernel, false)
 	if err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func run(sample string, n int) error {
 			return err
 		}
 	}
-	if err := launch.Synchronize(); err != nil {
+	if err := gpu.Synchronize(); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -53,7 +54,7 @@ func run(sample string, n int) error {
 			return err
 		}
 	}
-	if err := launch.Synchronize(); err != nil {
+	if err := gpu.Synchronize(); err != nil {
 		return err
 	}
 	el := time.Since(start)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/launch"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -108,7 +109,7 @@ func TestDumpsLeaveCUDAWhole(t *testing.T) {
 // TestResourcesWithoutGPUWritesCUDA: --dump=resources where no GPU (or
 // NVRTC) is found still writes the CUDA, then says why there is no report.
 func TestResourcesWithoutGPUWritesCUDA(t *testing.T) {
-	if _, err := launch.Device(); err == nil {
+	if _, err := gpu.Device(); err == nil {
 		t.Skip("a GPU is present: the report is made")
 	}
 	f := filepath.Join(t.TempDir(), "a.cu")
@@ -158,7 +159,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestNoGPU(t *testing.T) {
-	if _, err := launch.Device(); err == nil {
+	if _, err := gpu.Device(); err == nil {
 		t.Skip("a GPU is present")
 	}
 	_, stderr, code := tri(t, "run", "../../samples/add.tri")

@@ -30,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/kernelgen"
 	"github.com/tri-lang/tri/launch"
 )
@@ -65,7 +66,7 @@ func main() {
 		os.Exit(2)
 	}
 	if c.gpu {
-		if _, err := launch.Device(); err != nil {
+		if _, err := gpu.Device(); err != nil {
 			fmt.Fprintln(os.Stderr, "trifuzz: -gpu:", err)
 			os.Exit(1)
 		}
@@ -133,7 +134,7 @@ func run(c *config, stdout, stderr io.Writer) (bool, error) {
 		if gpuFailed {
 			// A fault on the GPU (an illegal address, say) poisons the
 			// context, and every later kernel would fail with it.
-			if err := launch.Synchronize(); err != nil {
+			if err := gpu.Synchronize(); err != nil {
 				fmt.Fprintf(stderr, "trifuzz: the GPU context is lost after seed %d (%v); the rest of the run would fail with it: rerun from -seed %d\n", k.Seed, err, k.Seed+1)
 				c.n = i + 1
 				break
