@@ -18,6 +18,7 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/nvrtc"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -112,19 +113,19 @@ var errStopBind = errors.New("stop")
 
 // launchArgs are the launch's arguments by name before any config or
 // heuristic (defaults included), and those given by keyword.
-func (s *launchSetup) launchArgs() (named, kwargs map[string]Value, err error) {
+func (s *launchSetup) launchArgs() (named, kwargs map[string]hosteval.Value, err error) {
 	_, err = bindWith(s.fn, s.l, s.env, func(b *binding) error {
-		named, kwargs = b.named(), map[string]Value{}
+		named, kwargs = b.named(), map[string]hosteval.Value{}
 		for _, kw := range s.l.Kwargs {
 			if v, ok := named[kw.Name]; ok {
 				kwargs[kw.Name] = v
 			}
 		}
 		if b.sig.NumWarps > 0 {
-			kwargs["num_warps"] = IntValue(int64(b.sig.NumWarps))
+			kwargs["num_warps"] = hosteval.IntValue(int64(b.sig.NumWarps))
 		}
 		if b.sig.NumStages > 0 {
-			kwargs["num_stages"] = IntValue(int64(b.sig.NumStages))
+			kwargs["num_stages"] = hosteval.IntValue(int64(b.sig.NumStages))
 		}
 		return errStopBind
 	})
@@ -151,12 +152,12 @@ func (p *Prepared) pruneConfigs() ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	toDict := func(m map[string]Value) (py.StringDict, error) {
+	toDict := func(m map[string]hosteval.Value) (py.StringDict, error) {
 		d := py.NewStringDict()
 		for _, name := range slices.Sorted(maps.Keys(m)) {
 			o, err := t.host.toPy(m[name])
 			if err != nil {
-				return nil, Usage(diag.Errorf(a.Pos, diag.CodeArgs, "early_config_prune: argument '%s': %v", name, err))
+				return nil, hosteval.Usage(diag.Errorf(a.Pos, diag.CodeArgs, "early_config_prune: argument '%s': %v", name, err))
 			}
 			d[name] = o
 		}
@@ -180,7 +181,7 @@ func (p *Prepared) pruneConfigs() ([]int, error) {
 	}
 	items, ok := pySeq(res)
 	if !ok {
-		return nil, Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune returned %s, not a list of configs", pyTypeName(res)))
+		return nil, hosteval.Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune returned %s, not a list of configs", pyTypeName(res)))
 	}
 	var out []int
 	for _, o := range items {
@@ -201,7 +202,7 @@ func (p *Prepared) pruneConfigs() ([]int, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune left no config to time"))
+		return nil, hosteval.Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune left no config to time"))
 	}
 	return out, nil
 }
@@ -281,7 +282,7 @@ func (g *gpuTuneDevice) launch(i int) error {
 func (g *gpuTuneDevice) tensor(name string) (*tensor.Tensor, nvrtc.DevicePtr, error) {
 	b := g.p.Bound
 	for i, prm := range b.Func.Params {
-		if prm.Name == name && b.Values[i].Kind == VTensor && g.dt != nil {
+		if prm.Name == name && b.Values[i].Kind == hosteval.VTensor && g.dt != nil {
 			t := b.Values[i].Tensor
 			if ptr, ok := g.dt.Lookup(t); ok {
 				return t, ptr, nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/nvrtc"
 )
 
@@ -48,7 +49,7 @@ const l2FlushBytes = 256 << 20
 // BenchFile times path's launch lines on the GPU and prints a table.
 func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, error) {
 	if b.Plot != "" && b.DrawPlot == nil {
-		return nil, Usage(fmt.Errorf("--plot %s: no plotter given (BenchOptions.DrawPlot)", b.Plot))
+		return nil, hosteval.Usage(fmt.Errorf("--plot %s: no plotter given (BenchOptions.DrawPlot)", b.Plot))
 	}
 	if b.Warmup <= 0 {
 		b.Warmup = 25 * time.Millisecond
@@ -61,7 +62,7 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 	if b.Sweep != "" {
 		name, vals, ok := strings.Cut(b.Sweep, "=")
 		if !ok || name == "" || vals == "" {
-			return nil, Usage(fmt.Errorf("--sweep %q: want NAME=V1,V2,...", b.Sweep))
+			return nil, hosteval.Usage(fmt.Errorf("--sweep %q: want NAME=V1,V2,...", b.Sweep))
 		}
 		sweepName, points = strings.TrimSpace(name), strings.Split(vals, ",")
 	}
@@ -289,21 +290,21 @@ func quantile(xs []float64, q float64) float64 {
 
 // evalNumber evaluates a --bytes or --flops expression over the bindings.
 func (p *Prepared) evalNumber(src, text string) (float64, error) {
-	x, err := parseExpr(src, text)
+	x, err := hosteval.ParseExpr(src, text)
 	if err != nil {
 		return 0, err
 	}
-	v, err := p.Env.Eval(x, &Source{Name: src, Text: text})
+	v, err := p.Env.Eval(x, &hosteval.Source{Name: src, Text: text})
 	if err != nil {
 		return 0, err
 	}
 	switch v.Kind {
-	case VInt:
+	case hosteval.VInt:
 		return float64(v.Int), nil
-	case VFloat:
+	case hosteval.VFloat:
 		return v.Float, nil
 	}
-	return 0, Usage(errAt(src, 1, fmt.Sprintf("%s must be a number, got a %s", src, v.Kind)))
+	return 0, hosteval.Usage(hosteval.ErrAt(src, 1, fmt.Sprintf("%s must be a number, got a %s", src, v.Kind)))
 }
 
 func rateHeader(b *BenchOptions) string {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/nvrtc"
 )
 
@@ -27,16 +28,16 @@ func TestConcurrentErrors(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			bad := fmt.Sprintf("k%d[(1,)](x, y, %d +, z)", i, i)
-			_, err := ParseLaunch(bad)
+			_, err := hosteval.ParseLaunch(bad)
 			var out bytes.Buffer
-			PrintError(&out, err)
+			hosteval.PrintError(&out, err)
 			assert.Contains(t, out.String(), bad, "goroutine %d", i)
 
-			e := NewEnv(0)
+			e := hosteval.NewEnv(0)
 			spec := fmt.Sprintf("v%d=zeros(%d, dtype='nope%d')", i, i+1, i)
 			err = e.Let(spec)
 			out.Reset()
-			PrintError(&out, err)
+			hosteval.PrintError(&out, err)
 			assert.Contains(t, out.String(), spec, "goroutine %d", i)
 
 			path := filepath.Join(dir, fmt.Sprintf("k%d.tri", i))
@@ -46,7 +47,7 @@ func TestConcurrentErrors(t *testing.T) {
 			}
 			err = BuildFile(path, "k[(1,)](x)", &Options{Lets: []string{"x=zeros(4)"}})
 			out.Reset()
-			PrintError(&out, err)
+			hosteval.PrintError(&out, err)
 			assert.Contains(t, out.String(), fmt.Sprintf("y%d = tl.load(x_ptr) + undefined_%d", i, i), "goroutine %d", i)
 		})
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/nvrtc"
 	"github.com/tri-lang/tri/sema"
@@ -38,7 +39,7 @@ func CheckFile(path string, o *Options) (err error) {
 		frontend.Dump(o.stdout(), sf.File)
 	}
 	if err := splitDiags(sema.Check(sf.File), o.warnIn(sf)); err != nil {
-		return Usage(err)
+		return hosteval.Usage(err)
 	}
 	// The arguments of autotune and heuristics decorators are evaluated too.
 	for _, fn := range sf.File.Funcs {
@@ -68,7 +69,7 @@ func BuildFile(path, line string, o *Options) error {
 		}
 		fn := sf.File.Func(o.Kernel)
 		if fn == nil {
-			return Usage(unknownKernel(sf, o.Kernel, "-k"))
+			return hosteval.Usage(unknownKernel(sf, o.Kernel, "-k"))
 		}
 		sig, err := ParseSignature(fn, o.Signature)
 		if err != nil {
@@ -236,14 +237,14 @@ func parseSaves(p *Prepared, specs []string) ([]save, error) {
 	for _, s := range specs {
 		name, path, ok := strings.Cut(s, "=")
 		if !ok || name == "" || path == "" {
-			return nil, Usage(fmt.Errorf("--save %q: want NAME=F.npy", s))
+			return nil, hosteval.Usage(fmt.Errorf("--save %q: want NAME=F.npy", s))
 		}
 		v, ok := p.Env.Lookup(name)
-		if !ok || v.Kind != VTensor {
-			return nil, Usage(fmt.Errorf("--save %s: %s is not a bound tensor (bound: %s)", s, name, strings.Join(p.tensorNames(), ", ")))
+		if !ok || v.Kind != hosteval.VTensor {
+			return nil, hosteval.Usage(fmt.Errorf("--save %s: %s is not a bound tensor (bound: %s)", s, name, strings.Join(p.tensorNames(), ", ")))
 		}
 		if err := checkWritable(path); err != nil {
-			return nil, Usage(fmt.Errorf("--save %s: %v", s, err))
+			return nil, hosteval.Usage(fmt.Errorf("--save %s: %v", s, err))
 		}
 		out = append(out, save{path, v.Tensor})
 	}
@@ -275,7 +276,7 @@ func checkWritable(path string) error {
 func (p *Prepared) tensorNames() []string {
 	var names []string
 	for _, n := range p.Env.Names() {
-		if v, _ := p.Env.Lookup(n); v.Kind == VTensor {
+		if v, _ := p.Env.Lookup(n); v.Kind == hosteval.VTensor {
 			names = append(names, n)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // RunGPU compiles the launch's kernel (through the cache), copies the bound
@@ -45,7 +46,7 @@ func (p *Prepared) deviceArgs(dt *gpu.Tensors) ([]gpu.Arg, error) {
 	}
 	args := make([]gpu.Arg, len(rargs))
 	for i, a := range rargs {
-		if a.value.Kind != VTensor {
+		if a.value.Kind != hosteval.VTensor {
 			args[i] = gpu.Arg{Int: a.scalar.Int, Float: a.scalar.Float}
 			continue
 		}
@@ -61,10 +62,10 @@ func (p *Prepared) deviceArgs(dt *gpu.Tensors) ([]gpu.Arg, error) {
 
 // fillPointerTable writes the device addresses of the tensors a ptrs(...)
 // table names into it.
-func (p *Prepared) fillPointerTable(dt *gpu.Tensors, v Value) error {
+func (p *Prepared) fillPointerTable(dt *gpu.Tensors, v hosteval.Value) error {
 	for j, name := range v.Ptrs {
 		t, ok := p.Env.Lookup(name)
-		if !ok || t.Kind != VTensor {
+		if !ok || t.Kind != hosteval.VTensor {
 			return fmt.Errorf("ptrs(): %s is not a bound tensor", name)
 		}
 		addr, err := dt.Upload(t.Tensor)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/launch"
 )
 
@@ -19,7 +20,7 @@ func main() {
 	n := flag.Int("n", 10000, "launches")
 	flag.Parse()
 	if err := run(*sample, *n); err != nil {
-		launch.PrintError(os.Stderr, err)
+		hosteval.PrintError(os.Stderr, err)
 		os.Exit(1)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tri-lang/tri/gpu"
-	"github.com/tri-lang/tri/launch"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/tensor"
 )
 
@@ -22,8 +22,8 @@ func tri(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	root.SetErr(&errb)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
-		launch.PrintError(&errb, err)
-		return out.String(), errb.String(), launch.ExitCode(err)
+		hosteval.PrintError(&errb, err)
+		return out.String(), errb.String(), hosteval.ExitCode(err)
 	}
 	return out.String(), errb.String(), 0
 }

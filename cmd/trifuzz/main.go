@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/kernelgen"
 	"github.com/tri-lang/tri/launch"
 )
@@ -202,7 +203,7 @@ func check(c *config, t *tally, k *kernelgen.Kernel, path string) (src string, o
 // errorText is an error as tri prints it, with the source line.
 func errorText(err error) string {
 	var b bytes.Buffer
-	launch.PrintError(&b, err)
+	hosteval.PrintError(&b, err)
 	return b.String()
 }
 
