@@ -25,8 +25,8 @@ func TestTargetArch(t *testing.T) {
 }
 
 // TestNoGPU: without a driver, Compile and Synchronize fail with an error
-// that wraps ErrNoGPU (and never panic). With a GPU it skips, unless
-// TRI_REQUIRE_GPU=1 asks for a GPU, where it fails.
+// that wraps ErrNoGPU (and never panic). With a GPU it skips; without one
+// under TRI_REQUIRE_GPU=1 it fails, as the GPU tests do.
 func TestNoGPU(t *testing.T) {
 	if _, err := Device(); err == nil {
 		t.Skip("a GPU is present")
