@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/launch"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -47,7 +48,7 @@ func testCases(t *testing.T) []testCase {
 // bindInputs evaluates a file's --let bindings as the launcher does and
 // splits them into tensors and numbers.
 func bindInputs(s *launch.Sample) (map[string]*tensor.Tensor, map[string]float64, error) {
-	env := launch.NewEnv(seed)
+	env := hosteval.NewEnv(seed)
 	for _, l := range s.Lets {
 		if err := env.Let(l); err != nil {
 			return nil, nil, err
@@ -57,11 +58,11 @@ func bindInputs(s *launch.Sample) (map[string]*tensor.Tensor, map[string]float64
 	for _, name := range env.Names() {
 		v, _ := env.Lookup(name)
 		switch v.Kind {
-		case launch.VTensor:
+		case hosteval.VTensor:
 			in[name] = v.Tensor
-		case launch.VInt:
+		case hosteval.VInt:
 			num[name] = float64(v.Int)
-		case launch.VFloat:
+		case hosteval.VFloat:
 			num[name] = v.Float
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/launch"
 )
 
@@ -40,8 +41,8 @@ func TestInterpreter(t *testing.T) {
 // unless TRI_REQUIRE_GPU=1.
 func TestGPU(t *testing.T) {
 	for _, c := range testCases(t) {
-		gpu, err := c.sample.RunGPU(seed)
-		if errors.Is(err, launch.ErrNoGPU) {
+		onGPU, err := c.sample.RunGPU(seed)
+		if errors.Is(err, gpu.ErrNoGPU) {
 			if os.Getenv("TRI_REQUIRE_GPU") == "1" {
 				t.Fatalf("TRI_REQUIRE_GPU=1 but %v", err)
 			}
@@ -52,9 +53,9 @@ func TestGPU(t *testing.T) {
 			cpu, err := c.sample.Interpret(seed)
 			require.NoError(t, err)
 			for _, name := range c.sample.Checks {
-				require.Contains(t, gpu.After, name)
+				require.Contains(t, onGPU.After, name)
 				require.Contains(t, cpu.After, name)
-				if err := launch.CompareTensors(name, gpu.After[name], cpu.After[name], c.sample.Tolerance); err != nil {
+				if err := launch.CompareTensors(name, onGPU.After[name], cpu.After[name], c.sample.Tolerance); err != nil {
 					t.Error(err)
 				}
 			}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // TestArchInstructions: each tensor-core instruction is emitted only for the
@@ -42,7 +44,7 @@ func TestArchInstructions(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "k.cu")
 		err := BuildFile("../samples/add.tri", "", &Options{Arch: arch, Output: out})
 		require.Error(t, err, arch)
-		assert.Equal(t, 2, ExitCode(err), arch)
+		assert.Equal(t, 2, hosteval.ExitCode(err), arch)
 		_, statErr := os.Stat(out)
 		assert.True(t, os.IsNotExist(statErr), "%s wrote %s", arch, out)
 	}

@@ -37,6 +37,7 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/version"
 )
@@ -119,10 +120,10 @@ func (t *Tuner) Tune(j *TuneJob) (int, error) {
 		return i, nil
 	}
 	if j.Warm != nil {
-		fmt.Fprintf(w, "autotune: %s: compiling %s side by side\n", j.Kernel, plural(len(j.Candidates), "config"))
+		fmt.Fprintf(w, "autotune: %s: compiling %s side by side\n", j.Kernel, hosteval.Plural(len(j.Candidates), "config"))
 		j.Warm(j.Candidates)
 	}
-	fmt.Fprintf(w, "autotune: %s: timing %s for key (%s)\n", j.Kernel, plural(len(j.Candidates), "config"), j.Key)
+	fmt.Fprintf(w, "autotune: %s: timing %s for key (%s)\n", j.Kernel, hosteval.Plural(len(j.Candidates), "config"), j.Key)
 	best, bestMs := -1, 0.0
 	var firstErr error
 	for n, i := range j.Candidates {
@@ -276,14 +277,14 @@ func (s *tuneSession) time(i int) (float64, error) {
 func tunePlan(a *Autotune, b *Bound) (zero, restore []string, err error) {
 	tensorArg := func(name, what string) error {
 		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })
-		if i >= 0 && b.Values[i].Kind == VTensor {
+		if i >= 0 && b.Values[i].Kind == hosteval.VTensor {
 			return nil
 		}
-		v := None
+		v := hosteval.None
 		if i >= 0 {
 			v = b.Values[i]
 		}
-		return Usage(diag.Errorf(a.Pos, diag.CodeArgs, "@triton.autotune: %s names '%s', which is %s in this launch, not a tensor", what, name, v.describe()))
+		return hosteval.Usage(diag.Errorf(a.Pos, diag.CodeArgs, "@triton.autotune: %s names '%s', which is %s in this launch, not a tensor", what, name, v.Describe()))
 	}
 	for _, n := range a.ResetToZero {
 		if err := tensorArg(n, "reset_to_zero"); err != nil {
@@ -299,7 +300,7 @@ func tunePlan(a *Autotune, b *Bound) (zero, restore []string, err error) {
 	}
 	if a.RestoreValue == nil {
 		for i, p := range b.Func.Params {
-			if b.Values[i].Kind == VTensor {
+			if b.Values[i].Kind == hosteval.VTensor {
 				restore = append(restore, p.Name)
 			}
 		}
@@ -315,13 +316,13 @@ func tuneKey(a *Autotune, b *Bound) string {
 		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })
 		v := b.Values[i]
 		s := v.String()
-		if v.Kind == VTensor {
+		if v.Kind == hosteval.VTensor {
 			s = v.Tensor.String()
 		}
 		parts = append(parts, name+"="+s)
 	}
 	for i, p := range b.Func.Params {
-		if v := b.Values[i]; v.Kind == VTensor {
+		if v := b.Values[i]; v.Kind == hosteval.VTensor {
 			dtypes = append(dtypes, p.Name+": "+ir.Scalar(v.Tensor.Kind).PyName())
 		}
 	}

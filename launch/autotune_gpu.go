@@ -17,6 +17,8 @@ import (
 	"github.com/go-python/gpython/py"
 
 	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/nvrtc"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -30,7 +32,7 @@ func (p *Prepared) Autotune(o *Options) (_ *Prepared, err error) {
 	if p.setup == nil || p.setup.autotune() == nil {
 		return p, nil
 	}
-	dev, err := Device()
+	dev, err := gpu.Device()
 	if err != nil {
 		return nil, err
 	}
@@ -111,19 +113,19 @@ var errStopBind = errors.New("stop")
 
 // launchArgs are the launch's arguments by name before any config or
 // heuristic (defaults included), and those given by keyword.
-func (s *launchSetup) launchArgs() (named, kwargs map[string]Value, err error) {
+func (s *launchSetup) launchArgs() (named, kwargs map[string]hosteval.Value, err error) {
 	_, err = bindWith(s.fn, s.l, s.env, func(b *binding) error {
-		named, kwargs = b.named(), map[string]Value{}
+		named, kwargs = b.named(), map[string]hosteval.Value{}
 		for _, kw := range s.l.Kwargs {
 			if v, ok := named[kw.Name]; ok {
 				kwargs[kw.Name] = v
 			}
 		}
 		if b.sig.NumWarps > 0 {
-			kwargs["num_warps"] = IntValue(int64(b.sig.NumWarps))
+			kwargs["num_warps"] = hosteval.IntValue(int64(b.sig.NumWarps))
 		}
 		if b.sig.NumStages > 0 {
-			kwargs["num_stages"] = IntValue(int64(b.sig.NumStages))
+			kwargs["num_stages"] = hosteval.IntValue(int64(b.sig.NumStages))
 		}
 		return errStopBind
 	})
@@ -150,12 +152,12 @@ func (p *Prepared) pruneConfigs() ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	toDict := func(m map[string]Value) (py.StringDict, error) {
+	toDict := func(m map[string]hosteval.Value) (py.StringDict, error) {
 		d := py.NewStringDict()
 		for _, name := range slices.Sorted(maps.Keys(m)) {
 			o, err := t.host.toPy(m[name])
 			if err != nil {
-				return nil, Usage(diag.Errorf(a.Pos, diag.CodeArgs, "early_config_prune: argument '%s': %v", name, err))
+				return nil, hosteval.Usage(diag.Errorf(a.Pos, diag.CodeArgs, "early_config_prune: argument '%s': %v", name, err))
 			}
 			d[name] = o
 		}
@@ -179,7 +181,7 @@ func (p *Prepared) pruneConfigs() ([]int, error) {
 	}
 	items, ok := pySeq(res)
 	if !ok {
-		return nil, Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune returned %s, not a list of configs", pyTypeName(res)))
+		return nil, hosteval.Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune returned %s, not a list of configs", pyTypeName(res)))
 	}
 	var out []int
 	for _, o := range items {
@@ -200,7 +202,7 @@ func (p *Prepared) pruneConfigs() ([]int, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune left no config to time"))
+		return nil, hosteval.Usage(diag.Errorf(a.Pos, diag.CodeValue, "early_config_prune left no config to time"))
 	}
 	return out, nil
 }
@@ -213,22 +215,22 @@ type gpuTuneDevice struct {
 	dev         *nvrtc.Device
 	warmup, rep time.Duration
 	cands       map[int]*gpuCandidate
-	dt          *deviceTensors
+	dt          *gpu.Tensors
 	flush       nvrtc.DevicePtr
 }
 
 // gpuCandidate is one config compiled and ready to launch.
 type gpuCandidate struct {
 	p    *Prepared
-	c    *Compiled
-	args []Arg
+	c    *gpu.Compiled
+	args []gpu.Arg
 }
 
 // warm compiles the candidates' CUDA into the cubin cache, several at a
 // time: binding is sequential (host Python is not shared between
 // goroutines), NVRTC runs in parallel.
 func (g *gpuTuneDevice) warm(cands []int) {
-	arch := deviceTarget(g.dev)
+	arch := gpu.DeviceTarget(g.dev)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(1, runtime.NumCPU()))
 	for _, i := range cands {
@@ -236,7 +238,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 		if err != nil {
 			continue
 		}
-		res, err := GenerateCUDA(q.Kernel, arch, g.o.LineInfo)
+		res, err := gpu.GenerateCUDA(q.Kernel, arch, g.o.LineInfo)
 		if err != nil {
 			continue
 		}
@@ -245,7 +247,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			_, _, _ = CompileCUDA(q.Kernel, res, arch, g.o.LineInfo)
+			_, _, _ = gpu.CompileCUDA(q.Kernel, res, arch, g.o.LineInfo)
 		}()
 	}
 	wg.Wait()
@@ -256,12 +258,12 @@ func (g *gpuTuneDevice) compile(i int) error {
 	if err != nil {
 		return err
 	}
-	c, err := Compile(q.Kernel, g.o.LineInfo)
+	c, err := gpu.Compile(q.Kernel, g.o.LineInfo)
 	if err != nil {
 		return err
 	}
 	if g.dt == nil {
-		g.dt = &deviceTensors{dev: g.dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
+		g.dt = gpu.NewTensors(g.dev)
 	}
 	args, err := q.deviceArgs(g.dt)
 	if err != nil {
@@ -280,9 +282,9 @@ func (g *gpuTuneDevice) launch(i int) error {
 func (g *gpuTuneDevice) tensor(name string) (*tensor.Tensor, nvrtc.DevicePtr, error) {
 	b := g.p.Bound
 	for i, prm := range b.Func.Params {
-		if prm.Name == name && b.Values[i].Kind == VTensor && g.dt != nil {
+		if prm.Name == name && b.Values[i].Kind == hosteval.VTensor && g.dt != nil {
 			t := b.Values[i].Tensor
-			if ptr, ok := g.dt.ptrs[t]; ok {
+			if ptr, ok := g.dt.Lookup(t); ok {
 				return t, ptr, nil
 			}
 		}
@@ -320,7 +322,7 @@ func (g *gpuTuneDevice) bench(launch func() error) ([]float64, error) {
 // free releases the tuning copies and the flush buffer.
 func (g *gpuTuneDevice) free() {
 	if g.dt != nil {
-		g.dt.free()
+		g.dt.Free()
 	}
 	if g.flush != 0 {
 		_ = g.dev.Free(g.flush)

@@ -9,13 +9,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/tensor"
 )
 
 // needGPU skips t without a GPU, or fails it under TRI_REQUIRE_GPU=1.
 func needGPU(t *testing.T) {
 	t.Helper()
-	if _, err := Device(); err != nil {
+	if _, err := gpu.Device(); err != nil {
 		if os.Getenv("TRI_REQUIRE_GPU") == "1" {
 			t.Fatalf("TRI_REQUIRE_GPU=1 but %v", err)
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // fakeJob is a TuneJob over configs whose times are given; a config
@@ -221,7 +223,7 @@ func TestTuneLaunch(t *testing.T) {
 	times := map[int]float64{0: 4, 2: 1, 3: 2} // config 1 fails to compile
 	q, dev, log := tune(100, times)
 	assert.Equal(t, 2, q.Config)
-	assert.Equal(t, IntValue(64), meta(t, q, "BLOCK"))
+	assert.Equal(t, hosteval.IntValue(64), meta(t, q, "BLOCK"))
 	assert.Equal(t, 1, q.Kernel.NumWarps)
 	assert.Equal(t, [3]int{2, 1, 1}, q.Grid)
 	assert.Equal(t, []string{
@@ -243,7 +245,7 @@ func TestTuneLaunch(t *testing.T) {
 	q, dev, log = tune(48, map[int]float64{0: 2, 1: 1})
 	assert.Equal(t, 1, q.Config)
 	assert.Contains(t, log, "timing 2 configs for key (n=48;")
-	assert.Equal(t, BoolValue(false), meta(t, q, "EVEN"))
+	assert.Equal(t, hosteval.BoolValue(false), meta(t, q, "EVEN"))
 	assert.NotContains(t, strings.Join(dev.ops, " "), "launch 2")
 }
 

@@ -12,8 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/nvrtc"
-	"github.com/tri-lang/tri/tensor"
 )
 
 // BenchOptions are `tri bench`'s own settings.
@@ -48,7 +49,7 @@ const l2FlushBytes = 256 << 20
 // BenchFile times path's launch lines on the GPU and prints a table.
 func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, error) {
 	if b.Plot != "" && b.DrawPlot == nil {
-		return nil, Usage(fmt.Errorf("--plot %s: no plotter given (BenchOptions.DrawPlot)", b.Plot))
+		return nil, hosteval.Usage(fmt.Errorf("--plot %s: no plotter given (BenchOptions.DrawPlot)", b.Plot))
 	}
 	if b.Warmup <= 0 {
 		b.Warmup = 25 * time.Millisecond
@@ -61,11 +62,11 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 	if b.Sweep != "" {
 		name, vals, ok := strings.Cut(b.Sweep, "=")
 		if !ok || name == "" || vals == "" {
-			return nil, Usage(fmt.Errorf("--sweep %q: want NAME=V1,V2,...", b.Sweep))
+			return nil, hosteval.Usage(fmt.Errorf("--sweep %q: want NAME=V1,V2,...", b.Sweep))
 		}
 		sweepName, points = strings.TrimSpace(name), strings.Split(vals, ",")
 	}
-	dev, err := Device()
+	dev, err := gpu.Device()
 	if err != nil {
 		return nil, err
 	}
@@ -151,12 +152,12 @@ func benchOne(path, line string, o *Options, b *BenchOptions, dev *nvrtc.Device,
 		}
 	}
 	r := BenchResult{Launch: p.Launch.Src}
-	c, err := Compile(p.Kernel, o.LineInfo)
+	c, err := gpu.Compile(p.Kernel, o.LineInfo)
 	if err != nil {
 		return r, err
 	}
-	dt := &deviceTensors{dev: dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
-	defer dt.free()
+	dt := gpu.NewTensors(dev)
+	defer dt.Free()
 	args, err := p.deviceArgs(dt)
 	if err != nil {
 		return r, err
@@ -289,21 +290,21 @@ func quantile(xs []float64, q float64) float64 {
 
 // evalNumber evaluates a --bytes or --flops expression over the bindings.
 func (p *Prepared) evalNumber(src, text string) (float64, error) {
-	x, err := parseExpr(src, text)
+	x, err := hosteval.ParseExpr(src, text)
 	if err != nil {
 		return 0, err
 	}
-	v, err := p.Env.Eval(x, &Source{Name: src, Text: text})
+	v, err := p.Env.Eval(x, &hosteval.Source{Name: src, Text: text})
 	if err != nil {
 		return 0, err
 	}
 	switch v.Kind {
-	case VInt:
+	case hosteval.VInt:
 		return float64(v.Int), nil
-	case VFloat:
+	case hosteval.VFloat:
 		return v.Float, nil
 	}
-	return 0, Usage(errAt(src, 1, fmt.Sprintf("%s must be a number, got a %s", src, v.Kind)))
+	return 0, hosteval.Usage(hosteval.ErrAt(src, 1, fmt.Sprintf("%s must be a number, got a %s", src, v.Kind)))
 }
 
 func rateHeader(b *BenchOptions) string {

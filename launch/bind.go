@@ -11,6 +11,7 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/sema"
 )
@@ -19,14 +20,14 @@ import (
 type Bound struct {
 	Func *frontend.Func
 	// Values holds the host value of each parameter, in source order.
-	Values []Value
+	Values []hosteval.Value
 	// Signature is the specialization: one sema.Arg per parameter, and the
 	// launch options (0 where the launch gives none).
 	Signature sema.Signature
 	// Meta is the dict a grid lambda is called with: every parameter by
 	// name, plus num_warps and num_stages (with their defaults, 4 and 3,
 	// where the launch gives none).
-	Meta map[string]Value
+	Meta map[string]hosteval.Value
 }
 
 // Default launch options, as Triton's.
@@ -40,7 +41,7 @@ const (
 // bindings and the globals given to UseGlobals), and specializes each
 // value as Triton does. Missing, extra and unknown arguments are errors
 // placed in the launch line.
-func Bind(fn *frontend.Func, l *Launch, e *Env) (*Bound, error) {
+func Bind(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env) (*Bound, error) {
 	return BindConfig(fn, l, e, nil)
 }
 
@@ -49,7 +50,7 @@ func Bind(fn *frontend.Func, l *Launch, e *Env) (*Bound, error) {
 // parameters the launch line does not give (a meta-parameter given in the
 // launch overrides the config's). Launch options (num_warps, ...) are not
 // part of config; the caller applies them to the Signature.
-func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (*Bound, error) {
+func BindConfig(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, config map[string]hosteval.Value) (*Bound, error) {
 	return bindWith(fn, l, e, func(b *binding) error { return b.fill(config) })
 }
 
@@ -57,8 +58,8 @@ func BindConfig(fn *frontend.Func, l *Launch, e *Env, config map[string]Value) (
 // so far, by parameter index.
 type binding struct {
 	fn     *frontend.Func
-	e      *Env
-	vals   []Value
+	e      *hosteval.Env
+	vals   []hosteval.Value
 	given  []bool
 	sig    *sema.Signature
 	endPos diag.Pos // the end of the launch line, where errors without a better place go
@@ -67,18 +68,18 @@ type binding struct {
 // bindWith matches a launch's arguments to fn's parameters; meta (may be nil)
 // then fills or sets meta-parameters (the autotune config, heuristics)
 // before defaults are applied and the values specialized.
-func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (_ *Bound, err error) {
-	defer attachSource(&err, LaunchSource, l.Src)
-	defer e.begin(len(e.names))()
-	endPos := diag.Pos{File: LaunchSource, Line: 1, Col: max(l.EndCol, 1)}
+func bindWith(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*binding) error) (_ *Bound, err error) {
+	defer hosteval.AttachSource(&err, hosteval.LaunchSource, l.Src)
+	defer e.Begin()()
+	endPos := diag.Pos{File: hosteval.LaunchSource, Line: 1, Col: max(l.EndCol, 1)}
 	n := len(fn.Params)
 	if len(l.Args) > n {
-		return nil, errf(l.Args[n], "%s() takes %s but %d were given", fn.Name, plural(n, "argument"), len(l.Args))
+		return nil, hosteval.Errf(l.Args[n], "%s() takes %s but %d were given", fn.Name, hosteval.Plural(n, "argument"), len(l.Args))
 	}
-	vals := make([]Value, n)
+	vals := make([]hosteval.Value, n)
 	given := make([]bool, n)
 	for i, a := range l.Args {
-		v, err := e.eval(a, nil)
+		v, err := e.Eval(a, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +88,7 @@ func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (
 	b := &Bound{Func: fn, Signature: sema.Signature{NumWarps: l.NumWarps, NumStages: l.NumStages}}
 	for _, kw := range l.Kwargs {
 		if kw.Name == "num_warps" || kw.Name == "num_stages" {
-			if err := e.launchOption(kw, &b.Signature); err != nil {
+			if err := launchOption(e, kw, &b.Signature); err != nil {
 				return nil, err
 			}
 			continue
@@ -101,12 +102,12 @@ func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (
 			if s := diag.Closest(kw.Name, paramNames(fn)); s != "" {
 				d.WithSuggestion("did you mean %s?", s)
 			}
-			return nil, Usage(d)
+			return nil, hosteval.Usage(d)
 		}
 		if given[i] {
-			return nil, errf(kw.Value, "%s() got multiple values for argument '%s'", fn.Name, kw.Name)
+			return nil, hosteval.Errf(kw.Value, "%s() got multiple values for argument '%s'", fn.Name, kw.Name)
 		}
-		v, err := e.eval(kw.Value, nil)
+		v, err := e.Eval(kw.Value, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +128,7 @@ func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (
 	}{{"num_warps", b.Signature.NumWarps}, {"num_stages", b.Signature.NumStages}} {
 		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == opt.name })
 		if i >= 0 && !given[i] && opt.n > 0 {
-			vals[i], given[i] = IntValue(int64(opt.n)), true
+			vals[i], given[i] = hosteval.IntValue(int64(opt.n)), true
 		}
 	}
 	var missing []string
@@ -141,7 +142,7 @@ func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (
 		}
 		// A default that cannot be evaluated is reported where the kernel
 		// file writes it.
-		v, err := e.eval(p.Default, nil)
+		v, err := e.Eval(p.Default, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -152,21 +153,21 @@ func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (
 		if len(missing) > 1 {
 			what = "arguments"
 		}
-		return nil, Usage(diag.Errorf(endPos, diag.CodeArgs, "%s() missing %s %s", fn.Name, what, joinAnd(missing)))
+		return nil, hosteval.Usage(diag.Errorf(endPos, diag.CodeArgs, "%s() missing %s %s", fn.Name, what, joinAnd(missing)))
 	}
 	b.Values = vals
-	b.Meta = map[string]Value{
-		"num_warps":  IntValue(int64(orDefault(b.Signature.NumWarps, DefaultNumWarps))),
-		"num_stages": IntValue(int64(orDefault(b.Signature.NumStages, DefaultNumStages))),
+	b.Meta = map[string]hosteval.Value{
+		"num_warps":  hosteval.IntValue(int64(orDefault(b.Signature.NumWarps, DefaultNumWarps))),
+		"num_stages": hosteval.IntValue(int64(orDefault(b.Signature.NumStages, DefaultNumStages))),
 	}
 	for i, p := range fn.Params {
 		arg, err := specialize(p, vals[i], slices.Contains(fn.DoNotSpecialize, p.Name))
 		if err != nil {
 			at := argExpr(fn, l, i)
 			if at == nil {
-				return nil, Usage(diag.Errorf(endPos, diag.CodeArgs, "%s", err))
+				return nil, hosteval.Usage(diag.Errorf(endPos, diag.CodeArgs, "%s", err))
 			}
-			return nil, errf(at, "%v", err)
+			return nil, hosteval.Errf(at, "%v", err)
 		}
 		b.Signature.Args = append(b.Signature.Args, arg)
 		b.Meta[p.Name] = vals[i]
@@ -175,12 +176,12 @@ func bindWith(fn *frontend.Func, l *Launch, e *Env, meta func(*binding) error) (
 }
 
 // fill gives the parameters not given yet the values of config, by name.
-func (b *binding) fill(config map[string]Value) error {
+func (b *binding) fill(config map[string]hosteval.Value) error {
 	for _, name := range slices.Sorted(maps.Keys(config)) {
 		v := config[name]
 		i := b.index(name)
 		if i < 0 {
-			return Usage(diag.Errorf(b.endPos, diag.CodeArgs, "the autotune config sets '%s', which is not a parameter of %s()", name, b.fn.Name))
+			return hosteval.Usage(diag.Errorf(b.endPos, diag.CodeArgs, "the autotune config sets '%s', which is not a parameter of %s()", name, b.fn.Name))
 		}
 		if !b.given[i] {
 			b.vals[i], b.given[i] = v, true
@@ -190,10 +191,10 @@ func (b *binding) fill(config map[string]Value) error {
 }
 
 // set gives parameter name the value v, given or not (as heuristics do).
-func (b *binding) set(name string, v Value) error {
+func (b *binding) set(name string, v hosteval.Value) error {
 	i := b.index(name)
 	if i < 0 {
-		return Usage(diag.Errorf(b.endPos, diag.CodeArgs, "a heuristic sets '%s', which is not a parameter of %s()", name, b.fn.Name))
+		return hosteval.Usage(diag.Errorf(b.endPos, diag.CodeArgs, "a heuristic sets '%s', which is not a parameter of %s()", name, b.fn.Name))
 	}
 	b.vals[i], b.given[i] = v, true
 	return nil
@@ -201,14 +202,14 @@ func (b *binding) set(name string, v Value) error {
 
 // named returns the values given so far by name, with the defaults of
 // parameters not given where they evaluate.
-func (b *binding) named() map[string]Value {
-	out := map[string]Value{}
+func (b *binding) named() map[string]hosteval.Value {
+	out := map[string]hosteval.Value{}
 	for i, p := range b.fn.Params {
 		switch {
 		case b.given[i]:
 			out[p.Name] = b.vals[i]
 		case p.Default != nil:
-			if v, err := b.e.eval(p.Default, nil); err == nil {
+			if v, err := b.e.Eval(p.Default, nil); err == nil {
 				out[p.Name] = v
 			}
 		}
@@ -222,23 +223,23 @@ func (b *binding) index(name string) int {
 }
 
 // launchOption evaluates num_warps= or num_stages= given as an expression.
-func (e *Env) launchOption(kw *frontend.Keyword, sig *sema.Signature) error {
-	v, err := e.eval(kw.Value, nil)
+func launchOption(e *hosteval.Env, kw *frontend.Keyword, sig *sema.Signature) error {
+	v, err := e.Eval(kw.Value, nil)
 	if err != nil {
 		return err
 	}
-	v = v.asInt()
-	if v.Kind != VInt {
-		return errf(kw.Value, "%s must be an integer, not %v", kw.Name, v)
+	v = v.AsInt()
+	if v.Kind != hosteval.VInt {
+		return hosteval.Errf(kw.Value, "%s must be an integer, not %v", kw.Name, v)
 	}
 	if kw.Name == "num_warps" {
 		if why := numWarpsProblem(v.Int); why != "" {
-			return errf(kw.Value, "%s", why)
+			return hosteval.Errf(kw.Value, "%s", why)
 		}
 		sig.NumWarps = int(v.Int)
 	} else {
 		if why := numStagesProblem(v.Int); why != "" {
-			return errf(kw.Value, "%s", why)
+			return hosteval.Errf(kw.Value, "%s", why)
 		}
 		sig.NumStages = int(v.Int)
 	}
@@ -247,7 +248,7 @@ func (e *Env) launchOption(kw *frontend.Keyword, sig *sema.Signature) error {
 
 // argExpr is the expression that gave parameter i its value, or nil for a
 // default.
-func argExpr(fn *frontend.Func, l *Launch, i int) frontend.Expr {
+func argExpr(fn *frontend.Func, l *hosteval.Launch, i int) frontend.Expr {
 	if i < len(l.Args) {
 		return l.Args[i]
 	}
@@ -261,24 +262,24 @@ func argExpr(fn *frontend.Func, l *Launch, i int) frontend.Expr {
 
 // specialize derives the sema.Arg of one parameter from its value, as
 // Triton's launcher does.
-func specialize(p *frontend.Param, v Value, noSpec bool) (sema.Arg, error) {
+func specialize(p *frontend.Param, v hosteval.Value, noSpec bool) (sema.Arg, error) {
 	if p.Constexpr {
 		c, err := constexprOf(v)
 		if err != nil {
-			return sema.Arg{}, fmt.Errorf("parameter '%s' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype or None), not %s", p.Name, v.describe())
+			return sema.Arg{}, fmt.Errorf("parameter '%s' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype or None), not %s", p.Name, v.Describe())
 		}
 		return sema.Arg{Kind: sema.ArgConstexpr, Value: c}, nil
 	}
 	switch v.Kind {
-	case VNone:
+	case hosteval.VNone:
 		return sema.Arg{Kind: sema.ArgNone}, nil
-	case VTensor:
+	case hosteval.VTensor:
 		// Device allocations are 256-byte aligned, so every base pointer is
 		// 16-byte aligned.
 		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.PtrTo(v.Tensor.Kind), DivisibleBy16: true}, nil
-	case VBool:
+	case hosteval.VBool:
 		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TBool}, nil
-	case VInt:
+	case hosteval.VInt:
 		if v.Int == 1 && !noSpec {
 			return sema.Arg{Kind: sema.ArgOne, DType: ir.TInt32}, nil
 		}
@@ -287,34 +288,34 @@ func specialize(p *frontend.Param, v Value, noSpec bool) (sema.Arg, error) {
 			d = ir.TInt64
 		}
 		return sema.Arg{Kind: sema.ArgRuntime, DType: d, DivisibleBy16: !noSpec && v.Int%16 == 0}, nil
-	case VFloat:
+	case hosteval.VFloat:
 		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TFloat32}, nil
-	case VStr, VDType:
+	case hosteval.VStr, hosteval.VDType:
 		// Triton treats strings and dtypes passed for plain parameters as
 		// compile-time values.
 		c, _ := constexprOf(v)
 		return sema.Arg{Kind: sema.ArgConstexpr, Value: c}, nil
 	}
-	return sema.Arg{}, fmt.Errorf("parameter '%s' cannot take %s", p.Name, v.describe())
+	return sema.Arg{}, fmt.Errorf("parameter '%s' cannot take %s", p.Name, v.Describe())
 }
 
 // constexprOf converts a value to a compile-time constant.
-func constexprOf(v Value) (sema.Constexpr, error) {
+func constexprOf(v hosteval.Value) (sema.Constexpr, error) {
 	switch v.Kind {
-	case VInt:
+	case hosteval.VInt:
 		return sema.Constexpr{Kind: sema.CInt, Int: v.Int}, nil
-	case VFloat:
+	case hosteval.VFloat:
 		return sema.Constexpr{Kind: sema.CFloat, Float: v.Float}, nil
-	case VBool:
+	case hosteval.VBool:
 		return sema.Constexpr{Kind: sema.CBool, Bool: v.Bool}, nil
-	case VStr:
+	case hosteval.VStr:
 		return sema.Constexpr{Kind: sema.CStr, Str: v.Str}, nil
-	case VDType:
+	case hosteval.VDType:
 		return sema.Constexpr{Kind: sema.CDType, DType: v.DType}, nil
-	case VNone:
+	case hosteval.VNone:
 		return sema.Constexpr{Kind: sema.CNone}, nil
 	}
-	return sema.Constexpr{}, fmt.Errorf("%s is not a compile-time value", v.describe())
+	return sema.Constexpr{}, fmt.Errorf("%s is not a compile-time value", v.Describe())
 }
 
 func paramNames(fn *frontend.Func) []string {

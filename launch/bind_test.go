@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/sema"
 )
@@ -29,11 +30,11 @@ func parseKernel(t testing.TB) (*frontend.File, *frontend.Func) {
 	return f, fn
 }
 
-func bind(t *testing.T, e *Env, line string) (*Bound, *Launch, error) {
+func bind(t *testing.T, e *hosteval.Env, line string) (*Bound, *hosteval.Launch, error) {
 	t.Helper()
 	f, fn := parseKernel(t)
 	e.UseGlobals(f.Globals)
-	l, err := ParseLaunch(line)
+	l, err := hosteval.ParseLaunch(line)
 	require.NoError(t, err, line)
 	b, err := Bind(fn, l, e)
 	return b, l, err
@@ -59,10 +60,10 @@ func TestBind(t *testing.T) {
 	}, b.Signature.Args)
 	assert.Equal(t, 8, b.Signature.NumWarps)
 	assert.Equal(t, 0, b.Signature.NumStages)
-	assert.Equal(t, IntValue(8), b.Meta["num_warps"])
-	assert.Equal(t, IntValue(3), b.Meta["num_stages"])
-	assert.Equal(t, IntValue(256), b.Meta["B"])
-	assert.Equal(t, IntValue(4096), b.Meta["n"])
+	assert.Equal(t, hosteval.IntValue(8), b.Meta["num_warps"])
+	assert.Equal(t, hosteval.IntValue(3), b.Meta["num_stages"])
+	assert.Equal(t, hosteval.IntValue(256), b.Meta["B"])
+	assert.Equal(t, hosteval.IntValue(4096), b.Meta["n"])
 	assert.Len(t, b.Values, 11)
 }
 
@@ -107,13 +108,13 @@ func TestBindErrors(t *testing.T) {
 		_, _, err := bind(t, e, tc.line)
 		require.Error(t, err, tc.line)
 		assert.Equal(t, tc.want, err.Error(), tc.line)
-		assert.Equal(t, 2, ExitCode(err), tc.line)
+		assert.Equal(t, 2, hosteval.ExitCode(err), tc.line)
 	}
 }
 
 func TestGrid(t *testing.T) {
 	e := lets(t, "n=1000", "M=64", "g=lambda meta: (triton.cdiv(n, meta['B']), meta['num_warps'])", "t=(3, 2, 1)")
-	meta := map[string]Value{"B": IntValue(128), "num_warps": IntValue(4)}
+	meta := map[string]hosteval.Value{"B": hosteval.IntValue(128), "num_warps": hosteval.IntValue(4)}
 	for _, tc := range []struct {
 		grid string
 		want [3]int
@@ -126,7 +127,7 @@ func TestGrid(t *testing.T) {
 		{"M", [3]int{64, 1, 1}},
 		{"M, 2", [3]int{64, 2, 1}},
 	} {
-		l, err := ParseLaunch("k[" + tc.grid + "](x)")
+		l, err := hosteval.ParseLaunch("k[" + tc.grid + "](x)")
 		require.NoError(t, err, tc.grid)
 		got, err := e.Grid(l, meta)
 		require.NoError(t, err, tc.grid)
@@ -144,9 +145,9 @@ func TestGridErrors(t *testing.T) {
 		{"lambda meta: (meta['BLOK'],)", "launch:1:22: meta has no key 'BLOK' (it holds the kernel's parameters, num_warps and num_stages)"},
 		{"lambda a, b: (1,)", "launch:1:3: a grid lambda takes one parameter (the meta dict), not 2"},
 	} {
-		l, err := ParseLaunch("k[" + tc.grid + "](x)")
+		l, err := hosteval.ParseLaunch("k[" + tc.grid + "](x)")
 		require.NoError(t, err, tc.grid)
-		_, err = e.Grid(l, map[string]Value{"BLOCK": IntValue(1)})
+		_, err = e.Grid(l, map[string]hosteval.Value{"BLOCK": hosteval.IntValue(1)})
 		require.Error(t, err, tc.grid)
 		assert.Equal(t, tc.want, err.Error(), tc.grid)
 	}
@@ -164,13 +165,13 @@ func TestBindThenGrid(t *testing.T) {
 func TestBindConfig(t *testing.T) {
 	e := lets(t, "x=zeros(4)")
 	_, fn := parseKernel(t)
-	l, err := ParseLaunch("k[(1,)](x, x, 4, 1.0, 0, True, x, B=32)")
+	l, err := hosteval.ParseLaunch("k[(1,)](x, x, 4, 1.0, 0, True, x, B=32)")
 	require.NoError(t, err)
-	b, err := BindConfig(fn, l, e, map[string]Value{"ACT": StrValue("gelu"), "B": IntValue(128)})
+	b, err := BindConfig(fn, l, e, map[string]hosteval.Value{"ACT": hosteval.StrValue("gelu"), "B": hosteval.IntValue(128)})
 	require.NoError(t, err)
 	assert.Equal(t, sema.Constexpr{Kind: sema.CStr, Str: "gelu"}, b.Signature.Args[7].Value)
 	assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 32}, b.Signature.Args[8].Value, "the launch overrides the config")
-	_, err = BindConfig(fn, l, e, map[string]Value{"BOGUS": IntValue(1)})
+	_, err = BindConfig(fn, l, e, map[string]hosteval.Value{"BOGUS": hosteval.IntValue(1)})
 	assert.EqualError(t, err, "launch:1:39: the autotune config sets 'BOGUS', which is not a parameter of k()")
 }
 
@@ -182,14 +183,14 @@ func TestBindLaunchOptionAsParameter(t *testing.T) {
 	require.False(t, diags.HasErrors(), "%v", diags)
 	e := lets(t, "x=zeros(4)", "S=5")
 	for _, line := range []string{"k[(1,)](x, num_stages=2)", "k[(1,)](x, num_stages=S - 3)"} {
-		l, err := ParseLaunch(line)
+		l, err := hosteval.ParseLaunch(line)
 		require.NoError(t, err)
 		b, err := Bind(f.Func("k"), l, e)
 		require.NoError(t, err, line)
 		assert.Equal(t, 2, b.Signature.NumStages, line)
 		assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 2}, b.Signature.Args[1].Value, line)
 	}
-	l, err := ParseLaunch("k[(1,)](x)")
+	l, err := hosteval.ParseLaunch("k[(1,)](x)")
 	require.NoError(t, err)
 	_, err = Bind(f.Func("k"), l, e)
 	assert.ErrorContains(t, err, "missing argument 'num_stages'")

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/nvrtc"
 )
 
@@ -26,16 +28,16 @@ func TestConcurrentErrors(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			bad := fmt.Sprintf("k%d[(1,)](x, y, %d +, z)", i, i)
-			_, err := ParseLaunch(bad)
+			_, err := hosteval.ParseLaunch(bad)
 			var out bytes.Buffer
-			PrintError(&out, err)
+			hosteval.PrintError(&out, err)
 			assert.Contains(t, out.String(), bad, "goroutine %d", i)
 
-			e := NewEnv(0)
+			e := hosteval.NewEnv(0)
 			spec := fmt.Sprintf("v%d=zeros(%d, dtype='nope%d')", i, i+1, i)
 			err = e.Let(spec)
 			out.Reset()
-			PrintError(&out, err)
+			hosteval.PrintError(&out, err)
 			assert.Contains(t, out.String(), spec, "goroutine %d", i)
 
 			path := filepath.Join(dir, fmt.Sprintf("k%d.tri", i))
@@ -45,7 +47,7 @@ func TestConcurrentErrors(t *testing.T) {
 			}
 			err = BuildFile(path, "k[(1,)](x)", &Options{Lets: []string{"x=zeros(4)"}})
 			out.Reset()
-			PrintError(&out, err)
+			hosteval.PrintError(&out, err)
 			assert.Contains(t, out.String(), fmt.Sprintf("y%d = tl.load(x_ptr) + undefined_%d", i, i), "goroutine %d", i)
 		})
 	}
@@ -56,7 +58,7 @@ func TestConcurrentErrors(t *testing.T) {
 // at once, launches each on its own stream, and checks every result.
 func TestConcurrentGPU(t *testing.T) {
 	needGPU(t)
-	dev, err := Device()
+	dev, err := gpu.Device()
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -77,7 +79,7 @@ func addOnStream(dev *nvrtc.Device, g int) error {
 	if err != nil {
 		return err
 	}
-	c, err := Compile(p.Kernel, false)
+	c, err := gpu.Compile(p.Kernel, false)
 	if err != nil {
 		return err
 	}
@@ -104,7 +106,7 @@ func addOnStream(dev *nvrtc.Device, g int) error {
 		return err
 	}
 	for range 20 { // many launches in flight on this stream
-		if err := c.LaunchOn(stream, p.Grid, Arg{Ptr: ptrs[0]}, Arg{Ptr: ptrs[1]}, Arg{Ptr: ptrs[2]}, Arg{Int: int64(n)}); err != nil {
+		if err := c.LaunchOn(stream, p.Grid, gpu.Arg{Ptr: ptrs[0]}, gpu.Arg{Ptr: ptrs[1]}, gpu.Arg{Ptr: ptrs[2]}, gpu.Arg{Int: int64(n)}); err != nil {
 			return err
 		}
 	}

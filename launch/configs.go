@@ -16,11 +16,12 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // Config is one triton.Config of an autotuned kernel.
 type Config struct {
-	Meta      map[string]Value // the meta-parameters it sets, by name
+	Meta      map[string]hosteval.Value // the meta-parameters it sets, by name
 	NumWarps  int
 	NumStages int
 	obj       py.Object // the Python object, recognized among a pruning function's results
@@ -82,7 +83,7 @@ func readTuning(sf *SourceFile, fn *frontend.Func, arch func() string, o *Option
 		}
 		short := strings.TrimPrefix(dc.Name, "triton.")
 		if !dc.Call {
-			return nil, Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.%s needs its arguments", short))
+			return nil, hosteval.Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.%s needs its arguments", short))
 		}
 		if t.host == nil {
 			h, err := newHostPython(sf, arch, o.Timeout, o.stderr())
@@ -98,7 +99,7 @@ func readTuning(sf *SourceFile, fn *frontend.Func, arch func() string, o *Option
 		}
 		if dc.Name == "triton.autotune" {
 			if t.Autotune != nil {
-				return nil, Usage(diag.Errorf(dc.Pos, diag.CodeUnsupported, "%s has a second @triton.autotune; tri tunes over one list of configs", fn.Name).
+				return nil, hosteval.Usage(diag.Errorf(dc.Pos, diag.CodeUnsupported, "%s has a second @triton.autotune; tri tunes over one list of configs", fn.Name).
 					WithNote(t.Autotune.Pos, "the first is here"))
 			}
 			a, err := t.readAutotune(dc, text, pos)
@@ -137,7 +138,7 @@ func (t *Tuning) readAutotune(dc *frontend.Decorator, text string, pos diag.Pos)
 		return o
 	}
 	bad := func(format string, args ...any) error {
-		return Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "%s: %s", what, fmt.Sprintf(format, args...)))
+		return hosteval.Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "%s: %s", what, fmt.Sprintf(format, args...)))
 	}
 	configs, ok := pySeq(attr("configs"))
 	if !ok {
@@ -173,8 +174,8 @@ func (t *Tuning) readAutotune(dc *frontend.Decorator, text string, pos diag.Pos)
 			continue
 		}
 		v, err := fromPy(o)
-		f, isNum := numeric(v)
-		if err != nil || !isNum || v.Kind == VBool || !(f > 0) || f > 60000 {
+		f, isNum := hosteval.Numeric(v)
+		if err != nil || !isNum || v.Kind == hosteval.VBool || !(f > 0) || f > 60000 {
 			return nil, bad("%s must be a positive number of milliseconds, not %s", ms.name, pyRepr(o))
 		}
 		*ms.d = time.Duration(f * float64(time.Millisecond))
@@ -201,7 +202,7 @@ func (t *Tuning) readAutotune(dc *frontend.Decorator, text string, pos diag.Pos)
 // readConfig converts the i-th triton.Config.
 func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 	bad := func(format string, args ...any) error {
-		return Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: config %d: %s", i, fmt.Sprintf(format, args...)))
+		return hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: config %d: %s", i, fmt.Sprintf(format, args...)))
 	}
 	if _, err := py.GetAttrString(o, "__tri_config__"); err != nil {
 		return nil, bad("want a triton.Config, not %s", pyTypeName(o))
@@ -217,14 +218,14 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 	if !ok {
 		return nil, bad("its first argument must be a dict of meta-parameters, not %s", pyTypeName(get("kwargs")))
 	}
-	c := &Config{Meta: map[string]Value{}, obj: o}
+	c := &Config{Meta: map[string]hosteval.Value{}, obj: o}
 	for _, name := range slices.Sorted(maps.Keys(kwargs)) {
 		if !slices.Contains(paramNames(t.fn), name) {
 			d := diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: config %d sets '%s', which is not a parameter of %s()", i, name, t.fn.Name)
 			if s := diag.Closest(name, paramNames(t.fn)); s != "" {
 				d.WithSuggestion("did you mean %s?", s)
 			}
-			return nil, Usage(d)
+			return nil, hosteval.Usage(d)
 		}
 		v, err := fromPy(kwargs[name])
 		if err != nil {
@@ -237,7 +238,7 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 		dst  *int
 	}{{"num_warps", &c.NumWarps}, {"num_stages", &c.NumStages}} {
 		v, err := fromPy(get(n.name))
-		if err != nil || v.Kind != VInt {
+		if err != nil || v.Kind != hosteval.VInt {
 			return nil, bad("%s must be an integer, not %s", n.name, pyRepr(get(n.name)))
 		}
 		problem := numStagesProblem
@@ -249,7 +250,7 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 		}
 		*n.dst = int(v.Int)
 	}
-	if v, err := fromPy(get("num_ctas")); err != nil || v.Kind != VInt || v.Int != 1 {
+	if v, err := fromPy(get("num_ctas")); err != nil || v.Kind != hosteval.VInt || v.Int != 1 {
 		t.warnf(pos, "@triton.autotune: config %d: num_ctas=%s is not supported (no thread block clusters); ignored", i, pyRepr(get("num_ctas")))
 	}
 	for _, name := range []string{"maxnreg", "pre_hook", "ir_override"} {
@@ -268,13 +269,13 @@ func (t *Tuning) paramList(o py.Object, what string, pos diag.Pos, noneOK bool) 
 	}
 	items, ok := pySeq(o)
 	if !ok {
-		return nil, Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not %s", what, pyTypeName(o)))
+		return nil, hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not %s", what, pyTypeName(o)))
 	}
 	var out []string
 	for _, it := range items {
 		s, ok := it.(py.String)
 		if !ok {
-			return nil, Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not a list holding %s", what, pyRepr(it)))
+			return nil, hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not a list holding %s", what, pyRepr(it)))
 		}
 		name := string(s)
 		if !slices.Contains(paramNames(t.fn), name) {
@@ -282,7 +283,7 @@ func (t *Tuning) paramList(o py.Object, what string, pos diag.Pos, noneOK bool) 
 			if sug := diag.Closest(name, paramNames(t.fn)); sug != "" {
 				d.WithSuggestion("did you mean %s?", sug)
 			}
-			return nil, Usage(d)
+			return nil, hosteval.Usage(d)
 		}
 		out = append(out, name)
 	}
@@ -297,7 +298,7 @@ func (t *Tuning) readPrune(a *Autotune, o py.Object, pos diag.Pos) error {
 	}
 	d, ok := o.(py.StringDict)
 	if !ok {
-		return Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: prune_configs_by must be a dict, not %s", pyTypeName(o)))
+		return hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: prune_configs_by must be a dict, not %s", pyTypeName(o)))
 	}
 	for _, name := range slices.Sorted(maps.Keys(d)) {
 		v := d[name]
@@ -307,7 +308,7 @@ func (t *Tuning) readPrune(a *Autotune, o py.Object, pos diag.Pos) error {
 				continue
 			}
 			if _, ok := v.(py.I__call__); !ok {
-				return Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: early_config_prune must be a function, not %s", pyTypeName(v)))
+				return hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: early_config_prune must be a function, not %s", pyTypeName(v)))
 			}
 			a.prune = v
 		case "perf_model", "top_k":
@@ -329,7 +330,7 @@ func (t *Tuning) readHeuristics(dc *frontend.Decorator, text string, pos diag.Po
 	}
 	d, ok := values.(py.StringDict)
 	if !ok {
-		return nil, Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics takes a dict of meta-parameter names to functions of the arguments, not %s", pyTypeName(values)))
+		return nil, hosteval.Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics takes a dict of meta-parameter names to functions of the arguments, not %s", pyTypeName(values)))
 	}
 	h := &Heuristics{Pos: dc.Pos, fns: map[string]py.Object{}}
 	// gpython's dicts keep no order; a literal dict gives the order in
@@ -358,10 +359,10 @@ func (t *Tuning) readHeuristics(dc *frontend.Decorator, text string, pos diag.Po
 			if s := diag.Closest(name, paramNames(t.fn)); s != "" {
 				e.WithSuggestion("did you mean %s?", s)
 			}
-			return nil, Usage(e)
+			return nil, hosteval.Usage(e)
 		}
 		if _, ok := fn.(py.I__call__); !ok {
-			return nil, Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics: the value for '%s' must be a function of the arguments (lambda args: ...), not %s", name, pyTypeName(fn)))
+			return nil, hosteval.Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics: the value for '%s' must be a function of the arguments (lambda args: ...), not %s", name, pyTypeName(fn)))
 		}
 		h.fns[name] = fn
 	}
@@ -410,7 +411,7 @@ func (t *Tuning) heuristics(h *Heuristics, b *binding) error {
 		}
 		v, err := fromPy(res)
 		if err != nil {
-			return Usage(diag.Errorf(h.Pos, diag.CodeValue, "%s returned %v", what, err))
+			return hosteval.Usage(diag.Errorf(h.Pos, diag.CodeValue, "%s returned %v", what, err))
 		}
 		if err := b.set(name, v); err != nil {
 			return err
@@ -427,7 +428,7 @@ func (t *Tuning) argsDict(b *binding) (py.StringDict, error) {
 	for _, name := range slices.Sorted(maps.Keys(named)) {
 		o, err := t.host.toPy(named[name])
 		if err != nil {
-			return nil, Usage(diag.Errorf(b.endPos, diag.CodeArgs, "argument '%s': %v", name, err))
+			return nil, hosteval.Usage(diag.Errorf(b.endPos, diag.CodeArgs, "argument '%s': %v", name, err))
 		}
 		d[name] = o
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -68,12 +70,12 @@ func writeKernel(t *testing.T, src string) string {
 // prepareTuned prepares a launch of src's kernel k with n elements.
 func prepareTuned(t *testing.T, src, line string, n int, config int) (*Prepared, error) {
 	t.Helper()
-	o := &Options{Config: config, Arch: "sm_90", Lets: []string{"n=" + itoa(n), "x=randn(n)", "out=empty(n)"}}
+	o := &Options{Config: config, Arch: "sm_90", Lets: []string{"n=" + strconv.Itoa(n), "x=randn(n)", "out=empty(n)"}}
 	return Prepare(writeKernel(t, src), line, o)
 }
 
 // meta returns the value bound to parameter name.
-func meta(t *testing.T, p *Prepared, name string) Value {
+func meta(t *testing.T, p *Prepared, name string) hosteval.Value {
 	t.Helper()
 	v, ok := p.Bound.Meta[name]
 	require.True(t, ok, "no parameter %s", name)
@@ -115,8 +117,8 @@ func TestConfigSelection(t *testing.T) {
 		p, err := prepareTuned(t, tunedSrc, tunedLaunch, 100, tt.config)
 		require.NoError(t, err)
 		assert.Equal(t, tt.config, p.Config)
-		assert.Equal(t, IntValue(int64(tt.block)), meta(t, p, "BLOCK"))
-		assert.Equal(t, BoolValue(tt.even), meta(t, p, "EVEN"), "the heuristic sees the config's BLOCK")
+		assert.Equal(t, hosteval.IntValue(int64(tt.block)), meta(t, p, "BLOCK"))
+		assert.Equal(t, hosteval.BoolValue(tt.even), meta(t, p, "EVEN"), "the heuristic sees the config's BLOCK")
 		assert.Equal(t, tt.warps, p.Kernel.NumWarps)
 		assert.Equal(t, 2, p.Kernel.NumStages)
 		assert.Equal(t, [3]int{tt.grid, 1, 1}, p.Grid, "the grid lambda sees the config's BLOCK")
@@ -124,13 +126,13 @@ func TestConfigSelection(t *testing.T) {
 
 	p, err := prepareTuned(t, tunedSrc, tunedLaunch, 64, 2)
 	require.NoError(t, err)
-	assert.Equal(t, BoolValue(true), meta(t, p, "EVEN"))
+	assert.Equal(t, hosteval.BoolValue(true), meta(t, p, "EVEN"))
 
 	// The launch line overrides the config's meta-parameters and launch
 	// options.
 	p, err = prepareTuned(t, tunedSrc, "k[lambda meta: (triton.cdiv(n, meta['BLOCK']),)](x, out, n, BLOCK=128, num_warps=8)", 100, 0)
 	require.NoError(t, err)
-	assert.Equal(t, IntValue(128), meta(t, p, "BLOCK"))
+	assert.Equal(t, hosteval.IntValue(128), meta(t, p, "BLOCK"))
 	assert.Equal(t, 8, p.Kernel.NumWarps)
 	assert.Equal(t, 2, p.Kernel.NumStages)
 
@@ -156,7 +158,7 @@ func TestConfigErrors(t *testing.T) {
 			_, err := prepareTuned(t, tt.src, tunedLaunch, 100, tt.config)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-			assert.Equal(t, 2, ExitCode(err))
+			assert.Equal(t, 2, hosteval.ExitCode(err))
 		})
 	}
 	p, err := prepareTuned(t, plain, tunedLaunch, 100, 0)
@@ -201,7 +203,7 @@ func TestDecoratorErrors(t *testing.T) {
 			_, err := prepareTuned(t, decorated(tt.decos), "k[(1,)](x, out, n)", 100, 0)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-			assert.Equal(t, 2, ExitCode(err))
+			assert.Equal(t, 2, hosteval.ExitCode(err))
 		})
 	}
 }
@@ -210,7 +212,7 @@ func TestNameErrorNotes(t *testing.T) {
 	src := decorated("def configs():\n    return [Config({'BLOCK': 32})] + hip_configs()\n\n@triton.autotune(configs=configs(), key=['n'])")
 	_, err := prepareTuned(t, src, "k[(1,)](x, out, n)", 100, 0)
 	var buf bytes.Buffer
-	PrintError(&buf, err)
+	hosteval.PrintError(&buf, err)
 	out := buf.String()
 	assert.Contains(t, out, "return [Config({'BLOCK': 32})] + hip_configs()")
 	assert.Contains(t, out, "while evaluating this")
@@ -224,14 +226,14 @@ func TestHeuristicsOrder(t *testing.T) {
 		"@triton.autotune(configs=[Config({'BLOCK': 32}, num_warps=2)], key=['n'])")
 	p, err := prepareTuned(t, src, "k[(1,)](x, out, n)", 100, 0)
 	require.NoError(t, err)
-	assert.Equal(t, IntValue(128), meta(t, p, "BLOCK"), "the heuristic's value wins over the config's")
-	assert.Equal(t, BoolValue(false), meta(t, p, "EVEN"))
+	assert.Equal(t, hosteval.IntValue(128), meta(t, p, "BLOCK"), "the heuristic's value wins over the config's")
+	assert.Equal(t, hosteval.BoolValue(false), meta(t, p, "EVEN"))
 	assert.Equal(t, 2, p.Kernel.NumWarps)
 
 	p, err = prepareTuned(t, src, "k[(1,)](x, out, n, BLOCK=64)", 128, 0)
 	require.NoError(t, err)
-	assert.Equal(t, IntValue(128), meta(t, p, "BLOCK"), "as in Triton, a heuristic overrides the launch")
-	assert.Equal(t, BoolValue(true), meta(t, p, "EVEN"))
+	assert.Equal(t, hosteval.IntValue(128), meta(t, p, "BLOCK"), "as in Triton, a heuristic overrides the launch")
+	assert.Equal(t, hosteval.BoolValue(true), meta(t, p, "EVEN"))
 }
 
 func TestHeuristicsWithoutAutotune(t *testing.T) {
@@ -242,8 +244,8 @@ func TestHeuristicsWithoutAutotune(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, -1, p.Config)
 	assert.Nil(t, p.Tuning.Autotune)
-	assert.Equal(t, IntValue(32), meta(t, p, "BLOCK"))
-	assert.Equal(t, BoolValue(true), meta(t, p, "EVEN"))
+	assert.Equal(t, hosteval.IntValue(32), meta(t, p, "BLOCK"))
+	assert.Equal(t, hosteval.BoolValue(true), meta(t, p, "EVEN"))
 }
 
 func TestWrappedAutotune(t *testing.T) {
@@ -251,7 +253,7 @@ func TestWrappedAutotune(t *testing.T) {
 		"tuned = triton.autotune(configs=[triton.Config({'BLOCK': b}, num_warps=b // 32) for b in (32, 64)], key=[])(triton.jit(_body))\n"
 	p, err := prepareTuned(t, src, "tuned[(1,)](x)", 4, 1)
 	require.NoError(t, err)
-	assert.Equal(t, IntValue(64), meta(t, p, "BLOCK"))
+	assert.Equal(t, hosteval.IntValue(64), meta(t, p, "BLOCK"))
 	assert.Equal(t, 2, p.Kernel.NumWarps)
 }
 
@@ -299,7 +301,7 @@ print(f"{x}")
 	p, err := prepareTuned(t, src, "k[(1,)](x, out, n)", 4, 1)
 	require.NoError(t, err)
 	assert.Len(t, p.Tuning.Autotune.Configs, 2)
-	assert.Equal(t, IntValue(32), meta(t, p, "BLOCK_SIZE_M"))
+	assert.Equal(t, hosteval.IntValue(32), meta(t, p, "BLOCK_SIZE_M"))
 	assert.Equal(t, 2, p.Kernel.NumWarps)
 	assert.Equal(t, 5, p.Kernel.NumStages)
 }
@@ -361,7 +363,7 @@ func TestHostPython(t *testing.T) {
 	assert.Equal(t, "hello 3\n", stderr.String(), "print goes to stderr")
 
 	x := tensor.New(ir.Float16, 6, 4)
-	o, err := h.toPy(TupleValue(TensorValue(x), IntValue(7), FloatValue(0.5), BoolValue(true), None, StrValue("s"), DTypeValue(ir.Scalar(ir.BFloat16))))
+	o, err := h.toPy(hosteval.TupleValue(hosteval.TensorValue(x), hosteval.IntValue(7), hosteval.FloatValue(0.5), hosteval.BoolValue(true), hosteval.None, hosteval.StrValue("s"), hosteval.DTypeValue(ir.Scalar(ir.BFloat16))))
 	require.NoError(t, err)
 	h.globals["arg"] = o
 	v, err = h.eval("(arg[0].shape, arg[0].stride(0), arg[0].numel(), arg[0].dtype == torch.float16, arg[0].element_size(), arg[1:])", at, "test")
@@ -389,5 +391,5 @@ func TestCheckFileEvaluatesDecorators(t *testing.T) {
 	err := CheckFile(writeKernel(t, src), &Options{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "k.tri:7:5: @triton.autotune: NameError: name 'hip_configs' is not defined")
-	assert.Equal(t, 2, ExitCode(err))
+	assert.Equal(t, 2, hosteval.ExitCode(err))
 }

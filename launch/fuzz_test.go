@@ -2,6 +2,8 @@ package launch
 
 import (
 	"testing"
+
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // FuzzLaunch feeds arbitrary launch lines and --let texts through parsing,
@@ -20,22 +22,20 @@ func FuzzLaunch(f *testing.F) {
 	f.Add("k[(1,)]()", "p=ptrs(x, y)")
 	_, fn := parseKernel(f)
 	f.Fuzz(func(t *testing.T, line, let string) {
-		old := maxElements
-		maxElements = 1 << 12
-		defer func() { maxElements = old }()
-		e := NewEnv(1)
+		e := hosteval.NewEnv(1)
+		e.MaxElements = 1 << 12
 		for _, s := range []string{"n=100", "x=randn(n)", "y=zeros(4, 4, dtype='int32')", "xs=(1, 2)", "g=lambda meta: (2,)"} {
 			if err := e.Let(s); err != nil {
 				t.Fatal(err)
 			}
 		}
 		_ = e.Let(let)
-		l, err := ParseLaunch(line)
+		l, err := hosteval.ParseLaunch(line)
 		if err != nil {
 			return
 		}
 		b, err := Bind(fn, l, e)
-		meta := map[string]Value{"B": IntValue(64)}
+		meta := map[string]hosteval.Value{"B": hosteval.IntValue(64)}
 		if err == nil {
 			meta = b.Meta
 		}

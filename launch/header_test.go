@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // addBody is samples/add.tri without its header.
@@ -37,9 +39,9 @@ func TestHeaderErrorsAtFileLines(t *testing.T) {
 		require.NoError(t, os.WriteFile(path, []byte(c.header+addBody(t)), 0o644))
 		err := RunFile(path, "", &Options{Interpret: true})
 		require.Error(t, err)
-		assert.Equal(t, 2, ExitCode(err))
+		assert.Equal(t, 2, hosteval.ExitCode(err))
 		var out bytes.Buffer
-		PrintError(&out, err)
+		hosteval.PrintError(&out, err)
 		text := strings.ReplaceAll(out.String(), path, "k.tri")
 		assert.Contains(t, text, c.want)
 		assert.Contains(t, text, c.caretLine)

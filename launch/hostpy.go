@@ -34,6 +34,7 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -482,7 +483,7 @@ func (h *hostPython) do(pos diag.Pos, what string, f func() (py.Object, error)) 
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				ch <- result{err: Usage(diag.Errorf(pos, diag.CodeInternal, "%s: internal error of the Python interpreter (gpython): %v", what, r))}
+				ch <- result{err: hosteval.Usage(diag.Errorf(pos, diag.CodeInternal, "%s: internal error of the Python interpreter (gpython): %v", what, r))}
 			}
 		}()
 		v, err := f()
@@ -501,7 +502,7 @@ func (h *hostPython) do(pos diag.Pos, what string, f func() (py.Object, error)) 
 		}
 		return r.v, nil
 	case <-timeout:
-		h.broken = Usage(diag.Errorf(pos, diag.CodeTimeout, "%s: the Python code ran longer than --timeout %v", what, h.timeout))
+		h.broken = hosteval.Usage(diag.Errorf(pos, diag.CodeTimeout, "%s: the Python code ran longer than --timeout %v", what, h.timeout))
 		return nil, h.broken
 	}
 }
@@ -509,8 +510,7 @@ func (h *hostPython) do(pos diag.Pos, what string, f func() (py.Object, error)) 
 // pyError converts an error of the interpreter to a diagnostic.
 func (h *hostPython) pyError(err error, pos diag.Pos, what string) error {
 	var d *diag.Diagnostic
-	var u *usageError
-	if errors.As(err, &d) || errors.As(err, &u) {
+	if errors.As(err, &d) || hosteval.ExitCode(err) == 2 {
 		return err
 	}
 	msg := err.Error()
@@ -555,7 +555,7 @@ func (h *hostPython) pyError(err error, pos diag.Pos, what string) error {
 		d.WithSuggestion("tri runs host code in gpython's interpreter with the file's top-level functions and assignments " +
 			"and stand-ins for triton (Config, cdiv, next_power_of_2, runtime.driver.active.get_current_target()) and torch; other imports are not available")
 	}
-	return Usage(d)
+	return hosteval.Usage(d)
 }
 
 // linePos places a line of the kernel file at its first non-blank column.
@@ -632,23 +632,23 @@ func fixCells(code *py.Code) {
 
 // toPy converts a launch value to a Python object: numbers, strings, None,
 // dtypes (tl.float16), tuples, and tensors as stand-in torch tensors.
-func (h *hostPython) toPy(v Value) (py.Object, error) {
+func (h *hostPython) toPy(v hosteval.Value) (py.Object, error) {
 	switch v.Kind {
-	case VNone:
+	case hosteval.VNone:
 		return py.None, nil
-	case VInt:
+	case hosteval.VInt:
 		return py.Int(v.Int), nil
-	case VFloat:
+	case hosteval.VFloat:
 		return py.Float(v.Float), nil
-	case VBool:
+	case hosteval.VBool:
 		return py.NewBool(v.Bool), nil
-	case VStr:
+	case hosteval.VStr:
 		return py.String(v.Str), nil
-	case VDType:
+	case hosteval.VDType:
 		if o, ok := h.tl.Globals[v.DType.PyName()]; ok {
 			return o, nil
 		}
-	case VTuple:
+	case hosteval.VTuple:
 		out := make(py.Tuple, len(v.Elems))
 		for i, e := range v.Elems {
 			o, err := h.toPy(e)
@@ -658,10 +658,10 @@ func (h *hostPython) toPy(v Value) (py.Object, error) {
 			out[i] = o
 		}
 		return out, nil
-	case VTensor:
+	case hosteval.VTensor:
 		return h.tensorToPy(v.Tensor)
 	}
-	return nil, fmt.Errorf("%s cannot be passed to Python", v.describe())
+	return nil, fmt.Errorf("%s cannot be passed to Python", v.Describe())
 }
 
 func (h *hostPython) tensorToPy(t *tensor.Tensor) (py.Object, error) {
@@ -678,18 +678,18 @@ func (h *hostPython) tensorToPy(t *tensor.Tensor) (py.Object, error) {
 
 // fromPy converts a Python object to a launch value: numbers, strings,
 // None, stand-in dtypes and tuples or lists of those.
-func fromPy(o py.Object) (Value, error) {
+func fromPy(o py.Object) (hosteval.Value, error) {
 	switch o := o.(type) {
 	case py.NoneType:
-		return None, nil
+		return hosteval.None, nil
 	case py.Bool:
-		return BoolValue(bool(o)), nil
+		return hosteval.BoolValue(bool(o)), nil
 	case py.Int:
-		return IntValue(int64(o)), nil
+		return hosteval.IntValue(int64(o)), nil
 	case py.Float:
-		return FloatValue(float64(o)), nil
+		return hosteval.FloatValue(float64(o)), nil
 	case py.String:
-		return StrValue(string(o)), nil
+		return hosteval.StrValue(string(o)), nil
 	case py.Tuple:
 		return fromPyElems(o)
 	case *py.List:
@@ -699,20 +699,20 @@ func fromPy(o py.Object) (Value, error) {
 		if name, err := py.GetAttrString(o, "name"); err == nil {
 			if s, ok := name.(py.String); ok {
 				if d, ok := ir.ParseDType(string(s)); ok {
-					return DTypeValue(d), nil
+					return hosteval.DTypeValue(d), nil
 				}
 			}
 		}
 	}
-	return Value{}, fmt.Errorf("a Python %s, which tri cannot use here", o.Type().Name)
+	return hosteval.Value{}, fmt.Errorf("a Python %s, which tri cannot use here", o.Type().Name)
 }
 
-func fromPyElems(items []py.Object) (Value, error) {
-	out := Value{Kind: VTuple, Elems: []Value{}}
+func fromPyElems(items []py.Object) (hosteval.Value, error) {
+	out := hosteval.Value{Kind: hosteval.VTuple, Elems: []hosteval.Value{}}
 	for _, it := range items {
 		v, err := fromPy(it)
 		if err != nil {
-			return Value{}, err
+			return hosteval.Value{}, err
 		}
 		out.Elems = append(out.Elems, v)
 	}

@@ -6,34 +6,35 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/interp"
 	"github.com/tri-lang/tri/ir"
 )
 
 // paramValue returns the host value bound to a runtime parameter.
-func (p *Prepared) paramValue(param *ir.Param) (Value, error) {
+func (p *Prepared) paramValue(param *ir.Param) (hosteval.Value, error) {
 	for i, sp := range p.Bound.Func.Params {
 		if sp.Name == param.Name {
 			return p.Bound.Values[i], nil
 		}
 	}
-	return Value{}, fmt.Errorf("internal error: parameter %s of %s not bound", param.Name, p.Kernel.Name)
+	return hosteval.Value{}, fmt.Errorf("internal error: parameter %s of %s not bound", param.Name, p.Kernel.Name)
 }
 
 // scalarConst converts a host number to the constant of a parameter's dtype.
-func scalarConst(v Value, d ir.DType) (ir.Const, error) {
+func scalarConst(v hosteval.Value, d ir.DType) (ir.Const, error) {
 	switch v.Kind {
-	case VInt:
+	case hosteval.VInt:
 		if d.Kind.IsFloat() {
 			return ir.FloatConst(roundTo(d.Kind, float64(v.Int))), nil
 		}
 		return ir.IntConst(v.Int), nil
-	case VBool:
+	case hosteval.VBool:
 		if v.Bool {
 			return ir.IntConst(1), nil
 		}
 		return ir.IntConst(0), nil
-	case VFloat:
+	case hosteval.VFloat:
 		if !d.Kind.IsFloat() {
 			return ir.Const{}, fmt.Errorf("a float for %s parameter", d)
 		}
@@ -52,7 +53,7 @@ func roundTo(k ir.Kind, f float64) float64 {
 // runtimeArg is the host value of one runtime parameter: a tensor for a
 // pointer, else a constant of the parameter's dtype.
 type runtimeArg struct {
-	value  Value
+	value  hosteval.Value
 	scalar ir.Const
 }
 
@@ -67,7 +68,7 @@ func (p *Prepared) runtimeArgs() ([]runtimeArg, error) {
 		}
 		args[i].value = v
 		if param.DType.IsPtr() {
-			if v.Kind != VTensor {
+			if v.Kind != hosteval.VTensor {
 				return nil, fmt.Errorf("parameter %s is a pointer but got a %s", param.Name, v.Kind)
 			}
 			continue

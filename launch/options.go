@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // Options are the settings of the command line's compiling commands, also
@@ -62,7 +63,7 @@ var dumpKinds = []string{"ast", "ir", "layout", "cuda", "resources"}
 func checkDumps(dumps, kinds []string) error {
 	for _, d := range dumps {
 		if !slices.Contains(kinds, d) {
-			return Usage(fmt.Errorf("unknown --dump %q (want %s)", d, strings.Join(kinds, ", ")))
+			return hosteval.Usage(fmt.Errorf("unknown --dump %q (want %s)", d, strings.Join(kinds, ", ")))
 		}
 	}
 	return nil
@@ -89,7 +90,7 @@ func numStagesProblem(n int64) string {
 // whether a flag was given), as the launch line's num_warps= and
 // num_stages= are: a bad value is bad input, never silently replaced.
 func (o *Options) CheckFlags(changed func(flag string) bool) error {
-	bad := func(flag, why string) error { return Usage(fmt.Errorf("--%s: %s", flag, why)) }
+	bad := func(flag, why string) error { return hosteval.Usage(fmt.Errorf("--%s: %s", flag, why)) }
 	if changed("num-warps") {
 		if why := numWarpsProblem(int64(o.NumWarps)); why != "" {
 			return bad("num-warps", why)
@@ -107,11 +108,11 @@ func (o *Options) CheckFlags(changed func(flag string) bool) error {
 	}
 	if changed("arch") {
 		if err := cudagen.CheckArch(o.Arch); err != nil {
-			return Usage(err)
+			return hosteval.Usage(err)
 		}
 	}
 	if changed("config") && o.Config < 0 {
-		return Usage(fmt.Errorf("--config %d: want the index of an autotune config (0, 1, ...)", o.Config))
+		return hosteval.Usage(fmt.Errorf("--config %d: want the index of an autotune config (0, 1, ...)", o.Config))
 	}
 	if changed("timeout") && o.Timeout <= 0 {
 		return bad("timeout", fmt.Sprintf("want a positive duration such as 30s or 5m, not %v", o.Timeout))

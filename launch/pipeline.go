@@ -12,6 +12,8 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/sema"
 )
@@ -29,22 +31,22 @@ func ParseFile(path string, o *Options) (_ *SourceFile, err error) {
 	text, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, Usage(fmt.Errorf("%s: no such file", path))
+			return nil, hosteval.Usage(fmt.Errorf("%s: no such file", path))
 		}
-		return nil, Usage(err)
+		return nil, hosteval.Usage(err)
 	}
-	defer attachSource(&err, path, string(text))
+	defer hosteval.AttachSource(&err, path, string(text))
 	sf := &SourceFile{Path: path, Text: text}
 	var diags *diag.List
 	sf.File, diags = frontend.Parse(path, text)
 	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
-		return nil, Usage(err)
+		return nil, hosteval.Usage(err)
 	}
 	return sf, nil
 }
 
 // sourced attaches the file's text to err, for PrintError.
-func (sf *SourceFile) sourced(err *error) { attachSource(err, sf.Path, string(sf.Text)) }
+func (sf *SourceFile) sourced(err *error) { hosteval.AttachSource(err, sf.Path, string(sf.Text)) }
 
 // splitDiags hands warnings to warn and returns the errors, if any.
 func splitDiags(l *diag.List, warn func(*diag.Diagnostic)) error {
@@ -78,8 +80,8 @@ func splitDiags(l *diag.List, warn func(*diag.Diagnostic)) error {
 // needed to run it on the GPU or in the interpreter.
 type Prepared struct {
 	Source *SourceFile
-	Launch *Launch
-	Env    *Env
+	Launch *hosteval.Launch
+	Env    *hosteval.Env
 	Bound  *Bound
 	Kernel *ir.Kernel
 	Grid   [3]int
@@ -110,11 +112,11 @@ func Prepare(path, line string, o *Options) (_ *Prepared, err error) {
 	a := s.autotune()
 	switch {
 	case a == nil && o.Config > 0:
-		return nil, Usage(fmt.Errorf("--config %d: %s has no @triton.autotune configs", o.Config, s.fn.Name))
+		return nil, hosteval.Usage(fmt.Errorf("--config %d: %s has no @triton.autotune configs", o.Config, s.fn.Name))
 	case a == nil:
 		return s.prepare(-1, o)
 	case o.Config >= len(a.Configs):
-		return nil, Usage(fmt.Errorf("--config %d is out of range: %s has %s (0 to %d)", o.Config, s.fn.Name, plural(len(a.Configs), "autotune config"), len(a.Configs)-1))
+		return nil, hosteval.Usage(fmt.Errorf("--config %d is out of range: %s has %s (0 to %d)", o.Config, s.fn.Name, hosteval.Plural(len(a.Configs), "autotune config"), len(a.Configs)-1))
 	case o.Config >= 0:
 		return s.prepare(o.Config, o)
 	}
@@ -135,8 +137,8 @@ func Prepare(path, line string, o *Options) (_ *Prepared, err error) {
 // config is bound: what every config of an autotuned kernel shares.
 type launchSetup struct {
 	sf     *SourceFile
-	l      *Launch
-	env    *Env
+	l      *hosteval.Launch
+	env    *hosteval.Env
 	fn     *frontend.Func
 	tuning *Tuning
 	// move places errors of a launch line or --let read from the file's
@@ -157,7 +159,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	header, headerErr := ParseSampleHeader(path, sf.Text)
 	if line == "" {
 		if headerErr != nil {
-			return nil, Usage(fmt.Errorf("%v; give a launch line", headerErr))
+			return nil, hosteval.Usage(fmt.Errorf("%v; give a launch line", headerErr))
 		}
 		line, lets = header.Launch, overLets(header.Lets, o.Lets)
 	}
@@ -166,23 +168,23 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	if o.dumps("ast") {
 		frontend.Dump(o.dumpOut(), sf.File)
 	}
-	l, err := ParseLaunch(line)
+	l, err := hosteval.ParseLaunch(line)
 	if err != nil {
-		return nil, Usage(err)
+		return nil, hosteval.Usage(err)
 	}
-	defer attachSource(&err, LaunchSource, l.Src)
-	env := NewEnv(o.Seed)
+	defer hosteval.AttachSource(&err, hosteval.LaunchSource, l.Src)
+	env := hosteval.NewEnv(o.Seed)
 	env.UseGlobals(sf.File.Globals)
 	for _, spec := range lets {
 		if err := env.Let(spec); err != nil {
-			return nil, Usage(err)
+			return nil, hosteval.Usage(err)
 		}
 	}
 	fn := sf.File.Func(l.Kernel)
 	if fn == nil {
-		return nil, Usage(unknownKernel(sf, l.Kernel, LaunchSource))
+		return nil, hosteval.Usage(unknownKernel(sf, l.Kernel, hosteval.LaunchSource))
 	}
-	tuning, err := readTuning(sf, fn, func() string { return TargetArch(o.Arch) }, o)
+	tuning, err := readTuning(sf, fn, func() string { return gpu.TargetArch(o.Arch) }, o)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +195,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 func (s *launchSetup) sourced(err *error) {
 	moveErr(*err, s.move)
 	s.sf.sourced(err)
-	attachSource(err, LaunchSource, s.l.Src)
+	hosteval.AttachSource(err, hosteval.LaunchSource, s.l.Src)
 }
 
 // sourced attaches the texts of the file and the launch line to err.
@@ -222,7 +224,7 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	}
 	b, err := bindWith(s.fn, s.l, s.env, meta)
 	if err != nil {
-		return nil, Usage(err)
+		return nil, hosteval.Usage(err)
 	}
 	sig := b.Signature
 	if o.NumWarps > 0 {
@@ -236,10 +238,10 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 		return nil, err
 	}
 	gridMeta := b.Meta
-	gridMeta["num_warps"], gridMeta["num_stages"] = IntValue(int64(k.NumWarps)), IntValue(int64(k.NumStages))
+	gridMeta["num_warps"], gridMeta["num_stages"] = hosteval.IntValue(int64(k.NumWarps)), hosteval.IntValue(int64(k.NumStages))
 	grid, err := s.env.Grid(s.l, gridMeta)
 	if err != nil {
-		return nil, Usage(err)
+		return nil, hosteval.Usage(err)
 	}
 	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, setup: s}, nil
 }
@@ -249,7 +251,7 @@ func compileIR(sf *SourceFile, name string, sig sema.Signature, o *Options) (_ *
 	defer sf.sourced(&err)
 	k, diags := sema.Specialize(sf.File, name, sig)
 	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
-		return nil, Usage(err)
+		return nil, hosteval.Usage(err)
 	}
 	if err := ir.Verify(k); err != nil {
 		return nil, fmt.Errorf("internal error: %s: invalid IR: %v", name, err)
@@ -269,7 +271,7 @@ func unknownKernel(sf *SourceFile, name, src string) error {
 	if len(names) > 0 {
 		msg += "; it defines " + strings.Join(names, ", ")
 	}
-	return errAt(src, 1, msg)
+	return hosteval.ErrAt(src, 1, msg)
 }
 
 // warnIn returns the function that prints warnings placed in sf to

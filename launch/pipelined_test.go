@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/gpu"
 )
 
 // groupedCUDA is the CUDA of the grouped matmul sample at 4096^3 with the
@@ -20,7 +21,7 @@ func groupedCUDA(t *testing.T, arch string, bm, bn, bk, warps, stages int) (*cud
 	p, err := Prepare("../samples/matmul_grouped.tri", line, &Options{Lets: []string{"m=4096", "n=4096", "k=4096",
 		"a=empty(m, k, dtype='float16')", "b=empty(k, n, dtype='float16')", "c=empty(m, n, dtype='float16')"}})
 	require.NoError(t, err)
-	res, err := GenerateCUDA(p.Kernel, arch, false)
+	res, err := gpu.GenerateCUDA(p.Kernel, arch, false)
 	require.NoError(t, err)
 	var dump bytes.Buffer
 	require.NoError(t, cudagen.DumpLayouts(&dump, p.Kernel, arch))
@@ -80,7 +81,7 @@ func TestPipelinedMatmul(t *testing.T) {
 func TestTutorial03CopiesVectors(t *testing.T) {
 	p, err := Prepare("../samples/matmul_tutorial03.tri", "", &Options{Lets: []string{"M=4096", "N=4096", "K=4096"}, Config: 0})
 	require.NoError(t, err)
-	res, err := GenerateCUDA(p.Kernel, "sm_90a", false)
+	res, err := gpu.GenerateCUDA(p.Kernel, "sm_90a", false)
 	require.NoError(t, err)
 	src := res.Source
 	assert.Contains(t, src, "// a: 16-byte copies into the stage")
@@ -92,7 +93,7 @@ func TestTutorial03CopiesVectors(t *testing.T) {
 	// stages are filled by plain stores, which wgmma sees after a fence.
 	p, err = Prepare("../samples/matmul_tutorial03.tri", "", &Options{Config: 0})
 	require.NoError(t, err)
-	res, err = GenerateCUDA(p.Kernel, "sm_90a", false)
+	res, err = gpu.GenerateCUDA(p.Kernel, "sm_90a", false)
 	require.NoError(t, err)
 	src = res.Source
 	assert.Contains(t, src, "element by element")

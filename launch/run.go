@@ -15,6 +15,8 @@ import (
 	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/nvrtc"
 	"github.com/tri-lang/tri/sema"
@@ -37,11 +39,11 @@ func CheckFile(path string, o *Options) (err error) {
 		frontend.Dump(o.stdout(), sf.File)
 	}
 	if err := splitDiags(sema.Check(sf.File), o.warnIn(sf)); err != nil {
-		return Usage(err)
+		return hosteval.Usage(err)
 	}
 	// The arguments of autotune and heuristics decorators are evaluated too.
 	for _, fn := range sf.File.Funcs {
-		if _, err := readTuning(sf, fn, func() string { return TargetArch(o.Arch) }, o); err != nil {
+		if _, err := readTuning(sf, fn, func() string { return gpu.TargetArch(o.Arch) }, o); err != nil {
 			return err
 		}
 	}
@@ -67,7 +69,7 @@ func BuildFile(path, line string, o *Options) error {
 		}
 		fn := sf.File.Func(o.Kernel)
 		if fn == nil {
-			return Usage(unknownKernel(sf, o.Kernel, "-k"))
+			return hosteval.Usage(unknownKernel(sf, o.Kernel, "-k"))
 		}
 		sig, err := ParseSignature(fn, o.Signature)
 		if err != nil {
@@ -84,13 +86,13 @@ func BuildFile(path, line string, o *Options) error {
 		}
 		k = p.Kernel
 	}
-	arch := TargetArch(o.Arch)
+	arch := gpu.TargetArch(o.Arch)
 	if o.dumps("layout") {
 		if err := cudagen.DumpLayouts(o.dumpOut(), k, arch); err != nil {
 			return err
 		}
 	}
-	res, err := GenerateCUDA(k, arch, o.LineInfo)
+	res, err := gpu.GenerateCUDA(k, arch, o.LineInfo)
 	if err != nil {
 		return err
 	}
@@ -116,7 +118,7 @@ func BuildFile(path, line string, o *Options) error {
 }
 
 func printResources(o *Options, k *ir.Kernel, res *cudagen.Result, arch string) error {
-	prog, err := compileReport(k, res, arch, o.LineInfo)
+	prog, err := gpu.CompileReport(k, res, arch, o.LineInfo)
 	if err != nil {
 		return err
 	}
@@ -150,14 +152,14 @@ func RunFile(path, line string, o *Options) (err error) {
 			return err
 		}
 	}
-	arch := TargetArch(o.Arch)
+	arch := gpu.TargetArch(o.Arch)
 	if o.dumps("layout") {
 		if err := cudagen.DumpLayouts(o.dumpOut(), p.Kernel, arch); err != nil {
 			return err
 		}
 	}
 	if o.dumps("cuda") || o.dumps("resources") {
-		res, err := GenerateCUDA(p.Kernel, arch, o.LineInfo)
+		res, err := gpu.GenerateCUDA(p.Kernel, arch, o.LineInfo)
 		if err != nil {
 			return err
 		}
@@ -235,14 +237,14 @@ func parseSaves(p *Prepared, specs []string) ([]save, error) {
 	for _, s := range specs {
 		name, path, ok := strings.Cut(s, "=")
 		if !ok || name == "" || path == "" {
-			return nil, Usage(fmt.Errorf("--save %q: want NAME=F.npy", s))
+			return nil, hosteval.Usage(fmt.Errorf("--save %q: want NAME=F.npy", s))
 		}
 		v, ok := p.Env.Lookup(name)
-		if !ok || v.Kind != VTensor {
-			return nil, Usage(fmt.Errorf("--save %s: %s is not a bound tensor (bound: %s)", s, name, strings.Join(p.tensorNames(), ", ")))
+		if !ok || v.Kind != hosteval.VTensor {
+			return nil, hosteval.Usage(fmt.Errorf("--save %s: %s is not a bound tensor (bound: %s)", s, name, strings.Join(p.tensorNames(), ", ")))
 		}
 		if err := checkWritable(path); err != nil {
-			return nil, Usage(fmt.Errorf("--save %s: %v", s, err))
+			return nil, hosteval.Usage(fmt.Errorf("--save %s: %v", s, err))
 		}
 		out = append(out, save{path, v.Tensor})
 	}
@@ -274,7 +276,7 @@ func checkWritable(path string) error {
 func (p *Prepared) tensorNames() []string {
 	var names []string
 	for _, n := range p.Env.Names() {
-		if v, _ := p.Env.Lookup(n); v.Kind == VTensor {
+		if v, _ := p.Env.Lookup(n); v.Kind == hosteval.VTensor {
 			names = append(names, n)
 		}
 	}
@@ -423,10 +425,10 @@ func (p *Prepared) check(o *Options) error {
 func RuntimeSummary() string {
 	var b strings.Builder
 	drv, nv := nvrtc.Paths()
-	if d, err := Device(); err == nil {
+	if d, err := gpu.Device(); err == nil {
 		fmt.Fprintf(&b, "GPU: %s (%s), driver %s", d.Name(), d.Arch(), drv)
 	} else {
-		fmt.Fprintf(&b, "GPU: none; %s", strings.TrimPrefix(err.Error(), ErrNoGPU.Error()+": "))
+		fmt.Fprintf(&b, "GPU: none; %s", strings.TrimPrefix(err.Error(), gpu.ErrNoGPU.Error()+": "))
 	}
 	if major, minor, err := nvrtc.Version(); err == nil {
 		fmt.Fprintf(&b, "\nNVRTC: %d.%d (%s)", major, minor, nv)

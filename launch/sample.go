@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/tensor"
 	"github.com/x448/float16"
@@ -42,11 +43,11 @@ type Sample struct {
 func ReadSample(path string) (*Sample, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, Usage(err)
+		return nil, hosteval.Usage(err)
 	}
 	s, err := ParseSampleHeader(path, src)
 	if err != nil {
-		return nil, Usage(err)
+		return nil, hosteval.Usage(err)
 	}
 	return s, nil
 }
@@ -107,12 +108,12 @@ func (s *Sample) mover(line string, lets []string) func(diag.Pos) diag.Pos {
 	}
 	at := map[string]diag.Pos{}
 	if line == s.Launch {
-		at[LaunchSource] = s.LaunchPos
+		at[hosteval.LaunchSource] = s.LaunchPos
 	}
 	for i, spec := range s.Lets {
 		if slices.Contains(lets, spec) {
 			name, _, _ := strings.Cut(spec, "=")
-			at[LetSource(strings.TrimSpace(name))] = s.LetPos[i]
+			at[hosteval.LetSource(strings.TrimSpace(name))] = s.LetPos[i]
 		}
 	}
 	return func(p diag.Pos) diag.Pos {
@@ -267,7 +268,7 @@ func ulpDistance(k ir.Kind, x, y float64) int64 {
 type Outcome struct {
 	Before  map[string]*tensor.Tensor // every tensor binding before the launch (copies)
 	After   map[string]*tensor.Tensor // every tensor binding after the launch
-	Numbers map[string]float64        // numeric bindings
+	Numbers map[string]float64        // Numeric bindings
 }
 
 // Interpret runs the sample's recorded launch in the interpreter.
@@ -276,7 +277,7 @@ func (s *Sample) Interpret(seed int64) (*Outcome, error) {
 }
 
 // RunGPU runs the sample's recorded launch on the GPU. Without a driver the
-// error wraps ErrNoGPU.
+// error wraps gpu.ErrNoGPU.
 func (s *Sample) RunGPU(seed int64) (*Outcome, error) {
 	return s.run(seed, func(p *Prepared) error { _, err := p.RunGPU(false); return err })
 }
@@ -290,13 +291,13 @@ func (s *Sample) run(seed int64, do func(*Prepared) error) (*Outcome, error) {
 	for _, n := range p.Env.Names() {
 		v, _ := p.Env.Lookup(n)
 		switch v.Kind {
-		case VTensor:
+		case hosteval.VTensor:
 			out.Before[n], out.After[n] = v.Tensor.Clone(), v.Tensor
-		case VInt:
+		case hosteval.VInt:
 			out.Numbers[n] = float64(v.Int)
-		case VFloat:
+		case hosteval.VFloat:
 			out.Numbers[n] = v.Float
-		case VBool:
+		case hosteval.VBool:
 			out.Numbers[n] = float64(b2f(v.Bool))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -38,7 +39,7 @@ func TestSamplesHaveHeaders(t *testing.T) {
 func TestReadSampleMissingFile(t *testing.T) {
 	_, err := ReadSample(filepath.Join(t.TempDir(), "nope.tri"))
 	require.Error(t, err)
-	assert.Equal(t, 2, ExitCode(err))
+	assert.Equal(t, 2, hosteval.ExitCode(err))
 	_, statErr := os.Stat("nope")
 	assert.Error(t, statErr)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/sema"
 )
@@ -19,13 +20,13 @@ import (
 // Errors are placed in the text, named "--signature".
 func ParseSignature(fn *frontend.Func, sig string) (_ sema.Signature, err error) {
 	const src = "--signature"
-	defer attachSource(&err, src, sig)
+	defer hosteval.AttachSource(&err, src, sig)
 	entries := splitTopLevel(sig)
 	if len(entries) == 1 && strings.TrimSpace(entries[0].text) == "" {
 		entries = nil
 	}
 	if len(entries) != len(fn.Params) {
-		return sema.Signature{}, Usage(errAt(src, 1, fmt.Sprintf("%s has %d parameters (%s) but the signature has %d entries",
+		return sema.Signature{}, hosteval.Usage(hosteval.ErrAt(src, 1, fmt.Sprintf("%s has %d parameters (%s) but the signature has %d entries",
 			fn.Name, len(fn.Params), paramList(fn), len(entries))))
 	}
 	out := sema.Signature{Args: make([]sema.Arg, len(entries))}
@@ -35,7 +36,7 @@ func ParseSignature(fn *frontend.Func, sig string) (_ sema.Signature, err error)
 		col := e.col + (len(e.text) - len(strings.TrimLeft(e.text, " \t")))
 		arg, err := parseEntry(text, p.Constexpr)
 		if err != nil {
-			return sema.Signature{}, Usage(errAt(src, col, fmt.Sprintf("parameter %s: %v", p.Name, err)))
+			return sema.Signature{}, hosteval.Usage(hosteval.ErrAt(src, col, fmt.Sprintf("parameter %s: %v", p.Name, err)))
 		}
 		out.Args[i] = arg
 	}

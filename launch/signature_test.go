@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/sema"
 )
@@ -49,6 +50,6 @@ func TestParseSignatureErrors(t *testing.T) {
 		_, err := ParseSignature(sigFunc(false, false, false), tc.sig)
 		require.Error(t, err, tc.sig)
 		assert.Equal(t, tc.want, err.Error())
-		assert.Equal(t, 2, ExitCode(err))
+		assert.Equal(t, 2, hosteval.ExitCode(err))
 	}
 }

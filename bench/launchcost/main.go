@@ -10,6 +10,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/launch"
 )
 
@@ -18,7 +20,7 @@ func main() {
 	n := flag.Int("n", 10000, "launches")
 	flag.Parse()
 	if err := run(*sample, *n); err != nil {
-		launch.PrintError(os.Stderr, err)
+		hosteval.PrintError(os.Stderr, err)
 		os.Exit(1)
 	}
 }
@@ -30,7 +32,7 @@ func run(sample string, n int) error {
 	if err != nil {
 		return err
 	}
-	c, err := launch.Compile(p.Kernel, false)
+	c, err := gpu.Compile(p.Kernel, false)
 	if err != nil {
 		return err
 	}
@@ -44,7 +46,7 @@ func run(sample string, n int) error {
 			return err
 		}
 	}
-	if err := launch.Synchronize(); err != nil {
+	if err := gpu.Synchronize(); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -53,7 +55,7 @@ func run(sample string, n int) error {
 			return err
 		}
 	}
-	if err := launch.Synchronize(); err != nil {
+	if err := gpu.Synchronize(); err != nil {
 		return err
 	}
 	el := time.Since(start)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tri-lang/tri/benchplot"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/launch"
 	"github.com/tri-lang/tri/version"
 )
@@ -27,7 +28,7 @@ command; 2 bad input (usage, missing file, bad source, launch line or --let).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return launch.Usage(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return hosteval.Usage(err) })
 	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newVersion())
 	return root
 }

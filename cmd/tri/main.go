@@ -7,17 +7,17 @@ import (
 	_ "github.com/tri-lang/tri/hostpy" // autotune and heuristics arguments are host Python
 	"os"
 
-	"github.com/tri-lang/tri/launch"
+	"github.com/tri-lang/tri/hosteval"
 )
 
 func main() {
 	root := newRoot()
 	if err := root.Execute(); err != nil {
-		launch.PrintError(os.Stderr, err)
-		os.Exit(launch.ExitCode(err))
+		hosteval.PrintError(os.Stderr, err)
+		os.Exit(hosteval.ExitCode(err))
 	}
 }
 
 func usageError(format string, args ...any) error {
-	return launch.Usage(fmt.Errorf(format, args...))
+	return hosteval.Usage(fmt.Errorf(format, args...))
 }

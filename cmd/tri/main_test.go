@@ -8,7 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tri-lang/tri/launch"
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/tensor"
 )
 
@@ -21,8 +22,8 @@ func tri(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	root.SetErr(&errb)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
-		launch.PrintError(&errb, err)
-		return out.String(), errb.String(), launch.ExitCode(err)
+		hosteval.PrintError(&errb, err)
+		return out.String(), errb.String(), hosteval.ExitCode(err)
 	}
 	return out.String(), errb.String(), 0
 }
@@ -108,7 +109,7 @@ func TestDumpsLeaveCUDAWhole(t *testing.T) {
 // TestResourcesWithoutGPUWritesCUDA: --dump=resources where no GPU (or
 // NVRTC) is found still writes the CUDA, then says why there is no report.
 func TestResourcesWithoutGPUWritesCUDA(t *testing.T) {
-	if _, err := launch.Device(); err == nil {
+	if _, err := gpu.Device(); err == nil {
 		t.Skip("a GPU is present: the report is made")
 	}
 	f := filepath.Join(t.TempDir(), "a.cu")
@@ -158,7 +159,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestNoGPU(t *testing.T) {
-	if _, err := launch.Device(); err == nil {
+	if _, err := gpu.Device(); err == nil {
 		t.Skip("a GPU is present")
 	}
 	_, stderr, code := tri(t, "run", "../../samples/add.tri")

@@ -30,6 +30,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/kernelgen"
 	"github.com/tri-lang/tri/launch"
 )
@@ -65,7 +67,7 @@ func main() {
 		os.Exit(2)
 	}
 	if c.gpu {
-		if _, err := launch.Device(); err != nil {
+		if _, err := gpu.Device(); err != nil {
 			fmt.Fprintln(os.Stderr, "trifuzz: -gpu:", err)
 			os.Exit(1)
 		}
@@ -133,7 +135,7 @@ func run(c *config, stdout, stderr io.Writer) (bool, error) {
 		if gpuFailed {
 			// A fault on the GPU (an illegal address, say) poisons the
 			// context, and every later kernel would fail with it.
-			if err := launch.Synchronize(); err != nil {
+			if err := gpu.Synchronize(); err != nil {
 				fmt.Fprintf(stderr, "trifuzz: the GPU context is lost after seed %d (%v); the rest of the run would fail with it: rerun from -seed %d\n", k.Seed, err, k.Seed+1)
 				c.n = i + 1
 				break
@@ -201,7 +203,7 @@ func check(c *config, t *tally, k *kernelgen.Kernel, path string) (src string, o
 // errorText is an error as tri prints it, with the source line.
 func errorText(err error) string {
 	var b bytes.Buffer
-	launch.PrintError(&b, err)
+	hosteval.PrintError(&b, err)
 	return b.String()
 }
 

@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file defines the values that --let bindings and launch arguments
 // evaluate to.
@@ -139,8 +139,8 @@ func (v Value) String() string {
 	return v.Kind.String()
 }
 
-// describe names v's kind for messages: "an int", "a tensor".
-func (v Value) describe() string {
+// Describe names v's kind for messages: "an int", "a tensor".
+func (v Value) Describe() string {
 	switch v.Kind {
 	case VNone:
 		return "None"

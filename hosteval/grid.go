@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements the evaluation of a launch's grid.
 
@@ -14,7 +14,7 @@ var maxGrid = [3]int64{1<<31 - 1, 65535, 65535}
 // arguments by name, with num_warps and num_stages; see Bound.Meta), or a
 // name bound to either. Errors are placed in the launch line.
 func (e *Env) Grid(l *Launch, meta map[string]Value) (_ [3]int, err error) {
-	defer attachSource(&err, LaunchSource, l.Src)
+	defer AttachSource(&err, LaunchSource, l.Src)
 	defer e.begin(len(e.names))()
 	v, err := e.eval(l.Grid, nil)
 	if err != nil {
@@ -22,7 +22,7 @@ func (e *Env) Grid(l *Launch, meta map[string]Value) (_ [3]int, err error) {
 	}
 	if v.Kind == VLambda {
 		if n := len(v.Lambda.Params); n != 1 {
-			return [3]int{}, errf(l.Grid, "a grid lambda takes one parameter (the meta dict), not %d", n)
+			return [3]int{}, Errf(l.Grid, "a grid lambda takes one parameter (the meta dict), not %d", n)
 		}
 		d := Value{Kind: VDict, Dict: map[string]Value{}}
 		for k, m := range meta {
@@ -42,20 +42,20 @@ func gridDims(at frontend.Expr, v Value) ([3]int, error) {
 		elems = []Value{v}
 	}
 	if len(elems) < 1 || len(elems) > 3 {
-		return [3]int{}, errf(at, "the grid must have 1 to 3 dimensions, not %d", len(elems))
+		return [3]int{}, Errf(at, "the grid must have 1 to 3 dimensions, not %d", len(elems))
 	}
 	out := [3]int{1, 1, 1}
 	axes := "xyz"
 	for i, el := range elems {
-		el = el.asInt()
+		el = el.AsInt()
 		if el.Kind != VInt {
-			return [3]int{}, errf(at, "grid dimension %c must be an integer, not %s", axes[i], el.describe())
+			return [3]int{}, Errf(at, "grid dimension %c must be an integer, not %s", axes[i], el.Describe())
 		}
 		if el.Int < 1 {
-			return [3]int{}, errf(at, "grid dimension %c is %d; it must be at least 1", axes[i], el.Int)
+			return [3]int{}, Errf(at, "grid dimension %c is %d; it must be at least 1", axes[i], el.Int)
 		}
 		if el.Int > maxGrid[i] {
-			return [3]int{}, errf(at, "grid dimension %c is %d; CUDA allows at most %d", axes[i], el.Int, maxGrid[i])
+			return [3]int{}, Errf(at, "grid dimension %c is %d; CUDA allows at most %d", axes[i], el.Int, maxGrid[i])
 		}
 		out[i] = int(el.Int)
 	}

@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements arithmetic on values with Python's semantics:
 // integer // floors and % takes the sign of the divisor, / of integers
@@ -22,14 +22,14 @@ func binaryOp(at frontend.Node, op string, a, b Value) (Value, error) {
 	if a.Kind == VTuple && b.Kind == VTuple && op == "+" {
 		return TupleValue(append(append([]Value{}, a.Elems...), b.Elems...)...), nil
 	}
-	a, b = a.asInt(), b.asInt()
+	a, b = a.AsInt(), b.AsInt()
 	if a.Kind == VInt && b.Kind == VInt {
 		return intBinary(at, op, a.Int, b.Int)
 	}
-	x, ok1 := numeric(a)
-	y, ok2 := numeric(b)
+	x, ok1 := Numeric(a)
+	y, ok2 := Numeric(b)
 	if !ok1 || !ok2 {
-		return Value{}, errf(at, "unsupported operand types for %s: %s and %s", op, a.describe(), b.describe())
+		return Value{}, Errf(at, "unsupported operand types for %s: %s and %s", op, a.Describe(), b.Describe())
 	}
 	return floatBinary(at, op, x, y)
 }
@@ -41,7 +41,7 @@ func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
 	case op == "/":
 		r, err := pyrules.FloatOp(op, float64(x), float64(y))
 		if err != nil {
-			return Value{}, errf(at, "division by zero")
+			return Value{}, Errf(at, "division by zero")
 		}
 		return FloatValue(r), nil
 	case op == "**" && pyrules.IntPowIsFloat(y):
@@ -53,13 +53,13 @@ func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
 		// Python's ints do not wrap, and tri's host ints are int64: name
 		// the true result where it is small enough to print.
 		if exact, err := pyrules.IntOp(op, big.NewInt(x), big.NewInt(y), 128); err == nil && op != "**" {
-			return Value{}, errf(at, "integer %s does not fit in 64 bits", exact)
+			return Value{}, Errf(at, "integer %s does not fit in 64 bits", exact)
 		}
-		return Value{}, errf(at, "%d %s %d does not fit in 64 bits", x, op, y)
+		return Value{}, Errf(at, "%d %s %d does not fit in 64 bits", x, op, y)
 	case errors.Is(err, pyrules.ErrUnsupported):
-		return Value{}, errf(at, "operator %s is not supported on integers", op)
+		return Value{}, Errf(at, "operator %s is not supported on integers", op)
 	case err != nil:
-		return Value{}, errf(at, "%v", err)
+		return Value{}, Errf(at, "%v", err)
 	}
 	return IntValue(r), nil
 }
@@ -68,9 +68,9 @@ func floatBinary(at frontend.Node, op string, x, y float64) (Value, error) {
 	r, err := pyrules.FloatOp(op, x, y)
 	switch {
 	case errors.Is(err, pyrules.ErrUnsupported):
-		return Value{}, errf(at, "operator %s is not supported on floats", op)
+		return Value{}, Errf(at, "operator %s is not supported on floats", op)
 	case err != nil:
-		return Value{}, errf(at, "%v", err)
+		return Value{}, Errf(at, "%v", err)
 	}
 	return FloatValue(r), nil
 }
@@ -83,24 +83,24 @@ func tensorScalar(at frontend.Node, op string, a, b Value) (Value, error) {
 		tv, sv, tensorLeft = b, a, false
 	}
 	if sv.Kind == VTensor {
-		return Value{}, errf(at, "%s between two tensors is not supported; combine a tensor with a number", op)
+		return Value{}, Errf(at, "%s between two tensors is not supported; combine a tensor with a number", op)
 	}
 	if tv.Ptrs != nil {
-		return Value{}, errf(at, "arithmetic on a pointer table is not supported")
+		return Value{}, Errf(at, "arithmetic on a pointer table is not supported")
 	}
 	switch op {
 	case "+", "-", "*", "//":
 	case "/":
 		if !tv.Tensor.Kind.IsFloat() {
-			return Value{}, errf(at, "/ on an integer tensor would change its dtype; use //")
+			return Value{}, Errf(at, "/ on an integer tensor would change its dtype; use //")
 		}
 	default:
-		return Value{}, errf(at, "a tensor may be combined with a number by + - * // only, not %s", op)
+		return Value{}, Errf(at, "a tensor may be combined with a number by + - * // only, not %s", op)
 	}
-	sv = sv.asInt()
-	s, ok := numeric(sv)
+	sv = sv.AsInt()
+	s, ok := Numeric(sv)
 	if !ok {
-		return Value{}, errf(at, "unsupported operand types for %s: a tensor and %s", op, sv.describe())
+		return Value{}, Errf(at, "unsupported operand types for %s: a tensor and %s", op, sv.Describe())
 	}
 	src := tv.Tensor
 	out := tensor.New(src.Kind, src.Shape...)
@@ -123,7 +123,7 @@ func tensorScalar(at frontend.Node, op string, a, b Value) (Value, error) {
 			x, y = y, x
 		}
 		if y == 0 && (op == "/" || op == "//") && !src.Kind.IsFloat() {
-			return Value{}, errf(at, "integer division by zero")
+			return Value{}, Errf(at, "integer division by zero")
 		}
 		var r float64
 		switch op {
@@ -154,14 +154,14 @@ func unary(x *frontend.Unary, a Value) (Value, error) {
 		case "-":
 			return tensorScalar(x, "*", a, IntValue(-1))
 		}
-		return Value{}, errf(x, "unary %s on a tensor is not supported", x.Op)
+		return Value{}, Errf(x, "unary %s on a tensor is not supported", x.Op)
 	}
-	a = a.asInt()
+	a = a.AsInt()
 	switch {
 	case a.Kind == VInt && x.Op == "-":
 		r, err := pyrules.Neg64(a.Int)
 		if err != nil {
-			return Value{}, errf(x, "integer %s does not fit in 64 bits", new(big.Int).Neg(big.NewInt(a.Int)))
+			return Value{}, Errf(x, "integer %s does not fit in 64 bits", new(big.Int).Neg(big.NewInt(a.Int)))
 		}
 		return IntValue(r), nil
 	case a.Kind == VInt && x.Op == "+":
@@ -173,5 +173,5 @@ func unary(x *frontend.Unary, a Value) (Value, error) {
 	case a.Kind == VFloat && x.Op == "+":
 		return a, nil
 	}
-	return Value{}, errf(x, "bad operand type for unary %s: %s", x.Op, a.describe())
+	return Value{}, Errf(x, "bad operand type for unary %s: %s", x.Op, a.Describe())
 }

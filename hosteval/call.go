@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements calls in launch lines and --let expressions:
 // builtins (cdiv, min, int, ...), tensor methods (x.stride(0)), grid
@@ -85,7 +85,7 @@ func (e *Env) call(x *frontend.Call, sc scope, depth int) (Value, error) {
 		f, ok := lookupBuiltin(name)
 		if !ok {
 			if _, isName := x.Func.(*frontend.Name); !isName || !e.hasGlobal(name) {
-				return Value{}, errf(x.Func, "unknown function %s", name)
+				return Value{}, Errf(x.Func, "unknown function %s", name)
 			}
 		} else {
 			c, err := e.evalArgs(x, name, sc, depth)
@@ -119,14 +119,14 @@ func (e *Env) call(x *frontend.Call, sc scope, depth int) (Value, error) {
 		return Value{}, err
 	}
 	if fv.Kind != VLambda {
-		return Value{}, errf(x.Func, "%s is not callable", fv.describe())
+		return Value{}, Errf(x.Func, "%s is not callable", fv.Describe())
 	}
 	c, err := e.evalArgs(x, "lambda", sc, depth)
 	if err != nil {
 		return Value{}, err
 	}
 	if len(c.kw) > 0 || len(c.pos) != len(fv.Lambda.Params) {
-		return Value{}, errf(x, "the lambda takes %d positional arguments but %d were given", len(fv.Lambda.Params), len(c.pos))
+		return Value{}, Errf(x, "the lambda takes %d positional arguments but %d were given", len(fv.Lambda.Params), len(c.pos))
 	}
 	args := make([]Value, len(c.pos))
 	for i, a := range c.pos {
@@ -141,7 +141,7 @@ const maxCalls = 10000
 // callLambda evaluates a lambda's body with its parameters bound.
 func (e *Env) callLambda(at frontend.Node, l *Lambda, args []Value, depth int) (Value, error) {
 	if e.calls++; e.calls > maxCalls {
-		return Value{}, errf(at, "too many lambda calls (more than %d); is a lambda recursive?", maxCalls)
+		return Value{}, Errf(at, "too many lambda calls (more than %d); is a lambda recursive?", maxCalls)
 	}
 	sc := scope{}
 	for i, p := range l.Params {
@@ -164,7 +164,7 @@ func (e *Env) evalArgs(x *frontend.Call, name string, sc scope, depth int) (*cal
 				return nil, err
 			}
 			if v.Kind != VTuple {
-				return nil, errf(s, "cannot unpack %s with *", v.describe())
+				return nil, Errf(s, "cannot unpack %s with *", v.Describe())
 			}
 			for _, el := range v.Elems {
 				c.pos = append(c.pos, arg{el, s})
@@ -179,7 +179,7 @@ func (e *Env) evalArgs(x *frontend.Call, name string, sc scope, depth int) (*cal
 	}
 	for _, kw := range x.Keywords {
 		if kw.Name == "" {
-			return nil, errf(x, "**kwargs is not supported here")
+			return nil, Errf(x, "**kwargs is not supported here")
 		}
 		v, err := e.evalDepth(kw.Value, sc, depth)
 		if err != nil {
@@ -203,7 +203,7 @@ func (c *callArgs) take(name string) (arg, bool) {
 func (c *callArgs) done() error {
 	for _, kw := range c.call.Keywords {
 		if !c.used[kw.Name] {
-			return errf(kw.Value, "%s() got an unexpected keyword argument '%s'", c.name, kw.Name)
+			return Errf(kw.Value, "%s() got an unexpected keyword argument '%s'", c.name, kw.Name)
 		}
 	}
 	return nil
@@ -218,17 +218,17 @@ func (c *callArgs) nargs(lo, hi int) error {
 	want := ""
 	switch {
 	case lo == hi:
-		want = plural(lo, "argument")
+		want = Plural(lo, "argument")
 	case hi < 0:
-		want = "at least " + plural(lo, "argument")
+		want = "at least " + Plural(lo, "argument")
 	default:
-		want = itoa(lo) + " to " + plural(hi, "argument")
+		want = itoa(lo) + " to " + Plural(hi, "argument")
 	}
 	at := frontend.Node(c.call)
 	if n > hi && hi >= 0 {
 		at = c.pos[hi].at
 	}
-	return errf(at, "%s() takes %s but %d were given", c.name, want, n)
+	return Errf(at, "%s() takes %s but %d were given", c.name, want, n)
 }
 
 // int returns positional argument i as an integer (bools count).
@@ -243,7 +243,7 @@ func (c *callArgs) int(i int) (int64, error) {
 		}
 		return 0, nil
 	}
-	return 0, errf(a.at, "%s() wants an integer here, not %s", c.name, a.v.describe())
+	return 0, Errf(a.at, "%s() wants an integer here, not %s", c.name, a.v.Describe())
 }
 
 func biCdiv(e *Env, c *callArgs) (Value, error) {
@@ -259,7 +259,7 @@ func biCdiv(e *Env, c *callArgs) (Value, error) {
 		return Value{}, err
 	}
 	if b == 0 {
-		return Value{}, errf(c.pos[1].at, "cdiv by zero")
+		return Value{}, Errf(c.pos[1].at, "cdiv by zero")
 	}
 	// Triton's cdiv is (a + b - 1) // b; as -(-a // b) it cannot overflow
 	// where the result fits.
@@ -271,7 +271,7 @@ func biCdiv(e *Env, c *callArgs) (Value, error) {
 		na, err = pyrules.Neg64(na)
 	}
 	if err != nil {
-		return Value{}, errf(c.call, "cdiv(%d, %d) does not fit in 64 bits", a, b)
+		return Value{}, Errf(c.call, "cdiv(%d, %d) does not fit in 64 bits", a, b)
 	}
 	return IntValue(na), nil
 }
@@ -285,7 +285,7 @@ func biNextPow2(e *Env, c *callArgs) (Value, error) {
 		return Value{}, err
 	}
 	if n < 0 || n > 1<<62 {
-		return Value{}, errf(c.pos[0].at, "next_power_of_2 of %d is out of range", n)
+		return Value{}, Errf(c.pos[0].at, "next_power_of_2 of %d is out of range", n)
 	}
 	p := int64(1)
 	for p < n {
@@ -311,21 +311,21 @@ func biMinMax(isMax bool) builtin {
 			}
 		}
 		if len(vals) == 0 {
-			return Value{}, errf(c.call, "%s() of nothing", name)
+			return Value{}, Errf(c.call, "%s() of nothing", name)
 		}
 		best := vals[0]
 		for _, a := range vals[1:] {
-			x, ok1 := numeric(a.v)
-			y, ok2 := numeric(best.v)
+			x, ok1 := Numeric(a.v)
+			y, ok2 := Numeric(best.v)
 			if !ok1 || !ok2 {
-				return Value{}, errf(a.at, "%s() of %s and %s", name, best.v.describe(), a.v.describe())
+				return Value{}, Errf(a.at, "%s() of %s and %s", name, best.v.Describe(), a.v.Describe())
 			}
 			if (isMax && x > y) || (!isMax && x < y) {
 				best = a
 			}
 		}
-		if _, ok := numeric(best.v); !ok {
-			return Value{}, errf(best.at, "%s() of %s", name, best.v.describe())
+		if _, ok := Numeric(best.v); !ok {
+			return Value{}, Errf(best.at, "%s() of %s", name, best.v.Describe())
 		}
 		return best.v, nil
 	}
@@ -340,24 +340,24 @@ func biInt(e *Env, c *callArgs) (Value, error) {
 	case VInt:
 		return v, nil
 	case VBool:
-		return c.pos[0].v.asInt(), nil
+		return c.pos[0].v.AsInt(), nil
 	case VFloat:
 		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) || math.Abs(v.Float) >= 1<<63 {
-			return Value{}, errf(c.pos[0].at, "cannot convert %v to an integer", v)
+			return Value{}, Errf(c.pos[0].at, "cannot convert %v to an integer", v)
 		}
 		return IntValue(int64(v.Float)), nil
 	}
-	return Value{}, errf(c.pos[0].at, "int() of %s", v.describe())
+	return Value{}, Errf(c.pos[0].at, "int() of %s", v.Describe())
 }
 
 func biFloat(e *Env, c *callArgs) (Value, error) {
 	if err := c.nargs(1, 1); err != nil {
 		return Value{}, err
 	}
-	if f, ok := numeric(c.pos[0].v); ok {
+	if f, ok := Numeric(c.pos[0].v); ok {
 		return FloatValue(f), nil
 	}
-	return Value{}, errf(c.pos[0].at, "float() of %s", c.pos[0].v.describe())
+	return Value{}, Errf(c.pos[0].at, "float() of %s", c.pos[0].v.Describe())
 }
 
 func biBool(e *Env, c *callArgs) (Value, error) {
@@ -374,7 +374,7 @@ func biAbs(e *Env, c *callArgs) (Value, error) {
 	v := c.pos[0].v
 	switch v.Kind {
 	case VInt, VBool:
-		v = v.asInt()
+		v = v.AsInt()
 		if v.Int < 0 {
 			v.Int = -v.Int
 		}
@@ -382,7 +382,7 @@ func biAbs(e *Env, c *callArgs) (Value, error) {
 	case VFloat:
 		return FloatValue(math.Abs(v.Float)), nil
 	}
-	return Value{}, errf(c.pos[0].at, "abs() of %s", v.describe())
+	return Value{}, Errf(c.pos[0].at, "abs() of %s", v.Describe())
 }
 
 func biLen(e *Env, c *callArgs) (Value, error) {
@@ -395,11 +395,11 @@ func biLen(e *Env, c *callArgs) (Value, error) {
 		return IntValue(int64(len(v.Elems))), nil
 	case VTensor:
 		if len(v.Tensor.Shape) == 0 {
-			return Value{}, errf(c.pos[0].at, "len() of a 0-d tensor")
+			return Value{}, Errf(c.pos[0].at, "len() of a 0-d tensor")
 		}
 		return IntValue(int64(v.Tensor.Shape[0])), nil
 	}
-	return Value{}, errf(c.pos[0].at, "len() of %s", v.describe())
+	return Value{}, Errf(c.pos[0].at, "len() of %s", v.Describe())
 }
 
 // biConstexpr is tl.constexpr(v), the wrapper of module-level globals.
@@ -410,8 +410,8 @@ func biConstexpr(e *Env, c *callArgs) (Value, error) {
 	return c.pos[0].v, nil
 }
 
-// asInt turns a bool into an int; other values are returned as they are.
-func (v Value) asInt() Value {
+// AsInt turns a bool into an int; other values are returned as they are.
+func (v Value) AsInt() Value {
 	if v.Kind == VBool {
 		if v.Bool {
 			return IntValue(1)
@@ -421,7 +421,7 @@ func (v Value) asInt() Value {
 	return v
 }
 
-func plural(n int, what string) string {
+func Plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}

@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements parsing of launch lines and --let expressions with
 // the frontend's expression parser.
@@ -8,9 +8,9 @@ import (
 	"github.com/tri-lang/tri/frontend"
 )
 
-// parseExpr parses one expression of a source called name. The error is the
+// ParseExpr parses one expression of a source called name. The error is the
 // first error diagnostic, marked as bad input.
-func parseExpr(name, text string) (frontend.Expr, error) {
+func ParseExpr(name, text string) (frontend.Expr, error) {
 	x, diags := frontend.ParseExpr(name, text)
 	if diags != nil && diags.HasErrors() {
 		for _, d := range diags.Items {
@@ -21,7 +21,7 @@ func parseExpr(name, text string) (frontend.Expr, error) {
 		return nil, Usage(diags)
 	}
 	if x == nil {
-		return nil, Usage(errAt(name, 1, "syntax error: expected an expression"))
+		return nil, Usage(ErrAt(name, 1, "syntax error: expected an expression"))
 	}
 	return x, nil
 }

@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 import (
 	"errors"
@@ -7,10 +7,6 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 )
-
-// ErrNoGPU is wrapped by errors of GPU commands run where no NVIDIA driver
-// or NVRTC is found.
-var ErrNoGPU = errors.New("no GPU")
 
 // usageError marks an error as bad input: exit status 2.
 type usageError struct{ err error }
@@ -64,8 +60,8 @@ func withSource(err error, name, text string) error {
 	return &sourcedError{err, name, text}
 }
 
-// attachSource is withSource for a deferred call on a named result.
-func attachSource(err *error, name, text string) { *err = withSource(*err, name, text) }
+// AttachSource is withSource for a deferred call on a named result.
+func AttachSource(err *error, name, text string) { *err = withSource(*err, name, text) }
 
 // sourcesOf collects the texts attached along err's chain; where two share a
 // name, the one attached closer to the diagnostic wins.
@@ -91,8 +87,8 @@ func PrintError(w io.Writer, err error) {
 	fmt.Fprintf(w, "tri: %v\n", err)
 }
 
-// errAt makes an error diagnostic at a column of a one-line text such as a
+// ErrAt makes an error diagnostic at a column of a one-line text such as a
 // launch line, a --let or a signature.
-func errAt(src string, col int, msg string) *diag.Diagnostic {
+func ErrAt(src string, col int, msg string) *diag.Diagnostic {
 	return diag.Errorf(diag.Pos{File: src, Line: 1, Col: col}, diag.CodeLaunch, "%s", msg)
 }

@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements the environment of --let bindings.
 
@@ -19,8 +19,11 @@ type Env struct {
 	index map[string]int // binding order, which picks the random stream
 	// Dir is the directory that load() paths are relative to; "" is the
 	// working directory.
-	Dir     string
-	globals map[string]frontend.Expr
+	Dir string
+	// MaxElements, when positive, bounds the elements of a tensor that a
+	// constructor makes below the default 2^31 (fuzzing lowers it).
+	MaxElements int64
+	globals     map[string]frontend.Expr
 	// rng is the random stream of the binding being evaluated, and calls
 	// counts the lambda calls of the evaluation, to stop runaway recursion.
 	rng   *rand.Rand
@@ -51,20 +54,20 @@ func (e *Env) Let(spec string) (err error) {
 	if !ok || strings.HasPrefix(expr, "=") {
 		src = "--let"
 	}
-	defer attachSource(&err, src, spec)
+	defer AttachSource(&err, src, spec)
 	if src == "--let" {
-		return Usage(errAt(src, 1, "want NAME=EXPR"))
+		return Usage(ErrAt(src, 1, "want NAME=EXPR"))
 	}
 	if !isIdent(name) {
-		return Usage(errAt(src, 1, fmt.Sprintf("%q is not a valid name", name)))
+		return Usage(ErrAt(src, 1, fmt.Sprintf("%q is not a valid name", name)))
 	}
 	if strings.TrimSpace(expr) == "" {
-		return Usage(errAt(src, len(spec)+1, "missing the expression after '='"))
+		return Usage(ErrAt(src, len(spec)+1, "missing the expression after '='"))
 	}
 	// Blank out "NAME=" so that columns in the expression are columns in
 	// the text the user wrote.
 	text := strings.Repeat(" ", len(spec)-len(expr)) + expr
-	x, err := parseExpr(src, text)
+	x, err := ParseExpr(src, text)
 	if err != nil {
 		return err
 	}
@@ -109,6 +112,12 @@ func (e *Env) UseGlobals(gs []*frontend.Global) {
 		e.globals[g.Name] = g.Value
 	}
 }
+
+// Begin starts a top-level evaluation with the random stream of the next
+// binding; the returned function ends it. Every Eval until then draws from
+// that one stream, so that the arguments of a launch (Bind) are as random as
+// the bindings of one --let each.
+func (e *Env) Begin() (end func()) { return e.begin(len(e.names)) }
 
 // begin starts a top-level evaluation with the random stream of binding
 // number idx; the returned function ends it. Nested calls (Bind evaluating

@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements the tensor constructors of --let: randn, rand,
 // randint, zeros, ones, empty, full, arange, the *_like forms, tensor,
@@ -22,9 +22,17 @@ import (
 	"github.com/tri-lang/tri/tensor"
 )
 
-// maxElements bounds the size of a generated tensor (a variable so that
-// fuzzing can lower it).
-var maxElements int64 = 1 << 31
+// maxElements bounds the size of a generated tensor unless
+// Env.MaxElements sets a lower bound.
+const maxElements int64 = 1 << 31
+
+// elementLimit is the most elements a constructor may make.
+func (e *Env) elementLimit() int64 {
+	if e.MaxElements > 0 && e.MaxElements < maxElements {
+		return e.MaxElements
+	}
+	return maxElements
+}
 
 var constructors = map[string]builtin{
 	"randn":      ctorFill(fillRandn, true),
@@ -115,14 +123,14 @@ func dtypeOf(a arg) (ir.Kind, error) {
 		if d, ok := ir.ParseDType(a.v.Str); ok && !d.IsPtr() {
 			return d.Kind, nil
 		}
-		return 0, errf(a.at, "unknown dtype %q (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64' or 'bool')", a.v.Str)
+		return 0, Errf(a.at, "unknown dtype %q (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64' or 'bool')", a.v.Str)
 	}
-	return 0, errf(a.at, "dtype must be a string such as 'float16' or a dtype such as tl.float16, not %s", a.v.describe())
+	return 0, Errf(a.at, "dtype must be a string such as 'float16' or a dtype such as tl.float16, not %s", a.v.Describe())
 }
 
 // shape reads the positional arguments from i on as a shape: separate
-// integers or one tuple or list of them.
-func (c *callArgs) shape(from int) ([]int, error) {
+// integers or one tuple or list of them, of at most limit elements.
+func (c *callArgs) shape(from int, limit int64) ([]int, error) {
 	rest := c.pos[from:]
 	var dims []arg
 	if len(rest) == 1 && rest[0].v.Kind == VTuple {
@@ -135,15 +143,15 @@ func (c *callArgs) shape(from int) ([]int, error) {
 	shape := []int{}
 	total := int64(1)
 	for _, d := range dims {
-		v := d.v.asInt()
+		v := d.v.AsInt()
 		if v.Kind != VInt {
-			return nil, errf(d.at, "%s(): a shape holds integers, not %s", c.name, d.v.describe())
+			return nil, Errf(d.at, "%s(): a shape holds integers, not %s", c.name, d.v.Describe())
 		}
 		if v.Int < 0 {
-			return nil, errf(d.at, "%s(): negative dimension %d", c.name, v.Int)
+			return nil, Errf(d.at, "%s(): negative dimension %d", c.name, v.Int)
 		}
-		if v.Int > maxElements || total*v.Int > maxElements {
-			return nil, errf(d.at, "%s(): a tensor of more than 2^31 elements is too large", c.name)
+		if v.Int > limit || total*v.Int > limit {
+			return nil, Errf(d.at, "%s(): a tensor of more than 2^31 elements is too large", c.name)
 		}
 		total *= v.Int
 		shape = append(shape, int(v.Int))
@@ -165,9 +173,9 @@ func ctorFill(fill filler, floatOnly bool) builtin {
 			return Value{}, err
 		}
 		if floatOnly && !k.IsFloat() {
-			return Value{}, errf(c.call, "%s() makes floats, not %s; use randint for integers", c.name, ir.Scalar(k).PyName())
+			return Value{}, Errf(c.call, "%s() makes floats, not %s; use randint for integers", c.name, ir.Scalar(k).PyName())
 		}
-		shape, err := c.shape(0)
+		shape, err := c.shape(0, e.elementLimit())
 		if err != nil {
 			return Value{}, err
 		}
@@ -190,7 +198,7 @@ func ctorLike(fill filler, floatOnly bool) builtin {
 			return Value{}, err
 		}
 		if floatOnly && !k.IsFloat() {
-			return Value{}, errf(c.call, "%s() makes floats, not %s", c.name, ir.Scalar(k).PyName())
+			return Value{}, Errf(c.call, "%s() makes floats, not %s", c.name, ir.Scalar(k).PyName())
 		}
 		t := newTensor(k, src.Shape)
 		fill(e, t)
@@ -206,7 +214,7 @@ func (c *callArgs) tensorArg(i, n int) (*tensor.Tensor, error) {
 	}
 	a := c.pos[i]
 	if a.v.Kind != VTensor {
-		return nil, errf(a.at, "%s() wants a tensor here, not %s", c.name, a.v.describe())
+		return nil, Errf(a.at, "%s() wants a tensor here, not %s", c.name, a.v.Describe())
 	}
 	return a.v.Tensor, nil
 }
@@ -225,13 +233,13 @@ func ctorRandint(e *Env, c *callArgs) (Value, error) {
 		return Value{}, err
 	}
 	if hi <= lo {
-		return Value{}, errf(c.pos[1].at, "randint(): high %d must be greater than low %d (high is exclusive)", hi, lo)
+		return Value{}, Errf(c.pos[1].at, "randint(): high %d must be greater than low %d (high is exclusive)", hi, lo)
 	}
 	k, err := c.dtype(ir.Int32)
 	if err != nil {
 		return Value{}, err
 	}
-	shape, err := c.shape(2)
+	shape, err := c.shape(2, e.elementLimit())
 	if err != nil {
 		return Value{}, err
 	}
@@ -253,7 +261,7 @@ func ctorFull(e *Env, c *callArgs) (Value, error) {
 		return Value{}, err
 	}
 	sc := &callArgs{name: c.name, call: c.call, pos: c.pos[:1]}
-	shape, err := sc.shape(0)
+	shape, err := sc.shape(0, e.elementLimit())
 	if err != nil {
 		return Value{}, err
 	}
@@ -283,7 +291,7 @@ func ctorFullLike(e *Env, c *callArgs) (Value, error) {
 
 // fillValue sets every element of t to a number.
 func fillValue(t *tensor.Tensor, a arg, fn string) error {
-	v := a.v.asInt()
+	v := a.v.AsInt()
 	switch v.Kind {
 	case VInt:
 		for i := range t.NumElements() {
@@ -294,7 +302,7 @@ func fillValue(t *tensor.Tensor, a arg, fn string) error {
 			t.SetFloat(i, v.Float)
 		}
 	default:
-		return errf(a.at, "%s(): the fill value must be a number, not %s", fn, a.v.describe())
+		return Errf(a.at, "%s(): the fill value must be a number, not %s", fn, a.v.Describe())
 	}
 	return nil
 }
@@ -318,7 +326,7 @@ func ctorArange(e *Env, c *callArgs) (Value, error) {
 	}
 	lo, hi, step := b[0], b[1], b[2]
 	if step == 0 {
-		return Value{}, errf(c.pos[2].at, "arange(): step must not be zero")
+		return Value{}, Errf(c.pos[2].at, "arange(): step must not be zero")
 	}
 	k, err := c.dtype(ir.Int32)
 	if err != nil {
@@ -328,8 +336,8 @@ func ctorArange(e *Env, c *callArgs) (Value, error) {
 	if (step > 0 && hi > lo) || (step < 0 && hi < lo) {
 		n = (hi - lo + step - sign(step)) / step
 	}
-	if n > maxElements {
-		return Value{}, errf(c.call, "arange(): a tensor of more than 2^31 elements is too large")
+	if n > e.elementLimit() {
+		return Value{}, Errf(c.call, "arange(): a tensor of more than 2^31 elements is too large")
 	}
 	t := newTensor(k, []int{int(n)})
 	for i := range int(n) {
@@ -381,13 +389,13 @@ func ctorTensor(e *Env, c *callArgs) (Value, error) {
 func flatten(a arg, v Value, shape []int, out *[]Value) error {
 	if len(shape) == 0 {
 		if v.Kind == VTuple {
-			return errf(a.at, "tensor(): the list is not rectangular")
+			return Errf(a.at, "tensor(): the list is not rectangular")
 		}
 		*out = append(*out, v)
 		return nil
 	}
 	if v.Kind != VTuple || len(v.Elems) != shape[0] {
-		return errf(a.at, "tensor(): the list is not rectangular")
+		return Errf(a.at, "tensor(): the list is not rectangular")
 	}
 	for _, el := range v.Elems {
 		if err := flatten(a, el, shape[1:], out); err != nil {
@@ -398,14 +406,14 @@ func flatten(a arg, v Value, shape []int, out *[]Value) error {
 }
 
 func fillOne(t *tensor.Tensor, i int, a arg) error {
-	v := a.v.asInt()
+	v := a.v.AsInt()
 	switch v.Kind {
 	case VInt:
 		t.SetInt(i, v.Int)
 	case VFloat:
 		t.SetFloat(i, v.Float)
 	default:
-		return errf(a.at, "tensor(): elements must be numbers, not %s", a.v.describe())
+		return Errf(a.at, "tensor(): elements must be numbers, not %s", a.v.Describe())
 	}
 	return nil
 }
@@ -418,7 +426,7 @@ func ctorLoad(e *Env, c *callArgs) (Value, error) {
 	}
 	a := c.pos[0]
 	if a.v.Kind != VStr {
-		return Value{}, errf(a.at, "load() wants a path string, not %s", a.v.describe())
+		return Value{}, Errf(a.at, "load() wants a path string, not %s", a.v.Describe())
 	}
 	path := a.v.Str
 	if !filepath.IsAbs(path) && e.Dir != "" {
@@ -462,10 +470,10 @@ func ctorPtrs(e *Env, c *callArgs) (Value, error) {
 	for i, a := range c.pos {
 		n, ok := c.call.Args[min(i, len(c.call.Args)-1)].(*frontend.Name)
 		if !ok || len(c.pos) != len(c.call.Args) {
-			return Value{}, errf(a.at, "ptrs() takes names of bound tensors")
+			return Value{}, Errf(a.at, "ptrs() takes names of bound tensors")
 		}
 		if a.v.Kind != VTensor || a.v.Ptrs != nil {
-			return Value{}, errf(a.at, "ptrs(): %s is %s, not a tensor", n.ID, a.v.describe())
+			return Value{}, Errf(a.at, "ptrs(): %s is %s, not a tensor", n.ID, a.v.Describe())
 		}
 		names = append(names, n.ID)
 	}

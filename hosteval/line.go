@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements parsing of launch lines:
 // kernel[GRID](args..., META=value, num_warps=4, num_stages=3).
@@ -37,53 +37,53 @@ type Launch struct {
 // ParseLaunch parses a launch line. Errors are diagnostics placed in the
 // text under the source name "launch" (launch:1:14: ...).
 func ParseLaunch(src string) (_ *Launch, err error) {
-	defer attachSource(&err, LaunchSource, src)
-	x, err := parseExpr(LaunchSource, src)
+	defer AttachSource(&err, LaunchSource, src)
+	x, err := ParseExpr(LaunchSource, src)
 	if err != nil {
 		return nil, err
 	}
 	shape := "a launch is written kernel[grid](args...), as in Python"
 	call, ok := x.(*frontend.Call)
 	if !ok {
-		return nil, Usage(errAt(LaunchSource, col(x), shape))
+		return nil, Usage(ErrAt(LaunchSource, col(x), shape))
 	}
 	sub, ok := call.Func.(*frontend.Subscript)
 	if !ok {
-		return nil, Usage(errAt(LaunchSource, col(call.Func), "missing the grid: "+shape))
+		return nil, Usage(ErrAt(LaunchSource, col(call.Func), "missing the grid: "+shape))
 	}
 	name, ok := sub.X.(*frontend.Name)
 	if !ok {
-		return nil, Usage(errAt(LaunchSource, col(sub.X), "the kernel must be named by a plain name: "+shape))
+		return nil, Usage(ErrAt(LaunchSource, col(sub.X), "the kernel must be named by a plain name: "+shape))
 	}
 	if _, ok := sub.Index.(*frontend.Slice); ok {
-		return nil, Usage(errAt(LaunchSource, col(sub.Index), "the grid must be a tuple, a lambda or a name, not a slice"))
+		return nil, Usage(ErrAt(LaunchSource, col(sub.Index), "the grid must be a tuple, a lambda or a name, not a slice"))
 	}
 	l := &Launch{Kernel: name.ID, Grid: sub.Index, Src: src}
 	l.EndCol = strings.LastIndexByte(strings.TrimRight(src, " \t\r\n"), ')') + 1
 	for _, a := range call.Args {
 		if s, ok := a.(*frontend.Starred); ok {
-			return nil, Usage(errAt(LaunchSource, col(s), "*args is not supported in a launch line; list the arguments"))
+			return nil, Usage(ErrAt(LaunchSource, col(s), "*args is not supported in a launch line; list the arguments"))
 		}
 		l.Args = append(l.Args, a)
 	}
 	seen := map[string]bool{}
 	for _, kw := range call.Keywords {
 		if kw.Name == "" {
-			return nil, Usage(errAt(LaunchSource, kw.Pos.Col, "**kwargs is not supported in a launch line; list the arguments"))
+			return nil, Usage(ErrAt(LaunchSource, kw.Pos.Col, "**kwargs is not supported in a launch line; list the arguments"))
 		}
 		if seen[kw.Name] {
-			return nil, Usage(errAt(LaunchSource, kw.Pos.Col, "keyword argument '"+kw.Name+"' repeated"))
+			return nil, Usage(ErrAt(LaunchSource, kw.Pos.Col, "keyword argument '"+kw.Name+"' repeated"))
 		}
 		seen[kw.Name] = true
 		if kw.Name == "num_warps" || kw.Name == "num_stages" {
 			if c, ok := kw.Value.(*frontend.Const); ok {
 				if c.Kind != frontend.ConstInt || !c.Int.IsInt64() || c.Int.Int64() < 1 || c.Int.Int64() > 64 {
-					return nil, Usage(errAt(LaunchSource, col(c), kw.Name+" must be a positive integer"))
+					return nil, Usage(ErrAt(LaunchSource, col(c), kw.Name+" must be a positive integer"))
 				}
 				n := int(c.Int.Int64())
 				if kw.Name == "num_warps" {
 					if n&(n-1) != 0 || n > 32 {
-						return nil, Usage(errAt(LaunchSource, col(c), "num_warps must be a power of two from 1 to 32"))
+						return nil, Usage(ErrAt(LaunchSource, col(c), "num_warps must be a power of two from 1 to 32"))
 					}
 					l.NumWarps = n
 				} else {

@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements attributes, methods and subscripts of values:
 // x.shape[i], x.stride(i), x.numel(), meta['BLOCK'], and the like.
@@ -27,13 +27,13 @@ func attribute(x *frontend.Attribute, v Value) (Value, error) {
 			return IntValue(int64(len(t.Shape))), nil
 		}
 	}
-	return Value{}, errf(x, "%s has no attribute '%s'", v.describe(), x.Name)
+	return Value{}, Errf(x, "%s has no attribute '%s'", v.Describe(), x.Name)
 }
 
 // method calls v.name(args...): the tensor methods a launch line uses.
 func method(x *frontend.Attribute, v Value, c *callArgs) (Value, error) {
 	if v.Kind != VTensor {
-		return Value{}, errf(x, "%s has no method '%s'", v.describe(), x.Name)
+		return Value{}, Errf(x, "%s has no method '%s'", v.Describe(), x.Name)
 	}
 	t := v.Tensor
 	axis := func() (int, error) {
@@ -43,7 +43,7 @@ func method(x *frontend.Attribute, v Value, c *callArgs) (Value, error) {
 		}
 		r := int64(len(t.Shape))
 		if i < -r || i >= r {
-			return 0, errf(c.pos[0].at, "axis %d is out of range for a tensor of rank %d", i, r)
+			return 0, Errf(c.pos[0].at, "axis %d is out of range for a tensor of rank %d", i, r)
 		}
 		if i < 0 {
 			i += r
@@ -85,7 +85,7 @@ func method(x *frontend.Attribute, v Value, c *callArgs) (Value, error) {
 		}
 		return IntValue(int64(t.ElemSize())), nil
 	}
-	return Value{}, errf(x, "tensors have no method '%s' here (stride, size, numel, dim and element_size are supported)", x.Name)
+	return Value{}, Errf(x, "tensors have no method '%s' here (stride, size, numel, dim and element_size are supported)", x.Name)
 }
 
 func intTuple(s []int) Value {
@@ -100,9 +100,9 @@ func intTuple(s []int) Value {
 func index(x *frontend.Subscript, v, i Value) (Value, error) {
 	switch v.Kind {
 	case VTuple:
-		i = i.asInt()
+		i = i.AsInt()
 		if i.Kind != VInt {
-			return Value{}, errf(x.Index, "tuple indices must be integers, not %s", i.describe())
+			return Value{}, Errf(x.Index, "tuple indices must be integers, not %s", i.Describe())
 		}
 		n := int64(len(v.Elems))
 		k := i.Int
@@ -110,12 +110,12 @@ func index(x *frontend.Subscript, v, i Value) (Value, error) {
 			k += n
 		}
 		if k < 0 || k >= n {
-			return Value{}, errf(x.Index, "index %d is out of range for a tuple of %d", i.Int, n)
+			return Value{}, Errf(x.Index, "index %d is out of range for a tuple of %d", i.Int, n)
 		}
 		return v.Elems[k], nil
 	case VDict:
 		if i.Kind != VStr {
-			return Value{}, errf(x.Index, "meta keys are strings, not %s", i.describe())
+			return Value{}, Errf(x.Index, "meta keys are strings, not %s", i.Describe())
 		}
 		if m, ok := v.Dict[i.Str]; ok {
 			return m, nil
@@ -131,5 +131,5 @@ func index(x *frontend.Subscript, v, i Value) (Value, error) {
 		}
 		return Value{}, Usage(d)
 	}
-	return Value{}, errf(x, "%s cannot be indexed here", v.describe())
+	return Value{}, Errf(x, "%s cannot be indexed here", v.Describe())
 }

@@ -1,4 +1,4 @@
-package launch
+package gpu
 
 // This file compiles a specialized kernel to a cubin and runs it on the GPU.
 
@@ -14,6 +14,10 @@ import (
 	"github.com/tri-lang/tri/nvrtc"
 	"github.com/tri-lang/tri/tensor"
 )
+
+// ErrNoGPU is wrapped by errors of GPU work attempted where no NVIDIA driver
+// or NVRTC is found.
+var ErrNoGPU = errors.New("no GPU")
 
 var (
 	deviceOnce sync.Once
@@ -44,14 +48,14 @@ func TargetArch(arch string) string {
 		return arch
 	}
 	if d, err := Device(); err == nil {
-		return deviceTarget(d)
+		return DeviceTarget(d)
 	}
 	return "sm_80"
 }
 
-// deviceTarget is the architecture tri compiles for on device d: its own,
+// DeviceTarget is the architecture tri compiles for on device d: its own,
 // with the "a" variant on sm_90 (Hopper's wgmma needs sm_90a), as Triton.
-func deviceTarget(d *nvrtc.Device) string {
+func DeviceTarget(d *nvrtc.Device) string {
 	if a := d.Arch(); a != "sm_90" {
 		return a
 	}
@@ -87,10 +91,10 @@ func CompileCUDA(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool) 
 	})
 }
 
-// compileReport compiles res afresh, past tri's cubin cache (whose logs
+// CompileReport compiles res afresh, past tri's cubin cache (whose logs
 // may come from a tri that let NVRTC skip ptxas), so that the log holds
 // ptxas's resource report.
-func compileReport(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool) (*nvrtc.Program, error) {
+func CompileReport(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool) (*nvrtc.Program, error) {
 	prog, _, err := compileWith(k, res, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
 		prog, err := nvrtc.Compile(src, opt)
 		return prog, false, err
@@ -128,7 +132,7 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	arch := deviceTarget(dev)
+	arch := DeviceTarget(dev)
 	res, err := GenerateCUDA(k, arch, lineInfo)
 	if err != nil {
 		return nil, err
@@ -209,13 +213,21 @@ func (c *Compiled) LaunchOn(stream *nvrtc.Stream, grid [3]int, args ...Arg) erro
 	return c.fn.LaunchOn(stream, grid, [3]int{threads, 1, 1}, c.shared, p.Bytes())
 }
 
-// deviceTensors places host tensors on the GPU and brings them back.
-type deviceTensors struct {
+// Tensors places host tensors on the GPU, once each, and brings them back.
+// It is not safe for concurrent use.
+type Tensors struct {
 	dev  *nvrtc.Device
 	ptrs map[*tensor.Tensor]nvrtc.DevicePtr
 }
 
-func (d *deviceTensors) upload(t *tensor.Tensor) (nvrtc.DevicePtr, error) {
+// NewTensors returns an empty set of device copies on dev.
+func NewTensors(dev *nvrtc.Device) *Tensors {
+	return &Tensors{dev: dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
+}
+
+// Upload returns the device copy of t, allocating and filling it the first
+// time.
+func (d *Tensors) Upload(t *tensor.Tensor) (nvrtc.DevicePtr, error) {
 	if p, ok := d.ptrs[t]; ok {
 		return p, nil
 	}
@@ -233,7 +245,14 @@ func (d *deviceTensors) upload(t *tensor.Tensor) (nvrtc.DevicePtr, error) {
 	return p, nil
 }
 
-func (d *deviceTensors) download() error {
+// Lookup returns the device copy of t if Upload made one.
+func (d *Tensors) Lookup(t *tensor.Tensor) (nvrtc.DevicePtr, bool) {
+	p, ok := d.ptrs[t]
+	return p, ok
+}
+
+// Download copies every device copy back into its host tensor.
+func (d *Tensors) Download() error {
 	for t, p := range d.ptrs {
 		if len(t.Data) > 0 {
 			if err := d.dev.CopyDtoH(t.Data, p); err != nil {
@@ -244,90 +263,11 @@ func (d *deviceTensors) download() error {
 	return nil
 }
 
-func (d *deviceTensors) free() {
+// Free releases the device copies.
+func (d *Tensors) Free() {
 	for _, p := range d.ptrs {
 		_ = d.dev.Free(p)
 	}
-}
-
-// RunGPU compiles the launch's kernel (through the cache), copies the bound
-// tensors to the GPU, launches once, waits, and copies them back.
-func (p *Prepared) RunGPU(lineInfo bool) (_ *Compiled, err error) {
-	defer p.sourced(&err)
-	c, err := Compile(p.Kernel, lineInfo)
-	if err != nil {
-		return nil, err
-	}
-	dt := &deviceTensors{dev: c.dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
-	defer dt.free()
-	args, err := p.deviceArgs(dt)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Launch(p.Grid, args...); err != nil {
-		return nil, err
-	}
-	if err := c.dev.Synchronize(); err != nil {
-		return nil, fmt.Errorf("running %s on the GPU: %w", p.Kernel.Name, err)
-	}
-	return c, dt.download()
-}
-
-// deviceArgs uploads the tensors of the launch (and the tensors that
-// pointer tables name, whose addresses are written into the tables) and
-// returns the kernel's arguments.
-func (p *Prepared) deviceArgs(dt *deviceTensors) ([]Arg, error) {
-	rargs, err := p.runtimeArgs()
-	if err != nil {
-		return nil, err
-	}
-	args := make([]Arg, len(rargs))
-	for i, a := range rargs {
-		if a.value.Kind != VTensor {
-			args[i] = Arg{Int: a.scalar.Int, Float: a.scalar.Float}
-			continue
-		}
-		if err := p.fillPointerTable(dt, a.value); err != nil {
-			return nil, err
-		}
-		if args[i].Ptr, err = dt.upload(a.value.Tensor); err != nil {
-			return nil, err
-		}
-	}
-	return args, nil
-}
-
-// fillPointerTable writes the device addresses of the tensors a ptrs(...)
-// table names into it.
-func (p *Prepared) fillPointerTable(dt *deviceTensors, v Value) error {
-	for j, name := range v.Ptrs {
-		t, ok := p.Env.Lookup(name)
-		if !ok || t.Kind != VTensor {
-			return fmt.Errorf("ptrs(): %s is not a bound tensor", name)
-		}
-		addr, err := dt.upload(t.Tensor)
-		if err != nil {
-			return err
-		}
-		v.Tensor.SetInt(j, int64(addr))
-	}
-	return nil
-}
-
-// Upload copies the launch's tensors to the GPU and returns the kernel's
-// arguments for Compiled.Launch, and a function that frees the copies.
-func (p *Prepared) Upload() ([]Arg, func(), error) {
-	dev, err := Device()
-	if err != nil {
-		return nil, nil, err
-	}
-	dt := &deviceTensors{dev: dev, ptrs: map[*tensor.Tensor]nvrtc.DevicePtr{}}
-	args, err := p.deviceArgs(dt)
-	if err != nil {
-		dt.free()
-		return nil, nil, err
-	}
-	return args, dt.free, nil
 }
 
 // Synchronize waits for the GPU's queued work.

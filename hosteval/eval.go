@@ -1,4 +1,4 @@
-package launch
+package hosteval
 
 // This file implements the evaluation of launch arguments, grids and --let
 // expressions: a small Python expression evaluator over Values.
@@ -30,14 +30,14 @@ const maxDepth = 64
 // the bindings. Errors are diagnostics placed at the expression's position.
 func (e *Env) Eval(x frontend.Expr, src *Source) (_ Value, err error) {
 	if src != nil {
-		defer attachSource(&err, src.Name, src.Text)
+		defer AttachSource(&err, src.Name, src.Text)
 	}
 	defer e.begin(len(e.names))()
 	return e.eval(x, nil)
 }
 
-// errf makes a bad-input error placed at n.
-func errf(n frontend.Node, format string, args ...any) error {
+// Errf makes a bad-input error placed at n.
+func Errf(n frontend.Node, format string, args ...any) error {
 	return Usage(diag.Errorf(n.Position(), diag.CodeLaunch, format, args...))
 }
 
@@ -48,7 +48,7 @@ func (e *Env) eval(x frontend.Expr, sc scope) (Value, error) {
 // evalDepth evaluates x; depth counts nested lambda calls and globals.
 func (e *Env) evalDepth(x frontend.Expr, sc scope, depth int) (Value, error) {
 	if depth > maxDepth {
-		return Value{}, errf(x, "expression nests too deeply")
+		return Value{}, Errf(x, "expression nests too deeply")
 	}
 	ev := func(y frontend.Expr) (Value, error) { return e.evalDepth(y, sc, depth) }
 	switch x := x.(type) {
@@ -64,7 +64,7 @@ func (e *Env) evalDepth(x frontend.Expr, sc scope, depth int) (Value, error) {
 		if d, ok := e.moduleAttr(x, sc); ok {
 			return d, nil
 		} else if root := rootName(x); root != "" && e.isModule(root, sc) {
-			return Value{}, errf(x, "unknown name %s", dotted(x))
+			return Value{}, Errf(x, "unknown name %s", dotted(x))
 		}
 		v, err := ev(x.X)
 		if err != nil {
@@ -77,7 +77,7 @@ func (e *Env) evalDepth(x frontend.Expr, sc scope, depth int) (Value, error) {
 			return Value{}, err
 		}
 		if _, ok := x.Index.(*frontend.Slice); ok {
-			return Value{}, errf(x.Index, "slices are not supported here; index with an integer")
+			return Value{}, Errf(x.Index, "slices are not supported here; index with an integer")
 		}
 		i, err := ev(x.Index)
 		if err != nil {
@@ -128,18 +128,18 @@ func (e *Env) evalDepth(x frontend.Expr, sc scope, depth int) (Value, error) {
 	case *frontend.Call:
 		return e.call(x, sc, depth)
 	case *frontend.Starred:
-		return Value{}, errf(x, "*%s is allowed only among a call's arguments", exprText(x.X))
+		return Value{}, Errf(x, "*%s is allowed only among a call's arguments", exprText(x.X))
 	case *frontend.BadExpr:
-		return Value{}, errf(x, "%s is not supported in a launch line or --let", x.What)
+		return Value{}, Errf(x, "%s is not supported in a launch line or --let", x.What)
 	}
-	return Value{}, errf(x, "this expression is not supported in a launch line or --let")
+	return Value{}, Errf(x, "this expression is not supported in a launch line or --let")
 }
 
 func constValue(c *frontend.Const) (Value, error) {
 	switch c.Kind {
 	case frontend.ConstInt:
 		if !c.Int.IsInt64() {
-			return Value{}, errf(c, "integer %s does not fit in 64 bits", c.Int)
+			return Value{}, Errf(c, "integer %s does not fit in 64 bits", c.Int)
 		}
 		return IntValue(c.Int.Int64()), nil
 	case frontend.ConstFloat:
@@ -151,7 +151,7 @@ func constValue(c *frontend.Const) (Value, error) {
 	case frontend.ConstNone:
 		return None, nil
 	}
-	return Value{}, errf(c, "'...' is not a value")
+	return Value{}, Errf(c, "'...' is not a value")
 }
 
 func (e *Env) evalElems(xs []frontend.Expr, sc scope, depth int) (Value, error) {
@@ -163,7 +163,7 @@ func (e *Env) evalElems(xs []frontend.Expr, sc scope, depth int) (Value, error) 
 				return Value{}, err
 			}
 			if v.Kind != VTuple {
-				return Value{}, errf(s, "cannot unpack %s", v.describe())
+				return Value{}, Errf(s, "cannot unpack %s", v.Describe())
 			}
 			out.Elems = append(out.Elems, v.Elems...)
 			continue
@@ -188,7 +188,7 @@ func (e *Env) lookupName(x *frontend.Name, sc scope, depth int) (Value, error) {
 	}
 	if g, ok := e.globals[x.ID]; ok {
 		if e.calls++; e.calls > maxCalls {
-			return Value{}, errf(x, "too many evaluations of module globals; is %s defined in terms of itself?", x.ID)
+			return Value{}, Errf(x, "too many evaluations of module globals; is %s defined in terms of itself?", x.ID)
 		}
 		return e.evalDepth(g, nil, depth+1)
 	}
@@ -201,10 +201,10 @@ func (e *Env) lookupName(x *frontend.Name, sc scope, depth int) (Value, error) {
 		return None, nil
 	}
 	if _, ok := builtinModules[x.ID]; ok {
-		return Value{}, errf(x, "%s is a module, not a value", x.ID)
+		return Value{}, Errf(x, "%s is a module, not a value", x.ID)
 	}
 	if _, ok := builtins[x.ID]; ok {
-		return Value{}, errf(x, "%s is a function; call it", x.ID)
+		return Value{}, Errf(x, "%s is a function; call it", x.ID)
 	}
 	d := diag.Errorf(x.Pos, diag.CodeLaunch, "name '%s' is not bound; bind it with --let %s=...", x.ID, x.ID)
 	if s := diag.Closest(x.ID, e.names); s != "" {
@@ -338,8 +338,8 @@ func compareValues(at frontend.Node, op string, a, b Value) (bool, error) {
 		same := a.Kind == b.Kind && (a.Kind == VNone || a.Kind == VBool && a.Bool == b.Bool)
 		return same == (op == "is"), nil
 	}
-	if x, ok := numeric(a); ok {
-		if y, ok := numeric(b); ok {
+	if x, ok := Numeric(a); ok {
+		if y, ok := Numeric(b); ok {
 			switch op {
 			case "<":
 				return x < y, nil
@@ -360,11 +360,11 @@ func compareValues(at frontend.Node, op string, a, b Value) (bool, error) {
 		eq := a.Kind == b.Kind && a.String() == b.String()
 		return eq == (op == "=="), nil
 	}
-	return false, errf(at, "cannot compare %s %s %s", a.describe(), op, b.describe())
+	return false, Errf(at, "cannot compare %s %s %s", a.Describe(), op, b.Describe())
 }
 
-// numeric returns an int, bool or float as float64 for comparisons.
-func numeric(v Value) (float64, bool) {
+// Numeric returns an int, bool or float as float64 for comparisons.
+func Numeric(v Value) (float64, bool) {
 	switch v.Kind {
 	case VInt:
 		return float64(v.Int), true

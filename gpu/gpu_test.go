@@ -1,0 +1,41 @@
+package gpu
+
+import (
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/ir"
+)
+
+// TestTargetArch: an architecture asked for is used as given; otherwise the
+// GPU's, or sm_80 without one.
+func TestTargetArch(t *testing.T) {
+	for _, arch := range []string{"sm_80", "sm_86", "sm_90a"} {
+		assert.Equal(t, arch, TargetArch(arch))
+	}
+	dev, err := Device()
+	if err != nil {
+		assert.Equal(t, "sm_80", TargetArch(""))
+		return
+	}
+	assert.Equal(t, DeviceTarget(dev), TargetArch(""))
+}
+
+// TestNoGPU: without a driver, Compile and Synchronize fail with an error
+// that wraps ErrNoGPU (and never panic). With a GPU it skips; without one
+// under TRI_REQUIRE_GPU=1 it fails, as the GPU tests do.
+func TestNoGPU(t *testing.T) {
+	if _, err := Device(); err == nil {
+		t.Skip("a GPU is present")
+	}
+	if os.Getenv("TRI_REQUIRE_GPU") == "1" {
+		t.Fatal("TRI_REQUIRE_GPU=1 but no GPU")
+	}
+	_, err := Compile(&ir.Kernel{Name: "k", NumWarps: 4}, false)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrNoGPU), "%v", err)
+	assert.True(t, errors.Is(Synchronize(), ErrNoGPU))
+}
