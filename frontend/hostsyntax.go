@@ -84,7 +84,8 @@ func (p *fileParser) hostError(c *chunk, d *diag.Diagnostic) {
 }
 
 // newerSyntax reports whether src (one statement) uses, outside strings and
-// comments, syntax that Python 3.4 lacks: f-strings, :=, the @ operator,
+// comments, syntax that Python 3.4 lacks and modernize does not rewrite:
+// f-strings (some), template strings, the @ operator,
 // async and await, soft keywords (match, case, type) starting a line,
 // unpacking with * or ** in displays and calls, numbers with underscores,
 // variable annotations, positional-only parameters, except*.
@@ -116,7 +117,10 @@ func newerSyntax(src string) bool {
 			}
 			word := src[i:j]
 			if j < len(src) && (src[j] == '\'' || src[j] == '"') && strings.ContainsAny(word, "fFtT") && len(word) <= 3 {
-				return true // an f-string (or a template string)
+				// An f-string: modernize rewrites those of Python 3.11,
+				// not 3.12's (quotes reused inside fields), so tri does
+				// not judge them. Or a template string.
+				return true
 			}
 			switch word {
 			case "async", "await", "nonlocal":
@@ -144,8 +148,6 @@ func newerSyntax(src string) bool {
 			}
 			i, prev, lineStart = j-1, 'x', false
 			continue
-		case c == ':' && i+1 < len(src) && src[i+1] == '=':
-			return true
 		case c == '@' && !lineStart:
 			return true
 		case c == '*' && (prev == '(' || prev == '[' || prev == '{' || prev == ','):

@@ -207,3 +207,12 @@ func TestNonASCIIIdentifiers(t *testing.T) {
 	require.NoError(t, dl.Err())
 	assert.Equal(t, []string{"addé_kernel"}, funcNames(f))
 }
+
+// TestHostWalrusJudged: the walrus operator is rewritten for gpython, so a
+// host statement that uses it is checked like any other.
+func TestHostWalrusJudged(t *testing.T) {
+	_, dl := Parse("t.py", []byte("import triton\nif (n := 3) > = 2:\n    pass\n"+smallKernel))
+	assert.Error(t, dl.Err())
+	_, dl = Parse("t.py", []byte("import triton\nif (n := 3) >= 2:\n    pass\n"+smallKernel))
+	assert.NoError(t, dl.Err())
+}
