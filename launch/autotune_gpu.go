@@ -1,8 +1,8 @@
 package launch
 
 // This file implements Prepared.Autotune: the tuning of a launch on the GPU
-// through Tuner, with pruning by early_config_prune and the GPU's side of
-// tuneDevice.
+// through autotune.Tuner, with pruning by early_config_prune and the GPU's
+// autotune.Device.
 
 import (
 	"errors"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-python/gpython/py"
 
+	"github.com/tri-lang/tri/autotune"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
@@ -39,15 +40,15 @@ func (p *Prepared) Autotune(o *Options) (_ *Prepared, err error) {
 	a := p.setup.autotune()
 	g := &gpuTuneDevice{p: p, o: o.quiet(), dev: dev, warmup: a.Warmup, rep: a.Rep, cands: map[int]*gpuCandidate{}}
 	defer g.free()
-	tuner := &Tuner{Log: o.stderr(), Timeout: o.Timeout}
+	tuner := &autotune.Tuner{Log: o.stderr(), Timeout: o.Timeout}
 	if o.Timeout > 0 {
 		tuner.Deadline = time.Now().Add(o.Timeout)
 	}
 	return p.tune(g, dev.Name()+" ("+dev.Arch()+")", tuner, o)
 }
 
-// tune is Autotune on any tuneDevice.
-func (p *Prepared) tune(dev tuneDevice, device string, tuner *Tuner, o *Options) (*Prepared, error) {
+// tune is Autotune on any autotune.Device.
+func (p *Prepared) tune(dev autotune.Device, device string, tuner *autotune.Tuner, o *Options) (*Prepared, error) {
 	a := p.setup.autotune()
 	cands, err := p.pruneConfigs()
 	if err != nil {
@@ -57,7 +58,7 @@ func (p *Prepared) tune(dev tuneDevice, device string, tuner *Tuner, o *Options)
 	if err != nil {
 		return nil, err
 	}
-	s := &tuneSession{dev: dev, zero: zero, restore: restore}
+	s := &autotune.Session{Dev: dev, Zero: zero, Restore: restore}
 	descs := make([]string, len(a.Configs))
 	for i, c := range a.Configs {
 		descs[i] = c.Describe(p.Bound.Func)
@@ -66,9 +67,9 @@ func (p *Prepared) tune(dev tuneDevice, device string, tuner *Tuner, o *Options)
 	if err != nil {
 		return nil, err
 	}
-	job := &TuneJob{
+	job := &autotune.Job{
 		Kernel: p.Bound.Func.Name, Source: p.Source.Text, Key: key, Device: device,
-		Configs: descs, Candidates: cands, Compile: dev.compile, Time: s.time,
+		Configs: descs, Candidates: cands, Compile: dev.Compile, Time: s.Time,
 	}
 	if g, ok := dev.(*gpuTuneDevice); ok {
 		job.Warm = g.warm
@@ -207,7 +208,7 @@ func (p *Prepared) pruneConfigs() ([]int, error) {
 	return out, nil
 }
 
-// gpuTuneDevice is tuneDevice on the GPU: each config compiled and
+// gpuTuneDevice is autotune.Device on the GPU: each config compiled and
 // launched on copies of the launch's tensors made for tuning.
 type gpuTuneDevice struct {
 	p           *Prepared // the launch as Prepare left it: its tensors
@@ -253,7 +254,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 	wg.Wait()
 }
 
-func (g *gpuTuneDevice) compile(i int) error {
+func (g *gpuTuneDevice) Compile(i int) error {
 	q, err := g.p.setup.prepare(i, g.o)
 	if err != nil {
 		return err
@@ -273,7 +274,7 @@ func (g *gpuTuneDevice) compile(i int) error {
 	return nil
 }
 
-func (g *gpuTuneDevice) launch(i int) error {
+func (g *gpuTuneDevice) Launch(i int) error {
 	c := g.cands[i]
 	return c.c.Launch(c.p.Grid, c.args...)
 }
@@ -292,7 +293,7 @@ func (g *gpuTuneDevice) tensor(name string) (*tensor.Tensor, nvrtc.DevicePtr, er
 	return nil, 0, fmt.Errorf("internal error: no tuning copy of tensor %s", name)
 }
 
-func (g *gpuTuneDevice) zero(name string) error {
+func (g *gpuTuneDevice) Zero(name string) error {
 	t, ptr, err := g.tensor(name)
 	if err != nil || len(t.Data) == 0 {
 		return err
@@ -300,7 +301,7 @@ func (g *gpuTuneDevice) zero(name string) error {
 	return g.dev.Memset(ptr, 0, len(t.Data))
 }
 
-func (g *gpuTuneDevice) restore(name string) error {
+func (g *gpuTuneDevice) Restore(name string) error {
 	t, ptr, err := g.tensor(name)
 	if err != nil || len(t.Data) == 0 {
 		return err
@@ -308,7 +309,7 @@ func (g *gpuTuneDevice) restore(name string) error {
 	return g.dev.CopyHtoD(ptr, t.Data)
 }
 
-func (g *gpuTuneDevice) bench(launch func() error) ([]float64, error) {
+func (g *gpuTuneDevice) Bench(launch func() error) ([]float64, error) {
 	if g.flush == 0 {
 		f, err := g.dev.Alloc(l2FlushBytes)
 		if err != nil {

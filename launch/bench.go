@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tri-lang/tri/autotune"
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/nvrtc"
@@ -169,7 +170,7 @@ func benchOne(path, line string, o *Options, b *BenchOptions, dev *nvrtc.Device,
 	}
 	slices.Sort(times)
 	r.Reps = len(times)
-	r.Median, r.P20, r.P80 = quantile(times, 0.5), quantile(times, 0.2), quantile(times, 0.8)
+	r.Median, r.P20, r.P80 = autotune.Quantile(times, 0.5), autotune.Quantile(times, 0.2), autotune.Quantile(times, 0.8)
 	if b.Bytes != "" {
 		v, err := p.evalNumber("--bytes", b.Bytes)
 		if err != nil {
@@ -272,20 +273,6 @@ func timeLaunches(dev *nvrtc.Device, launch func() error, flush nvrtc.DevicePtr,
 		}
 	}
 	return times, nil
-}
-
-// quantile of sorted xs, linearly interpolated as numpy does.
-func quantile(xs []float64, q float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	pos := q * float64(len(xs)-1)
-	i := int(pos)
-	if i+1 >= len(xs) {
-		return xs[len(xs)-1]
-	}
-	f := pos - float64(i)
-	return xs[i]*(1-f) + xs[i+1]*f
 }
 
 // evalNumber evaluates a --bytes or --flops expression over the bindings.
