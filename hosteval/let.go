@@ -105,7 +105,7 @@ func (e *Env) Names() []string { return append([]string(nil), e.names...) }
 
 // UseGlobals makes a file's module-level globals (BLOCK =
 // tl.constexpr(128)) visible to the evaluation of parameter defaults in
-// Bind. Bindings by --let take precedence.
+// package bind. Bindings by --let take precedence.
 func (e *Env) UseGlobals(gs []*frontend.Global) {
 	e.globals = map[string]frontend.Expr{}
 	for _, g := range gs {
@@ -115,13 +115,13 @@ func (e *Env) UseGlobals(gs []*frontend.Global) {
 
 // Begin starts a top-level evaluation with the random stream of the next
 // binding; the returned function ends it. Every Eval until then draws from
-// that one stream, so that the arguments of a launch (Bind) are as random as
-// the bindings of one --let each.
+// that one stream, so that the arguments of a launch (package bind) are as
+// random as the bindings of one --let each.
 func (e *Env) Begin() (end func()) { return e.begin(len(e.names)) }
 
 // begin starts a top-level evaluation with the random stream of binding
-// number idx; the returned function ends it. Nested calls (Bind evaluating
-// arguments) keep the outer evaluation's stream.
+// number idx; the returned function ends it. Nested calls (package bind
+// evaluating arguments) keep the outer evaluation's stream.
 func (e *Env) begin(idx int) (end func()) {
 	if e.rng != nil {
 		return func() {}

@@ -25,7 +25,7 @@ type Launch struct {
 	Kwargs []*frontend.Keyword
 	// NumWarps and NumStages are the launch options given as integer
 	// literals; 0 if absent (or given as an expression, which stays in
-	// Kwargs and is evaluated by Bind).
+	// Kwargs and is evaluated by bind.Args).
 	NumWarps, NumStages int
 	// Src is the text, for error rendering (source name "launch").
 	Src string

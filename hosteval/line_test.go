@@ -24,7 +24,7 @@ func TestParseLaunch(t *testing.T) {
 	require.NoError(t, err)
 	assert.IsType(t, &frontend.Name{}, l.Grid)
 	assert.Equal(t, 0, l.NumWarps)
-	require.Len(t, l.Kwargs, 1, "a non-literal num_warps is left to Bind")
+	require.Len(t, l.Kwargs, 1, "a non-literal num_warps is left to bind.Args")
 	assert.Equal(t, len("k[grid](x, num_warps=NW)"), l.EndCol)
 
 	l, err = ParseLaunch("k[lambda meta: (triton.cdiv(n, meta['B']),)]()")

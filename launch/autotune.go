@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tri-lang/tri/bind"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/hosteval"
@@ -17,7 +18,7 @@ import (
 // tunePlan names the tensor arguments to zero before each timed launch
 // (reset_to_zero) and to restore after each config (restore_value, or
 // every tensor argument when it is not given).
-func tunePlan(a *Autotune, b *Bound) (zero, restore []string, err error) {
+func tunePlan(a *Autotune, b *bind.Bound) (zero, restore []string, err error) {
 	tensorArg := func(name, what string) error {
 		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })
 		if i >= 0 && b.Values[i].Kind == hosteval.VTensor {
@@ -53,7 +54,7 @@ func tunePlan(a *Autotune, b *Bound) (zero, restore []string, err error) {
 
 // tuneKey is the key of a launch: the values of the autotune key's
 // arguments, then the dtype of every tensor argument.
-func tuneKey(a *Autotune, b *Bound) string {
+func tuneKey(a *Autotune, b *bind.Bound) string {
 	var parts, dtypes []string
 	for _, name := range a.Key {
 		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })

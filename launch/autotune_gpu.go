@@ -17,6 +17,7 @@ import (
 	"github.com/go-python/gpython/py"
 
 	"github.com/tri-lang/tri/autotune"
+	"github.com/tri-lang/tri/bind"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
@@ -115,18 +116,18 @@ var errStopBind = errors.New("stop")
 // launchArgs are the launch's arguments by name before any config or
 // heuristic (defaults included), and those given by keyword.
 func (s *launchSetup) launchArgs() (named, kwargs map[string]hosteval.Value, err error) {
-	_, err = bindWith(s.fn, s.l, s.env, func(b *binding) error {
-		named, kwargs = b.named(), map[string]hosteval.Value{}
+	_, err = bind.With(s.fn, s.l, s.env, func(b *bind.Binding) error {
+		named, kwargs = b.Named(), map[string]hosteval.Value{}
 		for _, kw := range s.l.Kwargs {
 			if v, ok := named[kw.Name]; ok {
 				kwargs[kw.Name] = v
 			}
 		}
-		if b.sig.NumWarps > 0 {
-			kwargs["num_warps"] = hosteval.IntValue(int64(b.sig.NumWarps))
+		if b.Sig.NumWarps > 0 {
+			kwargs["num_warps"] = hosteval.IntValue(int64(b.Sig.NumWarps))
 		}
-		if b.sig.NumStages > 0 {
-			kwargs["num_stages"] = hosteval.IntValue(int64(b.sig.NumStages))
+		if b.Sig.NumStages > 0 {
+			kwargs["num_stages"] = hosteval.IntValue(int64(b.Sig.NumStages))
 		}
 		return errStopBind
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-python/gpython/py"
 
+	"github.com/tri-lang/tri/bind"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/hosteval"
@@ -220,9 +221,9 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 	}
 	c := &Config{Meta: map[string]hosteval.Value{}, obj: o}
 	for _, name := range slices.Sorted(maps.Keys(kwargs)) {
-		if !slices.Contains(paramNames(t.fn), name) {
+		if !slices.Contains(bind.ParamNames(t.fn), name) {
 			d := diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: config %d sets '%s', which is not a parameter of %s()", i, name, t.fn.Name)
-			if s := diag.Closest(name, paramNames(t.fn)); s != "" {
+			if s := diag.Closest(name, bind.ParamNames(t.fn)); s != "" {
 				d.WithSuggestion("did you mean %s?", s)
 			}
 			return nil, hosteval.Usage(d)
@@ -241,9 +242,9 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 		if err != nil || v.Kind != hosteval.VInt {
 			return nil, bad("%s must be an integer, not %s", n.name, pyRepr(get(n.name)))
 		}
-		problem := numStagesProblem
+		problem := bind.NumStagesProblem
 		if n.name == "num_warps" {
-			problem = numWarpsProblem
+			problem = bind.NumWarpsProblem
 		}
 		if why := problem(v.Int); why != "" {
 			return nil, bad("%s", why)
@@ -278,9 +279,9 @@ func (t *Tuning) paramList(o py.Object, what string, pos diag.Pos, noneOK bool) 
 			return nil, hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not a list holding %s", what, pyRepr(it)))
 		}
 		name := string(s)
-		if !slices.Contains(paramNames(t.fn), name) {
+		if !slices.Contains(bind.ParamNames(t.fn), name) {
 			d := diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s names '%s', which is not a parameter of %s()", what, name, t.fn.Name)
-			if sug := diag.Closest(name, paramNames(t.fn)); sug != "" {
+			if sug := diag.Closest(name, bind.ParamNames(t.fn)); sug != "" {
 				d.WithSuggestion("did you mean %s?", sug)
 			}
 			return nil, hosteval.Usage(d)
@@ -354,9 +355,9 @@ func (t *Tuning) readHeuristics(dc *frontend.Decorator, text string, pos diag.Po
 		if !ok {
 			continue
 		}
-		if !slices.Contains(paramNames(t.fn), name) {
+		if !slices.Contains(bind.ParamNames(t.fn), name) {
 			e := diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics sets '%s', which is not a parameter of %s()", name, t.fn.Name)
-			if s := diag.Closest(name, paramNames(t.fn)); s != "" {
+			if s := diag.Closest(name, bind.ParamNames(t.fn)); s != "" {
 				e.WithSuggestion("did you mean %s?", s)
 			}
 			return nil, hosteval.Usage(e)
@@ -371,21 +372,21 @@ func (t *Tuning) readHeuristics(dc *frontend.Decorator, text string, pos diag.Po
 
 // apply binds the meta-parameters of config cfg (-1: none) and the
 // heuristics, in the order of the decorators.
-func (t *Tuning) apply(b *binding, cfg int) error {
+func (t *Tuning) apply(b *bind.Binding, cfg int) error {
 	for _, step := range t.steps {
 		if step == nil {
 			if cfg < 0 {
 				continue
 			}
 			c := t.Autotune.Configs[cfg]
-			if err := b.fill(c.Meta); err != nil {
+			if err := b.Fill(c.Meta); err != nil {
 				return err
 			}
-			if b.sig.NumWarps == 0 {
-				b.sig.NumWarps = c.NumWarps
+			if b.Sig.NumWarps == 0 {
+				b.Sig.NumWarps = c.NumWarps
 			}
-			if b.sig.NumStages == 0 {
-				b.sig.NumStages = c.NumStages
+			if b.Sig.NumStages == 0 {
+				b.Sig.NumStages = c.NumStages
 			}
 			continue
 		}
@@ -398,7 +399,7 @@ func (t *Tuning) apply(b *binding, cfg int) error {
 
 // heuristics calls each heuristic with the arguments so far (a dict by
 // name, num_warps and num_stages included) and binds its result.
-func (t *Tuning) heuristics(h *Heuristics, b *binding) error {
+func (t *Tuning) heuristics(h *Heuristics, b *bind.Binding) error {
 	for _, name := range h.Names {
 		args, err := t.argsDict(b)
 		if err != nil {
@@ -413,7 +414,7 @@ func (t *Tuning) heuristics(h *Heuristics, b *binding) error {
 		if err != nil {
 			return hosteval.Usage(diag.Errorf(h.Pos, diag.CodeValue, "%s returned %v", what, err))
 		}
-		if err := b.set(name, v); err != nil {
+		if err := b.Set(name, v); err != nil {
 			return err
 		}
 	}
@@ -422,18 +423,18 @@ func (t *Tuning) heuristics(h *Heuristics, b *binding) error {
 
 // argsDict is the dict of arguments that heuristics and pruning functions
 // receive.
-func (t *Tuning) argsDict(b *binding) (py.StringDict, error) {
+func (t *Tuning) argsDict(b *bind.Binding) (py.StringDict, error) {
 	d := py.NewStringDict()
-	named := b.named()
+	named := b.Named()
 	for _, name := range slices.Sorted(maps.Keys(named)) {
 		o, err := t.host.toPy(named[name])
 		if err != nil {
-			return nil, hosteval.Usage(diag.Errorf(b.endPos, diag.CodeArgs, "argument '%s': %v", name, err))
+			return nil, hosteval.Usage(diag.Errorf(b.EndPos, diag.CodeArgs, "argument '%s': %v", name, err))
 		}
 		d[name] = o
 	}
-	d["num_warps"] = py.Int(orDefault(b.sig.NumWarps, DefaultNumWarps))
-	d["num_stages"] = py.Int(orDefault(b.sig.NumStages, DefaultNumStages))
+	d["num_warps"] = py.Int(bind.OrDefault(b.Sig.NumWarps, bind.DefaultNumWarps))
+	d["num_stages"] = py.Int(bind.OrDefault(b.Sig.NumStages, bind.DefaultNumStages))
 	return d, nil
 }
 

@@ -8,12 +8,13 @@
 // evaluated by package hosteval; the GPU runtime (compile, launch, device
 // tensors) is package gpu.
 //
-// Bind matches a launch's arguments to a kernel's parameters as Python would
-// (positional, then by keyword, then defaults) and derives the kernel's
-// specialization (sema.Signature) from the values as Triton does: tensors
-// become 16-byte aligned pointers, the integer 1 folds to a constant, other
-// integers are i32 or i64 with a divisibility-by-16 flag, floats are fp32,
-// and tl.constexpr parameters take their values at compile time.
+// Package bind matches a launch's arguments to a kernel's parameters as
+// Python would (positional, then by keyword, then defaults) and derives the
+// kernel's specialization (sema.Signature) from the values as Triton does:
+// tensors become 16-byte aligned pointers, the integer 1 folds to a
+// constant, other integers are i32 or i64 with a divisibility-by-16 flag,
+// floats are fp32, and tl.constexpr parameters take their values at
+// compile time.
 //
 // A kernel under @triton.autotune or @triton.heuristics has a Tuning: the
 // decorators' arguments, the file's config-building functions, pruning
@@ -21,6 +22,6 @@
 // stand-ins of the triton and torch modules (hostpy.go). Prepare binds the
 // config that Options.Config picks (its meta-parameters fill what the launch
 // leaves out; heuristics set theirs at every launch), and Prepared.Autotune
-// times the configs on the GPU and keeps the fastest in a disk cache
-// (autotune.go).
+// times the configs on the GPU through package autotune, which keeps the
+// fastest in a disk cache.
 package launch

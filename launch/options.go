@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tri-lang/tri/bind"
 	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/hosteval"
 )
@@ -69,35 +70,18 @@ func checkDumps(dumps, kinds []string) error {
 	return nil
 }
 
-// numWarpsProblem says why n cannot be num_warps, or "" if it can: as in
-// Triton, a power of two from 1 to 32.
-func numWarpsProblem(n int64) string {
-	if n < 1 || n > 32 || n&(n-1) != 0 {
-		return fmt.Sprintf("num_warps must be a power of two from 1 to 32, not %d", n)
-	}
-	return ""
-}
-
-// numStagesProblem says why n cannot be num_stages, or "" if it can.
-func numStagesProblem(n int64) string {
-	if n < 1 || n > 64 {
-		return fmt.Sprintf("num_stages must be an integer from 1 to 64, not %d", n)
-	}
-	return ""
-}
-
 // CheckFlags validates the options the command line set (changed reports
 // whether a flag was given), as the launch line's num_warps= and
 // num_stages= are: a bad value is bad input, never silently replaced.
 func (o *Options) CheckFlags(changed func(flag string) bool) error {
 	bad := func(flag, why string) error { return hosteval.Usage(fmt.Errorf("--%s: %s", flag, why)) }
 	if changed("num-warps") {
-		if why := numWarpsProblem(int64(o.NumWarps)); why != "" {
+		if why := bind.NumWarpsProblem(int64(o.NumWarps)); why != "" {
 			return bad("num-warps", why)
 		}
 	}
 	if changed("num-stages") {
-		if why := numStagesProblem(int64(o.NumStages)); why != "" {
+		if why := bind.NumStagesProblem(int64(o.NumStages)); why != "" {
 			return bad("num-stages", why)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tri-lang/tri/bind"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/gpu"
@@ -82,7 +83,7 @@ type Prepared struct {
 	Source *SourceFile
 	Launch *hosteval.Launch
 	Env    *hosteval.Env
-	Bound  *Bound
+	Bound  *bind.Bound
 	Kernel *ir.Kernel
 	Grid   [3]int
 	// Tuning holds the kernel's autotune configs and heuristics (nil if it
@@ -218,11 +219,11 @@ func (s *launchSetup) autotune() *Autotune {
 // prepare binds the launch with autotune config cfg (-1: none) and the
 // heuristics, and specializes the kernel.
 func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
-	var meta func(*binding) error
+	var meta func(*bind.Binding) error
 	if s.tuning != nil {
-		meta = func(b *binding) error { return s.tuning.apply(b, cfg) }
+		meta = func(b *bind.Binding) error { return s.tuning.apply(b, cfg) }
 	}
-	b, err := bindWith(s.fn, s.l, s.env, meta)
+	b, err := bind.With(s.fn, s.l, s.env, meta)
 	if err != nil {
 		return nil, hosteval.Usage(err)
 	}

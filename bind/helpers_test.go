@@ -1,4 +1,4 @@
-package launch
+package bind
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package launch
+package bind
 
 import (
 	"testing"
@@ -36,7 +36,7 @@ func bind(t *testing.T, e *hosteval.Env, line string) (*Bound, *hosteval.Launch,
 	e.UseGlobals(f.Globals)
 	l, err := hosteval.ParseLaunch(line)
 	require.NoError(t, err, line)
-	b, err := Bind(fn, l, e)
+	b, err := Args(fn, l, e)
 	return b, l, err
 }
 
@@ -162,16 +162,16 @@ func TestBindThenGrid(t *testing.T) {
 	assert.Equal(t, [3]int{8, 1, 1}, g)
 }
 
-func TestBindConfig(t *testing.T) {
+func TestWithConfig(t *testing.T) {
 	e := lets(t, "x=zeros(4)")
 	_, fn := parseKernel(t)
 	l, err := hosteval.ParseLaunch("k[(1,)](x, x, 4, 1.0, 0, True, x, B=32)")
 	require.NoError(t, err)
-	b, err := BindConfig(fn, l, e, map[string]hosteval.Value{"ACT": hosteval.StrValue("gelu"), "B": hosteval.IntValue(128)})
+	b, err := WithConfig(fn, l, e, map[string]hosteval.Value{"ACT": hosteval.StrValue("gelu"), "B": hosteval.IntValue(128)})
 	require.NoError(t, err)
 	assert.Equal(t, sema.Constexpr{Kind: sema.CStr, Str: "gelu"}, b.Signature.Args[7].Value)
 	assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 32}, b.Signature.Args[8].Value, "the launch overrides the config")
-	_, err = BindConfig(fn, l, e, map[string]hosteval.Value{"BOGUS": hosteval.IntValue(1)})
+	_, err = WithConfig(fn, l, e, map[string]hosteval.Value{"BOGUS": hosteval.IntValue(1)})
 	assert.EqualError(t, err, "launch:1:39: the autotune config sets 'BOGUS', which is not a parameter of k()")
 }
 
@@ -185,13 +185,13 @@ func TestBindLaunchOptionAsParameter(t *testing.T) {
 	for _, line := range []string{"k[(1,)](x, num_stages=2)", "k[(1,)](x, num_stages=S - 3)"} {
 		l, err := hosteval.ParseLaunch(line)
 		require.NoError(t, err)
-		b, err := Bind(f.Func("k"), l, e)
+		b, err := Args(f.Func("k"), l, e)
 		require.NoError(t, err, line)
 		assert.Equal(t, 2, b.Signature.NumStages, line)
 		assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 2}, b.Signature.Args[1].Value, line)
 	}
 	l, err := hosteval.ParseLaunch("k[(1,)](x)")
 	require.NoError(t, err)
-	_, err = Bind(f.Func("k"), l, e)
+	_, err = Args(f.Func("k"), l, e)
 	assert.ErrorContains(t, err, "missing argument 'num_stages'")
 }

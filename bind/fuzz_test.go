@@ -1,4 +1,4 @@
-package launch
+package bind
 
 import (
 	"testing"
@@ -34,7 +34,7 @@ func FuzzLaunch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b, err := Bind(fn, l, e)
+		b, err := Args(fn, l, e)
 		meta := map[string]hosteval.Value{"B": hosteval.IntValue(64)}
 		if err == nil {
 			meta = b.Meta

@@ -1,7 +1,12 @@
-package launch
-
-// This file implements the binding of a launch's arguments to a kernel's
-// parameters and the specialization that Triton derives from the values.
+// Package bind matches a launch's arguments to a kernel's parameters as
+// Python does (positional, then by keyword, then defaults) and derives from
+// the values the specialization that Triton's launcher derives: tensors
+// become 16-byte aligned pointers, the integer 1 folds to a constant, other
+// integers are i32 or i64 with a divisibility-by-16 flag, floats are fp32,
+// and tl.constexpr parameters take their values at compile time. The autotune config and @triton.heuristics step into a
+// binding half way (With): after the launch's arguments, before the
+// defaults.
+package bind
 
 import (
 	"fmt"
@@ -36,39 +41,43 @@ const (
 	DefaultNumStages = 3
 )
 
-// Bind matches the launch's positional and keyword arguments to fn's
+// Args matches the launch's positional and keyword arguments to fn's
 // parameters as Python does, fills in defaults (evaluated over the
 // bindings and the globals given to UseGlobals), and specializes each
 // value as Triton does. Missing, extra and unknown arguments are errors
 // placed in the launch line.
-func Bind(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env) (*Bound, error) {
-	return BindConfig(fn, l, e, nil)
+func Args(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env) (*Bound, error) {
+	return WithConfig(fn, l, e, nil)
 }
 
-// BindConfig is Bind for an autotuned kernel: config holds the
+// WithConfig is Args for an autotuned kernel: config holds the
 // meta-parameters of the chosen autotune config by name, which fill the
 // parameters the launch line does not give (a meta-parameter given in the
 // launch overrides the config's). Launch options (num_warps, ...) are not
 // part of config; the caller applies them to the Signature.
-func BindConfig(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, config map[string]hosteval.Value) (*Bound, error) {
-	return bindWith(fn, l, e, func(b *binding) error { return b.fill(config) })
+func WithConfig(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, config map[string]hosteval.Value) (*Bound, error) {
+	return With(fn, l, e, func(b *Binding) error { return b.Fill(config) })
 }
 
-// binding is a launch's arguments on their way to a Bound: the values given
+// Binding is a launch's arguments on their way to a Bound: the values given
 // so far, by parameter index.
-type binding struct {
-	fn     *frontend.Func
-	e      *hosteval.Env
-	vals   []hosteval.Value
-	given  []bool
-	sig    *sema.Signature
-	endPos diag.Pos // the end of the launch line, where errors without a better place go
+type Binding struct {
+	fn    *frontend.Func
+	e     *hosteval.Env
+	vals  []hosteval.Value
+	given []bool
+	// Sig holds the launch options given so far (0: none); the autotune
+	// config sets those the launch leaves out.
+	Sig *sema.Signature
+	// EndPos is the end of the launch line, where errors without a better
+	// place go.
+	EndPos diag.Pos
 }
 
-// bindWith matches a launch's arguments to fn's parameters; meta (may be nil)
+// With matches a launch's arguments to fn's parameters; meta (may be nil)
 // then fills or sets meta-parameters (the autotune config, heuristics)
 // before defaults are applied and the values specialized.
-func bindWith(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*binding) error) (_ *Bound, err error) {
+func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Binding) error) (_ *Bound, err error) {
 	defer hosteval.AttachSource(&err, hosteval.LaunchSource, l.Src)
 	defer e.Begin()()
 	endPos := diag.Pos{File: hosteval.LaunchSource, Line: 1, Col: max(l.EndCol, 1)}
@@ -99,7 +108,7 @@ func bindWith(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(
 			if kw.Pos.IsValid() {
 				d.Pos = kw.Pos
 			}
-			if s := diag.Closest(kw.Name, paramNames(fn)); s != "" {
+			if s := diag.Closest(kw.Name, ParamNames(fn)); s != "" {
 				d.WithSuggestion("did you mean %s?", s)
 			}
 			return nil, hosteval.Usage(d)
@@ -114,7 +123,7 @@ func bindWith(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(
 		vals[i], given[i] = v, true
 	}
 	if meta != nil {
-		bd := &binding{fn: fn, e: e, vals: vals, given: given, sig: &b.Signature, endPos: endPos}
+		bd := &Binding{fn: fn, e: e, vals: vals, given: given, Sig: &b.Signature, EndPos: endPos}
 		if err := meta(bd); err != nil {
 			return nil, err
 		}
@@ -157,8 +166,8 @@ func bindWith(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(
 	}
 	b.Values = vals
 	b.Meta = map[string]hosteval.Value{
-		"num_warps":  hosteval.IntValue(int64(orDefault(b.Signature.NumWarps, DefaultNumWarps))),
-		"num_stages": hosteval.IntValue(int64(orDefault(b.Signature.NumStages, DefaultNumStages))),
+		"num_warps":  hosteval.IntValue(int64(OrDefault(b.Signature.NumWarps, DefaultNumWarps))),
+		"num_stages": hosteval.IntValue(int64(OrDefault(b.Signature.NumStages, DefaultNumStages))),
 	}
 	for i, p := range fn.Params {
 		arg, err := specialize(p, vals[i], slices.Contains(fn.DoNotSpecialize, p.Name))
@@ -175,13 +184,13 @@ func bindWith(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(
 	return b, nil
 }
 
-// fill gives the parameters not given yet the values of config, by name.
-func (b *binding) fill(config map[string]hosteval.Value) error {
+// Fill gives the parameters not given yet the values of config, by name.
+func (b *Binding) Fill(config map[string]hosteval.Value) error {
 	for _, name := range slices.Sorted(maps.Keys(config)) {
 		v := config[name]
 		i := b.index(name)
 		if i < 0 {
-			return hosteval.Usage(diag.Errorf(b.endPos, diag.CodeArgs, "the autotune config sets '%s', which is not a parameter of %s()", name, b.fn.Name))
+			return hosteval.Usage(diag.Errorf(b.EndPos, diag.CodeArgs, "the autotune config sets '%s', which is not a parameter of %s()", name, b.fn.Name))
 		}
 		if !b.given[i] {
 			b.vals[i], b.given[i] = v, true
@@ -190,19 +199,19 @@ func (b *binding) fill(config map[string]hosteval.Value) error {
 	return nil
 }
 
-// set gives parameter name the value v, given or not (as heuristics do).
-func (b *binding) set(name string, v hosteval.Value) error {
+// Set gives parameter name the value v, given or not (as heuristics do).
+func (b *Binding) Set(name string, v hosteval.Value) error {
 	i := b.index(name)
 	if i < 0 {
-		return hosteval.Usage(diag.Errorf(b.endPos, diag.CodeArgs, "a heuristic sets '%s', which is not a parameter of %s()", name, b.fn.Name))
+		return hosteval.Usage(diag.Errorf(b.EndPos, diag.CodeArgs, "a heuristic sets '%s', which is not a parameter of %s()", name, b.fn.Name))
 	}
 	b.vals[i], b.given[i] = v, true
 	return nil
 }
 
-// named returns the values given so far by name, with the defaults of
+// Named returns the values given so far by name, with the defaults of
 // parameters not given where they evaluate.
-func (b *binding) named() map[string]hosteval.Value {
+func (b *Binding) Named() map[string]hosteval.Value {
 	out := map[string]hosteval.Value{}
 	for i, p := range b.fn.Params {
 		switch {
@@ -218,7 +227,7 @@ func (b *binding) named() map[string]hosteval.Value {
 }
 
 // index is the index of parameter name, or -1.
-func (b *binding) index(name string) int {
+func (b *Binding) index(name string) int {
 	return slices.IndexFunc(b.fn.Params, func(p *frontend.Param) bool { return p.Name == name })
 }
 
@@ -233,12 +242,12 @@ func launchOption(e *hosteval.Env, kw *frontend.Keyword, sig *sema.Signature) er
 		return hosteval.Errf(kw.Value, "%s must be an integer, not %v", kw.Name, v)
 	}
 	if kw.Name == "num_warps" {
-		if why := numWarpsProblem(v.Int); why != "" {
+		if why := NumWarpsProblem(v.Int); why != "" {
 			return hosteval.Errf(kw.Value, "%s", why)
 		}
 		sig.NumWarps = int(v.Int)
 	} else {
-		if why := numStagesProblem(v.Int); why != "" {
+		if why := NumStagesProblem(v.Int); why != "" {
 			return hosteval.Errf(kw.Value, "%s", why)
 		}
 		sig.NumStages = int(v.Int)
@@ -318,7 +327,8 @@ func constexprOf(v hosteval.Value) (sema.Constexpr, error) {
 	return sema.Constexpr{}, fmt.Errorf("%s is not a compile-time value", v.Describe())
 }
 
-func paramNames(fn *frontend.Func) []string {
+// ParamNames lists fn's parameter names in order.
+func ParamNames(fn *frontend.Func) []string {
 	out := make([]string, len(fn.Params))
 	for i, p := range fn.Params {
 		out[i] = p.Name
@@ -326,7 +336,8 @@ func paramNames(fn *frontend.Func) []string {
 	return out
 }
 
-func orDefault(n, def int) int {
+// OrDefault is a launch option n, or def where the launch gives none (0).
+func OrDefault(n, def int) int {
 	if n == 0 {
 		return def
 	}
@@ -349,4 +360,21 @@ func joinAnd(s []string) string {
 		out += x
 	}
 	return out + ", and " + s[len(s)-1]
+}
+
+// NumWarpsProblem says why n cannot be num_warps, or "" if it can: as in
+// Triton, a power of two from 1 to 32.
+func NumWarpsProblem(n int64) string {
+	if n < 1 || n > 32 || n&(n-1) != 0 {
+		return fmt.Sprintf("num_warps must be a power of two from 1 to 32, not %d", n)
+	}
+	return ""
+}
+
+// NumStagesProblem says why n cannot be num_stages, or "" if it can.
+func NumStagesProblem(n int64) string {
+	if n < 1 || n > 64 {
+		return fmt.Sprintf("num_stages must be an integer from 1 to 64, not %d", n)
+	}
+	return ""
 }
