@@ -1,5 +1,10 @@
-// Package autotune chooses the fastest config of an @triton.autotune kernel
-// for a launch and remembers the choice on disk.
+// Package autotune is tri's @triton.autotune and @triton.heuristics: it
+// reads the decorators (Read: their arguments, the file's config-building
+// functions, pruning functions and heuristics lambdas run in gpython's
+// interpreter against stand-ins of the triton and torch modules), binds a
+// config's meta-parameters and the heuristics into a launch (Tuning.Apply),
+// prunes the configs (Tuning.Prune), keys a launch (Key, Plan), and chooses
+// the fastest config and remembers the choice on disk (Tuner).
 //
 // Tuner.Tune is independent of the GPU: it is handed a Job whose Compile and
 // Time functions try one config, so tests drive it with fake timings. The

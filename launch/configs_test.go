@@ -9,13 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-python/gpython/py"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tri-lang/tri/hosteval"
-	"github.com/tri-lang/tri/ir"
-	"github.com/tri-lang/tri/tensor"
 )
 
 // tunedSrc is an autotuned kernel whose configs come from host functions,
@@ -102,7 +99,6 @@ func TestConfigsFromHostFunctions(t *testing.T) {
 	assert.Nil(t, a.RestoreValue)
 	assert.Equal(t, 25*time.Millisecond, a.Warmup)
 	assert.Equal(t, 100*time.Millisecond, a.Rep)
-	assert.NotNil(t, a.prune)
 }
 
 func TestConfigSelection(t *testing.T) {
@@ -324,62 +320,6 @@ func TestUnsupportedWarnings(t *testing.T) {
 		assert.Contains(t, out, want)
 	}
 	assert.NotContains(t, out, "cache_results is")
-}
-
-func TestHostPython(t *testing.T) {
-	src := "import triton\nimport torch\nfrom triton import cdiv as ceil_div\n\n\n" +
-		"def target():\n    t = triton.runtime.driver.active.get_current_target()\n    return (t.backend, t.arch, t.warp_size, torch.cuda.get_device_capability())\n\n\n" +
-		"def closure(n):\n    f = lambda x: x + n\n    return [f(i) for i in range(3) if i < n]\n\n\n" +
-		"def shout(x):\n    print('hello', x)\n    return x\n\n\n" +
-		"def forever():\n    while True:\n        pass\n"
-	path := writeKernel(t, src)
-	sf, err := ParseFile(path, nil)
-	require.NoError(t, err)
-	var stderr bytes.Buffer
-	h, err := newHostPython(sf, func() string { return "sm_90a" }, 200*time.Millisecond, &stderr)
-	require.NoError(t, err)
-	at := sf.File.Host["target"].Pos
-
-	v, err := h.eval("target()", at, "test")
-	require.NoError(t, err)
-	got, err := fromPy(v)
-	require.NoError(t, err)
-	assert.Equal(t, `("cuda", 90, 32, (9, 0))`, got.String())
-
-	v, err = h.eval("closure(2)", at, "test")
-	require.NoError(t, err, "a parameter captured by a lambda and a comprehension")
-	got, _ = fromPy(v)
-	assert.Equal(t, "(2, 3)", got.String())
-
-	_, err = h.eval("(ceil_div(10, 4), triton.next_power_of_2(100), triton.next_power_of_2(1), tl_f16)", at, "test")
-	require.Error(t, err, "tl_f16 is not defined")
-	v, err = h.eval("(ceil_div(10, 4), triton.next_power_of_2(100), triton.language.float16)", at, "test")
-	require.NoError(t, err)
-	got, _ = fromPy(v)
-	assert.Equal(t, "(3, 128, tl.float16)", got.String())
-
-	_, err = h.eval("shout(3)", at, "test")
-	require.NoError(t, err)
-	assert.Equal(t, "hello 3\n", stderr.String(), "print goes to stderr")
-
-	x := tensor.New(ir.Float16, 6, 4)
-	o, err := h.toPy(hosteval.TupleValue(hosteval.TensorValue(x), hosteval.IntValue(7), hosteval.FloatValue(0.5), hosteval.BoolValue(true), hosteval.None, hosteval.StrValue("s"), hosteval.DTypeValue(ir.Scalar(ir.BFloat16))))
-	require.NoError(t, err)
-	h.globals["arg"] = o
-	v, err = h.eval("(arg[0].shape, arg[0].stride(0), arg[0].numel(), arg[0].dtype == torch.float16, arg[0].element_size(), arg[1:])", at, "test")
-	require.NoError(t, err)
-	got, err = fromPy(v)
-	require.NoError(t, err)
-	assert.Equal(t, `((6, 4), 4, 24, True, 2, (7, 0.5, True, None, "s", tl.bfloat16))`, got.String())
-
-	_, err = fromPy(py.NewStringDict())
-	assert.ErrorContains(t, err, "a Python dict, which tri cannot use here")
-
-	_, err = h.eval("forever()", at, "test")
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "ran longer than --timeout")
-	_, err = h.eval("1", at, "test")
-	assert.Error(t, err, "an interpreter that timed out is not used again")
 }
 
 func TestCheckFileEvaluatesDecorators(t *testing.T) {

@@ -13,7 +13,8 @@ import (
 // through this package links neither gonum/plot (tri bench --plot draws
 // through benchplot, handed in as BenchOptions.DrawPlot) nor gpython's
 // interpreter (its compiler, VM and standard library come with package
-// hostpy; launch uses only gpython's parser and object model).
+// hostpy; autotune, which launch imports, uses only gpython's parser and
+// object model).
 func TestNoPlotLibrary(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {

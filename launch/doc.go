@@ -16,12 +16,10 @@
 // floats are fp32, and tl.constexpr parameters take their values at
 // compile time.
 //
-// A kernel under @triton.autotune or @triton.heuristics has a Tuning: the
-// decorators' arguments, the file's config-building functions, pruning
-// functions and heuristics lambdas run in gpython's interpreter against
-// stand-ins of the triton and torch modules (hostpy.go). Prepare binds the
-// config that Options.Config picks (its meta-parameters fill what the launch
-// leaves out; heuristics set theirs at every launch), and Prepared.Autotune
-// times the configs on the GPU through package autotune, which keeps the
-// fastest in a disk cache.
+// A kernel under @triton.autotune or @triton.heuristics has a Tuning
+// (package autotune), read from its decorators in gpython's interpreter.
+// Prepare binds the config that Options.Config picks (its meta-parameters
+// fill what the launch leaves out; heuristics set theirs at every launch),
+// and Prepared.Autotune times the configs on the GPU through package
+// autotune, which keeps the fastest in a disk cache.
 package launch

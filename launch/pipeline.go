@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tri-lang/tri/autotune"
 	"github.com/tri-lang/tri/bind"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
@@ -88,7 +89,7 @@ type Prepared struct {
 	Grid   [3]int
 	// Tuning holds the kernel's autotune configs and heuristics (nil if it
 	// has neither), and Config the index of the config bound (-1: none).
-	Tuning *Tuning
+	Tuning *autotune.Tuning
 	Config int
 	setup  *launchSetup
 }
@@ -141,7 +142,7 @@ type launchSetup struct {
 	l      *hosteval.Launch
 	env    *hosteval.Env
 	fn     *frontend.Func
-	tuning *Tuning
+	tuning *autotune.Tuning
 	// move places errors of a launch line or --let read from the file's
 	// header at the file's lines (nil if none was).
 	move func(diag.Pos) diag.Pos
@@ -185,7 +186,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	if fn == nil {
 		return nil, hosteval.Usage(unknownKernel(sf, l.Kernel, hosteval.LaunchSource))
 	}
-	tuning, err := readTuning(sf, fn, func() string { return gpu.TargetArch(o.Arch) }, o)
+	tuning, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf))
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +210,7 @@ func (p *Prepared) sourced(err *error) {
 }
 
 // autotune is the kernel's @triton.autotune, or nil.
-func (s *launchSetup) autotune() *Autotune {
+func (s *launchSetup) autotune() *autotune.Autotune {
 	if s.tuning == nil {
 		return nil
 	}
@@ -221,7 +222,7 @@ func (s *launchSetup) autotune() *Autotune {
 func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	var meta func(*bind.Binding) error
 	if s.tuning != nil {
-		meta = func(b *bind.Binding) error { return s.tuning.apply(b, cfg) }
+		meta = func(b *bind.Binding) error { return s.tuning.Apply(b, cfg) }
 	}
 	b, err := bind.With(s.fn, s.l, s.env, meta)
 	if err != nil {
@@ -283,6 +284,12 @@ func (o *Options) warnIn(sf *SourceFile) func(*diag.Diagnostic) {
 	}
 	src := diag.Sources{sf.Path: string(sf.Text)}
 	return func(d *diag.Diagnostic) { diag.Render(o.stderr(), d, src) }
+}
+
+// host is how the host Python of sf's decorators runs under o: bounded by
+// --timeout, printing to o.Stderr, warning in sf.
+func (o *Options) host(sf *SourceFile) autotune.Host {
+	return autotune.Host{Timeout: o.Timeout, Stderr: o.stderr(), Warn: o.warnIn(sf)}
 }
 
 // untuned is o for a run that does not tune: an autotuned kernel takes its

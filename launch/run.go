@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tri-lang/tri/autotune"
 	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
@@ -43,7 +44,7 @@ func CheckFile(path string, o *Options) (err error) {
 	}
 	// The arguments of autotune and heuristics decorators are evaluated too.
 	for _, fn := range sf.File.Funcs {
-		if _, err := readTuning(sf, fn, func() string { return gpu.TargetArch(o.Arch) }, o); err != nil {
+		if _, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf)); err != nil {
 			return err
 		}
 	}

@@ -1,8 +1,7 @@
-package launch
+package autotune
 
-// This file holds what the driver hands the autotune package about a
-// launch: its key (tuneKey) and the tensors to zero and restore while
-// tuning (tunePlan).
+// This file derives from a bound launch what tuning it needs: its key and
+// the tensors to zero and restore while tuning.
 
 import (
 	"slices"
@@ -15,10 +14,10 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// tunePlan names the tensor arguments to zero before each timed launch
+// Plan names the tensor arguments to zero before each timed launch
 // (reset_to_zero) and to restore after each config (restore_value, or
 // every tensor argument when it is not given).
-func tunePlan(a *Autotune, b *bind.Bound) (zero, restore []string, err error) {
+func Plan(a *Autotune, b *bind.Bound) (zero, restore []string, err error) {
 	tensorArg := func(name, what string) error {
 		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })
 		if i >= 0 && b.Values[i].Kind == hosteval.VTensor {
@@ -52,9 +51,9 @@ func tunePlan(a *Autotune, b *bind.Bound) (zero, restore []string, err error) {
 	return zero, restore, nil
 }
 
-// tuneKey is the key of a launch: the values of the autotune key's
+// Key is the key of a launch: the values of the autotune key's
 // arguments, then the dtype of every tensor argument.
-func tuneKey(a *Autotune, b *bind.Bound) string {
+func Key(a *Autotune, b *bind.Bound) string {
 	var parts, dtypes []string
 	for _, name := range a.Key {
 		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })

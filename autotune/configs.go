@@ -1,4 +1,4 @@
-package launch
+package autotune
 
 // This file implements the reading of a kernel's @triton.autotune and
 // @triton.heuristics decorators: their arguments are evaluated in the host
@@ -7,6 +7,7 @@ package launch
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -73,11 +74,31 @@ type Tuning struct {
 	warn  func(*diag.Diagnostic)
 }
 
-// readTuning evaluates fn's autotune and heuristics decorators, or returns
-// nil if it has neither. arch reports the target architecture to host code
-// that asks for it.
-func readTuning(sf *SourceFile, fn *frontend.Func, arch func() string, o *Options) (*Tuning, error) {
-	t := &Tuning{fn: fn, warn: o.warnIn(sf)}
+// Source is the kernel file whose host code the decorators' arguments run
+// over.
+type Source struct {
+	Path string
+	Text []byte
+	File *frontend.File
+}
+
+// Host says how host Python runs and where it reports.
+type Host struct {
+	// Timeout bounds each evaluation (0: none); it is --timeout, named in
+	// the message of an evaluation that runs past it.
+	Timeout time.Duration
+	// Stderr receives what host code prints; nil discards it.
+	Stderr io.Writer
+	// Warn, if set, receives the warnings about decorator arguments that
+	// tri accepts but ignores.
+	Warn func(*diag.Diagnostic)
+}
+
+// Read evaluates fn's autotune and heuristics decorators, or returns nil if
+// it has neither. arch reports the target architecture to host code that
+// asks for it.
+func Read(src *Source, fn *frontend.Func, arch func() string, host Host) (*Tuning, error) {
+	t := &Tuning{fn: fn, warn: host.Warn}
 	for _, dc := range fn.Decorators {
 		if dc.Name != "triton.autotune" && dc.Name != "triton.heuristics" {
 			continue
@@ -87,7 +108,11 @@ func readTuning(sf *SourceFile, fn *frontend.Func, arch func() string, o *Option
 			return nil, hosteval.Usage(diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.%s needs its arguments", short))
 		}
 		if t.host == nil {
-			h, err := newHostPython(sf, arch, o.Timeout, o.stderr())
+			stderr := host.Stderr
+			if stderr == nil {
+				stderr = io.Discard
+			}
+			h, err := newHostPython(src, arch, host.Timeout, stderr)
 			if err != nil {
 				return nil, err
 			}
@@ -370,9 +395,9 @@ func (t *Tuning) readHeuristics(dc *frontend.Decorator, text string, pos diag.Po
 	return h, nil
 }
 
-// apply binds the meta-parameters of config cfg (-1: none) and the
+// Apply binds the meta-parameters of config cfg (-1: none) and the
 // heuristics, in the order of the decorators.
-func (t *Tuning) apply(b *bind.Binding, cfg int) error {
+func (t *Tuning) Apply(b *bind.Binding, cfg int) error {
 	for _, step := range t.steps {
 		if step == nil {
 			if cfg < 0 {

@@ -1,4 +1,4 @@
-package launch
+package autotune
 
 // This file implements the evaluation of host Python: the arguments of
 // @triton.autotune and @triton.heuristics, the functions of the kernel file
@@ -248,7 +248,7 @@ version = _Version()
 
 // hostPython is one interpreter session over a kernel file's host code.
 type hostPython struct {
-	sf      *SourceFile
+	sf      *Source
 	ctx     py.Context
 	globals py.StringDict // the host module's
 	tl      *py.Module
@@ -266,7 +266,7 @@ var errNoInterpreter = errors.New("evaluating host Python (autotune configs, heu
 // newHostPython starts an interpreter for sf's host code. arch reports the
 // target architecture ("sm_90") when host code asks for it; timeout bounds
 // each evaluation (0: none).
-func newHostPython(sf *SourceFile, arch func() string, timeout time.Duration, stderr io.Writer) (*hostPython, error) {
+func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr io.Writer) (*hostPython, error) {
 	if py.NewContext == nil || py.Compile == nil {
 		return nil, errNoInterpreter
 	}
