@@ -77,8 +77,9 @@ func minNum(x, y float64) float64 {
 // from the exact one by several ulp when |x| is large.
 func exp32(x float64) float64 { return r32(math.Exp2(r32(x * r32(math.Log2E)))) }
 
-// log32 is tl.log on fp32 as Triton lowers it: lg2 times ln(2) in fp32.
-func log32(x float64) float64 { return r32(r32(math.Log2(x)) * r32(math.Ln2)) }
+// log32 is tl.log on fp32: libdevice's logf, as Triton lowers it, is within
+// an ulp of the correctly rounded logarithm.
+func log32(x float64) float64 { return r32(math.Log(x)) }
 
 // sigmoid32 is Triton's 1 / (1 + exp(-x)) on fp32, each op rounded.
 func sigmoid32(x float64) float64 { return r32(1 / r32(1+exp32(-x))) }

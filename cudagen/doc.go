@@ -54,7 +54,8 @@
 // whose only use is the assignment right after it is computed straight
 // into the Var. fp16 and bf16 stay as their bits and are computed in
 // float, rounded back after each op. fp32 math follows Triton's fast
-// lowering (div.full, ex2, lg2, sqrt.approx as inline PTX); fp64 math is
+// lowering (div.full, ex2, lg2, sqrt.approx as inline PTX; log, sin and
+// cos through libdevice, precise, as in Triton); fp64 math is
 // precise.
 //
 // Reductions combine in each thread, then across the lanes spanning the

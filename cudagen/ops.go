@@ -126,6 +126,9 @@ func (e *emitter) compute(v *ir.Value, i string) string {
 	if k.IsFloat() {
 		return floatOp(v.Op, k, v.Flags, args)
 	}
+	if v.Op == ir.OpUmulhi {
+		return e.umulhi(k, args[0], args[1])
+	}
 	return intOp(v.Op, k, args)
 }
 

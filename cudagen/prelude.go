@@ -40,6 +40,7 @@ var libdeviceMacros = []libdeviceMacro{
 	{"TRI_EXP2_F64", "(x)", `extern "C" __device__ double __nv_exp2(double);`, "__nv_exp2", "exp2"},
 	{"TRI_LOG_F64", "(x)", `extern "C" __device__ double __nv_log(double);`, "__nv_log", "log"},
 	{"TRI_LOG2_F64", "(x)", `extern "C" __device__ double __nv_log2(double);`, "__nv_log2", "log2"},
+	{"TRI_LOG_F32", "(x)", `extern "C" __device__ float __nv_logf(float);`, "__nv_logf", "logf"},
 	{"TRI_SIN_F32", "(x)", `extern "C" __device__ float __nv_sinf(float);`, "__nv_sinf", "sinf"},
 	{"TRI_COS_F32", "(x)", `extern "C" __device__ float __nv_cosf(float);`, "__nv_cosf", "cosf"},
 	{"TRI_SIN_F64", "(x)", `extern "C" __device__ double __nv_sin(double);`, "__nv_sin", "sin"},
@@ -97,12 +98,14 @@ TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1,
 TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_exp_f32(float x) { return tri_exp2_f32(x * 1.44269504088896341f); }
 TRI_DEV float tri_log2_f32(float x) { float r; asm("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TRI_DEV float tri_log_f32(float x) { return tri_log2_f32(x) * 0.693147180559945309f; }
 TRI_DEV float tri_sqrt_f32(float x) { float r; asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_rsqrt_f32(float x) { float r; asm("rsqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 // sin and cos are precise (libdevice), as in Triton.
 TRI_DEV float tri_sin_f32(float x) { return TRI_SIN_F32(x); }
 TRI_DEV float tri_cos_f32(float x) { return TRI_COS_F32(x); }
+// log is precise (libdevice) too, as in Triton, which turned its fast log
+// off again (randn's Box-Muller transform needs the precise one).
+TRI_DEV float tri_log_f32(float x) { return TRI_LOG_F32(x); }
 TRI_DEV float tri_floor_f32(float x) { float r; asm("cvt.rmi.f32.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_ceil_f32(float x) { float r; asm("cvt.rpi.f32.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_abs_f32(float x) { float r; asm("abs.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }

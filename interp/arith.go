@@ -55,6 +55,8 @@ func intBinary(v *ir.Value, a, b *tile) *tile {
 		}
 	case ir.OpShl, ir.OpShr:
 		shift(k, v.Op == ir.OpShl, x, y, out)
+	case ir.OpUmulhi:
+		umulhi(k, x, y, out)
 	}
 	wrapInts(k, out)
 	return t
@@ -213,16 +215,14 @@ var floatUnaryFuncs = map[ir.Op]func(float64) float64{
 
 // fp32Funcs replace floatUnaryFuncs for fp32 where Triton's lowering is a
 // composition whose intermediate rounding shows in the result: tl.exp is
-// ex2.approx of the fp32 product x*log2(e), tl.log is lg2.approx times ln(2)
-// in fp32. Rounding x*log2(e) to fp32 moves exp's result by up to
-// |x*log2(e)| * 2^-24 relative, several ulp for large |x|; reproducing it
-// keeps the interpreter within an ulp or two of the GPU.
+// ex2.approx of the fp32 product x*log2(e). Rounding x*log2(e) to fp32
+// moves exp's result by up to |x*log2(e)| * 2^-24 relative, several ulp for
+// large |x|; reproducing it keeps the interpreter within an ulp or two of
+// the GPU. (tl.log is libdevice's precise logf, within an ulp of the
+// correctly rounded result floatUnaryFuncs gives.)
 var fp32Funcs = map[ir.Op]func(float64) float64{
 	ir.OpExp: func(x float64) float64 {
 		return math.Exp2(float64(float32(x * float64(float32(math.Log2E)))))
-	},
-	ir.OpLog: func(x float64) float64 {
-		return float64(float32(math.Log2(x))) * float64(float32(math.Ln2))
 	},
 }
 

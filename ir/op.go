@@ -120,6 +120,9 @@ const (
 	// fp32 operands are multiplied.
 	OpDot
 
+	// Random numbers: tl.umulhi, and the Philox rounds sema expands tl.rand into.
+	OpUmulhi // the high half of the double-width unsigned product of Args[0] and Args[1] (integers of one type)
+
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.
 	NumOps
 )
@@ -282,6 +285,9 @@ var opTable = [NumOps]OpInfo{
 	OpAtomicRMW: {Name: "atomic_rmw", Class: ClassAtomic, MinArgs: 3, MaxArgs: 3, Nilable: true, Result: ResultPointee},
 	OpAtomicCAS: fixed("atomic_cas", ClassAtomic, 3, ResultPointee),
 	OpDot:       fixed("dot", ClassDot, 3, ResultGiven),
+
+	// Random numbers.
+	OpUmulhi: elementwise("umulhi", 2, KindsInt),
 }
 
 // Info describes o; its Class is ClassInvalid for OpInvalid and values

@@ -87,6 +87,8 @@ func init() {
 	addReduceBuiltins(tl)
 	addAtomicBuiltins(tl)
 	addDotBuiltins(tl)
+	// Random numbers and tl.umulhi.
+	addRandomBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {

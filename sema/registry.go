@@ -48,23 +48,21 @@ var modules = map[string]bool{
 	"triton": true, "triton.language": true, "triton.language.extra": true,
 	"triton.language.extra.libdevice": true, "triton.language.PropagateNan": true,
 	"triton.language.math": true, "triton.language.core": true, "triton.language.standard": true,
-	"triton.language.extra.cuda": true,
+	"triton.language.extra.cuda": true, "triton.language.random": true,
 }
 
 // unsupportedNames are triton.language names tri knows but does not
 // implement yet.
 var unsupportedNames = map[string]bool{
-	"rand": true, "randint": true, "randn": true,
-	"rand4x": true, "randint4x": true, "randn4x": true,
 	"softmax": true, "make_block_ptr": true, "advance": true,
-	"histogram": true, "sort": true, "flip": true, "interleave": true, "umulhi": true,
+	"histogram": true, "sort": true, "flip": true, "interleave": true,
 	"dot_scaled": true, "inline_asm_elementwise": true, "device_assert": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true,
 	"fdiv": true, "div_rn": true, "sqrt_rn": true, "log1p": true, "tanh": true, "cat": true,
 	"zeros_like": false, "full_like": true, "float8e4nv": true, "float8e5": true, "float8e4b15": true,
 	"float8e4b8": true, "float8e5b16": true, "logical_and": true, "logical_or": true, "extra": false,
 	"tensor": true, "dtype": true, "block_type": true, "clamp": false, "range": false, "num_warps": true,
-	"topk": true, "bitonic_merge": true, "philox": true, "pair_uniform_to_normal": true, "uint_to_uniform_float": true,
+	"topk": true, "bitonic_merge": true,
 	"map_elementwise": true, "static_assert": false,
 }
 
@@ -78,7 +76,7 @@ var pyDtypes = map[string]ir.DType{
 // normalizePath maps submodule spellings to the flat triton.language names
 // (tl.math.exp is tl.exp).
 func normalizePath(p string) string {
-	for _, sub := range []string{"math.", "core.", "standard.", "semantic."} {
+	for _, sub := range []string{"math.", "core.", "standard.", "semantic.", "random."} {
 		if strings.HasPrefix(p, "triton.language."+sub) {
 			return "triton.language." + strings.TrimPrefix(p, "triton.language."+sub)
 		}

@@ -13,6 +13,10 @@
 #define __shared__ __attribute__((shared))
 #define __forceinline__ __attribute__((always_inline)) inline
 #define __launch_bounds__(n) __attribute__((launch_bounds(n)))
+extern "C" __device__ float __nv_logf(float);
+#define TRI_LOG_F32(x) __nv_logf(x)
+#else
+#define TRI_LOG_F32(x) logf(x)
 #endif
 #define TRI_DEV __device__ __forceinline__
 
@@ -24,7 +28,9 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_exp_f32(float x) { return tri_exp2_f32(x * 1.44269504088896341f); }
 TRI_DEV float tri_log2_f32(float x) { float r; asm("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TRI_DEV float tri_log_f32(float x) { return tri_log2_f32(x) * 0.693147180559945309f; }
+// log is precise (libdevice) too, as in Triton, which turned its fast log
+// off again (randn's Box-Muller transform needs the precise one).
+TRI_DEV float tri_log_f32(float x) { return TRI_LOG_F32(x); }
 // ---- end of prelude ----
 
 extern "C" __global__ void __launch_bounds__(128) exp_log_kernel(float* x_ptr, float* y_ptr, float* e_ptr, float* e2_ptr, float* lg_ptr, float* lg2_ptr, int n) {
