@@ -29,6 +29,7 @@ func init() {
 	references["rand_uniform_float"] = refUniformFloat
 	references["rand_pair_normal"] = refPairNormal
 	references["rand_umulhi"] = refUmulhi
+	references["rand_seed_tile"] = refRandSeedTile
 	references["sample/dropout_tutorial04"] = refSampleDropout
 }
 
@@ -287,6 +288,15 @@ func refUmulhi(in tensors, _ map[string]float64) tensors {
 		"h64":  eachInt(in["h64"], func(i int) int64 { return hi64(a64.Int(i), b64.Int(i)) }),
 		"hu64": eachInt(in["hu64"], func(i int) int64 { return hi64(au64.Int(i), bu64.Int(i)) }),
 	}
+}
+
+// refRandSeedTile: row i of out is tl.rand with seeds[i] (int32) at the
+// offsets 0..N-1.
+func refRandSeedTile(in tensors, num map[string]float64) tensors {
+	seeds, n := in["seeds"], int(num["N"])
+	return tensors{"out": eachFloat(in["out"], func(i int) float64 {
+		return float64(uniform32(randint4x32(seedOf(seeds.Int(i/n)), uint32(i%n), 10)[0]))
+	})}
 }
 
 // refSampleDropout: tutorial 04's seeded dropout: x / (1 - p) where
