@@ -205,6 +205,7 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpAssume, ir.OpBarrier,
 		ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans, ir.OpJoin, ir.OpSplit, ir.OpTupleGet,
 		ir.OpReduce, ir.OpScan, ir.OpRegionArg, ir.OpAtomicRMW, ir.OpAtomicCAS, ir.OpDot,
+		ir.OpLibdevice, // libdevice.go
 	} {
 		m[op] = true
 	}

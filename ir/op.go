@@ -120,6 +120,11 @@ const (
 	// fp32 operands are multiplied.
 	OpDot
 
+	// OpLibdevice calls a function of libdevice (tl.extra.cuda.libdevice):
+	// Extern is the symbol of the overload (libdevice.go's table), which
+	// gives the operands' kinds (1 to 4, of one shape) and the result's.
+	OpLibdevice
+
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.
 	NumOps
 )
@@ -144,10 +149,11 @@ const (
 	ClassReduce            // reductions and scans along an axis
 	ClassAtomic            // atomics
 	ClassDot               // tl.dot
+	ClassExtern            // a libdevice function, lane by lane
 )
 
 var classNames = [...]string{"invalid", "leaf", "shape", "elementwise", "compare", "math", "cast", "select",
-	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot"}
+	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot", "extern"}
 
 func (c Class) String() string {
 	if int(c) < len(classNames) {
@@ -282,6 +288,8 @@ var opTable = [NumOps]OpInfo{
 	OpAtomicRMW: {Name: "atomic_rmw", Class: ClassAtomic, MinArgs: 3, MaxArgs: 3, Nilable: true, Result: ResultPointee},
 	OpAtomicCAS: fixed("atomic_cas", ClassAtomic, 3, ResultPointee),
 	OpDot:       fixed("dot", ClassDot, 3, ResultGiven),
+	// libdevice: one op for every function of the table in libdevice.go.
+	OpLibdevice: {Name: "libdevice", Class: ClassExtern, MinArgs: 1, MaxArgs: 4, Accepts: KindsNum, Result: ResultGiven},
 }
 
 // Info describes o; its Class is ClassInvalid for OpInvalid and values

@@ -87,6 +87,7 @@ func init() {
 	addReduceBuiltins(tl)
 	addAtomicBuiltins(tl)
 	addDotBuiltins(tl)
+	addLibdeviceBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {
