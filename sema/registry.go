@@ -60,7 +60,7 @@ var unsupportedNames = map[string]bool{
 	"histogram": true, "sort": true, "flip": true, "interleave": true, "umulhi": true,
 	"dot_scaled": true, "inline_asm_elementwise": true, "device_assert": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true,
-	"cat": true,
+	"cat":        true,
 	"zeros_like": false, "full_like": true, "float8e4nv": true, "float8e5": true, "float8e4b15": true,
 	"float8e4b8": true, "float8e5b16": true, "logical_and": true, "logical_or": true, "extra": false,
 	"tensor": true, "dtype": true, "block_type": true, "clamp": false, "range": false, "num_warps": true,
