@@ -200,7 +200,7 @@ func refLibBessel(in tensors, _ map[string]float64) tensors {
 		"j0": math.J0, "j1": math.J1, "y0": math.Y0, "y1": math.Y1,
 		"cyl_bessel_i0": func(x float64) float64 { return besselI(0, x) },
 		"cyl_bessel_i1": func(x float64) float64 { return besselI(1, x) },
-		"jn2": func(x float64) float64 { return math.Jn(2, x) }, "yn2": func(x float64) float64 { return math.Yn(2, x) },
+		"jn2":           func(x float64) float64 { return math.Jn(2, x) }, "yn2": func(x float64) float64 { return math.Yn(2, x) },
 	})
 }
 
