@@ -106,6 +106,13 @@ func (e *emitter) compute(v *ir.Value, i string) string {
 	if v.Op.IsCompare() {
 		return compareExpr(v.Op, v.Args[0].Type.DType, arg(0), arg(1))
 	}
+	if v.Op == ir.OpLibdevice {
+		args := make([]string, len(v.Args))
+		for n := range v.Args {
+			args[n] = arg(n)
+		}
+		return e.libdeviceCall(v, args)
+	}
 	if _, ok := libmFuncs[v.Op]; ok {
 		if k := v.Type.Kind; isHalf(k) {
 			return fromFloat(k, e.libmCall(v.Op, ir.Float32, toFloat(k, arg(0))))

@@ -207,6 +207,7 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpReduce, ir.OpScan, ir.OpRegionArg, ir.OpAtomicRMW, ir.OpAtomicCAS, ir.OpDot,
 		// Random numbers.
 		ir.OpUmulhi,
+		ir.OpLibdevice, // libdevice.go
 	} {
 		m[op] = true
 	}

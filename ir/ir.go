@@ -163,6 +163,7 @@ type Value struct {
 	Scope   MemScope // OpAtomicRMW, OpAtomicCAS
 
 	Precision Precision // OpDot
+	Extern    string    // OpLibdevice: the libdevice symbol of the overload (__nv_asinf)
 }
 
 func (*Value) stmt() {}

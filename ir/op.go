@@ -122,6 +122,10 @@ const (
 
 	// Random numbers: tl.umulhi, and the Philox rounds sema expands tl.rand into.
 	OpUmulhi // the high half of the double-width unsigned product of Args[0] and Args[1] (integers of one type)
+	// OpLibdevice calls a function of libdevice (tl.extra.cuda.libdevice):
+	// Extern is the symbol of the overload (libdevice.go's table), which
+	// gives the operands' kinds (1 to 4, of one shape) and the result's.
+	OpLibdevice
 
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.
 	NumOps
@@ -147,10 +151,11 @@ const (
 	ClassReduce            // reductions and scans along an axis
 	ClassAtomic            // atomics
 	ClassDot               // tl.dot
+	ClassExtern            // a libdevice function, lane by lane
 )
 
 var classNames = [...]string{"invalid", "leaf", "shape", "elementwise", "compare", "math", "cast", "select",
-	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot"}
+	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot", "extern"}
 
 func (c Class) String() string {
 	if int(c) < len(classNames) {
@@ -288,6 +293,8 @@ var opTable = [NumOps]OpInfo{
 
 	// Random numbers.
 	OpUmulhi: elementwise("umulhi", 2, KindsInt),
+	// libdevice: one op for every function of the table in libdevice.go.
+	OpLibdevice: {Name: "libdevice", Class: ClassExtern, MinArgs: 1, MaxArgs: 4, Accepts: KindsNum, Result: ResultGiven},
 }
 
 // Info describes o; its Class is ClassInvalid for OpInvalid and values

@@ -41,6 +41,8 @@ func tileAttrs(v *Value) []string {
 		return []string{"op=" + v.Atomic.String(), "sem=" + v.Sem.String(), "scope=" + v.Scope.String()}
 	case OpAtomicCAS:
 		return []string{"sem=" + v.Sem.String(), "scope=" + v.Scope.String()}
+	case OpLibdevice:
+		return []string{v.Extern}
 	case OpDot:
 		if v.Args[0].Type.Kind == Float32 {
 			return []string{"input_precision=" + v.Precision.String()}

@@ -61,6 +61,8 @@ func checkTileOp(v *Value) error {
 		return checkReduce(v)
 	case OpDot:
 		return checkDot(v)
+	case OpLibdevice:
+		return checkLibdevice(v)
 	case OpTupleGet:
 		a := v.Args[0]
 		if len(a.Types) == 0 || v.Axis < 0 || v.Axis >= len(a.Types) || !t.Equal(a.Types[v.Axis]) {

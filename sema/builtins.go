@@ -89,6 +89,7 @@ func init() {
 	addDotBuiltins(tl)
 	// Random numbers and tl.umulhi.
 	addRandomBuiltins(tl)
+	addLibdeviceBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {

@@ -58,7 +58,7 @@ var unsupportedNames = map[string]bool{
 	"histogram": true, "sort": true, "flip": true, "interleave": true,
 	"dot_scaled": true, "inline_asm_elementwise": true, "device_assert": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true,
-	"fdiv": true, "div_rn": true, "sqrt_rn": true, "log1p": true, "tanh": true, "cat": true,
+	"cat":        true,
 	"zeros_like": false, "full_like": true, "float8e4nv": true, "float8e5": true, "float8e4b15": true,
 	"float8e4b8": true, "float8e5b16": true, "logical_and": true, "logical_or": true, "extra": false,
 	"tensor": true, "dtype": true, "block_type": true, "clamp": false, "range": false, "num_warps": true,
@@ -98,9 +98,6 @@ func dtypeByPath(p string) (ir.DType, bool) {
 
 // unsupported reports whether p is a known name tri does not implement.
 func unsupported(p string) bool {
-	if strings.HasPrefix(p, "triton.language.extra.libdevice.") {
-		return true
-	}
 	name, ok := strings.CutPrefix(p, "triton.language.")
 	return ok && unsupportedNames[name]
 }

@@ -1,0 +1,553 @@
+package conformance
+
+// This file implements the references of the libdevice construct kernels
+// (constructs/libdevice_*.tri) and of tutorial 07's sample. Float results
+// are computed in float64 with Go's math (or exactly, for the correctly
+// rounded operations) and rounded once; the files' tolerances are the
+// errors CUDA documents for each function, which the GPU may add.
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+)
+
+func init() {
+	for k, v := range map[string]Reference{
+		"sample/extern_tutorial07": refSampleAsin,
+	} {
+		references[k] = v
+	}
+}
+
+func refSampleAsin(in tensors, _ map[string]float64) tensors {
+	x := in["x"]
+	return tensors{"output_triton": eachFloat(in["output_triton"], func(i int) float64 { return r32(math.Asin(x.Float(i))) })}
+}
+
+func init() {
+	for k, v := range map[string]Reference{
+		"libdevice_explog":        refLibExpLog,
+		"libdevice_trig":          refLibTrig,
+		"libdevice_pow":           refLibPow,
+		"libdevice_erf_gamma":     refLibErfGamma,
+		"libdevice_bessel":        refLibBessel,
+		"libdevice_rounding":      refLibRounding,
+		"libdevice_classify":      refLibClassify,
+		"libdevice_rounded_arith": refLibRoundedArith,
+		"libdevice_intbits":       refLibIntBits,
+		"libdevice_fp64":          refLibFP64,
+		"libdevice_fast":          refLibFast,
+	} {
+		references[k] = v
+	}
+}
+
+// floats1 fills each output from f of input x's element, rounded to the
+// output's dtype by the tensor.
+func floats1(in tensors, x string, outs map[string]func(float64) float64) tensors {
+	res := tensors{}
+	for name, f := range outs {
+		res[name] = eachFloat(in[name], func(i int) float64 { return f(in[x].Float(i)) })
+	}
+	return res
+}
+
+// floats2 is floats1 for functions of inputs x and y.
+func floats2(in tensors, x, y string, outs map[string]func(a, b float64) float64) tensors {
+	res := tensors{}
+	for name, f := range outs {
+		res[name] = eachFloat(in[name], func(i int) float64 { return f(in[x].Float(i), in[y].Float(i)) })
+	}
+	return res
+}
+
+func merge(ts ...tensors) tensors {
+	out := tensors{}
+	for _, t := range ts {
+		for k, v := range t {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func refLibExpLog(in tensors, _ map[string]float64) tensors {
+	return floats1(in, "x", map[string]func(float64) float64{
+		"exp": math.Exp, "exp2": math.Exp2, "exp10": func(x float64) float64 { return math.Pow(10, x) },
+		"expm1": math.Expm1, "log": math.Log, "log2": math.Log2, "log10": math.Log10, "log1p": math.Log1p,
+		"logb": math.Logb, "cbrt": math.Cbrt, "rcbrt": func(x float64) float64 { return 1 / math.Cbrt(x) },
+		"sqrt": math.Sqrt, "rsqrt": func(x float64) float64 { return 1 / math.Sqrt(x) },
+	})
+}
+
+// sinPi is sin(pi*x) for the reference: exact zeros at integers, else
+// math.Sin of the product (the inputs are small or integers).
+func sinPi(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return math.NaN()
+	}
+	if x == math.Trunc(x) {
+		return math.Copysign(0, x)
+	}
+	return math.Sin(math.Pi * math.Mod(x, 2))
+}
+
+func cosPi(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return math.NaN()
+	}
+	if a := math.Abs(x); a-math.Trunc(a) == 0.5 {
+		return 0
+	}
+	if x == math.Trunc(x) {
+		return 1 - 2*math.Mod(math.Abs(x), 2)
+	}
+	return math.Cos(math.Pi * math.Mod(x, 2))
+}
+
+func refLibTrig(in tensors, _ map[string]float64) tensors {
+	return merge(floats1(in, "x", map[string]func(float64) float64{
+		"sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "sinpi": sinPi, "cospi": cosPi,
+		"asin": math.Asin, "acos": math.Acos, "atan": math.Atan, "sinh": math.Sinh, "cosh": math.Cosh,
+		"tanh": math.Tanh, "asinh": math.Asinh, "acosh": math.Acosh, "atanh": math.Atanh,
+	}), floats2(in, "x", "y", map[string]func(a, b float64) float64{"at2": math.Atan2}))
+}
+
+func refLibPow(in tensors, _ map[string]float64) tensors {
+	n := in["n"]
+	norm := func(v ...float64) float64 {
+		for _, x := range v {
+			if math.IsInf(x, 0) {
+				return math.Inf(1)
+			}
+		}
+		s := 0.0
+		for _, x := range v {
+			s += x * x
+		}
+		return math.Sqrt(s)
+	}
+	res := floats2(in, "x", "y", map[string]func(a, b float64) float64{
+		"p": math.Pow, "h": math.Hypot, "rh": func(a, b float64) float64 { return 1 / math.Hypot(a, b) },
+		"n3": func(a, b float64) float64 { return norm(a, b, 2) }, "rn3": func(a, b float64) float64 { return 1 / norm(a, b, 2) },
+		"n4": func(a, b float64) float64 { return norm(a, b, a, 1) }, "rn4": func(a, b float64) float64 { return 1 / norm(a, b, a, 1) },
+	})
+	x := in["x"]
+	res["pi"] = eachFloat(in["pi"], func(i int) float64 { return math.Pow(x.Float(i), float64(n.Int(i))) })
+	return res
+}
+
+func refLibErfGamma(in tensors, _ map[string]float64) tensors {
+	erfcinv := func(y float64) float64 {
+		if y < 0 {
+			return math.NaN()
+		}
+		if y == 0 || y >= 0.0625 || math.IsNaN(y) {
+			return math.Erfcinv(y)
+		}
+		// Go's Erfcinv is Erfinv(1-y), too coarse in the tail: bisect erfc,
+		// which is decreasing.
+		lo, hi := 0.0, 30.0
+		for range 200 {
+			mid := (lo + hi) / 2
+			if math.Erfc(mid) > y {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return lo
+	}
+	return merge(floats1(in, "x", map[string]func(float64) float64{
+		"erf": math.Erf, "erfc": math.Erfc,
+		"erfcx": func(x float64) float64 {
+			if x > 20 {
+				return 1 / (x * math.SqrtPi) * (1 - 1/(2*x*x) + 3/(4*x*x*x*x))
+			}
+			return math.Exp(x*x) * math.Erfc(x)
+		},
+		"normcdf": func(x float64) float64 { return math.Erfc(-x/math.Sqrt2) / 2 },
+		"lgamma":  func(x float64) float64 { v, _ := math.Lgamma(x); return v },
+		"tgamma":  math.Gamma,
+	}), floats1(in, "p", map[string]func(float64) float64{
+		"erfinv": math.Erfinv, "erfcinv": erfcinv,
+		"normcdfinv": func(p float64) float64 { return -math.Sqrt2 * erfcinv(2*p) },
+	}))
+}
+
+func refLibBessel(in tensors, _ map[string]float64) tensors {
+	// I0 and I1 by their power series, enough for the inputs' |x| <= 100.
+	besselI := func(nu int, x float64) float64 {
+		if math.IsInf(x, 0) {
+			if nu == 1 {
+				return x
+			}
+			return math.Inf(1)
+		}
+		if math.Abs(x) > 100 {
+			return math.Copysign(math.Inf(1), math.Pow(x, float64(nu)))
+		}
+		q, term := x*x/4, math.Pow(x/2, float64(nu))
+		sum := term
+		for k := 1; k < 400; k++ {
+			term *= q / float64(k*(k+nu))
+			sum += term
+		}
+		return sum
+	}
+	return floats1(in, "x", map[string]func(float64) float64{
+		"j0": math.J0, "j1": math.J1, "y0": math.Y0, "y1": math.Y1,
+		"cyl_bessel_i0": func(x float64) float64 { return besselI(0, x) },
+		"cyl_bessel_i1": func(x float64) float64 { return besselI(1, x) },
+		"jn2":           func(x float64) float64 { return math.Jn(2, x) }, "yn2": func(x float64) float64 { return math.Yn(2, x) },
+	})
+}
+
+func refLibRounding(in tensors, _ map[string]float64) tensors {
+	x, y, n := in["x"], in["y"], in["n"]
+	res := floats1(in, "x", map[string]func(float64) float64{
+		"floor": math.Floor, "ceil": math.Ceil, "trunc": math.Trunc, "round": math.Round,
+		"rint": math.RoundToEven, "nearbyint": math.RoundToEven, "logb": math.Logb,
+		"sat": func(v float64) float64 {
+			if math.IsNaN(v) {
+				return 0
+			}
+			return math.Max(0, math.Min(v, 1))
+		},
+	})
+	for k, v := range floats2(in, "x", "y", map[string]func(a, b float64) float64{
+		"fmd": math.Mod, "rem": math.Remainder, "cps": math.Copysign,
+		"fdm": func(a, b float64) float64 {
+			if math.IsNaN(a) || math.IsNaN(b) {
+				return math.NaN()
+			}
+			return math.Max(a-b, 0)
+		},
+		"nxt": func(a, b float64) float64 { return float64(math.Nextafter32(float32(a), float32(b))) },
+	}) {
+		res[k] = v
+	}
+	toI64 := func(v float64) int64 {
+		switch {
+		case math.IsNaN(v):
+			return 0
+		case v >= 0x1p63:
+			return math.MaxInt64
+		case v < -0x1p63:
+			return math.MinInt64
+		}
+		return int64(v)
+	}
+	res["lri"] = eachInt(in["lri"], func(i int) int64 { return toI64(math.RoundToEven(y.Float(i))) })
+	res["lro"] = eachInt(in["lro"], func(i int) int64 { return toI64(math.Round(y.Float(i))) })
+	res["ilb"] = eachInt(in["ilb"], func(i int) int64 {
+		v := x.Float(i)
+		switch {
+		case v == 0 || math.IsNaN(v):
+			return math.MinInt32
+		case math.IsInf(v, 0):
+			return math.MaxInt32
+		}
+		_, e := math.Frexp(v)
+		return int64(e - 1)
+	})
+	res["ldx"] = eachFloat(in["ldx"], func(i int) float64 { return x.Float(i) * math.Pow(2, float64(n.Int(i))) })
+	res["scb"] = eachFloat(in["scb"], func(i int) float64 { return y.Float(i) * math.Pow(2, float64(n.Int(i))) })
+	return res
+}
+
+func refLibClassify(in tensors, _ map[string]float64) tensors {
+	res := tensors{}
+	for _, sfx := range []string{"", "d"} {
+		src := in["x"+sfx]
+		tests := map[string]func(float64) bool{
+			"nan": math.IsNaN, "inf": func(v float64) bool { return math.IsInf(v, 0) },
+			"sgn": math.Signbit, "fin": func(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) },
+		}
+		for name, f := range tests {
+			res[name+sfx] = eachInt(in[name+sfx], func(i int) int64 { return b2i(f(src.Float(i))) })
+		}
+	}
+	return res
+}
+
+// roundRef rounds the value e (exact, or computed to 300 bits in the
+// target's direction) to a float of mant bits whose normal exponents
+// (big.Float's, mantissa in [0.5, 1)) start at emin, subnormals and
+// overflow included, in mode m.
+func roundRef(e *big.Float, mant int, emin int, maxf float64, m big.RoundingMode) float64 {
+	if e.Sign() == 0 {
+		f, _ := e.Float64()
+		return f
+	}
+	neg := e.Sign() < 0
+	p := mant
+	if exp := e.MantExp(nil); exp < emin {
+		p = mant - (emin - exp)
+	}
+	tiny := math.Ldexp(1, emin-mant) // the smallest subnormal
+	if p <= 0 {
+		a := new(big.Float).Abs(e)
+		up := m == big.ToPositiveInf && !neg || m == big.ToNegativeInf && neg ||
+			m == big.ToNearestEven && a.Cmp(big.NewFloat(tiny/2)) > 0
+		sign := 1.0
+		if neg {
+			sign = -1
+		}
+		if up {
+			return math.Copysign(tiny, sign)
+		}
+		return math.Copysign(0, sign)
+	}
+	z := new(big.Float).SetPrec(uint(p)).SetMode(m).Set(e)
+	f, _ := z.Float64()
+	if math.Abs(f) > maxf {
+		towardZero := m == big.ToZero || m == big.ToPositiveInf && neg || m == big.ToNegativeInf && !neg
+		if towardZero {
+			return math.Copysign(maxf, f)
+		}
+		return math.Copysign(math.Inf(1), f)
+	}
+	return f
+}
+
+var refModes = map[string]big.RoundingMode{"rn": big.ToNearestEven, "rz": big.ToZero, "rd": big.ToNegativeInf, "ru": big.ToPositiveInf}
+
+func round32(e *big.Float, m big.RoundingMode) float64 {
+	return roundRef(e, 24, -125, math.MaxFloat32, m)
+}
+
+func round64(e *big.Float, m big.RoundingMode) float64 {
+	return roundRef(e, 53, -1021, math.MaxFloat64, m)
+}
+
+// exactOp computes op on the operands to 3000 bits (exact for +, -, * and
+// fma; div and sqrt rounded in mode m, which then rounds again alike).
+func exactOp(op string, m big.RoundingMode, v ...float64) *big.Float {
+	b := func(x float64) *big.Float { return new(big.Float).SetPrec(3000).SetMode(m).SetFloat64(x) }
+	z := new(big.Float).SetPrec(3000).SetMode(m)
+	switch op {
+	case "add":
+		return z.Add(b(v[0]), b(v[1]))
+	case "sub":
+		return z.Sub(b(v[0]), b(v[1]))
+	case "mul":
+		return z.Mul(b(v[0]), b(v[1]))
+	case "div":
+		return z.Quo(b(v[0]), b(v[1]))
+	case "sqrt":
+		// big's Sqrt is not exact on perfect squares: test the nearest
+		// double first.
+		r, _ := new(big.Float).SetPrec(3000).Sqrt(b(v[0])).Float64()
+		if sq := new(big.Float).SetPrec(3000).Mul(b(r), b(r)); sq.Cmp(b(v[0])) == 0 {
+			return b(r)
+		}
+		return z.Sqrt(b(v[0]))
+	case "fma":
+		return z.Add(new(big.Float).SetPrec(3000).Mul(b(v[0]), b(v[1])), b(v[2]))
+	}
+	panic(op)
+}
+
+// roundedRef is a correctly rounded op of fp32 or fp64 operands, with
+// IEEE's special values and signed zeros.
+func roundedRef(op, mode string, f64 bool, v ...float64) float64 {
+	m := refModes[mode]
+	nat := map[string]func() float64{
+		"add": func() float64 { return v[0] + v[1] }, "sub": func() float64 { return v[0] - v[1] },
+		"mul": func() float64 { return v[0] * v[1] }, "div": func() float64 { return v[0] / v[1] },
+		"sqrt": func() float64 { return math.Sqrt(v[0]) }, "fma": func() float64 { return math.FMA(v[0], v[1], v[2]) },
+	}[op]()
+	special := math.IsNaN(nat)
+	for _, x := range v {
+		special = special || math.IsInf(x, 0) || x == 0 && (op == "div" || op == "mul" || op == "sqrt")
+	}
+	if op == "div" && v[1] == 0 || op == "sqrt" && v[0] < 0 {
+		special = true
+	}
+	if special {
+		return nat
+	}
+	e := exactOp(op, m, v...)
+	if e.Sign() == 0 { // an exact zero sum: -0 only rounding down, or from two -0
+		if nat == 0 && math.Signbit(nat) && m != big.ToNegativeInf {
+			return nat
+		}
+		if m == big.ToNegativeInf {
+			return math.Copysign(0, -1)
+		}
+		return 0
+	}
+	if f64 {
+		return round64(e, m)
+	}
+	return round32(e, m)
+}
+
+func refLibRoundedArith(in tensors, _ map[string]float64) tensors {
+	a, b, k := in["a"], in["b"], in["k"]
+	res := tensors{}
+	for mode, m := range refModes {
+		for _, op := range []string{"add", "sub", "mul", "div"} {
+			res[op+"_"+mode] = eachFloat(in[op+"_"+mode], func(i int) float64 { return roundedRef(op, mode, false, a.Float(i), b.Float(i)) })
+		}
+		res["rcp_"+mode] = eachFloat(in["rcp_"+mode], func(i int) float64 { return roundedRef("div", mode, false, 1, b.Float(i)) })
+		res["sqrt_"+mode] = eachFloat(in["sqrt_"+mode], func(i int) float64 { return roundedRef("sqrt", mode, false, b.Float(i)) })
+		res["fma_"+mode] = eachFloat(in["fma_"+mode], func(i int) float64 {
+			return roundedRef("fma", mode, false, a.Float(i), b.Float(i), a.Float(i))
+		})
+		res["i2f_"+mode] = eachFloat(in["i2f_"+mode], func(i int) float64 {
+			v := k.Int(i)
+			if v == 0 {
+				return 0
+			}
+			return round32(new(big.Float).SetInt64(v), m)
+		})
+		res["f2i_"+mode] = eachInt(in["f2i_"+mode], func(i int) int64 {
+			// a * 1000.0 is one fp32 product, rounded to nearest.
+			v := r32(a.Float(i) * 1000)
+			switch mode {
+			case "rn":
+				v = math.RoundToEven(v)
+			case "rz":
+				v = math.Trunc(v)
+			case "rd":
+				v = math.Floor(v)
+			case "ru":
+				v = math.Ceil(v)
+			}
+			switch {
+			case math.IsNaN(v):
+				return 0
+			case v >= math.MaxInt32:
+				return math.MaxInt32
+			case v <= math.MinInt32:
+				return math.MinInt32
+			}
+			return int64(v)
+		})
+	}
+	res["tdiv"] = eachFloat(in["tdiv"], func(i int) float64 { return r32(a.Float(i) / b.Float(i)) })
+	res["tsqrt"] = eachFloat(in["tsqrt"], func(i int) float64 { return r32(math.Sqrt(b.Float(i))) })
+	res["rsq"] = eachFloat(in["rsq"], func(i int) float64 {
+		v := b.Float(i)
+		if v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return 1 / math.Sqrt(v)
+		}
+		z := new(big.Float).SetPrec(300).Sqrt(big.NewFloat(v))
+		return round32(z.Quo(big.NewFloat(1), z), big.ToNearestEven)
+	})
+	return res
+}
+
+func refLibIntBits(in tensors, _ map[string]float64) tensors {
+	iv, jv, lv := in["i"], in["j"], in["l"]
+	i32 := func(f func(a, b int64) int64) func(int) int64 {
+		return func(n int) int64 { return f(iv.Int(n), jv.Int(n)) }
+	}
+	u := func(x int64) uint64 { return uint64(uint32(x)) }
+	abs := func(x int64) int64 {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	res := tensors{}
+	for name, f := range map[string]func(int) int64{
+		"popc": func(n int) int64 { return int64(bits.OnesCount32(uint32(iv.Int(n)))) },
+		"clz":  func(n int) int64 { return int64(bits.LeadingZeros32(uint32(iv.Int(n)))) },
+		"ffs": func(n int) int64 {
+			if iv.Int(n) == 0 {
+				return 0
+			}
+			return int64(bits.TrailingZeros32(uint32(iv.Int(n))) + 1)
+		},
+		"brev":  func(n int) int64 { return int64(bits.Reverse32(uint32(iv.Int(n)))) },
+		"popcl": func(n int) int64 { return int64(bits.OnesCount64(uint64(lv.Int(n)))) },
+		"clzl":  func(n int) int64 { return int64(bits.LeadingZeros64(uint64(lv.Int(n)))) },
+		"ffsl": func(n int) int64 {
+			if lv.Int(n) == 0 {
+				return 0
+			}
+			return int64(bits.TrailingZeros64(uint64(lv.Int(n))) + 1)
+		},
+		"brevl": func(n int) int64 { return int64(bits.Reverse64(uint64(lv.Int(n)))) },
+		"bperm": func(n int) int64 {
+			x, y := u(iv.Int(n)), u(jv.Int(n))
+			s := uint64(0x3210 + n*0x1111)
+			var r uint64
+			for b := range 4 {
+				sel := s >> (4 * b) & 7
+				r |= ((y<<32 | x) >> (8 * sel) & 0xff) << (8 * b)
+			}
+			return int64(r)
+		},
+		"mulhi":  i32(func(a, b int64) int64 { return a * b >> 32 }),
+		"umulhi": i32(func(a, b int64) int64 { return int64(u(a) * u(b) >> 32) }),
+		"mulhil": func(n int) int64 {
+			p := new(big.Int).Mul(big.NewInt(lv.Int(n)), big.NewInt(lv.Int(n)))
+			return new(big.Int).Rsh(p, 64).Int64()
+		},
+		"umulhil": func(n int) int64 {
+			hi, _ := bits.Mul64(uint64(lv.Int(n)), uint64(lv.Int(n)))
+			return int64(hi)
+		},
+		"mul24": i32(func(a, b int64) int64 {
+			s := func(x int64) int64 { return x & 0xffffff << 40 >> 40 }
+			return s(a) * s(b)
+		}),
+		"umul24": i32(func(a, b int64) int64 { return (a & 0xffffff) * (b & 0xffffff) }),
+		"sad":    i32(func(a, b int64) int64 { return abs(a-b) + int64(u(b)) }),
+		"usad":   i32(func(a, b int64) int64 { return abs(int64(u(a))-int64(u(b))) + int64(u(b)) }),
+		"hadd":   i32(func(a, b int64) int64 { return (a + b) >> 1 }),
+		"uhadd":  i32(func(a, b int64) int64 { return int64(u(a)+u(b)) >> 1 }),
+		"rhadd":  i32(func(a, b int64) int64 { return (a + b + 1) >> 1 }),
+		"urhadd": i32(func(a, b int64) int64 { return int64(u(a)+u(b)+1) >> 1 }),
+		"iabs":   func(n int) int64 { return abs(iv.Int(n)) },
+		"labs":   func(n int) int64 { return abs(lv.Int(n)) },
+		"f2i":    func(n int) int64 { return iv.Int(n) },
+	} {
+		res[name] = eachInt(in[name], f)
+	}
+	res["i2f"] = eachFloat(in["i2f"], func(n int) float64 { return float64(math.Float32frombits(uint32(jv.Int(n)))) })
+	return res
+}
+
+func refLibFP64(in tensors, _ map[string]float64) tensors {
+	lg := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
+	res := floats1(in, "x", map[string]func(float64) float64{
+		"exp": math.Exp, "log": math.Log, "sin": math.Sin, "cos": math.Cos, "tan": math.Tan,
+		"asin": math.Asin, "atan": math.Atan, "sinh": math.Sinh, "tanh": math.Tanh, "erf": math.Erf,
+		"erfinv": math.Erfinv, "lgamma": lg, "cbrt": math.Cbrt, "expm1": math.Expm1, "log1p": math.Log1p,
+		"d2f": func(x float64) float64 { return float64(float32(x)) },
+		"d2fz": func(x float64) float64 {
+			if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+				return x
+			}
+			return round32(new(big.Float).SetFloat64(x), big.ToZero)
+		},
+	})
+	for k, v := range floats2(in, "x", "y", map[string]func(a, b float64) float64{
+		"pw": math.Pow,
+		"dz": func(a, b float64) float64 { return roundedRef("div", "rz", true, a, b) },
+		"du": func(a, b float64) float64 { return roundedRef("div", "ru", true, a, b) },
+		"fd": func(a, b float64) float64 { return roundedRef("fma", "rd", true, a, b, a) },
+		"sq": func(_, b float64) float64 { return roundedRef("sqrt", "ru", true, b) },
+	}) {
+		res[k] = v
+	}
+	return res
+}
+
+func refLibFast(in tensors, _ map[string]float64) tensors {
+	// The exact functions: the file's tolerance covers the intrinsics'
+	// error and the fp32 roundings of their instruction sequences.
+	return merge(floats1(in, "x", map[string]func(float64) float64{
+		"fast_expf": math.Exp, "fast_exp10f": func(x float64) float64 { return math.Pow(10, x) },
+		"fast_sinf": math.Sin, "fast_cosf": math.Cos, "fast_tanf": math.Tan,
+	}), floats1(in, "y", map[string]func(float64) float64{
+		"fast_logf": math.Log, "fast_log2f": math.Log2, "fast_log10f": math.Log10,
+	}), floats2(in, "y", "x", map[string]func(a, b float64) float64{"pw": math.Pow}),
+		floats2(in, "x", "y", map[string]func(a, b float64) float64{"dv": func(a, b float64) float64 { return a / b }}))
+}
