@@ -103,10 +103,11 @@ func randint4x32(seed uint64, offset uint32, rounds int) [4]uint32 {
 	return philox4x32([4]uint32{offset}, [2]uint32{uint32(seed), uint32(seed >> 32)}, rounds)
 }
 
-// randint4x64 is tl.randint4x for a 64-bit offset: Philox 4x64 with the
-// counter (offset, 0, 0, 0) and the key (seed, 0).
-func randint4x64(seed, offset uint64, rounds int) [4]uint64 {
-	return philox4x64([4]uint64{offset}, [2]uint64{seed}, rounds)
+// randint4x64 is tl.randint4x for a 64-bit offset: Philox 4x32 with the
+// counter (low 32 bits, high 32 bits, 0, 0) of the offset and the key the
+// seed's halves, as Triton 3.6's random.py splits it.
+func randint4x64(seed, offset uint64, rounds int) [4]uint32 {
+	return philox4x32([4]uint32{uint32(offset), uint32(offset >> 32)}, [2]uint32{uint32(seed), uint32(seed >> 32)}, rounds)
 }
 
 // uniform32 and uniform64 are tl.random.uint_to_uniform_float: the bits as
@@ -237,14 +238,15 @@ func refRandOffsets2D(in tensors, num map[string]float64) tensors {
 	}
 }
 
-// refRandInt64Offsets: int64 offsets base + i (beyond 2**32) take Philox
-// 4x64: tl.randint gives its first uint64 number, tl.rand that number
-// made uniform with the 64-bit scale, tl.randint4x all four.
+// refRandInt64Offsets: int64 offsets base + i (beyond 2**32) are split into
+// two 32-bit counters of Philox 4x32: tl.randint gives its first uint32
+// number (stored zero-extended), tl.rand that number made uniform, and
+// tl.randint4x all four.
 func refRandInt64Offsets(in tensors, num map[string]float64) tensors {
 	seed, base, n := seedOf(maxSeed), uint64(int64(num["base"])), int(num["n"])
 	return tensors{
 		"ints": eachInt(in["ints"], func(i int) int64 { return int64(randint4x64(seed, base+uint64(i), 10)[0]) }),
-		"unif": eachFloat(in["unif"], func(i int) float64 { return float64(uniform64(randint4x64(seed, base+uint64(i), 10)[0])) }),
+		"unif": eachFloat(in["unif"], func(i int) float64 { return float64(uniform32(randint4x64(seed, base+uint64(i), 10)[0])) }),
 		"four": eachInt(in["four"], func(i int) int64 { return int64(randint4x64(seed, base+uint64(i%n), 10)[i/n]) }),
 	}
 }

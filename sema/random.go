@@ -23,10 +23,11 @@ package sema
 //     c0 = umulhi(B, c2) ^ c1 ^ k0, c2 = umulhi(A, c0) ^ c3 ^ k1,
 //     c1 = B * c2, c3 = A * c0 (from the round's inputs), then raises the
 //     key by (KEY_A, KEY_B): Random123's Philox with its constants.
-//   - randint4x(seed, offset) is philox(seed, offset, 0, 0, 0): int32 and
-//     uint32 offsets give uint32 numbers, int64 and uint64 offsets give
-//     uint64 numbers from Philox 4x64 (the offset is not split in two
-//     counters). randint is its first result.
+//   - randint4x(seed, offset) is philox(seed, lo, hi, 0, 0) with the
+//     offset's low 32 bits and, for offsets wider than 32 bits, its high
+//     32 bits (offset >> 32) as 32-bit counters: the numbers are uint32
+//     whatever the offset's width. randint is its first result. Philox
+//     4x64 is reached only by calling tl.philox with 64-bit counters.
 //   - uint_to_uniform_float bitcasts to the signed type, folds negative x to
 //     -x - 1 and multiplies by 4.6566127342e-10 (32 bits) or
 //     1.0842020432385337e-19 (64 bits), in fp32: rand and rand4x.
@@ -287,12 +288,11 @@ func bRandom(n int, uniform, normal bool) func(*compiler, *args) *val {
 		if normal && n == 1 {
 			want = 2
 		}
-		offset := a.vals[1]
-		zero := c.zerosOf(offset, a.pos)
-		if anyInvalid(zero) {
+		lo, hi, zero := c.offsetWords(a.vals[1], a.pos)
+		if anyInvalid(lo, hi, zero) {
 			return invalid
 		}
-		out := c.philox(a.vals[0], [4]*val{offset, zero, zero, zero}, rounds, want, a.pos)
+		out := c.philox(a.vals[0], [4]*val{lo, hi, zero, zero}, rounds, want, a.pos)
 		if out == nil {
 			return invalid
 		}
@@ -321,6 +321,23 @@ func bRandom(n int, uniform, normal bool) func(*compiler, *args) *val {
 		}
 		return &val{k: kTuple, elts: out}
 	}
+}
+
+// offsetWords splits an offset into the two 32-bit counters randint4x
+// gives Philox 4x32 (random.py's offset_lo, offset_hi and _0): the low
+// word, the high word (offset >> 32, arithmetic for signed offsets) for
+// offsets wider than 32 bits or zeros, and zeros of the offset's shape.
+func (c *compiler) offsetWords(offset *val, pos diag.Pos) (lo, hi, zero *val) {
+	lo = c.tlCall("cast", pos, offset, dtypeVal(ir.TUint32))
+	if anyInvalid(lo) {
+		return invalid, invalid, invalid
+	}
+	zero = c.zerosOf(lo, pos)
+	hi = zero
+	if offset.k == kRuntime && offset.rt.Type.Kind.Bits() > 32 {
+		hi = c.tlCall("cast", pos, c.binary(">>", offset, intVal(32), pos), dtypeVal(ir.TUint32))
+	}
+	return lo, hi, zero
 }
 
 // zerosOf is random.py's `offset * 0`, the three other counters. Zeros of

@@ -12,9 +12,9 @@ import (
 
 // TestRandomTypes compiles calls of the random number functions and checks
 // the dtypes and shapes of their results (names bound in the kernel) and
-// the shape of the expansion: Philox 4x32 for 32-bit offsets, 4x64 for
-// 64-bit ones (with its [1] key, which makes a scalar offset's numbers a
-// [1] tile, as in Triton), the number of rounds, and the Python-number
+// the shape of the expansion: Philox 4x32, with a 64-bit offset split into
+// two 32-bit counters (4x64 and its [1] key only where tl.philox gets 64-bit
+// counters, as in Triton), the number of rounds, and the Python-number
 // typing of tl.umulhi's operands.
 func TestRandomTypes(t *testing.T) {
 	f32, i32, i64 := ptr(ir.Float32), scalar(ir.Int32), scalar(ir.Int64)
@@ -24,16 +24,17 @@ func TestRandomTypes(t *testing.T) {
 		want       []string
 		rounds     int // umulhi ops expected, 0 to skip the count
 	}{
-		{"randint, int32 offsets", "r = tl.randint(seed, offs)", sig(f32, i32), []string{"r: u32[16] = xor", "seed_lo: u32 = cast", "seed_hi: u32 = cast", "c0: u32[16] = bitcast", "c0_r1: u32[16]", "k0_r10: u32 = add"}, 10*2 - 1},
-		{"randint, int64 offsets and seed", "r = tl.randint(seed, offs.to(tl.int64))", sig(f32, i64), []string{"r: u64[16] = xor", "seed_lo: u64 = cast", "k1_r2: u64[1] = add"}, 19},
+		{"randint, int32 offsets", "r = tl.randint(seed, offs)", sig(f32, i32), []string{"r: u32[16] = xor", "seed_lo: u32 = cast", "seed_hi: u32 = cast", "c0: u32[16] = cast", "c0_r1: u32[16]", "k0_r10: u32 = add"}, 10*2 - 1},
+		{"randint, int64 offsets and seed", "r = tl.randint(seed, offs.to(tl.int64))", sig(f32, i64), []string{"r: u32[16] = xor", "seed_lo: u32 = cast", "c0: u32[16] = cast", "c1: u32[16] = cast"}, 19},
+		{"philox with 64-bit counters", "o = offs.to(tl.int64)\n    a, b, c, d = tl.philox(seed, o, o, o, o)", sig(f32, i64), []string{"a: u64[16] = xor", "seed_lo: u64 = cast", "k1_r2: u64[1] = add"}, 20},
 		{"rand", "r = tl.rand(seed, offs)", sig(f32, i32), []string{"i1: u32[16] = xor", "r: fp32[16] = mul"}, 19},
-		{"rand, 64-bit offsets", "r = tl.rand(seed, offs.to(tl.uint64))", sig(f32, i32), []string{"r: fp32[16] = mul", ": i64[16] = bitcast", ": fp32 = const " + fp32Text(uniformScale64)}, 19},
+		{"rand, 64-bit offsets", "r = tl.rand(seed, offs.to(tl.uint64))", sig(f32, i32), []string{"r: fp32[16] = mul", ": i32[16] = bitcast", ": fp32 = const " + fp32Text(uniformScale32)}, 19},
 		{"randn", "r = tl.randn(seed, offs)", sig(f32, i32), []string{"th: fp32[16] = mul", "r: fp32[16] = sqrt", "r: fp32[16] = mul", "cos"}, 19},
 		{"randint4x and n_rounds", "a, b, c, d = tl.randint4x(seed, offs, n_rounds=3)", sig(f32, i32), []string{"a: u32[16] = xor", "b: u32[16] = mul", "c: u32[16] = xor", "d: u32[16] = mul"}, 6},
 		{"rand4x", "a, b, c, d = tl.rand4x(seed, offs)", sig(f32, i32), []string{"a: fp32[16] = mul", "d: fp32[16] = mul"}, 20},
 		{"randn4x", "a, b, c, d = tl.randn4x(seed, offs)", sig(f32, i32), []string{"a: fp32[16] = mul", "b: fp32[16] = mul", "sin"}, 20},
 		{"scalar offset", "r = tl.randint(seed, 7)", sig(f32, i32), []string{"r: u32 = xor"}, 19},
-		{"scalar 64-bit offset gives a [1] tile", "r = tl.randint(seed, seed.to(tl.int64))", sig(f32, i32), []string{"r: u64[1] = xor"}, 19},
+		{"scalar 64-bit offset", "r = tl.randint(seed, seed.to(tl.int64))", sig(f32, i32), []string{"r: u32 = xor", "c1: u32 = cast"}, 19},
 		{"2-D offsets", "r = tl.rand(seed, offs[:, None] * 16 + offs[None, :])", sig(f32, i32), []string{"r: fp32[16,16] = mul"}, 19},
 		{"philox with zero rounds", "a, b, c, d = tl.philox(seed, offs, offs, offs, offs, n_rounds=0)", sig(f32, i32), []string{"c0: u32[16] = bitcast", "c3: u32[16] = bitcast"}, 0},
 		{"philox_impl through tl.random", "a, b, c, d = tl.random.philox_impl(offs.to(tl.uint32), 0, 0, 0, seed.to(tl.uint32), 5, 2)", sig(f32, i32), []string{"a: u32[16] = xor"}, 4},

@@ -45,15 +45,15 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = offs[e] < n;
   // ../conformance/constructs/rand_4x.tri:20: r0, r1, r2, r3 = tl.randint4x(seed, offs)
-  unsigned long long t14 = (unsigned long long)(seed);
-  unsigned long long t16 = t14 >> 32ull;
-  unsigned long long t18 = t16 & 4294967295ull;
-  unsigned int seed_hi = (unsigned int)(t18);
-  unsigned long long t21 = t14 & 4294967295ull;
-  unsigned int seed_lo = (unsigned int)(t21);
   unsigned int c0[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c0[e] = (unsigned int)(offs[e]);
+  unsigned long long t15 = (unsigned long long)(seed);
+  unsigned long long t17 = t15 >> 32ull;
+  unsigned long long t19 = t17 & 4294967295ull;
+  unsigned int seed_hi = (unsigned int)(t19);
+  unsigned long long t22 = t15 & 4294967295ull;
+  unsigned int seed_lo = (unsigned int)(t22);
   unsigned int t26[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t26[e] = tri_umulhi_u32(3449720151u, 0u);
@@ -331,13 +331,13 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
   int* ints_ptrs_5;
   int* ints_ptrs_6[2];
   int r3_i32[2];
-  unsigned long long t265;
-  unsigned long long t267;
-  unsigned long long t269;
-  unsigned int seed_hi_1;
-  unsigned long long t272;
-  unsigned int seed_lo_1;
   unsigned int c0_1[2];
+  unsigned long long t266;
+  unsigned long long t268;
+  unsigned long long t270;
+  unsigned int seed_hi_1;
+  unsigned long long t273;
+  unsigned int seed_lo_1;
   unsigned int t277[2];
   unsigned int t278[2];
   unsigned int c0_r1_1[2];
@@ -517,14 +517,14 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
       *reinterpret_cast<tri_u32x2*>(ints_ptrs_6[e]) = vec;
     }
     // ../conformance/constructs/rand_4x.tri:25: u0, u1, u2, u3 = tl.rand4x(seed, offs)
-    t265 = (unsigned long long)(seed);
-    t267 = t265 >> 32ull;
-    t269 = t267 & 4294967295ull;
-    seed_hi_1 = (unsigned int)(t269);
-    t272 = t265 & 4294967295ull;
-    seed_lo_1 = (unsigned int)(t272);
     #pragma unroll
     for (int e = 0; e < 2; ++e) c0_1[e] = (unsigned int)(offs[e]);
+    t266 = (unsigned long long)(seed);
+    t268 = t266 >> 32ull;
+    t270 = t268 & 4294967295ull;
+    seed_hi_1 = (unsigned int)(t270);
+    t273 = t266 & 4294967295ull;
+    seed_lo_1 = (unsigned int)(t273);
     #pragma unroll
     for (int e = 0; e < 2; ++e) t277[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll
@@ -828,14 +828,14 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *ints_ptrs_6[e] = r3_i32[e];
     // ../conformance/constructs/rand_4x.tri:25: u0, u1, u2, u3 = tl.rand4x(seed, offs)
-    t265 = (unsigned long long)(seed);
-    t267 = t265 >> 32ull;
-    t269 = t267 & 4294967295ull;
-    seed_hi_1 = (unsigned int)(t269);
-    t272 = t265 & 4294967295ull;
-    seed_lo_1 = (unsigned int)(t272);
     #pragma unroll
     for (int e = 0; e < 2; ++e) c0_1[e] = (unsigned int)(offs[e]);
+    t266 = (unsigned long long)(seed);
+    t268 = t266 >> 32ull;
+    t270 = t268 & 4294967295ull;
+    seed_hi_1 = (unsigned int)(t270);
+    t273 = t266 & 4294967295ull;
+    seed_lo_1 = (unsigned int)(t273);
     #pragma unroll
     for (int e = 0; e < 2; ++e) t277[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll

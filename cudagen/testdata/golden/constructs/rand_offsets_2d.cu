@@ -78,15 +78,15 @@ extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, in
   float* u_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) u_ptrs[e] = u_ptr + offs[e];
-  unsigned long long t37 = (unsigned long long)(seed);
-  unsigned long long t39 = t37 >> 32ull;
-  unsigned long long t41 = t39 & 4294967295ull;
-  unsigned int seed_hi = (unsigned int)(t41);
-  unsigned long long t44 = t37 & 4294967295ull;
-  unsigned int seed_lo = (unsigned int)(t44);
   unsigned int c0[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) c0[e] = (unsigned int)(offs[e]);
+  unsigned long long t38 = (unsigned long long)(seed);
+  unsigned long long t40 = t38 >> 32ull;
+  unsigned long long t42 = t40 & 4294967295ull;
+  unsigned int seed_hi = (unsigned int)(t42);
+  unsigned long long t45 = t38 & 4294967295ull;
+  unsigned int seed_lo = (unsigned int)(t45);
   unsigned int t49[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t49[e] = tri_umulhi_u32(3449720151u, 0u);
@@ -353,13 +353,13 @@ extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, in
   for (int e = 0; e < 4; ++e) t263[e] = t259_fp32[e] * 4.6566126e-10f;
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   int* ints_ptrs[4];
-  unsigned long long t269;
-  unsigned long long t271;
-  unsigned long long t273;
-  unsigned int seed_hi_1;
-  unsigned long long t276;
-  unsigned int seed_lo_1;
   unsigned int c0_1[4];
+  unsigned long long t270;
+  unsigned long long t272;
+  unsigned long long t274;
+  unsigned int seed_hi_1;
+  unsigned long long t277;
+  unsigned int seed_lo_1;
   unsigned int t281[4];
   unsigned int t282[4];
   unsigned int c0_r1_1[4];
@@ -465,14 +465,14 @@ extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, in
     // ../conformance/constructs/rand_offsets_2d.tri:24: tl.store(ints_ptr + offs, tl.randint(seed, offs), mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) ints_ptrs[e] = ints_ptr + offs[e];
-    t269 = (unsigned long long)(seed);
-    t271 = t269 >> 32ull;
-    t273 = t271 & 4294967295ull;
-    seed_hi_1 = (unsigned int)(t273);
-    t276 = t269 & 4294967295ull;
-    seed_lo_1 = (unsigned int)(t276);
     #pragma unroll
     for (int e = 0; e < 4; ++e) c0_1[e] = (unsigned int)(offs[e]);
+    t270 = (unsigned long long)(seed);
+    t272 = t270 >> 32ull;
+    t274 = t272 & 4294967295ull;
+    seed_hi_1 = (unsigned int)(t274);
+    t277 = t270 & 4294967295ull;
+    seed_lo_1 = (unsigned int)(t277);
     #pragma unroll
     for (int e = 0; e < 4; ++e) t281[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll
@@ -656,14 +656,14 @@ extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, in
     // ../conformance/constructs/rand_offsets_2d.tri:24: tl.store(ints_ptr + offs, tl.randint(seed, offs), mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) ints_ptrs[e] = ints_ptr + offs[e];
-    t269 = (unsigned long long)(seed);
-    t271 = t269 >> 32ull;
-    t273 = t271 & 4294967295ull;
-    seed_hi_1 = (unsigned int)(t273);
-    t276 = t269 & 4294967295ull;
-    seed_lo_1 = (unsigned int)(t276);
     #pragma unroll
     for (int e = 0; e < 4; ++e) c0_1[e] = (unsigned int)(offs[e]);
+    t270 = (unsigned long long)(seed);
+    t272 = t270 >> 32ull;
+    t274 = t272 & 4294967295ull;
+    seed_hi_1 = (unsigned int)(t274);
+    t277 = t270 & 4294967295ull;
+    seed_lo_1 = (unsigned int)(t277);
     #pragma unroll
     for (int e = 0; e < 4; ++e) t281[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll

@@ -47,15 +47,15 @@ extern "C" __global__ void __launch_bounds__(128) rand_kernel(float* out_ptr, un
   float* out_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) out_ptrs[e] = out_ptr + offs[e];
-  unsigned long long t18 = (unsigned long long)(seed);
-  unsigned long long t20 = t18 >> 32ull;
-  unsigned long long t22 = t20 & 4294967295ull;
-  unsigned int seed_hi = (unsigned int)(t22);
-  unsigned long long t25 = t18 & 4294967295ull;
-  unsigned int seed_lo = (unsigned int)(t25);
   unsigned int c0[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) c0[e] = (unsigned int)(offs[e]);
+  unsigned long long t19 = (unsigned long long)(seed);
+  unsigned long long t21 = t19 >> 32ull;
+  unsigned long long t23 = t21 & 4294967295ull;
+  unsigned int seed_hi = (unsigned int)(t23);
+  unsigned long long t26 = t19 & 4294967295ull;
+  unsigned int seed_lo = (unsigned int)(t26);
   unsigned int t30[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t30[e] = tri_umulhi_u32(3449720151u, 0u);
@@ -335,14 +335,14 @@ extern "C" __global__ void __launch_bounds__(128) rand_kernel(float* out_ptr, un
   float* urows_ptrs_1[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) urows_ptrs_1[e] = urows_ptrs + offs[e];
-  unsigned long long t259 = useed >> 32ull;
-  unsigned long long t261 = t259 & 4294967295ull;
-  unsigned int seed_hi_1 = (unsigned int)(t261);
-  unsigned long long t264 = useed & 4294967295ull;
-  unsigned int seed_lo_1 = (unsigned int)(t264);
   unsigned int c0_1[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) c0_1[e] = (unsigned int)(offs[e]);
+  unsigned long long t260 = useed >> 32ull;
+  unsigned long long t262 = t260 & 4294967295ull;
+  unsigned int seed_hi_1 = (unsigned int)(t262);
+  unsigned long long t265 = useed & 4294967295ull;
+  unsigned int seed_lo_1 = (unsigned int)(t265);
   unsigned int t269[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t269[e] = tri_umulhi_u32(3449720151u, 0u);

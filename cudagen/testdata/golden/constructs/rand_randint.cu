@@ -40,15 +40,15 @@ extern "C" __global__ void __launch_bounds__(128) randint_kernel(int* out_ptr, i
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs[e] = t5 + t6[e];
   // ../conformance/constructs/rand_randint.tri:19: r = tl.randint(seed, offs)
-  unsigned long long t11 = (unsigned long long)(seed);
-  unsigned long long t13 = t11 >> 32ull;
-  unsigned long long t15 = t13 & 4294967295ull;
-  unsigned int seed_hi = (unsigned int)(t15);
-  unsigned long long t18 = t11 & 4294967295ull;
-  unsigned int seed_lo = (unsigned int)(t18);
   unsigned int c0[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) c0[e] = (unsigned int)(offs[e]);
+  unsigned long long t12 = (unsigned long long)(seed);
+  unsigned long long t14 = t12 >> 32ull;
+  unsigned long long t16 = t14 & 4294967295ull;
+  unsigned int seed_hi = (unsigned int)(t16);
+  unsigned long long t19 = t12 & 4294967295ull;
+  unsigned int seed_lo = (unsigned int)(t19);
   unsigned int t23[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t23[e] = tri_umulhi_u32(3449720151u, 0u);

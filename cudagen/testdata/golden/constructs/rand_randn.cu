@@ -66,15 +66,15 @@ extern "C" __global__ void __launch_bounds__(128) randn_kernel(long long* seeds_
   float* out_ptrs_1[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) out_ptrs_1[e] = out_ptrs + offs[e];
-  unsigned long long seed_u64 = (unsigned long long)(seed);
-  unsigned long long t20 = seed_u64 >> 32ull;
-  unsigned long long t22 = t20 & 4294967295ull;
-  unsigned int seed_hi = (unsigned int)(t22);
-  unsigned long long t25 = seed_u64 & 4294967295ull;
-  unsigned int seed_lo = (unsigned int)(t25);
   unsigned int c0[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c0[e] = (unsigned int)(offs[e]);
+  unsigned long long seed_u64 = (unsigned long long)(seed);
+  unsigned long long t21 = seed_u64 >> 32ull;
+  unsigned long long t23 = t21 & 4294967295ull;
+  unsigned int seed_hi = (unsigned int)(t23);
+  unsigned long long t26 = seed_u64 & 4294967295ull;
+  unsigned int seed_lo = (unsigned int)(t26);
   unsigned int t30[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t30[e] = tri_umulhi_u32(3449720151u, 0u);

@@ -64,15 +64,15 @@ extern "C" __global__ void __launch_bounds__(128) randn4x_kernel(float* out_ptr,
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = offs[e] < n;
   // ../conformance/constructs/rand_randn4x.tri:19: n0, n1, n2, n3 = tl.randn4x(seed, offs)
-  unsigned long long t13 = (unsigned long long)(seed);
-  unsigned long long t15 = t13 >> 32ull;
-  unsigned long long t17 = t15 & 4294967295ull;
-  unsigned int seed_hi = (unsigned int)(t17);
-  unsigned long long t20 = t13 & 4294967295ull;
-  unsigned int seed_lo = (unsigned int)(t20);
   unsigned int c0[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c0[e] = (unsigned int)(offs[e]);
+  unsigned long long t14 = (unsigned long long)(seed);
+  unsigned long long t16 = t14 >> 32ull;
+  unsigned long long t18 = t16 & 4294967295ull;
+  unsigned int seed_hi = (unsigned int)(t18);
+  unsigned long long t21 = t14 & 4294967295ull;
+  unsigned int seed_lo = (unsigned int)(t21);
   unsigned int t25[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t25[e] = tri_umulhi_u32(3449720151u, 0u);

@@ -60,13 +60,13 @@ extern "C" __global__ void __launch_bounds__(128) seed_tile_kernel(int* seeds_pt
   t14[0] = rows[0] < M;
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   int seeds[1];
-  unsigned long long t22[1];
-  unsigned long long t25[1];
-  unsigned long long t28[1];
-  unsigned int seed_hi[1];
-  unsigned long long t32[1];
-  unsigned int seed_lo[1];
   unsigned int c0[4];
+  unsigned long long t23[1];
+  unsigned long long t26[1];
+  unsigned long long t29[1];
+  unsigned int seed_hi[1];
+  unsigned long long t33[1];
+  unsigned int seed_lo[1];
   unsigned int t37[4];
   unsigned int t38[4];
   unsigned int c0_r1[4];
@@ -178,14 +178,14 @@ extern "C" __global__ void __launch_bounds__(128) seed_tile_kernel(int* seeds_pt
     // ../conformance/constructs/rand_seed_tile.tri:20: seed = tl.load(seeds_ptr + rows, mask=rows < M, other=0)[:, None]
     seeds[0] = *seeds_ptrs[0];
     // ../conformance/constructs/rand_seed_tile.tri:21: r = tl.rand(seed, cols[None, :])
-    t22[0] = (unsigned long long)(seeds[0]);
-    t25[0] = t22[0] >> 32ull;
-    t28[0] = t25[0] & 4294967295ull;
-    seed_hi[0] = (unsigned int)(t28[0]);
-    t32[0] = t22[0] & 4294967295ull;
-    seed_lo[0] = (unsigned int)(t32[0]);
     #pragma unroll
     for (int e = 0; e < 4; ++e) c0[e] = (unsigned int)(cols[e]);
+    t23[0] = (unsigned long long)(seeds[0]);
+    t26[0] = t23[0] >> 32ull;
+    t29[0] = t26[0] & 4294967295ull;
+    seed_hi[0] = (unsigned int)(t29[0]);
+    t33[0] = t23[0] & 4294967295ull;
+    seed_lo[0] = (unsigned int)(t33[0]);
     #pragma unroll
     for (int e = 0; e < 4; ++e) t37[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll
@@ -383,14 +383,14 @@ extern "C" __global__ void __launch_bounds__(128) seed_tile_kernel(int* seeds_pt
     // ../conformance/constructs/rand_seed_tile.tri:20: seed = tl.load(seeds_ptr + rows, mask=rows < M, other=0)[:, None]
     seeds[0] = t14[0] ? *seeds_ptrs[0] : 0;
     // ../conformance/constructs/rand_seed_tile.tri:21: r = tl.rand(seed, cols[None, :])
-    t22[0] = (unsigned long long)(seeds[0]);
-    t25[0] = t22[0] >> 32ull;
-    t28[0] = t25[0] & 4294967295ull;
-    seed_hi[0] = (unsigned int)(t28[0]);
-    t32[0] = t22[0] & 4294967295ull;
-    seed_lo[0] = (unsigned int)(t32[0]);
     #pragma unroll
     for (int e = 0; e < 4; ++e) c0[e] = (unsigned int)(cols[e]);
+    t23[0] = (unsigned long long)(seeds[0]);
+    t26[0] = t23[0] >> 32ull;
+    t29[0] = t26[0] & 4294967295ull;
+    seed_hi[0] = (unsigned int)(t29[0]);
+    t33[0] = t23[0] & 4294967295ull;
+    seed_lo[0] = (unsigned int)(t33[0]);
     #pragma unroll
     for (int e = 0; e < 4; ++e) t37[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll

@@ -56,15 +56,15 @@ extern "C" __global__ void __launch_bounds__(128) seeds_kernel(long long* seeds_
   int* ints_ptrs_1[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) ints_ptrs_1[e] = ints_ptrs + offs[e];
-  unsigned long long seed_u64 = (unsigned long long)(seed);
-  unsigned long long t23 = seed_u64 >> 32ull;
-  unsigned long long t25 = t23 & 4294967295ull;
-  unsigned int seed_hi = (unsigned int)(t25);
-  unsigned long long t28 = seed_u64 & 4294967295ull;
-  unsigned int seed_lo = (unsigned int)(t28);
   unsigned int c0[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c0[e] = (unsigned int)(offs[e]);
+  unsigned long long seed_u64 = (unsigned long long)(seed);
+  unsigned long long t24 = seed_u64 >> 32ull;
+  unsigned long long t26 = t24 & 4294967295ull;
+  unsigned int seed_hi = (unsigned int)(t26);
+  unsigned long long t29 = seed_u64 & 4294967295ull;
+  unsigned int seed_lo = (unsigned int)(t29);
   unsigned int t33[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t33[e] = tri_umulhi_u32(3449720151u, 0u);
@@ -315,13 +315,13 @@ extern "C" __global__ void __launch_bounds__(128) seeds_kernel(long long* seeds_
   int t237;
   float* unif_ptrs;
   float* unif_ptrs_1[2];
-  unsigned long long seed_u64_1;
-  unsigned long long t245;
-  unsigned long long t247;
-  unsigned int seed_hi_1;
-  unsigned long long t250;
-  unsigned int seed_lo_1;
   unsigned int c0_1[2];
+  unsigned long long seed_u64_1;
+  unsigned long long t246;
+  unsigned long long t248;
+  unsigned int seed_hi_1;
+  unsigned long long t251;
+  unsigned int seed_lo_1;
   unsigned int t255[2];
   unsigned int t256[2];
   unsigned int c0_r1_1[2];
@@ -435,14 +435,14 @@ extern "C" __global__ void __launch_bounds__(128) seeds_kernel(long long* seeds_
     unif_ptrs = unif_ptr + t237;
     #pragma unroll
     for (int e = 0; e < 2; ++e) unif_ptrs_1[e] = unif_ptrs + offs[e];
-    seed_u64_1 = (unsigned long long)(seed);
-    t245 = seed_u64_1 >> 32ull;
-    t247 = t245 & 4294967295ull;
-    seed_hi_1 = (unsigned int)(t247);
-    t250 = seed_u64_1 & 4294967295ull;
-    seed_lo_1 = (unsigned int)(t250);
     #pragma unroll
     for (int e = 0; e < 2; ++e) c0_1[e] = (unsigned int)(offs[e]);
+    seed_u64_1 = (unsigned long long)(seed);
+    t246 = seed_u64_1 >> 32ull;
+    t248 = t246 & 4294967295ull;
+    seed_hi_1 = (unsigned int)(t248);
+    t251 = seed_u64_1 & 4294967295ull;
+    seed_lo_1 = (unsigned int)(t251);
     #pragma unroll
     for (int e = 0; e < 2; ++e) t255[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll
@@ -640,14 +640,14 @@ extern "C" __global__ void __launch_bounds__(128) seeds_kernel(long long* seeds_
     unif_ptrs = unif_ptr + t237;
     #pragma unroll
     for (int e = 0; e < 2; ++e) unif_ptrs_1[e] = unif_ptrs + offs[e];
-    seed_u64_1 = (unsigned long long)(seed);
-    t245 = seed_u64_1 >> 32ull;
-    t247 = t245 & 4294967295ull;
-    seed_hi_1 = (unsigned int)(t247);
-    t250 = seed_u64_1 & 4294967295ull;
-    seed_lo_1 = (unsigned int)(t250);
     #pragma unroll
     for (int e = 0; e < 2; ++e) c0_1[e] = (unsigned int)(offs[e]);
+    seed_u64_1 = (unsigned long long)(seed);
+    t246 = seed_u64_1 >> 32ull;
+    t248 = t246 & 4294967295ull;
+    seed_hi_1 = (unsigned int)(t248);
+    t251 = seed_u64_1 & 4294967295ull;
+    seed_lo_1 = (unsigned int)(t251);
     #pragma unroll
     for (int e = 0; e < 2; ++e) t255[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll

@@ -55,13 +55,13 @@ extern "C" __global__ void __launch_bounds__(128) _seeded_dropout(float* x_ptr, 
   for (int e = 0; e < 8; ++e) x_ptrs[e] = x_ptr + offsets[e];
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   float x[8];
-  unsigned long long t18;
-  unsigned long long t20;
-  unsigned long long t22;
-  unsigned int seed_hi;
-  unsigned long long t25;
-  unsigned int seed_lo;
   unsigned int c0[8];
+  unsigned long long t19;
+  unsigned long long t21;
+  unsigned long long t23;
+  unsigned int seed_hi;
+  unsigned long long t26;
+  unsigned int seed_lo;
   unsigned int t30[8];
   unsigned int t31[8];
   unsigned int c0_r1[8];
@@ -176,14 +176,14 @@ extern "C" __global__ void __launch_bounds__(128) _seeded_dropout(float* x_ptr, 
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
     // ../samples/dropout_tutorial04.tri:35: random = tl.rand(seed, offsets)
-    t18 = (unsigned long long)(seed);
-    t20 = t18 >> 32ull;
-    t22 = t20 & 4294967295ull;
-    seed_hi = (unsigned int)(t22);
-    t25 = t18 & 4294967295ull;
-    seed_lo = (unsigned int)(t25);
     #pragma unroll
     for (int e = 0; e < 8; ++e) c0[e] = (unsigned int)(offsets[e]);
+    t19 = (unsigned long long)(seed);
+    t21 = t19 >> 32ull;
+    t23 = t21 & 4294967295ull;
+    seed_hi = (unsigned int)(t23);
+    t26 = t19 & 4294967295ull;
+    seed_lo = (unsigned int)(t26);
     #pragma unroll
     for (int e = 0; e < 8; ++e) t30[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll
@@ -389,14 +389,14 @@ extern "C" __global__ void __launch_bounds__(128) _seeded_dropout(float* x_ptr, 
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
     // ../samples/dropout_tutorial04.tri:35: random = tl.rand(seed, offsets)
-    t18 = (unsigned long long)(seed);
-    t20 = t18 >> 32ull;
-    t22 = t20 & 4294967295ull;
-    seed_hi = (unsigned int)(t22);
-    t25 = t18 & 4294967295ull;
-    seed_lo = (unsigned int)(t25);
     #pragma unroll
     for (int e = 0; e < 8; ++e) c0[e] = (unsigned int)(offsets[e]);
+    t19 = (unsigned long long)(seed);
+    t21 = t19 >> 32ull;
+    t23 = t21 & 4294967295ull;
+    seed_hi = (unsigned int)(t23);
+    t26 = t19 & 4294967295ull;
+    seed_lo = (unsigned int)(t26);
     #pragma unroll
     for (int e = 0; e < 8; ++e) t30[e] = tri_umulhi_u32(3449720151u, 0u);
     #pragma unroll
