@@ -353,8 +353,8 @@ func (e *emitter) needLaneWarp() bool {
 	return false
 }
 
-// storesTo reports whether the kernel stores tiles of layout l, or
-// applies atomics to them.
+// storesTo reports whether the kernel stores tiles of layout l, applies
+// atomics to them, or prints them.
 func (e *emitter) storesTo(l *dist) bool {
 	found := false
 	e.forEachValue(e.k.Body, func(v *ir.Value) {
@@ -362,6 +362,10 @@ func (e *emitter) storesTo(l *dist) bool {
 		case ir.OpStore, ir.OpAtomicRMW, ir.OpAtomicCAS:
 			if !v.Args[0].Type.IsScalar() && e.layoutOf(v.Args[0]) == l {
 				found = true
+			}
+		case ir.OpPrint:
+			for _, a := range v.Args {
+				found = found || !a.Type.IsScalar() && e.layoutOf(a) == l
 			}
 		}
 	})

@@ -57,6 +57,14 @@ func (e *emitter) value(v *ir.Value) {
 		e.source(v.Pos)
 		e.dot(v)
 		return
+	// Printing and assertions (debug.go).
+	case ir.OpPrint:
+		e.source(v.Pos)
+		e.print(v)
+		return
+	case ir.OpAssert:
+		e.assert(v)
+		return
 	}
 	e.source(v.Pos)
 	e.define(v, func(i string) string { return e.compute(v, i) })

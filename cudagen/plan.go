@@ -207,7 +207,8 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpReduce, ir.OpScan, ir.OpRegionArg, ir.OpAtomicRMW, ir.OpAtomicCAS, ir.OpDot,
 		// Random numbers.
 		ir.OpUmulhi,
-		ir.OpLibdevice, // libdevice.go
+		ir.OpLibdevice,          // libdevice.go
+		ir.OpPrint, ir.OpAssert, // debug.go
 	} {
 		m[op] = true
 	}

@@ -79,6 +79,7 @@ func (p *plan) chooseLayouts() {
 		order = append(order, v)
 		switch v.Op {
 		case ir.OpSplat, ir.OpArange, ir.OpTrans, ir.OpReshape, ir.OpJoin, ir.OpSplit:
+		case ir.OpPrint, ir.OpAssert: // each operand keeps its own layout
 		case ir.OpExpandDims:
 			if isTile(v.Args[0]) {
 				edges = append(edges, edge{v.Args[0].ID, v.ID, v.Axis})

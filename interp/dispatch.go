@@ -100,6 +100,9 @@ func evaluators() [ir.NumOps]evalFunc {
 	t[ir.OpAtomicRMW] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return p.atomicRMW(v, a[0], a[1], a[2]) }
 	t[ir.OpAtomicCAS] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return p.atomicCAS(v, a[0], a[1], a[2]) }
 	t[ir.OpLibdevice] = evalLibdevice // libdevice.go
+	// Printing and assertions (debug.go).
+	t[ir.OpPrint] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { p.print(v, a); return nil, nil }
+	t[ir.OpAssert] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return nil, p.assert(v, a[0]) }
 	return t
 }
 

@@ -4,6 +4,7 @@ package interp
 // of statements (blocks, loops, ifs, returns, assignments).
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -25,6 +26,7 @@ type program struct {
 	vars   []*tile
 	ops    [ir.NumOps]evalFunc // by op, from evaluators
 	helper atomic.Bool         // a helper started by spinning is running
+	out    bytes.Buffer        // the lines printed by the program running
 }
 
 func (m *machine) newProgram() *program {

@@ -6,6 +6,8 @@ package interp
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -41,6 +43,9 @@ type Options struct {
 	// of addresses, cast to pointers in the kernel), which must be built
 	// with those addresses before Run.
 	Buffers []*tensor.Tensor
+	// Stdout receives the lines the kernel prints (tl.device_print,
+	// print), programs in order; nil means os.Stdout.
+	Stdout io.Writer
 }
 
 // Stop reasons, in machine.stop.
@@ -66,6 +71,11 @@ type machine struct {
 	mu       sync.Mutex
 	failed   atomic.Int64 // lowest failing program index, or the program count
 	firstErr error
+
+	// stdout is where prints go, nil for a kernel that prints nothing;
+	// out orders them (under mu).
+	stdout io.Writer
+	out    output
 }
 
 // Run executes k over grid (programs along x, y, z) with the given
@@ -130,7 +140,9 @@ func (m *machine) work(p *program, one bool) {
 		if i >= m.total || i > m.failed.Load() {
 			return
 		}
-		if err := p.run(int(i)); err != nil {
+		err := p.run(int(i))
+		m.printed(i, p)
+		if err != nil {
 			m.fail(i, err)
 		}
 		if one {
@@ -144,6 +156,12 @@ func newMachine(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (*machine, e
 	m := &machine{k: k, grid: grid, mem: &memory{}, timeout: opt.Timeout}
 	if k.Body == nil {
 		return nil, m.kernelError(diag.CodeInternal, "the kernel has no body")
+	}
+	if hasPrint(k) {
+		m.stdout, m.out.pending = opt.Stdout, map[int64][]byte{}
+		if m.stdout == nil {
+			m.stdout = os.Stdout
+		}
 	}
 	for _, g := range grid {
 		if g < 0 {

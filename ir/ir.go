@@ -164,6 +164,13 @@ type Value struct {
 
 	Precision Precision // OpDot
 	Extern    string    // OpLibdevice: the libdevice symbol of the overload (__nv_asinf)
+	Msg       *Message  // OpPrint, OpAssert
+}
+
+// Message is the text of an OpPrint or OpAssert.
+type Message struct {
+	Text string // OpPrint: the prefix; OpAssert: the message
+	Hex  bool   // OpPrint: print values as hex digits (tl.device_print(hex=True))
 }
 
 func (*Value) stmt() {}
@@ -290,6 +297,12 @@ type Kernel struct {
 	Body      *Block
 	NumWarps  int
 	NumStages int
-	NumValues int // Value IDs are < NumValues
-	NumVars   int // Var IDs are < NumVars
+	// Debug is Triton's debug option (tri run --debug, TRITON_DEBUG=1,
+	// @triton.jit(debug=True)): the GPU code checks device assertions.
+	Debug bool
+	// StaticPrints are the lines tl.static_print printed while the kernel
+	// was specialized, each ending as its end= says.
+	StaticPrints []string
+	NumValues    int // Value IDs are < NumValues
+	NumVars      int // Var IDs are < NumVars
 }

@@ -127,6 +127,16 @@ const (
 	// gives the operands' kinds (1 to 4, of one shape) and the result's.
 	OpLibdevice
 
+	// Printing and assertions (debug.go). OpPrint is tl.device_print and
+	// print: Args are the printed values (scalars or tiles; none for a bare
+	// message), Msg.Text the prefix as Triton rewrites it, Msg.Hex the hex
+	// form; Void. OpAssert is tl.device_assert and assert: Args[0] is a Bool
+	// scalar or tile that must hold in every lane, Msg.Text the message;
+	// Void. The interpreter always checks an assertion; cudagen lowers it
+	// only for a kernel compiled with Debug, as Triton's debug=True.
+	OpPrint
+	OpAssert
+
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.
 	NumOps
 )
@@ -152,10 +162,11 @@ const (
 	ClassAtomic            // atomics
 	ClassDot               // tl.dot
 	ClassExtern            // a libdevice function, lane by lane
+	ClassDebug             // printing and assertions
 )
 
 var classNames = [...]string{"invalid", "leaf", "shape", "elementwise", "compare", "math", "cast", "select",
-	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot", "extern"}
+	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot", "extern", "debug"}
 
 func (c Class) String() string {
 	if int(c) < len(classNames) {
@@ -295,6 +306,9 @@ var opTable = [NumOps]OpInfo{
 	OpUmulhi: elementwise("umulhi", 2, KindsInt),
 	// libdevice: one op for every function of the table in libdevice.go.
 	OpLibdevice: {Name: "libdevice", Class: ClassExtern, MinArgs: 1, MaxArgs: 4, Accepts: KindsNum, Result: ResultGiven},
+	// Printing and assertions.
+	OpPrint:  {Name: "print", Class: ClassDebug, MinArgs: 0, MaxArgs: Variadic, Result: ResultVoid},
+	OpAssert: fixed("assert", ClassDebug, 1, ResultVoid),
 }
 
 // Info describes o; its Class is ClassInvalid for OpInvalid and values

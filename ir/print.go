@@ -155,6 +155,12 @@ func FormatValue(v *Value) string {
 		operands = append(operands, ref(a))
 	}
 	operands = append(operands, tileAttrs(v)...)
+	if v.Msg != nil {
+		operands = append(operands, fmt.Sprintf("%q", v.Msg.Text))
+		if v.Msg.Hex {
+			operands = append(operands, "hex")
+		}
+	}
 	if len(v.Hints) > 0 {
 		operands = append(operands, fmt.Sprint(v.Hints))
 	}

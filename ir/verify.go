@@ -294,6 +294,8 @@ func checkOp(v *Value) error {
 		}
 	case OpRegionArg:
 		return fmt.Errorf("region argument outside its region's Args")
+	case OpPrint, OpAssert:
+		return checkDebugOp(v)
 	default:
 		return checkTileOp(v)
 	}

@@ -4,6 +4,7 @@ package launch
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/tri-lang/tri/hosteval"
@@ -100,5 +101,9 @@ func (p *Prepared) Interpret(timeout time.Duration) (err error) {
 	if err != nil {
 		return err
 	}
-	return interp.Run(p.Kernel, p.Grid, args, interp.Options{Timeout: timeout})
+	stdout := p.Stdout
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	return interp.Run(p.Kernel, p.Grid, args, interp.Options{Timeout: timeout, Stdout: stdout})
 }

@@ -6,6 +6,7 @@ package launch
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -91,6 +92,10 @@ type Prepared struct {
 	// has neither), and Config the index of the config bound (-1: none).
 	Tuning *autotune.Tuning
 	Config int
+	// Stdout receives what the kernel prints in the interpreter
+	// (tl.device_print); on the GPU the driver writes it to the process's
+	// standard output.
+	Stdout io.Writer
 	setup  *launchSetup
 }
 
@@ -245,15 +250,19 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	if err != nil {
 		return nil, hosteval.Usage(err)
 	}
-	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, setup: s}, nil
+	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, Stdout: o.stdout(), setup: s}, nil
 }
 
 // compileIR runs sema and the IR dump.
 func compileIR(sf *SourceFile, name string, sig sema.Signature, o *Options) (_ *ir.Kernel, err error) {
 	defer sf.sourced(&err)
+	sig.Debug = sig.Debug || o.Debug
 	k, diags := sema.Specialize(sf.File, name, sig)
 	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
 		return nil, hosteval.Usage(err)
+	}
+	for _, line := range k.StaticPrints { // tl.static_print, once per specialization
+		fmt.Fprint(o.stderr(), line)
 	}
 	if err := ir.Verify(k); err != nil {
 		return nil, fmt.Errorf("internal error: %s: invalid IR: %v", name, err)

@@ -5,6 +5,7 @@ package launch
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -402,7 +403,12 @@ func (p *Prepared) check(o *Options) error {
 		gpu[n] = v.Tensor.Clone()
 		copy(v.Tensor.Data, ref[n].Data) // the interpreter starts from the inputs
 	}
-	if err := p.Interpret(o.Timeout); err != nil {
+	// What the kernel prints is shown once, from the GPU.
+	stdout := p.Stdout
+	p.Stdout = io.Discard
+	err := p.Interpret(o.Timeout)
+	p.Stdout = stdout
+	if err != nil {
 		return fmt.Errorf("interpreter: %w", err)
 	}
 	sums := sumsFloats(p.Kernel)

@@ -30,8 +30,10 @@ func (p *Prepared) RunGPU(lineInfo bool) (_ *gpu.Compiled, err error) {
 	if err := c.Launch(p.Grid, args...); err != nil {
 		return nil, err
 	}
-	if err := dev.Synchronize(); err != nil {
-		return nil, fmt.Errorf("running %s on the GPU: %w", p.Kernel.Name, err)
+	err = dev.Synchronize()
+	gpu.FlushOutput()
+	if err != nil {
+		return nil, fmt.Errorf("running %s on the GPU: %w", p.Kernel.Name, gpu.AssertionError(p.Kernel, err))
 	}
 	return c, dt.Download()
 }

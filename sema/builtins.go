@@ -41,7 +41,6 @@ func init() {
 		tl("static_range"):       {rangeParams[:3], 1, bRangeOutsideFor},
 		"min":                    {variadic(8), 1, bPyMinMax("min")},
 		"max":                    {variadic(8), 1, bPyMinMax("max")},
-		"print":                  {variadic(16), 0, bDevicePrint},
 		"int":                    {[]string{"x"}, 1, bPyConv("int")},
 		"float":                  {[]string{"x"}, 1, bPyConv("float")},
 		"bool":                   {[]string{"x"}, 1, bPyConv("bool")},
@@ -73,8 +72,6 @@ func init() {
 		tl("assume"):             {[]string{"cond"}, 1, bAssume},
 		tl("debug_barrier"):      {nil, 0, bBarrier},
 		tl("static_assert"):      {[]string{"cond", "msg"}, 1, bStaticAssert},
-		tl("static_print"):       {variadic(16), 0, func(*compiler, *args) *val { return noneVal }},
-		tl("device_print"):       {append(variadic(16), "hex"), 1, bDevicePrint},
 		tl("constexpr"):          {[]string{"value"}, 1, bConstexpr},
 		tl("pointer_type"):       {[]string{"element_ty", "address_space", "const"}, 1, bPointerType},
 		tl("expand_dims"):        {[]string{"input", "axis"}, 2, bExpandDims},
@@ -90,6 +87,8 @@ func init() {
 	// Random numbers and tl.umulhi.
 	addRandomBuiltins(tl)
 	addLibdeviceBuiltins(tl)
+	// Printing and assertions (debug.go).
+	addDebugBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {
@@ -780,11 +779,6 @@ func bStaticAssert(c *compiler, a *args) *val {
 		}
 		return c.errorf(a.pos, diag.CodeValue, "%s", msg)
 	}
-	return noneVal
-}
-
-func bDevicePrint(c *compiler, a *args) *val {
-	c.warnAt(a.pos, diag.CodeUnsupported, "%s is not supported by tri yet and is ignored", shortPath(a.name))
 	return noneVal
 }
 

@@ -65,4 +65,7 @@ type Signature struct {
 	Args      []Arg
 	NumWarps  int // 0 means the default, 4
 	NumStages int // 0 means the default, 3
+	// Debug compiles device assertions into the GPU code (Triton's
+	// debug=True); the kernel's @triton.jit(debug=True) also sets it.
+	Debug bool
 }

@@ -119,6 +119,7 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 		Body:      &ir.Block{},
 		NumWarps:  sig.NumWarps,
 		NumStages: sig.NumStages,
+		Debug:     sig.Debug || jitDebug(fn),
 	}
 	if k.NumWarps == 0 {
 		k.NumWarps = 4

@@ -154,22 +154,3 @@ func (c *compiler) returnStmt(fr *frame, s *frontend.Return) {
 	fr.retVal = v
 	fr.terminated = true
 }
-
-func (c *compiler) assertStmt(fr *frame, s *frontend.Assert) {
-	v := c.expr(fr, s.Test)
-	switch {
-	case v.k == kInvalid:
-	case v.isConst():
-		if !v.truth() {
-			msg := "assertion failed"
-			if s.Msg != nil {
-				if m := c.expr(fr, s.Msg); m.k == kStr {
-					msg += ": " + m.s
-				}
-			}
-			c.errorf(s.Pos, diag.CodeValue, "%s", msg)
-		}
-	default:
-		c.warnAt(s.Pos, diag.CodeUnsupported, "runtime assert is not supported by tri yet and is ignored")
-	}
-}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,6 +43,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f.IntVar(&o.Config, "config", -1, "use the I-th @triton.autotune config instead of tuning (--interpret, --check, build: default 0)")
 	f.StringVar(&o.Arch, "arch", "", "target architecture, e.g. sm_90 (default: the GPU's, else sm_80)")
 	f.BoolVar(&o.LineInfo, "line-info", false, "emit #line directives so tools point at the .tri file")
+	f.BoolVar(&o.Debug, "debug", envBool(os.Getenv("TRITON_DEBUG")), "compile tl.device_assert and assert into the GPU code, as Triton's debug=True (default: TRITON_DEBUG)")
 	f.Int64Var(&o.Seed, "seed", 0, "seed of the --let generators")
 	f.DurationVar(&o.Timeout, "timeout", 60*time.Second, "stop a run, tuning or interpretation after this long")
 	f.StringSliceVar(&o.Dump, "dump", nil, "print an internal form: ast, ir, layout, cuda, resources (comma-separated)")
@@ -226,4 +229,14 @@ func exactArgs(n int, usage string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// envBool reads a boolean environment variable as Triton does: 1, true,
+// yes, on and y (in any case) are true.
+func envBool(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on", "y":
+		return true
+	}
+	return false
 }
