@@ -11,6 +11,9 @@ type Reference func(in map[string]*tensor.Tensor, num map[string]float64) map[st
 // file's base name) and of every sample (keyed "sample/NAME"). Each returns
 // at least the outputs its file names in "# check:".
 var references = map[string]Reference{
+	// Printing and assertions (refs_debug_test.go).
+	"device_print":  refDevicePrint,
+	"device_assert": refDeviceAssert,
 	// Grid, arange, memory.
 	"program_id_3d":     refProgramID3D,
 	"arange":            refArange,
