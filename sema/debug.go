@@ -67,6 +67,10 @@ func bDevicePrint(c *compiler, a *args) *val {
 	if !printable(pv.s) {
 		return c.errorf(a.pos, diag.CodeValue, "the prefix of %s must be printable ASCII, got %s", what, pv.repr())
 	}
+	if a.call != nil && len(a.call.Args) > printArgs+1 {
+		// The slot after the values is hex=, which only a keyword sets.
+		return c.errorf(a.pos, diag.CodeArgs, "%s prints at most %d values", what, printArgs)
+	}
 	hex := false
 	if a.name != "print" {
 		if hv := a.vals[len(a.vals)-1]; given(hv) {
