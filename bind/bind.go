@@ -102,6 +102,18 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 			}
 			continue
 		}
+		// debug=True compiles device assertions in, as Triton's launch option.
+		if kw.Name == "debug" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == "debug" }) {
+			v, err := e.Eval(kw.Value, nil)
+			if err != nil {
+				return nil, err
+			}
+			if v.Kind != hosteval.VBool {
+				return nil, hosteval.Errf(kw.Value, "debug must be True or False, not %v", v)
+			}
+			b.Signature.Debug = v.Bool
+			continue
+		}
 		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == kw.Name })
 		if i < 0 {
 			d := diag.Errorf(kw.Value.Position(), diag.CodeArgs, "%s() got an unexpected keyword argument '%s'", fn.Name, kw.Name)

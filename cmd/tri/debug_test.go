@@ -64,6 +64,15 @@ func TestDebugFlag(t *testing.T) {
 		require.Equal(t, 0, code, stderr)
 		assert.Equal(t, tc.want, strings.Contains(out, "tri_assert_fail(\"x must not be 6\""), "args %v TRITON_DEBUG=%q", tc.args, tc.env)
 	}
+	// The launch option debug=True, as Triton's.
+	t.Setenv("TRITON_DEBUG", "")
+	lets := []string{"--let", "x=arange(8, dtype='int32')", "--let", "out=zeros(8, dtype='int32')"}
+	out, stderr, code := tri(t, append([]string{"build", file, "assert_kernel[(2,)](x, out, BLOCK=4, debug=True)"}, lets...)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "tri_assert_fail(\"x must not be 6\"")
+	_, stderr, code = tri(t, append([]string{"build", file, "assert_kernel[(2,)](x, out, BLOCK=4, debug=1)"}, lets...)...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "debug must be True or False")
 }
 
 // TestStaticPrint: tl.static_print writes its line to stderr at compile
