@@ -16,8 +16,9 @@ package cudagen
 // the kernel's name, which prints the failure and makes the launch fail with
 // CUDA_ERROR_ASSERT.
 //
-// NVRTC and nvcc declare printf and __assertfail themselves; clang without
-// the CUDA headers gets the declarations from the helpers.
+// NVRTC and nvcc declare printf themselves; clang without the CUDA headers
+// gets its declaration from the helper. __assertfail is declared for all
+// three, as CUDA's own headers declare it.
 
 import (
 	"fmt"
@@ -39,10 +40,10 @@ template <typename... T> TRI_DEV void tri_printf(const char *format, T... args) 
 `
 
 // assertHelper fails the launch with CUDA_ERROR_ASSERT (tl.device_assert).
+// __assertfail is declared as CUDA's crt/device_runtime.h declares it, so
+// that the declaration also stands where NVRTC or nvcc already made it.
 const assertHelper = `// Device assertions (tl.device_assert, with debug): __assertfail prints the failure and stops the launch.
-` + clangOnly + `
-extern "C" __device__ void __assertfail(const char *, const char *, unsigned int, const char *, decltype(sizeof(0)));
-#endif
+extern "C" __device__ void __assertfail(const void *, const void *, unsigned int, const void *, decltype(sizeof(0)));
 TRI_DEV void tri_assert_fail(const char *message, const char *file, unsigned int line, const char *function) { __assertfail(message, file, line, function, 1); }
 `
 
