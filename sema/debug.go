@@ -12,6 +12,7 @@ package sema
 // gets a leading space.
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tri-lang/tri/diag"
@@ -203,13 +204,19 @@ func bStaticPrint(c *compiler, a *args) *val {
 }
 
 // pyStr is Python's str() of a value as static_print sees it: constexprs
-// unwrapped, tensors by their type.
+// unwrapped, tensors as Triton's tensor.__str__ writes them ("fp32[16, 32]").
 func pyStr(v *val) string {
 	switch v.k {
 	case kStr:
 		return v.s
 	case kRuntime:
-		return v.rt.Type.String()
+		dims := make([]string, len(v.rt.Type.Shape))
+		for i, n := range v.rt.Type.Shape {
+			dims[i] = strconv.Itoa(n)
+		}
+		return tritonName(v.rt.Type.DType) + "[" + strings.Join(dims, ", ") + "]"
+	case kDType:
+		return tritonName(v.dt)
 	case kTuple:
 		parts := make([]string, len(v.elts))
 		for i, e := range v.elts {
@@ -227,6 +234,23 @@ func pyStr(v *val) string {
 		return v.repr()
 	}
 	return v.describe()
+}
+
+// tritonName is the name Triton's dtype.__str__ gives d.
+func tritonName(d ir.DType) string {
+	switch d.Kind {
+	case ir.Ptr:
+		return "pointer<" + tritonName(ir.Scalar(d.Elem)) + ">"
+	case ir.Float16:
+		return "fp16"
+	case ir.BFloat16:
+		return "bf16"
+	case ir.Float32:
+		return "fp32"
+	case ir.Float64:
+		return "fp64"
+	}
+	return d.PyName()
 }
 
 // jitDebug reports whether fn's decorator is @triton.jit(debug=True).

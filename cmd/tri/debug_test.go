@@ -80,7 +80,7 @@ func TestDebugFlag(t *testing.T) {
 func TestStaticPrint(t *testing.T) {
 	stdout, stderr, code := tri(t, "build", filepath.Join("testdata", "static_print.tri"))
 	require.Equal(t, 0, code, stderr)
-	assert.Equal(t, 1, strings.Count(stderr, "BLOCK=64 name x True (1, 'a') i32[64]\n"), stderr)
+	assert.Equal(t, 1, strings.Count(stderr, "BLOCK=64 name x True (1, 'a') int32[64] fp16\n"), stderr)
 	assert.Equal(t, 1, strings.Count(stderr, "a-b."), stderr)
 	assert.NotContains(t, stdout, "name x True")
 }
