@@ -16,8 +16,11 @@ package ir
 // %i/%lli for signed integers, %u/%llu for unsigned ones and bools (Triton
 // prints i1 as an unsigned integer), or with hex "0x%0Nx" with N the hex
 // digits of the dtype's width, 32-bit and narrower values widened to 32
-// bits first as printf's varargs do. Pointers print with %p. A print with
-// no values prints "pid (x, y, z)" followed by the prefix.
+// bits first as printf's varargs do. Floats with hex print their own bits
+// (0x3f800000 for 1.0): Triton hands printf the float widened to double
+// for that conversion, so its hex lines for floats show no useful bits and
+// differ from tri's. Pointers print with %p. A print with no values prints
+// "pid (x, y, z)" followed by the prefix.
 
 import (
 	"fmt"
