@@ -19,19 +19,19 @@ type Options struct {
 	Config              int // autotune config index; -1: tune
 	Arch                string
 	LineInfo            bool
+	Seed                int64
+	Timeout             time.Duration
+	Dump                []string // ast, ir, layout, cuda, resources
+	Lets                []string // NAME=EXPR, in order
+	Saves               []string // NAME=F.npy
+	SaveInputs          string   // directory for every bound tensor before the launch
+	Interpret, Check    bool
+	Kernel, Signature   string // tri build -k/--signature
+	Output              string // tri build -o
+	Stdout, Stderr      io.Writer
 	// Debug compiles device assertions into the GPU code (tri run --debug,
 	// Triton's debug=True); the interpreter checks them always.
-	Debug             bool
-	Seed              int64
-	Timeout           time.Duration
-	Dump              []string // ast, ir, layout, cuda, resources
-	Lets              []string // NAME=EXPR, in order
-	Saves             []string // NAME=F.npy
-	SaveInputs        string   // directory for every bound tensor before the launch
-	Interpret, Check  bool
-	Kernel, Signature string // tri build -k/--signature
-	Output            string // tri build -o
-	Stdout, Stderr    io.Writer
+	Debug bool
 }
 
 func (o *Options) stdout() io.Writer {
