@@ -297,12 +297,12 @@ type Kernel struct {
 	Body      *Block
 	NumWarps  int
 	NumStages int
+	NumValues int // Value IDs are < NumValues
+	NumVars   int // Var IDs are < NumVars
 	// Debug is Triton's debug option (tri run --debug, TRITON_DEBUG=1,
 	// @triton.jit(debug=True)): the GPU code checks device assertions.
 	Debug bool
 	// StaticPrints are the lines tl.static_print printed while the kernel
 	// was specialized, each ending as its end= says.
 	StaticPrints []string
-	NumValues    int // Value IDs are < NumValues
-	NumVars      int // Var IDs are < NumVars
 }
