@@ -44,7 +44,7 @@ func (c *compiler) combineRegion(r *reduction, inputs []*ir.Value, pos diag.Pos)
 	c.blk = region.Body
 	defer func() { c.blk = saved }()
 	ret := c.inlineVals(fn, vals, pos)
-	if ret.k == kInvalid {
+	if ret.k == kInvalid || !c.noDebugOps(region.Body, fn) {
 		return nil
 	}
 	results := []*val{ret}
