@@ -41,6 +41,9 @@ type Options struct {
 	// of addresses, cast to pointers in the kernel), which must be built
 	// with those addresses before Run.
 	Buffers []*tensor.Tensor
+	// BufferNames, if set, names Buffers[i] in error messages ("buffer
+	// i" where absent).
+	BufferNames []string
 }
 
 // Stop reasons, in machine.stop.
@@ -157,7 +160,11 @@ func newMachine(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (*machine, e
 		if t == nil {
 			return nil, m.kernelError(diag.CodeArgs, "buffer %d is nil", i)
 		}
-		m.mem.add(t, fmt.Sprintf("buffer %d", i))
+		name := fmt.Sprintf("buffer %d", i)
+		if i < len(opt.BufferNames) && opt.BufferNames[i] != "" {
+			name = opt.BufferNames[i]
+		}
+		m.mem.add(t, name)
 	}
 	m.params = make([]*tile, len(k.Params))
 	for i, p := range k.Params {

@@ -80,25 +80,20 @@ func (p *Prepared) runtimeArgs() ([]runtimeArg, error) {
 	return args, nil
 }
 
-// interpArgs builds the interpreter's arguments in k.Params order.
-func (p *Prepared) interpArgs() ([]interp.Arg, error) {
+// Interpret runs the launch on the CPU, updating the bound tensors in place.
+func (p *Prepared) Interpret(timeout time.Duration) (err error) {
+	defer p.sourced(&err)
 	rargs, err := p.runtimeArgs()
 	if err != nil {
-		return nil, err
+		return err
+	}
+	bufs, names, err := p.interpTables(rargs)
+	if err != nil {
+		return err
 	}
 	args := make([]interp.Arg, len(rargs))
 	for i, a := range rargs {
 		args[i] = interp.Arg{Tensor: a.value.Tensor, Scalar: a.scalar}
 	}
-	return args, nil
-}
-
-// Interpret runs the launch on the CPU, updating the bound tensors in place.
-func (p *Prepared) Interpret(timeout time.Duration) (err error) {
-	defer p.sourced(&err)
-	args, err := p.interpArgs()
-	if err != nil {
-		return err
-	}
-	return interp.Run(p.Kernel, p.Grid, args, interp.Options{Timeout: timeout})
+	return interp.Run(p.Kernel, p.Grid, args, interp.Options{Timeout: timeout, Buffers: bufs, BufferNames: names})
 }

@@ -431,7 +431,8 @@ func bCast(c *compiler, a *args) *val {
 	if x == nil {
 		return invalid
 	}
-	if given(a.vals[3]) && a.vals[3].truth() {
+	// semantic.py's bitcast of a pointer, or to one, is the cast.
+	if given(a.vals[3]) && a.vals[3].truth() && !x.Type.IsPtr() && !d.IsPtr() {
 		if x.Type.Kind.Bits() != d.Kind.Bits() || x.Type.Kind == ir.Bool || d.Kind == ir.Bool {
 			return c.errorf(a.pos, diag.CodeType, "cannot bitcast %s to %s: the sizes differ", x.Type.DType, d)
 		}

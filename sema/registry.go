@@ -92,6 +92,9 @@ func dtypeByPath(p string) (ir.DType, bool) {
 	if !ok {
 		return ir.DType{}, false
 	}
+	if d, ok := pointerAliases[name]; ok {
+		return d, true
+	}
 	d, ok := pyDtypes[name]
 	return d, ok
 }
