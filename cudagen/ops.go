@@ -57,6 +57,10 @@ func (e *emitter) value(v *ir.Value) {
 		e.source(v.Pos)
 		e.dot(v)
 		return
+	case ir.OpInlineAsm:
+		e.source(v.Pos)
+		e.inlineAsm(v)
+		return
 	}
 	e.source(v.Pos)
 	e.define(v, func(i string) string { return e.compute(v, i) })

@@ -208,6 +208,7 @@ var lowered = func() map[ir.Op]bool {
 		// Random numbers.
 		ir.OpUmulhi,
 		ir.OpLibdevice, // libdevice.go
+		ir.OpInlineAsm,
 	} {
 		m[op] = true
 	}

@@ -100,6 +100,7 @@ func evaluators() [ir.NumOps]evalFunc {
 	t[ir.OpAtomicRMW] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return p.atomicRMW(v, a[0], a[1], a[2]) }
 	t[ir.OpAtomicCAS] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return p.atomicCAS(v, a[0], a[1], a[2]) }
 	t[ir.OpLibdevice] = evalLibdevice // libdevice.go
+	t[ir.OpInlineAsm] = evalInlineAsm
 	return t
 }
 

@@ -92,6 +92,9 @@ func Run(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := CanRun(k); err != nil {
+		return err
+	}
 	total := grid[0] * grid[1] * grid[2]
 	if total == 0 {
 		return nil

@@ -164,6 +164,8 @@ type Value struct {
 
 	Precision Precision // OpDot
 	Extern    string    // OpLibdevice: the libdevice symbol of the overload (__nv_asinf)
+
+	Asm *InlineAsm // OpInlineAsm
 }
 
 func (*Value) stmt() {}

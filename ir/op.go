@@ -127,6 +127,11 @@ const (
 	// gives the operands' kinds (1 to 4, of one shape) and the result's.
 	OpLibdevice
 
+	// Inline assembly (tl.inline_asm_elementwise). Args: the inputs, all of
+	// the result's shape; one result (Type) or several (Types, read with
+	// OpTupleGet); Asm holds the text, the constraints and the packing.
+	OpInlineAsm
+
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.
 	NumOps
 )
@@ -152,10 +157,11 @@ const (
 	ClassAtomic            // atomics
 	ClassDot               // tl.dot
 	ClassExtern            // a libdevice function, lane by lane
+	ClassInlineAsm         // inline assembly
 )
 
 var classNames = [...]string{"invalid", "leaf", "shape", "elementwise", "compare", "math", "cast", "select",
-	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot", "extern"}
+	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot", "extern", "inline_asm"}
 
 func (c Class) String() string {
 	if int(c) < len(classNames) {
@@ -295,6 +301,7 @@ var opTable = [NumOps]OpInfo{
 	OpUmulhi: elementwise("umulhi", 2, KindsInt),
 	// libdevice: one op for every function of the table in libdevice.go.
 	OpLibdevice: {Name: "libdevice", Class: ClassExtern, MinArgs: 1, MaxArgs: 4, Accepts: KindsNum, Result: ResultGiven},
+	OpInlineAsm: {Name: "inline_asm", Class: ClassInlineAsm, MinArgs: 0, MaxArgs: Variadic},
 }
 
 // Info describes o; its Class is ClassInvalid for OpInvalid and values

@@ -90,6 +90,8 @@ func init() {
 	// Random numbers and tl.umulhi.
 	addRandomBuiltins(tl)
 	addLibdeviceBuiltins(tl)
+	// Inline assembly (asm.go).
+	builtins[tl("inline_asm_elementwise")] = &builtin{inlineAsmParams, len(inlineAsmParams), bInlineAsm}
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {
