@@ -186,8 +186,12 @@ func (e *emitter) inlineAsm(v *ir.Value) {
 	if memory {
 		clobbers = ` : "memory"`
 	}
-	e.w.line("    : %s", strings.Join(outs, ", "))
-	e.w.line("    : %s%s);", strings.Join(ins, ", "), clobbers)
+	if len(ins) == 0 && clobbers == "" {
+		e.w.line("    : %s);", strings.Join(outs, ", "))
+	} else {
+		e.w.line("    : %s", strings.Join(outs, ", "))
+		e.w.line("    : %s%s);", strings.Join(ins, ", "), clobbers)
+	}
 	for _, u := range unpacks {
 		t := types[u.result]
 		for q := range u.per {
