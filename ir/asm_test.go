@@ -77,3 +77,13 @@ func TestAsmElemsPerReg(t *testing.T) {
 		assert.Equal(t, tc.want, AsmElemsPerReg(tc.k, tc.pack), "%s pack=%d", tc.k, tc.pack)
 	}
 }
+
+func TestFormatInlineAsm(t *testing.T) {
+	x := &Value{ID: 1, Op: OpParam, Type: ScalarType(TInt32), Param: &Param{Name: "x"}}
+	v := &Value{ID: 2, Op: OpInlineAsm, Type: ScalarType(TInt32), Args: []*Value{x},
+		Asm: &InlineAsm{Asm: "mov.b32 $0, $1;", Constraints: "=r,r", Pack: 1}}
+	assert.Equal(t, `%2: i32 = inline_asm %1, asm="mov.b32 $0, $1;", constraints="=r,r", pure=false, pack=1`, FormatValue(v))
+	assert.NoError(t, checkOp(v))
+	v.Asm = nil
+	assert.Error(t, checkOp(v))
+}
