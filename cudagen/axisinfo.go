@@ -321,8 +321,10 @@ func (a *axisAnalysis) value(v *ir.Value) facts {
 		return out
 	case ir.OpCast:
 		from, to := v.Args[0].Type.DType, v.Type.DType
-		if from.Kind.IsInt() && to.Kind.IsInt() && to.Kind.Bits() >= from.Kind.Bits() && from.Kind != ir.Bool ||
-			from.Kind == ir.Ptr || to.Kind == ir.Ptr {
+		if from.Kind == ir.Ptr || to.Kind == ir.Ptr {
+			return pointerCast(a.dims(v.Args[0]), from, to)
+		}
+		if from.Kind.IsInt() && to.Kind.IsInt() && to.Kind.Bits() >= from.Kind.Bits() && from.Kind != ir.Bool {
 			return a.dims(v.Args[0])
 		}
 	}
@@ -338,6 +340,37 @@ func (a *axisAnalysis) value(v *ir.Value) facts {
 			c = 1
 		}
 		out[d] = axisInfo{1, 1, c}
+	}
+	return out
+}
+
+// pointerCast is the info of a cast between a pointer and an int64, or
+// between pointers: the address, and so its divisibility in bytes and its
+// constancy, is kept, but a run of consecutive values is one of
+// consecutive elements only where both sides count in the same unit (an
+// integer in bytes, a pointer in its elements): p.to(tl.int64) + offs is
+// not a run of float pointers.
+func pointerCast(in facts, from, to ir.DType) facts {
+	unit := func(d ir.DType) int {
+		if d.IsPtr() {
+			return d.Elem.Bytes()
+		}
+		return 1
+	}
+	if to.Kind == ir.Bool {
+		return uniform(len(in), bottom)
+	}
+	if unit(from) == unit(to) {
+		return in
+	}
+	// Inside a run the elements step by unit(from) bytes from the first.
+	out := make(facts, len(in))
+	for d, f := range in {
+		div := f.Div
+		if f.Contig > 1 {
+			div = gcd(div, int64(unit(from)))
+		}
+		out[d] = axisInfo{1, div, f.Constancy}
 	}
 	return out
 }

@@ -65,6 +65,10 @@ func (e *emitter) value(v *ir.Value) {
 	case ir.OpAssert:
 		e.assert(v)
 		return
+	case ir.OpInlineAsm:
+		e.source(v.Pos)
+		e.inlineAsm(v)
+		return
 	}
 	e.source(v.Pos)
 	e.define(v, func(i string) string { return e.compute(v, i) })

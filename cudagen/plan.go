@@ -209,6 +209,8 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpUmulhi,
 		ir.OpLibdevice,          // libdevice.go
 		ir.OpPrint, ir.OpAssert, // debug.go
+		ir.OpLibdevice, // libdevice.go
+		ir.OpInlineAsm,
 	} {
 		m[op] = true
 	}

@@ -460,8 +460,9 @@ func convert(t *tensor.Tensor, k ir.Kind) *tensor.Tensor {
 	return out
 }
 
-// ctorPtrs is ptrs(a, b, ...): an int64 tensor of the device addresses of
-// bound tensors, for kernels that take tables of pointers.
+// ctorPtrs is ptrs(a, b, ..., dtype='int64'): an int64 (or uint64) tensor
+// of the device addresses of bound tensors, for kernels that take tables of
+// pointers.
 func ctorPtrs(e *Env, c *callArgs) (Value, error) {
 	if err := c.nargs(1, -1); err != nil {
 		return Value{}, err
@@ -477,7 +478,15 @@ func ctorPtrs(e *Env, c *callArgs) (Value, error) {
 		}
 		names = append(names, n.ID)
 	}
-	v := TensorValue(tensor.New(ir.Int64, len(names)))
+	// A table is int64 (the default) or uint64, as kernels declare it.
+	k, err := c.dtype(ir.Int64)
+	if err != nil {
+		return Value{}, err
+	}
+	if k != ir.Int64 && k != ir.Uint64 {
+		return Value{}, Errf(c.call, "ptrs(): a pointer table is int64 or uint64, not %s", ir.Scalar(k).PyName())
+	}
+	v := TensorValue(tensor.New(k, len(names)))
 	v.Ptrs = names
 	return v, nil
 }

@@ -103,6 +103,7 @@ func evaluators() [ir.NumOps]evalFunc {
 	// Printing and assertions (debug.go).
 	t[ir.OpPrint] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { p.print(v, a); return nil, nil }
 	t[ir.OpAssert] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return nil, p.assert(v, a[0]) }
+	t[ir.OpInlineAsm] = evalInlineAsm
 	return t
 }
 

@@ -46,6 +46,9 @@ type Options struct {
 	// Stdout receives the lines the kernel prints (tl.device_print,
 	// print), programs in order; nil means os.Stdout.
 	Stdout io.Writer
+	// BufferNames, if set, names Buffers[i] in error messages ("buffer
+	// i" where absent).
+	BufferNames []string
 }
 
 // Stop reasons, in machine.stop.
@@ -97,6 +100,9 @@ func Run(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (err error) {
 	}()
 	m, err := newMachine(k, grid, args, opt)
 	if err != nil {
+		return err
+	}
+	if err := CanRun(k); err != nil {
 		return err
 	}
 	total := grid[0] * grid[1] * grid[2]
@@ -175,7 +181,11 @@ func newMachine(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (*machine, e
 		if t == nil {
 			return nil, m.kernelError(diag.CodeArgs, "buffer %d is nil", i)
 		}
-		m.mem.add(t, fmt.Sprintf("buffer %d", i))
+		name := fmt.Sprintf("buffer %d", i)
+		if i < len(opt.BufferNames) && opt.BufferNames[i] != "" {
+			name = opt.BufferNames[i]
+		}
+		m.mem.add(t, name)
 	}
 	m.params = make([]*tile, len(k.Params))
 	for i, p := range k.Params {

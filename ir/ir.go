@@ -162,9 +162,10 @@ type Value struct {
 	Sem     MemSem   // OpAtomicRMW, OpAtomicCAS
 	Scope   MemScope // OpAtomicRMW, OpAtomicCAS
 
-	Precision Precision // OpDot
-	Extern    string    // OpLibdevice: the libdevice symbol of the overload (__nv_asinf)
-	Msg       *Message  // OpPrint, OpAssert
+	Precision Precision  // OpDot
+	Extern    string     // OpLibdevice: the libdevice symbol of the overload (__nv_asinf)
+	Msg       *Message   // OpPrint, OpAssert
+	Asm       *InlineAsm // OpInlineAsm
 }
 
 // Message is the text of an OpPrint or OpAssert.

@@ -136,6 +136,10 @@ const (
 	// only for a kernel compiled with Debug, as Triton's debug=True.
 	OpPrint
 	OpAssert
+	// Inline assembly (tl.inline_asm_elementwise). Args: the inputs, all of
+	// the result's shape; one result (Type) or several (Types, read with
+	// OpTupleGet); Asm holds the text, the constraints and the packing.
+	OpInlineAsm
 
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.
 	NumOps
@@ -163,10 +167,11 @@ const (
 	ClassDot               // tl.dot
 	ClassExtern            // a libdevice function, lane by lane
 	ClassDebug             // printing and assertions
+	ClassInlineAsm         // inline assembly
 )
 
 var classNames = [...]string{"invalid", "leaf", "shape", "elementwise", "compare", "math", "cast", "select",
-	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot", "extern", "debug"}
+	"pointer", "memory", "hint", "sync", "reduce", "atomic", "dot", "extern", "debug", "inline_asm"}
 
 func (c Class) String() string {
 	if int(c) < len(classNames) {
@@ -309,6 +314,8 @@ var opTable = [NumOps]OpInfo{
 	// Printing and assertions.
 	OpPrint:  {Name: "print", Class: ClassDebug, MinArgs: 0, MaxArgs: Variadic, Result: ResultVoid},
 	OpAssert: fixed("assert", ClassDebug, 1, ResultVoid),
+	// Inline assembly.
+	OpInlineAsm: {Name: "inline_asm", Class: ClassInlineAsm, MinArgs: 0, MaxArgs: Variadic},
 }
 
 // Info describes o; its Class is ClassInvalid for OpInvalid and values

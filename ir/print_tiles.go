@@ -43,6 +43,11 @@ func tileAttrs(v *Value) []string {
 		return []string{"sem=" + v.Sem.String(), "scope=" + v.Scope.String()}
 	case OpLibdevice:
 		return []string{v.Extern}
+	case OpInlineAsm:
+		if v.Asm != nil {
+			return []string{fmt.Sprintf("asm=%q", v.Asm.Asm), fmt.Sprintf("constraints=%q", v.Asm.Constraints),
+				fmt.Sprintf("pure=%t", v.Asm.Pure), fmt.Sprintf("pack=%d", v.Asm.Pack)}
+		}
 	case OpDot:
 		if v.Args[0].Type.Kind == Float32 {
 			return []string{"input_precision=" + v.Precision.String()}

@@ -83,6 +83,8 @@ func checkTileOp(v *Value) error {
 		}
 	case OpAtomicCAS:
 		return checkAtomic(v, arg(0), v.Args[1:])
+	case OpInlineAsm:
+		return checkInlineAsm(v)
 	default:
 		return fmt.Errorf("unknown op")
 	}
@@ -236,6 +238,32 @@ func checkDot(v *Value) error {
 	want := append(append(Shape{}, a.Shape[:r-1]...), b.Shape[r-1])
 	if !acc.Shape.Equal(want) || !v.Type.Equal(acc) {
 		return fmt.Errorf("dot of %s and %s with accumulator %s giving %s", a, b, acc, v.Type)
+	}
+	return nil
+}
+
+// checkInlineAsm checks that an inline asm has its text, a positive
+// packing and at least one result, all of one shape with its inputs.
+func checkInlineAsm(v *Value) error {
+	if v.Asm == nil || v.Asm.Pack < 1 {
+		return fmt.Errorf("inline asm without its text or packing")
+	}
+	results := v.Types
+	if len(results) == 0 {
+		results = []Type{v.Type}
+	} else if v.Type.Kind != Void {
+		return fmt.Errorf("inline asm with several results has the type %s", v.Type)
+	}
+	shape := results[0].Shape
+	for _, t := range results {
+		if t.Kind == Void || !t.Shape.Equal(shape) {
+			return fmt.Errorf("inline asm results %v of different shapes", results)
+		}
+	}
+	for _, a := range v.Args {
+		if !a.Type.Shape.Equal(shape) {
+			return fmt.Errorf("inline asm input of type %s for results of shape %s", a.Type, shape)
+		}
 	}
 	return nil
 }

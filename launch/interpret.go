@@ -81,29 +81,34 @@ func (p *Prepared) runtimeArgs() ([]runtimeArg, error) {
 	return args, nil
 }
 
-// interpArgs builds the interpreter's arguments in k.Params order.
-func (p *Prepared) interpArgs() ([]interp.Arg, error) {
+// interpArgs builds the interpreter's arguments in k.Params order, and the
+// options that name the buffers its pointer tables point into.
+func (p *Prepared) interpArgs() ([]interp.Arg, interp.Options, error) {
 	rargs, err := p.runtimeArgs()
 	if err != nil {
-		return nil, err
+		return nil, interp.Options{}, err
+	}
+	bufs, names, err := p.interpTables(rargs)
+	if err != nil {
+		return nil, interp.Options{}, err
 	}
 	args := make([]interp.Arg, len(rargs))
 	for i, a := range rargs {
 		args[i] = interp.Arg{Tensor: a.value.Tensor, Scalar: a.scalar}
 	}
-	return args, nil
+	return args, interp.Options{Buffers: bufs, BufferNames: names}, nil
 }
 
 // Interpret runs the launch on the CPU, updating the bound tensors in place.
 func (p *Prepared) Interpret(timeout time.Duration) (err error) {
 	defer p.sourced(&err)
-	args, err := p.interpArgs()
+	args, opts, err := p.interpArgs()
 	if err != nil {
 		return err
 	}
-	stdout := p.Stdout
-	if stdout == nil {
-		stdout = io.Discard
+	opts.Timeout, opts.Stdout = timeout, p.Stdout
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
 	}
-	return interp.Run(p.Kernel, p.Grid, args, interp.Options{Timeout: timeout, Stdout: stdout})
+	return interp.Run(p.Kernel, p.Grid, args, opts)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
+	"github.com/tri-lang/tri/interp"
 	"github.com/tri-lang/tri/ir"
 	"github.com/tri-lang/tri/nvrtc"
 	"github.com/tri-lang/tri/sema"
@@ -387,7 +388,20 @@ func sumsFloats(k *ir.Kernel) bool {
 
 // check runs the launch on the GPU and in the interpreter on copies of the
 // same inputs, compares every tensor, and leaves the GPU's results bound.
+//
+// A kernel the interpreter cannot run (inline PTX) runs on the GPU alone,
+// with a warning that nothing was compared.
 func (p *Prepared) check(o *Options) error {
+	if why := interp.CanRun(p.Kernel); why != nil {
+		var d *diag.Diagnostic
+		at := ""
+		if errors.As(why, &d) && d.Pos.String() != "" {
+			at = d.Pos.String() + ": "
+		}
+		fmt.Fprintf(o.stderr(), "%swarning: --check skips the comparison: the interpreter cannot run the inline PTX of tl.inline_asm_elementwise; %s runs on the GPU only\n", at, p.Kernel.Name)
+		_, err := p.RunGPU(o.LineInfo)
+		return err
+	}
 	names := p.tensorNames()
 	ref := map[string]*tensor.Tensor{}
 	for _, n := range names {
@@ -415,6 +429,11 @@ func (p *Prepared) check(o *Options) error {
 	var errs []error
 	for _, n := range names {
 		v, _ := p.Env.Lookup(n)
+		if p.isPointerTable(n) {
+			fmt.Fprintf(o.stdout(), "check %-12s %8d x %-5s not compared: a pointer table holds each side's own addresses\n", n, v.Tensor.NumElements(), v.Tensor.Kind)
+			copy(v.Tensor.Data, gpu[n].Data)
+			continue
+		}
 		if err := closeEnough(n, gpu[n], v.Tensor, sums); err != nil {
 			errs = append(errs, err)
 		} else {

@@ -89,6 +89,8 @@ func init() {
 	addLibdeviceBuiltins(tl)
 	// Printing and assertions (debug.go).
 	addDebugBuiltins(tl)
+	// Inline assembly (asm.go).
+	builtins[tl("inline_asm_elementwise")] = &builtin{inlineAsmParams, len(inlineAsmParams), bInlineAsm}
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {
@@ -430,7 +432,8 @@ func bCast(c *compiler, a *args) *val {
 	if x == nil {
 		return invalid
 	}
-	if given(a.vals[3]) && a.vals[3].truth() {
+	// semantic.py's bitcast of a pointer, or to one, is the cast.
+	if given(a.vals[3]) && a.vals[3].truth() && !x.Type.IsPtr() && !d.IsPtr() {
 		if x.Type.Kind.Bits() != d.Kind.Bits() || x.Type.Kind == ir.Bool || d.Kind == ir.Bool {
 			return c.errorf(a.pos, diag.CodeType, "cannot bitcast %s to %s: the sizes differ", x.Type.DType, d)
 		}

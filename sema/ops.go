@@ -180,19 +180,12 @@ func (c *compiler) compare(op string, a, b *val, pos diag.Pos) *val {
 	if !okx || !oky {
 		return invalid
 	}
-	var t ir.DType
-	switch {
-	case xd.IsPtr() || yd.IsPtr():
-		if xd != yd {
-			return c.errorf(pos, diag.CodeType, "cannot compare %s with %s", xd, yd)
-		}
-		t = xd
-	default:
-		var err error
-		t, err = computationType(xd, false, yd, false, false)
-		if err != nil {
-			return c.errorf(pos, diag.CodeType, "comparison %s: %v", op, err)
-		}
+	if xd.IsPtr() || yd.IsPtr() {
+		return c.pointerCompare(op, xd, yd, pos)
+	}
+	t, err := computationType(xd, false, yd, false, false)
+	if err != nil {
+		return c.errorf(pos, diag.CodeType, "comparison %s: %v", op, err)
 	}
 	x, y := c.materialize(a, t, pos), c.materialize(b, t, pos)
 	x, y, ok := c.broadcastPair(x, y, pos)

@@ -56,7 +56,7 @@ var modules = map[string]bool{
 var unsupportedNames = map[string]bool{
 	"softmax": true, "make_block_ptr": true, "advance": true,
 	"histogram": true, "sort": true, "flip": true, "interleave": true,
-	"dot_scaled": true, "inline_asm_elementwise": true, "make_tensor_descriptor": true,
+	"dot_scaled": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true,
 	"cat":        true,
 	"zeros_like": false, "full_like": true, "float8e4nv": true, "float8e5": true, "float8e4b15": true,
@@ -91,6 +91,9 @@ func dtypeByPath(p string) (ir.DType, bool) {
 	name, ok := strings.CutPrefix(p, "triton.language.")
 	if !ok {
 		return ir.DType{}, false
+	}
+	if d, ok := pointerAliases[name]; ok {
+		return d, true
 	}
 	d, ok := pyDtypes[name]
 	return d, ok
