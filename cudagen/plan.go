@@ -38,6 +38,7 @@ type plan struct {
 	// wgmma is set for sm_90a targets; pipes and loops are the K loops
 	// pipelined onto wgmma, by dot ID and by loop (see pipeline.go).
 	wgmma bool
+	arch  int // the target's compute capability (90 for sm_90a)
 	pipes map[int]*pipeline
 	loops map[*ir.For]*pipeline
 }
@@ -48,7 +49,7 @@ func newPlan(k *ir.Kernel, arch string) (*plan, error) {
 	if err := CheckArch(arch); err != nil {
 		return nil, err
 	}
-	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
+	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", arch: archVersion(arch), defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
 		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars)}
 	if p.numWarps <= 0 {
 		p.numWarps = 4
@@ -158,6 +159,9 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	}
 	if v.Op == ir.OpDot {
 		checkDot(v, errs)
+	}
+	if !checkFP8(v, p.arch, errs) {
+		return
 	}
 	shapes := []ir.Shape{v.Type.Shape}
 	for _, t := range v.Types {

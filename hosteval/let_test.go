@@ -182,7 +182,7 @@ func TestLetErrors(t *testing.T) {
 		{"1x=3", "--let 1x:1:1: \"1x\" is not a valid name"},
 		{"x=", "--let x:1:3: missing the expression after '='"},
 		{"x=randn(m)", "--let x:1:9: name 'm' is not bound; bind it with --let m=..."},
-		{"x=randn(n, dtype='float42')", "--let x:1:18: unknown dtype \"float42\" (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64' or 'bool')"},
+		{"x=randn(n, dtype='float42')", "--let x:1:18: unknown dtype \"float42\" (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64', 'bool', 'float8e4nv' or 'float8e5')"},
 		{"x=randn(n, dtype='int32')", "--let x:1:3: randn() makes floats, not int32; use randint for integers"},
 		{"x=randint(5, 5, n)", "--let x:1:14: randint(): high 5 must be greater than low 5 (high is exclusive)"},
 		{"x=zeros(n, -1)", "--let x:1:12: zeros(): negative dimension -1"},

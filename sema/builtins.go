@@ -386,6 +386,10 @@ func (c *compiler) dtypeArg(v *val, pos diag.Pos) (ir.DType, bool) {
 		c.errorf(pos, diag.CodeType, "expected a dtype such as tl.float32, got %s", v.describe())
 		return ir.DType{}, false
 	}
+	if v.dt.Kind == ir.Float8E4B15 {
+		c.errorf(pos, diag.CodeType, "tl.float8e4b15 is not supported: Triton emulates it in software with a packed layout of its own; use tl.float8e4nv or tl.float8e5")
+		return ir.DType{}, false
+	}
 	return v.dt, true
 }
 
@@ -457,6 +461,9 @@ func bCast(c *compiler, a *args) *val {
 		if r.s == "rtz" {
 			flags = ir.FlagRoundTZ
 		}
+	}
+	if msg := fp8CastError(x.Type.Kind, d.Kind, flags == ir.FlagRoundTZ); msg != "" {
+		return c.errorf(a.pos, diag.CodeType, "%s", msg)
 	}
 	r := c.cast(x, d, a.pos)
 	if flags != 0 && r != x {

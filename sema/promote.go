@@ -102,6 +102,21 @@ func integerPromote(a, b ir.DType) ir.DType {
 // operands of an arithmetic operator are converted to. aScalar and bScalar
 // say which operands are Python numbers (constexprs).
 func computationType(a ir.DType, aScalar bool, b ir.DType, bScalar bool, divOrMod bool) (ir.DType, error) {
+	// Where Triton would compute in fp8, tri stops: fp8 is a storage type.
+	fp8 := func(d ir.DType) error {
+		return fmt.Errorf("arithmetic on %s values is not supported: convert them first, e.g. x.to(tl.float32)", d)
+	}
+	if a.Kind.IsFP8() && b.Kind.IsFP8() {
+		return ir.DType{}, fp8(a)
+	}
+	d, err := computationTypeImpl(a, aScalar, b, bScalar, divOrMod)
+	if err == nil && d.Kind.IsFP8() {
+		return ir.DType{}, fp8(d)
+	}
+	return d, err
+}
+
+func computationTypeImpl(a ir.DType, aScalar bool, b ir.DType, bScalar bool, divOrMod bool) (ir.DType, error) {
 	if aScalar != bScalar {
 		s, t := a, b
 		if bScalar {
