@@ -73,10 +73,11 @@ func supportedFP8(arch int) string {
 	return "('fp8e4b15', 'fp8e5')"
 }
 
-// checkFP8 reports fp8 dtypes the target cannot take: the AMD (fnuz)
-// formats with Triton's message, and conversions before sm_89, which tri
-// lowers with the sm_89 cvt instructions only.
-func checkFP8(v *ir.Value, arch int, errs *diag.List) bool {
+// checkFP8 reports fp8 dtypes the target cannot take, once per kind: the
+// AMD (fnuz) formats with Triton's message, and conversions before sm_89,
+// which tri lowers with the sm_89 cvt instructions only.
+func (p *plan) checkFP8(v *ir.Value, errs *diag.List) bool {
+	arch := p.arch
 	kinds := []ir.Kind{v.Type.Kind, v.Type.Elem}
 	for _, a := range v.Args {
 		if a != nil {
@@ -87,11 +88,16 @@ func checkFP8(v *ir.Value, arch int, errs *diag.List) bool {
 		if !k.IsFP8() {
 			continue
 		}
+		if p.fp8Reported[k] {
+			return false
+		}
 		if _, ok := fp8Names[k]; !ok || k == ir.Float8E4NV && arch < 89 {
+			p.fp8Reported[k] = true
 			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "type %s not supported in this architecture. The supported fp8 dtypes are %s", k, supportedFP8(arch))
 			return false
 		}
 		if v.Op == ir.OpCast && arch < 89 {
+			p.fp8Reported[k] = true
 			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "converting %s needs sm_89 or newer in tri (the cvt instructions for fp8); the target is sm_%d", k, arch)
 			return false
 		}
