@@ -28,6 +28,7 @@ func init() {
 		"fp8_e4nv_codes": refFP8E4NVCodes,
 		"fp8_e5_codes":   refFP8E5Codes,
 		"fp8_sweep":      refFP8Sweep,
+		"fp8_dot":        refFP8Dot,
 	} {
 		references[k] = v
 	}
@@ -178,5 +179,30 @@ func refFP8Sweep(in tensors, _ map[string]float64) tensors {
 		"e4h":  codesOut(in["e4h"], func(i int) uint8 { return specE4M3.fromF16(h(i)) }),
 		"e5h":  codesOut(in["e5h"], func(i int) uint8 { return specE5M2.fromF16(h(i)) }),
 		"e5hz": codesOut(in["e5hz"], func(i int) uint8 { return e5FromF16RZ(h(i)) }),
+	}
+}
+
+// refFP8Dot: c = init + a @ b over all K, rounded once to fp32; h is the
+// first K step of a, narrowed to e5m2 through fp16, times b5, rounded to
+// fp16 (the narrowing is applied to b5 too, where it changes nothing); d
+// the same step of a as it is times b5, to fp32.
+func refFP8Dot(in tensors, num map[string]float64) tensors {
+	a, b5 := in["a"], in["b5"]
+	k := int(num["K"])
+	const m, n, bk = 64, 64, 32
+	init := make([]float64, m*n)
+	for i := range init {
+		init[i] = in["init"].Float(i)
+	}
+	a0, b0 := tensor.New(a.Kind, m, bk), tensor.New(b5.Kind, bk, n)
+	for i := range a0.Data {
+		a0.Data[i] = a.Data[i/bk*k+i%bk]
+	}
+	copy(b0.Data, b5.Data[:bk*n])
+	toE5 := func(v float64) float64 { return specE5M2.decode(specE5M2.fromF16(f16Bits(v))) }
+	return tensors{
+		"c": store(in["c"], matmul(a, in["b"], init, identity), r32),
+		"h": store(in["h"], matmul(a0, b0, nil, toE5), r16),
+		"d": store(in["d"], matmul(a0, b0, nil, identity), r32),
 	}
 }

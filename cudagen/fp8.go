@@ -96,13 +96,32 @@ func (p *plan) checkFP8(v *ir.Value, errs *diag.List) bool {
 			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "type %s not supported in this architecture. The supported fp8 dtypes are %s", k, supportedFP8(arch))
 			return false
 		}
-		if v.Op == ir.OpCast && arch < 89 {
+		if (v.Op == ir.OpCast || v.Op == ir.OpDot) && arch < 89 {
 			p.fp8Reported[k] = true
 			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "converting %s needs sm_89 or newer in tri (the cvt instructions for fp8); the target is sm_%d", k, arch)
 			return false
 		}
 	}
 	return true
+}
+
+// fp8MmaName names the mma.sync helper of a dot of fp8 kinds a and b.
+func fp8MmaName(a, b ir.Kind) string {
+	if a == b {
+		return fp8Names[a]
+	}
+	return fp8Names[a] + "_" + fp8Names[b]
+}
+
+// fp8MmaHelper is mma.sync m16n8k32 on fp8 operands of kinds a and b with
+// fp32 accumulators (sm_89). Its fragments are laid out as int8's.
+func fp8MmaHelper(a, b ir.Kind) string {
+	name := fp8MmaName(a, b)
+	return fmt.Sprintf(`// Tensor cores: mma.sync m16n8k32 on fp8 (%[2]s x %[3]s) with fp32 accumulators.
+TRI_DEV void tri_mma_%[1]s(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.%[2]s.%[3]s.f32 {%%0, %%1, %%2, %%3}, {%%4, %%5, %%6, %%7}, {%%8, %%9}, {%%0, %%1, %%2, %%3};"
+               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}`, name, fp8Names[a], fp8Names[b])
 }
 
 // fp8Literal is the C literal of the fp8 constant x of kind k: its code.
