@@ -25,10 +25,11 @@ import (
 
 func init() {
 	for k, v := range map[string]Reference{
-		"fp8_e4nv_codes": refFP8E4NVCodes,
-		"fp8_e5_codes":   refFP8E5Codes,
-		"fp8_sweep":      refFP8Sweep,
-		"fp8_dot":        refFP8Dot,
+		"fp8_e4nv_codes":    refFP8E4NVCodes,
+		"fp8_e5_codes":      refFP8E5Codes,
+		"fp8_sweep":         refFP8Sweep,
+		"fp8_dot":           refFP8Dot,
+		"sample/matmul_fp8": refSampleMatmulFP8,
 	} {
 		references[k] = v
 	}
@@ -205,4 +206,31 @@ func refFP8Dot(in tensors, num map[string]float64) tensors {
 		"h": store(in["h"], matmul(a0, b0, nil, toE5), r16),
 		"d": store(in["d"], matmul(a0, b0, nil, identity), r32),
 	}
+}
+
+// refSampleMatmulFP8 is samples/matmul_fp8.tri: c = a @ b in fp16, a
+// row-major e4m3 [M, K], b column-major (bt row-major [N, K]); the fp32
+// accumulator adds one block of bk columns at a time, each block's exact
+// sum rounded once to fp32, as the interpreter does.
+func refSampleMatmulFP8(in tensors, num map[string]float64) tensors {
+	a, bt, c := in["a"], in["bt"], in["c"]
+	m, n, k, bk := int(num["M"]), int(num["N"]), int(num["K"]), int(num["bk"])
+	var val [256]float64
+	for code := range val {
+		val[code] = specE4M3.decode(uint8(code))
+	}
+	for i := range m {
+		for j := range n {
+			acc := 0.0
+			for k0 := 0; k0 < k; k0 += bk {
+				s := 0.0
+				for kk := k0; kk < min(k0+bk, k); kk++ {
+					s += val[a.Data[i*k+kk]] * val[bt.Data[j*k+kk]]
+				}
+				acc = r32(acc + s)
+			}
+			c.SetFloat(i*n+j, r16(acc))
+		}
+	}
+	return tensors{"c": c}
 }
