@@ -59,8 +59,8 @@ type pipeline struct {
 	bKMajor   bool // b is stored K-major (fp8): a column of b is a row of bytes
 	aRow      int  // bytes of one row of a in shared memory (k elements)
 	bCols     int  // columns of b per swizzle block (MN-major b)
-	aBytes    int // bytes of a in one stage
-	stageSize int // bytes of one stage (a then b), a multiple of 1024
+	aBytes    int  // bytes of a in one stage
+	stageSize int  // bytes of one stage (a then b), a multiple of 1024
 }
 
 // sharedBytes is the shared memory the pipeline needs, alignment slack
