@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,4 +54,19 @@ func TestFP8Targets(t *testing.T) {
 			assert.Regexp(t, tc.err, err.Error())
 		})
 	}
+}
+
+// TestFP8MatmulPipelined checks that the fp8 matmul sample's K loop runs
+// as the wgmma pipeline on sm_90a: m64nNk32 on e4m3, b staged K-major,
+// and both operands copied 16 bytes at a time (b's K axis is contiguous,
+// so its load takes K as its fastest axis), with no element-by-element
+// stores or proxy fence.
+func TestFP8MatmulPipelined(t *testing.T) {
+	src, err := build(t, "../samples/matmul_fp8.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3")
+	assert.Contains(t, src, "(a: K-major, b: K-major, 128- and 128-byte swizzled rows)")
+	assert.Equal(t, 4, strings.Count(src, "e += 16) tri_cp_async_16("), "a and b, before and in the loop")
+	assert.NotContains(t, src, "tri_st_shared_u8(tri_stage0")
+	assert.NotContains(t, src, "tri_fence_proxy_async();")
 }
