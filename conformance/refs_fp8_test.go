@@ -29,6 +29,7 @@ func init() {
 		"fp8_e5_codes":      refFP8E5Codes,
 		"fp8_sweep":         refFP8Sweep,
 		"fp8_dot":           refFP8Dot,
+		"fp8_memory":        refFP8Memory,
 		"sample/matmul_fp8": refSampleMatmulFP8,
 	} {
 		references[k] = v
@@ -233,4 +234,21 @@ func refSampleMatmulFP8(in tensors, num map[string]float64) tensors {
 		}
 	}
 	return tensors{"c": c}
+}
+
+// refFP8Memory: y and v are copies of x's and w's codes; z keeps the codes
+// of x's negative values (e4m3's sign is the top bit; -0 is not negative,
+// nor is NaN, whose codes 0x7F and 0xFF compare false) and is +0 elsewhere.
+func refFP8Memory(in tensors, _ map[string]float64) tensors {
+	x, w := in["x"], in["w"]
+	return tensors{
+		"y": codesOut(in["y"], func(i int) uint8 { return x.Data[i] }),
+		"z": codesOut(in["z"], func(i int) uint8 {
+			if c := x.Data[i]; c&0x80 != 0 && c != 0x80 && c != 0xff {
+				return c
+			}
+			return 0
+		}),
+		"v": codesOut(in["v"], func(i int) uint8 { return w.Data[i] }),
+	}
 }

@@ -330,7 +330,7 @@ func bWhere(c *compiler, a *args) *val {
 		t = xd
 	} else {
 		var err error
-		if t, err = computationType(xd, x.isNum(), yd, y.isNum(), false); err != nil {
+		if t, err = selectType(xd, x.isNum(), yd, y.isNum()); err != nil {
 			return c.errorf(a.pos, diag.CodeType, "tl.where: %v", err)
 		}
 	}

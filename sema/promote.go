@@ -116,6 +116,12 @@ func computationType(a ir.DType, aScalar bool, b ir.DType, bScalar bool, divOrMo
 	return d, err
 }
 
+// selectType is the common dtype of tl.where's operands: Triton's
+// computation type, fp8 included, as a select computes nothing on them.
+func selectType(a ir.DType, aScalar bool, b ir.DType, bScalar bool) (ir.DType, error) {
+	return computationTypeImpl(a, aScalar, b, bScalar, false)
+}
+
 func computationTypeImpl(a ir.DType, aScalar bool, b ir.DType, bScalar bool, divOrMod bool) (ir.DType, error) {
 	if aScalar != bScalar {
 		s, t := a, b
@@ -144,6 +150,11 @@ func computationTypeImpl(a ir.DType, aScalar bool, b ir.DType, bScalar bool, div
 			return ir.TBF16, nil
 		}
 		return ir.TFloat32, nil
+	case a.Kind.IsFP8() && b.Kind.IsFP8():
+		if a.Kind == b.Kind {
+			return a, nil
+		}
+		return ir.TFloat16, nil
 	}
 	if !a.Kind.IsInt() || !b.Kind.IsInt() {
 		return ir.DType{}, fmt.Errorf("unexpected operand types %s and %s", a, b)
