@@ -123,8 +123,9 @@ func bDot(c *compiler, a *args) *val {
 	if !ok {
 		return invalid
 	}
+	imprecise := int64(-1)
 	if v := a.vals[5]; given(v) {
-		if _, ok := c.constInt(v, "max_num_imprecise_acc", a.pos); !ok {
+		if imprecise, ok = c.constInt(v, "max_num_imprecise_acc", a.pos); !ok {
 			return invalid
 		}
 	}
@@ -138,6 +139,9 @@ func bDot(c *compiler, a *args) *val {
 	k := xt.Shape[r-1]
 	if k != yt.Shape[r-2] {
 		return c.errorf(a.pos, diag.CodeType, "tl.dot: shapes %s and %s are not compatible for a matrix product; the last dimension of the first (%d) must equal the second-to-last of the second (%d)", xt.Shape, yt.Shape, k, yt.Shape[r-2])
+	}
+	if xt.Kind.IsFP8() && imprecise > int64(k) {
+		return c.errorf(a.pos, diag.CodeValue, "max_num_imprecise_acc (%d) must be <= K (%d)", imprecise, k)
 	}
 	minK := 16
 	if xt.Kind.Bits() == 8 {
