@@ -30,6 +30,7 @@ func init() {
 		"fp8_sweep":         refFP8Sweep,
 		"fp8_dot":           refFP8Dot,
 		"fp8_memory":        refFP8Memory,
+		"fp8_e4b15":         refFP8E4B15,
 		"sample/matmul_fp8": refSampleMatmulFP8,
 	} {
 		references[k] = v
@@ -160,17 +161,22 @@ func refFP8E4NVCodes(in tensors, _ map[string]float64) tensors { return refFP8Co
 
 func refFP8E5Codes(in tensors, _ map[string]float64) tensors { return refFP8Codes(specE5M2, in) }
 
-func refFP8Sweep(in tensors, _ map[string]float64) tensors {
-	bits := func(i int) uint32 {
-		field := uint32(100 + (i>>6)&63)
-		switch (i >> 6) & 63 {
-		case 0:
-			field = 0
-		case 63:
-			field = 255
-		}
-		return uint32((i>>12)&1)<<31 | field<<23 | uint32(i&31)<<18 | uint32((i>>5)&1)
+// sweepBits is the fp32 bit pattern element i of the sweeps builds: sign
+// bit 12 of i, exponent field 0, 255 or 100 + bits 6..11, the top five
+// mantissa bits from bits 0..4 and the lowest from bit 5.
+func sweepBits(i int) uint32 {
+	field := uint32(100 + (i>>6)&63)
+	switch (i >> 6) & 63 {
+	case 0:
+		field = 0
+	case 63:
+		field = 255
 	}
+	return uint32((i>>12)&1)<<31 | field<<23 | uint32(i&31)<<18 | uint32((i>>5)&1)
+}
+
+func refFP8Sweep(in tensors, _ map[string]float64) tensors {
+	bits := sweepBits
 	x := func(i int) float64 { return float64(math.Float32frombits(bits(i))) }
 	h := func(i int) uint16 { return f16Bits(x(i)) }
 	return tensors{
@@ -250,5 +256,34 @@ func refFP8Memory(in tensors, _ map[string]float64) tensors {
 			return 0
 		}),
 		"v": codesOut(in["v"], func(i int) uint8 { return w.Data[i] }),
+	}
+}
+
+// e4b15FromF16 is Triton's narrowing of the fp16 with bits h to fp8e4b15,
+// on the bits: the magnitude clamped to 0x3F00 (1.75; NaN bits are larger),
+// doubled so that the code is the high byte, plus half of the dropped
+// byte's weight (ties up), the sign put back.
+func e4b15FromF16(h uint16) uint8 {
+	a := uint32(h & 0x7fff)
+	a = min(a, 0x3f00)
+	return uint8((a*2+0x80)>>8) | uint8(h>>8)&0x80
+}
+
+// refFP8E4B15: the codes widen as the fp16 (c & 0x80) << 8 | (c & 0x7F) << 7;
+// the sweep's inputs (as in refFP8Sweep) narrow through fp16.
+func refFP8E4B15(in tensors, _ map[string]float64) tensors {
+	c := in["c"]
+	up := func(i int) float64 {
+		b := uint16(c.Int(i))
+		return float64(float16.Frombits(b&0x80<<8 | b&0x7f<<7).Float32())
+	}
+	bits := sweepBits
+	via16 := func(i int) uint8 { return e4b15FromF16(f16Bits(float64(math.Float32frombits(bits(i))))) }
+	return tensors{
+		"f":  eachFloat(in["f"], up),
+		"h":  eachFloat(in["h"], up),
+		"e":  codesOut(in["e"], via16),
+		"eh": codesOut(in["eh"], via16),
+		"ez": codesOut(in["ez"], via16),
 	}
 }

@@ -44,7 +44,7 @@ func regType(k ir.Kind) string {
 		return "float"
 	case ir.Float64:
 		return "double"
-	case ir.Float8E4NV, ir.Float8E5:
+	case ir.Float8E4NV, ir.Float8E5, ir.Float8E4B15:
 		return "tri_" + k.String()
 	}
 	return "void"

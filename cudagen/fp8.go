@@ -10,7 +10,8 @@ package cudagen
 // cvt.rn.satfinite (round to nearest even; past the largest finite value,
 // infinities included, to ±max; NaN to 0x7F), and, for fp8e5 only, toward
 // zero by cvt.rz to fp16 and truncation of its bits. bf16 goes through
-// fp32, which is exact both ways.
+// fp32, which is exact both ways. fp8e4b15 is converted in software with
+// integer operations, as Triton does, on any target.
 
 import (
 	"fmt"
@@ -32,16 +33,27 @@ TRI_DEV tri_fp8e5 tri_h_to_e5m2(tri_half h) { unsigned short r; asm("cvt.rn.satf
 // Toward zero: fp16 toward zero, then its high byte (e5m2 is the top byte of an fp16).
 TRI_DEV tri_fp8e5 tri_h_to_e5m2_rz(tri_half h) { return (tri_fp8e5)(h >> 8); }
 TRI_DEV tri_fp8e5 tri_f_to_e5m2_rz(float f) { return tri_h_to_e5m2_rz(tri_f2h_rz(f)); }
+// fp8e4b15 (bias 15, no NaN or infinity) is an fp16's bits 7..14 and its sign, converted in software as Triton does:
+// narrowing clamps the magnitude to 1.75 (NaN too) and rounds the dropped bits half up.
+typedef unsigned char tri_fp8e4b15;
+TRI_DEV tri_half tri_e4b15_to_h(tri_fp8e4b15 x) { return (tri_half)(((x & 0x80u) << 8) | ((x & 0x7fu) << 7)); }
+TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
+  unsigned int a = h & 0x7fffu;
+  a = a < 0x3f00u ? a : 0x3f00u;
+  return (tri_fp8e4b15)(((a * 2u + 0x80u) >> 8) | ((h >> 8) & 0x80u));
+}
+TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h(f)); }
 `
 
 // fp8Names are the short names of the formats in the prelude's functions.
-var fp8Names = map[ir.Kind]string{ir.Float8E4NV: "e4m3", ir.Float8E5: "e5m2"}
+var fp8Names = map[ir.Kind]string{ir.Float8E4NV: "e4m3", ir.Float8E5: "e5m2", ir.Float8E4B15: "e4b15"}
 
 // fp8CastExpr converts x from dtype from to dtype to where either is fp8
 // (sema allows only fp8 <-> fp16, bf16, fp32, and toward zero only to
-// fp8e5).
+// fp8e5 and fp8e4b15, whose conversion ignores it).
 func fp8CastExpr(from, to ir.DType, x string, rz bool) string {
 	fk, tk := from.Kind, to.Kind
+	rz = rz && tk == ir.Float8E5
 	if fk.IsFP8() {
 		h := "tri_" + fp8Names[fk] + "_to_h(" + x + ")"
 		switch tk {
@@ -96,7 +108,7 @@ func (p *plan) checkFP8(v *ir.Value, errs *diag.List) bool {
 			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "type %s not supported in this architecture. The supported fp8 dtypes are %s", k, supportedFP8(arch))
 			return false
 		}
-		if (v.Op == ir.OpCast || v.Op == ir.OpDot) && arch < 89 {
+		if (v.Op == ir.OpCast || v.Op == ir.OpDot) && arch < 89 && k != ir.Float8E4B15 {
 			p.fp8Reported[k] = true
 			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "converting %s needs sm_89 or newer in tri (the cvt instructions for fp8); the target is sm_%d", k, arch)
 			return false

@@ -10,9 +10,10 @@ package ir
 //	fp8e5    (torch.float8_e5m2)      bias 15, 2 mantissa bits, IEEE-like: S.11111.00 is ±inf, the rest NaN, max 57344
 //	fp8e4b8  (torch.float8_e4m3fnuz)  bias 8,  3 mantissa bits, 0x80 is the only NaN, no -0, no infinities, max 240
 //	fp8e5b16 (torch.float8_e5m2fnuz)  bias 16, 2 mantissa bits, 0x80 is the only NaN, no -0, no infinities, max 57344
+//	fp8e4b15 (Triton's own)           bias 15, 3 mantissa bits, every code finite (S.1111.111 is 1.875)
 //
-// fp8e4b15 has no entry: Triton emulates it in software with a packed
-// memory layout of its own, which tri does not implement.
+// fp8e4b15 is the top byte of an fp16 shifted left by one (the sign kept):
+// Triton converts it in software (triton/language/extra/cuda/utils.py).
 //
 // A NaN code decodes to a float64 NaN that keeps the code's sign and
 // mantissa bits in its low bits, so that bitcasting a code to an fp8 value
@@ -28,6 +29,7 @@ type FP8Format struct {
 	Bias    int  // exponent bias
 	Inf     bool // IEEE-like: an all-ones exponent is ±inf (mantissa 0) or NaN
 	FNUZ    bool // 0x80 is the only NaN; no negative zero and no infinities
+	Finite  bool // no NaN and no infinities: every code is a number
 }
 
 var fp8Formats = map[Kind]FP8Format{
@@ -35,6 +37,7 @@ var fp8Formats = map[Kind]FP8Format{
 	Float8E5:    {ManBits: 2, Bias: 15, Inf: true},
 	Float8E4B8:  {ManBits: 3, Bias: 8, FNUZ: true},
 	Float8E5B16: {ManBits: 2, Bias: 16, FNUZ: true},
+	Float8E4B15: {ManBits: 3, Bias: 15, Finite: true},
 }
 
 // FP8 returns the format of kind k, or false for the kinds that are not
@@ -60,7 +63,7 @@ func (f FP8Format) MaxFinite() float64 {
 	switch {
 	case f.Inf:
 		top-- // the all-ones exponent holds only inf and NaN
-	case !f.FNUZ:
+	case !f.FNUZ && !f.Finite:
 		man-- // S.1..1.1..1 is NaN
 	}
 	return math.Ldexp(1+float64(man)/float64(int(1)<<f.ManBits), top-f.Bias)
@@ -75,7 +78,7 @@ func (f FP8Format) Decode(code uint8) float64 {
 	top := 1<<f.expBits() - 1
 	switch {
 	case f.FNUZ && code == 0x80,
-		!f.FNUZ && !f.Inf && mag == 0x7f,
+		!f.FNUZ && !f.Inf && !f.Finite && mag == 0x7f,
 		f.Inf && e == top && man != 0:
 		bits := uint64(0x7ff8000000000000) | uint64(man)
 		if neg {
@@ -104,7 +107,9 @@ func signed(v float64, neg bool) float64 {
 // Encode returns the code of x, a value of the format (as RoundSat
 // returns), infinity or NaN. An infinity in a format without one encodes
 // as NaN; a NaN keeps the sign and mantissa bits Decode left in it where
-// the format has such a NaN, and is 0x7F (0x80 for fnuz) otherwise.
+// the format has such a NaN, and is 0x7F (0x80 for fnuz) otherwise. In a
+// format of finite values only, NaN and infinities encode as the signed
+// largest code.
 func (f FP8Format) Encode(x float64) uint8 {
 	var sign uint8
 	if math.Signbit(x) {
@@ -151,8 +156,12 @@ func (f FP8Format) Encode(x float64) uint8 {
 // cvt.rn.satfinite, or cvt.rz with tz): to nearest even (toward zero),
 // magnitudes past the largest finite value, infinities included, to
 // ±MaxFinite, NaN to FP8NaN. Zero keeps its sign except in the fnuz
-// formats.
+// formats. The finite-only fp8e4b15 rounds as Triton's software
+// conversion does instead (see roundE4B15); tz does not change it.
 func (f FP8Format) RoundSat(x float64, tz bool) float64 {
+	if f.Finite {
+		return f.roundE4B15(x)
+	}
 	switch {
 	case math.IsNaN(x):
 		return FP8NaN
@@ -180,4 +189,34 @@ func (f FP8Format) RoundSat(x float64, tz bool) float64 {
 		return 0
 	}
 	return r
+}
+
+// e4b15Max is the largest magnitude Triton's conversion to fp8e4b15
+// produces: it clamps to 1.75, short of the format's 1.875.
+const e4b15Max = 1.75
+
+// roundE4B15 is Triton's conversion to fp8e4b15 (convert_float16_to_fp8e4b15):
+// the value goes to fp16 (nearest even) first; its magnitude is clamped to
+// 1.75 (a NaN becomes +1.75: the GPU's fp16 NaN is positive and min.f16x2
+// takes the number), and the fp16 bits are rounded to the code's 3
+// mantissa bits half up (adding half of the dropped part), the sign kept.
+func (f FP8Format) roundE4B15(x float64) float64 {
+	a := math.Abs(x)
+	switch {
+	case math.IsNaN(x):
+		return e4b15Max
+	case a >= e4b15Max:
+		return math.Copysign(e4b15Max, x)
+	}
+	if a == 0 {
+		return x
+	}
+	grid := func(v float64, prec int) float64 { // the exponent of v's last bit at prec bits, fp16's range
+		_, exp := math.Frexp(v)
+		return math.Ldexp(1, max(exp-1, -14)-prec+1)
+	}
+	u := grid(a, 11)
+	h := math.RoundToEven(a/u) * u // fp16, exactly
+	u = grid(h, f.ManBits+1)
+	return math.Copysign(math.Floor(h/u+0.5)*u, x)
 }

@@ -167,10 +167,10 @@ var dtypeNames = map[string]Kind{
 	"bf16": BFloat16, "bfloat16": BFloat16,
 	"fp32": Float32, "float32": Float32, "float": Float32,
 	"fp64": Float64, "float64": Float64, "double": Float64,
-	// Triton's names, then torch's for the same formats (not fp8e4b15,
-	// which tri does not implement: see fp8.go).
+	// Triton's names, then torch's for the same formats.
 	"fp8e4nv": Float8E4NV, "float8e4nv": Float8E4NV, "float8_e4m3fn": Float8E4NV,
 	"fp8e5": Float8E5, "float8e5": Float8E5, "float8_e5m2": Float8E5,
+	"fp8e4b15": Float8E4B15, "float8e4b15": Float8E4B15,
 	"fp8e4b8": Float8E4B8, "float8e4b8": Float8E4B8, "float8_e4m3fnuz": Float8E4B8,
 	"fp8e5b16": Float8E5B16, "float8e5b16": Float8E5B16, "float8_e5m2fnuz": Float8E5B16,
 }

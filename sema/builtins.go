@@ -386,10 +386,6 @@ func (c *compiler) dtypeArg(v *val, pos diag.Pos) (ir.DType, bool) {
 		c.errorf(pos, diag.CodeType, "expected a dtype such as tl.float32, got %s", v.describe())
 		return ir.DType{}, false
 	}
-	if v.dt.Kind == ir.Float8E4B15 {
-		c.errorf(pos, diag.CodeType, "tl.float8e4b15 is not supported: Triton emulates it in software with a packed layout of its own; use tl.float8e4nv or tl.float8e5")
-		return ir.DType{}, false
-	}
 	return v.dt, true
 }
 
