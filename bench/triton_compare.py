@@ -135,9 +135,19 @@ TORCH_DTYPES = {
     "uint64": torch.uint64, "bool": torch.bool,
 }
 
+# fp8 bindings: tri saves their codes as uint8 (numpy has no fp8); they are
+# viewed as torch's fp8 dtypes for Triton, and Triton's fp8 outputs are
+# viewed back as uint8 codes to compare bit for bit.
+FP8_DTYPES = {
+    "float8e4nv": torch.float8_e4m3fn, "float8_e4m3fn": torch.float8_e4m3fn,
+    "float8e5": torch.float8_e5m2, "float8_e5m2": torch.float8_e5m2,
+    "float8e4b8": torch.float8_e4m3fnuz, "float8_e4m3fnuz": torch.float8_e4m3fnuz,
+    "float8e5b16": torch.float8_e5m2fnuz, "float8_e5m2fnuz": torch.float8_e5m2fnuz,
+}
+
 
 def let_dtype(expr):
-    for name in TORCH_DTYPES:
+    for name in list(FP8_DTYPES) + list(TORCH_DTYPES):
         if f"'{name}'" in expr or f'"{name}"' in expr:
             return name
     return None
@@ -202,6 +212,8 @@ def check_file(args, path, log):
             if let_dtype(expr) == "bfloat16":
                 t = t.to(torch.bfloat16)
                 bf16.add(name)
+            elif let_dtype(expr) in FP8_DTYPES:
+                t = t.view(FP8_DTYPES[let_dtype(expr)])
             ns[name] = t.cuda()
         else:
             ns[name] = eval(expr, ns)
@@ -212,6 +224,8 @@ def check_file(args, path, log):
         want = ns[c]
         if want.dtype == torch.bfloat16:
             want = want.float()
+        elif want.dtype in FP8_DTYPES.values():
+            want = want.view(torch.uint8)
         want = want.cpu().numpy()
         for where, got in outs.items():
             e = compare(f"{os.path.basename(path)} {c} ({where} vs triton)", got[c], want, h["tolerance"], c in bf16)

@@ -11,6 +11,10 @@
 //	# check: q r
 //	# tolerance: exact
 //
+// A file whose kernel needs a later GPU than sm_80 says so in an
+// "# arch: sm_XY" line (the fp8 conversions need sm_89); the CUDA golden
+// files are built for it.
+//
 // The tests (in the package's _test files) run each launch in the
 // interpreter and compare the checked outputs with a reference written
 // independently in plain Go: truncating integer division, C remainders,

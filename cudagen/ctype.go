@@ -44,6 +44,8 @@ func regType(k ir.Kind) string {
 		return "float"
 	case ir.Float64:
 		return "double"
+	case ir.Float8E4NV, ir.Float8E5, ir.Float8E4B15:
+		return "tri_" + k.String()
 	}
 	return "void"
 }
@@ -102,6 +104,8 @@ func literal(d ir.DType, c ir.Const) string {
 		return fmt.Sprintf("((tri_half)0x%04x)", uint16(float16.Fromfloat32(float32(c.Float))))
 	case k == ir.BFloat16:
 		return fmt.Sprintf("((tri_bf16)0x%04x)", uint16(math.Float32bits(float32(c.Float))>>16))
+	case k.IsFP8():
+		return fp8Literal(k, c.Float)
 	case k == ir.Int64:
 		if c.Int == math.MinInt64 {
 			return "(-9223372036854775807LL - 1)"

@@ -53,7 +53,8 @@
 // read of a Var is printed as the Var while it cannot change, and a value
 // whose only use is the assignment right after it is computed straight
 // into the Var. fp16 and bf16 stay as their bits and are computed in
-// float, rounded back after each op. fp32 math follows Triton's fast
+// float, rounded back after each op; fp8 values stay as their byte and are
+// converted only by casts and dots (fp8.go). fp32 math follows Triton's fast
 // lowering (div.full, ex2, lg2, sqrt.approx as inline PTX; log, sin and
 // cos through libdevice, precise, as in Triton); fp64 math is
 // precise.

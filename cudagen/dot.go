@@ -66,7 +66,7 @@ func (o mmaOp) String() string {
 // mmaOpOf is the mma.sync form of dot v: m16n8k16 for fp16 and bf16
 // operands (into fp32, or fp16 through fp32), m16n8k8 for fp32 operands
 // under input_precision "tf32" and "tf32x3" (three of them per step), and
-// m16n8k32 for int8 into int32. ok is false for the dots with no tensor
+// m16n8k32 for int8 into int32 and for fp8 (sm_89) into fp32. ok is false for the dots with no tensor
 // core form: fp64, ieee fp32 and rank 3.
 func mmaOpOf(v *ir.Value) (mmaOp, bool) {
 	in, out := v.Args[0].Type.Kind, v.Type.Kind
@@ -80,6 +80,8 @@ func mmaOpOf(v *ir.Value) (mmaOp, bool) {
 		return mmaOp{name: v.Precision.String(), k: 8, acc: ir.Float32}, true
 	case in == ir.Int8 && out == ir.Int32:
 		return mmaOp{name: "i8", k: 32, acc: ir.Int32}, true
+	case in.IsFP8() && (out == ir.Float32 || out == ir.Float16):
+		return mmaOp{name: fp8MmaName(in, v.Args[1].Type.Kind), k: 32, acc: ir.Float32}, true
 	}
 	return mmaOp{}, false
 }
@@ -160,7 +162,7 @@ func (e *emitter) dot(v *ir.Value) {
 		e.w.line("__syncthreads();")
 		return
 	}
-	helper, compute := e.dotHelper(at.Kind, v.Type.Kind, v.Precision)
+	helper, compute := e.dotHelper(at.Kind, b.Type.Kind, v.Type.Kind, v.Precision)
 	d := e.layoutOf(v)
 	e.define(v, func(i string) string {
 		c := coords(d, i)
@@ -175,7 +177,7 @@ func (e *emitter) dot(v *ir.Value) {
 			init = toFloat(v.Type.Kind, init)
 		}
 		call := fmt.Sprintf("%s(%s + %s, %s + %s, %d, %d, %s)", helper,
-			smemPtr(at.DType, 0), aOff, smemPtr(at.DType, aBytes), bOff, k, n, init)
+			smemPtr(at.DType, 0), aOff, smemPtr(b.Type.DType, aBytes), bOff, k, n, init)
 		if compute != v.Type.Kind {
 			return fromFloat(v.Type.Kind, call)
 		}
@@ -214,6 +216,9 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 		e.helpers.add("mma_tf32", mmaTF32Helpers)
 	case "i8":
 		e.helpers.add("mma_i8", mmaInt8Helpers)
+	default: // fp8
+		e.helpers.add("mma_i8", mmaInt8Helpers)
+		e.helpers.add("mma_"+op.name, fp8MmaHelper(a.Type.Kind, v.Args[1].Type.Kind))
 	}
 	// One ldmatrix row is 16 bytes of a: 8 fp16, 4 fp32 or 16 int8.
 	half := 16 / a.Type.Kind.Bytes()
@@ -238,11 +243,11 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Tile[1])
 			return fmt.Sprintf("tri_bf[0] = tri_bits_f32(*(%s)); tri_bf[1] = tri_bits_f32(*(%s + %d));", p, p, 4*n)
 		}
-	case "i8":
+	default: // int8 and fp8
 		// b's fragment is rows 4t .. 4t + 3 and 16 + 4t .. 16 + 4t + 3,
 		// column g, four bytes to a register.
 		e.w.line("// Lane l packs b's fragment from rows 4 * (l %% 4) + 0..3 and 16 more, column l / 4.")
-		e.w.line("const signed char* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", smemPtr(ad, bBytes), 4*n, wn)
+		e.w.line("const signed char* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", smemPtr(ir.TInt8, bBytes), 4*n, wn)
 		loadB = func() string {
 			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Tile[1])
 			return fmt.Sprintf("tri_bf[0] = tri_pack_i8(%s, %d); tri_bf[1] = tri_pack_i8(%s + %d, %d);", p, n, p, 16*n, n)
@@ -344,11 +349,18 @@ func smemPtr(d ir.DType, off int) string {
 // dotHelper adds the device function that computes one result element of
 // a dot of operands of kind in into a result of kind out, and returns its
 // name and the kind it accumulates in.
-func (e *emitter) dotHelper(in, out ir.Kind, p ir.Precision) (string, ir.Kind) {
+func (e *emitter) dotHelper(in, bIn, out ir.Kind, p ir.Precision) (string, ir.Kind) {
 	acc, step := "float", ""
 	compute := ir.Float32
 	ak, bk := "a[k]", "b[k * ldb]"
+	name := fmt.Sprintf("tri_dot_%s", kindSuffix(in))
 	switch in {
+	case ir.Float8E4NV, ir.Float8E5:
+		// fp8 products are exact in float, like fp16's.
+		step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", fp8CastExpr(ir.Scalar(in), ir.TFloat32, ak, false), fp8CastExpr(ir.Scalar(bIn), ir.TFloat32, bk, false))
+		if bIn != in {
+			name += "_" + kindSuffix(bIn)
+		}
 	case ir.Float16, ir.BFloat16:
 		step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", toFloat(in, ak), toFloat(in, bk))
 	case ir.Float32:
@@ -370,7 +382,6 @@ func (e *emitter) dotHelper(in, out ir.Kind, p ir.Precision) (string, ir.Kind) {
 		acc, compute = "int", out
 		step = fmt.Sprintf("acc = (int)((unsigned int)acc + (unsigned int)((int)%s * (int)%s));", ak, bk)
 	}
-	name := fmt.Sprintf("tri_dot_%s", kindSuffix(in))
 	if in == ir.Float32 {
 		name += "_" + p.String()
 	}
@@ -382,7 +393,7 @@ TRI_DEV %s %s(const %s* a, const %s* b, int K, int ldb, %s acc) {
   #pragma unroll 8
   for (int k = 0; k < K; ++k) { %s }
   return acc;
-}`, acc, name, regType(in), regType(in), acc, step))
+}`, acc, name, regType(in), regType(bIn), acc, step))
 	return name, compute
 }
 
@@ -397,6 +408,8 @@ func kindSuffix(k ir.Kind) string {
 		return "f32"
 	case ir.Float64:
 		return "f64"
+	case ir.Float8E4NV, ir.Float8E5:
+		return fp8Names[k]
 	}
 	return "i8"
 }

@@ -34,8 +34,22 @@ func kernelFiles(t *testing.T) map[string][]string {
 	return files
 }
 
+// fileArch is the architecture a file's kernel is built for in these
+// tests: sm_80, or what a "# arch: sm_XY" header line asks for (the fp8
+// conversions need sm_89).
+func fileArch(t *testing.T, file string) string {
+	src, err := os.ReadFile(file)
+	require.NoError(t, err)
+	for _, l := range strings.Split(string(src), "\n") {
+		if a, ok := strings.CutPrefix(l, "# arch: "); ok {
+			return strings.TrimSpace(a)
+		}
+	}
+	return "sm_80"
+}
+
 // TestGolden keeps the CUDA of every sample's and construct kernel's
-// recorded launch, for sm_80, under testdata/golden/{samples,constructs};
+// recorded launch, for sm_80 (or its "# arch:"), under testdata/golden/{samples,constructs};
 // UPDATE_GOLDEN=1 rewrites it. It is the one golden suite: review its
 // diffs like code. As the prelude holds only what a kernel uses, a file
 // changes only when its kernel's code does.
@@ -44,7 +58,7 @@ func TestGolden(t *testing.T) {
 		for _, f := range files {
 			name := strings.TrimSuffix(filepath.Base(f), ".tri")
 			t.Run(dir+"/"+name, func(t *testing.T) {
-				src, err := build(t, f, "sm_80")
+				src, err := build(t, f, fileArch(t, f))
 				require.NoError(t, err)
 				golden := filepath.Join("testdata", "golden", dir, name+".cu")
 				if os.Getenv("UPDATE_GOLDEN") != "" {
@@ -61,7 +75,9 @@ func TestGolden(t *testing.T) {
 }
 
 // TestSamplesCompile compiles the CUDA of every sample and construct
-// kernel with clang for sm_80: with the prelude written on demand, a
+// kernel with clang for sm_80 (the files of a later "# arch:" are built
+// for it and compiled for clang's sm_86, as inline PTX is not checked by
+// clang): with the prelude written on demand, a
 // definition a kernel uses but the prelude left out fails here. It is
 // skipped where clang is missing.
 func TestSamplesCompile(t *testing.T) {
@@ -75,11 +91,15 @@ func TestSamplesCompile(t *testing.T) {
 			name := strings.TrimSuffix(filepath.Base(f), ".tri")
 			t.Run(dir+"/"+name, func(t *testing.T) {
 				t.Parallel()
-				src, err := build(t, f, "sm_80")
+				arch := fileArch(t, f)
+				src, err := build(t, f, arch)
 				require.NoError(t, err)
+				if arch != "sm_80" {
+					arch = "sm_86"
+				}
 				file := filepath.Join(tmp, dir+"_"+name+".cu")
 				require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
-				out, err := exec.Command(clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc", "-nocudalib",
+				out, err := exec.Command(clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch="+arch, "-nocudainc", "-nocudalib",
 					"-Wno-unknown-cuda-version", "-S", "-o", os.DevNull, file).CombinedOutput()
 				require.NoError(t, err, string(out))
 			})

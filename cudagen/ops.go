@@ -268,6 +268,9 @@ func castExpr(from, to ir.DType, x string, flags ir.Flags) string {
 	}
 	fk, tk := from.Kind, to.Kind
 	rz := flags&ir.FlagRoundTZ != 0
+	if fk.IsFP8() || tk.IsFP8() {
+		return fp8CastExpr(from, to, x, rz)
+	}
 	if isHalf(fk) {
 		if tk == ir.Float32 {
 			return toFloat(fk, x)

@@ -10,7 +10,7 @@ package cudagen
 //	    a_ptrs += ...
 //	    b_ptrs += ...
 //
-// whose body holds nothing but one fp16 or bf16 dot into an fp32
+// whose body holds nothing but one fp16, bf16 or fp8 dot into an fp32
 // accumulator, the two loads that feed it and the computations of their
 // addresses and masks, is cut in two stages. The first, the loads and
 // everything they depend on (the "ahead" statements, which may update
@@ -23,9 +23,12 @@ package cudagen
 //
 // The buffers hold a and b in the layouts wgmma reads through its matrix
 // descriptors: a K-major (each row of a is one swizzle row of 32, 64 or
-// 128 bytes), b MN-major (blocks of up to 64 columns, each row of a block
-// one swizzle row), both XOR-swizzled in 16-byte chunks (CUTLASS's
-// Swizzle<B,4,3>) from a 1024-byte aligned base. The accumulator keeps the
+// 128 bytes), b MN-major for fp16 and bf16 (blocks of up to 64 columns,
+// each row of a block one swizzle row) and K-major for fp8, whose wgmma
+// takes no transposed operand (each column of b one swizzle row, which
+// the copies fill from a b whose K axis is contiguous in memory, as
+// Triton's fp8 matmuls pass it), all XOR-swizzled in 16-byte chunks
+// (CUTLASS's Swizzle<B,4,3>) from a 1024-byte aligned base. The accumulator keeps the
 // Blocked layout sizePerThread [1, 2], threadsPerWarp [8, 4], warpsPerCTA
 // [num_warps, 1]: its rows are a permutation of the rows wgmma's fragments
 // cover, so the rows of a are stored in that permuted order and the
@@ -52,10 +55,12 @@ type pipeline struct {
 	stages    int // the loads run stages-1 iterations ahead of the dot
 	buffers   int // shared-memory stages: stages, or one more to keep a wgmma in flight
 	m, n, k   int
-	aRow      int // bytes of one row of a in shared memory (k elements)
-	bCols     int // columns of b per swizzle block
-	aBytes    int // bytes of a in one stage
-	stageSize int // bytes of one stage (a then b), a multiple of 1024
+	elem      int  // bytes of one operand element: 2, or 1 for fp8
+	bKMajor   bool // b is stored K-major (fp8): a column of b is a row of bytes
+	aRow      int  // bytes of one row of a in shared memory (k elements)
+	bCols     int  // columns of b per swizzle block (MN-major b)
+	aBytes    int  // bytes of a in one stage
+	stageSize int  // bytes of one stage (a then b), a multiple of 1024
 }
 
 // sharedBytes is the shared memory the pipeline needs, alignment slack
@@ -66,14 +71,25 @@ func (pl *pipeline) sharedBytes() int { return 1024 + pl.buffers*pl.stageSize }
 // is issued: there is a buffer for it.
 func (pl *pipeline) inFlight() bool { return pl.buffers > pl.stages }
 
-// bRow is the bytes of one row of a block of b in shared memory.
-func (pl *pipeline) bRow() int { return 2 * pl.bCols }
+// bRow is the bytes of one row of b in shared memory: of a block of
+// columns (MN-major) or of a column (K-major).
+func (pl *pipeline) bRow() int {
+	if pl.bKMajor {
+		return pl.aRow
+	}
+	return pl.elem * pl.bCols
+}
 
-// wgmmaShapeOK reports whether an m x n x k dot with num_warps warps has
-// a wgmma form here: whole warpgroups, each owning m/groups rows in m64
-// blocks, n a power of two from 16 to 256 and k one swizzle row.
-func wgmmaShapeOK(m, n, k, numWarps int) bool {
-	return numWarps%4 == 0 && m%(16*numWarps) == 0 && n >= 16 && n <= 256 && (k == 16 || k == 32 || k == 64)
+// instrK is the K of one wgmma instruction: 32 bytes of operand.
+func (pl *pipeline) instrK() int { return 32 / pl.elem }
+
+// wgmmaShapeOK reports whether an m x n x k dot of elem-byte operands with
+// num_warps warps has a wgmma form here: whole warpgroups, each owning
+// m/groups rows in m64 blocks, n a power of two from 16 to 256 and k one
+// swizzle row (32, 64 or 128 bytes).
+func wgmmaShapeOK(m, n, k, elem, numWarps int) bool {
+	row := k * elem
+	return numWarps%4 == 0 && m%(16*numWarps) == 0 && n >= 16 && n <= 256 && (row == 32 || row == 64 || row == 128)
 }
 
 // wgmmaBlocked is the accumulator layout of a pipelined dot.
@@ -143,11 +159,12 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		return nil
 	}
 	a, b, acc := dot.Args[0], dot.Args[1], dot.Args[2]
-	if !isHalf(a.Type.Kind) || a.Type.Kind != b.Type.Kind {
+	ak, bk := a.Type.Kind, b.Type.Kind
+	if !(isHalf(ak) && ak == bk) && !(ak.IsFP8() && bk.IsFP8()) {
 		return nil
 	}
 	m, k, n := a.Type.Shape[0], a.Type.Shape[1], b.Type.Shape[1]
-	if !wgmmaShapeOK(m, n, k, p.numWarps) {
+	if !wgmmaShapeOK(m, n, k, ak.Bytes(), p.numWarps) {
 		return nil
 	}
 	for _, ld := range []*ir.Value{a, b} {
@@ -229,10 +246,11 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		return nil
 	}
 
+	es := ak.Bytes()
 	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, b}, ahead: ahead, m: m, n: n, k: k,
-		aRow: 2 * k, bCols: min(n, 64)}
+		elem: es, bKMajor: es == 1, aRow: es * k, bCols: min(n, 64)}
 	pl.aBytes = m * pl.aRow
-	pl.stageSize = (pl.aBytes + k*n*2 + 1023) / 1024 * 1024
+	pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
 	pl.stages = min(stages, (maxDynamicShared-1024)/pl.stageSize)
 	if pl.stages < 2 {
 		return nil
@@ -299,20 +317,34 @@ func permRow(r string, m, numWarps int) string {
 		r, 8, w, perGroup, r, 8*w, r, r, 8*w, r)
 }
 
-// copyWidth is the number of elements one copy of load ld moves: as wide
-// as the pointers' contiguity and alignment, the mask's constancy and the
-// thread's run of elements along the rows allow, up to 16 bytes.
-func (p *plan) copyWidth(ld *ir.Value) int {
+// copyAxis is the axis along which the copies of load ld run: the rows
+// of the stage it fills (K for a, N for an MN-major b, K for a K-major b).
+func (pl *pipeline) copyAxis(ld *ir.Value) int {
+	if ld == pl.loads[1] && pl.bKMajor {
+		return 0
+	}
+	return 1
+}
+
+// copyWidth is the number of elements one copy of load ld moves along
+// axis: as wide as the pointers' contiguity and alignment, the mask's
+// constancy and the thread's run of elements along the axis allow, up to
+// 16 bytes; 1 where that is under the 4 bytes cp.async moves at least.
+func (p *plan) copyWidth(ld *ir.Value, axis int) int {
 	a, _ := accessOf(ld)
 	l := p.layoutOf(ld.Args[0])
-	w := p.idealWidth(a, 1)
+	w := p.idealWidth(a, axis)
 	if mask := ld.Args[1]; mask != nil && !mask.Type.IsScalar() {
-		w = min(w, int(pow2Floor(p.axes.dims(mask)[1].Constancy)))
+		w = min(w, int(pow2Floor(p.axes.dims(mask)[axis].Constancy)))
 	}
-	if l.KStride[1] != 1 {
+	if l.KStride[axis] != 1 {
 		return 1
 	}
-	return max(1, min(w, l.Spt[1]))
+	w = max(1, min(w, l.Spt[axis]))
+	if w*a.Bytes < 4 {
+		return 1
+	}
+	return w
 }
 
 // pipelinedFor writes loop s as the pipeline pl.
@@ -320,13 +352,18 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.useShared(pl.sharedBytes())
 	e.helpers.add("mma", mmaHelpers)
 	e.helpers.add("wgmma", wgmmaHelpers)
-	e.helpers.add(fmt.Sprintf("wgmma_n%d_%s", pl.n, kindSuffix(pl.loads[0].Type.Kind)), wgmmaInstr(pl.n, pl.loads[0].Type.Kind))
+	ak, bk := pl.loads[0].Type.Kind, pl.loads[1].Type.Kind
+	e.helpers.add(fmt.Sprintf("wgmma_n%d_%s", pl.n, wgmmaKind(ak, bk)), wgmmaInstr(pl.n, ak, bk))
 	iv := e.varNames[s.Var.ID]
 	it := cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 	e.w.line("// Software-pipelined: the loads feeding tl.dot stream into %d shared-memory buffers with cp.async,", pl.buffers)
-	e.w.line("// %d iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, %d- and %d-byte swizzled rows).",
-		pl.stages-1, pl.aRow, pl.bRow())
+	bMajor := "MN-major"
+	if pl.bKMajor {
+		bMajor = "K-major"
+	}
+	e.w.line("// %d iteration(s) ahead of the wgmma that reads them (a: K-major, b: %s, %d- and %d-byte swizzled rows).",
+		pl.stages-1, bMajor, pl.aRow, pl.bRow())
 	if pl.inFlight() {
 		e.w.line("// Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.")
 	}
@@ -346,7 +383,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmma reads and the copies fill", pl.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
 	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", pl.stages-2)
-	if e.copyWidth(pl.loads[0]) == 1 || e.copyWidth(pl.loads[1]) == 1 {
+	if e.copyWidth(pl.loads[0], pl.copyAxis(pl.loads[0])) == 1 || e.copyWidth(pl.loads[1], pl.copyAxis(pl.loads[1])) == 1 {
 		// Plain shared-memory stores are generic-proxy writes, which
 		// wgmma (the async proxy) sees only after a proxy fence. Copies
 		// by cp.async get none after their wait and the barrier, as
@@ -425,14 +462,19 @@ func (e *emitter) aheadStatements(s *ir.For, pl *pipeline, stage string) {
 func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string) {
 	ptr, mask := ld.Args[0], ld.Args[1]
 	l := e.layoutOf(ptr)
-	w := e.copyWidth(ld)
+	w := e.copyWidth(ld, pl.copyAxis(ld))
 	row, col := l.coord(0, "e"), l.coord(1, "e")
+	es := pl.elem
 	var off string
-	if isA {
-		off = swizzle(fmt.Sprintf("(%s) * %d + (%s) * 2", permRow(row, pl.m, e.numWarps), pl.aRow, col), pl.aRow)
-	} else {
-		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * 2",
-			col, pl.bCols, pl.k*pl.bRow(), row, pl.bRow(), col, pl.bCols), pl.bRow())
+	switch {
+	case isA:
+		off = swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", permRow(row, pl.m, e.numWarps), pl.aRow, col, es), pl.aRow)
+	case pl.bKMajor:
+		// Column col of b is row col of the stage's b, its k-th byte row.
+		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) * %d + (%s)", col, pl.bRow(), row), pl.bRow())
+	default:
+		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * %d",
+			col, pl.bCols, pl.k*pl.bRow(), row, pl.bRow(), col, pl.bCols, es), pl.bRow())
 	}
 	pred := "true"
 	if mask != nil {
@@ -443,14 +485,16 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 		what = "a"
 	}
 	if w == 1 {
+		bits := 8 * es
 		e.w.line("// %s, element by element (no 4-byte run is contiguous, aligned and under one mask)", what)
 		e.w.line("#pragma unroll")
-		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u16(%s + %s, %s ? *%s : (unsigned short)0);", l.Elems, stage, off, pred, e.expr(ptr, "e"))
+		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, %s ? *%s : (unsigned %s)0);",
+			l.Elems, bits, stage, off, pred, e.expr(ptr, "e"), cUnsigned(es))
 		return
 	}
-	e.w.line("// %s: %d-byte copies into the stage, zero-filled where masked off", what, 2*w)
+	e.w.line("// %s: %d-byte copies into the stage, zero-filled where masked off", what, es*w)
 	e.w.line("#pragma unroll")
-	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%d(%s + %s, %s, %s);", l.Elems, w, 2*w, stage, off, e.expr(ptr, "e"), pred)
+	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%d(%s + %s, %s, %s);", l.Elems, w, es*w, stage, off, e.expr(ptr, "e"), pred)
 }
 
 // wgmmaLoad declares wgmma's accumulator fragments and copies the
@@ -479,15 +523,20 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 	v := pl.dot
 	blocks := pl.m / (16 * e.numWarps)
 	perGroup := pl.m / (e.numWarps / 4)
-	e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: each warpgroup owns %d rows of a, in %d m64 block(s).", v.Args[0].Type, v.Args[1].Type, pl.n, perGroup, blocks)
+	ik := pl.instrK()
+	e.w.line("// tl.dot %s x %s on wgmma m64n%dk%d: each warpgroup owns %d rows of a, in %d m64 block(s).", v.Args[0].Type, v.Args[1].Type, pl.n, ik, perGroup, blocks)
 	e.w.line("tri_wgmma_fence();")
 	aSBO, bLBO, bSBO := 8*pl.aRow, pl.k*pl.bRow(), 8*pl.bRow()
-	kind := kindSuffix(v.Args[0].Type.Kind)
-	for kk := 0; kk < pl.k/16; kk++ {
+	kind := wgmmaKind(v.Args[0].Type.Kind, v.Args[1].Type.Kind)
+	for kk := 0; kk < pl.k/ik; kk++ {
 		for mb := 0; mb < blocks; mb++ {
+			// Each instruction takes the next 32 bytes of K.
 			da := fmt.Sprintf("tri_wgmma_desc(%s + (warp_id / 4 * %d + %d) * %d + %d, 16, %d, %d)", stage, perGroup, 64*mb, pl.aRow, 32*kk, aSBO, swizzleMode(pl.aRow))
 			db := fmt.Sprintf("tri_wgmma_desc(%s + %d, %d, %d, %d)", stage, pl.aBytes+kk*16*pl.bRow(), bLBO, bSBO, swizzleMode(pl.bRow()))
-			e.w.line("tri_wgmma_m64n%dk16_%s(tri_d%d, %s, %s);", pl.n, kind, mb, da, db)
+			if pl.bKMajor {
+				db = fmt.Sprintf("tri_wgmma_desc(%s + %d, 16, %d, %d)", stage, pl.aBytes+32*kk, bSBO, swizzleMode(pl.bRow()))
+			}
+			e.w.line("tri_wgmma_m64n%dk%d_%s(tri_d%d, %s, %s);", pl.n, ik, kind, mb, da, db)
 		}
 	}
 	e.w.line("tri_wgmma_commit();")
@@ -527,6 +576,7 @@ TRI_DEV void tri_cp_async_4(unsigned int dst, const void* src, bool pred) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
 }
 TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }
+TRI_DEV void tri_st_shared_u8(unsigned int dst, unsigned char x) { asm volatile("st.shared.u8 [%0], %1;" :: "r"(dst), "h"((unsigned short)x) : "memory"); }
 TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
 TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
@@ -541,9 +591,26 @@ TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, u
          (unsigned long long)((sbo & 0x3ffffu) >> 4) << 32 | (unsigned long long)mode << 62;
 }`
 
-// wgmmaInstr is the helper that issues one wgmma.mma_async m64nNk16 with
-// fp32 accumulators, a K-major and b MN-major from shared memory.
-func wgmmaInstr(n int, in ir.Kind) string {
+// wgmmaKind names the operand kinds of a wgmma helper.
+func wgmmaKind(a, b ir.Kind) string {
+	if a.IsFP8() {
+		return fp8MmaName(a, b)
+	}
+	return kindSuffix(a)
+}
+
+// cUnsigned is the unsigned C type of n bytes (1 or 2).
+func cUnsigned(n int) string {
+	if n == 1 {
+		return "char"
+	}
+	return "short"
+}
+
+// wgmmaInstr is the helper that issues one wgmma.mma_async with fp32
+// accumulators: m64nNk16 on fp16 or bf16, a K-major and b MN-major, or
+// m64nNk32 on fp8, both K-major (fp8 takes no transposed operand).
+func wgmmaInstr(n int, a, b ir.Kind) string {
 	regs := n / 2
 	var ops, outs []string
 	for i := 0; i < regs; i++ {
@@ -554,12 +621,17 @@ func wgmmaInstr(n int, in ir.Kind) string {
 	for i := 0; i < len(outs); i += 8 {
 		lines = append(lines, "      "+strings.Join(outs[i:min(i+8, len(outs))], ", "))
 	}
-	kind := kindSuffix(in)
-	return fmt.Sprintf(`// wgmma.mma_async m64n%dk16, %s inputs, fp32 accumulators d += a * b (a K-major, b MN-major).
-TRI_DEV void tri_wgmma_m64n%dk16_%s(float* d, unsigned long long da, unsigned long long db) {
-  asm volatile("{ .reg .pred p; setp.ne.b32 p, %%%d, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {%s}, %%%d, %%%d, p, 1, 1, 0, 1; }"
-    : %s
+	kind := wgmmaKind(a, b)
+	k, types, imm, what := 16, kind+"."+kind, "1, 1, 0, 1", kind+" inputs, fp32 accumulators d += a * b (a K-major, b MN-major)"
+	if a.IsFP8() {
+		k, types, imm = 32, fp8Names[a]+"."+fp8Names[b], "1, 1"
+		what = fp8Names[a] + " x " + fp8Names[b] + " inputs, fp32 accumulators d += a * b (a and b K-major)"
+	}
+	return fmt.Sprintf(`// wgmma.mma_async m64n%[1]dk%[2]d, %[3]s.
+TRI_DEV void tri_wgmma_m64n%[1]dk%[2]d_%[4]s(float* d, unsigned long long da, unsigned long long db) {
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %%%[5]d, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n%[1]dk%[2]d.f32.%[6]s {%[7]s}, %%%[8]d, %%%[9]d, p, %[10]s; }"
+    : %[11]s
     : "l"(da), "l"(db), "r"(1) : "memory");
-}`, n, kind, n, kind, regs+2, n, kind, kind, strings.Join(ops, ", "), regs, regs+1, strings.TrimSpace(strings.Join(lines, ",\n")))
+}`, n, k, what, kind, regs+2, types, strings.Join(ops, ", "), regs, regs+1, imm, strings.TrimSpace(strings.Join(lines, ",\n")))
 }

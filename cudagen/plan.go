@@ -38,8 +38,11 @@ type plan struct {
 	// wgmma is set for sm_90a targets; pipes and loops are the K loops
 	// pipelined onto wgmma, by dot ID and by loop (see pipeline.go).
 	wgmma bool
-	pipes map[int]*pipeline
-	loops map[*ir.For]*pipeline
+	arch  int // the target's compute capability (90 for sm_90a)
+	// fp8Reported holds the fp8 kinds an error was reported for.
+	fp8Reported map[ir.Kind]bool
+	pipes       map[int]*pipeline
+	loops       map[*ir.For]*pipeline
 }
 
 // newPlan indexes k, checks it, and chooses layouts for target arch.
@@ -48,7 +51,7 @@ func newPlan(k *ir.Kernel, arch string) (*plan, error) {
 	if err := CheckArch(arch); err != nil {
 		return nil, err
 	}
-	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
+	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", arch: archVersion(arch), fp8Reported: map[ir.Kind]bool{}, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
 		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars)}
 	if p.numWarps <= 0 {
 		p.numWarps = 4
@@ -158,6 +161,9 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	}
 	if v.Op == ir.OpDot {
 		checkDot(v, errs)
+	}
+	if !p.checkFP8(v, errs) {
+		return
 	}
 	shapes := []ir.Shape{v.Type.Shape}
 	for _, t := range v.Types {

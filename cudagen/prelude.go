@@ -174,7 +174,7 @@ func splitGroups(groups []string) (heads []string, defs []preludeDef) {
 // helpers' (the blocks the emitter collected), each only where code uses
 // it, directly or through other definitions.
 func preludeFor(code string, helpers []string) string {
-	groups := strings.Split(strings.TrimSuffix(preludeDefs, "\n"), "\n\n")
+	groups := strings.Split(strings.TrimSuffix(preludeDefs+"\n"+fp8Prelude, "\n"), "\n\n")
 	nPrelude := len(groups)
 	heads, defs := splitGroups(append(groups, helpers...))
 	used := map[string]bool{}

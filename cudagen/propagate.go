@@ -217,7 +217,7 @@ func (p *plan) chooseLayouts() {
 			continue
 		}
 		src := f
-		if g := byShape[fmt.Sprint(f.full)]; g != nil {
+		if g := byShape[fmt.Sprint(f.full)]; g != nil && (f.width == 0 || slices.Equal(g.order, f.order)) {
 			src = g
 		}
 		f.dist = newDist(chooseBlocked(f.full, src.order, max(src.width, 1), p.numWarps), f.full, p.numWarps)

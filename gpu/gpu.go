@@ -199,6 +199,10 @@ func (c *Compiled) LaunchOn(stream *nvrtc.Stream, grid [3]int, args ...Arg) erro
 			t := tensor.New(k, 1)
 			t.SetFloat(0, a.Float)
 			p.U16(uint16(t.Data[0]) | uint16(t.Data[1])<<8)
+		case k.IsFP8():
+			t := tensor.New(k, 1)
+			t.SetFloat(0, a.Float)
+			p.I8(int8(t.Data[0]))
 		case k.Bits() == 64:
 			p.I64(a.Int)
 		case k.Bits() == 32:

@@ -4,8 +4,11 @@ package hosteval
 // randint, zeros, ones, empty, full, arange, the *_like forms, tensor,
 // load and ptrs.
 //
-// dtype is given as a string ('float16', 'bfloat16', 'int32', 'bool') or a
-// dtype (tl.float16, torch.float16); it defaults to float32, except for
+// dtype is given as a string ('float16', 'bfloat16', 'int32', 'bool',
+// 'float8e4nv' or torch's 'float8_e4m3fn') or a dtype (tl.float16,
+// torch.float16); fp8 values are rounded to nearest even, saturating, and
+// load() of a uint8 or int8 file with an fp8 dtype takes its bytes as the
+// codes. The dtype defaults to float32, except for
 // randint and arange, whose values are integers and default to int32.
 // empty fills floats with NaN and other dtypes with the byte 0x5A
 // (0x5A5A5A5A for int32; bool elements are True), so elements a kernel
@@ -87,7 +90,7 @@ func fillPoison(e *Env, t *tensor.Tensor) {
 		fillBits16(t, 0x7e00)
 	case ir.BFloat16:
 		fillBits16(t, 0x7fc0)
-	case ir.Float32, ir.Float64:
+	case ir.Float32, ir.Float64, ir.Float8E4NV, ir.Float8E5, ir.Float8E4B8, ir.Float8E5B16:
 		for i := range t.NumElements() {
 			t.SetFloat(i, math.NaN())
 		}
@@ -123,7 +126,7 @@ func dtypeOf(a arg) (ir.Kind, error) {
 		if d, ok := ir.ParseDType(a.v.Str); ok && !d.IsPtr() {
 			return d.Kind, nil
 		}
-		return 0, Errf(a.at, "unknown dtype %q (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64' or 'bool')", a.v.Str)
+		return 0, Errf(a.at, "unknown dtype %q (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64', 'bool', 'float8e4nv' or 'float8e5')", a.v.Str)
 	}
 	return 0, Errf(a.at, "dtype must be a string such as 'float16' or a dtype such as tl.float16, not %s", a.v.Describe())
 }
@@ -439,6 +442,11 @@ func ctorLoad(e *Env, c *callArgs) (Value, error) {
 	k, err := c.dtype(t.Kind)
 	if err != nil {
 		return Value{}, err
+	}
+	if k.IsFP8() && (t.Kind == ir.Uint8 || t.Kind == ir.Int8) {
+		// NumPy has no fp8: a file of bytes holds the codes (what --save
+		// writes for an fp8 tensor).
+		return TensorValue(&tensor.Tensor{Kind: k, Shape: t.Shape, Data: t.Data}), nil
 	}
 	return TensorValue(convert(t, k)), nil
 }

@@ -187,7 +187,7 @@ func TestLetErrors(t *testing.T) {
 		{"1x=3", "--let 1x:1:1: \"1x\" is not a valid name"},
 		{"x=", "--let x:1:3: missing the expression after '='"},
 		{"x=randn(m)", "--let x:1:9: name 'm' is not bound; bind it with --let m=..."},
-		{"x=randn(n, dtype='float42')", "--let x:1:18: unknown dtype \"float42\" (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64' or 'bool')"},
+		{"x=randn(n, dtype='float42')", "--let x:1:18: unknown dtype \"float42\" (want 'float32', 'float16', 'bfloat16', 'float64', 'int8'..'int64', 'uint8'..'uint64', 'bool', 'float8e4nv' or 'float8e5')"},
 		{"x=randn(n, dtype='int32')", "--let x:1:3: randn() makes floats, not int32; use randint for integers"},
 		{"x=randint(5, 5, n)", "--let x:1:14: randint(): high 5 must be greater than low 5 (high is exclusive)"},
 		{"x=zeros(n, -1)", "--let x:1:12: zeros(): negative dimension -1"},
@@ -227,4 +227,38 @@ func TestLetRunawayRecursion(t *testing.T) {
 	err := e.Let("x=g(1)")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "nests too deeply")
+}
+
+// TestLetFP8 checks the fp8 bindings: generated values round to the format,
+// empty fills NaN codes, and load() of a uint8 file with an fp8 dtype takes
+// its bytes as codes while a float file is converted.
+func TestLetFP8(t *testing.T) {
+	dir := t.TempDir()
+	codes := tensor.New(ir.Uint8, 3)
+	copy(codes.Data, []byte{0x38, 0x7c, 0xff})
+	require.NoError(t, tensor.SaveNPY(filepath.Join(dir, "codes.npy"), codes))
+	floats := tensor.New(ir.Float32, 2)
+	floats.SetFloat(0, 1.0625) // a tie: to even, 1.0
+	floats.SetFloat(1, 1e6)    // saturates
+	require.NoError(t, tensor.SaveNPY(filepath.Join(dir, "floats.npy"), floats))
+	e := NewEnv(0)
+	e.Dir = dir
+	require.NoError(t, e.Let(`c=load("codes.npy", dtype='float8e5')`))
+	require.NoError(t, e.Let(`f=load("floats.npy", dtype='float8e4nv')`))
+	require.NoError(t, e.Let(`r=randn(64, dtype='float8_e4m3fn')`))
+	require.NoError(t, e.Let(`p=empty(2, dtype=tl.float8e4nv)`))
+	c := lookup(t, e, "c").Tensor
+	assert.Equal(t, ir.Float8E5, c.Kind)
+	assert.Equal(t, []byte{0x38, 0x7c, 0xff}, c.Data)
+	assert.Equal(t, 0.5, c.Float(0))
+	assert.True(t, math.IsInf(c.Float(1), 1))
+	assert.Equal(t, []byte{0x38, 0x7e}, lookup(t, e, "f").Tensor.Data)
+	r := lookup(t, e, "r").Tensor
+	assert.Equal(t, ir.Float8E4NV, r.Kind)
+	for i := range r.NumElements() {
+		x := r.Float(i)
+		f, _ := ir.Float8E4NV.FP8()
+		assert.Equal(t, x, f.RoundSat(x, false), "element %d is an e4m3 value", i)
+	}
+	assert.Equal(t, []byte{0x7f, 0x7f}, lookup(t, e, "p").Tensor.Data)
 }

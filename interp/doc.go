@@ -11,7 +11,10 @@
 // (fp32 with float32(), fp16 and bf16 to nearest even). For +, -, *, / the
 // result equals the GPU's compute-in-fp32-then-round for fp16 and bf16,
 // since fp32 carries more than twice their precision; math functions and
-// fp32 division are exact here and within a few ulp on the GPU. Tiles
+// fp32 division are exact here and within a few ulp on the GPU. The fp8
+// kinds are storage only: their values live in []float64 too, converted as
+// the GPU's saturating cvt instructions do (roundFP8; NaN codes keep their
+// bits through bitcasts, see ir/fp8.go). Tiles
 // are never mutated once built, so shape ops and hints share their operand's
 // slice.
 //

@@ -64,10 +64,14 @@ func formatOf(k ir.Kind) *floatFormat {
 	return nil
 }
 
-// roundFloat rounds x to kind k.
+// roundFloat rounds x to kind k. Rounding to an fp8 kind saturates (see
+// roundFP8).
 func roundFloat(k ir.Kind, x float64, tz bool) float64 {
 	if k == ir.Float64 {
 		return x
+	}
+	if f, ok := k.FP8(); ok {
+		return roundFP8(k, f, x, tz)
 	}
 	if k == ir.Float32 && !tz {
 		return float64(float32(x))
@@ -84,11 +88,29 @@ func roundFloats(k ir.Kind, s []float64) {
 			s[i] = float64(float32(x))
 		}
 	default:
+		if f8, ok := k.FP8(); ok {
+			for i, x := range s {
+				s[i] = roundFP8(k, f8, x, false)
+			}
+			return
+		}
 		f := formatOf(k)
 		for i, x := range s {
 			s[i] = f.round(x, false)
 		}
 	}
+}
+
+// roundFP8 rounds x to the fp8 kind k of format f as Triton's conversions
+// on NVIDIA GPUs do: to nearest even with cvt.rn.satfinite (finite
+// overflow and infinities to ±max, NaN to the canonical NaN); toward zero
+// (fp8e5 only) by cvt.rz to fp16 and truncation of its bits, which also
+// saturates finite values but keeps infinities.
+func roundFP8(k ir.Kind, f ir.FP8Format, x float64, tz bool) float64 {
+	if tz && k == ir.Float8E5 && math.IsInf(x, 0) {
+		return x
+	}
+	return f.RoundSat(x, tz)
 }
 
 // exactInt is 2^53: integers below it in magnitude are exact in float64.
@@ -173,6 +195,9 @@ func floatBits(k ir.Kind, x float64) uint64 {
 	case ir.Float32:
 		return uint64(math.Float32bits(float32(x)))
 	}
+	if f, ok := k.FP8(); ok {
+		return uint64(f.Encode(x))
+	}
 	return math.Float64bits(x)
 }
 
@@ -185,6 +210,9 @@ func floatFromBits(k ir.Kind, b uint64) float64 {
 		return float64(tensor.BF16Float(uint16(b)))
 	case ir.Float32:
 		return float64(math.Float32frombits(uint32(b)))
+	}
+	if f, ok := k.FP8(); ok {
+		return f.Decode(uint8(b))
 	}
 	return math.Float64frombits(b)
 }

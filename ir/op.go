@@ -202,6 +202,8 @@ func (s Kinds) Has(k Kind) bool {
 		return s&KindsBool != 0
 	case k.IsInt():
 		return s&KindsInt != 0
+	case k.IsFP8():
+		return false // storage only: converted before any arithmetic
 	case k.IsFloat():
 		return s&KindsFloat != 0
 	case k == Ptr:

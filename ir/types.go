@@ -25,7 +25,15 @@ const (
 	BFloat16
 	Float32
 	Float64
-	Ptr // a global-memory pointer; DType.Elem is the pointee
+	// The 8-bit float storage kinds (see fp8.go): loaded, stored, converted
+	// to and from the wider floats, bitcast and fed to tl.dot, never
+	// computed on directly.
+	Float8E4NV  // e4m3fn: bias 7, no infinities, NaN S.1111.111
+	Float8E5    // e5m2: bias 15, IEEE-like with infinities
+	Float8E4B15 // Triton's e4m3 with bias 15
+	Float8E4B8  // e4m3fnuz: bias 8, one NaN (0x80), no -0
+	Float8E5B16 // e5m2fnuz: bias 16, one NaN (0x80), no -0
+	Ptr         // a global-memory pointer; DType.Elem is the pointee
 )
 
 var kindNames = [...]string{
@@ -33,6 +41,8 @@ var kindNames = [...]string{
 	Int8: "i8", Int16: "i16", Int32: "i32", Int64: "i64",
 	Uint8: "u8", Uint16: "u16", Uint32: "u32", Uint64: "u64",
 	Float16: "fp16", BFloat16: "bf16", Float32: "fp32", Float64: "fp64",
+	Float8E4NV: "fp8e4nv", Float8E5: "fp8e5", Float8E4B15: "fp8e4b15",
+	Float8E4B8: "fp8e4b8", Float8E5B16: "fp8e5b16",
 	Ptr: "ptr",
 }
 
@@ -53,15 +63,19 @@ func (k Kind) IsSigned() bool { return k >= Int8 && k <= Int64 }
 // IsUnsigned reports whether k is Bool or an unsigned integer kind.
 func (k Kind) IsUnsigned() bool { return k == Bool || (k >= Uint8 && k <= Uint64) }
 
-// IsFloat reports whether k is a floating-point kind.
-func (k Kind) IsFloat() bool { return k >= Float16 && k <= Float64 }
+// IsFloat reports whether k is a floating-point kind (the fp8 kinds
+// included, as Triton's is_floating does).
+func (k Kind) IsFloat() bool { return k >= Float16 && k <= Float8E5B16 }
+
+// IsFP8 reports whether k is one of the 8-bit float kinds.
+func (k Kind) IsFP8() bool { return k >= Float8E4NV && k <= Float8E5B16 }
 
 // Bits is the width of k in bits (1 for Bool, 64 for Ptr).
 func (k Kind) Bits() int {
 	switch k {
 	case Bool:
 		return 1
-	case Int8, Uint8:
+	case Int8, Uint8, Float8E4NV, Float8E5, Float8E4B15, Float8E4B8, Float8E5B16:
 		return 8
 	case Int16, Uint16, Float16, BFloat16:
 		return 16
@@ -153,6 +167,12 @@ var dtypeNames = map[string]Kind{
 	"bf16": BFloat16, "bfloat16": BFloat16,
 	"fp32": Float32, "float32": Float32, "float": Float32,
 	"fp64": Float64, "float64": Float64, "double": Float64,
+	// Triton's names, then torch's for the same formats.
+	"fp8e4nv": Float8E4NV, "float8e4nv": Float8E4NV, "float8_e4m3fn": Float8E4NV,
+	"fp8e5": Float8E5, "float8e5": Float8E5, "float8_e5m2": Float8E5,
+	"fp8e4b15": Float8E4B15, "float8e4b15": Float8E4B15,
+	"fp8e4b8": Float8E4B8, "float8e4b8": Float8E4B8, "float8_e4m3fnuz": Float8E4B8,
+	"fp8e5b16": Float8E5B16, "float8e5b16": Float8E5B16, "float8_e5m2fnuz": Float8E5B16,
 }
 
 // PyName is the name Triton's Python API uses for d's kind ("float32",
@@ -173,6 +193,8 @@ func (d DType) PyName() string {
 		return "float32"
 	case Float64:
 		return "float64"
+	case Float8E4NV, Float8E5, Float8E4B15, Float8E4B8, Float8E5B16:
+		return "float8" + strings.TrimPrefix(d.Kind.String(), "fp8")
 	case Ptr:
 		return "pointer<" + Scalar(d.Elem).PyName() + ">"
 	}

@@ -227,11 +227,12 @@ func (vf *verifier) region(v *Value) error {
 	return nil
 }
 
-// checkDot checks OpDot: [(B,) M, K] x [(B,) K, N] + [(B,) M, N].
+// checkDot checks OpDot: [(B,) M, K] x [(B,) K, N] + [(B,) M, N], of one
+// dtype or of two fp8 ones.
 func checkDot(v *Value) error {
 	a, b, acc := v.Args[0].Type, v.Args[1].Type, v.Args[2].Type
 	r := a.Shape.Rank()
-	if r < 2 || r > 3 || b.Shape.Rank() != r || a.DType != b.DType ||
+	if r < 2 || r > 3 || b.Shape.Rank() != r || a.DType != b.DType && !(a.Kind.IsFP8() && b.Kind.IsFP8()) ||
 		a.Shape[r-1] != b.Shape[r-2] || r == 3 && a.Shape[0] != b.Shape[0] {
 		return fmt.Errorf("dot of %s and %s", a, b)
 	}

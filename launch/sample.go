@@ -251,6 +251,11 @@ func ulpDistance(k ir.Kind, x, y float64) int64 {
 		case ir.BFloat16:
 			u := tensor.BF16Bits(float32(v))
 			bits, sign = int64(u&0x7fff), int64(u>>15)
+		default:
+			if f, ok := k.FP8(); ok {
+				u := f.Encode(v)
+				bits, sign = int64(u&0x7f), int64(u>>7)
+			}
 		}
 		if sign != 0 {
 			return -bits

@@ -331,7 +331,7 @@ func bWhere(c *compiler, a *args) *val {
 		t = xd
 	} else {
 		var err error
-		if t, err = computationType(xd, x.isNum(), yd, y.isNum(), false); err != nil {
+		if t, err = selectType(xd, x.isNum(), yd, y.isNum()); err != nil {
 			return c.errorf(a.pos, diag.CodeType, "tl.where: %v", err)
 		}
 	}
@@ -459,6 +459,9 @@ func bCast(c *compiler, a *args) *val {
 		if r.s == "rtz" {
 			flags = ir.FlagRoundTZ
 		}
+	}
+	if msg := fp8CastError(x.Type.Kind, d.Kind, flags == ir.FlagRoundTZ); msg != "" {
+		return c.errorf(a.pos, diag.CodeType, "%s", msg)
 	}
 	r := c.cast(x, d, a.pos)
 	if flags != 0 && r != x {

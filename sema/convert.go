@@ -69,6 +69,9 @@ func roundFloat(k ir.Kind, f float64) float64 {
 		b += 0x7fff + (b>>16)&1
 		return float64(math.Float32frombits(b &^ 0xffff))
 	}
+	if f8, ok := k.FP8(); ok {
+		return f8.RoundSat(float64(float32(f)), false)
+	}
 	return f
 }
 
@@ -93,6 +96,10 @@ func (c *compiler) toRuntime(v *val, pos diag.Pos) *ir.Value {
 func (c *compiler) cast(x *ir.Value, d ir.DType, pos diag.Pos) *ir.Value {
 	if x.Type.DType == d {
 		return x
+	}
+	if fp8Indirect(x.Type.Kind, d.Kind) && !d.IsPtr() && !x.Type.IsPtr() {
+		// The backends convert fp8 only to and from fp16, bf16 and fp32.
+		return c.cast(c.cast(x, ir.TFloat32, pos), d, pos)
 	}
 	t := ir.Type{DType: d, Shape: x.Type.Shape}
 	switch {

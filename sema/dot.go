@@ -7,10 +7,11 @@ package sema
 // max_num_imprecise_acc=None, out_dtype=tl.float32) multiplies two blocks
 // of rank 2 ([M, K] x [K, N]) or rank 3 ([B, M, K] x [B, K, N]) of one
 // dtype among int8, float16, bfloat16, float32 and float64 (uint8 passes
-// the dtype check but is then refused, as in Triton). The NVIDIA backend's
+// the dtype check but is then refused, as in Triton), or of the fp8 types
+// float8e4nv and float8e5, which may be mixed. The NVIDIA backend's
 // min_dot_size asks for K >= 32 for 8-bit operands and K >= 16 otherwise.
 // The result is int32 for int8, float32 for float32 and bfloat16, float64
-// for float64, and out_dtype (float32 or float16) for float16;
+// for float64, and out_dtype (float32 or float16) for float16 and fp8;
 // out_dtype=bfloat16 is refused; out_dtype=None is taken as the default
 // (Triton 3.6 fails on it for float operands). An accumulator must have the result's
 // shape and, as semantic.py asserts, out_dtype as its dtype, so an int8
@@ -74,10 +75,10 @@ func (c *compiler) dotOperand(v *val, name string, pos diag.Pos) *ir.Value {
 	}
 	x := v.rt
 	switch x.Type.Kind {
-	case ir.Int8, ir.Uint8, ir.Float16, ir.BFloat16, ir.Float32, ir.Float64:
+	case ir.Int8, ir.Uint8, ir.Float16, ir.BFloat16, ir.Float32, ir.Float64, ir.Float8E4NV, ir.Float8E5:
 		return x
 	}
-	c.errorf(pos, diag.CodeType, "tl.dot does not support %s operands; the %s must be int8, float16, bfloat16, float32 or float64", x.Type.DType.PyName(), name)
+	c.errorf(pos, diag.CodeType, "tl.dot does not support %s operands; the %s must be int8, float16, bfloat16, float32, float64, float8e4nv or float8e5", x.Type.DType.PyName(), name)
 	return nil
 }
 
@@ -99,7 +100,7 @@ func (c *compiler) dotResultType(in, out ir.DType, pos diag.Pos) (ir.DType, bool
 		return ir.TFloat64, true
 	case out.Kind != ir.Float32 && out.Kind != ir.Float16:
 		// semantic.py would build an fp32 zero into a block of out_dtype.
-		c.errorf(pos, diag.CodeType, "out_dtype of a float16 tl.dot must be float32 or float16, got %s", out.PyName())
+		c.errorf(pos, diag.CodeType, "out_dtype of a %s tl.dot must be float32 or float16, got %s", in.PyName(), out.PyName())
 		return ir.DType{}, false
 	}
 	return out, true
@@ -115,15 +116,16 @@ func bDot(c *compiler, a *args) *val {
 		return invalid
 	}
 	xt, yt := x.Type, y.Type
-	if xt.DType != yt.DType {
+	if xt.DType != yt.DType && !(xt.Kind.IsFP8() && yt.Kind.IsFP8()) {
 		return c.errorf(a.pos, diag.CodeType, "both operands of tl.dot must have the same dtype, got %s and %s", xt.DType.PyName(), yt.DType.PyName())
 	}
 	prec, ok := c.dotPrecision(a.vals[3], a.vals[4], a.pos)
 	if !ok {
 		return invalid
 	}
+	imprecise := int64(-1)
 	if v := a.vals[5]; given(v) {
-		if _, ok := c.constInt(v, "max_num_imprecise_acc", a.pos); !ok {
+		if imprecise, ok = c.constInt(v, "max_num_imprecise_acc", a.pos); !ok {
 			return invalid
 		}
 	}
@@ -137,6 +139,9 @@ func bDot(c *compiler, a *args) *val {
 	k := xt.Shape[r-1]
 	if k != yt.Shape[r-2] {
 		return c.errorf(a.pos, diag.CodeType, "tl.dot: shapes %s and %s are not compatible for a matrix product; the last dimension of the first (%d) must equal the second-to-last of the second (%d)", xt.Shape, yt.Shape, k, yt.Shape[r-2])
+	}
+	if xt.Kind.IsFP8() && imprecise > int64(k) {
+		return c.errorf(a.pos, diag.CodeValue, "max_num_imprecise_acc (%d) must be <= K (%d)", imprecise, k)
 	}
 	minK := 16
 	if xt.Kind.Bits() == 8 {

@@ -382,6 +382,10 @@ func dtypePredicate(d ir.DType, name string) (bool, bool) {
 		return k == ir.Float32, true
 	case "is_fp64":
 		return k == ir.Float64, true
+	case "is_fp8":
+		return k.IsFP8(), true
+	case "is_fp8e4nv", "is_fp8e5", "is_fp8e4b15", "is_fp8e4b8", "is_fp8e5b16":
+		return k.String() == name[3:], true
 	case "is_int8", "is_int16", "is_int32", "is_int64":
 		return k.IsSigned() && fmt.Sprint(k.Bits()) == name[6:], true
 	case "is_uint8", "is_uint16", "is_uint32", "is_uint64":

@@ -102,6 +102,27 @@ func integerPromote(a, b ir.DType) ir.DType {
 // operands of an arithmetic operator are converted to. aScalar and bScalar
 // say which operands are Python numbers (constexprs).
 func computationType(a ir.DType, aScalar bool, b ir.DType, bScalar bool, divOrMod bool) (ir.DType, error) {
+	// Where Triton would compute in fp8, tri stops: fp8 is a storage type.
+	fp8 := func(d ir.DType) error {
+		return fmt.Errorf("arithmetic on %s values is not supported: convert them first, e.g. x.to(tl.float32)", d)
+	}
+	if a.Kind.IsFP8() && b.Kind.IsFP8() {
+		return ir.DType{}, fp8(a)
+	}
+	d, err := computationTypeImpl(a, aScalar, b, bScalar, divOrMod)
+	if err == nil && d.Kind.IsFP8() {
+		return ir.DType{}, fp8(d)
+	}
+	return d, err
+}
+
+// selectType is the common dtype of tl.where's operands: Triton's
+// computation type, fp8 included, as a select computes nothing on them.
+func selectType(a ir.DType, aScalar bool, b ir.DType, bScalar bool) (ir.DType, error) {
+	return computationTypeImpl(a, aScalar, b, bScalar, false)
+}
+
+func computationTypeImpl(a ir.DType, aScalar bool, b ir.DType, bScalar bool, divOrMod bool) (ir.DType, error) {
 	if aScalar != bScalar {
 		s, t := a, b
 		if bScalar {
@@ -129,6 +150,11 @@ func computationType(a ir.DType, aScalar bool, b ir.DType, bScalar bool, divOrMo
 			return ir.TBF16, nil
 		}
 		return ir.TFloat32, nil
+	case a.Kind.IsFP8() && b.Kind.IsFP8():
+		if a.Kind == b.Kind {
+			return a, nil
+		}
+		return ir.TFloat16, nil
 	}
 	if !a.Kind.IsInt() || !b.Kind.IsInt() {
 		return ir.DType{}, fmt.Errorf("unexpected operand types %s and %s", a, b)

@@ -61,6 +61,10 @@ func (c *compiler) reduceInput(v *val, what string, pos diag.Pos) *ir.Value {
 		c.errorf(pos, diag.CodeType, "%s of pointers is not supported", what)
 		return nil
 	}
+	if x != nil && x.Type.Kind.IsFP8() {
+		c.errorf(pos, diag.CodeType, "%s of %s values is not supported: convert them first, e.g. x.to(tl.float32)", what, x.Type.DType)
+		return nil
+	}
 	return x
 }
 

@@ -59,8 +59,7 @@ var unsupportedNames = map[string]bool{
 	"dot_scaled": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true,
 	"cat":        true,
-	"zeros_like": false, "full_like": true, "float8e4nv": true, "float8e5": true, "float8e4b15": true,
-	"float8e4b8": true, "float8e5b16": true, "logical_and": true, "logical_or": true, "extra": false,
+	"zeros_like": false, "full_like": true, "logical_and": true, "logical_or": true, "extra": false,
 	"tensor": true, "dtype": true, "block_type": true, "clamp": false, "range": false, "num_warps": true,
 	"topk": true, "bitonic_merge": true,
 	"map_elementwise": true, "static_assert": false,
@@ -71,6 +70,9 @@ var pyDtypes = map[string]ir.DType{
 	"int1": ir.TBool, "int8": ir.TInt8, "int16": ir.TInt16, "int32": ir.TInt32, "int64": ir.TInt64,
 	"uint8": ir.TUint8, "uint16": ir.TUint16, "uint32": ir.TUint32, "uint64": ir.TUint64,
 	"float16": ir.TFloat16, "bfloat16": ir.TBF16, "float32": ir.TFloat32, "float64": ir.TFloat64,
+	// fp8 storage types (ir/fp8.go).
+	"float8e4nv": ir.Scalar(ir.Float8E4NV), "float8e5": ir.Scalar(ir.Float8E5), "float8e4b15": ir.Scalar(ir.Float8E4B15),
+	"float8e4b8": ir.Scalar(ir.Float8E4B8), "float8e5b16": ir.Scalar(ir.Float8E5B16),
 }
 
 // normalizePath maps submodule spellings to the flat triton.language names

@@ -179,6 +179,9 @@ func npyDescr(t *Tensor) (string, []byte, error) {
 		return "|i1", t.Data, nil
 	case ir.Uint8:
 		return "|u1", t.Data, nil
+	case ir.Float8E4NV, ir.Float8E5, ir.Float8E4B8, ir.Float8E5B16:
+		// NumPy has no fp8: the codes, for a reader to view as its fp8 type.
+		return "|u1", t.Data, nil
 	case ir.BFloat16:
 		out := make([]byte, 4*t.NumElements())
 		for i := range t.NumElements() {

@@ -220,3 +220,19 @@ func FuzzReadNPY(f *testing.F) {
 		assert.Equal(t, x, y)
 	})
 }
+
+// TestFP8WrittenAsCodes checks that fp8 tensors, which NumPy lacks, are
+// written as their uint8 codes.
+func TestFP8WrittenAsCodes(t *testing.T) {
+	x := New(ir.Float8E4NV, 3)
+	x.SetFloat(0, 1.0)
+	x.SetFloat(1, -1000) // saturates to -448
+	x.SetFloat(2, math.NaN())
+	var buf bytes.Buffer
+	require.NoError(t, WriteNPY(&buf, x))
+	y, err := ReadNPY(&buf)
+	require.NoError(t, err)
+	assert.Equal(t, ir.Uint8, y.Kind)
+	assert.Equal(t, []byte{0x38, 0xfe, 0x7f}, y.Data)
+	assert.Equal(t, -448.0, x.Float(1))
+}

@@ -79,6 +79,9 @@ func (t *Tensor) Float(i int) float64 {
 	case ir.Float64:
 		return math.Float64frombits(binary.LittleEndian.Uint64(b))
 	}
+	if f, ok := t.Kind.FP8(); ok {
+		return f.Decode(b[0])
+	}
 	panic(fmt.Sprintf("tensor: Float of %v", t.Kind))
 }
 
@@ -106,7 +109,8 @@ func (t *Tensor) Int(i int) int64 {
 }
 
 // SetFloat stores v into element i, rounding to the tensor's kind (round to
-// nearest even for floats; integers truncate toward zero and wrap).
+// nearest even for floats, saturating for fp8 as ir.FP8Format.RoundSat
+// does; integers truncate toward zero and wrap).
 func (t *Tensor) SetFloat(i int, v float64) {
 	if t.Kind.IsFloat() {
 		b := t.Data[i*t.ElemSize():]
@@ -119,6 +123,10 @@ func (t *Tensor) SetFloat(i int, v float64) {
 			binary.LittleEndian.PutUint32(b, math.Float32bits(float32(v)))
 		case ir.Float64:
 			binary.LittleEndian.PutUint64(b, math.Float64bits(v))
+		default:
+			if f, ok := t.Kind.FP8(); ok {
+				b[0] = f.Encode(f.RoundSat(v, false))
+			}
 		}
 		return
 	}
@@ -139,6 +147,10 @@ func (t *Tensor) SetInt(i int, v int64) {
 	b := t.Data[i*t.ElemSize():]
 	switch t.Kind.Bytes() {
 	case 1:
+		if t.Kind.IsFP8() {
+			t.SetFloat(i, float64(v))
+			return
+		}
 		if t.Kind == ir.Bool {
 			v = b2i(v != 0)
 		}
