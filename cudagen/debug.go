@@ -17,8 +17,8 @@ package cudagen
 // CUDA_ERROR_ASSERT.
 //
 // NVRTC and nvcc declare printf themselves; clang without the CUDA headers
-// gets its declaration from the helper. __assertfail is declared for all
-// three, as CUDA's own headers declare it.
+// gets its declaration from the helper. __assertfail is declared for nvcc
+// and clang as CUDA's own headers declare it; NVRTC declares it itself.
 
 import (
 	"fmt"
@@ -40,10 +40,14 @@ template <typename... T> TRI_DEV void tri_printf(const char *format, T... args) 
 `
 
 // assertHelper fails the launch with CUDA_ERROR_ASSERT (tl.device_assert).
-// __assertfail is declared as CUDA's crt/device_runtime.h declares it, so
-// that the declaration also stands where NVRTC or nvcc already made it.
+// NVRTC declares __assertfail itself, with its own parameter types (a
+// second declaration is an error there); elsewhere it is declared as CUDA's
+// crt/device_runtime.h declares it, so that the declaration also stands
+// where nvcc already made it.
 const assertHelper = `// Device assertions (tl.device_assert, with debug): __assertfail prints the failure and stops the launch.
+#if !defined(__CUDACC_RTC__)
 extern "C" __device__ void __assertfail(const void *, const void *, unsigned int, const void *, decltype(sizeof(0)));
+#endif
 TRI_DEV void tri_assert_fail(const char *message, const char *file, unsigned int line, const char *function) { __assertfail(message, file, line, function, 1); }
 `
 

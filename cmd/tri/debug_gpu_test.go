@@ -17,13 +17,15 @@ import (
 )
 
 // TestHelperTri is not a test: run by triProcess in a child process, it
-// runs the command line given in TRI_HELPER_ARGS and exits as tri does.
+// runs the command line given in TRI_HELPER_ARGS (arguments separated by
+// the unit separator, as an environment variable cannot hold NUL) and exits
+// as tri does.
 func TestHelperTri(t *testing.T) {
 	if os.Getenv("TRI_HELPER") != "1" {
 		t.Skip("runs only as the child of triProcess")
 	}
 	root := newRoot()
-	root.SetArgs(strings.Split(os.Getenv("TRI_HELPER_ARGS"), "\x00"))
+	root.SetArgs(strings.Split(os.Getenv("TRI_HELPER_ARGS"), "\x1f"))
 	if err := root.Execute(); err != nil {
 		hosteval.PrintError(os.Stderr, err)
 		os.Exit(hosteval.ExitCode(err))
@@ -37,7 +39,7 @@ func TestHelperTri(t *testing.T) {
 func triProcess(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperTri$")
-	cmd.Env = append(os.Environ(), "TRI_HELPER=1", "TRI_HELPER_ARGS="+strings.Join(args, "\x00"))
+	cmd.Env = append(os.Environ(), "TRI_HELPER=1", "TRI_HELPER_ARGS="+strings.Join(args, "\x1f"))
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -22,7 +22,9 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
 // Device assertions (tl.device_assert, with debug): __assertfail prints the failure and stops the launch.
+#if !defined(__CUDACC_RTC__)
 extern "C" __device__ void __assertfail(const void *, const void *, unsigned int, const void *, decltype(sizeof(0)));
+#endif
 TRI_DEV void tri_assert_fail(const char *message, const char *file, unsigned int line, const char *function) { __assertfail(message, file, line, function, 1); }
 
 extern "C" __global__ void __launch_bounds__(128) assert_kernel(int* x_ptr, int* out_ptr, int n) {
