@@ -1,0 +1,109 @@
+package survey
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/frontend"
+)
+
+func TestDerive(t *testing.T) {
+	for _, c := range []struct {
+		name, src, kernel string
+		line              string
+		lets              []string
+	}{
+		{
+			name: "pointers by use, through a stepped local and a helper",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def _store(dst, v, mask):
+    tl.store(dst, v, mask=mask)
+
+@triton.jit
+def k(src, dst, stride, n, scale, BLOCK: tl.constexpr, HAS_BIAS: tl.constexpr, OUT_DTYPE: tl.constexpr, D: tl.constexpr, K: tl.constexpr = 4):
+    p = src + tl.program_id(0) * stride
+    p += stride
+    o = tl.arange(0, BLOCK)
+    _store(dst + o, tl.load(p + o) * scale, o < n)
+`,
+			kernel: "k",
+			line:   "k[(1,)](src=src, dst=dst, stride=64, n=64, scale=0.5, BLOCK=32, HAS_BIAS=False, OUT_DTYPE=tl.float32, D=16)",
+			lets:   []string{"src=empty(16, dtype='float32')", "dst=empty(16, dtype='float32')"},
+		},
+		{
+			name: "a pointer to indices, a pointer by name, a default",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def g(x, idx, out_ptr, n=10):
+    i = tl.load(idx + tl.program_id(0))
+    j = i * n
+    tl.store(out_ptr, tl.load(x + j))
+`,
+			kernel: "g",
+			line:   "g[(1,)](x=x, idx=idx, out_ptr=out_ptr)",
+			lets:   []string{"x=empty(16, dtype='float16')", "idx=empty(16, dtype='int32')", "out_ptr=empty(16, dtype='float16')"},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, diags := frontend.Parse("k.py", []byte(c.src))
+			require.False(t, diags.HasErrors(), "%v", diags)
+			fn := f.Func(c.kernel)
+			require.NotNil(t, fn)
+			elem := "float32"
+			if c.kernel == "g" {
+				elem = "float16"
+			}
+			d := derive(f, fn, nil, elem)
+			assert.Equal(t, c.line, d.line)
+			assert.Equal(t, c.lets, d.lets)
+		})
+	}
+}
+
+func TestScanFuncs(t *testing.T) {
+	src := `import triton
+from triton import jit
+
+@triton.autotune(
+    configs=[],
+    key=[],
+)
+@triton.jit(do_not_specialize=["n"])
+def a(x_ptr,
+      n,
+):
+    """Calls b(...)."""
+    b(x_ptr)
+
+@jit
+def b(p):
+    return p
+
+if True:
+    @triton.jit
+    def c(y):
+        pass
+`
+	fs := scanFuncs("f.py", src)
+	require.Len(t, fs, 3)
+	for i, want := range []struct {
+		name         string
+		line, indent int
+	}{{"a", 9, 0}, {"b", 16, 0}, {"c", 21, 4}} {
+		assert.Equal(t, want.name, fs[i].Name)
+		assert.Equal(t, want.line, fs[i].Line)
+		assert.Equal(t, want.indent, fs[i].Indent)
+	}
+	markHelpers([]*source{{funcs: fs}})
+	assert.False(t, fs[0].Helper)
+	assert.True(t, fs[1].Helper) // called by a, and returns a value
+	assert.False(t, fs[2].Helper)
+}
