@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/tri-lang/tri/cudagen"
-	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
@@ -119,18 +118,7 @@ func run(dir string, o Options, build buildFunc) (*Report, error) {
 
 // surveyFile parses one file as tri build does and builds its kernels.
 func surveyFile(s *source, o Options, build buildFunc) []*Result {
-	file, diags := frontend.Parse(s.path, s.text)
-	var parseErr error
-	if diags != nil && diags.HasErrors() {
-		diags.Sort()
-		for _, d := range diags.Items {
-			if d.Severity == diag.Error {
-				parseErr = d
-				break
-			}
-		}
-	}
-	sf := &launch.SourceFile{Path: s.path, Text: s.text, File: file}
+	sf, parseErr := launch.ParseFile(s.path, nil)
 	var out []*Result
 	for _, f := range s.funcs {
 		r := &Result{Func: f}
@@ -140,7 +128,7 @@ func surveyFile(s *source, o Options, build buildFunc) []*Result {
 			continue
 		}
 		var err error
-		switch fn := findFunc(file, f); {
+		switch fn := findFunc(sf, f); {
 		case parseErr != nil:
 			err = parseErr
 		case fn == nil && f.Indent > 0:
@@ -168,11 +156,11 @@ var (
 )
 
 // findFunc is the function that tri's parser found at f's def line.
-func findFunc(file *frontend.File, f *Func) *frontend.Func {
-	if file == nil {
+func findFunc(sf *launch.SourceFile, f *Func) *frontend.Func {
+	if sf == nil {
 		return nil
 	}
-	for _, fn := range file.Funcs {
+	for _, fn := range sf.File.Funcs {
 		if fn.Name == f.Name && fn.Pos.Line == f.Line {
 			return fn
 		}
