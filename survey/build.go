@@ -18,10 +18,20 @@ import (
 	"github.com/tri-lang/tri/launch"
 )
 
-// buildFunc builds one kernel of a parsed file. It returns the element
-// type its pointers were built with and the launch it was built for (or
-// last tried).
-type buildFunc func(sf *launch.SourceFile, fn *frontend.Func, arch string, timeout time.Duration) (elem string, used derived, err error)
+// job is one kernel to build.
+type job struct {
+	sf      *launch.SourceFile
+	fn      *frontend.Func
+	arch    string
+	timeout time.Duration
+	// strs maps a parameter name to the first string that a @jit
+	// function of the survey compares a parameter of that name with.
+	strs map[string]string
+}
+
+// buildFunc builds one kernel. It returns the element type its pointers
+// were built with and the launch it was built for (or first tried).
+type buildFunc func(j *job) (elem string, used derived, err error)
 
 // errDerive marks an error in the survey's own launch: a failure of the
 // derivation, not of the kernel.
@@ -30,17 +40,18 @@ var errDerive = errors.New("the derived launch")
 // buildKernel reads fn's decorators, then builds it as tri build does with
 // every pointer of each element type in turn until one builds; the error
 // of the first is returned if none does.
-func buildKernel(sf *launch.SourceFile, fn *frontend.Func, arch string, timeout time.Duration) (string, derived, error) {
+func buildKernel(j *job) (string, derived, error) {
+	sf, fn := j.sf, j.fn
 	tuning, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn,
-		func() string { return arch }, autotune.Host{Timeout: timeout})
+		func() string { return j.arch }, autotune.Host{Timeout: j.timeout})
 	if err != nil {
 		return "", derived{}, err
 	}
 	var first error
 	var firstLaunch derived
 	for _, elem := range pointerElems {
-		d := derive(sf.File, fn, tuning, elem)
-		err := buildDerived(sf, fn, tuning, d, arch, timeout)
+		d := derive(j, tuning, elem)
+		err := buildDerived(sf, fn, tuning, d, j.arch, j.timeout)
 		if err == nil {
 			return elem, d, nil
 		}
@@ -79,7 +90,7 @@ var errTimeout = errors.New("timed out")
 // guarded runs build in its own goroutine and waits at most timeout for
 // it: a build that runs on is abandoned (it keeps its goroutine until it
 // ends). A panic becomes an error that starts with "internal error".
-func guarded(build buildFunc, sf *launch.SourceFile, fn *frontend.Func, arch string, timeout time.Duration) (string, derived, error) {
+func guarded(build buildFunc, j *job) (string, derived, error) {
 	type outcome struct {
 		elem string
 		d    derived
@@ -92,14 +103,14 @@ func guarded(build buildFunc, sf *launch.SourceFile, fn *frontend.Func, arch str
 				done <- outcome{err: fmt.Errorf("internal error: panic: %v%s", r, panicSite(debug.Stack()))}
 			}
 		}()
-		elem, d, err := build(sf, fn, arch, timeout)
+		elem, d, err := build(j)
 		done <- outcome{elem, d, err}
 	}()
 	select {
 	case o := <-done:
 		return o.elem, o.d, o.err
-	case <-time.After(timeout):
-		return "", derived{}, fmt.Errorf("%w after %v", errTimeout, timeout)
+	case <-time.After(j.timeout):
+		return "", derived{}, fmt.Errorf("%w after %v", errTimeout, j.timeout)
 	}
 }
 

@@ -3,7 +3,7 @@ package survey
 // This file implements the launch a kernel is built for, derived from its
 // parameters alone, as a person reading the kernel would guess one:
 //
-//   - a pointer is a parameter whose name ends in "ptr", or that reaches
+//   - a pointer is a parameter whose name ends in "ptr" or "pointer", or that reaches
 //     the address of a load, a store, an atomic or a block pointer: the
 //     leftmost operand of the + and - chain written there, followed
 //     through local assignments and through the calls of other @jit
@@ -12,7 +12,9 @@ package survey
 //     pointers to indices (whose loaded values are added to an address,
 //     as cu_seqlens or a cross entropy's targets), which are int32.
 //   - a tl.constexpr takes its default, else the first autotune config's
-//     value, else a heuristic's, else False for flag names (HAS_, IS_,
+//     value, else a heuristic's, else the first string that a @jit
+//     function of the survey compares a parameter of its name with
+//     (act_func == "relu"), else False for flag names (HAS_, IS_,
 //     USE_, ...), tl.float32 for dtype names, 32 for block sizes (BLOCK*,
 //     and B followed by capitals: BT, BK) and 16 for the rest (sizes
 //     such as a head dimension, which tl.dot wants at least 16, or a
@@ -25,6 +27,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tri-lang/tri/autotune"
@@ -49,8 +52,9 @@ var (
 
 // derive builds the launch of fn: every pointer bound to a tensor of elem,
 // every other parameter by the rules above. tuning may be nil.
-func derive(file *frontend.File, fn *frontend.Func, tuning *autotune.Tuning, elem string) derived {
-	ptrs := pointerParams(file)[fn.Name]
+func derive(j *job, tuning *autotune.Tuning, elem string) derived {
+	fn := j.fn
+	ptrs := pointerParams(j.sf.File)[fn.Name]
 	fromConfig := map[string]bool{}
 	if tuning != nil && tuning.Autotune != nil && len(tuning.Autotune.Configs) > 0 {
 		for name := range tuning.Autotune.Configs[0].Meta {
@@ -63,6 +67,8 @@ func derive(file *frontend.File, fn *frontend.Func, tuning *autotune.Tuning, ele
 		v := ""
 		switch {
 		case p.Constexpr && (p.Default != nil || fromConfig[p.Name]):
+		case p.Constexpr && j.strs[p.Name] != "":
+			v = strconv.Quote(j.strs[p.Name])
 		case p.Constexpr:
 			v = constexprGuess(p.Name)
 		case isPtr(ptrs, p.Name):
@@ -126,7 +132,7 @@ func pointerParams(file *frontend.File) map[string]map[string]bool {
 		byName[fn.Name] = fn
 		out[fn.Name] = map[string]bool{}
 		for _, p := range fn.Params {
-			if !p.Constexpr && strings.HasSuffix(strings.ToLower(p.Name), "ptr") {
+			if n := strings.ToLower(p.Name); !p.Constexpr && (strings.HasSuffix(n, "ptr") || strings.HasSuffix(n, "pointer")) {
 				out[fn.Name][p.Name] = false
 			}
 		}

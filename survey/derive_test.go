@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/launch"
 )
 
 func TestDerive(t *testing.T) {
@@ -13,6 +14,7 @@ func TestDerive(t *testing.T) {
 		name, src, kernel string
 		line              string
 		lets              []string
+		strs              map[string]string
 	}{
 		{
 			name: "pointers by use, through a stepped local and a helper",
@@ -51,6 +53,22 @@ def g(x, idx, out_ptr, n=10):
 			line:   "g[(1,)](x=x, idx=idx, out_ptr=out_ptr)",
 			lets:   []string{"x=empty(16, dtype='float16')", "idx=empty(16, dtype='int32')", "out_ptr=empty(16, dtype='float16')"},
 		},
+		{
+			name: "a pointer by its name on the right of +, a string constexpr",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def h(in_pointer, out_pointer, act: tl.constexpr, BLOCK_SIZE: tl.constexpr):
+    o = tl.arange(0, BLOCK_SIZE)
+    tl.store(o + out_pointer, tl.load(o + in_pointer))
+`,
+			kernel: "h",
+			strs:   map[string]string{"act": "gelu"},
+			line:   "h[(1,)](in_pointer=in_pointer, out_pointer=out_pointer, act=\"gelu\", BLOCK_SIZE=32)",
+			lets:   []string{"in_pointer=empty(16, dtype='float32')", "out_pointer=empty(16, dtype='float32')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))
@@ -61,7 +79,7 @@ def g(x, idx, out_ptr, n=10):
 			if c.kernel == "g" {
 				elem = "float16"
 			}
-			d := derive(f, fn, nil, elem)
+			d := derive(&job{sf: &launch.SourceFile{File: f}, fn: fn, strs: c.strs}, nil, elem)
 			assert.Equal(t, c.line, d.line)
 			assert.Equal(t, c.lets, d.lets)
 		})
@@ -102,8 +120,24 @@ if True:
 		assert.Equal(t, want.line, fs[i].Line)
 		assert.Equal(t, want.indent, fs[i].Indent)
 	}
-	markHelpers([]*source{{funcs: fs}})
+	srcs := []*source{{funcs: fs}}
+	markHelpers(srcs)
 	assert.False(t, fs[0].Helper)
 	assert.True(t, fs[1].Helper) // called by a, and returns a value
 	assert.False(t, fs[2].Helper)
+}
+
+func TestComparedStrings(t *testing.T) {
+	src := `import triton
+
+@triton.jit
+def k(x, mode: tl.constexpr, act: tl.constexpr):
+    if mode == "sum":
+        pass
+    elif mode == 'mean':
+        pass
+    if act != 'relu':
+        pass
+`
+	assert.Equal(t, map[string]string{"mode": "sum", "act": "relu"}, comparedStrings([]*source{{funcs: scanFuncs("f.py", src)}}))
 }

@@ -156,6 +156,28 @@ func markHelpers(srcs []*source) {
 	}
 }
 
+// comparedString finds NAME == "literal" (or !=, either quote).
+var comparedString = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*[=!]=[ \t]*(?:'([^'\\\n]*)'|"([^"\\\n]*)")`)
+
+// comparedStrings maps each name that a @jit function compares with a
+// string literal to the first such literal, in file and line order: a
+// tl.constexpr of that name is given that string, which selects one of
+// the branches the kernel (or a helper it passes the name to, perhaps in
+// another file) is written for.
+func comparedStrings(srcs []*source) map[string]string {
+	out := map[string]string{}
+	for _, s := range srcs {
+		for _, f := range s.funcs {
+			for _, m := range comparedString.FindAllStringSubmatch(f.body, -1) {
+				if _, ok := out[m[1]]; !ok {
+					out[m[1]] = m[2] + m[3]
+				}
+			}
+		}
+	}
+	return out
+}
+
 // folderOf is the folder of a file's relative path ("." at the top).
 func folderOf(rel string) string {
 	if i := strings.LastIndex(rel, "/"); i >= 0 {

@@ -32,6 +32,7 @@ var kindRules = []kindRule{
 	{re: regexp.MustCompile(`^undefined name ([A-Za-z_0-9]+)`), kind: "import", when: imports},
 	{re: regexp.MustCompile(`NameError: name '([A-Za-z_0-9]+)' is not defined`), kind: "import", when: imports},
 	{re: regexp.MustCompile(`NameError: name '([A-Za-z_0-9]+)' is not defined`), kind: "host code not read", when: definesTopLevel},
+	{re: regexp.MustCompile(`^@triton\.(autotune|heuristics)[^:]*: (\w+Error)`), kind: "@triton.$1: $2"},
 	{re: regexp.MustCompile(`^(?:tl|triton|libdevice)\b[\w.]* has no attribute`), kind: "undefined tl name"},
 	{re: regexp.MustCompile(`^([A-Za-z_][\w.]*) has no attribute`), kind: "import", when: func([]byte, string) bool { return true }},
 	{re: regexp.MustCompile(`^((?:tl|libdevice)(?:\.[A-Za-z_0-9]+)+) is not supported`), kind: "$1 unsupported"},

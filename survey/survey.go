@@ -85,6 +85,7 @@ func run(dir string, o Options, build buildFunc) (*Report, error) {
 		return nil, err
 	}
 	markHelpers(srcs)
+	strs := comparedStrings(srcs)
 	if o.Timeout <= 0 {
 		o.Timeout = time.Minute
 	}
@@ -96,7 +97,7 @@ func run(dir string, o Options, build buildFunc) (*Report, error) {
 	for range max(o.Jobs, 1) {
 		wg.Go(func() {
 			for s := range jobs {
-				rs := surveyFile(s, o, build)
+				rs := surveyFile(s, o, strs, build)
 				mu.Lock()
 				rep.Results = append(rep.Results, rs...)
 				p.fileDone(rs)
@@ -117,7 +118,7 @@ func run(dir string, o Options, build buildFunc) (*Report, error) {
 }
 
 // surveyFile parses one file as tri build does and builds its kernels.
-func surveyFile(s *source, o Options, build buildFunc) []*Result {
+func surveyFile(s *source, o Options, strs map[string]string, build buildFunc) []*Result {
 	sf, parseErr := launch.ParseFile(s.path, nil)
 	var out []*Result
 	for _, f := range s.funcs {
@@ -137,7 +138,7 @@ func surveyFile(s *source, o Options, build buildFunc) []*Result {
 			err = fmt.Errorf("%s:%d: %w", s.path, f.Line, errNotFound)
 		default:
 			var d derived
-			r.Elem, d, err = guarded(build, sf, fn, o.Arch, o.Timeout)
+			r.Elem, d, err = guarded(build, &job{sf: sf, fn: fn, arch: o.Arch, timeout: o.Timeout, strs: strs})
 			r.Launch, r.Lets = d.line, d.lets
 		}
 		if err == nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/launch"
 
 	_ "github.com/tri-lang/tri/hostpy" // the autotune and heuristics decorators
@@ -76,12 +75,12 @@ func TestRepeatable(t *testing.T) {
 // TestPanicIsCounted: a panic in a build is caught, counted as an internal
 // error naming where it happened, and listed first.
 func TestPanicIsCounted(t *testing.T) {
-	build := func(sf *launch.SourceFile, fn *frontend.Func, arch string, timeout time.Duration) (string, derived, error) {
-		if fn.Name == "add_kernel" {
+	build := func(j *job) (string, derived, error) {
+		if j.fn.Name == "add_kernel" {
 			var m map[string]int
 			m["boom"]++ // a nil map: the kind of bug tri might have
 		}
-		return buildKernel(sf, fn, arch, timeout)
+		return buildKernel(j)
 	}
 	rep, err := run(proj, Options{Jobs: 2, Timeout: time.Minute, Arch: "sm_80"}, build)
 	require.NoError(t, err)
@@ -100,11 +99,11 @@ func TestPanicIsCounted(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	build := func(sf *launch.SourceFile, fn *frontend.Func, arch string, timeout time.Duration) (string, derived, error) {
-		if fn.Name == "row_sum" {
+	build := func(j *job) (string, derived, error) {
+		if j.fn.Name == "row_sum" {
 			<-release
 		}
-		return buildKernel(sf, fn, arch, timeout)
+		return buildKernel(j)
 	}
 	rep, err := run(proj, Options{Jobs: 2, Timeout: 2 * time.Second, Arch: "sm_80"}, build)
 	require.NoError(t, err)
@@ -151,6 +150,10 @@ func TestKind(t *testing.T) {
 		{errors.New("k.py:3:4: undefined name nowhere"), "other"},
 		{errors.New("k.py:1:1: @triton.autotune: NameError: name 'configs' is not defined"), "import"},
 		{errors.New("k.py:1:1: @triton.autotune: NameError: name 'local_configs' is not defined"), "host code not read"},
+		{errors.New("m.py:28:1: @triton.autotune: NameError: name 'inspect' is not defined"), "@triton.autotune: NameError"},
+		{errors.New("k.py:2:1: @triton.heuristics for 'EVEN': KeyError: 'BLOCK'"), "@triton.heuristics: KeyError"},
+		{errors.New("k.py:67:11: fla.ops.utils.op has no attribute log"), "import"},
+		{errors.New("k.py:67:11: tl has no attribute foo"), "undefined tl name"},
 		{errors.New("internal error: panic: boom"), KindInternal},
 		{errTimeout, "timeout"},
 		{errors.Join(errDerive, errors.New("x")), "signature"},
