@@ -24,9 +24,9 @@ type job struct {
 	fn      *frontend.Func
 	arch    string
 	timeout time.Duration
-	// strs maps a parameter name to the first string that a @jit
+	// lits maps a parameter name to the first literal that a @jit
 	// function of the survey compares a parameter of that name with.
-	strs map[string]string
+	lits map[string]string
 }
 
 // buildFunc builds one kernel. It returns the element type its pointers

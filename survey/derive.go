@@ -12,9 +12,9 @@ package survey
 //     pointers to indices (whose loaded values are added to an address,
 //     as cu_seqlens or a cross entropy's targets), which are int32.
 //   - a tl.constexpr takes its default, else the first autotune config's
-//     value, else a heuristic's, else the first string that a @jit
+//     value, else a heuristic's, else the first literal that a @jit
 //     function of the survey compares a parameter of its name with
-//     (act_func == "relu"), else False for flag names (HAS_, IS_,
+//     (act_func == "relu", p_loss == 1), else False for flag names (HAS_, IS_,
 //     USE_, ...), tl.float32 for dtype names, 32 for block sizes (BLOCK*,
 //     and B followed by capitals: BT, BK) and 16 for the rest (sizes
 //     such as a head dimension, which tl.dot wants at least 16, or a
@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tri-lang/tri/autotune"
@@ -67,8 +66,8 @@ func derive(j *job, tuning *autotune.Tuning, elem string) derived {
 		v := ""
 		switch {
 		case p.Constexpr && (p.Default != nil || fromConfig[p.Name]):
-		case p.Constexpr && j.strs[p.Name] != "":
-			v = strconv.Quote(j.strs[p.Name])
+		case p.Constexpr && j.lits[p.Name] != "":
+			v = j.lits[p.Name]
 		case p.Constexpr:
 			v = constexprGuess(p.Name)
 		case isPtr(ptrs, p.Name):

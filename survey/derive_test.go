@@ -14,7 +14,7 @@ func TestDerive(t *testing.T) {
 		name, src, kernel string
 		line              string
 		lets              []string
-		strs              map[string]string
+		lits              map[string]string
 	}{
 		{
 			name: "pointers by use, through a stepped local and a helper",
@@ -65,7 +65,7 @@ def h(in_pointer, out_pointer, act: tl.constexpr, BLOCK_SIZE: tl.constexpr):
     tl.store(o + out_pointer, tl.load(o + in_pointer))
 `,
 			kernel: "h",
-			strs:   map[string]string{"act": "gelu"},
+			lits:   map[string]string{"act": `"gelu"`},
 			line:   "h[(1,)](in_pointer=in_pointer, out_pointer=out_pointer, act=\"gelu\", BLOCK_SIZE=32)",
 			lets:   []string{"in_pointer=empty(16, dtype='float32')", "out_pointer=empty(16, dtype='float32')"},
 		},
@@ -79,7 +79,7 @@ def h(in_pointer, out_pointer, act: tl.constexpr, BLOCK_SIZE: tl.constexpr):
 			if c.kernel == "g" {
 				elem = "float16"
 			}
-			d := derive(&job{sf: &launch.SourceFile{File: f}, fn: fn, strs: c.strs}, nil, elem)
+			d := derive(&job{sf: &launch.SourceFile{File: f}, fn: fn, lits: c.lits}, nil, elem)
 			assert.Equal(t, c.line, d.line)
 			assert.Equal(t, c.lets, d.lets)
 		})
@@ -127,7 +127,7 @@ if True:
 	assert.False(t, fs[2].Helper)
 }
 
-func TestComparedStrings(t *testing.T) {
+func TestComparedLiterals(t *testing.T) {
 	src := `import triton
 
 @triton.jit
@@ -136,8 +136,8 @@ def k(x, mode: tl.constexpr, act: tl.constexpr):
         pass
     elif mode == 'mean':
         pass
-    if act != 'relu':
+    if act != 'relu' and p == 2:
         pass
 `
-	assert.Equal(t, map[string]string{"mode": "sum", "act": "relu"}, comparedStrings([]*source{{funcs: scanFuncs("f.py", src)}}))
+	assert.Equal(t, map[string]string{"mode": `"sum"`, "act": "'relu'", "p": "2"}, comparedLiterals([]*source{{funcs: scanFuncs("f.py", src)}}))
 }

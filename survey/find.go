@@ -156,21 +156,23 @@ func markHelpers(srcs []*source) {
 	}
 }
 
-// comparedString finds NAME == "literal" (or !=, either quote).
-var comparedString = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*[=!]=[ \t]*(?:'([^'\\\n]*)'|"([^"\\\n]*)")`)
+// comparedLiteral finds NAME == literal (or !=): a string in either quote,
+// or a decimal integer.
+var comparedLiteral = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*[=!]=[ \t]*('[^'\\\n]*'|"[^"\\\n]*"|-?[0-9]+\b)`)
 
-// comparedStrings maps each name that a @jit function compares with a
-// string literal to the first such literal, in file and line order: a
-// tl.constexpr of that name is given that string, which selects one of
-// the branches the kernel (or a helper it passes the name to, perhaps in
-// another file) is written for.
-func comparedStrings(srcs []*source) map[string]string {
+// comparedLiterals maps each name that a @jit function compares with a
+// literal to the first such literal as written, in file and line order: a
+// tl.constexpr of that name that nothing else gives a value takes it,
+// which selects one of the branches the kernel (or a helper it passes the
+// value to, perhaps in another file) is written for (act_func == "relu",
+// p_loss == 1).
+func comparedLiterals(srcs []*source) map[string]string {
 	out := map[string]string{}
 	for _, s := range srcs {
 		for _, f := range s.funcs {
-			for _, m := range comparedString.FindAllStringSubmatch(f.body, -1) {
+			for _, m := range comparedLiteral.FindAllStringSubmatch(f.body, -1) {
 				if _, ok := out[m[1]]; !ok {
-					out[m[1]] = m[2] + m[3]
+					out[m[1]] = m[2]
 				}
 			}
 		}

@@ -85,7 +85,7 @@ func run(dir string, o Options, build buildFunc) (*Report, error) {
 		return nil, err
 	}
 	markHelpers(srcs)
-	strs := comparedStrings(srcs)
+	lits := comparedLiterals(srcs)
 	if o.Timeout <= 0 {
 		o.Timeout = time.Minute
 	}
@@ -97,7 +97,7 @@ func run(dir string, o Options, build buildFunc) (*Report, error) {
 	for range max(o.Jobs, 1) {
 		wg.Go(func() {
 			for s := range jobs {
-				rs := surveyFile(s, o, strs, build)
+				rs := surveyFile(s, o, lits, build)
 				mu.Lock()
 				rep.Results = append(rep.Results, rs...)
 				p.fileDone(rs)
@@ -118,7 +118,7 @@ func run(dir string, o Options, build buildFunc) (*Report, error) {
 }
 
 // surveyFile parses one file as tri build does and builds its kernels.
-func surveyFile(s *source, o Options, strs map[string]string, build buildFunc) []*Result {
+func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) []*Result {
 	sf, parseErr := launch.ParseFile(s.path, nil)
 	var out []*Result
 	for _, f := range s.funcs {
@@ -138,7 +138,7 @@ func surveyFile(s *source, o Options, strs map[string]string, build buildFunc) [
 			err = fmt.Errorf("%s:%d: %w", s.path, f.Line, errNotFound)
 		default:
 			var d derived
-			r.Elem, d, err = guarded(build, &job{sf: sf, fn: fn, arch: o.Arch, timeout: o.Timeout, strs: strs})
+			r.Elem, d, err = guarded(build, &job{sf: sf, fn: fn, arch: o.Arch, timeout: o.Timeout, lits: lits})
 			r.Launch, r.Lets = d.line, d.lets
 		}
 		if err == nil {
