@@ -136,7 +136,7 @@ def k(x, mode: tl.constexpr, act: tl.constexpr):
         pass
     elif mode == 'mean':
         pass
-    if act != 'relu' and p == 2:
+    if act != 'relu' and p == 0 or p == 2 or BT == 16 or q == -1:
         pass
 `
 	assert.Equal(t, map[string]string{"mode": `"sum"`, "act": "'relu'", "p": "2"}, comparedLiterals([]*source{{funcs: scanFuncs("f.py", src)}}))

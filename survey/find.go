@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -160,8 +161,19 @@ func markHelpers(srcs []*source) {
 // or a decimal integer.
 var comparedLiteral = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*[=!]=[ \t]*('[^'\\\n]*'|"[^"\\\n]*"|-?[0-9]+\b)`)
 
+// usableLiteral reports whether a compared literal makes a value for a
+// parameter of that name: a string, or a positive integer for a name that
+// is not a block size (BT == 0 tests a case; a block of 0 is no block).
+func usableLiteral(name, lit string) bool {
+	if lit[0] == '\'' || lit[0] == '"' {
+		return true
+	}
+	n, err := strconv.Atoi(lit)
+	return err == nil && n > 0 && !blockName.MatchString(name)
+}
+
 // comparedLiterals maps each name that a @jit function compares with a
-// literal to the first such literal as written, in file and line order: a
+// literal to the first usable such literal as written, in file and line order: a
 // tl.constexpr of that name that nothing else gives a value takes it,
 // which selects one of the branches the kernel (or a helper it passes the
 // value to, perhaps in another file) is written for (act_func == "relu",
@@ -171,9 +183,10 @@ func comparedLiterals(srcs []*source) map[string]string {
 	for _, s := range srcs {
 		for _, f := range s.funcs {
 			for _, m := range comparedLiteral.FindAllStringSubmatch(f.body, -1) {
-				if _, ok := out[m[1]]; !ok {
-					out[m[1]] = m[2]
+				if _, ok := out[m[1]]; ok || !usableLiteral(m[1], m[2]) {
+					continue
 				}
+				out[m[1]] = m[2]
 			}
 		}
 	}
