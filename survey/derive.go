@@ -3,22 +3,25 @@ package survey
 // This file implements the launch a kernel is built for, derived from its
 // parameters alone, as a person reading the kernel would guess one:
 //
-//   - a pointer is a parameter whose name ends in "ptr" or "pointer", or that reaches
-//     the address of a load, a store, an atomic or a block pointer: the
-//     leftmost operand of the + and - chain written there, followed
-//     through local assignments and through the calls of other @jit
-//     functions of the file that take it as a pointer. Pointers are bound
-//     to small tensors of one element type (fp32, then fp16), but for
-//     pointers to indices (whose loaded values are added to an address,
-//     as cu_seqlens or a cross entropy's targets), which are int32.
+//   - a pointer is a parameter whose name ends in "ptr" or "pointer", or
+//     that reaches the address of a load, a store, an atomic or a block
+//     pointer: the leftmost operand of the + and - chain written there,
+//     followed through local assignments and through the calls of other
+//     @jit functions of the file that take it as a pointer. Pointers are
+//     bound to small tensors of one element type (fp32, then fp16), but
+//     for pointers to indices (whose loaded values are added to an
+//     address, as cu_seqlens or a cross entropy's targets), which are
+//     int32.
 //   - a tl.constexpr takes its default, else the first autotune config's
 //     value, else a heuristic's, else the first literal that a @jit
 //     function of the survey compares a parameter of its name with
-//     (act_func == "relu", p_loss == 1), else False for flag names (HAS_, IS_,
-//     USE_, ...), tl.float32 for dtype names, 32 for block sizes (BLOCK*,
-//     and B followed by capitals: BT, BK) and 16 for the rest (sizes
-//     such as a head dimension, which tl.dot wants at least 16, or a
-//     convolution's width, which static_range unrolls).
+//     (act_func == "relu", p_loss == 1), else False for flags (names that
+//     a condition tests alone, as in if not INTERLEAVED:, and names such
+//     as HAS_, IS_, USE_, ...), tl.float32 for dtype names, "ieee" for
+//     precision names, 32 for block sizes (BLOCK*, and B followed by
+//     capitals: BT, BK) and 16 for the rest (sizes such as a head
+//     dimension, which tl.dot wants at least 16, or a convolution's width,
+//     which static_range unrolls).
 //   - any other parameter takes its default, else 0.5 for scale and eps
 //     names, else the integer 64 (an i32 divisible by 16, as Triton
 //     specializes such a value).
@@ -54,6 +57,7 @@ var (
 func derive(j *job, tuning *autotune.Tuning, elem string) derived {
 	fn := j.fn
 	ptrs := pointerParams(j.sf.File)[fn.Name]
+	flags := truthTested(fn)
 	fromConfig := map[string]bool{}
 	if tuning != nil && tuning.Autotune != nil && len(tuning.Autotune.Configs) > 0 {
 		for name := range tuning.Autotune.Configs[0].Meta {
@@ -68,6 +72,8 @@ func derive(j *job, tuning *autotune.Tuning, elem string) derived {
 		case p.Constexpr && (p.Default != nil || fromConfig[p.Name]):
 		case p.Constexpr && j.lits[p.Name] != "":
 			v = j.lits[p.Name]
+		case p.Constexpr && flags[p.Name]:
+			v = "False"
 		case p.Constexpr:
 			v = constexprGuess(p.Name)
 		case isPtr(ptrs, p.Name):
@@ -103,10 +109,48 @@ func constexprGuess(name string) string {
 		return "False"
 	case strings.Contains(strings.ToLower(name), "dtype"):
 		return "tl.float32"
+	case strings.Contains(strings.ToLower(name), "precision"):
+		return `"ieee"`
 	case blockName.MatchString(name):
 		return "32"
 	}
 	return "16"
+}
+
+// truthTested finds the names that fn's conditions test for truth alone
+// (if FLAG:, if not FLAG:, A and FLAG, x if FLAG else y): flags, which a
+// constexpr that nothing else gives a value takes as False.
+func truthTested(fn *frontend.Func) map[string]bool {
+	out := map[string]bool{}
+	var cond func(frontend.Expr)
+	cond = func(x frontend.Expr) {
+		switch x := x.(type) {
+		case *frontend.Name:
+			out[x.ID] = true
+		case *frontend.Unary:
+			if x.Op == "not" {
+				cond(x.X)
+			}
+		case *frontend.BoolOp:
+			for _, v := range x.Values {
+				cond(v)
+			}
+		}
+	}
+	walkStmts(fn.Body, func(st frontend.Stmt) {
+		switch st := st.(type) {
+		case *frontend.If:
+			cond(st.Cond)
+		case *frontend.While:
+			cond(st.Cond)
+		}
+	})
+	walkExprs(fn.Body, func(x frontend.Expr) {
+		if e, ok := x.(*frontend.IfExp); ok {
+			cond(e.Cond)
+		}
+	})
+	return out
 }
 
 // pointerSinks are the tl functions whose first argument (or the keyword

@@ -69,6 +69,23 @@ def h(in_pointer, out_pointer, act: tl.constexpr, BLOCK_SIZE: tl.constexpr):
 			line:   "h[(1,)](in_pointer=in_pointer, out_pointer=out_pointer, act=\"gelu\", BLOCK_SIZE=32)",
 			lets:   []string{"in_pointer=empty(16, dtype='float32')", "out_pointer=empty(16, dtype='float32')"},
 		},
+		{
+			name: "flags by use, a precision",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def f(x_ptr, INTERLEAVED: tl.constexpr, CONJ: tl.constexpr, REV: tl.constexpr, DOT_PRECISION: tl.constexpr):
+    if not INTERLEAVED and CONJ:
+        pass
+    y = 1 if REV else 2
+    tl.store(x_ptr, y)
+`,
+			kernel: "f",
+			line:   "f[(1,)](x_ptr=x_ptr, INTERLEAVED=False, CONJ=False, REV=False, DOT_PRECISION=\"ieee\")",
+			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))
