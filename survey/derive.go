@@ -348,8 +348,9 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 }
 
 // indexRoots are the pointers that an address's offsets were loaded
-// through: idx in p + tl.load(idx + i) * stride, also where locals hold
-// the load or the base with the offset added.
+// through (by a load, or an atomic's old value): idx in
+// p + tl.load(idx + i) * stride, also where locals hold the load or the
+// base with the offset added.
 func (s *ptrScan) indexRoots(x frontend.Expr) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -358,7 +359,7 @@ func (s *ptrScan) indexRoots(x frontend.Expr) []string {
 		walkExpr(x, func(y frontend.Expr) {
 			switch y := y.(type) {
 			case *frontend.Call:
-				if calleeName(y.Func) == "load" && len(y.Args) > 0 {
+				if name := calleeName(y.Func); (name == "load" || strings.HasPrefix(name, "atomic_")) && len(y.Args) > 0 {
 					out = append(out, s.roots(y.Args[0])...)
 				}
 			case *frontend.Name:

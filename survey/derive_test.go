@@ -44,14 +44,14 @@ import triton
 import triton.language as tl
 
 @triton.jit
-def g(x, idx, out_ptr, n=10):
+def g(x, idx, out_ptr, cursor, n=10):
     i = tl.load(idx + tl.program_id(0))
     j = i * n
-    tl.store(out_ptr, tl.load(x + j))
+    tl.store(out_ptr + tl.atomic_add(cursor, 1), tl.load(x + j))
 `,
 			kernel: "g",
-			line:   "g[(1,)](x=x, idx=idx, out_ptr=out_ptr)",
-			lets:   []string{"x=empty(16, dtype='float16')", "idx=empty(16, dtype='int32')", "out_ptr=empty(16, dtype='float16')"},
+			line:   "g[(1,)](x=x, idx=idx, out_ptr=out_ptr, cursor=cursor)",
+			lets:   []string{"x=empty(16, dtype='float16')", "idx=empty(16, dtype='int32')", "out_ptr=empty(16, dtype='float16')", "cursor=empty(16, dtype='int32')"},
 		},
 		{
 			name: "a pointer by its name on the right of +, a string constexpr",
