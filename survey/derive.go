@@ -268,10 +268,11 @@ func calleeName(f frontend.Expr) string {
 type ptrScan struct {
 	params  []string
 	assigns map[string][]frontend.Expr // local name: every value assigned to it
+	steps   map[string][]frontend.Expr // name: every value added by += or -=
 }
 
 func newPtrScan(fn *frontend.Func) *ptrScan {
-	s := &ptrScan{assigns: map[string][]frontend.Expr{}}
+	s := &ptrScan{assigns: map[string][]frontend.Expr{}, steps: map[string][]frontend.Expr{}}
 	for _, p := range fn.Params {
 		s.params = append(s.params, p.Name)
 	}
@@ -280,6 +281,11 @@ func newPtrScan(fn *frontend.Func) *ptrScan {
 		case *frontend.Assign:
 			for _, t := range st.Targets {
 				s.bind(t, st.Value)
+			}
+		case *frontend.AugAssign:
+			// p += off keeps p's base and adds an offset.
+			if n, ok := st.Target.(*frontend.Name); ok && (st.Op == "+" || st.Op == "-") {
+				s.steps[n.ID] = append(s.steps[n.ID], st.Value)
 			}
 		}
 	})
@@ -350,7 +356,7 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 // indexRoots are the pointers that an address's offsets were loaded
 // through (by a load, or an atomic's old value): idx in
 // p + tl.load(idx + i) * stride, also where locals hold the load or the
-// base with the offset added.
+// base with the offset added, and in p += tl.load(idx + i).
 func (s *ptrScan) indexRoots(x frontend.Expr) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -390,6 +396,9 @@ func (s *ptrScan) indexRoots(x frontend.Expr) []string {
 				seen[x.ID] = true
 				for _, v := range s.assigns[x.ID] {
 					address(v)
+				}
+				for _, v := range s.steps[x.ID] {
+					offsets(v)
 				}
 			}
 		}

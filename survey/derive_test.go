@@ -17,7 +17,7 @@ func TestDerive(t *testing.T) {
 		lits              map[string]string
 	}{
 		{
-			name: "pointers by use, through a stepped local and a helper",
+			name: "pointers by use, through a stepped local and a helper; indices stepped in",
 			src: `
 import triton
 import triton.language as tl
@@ -27,15 +27,16 @@ def _store(dst, v, mask):
     tl.store(dst, v, mask=mask)
 
 @triton.jit
-def k(src, dst, stride, n, scale, BLOCK: tl.constexpr, HAS_BIAS: tl.constexpr, OUT_DTYPE: tl.constexpr, D: tl.constexpr, K: tl.constexpr = 4):
+def k(src, dst, rows, stride, n, scale, BLOCK: tl.constexpr, HAS_BIAS: tl.constexpr, OUT_DTYPE: tl.constexpr, D: tl.constexpr, K: tl.constexpr = 4):
     p = src + tl.program_id(0) * stride
     p += stride
+    dst += tl.load(rows + 1)
     o = tl.arange(0, BLOCK)
     _store(dst + o, tl.load(p + o) * scale, o < n)
 `,
 			kernel: "k",
-			line:   "k[(1,)](src=src, dst=dst, stride=64, n=64, scale=0.5, BLOCK=32, HAS_BIAS=False, OUT_DTYPE=tl.float32, D=16)",
-			lets:   []string{"src=empty(16, dtype='float32')", "dst=empty(16, dtype='float32')"},
+			line:   "k[(1,)](src=src, dst=dst, rows=rows, stride=64, n=64, scale=0.5, BLOCK=32, HAS_BIAS=False, OUT_DTYPE=tl.float32, D=16)",
+			lets:   []string{"src=empty(16, dtype='float32')", "dst=empty(16, dtype='float32')", "rows=empty(16, dtype='int32')"},
 		},
 		{
 			name: "a pointer to indices, a pointer by name, a default",
