@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // KindInternal is the kind of a panic or of an error that tri reports as
@@ -42,7 +43,8 @@ var kindRules = []kindRule{
 // src: "internal error" for tri's own bugs and panics, "parse" for Python
 // syntax tri's parser rejects, "tl.X unsupported" for a name of
 // triton.language tri lacks, "import" for a name that the file imports
-// from elsewhere, "signature" where the survey could derive no launch,
+// from elsewhere, "signature" where the survey could derive no launch (or
+// the launch does not bind, or a default cannot be evaluated),
 // "timeout", and otherwise the diagnostic's code (type, value, args,
 // undefined, unsupported, ...).
 func Kind(err error, src []byte) string {
@@ -71,11 +73,15 @@ func Kind(err error, src []byte) string {
 		return string(r.re.ExpandString(nil, r.kind, msg, m))
 	}
 	if d != nil {
-		switch d.Code {
-		case diag.CodeInternal:
+		switch {
+		case d.Code == diag.CodeInternal:
 			return KindInternal
-		case diag.CodeSyntax:
+		case d.Code == diag.CodeSyntax:
 			return "parse"
+		case d.Code == diag.CodeLaunch || d.Pos.File == hosteval.LaunchSource || strings.HasPrefix(d.Pos.File, "--let"):
+			// The derived launch does not bind: an argument the survey
+			// could not give, or a default it could not evaluate.
+			return "signature"
 		}
 		return string(d.Code)
 	}

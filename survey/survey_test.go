@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/launch"
 
 	_ "github.com/tri-lang/tri/hostpy" // the autotune and heuristics decorators
@@ -155,6 +156,9 @@ func TestKind(t *testing.T) {
 		{errors.New("k.py:67:11: fla.ops.utils.op has no attribute log"), "import"},
 		{errors.New("k.py:67:11: tl has no attribute foo"), "undefined tl name"},
 		{errors.New("internal error: panic: boom"), KindInternal},
+		{diag.Errorf(diag.Pos{File: "launch", Line: 1, Col: 40}, diag.CodeArgs, "k() missing argument 'n'"), "signature"},
+		{diag.Errorf(diag.Pos{File: "k.py", Line: 8, Col: 40}, diag.CodeLaunch, "name 'X' is not bound"), "signature"},
+		{diag.Errorf(diag.Pos{File: "k.py", Line: 8, Col: 4}, diag.CodeType, "cannot compare *i32 with i32"), "type"},
 		{errTimeout, "timeout"},
 		{errors.Join(errDerive, errors.New("x")), "signature"},
 	} {
