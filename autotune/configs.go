@@ -380,7 +380,7 @@ func (t *Tuning) readHeuristics(dc *frontend.Decorator, text string, pos diag.Po
 		if !ok {
 			continue
 		}
-		if !slices.Contains(bind.ParamNames(t.fn), name) {
+		if !slices.Contains(bind.ParamNames(t.fn), name) && !isLaunchOption(name) {
 			e := diag.Errorf(dc.Pos, diag.CodeArgs, "@triton.heuristics sets '%s', which is not a parameter of %s()", name, t.fn.Name)
 			if s := diag.Closest(name, bind.ParamNames(t.fn)); s != "" {
 				e.WithSuggestion("did you mean %s?", s)
@@ -439,10 +439,41 @@ func (t *Tuning) heuristics(h *Heuristics, b *bind.Binding) error {
 		if err != nil {
 			return hosteval.Usage(diag.Errorf(h.Pos, diag.CodeValue, "%s returned %v", what, err))
 		}
+		if isLaunchOption(name) {
+			if err := setOption(b, name, v, h.Pos, what); err != nil {
+				return err
+			}
+			if !slices.ContainsFunc(t.fn.Params, func(p *frontend.Param) bool { return p.Name == name }) {
+				continue
+			}
+		}
 		if err := b.Set(name, v); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// isLaunchOption reports whether a heuristic of this name sets a launch
+// option rather than (or as well as) a parameter.
+func isLaunchOption(name string) bool { return name == "num_warps" || name == "num_stages" }
+
+// setOption applies a heuristic's num_warps or num_stages to the launch,
+// over what the launch or the config gave, as Triton passes it on as a
+// keyword argument of the launch.
+func setOption(b *bind.Binding, name string, v hosteval.Value, pos diag.Pos, what string) error {
+	v = v.AsInt()
+	if v.Kind != hosteval.VInt {
+		return hosteval.Usage(diag.Errorf(pos, diag.CodeValue, "%s returned %v, not an integer", what, v))
+	}
+	why, n := bind.NumStagesProblem(v.Int), &b.Sig.NumStages
+	if name == "num_warps" {
+		why, n = bind.NumWarpsProblem(v.Int), &b.Sig.NumWarps
+	}
+	if why != "" {
+		return hosteval.Usage(diag.Errorf(pos, diag.CodeValue, "%s returned %d: %s", what, v.Int, why))
+	}
+	*n = int(v.Int)
 	return nil
 }
 

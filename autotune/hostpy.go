@@ -331,6 +331,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 		h.globals["triton"] = mods["triton"]
 		h.globals["__tri_autotune__"] = mods["triton"].Globals["autotune"]
 		h.globals["__tri_heuristics__"] = mods["triton"].Globals["heuristics"]
+		h.globals[dictMergeName] = py.MustNewMethod(dictMergeName, dictMerge, 0, "") // {**a} (unpack.go)
 		for local, path := range sf.File.Aliases {
 			if o, ok := h.resolve(mods, path); ok {
 				h.globals[local] = o
@@ -381,7 +382,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 // file, after running the host definitions it needs. what names the
 // evaluation in messages ("the autotune arguments").
 func (h *hostPython) eval(text string, pos diag.Pos, what string) (py.Object, error) {
-	src := strings.Repeat("\n", max(pos.Line-1, 0)) + text
+	src := strings.Repeat("\n", max(pos.Line-1, 0)) + expandUnpacking(text)
 	names, err := h.names(src, py.EvalMode, pos, what)
 	if err != nil {
 		return nil, err
@@ -463,7 +464,7 @@ func (h *hostPython) require(names []string, pos diag.Pos, what string) error {
 
 // padded is a host definition's text placed at its line.
 func (h *hostPython) padded(hf *frontend.HostFunc) string {
-	return strings.Repeat("\n", max(hf.Pos.Line-1, 0)) + hf.Source
+	return strings.Repeat("\n", max(hf.Pos.Line-1, 0)) + expandUnpacking(hf.Source)
 }
 
 // do runs one step of the interpreter, turning Python exceptions into

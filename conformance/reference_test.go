@@ -126,4 +126,7 @@ var references = map[string]Reference{
 	"sample/fused_fp16": refSampleFusedFP16,
 	"sample/helpers":    refSampleHelpers,
 	"sample/row_chunks": refSampleRowChunks,
+
+	// Constructs of real projects (refs_introspect_test.go).
+	"cast_method_same_type": refCastMethodSameType,
 }

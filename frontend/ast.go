@@ -267,7 +267,8 @@ type (
 		At
 		Elts []Expr
 	}
-	// Dict is {k: v, ...}.
+	// Dict is {k: v, ...}; a nil key stands for **v, a dict unpacked into
+	// it.
 	Dict struct {
 		At
 		Keys, Values []Expr

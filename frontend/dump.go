@@ -267,8 +267,12 @@ func writeExpr(b *strings.Builder, e Expr) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeExpr(b, e.Keys[i])
-			b.WriteString(": ")
+			if e.Keys[i] == nil {
+				b.WriteString("**")
+			} else {
+				writeExpr(b, e.Keys[i])
+				b.WriteString(": ")
+			}
 			if i < len(e.Values) {
 				writeExpr(b, e.Values[i])
 			}

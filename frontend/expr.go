@@ -127,7 +127,13 @@ func (c *converter) expr(e ast.Expr) Expr {
 	case *ast.List:
 		return &List{At: At{c.pos(e.Pos)}, Elts: c.exprs(e.Elts)}
 	case *ast.Dict:
-		return &Dict{At: At{c.pos(e.Pos)}, Keys: c.exprs(e.Keys), Values: c.exprs(e.Values)}
+		d := &Dict{At: At{c.pos(e.Pos)}, Keys: c.exprs(e.Keys), Values: c.exprs(e.Values)}
+		for i, k := range e.Keys {
+			if c.rw.isUnpack(k) {
+				d.Keys[i] = nil
+			}
+		}
+		return d
 	case *ast.IfExp:
 		return &IfExp{At: At{c.pos(e.Pos)}, Cond: c.expr(e.Test), Then: c.expr(e.Body), Else: c.expr(e.Orelse)}
 	case *ast.Lambda:

@@ -39,6 +39,17 @@ func (r *rewrites) isStarred(e ast.Expr) bool {
 	return ok1 && ok2 && r.stars[[2]int{l.GetLineno(), o.GetColOffset()}]
 }
 
+// isUnpack reports whether a dict display's key stands for the '**' of an
+// unpacked dict.
+func (r *rewrites) isUnpack(e ast.Expr) bool {
+	if r == nil {
+		return false
+	}
+	l, ok1 := e.(interface{ GetLineno() int })
+	o, ok2 := e.(interface{ GetColOffset() int })
+	return ok1 && ok2 && r.unpacks[[2]int{l.GetLineno(), o.GetColOffset()}]
+}
+
 // fstring converts a run of string tokens holding an f-string.
 func (c *converter) fstring(run []strToken, at diag.Pos) Expr {
 	out := &FString{At: At{at}}

@@ -19,6 +19,10 @@ package frontend
 //   - x := v inside brackets or an if/elif/while header becomes x == v; the
 //     converter turns that comparison into a BadExpr (Triton's code
 //     generator has no walrus operator either).
+//   - {..., **d} (a dict display that unpacks another): the "**" becomes
+//     "0:", an item with a key; the converter gives that item a nil key
+//     again, as Python's own AST does. Host code with it keeps its meaning
+//     (package autotune rewrites such displays for gpython's interpreter).
 //
 // Host code rewritten this way parses but would not mean the same thing to
 // gpython's interpreter, so such host functions are not offered to it.
@@ -31,6 +35,7 @@ type rewrites struct {
 	fstrings map[[2]int][]strToken // first string of a run holding an f-string -> the run
 	stars    map[[2]int]bool       // starred arguments whose '*' was removed
 	walrus   map[[2]int]bool       // targets of ':='
+	unpacks  map[[2]int]bool       // the keys that stand for '**' in a dict display
 }
 
 // strToken is one string literal of an implicitly concatenated run.
@@ -44,6 +49,28 @@ type strToken struct {
 // to a Python interpreter than the original.
 func (r *rewrites) changesMeaning() bool {
 	return r != nil && len(r.fstrings)+len(r.stars)+len(r.walrus) > 0
+}
+
+// restoreUnpacks puts back in text, as modernize rewrote it, the "**" of
+// the dicts unpacked into displays: the text that decorator arguments and
+// host functions are read from keeps its meaning for Python.
+func (r *rewrites) restoreUnpacks(text string) string {
+	if r == nil || len(r.unpacks) == 0 {
+		return text
+	}
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	buf := []byte(text)
+	for at := range r.unpacks {
+		if off := starts[at[0]-1] + at[1]; off+1 < len(buf) {
+			buf[off], buf[off+1] = '*', '*'
+		}
+	}
+	return string(buf)
 }
 
 // argInfo is one top-level argument of a bracket group.
@@ -211,6 +238,17 @@ func modernize(text string) (string, *rewrites) {
 			}
 			prev = 0
 			i++
+			continue
+		case c == '*' && i+1 < len(text) && text[i+1] == '*' && cur() != nil && cur().open == '{' && cur().args[len(cur().args)-1].empty:
+			g := cur()
+			g.args[len(g.args)-1].empty = false
+			buf[i], buf[i+1] = '0', ':'
+			if rw.unpacks == nil {
+				rw.unpacks = map[[2]int]bool{}
+			}
+			rw.unpacks[[2]int{line, i - lineStart}] = true
+			i += 2
+			prev = 0
 			continue
 		case c == '*':
 			g := cur()

@@ -37,6 +37,9 @@ func TestModernSyntax(t *testing.T) {
 			inner: func(e Expr) Expr { return e },
 			host:  "def h(a):\n    if (n := len(a)) > 3:\n        return n\n", noHost: true},
 		{name: "keyword-only default with trailing comma", host: "def h(a, *, b=1,):\n    return a\n"},
+		{name: "dict unpacking", stmt: "y = {'a': N, **d, 'b': x ** 2}", want: `{"a": N, **d, "b": (x ** 2)}`, pos: "m.py:8:20",
+			inner: func(e Expr) Expr { return e.(*Dict).Values[1] },
+			host:  "def h(a, **kw):\n    return {**(a or {}), **kw}\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +73,12 @@ func TestModernizeKeepsColumns(t *testing.T) {
 	same, rw := modernize("f(a, *b, c=1)\nx = [*a, *b]\n(a,)\n")
 	assert.Equal(t, "f(a, *b, c=1)\nx = [*a, *b]\n(a,)\n", same)
 	assert.False(t, rw.changesMeaning())
+	// An unpacked dict: "**" becomes a key, and comes back in the text that
+	// Python reads; ** as a power is kept.
+	unpacked, rw := modernize("h({'a': 1, **d, 'b': x ** 2}, {\n  **e})\n")
+	assert.Equal(t, "h({'a': 1, 0:d, 'b': x ** 2}, {\n  0:e})\n", unpacked)
+	assert.False(t, rw.changesMeaning(), "host code with it keeps its meaning")
+	assert.Equal(t, "h({'a': 1, **d, 'b': x ** 2}, {\n  **e})\n", rw.restoreUnpacks(unpacked))
 }
 
 func TestTabError(t *testing.T) {

@@ -195,7 +195,7 @@ func (p *fileParser) parseChunk(c *chunk) (ast.Stmt, *converter, string, *diag.D
 	if !ok || len(mod.Body) != 1 {
 		return nil, nil, "", diag.Errorf(at, diag.CodeSyntax, "syntax error: expected one top-level statement")
 	}
-	return mod.Body[0], conv, text, nil
+	return mod.Body[0], conv, rw.restoreUnpacks(text), nil
 }
 
 // importChunk records the aliases of an import statement.

@@ -116,6 +116,28 @@ func Prepare(path, line string, o *Options) (_ *Prepared, err error) {
 		return nil, err
 	}
 	defer s.sourced(&err)
+	return s.choose(o)
+}
+
+// PrepareValues is Prepare for a launch built in Go rather than read from
+// text: l names its arguments (bound in env) for kernel fn of the parsed
+// file sf, whose decorators are already read into tuning (nil: none, as
+// autotune.Read returns). A caller that derives a launch from a kernel's
+// parameters reads the decorators first, to leave to the config and the
+// heuristics the meta-parameters they set, and then goes the same way as
+// tri build.
+func PrepareValues(sf *SourceFile, fn *frontend.Func, tuning *autotune.Tuning, l *hosteval.Launch, env *hosteval.Env, o *Options) (_ *Prepared, err error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	s := &launchSetup{sf: sf, l: l, env: env, fn: fn, tuning: tuning}
+	defer s.sourced(&err)
+	return s.choose(o)
+}
+
+// choose binds the config that o.Config picks (-1: the first that
+// specializes) and specializes the kernel.
+func (s *launchSetup) choose(o *Options) (*Prepared, error) {
 	a := s.autotune()
 	switch {
 	case a == nil && o.Config > 0:

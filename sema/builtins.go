@@ -21,8 +21,9 @@ var constPaths = map[string]*val{
 	"triton.language.PropagateNan.NONE": intVal(0),
 }
 
-// rangeParams are the parameters of tl.range; range and tl.static_range
-// take the first three.
+// rangeParams are the parameters of tl.range; tl.static_range takes the
+// first three, and Python's range accepts them all but heeds only those
+// (as Triton's code generator does).
 var rangeParams = []string{"arg1", "arg2", "step", "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer", "flatten", "warp_specialize"}
 
 func variadic(n int) []string {
@@ -36,7 +37,7 @@ func variadic(n int) []string {
 func init() {
 	tl := func(name string) string { return "triton.language." + name }
 	builtins = map[string]*builtin{
-		"range":                  {rangeParams[:3], 1, bRangeOutsideFor},
+		"range":                  {rangeParams, 1, bRangeOutsideFor},
 		tl("range"):              {rangeParams, 1, bRangeOutsideFor},
 		tl("static_range"):       {rangeParams[:3], 1, bRangeOutsideFor},
 		"min":                    {variadic(8), 1, bPyMinMax("min")},
@@ -50,6 +51,7 @@ func init() {
 		"triton.cdiv":            {[]string{"x", "div"}, 2, bCdiv},
 		"triton.next_power_of_2": {[]string{"n"}, 1, bNextPow2},
 		tl("cdiv"):               {[]string{"x", "div"}, 2, bCdiv},
+		tl("get_int_dtype"):      {[]string{"bitwidth", "signed"}, 2, bGetIntDType}, // tl.core's
 		tl("program_id"):         {[]string{"axis"}, 1, bProgramID(ir.OpProgramID)},
 		tl("num_programs"):       {[]string{"axis"}, 1, bProgramID(ir.OpNumPrograms)},
 		tl("arange"):             {[]string{"start", "end"}, 2, bArange},
@@ -449,7 +451,9 @@ func bCast(c *compiler, a *args) *val {
 		return c.errorf(a.pos, diag.CodeType, "only int64 values and pointers can be cast to %s, not %s", d, x.Type.DType)
 	}
 	var flags ir.Flags
-	if r := a.vals[2]; given(r) {
+	// As in Triton, a cast to the same type returns its input before the
+	// rounding mode is looked at.
+	if r := a.vals[2]; given(r) && x.Type.DType != d {
 		if r.k != kStr || (r.s != "rtne" && r.s != "rtz") {
 			return c.errorf(a.pos, diag.CodeValue, "fp_downcast_rounding must be \"rtne\" or \"rtz\", got %s", r.repr())
 		}

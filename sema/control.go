@@ -356,6 +356,11 @@ func (c *compiler) forStmt(fr *frame, s *frontend.For) {
 		return
 	}
 	node := &ir.For{Pos: ir.Pos(s.Pos), Body: &ir.Block{}}
+	// Triton's code generator ignores the keywords of Python's own range
+	// (flatten=, loop_unroll_factor=, ...); only tl.range's take effect.
+	if callee.s == "range" {
+		params = params[:3]
+	}
 	for i, p := range params[min(3, len(params)):] {
 		v := a.vals[3+i]
 		if v == nil {

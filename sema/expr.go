@@ -352,6 +352,9 @@ func (c *compiler) dtypeAttr(d ir.DType, name string, pos diag.Pos) *val {
 	case "name":
 		return strVal(d.PyName())
 	}
+	if v, ok := dtypeNumber(d, name); ok {
+		return v
+	}
 	if strings.HasPrefix(name, "is_") {
 		return &val{k: kMethod, s: name, recv: dtypeVal(d)}
 	}
@@ -368,8 +371,8 @@ func dtypePredicate(d ir.DType, name string) (bool, bool) {
 		return k.IsInt(), true
 	case "is_int_signed":
 		return k.IsSigned(), true
-	case "is_int_unsigned":
-		return k.IsUnsigned() && k != ir.Bool, true
+	case "is_int_unsigned": // int1 is among Triton's unsigned types
+		return k.IsUnsigned(), true
 	case "is_bool", "is_int1":
 		return k == ir.Bool, true
 	case "is_ptr":

@@ -25,7 +25,7 @@ var builtins map[string]*builtin
 // members maps tensor member functions (x.to(...)) to the builtin they call
 // with the tensor as first argument.
 var members = map[string]string{
-	"to": "triton.language.cast", "exp": "triton.language.exp", "exp2": "triton.language.exp2",
+	"to": "triton.language.cast", "cast": "triton.language.cast", "exp": "triton.language.exp", "exp2": "triton.language.exp2",
 	"log": "triton.language.log", "log2": "triton.language.log2", "sqrt": "triton.language.sqrt",
 	"rsqrt": "triton.language.rsqrt", "abs": "triton.language.abs", "sin": "triton.language.sin",
 	"cos": "triton.language.cos", "floor": "triton.language.floor", "ceil": "triton.language.ceil",

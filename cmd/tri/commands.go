@@ -31,7 +31,7 @@ command; 2 bad input (usage, missing file, bad source, launch line or --let).`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return hosteval.Usage(err) })
-	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newVersion())
+	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newSurvey(), newVersion())
 	return root
 }
 

@@ -1,0 +1,408 @@
+package survey
+
+// This file implements the launch a kernel is built for, derived from its
+// parameters alone, as a person reading the kernel would guess one:
+//
+//   - a pointer is a parameter whose name ends in "ptr" or "pointer", or
+//     that reaches the address of a load, a store, an atomic or a block
+//     pointer: the leftmost operand of the + and - chain written there,
+//     followed through local assignments and through the calls of other
+//     @jit functions of the file that take it as a pointer. Pointers are
+//     bound to small tensors of one element type (fp32, then fp16), but
+//     for pointers to indices (whose loaded values are added to an
+//     address, as cu_seqlens or a cross entropy's targets), which are
+//     int32.
+//   - a tl.constexpr takes its default, else the first autotune config's
+//     value, else a heuristic's, else the first literal that a @jit
+//     function of the survey compares a parameter of its name with
+//     (act_func == "relu", p_loss == 1), else False for flags (names that
+//     a condition tests alone, as in if not INTERLEAVED:, and names such
+//     as HAS_, IS_, USE_, ...), tl.float32 for dtype names, "ieee" for
+//     precision names, 32 for block sizes (BLOCK*, and B followed by
+//     capitals: BT, BK) and 16 for the rest (sizes such as a head
+//     dimension, which tl.dot wants at least 16, or a convolution's width,
+//     which static_range unrolls).
+//   - any other parameter takes its default, else 0.5 for scale and eps
+//     names, else the integer 64 (an i32 divisible by 16, as Triton
+//     specializes such a value).
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/tri-lang/tri/autotune"
+	"github.com/tri-lang/tri/frontend"
+)
+
+// derived is a launch line over --let bindings, ready for hosteval.
+type derived struct {
+	line string
+	lets []string
+}
+
+// pointerElems are the element types that pointers are tried with, in
+// order.
+var pointerElems = []string{"float32", "float16"}
+
+var (
+	flagName  = regexp.MustCompile(`^(HAS|IS|USE|ENABLE|EVEN|RETURN|STORE|SAVE|OUTPUT|WITH)_|^(CAUSAL|TRAINING|REVERSE)$`)
+	blockName = regexp.MustCompile(`^(BLOCK|B[A-Z0-9]*$)`)
+	floatName = regexp.MustCompile(`(?i)(^|_)(eps|scale|sm_scale|softmax_scale)(_|$)`)
+)
+
+// derive builds the launch of fn: every pointer bound to a tensor of elem,
+// every other parameter by the rules above. tuning may be nil.
+func derive(j *job, tuning *autotune.Tuning, elem string) derived {
+	fn := j.fn
+	ptrs := pointerParams(j.sf.File)[fn.Name]
+	flags := truthTested(fn)
+	fromConfig := map[string]bool{}
+	if tuning != nil && tuning.Autotune != nil && len(tuning.Autotune.Configs) > 0 {
+		for name := range tuning.Autotune.Configs[0].Meta {
+			fromConfig[name] = true
+		}
+	}
+	var d derived
+	var args []string
+	for _, p := range fn.Params {
+		v := ""
+		switch {
+		case p.Constexpr && (p.Default != nil || fromConfig[p.Name]):
+		case p.Constexpr && j.lits[p.Name] != "":
+			v = j.lits[p.Name]
+		case p.Constexpr && flags[p.Name]:
+			v = "False"
+		case p.Constexpr:
+			v = constexprGuess(p.Name)
+		case isPtr(ptrs, p.Name):
+			e := elem
+			if ptrs[p.Name] {
+				e = "int32"
+			}
+			d.lets = append(d.lets, fmt.Sprintf("%s=empty(16, dtype='%s')", p.Name, e))
+			v = p.Name
+		case p.Default != nil:
+		case floatName.MatchString(p.Name):
+			v = "0.5"
+		default:
+			v = "64"
+		}
+		if v != "" {
+			args = append(args, p.Name+"="+v)
+		}
+	}
+	d.line = fmt.Sprintf("%s[(1,)](%s)", fn.Name, strings.Join(args, ", "))
+	return d
+}
+
+func isPtr(ptrs map[string]bool, name string) bool {
+	_, ok := ptrs[name]
+	return ok
+}
+
+// constexprGuess is the value of a tl.constexpr that nothing else gives.
+func constexprGuess(name string) string {
+	switch {
+	case flagName.MatchString(name):
+		return "False"
+	case strings.Contains(strings.ToLower(name), "dtype"):
+		return "tl.float32"
+	case strings.Contains(strings.ToLower(name), "precision"):
+		return `"ieee"`
+	case blockName.MatchString(name):
+		return "32"
+	}
+	return "16"
+}
+
+// truthTested finds the names that fn's conditions test for truth alone
+// (if FLAG:, if not FLAG:, A and FLAG, x if FLAG else y): flags, which a
+// constexpr that nothing else gives a value takes as False.
+func truthTested(fn *frontend.Func) map[string]bool {
+	out := map[string]bool{}
+	var cond func(frontend.Expr)
+	cond = func(x frontend.Expr) {
+		switch x := x.(type) {
+		case *frontend.Name:
+			out[x.ID] = true
+		case *frontend.Unary:
+			if x.Op == "not" {
+				cond(x.X)
+			}
+		case *frontend.BoolOp:
+			for _, v := range x.Values {
+				cond(v)
+			}
+		}
+	}
+	walkStmts(fn.Body, func(st frontend.Stmt) {
+		switch st := st.(type) {
+		case *frontend.If:
+			cond(st.Cond)
+		case *frontend.While:
+			cond(st.Cond)
+		}
+	})
+	walkExprs(fn.Body, func(x frontend.Expr) {
+		if e, ok := x.(*frontend.IfExp); ok {
+			cond(e.Cond)
+		}
+	})
+	return out
+}
+
+// pointerSinks are the tl functions whose first argument (or the keyword
+// named in the value) is an address.
+var pointerSinks = map[string]string{
+	"load": "pointer", "store": "pointer", "make_block_ptr": "base",
+	"make_tensor_descriptor": "base", "_experimental_make_tensor_descriptor": "base",
+	"atomic_add": "pointer", "atomic_max": "pointer", "atomic_min": "pointer", "atomic_and": "pointer",
+	"atomic_or": "pointer", "atomic_xor": "pointer", "atomic_xchg": "pointer", "atomic_cas": "pointer",
+}
+
+// pointerParams finds the pointer parameters of every @jit function of
+// file, by function and parameter name: true for a pointer to integers
+// (one whose loaded values are added to an address: an index, as
+// cu_seqlens or a target class), false for other pointers. Uses as
+// pointers flow from callees to callers, so the functions are scanned until
+// nothing changes.
+func pointerParams(file *frontend.File) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	byName := map[string]*frontend.Func{}
+	for _, fn := range file.Funcs {
+		byName[fn.Name] = fn
+		out[fn.Name] = map[string]bool{}
+		for _, p := range fn.Params {
+			if n := strings.ToLower(p.Name); !p.Constexpr && (strings.HasSuffix(n, "ptr") || strings.HasSuffix(n, "pointer")) {
+				out[fn.Name][p.Name] = false
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range file.Funcs {
+			s := newPtrScan(fn)
+			var addrs []frontend.Expr
+			walkExprs(fn.Body, func(x frontend.Expr) {
+				if c, ok := x.(*frontend.Call); ok {
+					addrs = append(addrs, addressArgs(c, byName, out)...)
+				}
+			})
+			mark := func(name string, index bool) {
+				if was, ok := out[fn.Name][name]; s.isParam(name) && (!ok || index && !was) {
+					out[fn.Name][name] = index
+					changed = true
+				}
+			}
+			for _, a := range addrs {
+				for _, name := range s.roots(a) {
+					mark(name, false)
+				}
+				for _, name := range s.indexRoots(a) {
+					mark(name, true)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// addressArgs are the arguments of call c that are addresses: the pointer
+// of a tl load, store, atomic or block pointer, or an argument that a @jit
+// function of the file takes as a pointer.
+func addressArgs(c *frontend.Call, byName map[string]*frontend.Func, ptrs map[string]map[string]bool) []frontend.Expr {
+	name := calleeName(c.Func)
+	if kw, ok := pointerSinks[name]; ok {
+		var out []frontend.Expr
+		if len(c.Args) > 0 {
+			out = append(out, c.Args[0])
+		}
+		for _, k := range c.Keywords {
+			if k.Name == kw {
+				out = append(out, k.Value)
+			}
+		}
+		return out
+	}
+	callee := byName[name]
+	if callee == nil {
+		return nil
+	}
+	var out []frontend.Expr
+	for i, a := range c.Args {
+		if _, ok := ptrs[callee.Name][paramName(callee, i)]; ok {
+			out = append(out, a)
+		}
+	}
+	for _, k := range c.Keywords {
+		if _, ok := ptrs[callee.Name][k.Name]; ok {
+			out = append(out, k.Value)
+		}
+	}
+	return out
+}
+
+// paramName is the name of fn's i-th parameter, or "".
+func paramName(fn *frontend.Func, i int) string {
+	if i < len(fn.Params) {
+		return fn.Params[i].Name
+	}
+	return ""
+}
+
+// calleeName is the last name of a call's dotted callee (tl.load: load).
+func calleeName(f frontend.Expr) string {
+	switch f := f.(type) {
+	case *frontend.Name:
+		return f.ID
+	case *frontend.Attribute:
+		return f.Name
+	}
+	return ""
+}
+
+// ptrScan follows addresses back to parameters through one function's
+// local assignments.
+type ptrScan struct {
+	params  []string
+	assigns map[string][]frontend.Expr // local name: every value assigned to it
+	steps   map[string][]frontend.Expr // name: every value added by += or -=
+}
+
+func newPtrScan(fn *frontend.Func) *ptrScan {
+	s := &ptrScan{assigns: map[string][]frontend.Expr{}, steps: map[string][]frontend.Expr{}}
+	for _, p := range fn.Params {
+		s.params = append(s.params, p.Name)
+	}
+	walkStmts(fn.Body, func(st frontend.Stmt) {
+		switch st := st.(type) {
+		case *frontend.Assign:
+			for _, t := range st.Targets {
+				s.bind(t, st.Value)
+			}
+		case *frontend.AugAssign:
+			// p += off keeps p's base and adds an offset.
+			if n, ok := st.Target.(*frontend.Name); ok && (st.Op == "+" || st.Op == "-") {
+				s.steps[n.ID] = append(s.steps[n.ID], st.Value)
+			}
+		}
+	})
+	return s
+}
+
+// bind records that target takes value, element by element for tuples.
+func (s *ptrScan) bind(target, value frontend.Expr) {
+	switch t := target.(type) {
+	case *frontend.Name:
+		s.assigns[t.ID] = append(s.assigns[t.ID], value)
+	case *frontend.Tuple:
+		if v, ok := value.(*frontend.Tuple); ok && len(v.Elts) == len(t.Elts) {
+			for i := range t.Elts {
+				s.bind(t.Elts[i], v.Elts[i])
+			}
+		}
+	}
+}
+
+func (s *ptrScan) isParam(name string) bool { return slices.Contains(s.params, name) }
+
+// roots are the names an address is computed from: the leftmost operand of
+// + and - chains (the base; the offsets are added to it), both arms of a
+// conditional, the value of tl.multiple_of and friends and of .to(), and,
+// for a local, the roots of every value assigned to it.
+func (s *ptrScan) roots(x frontend.Expr) []string {
+	var out []string
+	seen := map[string]bool{}
+	var visit func(frontend.Expr)
+	visit = func(x frontend.Expr) {
+		switch x := x.(type) {
+		case *frontend.Name:
+			if seen[x.ID] {
+				return
+			}
+			seen[x.ID] = true
+			out = append(out, x.ID)
+			for _, v := range s.assigns[x.ID] {
+				visit(v)
+			}
+		case *frontend.Binary:
+			if x.Op == "+" || x.Op == "-" {
+				visit(x.X)
+			}
+		case *frontend.IfExp:
+			visit(x.Then)
+			visit(x.Else)
+		case *frontend.Call:
+			switch name := calleeName(x.Func); {
+			case name == "multiple_of" || name == "max_contiguous" || name == "max_constancy" || name == "advance":
+				if len(x.Args) > 0 {
+					visit(x.Args[0])
+				}
+			case name == "make_block_ptr" && len(x.Args) > 0:
+				visit(x.Args[0])
+			case name == "to":
+				if a, ok := x.Func.(*frontend.Attribute); ok {
+					visit(a.X)
+				}
+			}
+		}
+	}
+	visit(x)
+	return out
+}
+
+// indexRoots are the pointers that an address's offsets were loaded
+// through (by a load, or an atomic's old value): idx in
+// p + tl.load(idx + i) * stride, also where locals hold the load or the
+// base with the offset added, and in p += tl.load(idx + i).
+func (s *ptrScan) indexRoots(x frontend.Expr) []string {
+	var out []string
+	seen := map[string]bool{}
+	var offsets func(frontend.Expr)
+	offsets = func(x frontend.Expr) {
+		walkExpr(x, func(y frontend.Expr) {
+			switch y := y.(type) {
+			case *frontend.Call:
+				if name := calleeName(y.Func); (name == "load" || strings.HasPrefix(name, "atomic_")) && len(y.Args) > 0 {
+					out = append(out, s.roots(y.Args[0])...)
+				}
+			case *frontend.Name:
+				if !seen[y.ID] {
+					seen[y.ID] = true
+					for _, v := range s.assigns[y.ID] {
+						offsets(v)
+					}
+				}
+			}
+		})
+	}
+	var address func(frontend.Expr)
+	address = func(x frontend.Expr) {
+		switch x := x.(type) {
+		case *frontend.Binary:
+			// The base is the leftmost operand of + and -; the rest are
+			// offsets.
+			if x.Op == "+" || x.Op == "-" {
+				address(x.X)
+				offsets(x.Y)
+			}
+		case *frontend.IfExp:
+			address(x.Then)
+			address(x.Else)
+		case *frontend.Name:
+			if !seen[x.ID] {
+				seen[x.ID] = true
+				for _, v := range s.assigns[x.ID] {
+					address(v)
+				}
+				for _, v := range s.steps[x.ID] {
+					offsets(v)
+				}
+			}
+		}
+	}
+	address(x)
+	return out
+}

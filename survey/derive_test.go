@@ -1,0 +1,161 @@
+package survey
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/launch"
+)
+
+func TestDerive(t *testing.T) {
+	for _, c := range []struct {
+		name, src, kernel string
+		line              string
+		lets              []string
+		lits              map[string]string
+	}{
+		{
+			name: "pointers by use, through a stepped local and a helper; indices stepped in",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def _store(dst, v, mask):
+    tl.store(dst, v, mask=mask)
+
+@triton.jit
+def k(src, dst, rows, stride, n, scale, BLOCK: tl.constexpr, HAS_BIAS: tl.constexpr, OUT_DTYPE: tl.constexpr, D: tl.constexpr, K: tl.constexpr = 4):
+    p = src + tl.program_id(0) * stride
+    p += stride
+    dst += tl.load(rows + 1)
+    o = tl.arange(0, BLOCK)
+    _store(dst + o, tl.load(p + o) * scale, o < n)
+`,
+			kernel: "k",
+			line:   "k[(1,)](src=src, dst=dst, rows=rows, stride=64, n=64, scale=0.5, BLOCK=32, HAS_BIAS=False, OUT_DTYPE=tl.float32, D=16)",
+			lets:   []string{"src=empty(16, dtype='float32')", "dst=empty(16, dtype='float32')", "rows=empty(16, dtype='int32')"},
+		},
+		{
+			name: "a pointer to indices, a pointer by name, a default",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def g(x, idx, out_ptr, cursor, n=10):
+    i = tl.load(idx + tl.program_id(0))
+    j = i * n
+    tl.store(out_ptr + tl.atomic_add(cursor, 1), tl.load(x + j))
+`,
+			kernel: "g",
+			line:   "g[(1,)](x=x, idx=idx, out_ptr=out_ptr, cursor=cursor)",
+			lets:   []string{"x=empty(16, dtype='float16')", "idx=empty(16, dtype='int32')", "out_ptr=empty(16, dtype='float16')", "cursor=empty(16, dtype='int32')"},
+		},
+		{
+			name: "a pointer by its name on the right of +, a string constexpr",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def h(in_pointer, out_pointer, act: tl.constexpr, BLOCK_SIZE: tl.constexpr):
+    o = tl.arange(0, BLOCK_SIZE)
+    tl.store(o + out_pointer, tl.load(o + in_pointer))
+`,
+			kernel: "h",
+			lits:   map[string]string{"act": `"gelu"`},
+			line:   "h[(1,)](in_pointer=in_pointer, out_pointer=out_pointer, act=\"gelu\", BLOCK_SIZE=32)",
+			lets:   []string{"in_pointer=empty(16, dtype='float32')", "out_pointer=empty(16, dtype='float32')"},
+		},
+		{
+			name: "flags by use, a precision",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def f(x_ptr, INTERLEAVED: tl.constexpr, CONJ: tl.constexpr, REV: tl.constexpr, DOT_PRECISION: tl.constexpr):
+    if not INTERLEAVED and CONJ:
+        pass
+    y = 1 if REV else 2
+    tl.store(x_ptr, y)
+`,
+			kernel: "f",
+			line:   "f[(1,)](x_ptr=x_ptr, INTERLEAVED=False, CONJ=False, REV=False, DOT_PRECISION=\"ieee\")",
+			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, diags := frontend.Parse("k.py", []byte(c.src))
+			require.False(t, diags.HasErrors(), "%v", diags)
+			fn := f.Func(c.kernel)
+			require.NotNil(t, fn)
+			elem := "float32"
+			if c.kernel == "g" {
+				elem = "float16"
+			}
+			d := derive(&job{sf: &launch.SourceFile{File: f}, fn: fn, lits: c.lits}, nil, elem)
+			assert.Equal(t, c.line, d.line)
+			assert.Equal(t, c.lets, d.lets)
+		})
+	}
+}
+
+func TestScanFuncs(t *testing.T) {
+	src := `import triton
+from triton import jit
+
+@triton.autotune(
+    configs=[],
+    key=[],
+)
+@triton.jit(do_not_specialize=["n"])
+def a(x_ptr,
+      n,
+):
+    """Calls b(...)."""
+    b(x_ptr)
+
+@jit
+def b(p):
+    return p
+
+if True:
+    @triton.jit
+    def c(y):
+        pass
+`
+	fs := scanFuncs("f.py", src)
+	require.Len(t, fs, 3)
+	for i, want := range []struct {
+		name         string
+		line, indent int
+	}{{"a", 9, 0}, {"b", 16, 0}, {"c", 21, 4}} {
+		assert.Equal(t, want.name, fs[i].Name)
+		assert.Equal(t, want.line, fs[i].Line)
+		assert.Equal(t, want.indent, fs[i].Indent)
+	}
+	srcs := []*source{{funcs: fs}}
+	markHelpers(srcs)
+	assert.False(t, fs[0].Helper)
+	assert.True(t, fs[1].Helper) // called by a, and returns a value
+	assert.False(t, fs[2].Helper)
+}
+
+func TestComparedLiterals(t *testing.T) {
+	src := `import triton
+
+@triton.jit
+def k(x, mode: tl.constexpr, act: tl.constexpr):
+    if mode == "sum":
+        pass
+    elif mode == 'mean':
+        pass
+    if act != 'relu' and p == 0 or p == 2 or BT == 16 or q == -1:
+        pass
+`
+	assert.Equal(t, map[string]string{"mode": `"sum"`, "act": "'relu'", "p": "2"}, comparedLiterals([]*source{{funcs: scanFuncs("f.py", src)}}))
+}

@@ -1,0 +1,167 @@
+package survey
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/launch"
+
+	_ "github.com/tri-lang/tri/hostpy" // the autotune and heuristics decorators
+)
+
+const proj = "testdata/proj"
+
+// byName indexes a survey's results by function name.
+func byName(t *testing.T, rep *Report) map[string]*Result {
+	t.Helper()
+	out := map[string]*Result{}
+	for _, r := range rep.Results {
+		out[r.Name] = r
+	}
+	return out
+}
+
+func TestRun(t *testing.T) {
+	rep, err := Run(proj, Options{Jobs: 2, Timeout: time.Minute, Arch: "sm_80"})
+	require.NoError(t, err)
+	rs := byName(t, rep)
+	for _, c := range []struct {
+		name   string
+		status Status
+		kind   string
+		elem   string
+	}{
+		{"_combine", Helper, "", ""},
+		{"add_kernel", Built, "", "float32"},
+		{"add_tuned", Built, "", "float32"},
+		{"row_sum", Built, "", "float32"},
+		{"broken_kernel", Failed, "parse", ""},
+		{"scaled_kernel", Failed, "tl.dot_scaled unsupported", ""},
+		{"inner_kernel", Failed, "@jit not at top level", ""},
+	} {
+		r := rs[c.name]
+		require.NotNil(t, r, c.name)
+		assert.Equal(t, c.status, r.Status, "%s: %s", c.name, r.Message)
+		assert.Equal(t, c.kind, r.Kind, c.name)
+		assert.Equal(t, c.elem, r.Elem, c.name)
+	}
+	assert.Equal(t, Counts{Kernels: 6, Built: 3, Helpers: 1}, rep.Total())
+	assert.Equal(t, map[string]Counts{"broken": {Kernels: 3}, "elementwise": {Kernels: 3, Built: 3, Helpers: 1}}, rep.Folders())
+	// The cu_seqlens values are offsets: a pointer to integers.
+	assert.Contains(t, rs["row_sum"].Lets, "cu_seqlens=empty(16, dtype='int32')")
+	assert.Contains(t, rs["scaled_kernel"].Message, "broken/scaled.py:10:")
+}
+
+// TestRepeatable: the launch a kernel was built for builds again through
+// tri build's own path from its text.
+func TestRepeatable(t *testing.T) {
+	rep, err := Run(proj, Options{Jobs: 1, Timeout: time.Minute, Arch: "sm_80"})
+	require.NoError(t, err)
+	for _, r := range rep.Results {
+		if r.Status != Built {
+			continue
+		}
+		o := &launch.Options{Lets: r.Lets, Arch: "sm_80", Output: t.TempDir() + "/k.cu"}
+		assert.NoError(t, launch.BuildFile(proj+"/"+r.File, r.Launch, o), r.Name)
+	}
+}
+
+// TestPanicIsCounted: a panic in a build is caught, counted as an internal
+// error naming where it happened, and listed first.
+func TestPanicIsCounted(t *testing.T) {
+	build := func(j *job) (string, derived, error) {
+		if j.fn.Name == "add_kernel" {
+			var m map[string]int
+			m["boom"]++ // a nil map: the kind of bug tri might have
+		}
+		return buildKernel(j)
+	}
+	rep, err := run(proj, Options{Jobs: 2, Timeout: time.Minute, Arch: "sm_80"}, build)
+	require.NoError(t, err)
+	r := byName(t, rep)["add_kernel"]
+	assert.Equal(t, Failed, r.Status)
+	assert.Equal(t, KindInternal, r.Kind)
+	assert.Contains(t, r.Message, "assignment to entry in nil map")
+	kinds := rep.Kinds()
+	require.NotEmpty(t, kinds)
+	assert.Equal(t, KindInternal, kinds[0].Kind)
+	assert.Equal(t, 1, kinds[0].Count)
+	// The others still build.
+	assert.Equal(t, Built, byName(t, rep)["add_tuned"].Status)
+}
+
+func TestTimeout(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	build := func(j *job) (string, derived, error) {
+		if j.fn.Name == "row_sum" {
+			<-release
+		}
+		return buildKernel(j)
+	}
+	rep, err := run(proj, Options{Jobs: 2, Timeout: 2 * time.Second, Arch: "sm_80"}, build)
+	require.NoError(t, err)
+	r := byName(t, rep)["row_sum"]
+	assert.Equal(t, "timeout", r.Kind)
+	assert.Equal(t, Built, byName(t, rep)["add_kernel"].Status)
+}
+
+func TestPrintAndCSV(t *testing.T) {
+	rep, err := Run(proj, Options{Jobs: 2, Timeout: time.Minute, Arch: "sm_80"})
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, rep.Print(&out, 2))
+	text := out.String()
+	assert.Contains(t, text, "3 of 6 kernels build (50.0%)")
+	assert.Regexp(t, `(?m)^elementwise\s+3\s+3\s+100\.0\s+1$`, text)
+	assert.Regexp(t, `(?m)^broken\s+0\s+3\s+0\.0\s+0$`, text)
+	// --top 2 keeps two of the three kinds.
+	assert.Equal(t, 2, strings.Count(text, "broken/"), text)
+
+	var b bytes.Buffer
+	require.NoError(t, rep.WriteCSV(&b))
+	rows, err := csv.NewReader(&b).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 1+len(rep.Results))
+	assert.Equal(t, []string{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets"}, rows[0])
+	found := false
+	for _, row := range rows[1:] {
+		if row[2] == "broken_kernel" {
+			found = true
+			assert.Equal(t, []string{"broken/syntax.py", "6", "broken_kernel", "failed", "parse"}, row[:5])
+		}
+	}
+	assert.True(t, found)
+}
+
+func TestKind(t *testing.T) {
+	src := []byte("import triton\nfrom .utils import (\n    configs,  # the configs\n    helper as h,\n)\nimport pkg.mod\n\ndef local_configs():\n    pass\n")
+	for _, c := range []struct {
+		err  error
+		kind string
+	}{
+		{errors.New("k.py:3:4: undefined name h"), "import"},
+		{errors.New("k.py:3:4: undefined name nowhere"), "other"},
+		{errors.New("k.py:1:1: @triton.autotune: NameError: name 'configs' is not defined"), "import"},
+		{errors.New("k.py:1:1: @triton.autotune: NameError: name 'local_configs' is not defined"), "host code not read"},
+		{errors.New("m.py:28:1: @triton.autotune: NameError: name 'inspect' is not defined"), "@triton.autotune: NameError"},
+		{errors.New("k.py:2:1: @triton.heuristics for 'EVEN': KeyError: 'BLOCK'"), "@triton.heuristics: KeyError"},
+		{errors.New("k.py:67:11: fla.ops.utils.op has no attribute log"), "import"},
+		{errors.New("k.py:67:11: tl has no attribute foo"), "undefined tl name"},
+		{errors.New("internal error: panic: boom"), KindInternal},
+		{diag.Errorf(diag.Pos{File: "launch", Line: 1, Col: 40}, diag.CodeArgs, "k() missing argument 'n'"), "signature"},
+		{diag.Errorf(diag.Pos{File: "k.py", Line: 8, Col: 40}, diag.CodeLaunch, "name 'X' is not bound"), "signature"},
+		{diag.Errorf(diag.Pos{File: "k.py", Line: 8, Col: 4}, diag.CodeType, "cannot compare *i32 with i32"), "type"},
+		{errTimeout, "timeout"},
+		{errors.Join(errDerive, errors.New("x")), "signature"},
+	} {
+		assert.Equal(t, c.kind, Kind(c.err, src), c.err.Error())
+	}
+}
