@@ -12,6 +12,7 @@ func init() {
 	references["asm_pack4"] = refAsmPack4
 	references["asm_two_outputs"] = refAsmTwoOutputs
 	references["asm_pointer"] = refAsmPointer
+	references["asm_f16x2"] = refAsmF16x2
 }
 
 // refAsmShl: shf.l.wrap.b32 is the high word of (y:x) << (s mod 32); then
@@ -54,10 +55,14 @@ func refAsmTwoOutputs(in tensors, _ map[string]float64) tensors {
 	return tensors{"c": c, "d": d}
 }
 
-// refAsmPointer: y[i] = x[i+1]; g = |h| by clearing the sign bit.
+// refAsmPointer: y[i] = x[i+1].
 func refAsmPointer(in tensors, _ map[string]float64) tensors {
-	x, h := in["x"], in["h"]
-	y := eachFloat(in["y"], func(i int) float64 { return x.Float(i + 1) })
-	g := eachFloat(in["g"], func(i int) float64 { return math.Abs(h.Float(i)) })
-	return tensors{"y": y, "g": g}
+	x := in["x"]
+	return tensors{"y": eachFloat(in["y"], func(i int) float64 { return x.Float(i + 1) })}
+}
+
+// refAsmF16x2: g = |h|, by clearing the sign bit.
+func refAsmF16x2(in tensors, _ map[string]float64) tensors {
+	h := in["h"]
+	return tensors{"g": eachFloat(in["g"], func(i int) float64 { return math.Abs(h.Float(i)) })}
 }

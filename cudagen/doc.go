@@ -42,7 +42,7 @@
 //     counts these conversions.
 //
 // Printing (emit.go, ops.go, memory.go, shapes.go, reduce.go, scan.go,
-// atomic.go) then walks the tree. Each tile value becomes a per-thread
+// atomic.go, asm.go for inline PTX) then walks the tree. Each tile value becomes a per-thread
 // array (`float x[8]`) named after its source name, filled by a one-line
 // `#pragma unroll` loop over the thread's elements and indexed only by
 // constants once unrolled, so it lives in registers. A thread's element e

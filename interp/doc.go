@@ -62,6 +62,10 @@
 // bits. Masked-off lanes are untouched and give 0. Float atomic adds from
 // several programs land in a scheduling-dependent order.
 //
+// Inline PTX (tl.inline_asm_elementwise) cannot be interpreted: Run refuses
+// a kernel that has any before a program starts, with an error placed at
+// the call (CanRun says so beforehand).
+//
 // Program instances are independent and run on several goroutines. A
 // program is one logical thread of tile ops: tl.debug_barrier is a no-op.
 // A program that waits for another (a spin lock on atomic_cas, a flag) makes

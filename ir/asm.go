@@ -6,6 +6,7 @@ package ir
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -81,11 +82,11 @@ func (a *InlineAsm) Operands() (ops []AsmOperand, memory bool, err error) {
 		case len(body) == 1 && RegBits(body[0]) > 0:
 			op.Reg = body[0]
 		case !op.Output && body != "" && strings.Trim(body, "0123456789") == "":
-			fmt.Sscan(body, &op.Tied)
-			if op.Tied >= len(ops) || !ops[op.Tied].Output {
+			n, err := strconv.Atoi(body)
+			if err != nil || n >= len(ops) || !ops[n].Output {
 				return nil, false, fmt.Errorf("input %q is tied to %s, which is not an output", c, body)
 			}
-			op.Reg = ops[op.Tied].Reg
+			op.Tied, op.Reg = n, ops[n].Reg
 		default:
 			return nil, false, fmt.Errorf("constraint %q: want =r, =h, =l, =f or =d for an output, r, h, l, f, d or an output's number for an input", c)
 		}
@@ -132,10 +133,9 @@ func (a *InlineAsm) Parts(n int) ([]AsmPart, error) {
 		case braced && !strings.HasPrefix(rest[digits:], "}"):
 			return nil, fmt.Errorf("operand reference at offset %d: operand modifiers (${N:x}) are not supported", i)
 		}
-		var op int
-		fmt.Sscan(rest[:digits], &op)
-		if op >= n {
-			return nil, fmt.Errorf("$%d names no operand: the constraints give %d (numbered from 0)", op, n)
+		op, err := strconv.Atoi(rest[:digits])
+		if err != nil || op >= n {
+			return nil, fmt.Errorf("$%s names no operand: the constraints give %d (numbered from 0)", rest[:digits], n)
 		}
 		if text.Len() > 0 {
 			parts = append(parts, AsmPart{Text: text.String(), Operand: -1})

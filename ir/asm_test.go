@@ -25,6 +25,7 @@ func TestAsmOperands(t *testing.T) {
 		{"=q,r", nil, false, `constraint "=q"`},
 		{"=r,1", nil, false, `input "1" is tied to 1, which is not an output`},
 		{"=r,", nil, false, `constraint ""`},
+		{"=r,99999999999999999999", nil, false, `is tied to 99999999999999999999, which is not an output`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.constraints, func(t *testing.T) {
@@ -54,6 +55,9 @@ func TestAsmParts(t *testing.T) {
 		{"mov $2, $0;", 2, nil, "$2 names no operand: the constraints give 2"},
 		{"mov ${0:x};", 1, nil, "operand modifiers"},
 		{"mov $x;", 1, nil, "names no operand"},
+		{"mov $99999999999999999999;", 1, nil, "$99999999999999999999 names no operand"},
+		{"mov ${0", 1, nil, "operand modifiers"},
+		{"mov $", 1, nil, "names no operand"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.asm, func(t *testing.T) {

@@ -118,7 +118,9 @@ func newRun() *cobra.Command {
 dtype=...), rand, randint(lo, hi, *shape, dtype=...), zeros, ones, empty
 (NaN-filled for floats so unwritten elements show), full(shape, value,
 dtype=...), arange(n, dtype=...), *_like(name), tensor([...], dtype=...),
-ptrs(a, b, ...); lambda meta: (...) for grids. dtype defaults to 'float32'.
+ptrs(a, b, ..., dtype='int64' or 'uint64') (a table of the addresses of
+bound tensors, the interpreter's own under --interpret); lambda meta: (...)
+for grids. dtype defaults to 'float32'.
 
 A kernel under @triton.autotune is tuned on the GPU the first time a launch
 with its key is run: each config is compiled and timed as tri bench does, on
@@ -131,7 +133,9 @@ config's; @triton.heuristics compute theirs at every launch.
 
 --save NAME=F.npy writes a bound tensor after the launch (fp16 as <f2, bf16
 as float32). --check runs on the GPU and in the interpreter on the same
-inputs and fails (exit 1) on any difference beyond this tolerance:
+inputs and fails (exit 1) on any difference beyond this tolerance (pointer
+tables are not compared; a kernel with tl.inline_asm_elementwise, which the
+interpreter cannot run, runs on the GPU only, with a warning):
 
 ` + launch.ToleranceTable,
 		Args: rangeArgs(1, 2, "run FILE ['LAUNCH']"),
