@@ -217,6 +217,7 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpPrint, ir.OpAssert, // debug.go
 		ir.OpLibdevice, // libdevice.go
 		ir.OpInlineAsm,
+		ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat, // tileops.go
 	} {
 		m[op] = true
 	}

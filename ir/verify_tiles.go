@@ -85,6 +85,8 @@ func checkTileOp(v *Value) error {
 		return checkAtomic(v, arg(0), v.Args[1:])
 	case OpInlineAsm:
 		return checkInlineAsm(v)
+	case OpSort, OpFlip, OpGather, OpHistogram, OpCat:
+		return checkTileOps(v)
 	default:
 		return fmt.Errorf("unknown op")
 	}

@@ -1,0 +1,199 @@
+package cudagen
+
+// This file implements the tile operations: tl.sort, tl.topk and
+// tl.standard.bitonic_merge, tl.flip, tl.gather, tl.histogram and tl.cat.
+// Each goes through shared memory: every thread stores its elements at
+// their row-major index, a barrier, the whole program works on the
+// scratch (the sort's compare-and-swap steps, the histogram's counters),
+// then each thread reads the elements of the result's layout, and a
+// last barrier frees the scratch.
+
+import (
+	"fmt"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// tileOp writes one tile operation.
+func (e *emitter) tileOp(v *ir.Value) {
+	switch v.Op {
+	case ir.OpSort:
+		e.sortOp(v)
+	case ir.OpHistogram:
+		e.histogramOp(v)
+	case ir.OpGather:
+		e.gatherOp(v)
+	default: // flip and cat only move elements
+		e.moveOp(v)
+	}
+}
+
+// threads is the number of threads of a program.
+func (e *emitter) threads() int { return 32 * e.numWarps }
+
+// moveOp writes flip (the axis coordinate reversed) and cat (the two
+// inputs stored one after the other).
+func (e *emitter) moveOp(v *ir.Value) {
+	d := e.layoutOf(v)
+	in := v.Args[0]
+	size := in.Type.Shape.NumElements() * in.Type.Kind.Bytes()
+	e.w.line("// %s through shared memory: #%s -> #%s.", v.Op, e.layoutOf(in).Tag, d.Tag)
+	e.useShared(len(v.Args) * size)
+	for k, a := range v.Args {
+		e.storeShared(a, k*size)
+	}
+	e.w.line("__syncthreads();")
+	e.define(v, func(i string) string {
+		c := coords(d, i)
+		if v.Op == ir.OpFlip {
+			c[v.Axis] = fmt.Sprintf("%d - %s", d.Shape[v.Axis]-1, c[v.Axis])
+		}
+		return smem(v.Type.DType, 0, linearOf(d.Shape, c))
+	})
+	e.w.line("__syncthreads();")
+}
+
+// gatherOp reads each element of the source at the coordinates of the
+// result, the axis one from the index (kept in range: Triton leaves an
+// index outside the source undefined, and the interpreter rejects it).
+func (e *emitter) gatherOp(v *ir.Value) {
+	d := e.layoutOf(v)
+	src, idx := v.Args[0], v.Args[1]
+	e.w.line("// Gather through shared memory: the source #%s, stored, is read at the index's coordinates.", e.layoutOf(src).Tag)
+	e.useShared(src.Type.Shape.NumElements() * src.Type.Kind.Bytes())
+	e.storeShared(src, 0)
+	e.w.line("__syncthreads();")
+	n := src.Type.Shape[v.Axis]
+	e.define(v, func(i string) string {
+		c := coords(d, i)
+		c[v.Axis] = fmt.Sprintf("((int)%s & %d)", e.expr(idx, i), n-1)
+		return smem(v.Type.DType, 0, linearOf(src.Type.Shape, c))
+	})
+	e.w.line("__syncthreads();")
+}
+
+// sortOp writes Triton's bitonic network (standard.py's sort_impl) over
+// the tile in shared memory. Positions are the flat row-major indices;
+// the compare-and-swap on bit `bit` pairs positions i and j = i | 1<<bit,
+// and, as _compare_and_swap does, the left one takes the right's value
+// when (left > right) != flip, the right one the left's when
+// (right > left) != !flip, each from the values before the step (so NaNs
+// spread exactly as in Triton). flip is bit `stage` of the position in
+// the alternating stages, descending in the last.
+func (e *emitter) sortOp(v *ir.Value) {
+	in := v.Args[0]
+	t := in.Type.DType
+	ct := cType(t)
+	n := in.Type.Shape.NumElements()
+	r := in.Type.Shape.Rank()
+	logN := log2(in.Type.Shape[r-1])
+	logK := int(v.Const.Int)
+	desc := boolLit(v.Flags&ir.FlagReverse != 0)
+	bytes := n * t.Kind.Bytes()
+	halvings := logN - logK
+	e.useShared(bytes * min(2, halvings+1))
+	what := "tl.sort"
+	switch {
+	case v.Axis == 1:
+		what = "tl.bitonic_merge"
+	case halvings > 0:
+		what = fmt.Sprintf("tl.topk(k=%d)", 1<<logK)
+	}
+	e.w.line("// %s: Triton's bitonic network over the %d elements, rows of %d, in shared memory.", what, n, 1<<logN)
+	e.storeShared(in, 0)
+	e.w.line("__syncthreads();")
+	e.w.open("{")
+	e.w.line("%s* s = reinterpret_cast<%s*>(tri_smem);", ct, ct)
+	gt := func(a, b string) string { return compareExpr(ir.OpGt, t, a, b) }
+	swaps := func(pairs, flip string) {
+		e.w.open("for (int bit = stage - 1; bit >= 0; --bit) {")
+		e.w.open("for (int p = tri_thread_id(); p < %s; p += %d) {", pairs, e.threads())
+		e.w.line("int i = (p >> bit << (bit + 1)) | (p & ((1 << bit) - 1)), j = i | (1 << bit);")
+		e.w.line("bool flip = %s;", flip)
+		e.w.line("%s left = s[i], right = s[j];", ct)
+		e.w.line("s[i] = (%s) != flip ? right : left;", gt("left", "right"))
+		e.w.line("s[j] = (%s) != !flip ? left : right;", gt("right", "left"))
+		e.w.close("}")
+		e.w.line("__syncthreads();")
+		e.w.close("}")
+	}
+	if v.Axis == 1 {
+		e.w.line("const int stage = %d;  // the last merge only", logN)
+		swaps(fmt.Sprint(n/2), desc)
+	} else {
+		e.w.open("for (int stage = 1; stage <= %d; ++stage) {", logK)
+		swaps(fmt.Sprint(n/2), fmt.Sprintf("stage < %d ? ((i >> stage) & 1) != 0 : %s", logN, desc))
+		e.w.close("}")
+	}
+	if halvings > 0 {
+		e.w.line("// Bitonic top-k: keep the larger of the halves split by bit %d, merge again.", logK)
+		e.w.line("%s* o = reinterpret_cast<%s*>(tri_smem + %d);", ct, ct, bytes)
+		e.w.open("for (int step = %d; step <= %d; ++step) {", logK+1, logN)
+		e.w.open("for (int p = tri_thread_id(); p < (%d >> (step - %d)); p += %d) {", n, logK, e.threads())
+		e.w.line("int i = (p >> %d << %d) | (p & %d);", logK, logK+1, (1<<logK)-1)
+		maxOf := floatOrIntMax(t.Kind, "s[i]", fmt.Sprintf("s[i | %d]", 1<<logK))
+		e.w.line("o[p] = %s;", maxOf)
+		e.w.close("}")
+		e.w.line("__syncthreads();")
+		e.w.line("%s* w = s; s = o; o = w;", ct)
+		e.w.line("const int stage = %d;", logK)
+		swaps(fmt.Sprintf("(%d >> (step - %d))", n/2, logK), fmt.Sprintf("step < %d ? ((i >> %d) & 1) != 0 : %s", logN, logK, desc))
+		e.w.close("}")
+	}
+	e.w.close("}")
+	off := (halvings % 2) * bytes
+	d := e.layoutOf(v)
+	e.define(v, func(i string) string { return smem(t, off, linearOf(d.Shape, coords(d, i))) })
+	e.w.line("__syncthreads();")
+}
+
+// floatOrIntMax is tl.maximum of two values of kind k (32 or 64 bits).
+func floatOrIntMax(k ir.Kind, a, b string) string {
+	if k.IsFloat() {
+		return floatOp(ir.OpMax, k, 0, []string{a, b})
+	}
+	return intOp(ir.OpMax, k, []string{a, b})
+}
+
+// histogramOp counts the active input elements as Triton's GPU lowering
+// does: each value's low log2(max(bins, 32)) bits pick its bin, and bins
+// past the last are dropped. The input (and mask) go through shared
+// memory, so that replicated elements count once.
+func (e *emitter) histogramOp(v *ir.Value) {
+	in, mask := v.Args[0], v.Args[1]
+	n := in.Type.Shape.NumElements()
+	bins := v.Type.Shape[0]
+	inBytes := n * in.Type.Kind.Bytes()
+	binsOff := (inBytes + n + 15) / 16 * 16
+	e.useShared(binsOff + 4*bins)
+	e.w.line("// tl.histogram of %d elements into %d bins through shared memory (the bin is the value's low bits, as Triton's GPU lowering takes it).", n, bins)
+	e.storeShared(in, 0)
+	if mask != nil {
+		e.storeShared(mask, inBytes)
+	}
+	e.w.open("{")
+	e.w.line("int* bins = reinterpret_cast<int*>(tri_smem + %d);", binsOff)
+	e.w.line("for (int j = tri_thread_id(); j < %d; j += %d) bins[j] = 0;", bins, e.threads())
+	e.w.line("__syncthreads();")
+	e.w.open("for (int p = tri_thread_id(); p < %d; p += %d) {", n, e.threads())
+	e.w.line("int bin = (int)(%s & %d);", smem(in.Type.DType, 0, "p"), max(bins, 32)-1)
+	cond := fmt.Sprintf("bin < %d", bins)
+	if mask != nil {
+		cond = smem(ir.TBool, inBytes, "p") + " && " + cond
+	}
+	e.w.line("if (%s) asm volatile(\"red.add.u32 [%%0], 1;\" :: \"l\"(bins + bin) : \"memory\");", cond)
+	e.w.close("}")
+	e.w.line("__syncthreads();")
+	e.w.close("}")
+	d := e.layoutOf(v)
+	e.define(v, func(i string) string { return smem(ir.TInt32, binsOff, linearOf(d.Shape, coords(d, i))) })
+	e.w.line("__syncthreads();")
+}
+
+// boolLit is a C boolean literal.
+func boolLit(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}

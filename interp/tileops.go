@@ -1,0 +1,232 @@
+package interp
+
+// This file implements the tile operations: tl.sort, tl.topk and
+// tl.standard.bitonic_merge (Triton's bitonic network, step for step, so
+// that equal keys, ±0 and NaN end where Triton puts them), tl.flip,
+// tl.gather, tl.histogram and tl.cat. Each computes, for every result
+// lane, the input lane it takes, then copies the elements.
+
+import (
+	"math"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+)
+
+// order compares the lanes of a tile.
+type order struct {
+	gt func(i, j int) bool // lane i > lane j (false when either is NaN)
+	// max picks the lane tl.maximum returns (NaN loses; +0 beats -0).
+	max func(i, j int) int
+}
+
+func orderOf(a *tile) order {
+	if a.flts != nil {
+		x := a.flts
+		return order{
+			gt: func(i, j int) bool { return x[i] > x[j] },
+			max: func(i, j int) int {
+				a, b := x[i], x[j]
+				if a != a || b > a || b == a && math.Signbit(a) {
+					return j
+				}
+				return i
+			},
+		}
+	}
+	x, k := a.ints, a.kind
+	return order{
+		gt: func(i, j int) bool { return less(k, x[j], x[i]) },
+		max: func(i, j int) int {
+			if less(k, x[i], x[j]) {
+				return j
+			}
+			return i
+		},
+	}
+}
+
+// gatherLanes builds the tile whose lane i is a's lane src[i].
+func gatherLanes(a *tile, shape ir.Shape, src []int) *tile {
+	t := newTile(a.kind, shape)
+	if a.flts != nil {
+		for i, s := range src {
+			t.flts[i] = a.flts[s]
+		}
+		return t
+	}
+	for i, s := range src {
+		t.ints[i] = a.ints[s]
+	}
+	return t
+}
+
+// sortLanes runs standard.py's sort_impl on the lanes of a tile whose
+// last dimension has 2**logN elements, keeping 2**logK of them (topk
+// when logK < logN); merge runs only bitonic_merge's final stage. Lane
+// positions are flat row-major indices: Triton's hypercube of all the
+// tile's index bits.
+func sortLanes(a *tile, logN, logK int, desc, merge bool) []int {
+	o := orderOf(a)
+	cur := make([]int, a.len())
+	for i := range cur {
+		cur[i] = i
+	}
+	// compareSwap is _compare_and_swap on bit i; flip gives each lane's
+	// flip bit.
+	compareSwap := func(bit int, flip func(p int) bool) {
+		next := make([]int, len(cur))
+		for p := range cur {
+			q := p ^ 1<<bit
+			isRight := p>>bit&1 == 1
+			if o.gt(cur[p], cur[q]) != (flip(p) != isRight) {
+				next[p] = cur[q]
+			} else {
+				next[p] = cur[p]
+			}
+		}
+		cur = next
+	}
+	// mergeStage is _bitonic_merge_hypercube(stage, order): alternating
+	// flips by bit `stage` of the position, else the order for all.
+	mergeStage := func(stage int, alternating bool) {
+		flip := func(int) bool { return desc }
+		if alternating {
+			flip = func(p int) bool { return p>>stage&1 == 1 }
+		}
+		for i := stage - 1; i >= 0; i-- {
+			compareSwap(i, flip)
+		}
+	}
+	if merge {
+		mergeStage(logN, false)
+		return cur
+	}
+	for s := 1; s <= logK; s++ {
+		mergeStage(s, s < logN)
+	}
+	// Bitonic top-k: keep the larger of the two halves split by bit logK,
+	// then merge again.
+	for i := logK + 1; i <= logN; i++ {
+		low := 1<<logK - 1
+		next := make([]int, len(cur)/2)
+		for j := range next {
+			l := j>>logK<<(logK+1) | j&low
+			next[j] = o.max(cur[l], cur[l|1<<logK])
+		}
+		cur = next
+		mergeStage(logK, i < logN)
+	}
+	return cur
+}
+
+// sortTile evaluates OpSort.
+func sortTile(v *ir.Value, a *tile) *tile {
+	r := a.shape.Rank()
+	logN := log2Of(a.shape[r-1])
+	src := sortLanes(a, logN, int(v.Const.Int), v.Flags&ir.FlagReverse != 0, v.Axis == 1)
+	return gatherLanes(a, v.Type.Shape, src)
+}
+
+// log2Of is log2 of a power of two.
+func log2Of(n int) int {
+	b := 0
+	for n > 1 {
+		n >>= 1
+		b++
+	}
+	return b
+}
+
+// rowMajor walks the lanes of shape, giving each lane's coordinates.
+func rowMajor(shape ir.Shape, f func(lane int, c []int)) {
+	c := make([]int, len(shape))
+	for lane := range shape.NumElements() {
+		f(lane, c)
+		for d := len(shape) - 1; d >= 0; d-- {
+			c[d]++
+			if c[d] < shape[d] {
+				break
+			}
+			c[d] = 0
+		}
+	}
+}
+
+// linear is the row-major index of coordinates c in shape.
+func linear(shape ir.Shape, c []int) int {
+	i := 0
+	for d, n := range shape {
+		i = i*n + c[d]
+	}
+	return i
+}
+
+// flipTile reverses a along axis.
+func flipTile(a *tile, axis int) *tile {
+	src := make([]int, a.len())
+	rowMajor(a.shape, func(lane int, c []int) {
+		c[axis] = a.shape[axis] - 1 - c[axis]
+		src[lane] = linear(a.shape, c)
+		c[axis] = a.shape[axis] - 1 - c[axis]
+	})
+	return gatherLanes(a, a.shape, src)
+}
+
+// gatherTile evaluates OpGather; an index outside the source is an error.
+func (p *program) gatherTile(v *ir.Value, a, idx *tile) (*tile, error) {
+	src := make([]int, idx.len())
+	n := a.shape[v.Axis]
+	var err error
+	rowMajor(idx.shape, func(lane int, c []int) {
+		j := idx.ints[lane]
+		if (j < 0 || j >= int64(n) || idx.kind == ir.Uint64 && uint64(j) >= uint64(n)) && err == nil {
+			err = p.errorf(v.Pos, diag.CodeRuntime, "tl.gather: index %d at %s is outside [0, %d) along axis %d",
+				j, laneString(idx.shape, lane), n, v.Axis)
+			return
+		}
+		if err != nil {
+			return
+		}
+		saved := c[v.Axis]
+		c[v.Axis] = int(j)
+		src[lane] = linear(a.shape, c)
+		c[v.Axis] = saved
+	})
+	if err != nil {
+		return nil, err
+	}
+	return gatherLanes(a, v.Type.Shape, src), nil
+}
+
+// histogramTile counts each active lane in bin (x mod B'), B' the bin
+// count raised to at least 32, and drops the lanes whose bin is past the
+// last: Triton's GPU lowering looks only at the low bits of each value
+// (ballots of log2(B') bits over bins padded to a warp's width), so values
+// outside [0, bins) wrap rather than vanish.
+func histogramTile(v *ir.Value, a, mask *tile) *tile {
+	bins := v.Type.Shape[0]
+	t := newTile(ir.Int32, v.Type.Shape)
+	m := int64(max(bins, 32) - 1)
+	for i, x := range a.ints {
+		if mask != nil && mask.ints[i] == 0 {
+			continue
+		}
+		if b := x & m; b < int64(bins) {
+			t.ints[b]++
+		}
+	}
+	wrapInts(ir.Int32, t.ints)
+	return t
+}
+
+// catTile concatenates two 1-D tiles.
+func catTile(a, b *tile, shape ir.Shape) *tile {
+	t := &tile{kind: a.kind, shape: shape}
+	if a.flts != nil {
+		t.flts = append(append([]float64{}, a.flts...), b.flts...)
+	} else {
+		t.ints = append(append([]int64{}, a.ints...), b.ints...)
+	}
+	return t
+}

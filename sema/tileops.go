@@ -1,0 +1,324 @@
+package sema
+
+// This file implements the tile operations of triton.language: tl.sort,
+// tl.topk and tl.standard.bitonic_merge (one OpSort: Triton's bitonic
+// network), tl.flip, tl.gather, tl.histogram and tl.cat (ops of their
+// own), and tl.interleave, tl.softmax, tl.logical_and and tl.logical_or
+// (built from existing ops, as standard.py and semantic.py build them).
+
+import (
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+)
+
+func addTileOpBuiltins(tl func(string) string) {
+	builtins[tl("sort")] = &builtin{[]string{"x", "dim", "descending"}, 1, bSort}
+	builtins[tl("topk")] = &builtin{[]string{"x", "k", "dim"}, 2, bTopk}
+	builtins[tl("bitonic_merge")] = &builtin{[]string{"x", "dim", "descending"}, 1, bBitonicMerge}
+	builtins[tl("flip")] = &builtin{[]string{"x", "dim"}, 1, bFlip}
+	builtins[tl("gather")] = &builtin{[]string{"src", "index", "axis"}, 3, bGather}
+	builtins[tl("histogram")] = &builtin{[]string{"input", "num_bins", "mask"}, 2, bHistogram}
+	builtins[tl("cat")] = &builtin{[]string{"input", "other", "can_reorder"}, 2, bCat}
+	builtins[tl("interleave")] = &builtin{[]string{"a", "b"}, 2, bInterleave}
+	builtins[tl("softmax")] = &builtin{[]string{"x", "dim", "keep_dims", "ieee_rounding"}, 1, bSoftmax}
+	builtins[tl("logical_and")] = &builtin{[]string{"input", "other"}, 2, bLogical("and")}
+	builtins[tl("logical_or")] = &builtin{[]string{"input", "other"}, 2, bLogical("or")}
+}
+
+// log2Exact is log2 of n, a power of two.
+func log2Exact(n int) int {
+	b := 0
+	for n > 1 {
+		n >>= 1
+		b++
+	}
+	return b
+}
+
+// sortInput reads the tensor of sort, topk and bitonic_merge and checks
+// their dim: standard.py sorts along the last dimension only, and dim
+// must be None or that dimension's (non-negative) number.
+func (c *compiler) sortInput(a *args, what string, dim *val) *ir.Value {
+	x := c.tensorArg(a.vals[0], what, a.pos)
+	if x == nil {
+		return nil
+	}
+	if x.Type.IsPtr() {
+		c.errorf(a.pos, diag.CodeType, "%s of pointers is not supported", what)
+		return nil
+	}
+	last := x.Type.Shape.Rank() - 1
+	if given(dim) {
+		d, ok := c.constInt(dim, "the dim of "+what, a.pos)
+		if !ok {
+			return nil
+		}
+		if d != int64(last) {
+			c.errorf(a.pos, diag.CodeValue, "%s: only minor dimension is currently supported (dim must be None or %d, got %d)", what, last, d)
+			return nil
+		}
+	}
+	return x
+}
+
+// emitSort emits an OpSort of x keeping 2**logK of its last dimension.
+func (c *compiler) emitSort(x *ir.Value, logK int, desc, merge bool, pos diag.Pos) *ir.Value {
+	shape := cloneShape(x.Type.Shape)
+	shape[len(shape)-1] = 1 << logK
+	v := c.emit(ir.OpSort, ir.Type{DType: x.Type.DType, Shape: shape}, pos, x)
+	v.Const = ir.IntConst(int64(logK))
+	if desc {
+		v.Flags |= ir.FlagReverse
+	}
+	if merge {
+		v.Axis = 1
+	}
+	return v
+}
+
+// bSort is standard.py's sort: log2(n) bitonic merge stages, alternating
+// until the last, which follows descending.
+func bSort(c *compiler, a *args) *val {
+	x := c.sortInput(a, "tl.sort", a.vals[1])
+	desc, ok := c.constBool(a.vals[2], "descending", false, a.pos)
+	if x == nil || !ok {
+		return invalid
+	}
+	logN := log2Exact(x.Type.Shape[x.Type.Shape.Rank()-1])
+	if logN == 0 {
+		return rtVal(x)
+	}
+	return rtVal(c.emitSort(x, logN, desc, false, a.pos))
+}
+
+// bTopk is standard.py's topk: sort_impl with k and descending=True. Its
+// top-k steps reduce with tl.max, which widens types narrower than 32 bits
+// (and bf16) to fp32 or i32; the merges before them compare the same
+// either way, so the input is widened first.
+func bTopk(c *compiler, a *args) *val {
+	x := c.sortInput(a, "tl.topk", a.vals[2])
+	k, ok := c.constInt(a.vals[1], "k of tl.topk", a.pos)
+	if x == nil || !ok {
+		return invalid
+	}
+	n := x.Type.Shape[x.Type.Shape.Rank()-1]
+	if k < 1 || k > int64(n) {
+		return c.errorf(a.pos, diag.CodeValue, "tl.topk: k must be between 1 and the size of the last dimension (%d), got %d", n, k)
+	}
+	logN, logK := log2Exact(n), log2Exact(int(k))
+	if logN == 0 {
+		return rtVal(x)
+	}
+	if logK < logN {
+		x = c.cast(x, minMaxDType(x.Type.DType), a.pos)
+	}
+	return rtVal(c.emitSort(x, logK, true, false, a.pos))
+}
+
+// bBitonicMerge is standard.py's bitonic_merge: the last merge stage only,
+// which sorts an input whose rows are bitonic.
+func bBitonicMerge(c *compiler, a *args) *val {
+	x := c.sortInput(a, "tl.bitonic_merge", a.vals[1])
+	desc, ok := c.constBool(a.vals[2], "descending", false, a.pos)
+	if x == nil || !ok {
+		return invalid
+	}
+	logN := log2Exact(x.Type.Shape[x.Type.Shape.Rank()-1])
+	if logN == 0 {
+		return rtVal(x)
+	}
+	return rtVal(c.emitSort(x, logN, desc, true, a.pos))
+}
+
+// bFlip is standard.py's flip: dim defaults to the last; a negative dim
+// counts from the end. The xor network it is built from moves bits
+// exactly, so the op is a plain permutation.
+func bFlip(c *compiler, a *args) *val {
+	x := c.tensorArg(a.vals[0], "tl.flip", a.pos)
+	if x == nil {
+		return invalid
+	}
+	r := x.Type.Shape.Rank()
+	axis := r - 1
+	if given(a.vals[1]) {
+		var ok bool
+		if axis, ok = c.wrapAxis(a.vals[1], r, "tl.flip", a.pos); !ok {
+			return invalid
+		}
+	}
+	if x.Type.Shape[axis] == 1 {
+		return rtVal(x)
+	}
+	v := c.emit(ir.OpFlip, x.Type, a.pos, x)
+	v.Axis = axis
+	return rtVal(v)
+}
+
+// bGather is semantic.py's gather: an integer index of the source's rank,
+// equal to it in every dimension but axis.
+func bGather(c *compiler, a *args) *val {
+	src := c.tensorArg(a.vals[0], "tl.gather", a.pos)
+	idx := c.tensorArg(a.vals[1], "the index of tl.gather", a.pos)
+	if src == nil || idx == nil {
+		return invalid
+	}
+	if !idx.Type.Kind.IsInt() {
+		return c.errorf(a.pos, diag.CodeType, "tl.gather: index must be an integer tensor, got %s", idx.Type.DType)
+	}
+	r := src.Type.Shape.Rank()
+	if idx.Type.Shape.Rank() != r {
+		return c.errorf(a.pos, diag.CodeType, "tl.gather: source and index tensors must have the same rank, got %s and %s", src.Type.Shape, idx.Type.Shape)
+	}
+	axis, ok := c.wrapAxis(a.vals[2], r, "tl.gather", a.pos)
+	if !ok {
+		return invalid
+	}
+	for d := range r {
+		if d != axis && idx.Type.Shape[d] != src.Type.Shape[d] {
+			return c.errorf(a.pos, diag.CodeType, "tl.gather: index dim %d must match the corresponding source dim (%s and %s)", d, idx.Type.Shape, src.Type.Shape)
+		}
+	}
+	v := c.emit(ir.OpGather, ir.Type{DType: src.Type.DType, Shape: cloneShape(idx.Type.Shape)}, a.pos, src, idx)
+	v.Axis = axis
+	return rtVal(v)
+}
+
+// bHistogram is semantic.py's histogram: a 1-D integer input, a mask
+// broadcast to its shape, num_bins i32 counters.
+func bHistogram(c *compiler, a *args) *val {
+	x := c.tensorArg(a.vals[0], "tl.histogram", a.pos)
+	bins, ok := c.constInt(a.vals[1], "num_bins of tl.histogram", a.pos)
+	if x == nil || !ok {
+		return invalid
+	}
+	if x.Type.Shape.Rank() != 1 {
+		return c.errorf(a.pos, diag.CodeType, "tl.histogram only supports 1D input, got shape %s", x.Type.Shape)
+	}
+	if !x.Type.Kind.IsInt() {
+		return c.errorf(a.pos, diag.CodeType, "tl.histogram only supports integer input, got %s", x.Type.DType)
+	}
+	if bins < 1 || bins&(bins-1) != 0 || bins > maxNumel {
+		return c.errorf(a.pos, diag.CodeValue, "tl.histogram: num_bins must be a power of 2 of at most %d, got %d", maxNumel, bins)
+	}
+	var mask *ir.Value
+	if m := a.vals[2]; given(m) {
+		if mask = c.runtimeArg(m, "the mask of tl.histogram", a.pos); mask == nil {
+			return invalid
+		}
+		if mask.Type.Kind != ir.Bool {
+			return c.errorf(a.pos, diag.CodeType, "tl.histogram: Mask must have boolean scalar type, got %s", mask.Type.DType)
+		}
+		s, ok := broadcastShape(mask.Type.Shape, x.Type.Shape)
+		if !ok || !s.Equal(x.Type.Shape) {
+			return c.errorf(a.pos, diag.CodeType, "tl.histogram: the mask of shape %s cannot be broadcast to the input's shape %s", mask.Type.Shape, x.Type.Shape)
+		}
+		mask = c.splatTo(mask, x.Type.Shape, a.pos)
+	}
+	return rtVal(c.emit(ir.OpHistogram, ir.TileType(ir.TInt32, int(bins)), a.pos, x, mask))
+}
+
+// bCat is semantic.py's cat: can_reorder must be true (Triton asserts it),
+// both inputs 1-D. tri keeps the order, input then other, which is what
+// Triton's interpreter gives; a kernel may only rely on the multiset.
+func bCat(c *compiler, a *args) *val {
+	x := c.tensorArg(a.vals[0], "tl.cat", a.pos)
+	y := c.tensorArg(a.vals[1], "the second input of tl.cat", a.pos)
+	reorder, ok := c.constBool(a.vals[2], "can_reorder", false, a.pos)
+	if x == nil || y == nil || !ok {
+		return invalid
+	}
+	if !reorder {
+		return c.errorf(a.pos, diag.CodeUnsupported, "tl.cat: current implementation of `cat` always may reorder elements; pass can_reorder=True")
+	}
+	if x.Type.Shape.Rank() != 1 || y.Type.Shape.Rank() != 1 {
+		return c.errorf(a.pos, diag.CodeType, "tl.cat supports only 1-D tensors, got shapes %s and %s", x.Type.Shape, y.Type.Shape)
+	}
+	if x.Type.DType != y.Type.DType {
+		return c.errorf(a.pos, diag.CodeType, "tl.cat needs inputs of one dtype, got %s and %s", x.Type.DType, y.Type.DType)
+	}
+	n := x.Type.Shape[0] + y.Type.Shape[0]
+	if n&(n-1) != 0 || n > maxNumel {
+		return c.errorf(a.pos, diag.CodeValue, "tl.cat of %d and %d elements: the result's %d elements must be a power of 2 of at most %d", x.Type.Shape[0], y.Type.Shape[0], n, maxNumel)
+	}
+	return rtVal(c.emit(ir.OpCat, ir.TileType(x.Type.DType, n), a.pos, x, y))
+}
+
+// bInterleave is standard.py's interleave: join, then merge the last two
+// dimensions.
+func bInterleave(c *compiler, a *args) *val {
+	j := bJoin(c, a)
+	if j.k != kRuntime {
+		return j
+	}
+	s := j.rt.Type.Shape
+	if s.Rank() == 1 {
+		return j
+	}
+	r := s.Rank()
+	shape := append(cloneShape(s[:r-2]), 2*s[r-2])
+	return rtVal(c.emit(ir.OpReshape, ir.Type{DType: j.rt.Type.DType, Shape: shape}, a.pos, j.rt))
+}
+
+// callBuiltin calls the builtin tl.<name> with the leading arguments vals.
+func (c *compiler) callBuiltin(name string, pos diag.Pos, vals ...*val) *val {
+	b := builtins["triton.language."+name]
+	full := make([]*val, len(b.params))
+	copy(full, vals)
+	return b.fn(c, &args{name: "triton.language." + name, pos: pos, vals: full})
+}
+
+// bSoftmax is standard.py's softmax: dim defaults to 0;
+// fdiv(num, den, ieee_rounding) is Triton's float division either way
+// (div.full.f32 on the GPU, like x / y).
+func bSoftmax(c *compiler, a *args) *val {
+	x := a.vals[0]
+	if x.k != kRuntime || x.rt.Type.IsScalar() {
+		return c.errorf(a.pos, diag.CodeType, "tl.softmax needs a tensor, got %s", x.describe())
+	}
+	dim := a.vals[1]
+	if !given(dim) {
+		dim = intVal(0)
+	}
+	keep := a.vals[2]
+	if !given(keep) {
+		keep = boolVal(false)
+	}
+	if _, ok := c.constBool(a.vals[3], "ieee_rounding", false, a.pos); !ok {
+		return invalid
+	}
+	m := c.callBuiltin("max", a.pos, x, dim, nil, nil, keep)
+	if m.k == kInvalid {
+		return invalid
+	}
+	z := c.binary("-", x, m, a.pos)
+	if z.k == kInvalid {
+		return invalid
+	}
+	num := c.callBuiltin("exp", a.pos, z)
+	if num.k == kInvalid {
+		return invalid
+	}
+	den := c.callBuiltin("sum", a.pos, num, dim, keep)
+	if den.k == kInvalid {
+		return invalid
+	}
+	n, d := num.rt, den.rt
+	if !n.Type.Kind.IsFloat() || !d.Type.Kind.IsFloat() {
+		return c.errorf(a.pos, diag.CodeType, "tl.softmax: fdiv expects both inputs to be float, got %s and %s", n.Type.DType, d.Type.DType)
+	}
+	return c.binary("/", num, den, a.pos)
+}
+
+// bLogical is semantic.py's logical_and and logical_or: the operands are
+// bitcast to int1, which only boolean ones survive.
+func bLogical(op string) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val {
+		for i, v := range a.vals[:2] {
+			if v.k == kBool || v.k == kRuntime && v.rt.Type.Kind == ir.Bool {
+				continue
+			}
+			return c.errorf(a.pos, diag.CodeType, "tl.logical_%s: operand %d must be boolean (int1), got %s; compare it first", op, i+1, v.describe())
+		}
+		return c.logical(op, a.vals[0], a.vals[1], a.pos)
+	}
+}
