@@ -165,6 +165,11 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	if !p.checkFP8(v, errs) {
 		return
 	}
+	if n := tileOpSharedBytes(v); n > maxSharedBytes {
+		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "%s of %s needs %d KiB of shared memory; at most %d KiB are available",
+			v.Op, v.Args[0].Type, (n+1023)/1024, maxSharedBytes/1024)
+		return
+	}
 	shapes := []ir.Shape{v.Type.Shape}
 	for _, t := range v.Types {
 		shapes = append(shapes, t.Shape)

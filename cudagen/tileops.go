@@ -28,6 +28,36 @@ func (e *emitter) tileOp(v *ir.Value) {
 	}
 }
 
+// tileOpSharedBytes is the scratch a tile operation needs (0 for other
+// ops): its operands stored, two buffers for a topk's halvings, a
+// histogram's input, mask and counters.
+func tileOpSharedBytes(v *ir.Value) int {
+	size := func(a *ir.Value) int { return a.Type.Shape.NumElements() * a.Type.Kind.Bytes() }
+	switch v.Op {
+	case ir.OpSort:
+		in := v.Args[0].Type.Shape
+		if int(v.Const.Int) < log2(in[len(in)-1]) {
+			return 2 * size(v.Args[0])
+		}
+		return size(v.Args[0])
+	case ir.OpFlip, ir.OpGather:
+		return size(v.Args[0])
+	case ir.OpCat:
+		return size(v.Args[0]) + size(v.Args[1])
+	case ir.OpHistogram:
+		return histogramBinsOffset(v) + 4*v.Type.Shape[0]
+	}
+	return 0
+}
+
+// histogramBinsOffset is where a histogram's counters start in the
+// scratch: after the input and a byte of mask per element.
+func histogramBinsOffset(v *ir.Value) int {
+	in := v.Args[0]
+	n := in.Type.Shape.NumElements()
+	return (n*in.Type.Kind.Bytes() + n + 15) / 16 * 16
+}
+
 // threads is the number of threads of a program.
 func (e *emitter) threads() int { return 32 * e.numWarps }
 
@@ -38,7 +68,7 @@ func (e *emitter) moveOp(v *ir.Value) {
 	in := v.Args[0]
 	size := in.Type.Shape.NumElements() * in.Type.Kind.Bytes()
 	e.w.line("// %s through shared memory: #%s -> #%s.", v.Op, e.layoutOf(in).Tag, d.Tag)
-	e.useShared(len(v.Args) * size)
+	e.useShared(tileOpSharedBytes(v))
 	for k, a := range v.Args {
 		e.storeShared(a, k*size)
 	}
@@ -60,7 +90,7 @@ func (e *emitter) gatherOp(v *ir.Value) {
 	d := e.layoutOf(v)
 	src, idx := v.Args[0], v.Args[1]
 	e.w.line("// Gather through shared memory: the source #%s, stored, is read at the index's coordinates.", e.layoutOf(src).Tag)
-	e.useShared(src.Type.Shape.NumElements() * src.Type.Kind.Bytes())
+	e.useShared(tileOpSharedBytes(v))
 	e.storeShared(src, 0)
 	e.w.line("__syncthreads();")
 	n := src.Type.Shape[v.Axis]
@@ -91,7 +121,7 @@ func (e *emitter) sortOp(v *ir.Value) {
 	desc := boolLit(v.Flags&ir.FlagReverse != 0)
 	bytes := n * t.Kind.Bytes()
 	halvings := logN - logK
-	e.useShared(bytes * min(2, halvings+1))
+	e.useShared(tileOpSharedBytes(v))
 	what := "tl.sort"
 	switch {
 	case v.Axis == 1:
@@ -164,8 +194,8 @@ func (e *emitter) histogramOp(v *ir.Value) {
 	n := in.Type.Shape.NumElements()
 	bins := v.Type.Shape[0]
 	inBytes := n * in.Type.Kind.Bytes()
-	binsOff := (inBytes + n + 15) / 16 * 16
-	e.useShared(binsOff + 4*bins)
+	binsOff := histogramBinsOffset(v)
+	e.useShared(tileOpSharedBytes(v))
 	e.w.line("// tl.histogram of %d elements into %d bins through shared memory (the bin is the value's low bits, as Triton's GPU lowering takes it).", n, bins)
 	e.storeShared(in, 0)
 	if mask != nil {
