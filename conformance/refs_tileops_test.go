@@ -39,9 +39,9 @@ func tritonSortRows(v []float64, n int, desc bool, gt func(a, b float64) bool) [
 
 func floatGT(a, b float64) bool { return a > b }
 
-// column reads a tensor's elements as float64 (exact for every integer
+// tileOpValues reads a tensor's elements as float64 (exact for every integer
 // and float dtype used here).
-func column(t interface {
+func tileOpValues(t interface {
 	NumElements() int
 	Float(int) float64
 }) []float64 {
@@ -53,7 +53,7 @@ func column(t interface {
 }
 
 func refSort1D(in tensors, _ map[string]float64) tensors {
-	x := column(in["x"])
+	x := tileOpValues(in["x"])
 	f := make([]float64, len(x))
 	for i, v := range x {
 		if v < 0 {
@@ -79,9 +79,9 @@ func refSort1D(in tensors, _ map[string]float64) tensors {
 }
 
 func refSort2D(in tensors, _ map[string]float64) tensors {
-	up := tritonSortRows(column(in["x"]), 64, false, floatGT)
-	hdown := tritonSortRows(column(in["h"]), 64, true, floatGT)
-	uup := tritonSortRows(column(in["u"]), 64, false, floatGT)
+	up := tritonSortRows(tileOpValues(in["x"]), 64, false, floatGT)
+	hdown := tritonSortRows(tileOpValues(in["h"]), 64, true, floatGT)
+	uup := tritonSortRows(tileOpValues(in["u"]), 64, false, floatGT)
 	return tensors{
 		"up":    eachInt(in["up"], func(i int) int64 { return int64(up[i]) }),
 		"hdown": eachFloat(in["hdown"], func(i int) float64 { return hdown[i] }),
@@ -102,8 +102,8 @@ func topRows(v []float64, n, k int) []float64 {
 }
 
 func refTopk(in tensors, _ map[string]float64) tensors {
-	top := topRows(column(in["x"]), 64, 8)
-	stop := topRows(column(in["s"]), 64, 8)
+	top := topRows(tileOpValues(in["x"]), 64, 8)
+	stop := topRows(tileOpValues(in["s"]), 64, 8)
 	return tensors{
 		"top":  eachFloat(in["top"], func(i int) float64 { return top[i] }),
 		"stop": eachInt(in["stop"], func(i int) int64 { return int64(stop[i]) }),
@@ -111,7 +111,7 @@ func refTopk(in tensors, _ map[string]float64) tensors {
 }
 
 func refFlip(in tensors, _ map[string]float64) tensors {
-	x := column(in["x"])
+	x := tileOpValues(in["x"])
 	for i, v := range x {
 		if i%5 == 0 {
 			v = r32(v / 0.0)
@@ -220,8 +220,8 @@ func softmaxRows(x []float64, n int) []float64 {
 }
 
 func refSoftmaxTL(in tensors, _ map[string]float64) tensors {
-	p := softmaxRows(column(in["x"]), 128)
-	q := softmaxRows(column(in["y"]), 32)
+	p := softmaxRows(tileOpValues(in["x"]), 128)
+	q := softmaxRows(tileOpValues(in["y"]), 32)
 	return tensors{
 		"p": eachFloat(in["p"], func(i int) float64 { return p[i] }),
 		"q": eachFloat(in["q"], func(i int) float64 { return q[i] }),

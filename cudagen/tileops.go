@@ -58,8 +58,8 @@ func histogramBinsOffset(v *ir.Value) int {
 	return (n*in.Type.Kind.Bytes() + n + 15) / 16 * 16
 }
 
-// threads is the number of threads of a program.
-func (e *emitter) threads() int { return 32 * e.numWarps }
+// tileOpThreads is the number of threads of a program.
+func (e *emitter) tileOpThreads() int { return 32 * e.numWarps }
 
 // moveOp writes flip (the axis coordinate reversed) and cat (the two
 // inputs stored one after the other).
@@ -118,7 +118,7 @@ func (e *emitter) sortOp(v *ir.Value) {
 	r := in.Type.Shape.Rank()
 	logN := log2(in.Type.Shape[r-1])
 	logK := int(v.Const.Int)
-	desc := boolLit(v.Flags&ir.FlagReverse != 0)
+	desc := tileOpBool(v.Flags&ir.FlagReverse != 0)
 	bytes := n * t.Kind.Bytes()
 	halvings := logN - logK
 	e.useShared(tileOpSharedBytes(v))
@@ -137,7 +137,7 @@ func (e *emitter) sortOp(v *ir.Value) {
 	gt := func(a, b string) string { return compareExpr(ir.OpGt, t, a, b) }
 	swaps := func(pairs, flip string) {
 		e.w.open("for (int bit = stage - 1; bit >= 0; --bit) {")
-		e.w.open("for (int p = tri_thread_id(); p < %s; p += %d) {", pairs, e.threads())
+		e.w.open("for (int p = tri_thread_id(); p < %s; p += %d) {", pairs, e.tileOpThreads())
 		e.w.line("int i = (p >> bit << (bit + 1)) | (p & ((1 << bit) - 1)), j = i | (1 << bit);")
 		e.w.line("bool flip = %s;", flip)
 		e.w.line("%s left = s[i], right = s[j];", ct)
@@ -159,7 +159,7 @@ func (e *emitter) sortOp(v *ir.Value) {
 		e.w.line("// Bitonic top-k: keep the larger of the halves split by bit %d, merge again.", logK)
 		e.w.line("%s* o = reinterpret_cast<%s*>(tri_smem + %d);", ct, ct, bytes)
 		e.w.open("for (int step = %d; step <= %d; ++step) {", logK+1, logN)
-		e.w.open("for (int p = tri_thread_id(); p < (%d >> (step - %d)); p += %d) {", n, logK, e.threads())
+		e.w.open("for (int p = tri_thread_id(); p < (%d >> (step - %d)); p += %d) {", n, logK, e.tileOpThreads())
 		e.w.line("int i = (p >> %d << %d) | (p & %d);", logK, logK+1, (1<<logK)-1)
 		maxOf := floatOrIntMax(t.Kind, "s[i]", fmt.Sprintf("s[i | %d]", 1<<logK))
 		e.w.line("o[p] = %s;", maxOf)
@@ -203,9 +203,9 @@ func (e *emitter) histogramOp(v *ir.Value) {
 	}
 	e.w.open("{")
 	e.w.line("int* bins = reinterpret_cast<int*>(tri_smem + %d);", binsOff)
-	e.w.line("for (int j = tri_thread_id(); j < %d; j += %d) bins[j] = 0;", bins, e.threads())
+	e.w.line("for (int j = tri_thread_id(); j < %d; j += %d) bins[j] = 0;", bins, e.tileOpThreads())
 	e.w.line("__syncthreads();")
-	e.w.open("for (int p = tri_thread_id(); p < %d; p += %d) {", n, e.threads())
+	e.w.open("for (int p = tri_thread_id(); p < %d; p += %d) {", n, e.tileOpThreads())
 	e.w.line("int bin = (int)(%s & %d);", smem(in.Type.DType, 0, "p"), max(bins, 32)-1)
 	cond := fmt.Sprintf("bin < %d", bins)
 	if mask != nil {
@@ -220,8 +220,8 @@ func (e *emitter) histogramOp(v *ir.Value) {
 	e.w.line("__syncthreads();")
 }
 
-// boolLit is a C boolean literal.
-func boolLit(b bool) string {
+// tileOpBool is a C boolean literal.
+func tileOpBool(b bool) string {
 	if b {
 		return "true"
 	}

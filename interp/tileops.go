@@ -3,8 +3,8 @@ package interp
 // This file implements the tile operations: tl.sort, tl.topk and
 // tl.standard.bitonic_merge (Triton's bitonic network, step for step, so
 // that equal keys, ±0 and NaN end where Triton puts them), tl.flip,
-// tl.gather, tl.histogram and tl.cat. Each computes, for every result
-// lane, the input lane it takes, then copies the elements.
+// tl.gather, tl.histogram and tl.cat. All but the histogram compute, for
+// every result lane, the input lane it takes, then copy the elements.
 
 import (
 	"math"
@@ -13,17 +13,17 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// order compares the lanes of a tile.
-type order struct {
+// laneOrder compares the lanes of a tile.
+type laneOrder struct {
 	gt func(i, j int) bool // lane i > lane j (false when either is NaN)
 	// max picks the lane tl.maximum returns (NaN loses; +0 beats -0).
 	max func(i, j int) int
 }
 
-func orderOf(a *tile) order {
+func laneOrderOf(a *tile) laneOrder {
 	if a.flts != nil {
 		x := a.flts
-		return order{
+		return laneOrder{
 			gt: func(i, j int) bool { return x[i] > x[j] },
 			max: func(i, j int) int {
 				a, b := x[i], x[j]
@@ -35,7 +35,7 @@ func orderOf(a *tile) order {
 		}
 	}
 	x, k := a.ints, a.kind
-	return order{
+	return laneOrder{
 		gt: func(i, j int) bool { return less(k, x[j], x[i]) },
 		max: func(i, j int) int {
 			if less(k, x[i], x[j]) {
@@ -67,7 +67,7 @@ func gatherLanes(a *tile, shape ir.Shape, src []int) *tile {
 // positions are flat row-major indices: Triton's hypercube of all the
 // tile's index bits.
 func sortLanes(a *tile, logN, logK int, desc, merge bool) []int {
-	o := orderOf(a)
+	o := laneOrderOf(a)
 	cur := make([]int, a.len())
 	for i := range cur {
 		cur[i] = i
@@ -138,8 +138,8 @@ func log2Of(n int) int {
 	return b
 }
 
-// rowMajor walks the lanes of shape, giving each lane's coordinates.
-func rowMajor(shape ir.Shape, f func(lane int, c []int)) {
+// eachLane walks the lanes of shape, giving each lane's coordinates.
+func eachLane(shape ir.Shape, f func(lane int, c []int)) {
 	c := make([]int, len(shape))
 	for lane := range shape.NumElements() {
 		f(lane, c)
@@ -153,8 +153,8 @@ func rowMajor(shape ir.Shape, f func(lane int, c []int)) {
 	}
 }
 
-// linear is the row-major index of coordinates c in shape.
-func linear(shape ir.Shape, c []int) int {
+// rowMajorIndex is the row-major index of coordinates c in shape.
+func rowMajorIndex(shape ir.Shape, c []int) int {
 	i := 0
 	for d, n := range shape {
 		i = i*n + c[d]
@@ -165,9 +165,9 @@ func linear(shape ir.Shape, c []int) int {
 // flipTile reverses a along axis.
 func flipTile(a *tile, axis int) *tile {
 	src := make([]int, a.len())
-	rowMajor(a.shape, func(lane int, c []int) {
+	eachLane(a.shape, func(lane int, c []int) {
 		c[axis] = a.shape[axis] - 1 - c[axis]
-		src[lane] = linear(a.shape, c)
+		src[lane] = rowMajorIndex(a.shape, c)
 		c[axis] = a.shape[axis] - 1 - c[axis]
 	})
 	return gatherLanes(a, a.shape, src)
@@ -178,7 +178,7 @@ func (p *program) gatherTile(v *ir.Value, a, idx *tile) (*tile, error) {
 	src := make([]int, idx.len())
 	n := a.shape[v.Axis]
 	var err error
-	rowMajor(idx.shape, func(lane int, c []int) {
+	eachLane(idx.shape, func(lane int, c []int) {
 		j := idx.ints[lane]
 		if (j < 0 || j >= int64(n) || idx.kind == ir.Uint64 && uint64(j) >= uint64(n)) && err == nil {
 			err = p.errorf(v.Pos, diag.CodeRuntime, "tl.gather: index %d at %s is outside [0, %d) along axis %d",
@@ -190,7 +190,7 @@ func (p *program) gatherTile(v *ir.Value, a, idx *tile) (*tile, error) {
 		}
 		saved := c[v.Axis]
 		c[v.Axis] = int(j)
-		src[lane] = linear(a.shape, c)
+		src[lane] = rowMajorIndex(a.shape, c)
 		c[v.Axis] = saved
 	})
 	if err != nil {

@@ -25,8 +25,8 @@ func addTileOpBuiltins(tl func(string) string) {
 	builtins[tl("logical_or")] = &builtin{[]string{"input", "other"}, 2, bLogical("or")}
 }
 
-// log2Exact is log2 of n, a power of two.
-func log2Exact(n int) int {
+// tileLog2 is log2 of n, a power of two.
+func tileLog2(n int) int {
 	b := 0
 	for n > 1 {
 		n >>= 1
@@ -84,7 +84,7 @@ func bSort(c *compiler, a *args) *val {
 	if x == nil || !ok {
 		return invalid
 	}
-	logN := log2Exact(x.Type.Shape[x.Type.Shape.Rank()-1])
+	logN := tileLog2(x.Type.Shape[x.Type.Shape.Rank()-1])
 	if logN == 0 {
 		return rtVal(x)
 	}
@@ -105,7 +105,7 @@ func bTopk(c *compiler, a *args) *val {
 	if k < 1 || k > int64(n) {
 		return c.errorf(a.pos, diag.CodeValue, "tl.topk: k must be between 1 and the size of the last dimension (%d), got %d", n, k)
 	}
-	logN, logK := log2Exact(n), log2Exact(int(k))
+	logN, logK := tileLog2(n), tileLog2(int(k))
 	if logN == 0 {
 		return rtVal(x)
 	}
@@ -123,7 +123,7 @@ func bBitonicMerge(c *compiler, a *args) *val {
 	if x == nil || !ok {
 		return invalid
 	}
-	logN := log2Exact(x.Type.Shape[x.Type.Shape.Rank()-1])
+	logN := tileLog2(x.Type.Shape[x.Type.Shape.Rank()-1])
 	if logN == 0 {
 		return rtVal(x)
 	}
