@@ -10,7 +10,13 @@ package conformance
 
 import (
 	"math"
+	"path/filepath"
 	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/launch"
 )
 
 // tritonSortRows sorts each row of n values of v (rows one after the
@@ -272,4 +278,40 @@ func refClampNaN(in tensors, num map[string]float64) tensors {
 		// With NONE a NaN loses to each bound in turn: max(NaN, lo) is lo.
 		"b": eachFloat(in["b"], func(i int) float64 { return minNum(maxNum(val(i), -0.5), 0.75) }),
 	}
+}
+
+func refMapElementwise(in tensors, num map[string]float64) tensors {
+	x, n := in["x"], int(num["n"])
+	r, s, c := in["r"], in["s"], in["c"]
+	for i := range n {
+		v := x.Float(i)
+		if v > 0 {
+			r.SetFloat(i, v)
+		} else {
+			r.SetFloat(i, r32(v*0.125))
+		}
+		s.SetInt(i, b2i(v > 0)-b2i(v < 0))
+		c.SetFloat(i, r32(r32(v*v)*v))
+	}
+	return tensors{"r": r, "s": s, "c": c}
+}
+
+// TestMapElementwiseControlFlow runs, in the interpreter, a
+// tl.map_elementwise whose function branches per element.
+func TestMapElementwiseControlFlow(t *testing.T) {
+	s, err := launch.ReadSample(filepath.Join("testdata", "map_elementwise_branch.tri"))
+	require.NoError(t, err)
+	out, err := s.Interpret(seed)
+	require.NoError(t, err)
+	x, want := out.Before["x"], cloneAll(out.Before)["y"]
+	for i := range int(out.Numbers["n"]) {
+		// Triton's // on integers truncates, like Go's /.
+		v := x.Int(i)
+		y := v / 2
+		if v%2 != 0 {
+			y = 3*v + 1
+		}
+		want.SetInt(i, y)
+	}
+	require.NoError(t, launch.CompareTensors("y", out.After["y"], want, s.Tolerance))
 }

@@ -69,7 +69,7 @@ func (e *emitter) value(v *ir.Value) {
 		e.source(v.Pos)
 		e.inlineAsm(v)
 		return
-	case ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat:
+	case ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat, ir.OpMapElementwise:
 		e.source(v.Pos)
 		e.tileOp(v)
 		return

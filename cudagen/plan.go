@@ -193,7 +193,11 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	if v.Region != nil {
 		for _, s := range v.Region.Body.Stmts {
 			if _, ok := s.(*ir.Value); !ok {
-				errs.Errorf(diag.Pos(s.Position()), diag.CodeUnsupported, "control flow in a combine function is not yet supported by CUDA generation")
+				what := "a combine function"
+				if v.Op == ir.OpMapElementwise {
+					what = "the function of tl.map_elementwise"
+				}
+				errs.Errorf(diag.Pos(s.Position()), diag.CodeUnsupported, "control flow in %s is not yet supported by CUDA generation", what)
 				return
 			}
 		}
@@ -222,7 +226,7 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpPrint, ir.OpAssert, // debug.go
 		ir.OpLibdevice, // libdevice.go
 		ir.OpInlineAsm,
-		ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat, // tileops.go
+		ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat, ir.OpMapElementwise, // tileops.go
 	} {
 		m[op] = true
 	}

@@ -1,8 +1,8 @@
 package cudagen
 
 // This file implements the tile operations: tl.sort, tl.topk and
-// tl.standard.bitonic_merge, tl.flip, tl.gather, tl.histogram and tl.cat.
-// Each goes through shared memory: every thread stores its elements at
+// tl.standard.bitonic_merge, tl.flip, tl.gather, tl.histogram and tl.cat,
+// and tl.map_elementwise. All but the last go through shared memory: every thread stores its elements at
 // their row-major index, a barrier, the whole program works on the
 // scratch (the sort's compare-and-swap steps, the histogram's counters),
 // then each thread reads the elements of the result's layout, and a
@@ -23,6 +23,8 @@ func (e *emitter) tileOp(v *ir.Value) {
 		e.histogramOp(v)
 	case ir.OpGather:
 		e.gatherOp(v)
+	case ir.OpMapElementwise:
+		e.mapElementwise(v)
 	default: // flip and cat only move elements
 		e.moveOp(v)
 	}
@@ -226,4 +228,41 @@ func tileOpBool(b bool) string {
 		return "true"
 	}
 	return "false"
+}
+
+// mapElementwise writes tl.map_elementwise: one loop over the thread's
+// elements, whose body binds the function's arguments to the operands'
+// elements, runs the inlined function on scalars and stores its results.
+func (e *emitter) mapElementwise(v *ir.Value) {
+	d := e.layoutOf(v)
+	r := v.Region
+	names, types := []string{e.names[v.ID]}, []ir.Type{v.Type}
+	if len(v.Types) > 0 {
+		names, types = e.resNames[v.ID], v.Types
+	}
+	for j, name := range names {
+		if len(v.Types) > 0 || !e.outside[v.ID] && !e.fused[v.ID] {
+			e.declare(types[j], d, name, "")
+		}
+	}
+	e.w.line("// tl.map_elementwise: the function, inlined, on each element.")
+	if d.Elems > 1 {
+		e.w.line("#pragma unroll")
+	}
+	e.w.open("for (int e = 0; e < %d; ++e) {", d.Elems)
+	saved := e.inRegion
+	e.inRegion = true
+	for i, a := range r.Args {
+		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], e.expr(v.Args[i], "e"))
+	}
+	for _, s := range r.Body.Stmts {
+		if x, ok := s.(*ir.Value); ok && x.Op != ir.OpRegionArg {
+			e.value(x)
+		}
+	}
+	for j, y := range r.Yields {
+		e.w.line("%s[e] = %s;", names[j], e.expr(y, ""))
+	}
+	e.inRegion = saved
+	e.w.close("}")
 }

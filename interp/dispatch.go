@@ -110,6 +110,7 @@ func evaluators() [ir.NumOps]evalFunc {
 	t[ir.OpGather] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return p.gatherTile(v, a[0], a[1]) }
 	t[ir.OpHistogram] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return histogramTile(v, a[0], a[1]), nil }
 	t[ir.OpCat] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return catTile(a[0], a[1], v.Type.Shape), nil }
+	t[ir.OpMapElementwise] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return p.mapElementwise(v, a) }
 	return t
 }
 

@@ -230,3 +230,60 @@ func catTile(a, b *tile, shape ir.Shape) *tile {
 	}
 	return t
 }
+
+// mapElementwise evaluates OpMapElementwise: the region on all lanes at
+// once when its body is straight-line elementwise code, else lane by lane
+// (its control flow then runs per element, as tl.map_elementwise allows).
+func (p *program) mapElementwise(v *ir.Value, args []*tile) (*tile, error) {
+	r := v.Region
+	types := v.Types
+	if len(types) == 0 {
+		types = []ir.Type{v.Type}
+	}
+	shape := args[0].shape
+	bind := func(lane int) {
+		for i, a := range args {
+			if lane < 0 {
+				p.vals[r.Args[i].ID] = a
+			} else {
+				p.vals[r.Args[i].ID] = laneOf(a, lane)
+			}
+		}
+	}
+	out := make([]*tile, len(types))
+	if elementwise(r.Body) {
+		bind(-1)
+		for _, s := range r.Body.Stmts {
+			sv := s.(*ir.Value)
+			t, err := p.eval(sv)
+			if err != nil {
+				return nil, err
+			}
+			if t != nil && t.len() == 1 && t.shape.Rank() == 0 {
+				t = splat(t, shape)
+			}
+			p.vals[sv.ID] = t
+		}
+		for i, y := range r.Yields {
+			t := p.vals[y.ID]
+			if t.shape.Rank() == 0 {
+				t = splat(t, shape)
+			}
+			out[i] = t.withShape(shape)
+		}
+		return results(out), nil
+	}
+	for i, t := range types {
+		out[i] = newTile(t.Kind, shape)
+	}
+	for lane := range shape.NumElements() {
+		bind(lane)
+		if _, err := p.block(r.Body); err != nil {
+			return nil, err
+		}
+		for i, y := range r.Yields {
+			copyLane(out[i], lane, p.vals[y.ID])
+		}
+	}
+	return results(out), nil
+}

@@ -148,6 +148,11 @@ const (
 	OpGather    // Args [src, index]: src with the Axis coordinate taken from index; index's shape, src's dtype
 	OpHistogram // Args [input, mask|nil]: i32 [bins], each input lane's low bits counted as Triton's GPU lowering counts them
 	OpCat       // Args[0], Args[1]: 1-D tiles of one dtype, concatenated
+	// OpMapElementwise is tl.map_elementwise: Region (one scalar argument
+	// per operand, any number of yields) applied to each element of the
+	// operands, tiles of one shape; its result, or results (Types), have
+	// that shape and the yields' dtypes.
+	OpMapElementwise
 
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.
 	NumOps
@@ -329,8 +334,9 @@ var opTable = [NumOps]OpInfo{
 
 	// Tile operations.
 	OpSort: shapeOp("sort", 1), OpFlip: fixed("flip", ClassShape, 1, ResultSame), OpGather: shapeOp("gather", 2),
-	OpHistogram: {Name: "histogram", Class: ClassShape, MinArgs: 2, MaxArgs: 2, Nilable: true},
-	OpCat:       shapeOp("cat", 2),
+	OpHistogram:      {Name: "histogram", Class: ClassShape, MinArgs: 2, MaxArgs: 2, Nilable: true},
+	OpCat:            shapeOp("cat", 2),
+	OpMapElementwise: {Name: "map_elementwise", Class: ClassShape, MinArgs: 1, MaxArgs: Variadic},
 }
 
 // Info describes o; its Class is ClassInvalid for OpInvalid and values

@@ -45,11 +45,74 @@ func checkTileOps(v *Value) error {
 		if m := v.Args[1]; m != nil && (m.Type.DType != TBool || !m.Type.Shape.Equal(a.Shape)) {
 			return fmt.Errorf("mask of type %s for histogram of %s", m.Type, a)
 		}
+	case OpMapElementwise:
+		if v.Region == nil {
+			return fmt.Errorf("map_elementwise without a region")
+		}
+		for _, x := range v.Args {
+			if !x.Type.Shape.Equal(a.Shape) || a.IsScalar() {
+				return fmt.Errorf("map_elementwise of operands of shapes %s and %s", a.Shape, x.Type.Shape)
+			}
+		}
+		types := v.Types
+		if len(types) == 0 {
+			types = []Type{t}
+		} else if t.Kind != Void {
+			return fmt.Errorf("map_elementwise with several results and a result of type %s", t)
+		}
+		for _, rt := range types {
+			if !rt.Shape.Equal(a.Shape) {
+				return fmt.Errorf("map_elementwise of %s giving %s", a, rt)
+			}
+		}
 	case OpCat:
 		b := v.Args[1].Type
 		if a.Shape.Rank() != 1 || b.Shape.Rank() != 1 || a.DType != b.DType ||
 			!t.Equal(Type{DType: a.DType, Shape: Shape{a.Shape[0] + b.Shape[0]}}) {
 			return fmt.Errorf("cat of %s and %s giving %s", a, b, t)
+		}
+	}
+	return nil
+}
+
+// mapRegion checks the Region of an OpMapElementwise: one scalar argument
+// per operand, of its dtype; a body using only them and its own values;
+// one yield per result, of its dtype.
+func (vf *verifier) mapRegion(v *Value) error {
+	r := v.Region
+	types := v.Types
+	if len(types) == 0 {
+		types = []Type{v.Type}
+	}
+	if len(r.Args) != len(v.Args) || len(r.Yields) != len(types) {
+		return fmt.Errorf("region with %d arguments and %d yields for %d operands and %d results", len(r.Args), len(r.Yields), len(v.Args), len(types))
+	}
+	inner := map[*Value]bool{}
+	for i, a := range r.Args {
+		want := ScalarType(v.Args[i].Type.DType)
+		if a == nil || a.Op != OpRegionArg || a.Axis != i || !a.Type.Equal(want) {
+			return fmt.Errorf("region argument %d must be a region_arg of type %s", i, want)
+		}
+		if a.ID < 0 || a.ID >= vf.k.NumValues || vf.seen[a.ID] {
+			return fmt.Errorf("region argument %d has a bad or repeated ID", i)
+		}
+		vf.seen[a.ID] = true
+		inner[a] = true
+	}
+	outer := vf.defined
+	vf.defined = inner
+	err := vf.block(r.Body)
+	vf.defined = outer
+	if err != nil {
+		return fmt.Errorf("in region: %v", err)
+	}
+	for i, y := range r.Yields {
+		want := ScalarType(types[i].DType)
+		if y == nil || !y.Type.Equal(want) {
+			return fmt.Errorf("region yield %d must be of type %s", i, want)
+		}
+		if !inner[y] && !contains(r.Body, y) {
+			return fmt.Errorf("region yield %d is not computed in the region", i)
 		}
 	}
 	return nil

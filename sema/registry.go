@@ -62,7 +62,7 @@ var unsupportedNames = map[string]bool{
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true,
 	"zeros_like": false, "extra": false,
 	"tensor": true, "dtype": true, "block_type": true, "clamp": false, "range": false, "num_warps": true,
-	"map_elementwise": true, "static_assert": false,
+	"static_assert": false,
 }
 
 // pyDtypes are the dtype names triton.language defines.

@@ -2,8 +2,8 @@ package sema
 
 // This file implements the tile operations of triton.language: tl.sort,
 // tl.topk and tl.standard.bitonic_merge (one OpSort: Triton's bitonic
-// network), tl.flip, tl.gather, tl.histogram and tl.cat (ops of their
-// own), and tl.interleave, tl.softmax, tl.logical_and and tl.logical_or
+// network), tl.flip, tl.gather, tl.histogram, tl.cat and
+// tl.map_elementwise (ops of their own), and tl.interleave, tl.softmax, tl.logical_and and tl.logical_or
 // (built from existing ops, as standard.py and semantic.py build them).
 
 import (
@@ -23,6 +23,7 @@ func addTileOpBuiltins(tl func(string) string) {
 	builtins[tl("softmax")] = &builtin{[]string{"x", "dim", "keep_dims", "ieee_rounding"}, 1, bSoftmax}
 	builtins[tl("logical_and")] = &builtin{[]string{"input", "other"}, 2, bLogical("and")}
 	builtins[tl("logical_or")] = &builtin{[]string{"input", "other"}, 2, bLogical("or")}
+	builtins[tl("map_elementwise")] = &builtin{append(append([]string{"scalar_fn"}, variadic(16)...), "pack"), 2, bMapElementwise}
 }
 
 // tileLog2 is log2 of n, a power of two.
@@ -321,4 +322,122 @@ func bLogical(op string) func(*compiler, *args) *val {
 		}
 		return c.logical(op, a.vals[0], a.vals[1], a.pos)
 	}
+}
+
+// bMapElementwise is tl.map_elementwise(scalar_fn, *args, pack=1): the
+// operands are broadcast to one shape and scalar_fn, inlined on scalar
+// arguments into a region, runs on each element. Its results take the
+// dtypes of the values it returns (numbers as Triton types them). Only
+// pack=1 is supported.
+func bMapElementwise(c *compiler, a *args) *val {
+	fn := a.vals[0]
+	if fn.k != kFunc {
+		return c.errorf(a.pos, diag.CodeType, "the scalar_fn of tl.map_elementwise must be a @triton.jit function, got %s", fn.describe())
+	}
+	last := len(a.vals) - 1
+	if given(a.vals[last]) {
+		pack, ok := c.constInt(a.vals[last], "pack of tl.map_elementwise", a.pos)
+		if !ok {
+			return invalid
+		}
+		if pack != 1 {
+			return c.errorf(a.pos, diag.CodeUnsupported, "tl.map_elementwise with pack=%d is not supported; only pack=1 is", pack)
+		}
+	}
+	var xs []*ir.Value
+	var shape ir.Shape
+	for _, v := range a.vals[1:last] {
+		if v == nil {
+			continue
+		}
+		x := c.runtimeArg(v, "an argument of tl.map_elementwise", a.pos)
+		if x == nil {
+			return invalid
+		}
+		s, ok := broadcastShape(shape, x.Type.Shape)
+		if !ok {
+			return c.errorf(a.pos, diag.CodeType, "tl.map_elementwise: the shapes %s and %s cannot be broadcast", shape, x.Type.Shape)
+		}
+		shape = s
+		xs = append(xs, x)
+	}
+	if len(xs) == 0 {
+		return c.errorf(a.pos, diag.CodeArgs, "map_elementwise must have at least 1 input tensor")
+	}
+	if shape.Rank() == 0 {
+		vals := make([]*val, len(xs))
+		for i, x := range xs {
+			vals[i] = rtVal(x)
+		}
+		return c.inlineVals(fn.fn, vals, a.pos)
+	}
+	for i, x := range xs {
+		xs[i] = c.splatTo(x, shape, a.pos)
+	}
+	region, types := c.mapRegion(fn, xs, a.pos)
+	if region == nil {
+		return invalid
+	}
+	v := c.emit(ir.OpMapElementwise, types[0], a.pos, xs...)
+	v.Region = region
+	if len(types) == 1 {
+		return rtVal(v)
+	}
+	v.Type, v.Types = ir.ScalarType(ir.TVoid), types
+	return c.tupleResults(v)
+}
+
+// mapRegion inlines fn on one scalar argument per input and returns the
+// region and the result types (the inputs' shape, the yields' dtypes).
+func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pos diag.Pos) (*ir.Region, []ir.Type) {
+	f := fn.fn
+	required := 0
+	for _, p := range f.Params {
+		if p.Default == nil {
+			required++
+		}
+	}
+	if len(f.Params) < len(xs) || required > len(xs) {
+		c.errorf(pos, diag.CodeArgs, "tl.map_elementwise calls %s with %d arguments, but it takes %d", f.Name, len(xs), len(f.Params))
+		return nil, nil
+	}
+	for _, g := range c.stack {
+		if g == f {
+			c.errorf(pos, diag.CodeUnsupported, "recursive call to %s: Triton does not support recursion", f.Name)
+			return nil, nil
+		}
+	}
+	region := &ir.Region{Body: &ir.Block{}}
+	vals := make([]*val, len(xs))
+	for i, x := range xs {
+		v := &ir.Value{ID: c.kernel.NumValues, Op: ir.OpRegionArg, Type: ir.ScalarType(x.Type.DType), Pos: ir.Pos(pos), Axis: i, Name: f.Params[i].Name}
+		c.kernel.NumValues++
+		region.Args = append(region.Args, v)
+		vals[i] = rtVal(v)
+	}
+	saved := c.blk
+	c.blk = region.Body
+	defer func() { c.blk = saved }()
+	ret := c.inlineVals(f, vals, pos)
+	if ret.k == kInvalid {
+		return nil, nil
+	}
+	results := []*val{ret}
+	if ret.k == kTuple {
+		results = ret.elts
+	}
+	var types []ir.Type
+	for i, res := range results {
+		if !res.isNum() && (res.k != kRuntime || !res.rt.Type.IsScalar() || res.rt.Type.IsPtr()) {
+			c.errorf(pos, diag.CodeType, "the function %s of tl.map_elementwise must return scalars (result %d), got %s", f.Name, i, res.describe())
+			return nil, nil
+		}
+		y := c.toRuntime(res, pos)
+		if y == nil {
+			return nil, nil
+		}
+		region.Yields = append(region.Yields, y)
+		types = append(types, ir.Type{DType: y.Type.DType, Shape: cloneShape(xs[0].Type.Shape)})
+	}
+	return region, types
 }
