@@ -190,14 +190,14 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "a scan with %s is not supported", v.Combine)
 		return
 	}
+	if v.Op == ir.OpMapElementwise {
+		p.checkMapBody(v.Region.Body, errs)
+		return
+	}
 	if v.Region != nil {
 		for _, s := range v.Region.Body.Stmts {
 			if _, ok := s.(*ir.Value); !ok {
-				what := "a combine function"
-				if v.Op == ir.OpMapElementwise {
-					what = "the function of tl.map_elementwise"
-				}
-				errs.Errorf(diag.Pos(s.Position()), diag.CodeUnsupported, "control flow in %s is not yet supported by CUDA generation", what)
+				errs.Errorf(diag.Pos(s.Position()), diag.CodeUnsupported, "control flow in a combine function is not yet supported by CUDA generation")
 				return
 			}
 		}

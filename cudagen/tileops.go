@@ -10,7 +10,9 @@ package cudagen
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -232,7 +234,8 @@ func tileOpBool(b bool) string {
 
 // mapElementwise writes tl.map_elementwise: one loop over the thread's
 // elements, whose body binds the function's arguments to the operands'
-// elements, runs the inlined function on scalars and stores its results.
+// elements, runs the inlined function on scalars (its branches and loops
+// as C ones, per element) and stores its results.
 func (e *emitter) mapElementwise(v *ir.Value) {
 	d := e.layoutOf(v)
 	r := v.Region
@@ -255,14 +258,129 @@ func (e *emitter) mapElementwise(v *ir.Value) {
 	for i, a := range r.Args {
 		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], e.expr(v.Args[i], "e"))
 	}
-	for _, s := range r.Body.Stmts {
-		if x, ok := s.(*ir.Value); ok && x.Op != ir.OpRegionArg {
-			e.value(x)
-		}
+	for _, x := range mapVars(r.Body, nil) {
+		e.declare(x.Type, nil, e.varNames[x.ID], "")
 	}
+	e.mapBody(r.Body)
 	for j, y := range r.Yields {
 		e.w.line("%s[e] = %s;", names[j], e.expr(y, ""))
 	}
 	e.inRegion = saved
 	e.w.close("}")
+}
+
+// mapVars lists the Vars a map_elementwise body assigns (loop indices
+// excepted: their for declares them), each once.
+func mapVars(b *ir.Block, out []*ir.Var) []*ir.Var {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Assign:
+			if !slices.Contains(out, s.Var) {
+				out = append(out, s.Var)
+			}
+		case *ir.If:
+			out = mapVars(s.Else, mapVars(s.Then, out))
+		case *ir.For:
+			out = mapVars(s.Body, out)
+		case *ir.While:
+			out = mapVars(s.Body, mapVars(s.Cond, out))
+		}
+	}
+	return out
+}
+
+// nameMapBody names the values and Vars of a map_elementwise body. Unlike
+// the kernel's, its Var reads are copied into locals of their own: the
+// body is not analysed for reassignments.
+func (e *emitter) nameMapBody(n *namer, b *ir.Block) {
+	nameVar := func(x *ir.Var) {
+		if e.varNames[x.ID] == "" {
+			e.varNames[x.ID] = n.name(x.Name)
+		}
+	}
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			if s.Op == ir.OpConst || s.Op == ir.OpRegionArg || s.Type.Kind == ir.Void {
+				continue
+			}
+			name := s.Name
+			if name == "" {
+				name = fmt.Sprintf("t%d", s.ID)
+			}
+			e.names[s.ID] = n.name(name)
+		case *ir.Assign:
+			nameVar(s.Var)
+		case *ir.If:
+			e.nameMapBody(n, s.Then)
+			e.nameMapBody(n, s.Else)
+		case *ir.For:
+			nameVar(s.Var)
+			e.nameMapBody(n, s.Body)
+		case *ir.While:
+			e.nameMapBody(n, s.Cond)
+			e.nameMapBody(n, s.Body)
+		}
+	}
+}
+
+// mapBody writes the statements of a map_elementwise body, all scalar.
+func (e *emitter) mapBody(b *ir.Block) {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			if s.Op != ir.OpRegionArg {
+				e.value(s)
+			}
+		case *ir.Assign:
+			e.w.line("%s = %s;", e.varNames[s.Var.ID], e.expr(s.Value, ""))
+		case *ir.If:
+			e.w.open("if (%s) {", e.expr(s.Cond, ""))
+			e.mapBody(s.Then)
+			if len(s.Else.Stmts) > 0 {
+				e.w.indent--
+				e.w.line("} else {")
+				e.w.indent++
+				e.mapBody(s.Else)
+			}
+			e.w.close("}")
+		case *ir.For:
+			i := e.varNames[s.Var.ID]
+			cond := fmt.Sprintf("%s < %s", i, e.expr(s.Hi, ""))
+			if s.Step.Op != ir.OpConst || s.Step.Const.Int < 0 {
+				step := e.expr(s.Step, "")
+				cond = fmt.Sprintf("%s > 0 ? %s < %s : %s > %s", step, i, e.expr(s.Hi, ""), i, e.expr(s.Hi, ""))
+			}
+			e.w.open("for (%s %s = %s; %s; %s += %s) {", cType(s.Var.Type.DType), i, e.expr(s.Lo, ""), cond, i, e.expr(s.Step, ""))
+			e.mapBody(s.Body)
+			e.w.close("}")
+		case *ir.While:
+			e.w.open("for (;;) {")
+			e.mapBody(s.Cond)
+			e.w.line("if (!%s) break;", e.expr(s.CondValue, ""))
+			e.mapBody(s.Body)
+			e.w.close("}")
+		}
+	}
+}
+
+// checkMapBody checks the values of a map_elementwise body, its branches
+// and loops included; a return cannot occur there.
+func (p *plan) checkMapBody(b *ir.Block, errs *diag.List) {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			p.check(s, errs)
+		case *ir.If:
+			p.checkMapBody(s.Then, errs)
+			p.checkMapBody(s.Else, errs)
+		case *ir.For:
+			p.checkMapBody(s.Body, errs)
+		case *ir.While:
+			p.checkMapBody(s.Cond, errs)
+			p.checkMapBody(s.Body, errs)
+		case *ir.Return:
+			errs.Errorf(diag.Pos(s.Pos), diag.CodeUnsupported, "a return inside the function of tl.map_elementwise is not supported")
+		}
+	}
 }

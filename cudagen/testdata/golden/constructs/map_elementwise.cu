@@ -48,10 +48,10 @@ extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float
     float t24 = x_1 * slope;
     float r = t23 ? x_1 : t24;
     bool t27 = x_1 > 0.0f;
-    int t27_i32 = (int)(t27);
+    int t28 = (int)(t27);
     bool t30 = x_1 < 0.0f;
-    int t30_i32 = (int)(t30);
-    int s = t27_i32 - t30_i32;
+    int t31 = (int)(t30);
+    int s = t28 - t31;
     map_elementwise_0[e] = r;
     map_elementwise_1[e] = s;
   }
