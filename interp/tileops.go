@@ -287,3 +287,50 @@ func (p *program) mapElementwise(v *ir.Value, args []*tile) (*tile, error) {
 	}
 	return results(out), nil
 }
+
+// propagateTileOp marks the undefined lanes of a tile operation's result
+// t: flip and cat move the marks with the elements; map_elementwise keeps
+// them lane by lane in each result; sort, topk, gather and histogram mix
+// lanes, so one undefined operand lane makes the whole result undefined.
+func propagateTileOp(v *ir.Value, args []*tile, t *tile, cause *fault) {
+	switch v.Op {
+	case ir.OpFlip:
+		if args[0].undef.any() {
+			l := make([]bool, t.len())
+			a := args[0]
+			eachLane(a.shape, func(lane int, c []int) {
+				c[v.Axis] = a.shape[v.Axis] - 1 - c[v.Axis]
+				l[lane] = a.undef.at(rowMajorIndex(a.shape, c))
+				c[v.Axis] = a.shape[v.Axis] - 1 - c[v.Axis]
+			})
+			t.undef = &undefLanes{lanes: l, cause: cause}
+		}
+	case ir.OpCat:
+		l := make([]bool, t.len())
+		n := args[0].len()
+		for i := range l {
+			if i < n {
+				l[i] = args[0].undef.at(i)
+			} else {
+				l[i] = args[1].undef.at(i - n)
+			}
+		}
+		t.undef = newUndef(l, cause)
+	case ir.OpMapElementwise:
+		parts := t.parts
+		if len(parts) == 0 {
+			parts = []*tile{t}
+		}
+		for _, part := range parts {
+			l := make([]bool, part.len())
+			for _, a := range args {
+				for i := range l {
+					l[i] = l[i] || a.undef.at(i)
+				}
+			}
+			part.undef = mergeUndef(part.undef, newUndef(l, cause))
+		}
+	default:
+		t.undef = all(t.len(), cause)
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/tensor"
 )
 
 // TestSortLanes checks the bitonic network on small rows whose answers
@@ -70,4 +72,58 @@ func TestHistogramWraps(t *testing.T) {
 	assert.Equal(t, []int64{1, 2, 0, 0, 0, 0, 0, 0}, got.ints)
 	mask := &tile{kind: ir.Bool, shape: ir.Shape{6}, ints: []int64{1, 1, 0, 1, 1, 1}}
 	assert.Equal(t, []int64{1, 1, 0, 0, 0, 0, 0, 0}, histogramTile(v, in, mask).ints)
+}
+
+// TestUndefinedLanesTileOps: flip and cat move the undefined marks with
+// their elements; sort mixes lanes, so its whole result is undefined.
+func TestUndefinedLanesTileOps(t *testing.T) {
+	zero8 := func(b *builder) *ir.Value { return b.splat(b.i32(0), 8) }
+	flip := func(b *builder, x *ir.Value) *ir.Value { return b.value(ir.OpFlip, x.Type, x) }
+	tests := []struct {
+		name    string
+		body    func(b *builder, x, q, out *ir.Value)
+		want    []int64
+		wantErr string
+	}{
+		{"flip moves the mark", func(b *builder, x, q, out *ir.Value) {
+			b.store(out, flip(b, q), flip(b, b.cmp(ir.OpNe, x, zero8(b))))
+		}, []int64{16, 20, 25, 33, 50, 100, 0, -100}, ""},
+		{"flip stored", func(b *builder, x, q, out *ir.Value) {
+			b.store(out, flip(b, q), nil)
+		}, nil, "used by the store at line 7 at lane [6]"},
+		{"cat moves the mark", func(b *builder, x, q, out *ir.Value) {
+			c := b.value(ir.OpCat, ir.TileType(ir.TInt32, 16), x, q)
+			half := b.value(ir.OpReshape, ir.Type{DType: ir.TInt32, Shape: ir.Shape{2, 8}}, c)
+			parts := b.value(ir.OpTrans, ir.Type{DType: ir.TInt32, Shape: ir.Shape{8, 2}}, half)
+			parts.Perm = []int{1, 0}
+			split := b.value(ir.OpSplit, ir.ScalarType(ir.TVoid), parts)
+			split.Types = []ir.Type{ir.TileType(ir.TInt32, 8), ir.TileType(ir.TInt32, 8)}
+			first := b.value(ir.OpTupleGet, ir.TileType(ir.TInt32, 8), split)
+			b.store(out, first, nil)
+		}, []int64{-1, 0, 1, 2, 3, 4, 5, 6}, ""},
+		{"sort mixes lanes", func(b *builder, x, q, out *ir.Value) {
+			s := b.value(ir.OpSort, q.Type, q)
+			s.Const = ir.IntConst(3)
+			b.store(out, s, b.cmp(ir.OpNe, x, zero8(b)))
+		}, nil, "used by the store at line 7"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k := undefKernel(t, tc.body)
+			x := iotaTensor(ir.Int32, -1, 8) // x[1] is 0
+			out := tensor.New(ir.Int32, 8)
+			err := Run(k, [3]int{1, 1, 1}, []Arg{{Tensor: x}, {Tensor: out}}, Options{})
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			got := make([]int64, 8)
+			for i := range got {
+				got[i] = out.Int(i)
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
 }
