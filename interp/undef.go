@@ -11,10 +11,10 @@ package interp
 // at the division and names the use.
 //
 // Elementwise ops, shape ops, tl.flip, tl.cat and tl.map_elementwise move
-// the marks lane by lane; tl.where takes
-// the mark of the side it selects (and of an undefined condition); a
-// masked load's other takes it into the masked-off lanes. Reductions, scans,
-// dots, sorts, gathers and histograms mix lanes, so one undefined input lane makes their whole result
+// the marks lane by lane; tl.where takes the mark of the side it selects
+// (and of an undefined condition); a masked load's other takes it into the
+// masked-off lanes. Reductions, scans, dots, sorts, gathers and histograms
+// mix lanes, so one undefined input lane makes their whole result
 // undefined: a division by zero inside them is reported once the result is
 // used, which only errs by naming the use rather than the lane.
 
