@@ -251,8 +251,11 @@ func (e *emitter) mapElementwise(v *ir.Value) {
 	e.w.line("// tl.map_elementwise: the function, inlined, on each element.")
 	if d.Elems > 1 {
 		e.w.line("#pragma unroll")
+		e.w.open("for (int e = 0; e < %d; ++e) {", d.Elems)
+	} else {
+		e.w.open("{")
+		e.w.line("const int e = 0;  // the thread's one element")
 	}
-	e.w.open("for (int e = 0; e < %d; ++e) {", d.Elems)
 	saved := e.inRegion
 	e.inRegion = true
 	for i, a := range r.Args {

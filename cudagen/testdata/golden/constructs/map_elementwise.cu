@@ -41,7 +41,8 @@ extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float
   float map_elementwise_0[1];
   int map_elementwise_1[1];
   // tl.map_elementwise: the function, inlined, on each element.
-  for (int e = 0; e < 1; ++e) {
+  {
+    const int e = 0;  // the thread's one element
     float x_1 = x[e];
     float slope = 0.125f;
     bool t23 = x_1 > 0.0f;
@@ -72,7 +73,8 @@ extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float
   c_ptrs[0] = c_ptr + offs[0];
   float t47[1];
   // tl.map_elementwise: the function, inlined, on each element.
-  for (int e = 0; e < 1; ++e) {
+  {
+    const int e = 0;  // the thread's one element
     float x_2 = x[e];
     float t45 = x_2 * x_2;
     float t46 = t45 * x_2;

@@ -43,7 +43,8 @@ extern "C" __global__ void __launch_bounds__(128) branch_kernel(int* x_ptr, int*
   y_ptrs[0] = y_ptr + offs[0];
   int t46[1];
   // tl.map_elementwise: the function, inlined, on each element.
-  for (int e = 0; e < 1; ++e) {
+  {
+    const int e = 0;  // the thread's one element
     int x_1 = x[e];
     int y_2;
     int steps;
