@@ -136,6 +136,7 @@ var references = map[string]Reference{
 	"clamp_nan":              refClampNaN,
 	"map_elementwise":        refMapElementwise,
 	"map_elementwise_branch": refMapBranch,
+	"map_elementwise_return": refMapReturn,
 
 	// Samples.
 	"sample/add":        refSampleAdd,

@@ -308,3 +308,25 @@ func refMapBranch(in tensors, num map[string]float64) tensors {
 	}
 	return tensors{"y": y}
 }
+
+func refMapReturn(in tensors, num map[string]float64) tensors {
+	x, n := in["x"], int(num["n"])
+	y, s, t := in["y"], in["s"], in["t"]
+	sign := func(v float64) int64 { return b2i(v > 0) - b2i(v < 0) }
+	for i := range n {
+		v := x.Float(i)
+		if v > 0 {
+			y.SetFloat(i, v)
+		} else {
+			y.SetFloat(i, r32(1.5*r32(exp32(v)-1)))
+		}
+		if i%9 == 0 {
+			v = 0
+		}
+		s.SetInt(i, sign(v))
+	}
+	for pid := range 8 {
+		t.SetInt(pid, sign(float64(pid-3)))
+	}
+	return tensors{"y": y, "s": s, "t": t}
+}
