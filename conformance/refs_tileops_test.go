@@ -311,10 +311,11 @@ func refMapBranch(in tensors, num map[string]float64) tensors {
 
 func refMapReturn(in tensors, num map[string]float64) tensors {
 	x, n := in["x"], int(num["n"])
-	y, s, t := in["y"], in["s"], in["t"]
+	y, s, r, t, u := in["y"], in["s"], in["r"], in["t"], in["u"]
 	sign := func(v float64) int64 { return b2i(v > 0) - b2i(v < 0) }
 	for i := range n {
 		v := x.Float(i)
+		r.SetFloat(i, r32(max(v, 0)*2))
 		if v > 0 {
 			y.SetFloat(i, v)
 		} else {
@@ -327,6 +328,7 @@ func refMapReturn(in tensors, num map[string]float64) tensors {
 	}
 	for pid := range 8 {
 		t.SetInt(pid, sign(float64(pid-3)))
+		u.SetInt(pid, int64(max(pid-3, 0)))
 	}
-	return tensors{"y": y, "s": s, "t": t}
+	return tensors{"y": y, "s": s, "r": r, "t": t, "u": u}
 }
