@@ -254,7 +254,7 @@ func refLogical(in tensors, num map[string]float64) tensors {
 	return out
 }
 
-func refClampNaN(in tensors, num map[string]float64) tensors {
+func refClampNaN(in tensors, _ map[string]float64) tensors {
 	x, z := in["x"], in["z"]
 	val := func(i int) float64 {
 		if z.Float(i) == 0 {
