@@ -8,6 +8,7 @@ package sema
 
 import (
 	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -419,7 +420,7 @@ func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pos diag.Pos) (*ir.Region,
 	c.blk = region.Body
 	defer func() { c.blk = saved }()
 	ret := c.inlineVals(f, vals, pos)
-	if ret.k == kInvalid {
+	if ret.k == kInvalid || !c.noDebugInMap(region.Body, f) {
 		return nil, nil
 	}
 	results := []*val{ret}
@@ -440,4 +441,19 @@ func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pos diag.Pos) (*ir.Region,
 		types = append(types, ir.Type{DType: y.Type.DType, Shape: cloneShape(xs[0].Type.Shape)})
 	}
 	return region, types
+}
+
+// noDebugInMap reports (with an error) a print or an assertion in the
+// function of tl.map_elementwise, which runs once per element with no
+// program or element index of its own to print.
+func (c *compiler) noDebugInMap(b *ir.Block, f *frontend.Func) bool {
+	ok := true
+	ir.Inspect(b, func(v *ir.Value) {
+		if ok && (v.Op == ir.OpPrint || v.Op == ir.OpAssert) {
+			what := map[ir.Op]string{ir.OpPrint: "printing", ir.OpAssert: "an assertion"}[v.Op]
+			c.errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "%s inside the function %s of tl.map_elementwise is not supported; print or check its result instead", what, f.Name)
+			ok = false
+		}
+	})
+	return ok
 }
