@@ -269,9 +269,8 @@ func (c *compiler) callBuiltin(name string, pos diag.Pos, vals ...*val) *val {
 	return b.fn(c, &args{name: "triton.language." + name, pos: pos, vals: full})
 }
 
-// bSoftmax is standard.py's softmax: dim defaults to 0;
-// fdiv(num, den, ieee_rounding) is Triton's float division either way
-// (div.full.f32 on the GPU, like x / y).
+// bSoftmax is standard.py's softmax: dim defaults to 0; the max, exp,
+// sum and fdiv are tl's own.
 func bSoftmax(c *compiler, a *args) *val {
 	x := a.vals[0]
 	if x.k != kRuntime || x.rt.Type.IsScalar() {
@@ -284,9 +283,6 @@ func bSoftmax(c *compiler, a *args) *val {
 	keep := a.vals[2]
 	if !given(keep) {
 		keep = boolVal(false)
-	}
-	if _, ok := c.constBool(a.vals[3], "ieee_rounding", false, a.pos); !ok {
-		return invalid
 	}
 	m := c.callBuiltin("max", a.pos, x, dim, nil, nil, keep)
 	if m.k == kInvalid {
@@ -304,11 +300,7 @@ func bSoftmax(c *compiler, a *args) *val {
 	if den.k == kInvalid {
 		return invalid
 	}
-	n, d := num.rt, den.rt
-	if !n.Type.Kind.IsFloat() || !d.Type.Kind.IsFloat() {
-		return c.errorf(a.pos, diag.CodeType, "tl.softmax: fdiv expects both inputs to be float, got %s and %s", n.Type.DType, d.Type.DType)
-	}
-	return c.binary("/", num, den, a.pos)
+	return c.callBuiltin("fdiv", a.pos, num, den, a.vals[3])
 }
 
 // bLogical is semantic.py's logical_and and logical_or: the operands are
