@@ -120,6 +120,24 @@ var references = map[string]Reference{
 	"atomic_cas_lock": refAtomicCASLock,
 	"debug_barrier":   refDebugBarrier,
 
+	// Tile operations (refs_tileops_test.go).
+	"sort_1d":                refSort1D,
+	"sort_2d":                refSort2D,
+	"topk":                   refTopk,
+	"flip":                   refFlip,
+	"histogram":              refHistogram,
+	"gather_1d":              refGather1D,
+	"gather_2d":              refGather2D,
+	"cat":                    refCat,
+	"interleave":             refInterleave,
+	"softmax_tl":             refSoftmaxTL,
+	"zeros_like":             refZerosLike,
+	"logical_and_or":         refLogical,
+	"clamp_nan":              refClampNaN,
+	"map_elementwise":        refMapElementwise,
+	"map_elementwise_branch": refMapBranch,
+	"map_elementwise_return": refMapReturn,
+
 	// Samples.
 	"sample/add":        refSampleAdd,
 	"sample/copy":       refSampleCopy,

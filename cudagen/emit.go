@@ -152,8 +152,11 @@ func (e *emitter) nameValue(n *namer, v *ir.Value, b *ir.Block, i int) {
 			}
 			e.names[a.ID] = n.name(s)
 		}
+		if v.Op == ir.OpMapElementwise {
+			e.nameMapBody(n, v.Region.Body)
+		}
 		for j, s := range v.Region.Body.Stmts {
-			if rv, ok := s.(*ir.Value); ok && rv.Op != ir.OpRegionArg {
+			if rv, ok := s.(*ir.Value); ok && rv.Op != ir.OpRegionArg && v.Op != ir.OpMapElementwise {
 				e.nameValue(n, rv, v.Region.Body, j)
 			}
 		}

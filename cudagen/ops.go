@@ -69,6 +69,10 @@ func (e *emitter) value(v *ir.Value) {
 		e.source(v.Pos)
 		e.inlineAsm(v)
 		return
+	case ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat, ir.OpMapElementwise:
+		e.source(v.Pos)
+		e.tileOp(v)
+		return
 	}
 	e.source(v.Pos)
 	e.define(v, func(i string) string { return e.compute(v, i) })

@@ -165,6 +165,11 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	if !p.checkFP8(v, errs) {
 		return
 	}
+	if n := tileOpSharedBytes(v); n > maxSharedBytes {
+		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "%s of %s needs %d KiB of shared memory; at most %d KiB are available",
+			v.Op, v.Args[0].Type, (n+1023)/1024, maxSharedBytes/1024)
+		return
+	}
 	shapes := []ir.Shape{v.Type.Shape}
 	for _, t := range v.Types {
 		shapes = append(shapes, t.Shape)
@@ -183,6 +188,10 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 	}
 	if v.Op == ir.OpScan && (v.Combine == ir.CombineArgMax || v.Combine == ir.CombineArgMin) {
 		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "a scan with %s is not supported", v.Combine)
+		return
+	}
+	if v.Op == ir.OpMapElementwise {
+		p.checkMapBody(v.Region.Body, errs)
 		return
 	}
 	if v.Region != nil {
@@ -217,6 +226,7 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpPrint, ir.OpAssert, // debug.go
 		ir.OpLibdevice, // libdevice.go
 		ir.OpInlineAsm,
+		ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat, ir.OpMapElementwise, // tileops.go
 	} {
 		m[op] = true
 	}

@@ -78,8 +78,13 @@ func (p *plan) chooseLayouts() {
 	p.forEachValue(p.k.Body, func(v *ir.Value) {
 		order = append(order, v)
 		switch v.Op {
-		case ir.OpSplat, ir.OpArange, ir.OpTrans, ir.OpReshape, ir.OpJoin, ir.OpSplit:
+		case ir.OpSplat, ir.OpArange, ir.OpTrans, ir.OpReshape, ir.OpJoin, ir.OpSplit,
+			ir.OpSort, ir.OpFlip, ir.OpHistogram, ir.OpCat:
 		case ir.OpPrint, ir.OpAssert: // each operand keeps its own layout
+		case ir.OpGather:
+			// The source goes through shared memory; the index is read
+			// element for element in the result's layout.
+			uf.unite(v.ID, v.Args[1].ID)
 		case ir.OpExpandDims:
 			if isTile(v.Args[0]) {
 				edges = append(edges, edge{v.Args[0].ID, v.ID, v.Axis})
@@ -339,7 +344,8 @@ func (p *plan) findConversions(order []*ir.Value) {
 	p.remat = map[int]*dist{}
 	for _, v := range order {
 		switch v.Op {
-		case ir.OpTrans, ir.OpReshape, ir.OpJoin, ir.OpSplit:
+		case ir.OpTrans, ir.OpReshape, ir.OpJoin, ir.OpSplit,
+			ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat:
 			p.converts[v.ID] = true
 		case ir.OpExpandDims, ir.OpBroadcast:
 			src, d := p.dists[v.Args[0].ID], p.dists[v.ID]

@@ -104,6 +104,13 @@ func evaluators() [ir.NumOps]evalFunc {
 	t[ir.OpPrint] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { p.print(v, a); return nil, nil }
 	t[ir.OpAssert] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return nil, p.assert(v, a[0]) }
 	t[ir.OpInlineAsm] = evalInlineAsm
+	// Tile operations (tileops.go).
+	t[ir.OpSort] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return sortTile(v, a[0]), nil }
+	t[ir.OpFlip] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return flipTile(a[0], v.Axis), nil }
+	t[ir.OpGather] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return p.gatherTile(v, a[0], a[1]) }
+	t[ir.OpHistogram] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return histogramTile(v, a[0], a[1]), nil }
+	t[ir.OpCat] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return catTile(a[0], a[1], v.Type.Shape), nil }
+	t[ir.OpMapElementwise] = func(p *program, v *ir.Value, a []*tile) (*tile, error) { return p.mapElementwise(v, a) }
 	return t
 }
 

@@ -10,10 +10,11 @@ package interp
 // deciding control flow (an if, a while, a loop bound). The error points
 // at the division and names the use.
 //
-// Elementwise ops and shape ops move the marks lane by lane; tl.where takes
-// the mark of the side it selects (and of an undefined condition); a
-// masked load's other takes it into the masked-off lanes. Reductions, scans
-// and dots mix lanes, so one undefined input lane makes their whole result
+// Elementwise ops, shape ops, tl.flip, tl.cat and tl.map_elementwise move
+// the marks lane by lane; tl.where takes the mark of the side it selects
+// (and of an undefined condition); a masked load's other takes it into the
+// masked-off lanes. Reductions, scans, dots, sorts, gathers and histograms
+// mix lanes, so one undefined input lane makes their whole result
 // undefined: a division by zero inside them is reported once the result is
 // used, which only errs by naming the use rather than the lane.
 
@@ -183,6 +184,8 @@ func propagate(v *ir.Value, args []*tile, t *tile) {
 			l[i] = args[1].ints[i] == 0 && args[2].undef.at(i)
 		}
 		t.undef = newUndef(l, cause)
+	case ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat, ir.OpMapElementwise:
+		propagateTileOp(v, args, t, cause)
 	case ir.OpReduce, ir.OpScan, ir.OpDot:
 		if len(t.parts) == 0 {
 			t.undef = all(t.len(), cause)

@@ -141,6 +141,19 @@ const (
 	// OpTupleGet); Asm holds the text, the constraints and the packing.
 	OpInlineAsm
 
+	// Tile operations that move elements across the whole tile (tl.sort,
+	// tl.topk, tl.flip, tl.gather, tl.histogram, tl.cat).
+	OpSort      // Args[0]: Triton's bitonic network along the last dim; Const.Int: log2 of the result's last dim (less than the input's for tl.topk); FlagReverse: descending; Axis 1: the final merge only (tl.standard.bitonic_merge)
+	OpFlip      // Args[0] reversed along Axis
+	OpGather    // Args [src, index]: src with the Axis coordinate taken from index; index's shape, src's dtype
+	OpHistogram // Args [input, mask|nil]: i32 [bins], each input lane's low bits counted as Triton's GPU lowering counts them
+	OpCat       // Args[0], Args[1]: 1-D tiles of one dtype, concatenated
+	// OpMapElementwise is tl.map_elementwise: Region (one scalar argument
+	// per operand, any number of yields) applied to each element of the
+	// operands, tiles of one shape; its result, or results (Types), have
+	// that shape and the yields' dtypes.
+	OpMapElementwise
+
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.
 	NumOps
 )
@@ -152,7 +165,7 @@ type Class uint8
 const (
 	ClassInvalid     Class = iota
 	ClassLeaf              // no operands: constants, parameters, indices, variable reads
-	ClassShape             // moves elements: splat, broadcast, expand_dims, reshape, trans, join, split, tuple_get
+	ClassShape             // moves elements: splat, broadcast, expand_dims, reshape, trans, join, split, tuple_get, and the tile operations
 	ClassElementwise       // lane by lane, operands and result of one type (unary, binary or ternary by arity)
 	ClassCompare           // lane by lane, operands of one type, Bool result
 	ClassMath              // a unary math function on floats (ClassMath ops with a TL name are tl.<TL>)
@@ -318,6 +331,12 @@ var opTable = [NumOps]OpInfo{
 	OpAssert: fixed("assert", ClassDebug, 1, ResultVoid),
 	// Inline assembly.
 	OpInlineAsm: {Name: "inline_asm", Class: ClassInlineAsm, MinArgs: 0, MaxArgs: Variadic},
+
+	// Tile operations.
+	OpSort: shapeOp("sort", 1), OpFlip: fixed("flip", ClassShape, 1, ResultSame), OpGather: shapeOp("gather", 2),
+	OpHistogram:      {Name: "histogram", Class: ClassShape, MinArgs: 2, MaxArgs: 2, Nilable: true},
+	OpCat:            shapeOp("cat", 2),
+	OpMapElementwise: {Name: "map_elementwise", Class: ClassShape, MinArgs: 1, MaxArgs: Variadic},
 }
 
 // Info describes o; its Class is ClassInvalid for OpInvalid and values

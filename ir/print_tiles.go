@@ -52,6 +52,13 @@ func tileAttrs(v *Value) []string {
 		if v.Args[0].Type.Kind == Float32 {
 			return []string{"input_precision=" + v.Precision.String()}
 		}
+	case OpSort:
+		if v.Axis == 1 {
+			return []string{"merge"}
+		}
+		return []string{fmt.Sprintf("keep=%d", 1<<v.Const.Int)}
+	case OpFlip, OpGather:
+		return []string{fmt.Sprintf("axis=%d", v.Axis)}
 	}
 	return nil
 }

@@ -85,6 +85,8 @@ func checkTileOp(v *Value) error {
 		return checkAtomic(v, arg(0), v.Args[1:])
 	case OpInlineAsm:
 		return checkInlineAsm(v)
+	case OpSort, OpFlip, OpGather, OpHistogram, OpCat, OpMapElementwise:
+		return checkTileOps(v)
 	default:
 		return fmt.Errorf("unknown op")
 	}
@@ -193,6 +195,9 @@ func checkCombine(v *Value) error {
 func (vf *verifier) region(v *Value) error {
 	r := v.Region
 	n := len(v.Args)
+	if v.Op == OpMapElementwise {
+		return vf.mapRegion(v)
+	}
 	if len(r.Args) != 2*n || len(r.Yields) != n {
 		return fmt.Errorf("region with %d arguments and %d yields for %d operands", len(r.Args), len(r.Yields), n)
 	}

@@ -93,6 +93,8 @@ func init() {
 	addDebugBuiltins(tl)
 	// Inline assembly (asm.go).
 	builtins[tl("inline_asm_elementwise")] = &builtin{inlineAsmParams, len(inlineAsmParams), bInlineAsm}
+	// Tile operations (tileops.go).
+	addTileOpBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {

@@ -175,7 +175,7 @@ func (c *compiler) inlineVals(fn *frontend.Func, vals []*val, pos diag.Pos) *val
 	}
 	c.stack = append(c.stack, fn)
 	c.calls = append(c.calls, pos)
-	c.stmts(callee, fn.Body)
+	c.stmts(callee, withEarlyReturns(fn.Body))
 	c.stack = c.stack[:len(c.stack)-1]
 	c.calls = c.calls[:len(c.calls)-1]
 	if callee.retVal == nil {

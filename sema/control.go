@@ -7,6 +7,7 @@ package sema
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
@@ -78,10 +79,56 @@ func (c *compiler) ifStmt(fr *frame, s *frontend.If) {
 	c.blk.Stmts = append(c.blk.Stmts, node)
 	fr.env = before
 	fr.terminated = thenTerm && elseTerm
+	if !fr.isKernel && (thenEnv[returnSlot] != nil || elseEnv[returnSlot] != nil) {
+		if c.helperReturns(fr, node, before, thenEnv, elseEnv, s.Pos) {
+			return
+		}
+		// Reported; go on as if the lone return were not there.
+		delete(thenEnv, returnSlot)
+		delete(elseEnv, returnSlot)
+		thenTerm, elseTerm, fr.terminated = false, false, false
+	}
 	if fr.terminated {
 		return
 	}
 	c.mergeBranches(fr, node, before, thenEnv, elseEnv, thenTerm, elseTerm, s.Pos)
+}
+
+// returnSlot is the name under which a helper's return inside a runtime
+// if keeps its value until the if's branches merge ("return" cannot be a
+// Python variable).
+const returnSlot = "return"
+
+// helperReturns merges the values a helper returns in both branches of a
+// runtime if (Triton allows an if whose branches both return): the merged
+// value is the helper's result, or, inside another runtime if, that if's
+// branch's. A return in one branch only would need the code after the if
+// guarded, which tri does not do: it is reported, and helperReturns
+// returns false.
+func (c *compiler) helperReturns(fr *frame, node *ir.If, before, thenEnv, elseEnv map[string]*val, pos diag.Pos) bool {
+	tv, ev := thenEnv[returnSlot], elseEnv[returnSlot]
+	if tv == nil || ev == nil {
+		c.errorf(pos, diag.CodeUnsupported, "a return in only one branch of a runtime if is not supported in a @jit helper; return in both branches, or assign the result to a name and return it at the end")
+		return false
+	}
+	c.mergeBranches(fr, node, before, map[string]*val{returnSlot: tv}, map[string]*val{returnSlot: ev}, false, false, pos)
+	v := fr.env[returnSlot]
+	if v.k == kUndef {
+		c.errorf(pos, diag.CodeType, "%s", strings.Replace(v.s, returnSlot, "the returned value", 1))
+		v = invalid
+	}
+	if v.k == kRuntime && v.rt.Op == ir.OpVarRead {
+		v.rt.Var.Name = fr.fn.Name + "_result"
+		v.rt.Name = v.rt.Var.Name
+	}
+	fr.terminated = true
+	if fr.runtime > 0 {
+		fr.env[returnSlot] = v
+		return true
+	}
+	delete(fr.env, returnSlot)
+	fr.retVal = v
+	return true
 }
 
 // mergeBranches binds, after a runtime if, every name a branch changed.
@@ -137,7 +184,11 @@ func (c *compiler) mergeBranches(fr *frame, node *ir.If, before, thenEnv, elseEn
 			continue
 		}
 		if !tx.Type.Equal(ex.Type) {
-			c.errorf(pos, diag.CodeType, "%s has type %s in the then branch and %s in the else branch of this if; convert one with .to()", n, tx.Type, ex.Type)
+			what := n
+			if n == returnSlot {
+				what = "the returned value"
+			}
+			c.errorf(pos, diag.CodeType, "%s has type %s in the then branch and %s in the else branch of this if; convert one with .to()", what, tx.Type, ex.Type)
 			fr.env[n] = invalid
 			continue
 		}

@@ -41,6 +41,9 @@ var members = map[string]string{
 	"join": "triton.language.join", "atomic_add": "triton.language.atomic_add", "atomic_max": "triton.language.atomic_max",
 	"atomic_min": "triton.language.atomic_min", "atomic_and": "triton.language.atomic_and", "atomic_or": "triton.language.atomic_or",
 	"atomic_xor": "triton.language.atomic_xor", "atomic_xchg": "triton.language.atomic_xchg", "atomic_cas": "triton.language.atomic_cas",
+	// Tile operations (tileops.go).
+	"flip": "triton.language.flip", "histogram": "triton.language.histogram", "gather": "triton.language.gather",
+	"sort": "triton.language.sort",
 }
 
 // modules are the module paths a name can stand for.
@@ -54,15 +57,12 @@ var modules = map[string]bool{
 // unsupportedNames are triton.language names tri knows but does not
 // implement yet.
 var unsupportedNames = map[string]bool{
-	"softmax": true, "make_block_ptr": true, "advance": true,
-	"histogram": true, "sort": true, "flip": true, "interleave": true,
+	"make_block_ptr": true, "advance": true,
 	"dot_scaled": true, "make_tensor_descriptor": true,
-	"load_tensor_descriptor": true, "store_tensor_descriptor": true, "gather": true,
-	"cat":        true,
-	"zeros_like": false, "full_like": true, "logical_and": true, "logical_or": true, "extra": false,
+	"load_tensor_descriptor": true, "store_tensor_descriptor": true,
+	"zeros_like": false, "extra": false,
 	"tensor": true, "dtype": true, "block_type": true, "clamp": false, "range": false, "num_warps": true,
-	"topk": true, "bitonic_merge": true,
-	"map_elementwise": true, "static_assert": false,
+	"static_assert": false,
 }
 
 // pyDtypes are the dtype names triton.language defines.

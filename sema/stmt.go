@@ -144,12 +144,15 @@ func (c *compiler) returnStmt(fr *frame, s *frontend.Return) {
 		fr.terminated = true
 		return
 	}
-	if fr.runtime > 0 {
-		c.errorf(s.Pos, diag.CodeUnsupported, "a return inside a runtime if is not supported in a @jit helper (only in the kernel itself); assign the result to a name and return it at the end")
-		return
-	}
 	if v == nil {
 		v = noneVal
+	}
+	if fr.runtime > 0 {
+		// Inside a runtime if: the value is merged with the other
+		// branch's return after the if (see helperReturns).
+		fr.env[returnSlot] = v
+		fr.terminated = true
+		return
 	}
 	fr.retVal = v
 	fr.terminated = true

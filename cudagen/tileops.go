@@ -1,0 +1,389 @@
+package cudagen
+
+// This file implements the tile operations: tl.sort, tl.topk and
+// tl.standard.bitonic_merge, tl.flip, tl.gather, tl.histogram and tl.cat,
+// and tl.map_elementwise. All but the last go through shared memory: every thread stores its elements at
+// their row-major index, a barrier, the whole program works on the
+// scratch (the sort's compare-and-swap steps, the histogram's counters),
+// then each thread reads the elements of the result's layout, and a
+// last barrier frees the scratch.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+)
+
+// tileOp writes one tile operation.
+func (e *emitter) tileOp(v *ir.Value) {
+	switch v.Op {
+	case ir.OpSort:
+		e.sortOp(v)
+	case ir.OpHistogram:
+		e.histogramOp(v)
+	case ir.OpGather:
+		e.gatherOp(v)
+	case ir.OpMapElementwise:
+		e.mapElementwise(v)
+	default: // flip and cat only move elements
+		e.moveOp(v)
+	}
+}
+
+// tileOpSharedBytes is the scratch a tile operation needs (0 for other
+// ops): its operands stored, two buffers for a topk's halvings, a
+// histogram's input, mask and counters.
+func tileOpSharedBytes(v *ir.Value) int {
+	size := func(a *ir.Value) int { return a.Type.Shape.NumElements() * a.Type.Kind.Bytes() }
+	switch v.Op {
+	case ir.OpSort:
+		in := v.Args[0].Type.Shape
+		if int(v.Const.Int) < log2(in[len(in)-1]) {
+			return 2 * size(v.Args[0])
+		}
+		return size(v.Args[0])
+	case ir.OpFlip, ir.OpGather:
+		return size(v.Args[0])
+	case ir.OpCat:
+		return size(v.Args[0]) + size(v.Args[1])
+	case ir.OpHistogram:
+		return histogramBinsOffset(v) + 4*v.Type.Shape[0]
+	}
+	return 0
+}
+
+// histogramBinsOffset is where a histogram's counters start in the
+// scratch: after the input and a byte of mask per element.
+func histogramBinsOffset(v *ir.Value) int {
+	in := v.Args[0]
+	n := in.Type.Shape.NumElements()
+	return (n*in.Type.Kind.Bytes() + n + 15) / 16 * 16
+}
+
+// tileOpThreads is the number of threads of a program.
+func (e *emitter) tileOpThreads() int { return 32 * e.numWarps }
+
+// moveOp writes flip (the axis coordinate reversed) and cat (the two
+// inputs stored one after the other).
+func (e *emitter) moveOp(v *ir.Value) {
+	d := e.layoutOf(v)
+	in := v.Args[0]
+	size := in.Type.Shape.NumElements() * in.Type.Kind.Bytes()
+	e.w.line("// %s through shared memory: #%s -> #%s.", v.Op, e.layoutOf(in).Tag, d.Tag)
+	e.useShared(tileOpSharedBytes(v))
+	for k, a := range v.Args {
+		e.storeShared(a, k*size)
+	}
+	e.w.line("__syncthreads();")
+	e.define(v, func(i string) string {
+		c := coords(d, i)
+		if v.Op == ir.OpFlip {
+			c[v.Axis] = fmt.Sprintf("%d - %s", d.Shape[v.Axis]-1, c[v.Axis])
+		}
+		return smem(v.Type.DType, 0, linearOf(d.Shape, c))
+	})
+	e.w.line("__syncthreads();")
+}
+
+// gatherOp reads each element of the source at the coordinates of the
+// result, the axis one from the index (kept in range: Triton leaves an
+// index outside the source undefined, and the interpreter rejects it).
+func (e *emitter) gatherOp(v *ir.Value) {
+	d := e.layoutOf(v)
+	src, idx := v.Args[0], v.Args[1]
+	e.w.line("// Gather through shared memory: the source #%s, stored, is read at the index's coordinates.", e.layoutOf(src).Tag)
+	e.useShared(tileOpSharedBytes(v))
+	e.storeShared(src, 0)
+	e.w.line("__syncthreads();")
+	n := src.Type.Shape[v.Axis]
+	e.define(v, func(i string) string {
+		c := coords(d, i)
+		c[v.Axis] = fmt.Sprintf("((int)%s & %d)", e.expr(idx, i), n-1)
+		return smem(v.Type.DType, 0, linearOf(src.Type.Shape, c))
+	})
+	e.w.line("__syncthreads();")
+}
+
+// sortOp writes Triton's bitonic network (standard.py's sort_impl) over
+// the tile in shared memory. Positions are the flat row-major indices;
+// the compare-and-swap on bit `bit` pairs positions i and j = i | 1<<bit,
+// and, as _compare_and_swap does, the left one takes the right's value
+// when (left > right) != flip, the right one the left's when
+// (right > left) != !flip, each from the values before the step (so NaNs
+// spread exactly as in Triton). flip is bit `stage` of the position in
+// the alternating stages, descending in the last.
+func (e *emitter) sortOp(v *ir.Value) {
+	in := v.Args[0]
+	t := in.Type.DType
+	ct := cType(t)
+	n := in.Type.Shape.NumElements()
+	r := in.Type.Shape.Rank()
+	logN := log2(in.Type.Shape[r-1])
+	logK := int(v.Const.Int)
+	desc := tileOpBool(v.Flags&ir.FlagReverse != 0)
+	bytes := n * t.Kind.Bytes()
+	halvings := logN - logK
+	e.useShared(tileOpSharedBytes(v))
+	what := "tl.sort"
+	switch {
+	case v.Axis == 1:
+		what = "tl.bitonic_merge"
+	case halvings > 0:
+		what = fmt.Sprintf("tl.topk(k=%d)", 1<<logK)
+	}
+	e.w.line("// %s: Triton's bitonic network over the %d elements, rows of %d, in shared memory.", what, n, 1<<logN)
+	e.storeShared(in, 0)
+	e.w.line("__syncthreads();")
+	e.w.open("{")
+	e.w.line("%s* s = reinterpret_cast<%s*>(tri_smem);", ct, ct)
+	gt := func(a, b string) string { return compareExpr(ir.OpGt, t, a, b) }
+	swaps := func(pairs, flip string) {
+		e.w.open("for (int bit = stage - 1; bit >= 0; --bit) {")
+		e.w.open("for (int p = tri_thread_id(); p < %s; p += %d) {", pairs, e.tileOpThreads())
+		e.w.line("int i = (p >> bit << (bit + 1)) | (p & ((1 << bit) - 1)), j = i | (1 << bit);")
+		e.w.line("bool flip = %s;", flip)
+		e.w.line("%s left = s[i], right = s[j];", ct)
+		e.w.line("s[i] = (%s) != flip ? right : left;", gt("left", "right"))
+		e.w.line("s[j] = (%s) != !flip ? left : right;", gt("right", "left"))
+		e.w.close("}")
+		e.w.line("__syncthreads();")
+		e.w.close("}")
+	}
+	if v.Axis == 1 {
+		e.w.line("const int stage = %d;  // the last merge only", logN)
+		swaps(fmt.Sprint(n/2), desc)
+	} else {
+		e.w.open("for (int stage = 1; stage <= %d; ++stage) {", logK)
+		swaps(fmt.Sprint(n/2), fmt.Sprintf("stage < %d ? ((i >> stage) & 1) != 0 : %s", logN, desc))
+		e.w.close("}")
+	}
+	if halvings > 0 {
+		e.w.line("// Bitonic top-k: keep the larger of the halves split by bit %d, merge again.", logK)
+		e.w.line("%s* o = reinterpret_cast<%s*>(tri_smem + %d);", ct, ct, bytes)
+		e.w.open("for (int step = %d; step <= %d; ++step) {", logK+1, logN)
+		e.w.open("for (int p = tri_thread_id(); p < (%d >> (step - %d)); p += %d) {", n, logK, e.tileOpThreads())
+		e.w.line("int i = (p >> %d << %d) | (p & %d);", logK, logK+1, (1<<logK)-1)
+		maxOf := floatOrIntMax(t.Kind, "s[i]", fmt.Sprintf("s[i | %d]", 1<<logK))
+		e.w.line("o[p] = %s;", maxOf)
+		e.w.close("}")
+		e.w.line("__syncthreads();")
+		e.w.line("%s* w = s; s = o; o = w;", ct)
+		e.w.line("const int stage = %d;", logK)
+		swaps(fmt.Sprintf("(%d >> (step - %d))", n/2, logK), fmt.Sprintf("step < %d ? ((i >> %d) & 1) != 0 : %s", logN, logK, desc))
+		e.w.close("}")
+	}
+	e.w.close("}")
+	off := (halvings % 2) * bytes
+	d := e.layoutOf(v)
+	e.define(v, func(i string) string { return smem(t, off, linearOf(d.Shape, coords(d, i))) })
+	e.w.line("__syncthreads();")
+}
+
+// floatOrIntMax is tl.maximum of two values of kind k (32 or 64 bits).
+func floatOrIntMax(k ir.Kind, a, b string) string {
+	if k.IsFloat() {
+		return floatOp(ir.OpMax, k, 0, []string{a, b})
+	}
+	return intOp(ir.OpMax, k, []string{a, b})
+}
+
+// histogramOp counts the active input elements as Triton's GPU lowering
+// does: each value's low log2(max(bins, 32)) bits pick its bin, and bins
+// past the last are dropped. The input (and mask) go through shared
+// memory, so that replicated elements count once.
+func (e *emitter) histogramOp(v *ir.Value) {
+	in, mask := v.Args[0], v.Args[1]
+	n := in.Type.Shape.NumElements()
+	bins := v.Type.Shape[0]
+	inBytes := n * in.Type.Kind.Bytes()
+	binsOff := histogramBinsOffset(v)
+	e.useShared(tileOpSharedBytes(v))
+	e.w.line("// tl.histogram of %d elements into %d bins through shared memory (the bin is the value's low bits, as Triton's GPU lowering takes it).", n, bins)
+	e.storeShared(in, 0)
+	if mask != nil {
+		e.storeShared(mask, inBytes)
+	}
+	e.w.open("{")
+	e.w.line("int* bins = reinterpret_cast<int*>(tri_smem + %d);", binsOff)
+	e.w.line("for (int j = tri_thread_id(); j < %d; j += %d) bins[j] = 0;", bins, e.tileOpThreads())
+	e.w.line("__syncthreads();")
+	e.w.open("for (int p = tri_thread_id(); p < %d; p += %d) {", n, e.tileOpThreads())
+	e.w.line("int bin = (int)(%s & %d);", smem(in.Type.DType, 0, "p"), max(bins, 32)-1)
+	cond := fmt.Sprintf("bin < %d", bins)
+	if mask != nil {
+		cond = smem(ir.TBool, inBytes, "p") + " && " + cond
+	}
+	e.w.line("if (%s) asm volatile(\"red.add.u32 [%%0], 1;\" :: \"l\"(bins + bin) : \"memory\");", cond)
+	e.w.close("}")
+	e.w.line("__syncthreads();")
+	e.w.close("}")
+	d := e.layoutOf(v)
+	e.define(v, func(i string) string { return smem(ir.TInt32, binsOff, linearOf(d.Shape, coords(d, i))) })
+	e.w.line("__syncthreads();")
+}
+
+// tileOpBool is a C boolean literal.
+func tileOpBool(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// mapElementwise writes tl.map_elementwise: one loop over the thread's
+// elements, whose body binds the function's arguments to the operands'
+// elements, runs the inlined function on scalars (its branches and loops
+// as C ones, per element) and stores its results.
+func (e *emitter) mapElementwise(v *ir.Value) {
+	d := e.layoutOf(v)
+	r := v.Region
+	names, types := []string{e.names[v.ID]}, []ir.Type{v.Type}
+	if len(v.Types) > 0 {
+		names, types = e.resNames[v.ID], v.Types
+	}
+	for j, name := range names {
+		if len(v.Types) > 0 || !e.outside[v.ID] && !e.fused[v.ID] {
+			e.declare(types[j], d, name, "")
+		}
+	}
+	e.w.line("// tl.map_elementwise: the function, inlined, on each element.")
+	if d.Elems > 1 {
+		e.w.line("#pragma unroll")
+		e.w.open("for (int e = 0; e < %d; ++e) {", d.Elems)
+	} else {
+		e.w.open("{")
+		e.w.line("const int e = 0;  // the thread's one element")
+	}
+	saved := e.inRegion
+	e.inRegion = true
+	for i, a := range r.Args {
+		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], e.expr(v.Args[i], "e"))
+	}
+	for _, x := range mapVars(r.Body, nil) {
+		e.declare(x.Type, nil, e.varNames[x.ID], "")
+	}
+	e.mapBody(r.Body)
+	for j, y := range r.Yields {
+		e.w.line("%s[e] = %s;", names[j], e.expr(y, ""))
+	}
+	e.inRegion = saved
+	e.w.close("}")
+}
+
+// mapVars lists the Vars a map_elementwise body assigns (loop indices
+// excepted: their for declares them), each once.
+func mapVars(b *ir.Block, out []*ir.Var) []*ir.Var {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Assign:
+			if !slices.Contains(out, s.Var) {
+				out = append(out, s.Var)
+			}
+		case *ir.If:
+			out = mapVars(s.Else, mapVars(s.Then, out))
+		case *ir.For:
+			out = mapVars(s.Body, out)
+		case *ir.While:
+			out = mapVars(s.Body, mapVars(s.Cond, out))
+		}
+	}
+	return out
+}
+
+// nameMapBody names the values and Vars of a map_elementwise body. Unlike
+// the kernel's, its Var reads are copied into locals of their own: the
+// body is not analysed for reassignments.
+func (e *emitter) nameMapBody(n *namer, b *ir.Block) {
+	nameVar := func(x *ir.Var) {
+		if e.varNames[x.ID] == "" {
+			e.varNames[x.ID] = n.name(x.Name)
+		}
+	}
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			if s.Op == ir.OpConst || s.Op == ir.OpRegionArg || s.Type.Kind == ir.Void {
+				continue
+			}
+			name := s.Name
+			if name == "" {
+				name = fmt.Sprintf("t%d", s.ID)
+			}
+			e.names[s.ID] = n.name(name)
+		case *ir.Assign:
+			nameVar(s.Var)
+		case *ir.If:
+			e.nameMapBody(n, s.Then)
+			e.nameMapBody(n, s.Else)
+		case *ir.For:
+			nameVar(s.Var)
+			e.nameMapBody(n, s.Body)
+		case *ir.While:
+			e.nameMapBody(n, s.Cond)
+			e.nameMapBody(n, s.Body)
+		}
+	}
+}
+
+// mapBody writes the statements of a map_elementwise body, all scalar.
+func (e *emitter) mapBody(b *ir.Block) {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			if s.Op != ir.OpRegionArg {
+				e.value(s)
+			}
+		case *ir.Assign:
+			e.w.line("%s = %s;", e.varNames[s.Var.ID], e.expr(s.Value, ""))
+		case *ir.If:
+			e.w.open("if (%s) {", e.expr(s.Cond, ""))
+			e.mapBody(s.Then)
+			if len(s.Else.Stmts) > 0 {
+				e.w.indent--
+				e.w.line("} else {")
+				e.w.indent++
+				e.mapBody(s.Else)
+			}
+			e.w.close("}")
+		case *ir.For:
+			i := e.varNames[s.Var.ID]
+			cond := fmt.Sprintf("%s < %s", i, e.expr(s.Hi, ""))
+			if s.Step.Op != ir.OpConst || s.Step.Const.Int < 0 {
+				step := e.expr(s.Step, "")
+				cond = fmt.Sprintf("%s > 0 ? %s < %s : %s > %s", step, i, e.expr(s.Hi, ""), i, e.expr(s.Hi, ""))
+			}
+			e.w.open("for (%s %s = %s; %s; %s += %s) {", cType(s.Var.Type.DType), i, e.expr(s.Lo, ""), cond, i, e.expr(s.Step, ""))
+			e.mapBody(s.Body)
+			e.w.close("}")
+		case *ir.While:
+			e.w.open("for (;;) {")
+			e.mapBody(s.Cond)
+			e.w.line("if (!%s) break;", e.expr(s.CondValue, ""))
+			e.mapBody(s.Body)
+			e.w.close("}")
+		}
+	}
+}
+
+// checkMapBody checks the values of a map_elementwise body, its branches
+// and loops included; a return cannot occur there.
+func (p *plan) checkMapBody(b *ir.Block, errs *diag.List) {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			p.check(s, errs)
+		case *ir.If:
+			p.checkMapBody(s.Then, errs)
+			p.checkMapBody(s.Else, errs)
+		case *ir.For:
+			p.checkMapBody(s.Body, errs)
+		case *ir.While:
+			p.checkMapBody(s.Cond, errs)
+			p.checkMapBody(s.Body, errs)
+		case *ir.Return:
+			errs.Errorf(diag.Pos(s.Pos), diag.CodeUnsupported, "a return inside the function of tl.map_elementwise is not supported")
+		}
+	}
+}

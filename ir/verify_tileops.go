@@ -1,0 +1,119 @@
+package ir
+
+// This file implements the checks of the tile operations: sort and topk,
+// flip, gather, histogram and cat.
+
+import "fmt"
+
+// checkTileOps checks OpSort, OpFlip, OpGather, OpHistogram and OpCat.
+func checkTileOps(v *Value) error {
+	t := v.Type
+	a := v.Args[0].Type
+	switch v.Op {
+	case OpSort:
+		r := a.Shape.Rank()
+		if r == 0 || t.Shape.Rank() != r || a.DType != t.DType || a.IsPtr() || v.Axis < 0 || v.Axis > 1 {
+			return fmt.Errorf("sort of %s giving %s", a, t)
+		}
+		k := v.Const.Int
+		if k < 0 || k >= 31 || t.Shape[r-1] != 1<<k || t.Shape[r-1] > a.Shape[r-1] || !t.Shape[:r-1].Equal(a.Shape[:r-1]) {
+			return fmt.Errorf("sort of %s keeping 2**%d giving %s", a, k, t)
+		}
+		if v.Axis == 1 && !t.Equal(a) {
+			return fmt.Errorf("bitonic merge of %s giving %s", a, t)
+		}
+	case OpFlip:
+		if v.Axis < 0 || v.Axis >= a.Shape.Rank() {
+			return fmt.Errorf("flip of %s along axis %d", a, v.Axis)
+		}
+	case OpGather:
+		idx := v.Args[1].Type
+		r := a.Shape.Rank()
+		if r == 0 || !idx.Kind.IsInt() || idx.Shape.Rank() != r || v.Axis < 0 || v.Axis >= r ||
+			!t.Equal(Type{DType: a.DType, Shape: idx.Shape}) {
+			return fmt.Errorf("gather of %s with index %s along axis %d giving %s", a, idx, v.Axis, t)
+		}
+		for d := range r {
+			if d != v.Axis && idx.Shape[d] != a.Shape[d] {
+				return fmt.Errorf("gather of %s with index %s along axis %d", a, idx, v.Axis)
+			}
+		}
+	case OpHistogram:
+		if a.Shape.Rank() != 1 || !a.Kind.IsInt() || t.DType != TInt32 || t.Shape.Rank() != 1 {
+			return fmt.Errorf("histogram of %s giving %s", a, t)
+		}
+		if m := v.Args[1]; m != nil && (m.Type.DType != TBool || !m.Type.Shape.Equal(a.Shape)) {
+			return fmt.Errorf("mask of type %s for histogram of %s", m.Type, a)
+		}
+	case OpMapElementwise:
+		if v.Region == nil {
+			return fmt.Errorf("map_elementwise without a region")
+		}
+		for _, x := range v.Args {
+			if !x.Type.Shape.Equal(a.Shape) || a.IsScalar() {
+				return fmt.Errorf("map_elementwise of operands of shapes %s and %s", a.Shape, x.Type.Shape)
+			}
+		}
+		types := v.Types
+		if len(types) == 0 {
+			types = []Type{t}
+		} else if t.Kind != Void {
+			return fmt.Errorf("map_elementwise with several results and a result of type %s", t)
+		}
+		for _, rt := range types {
+			if !rt.Shape.Equal(a.Shape) {
+				return fmt.Errorf("map_elementwise of %s giving %s", a, rt)
+			}
+		}
+	case OpCat:
+		b := v.Args[1].Type
+		if a.Shape.Rank() != 1 || b.Shape.Rank() != 1 || a.DType != b.DType ||
+			!t.Equal(Type{DType: a.DType, Shape: Shape{a.Shape[0] + b.Shape[0]}}) {
+			return fmt.Errorf("cat of %s and %s giving %s", a, b, t)
+		}
+	}
+	return nil
+}
+
+// mapRegion checks the Region of an OpMapElementwise: one scalar argument
+// per operand, of its dtype; a body using only them and its own values;
+// one yield per result, of its dtype.
+func (vf *verifier) mapRegion(v *Value) error {
+	r := v.Region
+	types := v.Types
+	if len(types) == 0 {
+		types = []Type{v.Type}
+	}
+	if len(r.Args) != len(v.Args) || len(r.Yields) != len(types) {
+		return fmt.Errorf("region with %d arguments and %d yields for %d operands and %d results", len(r.Args), len(r.Yields), len(v.Args), len(types))
+	}
+	inner := map[*Value]bool{}
+	for i, a := range r.Args {
+		want := ScalarType(v.Args[i].Type.DType)
+		if a == nil || a.Op != OpRegionArg || a.Axis != i || !a.Type.Equal(want) {
+			return fmt.Errorf("region argument %d must be a region_arg of type %s", i, want)
+		}
+		if a.ID < 0 || a.ID >= vf.k.NumValues || vf.seen[a.ID] {
+			return fmt.Errorf("region argument %d has a bad or repeated ID", i)
+		}
+		vf.seen[a.ID] = true
+		inner[a] = true
+	}
+	outer := vf.defined
+	vf.defined = inner
+	err := vf.block(r.Body)
+	vf.defined = outer
+	if err != nil {
+		return fmt.Errorf("in region: %v", err)
+	}
+	for i, y := range r.Yields {
+		want := ScalarType(types[i].DType)
+		if y == nil || !y.Type.Equal(want) {
+			return fmt.Errorf("region yield %d must be of type %s", i, want)
+		}
+		if !inner[y] && !contains(r.Body, y) {
+			return fmt.Errorf("region yield %d is not computed in the region", i)
+		}
+	}
+	return nil
+}
