@@ -24,10 +24,21 @@ type File struct {
 	// last binding of a name wins), for autotune config builders, pruning
 	// functions and heuristics.
 	Host map[string]*HostFunc
+	// Scope is every top-level binding of a name, in source order, with
+	// the if/try arm around it (see scope.go); names are looked up through
+	// it (Lookup), as Python would after importing the file.
+	Scope []*Binding
+	// mod is the file as a module of a Loader; nil for a file parsed alone.
+	mod *module
 }
 
-// Func returns the @jit function with the given name, or nil.
+// Func returns the @jit function the name stands for in f (where a module
+// level if or try defines it twice, the one that runs; it may come from
+// another module by import), or nil.
 func (f *File) Func(name string) *Func {
+	if s, d := f.Lookup(name); d == nil && s.Kind == SymFunc {
+		return s.Func
+	}
 	for _, fn := range f.Funcs {
 		if fn.Name == name {
 			return fn
@@ -58,6 +69,7 @@ type HostFunc struct {
 // Func is one @jit function.
 type Func struct {
 	Name       string
+	File       *File    // the file that defines it, where its names resolve
 	Pos        diag.Pos // of the def keyword
 	Params     []*Param
 	Body       []Stmt

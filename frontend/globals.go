@@ -15,6 +15,8 @@ type wrapper struct {
 	target string
 	decos  []*Decorator // outermost first
 	base   string
+	pos    diag.Pos // of the target
+	arm    *Arm
 }
 
 // assignChunk records a global or a wrapper; other assignments are host
@@ -36,24 +38,55 @@ func (p *fileParser) assignChunk(c *chunk) {
 	for _, t := range a.Targets {
 		name, ok := t.(*Name)
 		if !ok {
+			for _, n := range targetNames(t) {
+				p.bind(&Binding{Name: n.ID, Pos: n.Pos}, c.arm)
+			}
 			continue
 		}
 		if decos, base, ok := p.unwrap(a.Value); ok && len(decos) > 0 {
 			setArgsText(decos, text, c.line-1)
-			p.wrappers = append(p.wrappers, &wrapper{target: name.ID, decos: decos, base: base})
+			p.wrappers = append(p.wrappers, &wrapper{target: name.ID, decos: decos, base: base, pos: name.Pos, arm: c.arm})
 			if hasJit(decos) {
 				p.wrapped[base] = true
 				p.wrapped[name.ID] = true
 			}
 			continue
 		}
-		if !conv.rw.changesMeaning() {
+		if c.indent == 0 && !conv.rw.changesMeaning() {
 			p.addHost(&HostFunc{Name: name.ID, Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, Source: text, Assign: true})
 		}
-		if g := p.global(name, a); g != nil {
+		g := p.global(name, a)
+		if g != nil && c.arm == nil {
 			p.file.Globals = append(p.file.Globals, g)
 		}
+		if g == nil {
+			g = &Global{Name: name.ID, Pos: name.Pos, Value: a.Value}
+		}
+		p.bind(&Binding{Name: name.ID, Pos: name.Pos, Global: g}, c.arm)
 	}
+}
+
+// targetNames lists the names a tuple or list target binds.
+func targetNames(t Expr) []*Name {
+	switch t := t.(type) {
+	case *Name:
+		return []*Name{t}
+	case *Tuple:
+		var out []*Name
+		for _, e := range t.Elts {
+			out = append(out, targetNames(e)...)
+		}
+		return out
+	case *List:
+		var out []*Name
+		for _, e := range t.Elts {
+			out = append(out, targetNames(e)...)
+		}
+		return out
+	case *Starred:
+		return targetNames(t.X)
+	}
+	return nil
 }
 
 // global returns the Global that a module-level assignment to name makes,
@@ -134,6 +167,7 @@ func (p *fileParser) applyWrappers() {
 			} else {
 				p.file.Funcs = append(p.file.Funcs, &fn)
 			}
+			p.rebindWrapper(w, p.lastFunc(w.target))
 			continue
 		}
 		hd, ok := p.hostDefs[w.base]
@@ -145,14 +179,27 @@ func (p *fileParser) applyWrappers() {
 		decos := append(append([]*Decorator(nil), w.decos...), own...)
 		fn := p.makeFunc(hd.def, hd.conv, hd.pos, w.base, decos)
 		p.file.Funcs = append(p.file.Funcs, fn)
+		p.bind(&Binding{Name: w.base, Pos: hd.pos, Func: fn}, hd.arm)
+		target := fn
 		if w.target != w.base {
 			alias := *fn
 			alias.Name = w.target
 			p.file.Funcs = append(p.file.Funcs, &alias)
+			target = &alias
 		}
+		p.rebindWrapper(w, target)
 		delete(p.hostDefs, w.base)
 		delete(p.file.Host, w.base)
 	}
+}
+
+// rebindWrapper binds the target of a wrapper assignment to fn, in place of
+// the Global its assignment made.
+func (p *fileParser) rebindWrapper(w *wrapper, fn *Func) {
+	if fn == nil {
+		return
+	}
+	p.bind(&Binding{Name: w.target, Pos: w.pos, Func: fn}, w.arm)
 }
 
 // lastFunc returns the latest @jit Func named name, or nil.

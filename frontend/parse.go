@@ -29,6 +29,7 @@ type hostDef struct {
 	pos   diag.Pos
 	text  string // the chunk's text, whose first line is line line0+1
 	line0 int
+	arm   *Arm
 }
 
 // fileParser holds the state of one Parse call.
@@ -72,16 +73,21 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		diags.Add(d)
 		return file, diags
 	}
-	chunks := splitChunks(p.text, lines)
+	top := splitChunks(p.text, lines)
+	topKinds := make([]chunkKind, len(top))
+	for i, c := range top {
+		topKinds[i] = p.classify(c)
+	}
+	for _, c := range hostStatements(p.text, top, topKinds) {
+		p.guard(c, p.checkHostSyntax)
+	}
+	chunks := p.expand(top, nil, 0)
 	kinds := make([]chunkKind, len(chunks))
 	for i, c := range chunks {
 		kinds[i] = p.classify(c)
 		if kinds[i] == kindImport {
 			p.guard(c, p.importChunk)
 		}
-	}
-	for _, c := range hostStatements(p.text, chunks, kinds) {
-		p.guard(c, p.checkHostSyntax)
 	}
 	for i, c := range chunks {
 		if kinds[i] == kindAssign {
@@ -94,7 +100,16 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		}
 	}
 	p.applyWrappers()
+	for name, hd := range p.hostDefs {
+		p.bind(&Binding{Name: name, Pos: hd.pos}, hd.arm)
+	}
+	for i, c := range chunks {
+		if kinds[i] == kindSkip && c.arm != nil {
+			p.guard(c, p.checkHostSyntax)
+		}
+	}
 	sort.SliceStable(file.Funcs, func(i, j int) bool { return file.Funcs[i].Pos.Before(file.Funcs[j].Pos) })
+	sort.SliceStable(file.Scope, func(i, j int) bool { return file.Scope[i].Pos.Before(file.Scope[j].Pos) })
 	return file, diags
 }
 
@@ -121,7 +136,7 @@ func normalizeSource(src []byte) string {
 
 // classify decides what a chunk is from its first tokens.
 func (p *fileParser) classify(c *chunk) chunkKind {
-	first := c.first(p.text)
+	first := strings.TrimLeft(c.first(p.text), " \t")
 	if strings.HasPrefix(first, "@") {
 		if _, ok := p.defLine(c); ok {
 			return kindDef
@@ -162,10 +177,10 @@ func leadingIdent(s string) string {
 // defLine returns the logical line of a chunk that holds its def keyword.
 func (p *fileParser) defLine(c *chunk) (logicalLine, bool) {
 	for _, l := range c.lines {
-		if l.indent != 0 {
+		if l.indent != c.indent {
 			break
 		}
-		s := p.text[l.start:l.end]
+		s := p.text[l.start+l.indent : l.end]
 		if strings.HasPrefix(s, "@") {
 			continue
 		}
@@ -178,16 +193,23 @@ func (p *fileParser) defLine(c *chunk) (logicalLine, bool) {
 }
 
 // parseChunk parses a chunk (with annotations blanked) as a module of one
-// statement. It also returns the blanked text that was parsed.
+// statement. It also returns the blanked text that was parsed. An indented
+// chunk (inside a module-level if or try) is parsed under "if 1:", which
+// keeps its columns.
 func (p *fileParser) parseChunk(c *chunk) (ast.Stmt, *converter, string, *diag.Diagnostic) {
 	text, anns := blankAnnotations(p.text, c)
 	text, rw := modernize(text)
-	conv := &converter{file: p.file.Name, line0: c.line - 1, aliases: p.file.Aliases, anns: map[[2]int]annotation{}, rw: rw}
+	line0 := c.line - 1
+	src := text
+	if c.indent > 0 {
+		src, line0 = "if 1:\n"+text, line0-1
+	}
+	conv := &converter{file: p.file.Name, line0: line0, aliases: p.file.Aliases, anns: map[[2]int]annotation{}, rw: rw}
 	for _, a := range anns {
 		conv.anns[[2]int{a.line, a.col}] = a
 	}
-	at := diag.Pos{File: p.file.Name, Line: c.line, Col: 1}
-	m, d := gpyParse(text, p.file.Name, c.line-1, py.ExecMode, at)
+	at := p.at(c)
+	m, d := gpyParse(src, p.file.Name, line0, py.ExecMode, at)
 	if d != nil {
 		return nil, nil, "", d
 	}
@@ -195,7 +217,15 @@ func (p *fileParser) parseChunk(c *chunk) (ast.Stmt, *converter, string, *diag.D
 	if !ok || len(mod.Body) != 1 {
 		return nil, nil, "", diag.Errorf(at, diag.CodeSyntax, "syntax error: expected one top-level statement")
 	}
-	return mod.Body[0], conv, rw.restoreUnpacks(text), nil
+	s := mod.Body[0]
+	if c.indent > 0 {
+		outer, ok := s.(*ast.If)
+		if !ok || len(outer.Body) != 1 {
+			return nil, nil, "", diag.Errorf(at, diag.CodeSyntax, "syntax error: expected one statement")
+		}
+		s = outer.Body[0]
+	}
+	return s, conv, rw.restoreUnpacks(text), nil
 }
 
 // importChunk records the aliases of an import statement.
@@ -206,13 +236,14 @@ func (p *fileParser) importChunk(c *chunk) {
 		return
 	}
 	addImport(p.file.Aliases, s)
+	p.imports(s, c)
 }
 
 // defChunk handles a (possibly decorated) top-level def.
 func (p *fileParser) defChunk(c *chunk) {
 	dl, _ := p.defLine(c)
-	name := leadingIdent(strings.TrimLeft(p.text[dl.start+3:dl.end], " \t"))
-	defPos := diag.Pos{File: p.file.Name, Line: dl.line, Col: 1}
+	name := leadingIdent(strings.TrimLeft(p.text[dl.start+dl.indent+3:dl.end], " \t"))
+	defPos := diag.Pos{File: p.file.Name, Line: dl.line, Col: dl.indent + 1}
 	s, conv, text, d := p.parseChunk(c)
 	if d != nil {
 		if p.looksJit(c, name) {
@@ -229,15 +260,17 @@ func (p *fileParser) defChunk(c *chunk) {
 	decos := conv.decorators(fd.DecoratorList)
 	setArgsText(decos, text, c.line-1)
 	if !hasJit(decos) {
-		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1}
-		if !conv.rw.changesMeaning() {
+		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1, arm: c.arm}
+		if c.indent == 0 && !conv.rw.changesMeaning() {
 			// Host functions run in gpython's interpreter, which would
 			// read the rewritten text differently.
 			p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
 		}
 		return
 	}
-	p.file.Funcs = append(p.file.Funcs, p.makeFunc(fd, conv, defPos, name, decos))
+	fn := p.makeFunc(fd, conv, defPos, name, decos)
+	p.file.Funcs = append(p.file.Funcs, fn)
+	p.bind(&Binding{Name: name, Pos: defPos, Func: fn}, c.arm)
 }
 
 // addHost records a host definition unless a later one of the same name is
@@ -256,8 +289,8 @@ func (p *fileParser) looksJit(c *chunk, name string) bool {
 		return true
 	}
 	for _, l := range c.lines {
-		s := p.text[l.start:l.end]
-		if l.indent != 0 || !strings.HasPrefix(s, "@") {
+		s := p.text[l.start+l.indent : l.end]
+		if l.indent != c.indent || !strings.HasPrefix(s, "@") {
 			break
 		}
 		dotted := strings.Map(func(r rune) rune {
@@ -279,7 +312,7 @@ func (p *fileParser) looksJit(c *chunk, name string) bool {
 
 // makeFunc builds a Func from a parsed def.
 func (p *fileParser) makeFunc(fd *ast.FunctionDef, conv *converter, pos diag.Pos, name string, decos []*Decorator) *Func {
-	fn := &Func{Name: name, Pos: pos}
+	fn := &Func{Name: name, Pos: pos, File: p.file}
 	for _, dc := range decos {
 		if knownDecorators[dc.Name] {
 			fn.Decorators = append(fn.Decorators, dc)

@@ -23,6 +23,8 @@ type chunk struct {
 	start, end int // byte offsets into the normalized source
 	line       int // 1-based line of start
 	lines      []logicalLine
+	indent     int  // of its first line: 0 at the top, more inside an if or try
+	arm        *Arm // the module-level if/try arm it sits in; nil at the top
 }
 
 // first returns the text of the chunk's first logical line without its
@@ -151,11 +153,17 @@ func skipString(src string, i, line int) (int, int) {
 // a logical line with no indentation and takes every indented line after
 // it; decorator lines join the statement that follows them.
 func splitChunks(src string, lines []logicalLine) []*chunk {
+	return splitChunksAt(src, lines, 0)
+}
+
+// splitChunksAt is splitChunks for the statements of a block indented by
+// indent.
+func splitChunksAt(src string, lines []logicalLine, indent int) []*chunk {
 	var out []*chunk
 	var cur *chunk
 	for _, l := range lines {
-		if cur == nil || l.indent == 0 && !cur.open(src) {
-			cur = &chunk{start: l.start, line: l.line}
+		if cur == nil || l.indent <= indent && !cur.open(src) {
+			cur = &chunk{start: l.start, line: l.line, indent: indent}
 			out = append(out, cur)
 		}
 		cur.lines = append(cur.lines, l)
@@ -168,5 +176,5 @@ func splitChunks(src string, lines []logicalLine) []*chunk {
 // statement they decorate.
 func (c *chunk) open(src string) bool {
 	last := c.lines[len(c.lines)-1]
-	return strings.HasPrefix(src[last.start:], "@")
+	return strings.HasPrefix(src[last.start+last.indent:], "@")
 }

@@ -32,6 +32,10 @@ type Options struct {
 	// Debug compiles device assertions into the GPU code (tri run --debug,
 	// Triton's debug=True); the interpreter checks them always.
 	Debug bool
+	// Roots are folders searched for the modules a kernel file imports,
+	// before those named by TRI_PATH (as PYTHONPATH) and the source root
+	// found by walking up the kernel file's __init__.py files.
+	Roots []string
 }
 
 func (o *Options) stdout() io.Writer {

@@ -41,15 +41,35 @@ func ParseFile(path string, o *Options) (_ *SourceFile, err error) {
 	defer hosteval.AttachSource(&err, path, string(text))
 	sf := &SourceFile{Path: path, Text: text}
 	var diags *diag.List
-	sf.File, diags = frontend.Parse(path, text)
+	sf.File, diags = o.loader().Open(path, text)
 	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
 		return nil, hosteval.Usage(err)
 	}
 	return sf, nil
 }
 
-// sourced attaches the file's text to err, for PrintError.
-func (sf *SourceFile) sourced(err *error) { hosteval.AttachSource(err, sf.Path, string(sf.Text)) }
+// sourced attaches the texts of the file and of the modules it imports to
+// err, for PrintError.
+func (sf *SourceFile) sourced(err *error) {
+	if sf.File != nil {
+		for name, text := range sf.File.Sources() {
+			if name != sf.Path {
+				hosteval.AttachSource(err, name, text)
+			}
+		}
+	}
+	hosteval.AttachSource(err, sf.Path, string(sf.Text))
+}
+
+// loader is the module loader of one kernel file under o: the --root
+// folders, then TRI_PATH's.
+func (o *Options) loader() *frontend.Loader {
+	var roots []string
+	if o != nil {
+		roots = o.Roots
+	}
+	return frontend.NewLoader(frontend.SearchPath(roots, os.Getenv("TRI_PATH")), sema.KnownPath)
+}
 
 // splitDiags hands warnings to warn and returns the errors, if any.
 func splitDiags(l *diag.List, warn func(*diag.Diagnostic)) error {
@@ -313,8 +333,13 @@ func (o *Options) warnIn(sf *SourceFile) func(*diag.Diagnostic) {
 	if o == nil {
 		return nil
 	}
-	src := diag.Sources{sf.Path: string(sf.Text)}
-	return func(d *diag.Diagnostic) { diag.Render(o.stderr(), d, src) }
+	return func(d *diag.Diagnostic) {
+		src := diag.Sources{sf.Path: string(sf.Text)}
+		if sf.File != nil {
+			src = sf.File.Sources()
+		}
+		diag.Render(o.stderr(), d, src)
+	}
 }
 
 // host is how the host Python of sf's decorators runs under o: bounded by

@@ -153,7 +153,7 @@ func (c *compiler) inline(fr *frame, fn *frontend.Func, e *frontend.Call) *val {
 // parameters bound to vals (nil for a parameter left to its default) and
 // returns what it returns.
 func (c *compiler) inlineVals(fn *frontend.Func, vals []*val, pos diag.Pos) *val {
-	callee := &frame{fn: fn, env: map[string]*val{}}
+	callee := &frame{fn: fn, env: map[string]*val{}, file: fn.File}
 	for i, p := range fn.Params {
 		var v *val
 		if i < len(vals) {
@@ -163,7 +163,7 @@ func (c *compiler) inlineVals(fn *frontend.Func, vals []*val, pos diag.Pos) *val
 			if p.Default == nil {
 				return c.errorf(pos, diag.CodeArgs, "%s() is missing its argument %s", fn.Name, p.Name)
 			}
-			v = c.expr(&frame{env: map[string]*val{}}, p.Default)
+			v = c.expr(&frame{env: map[string]*val{}, file: fn.File}, p.Default)
 			if v.k == kInvalid {
 				return invalid
 			}

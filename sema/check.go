@@ -24,8 +24,12 @@ func Check(f *frontend.File) (diags *diag.List) {
 		return diags
 	}
 	calls := map[*frontend.Func][]callSite{}
+	seen := map[string]bool{}
 	for _, fn := range f.Funcs {
-		ck := &checker{file: f, diags: diags, locals: map[string]bool{}, fn: fn, calls: calls}
+		if !f.Runs(fn) {
+			continue
+		}
+		ck := &checker{file: f, diags: diags, locals: map[string]bool{}, fn: fn, calls: calls, seen: seen}
 		for _, p := range fn.Params {
 			ck.locals[p.Name] = true
 			if p.Default != nil {
@@ -36,6 +40,9 @@ func Check(f *frontend.File) (diags *diag.List) {
 		ck.stmts(fn.Body)
 	}
 	checkRecursion(f, calls, diags)
+	for _, d := range f.ImportErrors() {
+		diags.Add(d)
+	}
 	diags.Sort()
 	return diags
 }
@@ -46,6 +53,7 @@ type checker struct {
 	locals map[string]bool
 	fn     *frontend.Func                // the function being checked
 	calls  map[*frontend.Func][]callSite // the @jit calls of each function
+	seen   map[string]bool               // import errors already reported
 }
 
 // callSite is a call of one @jit function from another.
@@ -161,23 +169,70 @@ func (ck *checker) target(t frontend.Expr) {
 }
 
 // path returns the dotted module path e stands for, if it is an attribute
-// chain rooted at an import alias.
+// chain rooted at a name that stands for a path outside the project (an
+// import of Triton).
 func (ck *checker) path(e frontend.Expr) (string, bool) {
+	s, ok := ck.symbol(e)
+	if !ok || s.Kind != frontend.SymPath {
+		return "", false
+	}
+	return s.Path, true
+}
+
+// symbol returns what a name or attribute chain that is not local stands
+// for, following imports and modules of the project; false if e is not
+// such a chain or a lookup on the way failed (that error is reported).
+func (ck *checker) symbol(e frontend.Expr) (frontend.Symbol, bool) {
 	switch e := e.(type) {
 	case *frontend.Name:
 		if ck.locals[e.ID] {
-			return "", false
+			return frontend.Symbol{}, false
 		}
-		m, ok := ck.file.Aliases[e.ID]
-		return m, ok
+		s, d := ck.file.Lookup(e.ID)
+		if d != nil {
+			ck.importError(d, e.Pos)
+			return frontend.Symbol{}, false
+		}
+		return s, s.Kind != frontend.SymNone
 	case *frontend.Attribute:
-		p, ok := ck.path(e.X)
+		x, ok := ck.symbol(e.X)
 		if !ok {
-			return "", false
+			return frontend.Symbol{}, false
 		}
-		return p + "." + e.Name, true
+		switch x.Kind {
+		case frontend.SymPath:
+			return frontend.Symbol{Kind: frontend.SymPath, Path: x.Path + "." + e.Name, Pos: x.Pos}, true
+		case frontend.SymModule:
+			s, d := x.File.Attr(e.Name, e.Pos)
+			if d != nil {
+				ck.importError(d, e.Pos)
+				return frontend.Symbol{}, false
+			}
+			if s.Kind == frontend.SymNone {
+				d := ck.diags.Errorf(e.Pos, diag.CodeUndefined, "module %s (%s) has no attribute %s", moduleName(x.File), x.File.Name, e.Name)
+				if sg := suggest(e.Name, scopeNames(x.File)); sg != "" {
+					d.WithSuggestion("did you mean %s?", sg)
+				}
+				return frontend.Symbol{}, false
+			}
+			return s, true
+		}
 	}
-	return "", false
+	return frontend.Symbol{}, false
+}
+
+// importError reports a failed import once, with a note at the first use.
+func (ck *checker) importError(d *diag.Diagnostic, use diag.Pos) {
+	key := d.Pos.String() + "\x00" + d.Message
+	if ck.seen[key] {
+		return
+	}
+	ck.seen[key] = true
+	e := *d
+	if use.IsValid() && use != d.Pos {
+		e.Notes = append(append([]diag.Related(nil), d.Notes...), diag.Related{Pos: use, Message: "needed here"})
+	}
+	ck.diags.Add(&e)
 }
 
 func (ck *checker) resolvePath(p string, pos diag.Pos) {
@@ -209,29 +264,23 @@ func (ck *checker) resolvePath(p string, pos diag.Pos) {
 }
 
 func (ck *checker) name(n *frontend.Name) {
-	if ck.locals[n.ID] || pyBuiltins[n.ID] || ck.file.Func(n.ID) != nil {
+	if ck.locals[n.ID] {
 		return
 	}
-	if _, ok := ck.file.Aliases[n.ID]; ok {
+	s, d := ck.file.Lookup(n.ID)
+	if d != nil {
+		ck.importError(d, n.Pos)
 		return
 	}
-	for _, g := range ck.file.Globals {
-		if g.Name == n.ID {
-			return
-		}
+	if s.Kind != frontend.SymNone || pyBuiltins[n.ID] {
+		return
 	}
 	var cands []string
 	for l := range ck.locals {
 		cands = append(cands, l)
 	}
-	for _, g := range ck.file.Globals {
-		cands = append(cands, g.Name)
-	}
-	cands = append(cands, funcNames(ck.file)...)
-	for a := range ck.file.Aliases {
-		cands = append(cands, a)
-	}
-	d := ck.diags.Errorf(n.Pos, diag.CodeUndefined, "undefined name %s", n.ID)
+	cands = append(cands, scopeNames(ck.file)...)
+	d = ck.diags.Errorf(n.Pos, diag.CodeUndefined, "undefined name %s", n.ID)
 	if s := suggest(n.ID, cands); s != "" {
 		d.WithSuggestion("did you mean %s?", s)
 	}
@@ -242,8 +291,13 @@ func (ck *checker) expr(e frontend.Expr) {
 	case *frontend.Name:
 		ck.name(e)
 	case *frontend.Attribute:
-		if p, ok := ck.path(e); ok && modulePrefix(p) {
-			ck.resolvePath(p, e.Pos)
+		if s, ok := ck.symbol(e.X); ok {
+			if s.Kind == frontend.SymPath && modulePrefix(s.Path+"."+e.Name) {
+				ck.resolvePath(s.Path+"."+e.Name, e.Pos)
+			}
+			if s.Kind == frontend.SymModule {
+				ck.symbol(e)
+			}
 			return
 		}
 		ck.expr(e.X)
@@ -359,9 +413,16 @@ func (ck *checker) call(e *frontend.Call) {
 
 // jitCallee returns the @jit function a call's callee names, if any.
 func (ck *checker) jitCallee(e frontend.Expr) *frontend.Func {
-	n, ok := e.(*frontend.Name)
-	if !ok || ck.locals[n.ID] {
+	s, ok := ck.quietSymbol(e)
+	if !ok || s.Kind != frontend.SymFunc {
 		return nil
 	}
-	return ck.file.Func(n.ID)
+	return s.Func
+}
+
+// quietSymbol is symbol for a chain already checked: no error reported.
+func (ck *checker) quietSymbol(e frontend.Expr) (frontend.Symbol, bool) {
+	q := *ck
+	q.diags, q.seen = &diag.List{}, map[string]bool{}
+	return q.symbol(e)
 }

@@ -87,8 +87,9 @@ func (c *compiler) tuple(fr *frame, elts []frontend.Expr) *val {
 	return t
 }
 
-// lookup resolves a name: locals, module globals, @jit functions, import
-// aliases, Python builtins.
+// lookup resolves a name: locals, then the names of the module the code is
+// in (globals, @jit functions, imports, followed into other modules), then
+// Python builtins.
 func (c *compiler) lookup(fr *frame, n *frontend.Name) *val {
 	if v, ok := fr.env[n.ID]; ok {
 		if v.k == kUndef {
@@ -96,19 +97,18 @@ func (c *compiler) lookup(fr *frame, n *frontend.Name) *val {
 		}
 		return v
 	}
-	if v := c.global(n.ID, n.Pos); v != nil {
-		return v
+	f := c.fileOf(fr)
+	sym, d := f.Lookup(n.ID)
+	if d != nil {
+		return c.importError(d, n.Pos)
 	}
-	if fn := c.file.Func(n.ID); fn != nil {
-		return &val{k: kFunc, fn: fn}
-	}
-	if m, ok := c.file.Aliases[n.ID]; ok {
-		return c.modulePath(m, n.Pos)
+	if sym.Kind != frontend.SymNone {
+		return c.symbolVal(sym, n.ID, n.Pos)
 	}
 	if pyBuiltins[n.ID] {
 		return &val{k: kBuiltin, s: n.ID}
 	}
-	d := c.errorAt(n.Pos, diag.CodeUndefined, "undefined name %s", n.ID)
+	d = c.errorAt(n.Pos, diag.CodeUndefined, "undefined name %s", n.ID)
 	if s := suggest(n.ID, c.visibleNames(fr)); s != "" {
 		d.WithSuggestion("did you mean %s?", s)
 	}
@@ -123,48 +123,35 @@ func (c *compiler) visibleNames(fr *frame) []string {
 			out = append(out, n)
 		}
 	}
-	for _, g := range c.file.Globals {
-		out = append(out, g.Name)
-	}
-	out = append(out, funcNames(c.file)...)
-	for a := range c.file.Aliases {
-		out = append(out, a)
-	}
+	out = append(out, scopeNames(c.fileOf(fr))...)
 	for b := range pyBuiltins {
 		out = append(out, b)
 	}
 	return out
 }
 
-// global evaluates a module-level global on first use.
-func (c *compiler) global(name string, pos diag.Pos) *val {
-	if v, ok := c.globals[name]; ok {
+// global evaluates a module-level assignment of file f on first use: a
+// compile-time constant, or an alias of a function, module or dtype
+// (my_exp = tl.exp).
+func (c *compiler) global(f *frontend.File, g *frontend.Global, pos diag.Pos) *val {
+	if v, ok := c.globals[g]; ok {
 		return v
 	}
-	var g *frontend.Global
-	for _, x := range c.file.Globals {
-		if x.Name == name {
-			g = x
-		}
+	if c.globalsBusy[g] {
+		return c.errorf(pos, diag.CodeValue, "global %s is defined in terms of itself", g.Name)
 	}
-	if g == nil {
-		return nil
-	}
-	if c.globalsBusy[name] {
-		return c.errorf(pos, diag.CodeValue, "global %s is defined in terms of itself", name)
-	}
-	c.globalsBusy[name] = true
-	gf := &frame{env: map[string]*val{}}
+	c.globalsBusy[g] = true
+	gf := &frame{env: map[string]*val{}, file: f}
 	saved := c.blk
 	c.blk = &ir.Block{}
 	v := c.expr(gf, g.Value)
 	emitted := len(c.blk.Stmts) > 0
 	c.blk = saved
-	delete(c.globalsBusy, name)
-	if v.k != kInvalid && (!v.isConst() || emitted) {
-		v = c.errorf(g.Pos, diag.CodeValue, "global %s must be a compile-time constant (a number, string, dtype or tl.constexpr(...)), not %s", name, v.describe())
+	delete(c.globalsBusy, g)
+	if v.k != kInvalid && (!v.isConst() && !v.isAlias() || emitted) {
+		v = c.errorf(g.Pos, diag.CodeValue, "global %s must be a compile-time constant (a number, string, dtype or tl.constexpr(...)) or a function or module, not %s", g.Name, v.describe())
 	}
-	c.globals[name] = v
+	c.globals[g] = v
 	return v
 }
 
@@ -189,6 +176,9 @@ func (c *compiler) modulePath(path string, pos diag.Pos) *val {
 	parent, name := path, ""
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
 		parent, name = path[:i], path[i+1:]
+	}
+	if head, _, _ := strings.Cut(path, "."); head != "triton" {
+		return c.errorf(pos, diag.CodeUnsupported, "%s is not a Triton name: it comes from %s, a module that kernels cannot use (tri reads only Triton's and the project's own modules)", path, head)
 	}
 	d := c.errorAt(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
 	if s := suggest(name, memberNames(parent)); s != "" {
@@ -287,6 +277,8 @@ func (c *compiler) attribute(fr *frame, e *frontend.Attribute) *val {
 		return invalid
 	case kModule:
 		return c.modulePath(x.s+"."+e.Name, e.Pos)
+	case kPyModule:
+		return c.moduleAttr(x.mod, e.Name, e.Pos)
 	case kRuntime:
 		return c.tensorAttr(x, e.Name, e.Pos)
 	case kDType:

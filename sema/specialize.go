@@ -19,8 +19,8 @@ type compiler struct {
 	kernel *ir.Kernel
 	blk    *ir.Block // where emitted values go
 
-	globals     map[string]*val
-	globalsBusy map[string]bool
+	globals     map[*frontend.Global]*val
+	globalsBusy map[*frontend.Global]bool
 	stack       []*frontend.Func // functions being inlined, outermost first
 	calls       []diag.Pos       // call sites of stack[1:]
 	work        int              // statements compiled so far
@@ -31,6 +31,7 @@ type compiler struct {
 // frame is one function being compiled (the kernel or an inlined helper).
 type frame struct {
 	fn         *frontend.Func
+	file       *frontend.File // the module whose names the code sees; nil: the compiled file
 	env        map[string]*val
 	isKernel   bool
 	terminated bool // a return was reached on every path
@@ -67,11 +68,14 @@ func Specialize(f *frontend.File, name string, sig Signature) (k *ir.Kernel, dia
 	c := &compiler{
 		file:        f,
 		diags:       diags,
-		globals:     map[string]*val{},
-		globalsBusy: map[string]bool{},
+		globals:     map[*frontend.Global]*val{},
+		globalsBusy: map[*frontend.Global]bool{},
 		seen:        map[string]bool{},
 	}
 	k = c.specialize(fn, sig)
+	for _, d := range f.ImportErrors() {
+		c.add(d)
+	}
 	diags.Sort()
 	if diags.HasErrors() {
 		return nil, diags
@@ -134,7 +138,7 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 			fn.Name, len(fn.Params), strings.Join(ParamNames(fn), ", "), len(sig.Args))
 		return k
 	}
-	fr := &frame{fn: fn, env: map[string]*val{}, isKernel: true}
+	fr := &frame{fn: fn, env: map[string]*val{}, isKernel: true, file: fn.File}
 	for i, p := range fn.Params {
 		a := sig.Args[i]
 		if p.Constexpr && a.Kind != ArgConstexpr && a.Kind != ArgNone {

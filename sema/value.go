@@ -25,11 +25,12 @@ const (
 	kNone
 	kDType
 	kTuple
-	kFunc    // a @jit function
-	kModule  // a module such as triton.language
-	kBuiltin // a builtin function, by its full path
-	kMethod  // a bound member function: recv.name
-	kUndef   // a name that may not be used here; s is the reason
+	kFunc     // a @jit function
+	kModule   // a module such as triton.language
+	kBuiltin  // a builtin function, by its full path
+	kMethod   // a bound member function: recv.name
+	kUndef    // a name that may not be used here; s is the reason
+	kPyModule // a module of the project (mod)
 )
 
 // val is the result of evaluating an expression.
@@ -44,6 +45,7 @@ type val struct {
 	elts []*val
 	fn   *frontend.Func
 	recv *val
+	mod  *frontend.File // kPyModule
 }
 
 var invalid = &val{k: kInvalid}
@@ -152,6 +154,8 @@ func (v *val) describe() string {
 		return "the function " + v.fn.Name
 	case kModule:
 		return "the module " + v.s
+	case kPyModule:
+		return "the module " + moduleName(v.mod)
 	case kBuiltin, kMethod:
 		return "the function " + v.s
 	}

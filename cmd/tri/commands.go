@@ -47,6 +47,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f.Int64Var(&o.Seed, "seed", 0, "seed of the --let generators")
 	f.DurationVar(&o.Timeout, "timeout", 60*time.Second, "stop a run, tuning or interpretation after this long")
 	f.StringSliceVar(&o.Dump, "dump", nil, "print an internal form: ast, ir, layout, cuda, resources (comma-separated)")
+	rootFlag(c, o)
 	c.PreRunE = func(*cobra.Command, []string) error { return o.CheckFlags(f.Changed) }
 }
 
@@ -62,7 +63,13 @@ func newCheck() *cobra.Command {
 		},
 	}
 	c.Flags().StringSliceVar(&o.Dump, "dump", nil, "print the AST (--dump=ast)")
+	rootFlag(c, o)
 	return c
+}
+
+// rootFlag registers --root, the folders searched for imported modules.
+func rootFlag(c *cobra.Command, o *launch.Options) {
+	c.Flags().StringArrayVar(&o.Roots, "root", nil, "a folder to search for the modules the file imports, before TRI_PATH and the root found from its __init__.py files (repeatable)")
 }
 
 func newBuild() *cobra.Command {

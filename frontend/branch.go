@@ -1,0 +1,346 @@
+package frontend
+
+// This file implements the choice of the arms of module-level if and try
+// statements that run, as Python would choose them when importing the
+// module on a CUDA machine with a recent Triton.
+//
+// An if chain takes the first arm whose condition is true. A condition tri
+// can evaluate without running host code (constants, the module's literal
+// globals, not/and/or, comparisons, hasattr on a Triton module or a module
+// of the project, os.environ.get and os.getenv, which see an unset
+// variable and give their default) decides; one it cannot (a call into
+// torch, a flag computed by host code) is taken if the names its arm binds
+// resolve, else the chain goes on. A try takes its body (and its else) when
+// every name the body binds resolves, else the first except arm whose names
+// do; a finally always runs. Arms are decided on first need, once.
+
+import (
+	"math/big"
+	"strings"
+
+	"github.com/tri-lang/tri/diag"
+)
+
+// runs reports whether arm (nil: the top level) runs when m is imported.
+func (m *module) runs(arm *Arm) bool {
+	if arm == nil {
+		return true
+	}
+	if !m.runs(arm.Cond.Arm) {
+		return false
+	}
+	switch m.arms[arm] {
+	case armRuns:
+		return true
+	case armSkipped, armDeciding:
+		return false
+	}
+	m.decide(arm.Cond)
+	return m.arms[arm] == armRuns
+}
+
+// decide settles every arm of cond.
+func (m *module) decide(cond *Cond) {
+	for _, a := range cond.Arms {
+		m.arms[a] = armDeciding
+	}
+	set := func(a *Arm, runs bool) {
+		if runs {
+			m.arms[a] = armRuns
+		} else {
+			m.arms[a] = armSkipped
+		}
+	}
+	if cond.Try {
+		body := m.resolves(cond.Arms[0])
+		handled := body
+		for _, a := range cond.Arms {
+			switch a.Kind {
+			case ArmTry, ArmTryElse:
+				set(a, body)
+			case ArmExcept:
+				runs := !handled && m.resolves(a)
+				handled = handled || runs
+				set(a, runs)
+			case ArmFinally:
+				set(a, true)
+			}
+		}
+		return
+	}
+	taken := false
+	for _, a := range cond.Arms {
+		if taken {
+			set(a, false)
+			continue
+		}
+		if a.Kind == ArmElse {
+			set(a, true)
+			taken = true
+			continue
+		}
+		v, known := m.eval(a.Test, 0)
+		switch {
+		case known:
+			taken = v.truth()
+		default:
+			taken = m.resolves(a)
+		}
+		set(a, taken)
+	}
+}
+
+// resolves reports whether every name arm binds by import, or by an
+// assignment of a dotted name, resolves.
+func (m *module) resolves(arm *Arm) bool {
+	for _, b := range arm.Binds {
+		switch {
+		case b.Import != nil:
+			s, d := m.resolveImport(b.Import)
+			if d != nil || !m.loader.exists(s) {
+				return false
+			}
+		case b.Global != nil:
+			if p := dottedName(b.Global.Value); p != "" {
+				s, d := m.dotted(p)
+				if d != nil || !m.loader.exists(s) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// exists reports whether a symbol names something that exists: a Triton
+// path sema knows (or any path outside Triton, which tri cannot check).
+func (l *Loader) exists(s Symbol) bool {
+	if s.Kind != SymPath {
+		return s.Kind != SymNone
+	}
+	if l.known == nil || !isTritonPath(s.Path) {
+		return true
+	}
+	return l.known(s.Path)
+}
+
+func isTritonPath(p string) bool { return p == "triton" || strings.HasPrefix(p, "triton.") }
+
+// dotted resolves a dotted name (a.b.c) in m.
+func (m *module) dotted(p string) (Symbol, *diag.Diagnostic) {
+	parts := splitDots(p)
+	s, d := m.lookup(parts[0])
+	for _, part := range parts[1:] {
+		if d != nil {
+			return s, d
+		}
+		switch s.Kind {
+		case SymPath:
+			s = Symbol{Kind: SymPath, Path: normalize(s.Path + "." + part), Pos: s.Pos}
+		case SymModule:
+			s, d = s.File.Attr(part, s.Pos)
+		default:
+			return Symbol{}, nil
+		}
+	}
+	return s, d
+}
+
+// constValue is a value a module-level condition computes.
+type constValue struct {
+	kind ConstKind
+	i    *big.Int
+	f    float64
+	s    string
+	b    bool
+}
+
+func (v constValue) truth() bool {
+	switch v.kind {
+	case ConstInt:
+		return v.i != nil && v.i.Sign() != 0
+	case ConstFloat:
+		return v.f != 0
+	case ConstStr:
+		return v.s != ""
+	case ConstBool:
+		return v.b
+	}
+	return false
+}
+
+// maxEvalDepth bounds the globals a condition may follow.
+const maxEvalDepth = 16
+
+// eval evaluates a module-level condition without running host code.
+func (m *module) eval(e Expr, depth int) (constValue, bool) {
+	if depth > maxEvalDepth {
+		return constValue{}, false
+	}
+	switch e := e.(type) {
+	case *Const:
+		return constValue{kind: e.Kind, i: e.Int, f: e.Float, s: e.Str, b: e.Bool}, true
+	case *Name:
+		s, d := m.lookup(e.ID)
+		if d != nil || s.Kind != SymGlobal {
+			return constValue{}, false
+		}
+		return s.File.module().eval(s.Global.Value, depth+1)
+	case *Unary:
+		v, ok := m.eval(e.X, depth+1)
+		if !ok {
+			return v, false
+		}
+		switch e.Op {
+		case "not":
+			return constValue{kind: ConstBool, b: !v.truth()}, true
+		case "-":
+			if v.kind == ConstInt && v.i != nil {
+				return constValue{kind: ConstInt, i: new(big.Int).Neg(v.i)}, true
+			}
+		}
+		return v, false
+	case *BoolOp:
+		for i, x := range e.Values {
+			v, ok := m.eval(x, depth+1)
+			if !ok {
+				return v, false
+			}
+			if i == len(e.Values)-1 || v.truth() == (e.Op == "or") {
+				return v, true
+			}
+		}
+	case *Compare:
+		return m.compare(e, depth)
+	case *Call:
+		return m.evalCall(e, depth)
+	}
+	return constValue{}, false
+}
+
+// compare evaluates a chain of comparisons of numbers or strings.
+func (m *module) compare(e *Compare, depth int) (constValue, bool) {
+	left, ok := m.eval(e.Left, depth+1)
+	if !ok {
+		return left, false
+	}
+	for i, op := range e.Ops {
+		right, ok := m.eval(e.Rights[i], depth+1)
+		if !ok {
+			return right, false
+		}
+		c, ok := order(left, right)
+		if !ok {
+			if left.kind != right.kind && (op == "==" || op == "!=") {
+				c = 1
+			} else {
+				return constValue{}, false
+			}
+		}
+		var r bool
+		switch op {
+		case "==":
+			r = c == 0
+		case "!=":
+			r = c != 0
+		case "<":
+			r = c < 0
+		case "<=":
+			r = c <= 0
+		case ">":
+			r = c > 0
+		case ">=":
+			r = c >= 0
+		default:
+			return constValue{}, false
+		}
+		if !r {
+			return constValue{kind: ConstBool}, true
+		}
+		left = right
+	}
+	return constValue{kind: ConstBool, b: true}, true
+}
+
+// order compares two values of the same kind (ints and bools as numbers).
+func order(a, b constValue) (int, bool) {
+	num := func(v constValue) (*big.Int, bool) {
+		switch v.kind {
+		case ConstInt:
+			if v.i == nil {
+				return new(big.Int), true
+			}
+			return v.i, true
+		case ConstBool:
+			if v.b {
+				return big.NewInt(1), true
+			}
+			return new(big.Int), true
+		}
+		return nil, false
+	}
+	if x, ok := num(a); ok {
+		if y, ok := num(b); ok {
+			return x.Cmp(y), true
+		}
+	}
+	switch {
+	case a.kind == ConstStr && b.kind == ConstStr:
+		switch {
+		case a.s < b.s:
+			return -1, true
+		case a.s > b.s:
+			return 1, true
+		}
+		return 0, true
+	case a.kind == ConstNone && b.kind == ConstNone:
+		return 0, true
+	}
+	return 0, false
+}
+
+// evalCall evaluates the calls a condition may make without running host
+// code: hasattr(module, "name"), os.environ.get(k, default),
+// os.getenv(k, default).
+func (m *module) evalCall(e *Call, depth int) (constValue, bool) {
+	callee := dottedName(e.Func)
+	if callee == "" || len(e.Keywords) > 0 {
+		return constValue{}, false
+	}
+	switch callee {
+	case "hasattr":
+		if len(e.Args) != 2 {
+			return constValue{}, false
+		}
+		name, ok := m.eval(e.Args[1], depth+1)
+		p := dottedName(e.Args[0])
+		if !ok || name.kind != ConstStr || p == "" {
+			return constValue{}, false
+		}
+		s, d := m.dotted(p + "." + name.s)
+		if d != nil {
+			return constValue{}, false
+		}
+		if s.Kind == SymPath && !isTritonPath(s.Path) {
+			return constValue{}, false
+		}
+		return constValue{kind: ConstBool, b: m.loader.exists(s)}, true
+	}
+	s, d := m.dotted(callee)
+	if d != nil || s.Kind != SymPath {
+		return constValue{}, false
+	}
+	switch s.Path {
+	case "os.environ.get", "os.getenv":
+		if len(e.Args) == 2 {
+			return m.eval(e.Args[1], depth+1)
+		}
+		if len(e.Args) == 1 {
+			return constValue{kind: ConstNone}, true
+		}
+	}
+	return constValue{}, false
+}
+
+// splitDots splits a dotted name.
+func splitDots(p string) []string { return strings.Split(p, ".") }

@@ -1,0 +1,209 @@
+package frontend
+
+// This file implements Loader: the modules of a Python source tree, found
+// and parsed on demand, as Python's import system finds them.
+//
+// A kernel file inside a package (a folder with __init__.py) has a dotted
+// module name: the folders up to the first one without __init__.py are its
+// packages, and that first folder is a source root. Absolute imports are
+// searched in the roots given (--root, then TRI_PATH), then in that found
+// root, then in the kernel file's own folder, as Python puts a script's
+// folder first on sys.path. A module is a.py or a/__init__.py under a root;
+// a folder without __init__.py is a namespace package. Modules that no root
+// holds (torch, numpy, triton itself) are never read: a name imported from
+// one stands for its dotted path, and only Triton's paths mean anything to
+// a kernel.
+//
+// Nothing is executed and nothing is read before a kernel needs it: a
+// name's binding is followed through imports only when Lookup is asked for
+// it, each module is parsed once per Loader, and a name that depends on
+// itself through imports is an error, not a loop.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tri-lang/tri/diag"
+)
+
+// Loader finds, parses and caches the modules of one compilation.
+type Loader struct {
+	roots []string               // --root and TRI_PATH folders, in order
+	known func(path string) bool // whether a dotted Triton path exists
+	files map[string]*module     // by cleaned path
+	names map[string]*module     // by dotted module name; nil: looked for, absent
+	order []*File                // every file read, in order
+	diags *diag.List             // what parsing imported modules reported
+	busy  map[lookupKey]bool     // lookups in progress, for cycles
+}
+
+// lookupKey names one lookup in progress.
+type lookupKey struct {
+	m    *module
+	name string
+}
+
+// module is a file read as a Python module.
+type module struct {
+	loader *Loader
+	file   *File
+	name   string // dotted module name; "" for a file outside any root's tree
+	isPkg  bool   // an __init__.py
+	root   string // the root it was found under
+	arms   map[*Arm]armState
+}
+
+// armState is what is known of whether an arm of a module-level if or try
+// runs.
+type armState int
+
+const (
+	armUnknown armState = iota
+	armDeciding
+	armRuns
+	armSkipped
+)
+
+// NewLoader returns a loader that searches roots (the --root folders, then
+// the TRI_PATH ones) before the root found from the kernel file. known
+// reports whether a dotted path under triton exists (sema's tables); it may
+// be nil, in which case every Triton path is taken to exist.
+func NewLoader(roots []string, known func(path string) bool) *Loader {
+	l := &Loader{known: known, files: map[string]*module{}, names: map[string]*module{}, diags: &diag.List{}, busy: map[lookupKey]bool{}}
+	for _, r := range roots {
+		if r != "" {
+			l.roots = append(l.roots, filepath.Clean(r))
+		}
+	}
+	return l
+}
+
+// SearchPath splits a TRI_PATH value (folders separated as in PYTHONPATH)
+// and puts the --root folders before it.
+func SearchPath(roots []string, triPath string) []string {
+	out := append([]string(nil), roots...)
+	for _, d := range filepath.SplitList(triPath) {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Open parses the kernel file at path (its text src) as the main module:
+// its package and root are found by walking up __init__.py files.
+func (l *Loader) Open(path string, src []byte) (*File, *diag.List) {
+	f, diags := Parse(path, src)
+	m := &module{loader: l, file: f, arms: map[*Arm]armState{}}
+	f.mod = m
+	l.order = append(l.order, f)
+	clean := filepath.Clean(path)
+	l.files[clean] = m
+	dir := filepath.Dir(clean)
+	base := strings.TrimSuffix(filepath.Base(clean), filepath.Ext(clean))
+	parts := []string{base}
+	if base == "__init__" {
+		parts, m.isPkg = nil, true
+	}
+	for isFile(filepath.Join(dir, "__init__.py")) {
+		parts = append([]string{filepath.Base(dir)}, parts...)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	if len(parts) > 0 && (m.isPkg || len(parts) > 1) {
+		m.name = strings.Join(parts, ".")
+		m.root = dir
+		l.names[m.name] = m
+	}
+	if m.root != "" {
+		l.roots = append(l.roots, m.root)
+	}
+	l.roots = append(l.roots, filepath.Dir(clean))
+	return f, diags
+}
+
+// Files returns every file read so far, the main file first.
+func (l *Loader) Files() []*File { return l.order }
+
+// Diags returns what parsing the imported modules reported (their syntax
+// errors, skipped decorators).
+func (l *Loader) Diags() *diag.List { return l.diags }
+
+// find returns the module with a dotted name, reading it on first use; nil
+// if no root holds it.
+func (l *Loader) find(name string) *module {
+	if m, ok := l.names[name]; ok {
+		return m
+	}
+	l.names[name] = nil
+	if head, _, _ := strings.Cut(name, "."); head == "triton" {
+		return nil // Triton is known from sema's tables, never read
+	}
+	rel := filepath.Join(strings.Split(name, ".")...)
+	for _, root := range l.roots {
+		for _, cand := range []struct {
+			path  string
+			isPkg bool
+		}{{filepath.Join(root, rel, "__init__.py"), true}, {filepath.Join(root, rel+".py"), false}} {
+			if !isFile(cand.path) {
+				continue
+			}
+			m := l.read(cand.path, name, cand.isPkg, root)
+			l.names[name] = m
+			return m
+		}
+		if isDir(filepath.Join(root, rel)) { // a namespace package
+			m := &module{loader: l, name: name, isPkg: true, root: root, arms: map[*Arm]armState{},
+				file: &File{Name: filepath.Join(root, rel), Aliases: map[string]string{}, Host: map[string]*HostFunc{}}}
+			m.file.mod = m
+			l.names[name] = m
+			return m
+		}
+	}
+	return nil
+}
+
+// read parses the module file at path.
+func (l *Loader) read(path, name string, isPkg bool, root string) *module {
+	clean := filepath.Clean(path)
+	if m, ok := l.files[clean]; ok {
+		return m
+	}
+	src, err := os.ReadFile(clean)
+	if err != nil {
+		l.diags.Errorf(diag.Pos{File: clean}, diag.CodeUndefined, "cannot read module %s: %v", name, err)
+		src = nil
+	}
+	f, diags := Parse(clean, src)
+	l.diags.Append(diags)
+	m := &module{loader: l, file: f, name: name, isPkg: isPkg, root: root, arms: map[*Arm]armState{}}
+	f.mod = m
+	l.files[clean] = m
+	l.order = append(l.order, f)
+	return m
+}
+
+// pkg is the package that relative imports in m start from.
+func (m *module) pkg() string {
+	if m.isPkg {
+		return m.name
+	}
+	if i := strings.LastIndexByte(m.name, '.'); i >= 0 {
+		return m.name[:i]
+	}
+	return ""
+}
+
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}

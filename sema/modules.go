@@ -1,0 +1,116 @@
+package sema
+
+// This file implements the names kernels take from modules: what a
+// module-level name (frontend.File.Lookup) stands for as a value, the
+// attributes of a module of the project, and the errors of the imports
+// followed to find them.
+
+import (
+	"sort"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+)
+
+// KnownPath reports whether a dotted Triton path (triton.language.exp,
+// triton.language.extra.libdevice) names something Triton has: what tri
+// supports and what it knows Triton has but does not support yet. The
+// module loader uses it to choose between the arms of a try or if that
+// import different names.
+func KnownPath(path string) bool {
+	path = normalizePath(path)
+	if _, ok := constPaths[path]; ok || modules[path] {
+		return true
+	}
+	if _, ok := dtypeByPath(path); ok {
+		return true
+	}
+	if _, ok := builtins[path]; ok {
+		return true
+	}
+	return unsupported(path)
+}
+
+// fileOf is the module whose names the code of fr sees.
+func (c *compiler) fileOf(fr *frame) *frontend.File {
+	if fr != nil && fr.file != nil {
+		return fr.file
+	}
+	return c.file
+}
+
+// importError reports an import that failed while looking up a name the
+// code at use needs; the error stays at the import, once.
+func (c *compiler) importError(d *diag.Diagnostic, use diag.Pos) *val {
+	e := *d
+	if use.IsValid() && use != d.Pos {
+		e.Notes = append(append([]diag.Related(nil), d.Notes...), diag.Related{Pos: use, Message: "needed here"})
+	}
+	c.add(&e)
+	return invalid
+}
+
+// symbolVal is the value of a module-level name.
+func (c *compiler) symbolVal(sym frontend.Symbol, name string, pos diag.Pos) *val {
+	switch sym.Kind {
+	case frontend.SymFunc:
+		return &val{k: kFunc, fn: sym.Func}
+	case frontend.SymGlobal:
+		return c.global(sym.File, sym.Global, pos)
+	case frontend.SymModule:
+		return &val{k: kPyModule, mod: sym.File}
+	case frontend.SymPath:
+		return c.modulePath(sym.Path, pos)
+	case frontend.SymHost:
+		return c.errorf(pos, diag.CodeUnsupported, "%s is defined by host code (%s) that tri does not compile; a kernel can use @triton.jit functions, constants and Triton's own names", name, sym.Pos)
+	}
+	return c.errorf(pos, diag.CodeUndefined, "undefined name %s", name)
+}
+
+// moduleAttr evaluates attribute name of a module of the project.
+func (c *compiler) moduleAttr(m *frontend.File, name string, pos diag.Pos) *val {
+	sym, d := m.Attr(name, pos)
+	if d != nil {
+		return c.importError(d, pos)
+	}
+	if sym.Kind == frontend.SymNone {
+		d := c.errorAt(pos, diag.CodeUndefined, "module %s (%s) has no attribute %s", moduleName(m), m.Name, name)
+		if s := suggest(name, scopeNames(m)); s != "" {
+			d.WithSuggestion("did you mean %s?", s)
+		}
+		return invalid
+	}
+	return c.symbolVal(sym, name, pos)
+}
+
+// moduleName is a module's dotted name, or its file's.
+func moduleName(f *frontend.File) string {
+	if n := f.ModuleName(); n != "" {
+		return n
+	}
+	return f.Name
+}
+
+// scopeNames lists the names a module binds, sorted, for suggestions.
+func scopeNames(f *frontend.File) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, b := range f.Scope {
+		if !seen[b.Name] {
+			seen[b.Name] = true
+			out = append(out, b.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// isAlias reports whether v may be the value of a module-level name
+// without being a constant: a function, module or dtype (my_exp = tl.exp).
+func (v *val) isAlias() bool {
+	switch v.k {
+	case kFunc, kModule, kPyModule, kBuiltin, kDType:
+		return true
+	}
+	return false
+}
