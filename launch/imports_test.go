@@ -1,0 +1,72 @@
+package launch
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/hosteval"
+)
+
+// interpretOut runs the launch recorded in a file's header in the
+// interpreter and returns the values of its tensor "out".
+func interpretOut(t *testing.T, path string) []float64 {
+	t.Helper()
+	p, err := Prepare(path, "", &Options{Interpret: true})
+	require.NoError(t, err, path)
+	require.NoError(t, p.Interpret(time.Minute), path)
+	v, ok := p.Env.Lookup("out")
+	require.True(t, ok)
+	require.NotNil(t, v.Tensor)
+	out := make([]float64, v.Tensor.NumElements())
+	for i := range out {
+		out[i] = v.Tensor.Float(i)
+	}
+	return out
+}
+
+// TestPackageMatchesSingleFile: a kernel whose helpers, constants and
+// aliases come from the modules of its package (a sibling module, relative
+// imports up two levels, a module alias, a try/except import, an
+// __init__.py re-export, a @jit function chosen by a module-level if)
+// computes what the same kernel written in one file computes.
+func TestPackageMatchesSingleFile(t *testing.T) {
+	dir := filepath.Join("testdata", "imports")
+	pkg := interpretOut(t, filepath.Join(dir, "triimp", "ops", "kernel.py"))
+	single := interpretOut(t, filepath.Join(dir, "single.py"))
+	require.Len(t, pkg, 300)
+	assert.Equal(t, single, pkg)
+	distinct := map[float64]bool{}
+	for _, v := range pkg {
+		distinct[v] = true
+	}
+	assert.Greater(t, len(distinct), 50, "the outputs vary with the inputs")
+}
+
+// TestMissingImportSameInCheckAndBuild: a name imported from a sibling
+// module that lacks it fails tri check as it fails tri build: one error at
+// the importing line naming the module and its file, with a note where the
+// kernel uses the name.
+func TestMissingImportSameInCheckAndBuild(t *testing.T) {
+	path := filepath.Join("testdata", "imports", "broken", "pkg", "kernel.py")
+	render := func(err error) string {
+		require.Error(t, err)
+		assert.Equal(t, 2, hosteval.ExitCode(err))
+		var b bytes.Buffer
+		hosteval.PrintError(&b, err)
+		return b.String()
+	}
+	var out bytes.Buffer
+	checked := render(CheckFile(path, &Options{Stdout: &out}))
+	built := render(BuildFile(path, "", &Options{Stdout: &out}))
+	assert.Equal(t, checked, built)
+	want := path + ":6:1: cannot import name thrice from pkg.helpers (" + filepath.Join("testdata", "imports", "broken", "pkg", "helpers.py") + ")"
+	assert.True(t, strings.HasPrefix(checked, want+"\n"), checked)
+	assert.Contains(t, checked, path+":13:28: note: needed here")
+	assert.NotContains(t, out.String(), "no errors")
+}
