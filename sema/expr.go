@@ -178,7 +178,11 @@ func (c *compiler) modulePath(path string, pos diag.Pos) *val {
 		parent, name = path[:i], path[i+1:]
 	}
 	if head, _, _ := strings.Cut(path, "."); head != "triton" {
-		return c.errorf(pos, diag.CodeUnsupported, "%s is not a Triton name: it comes from %s, a module that kernels cannot use (tri reads only Triton's and the project's own modules)", path, head)
+		what := path + " is not a Triton name: it comes from " + head
+		if head == path {
+			what = path + " is not Triton"
+		}
+		return c.errorf(pos, diag.CodeUnsupported, "%s, a module that kernels cannot use (tri reads only Triton's and the project's own modules)", what)
 	}
 	d := c.errorAt(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
 	if s := suggest(name, memberNames(parent)); s != "" {

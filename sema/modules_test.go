@@ -1,0 +1,80 @@
+package sema
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
+)
+
+// modTree is a package whose modules a kernel imports from.
+var modTree = map[string]string{
+	"pkg/__init__.py": "",
+	"pkg/consts.py":   "import triton.language as tl\nBASE = 4\nBLOCK = 2 * BASE\nWIDE = tl.constexpr(BLOCK * 2)\nSELF = SELF + 1\n",
+	"pkg/helpers.py": "import torch\nimport triton\nimport triton.language as tl\nfrom .consts import BASE\n\nmy_exp = tl.exp\nDEV = torch.device('cuda')\n\n" +
+		"@triton.jit\ndef plus_base(x):\n    return x + BASE\n\ndef host(x):\n    return x\n",
+}
+
+// openKernel writes modTree and a kernel module pkg/k.py with body and
+// opens it as sema's callers do.
+func openKernel(t *testing.T, body string) *frontend.File {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range modTree {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	}
+	src := "import triton\nimport triton.language as tl\nfrom . import consts\nfrom .consts import BLOCK, WIDE, SELF\nfrom .helpers import my_exp, plus_base, DEV, host\n\n" + body
+	path := filepath.Join(dir, "pkg", "k.py")
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	f, d := frontend.NewLoader(nil, KnownPath).Open(path, []byte(src))
+	require.NoError(t, d.Err())
+	return f
+}
+
+// TestImportedNames: helpers, computed constexpr globals and aliases from
+// other modules compile as if written in the kernel's file; each one's
+// names resolve in its own module.
+func TestImportedNames(t *testing.T) {
+	f := openKernel(t, "@triton.jit\ndef k(p):\n    offs = tl.arange(0, BLOCK + consts.BLOCK)\n    x = tl.load(p + offs)\n    y = plus_base(my_exp(x)) + WIDE\n    tl.store(p + offs, y)\n")
+	k, diags := Specialize(f, "k", sig(ptr(ir.Float32)))
+	require.NoError(t, diags.Err())
+	require.NoError(t, ir.Verify(k))
+	text := printed(k)
+	assert.Contains(t, text, "arange 0, 16")
+	assert.Contains(t, text, "exp")
+}
+
+// TestImportedNameErrors: what a kernel cannot take from another module,
+// with the place of each error.
+func TestImportedNameErrors(t *testing.T) {
+	for _, tt := range []struct{ body, want string }{
+		{"    tl.store(p, DEV)\n", "helpers.py:7:7: torch is not Triton, a module that kernels cannot use"},
+		{"    tl.store(p, host(1.0))\n", "k.py:9:17: host is defined by host code"},
+		{"    tl.store(p, SELF)\n", "consts.py:5:8: global SELF is defined in terms of itself"},
+		{"    tl.store(p, consts.NOPE)\n", "k.py:9:17: module pkg.consts ("},
+	} {
+		f := openKernel(t, "@triton.jit\ndef k(p):\n"+tt.body)
+		_, diags := Specialize(f, "k", sig(ptr(ir.Float32)))
+		require.Error(t, diags.Err(), tt.body)
+		assert.Contains(t, diags.Err().Error(), tt.want, tt.body)
+	}
+}
+
+// TestCheckFollowsImports: tri check resolves imported names and module
+// attributes like a build does.
+func TestCheckFollowsImports(t *testing.T) {
+	f := openKernel(t, "@triton.jit\ndef k(p):\n    tl.store(p, plus_base(consts.BLOCK) + my_exp(1.0) + consts.NOPE)\n")
+	err := Check(f).Err()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "k.py:9:57: module pkg.consts (")
+	assert.Contains(t, err.Error(), "has no attribute NOPE")
+	f = openKernel(t, "@triton.jit\ndef k(p):\n    tl.store(p, plus_base(consts.BLOCK) + my_exp(1.0))\n")
+	assert.NoError(t, Check(f).Err())
+}
