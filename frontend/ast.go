@@ -77,6 +77,10 @@ type Func struct {
 	// DoNotSpecialize lists parameters named in
 	// @triton.jit(do_not_specialize=[...]) (names; indices are converted).
 	DoNotSpecialize []string
+	// ConstexprFunction marks a host function under
+	// @triton.constexpr_function: kernels call it on compile-time values
+	// and get a compile-time value back. It is not among File.Funcs.
+	ConstexprFunction bool
 }
 
 // Param is one parameter of a @jit function.

@@ -43,6 +43,8 @@ func resolveDecorator(aliases map[string]string, dotted string) string {
 		return "triton.autotune"
 	case "triton.runtime.heuristics", "triton.runtime.autotuner.heuristics":
 		return "triton.heuristics"
+	case "triton.runtime.jit.constexpr_function", "triton.runtime.constexpr_function", "triton.language.constexpr_function":
+		return constexprFunction
 	}
 	return r
 }
@@ -67,6 +69,19 @@ func (c *converter) decorator(e Expr) *Decorator {
 	}
 	dc.Name = resolveDecorator(c.aliases, dottedName(e))
 	return dc
+}
+
+// constexprFunction is the resolved name of @triton.constexpr_function.
+const constexprFunction = "triton.constexpr_function"
+
+// hasDecorator reports whether one of decos has the resolved name.
+func hasDecorator(decos []*Decorator, name string) bool {
+	for _, d := range decos {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // hasJit reports whether one of decos is triton.jit.

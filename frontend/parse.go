@@ -259,6 +259,10 @@ func (p *fileParser) defChunk(c *chunk) {
 	}
 	decos := conv.decorators(fd.DecoratorList)
 	setArgsText(decos, text, c.line-1)
+	if !hasJit(decos) && hasDecorator(decos, constexprFunction) {
+		p.constexprFunc(fd, conv, defPos, name, c.arm)
+		return
+	}
 	if !hasJit(decos) {
 		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1, arm: c.arm}
 		if c.indent == 0 && !conv.rw.changesMeaning() {

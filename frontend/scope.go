@@ -122,3 +122,16 @@ func (p *fileParser) imports(s ast.Stmt, c *chunk) {
 		}
 	}
 }
+
+// constexprFunc records a @triton.constexpr_function: a host function that
+// kernels may call on constexpr values. It is converted like a @jit
+// function, but what it does that kernels cannot (its *args, say) is
+// reported only if a kernel calls it, as sema compiles it then.
+func (p *fileParser) constexprFunc(fd *ast.FunctionDef, conv *converter, pos diag.Pos, name string, arm *Arm) {
+	saved := p.diags
+	p.diags = &diag.List{}
+	fn := p.makeFunc(fd, conv, pos, name, nil)
+	p.diags = saved
+	fn.ConstexprFunction = true
+	p.bind(&Binding{Name: name, Pos: pos, Func: fn}, arm)
+}

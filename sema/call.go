@@ -142,6 +142,9 @@ func (c *compiler) inline(fr *frame, fn *frontend.Func, e *frontend.Call) *val {
 	if len(c.stack) > 64 {
 		return c.errorf(e.Pos, diag.CodeUnsupported, "calls nested too deeply")
 	}
+	if fn.ConstexprFunction {
+		return c.constexprCall(fr, fn, e)
+	}
 	a := c.bindArgs(fr, fn.Name, e, ParamNames(fn), 0)
 	if a == nil {
 		return invalid

@@ -148,7 +148,7 @@ func (c *compiler) global(f *frontend.File, g *frontend.Global, pos diag.Pos) *v
 	emitted := len(c.blk.Stmts) > 0
 	c.blk = saved
 	delete(c.globalsBusy, g)
-	if v.k != kInvalid && (!v.isConst() && !v.isAlias() || emitted) {
+	if v.k != kInvalid && (!v.isConst() || emitted) {
 		v = c.errorf(g.Pos, diag.CodeValue, "global %s must be a compile-time constant (a number, string, dtype or tl.constexpr(...)) or a function or module, not %s", g.Name, v.describe())
 	}
 	c.globals[g] = v

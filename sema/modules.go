@@ -10,6 +10,7 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
 )
 
 // KnownPath reports whether a dotted Triton path (triton.language.exp,
@@ -105,12 +106,25 @@ func scopeNames(f *frontend.File) []string {
 	return out
 }
 
-// isAlias reports whether v may be the value of a module-level name
-// without being a constant: a function, module or dtype (my_exp = tl.exp).
-func (v *val) isAlias() bool {
-	switch v.k {
-	case kFunc, kModule, kPyModule, kBuiltin, kDType:
-		return true
+// constexprCall calls a @triton.constexpr_function: its arguments must be
+// compile-time values, and so must what it returns; it emits no code.
+func (c *compiler) constexprCall(fr *frame, fn *frontend.Func, e *frontend.Call) *val {
+	a := c.bindArgs(fr, fn.Name, e, ParamNames(fn), 0)
+	if a == nil {
+		return invalid
 	}
-	return false
+	for i, v := range a.vals {
+		if v != nil && !v.isConst() {
+			return c.errorf(e.Pos, diag.CodeArgs, "%s is a @triton.constexpr_function: its argument %s must be a compile-time value, not %s", fn.Name, fn.Params[i].Name, v.describe())
+		}
+	}
+	saved := c.blk
+	c.blk = &ir.Block{}
+	v := c.inlineVals(fn, a.vals, e.Pos)
+	emitted := len(c.blk.Stmts) > 0
+	c.blk = saved
+	if v.k != kInvalid && (!v.isConst() || emitted) {
+		return c.errorf(e.Pos, diag.CodeValue, "%s is a @triton.constexpr_function but computes %s, not a compile-time value", fn.Name, v.describe())
+	}
+	return v
 }
