@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -256,6 +255,10 @@ type hostPython struct {
 	loaded  map[string]bool
 	timeout time.Duration
 	broken  error // set when an evaluation ran past the timeout
+	// mods are the other modules of the project whose host definitions an
+	// evaluation imported, each with its own globals (see imports.go).
+	mods    map[*frontend.File]*hostModule
+	standIn map[string]*py.Module // triton, triton.language, torch
 }
 
 // errNoInterpreter is the error of a program that evaluates host Python
@@ -270,7 +273,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 	if py.NewContext == nil || py.Compile == nil {
 		return nil, errNoInterpreter
 	}
-	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout}
+	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
 		h.ctx = py.NewContext(py.ContextOpts{})
 		capability := py.MustNewMethod("_arch", func(py.Object) (py.Object, error) {
@@ -281,7 +284,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 			return py.Int(n), nil
 		}, 0, "")
 		mods := map[string]*py.Module{}
-		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}} {
+		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}} {
 			code, err := py.Compile(m.src, "<"+m.name+">", py.ExecMode, 0, true)
 			if err != nil {
 				return nil, err
@@ -297,7 +300,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 			}
 			mods[m.name] = mod
 		}
-		h.tl, h.torch = mods["triton.language"], mods["torch"]
+		h.tl, h.torch, h.standIn = mods["triton.language"], mods["torch"], mods
 		mods["triton"].Globals["language"] = h.tl
 		for _, k := range dtypeKinds {
 			d := ir.Scalar(k)
@@ -363,7 +366,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 	parts := strings.Split(path, ".")
 	var o py.Object
 	switch parts[0] {
-	case "triton", "torch":
+	case "triton", "torch", "typing":
 		o = mods[parts[0]]
 	default:
 		return nil, false
@@ -425,41 +428,9 @@ func (h *hostPython) names(src string, mode py.CompileMode, pos diag.Pos, what s
 }
 
 // require runs, in source order, the host definitions that names refer to
-// and those that they refer to in turn.
+// and those that they refer to in turn (see requireIn).
 func (h *hostPython) require(names []string, pos diag.Pos, what string) error {
-	var need []*frontend.HostFunc
-	seen := map[string]bool{}
-	for len(names) > 0 {
-		n := names[len(names)-1]
-		names = names[:len(names)-1]
-		hf, ok := h.sf.File.Host[n]
-		if seen[n] || h.loaded[n] || !ok {
-			continue
-		}
-		seen[n] = true
-		need = append(need, hf)
-		more, err := h.names(h.padded(hf), py.ExecMode, hf.Pos, what)
-		if err != nil {
-			return err
-		}
-		names = append(names, more...)
-	}
-	slices.SortFunc(need, func(a, b *frontend.HostFunc) int { return a.Pos.Line - b.Pos.Line })
-	for _, hf := range need {
-		h.loaded[hf.Name] = true
-		_, err := h.do(hf.Pos, what, func() (py.Object, error) {
-			code, err := py.Compile(h.padded(hf), h.sf.Path, py.ExecMode, 0, true)
-			if err != nil {
-				return nil, err
-			}
-			fixCells(code)
-			return h.ctx.RunCode(code, h.globals, h.globals, nil)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return h.requireIn(h.main(), names, pos, what)
 }
 
 // padded is a host definition's text placed at its line.

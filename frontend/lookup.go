@@ -35,6 +35,7 @@ const (
 // Symbol is what a module-level name stands for.
 type Symbol struct {
 	Kind   SymbolKind
+	Name   string // the name in the module that binds it (File)
 	Func   *Func
 	Global *Global
 	File   *File    // where the name is bound (the module itself for SymModule)
@@ -124,13 +125,13 @@ func (m *module) starLookup(name string) (Symbol, *diag.Diagnostic) {
 func (m *module) resolve(b *Binding) (Symbol, *diag.Diagnostic) {
 	switch {
 	case b.Func != nil:
-		return Symbol{Kind: SymFunc, Func: b.Func, File: m.file, Pos: b.Pos}, nil
+		return Symbol{Kind: SymFunc, Name: b.Name, Func: b.Func, File: m.file, Pos: b.Pos}, nil
 	case b.Global != nil:
-		return Symbol{Kind: SymGlobal, Global: b.Global, File: m.file, Pos: b.Pos}, nil
+		return Symbol{Kind: SymGlobal, Name: b.Name, Global: b.Global, File: m.file, Pos: b.Pos}, nil
 	case b.Import != nil:
 		return m.resolveImport(b.Import)
 	}
-	return Symbol{Kind: SymHost, File: m.file, Pos: b.Pos}, nil
+	return Symbol{Kind: SymHost, Name: b.Name, File: m.file, Pos: b.Pos}, nil
 }
 
 // resolveImport follows one imported name to its value.

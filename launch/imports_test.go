@@ -70,3 +70,24 @@ func TestMissingImportSameInCheckAndBuild(t *testing.T) {
 	assert.Contains(t, checked, path+":13:28: note: needed here")
 	assert.NotContains(t, out.String(), "no errors")
 }
+
+// TestAutotuneConfigsFromAnotherModule: @triton.autotune's configs built
+// by a function of another module of the package (annotated with typing's
+// names, calling a helper of its own module) are evaluated.
+func TestAutotuneConfigsFromAnotherModule(t *testing.T) {
+	path := filepath.Join("testdata", "imports", "triimp", "ops", "tuned.py")
+	var out bytes.Buffer
+	require.NoError(t, CheckFile(path, &Options{Stdout: &out}))
+	for cfg, want := range map[int]string{0: "32", 3: "64"} {
+		p, err := Prepare(path, "", &Options{Interpret: true, Config: cfg})
+		require.NoError(t, err)
+		var block string
+		for _, s := range p.Kernel.Spec {
+			if s.Name == "BLOCK" {
+				block = s.Value
+			}
+		}
+		assert.Equal(t, want, block, "config %d", cfg)
+		assert.Equal(t, []int{1, 2}[cfg%2], p.Kernel.NumWarps, "config %d", cfg)
+	}
+}

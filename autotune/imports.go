@@ -1,0 +1,145 @@
+package autotune
+
+// This file implements the host names that a decorator of the kernel file
+// takes from other modules of the project (a config list built in a
+// utils module, a pruning function imported from another): the name is
+// followed through the file's imports (frontend.File.Lookup) to the module
+// that defines it, and that module's host definition runs in the module's
+// own globals, with the stand-ins for triton and torch bound to its own
+// import names, before its value is bound in the importing module. Nothing
+// else of that module runs.
+
+import (
+	"slices"
+
+	"github.com/go-python/gpython/py"
+
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
+)
+
+// hostModule is a module of the project seen by the interpreter.
+type hostModule struct {
+	file    *frontend.File
+	globals py.StringDict
+	loaded  map[string]bool // host definitions already run
+	busy    map[string]bool // names being imported, for cycles
+}
+
+// main is the kernel file as a hostModule sharing h's globals.
+func (h *hostPython) main() *hostModule {
+	if m, ok := h.mods[h.sf.File]; ok {
+		return m
+	}
+	m := &hostModule{file: h.sf.File, globals: h.globals, loaded: h.loaded, busy: map[string]bool{}}
+	h.mods[h.sf.File] = m
+	return m
+}
+
+// module returns the hostModule of f, making its globals on first use.
+func (h *hostPython) module(f *frontend.File) *hostModule {
+	if m, ok := h.mods[f]; ok {
+		return m
+	}
+	m := &hostModule{file: f, globals: py.StringDict{}, loaded: map[string]bool{}, busy: map[string]bool{}}
+	m.globals["triton"] = h.standIn["triton"]
+	for local, path := range f.Aliases {
+		if o, ok := h.resolve(h.standIn, path); ok {
+			m.globals[local] = o
+		}
+	}
+	h.mods[f] = m
+	return m
+}
+
+// importName binds in m the value of name, which m imports from another
+// module of the project; nothing happens if it does not (the evaluation
+// then reports the name as undefined).
+func (h *hostPython) importName(m *hostModule, name string, pos diag.Pos, what string) error {
+	if _, ok := m.globals[name]; ok || m.busy[name] {
+		return nil
+	}
+	sym, d := m.file.Lookup(name)
+	if d != nil || sym.File == nil || sym.File == m.file || sym.Name == "" {
+		return nil
+	}
+	switch sym.Kind {
+	case frontend.SymGlobal, frontend.SymHost:
+	default:
+		return nil
+	}
+	m.busy[name] = true
+	defer delete(m.busy, name)
+	src := h.module(sym.File)
+	if err := h.requireIn(src, []string{sym.Name}, pos, what); err != nil {
+		return err
+	}
+	if v, ok := src.globals[sym.Name]; ok {
+		m.globals[name] = v
+	}
+	return nil
+}
+
+// requireIn runs in m the host definitions of m that names refer to, and
+// those they refer to in turn, importing the names m takes from other
+// modules.
+func (h *hostPython) requireIn(m *hostModule, names []string, pos diag.Pos, what string) error {
+	var need []*frontend.HostFunc
+	seen := map[string]bool{}
+	for len(names) > 0 {
+		n := names[len(names)-1]
+		names = names[:len(names)-1]
+		if seen[n] || m.loaded[n] {
+			continue
+		}
+		seen[n] = true
+		hf, ok := m.file.Host[n]
+		if !ok {
+			if err := h.importName(m, n, pos, what); err != nil {
+				return err
+			}
+			continue
+		}
+		need = append(need, hf)
+		more, err := h.names(h.padded(hf), py.ExecMode, hf.Pos, what)
+		if err != nil {
+			return err
+		}
+		names = append(names, more...)
+	}
+	slices.SortFunc(need, func(a, b *frontend.HostFunc) int { return a.Pos.Line - b.Pos.Line })
+	for _, hf := range need {
+		m.loaded[hf.Name] = true
+		_, err := h.do(hf.Pos, what, func() (py.Object, error) {
+			code, err := py.Compile(h.padded(hf), m.file.Name, py.ExecMode, 0, true)
+			if err != nil {
+				return nil, err
+			}
+			fixCells(code)
+			return h.ctx.RunCode(code, m.globals, m.globals, nil)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// typingStandIn is the stand-in typing module: host functions annotate
+// their parameters and results (def configs() -> List[triton.Config]),
+// which Python evaluates when it runs the def.
+const typingStandIn = `
+class _Form:
+    def __getitem__(self, key):
+        return self
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+
+Any = List = Dict = Tuple = Set = Optional = Union = Callable = Sequence = Iterable = Type = Literal = _Form()
+
+
+def TypeVar(name, *args, **kwargs):
+    return _Form()
+`
