@@ -284,7 +284,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 			return py.Int(n), nil
 		}, 0, "")
 		mods := map[string]*py.Module{}
-		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}} {
+		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}} {
 			code, err := py.Compile(m.src, "<"+m.name+">", py.ExecMode, 0, true)
 			if err != nil {
 				return nil, err
@@ -366,7 +366,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 	parts := strings.Split(path, ".")
 	var o py.Object
 	switch parts[0] {
-	case "triton", "torch", "typing":
+	case "triton", "torch", "typing", "os":
 		o = mods[parts[0]]
 	default:
 		return nil, false

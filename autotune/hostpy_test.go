@@ -71,3 +71,21 @@ func TestHostPython(t *testing.T) {
 	_, err = h.eval("1", at, "test")
 	assert.Error(t, err, "an interpreter that timed out is not used again")
 }
+
+// TestHostStandIns: the os stand-in sees an unset environment, and typing's
+// names work in annotations.
+func TestHostStandIns(t *testing.T) {
+	src := "import os\nfrom typing import List, Optional\nimport triton\n\n" +
+		"WARPS = int(os.getenv('WARPS', '4'))\nMODE = os.environ.get('MODE', 'plain')\n\n" +
+		"def configs(n: Optional[int] = None) -> List[triton.Config]:\n    return [triton.Config({'B': 16}, num_warps=WARPS)]\n"
+	f, diags := frontend.Parse("k.tri", []byte(src))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	sf := &Source{Path: "k.tri", Text: []byte(src), File: f}
+	h, err := newHostPython(sf, func() string { return "sm_80" }, time.Second, &bytes.Buffer{})
+	require.NoError(t, err)
+	v, err := h.eval("(configs()[0].num_warps, MODE)", sf.File.Host["configs"].Pos, "test")
+	require.NoError(t, err)
+	got, err := fromPy(v)
+	require.NoError(t, err)
+	assert.Equal(t, `(4, "plain")`, got.String())
+}

@@ -143,3 +143,14 @@ Any = List = Dict = Tuple = Set = Optional = Union = Callable = Sequence = Itera
 def TypeVar(name, *args, **kwargs):
     return _Form()
 `
+
+// osStandIn is the stand-in os module: host code reads settings from the
+// environment, which tri takes to be unset (as the module loader does when
+// it chooses the arms of a module-level if), so defaults apply.
+const osStandIn = `
+environ = {}
+
+
+def getenv(key, default=None):
+    return default
+`
