@@ -41,6 +41,8 @@ func (m *module) runs(arm *Arm) bool {
 
 // decide settles every arm of cond.
 func (m *module) decide(cond *Cond) {
+	m.loader.deciding++
+	defer func() { m.loader.deciding-- }()
 	for _, a := range cond.Arms {
 		m.arms[a] = armDeciding
 	}
@@ -138,7 +140,7 @@ func (m *module) dotted(p string) (Symbol, *diag.Diagnostic) {
 		case SymPath:
 			s = Symbol{Kind: SymPath, Path: normalize(s.Path + "." + part), Pos: s.Pos}
 		case SymModule:
-			s, d = s.File.Attr(part, s.Pos)
+			s, d = s.File.module().attr(part, s.Pos)
 		default:
 			return Symbol{}, nil
 		}

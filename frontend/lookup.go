@@ -48,13 +48,21 @@ type Symbol struct {
 // placed at the importing statement, which names the module and file that
 // lack the name; a name f does not bind is SymNone with no error.
 func (f *File) Lookup(name string) (Symbol, *diag.Diagnostic) {
-	return f.module().lookup(name)
+	m := f.module()
+	defer m.loader.lock()()
+	return m.lookup(name)
 }
 
 // Attr returns what attribute name of the module of f stands for: a name
 // the module binds, else its submodule.
 func (f *File) Attr(name string, pos diag.Pos) (Symbol, *diag.Diagnostic) {
 	m := f.module()
+	defer m.loader.lock()()
+	return m.attr(name, pos)
+}
+
+// attr is Attr with the loader locked.
+func (m *module) attr(name string, pos diag.Pos) (Symbol, *diag.Diagnostic) {
 	s, d := m.lookup(name)
 	if d != nil || s.Kind != SymNone {
 		return s, d
@@ -71,36 +79,60 @@ func (f *File) Attr(name string, pos diag.Pos) (Symbol, *diag.Diagnostic) {
 // any package, or one parsed alone).
 func (f *File) ModuleName() string { return f.module().name }
 
-// module returns f's module, making a lone one for a file parsed without a
-// Loader: it sees only its own names and Triton.
-func (f *File) module() *module {
-	if f.mod == nil {
-		l := NewLoader(nil, nil)
-		f.mod = &module{loader: l, file: f, arms: map[*Arm]armState{}}
-		l.order = append(l.order, f)
-	}
-	return f.mod
+// module returns f's module.
+func (f *File) module() *module { return f.mod }
+
+// loneModule makes the module of a file parsed without a Loader: it sees
+// only its own names and Triton's.
+func loneModule(f *File) *module {
+	l := NewLoader(nil, nil)
+	l.order = append(l.order, f)
+	return &module{loader: l, file: f, arms: map[*Arm]armState{}, cache: map[string]lookupResult{}}
 }
 
-// lookup resolves name in m: the last binding on the arms that run.
+// lookup resolves name in m: the last binding on the arms that run. The
+// answer is kept unless an arm was being decided meanwhile (an arm counts
+// as not running while it is decided).
 func (m *module) lookup(name string) (Symbol, *diag.Diagnostic) {
+	if r, ok := m.cache[name]; ok {
+		return r.sym, r.err
+	}
+	l := m.loader
 	key := lookupKey{m, name}
-	if m.loader.busy[key] {
+	if l.busy[key] {
 		return Symbol{}, diag.Errorf(diag.Pos{File: m.file.Name}, diag.CodeUndefined,
 			"import cycle: %s in %s is defined through itself", name, m.file.Name)
 	}
-	m.loader.busy[key] = true
-	defer delete(m.loader.busy, key)
+	l.busy[key] = true
+	defer delete(l.busy, key)
+	if m.byName == nil {
+		m.byName = map[string][]*Binding{}
+		for _, b := range m.file.Scope {
+			m.byName[b.Name] = append(m.byName[b.Name], b)
+		}
+	}
 	var last *Binding
-	for _, b := range m.file.Scope {
-		if b.Name == name && m.runs(b.Arm) {
+	for _, b := range m.byName[name] {
+		if m.runs(b.Arm) {
 			last = b
 		}
 	}
+	var r lookupResult
 	if last == nil {
-		return m.starLookup(name)
+		r.sym, r.err = m.starLookup(name)
+	} else {
+		r.sym, r.err = m.resolve(last)
 	}
-	return m.resolve(last)
+	if l.deciding == 0 {
+		m.cache[name] = r
+	}
+	return r.sym, r.err
+}
+
+// lookupResult is a lookup's answer, kept per module and name.
+type lookupResult struct {
+	sym Symbol
+	err *diag.Diagnostic
 }
 
 // starLookup looks name up through the module's "from M import *".
@@ -154,7 +186,7 @@ func (m *module) resolveImport(im *Import) (Symbol, *diag.Diagnostic) {
 	if src.Kind == SymPath {
 		return Symbol{Kind: SymPath, Path: normalize(src.Path + "." + im.Name), Pos: im.Pos}, nil
 	}
-	s, d := src.File.Attr(im.Name, im.Pos)
+	s, d := src.File.module().attr(im.Name, im.Pos)
 	if d != nil {
 		return Symbol{}, d
 	}
@@ -237,6 +269,7 @@ func (s Symbol) Describe() string {
 // if or try that is not taken.
 func (f *File) Runs(fn *Func) bool {
 	m := f.module()
+	defer m.loader.lock()()
 	for _, b := range f.Scope {
 		if b.Func == fn && m.runs(b.Arm) {
 			return true
@@ -255,7 +288,9 @@ func (f *File) Runs(fn *Func) bool {
 // Python would not import it).
 func (f *File) ImportErrors() []*diag.Diagnostic {
 	var out []*diag.Diagnostic
-	for _, d := range f.module().loader.diags.Items {
+	l := f.module().loader
+	defer l.lock()()
+	for _, d := range l.diags.Items {
 		if d.Severity == diag.Error {
 			out = append(out, d)
 		}
@@ -267,7 +302,9 @@ func (f *File) ImportErrors() []*diag.Diagnostic {
 // name, for rendering diagnostics placed in any of them.
 func (f *File) Sources() diag.Sources {
 	src := diag.Sources{}
-	for _, g := range f.module().loader.order {
+	l := f.module().loader
+	defer l.lock()()
+	for _, g := range l.order {
 		src[g.Name] = string(g.Src)
 	}
 	return src

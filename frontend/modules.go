@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/tri-lang/tri/diag"
 )
@@ -36,6 +37,16 @@ type Loader struct {
 	order []*File                // every file read, in order
 	diags *diag.List             // what parsing imported modules reported
 	busy  map[lookupKey]bool     // lookups in progress, for cycles
+	// deciding counts the if/try statements being decided: lookups made
+	// meanwhile are not kept.
+	deciding int
+	mu       sync.Mutex // held by the exported methods: lookups fill caches
+}
+
+// lock locks l and returns the unlock, for a deferred call.
+func (l *Loader) lock() func() {
+	l.mu.Lock()
+	return l.mu.Unlock
 }
 
 // lookupKey names one lookup in progress.
@@ -52,6 +63,8 @@ type module struct {
 	isPkg  bool   // an __init__.py
 	root   string // the root it was found under
 	arms   map[*Arm]armState
+	byName map[string][]*Binding // the file's Scope by name, made on first lookup
+	cache  map[string]lookupResult
 }
 
 // armState is what is known of whether an arm of a module-level if or try
@@ -95,7 +108,7 @@ func SearchPath(roots []string, triPath string) []string {
 // its package and root are found by walking up __init__.py files.
 func (l *Loader) Open(path string, src []byte) (*File, *diag.List) {
 	f, diags := Parse(path, src)
-	m := &module{loader: l, file: f, arms: map[*Arm]armState{}}
+	m := &module{loader: l, file: f, arms: map[*Arm]armState{}, cache: map[string]lookupResult{}}
 	f.mod = m
 	l.order = append(l.order, f)
 	clean := filepath.Clean(path)
@@ -126,13 +139,6 @@ func (l *Loader) Open(path string, src []byte) (*File, *diag.List) {
 	return f, diags
 }
 
-// Files returns every file read so far, the main file first.
-func (l *Loader) Files() []*File { return l.order }
-
-// Diags returns what parsing the imported modules reported (their syntax
-// errors, skipped decorators).
-func (l *Loader) Diags() *diag.List { return l.diags }
-
 // find returns the module with a dotted name, reading it on first use; nil
 // if no root holds it.
 func (l *Loader) find(name string) *module {
@@ -157,7 +163,7 @@ func (l *Loader) find(name string) *module {
 			return m
 		}
 		if isDir(filepath.Join(root, rel)) { // a namespace package
-			m := &module{loader: l, name: name, isPkg: true, root: root, arms: map[*Arm]armState{},
+			m := &module{loader: l, name: name, isPkg: true, root: root, arms: map[*Arm]armState{}, cache: map[string]lookupResult{},
 				file: &File{Name: filepath.Join(root, rel), Aliases: map[string]string{}, Host: map[string]*HostFunc{}}}
 			m.file.mod = m
 			l.names[name] = m
@@ -180,7 +186,7 @@ func (l *Loader) read(path, name string, isPkg bool, root string) *module {
 	}
 	f, diags := Parse(clean, src)
 	l.diags.Append(diags)
-	m := &module{loader: l, file: f, name: name, isPkg: isPkg, root: root, arms: map[*Arm]armState{}}
+	m := &module{loader: l, file: f, name: name, isPkg: isPkg, root: root, arms: map[*Arm]armState{}, cache: map[string]lookupResult{}}
 	f.mod = m
 	l.files[clean] = m
 	l.order = append(l.order, f)

@@ -47,6 +47,7 @@ type fileParser struct {
 // (errors for broken kernels, warnings for skipped decorators).
 func Parse(name string, src []byte) (file *File, diags *diag.List) {
 	file = &File{Name: name, Src: src, Aliases: map[string]string{}, Host: map[string]*HostFunc{}}
+	file.mod = loneModule(file)
 	diags = &diag.List{}
 	defer func() {
 		if r := recover(); r != nil {
