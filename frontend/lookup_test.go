@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -181,4 +182,25 @@ func TestLoneFile(t *testing.T) {
 		require.Nil(t, d)
 		assert.Equal(t, want, s.Describe(), name)
 	}
+}
+
+// TestLookupConcurrent: lookups of one file from many goroutines agree
+// (run with -race: the loader's caches are guarded).
+func TestLookupConcurrent(t *testing.T) {
+	f := openTree(t, "proj/ops/kernel.py", "extra")
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for _, name := range []string{"fast_twice", "h", "BLOCK", "best_max", "shared_helper", "loop"} {
+				s, d := f.Lookup(name)
+				if name == "loop" {
+					assert.NotNil(t, d)
+					continue
+				}
+				assert.Nil(t, d, name)
+				assert.NotEqual(t, SymNone, s.Kind, name)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -104,3 +104,29 @@ func TestCheckFindsBuildErrors(t *testing.T) {
 		assert.NotContains(t, out, "no errors", name)
 	}
 }
+
+// TestRootFlagAndTriPath: a module outside the kernel file's tree is found
+// through --root or TRI_PATH, and not without them.
+func TestRootFlagAndTriPath(t *testing.T) {
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib")
+	require.NoError(t, os.MkdirAll(lib, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(lib, "shared.py"), []byte("import triton\n\n@triton.jit\ndef one(x):\n    return x * 0 + 1\n"), 0o644))
+	path := filepath.Join(dir, "k.py")
+	require.NoError(t, os.WriteFile(path, []byte("import triton\nimport triton.language as tl\nfrom shared import one\n\n@triton.jit\ndef k(p):\n    tl.store(p, one(1.0))\n"), 0o644))
+	build := []string{"build", path, "-k", "k", "--signature", "*fp32"}
+
+	_, stderr, code := tri(t, build...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "shared.one is not a Triton name")
+
+	out, stderr, code := tri(t, append(build, "--root", lib)...)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "__global__")
+	_, stderr, code = tri(t, "check", "--root", lib, path)
+	assert.Equal(t, 0, code, stderr)
+
+	t.Setenv("TRI_PATH", filepath.Join(dir, "nowhere")+string(os.PathListSeparator)+lib)
+	_, stderr, code = tri(t, build...)
+	assert.Equal(t, 0, code, stderr)
+}
