@@ -11,6 +11,17 @@
 // blanked to NAME = expr before parsing, keeping columns, and remembered as
 // a constexpr.
 //
+// Module-level if and try statements are descended into: the statements of
+// each arm are handled like top-level ones and every name they bind is
+// recorded in the file's Scope with its arm (scope.go, compound.go).
+//
+// A file is a Python module: File.Lookup gives what a module-level name
+// stands for after Python would have imported the file, following imports
+// into the project's other modules, which a Loader finds under the source
+// roots and parses only when a name is needed (modules.go, lookup.go); the
+// arms of if and try statements that run are chosen as Python would choose
+// them on a CUDA machine (branch.go). Nothing is executed.
+//
 // The AST keeps a position on every node and records only the Python subset
 // that kernels use; everything else becomes Unsupported or BadExpr nodes so
 // that sema can report them only where they are reached.

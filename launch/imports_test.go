@@ -2,6 +2,7 @@ package launch
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,4 +91,28 @@ func TestAutotuneConfigsFromAnotherModule(t *testing.T) {
 		assert.Equal(t, want, block, "config %d", cfg)
 		assert.Equal(t, []int{1, 2}[cfg%2], p.Kernel.NumWarps, "config %d", cfg)
 	}
+}
+
+// TestCheckRunsNoHostCode: tri check of a kernel that imports from a module
+// full of host code runs none of it: only the decorator's arguments and the
+// host definitions they name are evaluated.
+func TestCheckRunsNoHostCode(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "pkg")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	files := map[string]string{
+		"__init__.py": "print('package imported')\n",
+		"util.py": "import torch\nimport triton\nprint('util imported')\nDEVICE = torch.device('cuda')\nBOOM = 1 / 0\n\n" +
+			"def configs():\n    print('configs built')\n    return [triton.Config({'B': 16})]\n\n" +
+			"def unused():\n    print('unused ran')\n\n@triton.jit\ndef one(x):\n    return x * 0 + 1\n",
+		"k.py": "import triton\nimport triton.language as tl\nfrom .util import configs, one, unused\n\n" +
+			"@triton.autotune(configs=configs(), key=[])\n@triton.jit\ndef k(p, B: tl.constexpr):\n    tl.store(p + tl.arange(0, B), one(1.0))\n",
+	}
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(pkg, name), []byte(text), 0o644))
+	}
+	var out, stderr bytes.Buffer
+	require.NoError(t, CheckFile(filepath.Join(pkg, "k.py"), &Options{Stdout: &out, Stderr: &stderr}))
+	assert.Contains(t, out.String(), "no errors")
+	assert.Equal(t, "configs built\n", stderr.String(), "only the decorator's config builder ran")
 }
