@@ -204,3 +204,21 @@ func TestLookupConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestOpenRelativePath: a kernel file named relative to the working
+// folder, inside its package, still finds its package and root.
+func TestOpenRelativePath(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "imports.txtar"))
+	require.NoError(t, err)
+	writeTree(t, dir, string(src))
+	t.Chdir(filepath.Join(dir, "proj", "ops"))
+	text, err := os.ReadFile("kernel.py")
+	require.NoError(t, err)
+	f, dl := NewLoader(nil, testKnown).Open("kernel.py", text)
+	require.NoError(t, dl.Err())
+	assert.Equal(t, "proj.ops.kernel", f.ModuleName())
+	s, d := f.Lookup("BLOCK")
+	require.Nil(t, d)
+	assert.Equal(t, filepath.Join("..", "..", "proj", "consts.py"), s.File.Name)
+}

@@ -113,23 +113,32 @@ func (l *Loader) Open(path string, src []byte) (*File, *diag.List) {
 	l.order = append(l.order, f)
 	clean := filepath.Clean(path)
 	l.files[clean] = m
-	dir := filepath.Dir(clean)
+	// The walk needs the folders' names, which a relative path such as
+	// "k.py" lacks; the root keeps the path's own form ("..").
+	dir, err := filepath.Abs(filepath.Dir(clean))
+	if err != nil {
+		dir = filepath.Dir(clean)
+	}
 	base := strings.TrimSuffix(filepath.Base(clean), filepath.Ext(clean))
 	parts := []string{base}
 	if base == "__init__" {
 		parts, m.isPkg = nil, true
 	}
+	up := 0
 	for isFile(filepath.Join(dir, "__init__.py")) {
 		parts = append([]string{filepath.Base(dir)}, parts...)
 		parent := filepath.Dir(dir)
 		if parent == dir {
 			break
 		}
-		dir = parent
+		dir, up = parent, up+1
 	}
 	if len(parts) > 0 && (m.isPkg || len(parts) > 1) {
 		m.name = strings.Join(parts, ".")
-		m.root = dir
+		m.root = filepath.Dir(clean)
+		for range up {
+			m.root = filepath.Join(m.root, "..")
+		}
 		l.names[m.name] = m
 	}
 	if m.root != "" {
