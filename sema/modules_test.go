@@ -17,7 +17,7 @@ var modTree = map[string]string{
 	"pkg/__init__.py": "",
 	"pkg/consts.py":   "import triton.language as tl\nBASE = 4\nBLOCK = 2 * BASE\nWIDE = tl.constexpr(BLOCK * 2)\nSELF = SELF + 1\n",
 	"pkg/helpers.py": "import torch\nimport triton\nimport triton.language as tl\nfrom .consts import BASE\n\nmy_exp = tl.exp\nDEV = torch.device('cuda')\n\n" +
-		"@triton.jit\ndef plus_base(x):\n    return x + BASE\n\ndef host(x):\n    return x\n",
+		"@triton.jit\ndef plus_base(x):\n    return x + BASE\n\ndef host(x):\n    return x\n\n@triton.jit\ndef store_one(p):\n    tl.store(p, 1.0)\n",
 }
 
 // openKernel writes modTree and a kernel module pkg/k.py with body and
@@ -30,7 +30,7 @@ func openKernel(t *testing.T, body string) *frontend.File {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 	}
-	src := "import triton\nimport triton.language as tl\nfrom . import consts\nfrom .consts import BLOCK, WIDE, SELF\nfrom .helpers import my_exp, plus_base, DEV, host\n\n" + body
+	src := "import triton\nimport triton.language as tl\nfrom . import consts\nfrom .consts import BLOCK, WIDE, SELF\nfrom .helpers import my_exp, plus_base, DEV, host, store_one\n\n" + body
 	path := filepath.Join(dir, "pkg", "k.py")
 	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
 	f, d := frontend.NewLoader(nil, KnownPath).Open(path, []byte(src))
@@ -94,4 +94,14 @@ func TestConstexprFunction(t *testing.T) {
 	_, err := tryCompile(t, src, "bad", sig(ptr(ir.Int32)))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "k.tri:22:17: same is a @triton.constexpr_function: its argument x must be a compile-time value")
+}
+
+// TestImportedKernel: a kernel that the file imports is compiled with its
+// own file's name and lines.
+func TestImportedKernel(t *testing.T) {
+	f := openKernel(t, "")
+	k, diags := Specialize(f, "store_one", sig(ptr(ir.Float32)))
+	require.NoError(t, diags.Err())
+	assert.Equal(t, "helpers.py", filepath.Base(k.File))
+	assert.Contains(t, k.Source, "def store_one(p):")
 }

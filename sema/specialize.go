@@ -116,10 +116,14 @@ func ParamNames(fn *frontend.Func) []string {
 }
 
 func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
+	home := c.file // the file that defines the kernel, whose lines comments quote
+	if fn.File != nil {
+		home = fn.File
+	}
 	k := &ir.Kernel{
 		Name:      fn.Name,
-		File:      c.file.Name,
-		Source:    string(c.file.Src),
+		File:      home.Name,
+		Source:    string(home.Src),
 		Body:      &ir.Block{},
 		NumWarps:  sig.NumWarps,
 		NumStages: sig.NumStages,
