@@ -150,3 +150,20 @@ func exceptNames(rest string) []string {
 	}
 	return out
 }
+
+// dedupe drops repeated diagnostics: a @jit def inside a module-level if
+// or try is parsed on its own and within the whole statement's syntax
+// check, and both report its syntax error.
+func dedupe(l *diag.List) *diag.List {
+	seen := map[string]bool{}
+	kept := l.Items[:0]
+	for _, d := range l.Items {
+		key := d.Pos.String() + "\x00" + d.Message
+		if !seen[key] {
+			seen[key] = true
+			kept = append(kept, d)
+		}
+	}
+	l.Items = kept
+	return l
+}

@@ -104,14 +104,9 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 	for name, hd := range p.hostDefs {
 		p.bind(&Binding{Name: name, Pos: hd.pos}, hd.arm)
 	}
-	for i, c := range chunks {
-		if kinds[i] == kindSkip && c.arm != nil {
-			p.guard(c, p.checkHostSyntax)
-		}
-	}
 	sort.SliceStable(file.Funcs, func(i, j int) bool { return file.Funcs[i].Pos.Before(file.Funcs[j].Pos) })
 	sort.SliceStable(file.Scope, func(i, j int) bool { return file.Scope[i].Pos.Before(file.Scope[j].Pos) })
-	return file, diags
+	return file, dedupe(diags)
 }
 
 // guard runs handle on c, turning a panic (a bug in tri) into an internal

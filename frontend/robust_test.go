@@ -216,3 +216,16 @@ func TestHostWalrusJudged(t *testing.T) {
 	_, dl = Parse("t.py", []byte("import triton\nif (n := 3) >= 2:\n    pass\n"+smallKernel))
 	assert.NoError(t, dl.Err())
 }
+
+// TestNestedSyntaxErrorOnce: a syntax error inside a module-level if is
+// reported once, whether in host code or in a @jit def.
+func TestNestedSyntaxErrorOnce(t *testing.T) {
+	for _, src := range []string{
+		"import triton\nif x:\n    y = = 1\n    @triton.jit\n    def k(p):\n        pass\n",
+		"import triton\nif x:\n    @triton.jit\n    def k(p):\n        y = = 1\n",
+	} {
+		_, dl := Parse("t.py", []byte(src))
+		require.Error(t, dl.Err())
+		assert.Len(t, dl.Items, 1, src)
+	}
+}
