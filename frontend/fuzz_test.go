@@ -36,6 +36,12 @@ func FuzzParse(f *testing.F) {
 				t.Errorf("diagnostic in another file: %v", d)
 			}
 		}
+		for _, b := range file.Scope {
+			file.Lookup(b.Name)
+		}
+		for _, fn := range file.Funcs {
+			file.Runs(fn)
+		}
 		var sink discard
 		Dump(&sink, file)
 	})

@@ -60,7 +60,7 @@ func hostStatements(src string, chunks []*chunk, kinds []chunkKind) []*chunk {
 // isContinuation reports whether c starts with except, else, elif or
 // finally.
 func isContinuation(src string, c *chunk) bool {
-	switch leadingIdent(c.first(src)) {
+	switch leadingIdent(strings.TrimLeft(c.first(src), " \t")) {
 	case "except", "else", "elif", "finally":
 		return true
 	}

@@ -222,3 +222,23 @@ func TestOpenRelativePath(t *testing.T) {
 	require.Nil(t, d)
 	assert.Equal(t, filepath.Join("..", "..", "proj", "consts.py"), s.File.Name)
 }
+
+// TestNestedArms: a try nested in an if arm, and an elif taken on
+// hasattr, as in testdata/arms.py.
+func TestNestedArms(t *testing.T) {
+	f, dl := parseFile(t, "arms.py")
+	require.NoError(t, dl.Err())
+	s, d := f.Lookup("LIMIT")
+	require.Nil(t, d)
+	require.Equal(t, SymGlobal, s.Kind, "bound in the finally of a try inside an if")
+	assert.Equal(t, "(-4)", FormatExpr(s.Global.Value))
+	s, d = f.Lookup("torch")
+	require.Nil(t, d)
+	assert.Equal(t, "torch", s.Path, "the try body runs: torch is taken to exist")
+	fn := f.Func("act")
+	require.NotNil(t, fn)
+	assert.Equal(t, 19, fn.Pos.Line, "the elif arm: FAST is unset, tl.exp exists")
+	s, d = f.Lookup("libdevice")
+	require.Nil(t, d)
+	assert.Equal(t, "triton.language.extra.libdevice", s.Path)
+}
