@@ -193,6 +193,9 @@ func (ck *checker) symbol(e frontend.Expr) (frontend.Symbol, bool) {
 			ck.importError(d, e.Pos)
 			return frontend.Symbol{}, false
 		}
+		if s.Kind != frontend.SymNone {
+			ck.used(s, e.ID, e.Pos)
+		}
 		return s, s.Kind != frontend.SymNone
 	case *frontend.Attribute:
 		x, ok := ck.symbol(e.X)
@@ -223,16 +226,11 @@ func (ck *checker) symbol(e frontend.Expr) (frontend.Symbol, bool) {
 
 // importError reports a failed import once, with a note at the first use.
 func (ck *checker) importError(d *diag.Diagnostic, use diag.Pos) {
-	key := d.Pos.String() + "\x00" + d.Message
-	if ck.seen[key] {
-		return
-	}
-	ck.seen[key] = true
 	e := *d
 	if use.IsValid() && use != d.Pos {
 		e.Notes = append(append([]diag.Related(nil), d.Notes...), diag.Related{Pos: use, Message: "needed here"})
 	}
-	ck.diags.Add(&e)
+	ck.once(&e)
 }
 
 func (ck *checker) resolvePath(p string, pos diag.Pos) {
@@ -272,7 +270,11 @@ func (ck *checker) name(n *frontend.Name) {
 		ck.importError(d, n.Pos)
 		return
 	}
-	if s.Kind != frontend.SymNone || pyBuiltins[n.ID] {
+	if s.Kind != frontend.SymNone {
+		ck.used(s, n.ID, n.Pos)
+		return
+	}
+	if pyBuiltins[n.ID] {
 		return
 	}
 	var cands []string

@@ -177,12 +177,8 @@ func (c *compiler) modulePath(path string, pos diag.Pos) *val {
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
 		parent, name = path[:i], path[i+1:]
 	}
-	if head, _, _ := strings.Cut(path, "."); head != "triton" {
-		what := path + " is not a Triton name: it comes from " + head
-		if head == path {
-			what = path + " is not Triton"
-		}
-		return c.errorf(pos, diag.CodeUnsupported, "%s, a module that kernels cannot use (tri reads only Triton's and the project's own modules)", what)
+	if msg, ok := foreignPath(path); ok {
+		return c.errorf(pos, diag.CodeUnsupported, "%s", msg)
 	}
 	d := c.errorAt(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
 	if s := suggest(name, memberNames(parent)); s != "" {

@@ -6,7 +6,9 @@ package sema
 // followed to find them.
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
@@ -63,7 +65,7 @@ func (c *compiler) symbolVal(sym frontend.Symbol, name string, pos diag.Pos) *va
 	case frontend.SymPath:
 		return c.modulePath(sym.Path, pos)
 	case frontend.SymHost:
-		return c.errorf(pos, diag.CodeUnsupported, "%s is defined by host code (%s) that tri does not compile; a kernel can use @triton.jit functions, constants and Triton's own names", name, sym.Pos)
+		return c.errorf(pos, diag.CodeUnsupported, "%s", hostNameMessage(name, sym))
 	}
 	return c.errorf(pos, diag.CodeUndefined, "undefined name %s", name)
 }
@@ -127,4 +129,56 @@ func (c *compiler) constexprCall(fr *frame, fn *frontend.Func, e *frontend.Call)
 		return c.errorf(e.Pos, diag.CodeValue, "%s is a @triton.constexpr_function but computes %s, not a compile-time value", fn.Name, v.describe())
 	}
 	return v
+}
+
+// hostNameMessage is the error of a kernel that uses a name bound by host
+// code, shared by Specialize and Check.
+func hostNameMessage(name string, sym frontend.Symbol) string {
+	return fmt.Sprintf("%s is defined by host code (%s) that tri does not compile; a kernel can use @triton.jit functions, constants and Triton's own names", name, sym.Pos)
+}
+
+// foreignPath reports whether path names something outside Triton that
+// sema does not know, and the message a kernel's use of it gets.
+func foreignPath(path string) (string, bool) {
+	head, _, _ := strings.Cut(path, ".")
+	if head == "triton" || KnownPath(path) {
+		return "", false
+	}
+	what := path + " is not a Triton name: it comes from " + head
+	if head == path {
+		what = path + " is not Triton"
+	}
+	return what + ", a module that kernels cannot use (tri reads only Triton's and the project's own modules)", true
+}
+
+// used checks, as Specialize would find them, the errors of a kernel's use
+// of a module-level name: a host definition, a module outside Triton, and
+// in a global's value (checked once, in its own module) the same.
+func (ck *checker) used(s frontend.Symbol, name string, pos diag.Pos) {
+	switch s.Kind {
+	case frontend.SymHost:
+		ck.once(diag.Errorf(pos, diag.CodeUnsupported, "%s", hostNameMessage(name, s)))
+	case frontend.SymPath:
+		if msg, ok := foreignPath(s.Path); ok {
+			ck.once(diag.Errorf(pos, diag.CodeUnsupported, "%s", msg))
+		}
+	case frontend.SymGlobal:
+		key := fmt.Sprintf("global %p", s.Global)
+		if ck.seen[key] {
+			return
+		}
+		ck.seen[key] = true
+		sub := *ck
+		sub.file, sub.locals = s.File, map[string]bool{}
+		sub.expr(s.Global.Value)
+	}
+}
+
+// once reports d unless the same was reported.
+func (ck *checker) once(d *diag.Diagnostic) {
+	key := d.Pos.String() + "\x00" + d.Message
+	if !ck.seen[key] {
+		ck.seen[key] = true
+		ck.diags.Add(d)
+	}
 }

@@ -105,3 +105,22 @@ func TestImportedKernel(t *testing.T) {
 	assert.Equal(t, "helpers.py", filepath.Base(k.File))
 	assert.Contains(t, k.Source, "def store_one(p):")
 }
+
+// TestCheckMatchesSpecialize: a kernel's use of a host function, of a
+// module outside Triton, or of a global whose value uses one, is the same
+// error under Check as under Specialize.
+func TestCheckMatchesSpecialize(t *testing.T) {
+	for _, body := range []string{
+		"    tl.store(p, host(1.0))\n",
+		"    tl.store(p, DEV)\n",
+		"    tl.store(p, torch.float16)\n",
+	} {
+		f := openKernel(t, "import torch\n\n@triton.jit\ndef k(p):\n"+body)
+		_, diags := Specialize(f, "k", sig(ptr(ir.Float32)))
+		built := diags.Err()
+		require.Error(t, built, body)
+		checked := Check(f).Err()
+		require.Error(t, checked, body)
+		assert.Equal(t, built.Error(), checked.Error(), body)
+	}
+}
