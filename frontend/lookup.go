@@ -309,3 +309,18 @@ func (f *File) Sources() diag.Sources {
 	}
 	return src
 }
+
+// Value computes a module-level expression of f as a module-level if's
+// condition is computed (constants, the module's globals, not/and/or,
+// comparisons, hasattr on Triton or project modules, os.environ.get and
+// os.getenv with the environment taken as unset): a Const, or false where
+// that needs host code.
+func (f *File) Value(e Expr) (*Const, bool) {
+	m := f.module()
+	defer m.loader.lock()()
+	v, ok := m.eval(e, 0)
+	if !ok {
+		return nil, false
+	}
+	return &Const{At: At{e.Position()}, Kind: v.kind, Int: v.i, Float: v.f, Str: v.s, Bool: v.b}, true
+}

@@ -142,9 +142,13 @@ func (c *compiler) global(f *frontend.File, g *frontend.Global, pos diag.Pos) *v
 	}
 	c.globalsBusy[g] = true
 	gf := &frame{env: map[string]*val{}, file: f}
+	value := g.Value
+	if k, ok := f.Value(value); ok && hasCall(value) {
+		value = k // hasattr(tl, "gather"), os.environ.get(...): computed as at import
+	}
 	saved := c.blk
 	c.blk = &ir.Block{}
-	v := c.expr(gf, g.Value)
+	v := c.expr(gf, value)
 	emitted := len(c.blk.Stmts) > 0
 	c.blk = saved
 	delete(c.globalsBusy, g)

@@ -167,6 +167,10 @@ func (ck *checker) used(s frontend.Symbol, name string, pos diag.Pos) {
 		if ck.seen[key] {
 			return
 		}
+		if _, ok := s.File.Value(s.Global.Value); ok {
+			ck.seen[key] = true
+			return
+		}
 		ck.seen[key] = true
 		sub := *ck
 		sub.file, sub.locals = s.File, map[string]bool{}
@@ -181,4 +185,32 @@ func (ck *checker) once(d *diag.Diagnostic) {
 		ck.seen[key] = true
 		ck.diags.Add(d)
 	}
+}
+
+// hasCall reports whether e calls something: a module-level value that
+// sema would not compute (hasattr, os.environ.get) is taken from the
+// frontend's evaluation of module-level conditions.
+func hasCall(e frontend.Expr) bool {
+	switch e := e.(type) {
+	case *frontend.Call:
+		return true
+	case *frontend.Unary:
+		return hasCall(e.X)
+	case *frontend.BoolOp:
+		for _, x := range e.Values {
+			if hasCall(x) {
+				return true
+			}
+		}
+	case *frontend.Compare:
+		if hasCall(e.Left) {
+			return true
+		}
+		for _, x := range e.Rights {
+			if hasCall(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
