@@ -83,7 +83,9 @@ func (f *File) ModuleName() string { return f.module().name }
 func (f *File) module() *module { return f.mod }
 
 // loneModule makes the module of a file parsed without a Loader: it sees
-// only its own names and Triton's.
+// only its own names and Triton's, and, knowing no table of Triton's
+// names, takes every one to exist (hasattr(tl, ...) is true); a Loader
+// made with sema's table knows better.
 func loneModule(f *File) *module {
 	l := NewLoader(nil, nil)
 	l.order = append(l.order, f)
