@@ -16,6 +16,7 @@ package frontend
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/tri-lang/tri/diag"
@@ -327,6 +328,15 @@ func (m *module) evalCall(e *Call, depth int) (constValue, bool) {
 			return constValue{}, false
 		}
 		return constValue{kind: ConstBool, b: m.loader.exists(s)}, true
+	case "int", "float", "str", "bool":
+		if s, _ := m.lookup(callee); s.Kind != SymNone || len(e.Args) != 1 {
+			return constValue{}, false // rebound by the module, or not a conversion
+		}
+		v, ok := m.eval(e.Args[0], depth+1)
+		if !ok {
+			return v, false
+		}
+		return convert(callee, v)
 	}
 	s, d := m.dotted(callee)
 	if d != nil || s.Kind != SymPath {
@@ -342,6 +352,51 @@ func (m *module) evalCall(e *Call, depth int) (constValue, bool) {
 		}
 	}
 	return constValue{}, false
+}
+
+// convert applies int, float, str or bool to a value, as Python does for
+// the values a setting read from the environment has.
+func convert(to string, v constValue) (constValue, bool) {
+	switch to {
+	case "bool":
+		return constValue{kind: ConstBool, b: v.truth()}, true
+	case "int":
+		switch v.kind {
+		case ConstInt:
+			return v, v.i != nil
+		case ConstBool:
+			return constValue{kind: ConstInt, i: big.NewInt(int64(boolInt(v.b)))}, true
+		case ConstStr:
+			i, ok := new(big.Int).SetString(strings.ReplaceAll(strings.TrimSpace(v.s), "_", ""), 10)
+			return constValue{kind: ConstInt, i: i}, ok
+		}
+	case "float":
+		switch v.kind {
+		case ConstFloat:
+			return v, true
+		case ConstInt:
+			if v.i == nil {
+				return constValue{}, false
+			}
+			f, _ := new(big.Float).SetInt(v.i).Float64()
+			return constValue{kind: ConstFloat, f: f}, true
+		case ConstStr:
+			f, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64)
+			return constValue{kind: ConstFloat, f: f}, err == nil
+		}
+	case "str":
+		if v.kind == ConstStr {
+			return v, true
+		}
+	}
+	return constValue{}, false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // splitDots splits a dotted name.

@@ -129,13 +129,14 @@ func TestCheckMatchesSpecialize(t *testing.T) {
 // and os.environ.get take the values Python computes at import.
 func TestGlobalsComputedAtImport(t *testing.T) {
 	const src = "import os\nimport triton\nimport triton.language as tl\n\nHAS_EXP = hasattr(tl, 'exp')\nHAS_NOPE = hasattr(triton.language, 'no_such_op')\n" +
-		"FAST = os.environ.get('FAST', '0') == '1'\n\n@triton.jit\ndef k(p):\n    if HAS_EXP and not HAS_NOPE and not FAST:\n        tl.store(p, 7)\n    else:\n        tl.store(p, 9)\n"
+		"FAST = os.environ.get('FAST', '0') == '1'\nSPLITS = int(os.environ.get('SPLITS', '32'))\nHALF = float(os.getenv('HALF', 0))\n\n" +
+		"@triton.jit\ndef k(p):\n    if HAS_EXP and not HAS_NOPE and not FAST:\n        tl.store(p, 7 + SPLITS + HALF)\n    else:\n        tl.store(p, 9)\n"
 	f, d := frontend.NewLoader(nil, KnownPath).Open("k.tri", []byte(src))
 	require.NoError(t, d.Err())
 	k, diags := Specialize(f, "k", sig(ptr(ir.Int32)))
 	require.NoError(t, diags.Err())
 	text := printed(k)
-	assert.Contains(t, text, "const 7")
+	assert.Contains(t, text, "39")
 	assert.NotContains(t, text, "const 9")
 	assert.NoError(t, Check(f).Err())
 }
