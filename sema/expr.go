@@ -146,7 +146,7 @@ func (c *compiler) global(f *frontend.File, g *frontend.Global, pos diag.Pos) *v
 	if k, ok := f.Value(value); ok && hasCall(value) {
 		value = k // hasattr(tl, "gather"), os.environ.get(...): computed as at import
 	}
-	saved := c.blk
+	saved, before := c.blk, len(c.diags.Items)
 	c.blk = &ir.Block{}
 	v := c.expr(gf, value)
 	emitted := len(c.blk.Stmts) > 0
@@ -155,6 +155,7 @@ func (c *compiler) global(f *frontend.File, g *frontend.Global, pos diag.Pos) *v
 	if v.k != kInvalid && (!v.isConst() || emitted) {
 		v = c.errorf(g.Pos, diag.CodeValue, "global %s must be a compile-time constant (a number, string, dtype or tl.constexpr(...)) or a function or module, not %s", g.Name, v.describe())
 	}
+	noteUse(c.diags, before, g.Name, pos)
 	c.globals[g] = v
 	return v
 }

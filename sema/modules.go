@@ -174,7 +174,9 @@ func (ck *checker) used(s frontend.Symbol, name string, pos diag.Pos) {
 		ck.seen[key] = true
 		sub := *ck
 		sub.file, sub.locals = s.File, map[string]bool{}
+		before := len(ck.diags.Items)
 		sub.expr(s.Global.Value)
+		noteUse(ck.diags, before, name, pos)
 	}
 }
 
@@ -213,4 +215,17 @@ func hasCall(e frontend.Expr) bool {
 		}
 	}
 	return false
+}
+
+// noteUse adds, to the errors found in a global's value since the list
+// held before items, a note at the kernel's use of the global.
+func noteUse(l *diag.List, before int, name string, use diag.Pos) {
+	if !use.IsValid() {
+		return
+	}
+	for _, d := range l.Items[before:] {
+		if d.Severity == diag.Error && d.Pos != use {
+			d.WithNote(use, "the kernel uses %s here", name)
+		}
+	}
 }
