@@ -140,3 +140,16 @@ func TestGlobalsComputedAtImport(t *testing.T) {
 	assert.NotContains(t, text, "const 9")
 	assert.NoError(t, Check(f).Err())
 }
+
+// TestGlobalErrorNotesUse: an error in another module's global notes the
+// kernel's use of it.
+func TestGlobalErrorNotesUse(t *testing.T) {
+	f := openKernel(t, "@triton.jit\ndef k(p):\n    tl.store(p, DEV)\n")
+	_, diags := Specialize(f, "k", sig(ptr(ir.Float32)))
+	require.True(t, diags.HasErrors())
+	d := diags.Items[0]
+	assert.Equal(t, "helpers.py", filepath.Base(d.Pos.File))
+	require.Len(t, d.Notes, 1)
+	assert.Equal(t, "the kernel uses DEV here", d.Notes[0].Message)
+	assert.Equal(t, "k.py:9:17", filepath.Base(d.Notes[0].Pos.String()))
+}
