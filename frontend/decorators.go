@@ -43,7 +43,8 @@ func resolveDecorator(aliases map[string]string, dotted string) string {
 		return "triton.autotune"
 	case "triton.runtime.heuristics", "triton.runtime.autotuner.heuristics":
 		return "triton.heuristics"
-	case "triton.runtime.jit.constexpr_function", "triton.runtime.constexpr_function", "triton.language.constexpr_function":
+	case "triton.runtime.jit.constexpr_function", "triton.runtime.constexpr_function", "triton.language.constexpr_function",
+		"triton.language.constexpr": // tl.constexpr(f) calls f when called
 		return constexprFunction
 	}
 	return r

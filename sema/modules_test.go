@@ -80,12 +80,12 @@ func TestCheckFollowsImports(t *testing.T) {
 }
 
 // TestConstexprFunction: a @triton.constexpr_function (also spelled
-// tl.constexpr_function) computes a compile-time value from compile-time
+// tl.constexpr_function, or tl.constexpr applied to a def) computes a compile-time value from compile-time
 // arguments; a runtime argument is an error at the call.
 func TestConstexprFunction(t *testing.T) {
 	const src = header + "@triton.constexpr_function\ndef block_for(n):\n    if n > 64:\n        return 64\n    return triton.next_power_of_2(n)\n\n" +
-		"@tl.constexpr_function\ndef same(x):\n    return x\n\n" +
-		"@triton.jit\ndef k(p, N: tl.constexpr):\n    B: tl.constexpr = block_for(N)\n    offs = tl.arange(0, B)\n    tl.store(p + offs, offs + same(N))\n\n" +
+		"@tl.constexpr\ndef same(x):\n    return x\n\n@tl.constexpr_function\ndef twice_c(x):\n    return 2 * x\n\n" +
+		"@triton.jit\ndef k(p, N: tl.constexpr):\n    B: tl.constexpr = block_for(twice_c(N) // 2)\n    offs = tl.arange(0, B)\n    tl.store(p + offs, offs + same(N))\n\n" +
 		"@triton.jit\ndef bad(p):\n    tl.store(p, same(tl.load(p)))\n"
 	for n, want := range map[int64]string{33: "arange 0, 64", 17: "arange 0, 32", 500: "arange 0, 64"} {
 		k := compile(t, src, "k", sig(ptr(ir.Int32), cInt(n)))
@@ -93,7 +93,7 @@ func TestConstexprFunction(t *testing.T) {
 	}
 	_, err := tryCompile(t, src, "bad", sig(ptr(ir.Int32)))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "k.tri:22:17: same is a @triton.constexpr_function: its argument x must be a compile-time value")
+	assert.Contains(t, err.Error(), "k.tri:26:17: same is a @triton.constexpr_function: its argument x must be a compile-time value")
 }
 
 // TestImportedKernel: a kernel that the file imports is compiled with its
