@@ -242,3 +242,20 @@ func TestNestedArms(t *testing.T) {
 	require.Nil(t, d)
 	assert.Equal(t, "triton.language.extra.libdevice", s.Path)
 }
+
+// TestConstexprFunctionBinding: a @triton.constexpr_function is bound as a
+// function kernels call, is not among the file's @jit functions, and host
+// code (an autotune config builder) may call it too.
+func TestConstexprFunctionBinding(t *testing.T) {
+	f, dl := Parse("k.py", []byte("import triton\nimport triton.language as tl\n\n@triton.constexpr_function\ndef blk(n):\n    return n * 2\n\n@tl.constexpr\ndef old(n):\n    return n\n"))
+	require.NoError(t, dl.Err())
+	assert.Empty(t, f.Funcs)
+	for _, name := range []string{"blk", "old"} {
+		s, d := f.Lookup(name)
+		require.Nil(t, d)
+		require.Equal(t, SymFunc, s.Kind, name)
+		assert.True(t, s.Func.ConstexprFunction, name)
+		require.Contains(t, f.Host, name)
+		assert.True(t, strings.HasPrefix(f.Host[name].Source, "def "+name), name)
+	}
+}

@@ -257,6 +257,9 @@ func (p *fileParser) defChunk(c *chunk) {
 	setArgsText(decos, text, c.line-1)
 	if !hasJit(decos) && hasDecorator(decos, constexprFunction) {
 		p.constexprFunc(fd, conv, defPos, name, c.arm)
+		if c.indent == 0 && !conv.rw.changesMeaning() { // host code may call it too
+			p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
+		}
 		return
 	}
 	if !hasJit(decos) {
