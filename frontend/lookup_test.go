@@ -116,6 +116,12 @@ func TestLookup(t *testing.T) {
 	s, d = f.Lookup("my_exp")
 	require.Nil(t, d)
 	assert.Equal(t, "tl.exp", FormatExpr(s.Global.Value))
+	s, d = f.Lookup("myself")
+	require.Nil(t, d)
+	assert.Same(t, f, s.File, "the kernel file imported by name is the file itself, read once")
+	h1, _ := f.Lookup("h")
+	h2, _ := f.Lookup("helpers")
+	assert.Same(t, h1.File, h2.File, "one module, however imported")
 }
 
 // TestArms: the values of names bound in module-level if and try arms.

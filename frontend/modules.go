@@ -32,7 +32,7 @@ import (
 type Loader struct {
 	roots []string               // --root and TRI_PATH folders, in order
 	known func(path string) bool // whether a dotted Triton path exists
-	files map[string]*module     // by cleaned path
+	files map[string]*module     // by absolute path
 	names map[string]*module     // by dotted module name; nil: looked for, absent
 	order []*File                // every file read, in order
 	diags *diag.List             // what parsing imported modules reported
@@ -112,7 +112,7 @@ func (l *Loader) Open(path string, src []byte) (*File, *diag.List) {
 	f.mod = m
 	l.order = append(l.order, f)
 	clean := filepath.Clean(path)
-	l.files[clean] = m
+	l.files[fileKey(clean)] = m
 	// The walk needs the folders' names, which a relative path such as
 	// "k.py" lacks; the root keeps the path's own form ("..").
 	dir, err := filepath.Abs(filepath.Dir(clean))
@@ -185,7 +185,7 @@ func (l *Loader) find(name string) *module {
 // read parses the module file at path.
 func (l *Loader) read(path, name string, isPkg bool, root string) *module {
 	clean := filepath.Clean(path)
-	if m, ok := l.files[clean]; ok {
+	if m, ok := l.files[fileKey(clean)]; ok {
 		return m
 	}
 	src, err := os.ReadFile(clean)
@@ -197,7 +197,7 @@ func (l *Loader) read(path, name string, isPkg bool, root string) *module {
 	l.diags.Append(diags)
 	m := &module{loader: l, file: f, name: name, isPkg: isPkg, root: root, arms: map[*Arm]armState{}, cache: map[string]lookupResult{}}
 	f.mod = m
-	l.files[clean] = m
+	l.files[fileKey(clean)] = m
 	l.order = append(l.order, f)
 	return m
 }
@@ -211,6 +211,14 @@ func (m *module) pkg() string {
 		return m.name[:i]
 	}
 	return ""
+}
+
+// fileKey names a file however the path to it was spelled.
+func fileKey(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 func isFile(path string) bool {
