@@ -185,6 +185,11 @@ func (m *module) eval(e Expr, depth int) (constValue, bool) {
 		return constValue{kind: e.Kind, i: e.Int, f: e.Float, s: e.Str, b: e.Bool}, true
 	case *Name:
 		s, d := m.lookup(e.ID)
+		if d == nil && s.Kind == SymNone && e.ID == "__name__" {
+			// Imported, never run as a script: if __name__ == "__main__"
+			// is false.
+			return constValue{kind: ConstStr, s: moduleOrFile(m)}, true
+		}
 		if d != nil || s.Kind != SymGlobal {
 			return constValue{}, false
 		}

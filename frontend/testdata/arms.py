@@ -33,3 +33,8 @@ if 1 < 2 <= 3:
 @triton.jit
 def k(p):
     tl.store(p, act(tl.load(p)) + LIMIT)
+
+
+if __name__ == "__main__":
+    LIMIT = 100
+    act = None
