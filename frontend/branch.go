@@ -8,7 +8,9 @@ package frontend
 // can evaluate without running host code (constants, the module's literal
 // globals, not/and/or, comparisons, hasattr on a Triton module or a module
 // of the project, os.environ.get and os.getenv, which see an unset
-// variable and give their default) decides; one it cannot (a call into
+// variable and give their default, int/float/str/bool of those, __name__,
+// which is the module's name as the file is imported, not run, and
+// typing.TYPE_CHECKING, which is false) decides; one it cannot (a call into
 // torch, a flag computed by host code) is taken if the names its arm binds
 // resolve, else the chain goes on. A try takes its body (and its else) when
 // every name the body binds resolves, else the first except arm whose names
@@ -190,10 +192,23 @@ func (m *module) eval(e Expr, depth int) (constValue, bool) {
 			// is false.
 			return constValue{kind: ConstStr, s: moduleOrFile(m)}, true
 		}
+		if d == nil && s.Kind == SymPath {
+			return pathValue(s.Path)
+		}
 		if d != nil || s.Kind != SymGlobal {
 			return constValue{}, false
 		}
 		return s.File.module().eval(s.Global.Value, depth+1)
+	case *Attribute:
+		p := dottedName(e)
+		if p == "" {
+			return constValue{}, false
+		}
+		s, d := m.dotted(p)
+		if d != nil || s.Kind != SymPath {
+			return constValue{}, false
+		}
+		return pathValue(s.Path)
 	case *Unary:
 		v, ok := m.eval(e.X, depth+1)
 		if !ok {
@@ -355,6 +370,15 @@ func (m *module) evalCall(e *Call, depth int) (constValue, bool) {
 		if len(e.Args) == 1 {
 			return constValue{kind: ConstNone}, true
 		}
+	}
+	return constValue{}, false
+}
+
+// pathValue is the value of a name from a module tri does not read, where
+// it is known: typing.TYPE_CHECKING is false when a program runs.
+func pathValue(p string) (constValue, bool) {
+	if p == "typing.TYPE_CHECKING" {
+		return constValue{kind: ConstBool}, true
 	}
 	return constValue{}, false
 }

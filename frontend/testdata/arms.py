@@ -38,3 +38,11 @@ def k(p):
 if __name__ == "__main__":
     LIMIT = 100
     act = None
+
+import typing
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    LIMIT = 200
+elif typing.TYPE_CHECKING:
+    LIMIT = 300
