@@ -100,19 +100,22 @@ func (m *module) lookup(name string) (Symbol, *diag.Diagnostic) {
 		return r.sym, r.err
 	}
 	l := m.loader
-	key := lookupKey{m, name}
-	if l.busy[key] {
-		return Symbol{}, diag.Errorf(diag.Pos{File: m.file.Name}, diag.CodeUndefined,
-			"import cycle: %s in %s is defined through itself", name, m.file.Name)
-	}
-	l.busy[key] = true
-	defer delete(l.busy, key)
 	if m.byName == nil {
 		m.byName = map[string][]*Binding{}
 		for _, b := range m.file.Scope {
 			m.byName[b.Name] = append(m.byName[b.Name], b)
 		}
 	}
+	key := lookupKey{m, name}
+	if l.busy[key] {
+		at := diag.Pos{File: m.file.Name}
+		if bs := m.byName[name]; len(bs) > 0 {
+			at = bs[len(bs)-1].Pos
+		}
+		return Symbol{}, diag.Errorf(at, diag.CodeUndefined, "import cycle: %s in %s is defined through itself", name, moduleOrFile(m))
+	}
+	l.busy[key] = true
+	defer delete(l.busy, key)
 	var last *Binding
 	for _, b := range m.byName[name] {
 		if m.runs(b.Arm) {

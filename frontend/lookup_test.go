@@ -96,7 +96,7 @@ func TestLookup(t *testing.T) {
 		{"nothing_here", "nothing"},                      // not bound: no error, sema reports it
 		{"missing_name", ":10:1: cannot import name missing_name from proj.ops.helpers ("},
 		{"x", ":11:1: attempted relative import beyond top-level package: ...beyond from proj.ops.kernel"},
-		{"loop", "import cycle: loop in "},
+		{"loop", "cyc_a.py:1:1: import cycle: loop in proj.ops.cyc_a is defined through itself"},
 		{"thing", ":14:1: no module named proj.ops.nosuch"},
 	}
 	for _, tt := range tests {
