@@ -235,6 +235,13 @@ class _Cuda:
     def get_device_capability(self, device=None):
         return (_arch() // 10, _arch() % 10)
 
+    def get_device_name(self, device=None):
+        for arch, name in ((70, 'Tesla V100'), (75, 'Tesla T4'), (80, 'NVIDIA A100'), (86, 'NVIDIA GeForce RTX 3090'),
+                           (89, 'NVIDIA L4'), (90, 'NVIDIA H100'), (100, 'NVIDIA B200'), (120, 'NVIDIA GeForce RTX 5090')):
+            if arch == _arch():
+                return name
+        return 'NVIDIA GPU'
+
 
 class _Version:
     hip = None
@@ -283,8 +290,9 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 			}
 			return py.Int(n), nil
 		}, 0, "")
+		params := py.MustNewMethod("_params", paramNames, 0, "")
 		mods := map[string]*py.Module{}
-		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}} {
+		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}, {"inspect", inspectStandIn}} {
 			code, err := py.Compile(m.src, "<"+m.name+">", py.ExecMode, 0, true)
 			if err != nil {
 				return nil, err
@@ -295,6 +303,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 				return nil, err
 			}
 			mod.Globals["_arch"] = capability
+			mod.Globals["_params"] = params
 			if _, err := h.ctx.RunCode(code, mod.Globals, mod.Globals, nil); err != nil {
 				return nil, err
 			}
@@ -366,7 +375,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 	parts := strings.Split(path, ".")
 	var o py.Object
 	switch parts[0] {
-	case "triton", "torch", "typing", "os":
+	case "triton", "torch", "typing", "os", "inspect":
 		o = mods[parts[0]]
 	default:
 		return nil, false

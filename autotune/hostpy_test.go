@@ -72,10 +72,12 @@ func TestHostPython(t *testing.T) {
 	assert.Error(t, err, "an interpreter that timed out is not used again")
 }
 
-// TestHostStandIns: the os stand-in sees an unset environment, and typing's
-// names work in annotations.
+// TestHostStandIns: the os stand-in sees an unset environment, typing's
+// names work in annotations, inspect.signature lists a function's
+// parameters (the stand-in autotune's are a recent Triton's), and torch
+// names the GPU of the target architecture.
 func TestHostStandIns(t *testing.T) {
-	src := "import os\nfrom typing import List, Optional\nimport triton\n\n" +
+	src := "import os\nimport inspect\nimport torch\nfrom typing import List, Optional\nimport triton\n\n" +
 		"WARPS = int(os.getenv('WARPS', '4'))\nMODE = os.environ.get('MODE', 'plain')\n\n" +
 		"def configs(n: Optional[int] = None) -> List[triton.Config]:\n    return [triton.Config({'B': 16}, num_warps=WARPS)]\n"
 	f, diags := frontend.Parse("k.tri", []byte(src))
@@ -88,4 +90,10 @@ func TestHostStandIns(t *testing.T) {
 	got, err := fromPy(v)
 	require.NoError(t, err)
 	assert.Equal(t, `(4, "plain")`, got.String())
+	v, err = h.eval("('cache_results' in inspect.signature(triton.autotune).parameters, 'nope' in inspect.signature(triton.autotune).parameters, "+
+		"list(inspect.signature(configs).parameters), torch.cuda.get_device_name(0))", sf.File.Host["configs"].Pos, "test")
+	require.NoError(t, err)
+	got, err = fromPy(v)
+	require.NoError(t, err)
+	assert.Equal(t, `(True, False, ("n",), "NVIDIA A100")`, got.String())
 }

@@ -155,3 +155,50 @@ environ = {}
 def getenv(key, default=None):
     return default
 `
+
+// inspectStandIn is the stand-in inspect module: host code asks whether
+// Triton's functions take a parameter ("cache_results" in
+// inspect.signature(triton.autotune).parameters), which the stand-ins
+// answer with their own parameters, those of a recent Triton.
+const inspectStandIn = `
+class Parameter:
+    def __init__(self, name):
+        self.name = name
+
+
+class Signature:
+    def __init__(self, names):
+        self.parameters = {}
+        for n in names:
+            self.parameters[n] = Parameter(n)
+
+
+def signature(fn):
+    return Signature(_params(fn))
+`
+
+// paramNames is _params(fn) of the inspect stand-in: the names of a
+// Python function's parameters, in order (*args and **kwargs included).
+func paramNames(self py.Object, args py.Tuple) (py.Object, error) {
+	if len(args) != 1 {
+		return nil, py.ExceptionNewf(py.TypeError, "signature() takes one argument")
+	}
+	fn, ok := args[0].(*py.Function)
+	if !ok || fn.Code == nil {
+		return nil, py.ExceptionNewf(py.TypeError, "signature() of %s is not supported here", args[0].Type().Name)
+	}
+	c := fn.Code
+	n := int(c.Argcount + c.Kwonlyargcount)
+	if c.Flags&py.CO_VARARGS != 0 {
+		n++
+	}
+	if c.Flags&py.CO_VARKEYWORDS != 0 {
+		n++
+	}
+	n = min(n, len(c.Varnames))
+	out := make(py.Tuple, n)
+	for i, name := range c.Varnames[:n] {
+		out[i] = py.String(name)
+	}
+	return out, nil
+}
