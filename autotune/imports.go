@@ -16,6 +16,7 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/hosteval"
 )
 
 // hostModule is a module of the project seen by the interpreter.
@@ -55,13 +56,22 @@ func (h *hostPython) module(f *frontend.File) *hostModule {
 
 // importName binds in m the value of name, which m imports from another
 // module of the project; nothing happens if it does not (the evaluation
-// then reports the name as undefined).
+// then reports the name as undefined). An import of the project that fails
+// is the error, placed at the import, as Python would raise it.
 func (h *hostPython) importName(m *hostModule, name string, pos diag.Pos, what string) error {
 	if _, ok := m.globals[name]; ok || m.busy[name] {
 		return nil
 	}
 	sym, d := m.file.Lookup(name)
-	if d != nil || sym.File == nil || sym.File == m.file || sym.Name == "" {
+	if d != nil {
+		e := *d
+		e.Message = what + ": " + e.Message
+		if pos.IsValid() && pos != d.Pos {
+			e.Notes = append(append([]diag.Related(nil), d.Notes...), diag.Related{Pos: pos, Message: "while evaluating this"})
+		}
+		return hosteval.Usage(&e)
+	}
+	if sym.File == nil || sym.File == m.file || sym.Name == "" {
 		return nil
 	}
 	switch sym.Kind {

@@ -116,3 +116,25 @@ func TestCheckRunsNoHostCode(t *testing.T) {
 	assert.Contains(t, out.String(), "no errors")
 	assert.Equal(t, "configs built\n", stderr.String(), "only the decorator's config builder ran")
 }
+
+// TestDecoratorImportError: a decorator that needs a name its module
+// imports from a sibling lacking it fails with the import's error.
+func TestDecoratorImportError(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "pkg")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	files := map[string]string{
+		"__init__.py": "",
+		"util.py":     "WARPS = 4\n",
+		"k.py": "import triton\nimport triton.language as tl\nfrom .util import WARPS, NOPE\n\nCONFIGS = [triton.Config({'B': 16}, num_warps=NOPE)]\n\n" +
+			"@triton.autotune(configs=CONFIGS, key=[])\n@triton.jit\ndef k(p, B: tl.constexpr):\n    tl.store(p + tl.arange(0, B), 1.0)\n",
+	}
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(pkg, name), []byte(text), 0o644))
+	}
+	path := filepath.Join(pkg, "k.py")
+	err := CheckFile(path, &Options{Stdout: &bytes.Buffer{}})
+	require.Error(t, err)
+	assert.Equal(t, 2, hosteval.ExitCode(err))
+	assert.Contains(t, err.Error(), path+":3:1: @triton.autotune: cannot import name NOPE from pkg.util (")
+}
