@@ -11,8 +11,9 @@ package autotune
 // and assignments (frontend.File.Host), transitively, and those statements
 // run in source order, each at its own line, so that a traceback names the
 // kernel file's lines. Imports are not run: the names the file imports from
-// triton and torch are bound to the stand-ins, and other modules are
-// unknown names.
+// triton, torch, typing, os and inspect are bound to stand-ins, names from
+// the project's other modules are followed to their definitions
+// (imports.go), and other modules are unknown names.
 //
 // gpython compiles functions whose parameters are captured by an inner
 // function or comprehension without the map from those cells to the
@@ -533,8 +534,9 @@ func (h *hostPython) pyError(err error, pos diag.Pos, what string) error {
 		d.WithNote(pos, "while evaluating this")
 	}
 	if ei.Type == py.NameError {
-		d.WithSuggestion("tri runs host code in gpython's interpreter with the file's top-level functions and assignments " +
-			"and stand-ins for triton (Config, cdiv, next_power_of_2, runtime.driver.active.get_current_target()) and torch; other imports are not available")
+		d.WithSuggestion("tri runs host code in gpython's interpreter with the file's top-level functions and assignments, " +
+			"those it imports from the project's other modules, and stand-ins for triton (Config, cdiv, next_power_of_2, " +
+			"runtime.driver.active.get_current_target()), torch, typing, os and inspect; other imports are not available")
 	}
 	return hosteval.Usage(d)
 }
