@@ -10,7 +10,11 @@ package autotune
 // else of that module runs.
 
 import (
+	"fmt"
+	"io"
+	"math/big"
 	"slices"
+	"sync"
 
 	"github.com/go-python/gpython/py"
 
@@ -39,6 +43,9 @@ func (h *hostPython) main() *hostModule {
 
 // module returns the hostModule of f, making its globals on first use.
 func (h *hostPython) module(f *frontend.File) *hostModule {
+	if f == h.sf.File {
+		return h.main()
+	}
 	if m, ok := h.mods[f]; ok {
 		return m
 	}
@@ -211,4 +218,61 @@ func paramNames(self py.Object, args py.Tuple) (py.Object, error) {
 		out[i] = py.String(name)
 	}
 	return out, nil
+}
+
+// Values returns the evaluator of the module-level values that a kernel of
+// src's project needs and that only host code computes (a constexpr string
+// built by a function of the module): the name's definition and what it
+// needs run in the interpreter, in their module's globals, on first use.
+func Values(src *Source, arch func() string, host Host) frontend.HostEvaluator {
+	var mu sync.Mutex
+	var h *hostPython
+	var startErr error
+	return func(f *frontend.File, name string) (*frontend.Const, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if h == nil && startErr == nil {
+			stderr := host.Stderr
+			if stderr == nil {
+				stderr = io.Discard
+			}
+			h, startErr = newHostPython(src, arch, host.Timeout, stderr)
+		}
+		if startErr != nil {
+			return nil, startErr
+		}
+		m := h.module(f)
+		hf, ok := f.Host[name]
+		if !ok {
+			return nil, fmt.Errorf("%s is not a host assignment of %s", name, f.Name)
+		}
+		what := "the value of " + name
+		if err := h.requireIn(m, []string{name}, hf.Pos, what); err != nil {
+			return nil, err
+		}
+		o, ok := m.globals[name]
+		if !ok {
+			return nil, fmt.Errorf("%s: %s is not set", what, name)
+		}
+		v, err := fromPy(o)
+		if err != nil {
+			return nil, hosteval.Usage(diag.Errorf(hf.Pos, diag.CodeValue, "%s: %v", what, err))
+		}
+		k := &frontend.Const{At: frontend.At{Pos: hf.Pos}}
+		switch v.Kind {
+		case hosteval.VInt:
+			k.Kind, k.Int = frontend.ConstInt, big.NewInt(v.Int)
+		case hosteval.VFloat:
+			k.Kind, k.Float = frontend.ConstFloat, v.Float
+		case hosteval.VStr:
+			k.Kind, k.Str = frontend.ConstStr, v.Str
+		case hosteval.VBool:
+			k.Kind, k.Bool = frontend.ConstBool, v.Bool
+		case hosteval.VNone:
+			k.Kind = frontend.ConstNone
+		default:
+			return nil, hosteval.Usage(diag.Errorf(hf.Pos, diag.CodeValue, "%s: a %s, not a number, string or bool", what, v.Kind))
+		}
+		return k, nil
+	}
 }

@@ -41,6 +41,7 @@ type Loader struct {
 	// meanwhile are not kept.
 	deciding int
 	mu       sync.Mutex // held by the exported methods: lookups fill caches
+	host     HostEvaluator
 }
 
 // lock locks l and returns the unlock, for a deferred call.
@@ -229,4 +230,32 @@ func isFile(path string) bool {
 func isDir(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.IsDir()
+}
+
+// HostEvaluator computes the value of a module-level name of f by running
+// the host code that defines it (the interpreter of package autotune). It
+// returns a constant (a number, string, bool or None), or an error placed
+// in the project's files.
+type HostEvaluator func(f *File, name string) (*Const, error)
+
+// SetHost sets the evaluator asked for the module-level values a kernel
+// needs that tri cannot compute without running host code
+// (s = tl.constexpr(_generate_asm(1))). Without one they are errors.
+func (l *Loader) SetHost(h HostEvaluator) {
+	defer l.lock()()
+	l.host = h
+}
+
+// HostValue computes the module-level name of f with the loader's host
+// evaluator; false if the loader has none.
+func (f *File) HostValue(name string) (*Const, bool, error) {
+	l := f.module().loader
+	l.mu.Lock()
+	h := l.host
+	l.mu.Unlock()
+	if h == nil {
+		return nil, false, nil
+	}
+	k, err := h(f, name)
+	return k, true, err
 }

@@ -138,3 +138,33 @@ func TestDecoratorImportError(t *testing.T) {
 	assert.Equal(t, 2, hosteval.ExitCode(err))
 	assert.Contains(t, err.Error(), path+":3:1: @triton.autotune: cannot import name NOPE from pkg.util (")
 }
+
+// TestGlobalComputedByHostCode: a constexpr global that a host function of
+// another module computes is evaluated by running that function (and only
+// it), for tri check and tri build alike.
+func TestGlobalComputedByHostCode(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "pkg")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	files := map[string]string{
+		"__init__.py": "",
+		"sizes.py": "import triton.language as tl\n\nprint('sizes imported')\n\n" +
+			"def _block(n):\n    return n * 32\n\nBLOCK = tl.constexpr(_block(2))\nNAME = '-'.join(['a', 'b'])\n",
+		"k.py": "# launch: k[(1,)](out)\n# let: out=empty(64)\nimport triton\nimport triton.language as tl\nfrom .sizes import BLOCK\n\n" +
+			"@triton.jit\ndef k(p):\n    offs = tl.arange(0, BLOCK)\n    tl.store(p + offs, offs * 1.0)\n",
+	}
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(pkg, name), []byte(text), 0o644))
+	}
+	path := filepath.Join(pkg, "k.py")
+	var out, stderr bytes.Buffer
+	require.NoError(t, CheckFile(path, &Options{Stdout: &out, Stderr: &stderr}))
+	assert.Contains(t, out.String(), "no errors")
+	p, err := Prepare(path, "", &Options{Interpret: true, Stderr: &stderr})
+	require.NoError(t, err)
+	require.NoError(t, p.Interpret(time.Minute))
+	v, ok := p.Env.Lookup("out")
+	require.True(t, ok)
+	assert.Equal(t, 63.0, v.Tensor.Float(63), "BLOCK is 64")
+	assert.Empty(t, stderr.String(), "the module's top level did not run")
+}

@@ -41,7 +41,11 @@ func ParseFile(path string, o *Options) (_ *SourceFile, err error) {
 	defer hosteval.AttachSource(&err, path, string(text))
 	sf := &SourceFile{Path: path, Text: text}
 	var diags *diag.List
-	sf.File, diags = o.loader().Open(path, text)
+	loader := o.loader()
+	sf.File, diags = loader.Open(path, text)
+	if o != nil {
+		loader.SetHost(autotune.Values(&autotune.Source{Path: path, Text: text, File: sf.File}, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf)))
+	}
 	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
 		return nil, hosteval.Usage(err)
 	}

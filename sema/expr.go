@@ -155,6 +155,11 @@ func (c *compiler) global(f *frontend.File, g *frontend.Global, pos diag.Pos) *v
 	if v.k != kInvalid && (!v.isConst() || emitted) {
 		v = c.errorf(g.Pos, diag.CodeValue, "global %s must be a compile-time constant (a number, string, dtype or tl.constexpr(...)) or a function or module, not %s", g.Name, v.describe())
 	}
+	if len(c.diags.Items) > before {
+		if k, ok := c.hostValue(f, g, before); ok {
+			v = c.expr(gf, k)
+		}
+	}
 	noteUse(c.diags, before, g.Name, pos)
 	c.globals[g] = v
 	return v

@@ -176,6 +176,9 @@ func (ck *checker) used(s frontend.Symbol, name string, pos diag.Pos) {
 		sub.file, sub.locals = s.File, map[string]bool{}
 		before := len(ck.diags.Items)
 		sub.expr(s.Global.Value)
+		if len(ck.diags.Items) > before {
+			hostValue(ck.diags, s.File, s.Global, before)
+		}
 		noteUse(ck.diags, before, name, pos)
 	}
 }
@@ -228,4 +231,24 @@ func noteUse(l *diag.List, before int, name string, use diag.Pos) {
 			d.WithNote(use, "the kernel uses %s here", name)
 		}
 	}
+}
+
+// hostValue asks the loader's host evaluator for a global that sema could
+// not compute (its errors are the items of diags from before on): where
+// the host code computes it, those errors are dropped and its value is
+// used; where the host code fails too, sema's errors stand.
+func (c *compiler) hostValue(f *frontend.File, g *frontend.Global, before int) (*frontend.Const, bool) {
+	return hostValue(c.diags, f, g, before)
+}
+
+func hostValue(l *diag.List, f *frontend.File, g *frontend.Global, before int) (*frontend.Const, bool) {
+	if _, ok := f.Host[g.Name]; !ok {
+		return nil, false
+	}
+	k, ok, err := f.HostValue(g.Name)
+	if !ok || err != nil {
+		return nil, false
+	}
+	l.Items = l.Items[:before]
+	return k, true
 }

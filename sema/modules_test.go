@@ -1,6 +1,8 @@
 package sema
 
 import (
+	"errors"
+	"math/big"
 	"os"
 	"path/filepath"
 	"testing"
@@ -152,4 +154,43 @@ func TestGlobalErrorNotesUse(t *testing.T) {
 	require.Len(t, d.Notes, 1)
 	assert.Equal(t, "the kernel uses DEV here", d.Notes[0].Message)
 	assert.Equal(t, "k.py:9:17", filepath.Base(d.Notes[0].Pos.String()))
+}
+
+// TestHostValueFallback: a global sema cannot compute takes the loader's
+// host evaluator's value, and its errors go; without a value they stay.
+func TestHostValueFallback(t *testing.T) {
+	const src = "import triton\nimport triton.language as tl\n\ndef _block():\n    return 64\n\nBLOCK = tl.constexpr(_block())\n\n" +
+		"@triton.jit\ndef k(p):\n    tl.store(p + tl.arange(0, BLOCK), 1.0)\n"
+	for _, tt := range []struct {
+		value *frontend.Const
+		want  string
+	}{
+		{&frontend.Const{Kind: frontend.ConstInt, Int: big.NewInt(64)}, ""},
+		{nil, "k.tri:7:22: _block is defined by host code"},
+	} {
+		l := frontend.NewLoader(nil, KnownPath)
+		f, d := l.Open("k.tri", []byte(src))
+		require.NoError(t, d.Err())
+		var asked []string
+		l.SetHost(func(_ *frontend.File, name string) (*frontend.Const, error) {
+			asked = append(asked, name)
+			if tt.value == nil {
+				return nil, errors.New("no value")
+			}
+			return tt.value, nil
+		})
+		k, diags := Specialize(f, "k", sig(ptr(ir.Float32)))
+		checked := Check(f).Err()
+		assert.Equal(t, []string{"BLOCK", "BLOCK"}, asked)
+		if tt.want == "" {
+			require.NoError(t, diags.Err())
+			assert.Contains(t, printed(k), "arange 0, 64")
+			assert.NoError(t, checked)
+			continue
+		}
+		require.Error(t, diags.Err())
+		assert.Contains(t, diags.Err().Error(), tt.want)
+		require.Error(t, checked)
+		assert.Contains(t, checked.Error(), tt.want)
+	}
 }
