@@ -235,6 +235,16 @@ func (m *module) eval(e Expr, depth int) (constValue, bool) {
 		}
 	case *Compare:
 		return m.compare(e, depth)
+	case *Binary:
+		x, ok := m.eval(e.X, depth+1)
+		if !ok {
+			return x, false
+		}
+		y, ok := m.eval(e.Y, depth+1)
+		if !ok {
+			return y, false
+		}
+		return binary(e.Op, x, y)
 	case *Call:
 		return m.evalCall(e, depth)
 	}
@@ -285,26 +295,24 @@ func (m *module) compare(e *Compare, depth int) (constValue, bool) {
 	return constValue{kind: ConstBool, b: true}, true
 }
 
-// order compares two values of the same kind (ints and bools as numbers).
+// order compares two numbers (bools count as ints) or two strings.
 func order(a, b constValue) (int, bool) {
-	num := func(v constValue) (*big.Int, bool) {
-		switch v.kind {
-		case ConstInt:
-			if v.i == nil {
-				return new(big.Int), true
-			}
-			return v.i, true
-		case ConstBool:
-			if v.b {
-				return big.NewInt(1), true
-			}
-			return new(big.Int), true
-		}
-		return nil, false
-	}
-	if x, ok := num(a); ok {
-		if y, ok := num(b); ok {
+	if x, ok := intOf(a); ok {
+		if y, ok := intOf(b); ok {
 			return x.Cmp(y), true
+		}
+	}
+	if x, ok := floatOf(a); ok {
+		if y, ok := floatOf(b); ok {
+			switch {
+			case x < y:
+				return -1, true
+			case x > y:
+				return 1, true
+			case x == y:
+				return 0, true
+			}
+			return 0, false // NaN
 		}
 	}
 	switch {
@@ -363,6 +371,10 @@ func (m *module) evalCall(e *Call, depth int) (constValue, bool) {
 		return constValue{}, false
 	}
 	switch s.Path {
+	case "triton.language.constexpr": // the value it wraps
+		if len(e.Args) == 1 {
+			return m.eval(e.Args[0], depth+1)
+		}
 	case "os.environ.get", "os.getenv":
 		if len(e.Args) == 2 {
 			return m.eval(e.Args[1], depth+1)

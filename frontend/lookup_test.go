@@ -265,3 +265,27 @@ func TestConstexprFunctionBinding(t *testing.T) {
 		assert.True(t, strings.HasPrefix(f.Host[name].Source, "def "+name), name)
 	}
 }
+
+// TestValue: module-level values computed as at import: arithmetic with
+// Python's floor division, tl.constexpr's wrapped value, conversions.
+func TestValue(t *testing.T) {
+	f, dl := Parse("k.py", []byte("import os\nimport triton.language as tl\nBASE = 8\nW = tl.constexpr(2 * BASE)\n"))
+	require.NoError(t, dl.Err())
+	for src, want := range map[string]string{
+		"W + 1": "17", "-7 // 2": "-4", "-7 % 3": "2", "7 % -3": "-2", "2 ** 10": "1024", "1 << 4": "16",
+		"BASE / 4": "2.0", "BASE * 0.5": "4.0", "'a' + 'b'": `"ab"`, "int(os.getenv('X', '3')) * BASE": "24",
+		"float(BASE) > 7.5": "True", "BASE & 3 | 4": "4",
+	} {
+		e, d := ParseExpr("x", src)
+		require.NoError(t, d.Err(), src)
+		k, ok := f.Value(e)
+		require.True(t, ok, src)
+		assert.Equal(t, want, FormatExpr(k), src)
+	}
+	for _, src := range []string{"1 // 0", "2 ** -1", "tl.arange(0, 4)", "BASE + 'a'", "1 << 100000"} {
+		e, d := ParseExpr("x", src)
+		require.NoError(t, d.Err(), src)
+		_, ok := f.Value(e)
+		assert.False(t, ok, src)
+	}
+}

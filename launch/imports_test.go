@@ -168,3 +168,28 @@ func TestGlobalComputedByHostCode(t *testing.T) {
 	assert.Equal(t, 63.0, v.Tensor.Float(63), "BLOCK is 64")
 	assert.Empty(t, stderr.String(), "the module's top level did not run")
 }
+
+// TestDefaultsFromImportedGlobals: a parameter default that names a
+// global of another module (a flag computed at import, a constant computed
+// from others) takes the value Python computes.
+func TestDefaultsFromImportedGlobals(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "pkg")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	files := map[string]string{
+		"__init__.py": "",
+		"flags.py":    "import triton.language as tl\n\nHAS_EXP = hasattr(tl, 'exp')\nBASE = 8\nWIDTH = tl.constexpr(2 * BASE)\n",
+		"k.py": "# launch: k[(1,)](out)\n# let: out=empty(16)\nimport triton\nimport triton.language as tl\nfrom .flags import HAS_EXP, WIDTH\n\n" +
+			"@triton.jit\ndef k(p, USE_EXP: tl.constexpr = HAS_EXP, B: tl.constexpr = WIDTH):\n    offs = tl.arange(0, B)\n    if USE_EXP:\n        tl.store(p + offs, tl.exp(offs * 0.0))\n",
+	}
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(pkg, name), []byte(text), 0o644))
+	}
+	p, err := Prepare(filepath.Join(pkg, "k.py"), "", &Options{Interpret: true})
+	require.NoError(t, err)
+	spec := map[string]string{}
+	for _, s := range p.Kernel.Spec {
+		spec[s.Name] = s.Value
+	}
+	assert.Equal(t, map[string]string{"p": "*fp32:16", "USE_EXP": "True", "B": "16"}, spec)
+}

@@ -226,16 +226,16 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 		return nil, hosteval.Usage(err)
 	}
 	defer hosteval.AttachSource(&err, hosteval.LaunchSource, l.Src)
+	fn := sf.File.Func(l.Kernel)
+	if fn == nil {
+		return nil, hosteval.Usage(unknownKernel(sf, l.Kernel, hosteval.LaunchSource))
+	}
 	env := hosteval.NewEnv(o.Seed)
-	env.UseGlobals(sf.File.Globals)
+	env.UseGlobals(append(append([]*frontend.Global(nil), sf.File.Globals...), defaultGlobals(fn)...))
 	for _, spec := range lets {
 		if err := env.Let(spec); err != nil {
 			return nil, hosteval.Usage(err)
 		}
-	}
-	fn := sf.File.Func(l.Kernel)
-	if fn == nil {
-		return nil, hosteval.Usage(unknownKernel(sf, l.Kernel, hosteval.LaunchSource))
 	}
 	tuning, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf))
 	if err != nil {
