@@ -7,6 +7,13 @@ package launch
 
 import "github.com/tri-lang/tri/frontend"
 
+// KernelGlobals returns the module-level globals that the evaluation of
+// fn's launch sees (hosteval.Env.UseGlobals): sf's literal and constexpr
+// globals, then those that fn's parameter defaults read from elsewhere.
+func KernelGlobals(sf *SourceFile, fn *frontend.Func) []*frontend.Global {
+	return append(append([]*frontend.Global(nil), sf.File.Globals...), defaultGlobals(fn)...)
+}
+
 // defaultGlobals returns globals holding the constants that Python
 // computes for the module-level names fn's defaults read, where the
 // frontend can compute them (File.Value); the launch's evaluation of

@@ -231,7 +231,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 		return nil, hosteval.Usage(unknownKernel(sf, l.Kernel, hosteval.LaunchSource))
 	}
 	env := hosteval.NewEnv(o.Seed)
-	env.UseGlobals(append(append([]*frontend.Global(nil), sf.File.Globals...), defaultGlobals(fn)...))
+	env.UseGlobals(KernelGlobals(sf, fn))
 	for _, spec := range lets {
 		if err := env.Let(spec); err != nil {
 			return nil, hosteval.Usage(err)

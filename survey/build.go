@@ -66,7 +66,7 @@ func buildKernel(j *job) (string, derived, error) {
 // CUDA (without NVRTC, which needs no GPU but is not what is measured).
 func buildDerived(sf *launch.SourceFile, fn *frontend.Func, tuning *autotune.Tuning, d derived, arch string, timeout time.Duration) error {
 	env := hosteval.NewEnv(0)
-	env.UseGlobals(sf.File.Globals)
+	env.UseGlobals(launch.KernelGlobals(sf, fn))
 	for _, let := range d.lets {
 		if err := env.Let(let); err != nil {
 			return fmt.Errorf("%w: --let %s: %v", errDerive, let, err)
