@@ -232,7 +232,7 @@ func libdeviceImpls() map[string]libFunc {
 	t["__nv_rnorm4df"], t["__nv_rnorm4d"] = rnorm4, rnorm4
 	t["__nv_nextafterf"] = fl2(func(a, b float64) float64 { return float64(math.Nextafter32(float32(a), float32(b))) })
 	t["__nv_nextafter"] = fl2(math.Nextafter)
-	t["__nv_fmaf"] = fl3(func(a, b, c float64) float64 { return roundedFma(f32, modeRN, a, b, c) })
+	t["__nv_fmaf"] = fl3(fma32)
 	t["__nv_fma"] = fl3(math.FMA)
 	ldexp := func(a []libElem) libElem { return libElem{f: math.Ldexp(a[0].f, int(a[1].i))} }
 	t["__nv_ldexpf"], t["__nv_ldexp"], t["__nv_scalbnf"], t["__nv_scalbn"] = ldexp, ldexp, ldexp, ldexp

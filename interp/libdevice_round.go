@@ -126,6 +126,25 @@ func roundedFma(k ir.Kind, m roundMode, a, b, c float64) float64 {
 	return roundBig(e, k, m)
 }
 
+// fma32 is the fp32 fma of fp32 operands, rounded once: the float64 fma
+// rounded to fp32 is that, except where the float64 result lies exactly
+// halfway between two fp32 values, and the exact one may not.
+func fma32(a, b, c float64) float64 {
+	r := math.FMA(a, b, c)
+	q := float64(float32(r))
+	if !finite(r, q) || q == r {
+		return q
+	}
+	dir := math.Inf(1)
+	if r < q {
+		dir = math.Inf(-1)
+	}
+	if n := nextToward(ir.Float32, q, dir); (q+n)/2 != r {
+		return q
+	}
+	return roundedFma(ir.Float32, modeRN, a, b, c)
+}
+
 // nearest rounds a float64 result to kind k (to nearest even).
 func nearest(k ir.Kind, x float64) float64 {
 	if k == ir.Float32 {
