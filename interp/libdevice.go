@@ -294,6 +294,9 @@ func libdeviceImpls() map[string]libFunc {
 			t["__nv_"+f+"sqrt_"+ms] = fl1(func(x float64) float64 { return roundedSqrt(k, m, x) })
 		}
 		t["__nv_fmaf_"+ms] = fl3(func(a, b, c float64) float64 { return roundedFma(f32, m, a, b, c) })
+		if m == modeRN {
+			t["__nv_fmaf_rn"] = fl3(fma32)
+		}
 		t["__nv_fma_"+ms] = fl3(func(a, b, c float64) float64 { return roundedFma(f64, m, a, b, c) })
 		t["__nv_double2float_"+ms] = fl1(func(x float64) float64 { return roundFloatMode(x, f32, m) })
 		fromI := func(k ir.Kind, unsigned bool) libFunc {
