@@ -10,6 +10,9 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/tensor"
 )
 
 func init() {
@@ -43,12 +46,32 @@ func init() {
 	}
 }
 
+// ftz flushes an fp32 subnormal to zero of its sign: Triton links
+// libdevice in flush-to-zero mode, so fp32 functions see and give no
+// subnormals.
+func ftz(x float64) float64 {
+	if x != 0 && math.Abs(x) < 0x1p-126 {
+		return math.Copysign(0, x)
+	}
+	return x
+}
+
+// ftzIf is ftz for fp32 tensors, the identity for others.
+func ftzIf(t *tensor.Tensor, x float64) float64 {
+	if t.Kind == ir.Float32 {
+		return ftz(x)
+	}
+	return x
+}
+
 // floats1 fills each output from f of input x's element, rounded to the
-// output's dtype by the tensor.
+// output's dtype by the tensor; fp32 operands and results flushed (ftz).
 func floats1(in tensors, x string, outs map[string]func(float64) float64) tensors {
 	res := tensors{}
 	for name, f := range outs {
-		res[name] = eachFloat(in[name], func(i int) float64 { return f(in[x].Float(i)) })
+		res[name] = eachFloat(in[name], func(i int) float64 {
+			return ftzIf(in[name], r32If(in[name], f(ftzIf(in[x], in[x].Float(i)))))
+		})
 	}
 	return res
 }
@@ -57,9 +80,20 @@ func floats1(in tensors, x string, outs map[string]func(float64) float64) tensor
 func floats2(in tensors, x, y string, outs map[string]func(a, b float64) float64) tensors {
 	res := tensors{}
 	for name, f := range outs {
-		res[name] = eachFloat(in[name], func(i int) float64 { return f(in[x].Float(i), in[y].Float(i)) })
+		res[name] = eachFloat(in[name], func(i int) float64 {
+			return ftzIf(in[name], r32If(in[name], f(ftzIf(in[x], in[x].Float(i)), ftzIf(in[y], in[y].Float(i)))))
+		})
 	}
 	return res
+}
+
+// r32If rounds to fp32 for fp32 tensors (so that a result rounding up to
+// the smallest normal is not flushed).
+func r32If(t *tensor.Tensor, x float64) float64 {
+	if t.Kind == ir.Float32 {
+		return r32(x)
+	}
+	return x
 }
 
 func merge(ts ...tensors) tensors {
@@ -134,7 +168,7 @@ func refLibPow(in tensors, _ map[string]float64) tensors {
 		"n4": func(a, b float64) float64 { return norm(a, b, a, 1) }, "rn4": func(a, b float64) float64 { return 1 / norm(a, b, a, 1) },
 	})
 	x := in["x"]
-	res["pi"] = eachFloat(in["pi"], func(i int) float64 { return math.Pow(x.Float(i), float64(n.Int(i))) })
+	res["pi"] = eachFloat(in["pi"], func(i int) float64 { return ftz(r32(math.Pow(ftz(x.Float(i)), float64(n.Int(i))))) })
 	return res
 }
 
@@ -217,7 +251,7 @@ func refLibRounding(in tensors, _ map[string]float64) tensors {
 		},
 	})
 	for k, v := range floats2(in, "x", "y", map[string]func(a, b float64) float64{
-		"fmd": math.Mod, "rem": math.Remainder, "cps": math.Copysign,
+		"fmd": math.Mod, "rem": math.Remainder,
 		"fdm": func(a, b float64) float64 {
 			if math.IsNaN(a) || math.IsNaN(b) {
 				return math.NaN()
@@ -239,10 +273,12 @@ func refLibRounding(in tensors, _ map[string]float64) tensors {
 		}
 		return int64(v)
 	}
-	res["lri"] = eachInt(in["lri"], func(i int) int64 { return toI64(math.RoundToEven(y.Float(i))) })
-	res["lro"] = eachInt(in["lro"], func(i int) int64 { return toI64(math.Round(y.Float(i))) })
+	// copysign works on bits: nothing is flushed.
+	res["cps"] = eachFloat(in["cps"], func(i int) float64 { return math.Copysign(x.Float(i), y.Float(i)) })
+	res["lri"] = eachInt(in["lri"], func(i int) int64 { return toI64(math.RoundToEven(ftz(y.Float(i)))) })
+	res["lro"] = eachInt(in["lro"], func(i int) int64 { return toI64(math.Round(ftz(y.Float(i)))) })
 	res["ilb"] = eachInt(in["ilb"], func(i int) int64 {
-		v := x.Float(i)
+		v := ftz(x.Float(i))
 		switch {
 		case v == 0 || math.IsNaN(v):
 			return math.MinInt32
@@ -252,8 +288,8 @@ func refLibRounding(in tensors, _ map[string]float64) tensors {
 		_, e := math.Frexp(v)
 		return int64(e - 1)
 	})
-	res["ldx"] = eachFloat(in["ldx"], func(i int) float64 { return x.Float(i) * math.Pow(2, float64(n.Int(i))) })
-	res["scb"] = eachFloat(in["scb"], func(i int) float64 { return y.Float(i) * math.Pow(2, float64(n.Int(i))) })
+	res["ldx"] = eachFloat(in["ldx"], func(i int) float64 { return ftz(r32(ftz(x.Float(i)) * math.Pow(2, float64(n.Int(i))))) })
+	res["scb"] = eachFloat(in["scb"], func(i int) float64 { return ftz(r32(ftz(y.Float(i)) * math.Pow(2, float64(n.Int(i))))) })
 	return res
 }
 
@@ -353,6 +389,17 @@ func exactOp(op string, m big.RoundingMode, v ...float64) *big.Float {
 // roundedRef is a correctly rounded op of fp32 or fp64 operands, with
 // IEEE's special values and signed zeros.
 func roundedRef(op, mode string, f64 bool, v ...float64) float64 {
+	if f64 {
+		return roundedRefExact(op, mode, true, v...)
+	}
+	for i := range v {
+		v[i] = ftz(v[i])
+	}
+	return ftz(roundedRefExact(op, mode, false, v...))
+}
+
+// roundedRefExact is roundedRef without flushing.
+func roundedRefExact(op, mode string, f64 bool, v ...float64) float64 {
 	m := refModes[mode]
 	nat := map[string]func() float64{
 		"add": func() float64 { return v[0] + v[1] }, "sub": func() float64 { return v[0] - v[1] },
@@ -406,7 +453,7 @@ func refLibRoundedArith(in tensors, _ map[string]float64) tensors {
 		})
 		res["f2i_"+mode] = eachInt(in["f2i_"+mode], func(i int) int64 {
 			// a * 1000.0 is one fp32 product, rounded to nearest.
-			v := r32(a.Float(i) * 1000)
+			v := ftz(r32(a.Float(i) * 1000))
 			switch mode {
 			case "rn":
 				v = math.RoundToEven(v)
@@ -428,10 +475,10 @@ func refLibRoundedArith(in tensors, _ map[string]float64) tensors {
 			return int64(v)
 		})
 	}
-	res["tdiv"] = eachFloat(in["tdiv"], func(i int) float64 { return r32(a.Float(i) / b.Float(i)) })
-	res["tsqrt"] = eachFloat(in["tsqrt"], func(i int) float64 { return r32(math.Sqrt(b.Float(i))) })
+	res["tdiv"] = eachFloat(in["tdiv"], func(i int) float64 { return ftz(r32(ftz(a.Float(i)) / ftz(b.Float(i)))) })
+	res["tsqrt"] = eachFloat(in["tsqrt"], func(i int) float64 { return ftz(r32(math.Sqrt(ftz(b.Float(i))))) })
 	res["rsq"] = eachFloat(in["rsq"], func(i int) float64 {
-		v := b.Float(i)
+		v := ftz(b.Float(i))
 		if v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
 			return 1 / math.Sqrt(v)
 		}

@@ -330,16 +330,20 @@ func libdeviceImpls() map[string]libFunc {
 // evalLibdevice computes an OpLibdevice value element by element.
 func evalLibdevice(p *program, v *ir.Value, a []*tile) (*tile, error) {
 	f := libdeviceFuncs[v.Extern]
-	if f == nil {
+	o, _ := ir.LibdeviceSymbol(v.Extern)
+	if f == nil || o == nil {
 		return nil, p.errorf(v.Pos, diag.CodeInternal, "internal error: no implementation of libdevice %s", v.Extern)
 	}
 	r := newTile(v.Type.Kind, v.Type.Shape)
 	buf := make([]libElem, len(a))
 	for i := range r.shape.NumElements() {
 		for j, x := range a {
-			if x.flts != nil {
+			switch {
+			case x.flts != nil && o.FTZ && x.kind == ir.Float32:
+				buf[j] = libElem{f: flushSubnormal32(x.flts[i])}
+			case x.flts != nil:
 				buf[j] = libElem{f: x.flts[i]}
-			} else {
+			default:
 				buf[j] = libElem{i: x.ints[i]}
 			}
 		}
@@ -352,10 +356,23 @@ func evalLibdevice(p *program, v *ir.Value, a []*tile) (*tile, error) {
 	}
 	if r.flts != nil {
 		roundFloats(r.kind, r.flts)
+		if o.FTZ && r.kind == ir.Float32 {
+			for i, x := range r.flts {
+				r.flts[i] = flushSubnormal32(x)
+			}
+		}
 	} else {
 		wrapInts(r.kind, r.ints)
 	}
 	return r, nil
+}
+
+// flushSubnormal32 is x, or zero of its sign where x is an fp32 subnormal.
+func flushSubnormal32(x float64) float64 {
+	if x != 0 && math.Abs(x) < 0x1p-126 {
+		return math.Copysign(0, x)
+	}
+	return x
 }
 
 // SupportsLibdevice reports whether the interpreter implements the

@@ -10,6 +10,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -40,6 +41,18 @@ type LibdeviceOverload struct {
 	// Doc is CUDA's statement of the error where it is not a plain ULP
 	// (a range or a formula), for the documentation table.
 	Doc string
+	// FTZ: fp32 operands and results that are subnormal are flushed to
+	// zero of the same sign. Triton links libdevice with nvvm-reflect-ftz
+	// (enable_reflect_ftz, on by default), which selects libdevice's
+	// flush-to-zero code for every fp32 function but the bit-level ones.
+	FTZ bool
+}
+
+// bitLevel are the fp32 overloads that read or write bits and so flush
+// nothing: bit casts, classification, copysign.
+var bitLevel = map[string]bool{
+	"__nv_float_as_int": true, "__nv_float_as_uint": true, "__nv_int_as_float": true, "__nv_uint_as_float": true,
+	"__nv_isnanf": true, "__nv_isinff": true, "__nv_signbitf": true, "__nv_finitef": true, "__nv_copysignf": true,
 }
 
 // Arity is the number of operands.
@@ -259,6 +272,7 @@ func libdeviceFuncs() []LibdeviceFunc {
 	for _, f := range funcs {
 		for _, o := range f.Overloads {
 			o.Func = f.Name
+			o.FTZ = !bitLevel[o.Symbol] && (o.Result == Float32 || slices.Contains(o.Args, Float32))
 		}
 	}
 	return funcs

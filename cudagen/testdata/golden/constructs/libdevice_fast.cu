@@ -18,67 +18,73 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_expf(float);
-TRI_DEV float tri_nv_fast_expf(float a0) { return __nv_fast_expf(a0); }
+TRI_DEV float tri_nv_fast_expf(float a0) { return tri_ftz_f32(__nv_fast_expf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_expf(float a0) { return __expf(a0); }
+TRI_DEV float tri_nv_fast_expf(float a0) { return tri_ftz_f32(__expf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_exp10f(float);
-TRI_DEV float tri_nv_fast_exp10f(float a0) { return __nv_fast_exp10f(a0); }
+TRI_DEV float tri_nv_fast_exp10f(float a0) { return tri_ftz_f32(__nv_fast_exp10f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_exp10f(float a0) { return __exp10f(a0); }
+TRI_DEV float tri_nv_fast_exp10f(float a0) { return tri_ftz_f32(__exp10f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_sinf(float);
-TRI_DEV float tri_nv_fast_sinf(float a0) { return __nv_fast_sinf(a0); }
+TRI_DEV float tri_nv_fast_sinf(float a0) { return tri_ftz_f32(__nv_fast_sinf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_sinf(float a0) { return __sinf(a0); }
+TRI_DEV float tri_nv_fast_sinf(float a0) { return tri_ftz_f32(__sinf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_cosf(float);
-TRI_DEV float tri_nv_fast_cosf(float a0) { return __nv_fast_cosf(a0); }
+TRI_DEV float tri_nv_fast_cosf(float a0) { return tri_ftz_f32(__nv_fast_cosf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_cosf(float a0) { return __cosf(a0); }
+TRI_DEV float tri_nv_fast_cosf(float a0) { return tri_ftz_f32(__cosf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_tanf(float);
-TRI_DEV float tri_nv_fast_tanf(float a0) { return __nv_fast_tanf(a0); }
+TRI_DEV float tri_nv_fast_tanf(float a0) { return tri_ftz_f32(__nv_fast_tanf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_tanf(float a0) { return __tanf(a0); }
+TRI_DEV float tri_nv_fast_tanf(float a0) { return tri_ftz_f32(__tanf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_logf(float);
-TRI_DEV float tri_nv_fast_logf(float a0) { return __nv_fast_logf(a0); }
+TRI_DEV float tri_nv_fast_logf(float a0) { return tri_ftz_f32(__nv_fast_logf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_logf(float a0) { return __logf(a0); }
+TRI_DEV float tri_nv_fast_logf(float a0) { return tri_ftz_f32(__logf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_log2f(float);
-TRI_DEV float tri_nv_fast_log2f(float a0) { return __nv_fast_log2f(a0); }
+TRI_DEV float tri_nv_fast_log2f(float a0) { return tri_ftz_f32(__nv_fast_log2f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_log2f(float a0) { return __log2f(a0); }
+TRI_DEV float tri_nv_fast_log2f(float a0) { return tri_ftz_f32(__log2f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_log10f(float);
-TRI_DEV float tri_nv_fast_log10f(float a0) { return __nv_fast_log10f(a0); }
+TRI_DEV float tri_nv_fast_log10f(float a0) { return tri_ftz_f32(__nv_fast_log10f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_log10f(float a0) { return __log10f(a0); }
+TRI_DEV float tri_nv_fast_log10f(float a0) { return tri_ftz_f32(__log10f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_powf(float, float);
-TRI_DEV float tri_nv_fast_powf(float a0, float a1) { return __nv_fast_powf(a0, a1); }
+TRI_DEV float tri_nv_fast_powf(float a0, float a1) { return tri_ftz_f32(__nv_fast_powf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fast_powf(float a0, float a1) { return __powf(a0, a1); }
+TRI_DEV float tri_nv_fast_powf(float a0, float a1) { return tri_ftz_f32(__powf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_fdividef(float, float);
-TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return __nv_fast_fdividef(a0, a1); }
+TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return tri_ftz_f32(__nv_fast_fdividef(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return __fdividef(a0, a1); }
+TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return tri_ftz_f32(__fdividef(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) fast_kernel(float* x_ptr, float* y_ptr, float* fast_expf_ptr, float* fast_exp10f_ptr, float* fast_sinf_ptr, float* fast_cosf_ptr, float* fast_tanf_ptr, float* fast_logf_ptr, float* fast_log2f_ptr, float* fast_log10f_ptr, float* pw_ptr, float* dv_ptr) {

@@ -18,97 +18,103 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_floorf(float);
-TRI_DEV float tri_nv_floorf(float a0) { return __nv_floorf(a0); }
+TRI_DEV float tri_nv_floorf(float a0) { return tri_ftz_f32(__nv_floorf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_floorf(float a0) { return floorf(a0); }
+TRI_DEV float tri_nv_floorf(float a0) { return tri_ftz_f32(floorf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_ceilf(float);
-TRI_DEV float tri_nv_ceilf(float a0) { return __nv_ceilf(a0); }
+TRI_DEV float tri_nv_ceilf(float a0) { return tri_ftz_f32(__nv_ceilf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_ceilf(float a0) { return ceilf(a0); }
+TRI_DEV float tri_nv_ceilf(float a0) { return tri_ftz_f32(ceilf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_truncf(float);
-TRI_DEV float tri_nv_truncf(float a0) { return __nv_truncf(a0); }
+TRI_DEV float tri_nv_truncf(float a0) { return tri_ftz_f32(__nv_truncf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_truncf(float a0) { return truncf(a0); }
+TRI_DEV float tri_nv_truncf(float a0) { return tri_ftz_f32(truncf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_roundf(float);
-TRI_DEV float tri_nv_roundf(float a0) { return __nv_roundf(a0); }
+TRI_DEV float tri_nv_roundf(float a0) { return tri_ftz_f32(__nv_roundf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_roundf(float a0) { return roundf(a0); }
+TRI_DEV float tri_nv_roundf(float a0) { return tri_ftz_f32(roundf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rintf(float);
-TRI_DEV float tri_nv_rintf(float a0) { return __nv_rintf(a0); }
+TRI_DEV float tri_nv_rintf(float a0) { return tri_ftz_f32(__nv_rintf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_rintf(float a0) { return rintf(a0); }
+TRI_DEV float tri_nv_rintf(float a0) { return tri_ftz_f32(rintf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_nearbyintf(float);
-TRI_DEV float tri_nv_nearbyintf(float a0) { return __nv_nearbyintf(a0); }
+TRI_DEV float tri_nv_nearbyintf(float a0) { return tri_ftz_f32(__nv_nearbyintf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_nearbyintf(float a0) { return nearbyintf(a0); }
+TRI_DEV float tri_nv_nearbyintf(float a0) { return tri_ftz_f32(nearbyintf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_logbf(float);
-TRI_DEV float tri_nv_logbf(float a0) { return __nv_logbf(a0); }
+TRI_DEV float tri_nv_logbf(float a0) { return tri_ftz_f32(__nv_logbf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_logbf(float a0) { return logbf(a0); }
+TRI_DEV float tri_nv_logbf(float a0) { return tri_ftz_f32(logbf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ long long __nv_llrintf(float);
-TRI_DEV long long tri_nv_llrintf(float a0) { return __nv_llrintf(a0); }
+TRI_DEV long long tri_nv_llrintf(float a0) { return __nv_llrintf(tri_ftz_f32(a0)); }
 #else
-TRI_DEV long long tri_nv_llrintf(float a0) { return llrintf(a0); }
+TRI_DEV long long tri_nv_llrintf(float a0) { return llrintf(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ long long __nv_llroundf(float);
-TRI_DEV long long tri_nv_llroundf(float a0) { return __nv_llroundf(a0); }
+TRI_DEV long long tri_nv_llroundf(float a0) { return __nv_llroundf(tri_ftz_f32(a0)); }
 #else
-TRI_DEV long long tri_nv_llroundf(float a0) { return llroundf(a0); }
+TRI_DEV long long tri_nv_llroundf(float a0) { return llroundf(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ int __nv_ilogbf(float);
-TRI_DEV int tri_nv_ilogbf(float a0) { return __nv_ilogbf(a0); }
+TRI_DEV int tri_nv_ilogbf(float a0) { return __nv_ilogbf(tri_ftz_f32(a0)); }
 #else
-TRI_DEV int tri_nv_ilogbf(float a0) { return ilogbf(a0); }
+TRI_DEV int tri_nv_ilogbf(float a0) { return ilogbf(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_ldexpf(float, int);
-TRI_DEV float tri_nv_ldexpf(float a0, int a1) { return __nv_ldexpf(a0, a1); }
+TRI_DEV float tri_nv_ldexpf(float a0, int a1) { return tri_ftz_f32(__nv_ldexpf(tri_ftz_f32(a0), a1)); }
 #else
-TRI_DEV float tri_nv_ldexpf(float a0, int a1) { return ldexpf(a0, a1); }
+TRI_DEV float tri_nv_ldexpf(float a0, int a1) { return tri_ftz_f32(ldexpf(tri_ftz_f32(a0), a1)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_scalbnf(float, int);
-TRI_DEV float tri_nv_scalbnf(float a0, int a1) { return __nv_scalbnf(a0, a1); }
+TRI_DEV float tri_nv_scalbnf(float a0, int a1) { return tri_ftz_f32(__nv_scalbnf(tri_ftz_f32(a0), a1)); }
 #else
-TRI_DEV float tri_nv_scalbnf(float a0, int a1) { return scalbnf(a0, a1); }
+TRI_DEV float tri_nv_scalbnf(float a0, int a1) { return tri_ftz_f32(scalbnf(tri_ftz_f32(a0), a1)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmodf(float, float);
-TRI_DEV float tri_nv_fmodf(float a0, float a1) { return __nv_fmodf(a0, a1); }
+TRI_DEV float tri_nv_fmodf(float a0, float a1) { return tri_ftz_f32(__nv_fmodf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fmodf(float a0, float a1) { return fmodf(a0, a1); }
+TRI_DEV float tri_nv_fmodf(float a0, float a1) { return tri_ftz_f32(fmodf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_remainderf(float, float);
-TRI_DEV float tri_nv_remainderf(float a0, float a1) { return __nv_remainderf(a0, a1); }
+TRI_DEV float tri_nv_remainderf(float a0, float a1) { return tri_ftz_f32(__nv_remainderf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_remainderf(float a0, float a1) { return remainderf(a0, a1); }
+TRI_DEV float tri_nv_remainderf(float a0, float a1) { return tri_ftz_f32(remainderf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fdimf(float, float);
-TRI_DEV float tri_nv_fdimf(float a0, float a1) { return __nv_fdimf(a0, a1); }
+TRI_DEV float tri_nv_fdimf(float a0, float a1) { return tri_ftz_f32(__nv_fdimf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fdimf(float a0, float a1) { return fdimf(a0, a1); }
+TRI_DEV float tri_nv_fdimf(float a0, float a1) { return tri_ftz_f32(fdimf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_copysignf(float, float);
@@ -118,15 +124,15 @@ TRI_DEV float tri_nv_copysignf(float a0, float a1) { return copysignf(a0, a1); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_nextafterf(float, float);
-TRI_DEV float tri_nv_nextafterf(float a0, float a1) { return __nv_nextafterf(a0, a1); }
+TRI_DEV float tri_nv_nextafterf(float a0, float a1) { return tri_ftz_f32(__nv_nextafterf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_nextafterf(float a0, float a1) { return nextafterf(a0, a1); }
+TRI_DEV float tri_nv_nextafterf(float a0, float a1) { return tri_ftz_f32(nextafterf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_saturatef(float);
-TRI_DEV float tri_nv_saturatef(float a0) { return __nv_saturatef(a0); }
+TRI_DEV float tri_nv_saturatef(float a0) { return tri_ftz_f32(__nv_saturatef(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_saturatef(float a0) { return __saturatef(a0); }
+TRI_DEV float tri_nv_saturatef(float a0) { return tri_ftz_f32(__saturatef(tri_ftz_f32(a0))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) rounding_kernel(float* x_ptr, float* y_ptr, int* n_ptr, float* floor_ptr, float* ceil_ptr, float* trunc_ptr, float* round_ptr, float* rint_ptr, float* nearbyint_ptr, float* logb_ptr, long long* lri_ptr, long long* lro_ptr, int* ilb_ptr, float* ldx_ptr, float* scb_ptr, float* fmd_ptr, float* rem_ptr, float* fdm_ptr, float* cps_ptr, float* nxt_ptr, float* sat_ptr) {
