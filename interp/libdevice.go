@@ -193,7 +193,7 @@ func libdeviceImpls() map[string]libFunc {
 		"rcbrt": func(x float64) float64 { return 1 / math.Cbrt(x) }, "j0": math.J0, "j1": math.J1,
 		"y0": math.Y0, "y1": math.Y1, "cyl_bessel_i0": func(x float64) float64 { return besselI(0, x) },
 		"cyl_bessel_i1": func(x float64) float64 { return besselI(1, x) }, "erf": math.Erf,
-		"erfinv": math.Erfinv, "erfc": math.Erfc, "erfcx": erfcx, "erfcinv": erfcinv,
+		"erfinv": erfinv, "erfc": math.Erfc, "erfcx": erfcx, "erfcinv": erfcinv,
 		"normcdfinv": normcdfinv, "normcdf": normcdf,
 		"lgamma": func(x float64) float64 { v, _ := math.Lgamma(x); return v },
 		"tgamma": math.Gamma, "logb": math.Logb, "fabs": math.Abs,
