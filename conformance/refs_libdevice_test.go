@@ -606,3 +606,89 @@ func refLibFast(in tensors, _ map[string]float64) tensors {
 	}), floats2(in, "y", "x", map[string]func(a, b float64) float64{"pw": math.Pow}),
 		floats2(in, "x", "y", map[string]func(a, b float64) float64{"dv": func(a, b float64) float64 { return a / b }}))
 }
+
+func init() { references["libdevice_convert"] = refLibConvert }
+
+// saturateRef converts an integral float to an integer in [lo, hi] (as
+// big.Int, so that uint64's range is exact).
+func saturateRef(v float64, lo, hi *big.Int) *big.Int {
+	if math.IsInf(v, 0) {
+		if v > 0 {
+			return hi
+		}
+		return lo
+	}
+	i, _ := new(big.Float).SetFloat64(v).Int(nil)
+	if i.Cmp(lo) < 0 {
+		return lo
+	}
+	if i.Cmp(hi) > 0 {
+		return hi
+	}
+	return i
+}
+
+func refLibConvert(in tensors, _ map[string]float64) tensors {
+	d, l, iv := in["d"], in["l"], in["i"]
+	integral := map[string]func(float64) float64{"rn": math.RoundToEven, "rz": math.Trunc, "rd": math.Floor, "ru": math.Ceil}
+	bi := func(x int64) *big.Int { return big.NewInt(x) }
+	maxU64 := new(big.Int).SetUint64(math.MaxUint64)
+	// bits stores an integer's low 64 bits, as the output's width wraps it.
+	bits := func(i *big.Int) int64 { return int64(new(big.Int).And(i, maxU64).Uint64()) }
+	f32 := func(n int) float64 { return ftz(float64(float32(d.Float(n)))) }
+	res := tensors{}
+	for mode, m := range refModes {
+		res["double2float_"+mode] = eachFloat(in["double2float_"+mode], func(n int) float64 {
+			v := d.Float(n)
+			if v == 0 || math.IsInf(v, 0) {
+				return v
+			}
+			return ftz(round32(new(big.Float).SetFloat64(v), m))
+		})
+		for src, get := range map[string]func(int) float64{"double": d.Float, "float": f32} {
+			for _, dst := range []struct {
+				name   string
+				lo, hi *big.Int
+			}{
+				{"int", bi(math.MinInt32), bi(math.MaxInt32)}, {"uint", bi(0), bi(math.MaxUint32)},
+				{"ll", bi(math.MinInt64), bi(math.MaxInt64)}, {"ull", bi(0), maxU64},
+			} {
+				name := src + "2" + dst.name + "_" + mode
+				if in[name] == nil {
+					continue
+				}
+				res[name] = eachInt(in[name], func(n int) int64 { return bits(saturateRef(integral[mode](get(n)), dst.lo, dst.hi)) })
+			}
+		}
+		toFloat := func(i *big.Int, f64 bool) float64 {
+			if i.Sign() == 0 {
+				return 0
+			}
+			e := new(big.Float).SetInt(i)
+			if f64 {
+				return round64(e, m)
+			}
+			return round32(e, m)
+		}
+		res["ll2float_"+mode] = eachFloat(in["ll2float_"+mode], func(n int) float64 { return toFloat(bi(l.Int(n)), false) })
+		res["ll2double_"+mode] = eachFloat(in["ll2double_"+mode], func(n int) float64 { return toFloat(bi(l.Int(n)), true) })
+		u64 := func(n int) *big.Int { return new(big.Int).SetUint64(uint64(l.Int(n))) }
+		res["ull2float_"+mode] = eachFloat(in["ull2float_"+mode], func(n int) float64 { return toFloat(u64(n), false) })
+		res["ull2double_"+mode] = eachFloat(in["ull2double_"+mode], func(n int) float64 { return toFloat(u64(n), true) })
+		res["uint2float_"+mode] = eachFloat(in["uint2float_"+mode], func(n int) float64 {
+			return toFloat(new(big.Int).SetUint64(uint64(uint32(iv.Int(n)))), false)
+		})
+	}
+	res["double2loint"] = eachInt(in["double2loint"], func(n int) int64 { return int64(int32(math.Float64bits(d.Float(n)))) })
+	res["double2hiint"] = eachInt(in["double2hiint"], func(n int) int64 { return int64(math.Float64bits(d.Float(n)) >> 32) })
+	res["double_as_longlong"] = eachInt(in["double_as_longlong"], func(n int) int64 { return int64(math.Float64bits(d.Float(n))) })
+	res["float_as_uint"] = eachInt(in["float_as_uint"], func(n int) int64 { return int64(math.Float32bits(float32(d.Float(n)))) })
+	res["longlong_as_double"] = eachFloat(in["longlong_as_double"], func(n int) float64 { return math.Float64frombits(uint64(l.Int(n))) })
+	res["int2double_rn"] = eachFloat(in["int2double_rn"], func(n int) float64 { return float64(iv.Int(n)) })
+	res["uint2double_rn"] = eachFloat(in["uint2double_rn"], func(n int) float64 { return float64(uint32(iv.Int(n))) })
+	res["uint_as_float"] = eachFloat(in["uint_as_float"], func(n int) float64 { return float64(math.Float32frombits(uint32(iv.Int(n)))) })
+	res["hilo"] = eachFloat(in["hilo"], func(n int) float64 {
+		return math.Float64frombits(uint64(uint32(iv.Int(n)))<<32 | uint64(uint32(iv.Int(n)+1)))
+	})
+	return res
+}
