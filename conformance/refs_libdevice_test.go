@@ -692,3 +692,140 @@ func refLibConvert(in tensors, _ map[string]float64) tensors {
 	})
 	return res
 }
+
+func init() { references["libdevice_fp64_more"] = refLibFP64More }
+
+// sinPi64 is sin(pi*x) to fp64 accuracy: x reduced exactly to r in
+// [-1, 1] (x - 2*round(x/2) is exact), then to the quarter where sin or
+// cos of a small argument applies.
+func sinPi64(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.NaN()
+	}
+	r := x - 2*math.Round(x/2)
+	a := math.Abs(r)
+	var v float64
+	switch {
+	case a == 0 || a == 1:
+		return math.Copysign(0, x)
+	case a <= 0.25:
+		v = math.Sin(math.Pi * a)
+	case a <= 0.75:
+		v = math.Cos(math.Pi * (0.5 - a))
+	default:
+		v = math.Sin(math.Pi * (1 - a))
+	}
+	return math.Copysign(v, r)
+}
+
+// cosPi64 is cos(pi*x) likewise; +0 at the odd multiples of 1/2.
+func cosPi64(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.NaN()
+	}
+	a := math.Abs(x - 2*math.Round(x/2))
+	switch {
+	case a == 0.5:
+		return 0
+	case a <= 0.25:
+		return math.Cos(math.Pi * a)
+	case a <= 0.75:
+		return math.Sin(math.Pi * (0.5 - a))
+	}
+	return -math.Cos(math.Pi * (1 - a))
+}
+
+// besselIBig is I0 or I1 by their power series in 300-bit arithmetic.
+func besselIBig(nu int, x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 720 {
+		switch {
+		case math.IsNaN(x):
+			return x
+		case nu == 1:
+			return math.Copysign(math.Inf(1), x)
+		}
+		return math.Inf(1)
+	}
+	prec := uint(300)
+	h := new(big.Float).SetPrec(prec).SetFloat64(x / 2)
+	q := new(big.Float).SetPrec(prec).Mul(h, h)
+	term := new(big.Float).SetPrec(prec).SetInt64(1)
+	if nu == 1 {
+		term.Set(h)
+	}
+	sum := new(big.Float).SetPrec(prec).Set(term)
+	for k := 1; k < 2000; k++ {
+		term.Mul(term, q)
+		term.Quo(term, new(big.Float).SetInt64(int64(k*(k+nu))))
+		sum.Add(sum, term)
+	}
+	f, _ := sum.Float64()
+	return f
+}
+
+// erfcinv64 inverts erfc by Newton's method from Go's estimate (or, in the
+// tail, from the leading asymptotic term), to erfc's accuracy.
+func erfcinv64(y float64) float64 {
+	switch {
+	case math.IsNaN(y) || y < 0 || y > 2:
+		return math.NaN()
+	case y == 0 || y == 2 || y == 1:
+		return math.Erfcinv(y)
+	case y > 1:
+		return -erfcinv64(2 - y)
+	}
+	t := math.Erfcinv(y)
+	if y < 1e-3 {
+		t = math.Sqrt(-math.Log(y))
+	}
+	for range 60 {
+		t += (math.Erfc(t) - y) * math.SqrtPi / 2 * math.Exp(t*t)
+	}
+	return t
+}
+
+// normcdf64 is erfc(-x/sqrt(2))/2 with -x/sqrt(2) carried as a pair of
+// doubles, its low part applied to first order.
+func normcdf64(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return math.Erfc(-x/math.Sqrt2) / 2
+	}
+	const c, cLo = 0.7071067811865476, -4.833646656726457e-17 // 1/sqrt(2) = c + cLo
+	hi := -x * c
+	lo := math.FMA(-x, c, -hi) - x*cLo
+	return (math.Erfc(hi) - lo*2/math.SqrtPi*math.Exp(-hi*hi)) / 2
+}
+
+// erfcx64 is exp(x^2) erfc(x), by its asymptotic series beyond 20.
+func erfcx64(x float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return x
+	case x < -27: // 2 exp(x^2) overflows
+		return math.Inf(1)
+	case x <= 20:
+		return math.Exp(x*x) * math.Erfc(x) * (1 + math.FMA(x, x, -x*x))
+	}
+	z, term, sum := 1/(2*x*x), 1.0, 1.0
+	for n := 1; n < 20; n++ {
+		term *= -float64(2*n-1) * z
+		sum += term
+	}
+	return sum / (x * math.SqrtPi)
+}
+
+func refLibFP64More(in tensors, _ map[string]float64) tensors {
+	return floats1(in, "x", map[string]func(float64) float64{
+		"exp2": math.Exp2, "exp10": func(x float64) float64 { return math.Pow(10, x) }, "log2": math.Log2,
+		"log10": math.Log10, "logb": math.Logb, "sqrt": math.Sqrt, "rsqrt": func(x float64) float64 { return 1 / math.Sqrt(x) },
+		"rcbrt": func(x float64) float64 { return 1 / math.Cbrt(x) }, "sinpi": sinPi64, "cospi": cosPi64,
+		"acos": math.Acos, "acosh": math.Acosh, "atanh": math.Atanh, "cosh": math.Cosh, "asinh": math.Asinh,
+		"erfc": math.Erfc, "erfcx": erfcx64, "erfcinv": erfcinv64, "normcdf": normcdf64,
+		"normcdfinv": func(p float64) float64 { return -math.Sqrt2 * erfcinv64(2*p) },
+		"tgamma": math.Gamma, "j0": math.J0, "j1": math.J1, "y0": math.Y0, "y1": math.Y1,
+		"cyl_bessel_i0": func(x float64) float64 { return besselIBig(0, x) },
+		"cyl_bessel_i1": func(x float64) float64 { return besselIBig(1, x) },
+		"floor": math.Floor, "ceil": math.Ceil, "trunc": math.Trunc, "round": math.Round,
+		"rint": math.RoundToEven, "nearbyint": math.RoundToEven,
+	})
+}
