@@ -822,10 +822,10 @@ func refLibFP64More(in tensors, _ map[string]float64) tensors {
 		"acos": math.Acos, "acosh": math.Acosh, "atanh": math.Atanh, "cosh": math.Cosh, "asinh": math.Asinh,
 		"erfc": math.Erfc, "erfcx": erfcx64, "erfcinv": erfcinv64, "normcdf": normcdf64,
 		"normcdfinv": func(p float64) float64 { return -math.Sqrt2 * erfcinv64(2*p) },
-		"tgamma": math.Gamma, "j0": math.J0, "j1": math.J1, "y0": math.Y0, "y1": math.Y1,
+		"tgamma":     math.Gamma, "j0": math.J0, "j1": math.J1, "y0": math.Y0, "y1": math.Y1,
 		"cyl_bessel_i0": func(x float64) float64 { return besselIBig(0, x) },
 		"cyl_bessel_i1": func(x float64) float64 { return besselIBig(1, x) },
-		"floor": math.Floor, "ceil": math.Ceil, "trunc": math.Trunc, "round": math.Round,
+		"floor":         math.Floor, "ceil": math.Ceil, "trunc": math.Trunc, "round": math.Round,
 		"rint": math.RoundToEven, "nearbyint": math.RoundToEven,
 	})
 }
