@@ -275,8 +275,14 @@ func refLibRounding(in tensors, _ map[string]float64) tensors {
 	}
 	// copysign works on bits: nothing is flushed.
 	res["cps"] = eachFloat(in["cps"], func(i int) float64 { return math.Copysign(x.Float(i), y.Float(i)) })
-	res["lri"] = eachInt(in["lri"], func(i int) int64 { return toI64(math.RoundToEven(ftz(y.Float(i)))) })
-	res["lro"] = eachInt(in["lro"], func(i int) int64 { return toI64(math.Round(ftz(y.Float(i)))) })
+	z := func(i int) float64 { // NaN replaced by 4.5
+		if v := y.Float(i); v == v {
+			return ftz(v)
+		}
+		return 4.5
+	}
+	res["lri"] = eachInt(in["lri"], func(i int) int64 { return toI64(math.RoundToEven(z(i))) })
+	res["lro"] = eachInt(in["lro"], func(i int) int64 { return toI64(math.Round(z(i))) })
 	res["ilb"] = eachInt(in["ilb"], func(i int) int64 {
 		v := ftz(x.Float(i))
 		switch {
