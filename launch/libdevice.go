@@ -22,7 +22,11 @@ type libSlack struct {
 // is added for the interpreter's rounding.
 func libdeviceSlack(k *ir.Kernel) libSlack {
 	var s libSlack
-	ir.Inspect(k.Body, func(v *ir.Value) {
+	var visit func(v *ir.Value)
+	visit = func(v *ir.Value) {
+		if v.Region != nil { // a custom combine function may call libdevice too
+			ir.Inspect(v.Region.Body, visit)
+		}
 		if v.Op != ir.OpLibdevice {
 			return
 		}
@@ -30,7 +34,8 @@ func libdeviceSlack(k *ir.Kernel) libSlack {
 			s.ulps = max(s.ulps, o.ULP+1)
 			s.abs = max(s.abs, o.Abs)
 		}
-	})
+	}
+	ir.Inspect(k.Body, visit)
 	return s
 }
 
