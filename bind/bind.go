@@ -102,6 +102,12 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 			}
 			continue
 		}
+		// extern_libs (tutorial 07) names the libdevice bitcode Triton links;
+		// tri calls the CUDA math library NVRTC has built in, so the option
+		// is accepted and its value (host paths) not read.
+		if kw.Name == "extern_libs" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == "extern_libs" }) {
+			continue
+		}
 		// debug=True compiles device assertions in, as Triton's launch option.
 		if kw.Name == "debug" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == "debug" }) {
 			v, err := e.Eval(kw.Value, nil)

@@ -195,3 +195,21 @@ func TestBindLaunchOptionAsParameter(t *testing.T) {
 	_, err = Args(f.Func("k"), l, e)
 	assert.ErrorContains(t, err, "missing argument 'num_stages'")
 }
+
+// TestBindExternLibs: tutorial 07's extern_libs launch option is accepted
+// and not read (tri links no bitcode), unless the kernel has a parameter of
+// that name.
+func TestBindExternLibs(t *testing.T) {
+	e := lets(t, "n=4096", "x=randn(n, dtype='float16')", "y=empty(n)")
+	b, _, err := bind(t, e, "k[(1,)](x, y, n, 0.5, 16, True, None, 'relu', extern_libs=libs)")
+	require.NoError(t, err)
+	assert.Len(t, b.Signature.Args, 11)
+	src := "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, extern_libs: tl.constexpr):\n    pass\n"
+	f, diags := frontend.Parse("k.tri", []byte(src))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	l, err := hosteval.ParseLaunch("k[(1,)](y, extern_libs=3)")
+	require.NoError(t, err)
+	b, err = Args(f.Func("k"), l, e)
+	require.NoError(t, err)
+	assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 3}, b.Signature.Args[1].Value)
+}

@@ -241,11 +241,16 @@ func floatUnary(v *ir.Value, a *tile) *tile {
 	return t
 }
 
-// fma computes a*b+c with one rounding in float64, then rounds to k.
+// fma computes a*b+c with one rounding in float64, then rounds to k; fp32
+// is rounded once from the exact value (fma32).
 func fma(k ir.Kind, a, b, c *tile) *tile {
 	t := newTile(k, a.shape)
+	f := math.FMA
+	if k == ir.Float32 {
+		f = fma32
+	}
 	for i := range t.flts {
-		t.flts[i] = math.FMA(a.flts[i], b.flts[i], c.flts[i])
+		t.flts[i] = f(a.flts[i], b.flts[i], c.flts[i])
 	}
 	roundFloats(k, t.flts)
 	return t

@@ -14,9 +14,12 @@
 // fp32 division are exact here and within a few ulp on the GPU. The fp8
 // kinds are storage only: their values live in []float64 too, converted as
 // the GPU's saturating cvt instructions do (roundFP8; NaN codes keep their
-// bits through bitcasts, see ir/fp8.go). Tiles
-// are never mutated once built, so shape ops and hints share their operand's
-// slice.
+// bits through bitcasts, see ir/fp8.go). libdevice functions
+// (libdevice.go) follow the same rule, except the correctly rounded ones
+// (div_rz, sqrt_rn, fma_ru, the rounding conversions), which are exact in
+// every IEEE rounding mode, and the integer and bit ones, which are bit for
+// bit. Tiles are never mutated once built, so shape ops and hints share
+// their operand's slice.
 //
 // Memory is a fake address space: tensor i lives at Base(i), 1 TiB apart
 // and 256-byte aligned, so pointers are plain 64-bit integers and pointer

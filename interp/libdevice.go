@@ -193,7 +193,7 @@ func libdeviceImpls() map[string]libFunc {
 		"rcbrt": func(x float64) float64 { return 1 / math.Cbrt(x) }, "j0": math.J0, "j1": math.J1,
 		"y0": math.Y0, "y1": math.Y1, "cyl_bessel_i0": func(x float64) float64 { return besselI(0, x) },
 		"cyl_bessel_i1": func(x float64) float64 { return besselI(1, x) }, "erf": math.Erf,
-		"erfinv": math.Erfinv, "erfc": math.Erfc, "erfcx": erfcx, "erfcinv": erfcinv,
+		"erfinv": erfinv, "erfc": math.Erfc, "erfcx": erfcx, "erfcinv": erfcinv,
 		"normcdfinv": normcdfinv, "normcdf": normcdf,
 		"lgamma": func(x float64) float64 { v, _ := math.Lgamma(x); return v },
 		"tgamma": math.Gamma, "logb": math.Logb, "fabs": math.Abs,
@@ -232,7 +232,7 @@ func libdeviceImpls() map[string]libFunc {
 	t["__nv_rnorm4df"], t["__nv_rnorm4d"] = rnorm4, rnorm4
 	t["__nv_nextafterf"] = fl2(func(a, b float64) float64 { return float64(math.Nextafter32(float32(a), float32(b))) })
 	t["__nv_nextafter"] = fl2(math.Nextafter)
-	t["__nv_fmaf"] = fl3(func(a, b, c float64) float64 { return roundedFma(f32, modeRN, a, b, c) })
+	t["__nv_fmaf"] = fl3(fma32)
 	t["__nv_fma"] = fl3(math.FMA)
 	ldexp := func(a []libElem) libElem { return libElem{f: math.Ldexp(a[0].f, int(a[1].i))} }
 	t["__nv_ldexpf"], t["__nv_ldexp"], t["__nv_scalbnf"], t["__nv_scalbn"] = ldexp, ldexp, ldexp, ldexp
@@ -294,6 +294,9 @@ func libdeviceImpls() map[string]libFunc {
 			t["__nv_"+f+"sqrt_"+ms] = fl1(func(x float64) float64 { return roundedSqrt(k, m, x) })
 		}
 		t["__nv_fmaf_"+ms] = fl3(func(a, b, c float64) float64 { return roundedFma(f32, m, a, b, c) })
+		if m == modeRN {
+			t["__nv_fmaf_rn"] = fl3(fma32)
+		}
 		t["__nv_fma_"+ms] = fl3(func(a, b, c float64) float64 { return roundedFma(f64, m, a, b, c) })
 		t["__nv_double2float_"+ms] = fl1(func(x float64) float64 { return roundFloatMode(x, f32, m) })
 		fromI := func(k ir.Kind, unsigned bool) libFunc {
@@ -327,16 +330,20 @@ func libdeviceImpls() map[string]libFunc {
 // evalLibdevice computes an OpLibdevice value element by element.
 func evalLibdevice(p *program, v *ir.Value, a []*tile) (*tile, error) {
 	f := libdeviceFuncs[v.Extern]
-	if f == nil {
+	o, _ := ir.LibdeviceSymbol(v.Extern)
+	if f == nil || o == nil {
 		return nil, p.errorf(v.Pos, diag.CodeInternal, "internal error: no implementation of libdevice %s", v.Extern)
 	}
 	r := newTile(v.Type.Kind, v.Type.Shape)
 	buf := make([]libElem, len(a))
 	for i := range r.shape.NumElements() {
 		for j, x := range a {
-			if x.flts != nil {
+			switch {
+			case x.flts != nil && o.FTZ && x.kind == ir.Float32:
+				buf[j] = libElem{f: flushSubnormal32(x.flts[i])}
+			case x.flts != nil:
 				buf[j] = libElem{f: x.flts[i]}
-			} else {
+			default:
 				buf[j] = libElem{i: x.ints[i]}
 			}
 		}
@@ -349,10 +356,23 @@ func evalLibdevice(p *program, v *ir.Value, a []*tile) (*tile, error) {
 	}
 	if r.flts != nil {
 		roundFloats(r.kind, r.flts)
+		if o.FTZ && r.kind == ir.Float32 {
+			for i, x := range r.flts {
+				r.flts[i] = flushSubnormal32(x)
+			}
+		}
 	} else {
 		wrapInts(r.kind, r.ints)
 	}
 	return r, nil
+}
+
+// flushSubnormal32 is x, or zero of its sign where x is an fp32 subnormal.
+func flushSubnormal32(x float64) float64 {
+	if x != 0 && math.Abs(x) < 0x1p-126 {
+		return math.Copysign(0, x)
+	}
+	return x
 }
 
 // SupportsLibdevice reports whether the interpreter implements the

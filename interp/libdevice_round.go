@@ -90,10 +90,13 @@ func finite(xs ...float64) bool {
 	return true
 }
 
-// roundedAdd is a+b of kind k in mode m.
+// roundedAdd is a+b of kind k in mode m. To nearest, the float64 sum is
+// the result (for fp32 operands, rounded again to fp32: float64's 53 bits
+// are more than the 2*24+2 that make that second rounding harmless for
+// sums, products, quotients and square roots).
 func roundedAdd(k ir.Kind, m roundMode, a, b float64) float64 {
-	if !finite(a, b) {
-		return a + b
+	if !finite(a, b) || m == modeRN {
+		return nearest(k, a+b)
 	}
 	e := exactFloat(a)
 	e.Add(e, exactFloat(b))
@@ -105,8 +108,8 @@ func roundedAdd(k ir.Kind, m roundMode, a, b float64) float64 {
 
 // roundedMul is a*b of kind k in mode m.
 func roundedMul(k ir.Kind, m roundMode, a, b float64) float64 {
-	if !finite(a, b) || a == 0 || b == 0 {
-		return a * b
+	if !finite(a, b) || a == 0 || b == 0 || m == modeRN {
+		return nearest(k, a*b)
 	}
 	e := exactFloat(a)
 	return roundBig(e.Mul(e, exactFloat(b)), k, m)
@@ -114,8 +117,8 @@ func roundedMul(k ir.Kind, m roundMode, a, b float64) float64 {
 
 // roundedFma is a*b+c of kind k, rounded once in mode m.
 func roundedFma(k ir.Kind, m roundMode, a, b, c float64) float64 {
-	if !finite(a, b, c) {
-		return math.FMA(a, b, c)
+	if !finite(a, b, c) || m == modeRN && k == ir.Float64 {
+		return nearest(k, math.FMA(a, b, c))
 	}
 	p := exactFloat(a)
 	p.Mul(p, exactFloat(b))
@@ -124,6 +127,25 @@ func roundedFma(k ir.Kind, m roundMode, a, b, c float64) float64 {
 		return zeroSum(math.Signbit(a) != math.Signbit(b), math.Signbit(c), m)
 	}
 	return roundBig(e, k, m)
+}
+
+// fma32 is the fp32 fma of fp32 operands, rounded once: the float64 fma
+// rounded to fp32 is that, except where the float64 result lies exactly
+// halfway between two fp32 values, and the exact one may not.
+func fma32(a, b, c float64) float64 {
+	r := math.FMA(a, b, c)
+	q := float64(float32(r))
+	if !finite(r, q) || q == r {
+		return q
+	}
+	dir := math.Inf(1)
+	if r < q {
+		dir = math.Inf(-1)
+	}
+	if n := nextToward(ir.Float32, q, dir); (q+n)/2 != r {
+		return q
+	}
+	return roundedFma(ir.Float32, modeRN, a, b, c)
 }
 
 // nearest rounds a float64 result to kind k (to nearest even).

@@ -10,6 +10,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -40,6 +41,18 @@ type LibdeviceOverload struct {
 	// Doc is CUDA's statement of the error where it is not a plain ULP
 	// (a range or a formula), for the documentation table.
 	Doc string
+	// FTZ: fp32 operands and results that are subnormal are flushed to
+	// zero of the same sign. Triton links libdevice with nvvm-reflect-ftz
+	// (enable_reflect_ftz, on by default), which selects libdevice's
+	// flush-to-zero code for every fp32 function but the bit-level ones.
+	FTZ bool
+}
+
+// bitLevel are the fp32 overloads that read or write bits and so flush
+// nothing: bit casts, classification, copysign.
+var bitLevel = map[string]bool{
+	"__nv_float_as_int": true, "__nv_float_as_uint": true, "__nv_int_as_float": true, "__nv_uint_as_float": true,
+	"__nv_isnanf": true, "__nv_isinff": true, "__nv_signbitf": true, "__nv_finitef": true, "__nv_copysignf": true,
 }
 
 // Arity is the number of operands.
@@ -195,10 +208,10 @@ func libdeviceFuncs() []LibdeviceFunc {
 		fast("fast_log2f", "__log2f", 1, 2, 0x1p-22, "abs 2^-22 in [0.5, 2], else 2 ulp"),
 		fast("fast_logf", "__logf", 1, 3, 0x1p-21, "abs 2^-21.41 in [0.5, 2], else 3 ulp"),
 		fast("fast_expf", "__expf", 1, 2, 0, "2 + floor(|1.173 x|) ulp (tri reproduces the x*log2(e) rounding; 2 ulp remain)"),
-		fast("fast_tanf", "__tanf", 1, 4, 0x1p-20, "from __sinf/__cosf: larger outside [-pi, pi]"),
+		fast("fast_tanf", "__tanf", 1, 64, 0x1p-20, "__sinf(x) / __cosf(x): relative error about 2^-21 / |sin x cos x|, unbounded near the poles"),
 		fast("fast_exp10f", "__exp10f", 1, 2, 0, "2 + floor(|2.97 x|) ulp (tri reproduces the x*log2(10) rounding; 2 ulp remain)"),
 		fast("fast_log10f", "__log10f", 1, 3, 0x1p-23, "abs 2^-24 in [0.5, 2], else 3 ulp"),
-		fast("fast_powf", "__powf", 2, 8, 0x1p-20, "from exp2f(y * __log2f(x)); tri reproduces the product's rounding"),
+		fast("fast_powf", "__powf", 2, 16, 0x1p-20, "ex2.approx(y * lg2.approx(x)): the error grows with |y log2 x|; tri reproduces the product's rounding"),
 		fn("hadd", sig(ks(i32, i32), i32, "__nv_hadd", "__hadd", 0), sig(ks(u32, u32), u32, "__nv_uhadd", "__uhadd", 0)),
 		fn("rhadd", sig(ks(i32, i32), i32, "__nv_rhadd", "__rhadd", 0), sig(ks(u32, u32), u32, "__nv_urhadd", "__urhadd", 0)),
 	)
@@ -259,6 +272,7 @@ func libdeviceFuncs() []LibdeviceFunc {
 	for _, f := range funcs {
 		for _, o := range f.Overloads {
 			o.Func = f.Name
+			o.FTZ = !bitLevel[o.Symbol] && (o.Result == Float32 || slices.Contains(o.Args, Float32))
 		}
 	}
 	return funcs

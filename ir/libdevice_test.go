@@ -42,6 +42,16 @@ func TestEveryLibdeviceOverload(t *testing.T) {
 		}
 	}
 	assert.Equal(t, len(seen), len(ir.LibdeviceSymbols()))
+	// Flush to zero: fp32 arithmetic, not bits, not fp64.
+	for sym, want := range map[string]bool{
+		"__nv_sqrtf": true, "__nv_fdiv_rz": true, "__nv_double2float_rn": true, "__nv_float2int_ru": true,
+		"__nv_float_as_int": false, "__nv_isnanf": false, "__nv_copysignf": false, "__nv_sqrt": false, "__nv_popc": false,
+	} {
+		o, ok := ir.LibdeviceSymbol(sym)
+		if assert.True(t, ok, sym) {
+			assert.Equal(t, want, o.FTZ, sym)
+		}
+	}
 	assert.False(t, interp.SupportsLibdevice("__nv_nothing"))
 	assert.False(t, cudagen.LowersLibdevice("__nv_nothing"))
 }

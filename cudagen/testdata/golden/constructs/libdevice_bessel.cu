@@ -18,55 +18,61 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_j0f(float);
-TRI_DEV float tri_nv_j0f(float a0) { return __nv_j0f(a0); }
+TRI_DEV float tri_nv_j0f(float a0) { return tri_ftz_f32(__nv_j0f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_j0f(float a0) { return j0f(a0); }
+TRI_DEV float tri_nv_j0f(float a0) { return tri_ftz_f32(j0f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_j1f(float);
-TRI_DEV float tri_nv_j1f(float a0) { return __nv_j1f(a0); }
+TRI_DEV float tri_nv_j1f(float a0) { return tri_ftz_f32(__nv_j1f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_j1f(float a0) { return j1f(a0); }
+TRI_DEV float tri_nv_j1f(float a0) { return tri_ftz_f32(j1f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_y0f(float);
-TRI_DEV float tri_nv_y0f(float a0) { return __nv_y0f(a0); }
+TRI_DEV float tri_nv_y0f(float a0) { return tri_ftz_f32(__nv_y0f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_y0f(float a0) { return y0f(a0); }
+TRI_DEV float tri_nv_y0f(float a0) { return tri_ftz_f32(y0f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_y1f(float);
-TRI_DEV float tri_nv_y1f(float a0) { return __nv_y1f(a0); }
+TRI_DEV float tri_nv_y1f(float a0) { return tri_ftz_f32(__nv_y1f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_y1f(float a0) { return y1f(a0); }
+TRI_DEV float tri_nv_y1f(float a0) { return tri_ftz_f32(y1f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_cyl_bessel_i0f(float);
-TRI_DEV float tri_nv_cyl_bessel_i0f(float a0) { return __nv_cyl_bessel_i0f(a0); }
+TRI_DEV float tri_nv_cyl_bessel_i0f(float a0) { return tri_ftz_f32(__nv_cyl_bessel_i0f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_cyl_bessel_i0f(float a0) { return cyl_bessel_i0f(a0); }
+TRI_DEV float tri_nv_cyl_bessel_i0f(float a0) { return tri_ftz_f32(cyl_bessel_i0f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_cyl_bessel_i1f(float);
-TRI_DEV float tri_nv_cyl_bessel_i1f(float a0) { return __nv_cyl_bessel_i1f(a0); }
+TRI_DEV float tri_nv_cyl_bessel_i1f(float a0) { return tri_ftz_f32(__nv_cyl_bessel_i1f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_cyl_bessel_i1f(float a0) { return cyl_bessel_i1f(a0); }
+TRI_DEV float tri_nv_cyl_bessel_i1f(float a0) { return tri_ftz_f32(cyl_bessel_i1f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_jnf(int, float);
-TRI_DEV float tri_nv_jnf(int a0, float a1) { return __nv_jnf(a0, a1); }
+TRI_DEV float tri_nv_jnf(int a0, float a1) { return tri_ftz_f32(__nv_jnf(a0, tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_jnf(int a0, float a1) { return jnf(a0, a1); }
+TRI_DEV float tri_nv_jnf(int a0, float a1) { return tri_ftz_f32(jnf(a0, tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_ynf(int, float);
-TRI_DEV float tri_nv_ynf(int a0, float a1) { return __nv_ynf(a0, a1); }
+TRI_DEV float tri_nv_ynf(int a0, float a1) { return tri_ftz_f32(__nv_ynf(a0, tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_ynf(int a0, float a1) { return ynf(a0, a1); }
+TRI_DEV float tri_nv_ynf(int a0, float a1) { return tri_ftz_f32(ynf(a0, tri_ftz_f32(a1))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) bessel_kernel(float* x_ptr, float* j0_ptr, float* j1_ptr, float* y0_ptr, float* y1_ptr, float* cyl_bessel_i0_ptr, float* cyl_bessel_i1_ptr, float* jn2_ptr, float* yn2_ptr) {

@@ -18,61 +18,67 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_erff(float);
-TRI_DEV float tri_nv_erff(float a0) { return __nv_erff(a0); }
+TRI_DEV float tri_nv_erff(float a0) { return tri_ftz_f32(__nv_erff(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_erff(float a0) { return erff(a0); }
+TRI_DEV float tri_nv_erff(float a0) { return tri_ftz_f32(erff(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_erfcf(float);
-TRI_DEV float tri_nv_erfcf(float a0) { return __nv_erfcf(a0); }
+TRI_DEV float tri_nv_erfcf(float a0) { return tri_ftz_f32(__nv_erfcf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_erfcf(float a0) { return erfcf(a0); }
+TRI_DEV float tri_nv_erfcf(float a0) { return tri_ftz_f32(erfcf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_erfcxf(float);
-TRI_DEV float tri_nv_erfcxf(float a0) { return __nv_erfcxf(a0); }
+TRI_DEV float tri_nv_erfcxf(float a0) { return tri_ftz_f32(__nv_erfcxf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_erfcxf(float a0) { return erfcxf(a0); }
+TRI_DEV float tri_nv_erfcxf(float a0) { return tri_ftz_f32(erfcxf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_erfinvf(float);
-TRI_DEV float tri_nv_erfinvf(float a0) { return __nv_erfinvf(a0); }
+TRI_DEV float tri_nv_erfinvf(float a0) { return tri_ftz_f32(__nv_erfinvf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_erfinvf(float a0) { return erfinvf(a0); }
+TRI_DEV float tri_nv_erfinvf(float a0) { return tri_ftz_f32(erfinvf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_erfcinvf(float);
-TRI_DEV float tri_nv_erfcinvf(float a0) { return __nv_erfcinvf(a0); }
+TRI_DEV float tri_nv_erfcinvf(float a0) { return tri_ftz_f32(__nv_erfcinvf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_erfcinvf(float a0) { return erfcinvf(a0); }
+TRI_DEV float tri_nv_erfcinvf(float a0) { return tri_ftz_f32(erfcinvf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_normcdff(float);
-TRI_DEV float tri_nv_normcdff(float a0) { return __nv_normcdff(a0); }
+TRI_DEV float tri_nv_normcdff(float a0) { return tri_ftz_f32(__nv_normcdff(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_normcdff(float a0) { return normcdff(a0); }
+TRI_DEV float tri_nv_normcdff(float a0) { return tri_ftz_f32(normcdff(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_normcdfinvf(float);
-TRI_DEV float tri_nv_normcdfinvf(float a0) { return __nv_normcdfinvf(a0); }
+TRI_DEV float tri_nv_normcdfinvf(float a0) { return tri_ftz_f32(__nv_normcdfinvf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_normcdfinvf(float a0) { return normcdfinvf(a0); }
+TRI_DEV float tri_nv_normcdfinvf(float a0) { return tri_ftz_f32(normcdfinvf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_lgammaf(float);
-TRI_DEV float tri_nv_lgammaf(float a0) { return __nv_lgammaf(a0); }
+TRI_DEV float tri_nv_lgammaf(float a0) { return tri_ftz_f32(__nv_lgammaf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_lgammaf(float a0) { return lgammaf(a0); }
+TRI_DEV float tri_nv_lgammaf(float a0) { return tri_ftz_f32(lgammaf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_tgammaf(float);
-TRI_DEV float tri_nv_tgammaf(float a0) { return __nv_tgammaf(a0); }
+TRI_DEV float tri_nv_tgammaf(float a0) { return tri_ftz_f32(__nv_tgammaf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_tgammaf(float a0) { return tgammaf(a0); }
+TRI_DEV float tri_nv_tgammaf(float a0) { return tri_ftz_f32(tgammaf(tri_ftz_f32(a0))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) erf_gamma_kernel(float* x_ptr, float* p_ptr, float* erf_ptr, float* erfc_ptr, float* erfcx_ptr, float* erfinv_ptr, float* erfcinv_ptr, float* normcdf_ptr, float* normcdfinv_ptr, float* lgamma_ptr, float* tgamma_ptr) {

@@ -18,85 +18,91 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_expf(float);
-TRI_DEV float tri_nv_expf(float a0) { return __nv_expf(a0); }
+TRI_DEV float tri_nv_expf(float a0) { return tri_ftz_f32(__nv_expf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_expf(float a0) { return expf(a0); }
+TRI_DEV float tri_nv_expf(float a0) { return tri_ftz_f32(expf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_exp2f(float);
-TRI_DEV float tri_nv_exp2f(float a0) { return __nv_exp2f(a0); }
+TRI_DEV float tri_nv_exp2f(float a0) { return tri_ftz_f32(__nv_exp2f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_exp2f(float a0) { return exp2f(a0); }
+TRI_DEV float tri_nv_exp2f(float a0) { return tri_ftz_f32(exp2f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_exp10f(float);
-TRI_DEV float tri_nv_exp10f(float a0) { return __nv_exp10f(a0); }
+TRI_DEV float tri_nv_exp10f(float a0) { return tri_ftz_f32(__nv_exp10f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_exp10f(float a0) { return exp10f(a0); }
+TRI_DEV float tri_nv_exp10f(float a0) { return tri_ftz_f32(exp10f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_expm1f(float);
-TRI_DEV float tri_nv_expm1f(float a0) { return __nv_expm1f(a0); }
+TRI_DEV float tri_nv_expm1f(float a0) { return tri_ftz_f32(__nv_expm1f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_expm1f(float a0) { return expm1f(a0); }
+TRI_DEV float tri_nv_expm1f(float a0) { return tri_ftz_f32(expm1f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_logf(float);
-TRI_DEV float tri_nv_logf(float a0) { return __nv_logf(a0); }
+TRI_DEV float tri_nv_logf(float a0) { return tri_ftz_f32(__nv_logf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_logf(float a0) { return logf(a0); }
+TRI_DEV float tri_nv_logf(float a0) { return tri_ftz_f32(logf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_log2f(float);
-TRI_DEV float tri_nv_log2f(float a0) { return __nv_log2f(a0); }
+TRI_DEV float tri_nv_log2f(float a0) { return tri_ftz_f32(__nv_log2f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_log2f(float a0) { return log2f(a0); }
+TRI_DEV float tri_nv_log2f(float a0) { return tri_ftz_f32(log2f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_log10f(float);
-TRI_DEV float tri_nv_log10f(float a0) { return __nv_log10f(a0); }
+TRI_DEV float tri_nv_log10f(float a0) { return tri_ftz_f32(__nv_log10f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_log10f(float a0) { return log10f(a0); }
+TRI_DEV float tri_nv_log10f(float a0) { return tri_ftz_f32(log10f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_log1pf(float);
-TRI_DEV float tri_nv_log1pf(float a0) { return __nv_log1pf(a0); }
+TRI_DEV float tri_nv_log1pf(float a0) { return tri_ftz_f32(__nv_log1pf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_log1pf(float a0) { return log1pf(a0); }
+TRI_DEV float tri_nv_log1pf(float a0) { return tri_ftz_f32(log1pf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_logbf(float);
-TRI_DEV float tri_nv_logbf(float a0) { return __nv_logbf(a0); }
+TRI_DEV float tri_nv_logbf(float a0) { return tri_ftz_f32(__nv_logbf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_logbf(float a0) { return logbf(a0); }
+TRI_DEV float tri_nv_logbf(float a0) { return tri_ftz_f32(logbf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_cbrtf(float);
-TRI_DEV float tri_nv_cbrtf(float a0) { return __nv_cbrtf(a0); }
+TRI_DEV float tri_nv_cbrtf(float a0) { return tri_ftz_f32(__nv_cbrtf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_cbrtf(float a0) { return cbrtf(a0); }
+TRI_DEV float tri_nv_cbrtf(float a0) { return tri_ftz_f32(cbrtf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rcbrtf(float);
-TRI_DEV float tri_nv_rcbrtf(float a0) { return __nv_rcbrtf(a0); }
+TRI_DEV float tri_nv_rcbrtf(float a0) { return tri_ftz_f32(__nv_rcbrtf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_rcbrtf(float a0) { return rcbrtf(a0); }
+TRI_DEV float tri_nv_rcbrtf(float a0) { return tri_ftz_f32(rcbrtf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_sqrtf(float);
-TRI_DEV float tri_nv_sqrtf(float a0) { return __nv_sqrtf(a0); }
+TRI_DEV float tri_nv_sqrtf(float a0) { return tri_ftz_f32(__nv_sqrtf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_sqrtf(float a0) { return sqrtf(a0); }
+TRI_DEV float tri_nv_sqrtf(float a0) { return tri_ftz_f32(sqrtf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rsqrtf(float);
-TRI_DEV float tri_nv_rsqrtf(float a0) { return __nv_rsqrtf(a0); }
+TRI_DEV float tri_nv_rsqrtf(float a0) { return tri_ftz_f32(__nv_rsqrtf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_rsqrtf(float a0) { return rsqrtf(a0); }
+TRI_DEV float tri_nv_rsqrtf(float a0) { return tri_ftz_f32(rsqrtf(tri_ftz_f32(a0))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) explog_kernel(float* x_ptr, float* exp_ptr, float* exp2_ptr, float* exp10_ptr, float* expm1_ptr, float* log_ptr, float* log2_ptr, float* log10_ptr, float* log1p_ptr, float* logb_ptr, float* cbrt_ptr, float* rcbrt_ptr, float* sqrt_ptr, float* rsqrt_ptr) {

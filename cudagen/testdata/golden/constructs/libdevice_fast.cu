@@ -18,140 +18,146 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_expf(float);
-TRI_DEV float tri_nv_fast_expf(float a0) { return __nv_fast_expf(a0); }
+TRI_DEV float tri_nv_fast_expf(float a0) { return tri_ftz_f32(__nv_fast_expf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_expf(float a0) { return __expf(a0); }
+TRI_DEV float tri_nv_fast_expf(float a0) { return tri_ftz_f32(__expf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_exp10f(float);
-TRI_DEV float tri_nv_fast_exp10f(float a0) { return __nv_fast_exp10f(a0); }
+TRI_DEV float tri_nv_fast_exp10f(float a0) { return tri_ftz_f32(__nv_fast_exp10f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_exp10f(float a0) { return __exp10f(a0); }
+TRI_DEV float tri_nv_fast_exp10f(float a0) { return tri_ftz_f32(__exp10f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_sinf(float);
-TRI_DEV float tri_nv_fast_sinf(float a0) { return __nv_fast_sinf(a0); }
+TRI_DEV float tri_nv_fast_sinf(float a0) { return tri_ftz_f32(__nv_fast_sinf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_sinf(float a0) { return __sinf(a0); }
+TRI_DEV float tri_nv_fast_sinf(float a0) { return tri_ftz_f32(__sinf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_cosf(float);
-TRI_DEV float tri_nv_fast_cosf(float a0) { return __nv_fast_cosf(a0); }
+TRI_DEV float tri_nv_fast_cosf(float a0) { return tri_ftz_f32(__nv_fast_cosf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_cosf(float a0) { return __cosf(a0); }
+TRI_DEV float tri_nv_fast_cosf(float a0) { return tri_ftz_f32(__cosf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_tanf(float);
-TRI_DEV float tri_nv_fast_tanf(float a0) { return __nv_fast_tanf(a0); }
+TRI_DEV float tri_nv_fast_tanf(float a0) { return tri_ftz_f32(__nv_fast_tanf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_tanf(float a0) { return __tanf(a0); }
+TRI_DEV float tri_nv_fast_tanf(float a0) { return tri_ftz_f32(__tanf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_logf(float);
-TRI_DEV float tri_nv_fast_logf(float a0) { return __nv_fast_logf(a0); }
+TRI_DEV float tri_nv_fast_logf(float a0) { return tri_ftz_f32(__nv_fast_logf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_logf(float a0) { return __logf(a0); }
+TRI_DEV float tri_nv_fast_logf(float a0) { return tri_ftz_f32(__logf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_log2f(float);
-TRI_DEV float tri_nv_fast_log2f(float a0) { return __nv_fast_log2f(a0); }
+TRI_DEV float tri_nv_fast_log2f(float a0) { return tri_ftz_f32(__nv_fast_log2f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_log2f(float a0) { return __log2f(a0); }
+TRI_DEV float tri_nv_fast_log2f(float a0) { return tri_ftz_f32(__log2f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_log10f(float);
-TRI_DEV float tri_nv_fast_log10f(float a0) { return __nv_fast_log10f(a0); }
+TRI_DEV float tri_nv_fast_log10f(float a0) { return tri_ftz_f32(__nv_fast_log10f(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fast_log10f(float a0) { return __log10f(a0); }
+TRI_DEV float tri_nv_fast_log10f(float a0) { return tri_ftz_f32(__log10f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_powf(float, float);
-TRI_DEV float tri_nv_fast_powf(float a0, float a1) { return __nv_fast_powf(a0, a1); }
+TRI_DEV float tri_nv_fast_powf(float a0, float a1) { return tri_ftz_f32(__nv_fast_powf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fast_powf(float a0, float a1) { return __powf(a0, a1); }
+TRI_DEV float tri_nv_fast_powf(float a0, float a1) { return tri_ftz_f32(__powf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fast_fdividef(float, float);
-TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return __nv_fast_fdividef(a0, a1); }
+TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return tri_ftz_f32(__nv_fast_fdividef(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return __fdividef(a0, a1); }
+TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return tri_ftz_f32(__fdividef(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) fast_kernel(float* x_ptr, float* y_ptr, float* fast_expf_ptr, float* fast_exp10f_ptr, float* fast_sinf_ptr, float* fast_cosf_ptr, float* fast_tanf_ptr, float* fast_logf_ptr, float* fast_log2f_ptr, float* fast_log10f_ptr, float* pw_ptr, float* dv_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_fast.tri:29: o = tl.arange(0, BLOCK)
+  // ../conformance/constructs/libdevice_fast.tri:31: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_fast.tri:30: x = tl.load(x_ptr + o)
+  // ../conformance/constructs/libdevice_fast.tri:32: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_fast.tri:31: y = tl.load(y_ptr + o)
+  // ../conformance/constructs/libdevice_fast.tri:33: y = tl.load(y_ptr + o)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + o[0];
   float y[1];
   y[0] = *y_ptrs[0];
-  // ../conformance/constructs/libdevice_fast.tri:32: tl.store(fast_expf_ptr + o, libdevice.fast_expf(x))
+  // ../conformance/constructs/libdevice_fast.tri:34: tl.store(fast_expf_ptr + o, libdevice.fast_expf(x))
   float* fast_expf_ptrs[1];
   fast_expf_ptrs[0] = fast_expf_ptr + o[0];
   float t21[1];
   t21[0] = tri_nv_fast_expf(x[0]);
   if (L0_owner) *fast_expf_ptrs[0] = t21[0];
-  // ../conformance/constructs/libdevice_fast.tri:33: tl.store(fast_exp10f_ptr + o, libdevice.fast_exp10f(x))
+  // ../conformance/constructs/libdevice_fast.tri:35: tl.store(fast_exp10f_ptr + o, libdevice.fast_exp10f(x))
   float* fast_exp10f_ptrs[1];
   fast_exp10f_ptrs[0] = fast_exp10f_ptr + o[0];
   float t25[1];
   t25[0] = tri_nv_fast_exp10f(x[0]);
   if (L0_owner) *fast_exp10f_ptrs[0] = t25[0];
-  // ../conformance/constructs/libdevice_fast.tri:34: tl.store(fast_sinf_ptr + o, libdevice.fast_sinf(x))
+  // ../conformance/constructs/libdevice_fast.tri:36: tl.store(fast_sinf_ptr + o, libdevice.fast_sinf(x))
   float* fast_sinf_ptrs[1];
   fast_sinf_ptrs[0] = fast_sinf_ptr + o[0];
   float t29[1];
   t29[0] = tri_nv_fast_sinf(x[0]);
   if (L0_owner) *fast_sinf_ptrs[0] = t29[0];
-  // ../conformance/constructs/libdevice_fast.tri:35: tl.store(fast_cosf_ptr + o, libdevice.fast_cosf(x))
+  // ../conformance/constructs/libdevice_fast.tri:37: tl.store(fast_cosf_ptr + o, libdevice.fast_cosf(x))
   float* fast_cosf_ptrs[1];
   fast_cosf_ptrs[0] = fast_cosf_ptr + o[0];
   float t33[1];
   t33[0] = tri_nv_fast_cosf(x[0]);
   if (L0_owner) *fast_cosf_ptrs[0] = t33[0];
-  // ../conformance/constructs/libdevice_fast.tri:36: tl.store(fast_tanf_ptr + o, libdevice.fast_tanf(x))
+  // ../conformance/constructs/libdevice_fast.tri:38: tl.store(fast_tanf_ptr + o, libdevice.fast_tanf(x))
   float* fast_tanf_ptrs[1];
   fast_tanf_ptrs[0] = fast_tanf_ptr + o[0];
   float t37[1];
   t37[0] = tri_nv_fast_tanf(x[0]);
   if (L0_owner) *fast_tanf_ptrs[0] = t37[0];
-  // ../conformance/constructs/libdevice_fast.tri:37: tl.store(fast_logf_ptr + o, libdevice.fast_logf(y))
+  // ../conformance/constructs/libdevice_fast.tri:39: tl.store(fast_logf_ptr + o, libdevice.fast_logf(y))
   float* fast_logf_ptrs[1];
   fast_logf_ptrs[0] = fast_logf_ptr + o[0];
   float t41[1];
   t41[0] = tri_nv_fast_logf(y[0]);
   if (L0_owner) *fast_logf_ptrs[0] = t41[0];
-  // ../conformance/constructs/libdevice_fast.tri:38: tl.store(fast_log2f_ptr + o, libdevice.fast_log2f(y))
+  // ../conformance/constructs/libdevice_fast.tri:40: tl.store(fast_log2f_ptr + o, libdevice.fast_log2f(y))
   float* fast_log2f_ptrs[1];
   fast_log2f_ptrs[0] = fast_log2f_ptr + o[0];
   float t45[1];
   t45[0] = tri_nv_fast_log2f(y[0]);
   if (L0_owner) *fast_log2f_ptrs[0] = t45[0];
-  // ../conformance/constructs/libdevice_fast.tri:39: tl.store(fast_log10f_ptr + o, libdevice.fast_log10f(y))
+  // ../conformance/constructs/libdevice_fast.tri:41: tl.store(fast_log10f_ptr + o, libdevice.fast_log10f(y))
   float* fast_log10f_ptrs[1];
   fast_log10f_ptrs[0] = fast_log10f_ptr + o[0];
   float t49[1];
   t49[0] = tri_nv_fast_log10f(y[0]);
   if (L0_owner) *fast_log10f_ptrs[0] = t49[0];
-  // ../conformance/constructs/libdevice_fast.tri:40: tl.store(pw_ptr + o, libdevice.fast_powf(y, x))
+  // ../conformance/constructs/libdevice_fast.tri:42: tl.store(pw_ptr + o, libdevice.fast_powf(y, x))
   float* pw_ptrs[1];
   pw_ptrs[0] = pw_ptr + o[0];
   float t53[1];
   t53[0] = tri_nv_fast_powf(y[0], x[0]);
   if (L0_owner) *pw_ptrs[0] = t53[0];
-  // ../conformance/constructs/libdevice_fast.tri:41: tl.store(dv_ptr + o, libdevice.fast_dividef(x, y))
+  // ../conformance/constructs/libdevice_fast.tri:43: tl.store(dv_ptr + o, libdevice.fast_dividef(x, y))
   float* dv_ptrs[1];
   dv_ptrs[0] = dv_ptr + o[0];
   float t57[1];

@@ -18,6 +18,10 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -140,17 +144,19 @@ TRI_DEV double tri_nv_dsqrt_ru(double a0) { return __nv_dsqrt_ru(a0); }
 #else
 TRI_DEV double tri_nv_dsqrt_ru(double a0) { return __dsqrt_ru(a0); }
 #endif
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_double2float_rn(double);
-TRI_DEV float tri_nv_double2float_rn(double a0) { return __nv_double2float_rn(a0); }
+TRI_DEV float tri_nv_double2float_rn(double a0) { return tri_ftz_f32(__nv_double2float_rn(a0)); }
 #else
-TRI_DEV float tri_nv_double2float_rn(double a0) { return __double2float_rn(a0); }
+TRI_DEV float tri_nv_double2float_rn(double a0) { return tri_ftz_f32(__double2float_rn(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_double2float_rz(double);
-TRI_DEV float tri_nv_double2float_rz(double a0) { return __nv_double2float_rz(a0); }
+TRI_DEV float tri_nv_double2float_rz(double a0) { return tri_ftz_f32(__nv_double2float_rz(a0)); }
 #else
-TRI_DEV float tri_nv_double2float_rz(double a0) { return __double2float_rz(a0); }
+TRI_DEV float tri_nv_double2float_rz(double a0) { return tri_ftz_f32(__double2float_rz(a0)); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) fp64_kernel(double* x_ptr, double* y_ptr, double* exp_ptr, double* log_ptr, double* sin_ptr, double* cos_ptr, double* tan_ptr, double* asin_ptr, double* atan_ptr, double* sinh_ptr, double* tanh_ptr, double* erf_ptr, double* erfinv_ptr, double* lgamma_ptr, double* cbrt_ptr, double* expm1_ptr, double* log1p_ptr, double* pw_ptr, double* dz_ptr, double* du_ptr, double* fd_ptr, double* sq_ptr, float* d2f_ptr, float* d2fz_ptr) {

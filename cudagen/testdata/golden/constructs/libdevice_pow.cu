@@ -18,55 +18,61 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_powf(float, float);
-TRI_DEV float tri_nv_powf(float a0, float a1) { return __nv_powf(a0, a1); }
+TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(__nv_powf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_powf(float a0, float a1) { return powf(a0, a1); }
+TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(powf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_powif(float, int);
-TRI_DEV float tri_nv_powif(float a0, int a1) { return __nv_powif(a0, a1); }
+TRI_DEV float tri_nv_powif(float a0, int a1) { return tri_ftz_f32(__nv_powif(tri_ftz_f32(a0), a1)); }
 #else
-TRI_DEV float tri_nv_powif(float a0, int a1) { return powf(a0, (float)a1); }
+TRI_DEV float tri_nv_powif(float a0, int a1) { return tri_ftz_f32(powf(tri_ftz_f32(a0), (float)a1)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_hypotf(float, float);
-TRI_DEV float tri_nv_hypotf(float a0, float a1) { return __nv_hypotf(a0, a1); }
+TRI_DEV float tri_nv_hypotf(float a0, float a1) { return tri_ftz_f32(__nv_hypotf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_hypotf(float a0, float a1) { return hypotf(a0, a1); }
+TRI_DEV float tri_nv_hypotf(float a0, float a1) { return tri_ftz_f32(hypotf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rhypotf(float, float);
-TRI_DEV float tri_nv_rhypotf(float a0, float a1) { return __nv_rhypotf(a0, a1); }
+TRI_DEV float tri_nv_rhypotf(float a0, float a1) { return tri_ftz_f32(__nv_rhypotf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_rhypotf(float a0, float a1) { return rhypotf(a0, a1); }
+TRI_DEV float tri_nv_rhypotf(float a0, float a1) { return tri_ftz_f32(rhypotf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_norm3df(float, float, float);
-TRI_DEV float tri_nv_norm3df(float a0, float a1, float a2) { return __nv_norm3df(a0, a1, a2); }
+TRI_DEV float tri_nv_norm3df(float a0, float a1, float a2) { return tri_ftz_f32(__nv_norm3df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #else
-TRI_DEV float tri_nv_norm3df(float a0, float a1, float a2) { return norm3df(a0, a1, a2); }
+TRI_DEV float tri_nv_norm3df(float a0, float a1, float a2) { return tri_ftz_f32(norm3df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rnorm3df(float, float, float);
-TRI_DEV float tri_nv_rnorm3df(float a0, float a1, float a2) { return __nv_rnorm3df(a0, a1, a2); }
+TRI_DEV float tri_nv_rnorm3df(float a0, float a1, float a2) { return tri_ftz_f32(__nv_rnorm3df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #else
-TRI_DEV float tri_nv_rnorm3df(float a0, float a1, float a2) { return rnorm3df(a0, a1, a2); }
+TRI_DEV float tri_nv_rnorm3df(float a0, float a1, float a2) { return tri_ftz_f32(rnorm3df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_norm4df(float, float, float, float);
-TRI_DEV float tri_nv_norm4df(float a0, float a1, float a2, float a3) { return __nv_norm4df(a0, a1, a2, a3); }
+TRI_DEV float tri_nv_norm4df(float a0, float a1, float a2, float a3) { return tri_ftz_f32(__nv_norm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3))); }
 #else
-TRI_DEV float tri_nv_norm4df(float a0, float a1, float a2, float a3) { return norm4df(a0, a1, a2, a3); }
+TRI_DEV float tri_nv_norm4df(float a0, float a1, float a2, float a3) { return tri_ftz_f32(norm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rnorm4df(float, float, float, float);
-TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return __nv_rnorm4df(a0, a1, a2, a3); }
+TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return tri_ftz_f32(__nv_rnorm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3))); }
 #else
-TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return rnorm4df(a0, a1, a2, a3); }
+TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return tri_ftz_f32(rnorm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) pow_kernel(float* x_ptr, float* y_ptr, int* n_ptr, float* p_ptr, float* pi_ptr, float* h_ptr, float* rh_ptr, float* n3_ptr, float* rn3_ptr, float* n4_ptr, float* rn4_ptr) {

@@ -18,229 +18,235 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fadd_rn(float, float);
-TRI_DEV float tri_nv_fadd_rn(float a0, float a1) { return __nv_fadd_rn(a0, a1); }
+TRI_DEV float tri_nv_fadd_rn(float a0, float a1) { return tri_ftz_f32(__nv_fadd_rn(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fadd_rn(float a0, float a1) { return __fadd_rn(a0, a1); }
+TRI_DEV float tri_nv_fadd_rn(float a0, float a1) { return tri_ftz_f32(__fadd_rn(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fadd_rz(float, float);
-TRI_DEV float tri_nv_fadd_rz(float a0, float a1) { return __nv_fadd_rz(a0, a1); }
+TRI_DEV float tri_nv_fadd_rz(float a0, float a1) { return tri_ftz_f32(__nv_fadd_rz(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fadd_rz(float a0, float a1) { return __fadd_rz(a0, a1); }
+TRI_DEV float tri_nv_fadd_rz(float a0, float a1) { return tri_ftz_f32(__fadd_rz(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fadd_rd(float, float);
-TRI_DEV float tri_nv_fadd_rd(float a0, float a1) { return __nv_fadd_rd(a0, a1); }
+TRI_DEV float tri_nv_fadd_rd(float a0, float a1) { return tri_ftz_f32(__nv_fadd_rd(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fadd_rd(float a0, float a1) { return __fadd_rd(a0, a1); }
+TRI_DEV float tri_nv_fadd_rd(float a0, float a1) { return tri_ftz_f32(__fadd_rd(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fadd_ru(float, float);
-TRI_DEV float tri_nv_fadd_ru(float a0, float a1) { return __nv_fadd_ru(a0, a1); }
+TRI_DEV float tri_nv_fadd_ru(float a0, float a1) { return tri_ftz_f32(__nv_fadd_ru(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fadd_ru(float a0, float a1) { return __fadd_ru(a0, a1); }
+TRI_DEV float tri_nv_fadd_ru(float a0, float a1) { return tri_ftz_f32(__fadd_ru(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fsub_rn(float, float);
-TRI_DEV float tri_nv_fsub_rn(float a0, float a1) { return __nv_fsub_rn(a0, a1); }
+TRI_DEV float tri_nv_fsub_rn(float a0, float a1) { return tri_ftz_f32(__nv_fsub_rn(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fsub_rn(float a0, float a1) { return __fsub_rn(a0, a1); }
+TRI_DEV float tri_nv_fsub_rn(float a0, float a1) { return tri_ftz_f32(__fsub_rn(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fsub_rz(float, float);
-TRI_DEV float tri_nv_fsub_rz(float a0, float a1) { return __nv_fsub_rz(a0, a1); }
+TRI_DEV float tri_nv_fsub_rz(float a0, float a1) { return tri_ftz_f32(__nv_fsub_rz(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fsub_rz(float a0, float a1) { return __fsub_rz(a0, a1); }
+TRI_DEV float tri_nv_fsub_rz(float a0, float a1) { return tri_ftz_f32(__fsub_rz(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fsub_rd(float, float);
-TRI_DEV float tri_nv_fsub_rd(float a0, float a1) { return __nv_fsub_rd(a0, a1); }
+TRI_DEV float tri_nv_fsub_rd(float a0, float a1) { return tri_ftz_f32(__nv_fsub_rd(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fsub_rd(float a0, float a1) { return __fsub_rd(a0, a1); }
+TRI_DEV float tri_nv_fsub_rd(float a0, float a1) { return tri_ftz_f32(__fsub_rd(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fsub_ru(float, float);
-TRI_DEV float tri_nv_fsub_ru(float a0, float a1) { return __nv_fsub_ru(a0, a1); }
+TRI_DEV float tri_nv_fsub_ru(float a0, float a1) { return tri_ftz_f32(__nv_fsub_ru(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fsub_ru(float a0, float a1) { return __fsub_ru(a0, a1); }
+TRI_DEV float tri_nv_fsub_ru(float a0, float a1) { return tri_ftz_f32(__fsub_ru(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmul_rn(float, float);
-TRI_DEV float tri_nv_fmul_rn(float a0, float a1) { return __nv_fmul_rn(a0, a1); }
+TRI_DEV float tri_nv_fmul_rn(float a0, float a1) { return tri_ftz_f32(__nv_fmul_rn(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fmul_rn(float a0, float a1) { return __fmul_rn(a0, a1); }
+TRI_DEV float tri_nv_fmul_rn(float a0, float a1) { return tri_ftz_f32(__fmul_rn(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmul_rz(float, float);
-TRI_DEV float tri_nv_fmul_rz(float a0, float a1) { return __nv_fmul_rz(a0, a1); }
+TRI_DEV float tri_nv_fmul_rz(float a0, float a1) { return tri_ftz_f32(__nv_fmul_rz(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fmul_rz(float a0, float a1) { return __fmul_rz(a0, a1); }
+TRI_DEV float tri_nv_fmul_rz(float a0, float a1) { return tri_ftz_f32(__fmul_rz(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmul_rd(float, float);
-TRI_DEV float tri_nv_fmul_rd(float a0, float a1) { return __nv_fmul_rd(a0, a1); }
+TRI_DEV float tri_nv_fmul_rd(float a0, float a1) { return tri_ftz_f32(__nv_fmul_rd(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fmul_rd(float a0, float a1) { return __fmul_rd(a0, a1); }
+TRI_DEV float tri_nv_fmul_rd(float a0, float a1) { return tri_ftz_f32(__fmul_rd(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmul_ru(float, float);
-TRI_DEV float tri_nv_fmul_ru(float a0, float a1) { return __nv_fmul_ru(a0, a1); }
+TRI_DEV float tri_nv_fmul_ru(float a0, float a1) { return tri_ftz_f32(__nv_fmul_ru(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fmul_ru(float a0, float a1) { return __fmul_ru(a0, a1); }
+TRI_DEV float tri_nv_fmul_ru(float a0, float a1) { return tri_ftz_f32(__fmul_ru(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fdiv_rn(float, float);
-TRI_DEV float tri_nv_fdiv_rn(float a0, float a1) { return __nv_fdiv_rn(a0, a1); }
+TRI_DEV float tri_nv_fdiv_rn(float a0, float a1) { return tri_ftz_f32(__nv_fdiv_rn(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fdiv_rn(float a0, float a1) { return __fdiv_rn(a0, a1); }
+TRI_DEV float tri_nv_fdiv_rn(float a0, float a1) { return tri_ftz_f32(__fdiv_rn(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fdiv_rz(float, float);
-TRI_DEV float tri_nv_fdiv_rz(float a0, float a1) { return __nv_fdiv_rz(a0, a1); }
+TRI_DEV float tri_nv_fdiv_rz(float a0, float a1) { return tri_ftz_f32(__nv_fdiv_rz(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fdiv_rz(float a0, float a1) { return __fdiv_rz(a0, a1); }
+TRI_DEV float tri_nv_fdiv_rz(float a0, float a1) { return tri_ftz_f32(__fdiv_rz(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fdiv_rd(float, float);
-TRI_DEV float tri_nv_fdiv_rd(float a0, float a1) { return __nv_fdiv_rd(a0, a1); }
+TRI_DEV float tri_nv_fdiv_rd(float a0, float a1) { return tri_ftz_f32(__nv_fdiv_rd(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fdiv_rd(float a0, float a1) { return __fdiv_rd(a0, a1); }
+TRI_DEV float tri_nv_fdiv_rd(float a0, float a1) { return tri_ftz_f32(__fdiv_rd(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fdiv_ru(float, float);
-TRI_DEV float tri_nv_fdiv_ru(float a0, float a1) { return __nv_fdiv_ru(a0, a1); }
+TRI_DEV float tri_nv_fdiv_ru(float a0, float a1) { return tri_ftz_f32(__nv_fdiv_ru(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_fdiv_ru(float a0, float a1) { return __fdiv_ru(a0, a1); }
+TRI_DEV float tri_nv_fdiv_ru(float a0, float a1) { return tri_ftz_f32(__fdiv_ru(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_frcp_rn(float);
-TRI_DEV float tri_nv_frcp_rn(float a0) { return __nv_frcp_rn(a0); }
+TRI_DEV float tri_nv_frcp_rn(float a0) { return tri_ftz_f32(__nv_frcp_rn(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_frcp_rn(float a0) { return __frcp_rn(a0); }
+TRI_DEV float tri_nv_frcp_rn(float a0) { return tri_ftz_f32(__frcp_rn(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_frcp_rz(float);
-TRI_DEV float tri_nv_frcp_rz(float a0) { return __nv_frcp_rz(a0); }
+TRI_DEV float tri_nv_frcp_rz(float a0) { return tri_ftz_f32(__nv_frcp_rz(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_frcp_rz(float a0) { return __frcp_rz(a0); }
+TRI_DEV float tri_nv_frcp_rz(float a0) { return tri_ftz_f32(__frcp_rz(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_frcp_rd(float);
-TRI_DEV float tri_nv_frcp_rd(float a0) { return __nv_frcp_rd(a0); }
+TRI_DEV float tri_nv_frcp_rd(float a0) { return tri_ftz_f32(__nv_frcp_rd(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_frcp_rd(float a0) { return __frcp_rd(a0); }
+TRI_DEV float tri_nv_frcp_rd(float a0) { return tri_ftz_f32(__frcp_rd(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_frcp_ru(float);
-TRI_DEV float tri_nv_frcp_ru(float a0) { return __nv_frcp_ru(a0); }
+TRI_DEV float tri_nv_frcp_ru(float a0) { return tri_ftz_f32(__nv_frcp_ru(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_frcp_ru(float a0) { return __frcp_ru(a0); }
+TRI_DEV float tri_nv_frcp_ru(float a0) { return tri_ftz_f32(__frcp_ru(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fsqrt_rn(float);
-TRI_DEV float tri_nv_fsqrt_rn(float a0) { return __nv_fsqrt_rn(a0); }
+TRI_DEV float tri_nv_fsqrt_rn(float a0) { return tri_ftz_f32(__nv_fsqrt_rn(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fsqrt_rn(float a0) { return __fsqrt_rn(a0); }
+TRI_DEV float tri_nv_fsqrt_rn(float a0) { return tri_ftz_f32(__fsqrt_rn(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fsqrt_rz(float);
-TRI_DEV float tri_nv_fsqrt_rz(float a0) { return __nv_fsqrt_rz(a0); }
+TRI_DEV float tri_nv_fsqrt_rz(float a0) { return tri_ftz_f32(__nv_fsqrt_rz(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fsqrt_rz(float a0) { return __fsqrt_rz(a0); }
+TRI_DEV float tri_nv_fsqrt_rz(float a0) { return tri_ftz_f32(__fsqrt_rz(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fsqrt_rd(float);
-TRI_DEV float tri_nv_fsqrt_rd(float a0) { return __nv_fsqrt_rd(a0); }
+TRI_DEV float tri_nv_fsqrt_rd(float a0) { return tri_ftz_f32(__nv_fsqrt_rd(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fsqrt_rd(float a0) { return __fsqrt_rd(a0); }
+TRI_DEV float tri_nv_fsqrt_rd(float a0) { return tri_ftz_f32(__fsqrt_rd(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fsqrt_ru(float);
-TRI_DEV float tri_nv_fsqrt_ru(float a0) { return __nv_fsqrt_ru(a0); }
+TRI_DEV float tri_nv_fsqrt_ru(float a0) { return tri_ftz_f32(__nv_fsqrt_ru(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_fsqrt_ru(float a0) { return __fsqrt_ru(a0); }
+TRI_DEV float tri_nv_fsqrt_ru(float a0) { return tri_ftz_f32(__fsqrt_ru(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmaf_rn(float, float, float);
-TRI_DEV float tri_nv_fmaf_rn(float a0, float a1, float a2) { return __nv_fmaf_rn(a0, a1, a2); }
+TRI_DEV float tri_nv_fmaf_rn(float a0, float a1, float a2) { return tri_ftz_f32(__nv_fmaf_rn(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #else
-TRI_DEV float tri_nv_fmaf_rn(float a0, float a1, float a2) { return __fmaf_rn(a0, a1, a2); }
+TRI_DEV float tri_nv_fmaf_rn(float a0, float a1, float a2) { return tri_ftz_f32(__fmaf_rn(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_int2float_rn(int);
-TRI_DEV float tri_nv_int2float_rn(int a0) { return __nv_int2float_rn(a0); }
+TRI_DEV float tri_nv_int2float_rn(int a0) { return tri_ftz_f32(__nv_int2float_rn(a0)); }
 #else
-TRI_DEV float tri_nv_int2float_rn(int a0) { return __int2float_rn(a0); }
+TRI_DEV float tri_nv_int2float_rn(int a0) { return tri_ftz_f32(__int2float_rn(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ int __nv_float2int_rn(float);
-TRI_DEV int tri_nv_float2int_rn(float a0) { return __nv_float2int_rn(a0); }
+TRI_DEV int tri_nv_float2int_rn(float a0) { return __nv_float2int_rn(tri_ftz_f32(a0)); }
 #else
-TRI_DEV int tri_nv_float2int_rn(float a0) { return __float2int_rn(a0); }
+TRI_DEV int tri_nv_float2int_rn(float a0) { return __float2int_rn(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmaf_rz(float, float, float);
-TRI_DEV float tri_nv_fmaf_rz(float a0, float a1, float a2) { return __nv_fmaf_rz(a0, a1, a2); }
+TRI_DEV float tri_nv_fmaf_rz(float a0, float a1, float a2) { return tri_ftz_f32(__nv_fmaf_rz(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #else
-TRI_DEV float tri_nv_fmaf_rz(float a0, float a1, float a2) { return __fmaf_rz(a0, a1, a2); }
+TRI_DEV float tri_nv_fmaf_rz(float a0, float a1, float a2) { return tri_ftz_f32(__fmaf_rz(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_int2float_rz(int);
-TRI_DEV float tri_nv_int2float_rz(int a0) { return __nv_int2float_rz(a0); }
+TRI_DEV float tri_nv_int2float_rz(int a0) { return tri_ftz_f32(__nv_int2float_rz(a0)); }
 #else
-TRI_DEV float tri_nv_int2float_rz(int a0) { return __int2float_rz(a0); }
+TRI_DEV float tri_nv_int2float_rz(int a0) { return tri_ftz_f32(__int2float_rz(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ int __nv_float2int_rz(float);
-TRI_DEV int tri_nv_float2int_rz(float a0) { return __nv_float2int_rz(a0); }
+TRI_DEV int tri_nv_float2int_rz(float a0) { return __nv_float2int_rz(tri_ftz_f32(a0)); }
 #else
-TRI_DEV int tri_nv_float2int_rz(float a0) { return __float2int_rz(a0); }
+TRI_DEV int tri_nv_float2int_rz(float a0) { return __float2int_rz(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmaf_rd(float, float, float);
-TRI_DEV float tri_nv_fmaf_rd(float a0, float a1, float a2) { return __nv_fmaf_rd(a0, a1, a2); }
+TRI_DEV float tri_nv_fmaf_rd(float a0, float a1, float a2) { return tri_ftz_f32(__nv_fmaf_rd(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #else
-TRI_DEV float tri_nv_fmaf_rd(float a0, float a1, float a2) { return __fmaf_rd(a0, a1, a2); }
+TRI_DEV float tri_nv_fmaf_rd(float a0, float a1, float a2) { return tri_ftz_f32(__fmaf_rd(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_int2float_rd(int);
-TRI_DEV float tri_nv_int2float_rd(int a0) { return __nv_int2float_rd(a0); }
+TRI_DEV float tri_nv_int2float_rd(int a0) { return tri_ftz_f32(__nv_int2float_rd(a0)); }
 #else
-TRI_DEV float tri_nv_int2float_rd(int a0) { return __int2float_rd(a0); }
+TRI_DEV float tri_nv_int2float_rd(int a0) { return tri_ftz_f32(__int2float_rd(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ int __nv_float2int_rd(float);
-TRI_DEV int tri_nv_float2int_rd(float a0) { return __nv_float2int_rd(a0); }
+TRI_DEV int tri_nv_float2int_rd(float a0) { return __nv_float2int_rd(tri_ftz_f32(a0)); }
 #else
-TRI_DEV int tri_nv_float2int_rd(float a0) { return __float2int_rd(a0); }
+TRI_DEV int tri_nv_float2int_rd(float a0) { return __float2int_rd(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmaf_ru(float, float, float);
-TRI_DEV float tri_nv_fmaf_ru(float a0, float a1, float a2) { return __nv_fmaf_ru(a0, a1, a2); }
+TRI_DEV float tri_nv_fmaf_ru(float a0, float a1, float a2) { return tri_ftz_f32(__nv_fmaf_ru(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #else
-TRI_DEV float tri_nv_fmaf_ru(float a0, float a1, float a2) { return __fmaf_ru(a0, a1, a2); }
+TRI_DEV float tri_nv_fmaf_ru(float a0, float a1, float a2) { return tri_ftz_f32(__fmaf_ru(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_int2float_ru(int);
-TRI_DEV float tri_nv_int2float_ru(int a0) { return __nv_int2float_ru(a0); }
+TRI_DEV float tri_nv_int2float_ru(int a0) { return tri_ftz_f32(__nv_int2float_ru(a0)); }
 #else
-TRI_DEV float tri_nv_int2float_ru(int a0) { return __int2float_ru(a0); }
+TRI_DEV float tri_nv_int2float_ru(int a0) { return tri_ftz_f32(__int2float_ru(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ int __nv_float2int_ru(float);
-TRI_DEV int tri_nv_float2int_ru(float a0) { return __nv_float2int_ru(a0); }
+TRI_DEV int tri_nv_float2int_ru(float a0) { return __nv_float2int_ru(tri_ftz_f32(a0)); }
 #else
-TRI_DEV int tri_nv_float2int_ru(float a0) { return __float2int_ru(a0); }
+TRI_DEV int tri_nv_float2int_ru(float a0) { return __float2int_ru(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_frsqrt_rn(float);
-TRI_DEV float tri_nv_frsqrt_rn(float a0) { return __nv_frsqrt_rn(a0); }
+TRI_DEV float tri_nv_frsqrt_rn(float a0) { return tri_ftz_f32(__nv_frsqrt_rn(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_frsqrt_rn(float a0) { return __frsqrt_rn(a0); }
+TRI_DEV float tri_nv_frsqrt_rn(float a0) { return tri_ftz_f32(__frsqrt_rn(tri_ftz_f32(a0))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) rounded_arith_kernel(float* a_ptr, float* b_ptr, int* k_ptr, float* add_rn_ptr, float* add_rz_ptr, float* add_rd_ptr, float* add_ru_ptr, float* sub_rn_ptr, float* sub_rz_ptr, float* sub_rd_ptr, float* sub_ru_ptr, float* mul_rn_ptr, float* mul_rz_ptr, float* mul_rd_ptr, float* mul_ru_ptr, float* div_rn_ptr, float* div_rz_ptr, float* div_rd_ptr, float* div_ru_ptr, float* rcp_rn_ptr, float* rcp_rz_ptr, float* rcp_rd_ptr, float* rcp_ru_ptr, float* sqrt_rn_ptr, float* sqrt_rz_ptr, float* sqrt_rd_ptr, float* sqrt_ru_ptr, float* fma_rn_ptr, float* i2f_rn_ptr, int* f2i_rn_ptr, float* fma_rz_ptr, float* i2f_rz_ptr, int* f2i_rz_ptr, float* fma_rd_ptr, float* i2f_rd_ptr, int* f2i_rd_ptr, float* fma_ru_ptr, float* i2f_ru_ptr, int* f2i_ru_ptr, float* tdiv_ptr, float* tsqrt_ptr, float* rsq_ptr) {

@@ -18,97 +18,103 @@
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_sinf(float);
-TRI_DEV float tri_nv_sinf(float a0) { return __nv_sinf(a0); }
+TRI_DEV float tri_nv_sinf(float a0) { return tri_ftz_f32(__nv_sinf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_sinf(float a0) { return sinf(a0); }
+TRI_DEV float tri_nv_sinf(float a0) { return tri_ftz_f32(sinf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_cosf(float);
-TRI_DEV float tri_nv_cosf(float a0) { return __nv_cosf(a0); }
+TRI_DEV float tri_nv_cosf(float a0) { return tri_ftz_f32(__nv_cosf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_cosf(float a0) { return cosf(a0); }
+TRI_DEV float tri_nv_cosf(float a0) { return tri_ftz_f32(cosf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_tanf(float);
-TRI_DEV float tri_nv_tanf(float a0) { return __nv_tanf(a0); }
+TRI_DEV float tri_nv_tanf(float a0) { return tri_ftz_f32(__nv_tanf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_tanf(float a0) { return tanf(a0); }
+TRI_DEV float tri_nv_tanf(float a0) { return tri_ftz_f32(tanf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_sinpif(float);
-TRI_DEV float tri_nv_sinpif(float a0) { return __nv_sinpif(a0); }
+TRI_DEV float tri_nv_sinpif(float a0) { return tri_ftz_f32(__nv_sinpif(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_sinpif(float a0) { return sinpif(a0); }
+TRI_DEV float tri_nv_sinpif(float a0) { return tri_ftz_f32(sinpif(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_cospif(float);
-TRI_DEV float tri_nv_cospif(float a0) { return __nv_cospif(a0); }
+TRI_DEV float tri_nv_cospif(float a0) { return tri_ftz_f32(__nv_cospif(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_cospif(float a0) { return cospif(a0); }
+TRI_DEV float tri_nv_cospif(float a0) { return tri_ftz_f32(cospif(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_asinf(float);
-TRI_DEV float tri_nv_asinf(float a0) { return __nv_asinf(a0); }
+TRI_DEV float tri_nv_asinf(float a0) { return tri_ftz_f32(__nv_asinf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_asinf(float a0) { return asinf(a0); }
+TRI_DEV float tri_nv_asinf(float a0) { return tri_ftz_f32(asinf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_acosf(float);
-TRI_DEV float tri_nv_acosf(float a0) { return __nv_acosf(a0); }
+TRI_DEV float tri_nv_acosf(float a0) { return tri_ftz_f32(__nv_acosf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_acosf(float a0) { return acosf(a0); }
+TRI_DEV float tri_nv_acosf(float a0) { return tri_ftz_f32(acosf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_atanf(float);
-TRI_DEV float tri_nv_atanf(float a0) { return __nv_atanf(a0); }
+TRI_DEV float tri_nv_atanf(float a0) { return tri_ftz_f32(__nv_atanf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_atanf(float a0) { return atanf(a0); }
+TRI_DEV float tri_nv_atanf(float a0) { return tri_ftz_f32(atanf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_sinhf(float);
-TRI_DEV float tri_nv_sinhf(float a0) { return __nv_sinhf(a0); }
+TRI_DEV float tri_nv_sinhf(float a0) { return tri_ftz_f32(__nv_sinhf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_sinhf(float a0) { return sinhf(a0); }
+TRI_DEV float tri_nv_sinhf(float a0) { return tri_ftz_f32(sinhf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_coshf(float);
-TRI_DEV float tri_nv_coshf(float a0) { return __nv_coshf(a0); }
+TRI_DEV float tri_nv_coshf(float a0) { return tri_ftz_f32(__nv_coshf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_coshf(float a0) { return coshf(a0); }
+TRI_DEV float tri_nv_coshf(float a0) { return tri_ftz_f32(coshf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_tanhf(float);
-TRI_DEV float tri_nv_tanhf(float a0) { return __nv_tanhf(a0); }
+TRI_DEV float tri_nv_tanhf(float a0) { return tri_ftz_f32(__nv_tanhf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_tanhf(float a0) { return tanhf(a0); }
+TRI_DEV float tri_nv_tanhf(float a0) { return tri_ftz_f32(tanhf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_asinhf(float);
-TRI_DEV float tri_nv_asinhf(float a0) { return __nv_asinhf(a0); }
+TRI_DEV float tri_nv_asinhf(float a0) { return tri_ftz_f32(__nv_asinhf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_asinhf(float a0) { return asinhf(a0); }
+TRI_DEV float tri_nv_asinhf(float a0) { return tri_ftz_f32(asinhf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_acoshf(float);
-TRI_DEV float tri_nv_acoshf(float a0) { return __nv_acoshf(a0); }
+TRI_DEV float tri_nv_acoshf(float a0) { return tri_ftz_f32(__nv_acoshf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_acoshf(float a0) { return acoshf(a0); }
+TRI_DEV float tri_nv_acoshf(float a0) { return tri_ftz_f32(acoshf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_atanhf(float);
-TRI_DEV float tri_nv_atanhf(float a0) { return __nv_atanhf(a0); }
+TRI_DEV float tri_nv_atanhf(float a0) { return tri_ftz_f32(__nv_atanhf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_atanhf(float a0) { return atanhf(a0); }
+TRI_DEV float tri_nv_atanhf(float a0) { return tri_ftz_f32(atanhf(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_atan2f(float, float);
-TRI_DEV float tri_nv_atan2f(float a0, float a1) { return __nv_atan2f(a0, a1); }
+TRI_DEV float tri_nv_atan2f(float a0, float a1) { return tri_ftz_f32(__nv_atan2f(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_atan2f(float a0, float a1) { return atan2f(a0, a1); }
+TRI_DEV float tri_nv_atan2f(float a0, float a1) { return tri_ftz_f32(atan2f(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) trig_kernel(float* x_ptr, float* y_ptr, float* sin_ptr, float* cos_ptr, float* tan_ptr, float* sinpi_ptr, float* cospi_ptr, float* asin_ptr, float* acos_ptr, float* atan_ptr, float* sinh_ptr, float* cosh_ptr, float* tanh_ptr, float* asinh_ptr, float* acosh_ptr, float* atanh_ptr, float* at2_ptr) {

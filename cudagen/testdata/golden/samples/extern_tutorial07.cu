@@ -22,33 +22,39 @@ struct alignas(16) tri_f32x4 { float x, y, z, w; };
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
+
+// Bit casts.
+TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
+TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
+TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_asinf(float);
-TRI_DEV float tri_nv_asinf(float a0) { return __nv_asinf(a0); }
+TRI_DEV float tri_nv_asinf(float a0) { return tri_ftz_f32(__nv_asinf(tri_ftz_f32(a0))); }
 #else
-TRI_DEV float tri_nv_asinf(float a0) { return asinf(a0); }
+TRI_DEV float tri_nv_asinf(float a0) { return tri_ftz_f32(asinf(tri_ftz_f32(a0))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) asin_kernel(float* x_ptr, float* y_ptr, int n_elements) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../samples/extern_tutorial07.tri:27: pid = tl.program_id(axis=0)
+  // ../samples/extern_tutorial07.tri:28: pid = tl.program_id(axis=0)
   int pid = tri_program_id_x();
-  // ../samples/extern_tutorial07.tri:28: block_start = pid * BLOCK_SIZE
+  // ../samples/extern_tutorial07.tri:29: block_start = pid * BLOCK_SIZE
   int block_start = pid * 1024;
-  // ../samples/extern_tutorial07.tri:29: offsets = block_start + tl.arange(0, BLOCK_SIZE)
+  // ../samples/extern_tutorial07.tri:30: offsets = block_start + tl.arange(0, BLOCK_SIZE)
   int t6[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t6[e] = L0_base + (e / 4) * 512 + e % 4;
   int offsets[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offsets[e] = block_start + t6[e];
-  // ../samples/extern_tutorial07.tri:30: mask = offsets < n_elements
+  // ../samples/extern_tutorial07.tri:31: mask = offsets < n_elements
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = offsets[e] < n_elements;
-  // ../samples/extern_tutorial07.tri:31: x = tl.load(x_ptr + offsets, mask=mask)
+  // ../samples/extern_tutorial07.tri:32: x = tl.load(x_ptr + offsets, mask=mask)
   float* x_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) x_ptrs[e] = x_ptr + offsets[e];
@@ -58,16 +64,16 @@ extern "C" __global__ void __launch_bounds__(128) asin_kernel(float* x_ptr, floa
   float* y_ptrs[8];
   if (block_start + 1023 < n_elements) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/extern_tutorial07.tri:31: x = tl.load(x_ptr + offsets, mask=mask)
+    // ../samples/extern_tutorial07.tri:32: x = tl.load(x_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; e += 4) {  // 16-byte vector loads
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
-    // ../samples/extern_tutorial07.tri:32: x = libdevice.asin(x)
+    // ../samples/extern_tutorial07.tri:33: x = libdevice.asin(x)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_1[e] = tri_nv_asinf(x[e]);
-    // ../samples/extern_tutorial07.tri:33: tl.store(y_ptr + offsets, x, mask=mask)
+    // ../samples/extern_tutorial07.tri:34: tl.store(y_ptr + offsets, x, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offsets[e];
     #pragma unroll
@@ -77,13 +83,13 @@ extern "C" __global__ void __launch_bounds__(128) asin_kernel(float* x_ptr, floa
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/extern_tutorial07.tri:31: x = tl.load(x_ptr + offsets, mask=mask)
+    // ../samples/extern_tutorial07.tri:32: x = tl.load(x_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-    // ../samples/extern_tutorial07.tri:32: x = libdevice.asin(x)
+    // ../samples/extern_tutorial07.tri:33: x = libdevice.asin(x)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_1[e] = tri_nv_asinf(x[e]);
-    // ../samples/extern_tutorial07.tri:33: tl.store(y_ptr + offsets, x, mask=mask)
+    // ../samples/extern_tutorial07.tri:34: tl.store(y_ptr + offsets, x, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offsets[e];
     #pragma unroll

@@ -1,0 +1,101 @@
+package ir_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/ir"
+)
+
+const libdeviceDocHead = `# libdevice in tri
+
+Every function of Triton's ` + "`triton.language.extra.cuda.libdevice`" + ` (reached as
+` + "`libdevice.f`" + ` after ` + "`from triton.language.extra import libdevice`" + ` or
+` + "`from triton.language.extra.cuda import libdevice`" + `, and as ` + "`tl.extra.libdevice.f`" + `,
+` + "`tl.extra.cuda.libdevice.f`" + `), one row per dtype signature Triton accepts. Operands
+of other dtypes are promoted to one computation type first, as Triton does;
+fp16 and bf16 operands are an error (convert with ` + "`.to(tl.float32)`" + `).
+
+- **CUDA function**: what tri's generated code calls under NVRTC (the CUDA math
+  API; "tri" where tri writes the function: bit tests, powi as pow with the
+  exponent converted, rcp64h as ` + "`rcp.approx.ftz.f64`" + `). Triton calls the libdevice
+  symbol; under clang without the CUDA headers tri does too.
+- **ftz**: Triton links libdevice in flush-to-zero mode (` + "`enable_reflect_ftz`" + `, on
+  by default), so these fp32 functions treat subnormal operands as zeros of
+  their sign and flush subnormal results; tri does the same, on the GPU and in
+  the interpreter. Bit casts, classification and copysign flush nothing.
+- **documented error**: the largest error CUDA's Math API appendix gives, which
+  ` + "`tri run --check`" + ` allows (plus an ulp for the interpreter's rounding). "exact":
+  correctly rounded, or an integer or bit result; the interpreter is then bit
+  for bit equal.
+- **max ulp vs Triton**: the largest difference measured between tri's GPU
+  results and real Triton's on the construct kernels
+  (conformance/constructs/libdevice_*.tri), filled in after a GPU run.
+
+This file is checked against ir/libdevice.go's table by a test; regenerate it
+with ` + "`UPDATE_GOLDEN=1 go test ./ir`" + ` (the measured column is kept).
+
+| function | dtypes | libdevice symbol | CUDA function | ftz | documented error | max ulp vs Triton |
+| --- | --- | --- | --- | --- | --- | --- |
+`
+
+// libdeviceDocRow is the table row of o, with its measured column.
+func libdeviceDocRow(o *ir.LibdeviceOverload, measured string) string {
+	args := make([]string, len(o.Args))
+	for i, k := range o.Args {
+		args[i] = k.String()
+	}
+	cuda := "`" + o.CUDA + "`"
+	if o.CUDA == "" {
+		cuda = "tri"
+	}
+	doc := o.Doc
+	switch {
+	case doc != "":
+	case o.ULP == 0:
+		doc = "exact"
+	default:
+		doc = fmt.Sprintf("%d ulp", o.ULP)
+	}
+	ftz := ""
+	if o.FTZ {
+		ftz = "ftz"
+	}
+	return fmt.Sprintf("| %s | (%s) -> %s | `%s` | %s | %s | %s | %s |\n", o.Func, strings.Join(args, ", "), o.Result, o.Symbol, cuda, ftz, doc, measured)
+}
+
+// TestLibdeviceDoc: docs/LIBDEVICE.md lists every overload of the table
+// with its CUDA function and documented error.
+func TestLibdeviceDoc(t *testing.T) {
+	path := filepath.Join("..", "docs", "LIBDEVICE.md")
+	old, err := os.ReadFile(path)
+	if err != nil && os.Getenv("UPDATE_GOLDEN") == "" {
+		require.NoError(t, err)
+	}
+	measured := map[string]string{}
+	for _, l := range strings.Split(string(old), "\n") {
+		cells := strings.Split(l, "|")
+		if len(cells) == 9 && strings.HasPrefix(strings.TrimSpace(cells[3]), "`__nv_") {
+			measured[strings.Trim(strings.TrimSpace(cells[3]), "`")] = strings.TrimSpace(cells[7])
+		}
+	}
+	var b strings.Builder
+	b.WriteString(libdeviceDocHead)
+	for _, name := range ir.LibdeviceNames() {
+		f, _ := ir.LibdeviceFuncNamed(name)
+		for _, o := range f.Overloads {
+			b.WriteString(libdeviceDocRow(o, measured[o.Symbol]))
+		}
+	}
+	want := strings.ReplaceAll(strings.ReplaceAll(b.String(), "|  |", "| |"), "|  |", "| |")
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		require.NoError(t, os.WriteFile(path, []byte(want), 0o644))
+		return
+	}
+	assert.Equal(t, want, string(old), "docs/LIBDEVICE.md is stale: UPDATE_GOLDEN=1 go test ./ir")
+}
