@@ -14,6 +14,12 @@ For every kernel file given (each records its launch in "# launch:", "# let:",
      outputs), within N units in the last place for "ulp=N" (default 4 for
      floats).
 
+A FILE may also be a spec (`.spec`): the same header lines plus "# file:"
+naming a kernel file of another project, unchanged, and "# root:" the
+source root of its Python package. tri then runs that file with --root, and
+Triton imports it as the package module it is (relative imports work), so a
+kernel of a real project is compared without copying or editing it.
+
 Usage: triton_compare.py --tri bin/tri [--gpu] [--log DIR] FILE...
 Exit status 1 if any comparison fails.
 """
@@ -33,7 +39,7 @@ import triton.language as tl
 
 
 def read_header(path):
-    h = {"launch": None, "let": [], "check": [], "tolerance": ""}
+    h = {"launch": None, "let": [], "check": [], "tolerance": "", "file": None, "root": None}
     with open(path) as f:
         for line in f:
             s = line.strip()
@@ -54,6 +60,8 @@ def read_header(path):
                 h["check"] += val.split()
             elif key == "tolerance":
                 h["tolerance"] = val
+            elif key in ("file", "root"):
+                h[key] = val
     return h
 
 
@@ -119,7 +127,12 @@ def compare(name, got, want, tol, bf16=False):
     return f"{name}: {n} of {bad.size} differ (first at {i}: tri {got.ravel()[i]!r}, triton {want.ravel()[i]!r})"
 
 
-def import_kernels(path, tmp):
+def import_kernels(path, tmp, root=None):
+    if root:
+        # a module of a package: import it by its dotted name under root
+        sys.path.insert(0, os.path.abspath(root))
+        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+        return importlib.import_module(rel[:-3].replace(os.sep, "."))
     mod_path = os.path.join(tmp, "kernels_" + os.path.basename(path).replace(".", "_") + ".py")
     shutil.copy(path, mod_path)
     spec = importlib.util.spec_from_file_location(os.path.basename(mod_path)[:-3], mod_path)
@@ -164,8 +177,11 @@ def check_file(args, path, log):
     h = read_header(path)
     if not h["launch"]:
         return [f"{path}: no # launch: line"]
+    spec = path
+    if h["file"]:
+        path = h["file"]
     tmp = tempfile.mkdtemp(prefix="tricmp")
-    lets = []
+    lets = ["--root", h["root"]] if h["root"] else []
     for l in h["let"]:
         lets += ["--let", l]
     ins = os.path.join(tmp, "in")
@@ -190,7 +206,7 @@ def check_file(args, path, log):
         run_tri(args, [args.tri, "run", path, h["launch"], *lets, *saves], log)
         outs["gpu"] = {c: np.load(os.path.join(tmp, "gpu_" + c + ".npy")) for c in h["check"]}
 
-    mod = import_kernels(path, tmp)
+    mod = import_kernels(path, tmp, h["root"])
     ns = dict(vars(mod))
     ns.update(triton=triton, tl=tl, cdiv=triton.cdiv, next_power_of_2=triton.next_power_of_2, torch=torch)
     bf16 = set()
@@ -228,7 +244,7 @@ def check_file(args, path, log):
             want = want.view(torch.uint8)
         want = want.cpu().numpy()
         for where, got in outs.items():
-            e = compare(f"{os.path.basename(path)} {c} ({where} vs triton)", got[c], want, h["tolerance"], c in bf16)
+            e = compare(f"{os.path.basename(spec)} {c} ({where} vs triton)", got[c], want, h["tolerance"], c in bf16)
             if e:
                 errs.append(e)
     shutil.rmtree(tmp, ignore_errors=True)
