@@ -137,6 +137,7 @@ var references = map[string]Reference{
 	"map_elementwise":        refMapElementwise,
 	"map_elementwise_branch": refMapBranch,
 	"map_elementwise_return": refMapReturn,
+	"map_elementwise_selu":   refMapSelu,
 
 	// Samples.
 	"sample/add":        refSampleAdd,

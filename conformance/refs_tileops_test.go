@@ -311,16 +311,11 @@ func refMapBranch(in tensors, num map[string]float64) tensors {
 
 func refMapReturn(in tensors, num map[string]float64) tensors {
 	x, n := in["x"], int(num["n"])
-	y, s, r, t, u := in["y"], in["s"], in["r"], in["t"], in["u"]
+	s, r, t, u := in["s"], in["r"], in["t"], in["u"]
 	sign := func(v float64) int64 { return b2i(v > 0) - b2i(v < 0) }
 	for i := range n {
 		v := x.Float(i)
 		r.SetFloat(i, r32(max(v, 0)*2))
-		if v > 0 {
-			y.SetFloat(i, v)
-		} else {
-			y.SetFloat(i, r32(1.5*r32(exp32(v)-1)))
-		}
 		if i%9 == 0 {
 			v = 0
 		}
@@ -330,5 +325,20 @@ func refMapReturn(in tensors, num map[string]float64) tensors {
 		t.SetInt(pid, sign(float64(pid-3)))
 		u.SetInt(pid, int64(max(pid-3, 0)))
 	}
-	return tensors{"y": y, "s": s, "r": r, "t": t, "u": u}
+	return tensors{"s": s, "r": r, "t": t, "u": u}
+}
+
+// refMapSelu is Triton's SELU with alpha 1.5: x where positive, else
+// 1.5 * (exp(x) - 1), each op rounded to fp32.
+func refMapSelu(in tensors, num map[string]float64) tensors {
+	x, y := in["x"], in["y"]
+	for i := range int(num["n"]) {
+		v := x.Float(i)
+		if v > 0 {
+			y.SetFloat(i, v)
+		} else {
+			y.SetFloat(i, r32(1.5*r32(exp32(v)-1)))
+		}
+	}
+	return tensors{"y": y}
 }

@@ -224,7 +224,6 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpUmulhi,
 		ir.OpLibdevice,          // libdevice.go
 		ir.OpPrint, ir.OpAssert, // debug.go
-		ir.OpLibdevice, // libdevice.go
 		ir.OpInlineAsm,
 		ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat, ir.OpMapElementwise, // tileops.go
 	} {

@@ -320,8 +320,8 @@ func bLogical(op string) func(*compiler, *args) *val {
 // bMapElementwise is tl.map_elementwise(scalar_fn, *args, pack=1): the
 // operands are broadcast to one shape and scalar_fn, inlined on scalar
 // arguments into a region, runs on each element. Its results take the
-// dtypes of the values it returns (numbers as Triton types them). Only
-// pack=1 is supported.
+// dtypes of the values it returns (numbers as Triton types them). The
+// operands must be tensors, as in Triton; only pack=1 is supported.
 func bMapElementwise(c *compiler, a *args) *val {
 	fn := a.vals[0]
 	if fn.k != kFunc {
@@ -339,14 +339,17 @@ func bMapElementwise(c *compiler, a *args) *val {
 	}
 	var xs []*ir.Value
 	var shape ir.Shape
-	for _, v := range a.vals[1:last] {
+	for i, v := range a.vals[1:last] {
 		if v == nil {
 			continue
 		}
-		x := c.runtimeArg(v, "an argument of tl.map_elementwise", a.pos)
-		if x == nil {
-			return invalid
+		// Triton reads each argument's .type.scalar, which only tensors
+		// (scalar or block) have: a Python number or other constexpr
+		// fails there, so it must be made a tensor first.
+		if v.k != kRuntime {
+			return c.errorf(a.pos, diag.CodeType, "argument %d of tl.map_elementwise must be a tensor, got %s (Triton fails on it); make it one, e.g. with tl.full", i+1, v.describe())
 		}
+		x := v.rt
 		s, ok := broadcastShape(shape, x.Type.Shape)
 		if !ok {
 			return c.errorf(a.pos, diag.CodeType, "tl.map_elementwise: the shapes %s and %s cannot be broadcast", shape, x.Type.Shape)

@@ -4,6 +4,7 @@
 // Parameters, in order: x_ptr (float*), r_ptr (float*), s_ptr (int*), c_ptr (float*), n (int)
 // Layouts:
 //   #L0 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [128] tiles: 1 elements per thread
+//   #L1 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [1] tiles: 1 element per thread, each held by 128 threads
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -23,21 +24,22 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 
 extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float* r_ptr, int* s_ptr, float* c_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/map_elementwise.tri:31: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  int L1_base = 0;  // index of this thread's first element in #L1 tiles
+  // ../conformance/constructs/map_elementwise.tri:32: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t7 = tri_program_id_x() * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/map_elementwise.tri:32: mask = offs < n
+  // ../conformance/constructs/map_elementwise.tri:33: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/map_elementwise.tri:33: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // ../conformance/constructs/map_elementwise.tri:34: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/map_elementwise.tri:34: r, s = tl.map_elementwise(leaky_sign, x, 0.125)
+  // ../conformance/constructs/map_elementwise.tri:35: r, s = tl.map_elementwise(leaky_sign, x, tl.full((1,), 0.125, tl.float32))
   float map_elementwise_0[1];
   int map_elementwise_1[1];
   // tl.map_elementwise: the function, inlined, on each element.
@@ -45,14 +47,14 @@ extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float
     const int e = 0;  // the thread's one element
     float x_1 = x[e];
     float slope = 0.125f;
-    bool t23 = x_1 > 0.0f;
-    float t24 = x_1 * slope;
-    float r = t23 ? x_1 : t24;
-    bool t27 = x_1 > 0.0f;
-    int t28 = (int)(t27);
-    bool t30 = x_1 < 0.0f;
-    int t31 = (int)(t30);
-    int s = t28 - t31;
+    bool t24 = x_1 > 0.0f;
+    float t25 = x_1 * slope;
+    float r = t24 ? x_1 : t25;
+    bool t28 = x_1 > 0.0f;
+    int t29 = (int)(t28);
+    bool t31 = x_1 < 0.0f;
+    int t32 = (int)(t31);
+    int s = t29 - t32;
     map_elementwise_0[e] = r;
     map_elementwise_1[e] = s;
   }
@@ -60,25 +62,25 @@ extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float
   r_1[0] = map_elementwise_0[0];
   int s_1[1];
   s_1[0] = map_elementwise_1[0];
-  // ../conformance/constructs/map_elementwise.tri:35: tl.store(r_ptr + offs, r, mask=mask)
+  // ../conformance/constructs/map_elementwise.tri:36: tl.store(r_ptr + offs, r, mask=mask)
   float* r_ptrs[1];
   r_ptrs[0] = r_ptr + offs[0];
   if (mask[0]) *r_ptrs[0] = r_1[0];
-  // ../conformance/constructs/map_elementwise.tri:36: tl.store(s_ptr + offs, s, mask=mask)
+  // ../conformance/constructs/map_elementwise.tri:37: tl.store(s_ptr + offs, s, mask=mask)
   int* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   if (mask[0]) *s_ptrs[0] = s_1[0];
-  // ../conformance/constructs/map_elementwise.tri:37: tl.store(c_ptr + offs, tl.map_elementwise(cube, x), mask=mask)
+  // ../conformance/constructs/map_elementwise.tri:38: tl.store(c_ptr + offs, tl.map_elementwise(cube, x), mask=mask)
   float* c_ptrs[1];
   c_ptrs[0] = c_ptr + offs[0];
-  float t47[1];
+  float t48[1];
   // tl.map_elementwise: the function, inlined, on each element.
   {
     const int e = 0;  // the thread's one element
     float x_2 = x[e];
-    float t45 = x_2 * x_2;
-    float t46 = t45 * x_2;
-    t47[e] = t46;
+    float t46 = x_2 * x_2;
+    float t47 = t46 * x_2;
+    t48[e] = t47;
   }
-  if (mask[0]) *c_ptrs[0] = t47[0];
+  if (mask[0]) *c_ptrs[0] = t48[0];
 }
