@@ -330,6 +330,11 @@ func (c *compiler) tensorAttr(x *val, name string, pos diag.Pos) *val {
 	if _, ok := members[name]; ok {
 		return &val{k: kMethod, s: name, recv: x}
 	}
+	// Triton 3.6's tensor class declares sort only as a typing stub, which
+	// gives None when called.
+	if name == "sort" {
+		return c.errorf(pos, diag.CodeUnsupported, "x.sort() is not a tensor method in Triton 3.6 (it gives None); call tl.sort(x)")
+	}
 	d := c.errorAt(pos, diag.CodeUndefined, "a tensor has no attribute %s", name)
 	names := []string{"dtype", "shape", "numel"}
 	for m := range members {

@@ -43,7 +43,6 @@ var members = map[string]string{
 	"atomic_xor": "triton.language.atomic_xor", "atomic_xchg": "triton.language.atomic_xchg", "atomic_cas": "triton.language.atomic_cas",
 	// Tile operations (tileops.go).
 	"flip": "triton.language.flip", "histogram": "triton.language.histogram", "gather": "triton.language.gather",
-	"sort": "triton.language.sort",
 }
 
 // modules are the module paths a name can stand for.

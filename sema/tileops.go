@@ -132,21 +132,21 @@ func bBitonicMerge(c *compiler, a *args) *val {
 	return rtVal(c.emitSort(x, logN, desc, true, a.pos))
 }
 
-// bFlip is standard.py's flip: dim defaults to the last; a negative dim
-// counts from the end. The xor network it is built from moves bits
-// exactly, so the op is a plain permutation.
+// bFlip is standard.py's flip: a negative dim counts from the end. Its
+// dim=None default fails in Triton 3.6 (the static_assert on the range of
+// dim compares None with ints), so tri asks for a dim. The xor network it
+// is built from moves bits exactly, so the op is a plain permutation.
 func bFlip(c *compiler, a *args) *val {
 	x := c.tensorArg(a.vals[0], "tl.flip", a.pos)
 	if x == nil {
 		return invalid
 	}
-	r := x.Type.Shape.Rank()
-	axis := r - 1
-	if given(a.vals[1]) {
-		var ok bool
-		if axis, ok = c.wrapAxis(a.vals[1], r, "tl.flip", a.pos); !ok {
-			return invalid
-		}
+	if !given(a.vals[1]) {
+		return c.errorf(a.pos, diag.CodeArgs, "tl.flip needs a dim: Triton 3.6 fails on its default dim=None (it compares None with the rank); pass the dimension to flip, e.g. dim=%d for the last", x.Type.Shape.Rank()-1)
+	}
+	axis, ok := c.wrapAxis(a.vals[1], x.Type.Shape.Rank(), "tl.flip", a.pos)
+	if !ok {
+		return invalid
 	}
 	if x.Type.Shape[axis] == 1 {
 		return rtVal(x)
