@@ -138,6 +138,7 @@ var references = map[string]Reference{
 	"map_elementwise_branch": refMapBranch,
 	"map_elementwise_return": refMapReturn,
 	"map_elementwise_selu":   refMapSelu,
+	"bitonic_merge":          refBitonicMerge,
 
 	// Samples.
 	"sample/add":        refSampleAdd,

@@ -17,22 +17,30 @@ import (
 // other) with Triton's network; gt is the dtype's >.
 func tritonSortRows(v []float64, n int, desc bool, gt func(a, b float64) bool) []float64 {
 	for k := 2; k <= n; k <<= 1 {
-		for j := k / 2; j >= 1; j >>= 1 {
-			next := make([]float64, len(v))
-			for i := range v {
-				flip := desc
-				if k < n {
-					flip = i&k != 0
-				}
-				right := i&j != 0
-				if gt(v[i], v[i^j]) != (flip != right) {
-					next[i] = v[i^j]
-				} else {
-					next[i] = v[i]
-				}
+		v = bitonicStage(v, n, k, desc, gt)
+	}
+	return v
+}
+
+// bitonicStage is one merge stage of blocks of k: partner distances k/2
+// down to 1, blocks alternating in direction until k is the row's n,
+// which goes in the direction desc (the stage tl.bitonic_merge runs alone).
+func bitonicStage(v []float64, n, k int, desc bool, gt func(a, b float64) bool) []float64 {
+	for j := k / 2; j >= 1; j >>= 1 {
+		next := make([]float64, len(v))
+		for i := range v {
+			flip := desc
+			if k < n {
+				flip = i&k != 0
 			}
-			v = next
+			right := i&j != 0
+			if gt(v[i], v[i^j]) != (flip != right) {
+				next[i] = v[i^j]
+			} else {
+				next[i] = v[i]
+			}
 		}
+		v = next
 	}
 	return v
 }
@@ -86,6 +94,27 @@ func refSort2D(in tensors, _ map[string]float64) tensors {
 		"up":    eachInt(in["up"], func(i int) int64 { return int64(up[i]) }),
 		"hdown": eachFloat(in["hdown"], func(i int) float64 { return hdown[i] }),
 		"uup":   eachInt(in["uup"], func(i int) int64 { return int64(uup[i]) }),
+	}
+}
+
+// refBitonicMerge runs the last stage of the network alone; the bitonic
+// row is 0, 3, ..., 93 then 94, 91, ..., 1, which it must sort.
+func refBitonicMerge(in tensors, _ map[string]float64) tensors {
+	up := bitonicStage(tileOpValues(in["x"]), 32, 32, false, floatGT)
+	fdown := bitonicStage(tileOpValues(in["f"]), 32, 32, true, floatGT)
+	row := make([]float64, 64)
+	for k := range row {
+		if k < 32 {
+			row[k] = float64(k * 3)
+		} else {
+			row[k] = float64((63-k)*3 + 1)
+		}
+	}
+	bit := bitonicStage(row, 64, 64, false, floatGT)
+	return tensors{
+		"up":    eachInt(in["up"], func(i int) int64 { return int64(up[i]) }),
+		"fdown": eachFloat(in["fdown"], func(i int) float64 { return fdown[i] }),
+		"bit":   eachInt(in["bit"], func(i int) int64 { return int64(bit[i]) }),
 	}
 }
 
