@@ -293,6 +293,10 @@ func (c *compiler) attribute(fr *frame, e *frontend.Attribute) *val {
 		return c.tensorAttr(x, e.Name, e.Pos)
 	case kDType:
 		return c.dtypeAttr(x.dt, e.Name, e.Pos)
+	case kBlockPtr:
+		if e.Name == "advance" {
+			return &val{k: kMethod, s: e.Name, recv: x}
+		}
 	case kTuple:
 		if e.Name == "index" || e.Name == "count" {
 			return c.errorf(e.Pos, diag.CodeUnsupported, "tuple.%s is not supported", e.Name)

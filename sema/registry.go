@@ -44,6 +44,8 @@ var members = map[string]string{
 	// Tile operations (tileops.go).
 	"flip": "triton.language.flip", "histogram": "triton.language.histogram", "gather": "triton.language.gather",
 	"sort": "triton.language.sort",
+	// Block pointers (blockptr.go).
+	"advance": "triton.language.advance",
 }
 
 // modules are the module paths a name can stand for.
@@ -57,7 +59,6 @@ var modules = map[string]bool{
 // unsupportedNames are triton.language names tri knows but does not
 // implement yet.
 var unsupportedNames = map[string]bool{
-	"make_block_ptr": true, "advance": true,
 	"dot_scaled": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true,
 	"zeros_like": false, "extra": false,
