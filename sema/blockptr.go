@@ -221,13 +221,13 @@ func bMakeBlockPtr(c *compiler, a *args) *val {
 		}
 	}
 	numel := 1
-	for _, n := range block {
-		// The block's tile type is subject to the rules of tl.arange.
+	for i, n := range block {
+		// Triton's block_type checks (validate_block_shape).
 		if n <= 0 || n&(n-1) != 0 {
-			return c.errorf(a.pos, diag.CodeValue, "the block_shape of a block pointer must be powers of 2, got %s", ir.Shape(block))
+			return c.errorf(a.pos, diag.CodeValue, "Shape element %d must be a power of 2 (block_shape %s)", i, ir.Shape(block))
 		}
 		if numel *= n; numel > maxNumel {
-			return c.errorf(a.pos, diag.CodeValue, "the block_shape %s has more than the maximum of %d elements", ir.Shape(block), maxNumel)
+			return c.errorf(a.pos, diag.CodeValue, "numel (%d) exceeds triton maximum tensor numel (%d)", numel, maxNumel)
 		}
 	}
 	return blockPtrVal(&blockPtr{base: base, shape: shape, strides: strides, offsets: offsets, block: block, order: order})
@@ -515,4 +515,62 @@ func advancesOnly(body []frontend.Stmt, name string) bool {
 	}
 	walk(body)
 	return ok
+}
+
+// blockPtrAttr evaluates an attribute of a block pointer: its type (a
+// pointer to a block type, as Triton's p.dtype and p.type) and advance.
+func (c *compiler) blockPtrAttr(x *val, name string, pos diag.Pos) *val {
+	switch name {
+	case "dtype", "type":
+		return &val{k: kDType, dt: x.bp.base.Type.DType, block: ir.Shape(x.bp.block)}
+	case "advance":
+		return &val{k: kMethod, s: name, recv: x}
+	}
+	return c.errorf(pos, diag.CodeType, "%s has no attribute %s", x.describe(), name)
+}
+
+// blockTypeAttr evaluates an attribute of a block type or of a pointer to
+// one. A block type used where a dtype is expected (x.to(p.dtype.element_ty))
+// stands for its element type, as Triton casts to a block type's scalar.
+func (c *compiler) blockTypeAttr(x *val, name string, pos diag.Pos) *val {
+	switch name {
+	case "element_ty":
+		if x.dt.IsPtr() {
+			return &val{k: kDType, dt: ir.Scalar(x.dt.Elem), block: x.block}
+		}
+		return dtypeVal(x.dt)
+	case "scalar":
+		if x.dt.IsPtr() {
+			return x
+		}
+		return dtypeVal(x.dt)
+	case "shape":
+		if x.dt.IsPtr() {
+			break
+		}
+		sh := &val{k: kTuple}
+		for _, n := range x.block {
+			sh.elts = append(sh.elts, intVal(int64(n)))
+		}
+		return sh
+	}
+	if !x.dt.IsPtr() {
+		// block_type answers the rest (primitive_bitwidth, is_fp16, ...)
+		// for its element type.
+		return c.dtypeAttr(x.dt, name, pos)
+	}
+	return c.errorf(pos, diag.CodeType, "%s has no attribute %s", x.repr(), name)
+}
+
+// blockTypeString prints a block type, or a pointer to one, as Triton
+// names them: <(16, 32), fp16> and pointer<<(16, 32), fp16>>.
+func blockTypeString(d ir.DType, shape ir.Shape) string {
+	if d.IsPtr() {
+		return "pointer<" + blockTypeString(ir.Scalar(d.Elem), shape) + ">"
+	}
+	dims := &val{k: kTuple}
+	for _, n := range shape {
+		dims.elts = append(dims.elts, intVal(int64(n)))
+	}
+	return fmt.Sprintf("<%s, %s>", dims.repr(), tritonName(d))
 }

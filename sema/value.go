@@ -48,6 +48,9 @@ type val struct {
 	recv *val
 	mod  *frontend.File // kPyModule
 	bp   *blockPtr      // kBlockPtr
+	// block is the shape of a block type (kDType): dt is then its
+	// element type, or a pointer to it for a block pointer's type.
+	block ir.Shape
 }
 
 var invalid = &val{k: kInvalid}
@@ -184,6 +187,9 @@ func (v *val) repr() string {
 	case kNone:
 		return "None"
 	case kDType:
+		if v.block != nil {
+			return blockTypeString(v.dt, v.block)
+		}
 		if v.dt.IsPtr() {
 			return "pointer<" + ir.Scalar(v.dt.Elem).PyName() + ">"
 		}
