@@ -554,12 +554,26 @@ func (c *compiler) blockTypeAttr(x *val, name string, pos diag.Pos) *val {
 		}
 		return sh
 	}
-	if !x.dt.IsPtr() {
-		// block_type answers the rest (primitive_bitwidth, is_fp16, ...)
-		// for its element type.
-		return c.dtypeAttr(x.dt, name, pos)
+	if _, ok := blockTypePredicate(x.dt, name); ok {
+		return &val{k: kMethod, s: name, recv: x}
 	}
 	return c.errorf(pos, diag.CodeType, "%s has no attribute %s", x.repr(), name)
+}
+
+// blockTypePredicate answers dtype.is_xxx() for a block type (d its
+// element type) or a pointer to one (d a pointer): Triton compares the
+// type's name, so every predicate but is_block, or is_ptr, is false.
+func blockTypePredicate(d ir.DType, name string) (bool, bool) {
+	if _, known := dtypePredicate(d, name); !known && name != "is_block" {
+		return false, false
+	}
+	switch name {
+	case "is_ptr":
+		return d.IsPtr(), true
+	case "is_block":
+		return !d.IsPtr(), true
+	}
+	return false, true
 }
 
 // blockTypeString prints a block type, or a pointer to one, as Triton

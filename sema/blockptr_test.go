@@ -39,7 +39,7 @@ func TestBlockPtrLowering(t *testing.T) {
 			[]string{"b_base: *fp32", "b_shape1: i64", "b_stride0: i64", "b_off1: i64"}, nil},
 		{"runtime if merges the parts that differ", mk + "if n > 0:\n        b = tl.advance(b, (16, 0))\n    tl.store(b, 1.0)", sig(f32, i32),
 			[]string{"b_off0: i64 = read"}, []string{"b_off1: i64 = read", "b_base"}},
-		{"a block pointer's dtype is a pointer to a block type", mk + "tl.static_assert(b.dtype.element_ty != tl.float32)\n    tl.static_assert(b.dtype.element_ty.scalar == tl.float32)\n    tl.static_assert(b.dtype.is_ptr())\n    tl.static_assert(b.dtype.element_ty.shape == (16, 16))\n    tl.store(b, tl.zeros((16, 16), dtype=tl.float16).to(b.dtype.element_ty))", sig(f32, i32),
+		{"a block pointer's dtype is a pointer to a block type", mk + "tl.static_assert(b.dtype.element_ty != tl.float32)\n    tl.static_assert(b.dtype.element_ty.scalar == tl.float32)\n    tl.static_assert(b.dtype.is_ptr())\n    tl.static_assert(not b.dtype.element_ty.is_fp32())\n    tl.static_assert(b.dtype.element_ty.is_block())\n    tl.static_assert(b.dtype.element_ty.shape == (16, 16))\n    tl.store(b, tl.zeros((16, 16), dtype=tl.float16).to(b.dtype.element_ty))", sig(f32, i32),
 			[]string{"fp32[16,16] = cast"}, nil},
 		{"int32 offsets widen to int64", "b = tl.make_block_ptr(p, (n,), (1,), (n,), (16,), (0,))\n    x = tl.load(b)", sig(f32, i32),
 			[]string{"b_off0: i64 = cast", "b_idx0: i64[16] = add"}, nil},
