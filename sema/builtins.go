@@ -95,6 +95,8 @@ func init() {
 	builtins[tl("inline_asm_elementwise")] = &builtin{inlineAsmParams, len(inlineAsmParams), bInlineAsm}
 	// Tile operations (tileops.go).
 	addTileOpBuiltins(tl)
+	// Block pointers (blockptr.go).
+	addBlockPtrBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {
@@ -199,8 +201,19 @@ func (c *compiler) memArgs(a *args, what string, maskIdx int) (ptr, mask *ir.Val
 }
 
 func bLoad(c *compiler, a *args) *val {
-	if given(a.vals[3]) || given(a.vals[4]) && !(a.vals[4].k == kStr && a.vals[4].s == "") {
-		return c.errorf(a.pos, diag.CodeUnsupported, "boundary_check and padding_option apply to block pointers, which tri does not support yet")
+	flags, ok := c.loadFlags(a)
+	if !ok {
+		return invalid
+	}
+	padding, ok := c.paddingOption(a.vals[4], a.pos)
+	if !ok {
+		return invalid
+	}
+	if a.vals[0].k == kBlockPtr {
+		return c.loadBlock(a, flags)
+	}
+	if padding != "" || given(a.vals[3]) && a.vals[3].truth() {
+		return c.errorf(a.pos, diag.CodeValue, "`padding_option` or `boundary_check` argument is not supported for loading a tensor of pointers or loading a scalar, because the compiler does not know the boundary; please use block pointers (defined by `make_block_ptr`) instead")
 	}
 	ptr, mask, ok := c.memArgs(a, "tl.load", 1)
 	if !ok {
@@ -222,28 +235,33 @@ func bLoad(c *compiler, a *args) *val {
 		}
 		other = c.splatTo(c.castTo(ov, t.DType, a.pos), t.Shape, a.pos)
 	}
+	v := c.emit(ir.OpLoad, t, a.pos, ptr, mask, other)
+	v.Flags = flags
+	return rtVal(v)
+}
+
+// loadFlags reads tl.load's cache_modifier, eviction_policy and volatile.
+func (c *compiler) loadFlags(a *args) (ir.Flags, bool) {
 	var flags ir.Flags
-	if f, ok := c.cacheFlags(a.vals[5], map[string]ir.Flags{"": 0, ".ca": ir.FlagCacheCA, ".cg": ir.FlagCacheCG, ".cv": ir.FlagVolatile}, "cache_modifier", a.pos); ok {
-		flags |= f
-	} else {
-		return invalid
+	f, ok := c.cacheFlags(a.vals[5], map[string]ir.Flags{"": 0, ".ca": ir.FlagCacheCA, ".cg": ir.FlagCacheCG, ".cv": ir.FlagVolatile}, "cache_modifier", a.pos)
+	if !ok {
+		return 0, false
 	}
-	if f, ok := c.cacheFlags(a.vals[6], evictions, "eviction_policy", a.pos); ok {
-		flags |= f
-	} else {
-		return invalid
+	flags |= f
+	if f, ok = c.cacheFlags(a.vals[6], evictions, "eviction_policy", a.pos); !ok {
+		return 0, false
 	}
+	flags |= f
 	if v := a.vals[7]; given(v) {
 		if !v.isConst() {
-			return c.errorf(a.pos, diag.CodeValue, "volatile must be a compile-time bool")
+			c.errorf(a.pos, diag.CodeValue, "volatile must be a compile-time bool")
+			return 0, false
 		}
 		if v.truth() {
 			flags |= ir.FlagVolatile
 		}
 	}
-	v := c.emit(ir.OpLoad, t, a.pos, ptr, mask, other)
-	v.Flags = flags
-	return rtVal(v)
+	return flags, true
 }
 
 var evictions = map[string]ir.Flags{"": 0, "evict_normal": 0, "evict_first": ir.FlagEvictFirst, "evict_last": ir.FlagEvictLast}
@@ -271,8 +289,15 @@ func (c *compiler) cacheFlags(v *val, table map[string]ir.Flags, what string, po
 }
 
 func bStore(c *compiler, a *args) *val {
-	if given(a.vals[3]) {
-		return c.errorf(a.pos, diag.CodeUnsupported, "boundary_check applies to block pointers, which tri does not support yet")
+	flags, ok := c.storeFlags(a)
+	if !ok {
+		return invalid
+	}
+	if a.vals[0].k == kBlockPtr {
+		return c.storeBlock(a, flags)
+	}
+	if given(a.vals[3]) && a.vals[3].truth() {
+		return c.errorf(a.pos, diag.CodeValue, "`boundary_check` argument is not supported for storing a tensor of pointers or storing a scalar, because the compiler does not know the boundary; please use block pointers (defined by `make_block_ptr`) instead")
 	}
 	ptr, mask, ok := c.memArgs(a, "tl.store", 2)
 	if !ok {
@@ -296,20 +321,19 @@ func bStore(c *compiler, a *args) *val {
 		return invalid
 	}
 	x = c.splatTo(x, ptr.Type.Shape, a.pos)
-	var flags ir.Flags
-	if f, ok := c.cacheFlags(a.vals[4], map[string]ir.Flags{"": 0, ".wb": 0, ".cg": ir.FlagCacheCG, ".cs": ir.FlagCacheCS, ".wt": ir.FlagCacheWT}, "cache_modifier", a.pos); ok {
-		flags |= f
-	} else {
-		return invalid
-	}
-	if f, ok := c.cacheFlags(a.vals[5], evictions, "eviction_policy", a.pos); ok {
-		flags |= f
-	} else {
-		return invalid
-	}
 	v := c.emit(ir.OpStore, ir.ScalarType(ir.TVoid), a.pos, ptr, x, mask)
 	v.Flags = flags
 	return noneVal
+}
+
+// storeFlags reads tl.store's cache_modifier and eviction_policy.
+func (c *compiler) storeFlags(a *args) (ir.Flags, bool) {
+	f, ok := c.cacheFlags(a.vals[4], map[string]ir.Flags{"": 0, ".wb": 0, ".cg": ir.FlagCacheCG, ".cs": ir.FlagCacheCS, ".wt": ir.FlagCacheWT}, "cache_modifier", a.pos)
+	if !ok {
+		return 0, false
+	}
+	e, ok := c.cacheFlags(a.vals[5], evictions, "eviction_policy", a.pos)
+	return f | e, ok
 }
 
 func bWhere(c *compiler, a *args) *val {

@@ -113,7 +113,11 @@ func (c *compiler) call(fr *frame, e *frontend.Call) *val {
 		return b.fn(c, a)
 	case kMethod:
 		if callee.recv.k == kDType {
-			if r, ok := dtypePredicate(callee.recv.dt, callee.s); ok && len(e.Args) == 0 && len(e.Keywords) == 0 {
+			pred := dtypePredicate
+			if callee.recv.block != nil {
+				pred = blockTypePredicate
+			}
+			if r, ok := pred(callee.recv.dt, callee.s); ok && len(e.Args) == 0 && len(e.Keywords) == 0 {
 				return boolVal(r)
 			}
 			return c.errorf(e.Pos, diag.CodeType, "dtype has no method %s", callee.s)

@@ -161,6 +161,10 @@ func (c *compiler) mergeBranches(fr *frame, node *ir.If, before, thenEnv, elseEn
 			fr.env[n] = tv
 			continue
 		}
+		if tv.k == kBlockPtr && ev.k == kBlockPtr {
+			fr.env[n] = c.mergeBlockPtrs(n, node, tv.bp, ev.bp, thenTerm, elseTerm, pos)
+			continue
+		}
 		if tv.isConst() && ev.isConst() && !tv.isNum() && !ev.isNum() {
 			if eq, err := pyCompare("==", tv, ev); err == nil && eq {
 				fr.env[n] = tv
@@ -268,6 +272,8 @@ type carried struct {
 	// others are names the body assigns that hold other compile-time
 	// values before the loop (strings, dtypes, tuples), by their value then.
 	others map[string]*val
+	// blocks are the carried block pointers (blockloop.go).
+	blocks []*carriedBlock
 }
 
 // enterLoop declares a Var for each carried name, assigning its value
@@ -284,6 +290,10 @@ func (c *compiler) enterLoop(fr *frame, body []frontend.Stmt, exclude string, po
 		}
 		if !exists || v.k == kUndef {
 			cr.fresh = append(cr.fresh, n)
+			continue
+		}
+		if v.k == kBlockPtr {
+			cr.blocks = append(cr.blocks, c.enterBlock(n, v.bp, body, pos))
 			continue
 		}
 		if !c.mergeable(v) {
@@ -307,6 +317,9 @@ func (c *compiler) enterLoop(fr *frame, body []frontend.Stmt, exclude string, po
 func (c *compiler) readCarried(fr *frame, cr *carried, pos diag.Pos) {
 	for i, n := range cr.names {
 		fr.env[n] = rtVal(c.readVar(cr.vars[i], pos))
+	}
+	for _, cb := range cr.blocks {
+		c.readBlock(fr, cb, pos)
 	}
 }
 
@@ -339,6 +352,9 @@ func (c *compiler) storeCarried(fr *frame, cr *carried, pos diag.Pos) {
 			continue
 		}
 		c.blk.Stmts = append(c.blk.Stmts, &ir.Assign{Var: vr, Value: x, Pos: ir.Pos(pos)})
+	}
+	for _, cb := range cr.blocks {
+		c.storeBlockVars(fr, cb, pos)
 	}
 }
 

@@ -216,6 +216,9 @@ func pyStr(v *val) string {
 		}
 		return tritonName(v.rt.Type.DType) + "[" + strings.Join(dims, ", ") + "]"
 	case kDType:
+		if v.block != nil {
+			return blockTypeString(v.dt, v.block)
+		}
 		return tritonName(v.dt)
 	case kTuple:
 		parts := make([]string, len(v.elts))

@@ -292,7 +292,12 @@ func (c *compiler) attribute(fr *frame, e *frontend.Attribute) *val {
 	case kRuntime:
 		return c.tensorAttr(x, e.Name, e.Pos)
 	case kDType:
+		if x.block != nil {
+			return c.blockTypeAttr(x, e.Name, e.Pos)
+		}
 		return c.dtypeAttr(x.dt, e.Name, e.Pos)
+	case kBlockPtr:
+		return c.blockPtrAttr(x, e.Name, e.Pos)
 	case kTuple:
 		if e.Name == "index" || e.Name == "count" {
 			return c.errorf(e.Pos, diag.CodeUnsupported, "tuple.%s is not supported", e.Name)

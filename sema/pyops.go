@@ -68,7 +68,7 @@ func pyCompare(op string, a, b *val) (bool, error) {
 	case "is", "is not":
 		same := a.k == b.k && (a.k == kNone || a.k == kBool && a.b == b.b)
 		if a.k == kDType && b.k == kDType {
-			same = a.dt == b.dt
+			same = a.dt == b.dt && a.block.Equal(b.block) && (a.block == nil) == (b.block == nil)
 		}
 		return same == (op == "is"), nil
 	case "in", "not in":
@@ -117,7 +117,7 @@ func pyCompare(op string, a, b *val) (bool, error) {
 		eq := false
 		switch {
 		case a.k == kDType && b.k == kDType:
-			eq = a.dt == b.dt
+			eq = a.dt == b.dt && a.block.Equal(b.block) && (a.block == nil) == (b.block == nil)
 		case a.k == kNone && b.k == kNone:
 			eq = true
 		case a.k == kTuple && b.k == kTuple && len(a.elts) == len(b.elts):

@@ -43,6 +43,8 @@ var members = map[string]string{
 	"atomic_xor": "triton.language.atomic_xor", "atomic_xchg": "triton.language.atomic_xchg", "atomic_cas": "triton.language.atomic_cas",
 	// Tile operations (tileops.go).
 	"flip": "triton.language.flip", "histogram": "triton.language.histogram", "gather": "triton.language.gather",
+	// Block pointers (blockptr.go).
+	"advance": "triton.language.advance",
 }
 
 // modules are the module paths a name can stand for.
@@ -56,7 +58,6 @@ var modules = map[string]bool{
 // unsupportedNames are triton.language names tri knows but does not
 // implement yet.
 var unsupportedNames = map[string]bool{
-	"make_block_ptr": true, "advance": true,
 	"dot_scaled": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true,
 	"zeros_like": false, "extra": false,

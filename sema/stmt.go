@@ -80,6 +80,9 @@ func (c *compiler) bindTarget(fr *frame, t frontend.Expr, v *val) {
 		if v.k == kRuntime && v.rt.Name == "" && v.rt.Op != ir.OpConst {
 			v.rt.Name = t.ID
 		}
+		if v.k == kBlockPtr {
+			nameBlockPtr(v.bp, t.ID)
+		}
 		fr.env[t.ID] = v
 	case *frontend.Tuple, *frontend.List:
 		var elts []frontend.Expr

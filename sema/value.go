@@ -31,6 +31,7 @@ const (
 	kMethod   // a bound member function: recv.name
 	kUndef    // a name that may not be used here; s is the reason
 	kPyModule // a module of the project (mod)
+	kBlockPtr // a block pointer (blockptr.go)
 )
 
 // val is the result of evaluating an expression.
@@ -46,6 +47,10 @@ type val struct {
 	fn   *frontend.Func
 	recv *val
 	mod  *frontend.File // kPyModule
+	bp   *blockPtr      // kBlockPtr
+	// block is the shape of a block type (kDType): dt is then its
+	// element type, or a pointer to it for a block pointer's type.
+	block ir.Shape
 }
 
 var invalid = &val{k: kInvalid}
@@ -64,7 +69,7 @@ var noneVal = &val{k: kNone}
 
 // isConst reports whether v is known at compile time.
 func (v *val) isConst() bool {
-	return v.k != kRuntime && v.k != kInvalid && v.k != kTuple || v.k == kTuple && v.allConst()
+	return v.k != kRuntime && v.k != kInvalid && v.k != kTuple && v.k != kBlockPtr || v.k == kTuple && v.allConst()
 }
 
 func (v *val) allConst() bool {
@@ -158,6 +163,8 @@ func (v *val) describe() string {
 		return "the module " + moduleName(v.mod)
 	case kBuiltin, kMethod:
 		return "the function " + v.s
+	case kBlockPtr:
+		return "a block pointer of type " + v.bp.typeString()
 	}
 	return "a value"
 }
@@ -180,6 +187,9 @@ func (v *val) repr() string {
 	case kNone:
 		return "None"
 	case kDType:
+		if v.block != nil {
+			return blockTypeString(v.dt, v.block)
+		}
 		if v.dt.IsPtr() {
 			return "pointer<" + ir.Scalar(v.dt.Elem).PyName() + ">"
 		}
@@ -195,6 +205,8 @@ func (v *val) repr() string {
 		return "(" + strings.Join(parts, ", ") + ")"
 	case kRuntime:
 		return "<" + v.rt.Type.String() + ">"
+	case kBlockPtr:
+		return "<" + v.bp.typeString() + ">"
 	}
 	return v.describe()
 }
