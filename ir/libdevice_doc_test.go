@@ -62,11 +62,33 @@ func libdeviceDocRow(o *ir.LibdeviceOverload, measured string) string {
 	default:
 		doc = fmt.Sprintf("%d ulp", o.ULP)
 	}
-	ftz := ""
-	if o.FTZ {
-		ftz = "ftz"
-	}
+	ftz := ftzDoc(o)
 	return fmt.Sprintf("| %s | (%s) -> %s | `%s` | %s | %s | %s | %s |\n", o.Func, strings.Join(args, ", "), o.Result, o.Symbol, cuda, ftz, doc, measured)
+}
+
+// ftzDoc describes o's flush-to-zero behaviour for the table.
+func ftzDoc(o *ir.LibdeviceOverload) string {
+	var parts []string
+	switch {
+	case o.FTZIn && o.FTZOut:
+		parts = append(parts, "ftz")
+	case o.FTZIn:
+		parts = append(parts, "ftz operands")
+	case o.FTZOut:
+		parts = append(parts, "ftz result")
+	}
+	rule := map[ir.SubnormalRule]string{
+		ir.SubnormalNaN:      "subnormal x: NaN",
+		ir.SubnormalLogb:     "subnormal x: -150",
+		ir.SubnormalTwice:    "subnormal x: 2x",
+		ir.SubnormalPow:      "subnormal x: ±2^-127",
+		ir.SubnormalPositive: "positive subnormal x flushed",
+		ir.SubnormalNext:     "steps over the subnormals",
+	}[o.Subnormal]
+	if rule != "" {
+		parts = append(parts, rule)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // TestLibdeviceDoc: docs/LIBDEVICE.md lists every overload of the table
