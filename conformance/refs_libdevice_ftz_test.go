@@ -72,7 +72,7 @@ func tritonBessel(in, res tensors) tensors {
 		setEach(in, res, name, func(i int) float64 { return ftz(r32(f(pos(x.Float(i))))) })
 	}
 	setEach(in, res, "jn2", func(i int) float64 {
-		if v := x.Float(i); math.Abs(v) < 1e-20 {
+		if v := x.Float(i); math.Abs(v) < 0x1p-62 {
 			return math.NaN()
 		}
 		return ftz(r32(math.Jn(2, ftz(x.Float(i)))))
