@@ -135,6 +135,8 @@ func tritonNextafter(a, b float64) float64 {
 	a, b = ftz(a), ftz(b)
 	r := float64(math.Nextafter32(float32(a), float32(b)))
 	switch {
+	case a == b: // C99: y
+		return b
 	case !sub32(r):
 		return r
 	case a == 0:

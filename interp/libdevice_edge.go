@@ -23,6 +23,15 @@ func lgamma(x float64) float64 {
 	return v
 }
 
+// nextafterC99 is r, Go's nextafter(a, b), or b where a == b: C99 and
+// CUDA give y there (nextafter(-0, +0) = +0), Go gives x.
+func nextafterC99(r, a, b float64) float64 {
+	if a == b {
+		return b
+	}
+	return r
+}
+
 // jnTinyF32 is the magnitude below which CUDA's jnf of an order n >= 2
 // gives NaN: its recurrence over 2k/x overflows fp32 (measured on an H100:
 // NaN at 0, 1e-40 and 1e-30, finite at 1e-5).
