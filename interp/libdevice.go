@@ -231,7 +231,9 @@ func libdeviceImpls() map[string]libFunc {
 	t["__nv_norm4df"], t["__nv_norm4d"] = norm4, norm4
 	rnorm4 := func(a []libElem) libElem { return libElem{f: 1 / norm(a[0].f, a[1].f, a[2].f, a[3].f)} }
 	t["__nv_rnorm4df"], t["__nv_rnorm4d"] = rnorm4, rnorm4
-	t["__nv_nextafterf"] = fl2(func(a, b float64) float64 { return nextafterC99(float64(math.Nextafter32(float32(a), float32(b))), a, b) })
+	t["__nv_nextafterf"] = fl2(func(a, b float64) float64 {
+		return nextafterC99(float64(math.Nextafter32(float32(a), float32(b))), a, b)
+	})
 	t["__nv_nextafter"] = fl2(func(a, b float64) float64 { return nextafterC99(math.Nextafter(a, b), a, b) })
 	t["__nv_fmaf"] = fl3(fma32)
 	t["__nv_fma"] = fl3(math.FMA)
