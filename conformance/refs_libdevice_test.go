@@ -107,12 +107,12 @@ func merge(ts ...tensors) tensors {
 }
 
 func refLibExpLog(in tensors, _ map[string]float64) tensors {
-	return floats1(in, "x", map[string]func(float64) float64{
+	return tritonExpLog(in, floats1(in, "x", map[string]func(float64) float64{
 		"exp": math.Exp, "exp2": math.Exp2, "exp10": func(x float64) float64 { return math.Pow(10, x) },
 		"expm1": math.Expm1, "log": math.Log, "log2": math.Log2, "log10": math.Log10, "log1p": math.Log1p,
 		"logb": math.Logb, "cbrt": math.Cbrt, "rcbrt": func(x float64) float64 { return 1 / math.Cbrt(x) },
 		"sqrt": math.Sqrt, "rsqrt": func(x float64) float64 { return 1 / math.Sqrt(x) },
-	})
+	}))
 }
 
 // sinPi is sin(pi*x) for the reference: exact zeros at integers, else
@@ -169,7 +169,7 @@ func refLibPow(in tensors, _ map[string]float64) tensors {
 	})
 	x := in["x"]
 	res["pi"] = eachFloat(in["pi"], func(i int) float64 { return ftz(r32(math.Pow(ftz(x.Float(i)), float64(n.Int(i))))) })
-	return res
+	return tritonPow(in, res)
 }
 
 func refLibErfGamma(in tensors, _ map[string]float64) tensors {
@@ -202,7 +202,7 @@ func refLibErfGamma(in tensors, _ map[string]float64) tensors {
 			return math.Exp(x*x) * math.Erfc(x)
 		},
 		"normcdf": func(x float64) float64 { return math.Erfc(-x/math.Sqrt2) / 2 },
-		"lgamma":  func(x float64) float64 { v, _ := math.Lgamma(x); return v },
+		"lgamma":  lgammaC99,
 		"tgamma":  math.Gamma,
 	}), floats1(in, "p", map[string]func(float64) float64{
 		"erfinv": math.Erfinv, "erfcinv": erfcinv,
@@ -230,12 +230,12 @@ func refLibBessel(in tensors, _ map[string]float64) tensors {
 		}
 		return sum
 	}
-	return floats1(in, "x", map[string]func(float64) float64{
+	return tritonBessel(in, floats1(in, "x", map[string]func(float64) float64{
 		"j0": math.J0, "j1": math.J1, "y0": math.Y0, "y1": math.Y1,
 		"cyl_bessel_i0": func(x float64) float64 { return besselI(0, x) },
 		"cyl_bessel_i1": func(x float64) float64 { return besselI(1, x) },
 		"jn2":           func(x float64) float64 { return math.Jn(2, x) }, "yn2": func(x float64) float64 { return math.Yn(2, x) },
-	})
+	}))
 }
 
 func refLibRounding(in tensors, _ map[string]float64) tensors {
@@ -296,7 +296,7 @@ func refLibRounding(in tensors, _ map[string]float64) tensors {
 	})
 	res["ldx"] = eachFloat(in["ldx"], func(i int) float64 { return ftz(r32(ftz(x.Float(i)) * math.Pow(2, float64(n.Int(i))))) })
 	res["scb"] = eachFloat(in["scb"], func(i int) float64 { return ftz(r32(ftz(y.Float(i)) * math.Pow(2, float64(n.Int(i))))) })
-	return res
+	return tritonRounding(in, res)
 }
 
 func refLibClassify(in tensors, _ map[string]float64) tensors {
@@ -481,7 +481,8 @@ func refLibRoundedArith(in tensors, _ map[string]float64) tensors {
 			return int64(v)
 		})
 	}
-	res["tdiv"] = eachFloat(in["tdiv"], func(i int) float64 { return ftz(r32(ftz(a.Float(i)) / ftz(b.Float(i)))) })
+	// tl.div_rn is div.rn.f32 under Triton, not libdevice's: nothing flushed.
+	res["tdiv"] = eachFloat(in["tdiv"], func(i int) float64 { return r32(a.Float(i) / b.Float(i)) })
 	res["tsqrt"] = eachFloat(in["tsqrt"], func(i int) float64 { return ftz(r32(math.Sqrt(ftz(b.Float(i))))) })
 	res["rsq"] = eachFloat(in["rsq"], func(i int) float64 {
 		v := ftz(b.Float(i))
@@ -598,7 +599,7 @@ func refLibFP64(in tensors, _ map[string]float64) tensors {
 	}) {
 		res[k] = v
 	}
-	return res
+	return tritonFP64(in, res)
 }
 
 func refLibFast(in tensors, _ map[string]float64) tensors {

@@ -13,6 +13,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
@@ -184,8 +185,8 @@ func libdeviceImpls() map[string]libFunc {
 	for name, f := range map[string]func(float64) float64{
 		"floor": math.Floor, "ceil": math.Ceil, "trunc": math.Trunc, "round": math.Round,
 		"rint": math.RoundToEven, "nearbyint": math.RoundToEven, "exp2": math.Exp2, "sqrt": math.Sqrt,
-		"rsqrt": func(x float64) float64 { return 1 / math.Sqrt(x) }, "sin": math.Sin, "cos": math.Cos,
-		"tan": math.Tan, "sinpi": sinpi, "cospi": cospi, "log2": math.Log2, "exp": math.Exp,
+		"rsqrt": func(x float64) float64 { return 1 / math.Sqrt(x) }, "sin": sinAccurate, "cos": cosAccurate,
+		"tan": tanAccurate, "sinpi": sinpi, "cospi": cospi, "log2": math.Log2, "exp": math.Exp,
 		"exp10": func(x float64) float64 { return math.Pow(10, x) }, "cosh": math.Cosh, "sinh": math.Sinh,
 		"tanh": math.Tanh, "atan": math.Atan, "asin": math.Asin, "acos": math.Acos, "log": math.Log,
 		"log10": math.Log10, "log1p": math.Log1p, "acosh": math.Acosh, "asinh": math.Asinh,
@@ -195,7 +196,7 @@ func libdeviceImpls() map[string]libFunc {
 		"cyl_bessel_i1": func(x float64) float64 { return besselI(1, x) }, "erf": math.Erf,
 		"erfinv": erfinv, "erfc": math.Erfc, "erfcx": erfcx, "erfcinv": erfcinv,
 		"normcdfinv": normcdfinv, "normcdf": normcdf,
-		"lgamma": func(x float64) float64 { v, _ := math.Lgamma(x); return v },
+		"lgamma": lgamma,
 		"tgamma": math.Gamma, "logb": math.Logb, "fabs": math.Abs,
 	} {
 		bothKinds(t, name, fl1(f))
@@ -204,7 +205,7 @@ func libdeviceImpls() map[string]libFunc {
 	for name, f := range map[string]func(float64, float64) float64{
 		"copysign": math.Copysign, "atan2": math.Atan2, "hypot": math.Hypot,
 		"rhypot": func(a, b float64) float64 { return 1 / math.Hypot(a, b) },
-		"fmod":   math.Mod, "remainder": math.Remainder, "pow": math.Pow,
+		"fmod":   math.Mod, "remainder": math.Remainder, "pow": powAccurate,
 		"fdim": func(a, b float64) float64 {
 			if a > b {
 				return a - b
@@ -230,18 +231,19 @@ func libdeviceImpls() map[string]libFunc {
 	t["__nv_norm4df"], t["__nv_norm4d"] = norm4, norm4
 	rnorm4 := func(a []libElem) libElem { return libElem{f: 1 / norm(a[0].f, a[1].f, a[2].f, a[3].f)} }
 	t["__nv_rnorm4df"], t["__nv_rnorm4d"] = rnorm4, rnorm4
-	t["__nv_nextafterf"] = fl2(func(a, b float64) float64 { return float64(math.Nextafter32(float32(a), float32(b))) })
-	t["__nv_nextafter"] = fl2(math.Nextafter)
+	t["__nv_nextafterf"] = fl2(func(a, b float64) float64 {
+		return nextafterC99(float64(math.Nextafter32(float32(a), float32(b))), a, b)
+	})
+	t["__nv_nextafter"] = fl2(func(a, b float64) float64 { return nextafterC99(math.Nextafter(a, b), a, b) })
 	t["__nv_fmaf"] = fl3(fma32)
 	t["__nv_fma"] = fl3(math.FMA)
 	ldexp := func(a []libElem) libElem { return libElem{f: math.Ldexp(a[0].f, int(a[1].i))} }
 	t["__nv_ldexpf"], t["__nv_ldexp"], t["__nv_scalbnf"], t["__nv_scalbn"] = ldexp, ldexp, ldexp, ldexp
-	// powi is pow with the exponent converted to the base's kind.
-	t["__nv_powif"] = func(a []libElem) libElem { return libElem{f: math.Pow(a[0].f, r32(float64(a[1].i)))} }
-	t["__nv_powi"] = func(a []libElem) libElem { return libElem{f: math.Pow(a[0].f, float64(a[1].i))} }
+	t["__nv_powif"] = func(a []libElem) libElem { return libElem{f: powi(f32, a[0].f, a[1].i)} }
+	t["__nv_powi"] = func(a []libElem) libElem { return libElem{f: powi(f64, a[0].f, a[1].i)} }
 	jn, yn := besselN(math.Jn), besselN(math.Yn)
-	t["__nv_jnf"] = func(a []libElem) libElem { return libElem{f: jn(a[0].i, a[1].f)} }
-	t["__nv_jn"] = t["__nv_jnf"]
+	t["__nv_jnf"] = func(a []libElem) libElem { return libElem{f: jnf(jn, a[0].i, a[1].f)} }
+	t["__nv_jn"] = func(a []libElem) libElem { return libElem{f: jn(a[0].i, a[1].f)} }
 	t["__nv_ynf"] = func(a []libElem) libElem { return libElem{f: yn(a[0].i, a[1].f)} }
 	t["__nv_yn"] = t["__nv_ynf"]
 	ilogbF := toInt(ilogb)
@@ -324,22 +326,29 @@ func libdeviceImpls() map[string]libFunc {
 			t["__nv_"+src+"2ull_"+ms] = toInt(func(x float64) int64 { return saturateU64(toIntMode(x, m)) })
 		}
 	}
+	// tl.div_rn is libdevice's div_rn without flushing (ir.PreciseDivSymbol).
+	t[ir.PreciseDivSymbol] = t["__nv_fdiv_rn"]
 	return t
 }
 
-// evalLibdevice computes an OpLibdevice value element by element.
+// evalLibdevice computes an OpLibdevice value element by element, with
+// the overload's flush-to-zero behaviour (ir.LibdeviceOverload.FTZIn,
+// FTZOut, Subnormal) on fp32.
 func evalLibdevice(p *program, v *ir.Value, a []*tile) (*tile, error) {
 	f := libdeviceFuncs[v.Extern]
 	o, _ := ir.LibdeviceSymbol(v.Extern)
 	if f == nil || o == nil {
 		return nil, p.errorf(v.Pos, diag.CodeInternal, "internal error: no implementation of libdevice %s", v.Extern)
 	}
+	first := slices.Index(o.Args, ir.Float32)
 	r := newTile(v.Type.Kind, v.Type.Shape)
 	buf := make([]libElem, len(a))
 	for i := range r.shape.NumElements() {
 		for j, x := range a {
 			switch {
-			case x.flts != nil && o.FTZ && x.kind == ir.Float32:
+			case x.flts != nil && x.kind == ir.Float32 && j == first && o.Subnormal != ir.SubnormalPlain:
+				buf[j] = libElem{f: subnormalOperand(o, x.flts[i])}
+			case x.flts != nil && o.FTZIn && x.kind == ir.Float32:
 				buf[j] = libElem{f: flushSubnormal32(x.flts[i])}
 			case x.flts != nil:
 				buf[j] = libElem{f: x.flts[i]}
@@ -348,19 +357,23 @@ func evalLibdevice(p *program, v *ir.Value, a []*tile) (*tile, error) {
 			}
 		}
 		e := f(buf)
-		if r.flts != nil {
-			r.flts[i] = e.f
-		} else {
+		if r.flts == nil {
 			r.ints[i] = e.i
+			continue
 		}
+		if r.kind == ir.Float32 {
+			e.f = float64(float32(e.f))
+			if o.FTZOut {
+				e.f = flushSubnormal32(e.f)
+			}
+		}
+		if first >= 0 {
+			e.f = subnormalResult(o, a[first].flts[i], e.f)
+		}
+		r.flts[i] = e.f
 	}
 	if r.flts != nil {
 		roundFloats(r.kind, r.flts)
-		if o.FTZ && r.kind == ir.Float32 {
-			for i, x := range r.flts {
-				r.flts[i] = flushSubnormal32(x)
-			}
-		}
 	} else {
 		wrapInts(r.kind, r.ints)
 	}

@@ -41,11 +41,73 @@ type LibdeviceOverload struct {
 	// Doc is CUDA's statement of the error where it is not a plain ULP
 	// (a range or a formula), for the documentation table.
 	Doc string
-	// FTZ: fp32 operands and results that are subnormal are flushed to
-	// zero of the same sign. Triton links libdevice with nvvm-reflect-ftz
-	// (enable_reflect_ftz, on by default), which selects libdevice's
-	// flush-to-zero code for every fp32 function but the bit-level ones.
-	FTZ bool
+	// FTZIn and FTZOut: fp32 operands (In) and results (Out) that are
+	// subnormal are flushed to zero of the same sign. Triton links
+	// libdevice with nvvm-reflect-ftz (enable_reflect_ftz, on by default),
+	// which selects libdevice's flush-to-zero code for every fp32 function
+	// but the bit-level ones; what that code does differs per function and
+	// was measured against real Triton (see ftzExceptions).
+	FTZIn, FTZOut bool
+	// Subnormal is what Triton's flush-to-zero code makes of a subnormal
+	// fp32 first operand where that is neither the function of the
+	// flushed operand nor of the operand itself.
+	Subnormal SubnormalRule
+}
+
+// FTZ reports whether any fp32 operand or result is flushed or treated
+// specially.
+func (o *LibdeviceOverload) FTZ() bool {
+	return o.FTZIn || o.FTZOut || o.Subnormal != SubnormalPlain
+}
+
+// SubnormalRule is a libdevice overload's treatment of a subnormal fp32
+// first operand, measured on real Triton.
+type SubnormalRule uint8
+
+const (
+	// SubnormalPlain: the operand is flushed where FTZIn says so.
+	SubnormalPlain SubnormalRule = iota
+	// SubnormalNaN: the result is NaN (cbrtf, rcbrtf).
+	SubnormalNaN
+	// SubnormalLogb: the result is -150 (logbf).
+	SubnormalLogb
+	// SubnormalTwice: the result is twice the operand, whatever the
+	// exponent (ldexpf, scalbnf).
+	SubnormalTwice
+	// SubnormalPow: the operand counts as 2^-127 of its sign (powf).
+	SubnormalPow
+	// SubnormalPositive: positive subnormals are flushed, negative ones
+	// kept, so the functions defined for x >= 0 give NaN (y0f, y1f, ynf).
+	SubnormalPositive
+	// SubnormalNext: nextafterf steps on the flush-to-zero number line:
+	// from zero to the smallest normal, from it to zero.
+	SubnormalNext
+)
+
+// ftzExceptions are the fp32 overloads whose flush-to-zero behaviour under
+// Triton is not "flush operands and result": measured on an H100 against
+// real Triton 3.6 (the construct kernels conformance/constructs/libdevice_*).
+var ftzExceptions = map[string]struct {
+	in, out bool
+	rule    SubnormalRule
+}{
+	"__nv_expf":       {in: true},  // exp(-100) is a subnormal result, kept
+	"__nv_logf":       {out: true}, // log(1e-40) = -92.1: the operand is not flushed
+	"__nv_log2f":      {out: true}, //
+	"__nv_log10f":     {out: true}, //
+	"__nv_logbf":      {out: true, rule: SubnormalLogb},
+	"__nv_cbrtf":      {in: true, out: true, rule: SubnormalNaN},
+	"__nv_rcbrtf":     {in: true, out: true, rule: SubnormalNaN},
+	"__nv_ldexpf":     {out: true, rule: SubnormalTwice},
+	"__nv_scalbnf":    {out: true, rule: SubnormalTwice},
+	"__nv_nextafterf": {in: true, rule: SubnormalNext},
+	"__nv_rhypotf":    {in: true}, // 1/hypot(3e38, 1.5) = 3.3e-39 is kept
+	"__nv_rnorm3df":   {in: true}, //
+	"__nv_rnorm4df":   {in: true}, //
+	"__nv_powf":       {in: true, out: true, rule: SubnormalPow},
+	"__nv_y0f":        {out: true, rule: SubnormalPositive},
+	"__nv_y1f":        {out: true, rule: SubnormalPositive},
+	"__nv_ynf":        {out: true, rule: SubnormalPositive},
 }
 
 // bitLevel are the fp32 overloads that read or write bits and so flush
@@ -272,18 +334,46 @@ func libdeviceFuncs() []LibdeviceFunc {
 	for _, f := range funcs {
 		for _, o := range f.Overloads {
 			o.Func = f.Name
-			o.FTZ = !bitLevel[o.Symbol] && (o.Result == Float32 || slices.Contains(o.Args, Float32))
+			setFTZ(o)
 		}
 	}
 	return funcs
+}
+
+// setFTZ sets o's flush-to-zero fields: none for fp64 and bit-level
+// overloads, the measured exception, else operands and result flushed.
+func setFTZ(o *LibdeviceOverload) {
+	if bitLevel[o.Symbol] || (o.Result != Float32 && !slices.Contains(o.Args, Float32)) {
+		return
+	}
+	if e, ok := ftzExceptions[o.Symbol]; ok {
+		o.FTZIn, o.FTZOut, o.Subnormal = e.in, e.out, e.rule
+		return
+	}
+	o.FTZIn, o.FTZOut = true, true
+}
+
+// PreciseDivSymbol is the symbol of tl.div_rn: fp32 division correctly
+// rounded, as libdevice's div_rn, but flushing nothing (Triton emits
+// div.rn.f32 for it, not a libdevice call; measured: 1e-38 / 3 is a
+// subnormal there, 0 through libdevice.div_rn).
+const PreciseDivSymbol = "tri_div_rn"
+
+// preciseDiv is tl.div_rn's overload, kept out of the libdevice names.
+func preciseDiv() *LibdeviceOverload {
+	o := sig(ks(Float32, Float32), Float32, PreciseDivSymbol, "__fdiv_rn", 0)
+	o.Func = "div_rn"
+	return o
 }
 
 // libdeviceTable holds the functions by name and the overloads by symbol;
 // built once, never changed.
 type libdeviceTable struct {
 	funcs   map[string]*LibdeviceFunc
-	symbols map[string]*LibdeviceOverload
+	symbols map[string]*LibdeviceOverload // libdevice's and tl.div_rn's
 	names   []string
+	// libdevice are the symbols of libdevice's own overloads, sorted.
+	libdevice []string
 }
 
 var libdevice = newLibdeviceTable()
@@ -296,9 +386,12 @@ func newLibdeviceTable() *libdeviceTable {
 		l.names = append(l.names, f.Name)
 		for _, o := range f.Overloads {
 			l.symbols[o.Symbol] = o
+			l.libdevice = append(l.libdevice, o.Symbol)
 		}
 	}
+	l.symbols[PreciseDivSymbol] = preciseDiv()
 	sort.Strings(l.names)
+	sort.Strings(l.libdevice)
 	return l
 }
 
@@ -308,7 +401,8 @@ func LibdeviceFuncNamed(name string) (*LibdeviceFunc, bool) {
 	return f, ok
 }
 
-// LibdeviceSymbol looks up a libdevice overload by its symbol.
+// LibdeviceSymbol looks up a libdevice overload by its symbol (or
+// PreciseDivSymbol, tl.div_rn's).
 func LibdeviceSymbol(symbol string) (*LibdeviceOverload, bool) {
 	o, ok := libdevice.symbols[symbol]
 	return o, ok
@@ -318,14 +412,7 @@ func LibdeviceSymbol(symbol string) (*LibdeviceOverload, bool) {
 func LibdeviceNames() []string { return append([]string(nil), libdevice.names...) }
 
 // LibdeviceSymbols lists every libdevice overload's symbol, sorted.
-func LibdeviceSymbols() []string {
-	out := make([]string, 0, len(libdevice.symbols))
-	for s := range libdevice.symbols {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
-}
+func LibdeviceSymbols() []string { return append([]string(nil), libdevice.libdevice...) }
 
 // checkLibdevice checks an OpLibdevice value against its overload: the
 // operands' kinds, one shape for all, and the result's type.

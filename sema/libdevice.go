@@ -30,7 +30,7 @@ func addLibdeviceBuiltins(tl func(string) string) {
 		builtins[libdevicePath+name] = &builtin{params, n, bLibdevice(f)}
 	}
 	builtins[tl("fdiv")] = &builtin{[]string{"x", "y", "ieee_rounding"}, 2, bFdiv}
-	builtins[tl("div_rn")] = &builtin{[]string{"x", "y"}, 2, bPreciseFP32("div_rn", "__nv_fdiv_rn")}
+	builtins[tl("div_rn")] = &builtin{[]string{"x", "y"}, 2, bPreciseFP32("div_rn", ir.PreciseDivSymbol)}
 	builtins[tl("sqrt_rn")] = &builtin{[]string{"x"}, 1, bPreciseFP32("sqrt_rn", "__nv_fsqrt_rn")}
 }
 

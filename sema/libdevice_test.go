@@ -47,7 +47,7 @@ func TestLibdeviceDispatch(t *testing.T) {
 		{"tl.extra.libdevice", "tl.extra.libdevice.tanh(x)", []string{"__nv_tanhf"}, []string{"fp32[16]"}},
 		{"tl.extra.cuda.libdevice", "tl.extra.cuda.libdevice.fast_expf(x)", []string{"__nv_fast_expf"}, []string{"fp32[16]"}},
 		{"cuda import", "cl.log1p(x)", []string{"__nv_log1pf"}, []string{"fp32[16]"}},
-		{"div_rn", "tl.div_rn(x, 3)", []string{"__nv_fdiv_rn"}, []string{"fp32[16]"}},
+		{"div_rn", "tl.div_rn(x, 3)", []string{"tri_div_rn"}, []string{"fp32[16]"}},
 		{"sqrt_rn", "tl.math.sqrt_rn(x)", []string{"__nv_fsqrt_rn"}, []string{"fp32[16]"}},
 		{"fdiv is /", "tl.fdiv(x, x, ieee_rounding=True)", nil, nil},
 	} {

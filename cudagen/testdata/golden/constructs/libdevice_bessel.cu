@@ -40,15 +40,15 @@ TRI_DEV float tri_nv_j1f(float a0) { return tri_ftz_f32(j1f(tri_ftz_f32(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_y0f(float);
-TRI_DEV float tri_nv_y0f(float a0) { return tri_ftz_f32(__nv_y0f(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_y0f(float a0) { return tri_ftz_f32(__nv_y0f((a0 > 0.0f ? tri_ftz_f32(a0) : a0))); }
 #else
-TRI_DEV float tri_nv_y0f(float a0) { return tri_ftz_f32(y0f(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_y0f(float a0) { return tri_ftz_f32(y0f((a0 > 0.0f ? tri_ftz_f32(a0) : a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_y1f(float);
-TRI_DEV float tri_nv_y1f(float a0) { return tri_ftz_f32(__nv_y1f(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_y1f(float a0) { return tri_ftz_f32(__nv_y1f((a0 > 0.0f ? tri_ftz_f32(a0) : a0))); }
 #else
-TRI_DEV float tri_nv_y1f(float a0) { return tri_ftz_f32(y1f(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_y1f(float a0) { return tri_ftz_f32(y1f((a0 > 0.0f ? tri_ftz_f32(a0) : a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_cyl_bessel_i0f(float);
@@ -70,9 +70,9 @@ TRI_DEV float tri_nv_jnf(int a0, float a1) { return tri_ftz_f32(jnf(a0, tri_ftz_
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_ynf(int, float);
-TRI_DEV float tri_nv_ynf(int a0, float a1) { return tri_ftz_f32(__nv_ynf(a0, tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_ynf(int a0, float a1) { return tri_ftz_f32(__nv_ynf(a0, (a1 > 0.0f ? tri_ftz_f32(a1) : a1))); }
 #else
-TRI_DEV float tri_nv_ynf(int a0, float a1) { return tri_ftz_f32(ynf(a0, tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_ynf(int a0, float a1) { return tri_ftz_f32(ynf(a0, (a1 > 0.0f ? tri_ftz_f32(a1) : a1))); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) bessel_kernel(float* x_ptr, float* j0_ptr, float* j1_ptr, float* y0_ptr, float* y1_ptr, float* cyl_bessel_i0_ptr, float* cyl_bessel_i1_ptr, float* jn2_ptr, float* yn2_ptr) {

@@ -28,9 +28,9 @@ TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1
 TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_expf(float);
-TRI_DEV float tri_nv_expf(float a0) { return tri_ftz_f32(__nv_expf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_expf(float a0) { return __nv_expf(tri_ftz_f32(a0)); }
 #else
-TRI_DEV float tri_nv_expf(float a0) { return tri_ftz_f32(expf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_expf(float a0) { return expf(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_exp2f(float);
@@ -52,21 +52,21 @@ TRI_DEV float tri_nv_expm1f(float a0) { return tri_ftz_f32(expm1f(tri_ftz_f32(a0
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_logf(float);
-TRI_DEV float tri_nv_logf(float a0) { return tri_ftz_f32(__nv_logf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_logf(float a0) { return tri_ftz_f32(__nv_logf(a0)); }
 #else
-TRI_DEV float tri_nv_logf(float a0) { return tri_ftz_f32(logf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_logf(float a0) { return tri_ftz_f32(logf(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_log2f(float);
-TRI_DEV float tri_nv_log2f(float a0) { return tri_ftz_f32(__nv_log2f(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_log2f(float a0) { return tri_ftz_f32(__nv_log2f(a0)); }
 #else
-TRI_DEV float tri_nv_log2f(float a0) { return tri_ftz_f32(log2f(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_log2f(float a0) { return tri_ftz_f32(log2f(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_log10f(float);
-TRI_DEV float tri_nv_log10f(float a0) { return tri_ftz_f32(__nv_log10f(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_log10f(float a0) { return tri_ftz_f32(__nv_log10f(a0)); }
 #else
-TRI_DEV float tri_nv_log10f(float a0) { return tri_ftz_f32(log10f(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_log10f(float a0) { return tri_ftz_f32(log10f(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_log1pf(float);
@@ -74,23 +74,25 @@ TRI_DEV float tri_nv_log1pf(float a0) { return tri_ftz_f32(__nv_log1pf(tri_ftz_f
 #else
 TRI_DEV float tri_nv_log1pf(float a0) { return tri_ftz_f32(log1pf(tri_ftz_f32(a0))); }
 #endif
+// whether x is an fp32 subnormal, which libdevice's flush-to-zero code sees as a zero.
+TRI_DEV bool tri_sub_f32(float x) { unsigned int u = tri_bits_f32(x) & 0x7fffffffu; return u != 0u && u < 0x00800000u; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_logbf(float);
-TRI_DEV float tri_nv_logbf(float a0) { return tri_ftz_f32(__nv_logbf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_logbf(float a0) { return (tri_sub_f32(a0) ? -150.0f : tri_ftz_f32(__nv_logbf(a0))); }
 #else
-TRI_DEV float tri_nv_logbf(float a0) { return tri_ftz_f32(logbf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_logbf(float a0) { return (tri_sub_f32(a0) ? -150.0f : tri_ftz_f32(logbf(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_cbrtf(float);
-TRI_DEV float tri_nv_cbrtf(float a0) { return tri_ftz_f32(__nv_cbrtf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_cbrtf(float a0) { return (tri_sub_f32(a0) ? tri_f32_bits(0x7fffffffu) : tri_ftz_f32(__nv_cbrtf(tri_ftz_f32(a0)))); }
 #else
-TRI_DEV float tri_nv_cbrtf(float a0) { return tri_ftz_f32(cbrtf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_cbrtf(float a0) { return (tri_sub_f32(a0) ? tri_f32_bits(0x7fffffffu) : tri_ftz_f32(cbrtf(tri_ftz_f32(a0)))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rcbrtf(float);
-TRI_DEV float tri_nv_rcbrtf(float a0) { return tri_ftz_f32(__nv_rcbrtf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_rcbrtf(float a0) { return (tri_sub_f32(a0) ? tri_f32_bits(0x7fffffffu) : tri_ftz_f32(__nv_rcbrtf(tri_ftz_f32(a0)))); }
 #else
-TRI_DEV float tri_nv_rcbrtf(float a0) { return tri_ftz_f32(rcbrtf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_rcbrtf(float a0) { return (tri_sub_f32(a0) ? tri_f32_bits(0x7fffffffu) : tri_ftz_f32(rcbrtf(tri_ftz_f32(a0)))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_sqrtf(float);

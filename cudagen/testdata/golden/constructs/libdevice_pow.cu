@@ -24,20 +24,18 @@ TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=
 TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
+// whether x is an fp32 subnormal, which libdevice's flush-to-zero code sees as a zero.
+TRI_DEV bool tri_sub_f32(float x) { unsigned int u = tri_bits_f32(x) & 0x7fffffffu; return u != 0u && u < 0x00800000u; }
 // fp32 subnormals flushed to zero of their sign, as libdevice's flush-to-zero code (Triton links it so) does.
 TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_powf(float, float);
-TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(__nv_powf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(__nv_powf((tri_sub_f32(a0) ? tri_f32_bits((tri_bits_f32(a0) & 0x80000000u) | 0x00400000u) : a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(powf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(powf((tri_sub_f32(a0) ? tri_f32_bits((tri_bits_f32(a0) & 0x80000000u) | 0x00400000u) : a0), tri_ftz_f32(a1))); }
 #endif
-#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_powif(float, int);
 TRI_DEV float tri_nv_powif(float a0, int a1) { return tri_ftz_f32(__nv_powif(tri_ftz_f32(a0), a1)); }
-#else
-TRI_DEV float tri_nv_powif(float a0, int a1) { return tri_ftz_f32(powf(tri_ftz_f32(a0), (float)a1)); }
-#endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_hypotf(float, float);
 TRI_DEV float tri_nv_hypotf(float a0, float a1) { return tri_ftz_f32(__nv_hypotf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
@@ -46,9 +44,9 @@ TRI_DEV float tri_nv_hypotf(float a0, float a1) { return tri_ftz_f32(hypotf(tri_
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rhypotf(float, float);
-TRI_DEV float tri_nv_rhypotf(float a0, float a1) { return tri_ftz_f32(__nv_rhypotf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_rhypotf(float a0, float a1) { return __nv_rhypotf(tri_ftz_f32(a0), tri_ftz_f32(a1)); }
 #else
-TRI_DEV float tri_nv_rhypotf(float a0, float a1) { return tri_ftz_f32(rhypotf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_rhypotf(float a0, float a1) { return rhypotf(tri_ftz_f32(a0), tri_ftz_f32(a1)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_norm3df(float, float, float);
@@ -58,9 +56,9 @@ TRI_DEV float tri_nv_norm3df(float a0, float a1, float a2) { return tri_ftz_f32(
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rnorm3df(float, float, float);
-TRI_DEV float tri_nv_rnorm3df(float a0, float a1, float a2) { return tri_ftz_f32(__nv_rnorm3df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
+TRI_DEV float tri_nv_rnorm3df(float a0, float a1, float a2) { return __nv_rnorm3df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2)); }
 #else
-TRI_DEV float tri_nv_rnorm3df(float a0, float a1, float a2) { return tri_ftz_f32(rnorm3df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2))); }
+TRI_DEV float tri_nv_rnorm3df(float a0, float a1, float a2) { return rnorm3df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_norm4df(float, float, float, float);
@@ -70,9 +68,9 @@ TRI_DEV float tri_nv_norm4df(float a0, float a1, float a2, float a3) { return tr
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_rnorm4df(float, float, float, float);
-TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return tri_ftz_f32(__nv_rnorm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3))); }
+TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return __nv_rnorm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3)); }
 #else
-TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return tri_ftz_f32(rnorm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3))); }
+TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return rnorm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3)); }
 #endif
 
 extern "C" __global__ void __launch_bounds__(128) pow_kernel(float* x_ptr, float* y_ptr, int* n_ptr, float* p_ptr, float* pi_ptr, float* h_ptr, float* rh_ptr, float* n3_ptr, float* rn3_ptr, float* n4_ptr, float* rn4_ptr) {

@@ -243,6 +243,12 @@ TRI_DEV int tri_nv_float2int_ru(float a0) { return __nv_float2int_ru(tri_ftz_f32
 TRI_DEV int tri_nv_float2int_ru(float a0) { return __float2int_ru(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
+extern "C" __device__ float __nv_fdiv_rn(float, float);
+TRI_DEV float tri_div_rn(float a0, float a1) { return __nv_fdiv_rn(a0, a1); }
+#else
+TRI_DEV float tri_div_rn(float a0, float a1) { return __fdiv_rn(a0, a1); }
+#endif
+#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_frsqrt_rn(float);
 TRI_DEV float tri_nv_frsqrt_rn(float a0) { return tri_ftz_f32(__nv_frsqrt_rn(tri_ftz_f32(a0))); }
 #else
@@ -498,7 +504,7 @@ extern "C" __global__ void __launch_bounds__(128) rounded_arith_kernel(float* a_
   float* tdiv_ptrs[1];
   tdiv_ptrs[0] = tdiv_ptr + o[0];
   float t210[1];
-  t210[0] = tri_nv_fdiv_rn(a[0], b[0]);
+  t210[0] = tri_div_rn(a[0], b[0]);
   if (L0_owner) *tdiv_ptrs[0] = t210[0];
   // ../conformance/constructs/libdevice_rounded_arith.tri:100: tl.store(tsqrt_ptr + o, tl.sqrt_rn(b))
   float* tsqrt_ptrs[1];

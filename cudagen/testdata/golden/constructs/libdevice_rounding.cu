@@ -62,11 +62,13 @@ TRI_DEV float tri_nv_nearbyintf(float a0) { return tri_ftz_f32(__nv_nearbyintf(t
 #else
 TRI_DEV float tri_nv_nearbyintf(float a0) { return tri_ftz_f32(nearbyintf(tri_ftz_f32(a0))); }
 #endif
+// whether x is an fp32 subnormal, which libdevice's flush-to-zero code sees as a zero.
+TRI_DEV bool tri_sub_f32(float x) { unsigned int u = tri_bits_f32(x) & 0x7fffffffu; return u != 0u && u < 0x00800000u; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_logbf(float);
-TRI_DEV float tri_nv_logbf(float a0) { return tri_ftz_f32(__nv_logbf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_logbf(float a0) { return (tri_sub_f32(a0) ? -150.0f : tri_ftz_f32(__nv_logbf(a0))); }
 #else
-TRI_DEV float tri_nv_logbf(float a0) { return tri_ftz_f32(logbf(tri_ftz_f32(a0))); }
+TRI_DEV float tri_nv_logbf(float a0) { return (tri_sub_f32(a0) ? -150.0f : tri_ftz_f32(logbf(a0))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ long long __nv_llrintf(float);
@@ -88,15 +90,15 @@ TRI_DEV int tri_nv_ilogbf(float a0) { return ilogbf(tri_ftz_f32(a0)); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_ldexpf(float, int);
-TRI_DEV float tri_nv_ldexpf(float a0, int a1) { return tri_ftz_f32(__nv_ldexpf(tri_ftz_f32(a0), a1)); }
+TRI_DEV float tri_nv_ldexpf(float a0, int a1) { return (tri_sub_f32(a0) ? a0 * 2.0f : tri_ftz_f32(__nv_ldexpf(a0, a1))); }
 #else
-TRI_DEV float tri_nv_ldexpf(float a0, int a1) { return tri_ftz_f32(ldexpf(tri_ftz_f32(a0), a1)); }
+TRI_DEV float tri_nv_ldexpf(float a0, int a1) { return (tri_sub_f32(a0) ? a0 * 2.0f : tri_ftz_f32(ldexpf(a0, a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_scalbnf(float, int);
-TRI_DEV float tri_nv_scalbnf(float a0, int a1) { return tri_ftz_f32(__nv_scalbnf(tri_ftz_f32(a0), a1)); }
+TRI_DEV float tri_nv_scalbnf(float a0, int a1) { return (tri_sub_f32(a0) ? a0 * 2.0f : tri_ftz_f32(__nv_scalbnf(a0, a1))); }
 #else
-TRI_DEV float tri_nv_scalbnf(float a0, int a1) { return tri_ftz_f32(scalbnf(tri_ftz_f32(a0), a1)); }
+TRI_DEV float tri_nv_scalbnf(float a0, int a1) { return (tri_sub_f32(a0) ? a0 * 2.0f : tri_ftz_f32(scalbnf(a0, a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_fmodf(float, float);
@@ -122,11 +124,17 @@ TRI_DEV float tri_nv_copysignf(float a0, float a1) { return __nv_copysignf(a0, a
 #else
 TRI_DEV float tri_nv_copysignf(float a0, float a1) { return copysignf(a0, a1); }
 #endif
+// nextafterf's result r from x on the flush-to-zero number line: from zero the next
+// value is the smallest normal of r's sign, and a subnormal step is zero.
+TRI_DEV float tri_ftz_next_f32(float x, float r) {
+  if (!tri_sub_f32(r)) return r;
+  return x == 0.0f ? tri_f32_bits((tri_bits_f32(r) & 0x80000000u) | 0x00800000u) : tri_f32_bits(tri_bits_f32(r) & 0x80000000u);
+}
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_nextafterf(float, float);
-TRI_DEV float tri_nv_nextafterf(float a0, float a1) { return tri_ftz_f32(__nv_nextafterf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_nextafterf(float a0, float a1) { return tri_ftz_next_f32(tri_ftz_f32(a0), __nv_nextafterf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #else
-TRI_DEV float tri_nv_nextafterf(float a0, float a1) { return tri_ftz_f32(nextafterf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_nextafterf(float a0, float a1) { return tri_ftz_next_f32(tri_ftz_f32(a0), nextafterf(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_saturatef(float);
