@@ -15,7 +15,10 @@ package sema
 // The rest stops with Triton's words. Integers convert to and from fp8
 // through a float: Triton has no direct conversion.
 
-import "github.com/tri-lang/tri/ir"
+import (
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+)
 
 // fp8Partner reports whether fp8 kind f converts directly to and from k.
 func fp8Partner(f, k ir.Kind) bool {
@@ -47,8 +50,8 @@ func mlirName(k ir.Kind) string {
 // fp8CastError is the reason a cast from src to dst (toward zero with tz)
 // is not supported, or "" when it is or no fp8 kind is involved.
 func fp8CastError(src, dst ir.Kind, tz bool) string {
-	if !src.IsFP8() && !dst.IsFP8() {
-		return ""
+	if src == dst || !src.IsFP8() && !dst.IsFP8() {
+		return "" // Triton's cast returns a value of the same type as it is
 	}
 	pair := "from " + ir.Scalar(src).PyName() + " to " + ir.Scalar(dst).PyName()
 	unsupported := "casting " + pair + " is not supported: "
@@ -95,4 +98,19 @@ func fp8MLIRPair(src, dst ir.Kind, tz bool) string {
 // pointer does).
 func fp8Indirect(src, dst ir.Kind) bool {
 	return src.IsFP8() && !fp8Partner(src, dst) || dst.IsFP8() && !fp8Partner(dst, src)
+}
+
+// implicitFP8OK reports whether the conversion of v to dst that a store or
+// a load's other implies is one Triton compiles, placing the error where
+// it is not. Triton converts there with the same cast, so a float that
+// .to() refuses is refused there too; integers are left to the cast rules.
+func (c *compiler) implicitFP8OK(v *val, dst ir.Kind, what string, pos diag.Pos) bool {
+	if v.k != kRuntime || !v.rt.Type.Kind.IsFloat() || !dst.IsFloat() {
+		return true
+	}
+	if msg := fp8CastError(v.rt.Type.Kind, dst, false); msg != "" {
+		c.errorf(pos, diag.CodeType, "%s: %s", what, msg)
+		return false
+	}
+	return true
 }
