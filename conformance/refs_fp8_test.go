@@ -259,21 +259,39 @@ func e4b15FromF16(h uint16) uint8 {
 	return uint8((a*2+0x80)>>8) | uint8(h>>8)&0x80
 }
 
+// f16BitsRZ is the fp16 toward zero of an fp32 value: the nearest one, or
+// the one below it in magnitude where that is larger; NaN as f16Bits.
+func f16BitsRZ(x float64) uint16 {
+	h := f16Bits(x)
+	if !math.IsNaN(x) && math.Abs(float64(float16.Frombits(h).Float32())) > math.Abs(x) {
+		h--
+	}
+	return h
+}
+
 // refFP8E4B15: the codes widen as the fp16 (c & 0x80) << 8 | (c & 0x7F) << 7;
-// the sweep's inputs (as in refFP8Sweep) narrow through fp16.
+// the sweep's inputs (as in refFP8Sweep, with bits 0..17 all set where
+// bit 0 is) narrow from fp32 through fp16 toward zero, and from the fp16
+// to nearest even of the kernel's x.to(tl.float16).
 func refFP8E4B15(in tensors, _ map[string]float64) tensors {
 	c := in["c"]
 	up := func(i int) float64 {
 		b := uint16(c.Int(i))
 		return float64(float16.Frombits(b&0x80<<8 | b&0x7f<<7).Float32())
 	}
-	bits := sweepBits
-	via16 := func(i int) uint8 { return e4b15FromF16(f16Bits(float64(math.Float32frombits(bits(i))))) }
+	x := func(i int) float64 {
+		b := sweepBits(i)
+		if b&1 != 0 {
+			b |= 0x3ffff
+		}
+		return float64(math.Float32frombits(b))
+	}
+	fromF32 := func(i int) uint8 { return e4b15FromF16(f16BitsRZ(x(i))) }
 	return tensors{
 		"f":  eachFloat(in["f"], up),
 		"h":  eachFloat(in["h"], up),
-		"e":  codesOut(in["e"], via16),
-		"eh": codesOut(in["eh"], via16),
-		"ez": codesOut(in["ez"], via16),
+		"e":  codesOut(in["e"], fromF32),
+		"eh": codesOut(in["eh"], func(i int) uint8 { return e4b15FromF16(f16Bits(x(i))) }),
+		"ez": codesOut(in["ez"], fromF32),
 	}
 }

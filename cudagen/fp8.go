@@ -34,7 +34,7 @@ TRI_DEV tri_fp8e5 tri_h_to_e5m2(tri_half h) { unsigned short r; asm("cvt.rn.satf
 TRI_DEV tri_fp8e5 tri_h_to_e5m2_rz(tri_half h) { return (tri_fp8e5)(h >> 8); }
 TRI_DEV tri_fp8e5 tri_f_to_e5m2_rz(float f) { return tri_h_to_e5m2_rz(tri_f2h_rz(f)); }
 // fp8e4b15 (bias 15, no NaN or infinity) is an fp16's bits 7..14 and its sign, converted in software as Triton does:
-// narrowing clamps the magnitude to 1.75 (NaN too) and rounds the dropped bits half up.
+// narrowing (an fp32 to fp16 toward zero first) clamps the magnitude to 1.75 (NaN too) and rounds the dropped bits half up.
 typedef unsigned char tri_fp8e4b15;
 TRI_DEV tri_half tri_e4b15_to_h(tri_fp8e4b15 x) { return (tri_half)(((x & 0x80u) << 8) | ((x & 0x7fu) << 7)); }
 TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
@@ -42,7 +42,7 @@ TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
   a = a < 0x3f00u ? a : 0x3f00u;
   return (tri_fp8e4b15)(((a * 2u + 0x80u) >> 8) | ((h >> 8) & 0x80u));
 }
-TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h(f)); }
+TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h_rz(f)); }
 `
 
 // fp8Names are the short names of the formats in the prelude's functions.
