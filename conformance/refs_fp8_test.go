@@ -12,8 +12,8 @@ package conformance
 // Narrowing is what the PTX instructions Triton uses do: cvt.rn.satfinite
 // (to nearest even; past the largest finite value, infinities included,
 // the signed largest finite code; NaN 0x7F), and for e5m2 toward zero
-// cvt.rz to fp16 and the fp16's high byte (finite values saturate,
-// infinities stay, NaN is 0x7F).
+// (from fp32 only, as Triton allows) cvt.rz to fp16 and the fp16's high
+// byte (finite values saturate, infinities stay, NaN is 0x7F).
 
 import (
 	"math"
@@ -124,9 +124,6 @@ func (s fp8Spec) fromF16(h uint16) uint8 {
 	return s.fromF32(math.Float32bits(float16.Frombits(h).Float32()), false)
 }
 
-// e5FromF16RZ is the fp16's high byte.
-func e5FromF16RZ(h uint16) uint8 { return uint8(h >> 8) }
-
 func codesOut(out *tensor.Tensor, f func(i int) uint8) *tensor.Tensor {
 	for i := range out.NumElements() {
 		out.Data[i] = f(i)
@@ -147,12 +144,6 @@ func refFP8Codes(s fp8Spec, in tensors) tensors {
 	}
 	if s.ieee {
 		out["back_z"] = codesOut(in["back_z"], func(i int) uint8 { return s.fromF32(f32Bits(v(i)), true) })
-		out["back_hz"] = codesOut(in["back_hz"], func(i int) uint8 {
-			if math.IsNaN(v(i)) {
-				return 0x7f // the fp16 NaN of the widening is canonical
-			}
-			return e5FromF16RZ(f16Bits(v(i)))
-		})
 	}
 	return out
 }
@@ -180,13 +171,12 @@ func refFP8Sweep(in tensors, _ map[string]float64) tensors {
 	x := func(i int) float64 { return float64(math.Float32frombits(bits(i))) }
 	h := func(i int) uint16 { return f16Bits(x(i)) }
 	return tensors{
-		"x":    eachFloat(in["x"], x),
-		"e4":   codesOut(in["e4"], func(i int) uint8 { return specE4M3.fromF32(bits(i), false) }),
-		"e5":   codesOut(in["e5"], func(i int) uint8 { return specE5M2.fromF32(bits(i), false) }),
-		"e5z":  codesOut(in["e5z"], func(i int) uint8 { return specE5M2.fromF32(bits(i), true) }),
-		"e4h":  codesOut(in["e4h"], func(i int) uint8 { return specE4M3.fromF16(h(i)) }),
-		"e5h":  codesOut(in["e5h"], func(i int) uint8 { return specE5M2.fromF16(h(i)) }),
-		"e5hz": codesOut(in["e5hz"], func(i int) uint8 { return e5FromF16RZ(h(i)) }),
+		"x":   eachFloat(in["x"], x),
+		"e4":  codesOut(in["e4"], func(i int) uint8 { return specE4M3.fromF32(bits(i), false) }),
+		"e5":  codesOut(in["e5"], func(i int) uint8 { return specE5M2.fromF32(bits(i), false) }),
+		"e5z": codesOut(in["e5z"], func(i int) uint8 { return specE5M2.fromF32(bits(i), true) }),
+		"e4h": codesOut(in["e4h"], func(i int) uint8 { return specE4M3.fromF16(h(i)) }),
+		"e5h": codesOut(in["e5h"], func(i int) uint8 { return specE5M2.fromF16(h(i)) }),
 	}
 }
 
@@ -269,21 +259,39 @@ func e4b15FromF16(h uint16) uint8 {
 	return uint8((a*2+0x80)>>8) | uint8(h>>8)&0x80
 }
 
+// f16BitsRZ is the fp16 toward zero of an fp32 value: the nearest one, or
+// the one below it in magnitude where that is larger; NaN as f16Bits.
+func f16BitsRZ(x float64) uint16 {
+	h := f16Bits(x)
+	if !math.IsNaN(x) && math.Abs(float64(float16.Frombits(h).Float32())) > math.Abs(x) {
+		h--
+	}
+	return h
+}
+
 // refFP8E4B15: the codes widen as the fp16 (c & 0x80) << 8 | (c & 0x7F) << 7;
-// the sweep's inputs (as in refFP8Sweep) narrow through fp16.
+// the sweep's inputs (as in refFP8Sweep, with bits 0..17 all set where
+// bit 0 is) narrow from fp32 through fp16 toward zero, and from the fp16
+// to nearest even of the kernel's x.to(tl.float16).
 func refFP8E4B15(in tensors, _ map[string]float64) tensors {
 	c := in["c"]
 	up := func(i int) float64 {
 		b := uint16(c.Int(i))
 		return float64(float16.Frombits(b&0x80<<8 | b&0x7f<<7).Float32())
 	}
-	bits := sweepBits
-	via16 := func(i int) uint8 { return e4b15FromF16(f16Bits(float64(math.Float32frombits(bits(i))))) }
+	x := func(i int) float64 {
+		b := sweepBits(i)
+		if b&1 != 0 {
+			b |= 0x3ffff
+		}
+		return float64(math.Float32frombits(b))
+	}
+	fromF32 := func(i int) uint8 { return e4b15FromF16(f16BitsRZ(x(i))) }
 	return tensors{
 		"f":  eachFloat(in["f"], up),
 		"h":  eachFloat(in["h"], up),
-		"e":  codesOut(in["e"], via16),
-		"eh": codesOut(in["eh"], via16),
-		"ez": codesOut(in["ez"], via16),
+		"e":  codesOut(in["e"], fromF32),
+		"eh": codesOut(in["eh"], func(i int) uint8 { return e4b15FromF16(f16Bits(x(i))) }),
+		"ez": codesOut(in["ez"], fromF32),
 	}
 }

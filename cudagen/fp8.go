@@ -8,10 +8,10 @@ package cudagen
 // the sm_89 cvt instructions Triton's NVIDIA backend uses: up through
 // fp16 (cvt.rn.f16x2.e4m3x2, exact), down from fp32 or fp16 by
 // cvt.rn.satfinite (round to nearest even; past the largest finite value,
-// infinities included, to ±max; NaN to 0x7F), and, for fp8e5 only, toward
-// zero by cvt.rz to fp16 and truncation of its bits. bf16 goes through
-// fp32, which is exact both ways. fp8e4b15 is converted in software with
-// integer operations, as Triton does, on any target.
+// infinities included, to ±max; NaN to 0x7F), and, from fp32 to fp8e5
+// only, toward zero by cvt.rz to fp16 and truncation of its bits. bf16
+// goes through fp32, which is exact both ways. fp8e4b15 is converted in
+// software with integer operations, as Triton does, on any target.
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ TRI_DEV tri_fp8e5 tri_h_to_e5m2(tri_half h) { unsigned short r; asm("cvt.rn.satf
 TRI_DEV tri_fp8e5 tri_h_to_e5m2_rz(tri_half h) { return (tri_fp8e5)(h >> 8); }
 TRI_DEV tri_fp8e5 tri_f_to_e5m2_rz(float f) { return tri_h_to_e5m2_rz(tri_f2h_rz(f)); }
 // fp8e4b15 (bias 15, no NaN or infinity) is an fp16's bits 7..14 and its sign, converted in software as Triton does:
-// narrowing clamps the magnitude to 1.75 (NaN too) and rounds the dropped bits half up.
+// narrowing (an fp32 to fp16 toward zero first) clamps the magnitude to 1.75 (NaN too) and rounds the dropped bits half up.
 typedef unsigned char tri_fp8e4b15;
 TRI_DEV tri_half tri_e4b15_to_h(tri_fp8e4b15 x) { return (tri_half)(((x & 0x80u) << 8) | ((x & 0x7fu) << 7)); }
 TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
@@ -42,15 +42,16 @@ TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
   a = a < 0x3f00u ? a : 0x3f00u;
   return (tri_fp8e4b15)(((a * 2u + 0x80u) >> 8) | ((h >> 8) & 0x80u));
 }
-TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h(f)); }
+TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h_rz(f)); }
 `
 
 // fp8Names are the short names of the formats in the prelude's functions.
 var fp8Names = map[ir.Kind]string{ir.Float8E4NV: "e4m3", ir.Float8E5: "e5m2", ir.Float8E4B15: "e4b15"}
 
 // fp8CastExpr converts x from dtype from to dtype to where either is fp8
-// (sema allows only fp8 <-> fp16, bf16, fp32, and toward zero only to
-// fp8e5 and fp8e4b15, whose conversion ignores it).
+// (sema allows only fp8 <-> fp16, bf16, fp32, fp8e4b15 widened to any
+// float through fp32, and toward zero only from fp32 to fp8e5, and to
+// fp8e4b15, whose conversion ignores it).
 func fp8CastExpr(from, to ir.DType, x string, rz bool) string {
 	fk, tk := from.Kind, to.Kind
 	rz = rz && tk == ir.Float8E5
@@ -66,8 +67,6 @@ func fp8CastExpr(from, to ir.DType, x string, rz bool) string {
 	}
 	name := fp8Names[tk]
 	switch {
-	case rz && fk == ir.Float16:
-		return "tri_h_to_" + name + "_rz(" + x + ")"
 	case rz:
 		return "tri_f_to_" + name + "_rz(" + castExpr(from, ir.TFloat32, x, 0) + ")"
 	case fk == ir.Float16:

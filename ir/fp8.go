@@ -195,8 +195,9 @@ func (f FP8Format) RoundSat(x float64, tz bool) float64 {
 // produces: it clamps to 1.75, short of the format's 1.875.
 const e4b15Max = 1.75
 
-// roundE4B15 is Triton's conversion to fp8e4b15 (convert_float16_to_fp8e4b15):
-// the value goes to fp16 (nearest even) first; its magnitude is clamped to
+// roundE4B15 is Triton's conversion to fp8e4b15 (convert_custom_float8 and
+// convert_float16_to_fp8e4b15): the value goes to fp16 first, toward zero
+// (as Triton narrows an fp32; an fp16 is exact); its magnitude is clamped to
 // 1.75 (a NaN becomes +1.75: the GPU's fp16 NaN is positive and min.f16x2
 // takes the number), and the fp16 bits are rounded to the code's 3
 // mantissa bits half up (adding half of the dropped part), the sign kept.
@@ -216,7 +217,7 @@ func (f FP8Format) roundE4B15(x float64) float64 {
 		return math.Ldexp(1, max(exp-1, -14)-prec+1)
 	}
 	u := grid(a, 11)
-	h := math.RoundToEven(a/u) * u // fp16, exactly
+	h := math.Trunc(a/u) * u // fp16 toward zero, exactly
 	u = grid(h, f.ManBits+1)
 	return math.Copysign(math.Floor(h/u+0.5)*u, x)
 }

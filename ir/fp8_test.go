@@ -76,6 +76,9 @@ func TestFP8RoundSat(t *testing.T) {
 		{b15, 1.0625, true, 1.125, 0x79},
 		{b15, 0x1p-18, false, 0x1p-17, 0x01},
 		{b15, 1.0 + 0x1p-12, false, 1, 0x78}, // to fp16 first: 1.0 exactly
+		// to fp16 toward zero, as Triton narrows an fp32: 1 + 63/1024, below
+		// the tie 1.0625 that nearest even would give (and round up to 1.125).
+		{b15, 1.0 + 0x3f.cp-10, false, 1, 0x78},
 		{b15, math.Copysign(0, -1), false, math.Copysign(0, -1), 0x80},
 	}
 	for _, tc := range tests {

@@ -233,6 +233,9 @@ func bLoad(c *compiler, a *args) *val {
 				return c.errorf(a.pos, diag.CodeType, "other has shape %s, which does not match the loaded shape %s", ov.rt.Type.Shape, t.Shape)
 			}
 		}
+		if !c.implicitFP8OK(ov, t.Kind, "other", a.pos) {
+			return invalid
+		}
 		other = c.splatTo(c.castTo(ov, t.DType, a.pos), t.Shape, a.pos)
 	}
 	v := c.emit(ir.OpLoad, t, a.pos, ptr, mask, other)
@@ -315,6 +318,9 @@ func bStore(c *compiler, a *args) *val {
 			}
 			return c.errorf(a.pos, diag.CodeType, "the value stored has shape %s, which does not match the pointer's shape %s", vv.rt.Type.Shape, ptr.Type.Shape)
 		}
+	}
+	if !c.implicitFP8OK(vv, ptr.Type.Elem, "the value stored", a.pos) {
+		return invalid
 	}
 	x := c.castTo(vv, ir.Scalar(ptr.Type.Elem), a.pos)
 	if x == nil {

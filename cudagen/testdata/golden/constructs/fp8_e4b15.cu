@@ -33,10 +33,11 @@ TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=
 // Conversions between float and fp16/bf16 (round to nearest even; _rz: toward zero).
 TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h)); return r; }
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
+TRI_DEV tri_half tri_f2h_rz(float f) { tri_half r; asm("cvt.rz.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 
 // fp8 values are kept as their byte and converted with the sm_89 cvt instructions, as Triton does.
 // fp8e4b15 (bias 15, no NaN or infinity) is an fp16's bits 7..14 and its sign, converted in software as Triton does:
-// narrowing clamps the magnitude to 1.75 (NaN too) and rounds the dropped bits half up.
+// narrowing (an fp32 to fp16 toward zero first) clamps the magnitude to 1.75 (NaN too) and rounds the dropped bits half up.
 typedef unsigned char tri_fp8e4b15;
 TRI_DEV tri_half tri_e4b15_to_h(tri_fp8e4b15 x) { return (tri_half)(((x & 0x80u) << 8) | ((x & 0x7fu) << 7)); }
 TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
@@ -44,12 +45,12 @@ TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
   a = a < 0x3f00u ? a : 0x3f00u;
   return (tri_fp8e4b15)(((a * 2u + 0x80u) >> 8) | ((h >> 8) & 0x80u));
 }
-TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h(f)); }
+TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h_rz(f)); }
 // ---- end of prelude ----
 
 extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* e_ptr, unsigned char* eh_ptr, unsigned char* ez_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/fp8_e4b15.tri:24: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // ../conformance/constructs/fp8_e4b15.tri:27: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 256;
   int t9[2];
   #pragma unroll
@@ -57,11 +58,11 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
   int i[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) i[e] = t8 + t9[e];
-  // ../conformance/constructs/fp8_e4b15.tri:25: first = i < 256
+  // ../conformance/constructs/fp8_e4b15.tri:28: first = i < 256
   bool first[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) first[e] = i[e] < 256;
-  // ../conformance/constructs/fp8_e4b15.tri:26: code = tl.load(c_ptr + i, mask=first, other=0)
+  // ../conformance/constructs/fp8_e4b15.tri:29: code = tl.load(c_ptr + i, mask=first, other=0)
   unsigned char* c_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c_ptrs[e] = c_ptr + i[e];
@@ -89,27 +90,28 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
   int t71[2];
   int t74[2];
   int t75[2];
+  int t78[2];
   int bits[2];
   float x[2];
   unsigned char* e_ptrs[2];
   tri_fp8e4b15 x_fp8e4b15[2];
-  unsigned char t81[2];
+  unsigned char t84[2];
   unsigned char* eh_ptrs[2];
   tri_half x_fp16[2];
   tri_fp8e4b15 x_fp16_fp8e4b15[2];
-  unsigned char t87[2];
+  unsigned char t90[2];
   unsigned char* ez_ptrs[2];
   tri_fp8e4b15 x_fp8e4b15_1[2];
-  unsigned char t92[2];
+  unsigned char t95[2];
   if (t8 + 255 < 256) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/fp8_e4b15.tri:26: code = tl.load(c_ptr + i, mask=first, other=0)
+    // ../conformance/constructs/fp8_e4b15.tri:29: code = tl.load(c_ptr + i, mask=first, other=0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) code[e] = *c_ptrs[e];
-    // ../conformance/constructs/fp8_e4b15.tri:27: v = code.to(tl.float8e4b15, bitcast=True)
+    // ../conformance/constructs/fp8_e4b15.tri:30: v = code.to(tl.float8e4b15, bitcast=True)
     #pragma unroll
     for (int e = 0; e < 2; ++e) v[e] = (tri_fp8e4b15)(code[e]);
-    // ../conformance/constructs/fp8_e4b15.tri:28: tl.store(f_ptr + i, v.to(tl.float32), mask=first)
+    // ../conformance/constructs/fp8_e4b15.tri:31: tl.store(f_ptr + i, v.to(tl.float32), mask=first)
     #pragma unroll
     for (int e = 0; e < 2; ++e) f_ptrs[e] = f_ptr + i[e];
     #pragma unroll
@@ -119,7 +121,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
       tri_f32x2 vec = {v_fp32[e + 0], v_fp32[e + 1]};
       *reinterpret_cast<tri_f32x2*>(f_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/fp8_e4b15.tri:29: tl.store(h_ptr + i, v.to(tl.float16), mask=first)
+    // ../conformance/constructs/fp8_e4b15.tri:32: tl.store(h_ptr + i, v.to(tl.float16), mask=first)
     #pragma unroll
     for (int e = 0; e < 2; ++e) h_ptrs[e] = h_ptr + i[e];
     #pragma unroll
@@ -129,25 +131,25 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
       unsigned int vec = (unsigned int)(tri_half)v_fp16[e + 0] | (unsigned int)(tri_half)v_fp16[e + 1] << 16;
       *reinterpret_cast<unsigned int*>(h_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/fp8_e4b15.tri:30: top = i & 31
+    // ../conformance/constructs/fp8_e4b15.tri:33: top = i & 31
     #pragma unroll
     for (int e = 0; e < 2; ++e) top[e] = i[e] & 31;
-    // ../conformance/constructs/fp8_e4b15.tri:31: low = (i >> 5) & 1
+    // ../conformance/constructs/fp8_e4b15.tri:34: low = (i >> 5) & 1
     #pragma unroll
     for (int e = 0; e < 2; ++e) t34[e] = i[e] >> 5;
     #pragma unroll
     for (int e = 0; e < 2; ++e) low[e] = t34[e] & 1;
-    // ../conformance/constructs/fp8_e4b15.tri:32: ex = (i >> 6) & 63
+    // ../conformance/constructs/fp8_e4b15.tri:35: ex = (i >> 6) & 63
     #pragma unroll
     for (int e = 0; e < 2; ++e) t40[e] = i[e] >> 6;
     #pragma unroll
     for (int e = 0; e < 2; ++e) ex[e] = t40[e] & 63;
-    // ../conformance/constructs/fp8_e4b15.tri:33: sign = (i >> 12) & 1
+    // ../conformance/constructs/fp8_e4b15.tri:36: sign = (i >> 12) & 1
     #pragma unroll
     for (int e = 0; e < 2; ++e) t46[e] = i[e] >> 12;
     #pragma unroll
     for (int e = 0; e < 2; ++e) sign[e] = t46[e] & 1;
-    // ../conformance/constructs/fp8_e4b15.tri:34: field = tl.where(ex == 0, 0, tl.where(ex == 63, 255, 100 + ex))
+    // ../conformance/constructs/fp8_e4b15.tri:37: field = tl.where(ex == 0, 0, tl.where(ex == 63, 255, 100 + ex))
     #pragma unroll
     for (int e = 0; e < 2; ++e) t52[e] = ex[e] == 0;
     #pragma unroll
@@ -158,7 +160,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
     for (int e = 0; e < 2; ++e) t61[e] = t55[e] ? 255 : t58[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) field[e] = t52[e] ? 0 : t61[e];
-    // ../conformance/constructs/fp8_e4b15.tri:35: bits = (sign << 31) | (field << 23) | (top << 18) | low
+    // ../conformance/constructs/fp8_e4b15.tri:38: bits = (sign << 31) | (field << 23) | (top << 18) | (low * 0x3FFFF)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t67[e] = sign[e] << 31;
     #pragma unroll
@@ -170,20 +172,22 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
     #pragma unroll
     for (int e = 0; e < 2; ++e) t75[e] = t71[e] | t74[e];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) bits[e] = t75[e] | low[e];
-    // ../conformance/constructs/fp8_e4b15.tri:36: x = bits.to(tl.float32, bitcast=True)
+    for (int e = 0; e < 2; ++e) t78[e] = low[e] * 262143;
+    #pragma unroll
+    for (int e = 0; e < 2; ++e) bits[e] = t75[e] | t78[e];
+    // ../conformance/constructs/fp8_e4b15.tri:39: x = bits.to(tl.float32, bitcast=True)
     #pragma unroll
     for (int e = 0; e < 2; ++e) x[e] = tri_f32_bits((unsigned int)bits[e]);
-    // ../conformance/constructs/fp8_e4b15.tri:37: tl.store(e_ptr + i, x.to(tl.float8e4b15).to(tl.uint8, bitcast=True))
+    // ../conformance/constructs/fp8_e4b15.tri:40: tl.store(e_ptr + i, x.to(tl.float8e4b15).to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) e_ptrs[e] = e_ptr + i[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) x_fp8e4b15[e] = tri_f_to_e4b15(x[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t81[e] = (unsigned char)(x_fp8e4b15[e]);
+    for (int e = 0; e < 2; ++e) t84[e] = (unsigned char)(x_fp8e4b15[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) *e_ptrs[e] = t81[e];
-    // ../conformance/constructs/fp8_e4b15.tri:38: tl.store(eh_ptr + i, x.to(tl.float16).to(tl.float8e4b15).to(tl.uint8, bitcast=True))
+    for (int e = 0; e < 2; ++e) *e_ptrs[e] = t84[e];
+    // ../conformance/constructs/fp8_e4b15.tri:41: tl.store(eh_ptr + i, x.to(tl.float16).to(tl.float8e4b15).to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) eh_ptrs[e] = eh_ptr + i[e];
     #pragma unroll
@@ -191,59 +195,59 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
     #pragma unroll
     for (int e = 0; e < 2; ++e) x_fp16_fp8e4b15[e] = tri_h_to_e4b15(x_fp16[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t87[e] = (unsigned char)(x_fp16_fp8e4b15[e]);
+    for (int e = 0; e < 2; ++e) t90[e] = (unsigned char)(x_fp16_fp8e4b15[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) *eh_ptrs[e] = t87[e];
-    // ../conformance/constructs/fp8_e4b15.tri:39: tl.store(ez_ptr + i, x.to(tl.float8e4b15, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
+    for (int e = 0; e < 2; ++e) *eh_ptrs[e] = t90[e];
+    // ../conformance/constructs/fp8_e4b15.tri:42: tl.store(ez_ptr + i, x.to(tl.float8e4b15, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) ez_ptrs[e] = ez_ptr + i[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) x_fp8e4b15_1[e] = tri_f_to_e4b15(x[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t92[e] = (unsigned char)(x_fp8e4b15_1[e]);
+    for (int e = 0; e < 2; ++e) t95[e] = (unsigned char)(x_fp8e4b15_1[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) *ez_ptrs[e] = t92[e];
+    for (int e = 0; e < 2; ++e) *ez_ptrs[e] = t95[e];
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/fp8_e4b15.tri:26: code = tl.load(c_ptr + i, mask=first, other=0)
+    // ../conformance/constructs/fp8_e4b15.tri:29: code = tl.load(c_ptr + i, mask=first, other=0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) code[e] = first[e] ? *c_ptrs[e] : ((unsigned char)0);
-    // ../conformance/constructs/fp8_e4b15.tri:27: v = code.to(tl.float8e4b15, bitcast=True)
+    // ../conformance/constructs/fp8_e4b15.tri:30: v = code.to(tl.float8e4b15, bitcast=True)
     #pragma unroll
     for (int e = 0; e < 2; ++e) v[e] = (tri_fp8e4b15)(code[e]);
-    // ../conformance/constructs/fp8_e4b15.tri:28: tl.store(f_ptr + i, v.to(tl.float32), mask=first)
+    // ../conformance/constructs/fp8_e4b15.tri:31: tl.store(f_ptr + i, v.to(tl.float32), mask=first)
     #pragma unroll
     for (int e = 0; e < 2; ++e) f_ptrs[e] = f_ptr + i[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) v_fp32[e] = tri_h2f(tri_e4b15_to_h(v[e]));
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (first[e]) *f_ptrs[e] = v_fp32[e];
-    // ../conformance/constructs/fp8_e4b15.tri:29: tl.store(h_ptr + i, v.to(tl.float16), mask=first)
+    // ../conformance/constructs/fp8_e4b15.tri:32: tl.store(h_ptr + i, v.to(tl.float16), mask=first)
     #pragma unroll
     for (int e = 0; e < 2; ++e) h_ptrs[e] = h_ptr + i[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) v_fp16[e] = tri_e4b15_to_h(v[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (first[e]) *h_ptrs[e] = v_fp16[e];
-    // ../conformance/constructs/fp8_e4b15.tri:30: top = i & 31
+    // ../conformance/constructs/fp8_e4b15.tri:33: top = i & 31
     #pragma unroll
     for (int e = 0; e < 2; ++e) top[e] = i[e] & 31;
-    // ../conformance/constructs/fp8_e4b15.tri:31: low = (i >> 5) & 1
+    // ../conformance/constructs/fp8_e4b15.tri:34: low = (i >> 5) & 1
     #pragma unroll
     for (int e = 0; e < 2; ++e) t34[e] = i[e] >> 5;
     #pragma unroll
     for (int e = 0; e < 2; ++e) low[e] = t34[e] & 1;
-    // ../conformance/constructs/fp8_e4b15.tri:32: ex = (i >> 6) & 63
+    // ../conformance/constructs/fp8_e4b15.tri:35: ex = (i >> 6) & 63
     #pragma unroll
     for (int e = 0; e < 2; ++e) t40[e] = i[e] >> 6;
     #pragma unroll
     for (int e = 0; e < 2; ++e) ex[e] = t40[e] & 63;
-    // ../conformance/constructs/fp8_e4b15.tri:33: sign = (i >> 12) & 1
+    // ../conformance/constructs/fp8_e4b15.tri:36: sign = (i >> 12) & 1
     #pragma unroll
     for (int e = 0; e < 2; ++e) t46[e] = i[e] >> 12;
     #pragma unroll
     for (int e = 0; e < 2; ++e) sign[e] = t46[e] & 1;
-    // ../conformance/constructs/fp8_e4b15.tri:34: field = tl.where(ex == 0, 0, tl.where(ex == 63, 255, 100 + ex))
+    // ../conformance/constructs/fp8_e4b15.tri:37: field = tl.where(ex == 0, 0, tl.where(ex == 63, 255, 100 + ex))
     #pragma unroll
     for (int e = 0; e < 2; ++e) t52[e] = ex[e] == 0;
     #pragma unroll
@@ -254,7 +258,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
     for (int e = 0; e < 2; ++e) t61[e] = t55[e] ? 255 : t58[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) field[e] = t52[e] ? 0 : t61[e];
-    // ../conformance/constructs/fp8_e4b15.tri:35: bits = (sign << 31) | (field << 23) | (top << 18) | low
+    // ../conformance/constructs/fp8_e4b15.tri:38: bits = (sign << 31) | (field << 23) | (top << 18) | (low * 0x3FFFF)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t67[e] = sign[e] << 31;
     #pragma unroll
@@ -266,20 +270,22 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
     #pragma unroll
     for (int e = 0; e < 2; ++e) t75[e] = t71[e] | t74[e];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) bits[e] = t75[e] | low[e];
-    // ../conformance/constructs/fp8_e4b15.tri:36: x = bits.to(tl.float32, bitcast=True)
+    for (int e = 0; e < 2; ++e) t78[e] = low[e] * 262143;
+    #pragma unroll
+    for (int e = 0; e < 2; ++e) bits[e] = t75[e] | t78[e];
+    // ../conformance/constructs/fp8_e4b15.tri:39: x = bits.to(tl.float32, bitcast=True)
     #pragma unroll
     for (int e = 0; e < 2; ++e) x[e] = tri_f32_bits((unsigned int)bits[e]);
-    // ../conformance/constructs/fp8_e4b15.tri:37: tl.store(e_ptr + i, x.to(tl.float8e4b15).to(tl.uint8, bitcast=True))
+    // ../conformance/constructs/fp8_e4b15.tri:40: tl.store(e_ptr + i, x.to(tl.float8e4b15).to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) e_ptrs[e] = e_ptr + i[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) x_fp8e4b15[e] = tri_f_to_e4b15(x[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t81[e] = (unsigned char)(x_fp8e4b15[e]);
+    for (int e = 0; e < 2; ++e) t84[e] = (unsigned char)(x_fp8e4b15[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) *e_ptrs[e] = t81[e];
-    // ../conformance/constructs/fp8_e4b15.tri:38: tl.store(eh_ptr + i, x.to(tl.float16).to(tl.float8e4b15).to(tl.uint8, bitcast=True))
+    for (int e = 0; e < 2; ++e) *e_ptrs[e] = t84[e];
+    // ../conformance/constructs/fp8_e4b15.tri:41: tl.store(eh_ptr + i, x.to(tl.float16).to(tl.float8e4b15).to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) eh_ptrs[e] = eh_ptr + i[e];
     #pragma unroll
@@ -287,17 +293,17 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_
     #pragma unroll
     for (int e = 0; e < 2; ++e) x_fp16_fp8e4b15[e] = tri_h_to_e4b15(x_fp16[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t87[e] = (unsigned char)(x_fp16_fp8e4b15[e]);
+    for (int e = 0; e < 2; ++e) t90[e] = (unsigned char)(x_fp16_fp8e4b15[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) *eh_ptrs[e] = t87[e];
-    // ../conformance/constructs/fp8_e4b15.tri:39: tl.store(ez_ptr + i, x.to(tl.float8e4b15, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
+    for (int e = 0; e < 2; ++e) *eh_ptrs[e] = t90[e];
+    // ../conformance/constructs/fp8_e4b15.tri:42: tl.store(ez_ptr + i, x.to(tl.float8e4b15, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) ez_ptrs[e] = ez_ptr + i[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) x_fp8e4b15_1[e] = tri_f_to_e4b15(x[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t92[e] = (unsigned char)(x_fp8e4b15_1[e]);
+    for (int e = 0; e < 2; ++e) t95[e] = (unsigned char)(x_fp8e4b15_1[e]);
     #pragma unroll
-    for (int e = 0; e < 2; ++e) *ez_ptrs[e] = t92[e];
+    for (int e = 0; e < 2; ++e) *ez_ptrs[e] = t95[e];
   }
 }
