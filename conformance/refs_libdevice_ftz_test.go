@@ -90,7 +90,7 @@ func tritonPow(in, res tensors) tensors {
 		if sub32(b) {
 			b = math.Copysign(0x1p-127, b)
 		}
-		return ftz(r32(math.Pow(b, ftz(y.Float(i)))))
+		return ftz(r32(math.Pow(b, y.Float(i)))) // the exponent is not flushed: pow(-1, 1e-40) is NaN
 	})
 	setEach(in, res, "pi", func(i int) float64 {
 		e := n.Int(i)

@@ -55,7 +55,7 @@ func TestEveryLibdeviceOverload(t *testing.T) {
 		"__nv_expf": {in: true}, "__nv_logf": {out: true}, "__nv_rhypotf": {in: true},
 		"__nv_logbf": {out: true, rule: ir.SubnormalLogb}, "__nv_cbrtf": {true, true, ir.SubnormalNaN},
 		"__nv_ldexpf": {out: true, rule: ir.SubnormalTwice}, "__nv_nextafterf": {in: true, rule: ir.SubnormalNext},
-		"__nv_powf": {true, true, ir.SubnormalPow}, "__nv_ynf": {out: true, rule: ir.SubnormalPositive},
+		"__nv_powf": {out: true, rule: ir.SubnormalPow}, "__nv_ynf": {out: true, rule: ir.SubnormalPositive},
 		ir.PreciseDivSymbol: {},
 	} {
 		o, ok := ir.LibdeviceSymbol(sym)

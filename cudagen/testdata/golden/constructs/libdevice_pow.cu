@@ -30,9 +30,9 @@ TRI_DEV bool tri_sub_f32(float x) { unsigned int u = tri_bits_f32(x) & 0x7ffffff
 TRI_DEV float tri_ftz_f32(float x) { unsigned int u = tri_bits_f32(x); return (u & 0x7f800000u) == 0u ? tri_f32_bits(u & 0x80000000u) : x; }
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ float __nv_powf(float, float);
-TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(__nv_powf((tri_sub_f32(a0) ? tri_f32_bits((tri_bits_f32(a0) & 0x80000000u) | 0x00400000u) : a0), tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(__nv_powf((tri_sub_f32(a0) ? tri_f32_bits((tri_bits_f32(a0) & 0x80000000u) | 0x00400000u) : a0), a1)); }
 #else
-TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(powf((tri_sub_f32(a0) ? tri_f32_bits((tri_bits_f32(a0) & 0x80000000u) | 0x00400000u) : a0), tri_ftz_f32(a1))); }
+TRI_DEV float tri_nv_powf(float a0, float a1) { return tri_ftz_f32(powf((tri_sub_f32(a0) ? tri_f32_bits((tri_bits_f32(a0) & 0x80000000u) | 0x00400000u) : a0), a1)); }
 #endif
 extern "C" __device__ float __nv_powif(float, int);
 TRI_DEV float tri_nv_powif(float a0, int a1) { return tri_ftz_f32(__nv_powif(tri_ftz_f32(a0), a1)); }
