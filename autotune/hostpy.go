@@ -345,6 +345,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 		h.globals["__tri_autotune__"] = mods["triton"].Globals["autotune"]
 		h.globals["__tri_heuristics__"] = mods["triton"].Globals["heuristics"]
 		h.globals[dictMergeName] = py.MustNewMethod(dictMergeName, dictMerge, 0, "") // {**a} (unpack.go)
+		h.globals[fmtName] = py.MustNewMethod(fmtName, fmtField, 0, "")             // f"{x}" (fstring.go)
 		for local, path := range sf.File.Aliases {
 			if o, ok := h.resolve(mods, path); ok {
 				h.globals[local] = o
@@ -395,7 +396,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 // file, after running the host definitions it needs. what names the
 // evaluation in messages ("the autotune arguments").
 func (h *hostPython) eval(text string, pos diag.Pos, what string) (py.Object, error) {
-	src := strings.Repeat("\n", max(pos.Line-1, 0)) + expandUnpacking(text)
+	src := strings.Repeat("\n", max(pos.Line-1, 0)) + forGpython(text)
 	names, err := h.names(src, py.EvalMode, pos, what)
 	if err != nil {
 		return nil, err
@@ -445,7 +446,13 @@ func (h *hostPython) require(names []string, pos diag.Pos, what string) error {
 
 // padded is a host definition's text placed at its line.
 func (h *hostPython) padded(hf *frontend.HostFunc) string {
-	return strings.Repeat("\n", max(hf.Pos.Line-1, 0)) + expandUnpacking(hf.Source)
+	return strings.Repeat("\n", max(hf.Pos.Line-1, 0)) + forGpython(hf.Source)
+}
+
+// forGpython rewrites the syntax of host code that gpython's parser lacks:
+// f-strings (fstring.go), then dict displays that unpack (unpack.go).
+func forGpython(text string) string {
+	return expandUnpacking(expandFStrings(text))
 }
 
 // do runs one step of the interpreter, turning Python exceptions into

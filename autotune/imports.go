@@ -52,6 +52,9 @@ func (h *hostPython) module(f *frontend.File) *hostModule {
 	m := &hostModule{file: f, globals: py.StringDict{}, loaded: map[string]bool{}, busy: map[string]bool{}}
 	m.globals["triton"] = h.standIn["triton"]
 	m.globals["print"] = h.globals["print"] // to the host's stderr, as in the kernel file
+	for _, name := range []string{dictMergeName, fmtName} { // what forGpython's rewrites call
+		m.globals[name] = h.globals[name]
+	}
 	for local, path := range f.Aliases {
 		if o, ok := h.resolve(h.standIn, path); ok {
 			m.globals[local] = o

@@ -221,7 +221,7 @@ func (p *fileParser) parseChunk(c *chunk) (ast.Stmt, *converter, string, *diag.D
 		}
 		s = outer.Body[0]
 	}
-	return s, conv, rw.restoreUnpacks(text), nil
+	return s, conv, rw.restoreFStrings(rw.restoreUnpacks(text)), nil
 }
 
 // importChunk records the aliases of an import statement.
@@ -257,14 +257,14 @@ func (p *fileParser) defChunk(c *chunk) {
 	setArgsText(decos, text, c.line-1)
 	if !hasJit(decos) && hasDecorator(decos, constexprFunction) {
 		p.constexprFunc(fd, conv, defPos, name, c.arm)
-		if c.indent == 0 && !conv.rw.changesMeaning() { // host code may call it too
+		if c.indent == 0 && !conv.rw.changesHostMeaning() { // host code may call it too
 			p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
 		}
 		return
 	}
 	if !hasJit(decos) {
 		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1, arm: c.arm}
-		if c.indent == 0 && !conv.rw.changesMeaning() {
+		if c.indent == 0 && !conv.rw.changesHostMeaning() {
 			// Host functions run in gpython's interpreter, which would
 			// read the rewritten text differently.
 			p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
