@@ -11,7 +11,7 @@ package autotune
 // and assignments (frontend.File.Host), transitively, and those statements
 // run in source order, each at its own line, so that a traceback names the
 // kernel file's lines. Imports are not run: the names the file imports from
-// triton, torch, typing, os and inspect are bound to stand-ins, names from
+// triton, torch, typing, os, inspect and itertools are bound to stand-ins, names from
 // the project's other modules are followed to their definitions
 // (imports.go), and other modules are unknown names.
 //
@@ -293,7 +293,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 		}, 0, "")
 		params := py.MustNewMethod("_params", paramNames, 0, "")
 		mods := map[string]*py.Module{}
-		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}, {"inspect", inspectStandIn}} {
+		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}, {"inspect", inspectStandIn}, {"itertools", itertoolsStandIn}} {
 			code, err := py.Compile(m.src, "<"+m.name+">", py.ExecMode, 0, true)
 			if err != nil {
 				return nil, err
@@ -345,7 +345,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 		h.globals["__tri_autotune__"] = mods["triton"].Globals["autotune"]
 		h.globals["__tri_heuristics__"] = mods["triton"].Globals["heuristics"]
 		h.globals[dictMergeName] = py.MustNewMethod(dictMergeName, dictMerge, 0, "") // {**a} (unpack.go)
-		h.globals[fmtName] = py.MustNewMethod(fmtName, fmtField, 0, "")             // f"{x}" (fstring.go)
+		h.globals[fmtName] = py.MustNewMethod(fmtName, fmtField, 0, "")              // f"{x}" (fstring.go)
 		for local, path := range sf.File.Aliases {
 			if o, ok := h.resolve(mods, path); ok {
 				h.globals[local] = o
@@ -377,7 +377,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 	parts := strings.Split(path, ".")
 	var o py.Object
 	switch parts[0] {
-	case "triton", "torch", "typing", "os", "inspect":
+	case "triton", "torch", "typing", "os", "inspect", "itertools":
 		o = mods[parts[0]]
 	default:
 		return nil, false
@@ -543,7 +543,7 @@ func (h *hostPython) pyError(err error, pos diag.Pos, what string) error {
 	if ei.Type == py.NameError {
 		d.WithSuggestion("tri runs host code in gpython's interpreter with the file's top-level functions and assignments, " +
 			"those it imports from the project's other modules, and stand-ins for triton (Config, cdiv, next_power_of_2, " +
-			"runtime.driver.active.get_current_target()), torch, typing, os and inspect; other imports are not available")
+			"runtime.driver.active.get_current_target()), torch, typing, os, inspect and itertools; other imports are not available")
 	}
 	return hosteval.Usage(d)
 }

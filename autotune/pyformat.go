@@ -38,8 +38,12 @@ func init() {
 			}
 			return py.String(strings.Join(parts, string(self.(py.String)))), nil
 		},
-		"upper": func(self py.Object) (py.Object, error) { return py.String(strings.ToUpper(string(self.(py.String)))), nil },
-		"lower": func(self py.Object) (py.Object, error) { return py.String(strings.ToLower(string(self.(py.String)))), nil },
+		"upper": func(self py.Object) (py.Object, error) {
+			return py.String(strings.ToUpper(string(self.(py.String)))), nil
+		},
+		"lower": func(self py.Object) (py.Object, error) {
+			return py.String(strings.ToLower(string(self.(py.String)))), nil
+		},
 	} {
 		if _, ok := py.StringType.Dict[name]; !ok {
 			py.StringType.Dict[name] = py.MustNewMethod(name, m, 0, "")
