@@ -8,7 +8,8 @@ package survey
 //     pointer: the leftmost operand of the + and - chain written there,
 //     followed through local assignments and through the calls of other
 //     @jit functions of the file that take it as a pointer. Pointers are
-//     bound to small tensors of one element type (fp32, then fp16), but
+//     bound to small tensors of one element type (fp32, then fp16, then
+//     int32 for kernels of integer data: histograms, bit masks), but
 //     for pointers to indices (whose loaded values are added to an
 //     address, as cu_seqlens or a cross entropy's targets), which are
 //     int32.
@@ -44,7 +45,7 @@ type derived struct {
 
 // pointerElems are the element types that pointers are tried with, in
 // order.
-var pointerElems = []string{"float32", "float16"}
+var pointerElems = []string{"float32", "float16", "int32"}
 
 var (
 	flagName  = regexp.MustCompile(`^(HAS|IS|USE|ENABLE|EVEN|RETURN|STORE|SAVE|OUTPUT|WITH)_|^(CAUSAL|TRAINING|REVERSE)$`)
