@@ -304,6 +304,12 @@ func (t *Tuning) paramList(o py.Object, what string, pos diag.Pos, noneOK bool) 
 			return nil, hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not a list holding %s", what, pyRepr(it)))
 		}
 		name := string(s)
+		if !slices.Contains(bind.ParamNames(t.fn), name) && what == "key" {
+			// Triton's autotuner keys on the arguments among the names and
+			// drops the others.
+			t.warnf(pos, "@triton.autotune: key names '%s', which is not a parameter of %s(); Triton ignores it", name, t.fn.Name)
+			continue
+		}
 		if !slices.Contains(bind.ParamNames(t.fn), name) {
 			d := diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s names '%s', which is not a parameter of %s()", what, name, t.fn.Name)
 			if sug := diag.Closest(name, bind.ParamNames(t.fn)); sug != "" {
