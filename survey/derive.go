@@ -205,6 +205,21 @@ func pointerParams(file *frontend.File) map[string]map[string]bool {
 					mark(name, true)
 				}
 			}
+			// A loop's bounds loaded through a pointer are integers too
+			// (NS = tl.load(block_counts + i); for i in range(NS)).
+			walkStmts(fn.Body, func(st frontend.Stmt) {
+				f, ok := st.(*frontend.For)
+				if !ok {
+					return
+				}
+				if c, ok := f.Iter.(*frontend.Call); ok && rangeNames[calleeName(c.Func)] {
+					for _, arg := range c.Args {
+						for _, name := range s.loadedFrom(arg, map[string]bool{}) {
+							mark(name, true)
+						}
+					}
+				}
+			})
 		}
 	}
 	return out
@@ -354,6 +369,32 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 	return out
 }
 
+// rangeNames are the loops whose bounds loadedFrom follows.
+var rangeNames = map[string]bool{"range": true, "static_range": true}
+
+// loadedFrom are the pointers that the values in x were loaded through (by
+// a load, or an atomic's old value), also through locals; seen holds the
+// locals already followed.
+func (s *ptrScan) loadedFrom(x frontend.Expr, seen map[string]bool) []string {
+	var out []string
+	walkExpr(x, func(y frontend.Expr) {
+		switch y := y.(type) {
+		case *frontend.Call:
+			if name := calleeName(y.Func); (name == "load" || strings.HasPrefix(name, "atomic_")) && len(y.Args) > 0 {
+				out = append(out, s.roots(y.Args[0])...)
+			}
+		case *frontend.Name:
+			if !seen[y.ID] {
+				seen[y.ID] = true
+				for _, v := range s.assigns[y.ID] {
+					out = append(out, s.loadedFrom(v, seen)...)
+				}
+			}
+		}
+	})
+	return out
+}
+
 // indexRoots are the pointers that an address's offsets were loaded
 // through (by a load, or an atomic's old value): idx in
 // p + tl.load(idx + i) * stride, also where locals hold the load or the
@@ -361,24 +402,7 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 func (s *ptrScan) indexRoots(x frontend.Expr) []string {
 	var out []string
 	seen := map[string]bool{}
-	var offsets func(frontend.Expr)
-	offsets = func(x frontend.Expr) {
-		walkExpr(x, func(y frontend.Expr) {
-			switch y := y.(type) {
-			case *frontend.Call:
-				if name := calleeName(y.Func); (name == "load" || strings.HasPrefix(name, "atomic_")) && len(y.Args) > 0 {
-					out = append(out, s.roots(y.Args[0])...)
-				}
-			case *frontend.Name:
-				if !seen[y.ID] {
-					seen[y.ID] = true
-					for _, v := range s.assigns[y.ID] {
-						offsets(v)
-					}
-				}
-			}
-		})
-	}
+	offsets := func(x frontend.Expr) { out = append(out, s.loadedFrom(x, seen)...) }
 	var address func(frontend.Expr)
 	address = func(x frontend.Expr) {
 		switch x := x.(type) {
