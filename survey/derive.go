@@ -16,7 +16,8 @@ package survey
 //   - a tl.constexpr takes its default, else the first autotune config's
 //     value, else a heuristic's, else the first literal that a @jit
 //     function of the survey compares a parameter of its name with
-//     (act_func == "relu", p_loss == 1), else False for flags (names that
+//     (act_func == "relu", p_loss == 1), else False (then True, if no
+//     pointer type builds with False) for flags (names that
 //     a condition tests alone, as in if not INTERLEAVED:, and names such
 //     as HAS_, IS_, USE_, ...), tl.float32 for dtype names, "ieee" for
 //     precision names, 32 for block sizes (BLOCK*, and B followed by
@@ -43,9 +44,17 @@ type derived struct {
 	lets []string
 }
 
-// pointerElems are the element types that pointers are tried with, in
-// order.
-var pointerElems = []string{"float32", "float16", "int32"}
+// attempt is one way of deriving a launch: the element type of pointers
+// and the value of flags.
+type attempt struct {
+	elem string // "float32", ...
+	flag string // "False" or "True"
+}
+
+// attempts are tried in order until one builds: flags False with each
+// pointer type, then flags True (a parameter that a flag makes a pointer
+// or a number: if IS_OFFSETS_TENSOR: tl.load(offsets) else: offsets).
+var attempts = []attempt{{"float32", "False"}, {"float16", "False"}, {"int32", "False"}, {"float32", "True"}}
 
 var (
 	flagName  = regexp.MustCompile(`^(HAS|IS|USE|ENABLE|EVEN|RETURN|STORE|SAVE|OUTPUT|WITH)_|^(CAUSAL|TRAINING|REVERSE)$`)
@@ -55,7 +64,8 @@ var (
 
 // derive builds the launch of fn: every pointer bound to a tensor of elem,
 // every other parameter by the rules above. tuning may be nil.
-func derive(j *job, tuning *autotune.Tuning, elem string) derived {
+func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
+	elem := try.elem
 	fn := j.fn
 	ptrs := pointerParams(j.sf.File)[fn.Name]
 	flags := truthTested(fn)
@@ -74,9 +84,9 @@ func derive(j *job, tuning *autotune.Tuning, elem string) derived {
 		case p.Constexpr && j.lits[p.Name] != "":
 			v = j.lits[p.Name]
 		case p.Constexpr && flags[p.Name]:
-			v = "False"
+			v = try.flag
 		case p.Constexpr:
-			v = constexprGuess(p.Name)
+			v = constexprGuess(p.Name, try.flag)
 		case isPtr(ptrs, p.Name):
 			e := elem
 			if ptrs[p.Name] {
@@ -103,11 +113,12 @@ func isPtr(ptrs map[string]bool, name string) bool {
 	return ok
 }
 
-// constexprGuess is the value of a tl.constexpr that nothing else gives.
-func constexprGuess(name string) string {
+// constexprGuess is the value of a tl.constexpr that nothing else gives;
+// flag is that of flags.
+func constexprGuess(name, flag string) string {
 	switch {
 	case flagName.MatchString(name):
-		return "False"
+		return flag
 	case strings.Contains(strings.ToLower(name), "dtype"):
 		return "tl.float32"
 	case strings.Contains(strings.ToLower(name), "precision"):

@@ -118,7 +118,7 @@ def n(x, counts, out, USE_COUNTS: tl.constexpr):
 			if c.kernel == "g" {
 				elem = "float16"
 			}
-			d := derive(&job{sf: &launch.SourceFile{File: f}, fn: fn, lits: c.lits}, nil, elem)
+			d := derive(&job{sf: &launch.SourceFile{File: f}, fn: fn, lits: c.lits}, nil, attempt{elem, "False"})
 			assert.Equal(t, c.line, d.line)
 			assert.Equal(t, c.lets, d.lets)
 		})

@@ -24,7 +24,7 @@ then int32;
 tl.constexpr parameters from their defaults, the first autotune config, the
 heuristics, else the first literal that a kernel compares a parameter of that
 name with (act_func == "relu"), else False for flags (names that conditions
-test alone, HAS_, IS_, USE_...), 32 for block sizes and 16 for the rest; other parameters from their defaults,
+test alone, HAS_, IS_, USE_...; True if nothing builds with False), 32 for block sizes and 16 for the rest; other parameters from their defaults,
 else 64 (0.5 for scale and eps). No GPU is needed: the CUDA is generated, not compiled.
 
 Prints the kernels built per folder and the kinds of failure, ranked by count
