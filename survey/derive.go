@@ -225,7 +225,7 @@ func pointerParams(file *frontend.File) map[string]map[string]bool {
 				}
 				if c, ok := f.Iter.(*frontend.Call); ok && rangeNames[calleeName(c.Func)] {
 					for _, arg := range c.Args {
-						for _, name := range s.loadedFrom(arg, map[string]bool{}) {
+						for _, name := range s.boundLoads(arg) {
 							mark(name, true)
 						}
 					}
@@ -400,6 +400,33 @@ func (s *ptrScan) loadedFrom(x frontend.Expr, seen map[string]bool) []string {
 				for _, v := range s.assigns[y.ID] {
 					out = append(out, s.loadedFrom(v, seen)...)
 				}
+			}
+		}
+	})
+	return out
+}
+
+// boundLoads are the pointers that a loop bound is loaded through: a load
+// in the bound itself, or one that a local of the bound is assigned
+// (NS = tl.load(counts + i), also with .to(...)); values computed from
+// loads of data are not followed.
+func (s *ptrScan) boundLoads(x frontend.Expr) []string {
+	var out []string
+	load := func(v frontend.Expr) {
+		if c, ok := v.(*frontend.Call); ok {
+			if a, ok := c.Func.(*frontend.Attribute); ok && a.Name == "to" {
+				v = a.X
+			}
+		}
+		if c, ok := v.(*frontend.Call); ok && calleeName(c.Func) == "load" && len(c.Args) > 0 {
+			out = append(out, s.roots(c.Args[0])...)
+		}
+	}
+	walkExpr(x, func(y frontend.Expr) {
+		load(y)
+		if n, ok := y.(*frontend.Name); ok {
+			for _, v := range s.assigns[n.ID] {
+				load(v)
 			}
 		}
 	})

@@ -88,7 +88,7 @@ def f(x_ptr, INTERLEAVED: tl.constexpr, CONJ: tl.constexpr, REV: tl.constexpr, D
 			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
 		},
 		{
-			name: "counts loaded as a loop's bound, through a local",
+			name: "counts loaded as a loop's bound, through a local; a bound computed from data is not followed",
 			src: `
 import triton
 import triton.language as tl
@@ -102,6 +102,9 @@ def n(x, counts, out, USE_COUNTS: tl.constexpr):
     acc = 0.0
     for i in tl.range(0, NS):
         acc += tl.load(x + i)
+    lim = tl.sum(tl.load(x + tl.arange(0, 4)), 0).to(tl.int32)
+    for j in range(lim):
+        acc += 1.0
     tl.store(out, acc)
 `,
 			kernel: "n",
