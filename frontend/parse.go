@@ -40,6 +40,9 @@ type fileParser struct {
 	hostDefs map[string]*hostDef
 	wrappers []*wrapper
 	wrapped  map[string]bool // names that a jit wrapper applies to
+	// unknown holds the warning about each unknown decorator, given once
+	// per file at its first use.
+	unknown map[string]*diag.Diagnostic
 }
 
 // Parse finds the @jit functions, imports, constexpr globals and host
@@ -59,6 +62,7 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		text:     normalizeSource(src),
 		diags:    diags,
 		hostDefs: map[string]*hostDef{},
+		unknown:  map[string]*diag.Diagnostic{},
 		wrapped:  map[string]bool{},
 	}
 	if d := checkEncoding(name, p.text); d != nil {
@@ -325,7 +329,15 @@ func (p *fileParser) makeFunc(fd *ast.FunctionDef, conv *converter, pos diag.Pos
 		if what == "" {
 			what = "expression"
 		}
-		p.diags.Add(diag.Warnf(dc.Pos, diag.CodeUnsupported, "unknown decorator %s skipped", what))
+		if d, ok := p.unknown[what]; ok {
+			if dc.Pos.Before(d.Pos) {
+				d.Pos = dc.Pos // defs are read by kind, not in source order
+			}
+			continue
+		}
+		d := diag.Warnf(dc.Pos, diag.CodeUnsupported, "unknown decorator %s skipped (wherever this file uses it)", what)
+		p.unknown[what] = d
+		p.diags.Add(d)
 	}
 	if a := fd.Args; a != nil {
 		nDef := len(a.Defaults)
