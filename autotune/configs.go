@@ -129,6 +129,11 @@ func Read(src *Source, fn *frontend.Func, arch func() string, host Host) (*Tunin
 					WithNote(t.Autotune.Pos, "the first is here"))
 			}
 			a, err := t.readAutotune(dc, text, pos)
+			if name, path, ok := t.host.foreignName(err); ok {
+				t.warnf(dc.Pos, "@triton.autotune: its arguments need %s (%s), which tri does not run; "+
+					"the decorator is skipped and the launch gives the values its configs would", name, path)
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -267,6 +267,10 @@ type hostPython struct {
 	// evaluation imported, each with its own globals (see imports.go).
 	mods    map[*frontend.File]*hostModule
 	standIn map[string]*py.Module // triton, triton.language, torch
+	// foreign maps the names that host code imports from modules tri does
+	// not run (neither Triton, the stand-ins nor the project) to their
+	// dotted paths: an evaluation that needs one cannot be done here.
+	foreign map[string]string
 }
 
 // errNoInterpreter is the error of a program that evaluates host Python
@@ -281,7 +285,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 	if py.NewContext == nil || py.Compile == nil {
 		return nil, errNoInterpreter
 	}
-	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}}
+	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
 		h.ctx = py.NewContext(py.ContextOpts{})
 		capability := py.MustNewMethod("_arch", func(py.Object) (py.Object, error) {

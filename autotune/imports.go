@@ -81,6 +81,9 @@ func (h *hostPython) importName(m *hostModule, name string, pos diag.Pos, what s
 		}
 		return hosteval.Usage(&e)
 	}
+	if sym.Kind == frontend.SymPath {
+		h.foreign[name] = sym.Path
+	}
 	if sym.File == nil || sym.File == m.file || sym.Name == "" {
 		return nil
 	}

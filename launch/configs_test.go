@@ -323,6 +323,27 @@ func TestUnsupportedWarnings(t *testing.T) {
 	assert.NotContains(t, out, "cache_results is")
 }
 
+// Configs from a module tri does not run: check and build warn, and build
+// takes the launch's values; a name that nothing binds stays an error.
+func TestForeignConfigs(t *testing.T) {
+	src := "from somelib import make_configs\n" + decorated("@triton.autotune(configs=make_configs(), key=['n'])")
+	path := writeKernel(t, src)
+	var stderr, stdout bytes.Buffer
+	require.NoError(t, CheckFile(path, &Options{Stdout: &stdout, Stderr: &stderr}))
+	assert.Contains(t, stdout.String(), "no errors")
+	want := "k.tri:7:1: warning: @triton.autotune: its arguments need make_configs (somelib.make_configs), which tri does not run"
+	assert.Contains(t, stderr.String(), want)
+
+	stderr.Reset()
+	o := &Options{Arch: "sm_90", Lets: []string{"n=4", "x=randn(n)", "out=empty(n)"}, Stderr: &stderr}
+	p, err := Prepare(path, "k[(1,)](x, out, n, BLOCK=16)", o)
+	require.NoError(t, err)
+	assert.Equal(t, hosteval.IntValue(16), meta(t, p, "BLOCK"))
+	assert.Contains(t, stderr.String(), want)
+	_, err = Prepare(path, "k[(1,)](x, out, n)", &Options{Arch: "sm_90", Lets: o.Lets})
+	require.Error(t, err, "BLOCK must come from the launch")
+}
+
 func TestCheckFileEvaluatesDecorators(t *testing.T) {
 	var stdout bytes.Buffer
 	require.NoError(t, CheckFile(writeKernel(t, tunedSrc), &Options{Stdout: &stdout}))
