@@ -89,9 +89,9 @@ func fstringExpr(prefix, lit string) string {
 			if end < 0 {
 				return prefix + lit // not an f-string gpython can run; it reports the error
 			}
-			lead, field := fieldPart(body[i+1:end], quote)
-			if lead != "" {
-				text.WriteString(lead)
+			shown, field := fieldPart(body[i+1:end], quote)
+			if shown != "" {
+				text.WriteString(shown)
 			}
 			flush()
 			parts = append(parts, field)
@@ -130,9 +130,9 @@ func closingBrace(s string, from int) int {
 }
 
 // fieldPart rewrites the text of one replacement field into a call of
-// __tri_fmt__; lead is the literal text that a self-documenting field
+// __tri_fmt__; shown is the literal text that a self-documenting field
 // ({x=}) shows before its value.
-func fieldPart(field, quote string) (lead, call string) {
+func fieldPart(field, quote string) (shown, call string) {
 	expr, conv, spec := field, "", ""
 	depth := 0
 scan:
@@ -155,7 +155,7 @@ scan:
 	}
 	if t := strings.TrimRight(expr, " \t"); strings.HasSuffix(t, "=") && !strings.HasSuffix(t, "==") &&
 		!strings.HasSuffix(t, "!=") && !strings.HasSuffix(t, "<=") && !strings.HasSuffix(t, ">=") {
-		lead = expr
+		shown = expr
 		expr = strings.TrimSuffix(t, "=")
 		if conv == "" && spec == "" {
 			conv = "r"
@@ -165,5 +165,5 @@ scan:
 	if strings.Contains(spec, "{") {
 		specExpr = fstringExpr("f", quote+spec+quote)
 	}
-	return lead, fmtName + "((" + expr + "), '" + strings.TrimSpace(conv) + "', " + specExpr + ")"
+	return shown, fmtName + "((" + expr + "), '" + strings.TrimSpace(conv) + "', " + specExpr + ")"
 }
