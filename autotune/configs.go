@@ -129,6 +129,11 @@ func Read(src *Source, fn *frontend.Func, arch func() string, host Host) (*Tunin
 					WithNote(t.Autotune.Pos, "the first is here"))
 			}
 			a, err := t.readAutotune(dc, text, pos)
+			if name, path, ok := t.host.foreignName(err); ok {
+				t.warnf(dc.Pos, "@triton.autotune: its arguments need %s (%s), which tri does not run; "+
+					"the decorator is skipped and the launch gives the values its configs would", name, path)
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -304,6 +309,12 @@ func (t *Tuning) paramList(o py.Object, what string, pos diag.Pos, noneOK bool) 
 			return nil, hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not a list holding %s", what, pyRepr(it)))
 		}
 		name := string(s)
+		if !slices.Contains(bind.ParamNames(t.fn), name) && what == "key" {
+			// Triton's autotuner keys on the arguments among the names and
+			// drops the others.
+			t.warnf(pos, "@triton.autotune: key names '%s', which is not a parameter of %s(); Triton ignores it", name, t.fn.Name)
+			continue
+		}
 		if !slices.Contains(bind.ParamNames(t.fn), name) {
 			d := diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s names '%s', which is not a parameter of %s()", what, name, t.fn.Name)
 			if sug := diag.Closest(name, bind.ParamNames(t.fn)); sug != "" {

@@ -11,7 +11,7 @@ package autotune
 // and assignments (frontend.File.Host), transitively, and those statements
 // run in source order, each at its own line, so that a traceback names the
 // kernel file's lines. Imports are not run: the names the file imports from
-// triton, torch, typing, os and inspect are bound to stand-ins, names from
+// triton, torch, typing, os, inspect and itertools are bound to stand-ins, names from
 // the project's other modules are followed to their definitions
 // (imports.go), and other modules are unknown names.
 //
@@ -267,6 +267,10 @@ type hostPython struct {
 	// evaluation imported, each with its own globals (see imports.go).
 	mods    map[*frontend.File]*hostModule
 	standIn map[string]*py.Module // triton, triton.language, torch
+	// foreign maps the names that host code imports from modules tri does
+	// not run (neither Triton, the stand-ins nor the project) to their
+	// dotted paths: an evaluation that needs one cannot be done here.
+	foreign map[string]string
 }
 
 // errNoInterpreter is the error of a program that evaluates host Python
@@ -281,7 +285,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 	if py.NewContext == nil || py.Compile == nil {
 		return nil, errNoInterpreter
 	}
-	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}}
+	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
 		h.ctx = py.NewContext(py.ContextOpts{})
 		capability := py.MustNewMethod("_arch", func(py.Object) (py.Object, error) {
@@ -293,7 +297,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 		}, 0, "")
 		params := py.MustNewMethod("_params", paramNames, 0, "")
 		mods := map[string]*py.Module{}
-		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}, {"inspect", inspectStandIn}} {
+		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}, {"inspect", inspectStandIn}, {"itertools", itertoolsStandIn}} {
 			code, err := py.Compile(m.src, "<"+m.name+">", py.ExecMode, 0, true)
 			if err != nil {
 				return nil, err
@@ -345,6 +349,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 		h.globals["__tri_autotune__"] = mods["triton"].Globals["autotune"]
 		h.globals["__tri_heuristics__"] = mods["triton"].Globals["heuristics"]
 		h.globals[dictMergeName] = py.MustNewMethod(dictMergeName, dictMerge, 0, "") // {**a} (unpack.go)
+		h.globals[fmtName] = py.MustNewMethod(fmtName, fmtField, 0, "")              // f"{x}" (fstring.go)
 		for local, path := range sf.File.Aliases {
 			if o, ok := h.resolve(mods, path); ok {
 				h.globals[local] = o
@@ -376,7 +381,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 	parts := strings.Split(path, ".")
 	var o py.Object
 	switch parts[0] {
-	case "triton", "torch", "typing", "os", "inspect":
+	case "triton", "torch", "typing", "os", "inspect", "itertools":
 		o = mods[parts[0]]
 	default:
 		return nil, false
@@ -395,7 +400,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 // file, after running the host definitions it needs. what names the
 // evaluation in messages ("the autotune arguments").
 func (h *hostPython) eval(text string, pos diag.Pos, what string) (py.Object, error) {
-	src := strings.Repeat("\n", max(pos.Line-1, 0)) + expandUnpacking(text)
+	src := strings.Repeat("\n", max(pos.Line-1, 0)) + forGpython(text)
 	names, err := h.names(src, py.EvalMode, pos, what)
 	if err != nil {
 		return nil, err
@@ -445,7 +450,13 @@ func (h *hostPython) require(names []string, pos diag.Pos, what string) error {
 
 // padded is a host definition's text placed at its line.
 func (h *hostPython) padded(hf *frontend.HostFunc) string {
-	return strings.Repeat("\n", max(hf.Pos.Line-1, 0)) + expandUnpacking(hf.Source)
+	return strings.Repeat("\n", max(hf.Pos.Line-1, 0)) + forGpython(hf.Source)
+}
+
+// forGpython rewrites the syntax of host code that gpython's parser lacks:
+// f-strings (fstring.go), then dict displays that unpack (unpack.go).
+func forGpython(text string) string {
+	return expandUnpacking(expandFStrings(text))
 }
 
 // do runs one step of the interpreter, turning Python exceptions into
@@ -536,7 +547,7 @@ func (h *hostPython) pyError(err error, pos diag.Pos, what string) error {
 	if ei.Type == py.NameError {
 		d.WithSuggestion("tri runs host code in gpython's interpreter with the file's top-level functions and assignments, " +
 			"those it imports from the project's other modules, and stand-ins for triton (Config, cdiv, next_power_of_2, " +
-			"runtime.driver.active.get_current_target()), torch, typing, os and inspect; other imports are not available")
+			"runtime.driver.active.get_current_target()), torch, typing, os, inspect and itertools; other imports are not available")
 	}
 	return hosteval.Usage(d)
 }

@@ -97,3 +97,20 @@ func TestHostStandIns(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `(True, False, ("n",), "NVIDIA A100")`, got.String())
 }
+
+// itertools.product and chain build config lists as Python's do.
+func TestHostItertools(t *testing.T) {
+	src := "import itertools\nfrom itertools import product\nimport triton\n\n" +
+		"CONFIGS = [triton.Config({'S': s, 'B': b}) for s, b in itertools.product([2, 3], [16, 32]) if s * b != 96]\n" +
+		"PAIRS = list(product('ab', repeat=2)) + itertools.chain([1], (2, 3))\n"
+	f, diags := frontend.Parse("k.py", []byte(src))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	sf := &Source{Path: "k.py", Text: []byte(src), File: f}
+	h, err := newHostPython(sf, func() string { return "sm_80" }, time.Second, &bytes.Buffer{})
+	require.NoError(t, err)
+	v, err := h.eval("([(c.kwargs['S'], c.kwargs['B']) for c in CONFIGS], PAIRS)", sf.File.Host["PAIRS"].Pos, "test")
+	require.NoError(t, err)
+	got, err := fromPy(v)
+	require.NoError(t, err)
+	assert.Equal(t, `(((2, 16), (2, 32), (3, 16)), (("a", "a"), ("a", "b"), ("b", "a"), ("b", "b"), 1, 2, 3))`, got.String())
+}

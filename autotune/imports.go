@@ -51,7 +51,10 @@ func (h *hostPython) module(f *frontend.File) *hostModule {
 	}
 	m := &hostModule{file: f, globals: py.StringDict{}, loaded: map[string]bool{}, busy: map[string]bool{}}
 	m.globals["triton"] = h.standIn["triton"]
-	m.globals["print"] = h.globals["print"] // to the host's stderr, as in the kernel file
+	m.globals["print"] = h.globals["print"]                 // to the host's stderr, as in the kernel file
+	for _, name := range []string{dictMergeName, fmtName} { // what forGpython's rewrites call
+		m.globals[name] = h.globals[name]
+	}
 	for local, path := range f.Aliases {
 		if o, ok := h.resolve(h.standIn, path); ok {
 			m.globals[local] = o
@@ -77,6 +80,9 @@ func (h *hostPython) importName(m *hostModule, name string, pos diag.Pos, what s
 			e.Notes = append(append([]diag.Related(nil), d.Notes...), diag.Related{Pos: pos, Message: "while evaluating this"})
 		}
 		return hosteval.Usage(&e)
+	}
+	if sym.Kind == frontend.SymPath {
+		h.foreign[name] = sym.Path
 	}
 	if sym.File == nil || sym.File == m.file || sym.Name == "" {
 		return nil
@@ -171,6 +177,33 @@ environ = {}
 
 def getenv(key, default=None):
     return default
+`
+
+// itertoolsStandIn is the stand-in itertools: config lists are often the
+// product of a few value lists (itertools.product(STAGES, BLOCK_M, ...)).
+// They join lists item by item: gpython's tuple + tuple loses the left
+// operand's items, and list.extend takes lists only.
+const itertoolsStandIn = `
+def product(*iterables, repeat=1):
+    pools = []
+    for p in iterables:
+        pools.append(list(p))
+    out = [[]]
+    for pool in pools * repeat:
+        longer = []
+        for t in out:
+            for x in pool:
+                longer.append(t + [x])
+        out = longer
+    return [tuple(t) for t in out]
+
+
+def chain(*iterables):
+    out = []
+    for it in iterables:
+        for x in it:
+            out.append(x)
+    return out
 `
 
 // inspectStandIn is the stand-in inspect module: host code asks whether

@@ -128,9 +128,15 @@ func mergeItems(items []string) (string, bool) {
 // text[i] (a prefix before it is copied as an identifier).
 func stringEnd(text string, i int) int {
 	q := text[i]
-	if strings.HasPrefix(text[i:], strings.Repeat(string(q), 3)) {
-		if j := strings.Index(text[i+3:], strings.Repeat(string(q), 3)); j >= 0 {
-			return i + 3 + j + 3
+	if triple := strings.Repeat(string(q), 3); strings.HasPrefix(text[i:], triple) {
+		for j := i + 3; j < len(text); j++ {
+			if text[j] == '\\' {
+				j++
+				continue
+			}
+			if strings.HasPrefix(text[j:], triple) {
+				return j + 3
+			}
 		}
 		return len(text)
 	}

@@ -46,7 +46,7 @@ func TestTutorialFiles(t *testing.T) {
 		host  []string
 	}{
 		{"vector_add.py", []string{"add_kernel"}, []string{"add", "benchmark"}},
-		{"fused_softmax.py", []string{"softmax_kernel"}, []string{"is_cdna", "is_hip", "naive_softmax", "softmax"}},
+		{"fused_softmax.py", []string{"softmax_kernel"}, []string{"is_cdna", "is_hip", "naive_softmax", "softmax", "benchmark"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -52,7 +52,7 @@ func (p *fileParser) assignChunk(c *chunk) {
 			}
 			continue
 		}
-		if c.indent == 0 && !conv.rw.changesMeaning() {
+		if c.indent == 0 && !conv.rw.changesHostMeaning() {
 			p.addHost(&HostFunc{Name: name.ID, Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, Source: text, Assign: true})
 		}
 		g := p.global(name, a)

@@ -25,7 +25,10 @@ package frontend
 //     (package autotune rewrites such displays for gpython's interpreter).
 //
 // Host code rewritten this way parses but would not mean the same thing to
-// gpython's interpreter, so such host functions are not offered to it.
+// gpython's interpreter: the parser gives host code its text with the
+// f-strings and unpacked dicts put back (package autotune rewrites them
+// for gpython's interpreter), and host functions with a starred argument
+// or a walrus are not offered to it.
 
 import "strings"
 
@@ -36,6 +39,9 @@ type rewrites struct {
 	stars    map[[2]int]bool       // starred arguments whose '*' was removed
 	walrus   map[[2]int]bool       // targets of ':='
 	unpacks  map[[2]int]bool       // the keys that stand for '**' in a dict display
+	// fprefixes are the prefixes of the f-strings, as written, at their
+	// {1-based line, 0-based byte column}: restoreFStrings puts them back.
+	fprefixes map[[2]int]string
 }
 
 // strToken is one string literal of an implicitly concatenated run.
@@ -45,10 +51,40 @@ type strToken struct {
 	line, col int    // 1-based line, 0-based byte column of the token
 }
 
-// changesMeaning reports whether the rewritten text means something else
-// to a Python interpreter than the original.
-func (r *rewrites) changesMeaning() bool {
-	return r != nil && len(r.fstrings)+len(r.stars)+len(r.walrus) > 0
+// changesHostMeaning reports whether the text that the parser returns
+// (restoreUnpacks, restoreFStrings) means something else to a Python
+// interpreter than the original: the f-strings and dict unpacking are put
+// back (package autotune rewrites both for gpython's interpreter), a
+// starred argument or a walrus are not.
+func (r *rewrites) changesHostMeaning() bool {
+	return r != nil && len(r.stars)+len(r.walrus) > 0
+}
+
+// restoreFStrings puts back in text, as modernize rewrote it, the prefixes
+// of the f-strings, so that the text of host code keeps its meaning.
+func (r *rewrites) restoreFStrings(text string) string {
+	if r == nil || len(r.fprefixes) == 0 {
+		return text
+	}
+	starts := lineStarts(text)
+	buf := []byte(text)
+	for at, prefix := range r.fprefixes {
+		if off := starts[at[0]-1] + at[1]; off+len(prefix) <= len(buf) {
+			copy(buf[off:], prefix)
+		}
+	}
+	return string(buf)
+}
+
+// lineStarts returns the offset of each line of text.
+func lineStarts(text string) []int {
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
 }
 
 // restoreUnpacks puts back in text, as modernize rewrote it, the "**" of
@@ -58,12 +94,7 @@ func (r *rewrites) restoreUnpacks(text string) string {
 	if r == nil || len(r.unpacks) == 0 {
 		return text
 	}
-	starts := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
+	starts := lineStarts(text)
 	buf := []byte(text)
 	for at := range r.unpacks {
 		if off := starts[at[0]-1] + at[1]; off+1 < len(buf) {
@@ -171,6 +202,10 @@ func modernize(text string) (string, *rewrites) {
 			tok := strToken{line: line, col: i - lineStart}
 			if strings.Contains(prefix, "f") {
 				tok.f = true
+				if rw.fprefixes == nil {
+					rw.fprefixes = map[[2]int]string{}
+				}
+				rw.fprefixes[[2]int{line, i - lineStart}] = text[i:j]
 				kept := strings.ReplaceAll(strings.ReplaceAll(text[i:j], "f", ""), "F", "")
 				pad := (j - i) - len(kept)
 				for k := 0; k < pad; k++ {

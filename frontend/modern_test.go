@@ -23,7 +23,7 @@ func TestModernSyntax(t *testing.T) {
 	}{
 		{name: "f-string", stmt: `y = f"N={N}!"`, want: `f'N={N}!'`, pos: "m.py:8:14",
 			inner: func(e Expr) Expr { return e.(*FString).Parts[1].X },
-			host:  "def h(x):\n    return f'{x!r:>4} {{x}}'\n", noHost: true},
+			host:  "def h(x):\n    return f'{x!r:>4} {{x}}'\n"},
 		{name: "f-string joined", stmt: "y = ('a{' f'{N + 1}'\n         rf'\\{N=}')", want: `f'a{{{(N + 1)}\N={N!r}'`, pos: "m.py:9:19",
 			inner: func(e Expr) Expr { return e.(*FString).Parts[3].X }},
 		{name: "f-string in triple quotes", stmt: "y = f'''\n{N}'''", want: "f'\n    {N}'", pos: "m.py:9:6",
@@ -69,16 +69,26 @@ func TestModernizeKeepsColumns(t *testing.T) {
 	src := "print(rf'a{x}', *a, b, **k,)\nif (n := 3) > 2:\n    pass\n"
 	out, rw := modernize(src)
 	assert.Equal(t, "print( r'a{x}',  a, b, **k )\nif (n == 3) > 2:\n    pass\n", out)
-	assert.True(t, rw.changesMeaning())
+	assert.True(t, rw.changesHostMeaning())
 	same, rw := modernize("f(a, *b, c=1)\nx = [*a, *b]\n(a,)\n")
 	assert.Equal(t, "f(a, *b, c=1)\nx = [*a, *b]\n(a,)\n", same)
-	assert.False(t, rw.changesMeaning())
+	assert.False(t, rw.changesHostMeaning())
 	// An unpacked dict: "**" becomes a key, and comes back in the text that
 	// Python reads; ** as a power is kept.
 	unpacked, rw := modernize("h({'a': 1, **d, 'b': x ** 2}, {\n  **e})\n")
 	assert.Equal(t, "h({'a': 1, 0:d, 'b': x ** 2}, {\n  0:e})\n", unpacked)
-	assert.False(t, rw.changesMeaning(), "host code with it keeps its meaning")
+	assert.False(t, rw.changesHostMeaning(), "host code with it keeps its meaning")
 	assert.Equal(t, "h({'a': 1, **d, 'b': x ** 2}, {\n  **e})\n", rw.restoreUnpacks(unpacked))
+}
+
+// The text that host code is read from gets its f-strings back, prefix
+// and all, in their columns.
+func TestRestoreFStrings(t *testing.T) {
+	src := "x = (rf'a{b}' 'c'\n     F\"\"\"{d}\n\"\"\")\n"
+	out, rw := modernize(src)
+	assert.NotEqual(t, src, out)
+	assert.False(t, rw.changesHostMeaning())
+	assert.Equal(t, src, rw.restoreFStrings(out))
 }
 
 func TestTabError(t *testing.T) {

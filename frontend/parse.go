@@ -40,6 +40,9 @@ type fileParser struct {
 	hostDefs map[string]*hostDef
 	wrappers []*wrapper
 	wrapped  map[string]bool // names that a jit wrapper applies to
+	// unknown holds the warning about each unknown decorator, given once
+	// per file at its first use.
+	unknown map[string]*diag.Diagnostic
 }
 
 // Parse finds the @jit functions, imports, constexpr globals and host
@@ -59,6 +62,7 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		text:     normalizeSource(src),
 		diags:    diags,
 		hostDefs: map[string]*hostDef{},
+		unknown:  map[string]*diag.Diagnostic{},
 		wrapped:  map[string]bool{},
 	}
 	if d := checkEncoding(name, p.text); d != nil {
@@ -221,7 +225,7 @@ func (p *fileParser) parseChunk(c *chunk) (ast.Stmt, *converter, string, *diag.D
 		}
 		s = outer.Body[0]
 	}
-	return s, conv, rw.restoreUnpacks(text), nil
+	return s, conv, rw.restoreFStrings(rw.restoreUnpacks(text)), nil
 }
 
 // importChunk records the aliases of an import statement.
@@ -257,14 +261,14 @@ func (p *fileParser) defChunk(c *chunk) {
 	setArgsText(decos, text, c.line-1)
 	if !hasJit(decos) && hasDecorator(decos, constexprFunction) {
 		p.constexprFunc(fd, conv, defPos, name, c.arm)
-		if c.indent == 0 && !conv.rw.changesMeaning() { // host code may call it too
+		if c.indent == 0 && !conv.rw.changesHostMeaning() { // host code may call it too
 			p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
 		}
 		return
 	}
 	if !hasJit(decos) {
 		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1, arm: c.arm}
-		if c.indent == 0 && !conv.rw.changesMeaning() {
+		if c.indent == 0 && !conv.rw.changesHostMeaning() {
 			// Host functions run in gpython's interpreter, which would
 			// read the rewritten text differently.
 			p.addHost(&HostFunc{Name: name, Pos: defPos, Source: text[dl.start-c.start:]})
@@ -325,7 +329,15 @@ func (p *fileParser) makeFunc(fd *ast.FunctionDef, conv *converter, pos diag.Pos
 		if what == "" {
 			what = "expression"
 		}
-		p.diags.Add(diag.Warnf(dc.Pos, diag.CodeUnsupported, "unknown decorator %s skipped", what))
+		if d, ok := p.unknown[what]; ok {
+			if dc.Pos.Before(d.Pos) {
+				d.Pos = dc.Pos // defs are read by kind, not in source order
+			}
+			continue
+		}
+		d := diag.Warnf(dc.Pos, diag.CodeUnsupported, "unknown decorator %s skipped (wherever this file uses it)", what)
+		p.unknown[what] = d
+		p.diags.Add(d)
 	}
 	if a := fd.Args; a != nil {
 		nDef := len(a.Defaults)

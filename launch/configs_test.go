@@ -182,8 +182,8 @@ func TestDecoratorErrors(t *testing.T) {
 		{"empty", "@triton.autotune(configs=[], key=['n'])", "the list of configs is empty"},
 		{"bad warps", "@triton.autotune(configs=[Config({'BLOCK': 32}, num_warps=3)], key=['n'])",
 			"config 0: num_warps must be a power of two from 1 to 32, not 3"},
-		{"bad key", "@triton.autotune(configs=[Config({'BLOCK': 32})], key=['N'])",
-			"@triton.autotune: key names 'N', which is not a parameter of k()"},
+		{"bad reset_to_zero", "@triton.autotune(configs=[Config({'BLOCK': 32})], key=['n'], reset_to_zero=['N'])",
+			"@triton.autotune: reset_to_zero names 'N', which is not a parameter of k()"},
 		{"missing key", "@triton.autotune(configs=[Config({'BLOCK': 32})])",
 			"TypeError"},
 		{"bad heuristic", "@triton.heuristics({'EVEN': 3})\n@triton.autotune(configs=[Config({'BLOCK': 32})], key=[])",
@@ -303,7 +303,7 @@ print(f"{x}")
 }
 
 func TestUnsupportedWarnings(t *testing.T) {
-	src := decorated("def perf(**kw):\n    return 1.0\n\n@triton.autotune(configs=[Config({'BLOCK': 32}, maxnreg=128)], key=['n'], " +
+	src := decorated("def perf(**kw):\n    return 1.0\n\n@triton.autotune(configs=[Config({'BLOCK': 32}, maxnreg=128)], key=['n', 'BT'], " +
 		"prune_configs_by={'perf_model': perf, 'top_k': 2}, pre_hook=lambda args: None, use_cuda_graph=True, cache_results=True)")
 	var stderr bytes.Buffer
 	o := &Options{Arch: "sm_90", Lets: []string{"n=4", "x=randn(n)", "out=empty(n)"}, Stderr: &stderr}
@@ -316,10 +316,32 @@ func TestUnsupportedWarnings(t *testing.T) {
 		"prune_configs_by's top_k is not supported",
 		"pre_hook is not supported; ignored",
 		"use_cuda_graph is not supported",
+		"key names 'BT', which is not a parameter of k(); Triton ignores it",
 	} {
 		assert.Contains(t, out, want)
 	}
 	assert.NotContains(t, out, "cache_results is")
+}
+
+// Configs from a module tri does not run: check and build warn, and build
+// takes the launch's values; a name that nothing binds stays an error.
+func TestForeignConfigs(t *testing.T) {
+	src := "from somelib import make_configs\n" + decorated("@triton.autotune(configs=make_configs(), key=['n'])")
+	path := writeKernel(t, src)
+	var stderr, stdout bytes.Buffer
+	require.NoError(t, CheckFile(path, &Options{Stdout: &stdout, Stderr: &stderr}))
+	assert.Contains(t, stdout.String(), "no errors")
+	want := "k.tri:7:1: warning: @triton.autotune: its arguments need make_configs (somelib.make_configs), which tri does not run"
+	assert.Contains(t, stderr.String(), want)
+
+	stderr.Reset()
+	o := &Options{Arch: "sm_90", Lets: []string{"n=4", "x=randn(n)", "out=empty(n)"}, Stderr: &stderr}
+	p, err := Prepare(path, "k[(1,)](x, out, n, BLOCK=16)", o)
+	require.NoError(t, err)
+	assert.Equal(t, hosteval.IntValue(16), meta(t, p, "BLOCK"))
+	assert.Contains(t, stderr.String(), want)
+	_, err = Prepare(path, "k[(1,)](x, out, n)", &Options{Arch: "sm_90", Lets: o.Lets})
+	require.Error(t, err, "BLOCK must come from the launch")
 }
 
 func TestCheckFileEvaluatesDecorators(t *testing.T) {

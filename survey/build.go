@@ -37,9 +37,9 @@ type buildFunc func(j *job) (elem string, used derived, err error)
 // derivation, not of the kernel.
 var errDerive = errors.New("the derived launch")
 
-// buildKernel reads fn's decorators, then builds it as tri build does with
-// every pointer of each element type in turn until one builds; the error
-// of the first is returned if none does.
+// buildKernel reads fn's decorators, then builds it as tri build does for
+// each attempt in turn until one builds; the error of the first is
+// returned if none does.
 func buildKernel(j *job) (string, derived, error) {
 	sf, fn := j.sf, j.fn
 	tuning, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn,
@@ -49,11 +49,11 @@ func buildKernel(j *job) (string, derived, error) {
 	}
 	var first error
 	var firstLaunch derived
-	for _, elem := range pointerElems {
-		d := derive(j, tuning, elem)
+	for _, try := range attempts {
+		d := derive(j, tuning, try)
 		err := buildDerived(sf, fn, tuning, d, j.arch, j.timeout)
 		if err == nil {
-			return elem, d, nil
+			return try.elem, d, nil
 		}
 		if first == nil {
 			first, firstLaunch = err, d

@@ -8,14 +8,16 @@ package survey
 //     pointer: the leftmost operand of the + and - chain written there,
 //     followed through local assignments and through the calls of other
 //     @jit functions of the file that take it as a pointer. Pointers are
-//     bound to small tensors of one element type (fp32, then fp16), but
+//     bound to small tensors of one element type (fp32, then fp16, then
+//     int32 for kernels of integer data: histograms, bit masks), but
 //     for pointers to indices (whose loaded values are added to an
 //     address, as cu_seqlens or a cross entropy's targets), which are
 //     int32.
 //   - a tl.constexpr takes its default, else the first autotune config's
 //     value, else a heuristic's, else the first literal that a @jit
 //     function of the survey compares a parameter of its name with
-//     (act_func == "relu", p_loss == 1), else False for flags (names that
+//     (act_func == "relu", p_loss == 1), else False (then True, if no
+//     pointer type builds with False) for flags (names that
 //     a condition tests alone, as in if not INTERLEAVED:, and names such
 //     as HAS_, IS_, USE_, ...), tl.float32 for dtype names, "ieee" for
 //     precision names, 32 for block sizes (BLOCK*, and B followed by
@@ -42,9 +44,17 @@ type derived struct {
 	lets []string
 }
 
-// pointerElems are the element types that pointers are tried with, in
-// order.
-var pointerElems = []string{"float32", "float16"}
+// attempt is one way of deriving a launch: the element type of pointers
+// and the value of flags.
+type attempt struct {
+	elem string // "float32", ...
+	flag string // "False" or "True"
+}
+
+// attempts are tried in order until one builds: flags False with each
+// pointer type, then flags True (a parameter that a flag makes a pointer
+// or a number: if IS_OFFSETS_TENSOR: tl.load(offsets) else: offsets).
+var attempts = []attempt{{"float32", "False"}, {"float16", "False"}, {"int32", "False"}, {"float32", "True"}}
 
 var (
 	flagName  = regexp.MustCompile(`^(HAS|IS|USE|ENABLE|EVEN|RETURN|STORE|SAVE|OUTPUT|WITH)_|^(CAUSAL|TRAINING|REVERSE)$`)
@@ -54,7 +64,8 @@ var (
 
 // derive builds the launch of fn: every pointer bound to a tensor of elem,
 // every other parameter by the rules above. tuning may be nil.
-func derive(j *job, tuning *autotune.Tuning, elem string) derived {
+func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
+	elem := try.elem
 	fn := j.fn
 	ptrs := pointerParams(j.sf.File)[fn.Name]
 	flags := truthTested(fn)
@@ -73,9 +84,9 @@ func derive(j *job, tuning *autotune.Tuning, elem string) derived {
 		case p.Constexpr && j.lits[p.Name] != "":
 			v = j.lits[p.Name]
 		case p.Constexpr && flags[p.Name]:
-			v = "False"
+			v = try.flag
 		case p.Constexpr:
-			v = constexprGuess(p.Name)
+			v = constexprGuess(p.Name, try.flag)
 		case isPtr(ptrs, p.Name):
 			e := elem
 			if ptrs[p.Name] {
@@ -102,11 +113,12 @@ func isPtr(ptrs map[string]bool, name string) bool {
 	return ok
 }
 
-// constexprGuess is the value of a tl.constexpr that nothing else gives.
-func constexprGuess(name string) string {
+// constexprGuess is the value of a tl.constexpr that nothing else gives;
+// flag is that of flags.
+func constexprGuess(name, flag string) string {
 	switch {
 	case flagName.MatchString(name):
-		return "False"
+		return flag
 	case strings.Contains(strings.ToLower(name), "dtype"):
 		return "tl.float32"
 	case strings.Contains(strings.ToLower(name), "precision"):
@@ -204,6 +216,21 @@ func pointerParams(file *frontend.File) map[string]map[string]bool {
 					mark(name, true)
 				}
 			}
+			// A loop's bounds loaded through a pointer are integers too
+			// (NS = tl.load(block_counts + i); for i in range(NS)).
+			walkStmts(fn.Body, func(st frontend.Stmt) {
+				f, ok := st.(*frontend.For)
+				if !ok {
+					return
+				}
+				if c, ok := f.Iter.(*frontend.Call); ok && rangeNames[calleeName(c.Func)] {
+					for _, arg := range c.Args {
+						for _, name := range s.boundLoads(arg) {
+							mark(name, true)
+						}
+					}
+				}
+			})
 		}
 	}
 	return out
@@ -353,6 +380,59 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 	return out
 }
 
+// rangeNames are the loops whose bounds loadedFrom follows.
+var rangeNames = map[string]bool{"range": true, "static_range": true}
+
+// loadedFrom are the pointers that the values in x were loaded through (by
+// a load, or an atomic's old value), also through locals; seen holds the
+// locals already followed.
+func (s *ptrScan) loadedFrom(x frontend.Expr, seen map[string]bool) []string {
+	var out []string
+	walkExpr(x, func(y frontend.Expr) {
+		switch y := y.(type) {
+		case *frontend.Call:
+			if name := calleeName(y.Func); (name == "load" || strings.HasPrefix(name, "atomic_")) && len(y.Args) > 0 {
+				out = append(out, s.roots(y.Args[0])...)
+			}
+		case *frontend.Name:
+			if !seen[y.ID] {
+				seen[y.ID] = true
+				for _, v := range s.assigns[y.ID] {
+					out = append(out, s.loadedFrom(v, seen)...)
+				}
+			}
+		}
+	})
+	return out
+}
+
+// boundLoads are the pointers that a loop bound is loaded through: a load
+// in the bound itself, or one that a local of the bound is assigned
+// (NS = tl.load(counts + i), also with .to(...)); values computed from
+// loads of data are not followed.
+func (s *ptrScan) boundLoads(x frontend.Expr) []string {
+	var out []string
+	load := func(v frontend.Expr) {
+		if c, ok := v.(*frontend.Call); ok {
+			if a, ok := c.Func.(*frontend.Attribute); ok && a.Name == "to" {
+				v = a.X
+			}
+		}
+		if c, ok := v.(*frontend.Call); ok && calleeName(c.Func) == "load" && len(c.Args) > 0 {
+			out = append(out, s.roots(c.Args[0])...)
+		}
+	}
+	walkExpr(x, func(y frontend.Expr) {
+		load(y)
+		if n, ok := y.(*frontend.Name); ok {
+			for _, v := range s.assigns[n.ID] {
+				load(v)
+			}
+		}
+	})
+	return out
+}
+
 // indexRoots are the pointers that an address's offsets were loaded
 // through (by a load, or an atomic's old value): idx in
 // p + tl.load(idx + i) * stride, also where locals hold the load or the
@@ -360,24 +440,7 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 func (s *ptrScan) indexRoots(x frontend.Expr) []string {
 	var out []string
 	seen := map[string]bool{}
-	var offsets func(frontend.Expr)
-	offsets = func(x frontend.Expr) {
-		walkExpr(x, func(y frontend.Expr) {
-			switch y := y.(type) {
-			case *frontend.Call:
-				if name := calleeName(y.Func); (name == "load" || strings.HasPrefix(name, "atomic_")) && len(y.Args) > 0 {
-					out = append(out, s.roots(y.Args[0])...)
-				}
-			case *frontend.Name:
-				if !seen[y.ID] {
-					seen[y.ID] = true
-					for _, v := range s.assigns[y.ID] {
-						offsets(v)
-					}
-				}
-			}
-		})
-	}
+	offsets := func(x frontend.Expr) { out = append(out, s.loadedFrom(x, seen)...) }
 	var address func(frontend.Expr)
 	address = func(x frontend.Expr) {
 		switch x := x.(type) {

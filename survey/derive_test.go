@@ -87,6 +87,30 @@ def f(x_ptr, INTERLEAVED: tl.constexpr, CONJ: tl.constexpr, REV: tl.constexpr, D
 			line:   "f[(1,)](x_ptr=x_ptr, INTERLEAVED=False, CONJ=False, REV=False, DOT_PRECISION=\"ieee\")",
 			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
 		},
+		{
+			name: "counts loaded as a loop's bound, through a local; a bound computed from data is not followed",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def n(x, counts, out, USE_COUNTS: tl.constexpr):
+    if USE_COUNTS:
+        NS = tl.load(counts + tl.program_id(0))
+    else:
+        NS = 4
+    acc = 0.0
+    for i in tl.range(0, NS):
+        acc += tl.load(x + i)
+    lim = tl.sum(tl.load(x + tl.arange(0, 4)), 0).to(tl.int32)
+    for j in range(lim):
+        acc += 1.0
+    tl.store(out, acc)
+`,
+			kernel: "n",
+			line:   "n[(1,)](x=x, counts=counts, out=out, USE_COUNTS=False)",
+			lets:   []string{"x=empty(16, dtype='float32')", "counts=empty(16, dtype='int32')", "out=empty(16, dtype='float32')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))
@@ -97,7 +121,7 @@ def f(x_ptr, INTERLEAVED: tl.constexpr, CONJ: tl.constexpr, REV: tl.constexpr, D
 			if c.kernel == "g" {
 				elem = "float16"
 			}
-			d := derive(&job{sf: &launch.SourceFile{File: f}, fn: fn, lits: c.lits}, nil, elem)
+			d := derive(&job{sf: &launch.SourceFile{File: f}, fn: fn, lits: c.lits}, nil, attempt{elem, "False"})
 			assert.Equal(t, c.line, d.line)
 			assert.Equal(t, c.lets, d.lets)
 		})

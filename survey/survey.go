@@ -119,7 +119,10 @@ func run(dir string, o Options, build buildFunc) (*Report, error) {
 
 // surveyFile parses one file as tri build does and builds its kernels.
 func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) []*Result {
-	sf, parseErr := launch.ParseFile(s.path, nil)
+	// Options, not nil, so that module-level values that only host code
+	// computes are computed as tri build computes them; warnings are
+	// dropped.
+	sf, parseErr := launch.ParseFile(s.path, &launch.Options{Arch: o.Arch, Timeout: o.Timeout})
 	var out []*Result
 	for _, f := range s.funcs {
 		r := &Result{Func: f}

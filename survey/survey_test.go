@@ -42,6 +42,9 @@ func TestRun(t *testing.T) {
 		{"add_kernel", Built, "", "float32"},
 		{"add_tuned", Built, "", "float32"},
 		{"row_sum", Built, "", "float32"},
+		{"hosted_kernel", Built, "", "float32"},
+		{"popcount_kernel", Built, "", "int32"},
+		{"shifted_kernel", Built, "", "float32"},
 		{"broken_kernel", Failed, "parse", ""},
 		{"scaled_kernel", Failed, "tl.dot_scaled unsupported", ""},
 		{"inner_kernel", Failed, "@jit not at top level", ""},
@@ -52,11 +55,12 @@ func TestRun(t *testing.T) {
 		assert.Equal(t, c.kind, r.Kind, c.name)
 		assert.Equal(t, c.elem, r.Elem, c.name)
 	}
-	assert.Equal(t, Counts{Kernels: 6, Built: 3, Helpers: 1}, rep.Total())
-	assert.Equal(t, map[string]Counts{"broken": {Kernels: 3}, "elementwise": {Kernels: 3, Built: 3, Helpers: 1}}, rep.Folders())
+	assert.Equal(t, Counts{Kernels: 9, Built: 6, Helpers: 1}, rep.Total())
+	assert.Equal(t, map[string]Counts{"broken": {Kernels: 3}, "elementwise": {Kernels: 6, Built: 6, Helpers: 1}}, rep.Folders())
 	// The cu_seqlens values are offsets: a pointer to integers.
 	assert.Contains(t, rs["row_sum"].Lets, "cu_seqlens=empty(16, dtype='int32')")
 	assert.Contains(t, rs["scaled_kernel"].Message, "broken/scaled.py:10:")
+	assert.Contains(t, rs["shifted_kernel"].Launch, "IS_OFFSETS_TENSOR=True")
 }
 
 // TestRepeatable: the launch a kernel was built for builds again through
@@ -119,8 +123,8 @@ func TestPrintAndCSV(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, rep.Print(&out, 2))
 	text := out.String()
-	assert.Contains(t, text, "3 of 6 kernels build (50.0%)")
-	assert.Regexp(t, `(?m)^elementwise\s+3\s+3\s+100\.0\s+1$`, text)
+	assert.Contains(t, text, "6 of 9 kernels build (66.7%)")
+	assert.Regexp(t, `(?m)^elementwise\s+6\s+6\s+100\.0\s+1$`, text)
 	assert.Regexp(t, `(?m)^broken\s+0\s+3\s+0\.0\s+0$`, text)
 	// --top 2 keeps two of the three kinds.
 	assert.Equal(t, 2, strings.Count(text, "broken/"), text)

@@ -19,11 +19,12 @@ func newSurvey() *cobra.Command {
 		Long: `Find every @triton.jit function in the .py files under DIR and build each
 kernel (a function that no other @jit function calls) as tri build does, for a
 launch derived from its parameters: pointers (names ending in ptr, or values
-that reach a load, store, atomic or block pointer) as fp32 tensors, then fp16;
+that reach a load, store, atomic or block pointer) as fp32 tensors, then fp16,
+then int32;
 tl.constexpr parameters from their defaults, the first autotune config, the
 heuristics, else the first literal that a kernel compares a parameter of that
 name with (act_func == "relu"), else False for flags (names that conditions
-test alone, HAS_, IS_, USE_...), 32 for block sizes and 16 for the rest; other parameters from their defaults,
+test alone, HAS_, IS_, USE_...; True if nothing builds with False), 32 for block sizes and 16 for the rest; other parameters from their defaults,
 else 64 (0.5 for scale and eps). No GPU is needed: the CUDA is generated, not compiled.
 
 Prints the kernels built per folder and the kinds of failure, ranked by count
