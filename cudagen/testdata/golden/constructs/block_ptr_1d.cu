@@ -25,74 +25,67 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_p
   bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
   float acc[1];
   long long dst_off0;
-  int i;
   float* src_base;
   long long src_shape0;
   long long src_stride0;
   long long src_off0;
-  // ../conformance/constructs/block_ptr_1d.tri:24: src = tl.make_block_ptr(x_ptr, (n.to(tl.int64),), (1,), (0,), (BLOCK,), (0,))
+  // ../conformance/constructs/block_ptr_1d.tri:27: src = tl.make_block_ptr(x_ptr, (n.to(tl.int64),), (1,), (0,), (BLOCK,), (0,))
   long long t3 = (long long)(n);
-  // ../conformance/constructs/block_ptr_1d.tri:25: dst = tl.make_block_ptr(y_ptr, (n,), (1,), (0,), (BLOCK,), (0,))
+  // ../conformance/constructs/block_ptr_1d.tri:28: dst = tl.make_block_ptr(y_ptr, (n,), (1,), (0,), (BLOCK,), (0,))
   long long t6 = (long long)(n);
-  // ../conformance/constructs/block_ptr_1d.tri:28: while i < n:
+  // ../conformance/constructs/block_ptr_1d.tri:30: for i in range(0, n, BLOCK):
   acc[0] = 0.0f;
   dst_off0 = 0LL;
-  i = 0;
   src_base = x_ptr;
   src_shape0 = t3;
   src_stride0 = 1LL;
   src_off0 = 0LL;
-  for (;;) {
-    bool t19 = i < n;
-    if (!t19) break;
-    // ../conformance/constructs/block_ptr_1d.tri:29: acc += tl.load(src, boundary_check=(0,), padding_option="zero")
-    int t27[1];
-    t27[0] = L0_base;
-    long long t27_i64[1];
-    t27_i64[0] = (long long)(t27[0]);
+  for (int i = 0; i < n; i += 16) {
+    // ../conformance/constructs/block_ptr_1d.tri:31: acc += tl.load(src, boundary_check=(0,), padding_option="zero")
+    int t20[1];
+    t20[0] = L0_base;
+    long long t20_i64[1];
+    t20_i64[0] = (long long)(t20[0]);
     long long src_idx0[1];
-    src_idx0[0] = src_off0 + t27_i64[0];
+    src_idx0[0] = src_off0 + t20_i64[0];
     long long src_offs[1];
     src_offs[0] = src_idx0[0] * src_stride0;
-    bool t35[1];
-    t35[0] = src_idx0[0] >= 0LL;
-    bool t37[1];
-    t37[0] = src_idx0[0] < src_shape0;
+    bool t28[1];
+    t28[0] = src_idx0[0] >= 0LL;
+    bool t30[1];
+    t30[0] = src_idx0[0] < src_shape0;
     bool src_mask[1];
-    src_mask[0] = (t35[0] & t37[0]) != 0;
+    src_mask[0] = (t28[0] & t30[0]) != 0;
     float* src_ptrs[1];
     src_ptrs[0] = src_base + src_offs[0];
     float src_ptrs_val[1];
     src_ptrs_val[0] = src_mask[0] ? *src_ptrs[0] : 0.0f;
     float acc_1[1];
     acc_1[0] = acc[0] + src_ptrs_val[0];
-    // ../conformance/constructs/block_ptr_1d.tri:30: tl.store(dst, acc, boundary_check=(0,))
-    int t45[1];
-    t45[0] = L0_base;
-    long long t45_i64[1];
-    t45_i64[0] = (long long)(t45[0]);
+    // ../conformance/constructs/block_ptr_1d.tri:32: tl.store(dst, acc, boundary_check=(0,))
+    int t38[1];
+    t38[0] = L0_base;
+    long long t38_i64[1];
+    t38_i64[0] = (long long)(t38[0]);
     long long dst_idx0[1];
-    dst_idx0[0] = dst_off0 + t45_i64[0];
+    dst_idx0[0] = dst_off0 + t38_i64[0];
     long long dst_offs[1];
     dst_offs[0] = dst_idx0[0] * 1LL;
-    bool t53[1];
-    t53[0] = dst_idx0[0] >= 0LL;
-    bool t55[1];
-    t55[0] = dst_idx0[0] < t6;
+    bool t46[1];
+    t46[0] = dst_idx0[0] >= 0LL;
+    bool t48[1];
+    t48[0] = dst_idx0[0] < t6;
     bool dst_mask[1];
-    dst_mask[0] = (t53[0] & t55[0]) != 0;
+    dst_mask[0] = (t46[0] & t48[0]) != 0;
     float* dst_ptrs[1];
     dst_ptrs[0] = y_ptr + dst_offs[0];
     if (L0_owner && dst_mask[0]) *dst_ptrs[0] = acc_1[0];
-    // ../conformance/constructs/block_ptr_1d.tri:19: return p.advance((BLOCK,))
+    // ../conformance/constructs/block_ptr_1d.tri:22: return p.advance((BLOCK,))
     long long src_off0_1 = src_off0 + 16LL;
-    // ../conformance/constructs/block_ptr_1d.tri:32: dst = tl.advance(dst, (BLOCK,))
+    // ../conformance/constructs/block_ptr_1d.tri:34: dst = tl.advance(dst, (BLOCK,))
     long long dst_off0_1 = dst_off0 + 16LL;
-    // ../conformance/constructs/block_ptr_1d.tri:33: i += BLOCK
-    int i_1 = i + 16;
-    // ../conformance/constructs/block_ptr_1d.tri:28: while i < n:
+    // ../conformance/constructs/block_ptr_1d.tri:30: for i in range(0, n, BLOCK):
     acc[0] = acc_1[0];
-    i = i_1;
     dst_off0 = dst_off0_1;
     src_off0 = src_off0_1;
   }
