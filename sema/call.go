@@ -120,6 +120,12 @@ func (c *compiler) call(fr *frame, e *frontend.Call) *val {
 			if r, ok := pred(callee.recv.dt, callee.s); ok && len(e.Args) == 0 && len(e.Keywords) == 0 {
 				return boolVal(r)
 			}
+			if n, ok, valid := dtypeIntLimit(callee.recv.dt, callee.s); ok && len(e.Args) == 0 && len(e.Keywords) == 0 {
+				if !valid {
+					return c.errorf(e.Pos, diag.CodeType, "%s() takes an integer dtype, got %s", callee.s, callee.recv.dt.PyName())
+				}
+				return bigVal(n)
+			}
 			return c.errorf(e.Pos, diag.CodeType, "dtype has no method %s", callee.s)
 		}
 		path := members[callee.s]

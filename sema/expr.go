@@ -367,7 +367,7 @@ func (c *compiler) dtypeAttr(d ir.DType, name string, pos diag.Pos) *val {
 	if v, ok := dtypeNumber(d, name); ok {
 		return v
 	}
-	if strings.HasPrefix(name, "is_") {
+	if _, limit, _ := dtypeIntLimit(d, name); strings.HasPrefix(name, "is_") || limit {
 		return &val{k: kMethod, s: name, recv: dtypeVal(d)}
 	}
 	return c.errorf(pos, diag.CodeType, "dtype has no attribute %s", name)

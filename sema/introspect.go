@@ -2,9 +2,11 @@ package sema
 
 // This file implements dtype introspection at compile time: the numeric
 // attributes that Triton's dtype class sets in its constructor, and
-// tl.core.get_int_dtype.
+// tl.core.get_int_dtype, and get_int_max_value()/get_int_min_value().
 
 import (
+	"math/big"
+
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
@@ -64,4 +66,29 @@ func bGetIntDType(c *compiler, a *args) *val {
 		return dtypeVal(ir.DType{Kind: ks[1]})
 	}
 	return dtypeVal(ir.DType{Kind: ks[0]})
+}
+
+// dtypeIntLimit evaluates dtype.get_int_max_value() and
+// get_int_min_value(): the largest and smallest value of an integer dtype
+// (int1 counts as unsigned, as in Triton). ok is false for other names;
+// valid is false for a dtype that is not an integer, where Triton's assert
+// fails.
+func dtypeIntLimit(d ir.DType, name string) (_ *big.Int, ok, valid bool) {
+	if name != "get_int_max_value" && name != "get_int_min_value" {
+		return nil, false, false
+	}
+	k := d.Kind
+	if !k.IsInt() || d.IsPtr() {
+		return nil, true, false
+	}
+	bits := uint(k.Bits())
+	switch {
+	case name == "get_int_min_value" && k.IsSigned():
+		return new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), bits-1)), true, true
+	case name == "get_int_min_value":
+		return new(big.Int), true, true
+	case k.IsSigned():
+		bits--
+	}
+	return new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1)), true, true
 }
