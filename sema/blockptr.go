@@ -242,10 +242,7 @@ func bAdvance(c *compiler, a *args) *val {
 		return c.errorf(a.pos, diag.CodeType, "tl.advance needs a block pointer (made by tl.make_block_ptr), got %s", pv.describe())
 	}
 	p := pv.bp
-	deltas, ok := c.blockIndices(a.vals[1], true, a.pos)
-	if !ok {
-		return invalid
-	}
+	deltas := listArg(a.vals[1])
 	if len(deltas) != p.rank() {
 		return c.errorf(a.pos, diag.CodeValue, "tl.advance of a block pointer of rank %d needs %d offsets, got %d", p.rank(), p.rank(), len(deltas))
 	}
@@ -254,10 +251,16 @@ func bAdvance(c *compiler, a *args) *val {
 	q.offsets = make([]*ir.Value, len(deltas))
 	for d, delta := range deltas {
 		q.offsets[d] = p.offsets[d]
-		if delta.Op == ir.OpConst && delta.Const.Int == 0 {
+		if delta.k == kInt && delta.i.Sign() == 0 {
+			// Emit nothing: a K loop's body must hold only what its loads
+			// and dot need for cudagen to pipeline it.
 			continue
 		}
-		q.offsets[d] = c.emit(ir.OpAdd, ir.ScalarType(ir.TInt64), a.pos, p.offsets[d], delta)
+		x := c.blockIndex(delta, true, a.pos)
+		if x == nil {
+			return invalid
+		}
+		q.offsets[d] = c.emit(ir.OpAdd, ir.ScalarType(ir.TInt64), a.pos, p.offsets[d], x)
 	}
 	return blockPtrVal(&q)
 }
