@@ -275,11 +275,13 @@ func (c *compiler) boundaryDims(v *val, rank int, pos diag.Pos) ([]int, bool) {
 	var dims []int
 	seen := map[int]bool{}
 	for _, e := range listArg(v) {
-		if e.k != kInt || e.i.Sign() < 0 || e.i.Cmp(big.NewInt(int64(rank))) >= 0 {
+		// A bool is an int to Triton's check, as to Python.
+		n, isInt := e.asInt()
+		if !isInt || n.Sign() < 0 || n.Cmp(big.NewInt(int64(rank))) >= 0 {
 			c.errorf(pos, diag.CodeValue, "boundary_check must name dimensions of the block, integers in 0..%d, got %s", rank-1, e.describe())
 			return nil, false
 		}
-		d := int(e.i.Int64())
+		d := int(n.Int64())
 		if seen[d] {
 			c.errorf(pos, diag.CodeValue, "Duplicate dimension in `boundary_check`")
 			return nil, false

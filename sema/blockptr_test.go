@@ -27,6 +27,8 @@ func TestBlockPtrLowering(t *testing.T) {
 			[]string{"b_mask: i1[16,16] = and", "fp32 = const 0", "b_idx0: i64[16] = add", "b_idx1: i64[16] = add"}, nil},
 		{"nan padding on one dimension", mk + "x = tl.load(b, boundary_check=1, padding_option='nan')", sig(f32, i32),
 			[]string{"b_mask: i1[16,16] = broadcast", "fp32 = const nan"}, nil},
+		{"a bool names a dimension", mk + "x = tl.load(b, boundary_check=(True,))", sig(f32, i32),
+			[]string{"b_mask: i1[16,16] = broadcast", "i1[1,16] = lt"}, nil},
 		{"boundary_check=0 is falsy", mk + "x = tl.load(b, boundary_check=0)", sig(f32, i32),
 			nil, []string{"b_mask"}},
 		{"no padding, no other", mk + "x = tl.load(b, boundary_check=(0,))", sig(f32, i32),
