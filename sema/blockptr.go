@@ -449,16 +449,17 @@ func (c *compiler) storeBlock(a *args, flags ir.Flags) *val {
 	return noneVal
 }
 
-// nameBlockPtr names p after the variable it is bound to, and its offsets
-// that have no name yet after it.
+// nameBlockPtr names p after the variable it is bound to, and the parts
+// computed for it that have no name yet (p_shape0, p_stride0, p_off0).
 func nameBlockPtr(p *blockPtr, name string) {
 	if p.name != "" {
 		return
 	}
 	p.name = name
-	for d, o := range p.offsets {
-		if o.Name == "" && o.Op != ir.OpConst && o.Op != ir.OpVarRead {
-			o.Name = fmt.Sprintf("%s_off%d", name, d)
+	vals, suffixes := p.parts()
+	for i, v := range vals[1:] {
+		if v.Name == "" && v.Op != ir.OpConst && v.Op != ir.OpVarRead {
+			v.Name = name + "_" + suffixes[i+1]
 		}
 	}
 }

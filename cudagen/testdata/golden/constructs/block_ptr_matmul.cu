@@ -96,15 +96,15 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
   int pid_n = tri_program_id_y();
   // ../conformance/constructs/block_ptr_matmul.tri:25: p_a = tl.make_block_ptr(a_ptr, (M, K), (K, 1), (pid_m * BM, 0), (BM, BK), (1, 0))
   int t9 = pid_m * 64;
-  long long t10 = (long long)(M);
-  long long t11 = (long long)(K);
-  long long t12 = (long long)(K);
+  long long p_a_shape0 = (long long)(M);
+  long long p_a_shape1 = (long long)(K);
+  long long p_a_stride0 = (long long)(K);
   long long p_a_off0_1 = (long long)(t9);
   // ../conformance/constructs/block_ptr_matmul.tri:26: p_b = tl.make_block_ptr(b_ptr, (K, N), (N, 1), (0, pid_n * BN), (BK, BN), (1, 0))
   int t17 = pid_n * 64;
-  long long t18 = (long long)(K);
-  long long t19 = (long long)(N);
-  long long t20 = (long long)(N);
+  long long p_b_shape0 = (long long)(K);
+  long long p_b_shape1 = (long long)(N);
+  long long p_b_stride0 = (long long)(N);
   long long p_b_off1_1 = (long long)(t17);
   // ../conformance/constructs/block_ptr_matmul.tri:28: for k in range(0, tl.cdiv(K, BK)):
   int t27 = K + 32;
@@ -129,13 +129,13 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
     for (int e = 0; e < 16; ++e) p_a_idx0[e] = p_a_off0 + t40_i64[e];
     long long t46[16];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) t46[e] = p_a_idx0[e] * t12;
+    for (int e = 0; e < 16; ++e) t46[e] = p_a_idx0[e] * p_a_stride0;
     bool t49[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t49[e] = p_a_idx0[e] >= 0LL;
     bool t51[16];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) t51[e] = p_a_idx0[e] < t10;
+    for (int e = 0; e < 16; ++e) t51[e] = p_a_idx0[e] < p_a_shape0;
     bool t52[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t52[e] = (t49[e] & t51[e]) != 0;
@@ -153,7 +153,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
     bool t65[1];
     t65[0] = p_a_idx1[0] >= 0LL;
     bool t67[1];
-    t67[0] = p_a_idx1[0] < t11;
+    t67[0] = p_a_idx1[0] < p_a_shape1;
     bool t68[1];
     t68[0] = (t65[0] & t67[0]) != 0;
     bool p_a_mask[16];
@@ -177,13 +177,13 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
     for (int e = 0; e < 2; ++e) p_b_idx0[e] = p_b_off0 + t77_i64[e];
     long long t83[2];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t83[e] = p_b_idx0[e] * t20;
+    for (int e = 0; e < 2; ++e) t83[e] = p_b_idx0[e] * p_b_stride0;
     bool t86[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t86[e] = p_b_idx0[e] >= 0LL;
     bool t88[2];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t88[e] = p_b_idx0[e] < t18;
+    for (int e = 0; e < 2; ++e) t88[e] = p_b_idx0[e] < p_b_shape0;
     bool t89[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t89[e] = (t86[e] & t88[e]) != 0;
@@ -207,7 +207,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
     for (int e = 0; e < 8; ++e) t102[e] = p_b_idx1[e] >= 0LL;
     bool t104[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t104[e] = p_b_idx1[e] < t19;
+    for (int e = 0; e < 8; ++e) t104[e] = p_b_idx1[e] < p_b_shape1;
     bool t105[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t105[e] = (t102[e] & t104[e]) != 0;
@@ -264,9 +264,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
   // ../conformance/constructs/block_ptr_matmul.tri:34: p_c = tl.make_block_ptr(c_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t125 = pid_m * 64;
   int t127 = pid_n * 64;
-  long long t128 = (long long)(M);
-  long long t129 = (long long)(N);
-  long long t130 = (long long)(N);
+  long long p_c_shape0 = (long long)(M);
+  long long p_c_shape1 = (long long)(N);
+  long long p_c_stride0 = (long long)(N);
   long long p_c_off0 = (long long)(t125);
   long long p_c_off1 = (long long)(t127);
   // ../conformance/constructs/block_ptr_matmul.tri:35: tl.store(p_c, acc, boundary_check=(0, 1))
@@ -281,13 +281,13 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
   for (int e = 0; e < 4; ++e) p_c_idx0[e] = p_c_off0 + t134_i64[e];
   long long t140[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t140[e] = p_c_idx0[e] * t130;
+  for (int e = 0; e < 4; ++e) t140[e] = p_c_idx0[e] * p_c_stride0;
   bool t143[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t143[e] = p_c_idx0[e] >= 0LL;
   bool t145[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t145[e] = p_c_idx0[e] < t128;
+  for (int e = 0; e < 4; ++e) t145[e] = p_c_idx0[e] < p_c_shape0;
   bool t146[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t146[e] = (t143[e] & t145[e]) != 0;
@@ -311,7 +311,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
   for (int e = 0; e < 8; ++e) t159[e] = p_c_idx1[e % 2 + (e / 2 % 4) * 2] >= 0LL;
   bool t161[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t161[e] = p_c_idx1[e % 2 + (e / 2 % 4) * 2] < t129;
+  for (int e = 0; e < 8; ++e) t161[e] = p_c_idx1[e % 2 + (e / 2 % 4) * 2] < p_c_shape1;
   bool t162[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t162[e] = (t159[e] & t161[e]) != 0;

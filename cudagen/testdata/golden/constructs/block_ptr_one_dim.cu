@@ -40,9 +40,9 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
   int pid = tri_program_id_x();
   // ../conformance/constructs/block_ptr_one_dim.tri:21: p = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (0, pid * BN), (BM, BN), (1, 0))
   int t6 = pid * 16;
-  long long t7 = (long long)(M);
-  long long t8 = (long long)(N);
-  long long t9 = (long long)(N);
+  long long p_shape0 = (long long)(M);
+  long long p_shape1 = (long long)(N);
+  long long p_stride0 = (long long)(N);
   long long p_off1_1 = (long long)(t6);
   // ../conformance/constructs/block_ptr_one_dim.tri:22: if pid % 2 == 1:
   int t14 = pid % 2;
@@ -66,7 +66,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
   for (int e = 0; e < 4; ++e) p_idx0[e] = 0LL + t20_i64[e];
   long long t26[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t26[e] = p_idx0[e] * t9;
+  for (int e = 0; e < 4; ++e) t26[e] = p_idx0[e] * p_stride0;
   int t27[1];
   t27[0] = L2_base;
   long long t27_i64[1];
@@ -81,7 +81,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
   bool t39[1];
   t39[0] = p_idx1[0] >= 0LL;
   bool t41[1];
-  t41[0] = p_idx1[0] < t8;
+  t41[0] = p_idx1[0] < p_shape1;
   bool t42[1];
   t42[0] = (t39[0] & t41[0]) != 0;
   float* p_ptrs[4];
@@ -92,9 +92,9 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
   for (int e = 0; e < 4; ++e) x[e] = t42[0] ? *p_ptrs[e] : 0.0f;
   // ../conformance/constructs/block_ptr_one_dim.tri:25: q = tl.make_block_ptr(y_ptr, (M, N), (N, 1), (0, pid * BN), (BM, BN), (1, 0))
   int t48 = pid * 16;
-  long long t49 = (long long)(M);
-  long long t50 = (long long)(N);
-  long long t51 = (long long)(N);
+  long long q_shape0 = (long long)(M);
+  long long q_shape1 = (long long)(N);
+  long long q_stride0 = (long long)(N);
   long long q_off1 = (long long)(t48);
   // ../conformance/constructs/block_ptr_one_dim.tri:26: tl.store(q, x, boundary_check=(1,))
   int t55[4];
@@ -108,7 +108,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
   for (int e = 0; e < 4; ++e) q_idx0[e] = 0LL + t55_i64[e];
   long long t61[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t61[e] = q_idx0[e] * t51;
+  for (int e = 0; e < 4; ++e) t61[e] = q_idx0[e] * q_stride0;
   int t62[1];
   t62[0] = L2_base;
   long long t62_i64[1];
@@ -123,7 +123,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
   bool t74[1];
   t74[0] = q_idx1[0] >= 0LL;
   bool t76[1];
-  t76[0] = q_idx1[0] < t50;
+  t76[0] = q_idx1[0] < q_shape1;
   bool t77[1];
   t77[0] = (t74[0] & t76[0]) != 0;
   float* q_ptrs[4];
