@@ -60,3 +60,12 @@ func TestBlockPtrLowering(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockPtrStaticPrint checks how tl.static_print writes a block
+// pointer and its types: as Triton's str() does.
+func TestBlockPtrStaticPrint(t *testing.T) {
+	src := "@triton.jit\ndef k(p, n):\n    b = tl.make_block_ptr(p, (n, n), (n, 1), (0, 0), (16, 32), (1, 0))\n" +
+		"    tl.static_print(b, b.dtype, b.dtype.element_ty)\n"
+	k := compile(t, src, "k", sig(ptr(ir.Float16), scalar(ir.Int32)))
+	assert.Equal(t, []string{"pointer<<(16, 32), fp16>>[] pointer<<(16, 32), fp16>> <(16, 32), fp16>\n"}, k.StaticPrints)
+}
