@@ -37,6 +37,8 @@ func TestBlockPtrLowering(t *testing.T) {
 			[]string{"*i8 = bitcast", "x: i8[16,16] = load"}, nil},
 		{"advance in a loop carries the offsets only", mk + "for i in range(4):\n        tl.store(b, 1.0)\n        b = tl.advance(b, (0, 16))", sig(f32, i32),
 			[]string{"$0 b_off0: i64", "$1 b_off1: i64", "b_off1: i64 = add", "b_stride0: i64 = cast"}, []string{"b_base", "b_stride0: i64 = read", "b_shape0: i64 = read"}},
+		{"a while loop carries a block pointer too", mk + "i = 0\n    while i < n:\n        tl.store(b, 1.0)\n        b = b.advance((16, 0))\n        i += 1", sig(f32, i32),
+			[]string{"$0 b_off0: i64", "$1 b_off1: i64", "b_off0: i64 = add", "while"}, []string{"b_base"}},
 		{"a new block pointer in a loop carries every part", mk + "for i in range(4):\n        tl.store(b, 1.0)\n        b = tl.make_block_ptr(p, (n, n), (n, 1), (i, 0), (16, 16), (1, 0))", sig(f32, i32),
 			[]string{"b_base: *fp32", "b_shape1: i64", "b_stride0: i64", "b_off1: i64"}, nil},
 		{"runtime if merges the parts that differ", mk + "if n > 0:\n        b = tl.advance(b, (16, 0))\n    tl.store(b, 1.0)", sig(f32, i32),
