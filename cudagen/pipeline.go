@@ -227,7 +227,10 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	for _, st := range body {
 		switch st := st.(type) {
 		case *ir.Value:
-			if !inAhead[st.ID] && st != dot && st != acc {
+			// Reads and constants nothing uses (the loop counter of a loop
+			// that advances block pointers) are left out of both stages.
+			unused := (st.Op == ir.OpVarRead || st.Op == ir.OpConst) && len(p.users[st.ID]) == 0 && p.ctlUse[st.ID] == 0
+			if !inAhead[st.ID] && st != dot && st != acc && !unused {
 				return nil
 			}
 		case *ir.Assign:

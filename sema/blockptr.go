@@ -242,10 +242,7 @@ func bAdvance(c *compiler, a *args) *val {
 		return c.errorf(a.pos, diag.CodeType, "tl.advance needs a block pointer (made by tl.make_block_ptr), got %s", pv.describe())
 	}
 	p := pv.bp
-	deltas, ok := c.blockIndices(a.vals[1], true, a.pos)
-	if !ok {
-		return invalid
-	}
+	deltas := listArg(a.vals[1])
 	if len(deltas) != p.rank() {
 		return c.errorf(a.pos, diag.CodeValue, "tl.advance of a block pointer of rank %d needs %d offsets, got %d", p.rank(), p.rank(), len(deltas))
 	}
@@ -254,10 +251,16 @@ func bAdvance(c *compiler, a *args) *val {
 	q.offsets = make([]*ir.Value, len(deltas))
 	for d, delta := range deltas {
 		q.offsets[d] = p.offsets[d]
-		if delta.Op == ir.OpConst && delta.Const.Int == 0 {
+		if delta.k == kInt && delta.i.Sign() == 0 {
+			// Emit nothing: a K loop's body must hold only what its loads
+			// and dot need for cudagen to pipeline it.
 			continue
 		}
-		q.offsets[d] = c.emit(ir.OpAdd, ir.ScalarType(ir.TInt64), a.pos, p.offsets[d], delta)
+		x := c.blockIndex(delta, true, a.pos)
+		if x == nil {
+			return invalid
+		}
+		q.offsets[d] = c.emit(ir.OpAdd, ir.ScalarType(ir.TInt64), a.pos, p.offsets[d], x)
 	}
 	return blockPtrVal(&q)
 }
@@ -272,11 +275,13 @@ func (c *compiler) boundaryDims(v *val, rank int, pos diag.Pos) ([]int, bool) {
 	var dims []int
 	seen := map[int]bool{}
 	for _, e := range listArg(v) {
-		if e.k != kInt || e.i.Sign() < 0 || e.i.Cmp(big.NewInt(int64(rank))) >= 0 {
+		// A bool is an int to Triton's check, as to Python.
+		n, isInt := e.asInt()
+		if !isInt || n.Sign() < 0 || n.Cmp(big.NewInt(int64(rank))) >= 0 {
 			c.errorf(pos, diag.CodeValue, "boundary_check must name dimensions of the block, integers in 0..%d, got %s", rank-1, e.describe())
 			return nil, false
 		}
-		d := int(e.i.Int64())
+		d := int(n.Int64())
 		if seen[d] {
 			c.errorf(pos, diag.CodeValue, "Duplicate dimension in `boundary_check`")
 			return nil, false
@@ -444,16 +449,17 @@ func (c *compiler) storeBlock(a *args, flags ir.Flags) *val {
 	return noneVal
 }
 
-// nameBlockPtr names p after the variable it is bound to, and its offsets
-// that have no name yet after it.
+// nameBlockPtr names p after the variable it is bound to, and the parts
+// computed for it that have no name yet (p_shape0, p_stride0, p_off0).
 func nameBlockPtr(p *blockPtr, name string) {
 	if p.name != "" {
 		return
 	}
 	p.name = name
-	for d, o := range p.offsets {
-		if o.Name == "" && o.Op != ir.OpConst && o.Op != ir.OpVarRead {
-			o.Name = fmt.Sprintf("%s_off%d", name, d)
+	vals, suffixes := p.parts()
+	for i, v := range vals[1:] {
+		if v.Name == "" && v.Op != ir.OpConst && v.Op != ir.OpVarRead {
+			v.Name = name + "_" + suffixes[i+1]
 		}
 	}
 }

@@ -27,6 +27,8 @@ func TestBlockPtrLowering(t *testing.T) {
 			[]string{"b_mask: i1[16,16] = and", "fp32 = const 0", "b_idx0: i64[16] = add", "b_idx1: i64[16] = add"}, nil},
 		{"nan padding on one dimension", mk + "x = tl.load(b, boundary_check=1, padding_option='nan')", sig(f32, i32),
 			[]string{"b_mask: i1[16,16] = broadcast", "fp32 = const nan"}, nil},
+		{"a bool names a dimension", mk + "x = tl.load(b, boundary_check=(True,))", sig(f32, i32),
+			[]string{"b_mask: i1[16,16] = broadcast", "i1[1,16] = lt"}, nil},
 		{"boundary_check=0 is falsy", mk + "x = tl.load(b, boundary_check=0)", sig(f32, i32),
 			nil, []string{"b_mask"}},
 		{"no padding, no other", mk + "x = tl.load(b, boundary_check=(0,))", sig(f32, i32),
@@ -34,7 +36,9 @@ func TestBlockPtrLowering(t *testing.T) {
 		{"boolean base reads int8", mk + "x = tl.load(b)", sig(i1, i32),
 			[]string{"*i8 = bitcast", "x: i8[16,16] = load"}, nil},
 		{"advance in a loop carries the offsets only", mk + "for i in range(4):\n        tl.store(b, 1.0)\n        b = tl.advance(b, (0, 16))", sig(f32, i32),
-			[]string{"$0 b_off0: i64", "$1 b_off1: i64", "b_off1: i64 = add"}, []string{"b_base", "b_stride"}},
+			[]string{"$0 b_off0: i64", "$1 b_off1: i64", "b_off1: i64 = add", "b_stride0: i64 = cast"}, []string{"b_base", "b_stride0: i64 = read", "b_shape0: i64 = read"}},
+		{"a while loop carries a block pointer too", mk + "i = 0\n    while i < n:\n        tl.store(b, 1.0)\n        b = b.advance((16, 0))\n        i += 1", sig(f32, i32),
+			[]string{"$0 b_off0: i64", "$1 b_off1: i64", "b_off0: i64 = add", "while"}, []string{"b_base"}},
 		{"a new block pointer in a loop carries every part", mk + "for i in range(4):\n        tl.store(b, 1.0)\n        b = tl.make_block_ptr(p, (n, n), (n, 1), (i, 0), (16, 16), (1, 0))", sig(f32, i32),
 			[]string{"b_base: *fp32", "b_shape1: i64", "b_stride0: i64", "b_off1: i64"}, nil},
 		{"runtime if merges the parts that differ", mk + "if n > 0:\n        b = tl.advance(b, (16, 0))\n    tl.store(b, 1.0)", sig(f32, i32),
@@ -57,4 +61,13 @@ func TestBlockPtrLowering(t *testing.T) {
 			assert.False(t, strings.Contains(out, ": i32[16,16] = ptr_add"), "offsets must be int64")
 		})
 	}
+}
+
+// TestBlockPtrStaticPrint checks how tl.static_print writes a block
+// pointer and its types: as Triton's str() does.
+func TestBlockPtrStaticPrint(t *testing.T) {
+	src := "@triton.jit\ndef k(p, n):\n    b = tl.make_block_ptr(p, (n, n), (n, 1), (0, 0), (16, 32), (1, 0))\n" +
+		"    tl.static_print(b, b.dtype, b.dtype.element_ty)\n"
+	k := compile(t, src, "k", sig(ptr(ir.Float16), scalar(ir.Int32)))
+	assert.Equal(t, []string{"pointer<<(16, 32), fp16>>[] pointer<<(16, 32), fp16>> <(16, 32), fp16>\n"}, k.StaticPrints)
 }

@@ -215,6 +215,9 @@ func pyStr(v *val) string {
 			dims[i] = strconv.Itoa(n)
 		}
 		return tritonName(v.rt.Type.DType) + "[" + strings.Join(dims, ", ") + "]"
+	case kBlockPtr:
+		// A block pointer is a tensor of shape () to Triton.
+		return blockTypeString(v.bp.base.Type.DType, ir.Shape(v.bp.block)) + "[]"
 	case kDType:
 		if v.block != nil {
 			return blockTypeString(v.dt, v.block)

@@ -192,10 +192,30 @@ func pointerParams(file *frontend.File) map[string]map[string]bool {
 			}
 		}
 	}
+	// returned holds, by function, the parameters its return value is
+	// computed from (g in return g + off): a call's result used as an
+	// address makes those arguments addresses too.
+	returned := map[string]map[string]bool{}
 	for changed := true; changed; {
 		changed = false
 		for _, fn := range file.Funcs {
 			s := newPtrScan(fn)
+			s.through = func(c *frontend.Call) []frontend.Expr { return returnedArgs(c, byName, returned) }
+			walkStmts(fn.Body, func(st frontend.Stmt) {
+				r, ok := st.(*frontend.Return)
+				if !ok || r.Value == nil {
+					return
+				}
+				for _, name := range s.roots(r.Value) {
+					if s.isParam(name) && !returned[fn.Name][name] {
+						if returned[fn.Name] == nil {
+							returned[fn.Name] = map[string]bool{}
+						}
+						returned[fn.Name][name] = true
+						changed = true
+					}
+				}
+			})
 			var addrs []frontend.Expr
 			walkExprs(fn.Body, func(x frontend.Expr) {
 				if c, ok := x.(*frontend.Call); ok {
@@ -271,6 +291,27 @@ func addressArgs(c *frontend.Call, byName map[string]*frontend.Func, ptrs map[st
 	return out
 }
 
+// returnedArgs are the arguments of call c to a @jit function of the file
+// that its return value is computed from.
+func returnedArgs(c *frontend.Call, byName map[string]*frontend.Func, returned map[string]map[string]bool) []frontend.Expr {
+	callee := byName[calleeName(c.Func)]
+	if callee == nil {
+		return nil
+	}
+	var out []frontend.Expr
+	for i, a := range c.Args {
+		if returned[callee.Name][paramName(callee, i)] {
+			out = append(out, a)
+		}
+	}
+	for _, k := range c.Keywords {
+		if returned[callee.Name][k.Name] {
+			out = append(out, k.Value)
+		}
+	}
+	return out
+}
+
 // paramName is the name of fn's i-th parameter, or "".
 func paramName(fn *frontend.Func, i int) string {
 	if i < len(fn.Params) {
@@ -296,6 +337,9 @@ type ptrScan struct {
 	params  []string
 	assigns map[string][]frontend.Expr // local name: every value assigned to it
 	steps   map[string][]frontend.Expr // name: every value added by += or -=
+	// through gives the arguments a call's result is computed from (nil:
+	// calls are not followed).
+	through func(c *frontend.Call) []frontend.Expr
 }
 
 func newPtrScan(fn *frontend.Func) *ptrScan {
@@ -372,6 +416,10 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 			case name == "to":
 				if a, ok := x.Func.(*frontend.Attribute); ok {
 					visit(a.X)
+				}
+			case s.through != nil:
+				for _, a := range s.through(x) {
+					visit(a)
 				}
 			}
 		}

@@ -71,6 +71,29 @@ def h(in_pointer, out_pointer, act: tl.constexpr, BLOCK_SIZE: tl.constexpr):
 			lets:   []string{"in_pointer=empty(16, dtype='float32')", "out_pointer=empty(16, dtype='float32')"},
 		},
 		{
+			name: "a pointer through a helper's return value, as a block pointer's base",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def _base(g, off):
+    return g + off.to(tl.int64) * 4
+
+@triton.jit
+def _block(base, n):
+    return tl.make_block_ptr(base, (n,), (1,), (0,), (32,), (0,))
+
+@triton.jit
+def b(g, n):
+    g_base = _base(g, tl.program_id(0))
+    x = tl.load(_block(g_base, n), boundary_check=(0,))
+`,
+			kernel: "b",
+			line:   "b[(1,)](g=g, n=64)",
+			lets:   []string{"g=empty(16, dtype='float32')"},
+		},
+		{
 			name: "flags by use, a precision",
 			src: `
 import triton

@@ -30,14 +30,14 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_p
   long long src_stride0;
   long long src_off0;
   // ../conformance/constructs/block_ptr_1d.tri:27: src = tl.make_block_ptr(x_ptr, (n.to(tl.int64),), (1,), (0,), (BLOCK,), (0,))
-  long long t3 = (long long)(n);
+  long long src_shape0_1 = (long long)(n);
   // ../conformance/constructs/block_ptr_1d.tri:28: dst = tl.make_block_ptr(y_ptr, (n,), (1,), (0,), (BLOCK,), (0,))
-  long long t6 = (long long)(n);
+  long long dst_shape0 = (long long)(n);
   // ../conformance/constructs/block_ptr_1d.tri:30: for i in range(0, n, BLOCK):
   acc[0] = 0.0f;
   dst_off0 = 0LL;
   src_base = x_ptr;
-  src_shape0 = t3;
+  src_shape0 = src_shape0_1;
   src_stride0 = 1LL;
   src_off0 = 0LL;
   for (int i = 0; i < n; i += 16) {
@@ -74,7 +74,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_p
     bool t46[1];
     t46[0] = dst_idx0[0] >= 0LL;
     bool t48[1];
-    t48[0] = dst_idx0[0] < t6;
+    t48[0] = dst_idx0[0] < dst_shape0;
     bool dst_mask[1];
     dst_mask[0] = (t46[0] & t48[0]) != 0;
     float* dst_ptrs[1];

@@ -49,9 +49,9 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   // ../conformance/constructs/block_ptr_2d.tri:26: x_block = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t10 = pid_m * 16;
   int t12 = pid_n * 16;
-  long long t13 = (long long)(M);
-  long long t14 = (long long)(N);
-  long long t15 = (long long)(N);
+  long long x_block_shape0 = (long long)(M);
+  long long x_block_shape1 = (long long)(N);
+  long long x_block_stride0 = (long long)(N);
   long long x_block_off0 = (long long)(t10);
   long long x_block_off1 = (long long)(t12);
   // ../conformance/constructs/block_ptr_2d.tri:27: x = tl.load(x_block, boundary_check=(0, 1))
@@ -62,11 +62,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   long long x_block_idx0[1];
   x_block_idx0[0] = x_block_off0 + t19_i64[0];
   long long t25[1];
-  t25[0] = x_block_idx0[0] * t15;
+  t25[0] = x_block_idx0[0] * x_block_stride0;
   bool t28[1];
   t28[0] = x_block_idx0[0] >= 0LL;
   bool t30[1];
-  t30[0] = x_block_idx0[0] < t13;
+  t30[0] = x_block_idx0[0] < x_block_shape0;
   bool t31[1];
   t31[0] = (t28[0] & t30[0]) != 0;
   int t32[2];
@@ -89,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   for (int e = 0; e < 2; ++e) t44[e] = x_block_idx1[e] >= 0LL;
   bool t46[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t46[e] = x_block_idx1[e] < t14;
+  for (int e = 0; e < 2; ++e) t46[e] = x_block_idx1[e] < x_block_shape1;
   bool t47[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t47[e] = (t44[e] & t46[e]) != 0;
@@ -105,9 +105,9 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   // ../conformance/constructs/block_ptr_2d.tri:28: y_block = tl.make_block_ptr(y_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t55 = pid_m * 16;
   int t57 = pid_n * 16;
-  long long t58 = (long long)(M);
-  long long t59 = (long long)(N);
-  long long t60 = (long long)(N);
+  long long y_block_shape0 = (long long)(M);
+  long long y_block_shape1 = (long long)(N);
+  long long y_block_stride0 = (long long)(N);
   long long y_block_off0 = (long long)(t55);
   long long y_block_off1 = (long long)(t57);
   // ../conformance/constructs/block_ptr_2d.tri:29: tl.store(y_block, x * 2.0, boundary_check=(0, 1))
@@ -121,11 +121,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   long long y_block_idx0[1];
   y_block_idx0[0] = y_block_off0 + t67_i64[0];
   long long t73[1];
-  t73[0] = y_block_idx0[0] * t60;
+  t73[0] = y_block_idx0[0] * y_block_stride0;
   bool t76[1];
   t76[0] = y_block_idx0[0] >= 0LL;
   bool t78[1];
-  t78[0] = y_block_idx0[0] < t58;
+  t78[0] = y_block_idx0[0] < y_block_shape0;
   bool t79[1];
   t79[0] = (t76[0] & t78[0]) != 0;
   int t80[2];
@@ -148,7 +148,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   for (int e = 0; e < 2; ++e) t92[e] = y_block_idx1[e] >= 0LL;
   bool t94[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t94[e] = y_block_idx1[e] < t59;
+  for (int e = 0; e < 2; ++e) t94[e] = y_block_idx1[e] < y_block_shape1;
   bool t95[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t95[e] = (t92[e] & t94[e]) != 0;
@@ -168,11 +168,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   long long x_block_idx0_1[1];
   x_block_idx0_1[0] = x_block_off0 + t102_i64[0];
   long long t108[1];
-  t108[0] = x_block_idx0_1[0] * t15;
+  t108[0] = x_block_idx0_1[0] * x_block_stride0;
   bool t111[1];
   t111[0] = x_block_idx0_1[0] >= 0LL;
   bool t113[1];
-  t113[0] = x_block_idx0_1[0] < t13;
+  t113[0] = x_block_idx0_1[0] < x_block_shape0;
   bool t114[1];
   t114[0] = (t111[0] & t113[0]) != 0;
   int t115[2];
@@ -195,7 +195,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   for (int e = 0; e < 2; ++e) t127[e] = x_block_idx1_1[e] >= 0LL;
   bool t129[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t129[e] = x_block_idx1_1[e] < t14;
+  for (int e = 0; e < 2; ++e) t129[e] = x_block_idx1_1[e] < x_block_shape1;
   bool t130[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t130[e] = (t127[e] & t129[e]) != 0;
@@ -216,11 +216,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   long long x_block_idx0_2[1];
   x_block_idx0_2[0] = x_block_off0 + t139_i64[0];
   long long t145[1];
-  t145[0] = x_block_idx0_2[0] * t15;
+  t145[0] = x_block_idx0_2[0] * x_block_stride0;
   bool t148[1];
   t148[0] = x_block_idx0_2[0] >= 0LL;
   bool t150[1];
-  t150[0] = x_block_idx0_2[0] < t13;
+  t150[0] = x_block_idx0_2[0] < x_block_shape0;
   bool t151[1];
   t151[0] = (t148[0] & t150[0]) != 0;
   int t152[2];
@@ -243,7 +243,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   for (int e = 0; e < 2; ++e) t164[e] = x_block_idx1_2[e] >= 0LL;
   bool t166[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t166[e] = x_block_idx1_2[e] < t14;
+  for (int e = 0; e < 2; ++e) t166[e] = x_block_idx1_2[e] < x_block_shape1;
   bool t167[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t167[e] = (t164[e] & t166[e]) != 0;
@@ -335,9 +335,9 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   int t239 = t237 - 5;
   int t241 = pid_n * 16;
   int t243 = t241 - 3;
-  long long t244 = (long long)(M);
-  long long t245 = (long long)(N);
-  long long t246 = (long long)(N);
+  long long up_left_shape0 = (long long)(M);
+  long long up_left_shape1 = (long long)(N);
+  long long up_left_stride0 = (long long)(N);
   long long up_left_off0 = (long long)(t239);
   long long up_left_off1 = (long long)(t243);
   // ../conformance/constructs/block_ptr_2d.tri:37: moved = tl.load(up_left, boundary_check=(0, 1), padding_option="zero")
@@ -348,11 +348,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   long long up_left_idx0[1];
   up_left_idx0[0] = up_left_off0 + t250_i64[0];
   long long t256[1];
-  t256[0] = up_left_idx0[0] * t246;
+  t256[0] = up_left_idx0[0] * up_left_stride0;
   bool t259[1];
   t259[0] = up_left_idx0[0] >= 0LL;
   bool t261[1];
-  t261[0] = up_left_idx0[0] < t244;
+  t261[0] = up_left_idx0[0] < up_left_shape0;
   bool t262[1];
   t262[0] = (t259[0] & t261[0]) != 0;
   int t263[2];
@@ -375,7 +375,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(float* x_p
   for (int e = 0; e < 2; ++e) t275[e] = up_left_idx1[e] >= 0LL;
   bool t277[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t277[e] = up_left_idx1[e] < t245;
+  for (int e = 0; e < 2; ++e) t277[e] = up_left_idx1[e] < up_left_shape1;
   bool t278[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t278[e] = (t275[e] & t277[e]) != 0;

@@ -40,9 +40,9 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
   int pid = tri_program_id_x();
   // ../conformance/constructs/block_ptr_one_dim.tri:21: p = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (0, pid * BN), (BM, BN), (1, 0))
   int t6 = pid * 16;
-  long long t7 = (long long)(M);
-  long long t8 = (long long)(N);
-  long long t9 = (long long)(N);
+  long long p_shape0 = (long long)(M);
+  long long p_shape1 = (long long)(N);
+  long long p_stride0 = (long long)(N);
   long long p_off1_1 = (long long)(t6);
   // ../conformance/constructs/block_ptr_one_dim.tri:22: if pid % 2 == 1:
   int t14 = pid % 2;
@@ -55,80 +55,80 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
     p_off1 = p_off1_1;
   }
   // ../conformance/constructs/block_ptr_one_dim.tri:24: x = tl.load(p, boundary_check=(1,))
-  int t21[4];
+  int t20[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t21[e] = L0_base + e * 8;
-  long long t21_i64[4];
+  for (int e = 0; e < 4; ++e) t20[e] = L0_base + e * 8;
+  long long t20_i64[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t21_i64[e] = (long long)(t21[e]);
+  for (int e = 0; e < 4; ++e) t20_i64[e] = (long long)(t20[e]);
   long long p_idx0[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) p_idx0[e] = 0LL + t21_i64[e];
-  long long t27[4];
+  for (int e = 0; e < 4; ++e) p_idx0[e] = 0LL + t20_i64[e];
+  long long t26[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t27[e] = p_idx0[e] * t9;
-  int t28[1];
-  t28[0] = L2_base;
-  long long t28_i64[1];
-  t28_i64[0] = (long long)(t28[0]);
+  for (int e = 0; e < 4; ++e) t26[e] = p_idx0[e] * p_stride0;
+  int t27[1];
+  t27[0] = L2_base;
+  long long t27_i64[1];
+  t27_i64[0] = (long long)(t27[0]);
   long long p_idx1[1];
-  p_idx1[0] = p_off1 + t28_i64[0];
-  long long t34[1];
-  t34[0] = p_idx1[0] * 1LL;
+  p_idx1[0] = p_off1 + t27_i64[0];
+  long long t33[1];
+  t33[0] = p_idx1[0] * 1LL;
   long long p_offs[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) p_offs[e] = t27[e] + t34[0];
-  bool t40[1];
-  t40[0] = p_idx1[0] >= 0LL;
+  for (int e = 0; e < 4; ++e) p_offs[e] = t26[e] + t33[0];
+  bool t39[1];
+  t39[0] = p_idx1[0] >= 0LL;
+  bool t41[1];
+  t41[0] = p_idx1[0] < p_shape1;
   bool t42[1];
-  t42[0] = p_idx1[0] < t8;
-  bool t43[1];
-  t43[0] = (t40[0] & t42[0]) != 0;
+  t42[0] = (t39[0] & t41[0]) != 0;
   float* p_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) p_ptrs[e] = x_ptr + p_offs[e];
   float x[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) x[e] = t43[0] ? *p_ptrs[e] : 0.0f;
+  for (int e = 0; e < 4; ++e) x[e] = t42[0] ? *p_ptrs[e] : 0.0f;
   // ../conformance/constructs/block_ptr_one_dim.tri:25: q = tl.make_block_ptr(y_ptr, (M, N), (N, 1), (0, pid * BN), (BM, BN), (1, 0))
-  int t49 = pid * 16;
-  long long t50 = (long long)(M);
-  long long t51 = (long long)(N);
-  long long t52 = (long long)(N);
-  long long q_off1 = (long long)(t49);
+  int t48 = pid * 16;
+  long long q_shape0 = (long long)(M);
+  long long q_shape1 = (long long)(N);
+  long long q_stride0 = (long long)(N);
+  long long q_off1 = (long long)(t48);
   // ../conformance/constructs/block_ptr_one_dim.tri:26: tl.store(q, x, boundary_check=(1,))
-  int t56[4];
+  int t55[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t56[e] = L0_base + e * 8;
-  long long t56_i64[4];
+  for (int e = 0; e < 4; ++e) t55[e] = L0_base + e * 8;
+  long long t55_i64[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t56_i64[e] = (long long)(t56[e]);
+  for (int e = 0; e < 4; ++e) t55_i64[e] = (long long)(t55[e]);
   long long q_idx0[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) q_idx0[e] = 0LL + t56_i64[e];
-  long long t62[4];
+  for (int e = 0; e < 4; ++e) q_idx0[e] = 0LL + t55_i64[e];
+  long long t61[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t62[e] = q_idx0[e] * t52;
-  int t63[1];
-  t63[0] = L2_base;
-  long long t63_i64[1];
-  t63_i64[0] = (long long)(t63[0]);
+  for (int e = 0; e < 4; ++e) t61[e] = q_idx0[e] * q_stride0;
+  int t62[1];
+  t62[0] = L2_base;
+  long long t62_i64[1];
+  t62_i64[0] = (long long)(t62[0]);
   long long q_idx1[1];
-  q_idx1[0] = q_off1 + t63_i64[0];
-  long long t69[1];
-  t69[0] = q_idx1[0] * 1LL;
+  q_idx1[0] = q_off1 + t62_i64[0];
+  long long t68[1];
+  t68[0] = q_idx1[0] * 1LL;
   long long q_offs[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) q_offs[e] = t62[e] + t69[0];
-  bool t75[1];
-  t75[0] = q_idx1[0] >= 0LL;
+  for (int e = 0; e < 4; ++e) q_offs[e] = t61[e] + t68[0];
+  bool t74[1];
+  t74[0] = q_idx1[0] >= 0LL;
+  bool t76[1];
+  t76[0] = q_idx1[0] < q_shape1;
   bool t77[1];
-  t77[0] = q_idx1[0] < t51;
-  bool t78[1];
-  t78[0] = (t75[0] & t77[0]) != 0;
+  t77[0] = (t74[0] & t76[0]) != 0;
   float* q_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) q_ptrs[e] = y_ptr + q_offs[e];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) if (t78[0]) *q_ptrs[e] = x[e];
+  for (int e = 0; e < 4; ++e) if (t77[0]) *q_ptrs[e] = x[e];
 }

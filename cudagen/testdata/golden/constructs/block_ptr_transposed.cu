@@ -43,9 +43,9 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   // ../conformance/constructs/block_ptr_transposed.tri:21: xt_block = tl.make_block_ptr(base=x_ptr, shape=(M, N), strides=(1, M), offsets=(pid_m * BM, pid_n * BN),
   int t7 = pid_m * 16;
   int t9 = pid_n * 16;
-  long long t10 = (long long)(M);
-  long long t11 = (long long)(N);
-  long long t13 = (long long)(M);
+  long long xt_block_shape0 = (long long)(M);
+  long long xt_block_shape1 = (long long)(N);
+  long long xt_block_stride1 = (long long)(M);
   long long xt_block_off0 = (long long)(t7);
   long long xt_block_off1 = (long long)(t9);
   // ../conformance/constructs/block_ptr_transposed.tri:23: tile = tl.load(xt_block, boundary_check=(0, 1))
@@ -60,7 +60,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   bool t25[1];
   t25[0] = xt_block_idx0[0] >= 0LL;
   bool t27[1];
-  t27[0] = xt_block_idx0[0] < t10;
+  t27[0] = xt_block_idx0[0] < xt_block_shape0;
   bool t28[1];
   t28[0] = (t25[0] & t27[0]) != 0;
   int t29[2];
@@ -74,7 +74,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   for (int e = 0; e < 2; ++e) xt_block_idx1[e] = xt_block_off1 + t29_i64[e];
   long long t35[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t35[e] = xt_block_idx1[e] * t13;
+  for (int e = 0; e < 2; ++e) t35[e] = xt_block_idx1[e] * xt_block_stride1;
   long long xt_block_offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) xt_block_offs[e] = t22[0] + t35[e];
@@ -83,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   for (int e = 0; e < 2; ++e) t41[e] = xt_block_idx1[e] >= 0LL;
   bool t43[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t43[e] = xt_block_idx1[e] < t11;
+  for (int e = 0; e < 2; ++e) t43[e] = xt_block_idx1[e] < xt_block_shape1;
   bool t44[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t44[e] = (t41[e] & t43[e]) != 0;
@@ -99,9 +99,9 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   // ../conformance/constructs/block_ptr_transposed.tri:24: y_block = tl.make_block_ptr(base=y_ptr, shape=(M, N), strides=(N, 1), offsets=(pid_m * BM, pid_n * BN),
   int t52 = pid_m * 16;
   int t54 = pid_n * 16;
-  long long t55 = (long long)(M);
-  long long t56 = (long long)(N);
-  long long t57 = (long long)(N);
+  long long y_block_shape0 = (long long)(M);
+  long long y_block_shape1 = (long long)(N);
+  long long y_block_stride0 = (long long)(N);
   long long y_block_off0 = (long long)(t52);
   long long y_block_off1 = (long long)(t54);
   // ../conformance/constructs/block_ptr_transposed.tri:26: tl.store(y_block, tile, boundary_check=(0, 1))
@@ -112,11 +112,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   long long y_block_idx0[1];
   y_block_idx0[0] = y_block_off0 + t61_i64[0];
   long long t67[1];
-  t67[0] = y_block_idx0[0] * t57;
+  t67[0] = y_block_idx0[0] * y_block_stride0;
   bool t70[1];
   t70[0] = y_block_idx0[0] >= 0LL;
   bool t72[1];
-  t72[0] = y_block_idx0[0] < t55;
+  t72[0] = y_block_idx0[0] < y_block_shape0;
   bool t73[1];
   t73[0] = (t70[0] & t72[0]) != 0;
   int t74[2];
@@ -139,7 +139,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   for (int e = 0; e < 2; ++e) t86[e] = y_block_idx1[e] >= 0LL;
   bool t88[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t88[e] = y_block_idx1[e] < t56;
+  for (int e = 0; e < 2; ++e) t88[e] = y_block_idx1[e] < y_block_shape1;
   bool t89[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t89[e] = (t86[e] & t88[e]) != 0;
