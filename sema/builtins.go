@@ -172,8 +172,11 @@ func bArange(c *compiler, a *args) *val {
 	return rtVal(v)
 }
 
-// memShape checks a pointer and a mask and returns the access shape.
-func (c *compiler) memArgs(a *args, what string, maskIdx int) (ptr, mask *ir.Value, ok bool) {
+// memArgs checks a pointer and a mask and returns both at the access shape.
+// tl.load broadcasts the pointer and the mask together, as Triton does, so a
+// mask may widen the pointer block ([1, N] with [M, N] loads [M, N]);
+// tl.store (growPtr false) keeps the pointer's shape, as Triton requires.
+func (c *compiler) memArgs(a *args, what string, maskIdx int, growPtr bool) (ptr, mask *ir.Value, ok bool) {
 	pv := a.vals[0]
 	if pv.k != kRuntime || !pv.rt.Type.IsPtr() {
 		c.errorf(a.pos, diag.CodeType, "%s needs a pointer or a tensor of pointers, got %s", what, pv.describe())
@@ -190,7 +193,7 @@ func (c *compiler) memArgs(a *args, what string, maskIdx int) (ptr, mask *ir.Val
 			return nil, nil, false
 		}
 		s, ok := broadcastShape(ptr.Type.Shape, mask.Type.Shape)
-		if !ok || (!ptr.Type.IsScalar() && !s.Equal(ptr.Type.Shape)) {
+		if !ok || (!ptr.Type.IsScalar() && !growPtr && !s.Equal(ptr.Type.Shape)) {
 			c.errorf(a.pos, diag.CodeType, "the mask of %s has shape %s, which does not match the pointer's shape %s", what, mask.Type.Shape, ptr.Type.Shape)
 			return nil, nil, false
 		}
@@ -215,7 +218,7 @@ func bLoad(c *compiler, a *args) *val {
 	if padding != "" || given(a.vals[3]) && a.vals[3].truth() {
 		return c.errorf(a.pos, diag.CodeValue, "`padding_option` or `boundary_check` argument is not supported for loading a tensor of pointers or loading a scalar, because the compiler does not know the boundary; please use block pointers (defined by `make_block_ptr`) instead")
 	}
-	ptr, mask, ok := c.memArgs(a, "tl.load", 1)
+	ptr, mask, ok := c.memArgs(a, "tl.load", 1, true)
 	if !ok {
 		return invalid
 	}
@@ -302,7 +305,7 @@ func bStore(c *compiler, a *args) *val {
 	if given(a.vals[3]) && a.vals[3].truth() {
 		return c.errorf(a.pos, diag.CodeValue, "`boundary_check` argument is not supported for storing a tensor of pointers or storing a scalar, because the compiler does not know the boundary; please use block pointers (defined by `make_block_ptr`) instead")
 	}
-	ptr, mask, ok := c.memArgs(a, "tl.store", 2)
+	ptr, mask, ok := c.memArgs(a, "tl.store", 2, false)
 	if !ok {
 		return invalid
 	}
