@@ -47,7 +47,6 @@ func init() {
 		"bool":                   {[]string{"x"}, 1, bPyConv("bool")},
 		"len":                    {[]string{"x"}, 1, bLen},
 		"abs":                    {[]string{"x"}, 1, bAbs},
-		"isinstance":             {[]string{"obj", "cls"}, 2, bUnsupportedCall},
 		"triton.cdiv":            {[]string{"x", "div"}, 2, bCdiv},
 		"triton.next_power_of_2": {[]string{"n"}, 1, bNextPow2},
 		tl("cdiv"):               {[]string{"x", "div"}, 2, bCdiv},
@@ -97,14 +96,12 @@ func init() {
 	addTileOpBuiltins(tl)
 	// Block pointers (blockptr.go).
 	addBlockPtrBuiltins(tl)
+	// tl.dtype(name), tl.tensor and isinstance (pyclass.go).
+	addPyClassBuiltins(tl)
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {
 	return c.errorf(a.pos, diag.CodeUnsupported, "%s can only be used as the iterable of a for loop", shortPath(a.name))
-}
-
-func bUnsupportedCall(c *compiler, a *args) *val {
-	return c.errorf(a.pos, diag.CodeUnsupported, "%s is not supported in Triton kernels", a.name)
 }
 
 func given(v *val) bool { return v != nil && v.k != kNone }

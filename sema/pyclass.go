@@ -1,0 +1,65 @@
+package sema
+
+// This file implements the classes of triton.language that kernels use as
+// values: tl.dtype(name), which builds a dtype from Triton's name for it,
+// and tl.tensor as the class of isinstance(x, tl.tensor). Triton's code
+// generator calls isinstance on the Python objects it holds: a runtime
+// value (a scalar or a block, a block pointer) is a tl.tensor; a
+// compile-time value is a tl.constexpr, a tuple a tl.tuple.
+
+import (
+	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/ir"
+)
+
+func addPyClassBuiltins(tl func(string) string) {
+	builtins[tl("dtype")] = &builtin{[]string{"name"}, 1, bDtypeOf}
+	builtins[tl("tensor")] = &builtin{[]string{"handle", "type"}, 0, bTensorCtor}
+	builtins["isinstance"] = &builtin{[]string{"obj", "cls"}, 2, bIsinstance}
+}
+
+// tritonDtypeNames are the names tl.dtype accepts: Triton's signed, unsigned,
+// float and other type names, and no others (tl.dtype("float32") fails in
+// Triton too).
+var tritonDtypeNames = map[string]ir.Kind{
+	"int8": ir.Int8, "int16": ir.Int16, "int32": ir.Int32, "int64": ir.Int64,
+	"int1": ir.Bool, "uint8": ir.Uint8, "uint16": ir.Uint16, "uint32": ir.Uint32, "uint64": ir.Uint64,
+	"fp8e4b15": ir.Float8E4B15, "fp8e4nv": ir.Float8E4NV, "fp8e4b8": ir.Float8E4B8, "fp8e5": ir.Float8E5,
+	"fp8e5b16": ir.Float8E5B16, "fp16": ir.Float16, "bf16": ir.BFloat16, "fp32": ir.Float32, "fp64": ir.Float64,
+}
+
+func bDtypeOf(c *compiler, a *args) *val {
+	v := a.vals[0]
+	if v.k != kStr {
+		return c.errorf(a.pos, diag.CodeType, "tl.dtype needs a compile-time string such as \"uint16\", got %s", v.describe())
+	}
+	k, ok := tritonDtypeNames[v.s]
+	if !ok {
+		return c.errorf(a.pos, diag.CodeValue, "tl.dtype(%q): not a Triton type name (int8 .. int64, int1, uint8 .. uint64, fp16, bf16, fp32, fp64, fp8e4nv, fp8e5, ...)", v.s)
+	}
+	return dtypeVal(ir.Scalar(k))
+}
+
+func bTensorCtor(c *compiler, a *args) *val {
+	return c.errorf(a.pos, diag.CodeUnsupported, "tl.tensor(...) builds a tensor from a compiler handle, which kernels cannot do; use tl.tensor only with isinstance")
+}
+
+func bIsinstance(c *compiler, a *args) *val {
+	obj, cls := a.vals[0], a.vals[1]
+	classes := []*val{cls}
+	if cls.k == kTuple {
+		classes = cls.elts
+	}
+	if obj.k == kInvalid {
+		return invalid
+	}
+	for _, k := range classes {
+		if k.k == kInvalid {
+			return invalid
+		}
+		if k.k != kBuiltin || k.s != "triton.language.tensor" {
+			return c.errorf(a.pos, diag.CodeUnsupported, "isinstance in a kernel is supported with the class tl.tensor only, got %s", k.describe())
+		}
+	}
+	return boolVal(obj.k == kRuntime || obj.k == kBlockPtr)
+}
