@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +48,7 @@ func TestRun(t *testing.T) {
 		{"shifted_kernel", Built, "", "float32"},
 		{"broken_kernel", Failed, "parse", ""},
 		{"scaled_kernel", Failed, "tl.dot_scaled unsupported", ""},
-		{"inner_kernel", Failed, "@jit not at top level", ""},
+		{"closure_kernel", Failed, "@jit not at top level", ""},
 	} {
 		r := rs[c.name]
 		require.NotNil(t, r, c.name)
@@ -55,8 +56,18 @@ func TestRun(t *testing.T) {
 		assert.Equal(t, c.kind, r.Kind, c.name)
 		assert.Equal(t, c.elem, r.Elem, c.name)
 	}
-	assert.Equal(t, Counts{Kernels: 9, Built: 6, Helpers: 1}, rep.Total())
-	assert.Equal(t, map[string]Counts{"broken": {Kernels: 3}, "elementwise": {Kernels: 6, Built: 6, Helpers: 1}}, rep.Folders())
+	// A @jit function inside a host function builds when it reads no local
+	// of it; a second one of the same name is reported, not built as the
+	// first.
+	var inner []string
+	for _, r := range rep.Results {
+		if r.Name == "inner_kernel" {
+			inner = append(inner, fmt.Sprintf("%d %s %s", r.Line, r.Status, r.Kind))
+		}
+	}
+	assert.Equal(t, []string{"7 built ", "23 failed @jit name used twice"}, inner)
+	assert.Equal(t, Counts{Kernels: 11, Built: 7, Helpers: 1}, rep.Total())
+	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 1}, "elementwise": {Kernels: 6, Built: 6, Helpers: 1}}, rep.Folders())
 	// The cu_seqlens values are offsets: a pointer to integers.
 	assert.Contains(t, rs["row_sum"].Lets, "cu_seqlens=empty(16, dtype='int32')")
 	assert.Contains(t, rs["scaled_kernel"].Message, "broken/scaled.py:10:")
@@ -123,10 +134,10 @@ func TestPrintAndCSV(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, rep.Print(&out, 2))
 	text := out.String()
-	assert.Contains(t, text, "6 of 9 kernels build (66.7%)")
+	assert.Contains(t, text, "7 of 11 kernels build (63.6%)")
 	assert.Regexp(t, `(?m)^elementwise\s+6\s+6\s+100\.0\s+1$`, text)
-	assert.Regexp(t, `(?m)^broken\s+0\s+3\s+0\.0\s+0$`, text)
-	// --top 2 keeps two of the three kinds.
+	assert.Regexp(t, `(?m)^broken\s+1\s+5\s+20\.0\s+0$`, text)
+	// --top 2 keeps two of the four kinds.
 	assert.Equal(t, 2, strings.Count(text, "broken/"), text)
 
 	var b bytes.Buffer

@@ -1,0 +1,133 @@
+package frontend
+
+// This file reads the @jit functions defined inside a host function (test
+// files define their kernels inside test functions). Triton evaluates the
+// decorator when the def runs and compiles the body with the module's
+// globals, so such a kernel is a kernel of the module as long as it uses
+// no name of the function around it: tri reads those, and leaves out the
+// ones that read a local of an enclosing function (a closure), whose
+// values only running the host code would give. They are not bound in the
+// module's scope: the survey finds them by position, tri build by name.
+
+import (
+	"strings"
+
+	"github.com/go-python/gpython/ast"
+
+	"github.com/tri-lang/tri/diag"
+)
+
+// nestedJit adds the @jit functions found in the body of host function fd.
+// outer holds the names local to the functions around fd.
+func (p *fileParser) nestedJit(fd *ast.FunctionDef, conv *converter, text string, line0 int, outer map[string]bool) {
+	locals := boundNames(fd)
+	for n := range outer {
+		locals[n] = true
+	}
+	for _, s := range fd.Body {
+		ast.Walk(s, func(n ast.Ast) bool {
+			switch g := n.(type) {
+			case *ast.FunctionDef:
+				decos := conv.decorators(g.DecoratorList)
+				if !hasJit(decos) {
+					p.nestedJit(g, conv, text, line0, locals)
+					return false
+				}
+				if usesAny(g, locals) {
+					return false
+				}
+				setArgsText(decos, text, line0)
+				p.file.Funcs = append(p.file.Funcs, p.makeFunc(g, conv, p.defPos(conv.pos(g.Pos)), string(g.Name), decos))
+				return false
+			case *ast.ClassDef, *ast.Lambda:
+				return false
+			}
+			return true
+		})
+	}
+}
+
+// defPos is the position of the def line of a function whose node starts
+// at pos (gpython places a decorated def at its first decorator).
+func (p *fileParser) defPos(pos diag.Pos) diag.Pos {
+	lines := strings.Split(p.text, "\n")
+	for l := pos.Line; l >= 1 && l <= len(lines); l++ {
+		s := strings.TrimLeft(lines[l-1], " \t")
+		if strings.HasPrefix(s, "def ") || strings.HasPrefix(s, "async def ") {
+			return diag.Pos{File: pos.File, Line: l, Col: len(lines[l-1]) - len(s) + 1}
+		}
+	}
+	return pos
+}
+
+// boundNames are the names a function binds: its parameters, the targets
+// of its assignments, loops and imports, and the functions and classes it
+// defines (not the names bound inside those).
+func boundNames(fd *ast.FunctionDef) map[string]bool {
+	out := map[string]bool{}
+	if a := fd.Args; a != nil {
+		for _, x := range append(append([]*ast.Arg{a.Vararg, a.Kwarg}, a.Args...), a.Kwonlyargs...) {
+			if x != nil {
+				out[string(x.Arg)] = true
+			}
+		}
+	}
+	for _, s := range fd.Body {
+		ast.Walk(s, func(n ast.Ast) bool {
+			switch x := n.(type) {
+			case *ast.Name:
+				if x.Ctx == ast.Store || x.Ctx == ast.Del {
+					out[string(x.Id)] = true
+				}
+			case *ast.Alias:
+				name := string(x.AsName)
+				if name == "" {
+					name, _, _ = strings.Cut(string(x.Name), ".")
+				}
+				out[name] = true
+			case *ast.FunctionDef:
+				out[string(x.Name)] = true
+				return false
+			case *ast.ClassDef:
+				out[string(x.Name)] = true
+				return false
+			case *ast.Lambda:
+				return false
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// usesAny reports whether the @jit function g reads a name of locals that
+// it does not bind itself, in its body, its decorators or its defaults.
+func usesAny(g *ast.FunctionDef, locals map[string]bool) bool {
+	own := boundNames(g)
+	found := false
+	visit := func(n ast.Ast) bool {
+		if x, ok := n.(*ast.Name); ok && x.Ctx == ast.Load && locals[string(x.Id)] {
+			found = true
+		}
+		return !found
+	}
+	for _, d := range g.DecoratorList {
+		ast.Walk(d, visit)
+	}
+	if a := g.Args; a != nil {
+		for _, d := range append(append([]ast.Expr(nil), a.Defaults...), a.KwDefaults...) {
+			if d != nil {
+				ast.Walk(d, visit)
+			}
+		}
+	}
+	for _, s := range g.Body {
+		ast.Walk(s, func(n ast.Ast) bool {
+			if x, ok := n.(*ast.Name); ok && x.Ctx == ast.Load && locals[string(x.Id)] && !own[string(x.Id)] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
