@@ -24,6 +24,10 @@ type File struct {
 	// last binding of a name wins), for autotune config builders, pruning
 	// functions and heuristics.
 	Host map[string]*HostFunc
+	// Getters maps the name of a top-level host function that imports the
+	// first Triton module of a list that exists and returns its attribute
+	// named by its argument (getter.go) to that list of modules.
+	Getters map[string][]string
 	// Scope is every top-level binding of a name, in source order, with
 	// the if/try arm around it (see scope.go); names are looked up through
 	// it (Lookup), as Python would after importing the file.

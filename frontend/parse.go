@@ -269,6 +269,9 @@ func (p *fileParser) defChunk(c *chunk) {
 	if !hasJit(decos) {
 		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1, arm: c.arm}
 		p.nestedJit(fd, conv, text, c.line-1, nil)
+		if c.indent == 0 {
+			p.moduleGetter(fd)
+		}
 		if c.indent == 0 && !conv.rw.changesHostMeaning() {
 			// Host functions run in gpython's interpreter, which would
 			// read the rewritten text differently.

@@ -101,6 +101,8 @@ func (c *compiler) call(fr *frame, e *frontend.Call) *val {
 		return invalid
 	case kFunc:
 		return c.inline(fr, callee.fn, e)
+	case kGetter:
+		return c.callGetter(fr, callee, e)
 	case kBuiltin:
 		b := builtins[callee.s]
 		if b == nil {

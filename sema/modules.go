@@ -65,6 +65,9 @@ func (c *compiler) symbolVal(sym frontend.Symbol, name string, pos diag.Pos) *va
 	case frontend.SymPath:
 		return c.modulePath(sym.Path, pos)
 	case frontend.SymHost:
+		if paths, ok := sym.File.Getters[sym.Name]; ok { // getter.go
+			return &val{k: kGetter, s: sym.Name, elts: getterPaths(paths)}
+		}
 		return c.errorf(pos, diag.CodeUnsupported, "%s", hostNameMessage(name, sym))
 	}
 	return c.errorf(pos, diag.CodeUndefined, "undefined name %s", name)
@@ -157,7 +160,9 @@ func foreignPath(path string) (string, bool) {
 func (ck *checker) used(s frontend.Symbol, name string, pos diag.Pos) {
 	switch s.Kind {
 	case frontend.SymHost:
-		ck.once(diag.Errorf(pos, diag.CodeUnsupported, "%s", hostNameMessage(name, s)))
+		if _, ok := s.File.Getters[s.Name]; !ok { // getter.go
+			ck.once(diag.Errorf(pos, diag.CodeUnsupported, "%s", hostNameMessage(name, s)))
+		}
 	case frontend.SymPath:
 		if msg, ok := foreignPath(s.Path); ok {
 			ck.once(diag.Errorf(pos, diag.CodeUnsupported, "%s", msg))

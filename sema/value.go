@@ -32,6 +32,7 @@ const (
 	kUndef    // a name that may not be used here; s is the reason
 	kPyModule // a module of the project (mod)
 	kBlockPtr // a block pointer (blockptr.go)
+	kGetter   // a host function that returns an attribute of a Triton module (getter.go)
 )
 
 // val is the result of evaluating an expression.
@@ -161,7 +162,7 @@ func (v *val) describe() string {
 		return "the module " + v.s
 	case kPyModule:
 		return "the module " + moduleName(v.mod)
-	case kBuiltin, kMethod:
+	case kBuiltin, kMethod, kGetter:
 		return "the function " + v.s
 	case kBlockPtr:
 		return "a block pointer of type " + v.bp.typeString()
