@@ -19,7 +19,8 @@ package survey
 //     (act_func == "relu", p_loss == 1), else False (then True, if no
 //     pointer type builds with False) for flags (names that
 //     a condition tests alone, as in if not INTERLEAVED:, and names such
-//     as HAS_, IS_, USE_, ...), tl.float32 for dtype names, "ieee" for
+//     as HAS_, IS_, USE_, ...), tl.float32 for dtype names (DTYPE,
+//     ACC_TYPE), "ieee" for
 //     precision names, 32 for block sizes (BLOCK*, and B followed by
 //     capitals: BT, BK) and 16 for the rest (sizes such as a head
 //     dimension, which tl.dot wants at least 16, or a convolution's width,
@@ -119,7 +120,7 @@ func constexprGuess(name, flag string) string {
 	switch {
 	case flagName.MatchString(name):
 		return flag
-	case strings.Contains(strings.ToLower(name), "dtype"):
+	case strings.Contains(strings.ToLower(name), "dtype") || strings.HasSuffix(strings.ToLower(name), "_type"):
 		return "tl.float32"
 	case strings.Contains(strings.ToLower(name), "precision"):
 		return `"ieee"`

@@ -100,14 +100,14 @@ import triton
 import triton.language as tl
 
 @triton.jit
-def f(x_ptr, INTERLEAVED: tl.constexpr, CONJ: tl.constexpr, REV: tl.constexpr, DOT_PRECISION: tl.constexpr):
+def f(x_ptr, INTERLEAVED: tl.constexpr, CONJ: tl.constexpr, REV: tl.constexpr, DOT_PRECISION: tl.constexpr, ACC_TYPE: tl.constexpr):
     if not INTERLEAVED and CONJ:
         pass
     y = 1 if REV else 2
-    tl.store(x_ptr, y)
+    tl.store(x_ptr, y.to(ACC_TYPE))
 `,
 			kernel: "f",
-			line:   "f[(1,)](x_ptr=x_ptr, INTERLEAVED=False, CONJ=False, REV=False, DOT_PRECISION=\"ieee\")",
+			line:   "f[(1,)](x_ptr=x_ptr, INTERLEAVED=False, CONJ=False, REV=False, DOT_PRECISION=\"ieee\", ACC_TYPE=tl.float32)",
 			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
 		},
 		{
