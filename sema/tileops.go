@@ -13,9 +13,9 @@ import (
 )
 
 func addTileOpBuiltins(tl func(string) string) {
-	builtins[tl("sort")] = &builtin{[]string{"x", "dim", "descending"}, 1, bSort}
+	builtins[tl("sort")] = &builtin{[]string{"x", "dim", "descending"}, 1, bBitonic("tl.sort", false)}
 	builtins[tl("topk")] = &builtin{[]string{"x", "k", "dim"}, 2, bTopk}
-	builtins[tl("bitonic_merge")] = &builtin{[]string{"x", "dim", "descending"}, 1, bBitonicMerge}
+	builtins[tl("bitonic_merge")] = &builtin{[]string{"x", "dim", "descending"}, 1, bBitonic("tl.bitonic_merge", true)}
 	builtins[tl("flip")] = &builtin{[]string{"x", "dim"}, 1, bFlip}
 	builtins[tl("gather")] = &builtin{[]string{"src", "index", "axis"}, 3, bGather}
 	builtins[tl("histogram")] = &builtin{[]string{"input", "num_bins", "mask"}, 2, bHistogram}
@@ -78,19 +78,23 @@ func (c *compiler) emitSort(x *ir.Value, logK int, desc, merge bool, pos diag.Po
 	return v
 }
 
-// bSort is standard.py's sort: log2(n) bitonic merge stages, alternating
-// until the last, which follows descending.
-func bSort(c *compiler, a *args) *val {
-	x := c.sortInput(a, "tl.sort", a.vals[1])
-	desc, ok := c.constBool(a.vals[2], "descending", false, a.pos)
-	if x == nil || !ok {
-		return invalid
+// bBitonic builds standard.py's sort (mergeOnly false: log2(n) bitonic
+// merge stages, alternating until the last, which follows descending) and
+// bitonic_merge (mergeOnly true: the last merge stage only, which sorts an
+// input whose rows are bitonic).
+func bBitonic(name string, mergeOnly bool) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val {
+		x := c.sortInput(a, name, a.vals[1])
+		desc, ok := c.constBool(a.vals[2], "descending", false, a.pos)
+		if x == nil || !ok {
+			return invalid
+		}
+		logN := tileLog2(x.Type.Shape[x.Type.Shape.Rank()-1])
+		if logN == 0 {
+			return rtVal(x)
+		}
+		return rtVal(c.emitSort(x, logN, desc, mergeOnly, a.pos))
 	}
-	logN := tileLog2(x.Type.Shape[x.Type.Shape.Rank()-1])
-	if logN == 0 {
-		return rtVal(x)
-	}
-	return rtVal(c.emitSort(x, logN, desc, false, a.pos))
 }
 
 // bTopk is standard.py's topk: sort_impl with k and descending=True. Its
@@ -115,21 +119,6 @@ func bTopk(c *compiler, a *args) *val {
 		x = c.cast(x, minMaxDType(x.Type.DType), a.pos)
 	}
 	return rtVal(c.emitSort(x, logK, true, false, a.pos))
-}
-
-// bBitonicMerge is standard.py's bitonic_merge: the last merge stage only,
-// which sorts an input whose rows are bitonic.
-func bBitonicMerge(c *compiler, a *args) *val {
-	x := c.sortInput(a, "tl.bitonic_merge", a.vals[1])
-	desc, ok := c.constBool(a.vals[2], "descending", false, a.pos)
-	if x == nil || !ok {
-		return invalid
-	}
-	logN := tileLog2(x.Type.Shape[x.Type.Shape.Rank()-1])
-	if logN == 0 {
-		return rtVal(x)
-	}
-	return rtVal(c.emitSort(x, logN, desc, true, a.pos))
 }
 
 // bFlip is standard.py's flip: a negative dim counts from the end. Its
