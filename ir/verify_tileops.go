@@ -87,33 +87,5 @@ func (vf *verifier) mapRegion(v *Value) error {
 	if len(r.Args) != len(v.Args) || len(r.Yields) != len(types) {
 		return fmt.Errorf("region with %d arguments and %d yields for %d operands and %d results", len(r.Args), len(r.Yields), len(v.Args), len(types))
 	}
-	inner := map[*Value]bool{}
-	for i, a := range r.Args {
-		want := ScalarType(v.Args[i].Type.DType)
-		if a == nil || a.Op != OpRegionArg || a.Axis != i || !a.Type.Equal(want) {
-			return fmt.Errorf("region argument %d must be a region_arg of type %s", i, want)
-		}
-		if a.ID < 0 || a.ID >= vf.k.NumValues || vf.seen[a.ID] {
-			return fmt.Errorf("region argument %d has a bad or repeated ID", i)
-		}
-		vf.seen[a.ID] = true
-		inner[a] = true
-	}
-	outer := vf.defined
-	vf.defined = inner
-	err := vf.block(r.Body)
-	vf.defined = outer
-	if err != nil {
-		return fmt.Errorf("in region: %v", err)
-	}
-	for i, y := range r.Yields {
-		want := ScalarType(types[i].DType)
-		if y == nil || !y.Type.Equal(want) {
-			return fmt.Errorf("region yield %d must be of type %s", i, want)
-		}
-		if !inner[y] && !contains(r.Body, y) {
-			return fmt.Errorf("region yield %d is not computed in the region", i)
-		}
-	}
-	return nil
+	return vf.regionBody(r, func(i int) DType { return v.Args[i].Type.DType }, func(i int) DType { return types[i].DType })
 }

@@ -201,9 +201,17 @@ func (vf *verifier) region(v *Value) error {
 	if len(r.Args) != 2*n || len(r.Yields) != n {
 		return fmt.Errorf("region with %d arguments and %d yields for %d operands", len(r.Args), len(r.Yields), n)
 	}
+	return vf.regionBody(r, func(i int) DType { return v.Args[i%n].Type.DType }, func(i int) DType { return v.Args[i].Type.DType })
+}
+
+// regionBody checks a region's arguments (OpRegionArg values of the scalar
+// types argType gives, each with a fresh ID), its body (using only them
+// and its own values) and its yields (of the scalar types yieldType gives,
+// computed in the region).
+func (vf *verifier) regionBody(r *Region, argType, yieldType func(int) DType) error {
 	inner := map[*Value]bool{}
 	for i, a := range r.Args {
-		want := ScalarType(v.Args[i%n].Type.DType)
+		want := ScalarType(argType(i))
 		if a == nil || a.Op != OpRegionArg || a.Axis != i || !a.Type.Equal(want) {
 			return fmt.Errorf("region argument %d must be a region_arg of type %s", i, want)
 		}
@@ -221,7 +229,7 @@ func (vf *verifier) region(v *Value) error {
 		return fmt.Errorf("in region: %v", err)
 	}
 	for i, y := range r.Yields {
-		want := ScalarType(v.Args[i].Type.DType)
+		want := ScalarType(yieldType(i))
 		if y == nil || !y.Type.Equal(want) {
 			return fmt.Errorf("region yield %d must be of type %s", i, want)
 		}
