@@ -61,7 +61,7 @@ var unsupportedNames = map[string]bool{
 	"dot_scaled": true, "make_tensor_descriptor": true,
 	"load_tensor_descriptor": true, "store_tensor_descriptor": true,
 	"zeros_like": false, "extra": false,
-	"block_type": true, "clamp": false, "range": false, "num_warps": true,
+	"block_type": true, "clamp": false, "range": false,
 	"static_assert": false,
 }
 
