@@ -417,8 +417,8 @@ func (c *compiler) subscript(fr *frame, e *frontend.Subscript) *val {
 		return invalid
 	}
 	if x.k == kTuple {
-		if _, ok := e.Index.(*frontend.Slice); ok {
-			return c.errorf(e.Index.Position(), diag.CodeUnsupported, "slicing a tuple is not supported; index it with constants")
+		if s, ok := e.Index.(*frontend.Slice); ok {
+			return c.sliceTuple(fr, x, s)
 		}
 		i := c.expr(fr, e.Index)
 		n, ok := i.asInt()

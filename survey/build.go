@@ -49,7 +49,7 @@ func buildKernel(j *job) (string, derived, error) {
 	}
 	var first error
 	var firstLaunch derived
-	for _, try := range attempts {
+	for _, try := range attempts(sf.File) {
 		d := derive(j, tuning, try)
 		err := buildDerived(sf, fn, tuning, d, j.arch, j.timeout)
 		if err == nil {

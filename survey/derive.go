@@ -9,7 +9,8 @@ package survey
 //     followed through local assignments and through the calls of other
 //     @jit functions of the file that take it as a pointer. Pointers are
 //     bound to small tensors of one element type (fp32, then fp16, then
-//     int32 for kernels of integer data: histograms, bit masks), but
+//     int32 for kernels of integer data: histograms, bit masks, then the
+//     other integer types the file's @jit functions name), but
 //     for pointers to indices (whose loaded values are added to an
 //     address, as cu_seqlens or a cross entropy's targets), which are
 //     int32.
@@ -53,9 +54,41 @@ type attempt struct {
 }
 
 // attempts are tried in order until one builds: flags False with each
-// pointer type, then flags True (a parameter that a flag makes a pointer
-// or a number: if IS_OFFSETS_TENSOR: tl.load(offsets) else: offsets).
-var attempts = []attempt{{"float32", "False"}, {"float16", "False"}, {"int32", "False"}, {"float32", "True"}}
+// pointer type (fp32, fp16, int32, then the other integer types that the
+// @jit functions of the file name: a bit matrix of tl.uint32 words), then
+// flags True (a parameter that a flag makes a pointer or a number: if
+// IS_OFFSETS_TENSOR: tl.load(offsets) else: offsets).
+func attempts(file *frontend.File) []attempt {
+	out := []attempt{{"float32", "False"}, {"float16", "False"}, {"int32", "False"}}
+	for _, e := range namedIntTypes(file) {
+		out = append(out, attempt{e, "False"})
+	}
+	return append(out, attempt{"float32", "True"})
+}
+
+// intTypes are the integer element types a pointer may be tried with,
+// besides int32, in the order they are tried.
+var intTypes = []string{"uint32", "int64", "uint64", "int16", "uint16", "int8", "uint8"}
+
+// namedIntTypes are the intTypes that a @jit function of file names as an
+// attribute (tl.uint32, x.dtype == tl.int8), in intTypes' order.
+func namedIntTypes(file *frontend.File) []string {
+	named := map[string]bool{}
+	for _, fn := range file.Funcs {
+		walkExprs(fn.Body, func(x frontend.Expr) {
+			if a, ok := x.(*frontend.Attribute); ok {
+				named[a.Name] = true
+			}
+		})
+	}
+	var out []string
+	for _, e := range intTypes {
+		if named[e] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 var (
 	flagName  = regexp.MustCompile(`^(HAS|IS|USE|ENABLE|EVEN|RETURN|STORE|SAVE|OUTPUT|WITH)_|^(CAUSAL|TRAINING|REVERSE)$`)

@@ -14,10 +14,11 @@
 // CUDA generator, with no GPU and no NVRTC: the autotune and heuristics
 // decorators are read as tri build reads them (the only host code run),
 // the first autotune config is taken, and pointers are tried as fp32, then
-// fp16, then int32, then as fp32 with flags True (derive.go says how every
-// other parameter gets its value). A build runs in its own goroutine under
-// a timeout, and a panic is caught and counted as an internal error, the
-// first row of every table.
+// fp16, then int32, then as the other integer types that the file's @jit
+// functions name (tl.uint32), then as fp32 with flags True (derive.go says
+// how every other parameter gets its value). A build runs in its own
+// goroutine under a timeout, and a panic is caught and counted as an
+// internal error, the first row of every table.
 //
 // A failure's kind (Kind) is its message with the particulars left out:
 // "parse", "tl.X unsupported", "type", "undefined", "import", "internal

@@ -45,6 +45,7 @@ func TestRun(t *testing.T) {
 		{"row_sum", Built, "", "float32"},
 		{"hosted_kernel", Built, "", "float32"},
 		{"popcount_kernel", Built, "", "int32"},
+		{"words_kernel", Built, "", "uint32"},
 		{"shifted_kernel", Built, "", "float32"},
 		{"broken_kernel", Failed, "parse", ""},
 		{"scaled_kernel", Failed, "tl.dot_scaled unsupported", ""},
@@ -66,8 +67,8 @@ func TestRun(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"7 built ", "23 failed @jit name used twice"}, inner)
-	assert.Equal(t, Counts{Kernels: 11, Built: 7, Helpers: 1}, rep.Total())
-	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 1}, "elementwise": {Kernels: 6, Built: 6, Helpers: 1}}, rep.Folders())
+	assert.Equal(t, Counts{Kernels: 12, Built: 8, Helpers: 2}, rep.Total())
+	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 1}, "elementwise": {Kernels: 7, Built: 7, Helpers: 2}}, rep.Folders())
 	// The cu_seqlens values are offsets: a pointer to integers.
 	assert.Contains(t, rs["row_sum"].Lets, "cu_seqlens=empty(16, dtype='int32')")
 	assert.Contains(t, rs["scaled_kernel"].Message, "broken/scaled.py:10:")
@@ -134,8 +135,8 @@ func TestPrintAndCSV(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, rep.Print(&out, 2))
 	text := out.String()
-	assert.Contains(t, text, "7 of 11 kernels build (63.6%)")
-	assert.Regexp(t, `(?m)^elementwise\s+6\s+6\s+100\.0\s+1$`, text)
+	assert.Contains(t, text, "8 of 12 kernels build (66.7%)")
+	assert.Regexp(t, `(?m)^elementwise\s+7\s+7\s+100\.0\s+2$`, text)
 	assert.Regexp(t, `(?m)^broken\s+1\s+5\s+20\.0\s+0$`, text)
 	// --top 2 keeps two of the four kinds.
 	assert.Equal(t, 2, strings.Count(text, "broken/"), text)

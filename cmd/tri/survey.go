@@ -20,7 +20,8 @@ func newSurvey() *cobra.Command {
 kernel (a function that no other @jit function calls) as tri build does, for a
 launch derived from its parameters: pointers (names ending in ptr, or values
 that reach a load, store, atomic or block pointer) as fp32 tensors, then fp16,
-then int32;
+then int32, then the other integer types the file's @jit functions name
+(tl.uint32);
 tl.constexpr parameters from their defaults, the first autotune config, the
 heuristics, else the first literal that a kernel compares a parameter of that
 name with (act_func == "relu"), else False for flags (names that conditions
