@@ -286,7 +286,7 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	if o.NumStages > 0 {
 		sig.NumStages = o.NumStages
 	}
-	k, err := compileIR(s.sf, s.fn.Name, sig, o)
+	k, err := compileIR(s.sf, s.fn, sig, o)
 	if err != nil {
 		return nil, err
 	}
@@ -299,11 +299,13 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, Stdout: o.stdout(), setup: s}, nil
 }
 
-// compileIR runs sema and the IR dump.
-func compileIR(sf *SourceFile, name string, sig sema.Signature, o *Options) (_ *ir.Kernel, err error) {
+// compileIR runs sema on fn itself (not on the function its name finds:
+// a file may define two of one name) and the IR dump.
+func compileIR(sf *SourceFile, fn *frontend.Func, sig sema.Signature, o *Options) (_ *ir.Kernel, err error) {
 	defer sf.sourced(&err)
 	sig.Debug = sig.Debug || o.Debug
-	k, diags := sema.Specialize(sf.File, name, sig)
+	name := fn.Name
+	k, diags := sema.SpecializeFunc(sf.File, fn, sig)
 	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
 		return nil, hosteval.Usage(err)
 	}

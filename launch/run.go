@@ -79,7 +79,7 @@ func BuildFile(path, line string, o *Options) error {
 			return err
 		}
 		sig.NumWarps, sig.NumStages = o.NumWarps, o.NumStages
-		if k, err = compileIR(sf, fn.Name, sig, o); err != nil {
+		if k, err = compileIR(sf, fn, sig, o); err != nil {
 			return err
 		}
 	} else {

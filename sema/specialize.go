@@ -65,6 +65,31 @@ func Specialize(f *frontend.File, name string, sig Signature) (k *ir.Kernel, dia
 		}
 		return nil, diags
 	}
+	return specializeFunc(f, fn, sig, diags)
+}
+
+// SpecializeFunc is Specialize for one @jit function of f given by itself
+// rather than by name: one of two functions of the same name (test files
+// define a kernel per test), which a name cannot pick.
+func SpecializeFunc(f *frontend.File, fn *frontend.Func, sig Signature) (k *ir.Kernel, diags *diag.List) {
+	diags = &diag.List{}
+	defer func() {
+		if r := recover(); r != nil {
+			k = nil
+			diags.Errorf(diag.Pos{File: fileName(f)}, diag.CodeInternal,
+				"internal error while specializing %s: %v\n%s", fn.Name, r, firstLines(string(debug.Stack()), 12))
+		}
+	}()
+	if f == nil || fn == nil {
+		diags.Errorf(diag.Pos{}, diag.CodeInternal, "internal error: no file or no function to specialize")
+		return nil, diags
+	}
+	return specializeFunc(f, fn, sig, diags)
+}
+
+// specializeFunc is the body of Specialize and SpecializeFunc, run under
+// their recover.
+func specializeFunc(f *frontend.File, fn *frontend.Func, sig Signature, diags *diag.List) (*ir.Kernel, *diag.List) {
 	c := &compiler{
 		file:        f,
 		diags:       diags,
@@ -72,7 +97,7 @@ func Specialize(f *frontend.File, name string, sig Signature) (k *ir.Kernel, dia
 		globalsBusy: map[*frontend.Global]bool{},
 		seen:        map[string]bool{},
 	}
-	k = c.specialize(fn, sig)
+	k := c.specialize(fn, sig)
 	for _, d := range f.ImportErrors() {
 		c.add(d)
 	}

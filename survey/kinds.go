@@ -55,8 +55,6 @@ func Kind(err error, src []byte) string {
 		return "signature"
 	case errors.Is(err, errNested):
 		return "@jit not at top level"
-	case errors.Is(err, errSameName):
-		return "@jit name used twice"
 	case errors.Is(err, errNotFound):
 		return "not found by the parser"
 	}

@@ -139,8 +139,6 @@ func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) [
 			err = fmt.Errorf("%s:%d: %w", s.path, f.Line, errNested)
 		case fn == nil:
 			err = fmt.Errorf("%s:%d: %w", s.path, f.Line, errNotFound)
-		case sf.File.Func(fn.Name) != fn:
-			err = fmt.Errorf("%s:%d: %w", s.path, f.Line, errSameName)
 		default:
 			var d derived
 			r.Elem, d, err = guarded(build, &job{sf: sf, fn: fn, arch: o.Arch, timeout: o.Timeout, lits: lits})
@@ -159,7 +157,6 @@ func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) [
 var (
 	errNested   = errors.New("a @jit function inside a function that tri does not read (it reads a local of the function, or the function is Python tri cannot parse)")
 	errNotFound = errors.New("tri's parser found no @jit function here")
-	errSameName = errors.New("an earlier @jit function of this file has the same name, and tri build picks a kernel by its name")
 )
 
 // findFunc is the function that tri's parser found at f's def line.

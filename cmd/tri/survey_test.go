@@ -13,7 +13,7 @@ func TestSurvey(t *testing.T) {
 	csvPath := filepath.Join(t.TempDir(), "s.csv")
 	out, stderr, code := tri(t, "survey", "../../survey/testdata/proj", "--csv", csvPath, "--jobs", "2", "--arch", "sm_80")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, out, "8 of 12 kernels build (66.7%) for sm_80")
+	assert.Contains(t, out, "9 of 12 kernels build (75.0%) for sm_80")
 	assert.Contains(t, out, "tl.dot_scaled unsupported")
 	assert.Contains(t, stderr, "survey: 9/9 files")
 	b, err := os.ReadFile(csvPath)
