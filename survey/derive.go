@@ -6,7 +6,8 @@ package survey
 //   - a pointer is a parameter whose name ends in "ptr" or "pointer", or
 //     that reaches the address of a load, a store, an atomic or a block
 //     pointer: the leftmost operand of the + and - chain written there,
-//     followed through local assignments and through the calls of other
+//     followed through local assignments, both arms of conditionals and
+//     tl.where, and through the calls of other
 //     @jit functions of the file that take it as a pointer. Pointers are
 //     bound to small tensors of one element type (fp32, then fp16, then
 //     int32 for kernels of integer data: histograms, bit masks, then the
@@ -415,7 +416,7 @@ func (s *ptrScan) isParam(name string) bool { return slices.Contains(s.params, n
 
 // roots are the names an address is computed from: the leftmost operand of
 // + and - chains (the base; the offsets are added to it), both arms of a
-// conditional, the value of tl.multiple_of and friends and of .to(), and,
+// conditional and of tl.where, the value of tl.multiple_of and friends and of .to(), and,
 // for a local, the roots of every value assigned to it.
 func (s *ptrScan) roots(x frontend.Expr) []string {
 	var out []string
@@ -447,6 +448,10 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 				}
 			case name == "make_block_ptr" && len(x.Args) > 0:
 				visit(x.Args[0])
+			case name == "where" && len(x.Args) == 3:
+				// tl.where(is_q, q_ptr, k_ptr): either pointer.
+				visit(x.Args[1])
+				visit(x.Args[2])
 			case name == "to":
 				if a, ok := x.Func.(*frontend.Attribute); ok {
 					visit(a.X)

@@ -134,6 +134,22 @@ def n(x, counts, out, USE_COUNTS: tl.constexpr):
 			line:   "n[(1,)](x=x, counts=counts, out=out, USE_COUNTS=False)",
 			lets:   []string{"x=empty(16, dtype='float32')", "counts=empty(16, dtype='int32')", "out=empty(16, dtype='float32')"},
 		},
+		{
+			name: "pointers through tl.where, also nested",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def w(q, k, a1, a2, a3, out, n, is_q: tl.constexpr):
+    x_in = tl.where(is_q, q, k)
+    a = tl.where(n < 4, a1, tl.where(n < 8, a2, a3))
+    tl.store(out, tl.load(x_in + n) + tl.load(a + 1))
+`,
+			kernel: "w",
+			line:   "w[(1,)](q=q, k=k, a1=a1, a2=a2, a3=a3, out=out, n=64, is_q=16)",
+			lets:   []string{"q=empty(16, dtype='float32')", "k=empty(16, dtype='float32')", "a1=empty(16, dtype='float32')", "a2=empty(16, dtype='float32')", "a3=empty(16, dtype='float32')", "out=empty(16, dtype='float32')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))
