@@ -26,7 +26,8 @@ package survey
 //     precision names, 32 for block sizes (BLOCK*, and B followed by
 //     capitals: BT, BK) and 16 for the rest (sizes such as a head
 //     dimension, which tl.dot wants at least 16, or a convolution's width,
-//     which static_range unrolls).
+//     which static_range unrolls), raised to a multiple of what a
+//     tl.static_assert(A % B == 0) of the kernel divides it by.
 //   - any other parameter takes its default, else 0.5 for scale and eps
 //     names, else the integer 64 (an i32 divisible by 16, as Triton
 //     specializes such a value).
@@ -35,6 +36,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tri-lang/tri/autotune"
@@ -111,7 +113,9 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 		}
 	}
 	var d derived
-	var args []string
+	var names []string
+	vals := map[string]string{}
+	guessed := map[string]bool{}
 	for _, p := range fn.Params {
 		v := ""
 		switch {
@@ -122,6 +126,7 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 			v = try.flag
 		case p.Constexpr:
 			v = constexprGuess(p.Name, try.flag)
+			guessed[p.Name] = true
 		case isPtr(ptrs, p.Name):
 			e := elem
 			if ptrs[p.Name] {
@@ -136,11 +141,70 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 			v = "64"
 		}
 		if v != "" {
-			args = append(args, p.Name+"="+v)
+			names = append(names, p.Name)
+			vals[p.Name] = v
 		}
+	}
+	roundToMultiples(fn, vals, guessed)
+	args := make([]string, len(names))
+	for i, n := range names {
+		args[i] = n + "=" + vals[n]
 	}
 	d.line = fmt.Sprintf("%s[(1,)](%s)", fn.Name, strings.Join(args, ", "))
 	return d
+}
+
+// roundToMultiples makes the guessed integer constexprs of vals meet the
+// divisibility that fn's static asserts state (tl.static_assert(N_PAD %
+// BLOCK_N == 0)): a guess A is raised to the next multiple of B, a literal
+// or a value of vals. The asserts are applied in order, twice, so that a
+// guess raised by one assert can feed the next.
+func roundToMultiples(fn *frontend.Func, vals map[string]string, guessed map[string]bool) {
+	var rules [][2]frontend.Expr
+	walkExprs(fn.Body, func(x frontend.Expr) {
+		c, ok := x.(*frontend.Call)
+		if !ok || calleeName(c.Func) != "static_assert" || len(c.Args) == 0 {
+			return
+		}
+		cmp, ok := c.Args[0].(*frontend.Compare)
+		if !ok || len(cmp.Ops) != 1 || cmp.Ops[0] != "==" || !isZero(cmp.Rights[0]) {
+			return
+		}
+		if b, ok := cmp.Left.(*frontend.Binary); ok && b.Op == "%" {
+			rules = append(rules, [2]frontend.Expr{b.X, b.Y})
+		}
+	})
+	intOf := func(x frontend.Expr) (int64, bool) {
+		switch x := x.(type) {
+		case *frontend.Const:
+			if x.Kind == frontend.ConstInt && x.Int.IsInt64() {
+				return x.Int.Int64(), true
+			}
+		case *frontend.Name:
+			n, err := strconv.ParseInt(vals[x.ID], 10, 64)
+			return n, err == nil
+		}
+		return 0, false
+	}
+	for range 2 {
+		for _, r := range rules {
+			a, ok := r[0].(*frontend.Name)
+			if !ok || !guessed[a.ID] {
+				continue
+			}
+			av, ok1 := intOf(a)
+			bv, ok2 := intOf(r[1])
+			if ok1 && ok2 && bv > 0 && av%bv != 0 {
+				vals[a.ID] = strconv.FormatInt((av/bv+1)*bv, 10)
+			}
+		}
+	}
+}
+
+// isZero reports whether x is the literal 0.
+func isZero(x frontend.Expr) bool {
+	c, ok := x.(*frontend.Const)
+	return ok && c.Kind == frontend.ConstInt && c.Int.Sign() == 0
 }
 
 func isPtr(ptrs map[string]bool, name string) bool {

@@ -150,6 +150,25 @@ def w(q, k, a1, a2, a3, out, n, is_q: tl.constexpr):
 			line:   "w[(1,)](q=q, k=k, a1=a1, a2=a2, a3=a3, out=out, n=64, is_q=16)",
 			lets:   []string{"q=empty(16, dtype='float32')", "k=empty(16, dtype='float32')", "a1=empty(16, dtype='float32')", "a2=empty(16, dtype='float32')", "a3=empty(16, dtype='float32')", "out=empty(16, dtype='float32')"},
 		},
+		{
+			name: "guessed sizes raised to the multiples that static asserts state",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def m(x_ptr, N_PAD: tl.constexpr, D: tl.constexpr, BLOCK_N: tl.constexpr, E: tl.constexpr, K: tl.constexpr = 5):
+    tl.static_assert(BLOCK_N % 32 == 0)
+    tl.static_assert(N_PAD % BLOCK_N == 0)
+    tl.static_assert(D % 48 == 0, "D is a multiple of 48")
+    tl.static_assert(K % 2 == 0)
+    tl.static_assert(E % BLOCK_N != 0)
+    tl.store(x_ptr, 1.0)
+`,
+			kernel: "m",
+			line:   "m[(1,)](x_ptr=x_ptr, N_PAD=32, D=48, BLOCK_N=32, E=16)",
+			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))
