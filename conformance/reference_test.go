@@ -102,6 +102,7 @@ var references = map[string]Reference{
 	"reduce_sum_fp32": refSumFP32,
 	"reduce_fp16":     refReduceFP16,
 	"reduce_int":      refReduceInt,
+	"reduce_or":       refReduceOr, // tl.reduce_or
 	"reduce_nan":      refReduceNaN,
 	"reduce_argmax":   refArgmax,
 	"reduce_custom":   refReduceCustom,

@@ -61,6 +61,8 @@ func (e *emitter) combine(v *ir.Value, comps []accumulator, accs, xs []string) {
 		op = ir.OpMin
 	case ir.CombineXor:
 		op = ir.OpXor
+	case ir.CombineOr:
+		op = ir.OpOr
 	case ir.CombineArgMax, ir.CombineArgMin:
 		a, b := accs[0], xs[0]
 		if isHalf(d.Kind) {

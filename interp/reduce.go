@@ -82,6 +82,8 @@ func intCombiner(c ir.Combine, k ir.Kind) func(a, b int64) int64 {
 		}
 	case ir.CombineXor:
 		return func(a, b int64) int64 { return a ^ b }
+	case ir.CombineOr:
+		return func(a, b int64) int64 { return a | b }
 	}
 	return nil
 }

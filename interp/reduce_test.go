@@ -57,6 +57,8 @@ func refCombine(c ir.Combine, k ir.Kind, a, x float64) float64 {
 		return float64(min(ia, ix))
 	case ir.CombineXor:
 		return float64(ia ^ ix)
+	case ir.CombineOr:
+		return float64(ia | ix)
 	}
 	panic("combine")
 }
@@ -82,10 +84,10 @@ var reduceShapes = []ir.Shape{{16}, {4, 8}, {8, 1}, {2, 3, 4}, {4, 2, 8}}
 
 func TestReduceBuiltin(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	combines := []ir.Combine{ir.CombineSum, ir.CombineProd, ir.CombineMax, ir.CombineMin, ir.CombineXor, ir.CombineArgMax, ir.CombineArgMin}
+	combines := []ir.Combine{ir.CombineSum, ir.CombineProd, ir.CombineMax, ir.CombineMin, ir.CombineXor, ir.CombineOr, ir.CombineArgMax, ir.CombineArgMin}
 	for _, kind := range []ir.Kind{ir.Int32, ir.Float32} {
 		for _, c := range combines {
-			if c == ir.CombineXor && kind.IsFloat() {
+			if (c == ir.CombineXor || c == ir.CombineOr) && kind.IsFloat() {
 				continue
 			}
 			for _, shape := range reduceShapes {

@@ -54,9 +54,10 @@ const (
 	CombineXor
 	CombineArgMax
 	CombineArgMin
+	CombineOr // bitwise or of integers (tl.reduce_or)
 )
 
-var combineNames = [...]string{"custom", "sum", "prod", "max", "min", "xor", "argmax", "argmin"}
+var combineNames = [...]string{"custom", "sum", "prod", "max", "min", "xor", "argmax", "argmin", "or"}
 
 func (c Combine) String() string {
 	if int(c) < len(combineNames) {

@@ -175,7 +175,7 @@ func checkCombine(v *Value) error {
 	d := v.Args[0].Type.DType
 	ok := !d.IsPtr()
 	switch v.Combine {
-	case CombineXor:
+	case CombineXor, CombineOr:
 		ok = d.Kind.IsInt()
 	case CombineArgMax, CombineArgMin:
 		ok = ok && v.Op == OpReduce

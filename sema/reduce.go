@@ -19,7 +19,8 @@ func addReduceBuiltins(tl func(string) string) {
 	builtins[tl("min")] = &builtin{[]string{"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"}, 1, bMaxMin(ir.CombineMin)}
 	builtins[tl("argmax")] = &builtin{[]string{"input", "axis", "tie_break_left", "keep_dims"}, 2, bArg(ir.CombineArgMax)}
 	builtins[tl("argmin")] = &builtin{[]string{"input", "axis", "tie_break_left", "keep_dims"}, 2, bArg(ir.CombineArgMin)}
-	builtins[tl("xor_sum")] = &builtin{[]string{"input", "axis", "keep_dims"}, 1, bXorSum}
+	builtins[tl("xor_sum")] = &builtin{[]string{"input", "axis", "keep_dims"}, 1, bBitReduce("tl.xor_sum", ir.CombineXor)}
+	builtins[tl("reduce_or")] = &builtin{[]string{"input", "axis", "keep_dims"}, 1, bBitReduce("tl.reduce_or", ir.CombineOr)}
 	builtins[tl("reduce")] = &builtin{[]string{"input", "axis", "combine_fn", "keep_dims"}, 3, bReduce}
 	builtins[tl("associative_scan")] = &builtin{[]string{"input", "axis", "combine_fn", "reverse"}, 3, bAssocScan}
 	builtins[tl("cumsum")] = &builtin{[]string{"input", "axis", "reverse", "dtype"}, 1, bCumsum}
@@ -285,16 +286,20 @@ func bArg(comb ir.Combine) func(*compiler, *args) *val {
 	}
 }
 
-func bXorSum(c *compiler, a *args) *val {
-	x := c.reduceInput(a.vals[0], "tl.xor_sum", a.pos)
-	keep, ok := c.constBool(a.vals[2], "keep_dims", false, a.pos)
-	if x == nil || !ok {
-		return invalid
+// bBitReduce is standard.py's xor_sum and reduce_or: a bitwise reduction
+// of integers.
+func bBitReduce(what string, comb ir.Combine) func(c *compiler, a *args) *val {
+	return func(c *compiler, a *args) *val {
+		x := c.reduceInput(a.vals[0], what, a.pos)
+		keep, ok := c.constBool(a.vals[2], "keep_dims", false, a.pos)
+		if x == nil || !ok {
+			return invalid
+		}
+		if !x.Type.Kind.IsInt() {
+			return c.errorf(a.pos, diag.CodeType, "%s only supported for integers, got %s", what[len("tl."):], x.Type.DType)
+		}
+		return c.reduceOne(&reduction{op: ir.OpReduce, what: what, inputs: []*ir.Value{x}, axis: a.vals[1], combine: comb, keep: keep}, a.pos)
 	}
-	if !x.Type.Kind.IsInt() {
-		return c.errorf(a.pos, diag.CodeType, "xor_sum only supported for integers, got %s", x.Type.DType)
-	}
-	return c.reduceOne(&reduction{op: ir.OpReduce, what: "tl.xor_sum", inputs: []*ir.Value{x}, axis: a.vals[1], combine: ir.CombineXor, keep: keep}, a.pos)
 }
 
 // bCumsum is standard.py's cumsum: bf16 scans in fp32, narrow integers

@@ -37,7 +37,7 @@ var members = map[string]string{
 	"split": "triton.language.split", "view": "triton.language.view", "ravel": "triton.language.ravel",
 	"softmax": "triton.language.softmax", "cumsum": "triton.language.cumsum", "reduce": "triton.language.reduce",
 	"erf": "triton.language.erf", "logical_and": "triton.language.logical_and", "logical_or": "triton.language.logical_or",
-	"xor_sum": "triton.language.xor_sum", "cumprod": "triton.language.cumprod", "associative_scan": "triton.language.associative_scan",
+	"xor_sum": "triton.language.xor_sum", "reduce_or": "triton.language.reduce_or", "cumprod": "triton.language.cumprod", "associative_scan": "triton.language.associative_scan",
 	"join": "triton.language.join", "atomic_add": "triton.language.atomic_add", "atomic_max": "triton.language.atomic_max",
 	"atomic_min": "triton.language.atomic_min", "atomic_and": "triton.language.atomic_and", "atomic_or": "triton.language.atomic_or",
 	"atomic_xor": "triton.language.atomic_xor", "atomic_xchg": "triton.language.atomic_xchg", "atomic_cas": "triton.language.atomic_cas",

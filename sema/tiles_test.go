@@ -115,6 +115,15 @@ def k(p, q):
 			"a: i8 = reduce %", "combine=xor", "i32[16] = cast", "b: i32[16] = scan %", "axis=0, combine=sum", "c: i32[16] = scan", "combine=sum {reverse}",
 			"fp32[16] = cast", "d: fp32[16] = scan", "combine=prod", "e: i64[16] = scan",
 		}, nil},
+		{"reduce_or, a function and a member", `
+@triton.jit
+def k(q, r):
+    x = tl.load(q + tl.arange(0, 8)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    a = tl.reduce_or(x, 1)
+    b = x.reduce_or(0, keep_dims=True)
+    tl.store(r + tl.arange(0, 8), a)
+    tl.store(r + tl.arange(0, 16)[None, :], b)
+`, sig(ptr(ir.Uint32), ptr(ir.Uint32)), []string{"a: u32[8] = reduce %", "axis=1, combine=or", "u32[16] = reduce", "b: u32[1,16] = expand_dims"}, nil},
 		{"tl.reduce with a combine function", `
 @triton.jit
 def add_fn(a, b):
