@@ -559,26 +559,40 @@ func (s *ptrScan) loadedFrom(x frontend.Expr, seen map[string]bool) []string {
 
 // boundLoads are the pointers that a loop bound is loaded through: a load
 // in the bound itself, or one that a local of the bound is assigned
-// (NS = tl.load(counts + i), also with .to(...)); values computed from
-// loads of data are not followed.
+// (NS = tl.load(counts + i), also with .to(...)), also through integer
+// arithmetic of locals (blocks = (M + BLOCK - 1) // BLOCK with M =
+// tl.load(n_tokens)); values computed from loads of data by other calls
+// (tl.sum) are not followed.
 func (s *ptrScan) boundLoads(x frontend.Expr) []string {
 	var out []string
-	load := func(v frontend.Expr) {
-		if c, ok := v.(*frontend.Call); ok {
-			if a, ok := c.Func.(*frontend.Attribute); ok && a.Name == "to" {
-				v = a.X
+	seen := map[string]bool{}
+	var value func(v frontend.Expr)
+	value = func(v frontend.Expr) {
+		switch v := v.(type) {
+		case *frontend.Call:
+			if a, ok := v.Func.(*frontend.Attribute); ok && a.Name == "to" {
+				value(a.X)
+			} else if calleeName(v.Func) == "load" && len(v.Args) > 0 {
+				out = append(out, s.roots(v.Args[0])...)
 			}
-		}
-		if c, ok := v.(*frontend.Call); ok && calleeName(c.Func) == "load" && len(c.Args) > 0 {
-			out = append(out, s.roots(c.Args[0])...)
+		case *frontend.Binary:
+			if v.Op == "+" || v.Op == "-" || v.Op == "*" || v.Op == "//" || v.Op == "%" {
+				value(v.X)
+				value(v.Y)
+			}
+		case *frontend.Name:
+			if !seen[v.ID] {
+				seen[v.ID] = true
+				for _, a := range s.assigns[v.ID] {
+					value(a)
+				}
+			}
 		}
 	}
 	walkExpr(x, func(y frontend.Expr) {
-		load(y)
-		if n, ok := y.(*frontend.Name); ok {
-			for _, v := range s.assigns[n.ID] {
-				load(v)
-			}
+		switch y.(type) {
+		case *frontend.Call, *frontend.Name:
+			value(y)
 		}
 	})
 	return out

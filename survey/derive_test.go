@@ -169,6 +169,24 @@ def m(x_ptr, N_PAD: tl.constexpr, D: tl.constexpr, BLOCK_N: tl.constexpr, E: tl.
 			line:   "m[(1,)](x_ptr=x_ptr, N_PAD=32, D=48, BLOCK_N=32, E=16)",
 			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
 		},
+		{
+			name: "a row count loaded, then divided into a loop's bound",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def r(x, out, n_tokens, M, BLOCK_M: tl.constexpr):
+    if n_tokens is not None:
+        M = tl.load(n_tokens)
+    blocks = (M + BLOCK_M - 1) // BLOCK_M
+    for i in tl.range(tl.program_id(0), blocks * 2, tl.num_programs(0)):
+        tl.store(out + i, tl.load(x + i))
+`,
+			kernel: "r",
+			line:   "r[(1,)](x=x, out=out, n_tokens=n_tokens, M=64, BLOCK_M=32)",
+			lets:   []string{"x=empty(16, dtype='float32')", "out=empty(16, dtype='float32')", "n_tokens=empty(16, dtype='int32')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))
