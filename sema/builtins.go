@@ -90,6 +90,8 @@ func init() {
 	addLibdeviceBuiltins(tl)
 	// Printing and assertions (debug.go).
 	addDebugBuiltins(tl)
+	// The target's predicates (targetinfo.go).
+	addTargetInfoBuiltins(tl)
 	// Inline assembly (asm.go).
 	builtins[tl("inline_asm_elementwise")] = &builtin{inlineAsmParams, len(inlineAsmParams), bInlineAsm}
 	// Tile operations (tileops.go).

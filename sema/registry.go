@@ -53,6 +53,7 @@ var modules = map[string]bool{
 	"triton.language.extra.libdevice": true, "triton.language.PropagateNan": true,
 	"triton.language.math": true, "triton.language.core": true, "triton.language.standard": true,
 	"triton.language.extra.cuda": true, "triton.language.random": true,
+	"triton.language.target_info": true, // targetinfo.go
 }
 
 // unsupportedNames are triton.language names tri knows but does not
