@@ -259,21 +259,6 @@ func tritonName(d ir.DType) string {
 	return d.PyName()
 }
 
-// noDebugOps reports (with an error) a print or an assertion in the body
-// of a combine function, which runs once per pair of elements combined and
-// has no program or element index of its own.
-func (c *compiler) noDebugOps(b *ir.Block, fn *frontend.Func) bool {
-	ok := true
-	ir.Inspect(b, func(v *ir.Value) {
-		if ok && (v.Op == ir.OpPrint || v.Op == ir.OpAssert) {
-			what := map[ir.Op]string{ir.OpPrint: "printing", ir.OpAssert: "an assertion"}[v.Op]
-			c.errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "%s inside the combine function %s is not supported; print or check the result of the reduction or scan instead", what, fn.Name)
-			ok = false
-		}
-	})
-	return ok
-}
-
 // jitDebug reports whether fn's decorator is @triton.jit(debug=True).
 func jitDebug(fn *frontend.Func) bool {
 	for _, dc := range fn.Decorators {

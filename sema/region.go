@@ -8,6 +8,7 @@ package sema
 
 import (
 	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -16,16 +17,56 @@ import (
 func (c *compiler) combineRegion(r *reduction, inputs []*ir.Value, pos diag.Pos) *ir.Region {
 	fn := r.fn
 	n := len(inputs)
-	required := 0
-	for _, p := range fn.Params {
-		if p.Default == nil {
-			required++
-		}
-	}
-	if len(fn.Params) < 2*n || required > 2*n {
+	if len(fn.Params) < 2*n || requiredParams(fn) > 2*n {
 		c.errorf(pos, diag.CodeArgs, "the combine function %s takes %d arguments, but %s of %d input(s) calls it with %d (the accumulated values, then the new ones)", fn.Name, len(fn.Params), r.what, n, 2*n)
 		return nil
 	}
+	args := make([]ir.DType, 2*n)
+	for i := range args {
+		args[i] = inputs[i%n].Type.DType
+	}
+	return c.inlineRegion(fn, args, "the combine function "+fn.Name, "print or check the result of the reduction or scan instead", pos, func(results []*val) ([]*ir.Value, bool) {
+		if len(results) != n {
+			c.errorf(pos, diag.CodeType, "the combine function %s returns %d value(s), but %s of %d input(s) needs %d", fn.Name, len(results), r.what, n, n)
+			return nil, false
+		}
+		var yields []*ir.Value
+		for i, res := range results {
+			want := inputs[i].Type.DType
+			switch {
+			case res.isNum():
+				yields = append(yields, c.constOf(want, res, pos))
+			case res.k == kRuntime && res.rt.Type.IsScalar() && res.rt.Type.DType == want:
+				yields = append(yields, res.rt)
+			default:
+				c.errorf(pos, diag.CodeType, "the combine function %s must return scalars of type %s (result %d), got %s", fn.Name, want, i, res.describe())
+				return nil, false
+			}
+		}
+		return yields, true
+	})
+}
+
+// requiredParams counts fn's parameters without a default.
+func requiredParams(fn *frontend.Func) int {
+	n := 0
+	for _, p := range fn.Params {
+		if p.Default == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// inlineRegion inlines fn into a new region on one scalar region argument
+// per dtype of args (named after fn's parameters); yield turns fn's results
+// (a tuple's elements, or the one value) into the region's yields, still
+// inside the region's body, or returns nil after reporting an error. A
+// print or an assertion in the body is refused: the region runs once per
+// element or pair of elements, with no program or element index of its
+// own; where names the function in that error and advice says what to do
+// instead. It returns nil after reporting an error.
+func (c *compiler) inlineRegion(fn *frontend.Func, args []ir.DType, where, advice string, pos diag.Pos, yield func([]*val) ([]*ir.Value, bool)) *ir.Region {
 	for _, f := range c.stack {
 		if f == fn {
 			c.errorf(pos, diag.CodeUnsupported, "recursive call to %s: Triton does not support recursion", fn.Name)
@@ -33,9 +74,9 @@ func (c *compiler) combineRegion(r *reduction, inputs []*ir.Value, pos diag.Pos)
 		}
 	}
 	region := &ir.Region{Body: &ir.Block{}}
-	vals := make([]*val, 2*n)
-	for i := range vals {
-		v := &ir.Value{ID: c.kernel.NumValues, Op: ir.OpRegionArg, Type: ir.ScalarType(inputs[i%n].Type.DType), Pos: ir.Pos(pos), Axis: i, Name: fn.Params[i].Name}
+	vals := make([]*val, len(args))
+	for i, d := range args {
+		v := &ir.Value{ID: c.kernel.NumValues, Op: ir.OpRegionArg, Type: ir.ScalarType(d), Pos: ir.Pos(pos), Axis: i, Name: fn.Params[i].Name}
 		c.kernel.NumValues++
 		region.Args = append(region.Args, v)
 		vals[i] = rtVal(v)
@@ -44,30 +85,27 @@ func (c *compiler) combineRegion(r *reduction, inputs []*ir.Value, pos diag.Pos)
 	c.blk = region.Body
 	defer func() { c.blk = saved }()
 	ret := c.inlineVals(fn, vals, pos)
-	if ret.k == kInvalid || !c.noDebugOps(region.Body, fn) {
+	if ret.k == kInvalid {
+		return nil
+	}
+	ok := true
+	ir.Inspect(region.Body, func(v *ir.Value) {
+		if ok && (v.Op == ir.OpPrint || v.Op == ir.OpAssert) {
+			what := map[ir.Op]string{ir.OpPrint: "printing", ir.OpAssert: "an assertion"}[v.Op]
+			c.errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "%s inside %s is not supported; %s", what, where, advice)
+			ok = false
+		}
+	})
+	if !ok {
 		return nil
 	}
 	results := []*val{ret}
 	if ret.k == kTuple {
 		results = ret.elts
 	}
-	if len(results) != n {
-		c.errorf(pos, diag.CodeType, "the combine function %s returns %d value(s), but %s of %d input(s) needs %d", fn.Name, len(results), r.what, n, n)
+	var yielded bool
+	if region.Yields, yielded = yield(results); !yielded {
 		return nil
-	}
-	for i, res := range results {
-		want := inputs[i].Type.DType
-		var y *ir.Value
-		switch {
-		case res.isNum():
-			y = c.constOf(want, res, pos)
-		case res.k == kRuntime && res.rt.Type.IsScalar() && res.rt.Type.DType == want:
-			y = res.rt
-		default:
-			c.errorf(pos, diag.CodeType, "the combine function %s must return scalars of type %s (result %d), got %s", fn.Name, want, i, res.describe())
-			return nil
-		}
-		region.Yields = append(region.Yields, y)
 	}
 	return region
 }

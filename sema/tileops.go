@@ -8,7 +8,6 @@ package sema
 
 import (
 	"github.com/tri-lang/tri/diag"
-	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -376,68 +375,33 @@ func bMapElementwise(c *compiler, a *args) *val {
 // region and the result types (the inputs' shape, the yields' dtypes).
 func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pos diag.Pos) (*ir.Region, []ir.Type) {
 	f := fn.fn
-	required := 0
-	for _, p := range f.Params {
-		if p.Default == nil {
-			required++
-		}
-	}
-	if len(f.Params) < len(xs) || required > len(xs) {
+	if len(f.Params) < len(xs) || requiredParams(f) > len(xs) {
 		c.errorf(pos, diag.CodeArgs, "tl.map_elementwise calls %s with %d arguments, but it takes %d", f.Name, len(xs), len(f.Params))
 		return nil, nil
 	}
-	for _, g := range c.stack {
-		if g == f {
-			c.errorf(pos, diag.CodeUnsupported, "recursive call to %s: Triton does not support recursion", f.Name)
-			return nil, nil
-		}
-	}
-	region := &ir.Region{Body: &ir.Block{}}
-	vals := make([]*val, len(xs))
+	args := make([]ir.DType, len(xs))
 	for i, x := range xs {
-		v := &ir.Value{ID: c.kernel.NumValues, Op: ir.OpRegionArg, Type: ir.ScalarType(x.Type.DType), Pos: ir.Pos(pos), Axis: i, Name: f.Params[i].Name}
-		c.kernel.NumValues++
-		region.Args = append(region.Args, v)
-		vals[i] = rtVal(v)
-	}
-	saved := c.blk
-	c.blk = region.Body
-	defer func() { c.blk = saved }()
-	ret := c.inlineVals(f, vals, pos)
-	if ret.k == kInvalid || !c.noDebugInMap(region.Body, f) {
-		return nil, nil
-	}
-	results := []*val{ret}
-	if ret.k == kTuple {
-		results = ret.elts
+		args[i] = x.Type.DType
 	}
 	var types []ir.Type
-	for i, res := range results {
-		if !res.isNum() && (res.k != kRuntime || !res.rt.Type.IsScalar() || res.rt.Type.IsPtr()) {
-			c.errorf(pos, diag.CodeType, "the function %s of tl.map_elementwise must return scalars (result %d), got %s", f.Name, i, res.describe())
-			return nil, nil
+	region := c.inlineRegion(f, args, "the function "+f.Name+" of tl.map_elementwise", "print or check its result instead", pos, func(results []*val) ([]*ir.Value, bool) {
+		var yields []*ir.Value
+		for i, res := range results {
+			if !res.isNum() && (res.k != kRuntime || !res.rt.Type.IsScalar() || res.rt.Type.IsPtr()) {
+				c.errorf(pos, diag.CodeType, "the function %s of tl.map_elementwise must return scalars (result %d), got %s", f.Name, i, res.describe())
+				return nil, false
+			}
+			y := c.toRuntime(res, pos)
+			if y == nil {
+				return nil, false
+			}
+			yields = append(yields, y)
+			types = append(types, ir.Type{DType: y.Type.DType, Shape: cloneShape(xs[0].Type.Shape)})
 		}
-		y := c.toRuntime(res, pos)
-		if y == nil {
-			return nil, nil
-		}
-		region.Yields = append(region.Yields, y)
-		types = append(types, ir.Type{DType: y.Type.DType, Shape: cloneShape(xs[0].Type.Shape)})
+		return yields, true
+	})
+	if region == nil {
+		return nil, nil
 	}
 	return region, types
-}
-
-// noDebugInMap reports (with an error) a print or an assertion in the
-// function of tl.map_elementwise, which runs once per element with no
-// program or element index of its own to print.
-func (c *compiler) noDebugInMap(b *ir.Block, f *frontend.Func) bool {
-	ok := true
-	ir.Inspect(b, func(v *ir.Value) {
-		if ok && (v.Op == ir.OpPrint || v.Op == ir.OpAssert) {
-			what := map[ir.Op]string{ir.OpPrint: "printing", ir.OpAssert: "an assertion"}[v.Op]
-			c.errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "%s inside the function %s of tl.map_elementwise is not supported; print or check its result instead", what, f.Name)
-			ok = false
-		}
-	})
-	return ok
 }
