@@ -274,7 +274,7 @@ func TestValue(t *testing.T) {
 	for src, want := range map[string]string{
 		"W + 1": "17", "-7 // 2": "-4", "-7 % 3": "2", "7 % -3": "-2", "2 ** 10": "1024", "1 << 4": "16",
 		"BASE / 4": "2.0", "BASE * 0.5": "4.0", "'a' + 'b'": `"ab"`, "int(os.getenv('X', '3')) * BASE": "24",
-		"float(BASE) > 7.5": "True", "BASE & 3 | 4": "4",
+		"float(BASE) > 7.5": "True", "BASE & 3 | 4": "4", "7 // -3": "-3", "-7 // -2": "3", "7.5 // 2": "3.0", "7.5 % -2": "-0.5",
 	} {
 		e, d := ParseExpr("x", src)
 		require.NoError(t, d.Err(), src)
