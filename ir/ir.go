@@ -201,6 +201,10 @@ type Param struct {
 	// integers, the value is a multiple of 16. From the specialization.
 	DivisibleBy16 bool
 	Value         *Value // the OpParam value that reads it
+	// Of and Part name, for a part of a tensor descriptor passed from the
+	// host, the source parameter and the part ("base", "shape0",
+	// "stride0"); both are empty for other parameters.
+	Of, Part string
 }
 
 // Stmt is a statement of a Block: a *Value, *Assign, *For, *While, *If or

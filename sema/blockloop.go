@@ -32,7 +32,7 @@ type carriedBlock struct {
 func (c *compiler) enterBlock(name string, p *blockPtr, body []frontend.Stmt, pos diag.Pos) *carriedBlock {
 	vals, suffixes := p.parts()
 	first := 0
-	if advancesOnly(body, name) {
+	if !p.desc && advancesOnly(body, name) {
 		first = len(vals) - p.rank()
 	}
 	cb := &carriedBlock{name: name, init: p, vars: make([]*ir.Var, len(vals))}

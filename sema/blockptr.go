@@ -44,6 +44,11 @@ type blockPtr struct {
 	// name is the name the pointer was first bound to; generated values
 	// are named after it.
 	name string
+	// desc marks a tensor descriptor (tensordesc.go): it has no offsets,
+	// each access gives them, and padding ("zero" or "nan") fills what
+	// falls outside the parent tensor on every dimension.
+	desc    bool
+	padding string
 }
 
 // elem is the element type loads through p produce.
@@ -51,18 +56,22 @@ func (p *blockPtr) elem() ir.DType { return ir.Scalar(p.base.Type.Elem) }
 
 func (p *blockPtr) rank() int { return len(p.block) }
 
-// typeString prints p's type as Triton does: pointer<fp16[64, 32]>.
+// typeString prints p's type as Triton does: pointer<fp16[64, 32]>, or
+// tensor_descriptor<fp16[64, 32]> for a descriptor.
 func (p *blockPtr) typeString() string {
+	if p.desc {
+		return fmt.Sprintf("tensor_descriptor<%s%s>", p.elem(), ir.Shape(p.block))
+	}
 	return fmt.Sprintf("pointer<%s%s>", p.elem(), ir.Shape(p.block))
 }
 
 // sameLayout reports whether p and q differ at most in their runtime parts.
 func (p *blockPtr) sameLayout(q *blockPtr) bool {
-	if p.base.Type.DType != q.base.Type.DType || len(p.block) != len(q.block) {
+	if p.base.Type.DType != q.base.Type.DType || len(p.block) != len(q.block) || p.desc != q.desc || p.padding != q.padding {
 		return false
 	}
 	for i := range p.block {
-		if p.block[i] != q.block[i] || p.order[i] != q.order[i] {
+		if p.block[i] != q.block[i] || !p.desc && p.order[i] != q.order[i] {
 			return false
 		}
 	}
@@ -70,7 +79,7 @@ func (p *blockPtr) sameLayout(q *blockPtr) bool {
 }
 
 // parts lists p's runtime scalars with the suffix of the name each is
-// given: base, shape, strides, then offsets.
+// given: base, shape, strides, then offsets (none for a descriptor).
 func (p *blockPtr) parts() ([]*ir.Value, []string) {
 	vals := []*ir.Value{p.base}
 	names := []string{"base"}
@@ -90,7 +99,9 @@ func (p *blockPtr) withParts(vals []*ir.Value) *blockPtr {
 	q.base = vals[0]
 	q.shape = vals[1 : 1+r]
 	q.strides = vals[1+r : 1+2*r]
-	q.offsets = vals[1+2*r : 1+3*r]
+	if p.offsets != nil {
+		q.offsets = vals[1+2*r : 1+3*r]
+	}
 	return &q
 }
 
@@ -220,17 +231,27 @@ func bMakeBlockPtr(c *compiler, a *args) *val {
 			return c.errorf(a.pos, diag.CodeValue, "Expected shape/strides/offsets/block_shape to have the same length, got %d, %d, %d, %d and order of %d", len(shape), len(strides), len(offsets), len(block), len(order))
 		}
 	}
-	numel := 1
-	for i, n := range block {
-		// Triton's block_type checks (validate_block_shape).
-		if n <= 0 || n&(n-1) != 0 {
-			return c.errorf(a.pos, diag.CodeValue, "Shape element %d must be a power of 2 (block_shape %s)", i, ir.Shape(block))
-		}
-		if numel *= n; numel > maxNumel {
-			return c.errorf(a.pos, diag.CodeValue, "numel (%d) exceeds triton maximum tensor numel (%d)", numel, maxNumel)
-		}
+	if !c.validBlockShape(block, a.pos) {
+		return invalid
 	}
 	return blockPtrVal(&blockPtr{base: base, shape: shape, strides: strides, offsets: offsets, block: block, order: order})
+}
+
+// validBlockShape makes Triton's block_type checks (validate_block_shape):
+// powers of 2, and no more elements than a tensor may have.
+func (c *compiler) validBlockShape(block []int, pos diag.Pos) bool {
+	numel := 1
+	for i, n := range block {
+		if n <= 0 || n&(n-1) != 0 {
+			c.errorf(pos, diag.CodeValue, "Shape element %d must be a power of 2 (block_shape %s)", i, ir.Shape(block))
+			return false
+		}
+		if numel *= n; numel > maxNumel {
+			c.errorf(pos, diag.CodeValue, "numel (%d) exceeds triton maximum tensor numel (%d)", numel, maxNumel)
+			return false
+		}
+	}
+	return true
 }
 
 func bAdvance(c *compiler, a *args) *val {
@@ -238,7 +259,7 @@ func bAdvance(c *compiler, a *args) *val {
 	if pv.k == kInvalid {
 		return invalid
 	}
-	if pv.k != kBlockPtr {
+	if pv.k != kBlockPtr || pv.bp.desc {
 		return c.errorf(a.pos, diag.CodeType, "tl.advance needs a block pointer (made by tl.make_block_ptr), got %s", pv.describe())
 	}
 	p := pv.bp
@@ -296,11 +317,23 @@ func (c *compiler) boundaryDims(v *val, rank int, pos diag.Pos) ([]int, bool) {
 // blockAccess builds the pointer tile of a load or store through p and
 // the mask of its boundary checks (nil when dims is empty).
 func (c *compiler) blockAccess(p *blockPtr, dims []int, pos diag.Pos) (ptrs, mask *ir.Value) {
+	return c.indexAccess(p, func(d int) *ir.Value { return c.offsetIndex(p.offsets[d], p.block[d], pos) }, dims, pos)
+}
+
+// offsetIndex is the int64 tile off + arange(0, n).
+func (c *compiler) offsetIndex(off *ir.Value, n int, pos diag.Pos) *ir.Value {
+	idx := c.cast(c.arangeTile(n, pos), ir.TInt64, pos)
+	return c.emit(ir.OpAdd, idx.Type, pos, c.splatTo(off, idx.Type.Shape, pos), idx)
+}
+
+// indexAccess builds the pointer tile of the elements of p's parent tensor
+// at the indices index(d) gives (a 1-D int64 tile per dimension, of the
+// block's extent along it) and the mask of the checks on dims.
+func (c *compiler) indexAccess(p *blockPtr, index func(d int) *ir.Value, dims []int, pos diag.Pos) (ptrs, mask *ir.Value) {
 	shape := ir.Shape(p.block)
 	var offs *ir.Value
-	for d, n := range p.block {
-		idx := c.cast(c.arangeTile(n, pos), ir.TInt64, pos)
-		idx = c.emit(ir.OpAdd, idx.Type, pos, c.splatTo(p.offsets[d], idx.Type.Shape, pos), idx)
+	for d := range p.block {
+		idx := index(d)
 		c.nameAfter(idx, p, fmt.Sprintf("idx%d", d))
 		idx = c.alongDim(idx, d, len(p.block), pos)
 		term := c.emit(ir.OpMul, idx.Type, pos, idx, c.splatTo(p.strides[d], idx.Type.Shape, pos))
@@ -385,6 +418,9 @@ func (c *compiler) paddingOption(v *val, pos diag.Pos) (string, bool) {
 // loadBlock is tl.load through a block pointer.
 func (c *compiler) loadBlock(a *args, flags ir.Flags) *val {
 	p := a.vals[0].bp
+	if p.desc {
+		return c.errorf(a.pos, diag.CodeType, "Unsupported ptr type %s in `tl.load`; load through a tensor descriptor with desc.load(offsets)", p.typeString())
+	}
 	if given(a.vals[1]) || given(a.vals[2]) {
 		return c.errorf(a.pos, diag.CodeValue, "`mask` and `other` arguments cannot be specified for loading block pointers")
 	}
@@ -400,16 +436,28 @@ func (c *compiler) loadBlock(a *args, flags ir.Flags) *val {
 	if !ok {
 		return invalid
 	}
-	ptrs, mask := c.blockAccess(p, dims, a.pos)
+	return c.blockLoad(p, dims, padding, flags, a.pos)
+}
+
+// blockLoad loads the block of p, checked on dims and padded as padding
+// says ("" leaves what falls outside undefined).
+func (c *compiler) blockLoad(p *blockPtr, dims []int, padding string, flags ir.Flags, pos diag.Pos) *val {
+	ptrs, mask := c.blockAccess(p, dims, pos)
+	return c.paddedLoad(ptrs, mask, p.elem(), padding, flags, pos)
+}
+
+// paddedLoad loads elements of type elem through ptrs where mask holds and
+// pads the rest as padding says.
+func (c *compiler) paddedLoad(ptrs, mask *ir.Value, elem ir.DType, padding string, flags ir.Flags, pos diag.Pos) *val {
 	var other *ir.Value
 	if mask != nil && padding != "" {
 		pad := intVal(0)
 		if padding == "nan" {
 			pad = floatVal(math.NaN())
 		}
-		other = c.splatTo(c.constOf(elem, pad, a.pos), ptrs.Type.Shape, a.pos)
+		other = c.splatTo(c.constOf(elem, pad, pos), ptrs.Type.Shape, pos)
 	}
-	v := c.emit(ir.OpLoad, ir.Type{DType: elem, Shape: cloneShape(ptrs.Type.Shape)}, a.pos, ptrs, mask, other)
+	v := c.emit(ir.OpLoad, ir.Type{DType: elem, Shape: cloneShape(ptrs.Type.Shape)}, pos, ptrs, mask, other)
 	v.Flags = flags
 	return rtVal(v)
 }
@@ -418,6 +466,9 @@ func (c *compiler) loadBlock(a *args, flags ir.Flags) *val {
 // block's shape (a scalar is broadcast) and exactly its element type.
 func (c *compiler) storeBlock(a *args, flags ir.Flags) *val {
 	p := a.vals[0].bp
+	if p.desc {
+		return c.errorf(a.pos, diag.CodeType, "Unsupported ptr type %s in `tl.store`; store through a tensor descriptor with desc.store(offsets, value)", p.typeString())
+	}
 	if given(a.vals[2]) {
 		return c.errorf(a.pos, diag.CodeValue, "`mask` and `other` arguments cannot be specified for loading block pointers")
 	}
@@ -443,10 +494,16 @@ func (c *compiler) storeBlock(a *args, flags ir.Flags) *val {
 	if !ok {
 		return invalid
 	}
-	ptrs, mask := c.blockAccess(p, dims, a.pos)
-	v := c.emit(ir.OpStore, ir.ScalarType(ir.TVoid), a.pos, ptrs, x, mask)
-	v.Flags = flags
+	c.blockStore(p, dims, x, flags, a.pos)
 	return noneVal
+}
+
+// blockStore stores x, of p's block shape and element type, into the block
+// of p, checked on dims.
+func (c *compiler) blockStore(p *blockPtr, dims []int, x *ir.Value, flags ir.Flags, pos diag.Pos) {
+	ptrs, mask := c.blockAccess(p, dims, pos)
+	v := c.emit(ir.OpStore, ir.ScalarType(ir.TVoid), pos, ptrs, x, mask)
+	v.Flags = flags
 }
 
 // nameBlockPtr names p after the variable it is bound to, and the parts
@@ -526,6 +583,9 @@ func advancesOnly(body []frontend.Stmt, name string) bool {
 // blockPtrAttr evaluates an attribute of a block pointer: its type (a
 // pointer to a block type, as Triton's p.dtype and p.type) and advance.
 func (c *compiler) blockPtrAttr(x *val, name string, pos diag.Pos) *val {
+	if x.bp.desc {
+		return c.descAttr(x, name, pos)
+	}
 	switch name {
 	case "dtype", "type":
 		return &val{k: kDType, dt: x.bp.base.Type.DType, block: ir.Shape(x.bp.block)}

@@ -98,6 +98,8 @@ func init() {
 	addTileOpBuiltins(tl)
 	// Block pointers (blockptr.go).
 	addBlockPtrBuiltins(tl)
+	// Tensor descriptors (tensordesc.go).
+	addTensorDescBuiltins(tl)
 	// tl.dtype(name), tl.tensor and isinstance (pyclass.go).
 	addPyClassBuiltins(tl)
 }

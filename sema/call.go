@@ -131,6 +131,9 @@ func (c *compiler) call(fr *frame, e *frontend.Call) *val {
 			return c.errorf(e.Pos, diag.CodeType, "dtype has no method %s", callee.s)
 		}
 		path := members[callee.s]
+		if callee.recv.k == kBlockPtr && callee.recv.bp.desc {
+			path = descMethodPath(callee.s)
+		}
 		b := builtins[path]
 		if b == nil {
 			return c.errorf(e.Pos, diag.CodeUnsupported, "%s is not supported by tri yet", shortPath(path))

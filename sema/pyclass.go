@@ -57,9 +57,15 @@ func bIsinstance(c *compiler, a *args) *val {
 		if k.k == kInvalid {
 			return invalid
 		}
-		if k.k != kBuiltin || k.s != "triton.language.tensor" {
-			return c.errorf(a.pos, diag.CodeUnsupported, "isinstance in a kernel is supported with the class tl.tensor only, got %s", k.describe())
+		if k.k != kBuiltin || k.s != "triton.language.tensor" && k.s != descClass && k.s != descClass+"_base" {
+			return c.errorf(a.pos, diag.CodeUnsupported, "isinstance in a kernel is supported with the classes tl.tensor and tl.tensor_descriptor only, got %s", k.describe())
 		}
 	}
-	return boolVal(obj.k == kRuntime || obj.k == kBlockPtr)
+	isDesc := obj.k == kBlockPtr && obj.bp.desc
+	for _, k := range classes {
+		if k.s == "triton.language.tensor" && (obj.k == kRuntime || obj.k == kBlockPtr && !isDesc) || k.s != "triton.language.tensor" && isDesc {
+			return boolVal(true)
+		}
+	}
+	return boolVal(false)
 }

@@ -59,8 +59,7 @@ var modules = map[string]bool{
 // unsupportedNames are triton.language names tri knows but does not
 // implement yet.
 var unsupportedNames = map[string]bool{
-	"dot_scaled": true, "make_tensor_descriptor": true,
-	"load_tensor_descriptor": true, "store_tensor_descriptor": true,
+	"dot_scaled": true,
 	"zeros_like": false, "extra": false,
 	"block_type": true, "clamp": false, "range": false,
 	"static_assert": false,

@@ -20,6 +20,11 @@ const (
 	ArgOne
 	// ArgNone is None passed for a parameter; `p is None` folds to true.
 	ArgNone
+	// ArgDesc is a tensor descriptor made on the host: DType is the base
+	// pointer's type, Block the block shape and Padding "zero" or "nan",
+	// all part of the specialization; the base, shape and strides are
+	// passed at launch (tensordesc.go).
+	ArgDesc
 )
 
 // Arg is the specialization of one source parameter.
@@ -33,6 +38,9 @@ type Arg struct {
 	DivisibleBy16 bool
 	// Value is the constexpr value for ArgConstexpr.
 	Value Constexpr
+	// Block and Padding describe an ArgDesc.
+	Block   []int
+	Padding string
 }
 
 // Constexpr is a compile-time value given from outside the kernel: an int,

@@ -192,6 +192,9 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 				spec += ":16"
 			}
 			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "runtime", Value: spec})
+		case ArgDesc:
+			fr.env[p.Name] = c.descParam(p.Name, a, p.Pos)
+			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "runtime", Value: descSpec(a)})
 		case ArgOne:
 			fr.env[p.Name] = intVal(1)
 			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "one", Value: "1"})

@@ -165,6 +165,9 @@ func (v *val) describe() string {
 	case kBuiltin, kMethod, kGetter:
 		return "the function " + v.s
 	case kBlockPtr:
+		if v.bp.desc {
+			return "a tensor descriptor of type " + v.bp.typeString()
+		}
 		return "a block pointer of type " + v.bp.typeString()
 	}
 	return "a value"

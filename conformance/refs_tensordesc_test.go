@@ -1,0 +1,35 @@
+package conformance
+
+// This file implements the references of the tensor descriptor
+// constructs: each walks the blocks of the launch grid and reads or writes
+// an element only where its index lies inside the parent tensor on every
+// dimension (reads outside give the descriptor's padding).
+
+import "math"
+
+func init() {
+	references["tensor_desc_2d"] = refTensorDesc2D
+}
+
+// refTensorDesc2D: y = 2x; zpad and npad hold x padded to 48 x 48 with
+// zeros and NaNs; shifted holds, at (i, j), x at (i - 5, j - 4) relative
+// to the start of (i, j)'s own 16 x 16 block, zero outside x.
+func refTensorDesc2D(in tensors, num map[string]float64) tensors {
+	m, n := int(num["M"]), int(num["N"])
+	x := in["x"]
+	at := func(i, j int, pad float64) float64 {
+		if i < 0 || i >= m || j < 0 || j >= n {
+			return pad
+		}
+		return x.Float(i*n + j)
+	}
+	return tensors{
+		"y":    eachFloat(in["y"], func(k int) float64 { return r32(2 * x.Float(k)) }),
+		"zpad": eachFloat(in["zpad"], func(k int) float64 { return at(k/48, k%48, 0) }),
+		"npad": eachFloat(in["npad"], func(k int) float64 { return at(k/48, k%48, math.NaN()) }),
+		"shifted": eachFloat(in["shifted"], func(k int) float64 {
+			i, j := k/48, k%48
+			return at(i/16*16-5+i%16, j/16*16-4+j%16, 0)
+		}),
+	}
+}
