@@ -304,6 +304,15 @@ func specialize(p *frontend.Param, v hosteval.Value, noSpec bool) (sema.Arg, err
 		// Device allocations are 256-byte aligned, so every base pointer is
 		// 16-byte aligned.
 		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.PtrTo(v.Tensor.Kind), DivisibleBy16: true}, nil
+	case hosteval.VDesc:
+		// The block shape and padding of a host descriptor are part of the
+		// kernel's specialization, as in Triton's signature.
+		d := v.Desc
+		block := make([]int, len(d.Block))
+		for i, n := range d.Block {
+			block[i] = int(n)
+		}
+		return sema.Arg{Kind: sema.ArgDesc, DType: ir.PtrTo(d.Base.Tensor.Kind), Block: block, Padding: d.Padding}, nil
 	case hosteval.VBool:
 		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TBool}, nil
 	case hosteval.VInt:

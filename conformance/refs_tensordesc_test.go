@@ -9,6 +9,7 @@ import "math"
 
 func init() {
 	references["tensor_desc_2d"] = refTensorDesc2D
+	references["tensor_desc_host"] = refTensorDescHost
 }
 
 // refTensorDesc2D: y = 2x; zpad and npad hold x padded to 48 x 48 with
@@ -30,6 +31,25 @@ func refTensorDesc2D(in tensors, num map[string]float64) tensors {
 		"shifted": eachFloat(in["shifted"], func(k int) float64 {
 			i, j := k/48, k%48
 			return at(i/16*16-5+i%16, j/16*16-4+j%16, 0)
+		}),
+	}
+}
+
+// refTensorDescHost: y = 2x and z = x + 1 in float16 (the 3 x 3 blocks of
+// 16 x 16 cover x, so every element is written once); npad holds x padded
+// to 48 x 48 with NaNs.
+func refTensorDescHost(in tensors, num map[string]float64) tensors {
+	m, n := int(num["M"]), int(num["N"])
+	x := in["x"]
+	return tensors{
+		"y": eachFloat(in["y"], func(k int) float64 { return r16(2 * x.Float(k)) }),
+		"z": eachFloat(in["z"], func(k int) float64 { return r16(x.Float(k) + 1) }),
+		"npad": eachFloat(in["npad"], func(k int) float64 {
+			i, j := k/48, k%48
+			if i >= m || j >= n {
+				return math.NaN()
+			}
+			return x.Float(i*n + j)
 		}),
 	}
 }

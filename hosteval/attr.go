@@ -16,6 +16,9 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // attribute evaluates v.name for a non-call attribute.
 func attribute(x *frontend.Attribute, v Value) (Value, error) {
+	if v.Kind == VDesc {
+		return descAttribute(x, v.Desc)
+	}
 	if v.Kind == VTensor {
 		t := v.Tensor
 		switch x.Name {

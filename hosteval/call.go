@@ -47,6 +47,9 @@ func init() {
 		"abs":             biAbs,
 		"len":             biLen,
 		"constexpr":       biConstexpr,
+		// Host tensor descriptors (descriptor.go).
+		"TensorDescriptor":             ctorTensorDescriptor,
+		"TensorDescriptor.from_tensor": ctorDescFromTensor,
 	}
 	for name, f := range constructors {
 		builtins[name] = f
@@ -55,11 +58,11 @@ func init() {
 
 // builtinPrefixes are the module prefixes under which builtins are found
 // too, so lines pasted from Python (triton.cdiv, torch.empty) work.
-var builtinPrefixes = []string{"triton.", "tl.", "triton.language.", "torch.", "np.", "numpy.", "math."}
+var builtinPrefixes = []string{"triton.", "tl.", "triton.language.", "torch.", "np.", "numpy.", "math.", "triton.tools.tensor_descriptor."}
 
 // lookupBuiltin finds the builtin that a dotted callee names.
 func lookupBuiltin(name string) (builtin, bool) {
-	if f, ok := builtins[name]; ok && !strings.Contains(name, ".") {
+	if f, ok := builtins[name]; ok && (!strings.Contains(name, ".") || strings.HasPrefix(name, "TensorDescriptor.")) {
 		return f, true
 	}
 	for _, p := range builtinPrefixes {

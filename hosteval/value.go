@@ -28,11 +28,13 @@ const (
 	VTuple                   // Elems: a tuple or a list
 	VLambda                  // Lambda: a grid function
 	VDict                    // Dict: the meta dict inside a grid lambda
+	VDesc                    // Desc: a host tensor descriptor (descriptor.go)
 )
 
 var valueKindNames = [...]string{
 	VNone: "None", VInt: "int", VFloat: "float", VBool: "bool", VStr: "str",
 	VDType: "dtype", VTensor: "tensor", VTuple: "tuple", VLambda: "lambda", VDict: "dict",
+	VDesc: "TensorDescriptor",
 }
 
 // String is the kind's Python-ish name, for error messages.
@@ -61,6 +63,7 @@ type Value struct {
 	Elems  []Value
 	Lambda *Lambda
 	Dict   map[string]Value
+	Desc   *Descriptor
 }
 
 // Lambda is a grid function: lambda meta: (...). Its body is evaluated in
@@ -135,6 +138,8 @@ func (v Value) String() string {
 		return "lambda " + strings.Join(v.Lambda.Params, ", ") + ": ..."
 	case VDict:
 		return "meta dict"
+	case VDesc:
+		return v.Desc.String()
 	}
 	return v.Kind.String()
 }

@@ -15,11 +15,34 @@ import (
 // paramValue returns the host value bound to a runtime parameter.
 func (p *Prepared) paramValue(param *ir.Param) (hosteval.Value, error) {
 	for i, sp := range p.Bound.Func.Params {
-		if sp.Name == param.Name {
+		if param.Of != "" && sp.Name == param.Of {
+			return descPart(p.Bound.Values[i], param)
+		}
+		if param.Of == "" && sp.Name == param.Name {
 			return p.Bound.Values[i], nil
 		}
 	}
 	return hosteval.Value{}, fmt.Errorf("internal error: parameter %s of %s not bound", param.Name, p.Kernel.Name)
+}
+
+// descPart is the part of a host tensor descriptor that a parameter of
+// the kernel receives: its base tensor, or one of its shape or strides.
+func descPart(v hosteval.Value, param *ir.Param) (hosteval.Value, error) {
+	if v.Kind != hosteval.VDesc {
+		return hosteval.Value{}, fmt.Errorf("parameter %s is a tensor descriptor but got a %s", param.Of, v.Kind)
+	}
+	d := v.Desc
+	if param.Part == "base" {
+		return d.Base, nil
+	}
+	var dim int
+	if _, err := fmt.Sscanf(param.Part, "shape%d", &dim); err == nil && dim < len(d.Shape) {
+		return hosteval.IntValue(d.Shape[dim]), nil
+	}
+	if _, err := fmt.Sscanf(param.Part, "stride%d", &dim); err == nil && dim < len(d.Strides) {
+		return hosteval.IntValue(d.Strides[dim]), nil
+	}
+	return hosteval.Value{}, fmt.Errorf("internal error: descriptor %s has no part %s", param.Of, param.Part)
 }
 
 // scalarConst converts a host number to the constant of a parameter's dtype.
