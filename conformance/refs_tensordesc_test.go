@@ -10,6 +10,7 @@ import "math"
 func init() {
 	references["tensor_desc_2d"] = refTensorDesc2D
 	references["tensor_desc_host"] = refTensorDescHost
+	references["tensor_desc_matmul"] = refTensorDescMatmul
 }
 
 // refTensorDesc2D: y = 2x; zpad and npad hold x padded to 48 x 48 with
@@ -52,4 +53,18 @@ func refTensorDescHost(in tensors, num map[string]float64) tensors {
 			return x.Float(i*n + j)
 		}),
 	}
+}
+
+// refTensorDescMatmul: c = a @ b.T (b is [N, K]), rounded to float32 once.
+func refTensorDescMatmul(in tensors, _ map[string]float64) tensors {
+	a, b := in["a"], in["b"]
+	k, n := a.Shape[1], b.Shape[0]
+	return tensors{"c": eachFloat(in["c"], func(o int) float64 {
+		i, j := o/n, o%n
+		s := 0.0
+		for kk := range k {
+			s += a.Float(i*k+kk) * b.Float(j*k+kk)
+		}
+		return r32(s)
+	})}
 }
