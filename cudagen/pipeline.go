@@ -56,7 +56,8 @@ type pipeline struct {
 	buffers   int // shared-memory stages: stages, or one more to keep a wgmma in flight
 	m, n, k   int
 	elem      int  // bytes of one operand element: 2, or 1 for fp8
-	bKMajor   bool // b is stored K-major (fp8): a column of b is a row of bytes
+	bKMajor   bool // b is stored K-major (fp8, or b.T): a column of b is a row of bytes
+	bTrans    bool // b is tl.trans of a [N, K] load (b.T): its rows are the columns of b
 	aRow      int  // bytes of one row of a in shared memory (k elements)
 	bCols     int  // columns of b per swizzle block (MN-major b)
 	aBytes    int  // bytes of a in one stage
@@ -159,6 +160,13 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		return nil
 	}
 	a, b, acc := dot.Args[0], dot.Args[1], dot.Args[2]
+	// b may be the transpose of a load of [N, K] (b.T of a K-major b, as
+	// tutorials 08 and 09 load it through descriptors): the copies then
+	// fill a K-major b, which wgmma reads without its transpose bit.
+	bLoad, bTrans := b, false
+	if b.Op == ir.OpTrans && inBody[b.ID] && len(p.users[b.ID]) == 1 && p.ctlUse[b.ID] == 0 && b.Args[0].Type.Shape.Rank() == 2 {
+		bLoad, bTrans = b.Args[0], true
+	}
 	ak, bk := a.Type.Kind, b.Type.Kind
 	if !(isHalf(ak) && ak == bk) && !(ak.IsFP8() && bk.IsFP8()) {
 		return nil
@@ -167,7 +175,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	if !wgmmaShapeOK(m, n, k, ak.Bytes(), p.numWarps) {
 		return nil
 	}
-	for _, ld := range []*ir.Value{a, b} {
+	for _, ld := range []*ir.Value{a, bLoad} {
 		if ld.Op != ir.OpLoad || !inBody[ld.ID] || len(p.users[ld.ID]) != 1 || p.ctlUse[ld.ID] > 0 ||
 			ld.Flags&ir.FlagVolatile != 0 || !isZeroOrNil(ld.Args[2]) {
 			return nil
@@ -220,7 +228,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		}
 	}
 	add(a)
-	add(b)
+	add(bLoad)
 	if !ok {
 		return nil
 	}
@@ -230,7 +238,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 			// Reads and constants nothing uses (the loop counter of a loop
 			// that advances block pointers) are left out of both stages.
 			unused := (st.Op == ir.OpVarRead || st.Op == ir.OpConst) && len(p.users[st.ID]) == 0 && p.ctlUse[st.ID] == 0
-			if !inAhead[st.ID] && st != dot && st != acc && !unused {
+			if !inAhead[st.ID] && st != dot && st != acc && !(bTrans && st == b) && !unused {
 				return nil
 			}
 		case *ir.Assign:
@@ -250,8 +258,8 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	}
 
 	es := ak.Bytes()
-	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, b}, ahead: ahead, m: m, n: n, k: k,
-		elem: es, bKMajor: es == 1, aRow: es * k, bCols: min(n, 64)}
+	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, bLoad}, ahead: ahead, m: m, n: n, k: k,
+		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64)}
 	pl.aBytes = m * pl.aRow
 	pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
 	pl.stages = min(stages, (maxDynamicShared-1024)/pl.stageSize)
@@ -321,9 +329,10 @@ func permRow(r string, m, numWarps int) string {
 }
 
 // copyAxis is the axis along which the copies of load ld run: the rows
-// of the stage it fills (K for a, N for an MN-major b, K for a K-major b).
+// of the stage it fills (K for a, N for an MN-major b, K for a K-major b,
+// which is axis 1 of the [N, K] load of a b.T).
 func (pl *pipeline) copyAxis(ld *ir.Value) int {
-	if ld == pl.loads[1] && pl.bKMajor {
+	if ld == pl.loads[1] && pl.bKMajor && !pl.bTrans {
 		return 0
 	}
 	return 1
@@ -356,7 +365,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.helpers.add("mma", mmaHelpers)
 	e.helpers.add("wgmma", wgmmaHelpers)
 	ak, bk := pl.loads[0].Type.Kind, pl.loads[1].Type.Kind
-	e.helpers.add(fmt.Sprintf("wgmma_n%d_%s", pl.n, wgmmaKind(ak, bk)), wgmmaInstr(pl.n, ak, bk))
+	e.helpers.add(fmt.Sprintf("wgmma_n%d_%s", pl.n, pl.instrKind()), wgmmaInstr(pl.n, ak, bk, pl.bKMajor))
 	iv := e.varNames[s.Var.ID]
 	it := cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
@@ -472,6 +481,10 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 	switch {
 	case isA:
 		off = swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", permRow(row, pl.m, e.numWarps), pl.aRow, col, es), pl.aRow)
+	case pl.bTrans:
+		// Row row of the [N, K] load is column row of b: row row of the
+		// stage's b.
+		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", row, pl.bRow(), col, es), pl.bRow())
 	case pl.bKMajor:
 		// Column col of b is row col of the stage's b, its k-th byte row.
 		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) * %d + (%s)", col, pl.bRow(), row), pl.bRow())
@@ -530,7 +543,7 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 	e.w.line("// tl.dot %s x %s on wgmma m64n%dk%d: each warpgroup owns %d rows of a, in %d m64 block(s).", v.Args[0].Type, v.Args[1].Type, pl.n, ik, perGroup, blocks)
 	e.w.line("tri_wgmma_fence();")
 	aSBO, bLBO, bSBO := 8*pl.aRow, pl.k*pl.bRow(), 8*pl.bRow()
-	kind := wgmmaKind(v.Args[0].Type.Kind, v.Args[1].Type.Kind)
+	kind := pl.instrKind()
 	for kk := 0; kk < pl.k/ik; kk++ {
 		for mb := 0; mb < blocks; mb++ {
 			// Each instruction takes the next 32 bytes of K.
@@ -594,6 +607,16 @@ TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, u
          (unsigned long long)((sbo & 0x3ffffu) >> 4) << 32 | (unsigned long long)mode << 62;
 }`
 
+// instrKind names the wgmma helper of pl: its operand kinds, with _kb
+// for 16-bit operands whose b is K-major.
+func (pl *pipeline) instrKind() string {
+	a, b := pl.loads[0].Type.Kind, pl.loads[1].Type.Kind
+	if pl.bKMajor && !a.IsFP8() {
+		return wgmmaKind(a, b) + "_kb"
+	}
+	return wgmmaKind(a, b)
+}
+
 // wgmmaKind names the operand kinds of a wgmma helper.
 func wgmmaKind(a, b ir.Kind) string {
 	if a.IsFP8() {
@@ -611,9 +634,10 @@ func cUnsigned(n int) string {
 }
 
 // wgmmaInstr is the helper that issues one wgmma.mma_async with fp32
-// accumulators: m64nNk16 on fp16 or bf16, a K-major and b MN-major, or
-// m64nNk32 on fp8, both K-major (fp8 takes no transposed operand).
-func wgmmaInstr(n int, a, b ir.Kind) string {
+// accumulators: m64nNk16 on fp16 or bf16, a K-major and b MN-major (its
+// transpose bit set) or K-major (bKMajor), or m64nNk32 on fp8, both
+// K-major (fp8 takes no transposed operand).
+func wgmmaInstr(n int, a, b ir.Kind, bKMajor bool) string {
 	regs := n / 2
 	var ops, outs []string
 	for i := 0; i < regs; i++ {
@@ -625,16 +649,20 @@ func wgmmaInstr(n int, a, b ir.Kind) string {
 		lines = append(lines, "      "+strings.Join(outs[i:min(i+8, len(outs))], ", "))
 	}
 	kind := wgmmaKind(a, b)
+	name := kind
 	k, types, imm, what := 16, kind+"."+kind, "1, 1, 0, 1", kind+" inputs, fp32 accumulators d += a * b (a K-major, b MN-major)"
+	if bKMajor && !a.IsFP8() {
+		name, imm, what = kind+"_kb", "1, 1, 0, 0", kind+" inputs, fp32 accumulators d += a * b (a and b K-major)"
+	}
 	if a.IsFP8() {
 		k, types, imm = 32, fp8Names[a]+"."+fp8Names[b], "1, 1"
 		what = fp8Names[a] + " x " + fp8Names[b] + " inputs, fp32 accumulators d += a * b (a and b K-major)"
 	}
 	return fmt.Sprintf(`// wgmma.mma_async m64n%[1]dk%[2]d, %[3]s.
-TRI_DEV void tri_wgmma_m64n%[1]dk%[2]d_%[4]s(float* d, unsigned long long da, unsigned long long db) {
+TRI_DEV void tri_wgmma_m64n%[1]dk%[2]d_%[12]s(float* d, unsigned long long da, unsigned long long db) {
   asm volatile("{ .reg .pred p; setp.ne.b32 p, %%%[5]d, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n%[1]dk%[2]d.f32.%[6]s {%[7]s}, %%%[8]d, %%%[9]d, p, %[10]s; }"
     : %[11]s
     : "l"(da), "l"(db), "r"(1) : "memory");
-}`, n, k, what, kind, regs+2, types, strings.Join(ops, ", "), regs, regs+1, imm, strings.TrimSpace(strings.Join(lines, ",\n")))
+}`, n, k, what, kind, regs+2, types, strings.Join(ops, ", "), regs, regs+1, imm, strings.TrimSpace(strings.Join(lines, ",\n")), name)
 }
