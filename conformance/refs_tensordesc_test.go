@@ -11,6 +11,7 @@ func init() {
 	references["tensor_desc_2d"] = refTensorDesc2D
 	references["tensor_desc_host"] = refTensorDescHost
 	references["tensor_desc_matmul"] = refTensorDescMatmul
+	references["tensor_desc_loop"] = refTensorDescLoop
 }
 
 // refTensorDesc2D: y = 2x; zpad and npad hold x padded to 48 x 48 with
@@ -67,4 +68,31 @@ func refTensorDescMatmul(in tensors, _ map[string]float64) tensors {
 		}
 		return r32(s)
 	})}
+}
+
+// refTensorDescLoop: row i of y (even 16-row blocks) or z (odd ones) sums
+// the four 16-column blocks of row i of x, block 2 from x2, in float32 in
+// block order.
+func refTensorDescLoop(in tensors, num map[string]float64) tensors {
+	n := int(num["N"])
+	x, x2 := in["x"], in["x2"]
+	sum := func(o int, odd bool) float64 {
+		i, c := o/16, o%16
+		if i/16%2 == 1 != odd {
+			return 0
+		}
+		s := 0.0
+		for j := range n / 16 {
+			src := x
+			if j == 2 {
+				src = x2
+			}
+			s = r32(s + src.Float(i*n+j*16+c))
+		}
+		return s
+	}
+	return tensors{
+		"y": eachFloat(in["y"], func(o int) float64 { return sum(o, false) }),
+		"z": eachFloat(in["z"], func(o int) float64 { return sum(o, true) }),
+	}
 }
