@@ -12,6 +12,8 @@ func init() {
 	references["tensor_desc_host"] = refTensorDescHost
 	references["tensor_desc_matmul"] = refTensorDescMatmul
 	references["tensor_desc_loop"] = refTensorDescLoop
+	references["tensor_desc_atomic"] = refTensorDescAtomic
+	references["tensor_desc_gather"] = refTensorDescGather
 }
 
 // refTensorDesc2D: y = 2x; zpad and npad hold x padded to 48 x 48 with
@@ -94,5 +96,57 @@ func refTensorDescLoop(in tensors, num map[string]float64) tensors {
 	return tensors{
 		"y": eachFloat(in["y"], func(o int) float64 { return sum(o, false) }),
 		"z": eachFloat(in["z"], func(o int) float64 { return sum(o, true) }),
+	}
+}
+
+// refTensorDescAtomic: each element of s, mx and xr combines (sum, max
+// from 0, xor) the values 7p + 3i + j of the programs p = 3 pm + pn whose
+// 16 x 16 block, at (8 pm, 8 pn), holds it at (i, j).
+func refTensorDescAtomic(in tensors, num map[string]float64) tensors {
+	n := int(num["N"])
+	combine := func(o int, f func(acc, v int64) int64) int64 {
+		r, c := o/n, o%n
+		acc := int64(0)
+		for pm := range 3 {
+			for pn := range 3 {
+				i, j := r-8*pm, c-8*pn
+				if i >= 0 && i < 16 && j >= 0 && j < 16 {
+					acc = f(acc, int64(7*(3*pm+pn)+3*i+j))
+				}
+			}
+		}
+		return acc
+	}
+	return tensors{
+		"s":  eachInt(in["s"], func(o int) int64 { return combine(o, func(a, v int64) int64 { return a + v }) }),
+		"mx": eachInt(in["mx"], func(o int) int64 { return combine(o, func(a, v int64) int64 { return max(a, v) }) }),
+		"xr": eachInt(in["xr"], func(o int) int64 { return combine(o, func(a, v int64) int64 { return a ^ v }) }),
+	}
+}
+
+// refTensorDescGather: g[r][c] is x at row idx[r], column 24 + c, zero
+// outside x; row 39 - idx[r] of s, from column 24, holds row r of g where
+// it lies inside s (rows that repeat in idx write the same values).
+func refTensorDescGather(in tensors, num map[string]float64) tensors {
+	nx, ny := int(num["X"]), int(num["Y"])
+	x, idx := in["x"], in["idx"]
+	gather := func(r, c int) float64 {
+		i, j := int(idx.Int(r)), 24+c
+		if i < 0 || i >= nx || j >= ny {
+			return 0
+		}
+		return x.Float(i*ny + j)
+	}
+	return tensors{
+		"g": eachFloat(in["g"], func(o int) float64 { return gather(o/16, o%16) }),
+		"s": eachFloat(in["s"], func(o int) float64 {
+			i, j := o/ny, o%ny
+			for r := range 16 {
+				if 39-int(idx.Int(r)) == i && j >= 24 {
+					return gather(r, j-24)
+				}
+			}
+			return 0
+		}),
 	}
 }
