@@ -27,6 +27,9 @@ type Config struct {
 	NumWarps  int
 	NumStages int
 	obj       py.Object // the Python object, recognized among a pruning function's results
+	// preHook is its pre_hook (nil: none), run at pos (prehook.go).
+	preHook py.Object
+	pos     diag.Pos
 }
 
 // Describe lists the config's meta-parameters in the order of fn's
@@ -249,7 +252,7 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 	if !ok {
 		return nil, bad("its first argument must be a dict of meta-parameters, not %s", pyTypeName(get("kwargs")))
 	}
-	c := &Config{Meta: map[string]hosteval.Value{}, obj: o}
+	c := &Config{Meta: map[string]hosteval.Value{}, obj: o, pos: pos}
 	for _, name := range slices.Sorted(maps.Keys(kwargs)) {
 		if !slices.Contains(bind.ParamNames(t.fn), name) {
 			d := diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: config %d sets '%s', which is not a parameter of %s()", i, name, t.fn.Name)
@@ -284,7 +287,11 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 	if v, err := fromPy(get("num_ctas")); err != nil || v.Kind != hosteval.VInt || v.Int != 1 {
 		t.warnf(pos, "@triton.autotune: config %d: num_ctas=%s is not supported (no thread block clusters); ignored", i, pyRepr(get("num_ctas")))
 	}
-	for _, name := range []string{"maxnreg", "pre_hook", "ir_override"} {
+	if hook := get("pre_hook"); hook != py.None {
+		c.preHook = hook
+		t.warnf(pos, "@triton.autotune: config %d: pre_hook runs only to set the block shapes of the tensor descriptors it is given; its other effects are ignored", i)
+	}
+	for _, name := range []string{"maxnreg", "ir_override"} {
 		if get(name) != py.None {
 			t.warnf(pos, "@triton.autotune: config %d: %s is not supported; ignored", i, name)
 		}
@@ -423,6 +430,9 @@ func (t *Tuning) Apply(b *bind.Binding, cfg int) error {
 			}
 			if b.Sig.NumStages == 0 {
 				b.Sig.NumStages = c.NumStages
+			}
+			if err := t.preHook(c, b); err != nil {
+				return err
 			}
 			continue
 		}

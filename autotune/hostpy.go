@@ -145,6 +145,28 @@ def heuristics(values):
     return values
 
 
+class TensorDescriptor:
+    __tri_desc__ = True
+
+    def __init__(self, base, shape, strides, block_shape, padding='zero'):
+        self.base = base
+        self.shape = shape
+        self.strides = strides
+        self.block_shape = block_shape
+        self.padding = padding
+
+
+def _desc_from_tensor(tensor, block_shape, padding='zero'):
+    return TensorDescriptor(tensor, tensor.shape, tensor.stride(), block_shape, padding)
+
+
+TensorDescriptor.from_tensor = _desc_from_tensor
+
+
+tools = _Namespace()
+tools.tensor_descriptor = _Namespace()
+tools.tensor_descriptor.TensorDescriptor = TensorDescriptor
+
 runtime = _Namespace()
 runtime.driver = _Namespace()
 runtime.driver.active = _ActiveDriver()
@@ -654,6 +676,8 @@ func (h *hostPython) toPy(v hosteval.Value) (py.Object, error) {
 		return out, nil
 	case hosteval.VTensor:
 		return h.tensorToPy(v.Tensor)
+	case hosteval.VDesc:
+		return h.descToPy(v.Desc)
 	}
 	return nil, fmt.Errorf("%s cannot be passed to Python", v.Describe())
 }

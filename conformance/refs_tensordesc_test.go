@@ -14,6 +14,7 @@ func init() {
 	references["tensor_desc_loop"] = refTensorDescLoop
 	references["tensor_desc_atomic"] = refTensorDescAtomic
 	references["tensor_desc_gather"] = refTensorDescGather
+	references["tensor_desc_autotune"] = refTensorDescAutotune
 }
 
 // refTensorDesc2D: y = 2x; zpad and npad hold x padded to 48 x 48 with
@@ -149,4 +150,10 @@ func refTensorDescGather(in tensors, num map[string]float64) tensors {
 			return 0
 		}),
 	}
+}
+
+// refTensorDescAutotune: y = x + 1 in float32.
+func refTensorDescAutotune(in tensors, _ map[string]float64) tensors {
+	x := in["x"]
+	return tensors{"y": eachFloat(in["y"], func(k int) float64 { return r32(x.Float(k) + 1) })}
 }
