@@ -186,9 +186,10 @@ func (c *compiler) inlineVals(fn *frontend.Func, vals []*val, pos diag.Pos) *val
 				return invalid
 			}
 		}
-		if p.Constexpr && v.k != kInvalid && !v.isConst() {
-			return c.errorf(pos, diag.CodeArgs, "parameter %s of %s is a tl.constexpr but is given %s", p.Name, fn.Name, v.describe())
-		}
+		// A tl.constexpr annotation on a parameter of a @jit helper does not
+		// make its argument a compile-time value: Triton specializes a call
+		// by the arguments it is given (tutorial 06 passes the tensor
+		// offs_m for offs_m: tl.constexpr).
 		callee.env[p.Name] = v
 	}
 	c.stack = append(c.stack, fn)
