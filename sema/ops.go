@@ -36,6 +36,12 @@ func (c *compiler) binary(op string, a, b *val, pos diag.Pos) *val {
 	if op == "@" {
 		return c.errorf(pos, diag.CodeUnsupported, "the @ operator is not supported by tri; call tl.dot(a, b)")
 	}
+	// acc + tl.dot(a, b) is tl.dot(a, b, acc) (dotfold.go).
+	if op == "+" {
+		if v := c.dotAdd(a, b, pos); v != nil {
+			return v
+		}
+	}
 	irop, ok := binOps[op]
 	if !ok {
 		return c.errorf(pos, diag.CodeUnsupported, "operator %s is not supported", op)

@@ -46,3 +46,34 @@ def k(d):
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Descriptor block shape must have at least 16 bytes in the last dimension, but got 4 * 2 = 8 bytes")
 }
+
+// TestDotAddFold: acc += tl.dot(a, b) is one dot accumulating into acc, as
+// Triton's combine pass makes it; a dot bound to a name is left alone.
+func TestDotAddFold(t *testing.T) {
+	for _, tc := range []struct {
+		body   string
+		folded []bool
+	}{
+		{"    acc += tl.dot(a, b)\n", []bool{true}},
+		{"    acc = tl.dot(a, b) + acc\n", []bool{true}},
+		{"    d = tl.dot(a, b)\n    acc += d\n    acc += d\n", []bool{false}},
+	} {
+		src := header + `
+@triton.jit
+def k(a_ptr, b_ptr, c_ptr):
+    i = tl.arange(0, 16)
+    a = tl.load(a_ptr + i[:, None] * 16 + i[None, :])
+    b = tl.load(b_ptr + i[:, None] * 16 + i[None, :])
+    acc = tl.load(c_ptr + i[:, None] * 16 + i[None, :])
+` + tc.body + `    tl.store(c_ptr + i[:, None] * 16 + i[None, :], acc)
+`
+		k := compile(t, src, "k", sig(ptr(ir.Float16), ptr(ir.Float16), ptr(ir.Float32)))
+		var folded []bool
+		ir.Inspect(k.Body, func(v *ir.Value) {
+			if v.Op == ir.OpDot {
+				folded = append(folded, v.Args[2].Op != ir.OpSplat)
+			}
+		})
+		assert.Equal(t, tc.folded, folded, tc.body)
+	}
+}

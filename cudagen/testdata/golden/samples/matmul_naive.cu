@@ -166,9 +166,9 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(tri_half* a_ptr
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L4_base0) * 32 + L4_base1 + e % 8] = b[e];
     __syncthreads();
-    float t61[8];
+    float acc_1[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t61[e] = 0.0f;
+    for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
     {
       // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
       // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
@@ -184,24 +184,21 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(tri_half* a_ptr
           for (int tri_j = 0; tri_j < 2; ++tri_j) {
             unsigned int tri_bf[2];
             tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
-            tri_mma_f16(t61[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], t61[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], t61[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], t61[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+            tri_mma_f16(acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
           }
         }
       }
     }
     __syncthreads();
-    float acc_1[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) acc_1[e] = acc[e] + t61[e];
     // ../samples/matmul_naive.tri:53: offs_a += bk * stride_ak
     tri_half* offs_a_2[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
     // ../samples/matmul_naive.tri:54: offs_b += bk * stride_bk
-    int t67 = 32 * stride_bk;
+    int t66 = 32 * stride_bk;
     tri_half* offs_b_2[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t67;
+    for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t66;
     // ../samples/matmul_naive.tri:49: for _ in range(0, k, bk):
     #pragma unroll
     for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
@@ -212,61 +209,61 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(tri_half* a_ptr
   }
   // ../samples/matmul_naive.tri:30: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
   // rm is recomputed in #L8 rather than moved.
-  int t73[2];
+  int t72[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t73[e] = (t12) + (L8_base + e * 16);
-  int t75[2];
+  for (int e = 0; e < 2; ++e) t72[e] = (t12) + (L8_base + e * 16);
+  int t74[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t75[e] = t73[e] * stride_cm;
+  for (int e = 0; e < 2; ++e) t74[e] = t72[e] * stride_cm;
   // rn is recomputed in #L9 rather than moved.
-  int t76[4];
+  int t75[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t76[e] = (t17) + (L9_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 16 + (e % 2 + (e / 2 % 2) * 2) % 2);
-  int t79[4];
+  for (int e = 0; e < 4; ++e) t75[e] = (t17) + (L9_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 16 + (e % 2 + (e / 2 % 2) * 2) % 2);
+  int t78[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t79[e] = t76[e] * 1;
-  int t82[8];
+  for (int e = 0; e < 4; ++e) t78[e] = t75[e] * 1;
+  int t81[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t82[e] = t75[e / 4 % 2] + t79[e % 2 + (e / 2 % 2) * 2];
+  for (int e = 0; e < 8; ++e) t81[e] = t74[e / 4 % 2] + t78[e % 2 + (e / 2 % 2) * 2];
   // ../samples/matmul_naive.tri:55: c = c_ptr + get_2d_offset(rm, rn, stride_cm, stride_cn)
   tri_half* c[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) c[e] = c_ptr + t82[e];
+  for (int e = 0; e < 8; ++e) c[e] = c_ptr + t81[e];
   // ../samples/matmul_naive.tri:35: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
   // rm is recomputed in #L8 rather than moved.
-  int t85[2];
+  int t84[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t85[e] = (t12) + (L8_base + e * 16);
-  bool t87[2];
+  for (int e = 0; e < 2; ++e) t84[e] = (t12) + (L8_base + e * 16);
+  bool t86[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t87[e] = t85[e] < m;
+  for (int e = 0; e < 2; ++e) t86[e] = t84[e] < m;
   // rn is recomputed in #L9 rather than moved.
-  int t88[4];
+  int t87[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t88[e] = (t17) + (L9_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 16 + (e % 2 + (e / 2 % 2) * 2) % 2);
-  bool t90[4];
+  for (int e = 0; e < 4; ++e) t87[e] = (t17) + (L9_base + ((e % 2 + (e / 2 % 2) * 2) / 2) * 16 + (e % 2 + (e / 2 % 2) * 2) % 2);
+  bool t89[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t90[e] = t88[e] < n;
+  for (int e = 0; e < 4; ++e) t89[e] = t87[e] < n;
   bool mask[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) mask[e] = (t87[e / 4 % 2] & t90[e % 2 + (e / 2 % 2) * 2]) != 0;
+  for (int e = 0; e < 8; ++e) mask[e] = (t86[e / 4 % 2] & t89[e % 2 + (e / 2 % 2) * 2]) != 0;
   // ../samples/matmul_naive.tri:57: tl.store(c, acc, mask=mask)
-  tri_half t94[8];
+  tri_half t93[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t94[e] = tri_f2h(acc[e]);
+  for (int e = 0; e < 8; ++e) t93[e] = tri_f2h(acc[e]);
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t12 + 31 < m && t17 + 31 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
     // ../samples/matmul_naive.tri:57: tl.store(c, acc, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; e += 2) {  // 4-byte vector stores
-      unsigned int vec = (unsigned int)(tri_half)t94[e + 0] | (unsigned int)(tri_half)t94[e + 1] << 16;
+      unsigned int vec = (unsigned int)(tri_half)t93[e + 0] | (unsigned int)(tri_half)t93[e + 1] << 16;
       *reinterpret_cast<unsigned int*>(c[e]) = vec;
     }
   } else {
     // Partial tile: masked accesses, element by element.
     // ../samples/matmul_naive.tri:57: tl.store(c, acc, mask=mask)
     #pragma unroll
-    for (int e = 0; e < 8; ++e) if (mask[e]) *c[e] = t94[e];
+    for (int e = 0; e < 8; ++e) if (mask[e]) *c[e] = t93[e];
   }
 }
