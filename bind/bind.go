@@ -312,7 +312,11 @@ func specialize(p *frontend.Param, v hosteval.Value, noSpec bool) (sema.Arg, err
 		for i, n := range d.Block {
 			block[i] = int(n)
 		}
-		return sema.Arg{Kind: sema.ArgDesc, DType: ir.PtrTo(d.Base.Tensor.Kind), Block: block, Padding: d.Padding}, nil
+		div := make([]bool, len(d.Shape))
+		for i, n := range d.Shape {
+			div[i] = !noSpec && n%16 == 0
+		}
+		return sema.Arg{Kind: sema.ArgDesc, DType: ir.PtrTo(d.Base.Tensor.Kind), Block: block, Padding: d.Padding, ShapeDiv16: div}, nil
 	case hosteval.VBool:
 		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TBool}, nil
 	case hosteval.VInt:

@@ -19,3 +19,15 @@ func TestTensorDescMatmulPipelined(t *testing.T) {
 	assert.Contains(t, src, "// b: 16-byte copies into the stage")
 	assert.NotContains(t, src, "ldmatrix.sync")
 }
+
+// TestHostTensorDescMatmulCopies checks that a K loop through host
+// descriptors is pipelined with 16-byte copies: the strides are known
+// multiples of 16 bytes and the shapes are specialized by divisibility.
+func TestHostTensorDescMatmulCopies(t *testing.T) {
+	src, err := build(t, "testdata/tensordesc/host_matmul.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "tensordesc<fp16[128, 64]>:shape(16,16)")
+	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16_kb(")
+	assert.Contains(t, src, "// a: 16-byte copies into the stage")
+	assert.Contains(t, src, "// b: 16-byte copies into the stage")
+}

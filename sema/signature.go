@@ -38,9 +38,11 @@ type Arg struct {
 	DivisibleBy16 bool
 	// Value is the constexpr value for ArgConstexpr.
 	Value Constexpr
-	// Block and Padding describe an ArgDesc.
-	Block   []int
-	Padding string
+	// Block and Padding describe an ArgDesc; ShapeDiv16 says which of its
+	// shape's dimensions are multiples of 16 (as integers are specialized).
+	Block      []int
+	Padding    string
+	ShapeDiv16 []bool
 }
 
 // Constexpr is a compile-time value given from outside the kernel: an int,

@@ -20,6 +20,8 @@ package sema
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
@@ -294,7 +296,8 @@ func (c *compiler) descAttr(x *val, name string, pos diag.Pos) *val {
 // descParam binds a kernel parameter given a host tensor descriptor: its
 // base pointer, shape (int32) and strides (int64) become runtime
 // parameters named after it (q_desc_base, q_desc_shape0, q_desc_stride0);
-// the last stride, which the host checks to be 1, is the constant 1.
+// the last stride, which the host checks to be 1, is the constant 1, and
+// the others are known multiples of 16 bytes.
 func (c *compiler) descParam(name string, a Arg, pos diag.Pos) *val {
 	k := c.kernel
 	param := func(part string, d ir.DType, div bool) *ir.Value {
@@ -311,10 +314,20 @@ func (c *compiler) descParam(name string, a Arg, pos diag.Pos) *val {
 	shape := make([]*ir.Value, rank)
 	strides := make([]*ir.Value, rank)
 	for d := range rank {
-		shape[d] = c.cast(param(fmt.Sprintf("shape%d", d), ir.TInt32, false), ir.TInt64, pos)
+		div := d < len(a.ShapeDiv16) && a.ShapeDiv16[d]
+		shape[d] = c.cast(param(fmt.Sprintf("shape%d", d), ir.TInt32, div), ir.TInt64, pos)
 	}
+	// The host checks that the strides but the last are multiples of 16
+	// bytes (TensorDescriptor's "strides must be 16-byte aligned"), which
+	// lets the copies of the blocks be 16 bytes wide.
+	align := 16 / max(ir.Scalar(a.DType.Elem).Kind.Bits()/8, 1)
 	for d := range rank - 1 {
 		strides[d] = param(fmt.Sprintf("stride%d", d), ir.TInt64, false)
+		if align > 1 {
+			hint := c.emit(ir.OpMultipleOf, strides[d].Type, pos, strides[d])
+			hint.Hints = []int{align}
+			strides[d] = hint
+		}
 	}
 	strides[rank-1] = c.constOf(ir.TInt64, intVal(1), pos)
 	v := c.makeDesc(base, shape, strides, a.Block, a.Padding, pos)
@@ -394,11 +407,22 @@ func bDescScatter(c *compiler, a *args) *val {
 
 // descSpec prints a descriptor argument's specialization as Triton's
 // signature does: tensordesc<fp16[64, 64]>, with the padding when it is
-// "nan".
+// "nan", and which dimensions of the shape are multiples of 16
+// (:shape(16,_) for the first of two).
 func descSpec(a Arg) string {
 	s := fmt.Sprintf("tensordesc<%s%s>", ir.Scalar(a.DType.Elem), ir.Shape(a.Block))
 	if a.Padding == "nan" {
 		s += ":nan"
+	}
+	if slices.Contains(a.ShapeDiv16, true) {
+		dims := make([]string, len(a.ShapeDiv16))
+		for i, div := range a.ShapeDiv16 {
+			dims[i] = "_"
+			if div {
+				dims[i] = "16"
+			}
+		}
+		s += ":shape(" + strings.Join(dims, ",") + ")"
 	}
 	return s
 }

@@ -42,6 +42,10 @@ def k(d):
 	}
 	assert.Equal(t, []string{"d_base:*fp16:d:base", "d_shape0:i32:d:shape0", "d_shape1:i32:d:shape1", "d_stride0:i64:d:stride0"}, got)
 	assert.Equal(t, "tensordesc<fp16[16, 64]>", k.Spec[0].Value)
+	div := compile(t, src, "k", sig(Arg{Kind: ArgDesc, DType: ir.PtrTo(ir.Float16), Block: []int{16, 64}, Padding: "nan", ShapeDiv16: []bool{true, false}}))
+	assert.Equal(t, "tensordesc<fp16[16, 64]>:nan:shape(16,_)", div.Spec[0].Value)
+	assert.True(t, div.Params[1].DivisibleBy16)
+	assert.False(t, div.Params[2].DivisibleBy16)
 	_, err := tryCompile(t, src, "k", sig(Arg{Kind: ArgDesc, DType: ir.PtrTo(ir.Float16), Block: []int{16, 4}, Padding: "zero"}))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Descriptor block shape must have at least 16 bytes in the last dimension, but got 4 * 2 = 8 bytes")

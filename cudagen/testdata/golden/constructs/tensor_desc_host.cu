@@ -58,47 +58,47 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(tri_ha
   // ../conformance/constructs/tensor_desc_host.tri:45: x = x_desc.load([off_m, off_n])
   long long off_m_i64 = (long long)(off_m);
   long long off_n_i64 = (long long)(off_n);
-  int t33[1];
-  t33[0] = L0_base;
-  long long t33_i64[1];
-  t33_i64[0] = (long long)(t33[0]);
+  int t36[1];
+  t36[0] = L0_base;
+  long long t36_i64[1];
+  t36_i64[0] = (long long)(t36[0]);
   long long x_desc_idx0[1];
-  x_desc_idx0[0] = off_m_i64 + t33_i64[0];
-  long long t39[1];
-  t39[0] = x_desc_idx0[0] * x_desc_stride0;
-  bool t42[1];
-  t42[0] = x_desc_idx0[0] >= 0LL;
-  bool t44[1];
-  t44[0] = x_desc_idx0[0] < x_desc_shape0_1;
+  x_desc_idx0[0] = off_m_i64 + t36_i64[0];
+  long long t42[1];
+  t42[0] = x_desc_idx0[0] * x_desc_stride0;
   bool t45[1];
-  t45[0] = (t42[0] & t44[0]) != 0;
-  int t46[2];
+  t45[0] = x_desc_idx0[0] >= 0LL;
+  bool t47[1];
+  t47[0] = x_desc_idx0[0] < x_desc_shape0_1;
+  bool t48[1];
+  t48[0] = (t45[0] & t47[0]) != 0;
+  int t49[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t46[e] = L2_base + e;
-  long long t46_i64[2];
+  for (int e = 0; e < 2; ++e) t49[e] = L2_base + e;
+  long long t49_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t46_i64[e] = (long long)(t46[e]);
+  for (int e = 0; e < 2; ++e) t49_i64[e] = (long long)(t49[e]);
   long long x_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_idx1[e] = off_n_i64 + t46_i64[e];
-  long long t52[2];
+  for (int e = 0; e < 2; ++e) x_desc_idx1[e] = off_n_i64 + t49_i64[e];
+  long long t55[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t52[e] = x_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t55[e] = x_desc_idx1[e] * 1LL;
   long long x_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_offs[e] = t39[0] + t52[e];
-  bool t58[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t58[e] = x_desc_idx1[e] >= 0LL;
-  bool t60[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t60[e] = x_desc_idx1[e] < x_desc_shape1_1;
+  for (int e = 0; e < 2; ++e) x_desc_offs[e] = t42[0] + t55[e];
   bool t61[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t61[e] = (t58[e] & t60[e]) != 0;
+  for (int e = 0; e < 2; ++e) t61[e] = x_desc_idx1[e] >= 0LL;
+  bool t63[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t63[e] = x_desc_idx1[e] < x_desc_shape1_1;
+  bool t64[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t64[e] = (t61[e] & t63[e]) != 0;
   bool x_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_mask[e] = (t45[0] & t61[e]) != 0;
+  for (int e = 0; e < 2; ++e) x_desc_mask[e] = (t48[0] & t64[e]) != 0;
   tri_half* x_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_desc_ptrs[e] = x_desc_base + x_desc_offs[e];
@@ -106,157 +106,157 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(tri_ha
   #pragma unroll
   for (int e = 0; e < 2; ++e) x[e] = x_desc_mask[e] ? *x_desc_ptrs[e] : ((tri_half)0x0000);
   // ../conformance/constructs/tensor_desc_host.tri:47: y_desc.store([off_m, off_n], (x * 2).to(y_desc.dtype))
-  tri_half t72[2];
+  tri_half t75[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t72[e] = tri_f2h(tri_h2f(x[e]) * tri_h2f(((tri_half)0x4000)));
+  for (int e = 0; e < 2; ++e) t75[e] = tri_f2h(tri_h2f(x[e]) * tri_h2f(((tri_half)0x4000)));
   long long off_m_i64_1 = (long long)(off_m);
   long long off_n_i64_1 = (long long)(off_n);
-  int t75[1];
-  t75[0] = L0_base;
-  long long t75_i64[1];
-  t75_i64[0] = (long long)(t75[0]);
+  int t78[1];
+  t78[0] = L0_base;
+  long long t78_i64[1];
+  t78_i64[0] = (long long)(t78[0]);
   long long y_desc_idx0[1];
-  y_desc_idx0[0] = off_m_i64_1 + t75_i64[0];
-  long long t81[1];
-  t81[0] = y_desc_idx0[0] * y_desc_stride0;
-  bool t84[1];
-  t84[0] = y_desc_idx0[0] >= 0LL;
-  bool t86[1];
-  t86[0] = y_desc_idx0[0] < y_desc_shape0_1;
+  y_desc_idx0[0] = off_m_i64_1 + t78_i64[0];
+  long long t84[1];
+  t84[0] = y_desc_idx0[0] * y_desc_stride0;
   bool t87[1];
-  t87[0] = (t84[0] & t86[0]) != 0;
-  int t88[2];
+  t87[0] = y_desc_idx0[0] >= 0LL;
+  bool t89[1];
+  t89[0] = y_desc_idx0[0] < y_desc_shape0_1;
+  bool t90[1];
+  t90[0] = (t87[0] & t89[0]) != 0;
+  int t91[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t88[e] = L2_base + e;
-  long long t88_i64[2];
+  for (int e = 0; e < 2; ++e) t91[e] = L2_base + e;
+  long long t91_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t88_i64[e] = (long long)(t88[e]);
+  for (int e = 0; e < 2; ++e) t91_i64[e] = (long long)(t91[e]);
   long long y_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) y_desc_idx1[e] = off_n_i64_1 + t88_i64[e];
-  long long t94[2];
+  for (int e = 0; e < 2; ++e) y_desc_idx1[e] = off_n_i64_1 + t91_i64[e];
+  long long t97[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t94[e] = y_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t97[e] = y_desc_idx1[e] * 1LL;
   long long y_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) y_desc_offs[e] = t81[0] + t94[e];
-  bool t100[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t100[e] = y_desc_idx1[e] >= 0LL;
-  bool t102[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t102[e] = y_desc_idx1[e] < y_desc_shape1_1;
+  for (int e = 0; e < 2; ++e) y_desc_offs[e] = t84[0] + t97[e];
   bool t103[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t103[e] = (t100[e] & t102[e]) != 0;
+  for (int e = 0; e < 2; ++e) t103[e] = y_desc_idx1[e] >= 0LL;
+  bool t105[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t105[e] = y_desc_idx1[e] < y_desc_shape1_1;
+  bool t106[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t106[e] = (t103[e] & t105[e]) != 0;
   bool y_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) y_desc_mask[e] = (t87[0] & t103[e]) != 0;
+  for (int e = 0; e < 2; ++e) y_desc_mask[e] = (t90[0] & t106[e]) != 0;
   tri_half* y_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) y_desc_ptrs[e] = y_desc_base + y_desc_offs[e];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) if (y_desc_mask[e]) *y_desc_ptrs[e] = t72[e];
+  for (int e = 0; e < 2; ++e) if (y_desc_mask[e]) *y_desc_ptrs[e] = t75[e];
   // ../conformance/constructs/tensor_desc_host.tri:36: return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
   long long z_desc_shape0 = (long long)(M);
   long long z_desc_shape1 = (long long)(N);
   long long z_desc_stride0 = (long long)(N);
   // ../conformance/constructs/tensor_desc_host.tri:49: z_desc.store([off_m, off_n], x + 1.0)
-  tri_half t116[2];
+  tri_half t119[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t116[e] = tri_f2h(tri_h2f(x[e]) + tri_h2f(((tri_half)0x3c00)));
+  for (int e = 0; e < 2; ++e) t119[e] = tri_f2h(tri_h2f(x[e]) + tri_h2f(((tri_half)0x3c00)));
   long long off_m_i64_2 = (long long)(off_m);
   long long off_n_i64_2 = (long long)(off_n);
-  int t119[1];
-  t119[0] = L0_base;
-  long long t119_i64[1];
-  t119_i64[0] = (long long)(t119[0]);
+  int t122[1];
+  t122[0] = L0_base;
+  long long t122_i64[1];
+  t122_i64[0] = (long long)(t122[0]);
   long long z_desc_idx0[1];
-  z_desc_idx0[0] = off_m_i64_2 + t119_i64[0];
-  long long t125[1];
-  t125[0] = z_desc_idx0[0] * z_desc_stride0;
-  bool t128[1];
-  t128[0] = z_desc_idx0[0] >= 0LL;
-  bool t130[1];
-  t130[0] = z_desc_idx0[0] < z_desc_shape0;
+  z_desc_idx0[0] = off_m_i64_2 + t122_i64[0];
+  long long t128[1];
+  t128[0] = z_desc_idx0[0] * z_desc_stride0;
   bool t131[1];
-  t131[0] = (t128[0] & t130[0]) != 0;
-  int t132[2];
+  t131[0] = z_desc_idx0[0] >= 0LL;
+  bool t133[1];
+  t133[0] = z_desc_idx0[0] < z_desc_shape0;
+  bool t134[1];
+  t134[0] = (t131[0] & t133[0]) != 0;
+  int t135[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t132[e] = L2_base + e;
-  long long t132_i64[2];
+  for (int e = 0; e < 2; ++e) t135[e] = L2_base + e;
+  long long t135_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t132_i64[e] = (long long)(t132[e]);
+  for (int e = 0; e < 2; ++e) t135_i64[e] = (long long)(t135[e]);
   long long z_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) z_desc_idx1[e] = off_n_i64_2 + t132_i64[e];
-  long long t138[2];
+  for (int e = 0; e < 2; ++e) z_desc_idx1[e] = off_n_i64_2 + t135_i64[e];
+  long long t141[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t138[e] = z_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t141[e] = z_desc_idx1[e] * 1LL;
   long long z_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) z_desc_offs[e] = t125[0] + t138[e];
-  bool t144[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t144[e] = z_desc_idx1[e] >= 0LL;
-  bool t146[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t146[e] = z_desc_idx1[e] < z_desc_shape1;
+  for (int e = 0; e < 2; ++e) z_desc_offs[e] = t128[0] + t141[e];
   bool t147[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t147[e] = (t144[e] & t146[e]) != 0;
+  for (int e = 0; e < 2; ++e) t147[e] = z_desc_idx1[e] >= 0LL;
+  bool t149[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t149[e] = z_desc_idx1[e] < z_desc_shape1;
+  bool t150[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t150[e] = (t147[e] & t149[e]) != 0;
   bool z_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) z_desc_mask[e] = (t131[0] & t147[e]) != 0;
+  for (int e = 0; e < 2; ++e) z_desc_mask[e] = (t134[0] & t150[e]) != 0;
   tri_half* z_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) z_desc_ptrs[e] = z_ptr + z_desc_offs[e];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) if (z_desc_mask[e]) *z_desc_ptrs[e] = t116[e];
+  for (int e = 0; e < 2; ++e) if (z_desc_mask[e]) *z_desc_ptrs[e] = t119[e];
   // ../conformance/constructs/tensor_desc_host.tri:51: npad_desc.store([off_m, off_n], x_nan_desc.load([off_m, off_n]))
   long long off_m_i64_3 = (long long)(off_m);
   long long off_n_i64_3 = (long long)(off_n);
-  int t160[1];
-  t160[0] = L0_base;
-  long long t160_i64[1];
-  t160_i64[0] = (long long)(t160[0]);
+  int t163[1];
+  t163[0] = L0_base;
+  long long t163_i64[1];
+  t163_i64[0] = (long long)(t163[0]);
   long long x_nan_desc_idx0[1];
-  x_nan_desc_idx0[0] = off_m_i64_3 + t160_i64[0];
-  long long t166[1];
-  t166[0] = x_nan_desc_idx0[0] * x_nan_desc_stride0;
-  bool t169[1];
-  t169[0] = x_nan_desc_idx0[0] >= 0LL;
-  bool t171[1];
-  t171[0] = x_nan_desc_idx0[0] < x_nan_desc_shape0_1;
+  x_nan_desc_idx0[0] = off_m_i64_3 + t163_i64[0];
+  long long t169[1];
+  t169[0] = x_nan_desc_idx0[0] * x_nan_desc_stride0;
   bool t172[1];
-  t172[0] = (t169[0] & t171[0]) != 0;
-  int t173[2];
+  t172[0] = x_nan_desc_idx0[0] >= 0LL;
+  bool t174[1];
+  t174[0] = x_nan_desc_idx0[0] < x_nan_desc_shape0_1;
+  bool t175[1];
+  t175[0] = (t172[0] & t174[0]) != 0;
+  int t176[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t173[e] = L2_base + e;
-  long long t173_i64[2];
+  for (int e = 0; e < 2; ++e) t176[e] = L2_base + e;
+  long long t176_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t173_i64[e] = (long long)(t173[e]);
+  for (int e = 0; e < 2; ++e) t176_i64[e] = (long long)(t176[e]);
   long long x_nan_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_desc_idx1[e] = off_n_i64_3 + t173_i64[e];
-  long long t179[2];
+  for (int e = 0; e < 2; ++e) x_nan_desc_idx1[e] = off_n_i64_3 + t176_i64[e];
+  long long t182[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t179[e] = x_nan_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t182[e] = x_nan_desc_idx1[e] * 1LL;
   long long x_nan_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_desc_offs[e] = t166[0] + t179[e];
-  bool t185[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t185[e] = x_nan_desc_idx1[e] >= 0LL;
-  bool t187[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t187[e] = x_nan_desc_idx1[e] < x_nan_desc_shape1_1;
+  for (int e = 0; e < 2; ++e) x_nan_desc_offs[e] = t169[0] + t182[e];
   bool t188[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t188[e] = (t185[e] & t187[e]) != 0;
+  for (int e = 0; e < 2; ++e) t188[e] = x_nan_desc_idx1[e] >= 0LL;
+  bool t190[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t190[e] = x_nan_desc_idx1[e] < x_nan_desc_shape1_1;
+  bool t191[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t191[e] = (t188[e] & t190[e]) != 0;
   bool x_nan_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_desc_mask[e] = (t172[0] & t188[e]) != 0;
+  for (int e = 0; e < 2; ++e) x_nan_desc_mask[e] = (t175[0] & t191[e]) != 0;
   tri_half* x_nan_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_nan_desc_ptrs[e] = x_nan_desc_base + x_nan_desc_offs[e];
@@ -265,47 +265,47 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(tri_ha
   for (int e = 0; e < 2; ++e) x_nan_desc_ptrs_val[e] = x_nan_desc_mask[e] ? *x_nan_desc_ptrs[e] : ((tri_half)0x7e00);
   long long off_m_i64_4 = (long long)(off_m);
   long long off_n_i64_4 = (long long)(off_n);
-  int t199[1];
-  t199[0] = L0_base;
-  long long t199_i64[1];
-  t199_i64[0] = (long long)(t199[0]);
+  int t202[1];
+  t202[0] = L0_base;
+  long long t202_i64[1];
+  t202_i64[0] = (long long)(t202[0]);
   long long npad_desc_idx0[1];
-  npad_desc_idx0[0] = off_m_i64_4 + t199_i64[0];
-  long long t205[1];
-  t205[0] = npad_desc_idx0[0] * 48LL;
-  bool t208[1];
-  t208[0] = npad_desc_idx0[0] >= 0LL;
-  bool t210[1];
-  t210[0] = npad_desc_idx0[0] < 48LL;
+  npad_desc_idx0[0] = off_m_i64_4 + t202_i64[0];
+  long long t208[1];
+  t208[0] = npad_desc_idx0[0] * 48LL;
   bool t211[1];
-  t211[0] = (t208[0] & t210[0]) != 0;
-  int t212[2];
+  t211[0] = npad_desc_idx0[0] >= 0LL;
+  bool t213[1];
+  t213[0] = npad_desc_idx0[0] < 48LL;
+  bool t214[1];
+  t214[0] = (t211[0] & t213[0]) != 0;
+  int t215[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t212[e] = L2_base + e;
-  long long t212_i64[2];
+  for (int e = 0; e < 2; ++e) t215[e] = L2_base + e;
+  long long t215_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t212_i64[e] = (long long)(t212[e]);
+  for (int e = 0; e < 2; ++e) t215_i64[e] = (long long)(t215[e]);
   long long npad_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_idx1[e] = off_n_i64_4 + t212_i64[e];
-  long long t218[2];
+  for (int e = 0; e < 2; ++e) npad_desc_idx1[e] = off_n_i64_4 + t215_i64[e];
+  long long t221[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t218[e] = npad_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t221[e] = npad_desc_idx1[e] * 1LL;
   long long npad_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_offs[e] = t205[0] + t218[e];
-  bool t224[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t224[e] = npad_desc_idx1[e] >= 0LL;
-  bool t226[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t226[e] = npad_desc_idx1[e] < 48LL;
+  for (int e = 0; e < 2; ++e) npad_desc_offs[e] = t208[0] + t221[e];
   bool t227[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t227[e] = (t224[e] & t226[e]) != 0;
+  for (int e = 0; e < 2; ++e) t227[e] = npad_desc_idx1[e] >= 0LL;
+  bool t229[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t229[e] = npad_desc_idx1[e] < 48LL;
+  bool t230[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t230[e] = (t227[e] & t229[e]) != 0;
   bool npad_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_mask[e] = (t211[0] & t227[e]) != 0;
+  for (int e = 0; e < 2; ++e) npad_desc_mask[e] = (t214[0] & t230[e]) != 0;
   tri_half* npad_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) npad_desc_ptrs[e] = npad_ptr + npad_desc_offs[e];
