@@ -14,7 +14,8 @@ import (
 // ParseSignature reads a signature in the format of Triton's ahead-of-time
 // compiler: one comma-separated entry per parameter of fn, each a pointer
 // type (*fp32, optionally :16 for 16-byte alignment), a scalar type (i32,
-// i64, fp32, ...; :16 divisible by 16, :1 equal to one) or a literal, which
+// i64, fp32, ...; :16 divisible by 16, :1 equal to one), a host tensor
+// descriptor (tensordesc<fp16[64, 64]>, optionally :nan) or a literal, which
 // makes the parameter a constexpr. Parameters annotated tl.constexpr take a
 // literal (a number, True/False, a quoted string, None or a dtype name).
 // Errors are placed in the text, named "--signature".
@@ -56,11 +57,13 @@ type sigEntry struct {
 	col  int // 1-based column of the entry's first byte
 }
 
-// splitTopLevel splits at commas outside quotes.
+// splitTopLevel splits at commas outside quotes and brackets (the block
+// shape of tensordesc<fp16[64, 64]>).
 func splitTopLevel(s string) []sigEntry {
 	var out []sigEntry
 	start := 0
 	var quote byte
+	depth := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -70,7 +73,11 @@ func splitTopLevel(s string) []sigEntry {
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case c == ',':
+		case c == '[' || c == '<':
+			depth++
+		case (c == ']' || c == '>') && depth > 0:
+			depth--
+		case c == ',' && depth == 0:
 			out = append(out, sigEntry{s[start:i], start + 1})
 			start = i + 1
 		}
@@ -88,6 +95,9 @@ func parseEntry(text string, constexpr bool) (sema.Arg, error) {
 			return sema.Arg{}, fmt.Errorf("is a tl.constexpr and needs a literal value: %v", err)
 		}
 		return sema.Arg{Kind: sema.ArgConstexpr, Value: v}, nil
+	}
+	if rest, ok := strings.CutPrefix(text, "tensordesc<"); ok {
+		return parseDescEntry(rest)
 	}
 	typ, hint, hasHint := strings.Cut(text, ":")
 	if d, ok := ir.ParseDType(typ); ok && !strings.HasPrefix(typ, "tl.") {
