@@ -14,7 +14,8 @@ import (
 
 // parseDescEntry reads what follows "tensordesc<" in a signature entry:
 // an element type and a block shape, fp16[64, 64]>, then optionally :nan
-// for NaN padding.
+// for NaN padding and :shape(16,_), the dimensions of the shape that are
+// multiples of 16 (as the specialization line of tri build prints them).
 func parseDescEntry(rest string) (sema.Arg, error) {
 	inner, hint, _ := strings.Cut(rest, ">")
 	elem, dims, ok := strings.Cut(inner, "[")
@@ -38,12 +39,21 @@ func parseDescEntry(rest string) (sema.Arg, error) {
 	if err := hosteval.CheckBlockShape(block); err != nil {
 		return sema.Arg{}, err
 	}
-	switch strings.TrimSpace(hint) {
-	case "":
-	case ":nan":
-		arg.Padding = "nan"
-	default:
-		return sema.Arg{}, fmt.Errorf("unknown hint %s of a tensor descriptor (want :nan)", hint)
+	for _, h := range strings.Split(strings.TrimSpace(hint), ":")[1:] {
+		dims, isShape := strings.CutPrefix(h, "shape(")
+		switch {
+		case h == "nan":
+			arg.Padding = "nan"
+		case isShape && strings.HasSuffix(dims, ")"):
+			for _, f := range strings.Split(strings.TrimSuffix(dims, ")"), ",") {
+				arg.ShapeDiv16 = append(arg.ShapeDiv16, strings.TrimSpace(f) == "16")
+			}
+			if len(arg.ShapeDiv16) != len(arg.Block) {
+				return sema.Arg{}, fmt.Errorf(":shape(...) names %d dimensions of a descriptor of rank %d", len(arg.ShapeDiv16), len(arg.Block))
+			}
+		default:
+			return sema.Arg{}, fmt.Errorf("unknown hint :%s of a tensor descriptor (want :nan or :shape(16,_))", h)
+		}
 	}
 	return arg, nil
 }

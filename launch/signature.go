@@ -58,7 +58,7 @@ type sigEntry struct {
 }
 
 // splitTopLevel splits at commas outside quotes and brackets (the block
-// shape of tensordesc<fp16[64, 64]>).
+// shape of tensordesc<fp16[64, 64]>:shape(16,16)).
 func splitTopLevel(s string) []sigEntry {
 	var out []sigEntry
 	start := 0
@@ -73,9 +73,9 @@ func splitTopLevel(s string) []sigEntry {
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case c == '[' || c == '<':
+		case c == '[' || c == '<' || c == '(':
 			depth++
-		case (c == ']' || c == '>') && depth > 0:
+		case (c == ']' || c == '>' || c == ')') && depth > 0:
 			depth--
 		case c == ',' && depth == 0:
 			out = append(out, sigEntry{s[start:i], start + 1})
