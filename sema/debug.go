@@ -216,6 +216,9 @@ func pyStr(v *val) string {
 		}
 		return tritonName(v.rt.Type.DType) + "[" + strings.Join(dims, ", ") + "]"
 	case kBlockPtr:
+		if v.bp.desc {
+			return "tensor_descriptor<" + blockTypeString(v.bp.elem(), ir.Shape(v.bp.block)) + ">"
+		}
 		// A block pointer is a tensor of shape () to Triton.
 		return blockTypeString(v.bp.base.Type.DType, ir.Shape(v.bp.block)) + "[]"
 	case kDType:

@@ -81,3 +81,12 @@ def k(a_ptr, b_ptr, c_ptr):
 		assert.Equal(t, tc.folded, folded, tc.body)
 	}
 }
+
+// TestTensorDescStaticPrint checks how tl.static_print writes a descriptor
+// and its attributes, as Triton's str() does.
+func TestTensorDescStaticPrint(t *testing.T) {
+	src := "@triton.jit\ndef k(p, n):\n    d = tl.make_tensor_descriptor(p, [n, n], [n, 1], [16, 32])\n" +
+		"    tl.static_print(d, d.block_shape, d.dtype, d.block_type)\n"
+	k := compile(t, src, "k", sig(ptr(ir.Float16), scalar(ir.Int32)))
+	assert.Equal(t, []string{"tensor_descriptor<<(16, 32), fp16>> (16, 32) fp16 <(16, 32), fp16>\n"}, k.StaticPrints)
+}
