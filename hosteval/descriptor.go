@@ -29,9 +29,6 @@ type Descriptor struct {
 // DescValue returns a descriptor Value.
 func DescValue(d *Descriptor) Value { return Value{Kind: VDesc, Desc: d} }
 
-// maxTensorNumel is Triton's TRITON_MAX_TENSOR_NUMEL.
-const maxTensorNumel = 1 << 20
-
 // String prints d as Python's dataclass does, with the tensor short.
 func (d *Descriptor) String() string {
 	ints := func(xs []int64) string {
@@ -86,16 +83,11 @@ func (d *Descriptor) Check() error {
 // CheckBlockShape is Triton's validate_block_shape: powers of 2, and no
 // more elements than a tensor may have.
 func CheckBlockShape(block []int64) error {
-	numel := int64(1)
+	s := make(ir.Shape, len(block))
 	for i, n := range block {
-		if n <= 0 || n&(n-1) != 0 {
-			return fmt.Errorf("Shape element %d must be a power of 2", i)
-		}
-		if numel *= n; numel > maxTensorNumel {
-			return fmt.Errorf("numel (%d) exceeds triton maximum tensor numel (%d)", numel, maxTensorNumel)
-		}
+		s[i] = int(n)
 	}
-	return nil
+	return s.BlockShapeError()
 }
 
 // descArgs binds a descriptor constructor's arguments by position, then

@@ -240,16 +240,9 @@ func bMakeBlockPtr(c *compiler, a *args) *val {
 // validBlockShape makes Triton's block_type checks (validate_block_shape):
 // powers of 2, and no more elements than a tensor may have.
 func (c *compiler) validBlockShape(block []int, pos diag.Pos) bool {
-	numel := 1
-	for i, n := range block {
-		if n <= 0 || n&(n-1) != 0 {
-			c.errorf(pos, diag.CodeValue, "Shape element %d must be a power of 2 (block_shape %s)", i, ir.Shape(block))
-			return false
-		}
-		if numel *= n; numel > maxNumel {
-			c.errorf(pos, diag.CodeValue, "numel (%d) exceeds triton maximum tensor numel (%d)", numel, maxNumel)
-			return false
-		}
+	if err := ir.Shape(block).BlockShapeError(); err != nil {
+		c.errorf(pos, diag.CodeValue, "%v (block_shape %s)", err, ir.Shape(block))
+		return false
 	}
 	return true
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // maxNumel is Triton's TRITON_MAX_TENSOR_NUMEL.
-const maxNumel = 1 << 20
+const maxNumel = ir.MaxTensorNumel
 
 // constPaths are attribute paths that name constants.
 var constPaths = map[string]*val{
