@@ -13,7 +13,9 @@
 //
 // A file whose kernel needs a later GPU than sm_80 says so in an
 // "# arch: sm_XY" line (the fp8 conversions need sm_89); the CUDA golden
-// files are built for it.
+// files are built for it. One that real Triton runs only on a later GPU
+// than tri does says so in a "# triton-capability: N" line (descriptor
+// gathers need Blackwell's TMA, 10), which the Triton comparison reads.
 //
 // The tests (in the package's _test files) run each launch in the
 // interpreter and compare the checked outputs with a reference written

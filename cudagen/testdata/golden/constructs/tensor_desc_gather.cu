@@ -37,18 +37,18 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(floa
   int L3_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  // ../conformance/constructs/tensor_desc_gather.tri:32: rows = tl.load(idx_ptr + tl.arange(0, 16))
+  // ../conformance/constructs/tensor_desc_gather.tri:36: rows = tl.load(idx_ptr + tl.arange(0, 16))
   int t6[1];
   t6[0] = L0_base;
   int* idx_ptrs[1];
   idx_ptrs[0] = idx_ptr + t6[0];
   int rows[1];
   rows[0] = *idx_ptrs[0];
-  // ../conformance/constructs/tensor_desc_gather.tri:33: x_desc = tl.make_tensor_descriptor(x_ptr, [X, Y], [Y, 1], [1, 16])
+  // ../conformance/constructs/tensor_desc_gather.tri:37: x_desc = tl.make_tensor_descriptor(x_ptr, [X, Y], [Y, 1], [1, 16])
   long long x_desc_shape0 = (long long)(X);
   long long x_desc_shape1 = (long long)(Y);
   long long x_desc_stride0 = (long long)(Y);
-  // ../conformance/constructs/tensor_desc_gather.tri:34: out = x_desc.gather(rows, 24)
+  // ../conformance/constructs/tensor_desc_gather.tri:38: out = x_desc.gather(rows, 24)
   long long x_desc_idx0[1];
   x_desc_idx0[0] = (long long)(rows[0]);
   long long t18[1];
@@ -92,7 +92,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(floa
   float out[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) out[e] = x_desc_mask[e] ? *x_desc_ptrs[e] : 0.0f;
-  // ../conformance/constructs/tensor_desc_gather.tri:35: tl.store(g_ptr + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], out)
+  // ../conformance/constructs/tensor_desc_gather.tri:39: tl.store(g_ptr + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], out)
   int t49[1];
   t49[0] = L0_base;
   int t53[1];
@@ -110,11 +110,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(floa
     tri_f32x2 vec = {out[e + 0], out[e + 1]};
     *reinterpret_cast<tri_f32x2*>(t60[e]) = vec;
   }
-  // ../conformance/constructs/tensor_desc_gather.tri:36: s_desc = tl.make_tensor_descriptor(s_ptr, [X, Y], [Y, 1], [1, 16])
+  // ../conformance/constructs/tensor_desc_gather.tri:40: s_desc = tl.make_tensor_descriptor(s_ptr, [X, Y], [Y, 1], [1, 16])
   long long s_desc_shape0 = (long long)(X);
   long long s_desc_shape1 = (long long)(Y);
   long long s_desc_stride0 = (long long)(Y);
-  // ../conformance/constructs/tensor_desc_gather.tri:37: s_desc.scatter(out, 39 - rows, 24)
+  // ../conformance/constructs/tensor_desc_gather.tri:41: s_desc.scatter(out, 39 - rows, 24)
   int t68[1];
   t68[0] = 39 - rows[0];
   long long s_desc_idx0[1];
