@@ -16,7 +16,8 @@ import (
 
 // Plan names the tensor arguments to zero before each timed launch
 // (reset_to_zero) and to restore after each config (restore_value, or
-// every tensor argument when it is not given).
+// every tensor argument and tensor descriptor argument, whose base tensor
+// is restored, when it is not given).
 func Plan(a *Autotune, b *bind.Bound) (zero, restore []string, err error) {
 	tensorArg := func(name, what string) error {
 		i := slices.IndexFunc(b.Func.Params, func(p *frontend.Param) bool { return p.Name == name })
@@ -43,7 +44,7 @@ func Plan(a *Autotune, b *bind.Bound) (zero, restore []string, err error) {
 	}
 	if a.RestoreValue == nil {
 		for i, p := range b.Func.Params {
-			if b.Values[i].Kind == hosteval.VTensor {
+			if k := b.Values[i].Kind; k == hosteval.VTensor || k == hosteval.VDesc {
 				restore = append(restore, p.Name)
 			}
 		}

@@ -211,12 +211,17 @@ func (g *gpuTuneDevice) Launch(i int) error {
 	return c.c.Launch(c.p.Grid, c.args...)
 }
 
-// tensor returns a tensor argument and its tuning copy.
+// tensor returns a tensor argument (the base of a tensor descriptor
+// argument) and its tuning copy.
 func (g *gpuTuneDevice) tensor(name string) (*tensor.Tensor, nvrtc.DevicePtr, error) {
 	b := g.p.Bound
 	for i, prm := range b.Func.Params {
-		if prm.Name == name && b.Values[i].Kind == hosteval.VTensor && g.dt != nil {
-			t := b.Values[i].Tensor
+		v := b.Values[i]
+		if v.Kind == hosteval.VDesc {
+			v = v.Desc.Base
+		}
+		if prm.Name == name && v.Kind == hosteval.VTensor && g.dt != nil {
+			t := v.Tensor
 			if ptr, ok := g.dt.Lookup(t); ok {
 				return t, ptr, nil
 			}
