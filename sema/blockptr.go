@@ -612,6 +612,16 @@ func (c *compiler) blockTypeAttr(x *val, name string, pos diag.Pos) *val {
 			sh.elts = append(sh.elts, intVal(int64(n)))
 		}
 		return sh
+	case "numel":
+		if !x.dt.IsPtr() {
+			return intVal(int64(x.block.NumElements()))
+		}
+	case "nbytes":
+		if !x.dt.IsPtr() {
+			return intVal(int64(x.block.NumElements() * x.dt.Kind.Bits() / 8))
+		}
+	case "name":
+		return strVal(blockTypeString(x.dt, x.block))
 	}
 	if _, ok := blockTypePredicate(x.dt, name); ok {
 		return &val{k: kMethod, s: name, recv: x}

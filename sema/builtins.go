@@ -75,6 +75,7 @@ func init() {
 		tl("static_assert"):      {[]string{"cond", "msg"}, 1, bStaticAssert},
 		tl("constexpr"):          {[]string{"value"}, 1, bConstexpr},
 		tl("pointer_type"):       {[]string{"element_ty", "address_space", "const"}, 1, bPointerType},
+		tl("block_type"):         {[]string{"element_ty", "shape"}, 2, bBlockType},
 		tl("expand_dims"):        {[]string{"input", "axis"}, 2, bExpandDims},
 		tl("broadcast_to"):       {append([]string{"input"}, variadic(8)...), 2, bBroadcastTo},
 		tl("broadcast"):          {[]string{"input", "other"}, 2, bBroadcast},
@@ -845,6 +846,42 @@ func bPointerType(c *compiler, a *args) *val {
 		return c.errorf(a.pos, diag.CodeUnsupported, "pointers to pointers are not supported")
 	}
 	return dtypeVal(ir.PtrTo(d.Kind))
+}
+
+// bBlockType is tl.block_type(element_ty, shape): a compile-time type,
+// compared with == and read through element_ty, shape, numel and the
+// is_xxx predicates, as Triton's block_type. A block of pointers is
+// refused: tri's block types of pointers stand for block pointers.
+func bBlockType(c *compiler, a *args) *val {
+	d, ok := c.dtypeArg(a.vals[0], a.pos)
+	if !ok {
+		return invalid
+	}
+	if a.vals[0].block != nil {
+		return c.errorf(a.pos, diag.CodeType, "the element type of tl.block_type must be a scalar dtype, got %s", a.vals[0].repr())
+	}
+	if d.IsPtr() {
+		return c.errorf(a.pos, diag.CodeUnsupported, "tl.block_type of a pointer type is not supported by tri")
+	}
+	sh := a.vals[1]
+	if sh.k != kTuple {
+		return c.errorf(a.pos, diag.CodeType, "the shape of tl.block_type must be a list or tuple of ints, got %s", sh.describe())
+	}
+	if len(sh.elts) == 0 {
+		return c.errorf(a.pos, diag.CodeType, "0d block_type is forbidden")
+	}
+	shape := make(ir.Shape, len(sh.elts))
+	for i, e := range sh.elts {
+		n, ok := c.constInt(e, "a dimension of tl.block_type's shape", a.pos)
+		if !ok {
+			return invalid
+		}
+		shape[i] = int(n)
+	}
+	if err := shape.BlockShapeError(); err != nil {
+		return c.errorf(a.pos, diag.CodeValue, "%v", err)
+	}
+	return &val{k: kDType, dt: d, block: shape}
 }
 
 func bExpandDims(c *compiler, a *args) *val {

@@ -319,7 +319,14 @@ func (c *compiler) attribute(fr *frame, e *frontend.Attribute) *val {
 func (c *compiler) tensorAttr(x *val, name string, pos diag.Pos) *val {
 	t := x.rt.Type
 	switch name {
-	case "dtype", "type":
+	case "type":
+		// A tile's type is Triton's block_type (<(16,), fp32>); a scalar's,
+		// and for now a tile of pointers', is its dtype.
+		if t.Shape.Rank() > 0 && !t.DType.IsPtr() {
+			return &val{k: kDType, dt: t.DType, block: t.Shape}
+		}
+		return dtypeVal(t.DType)
+	case "dtype":
 		return dtypeVal(t.DType)
 	case "shape":
 		sh := &val{k: kTuple}

@@ -61,7 +61,7 @@ var modules = map[string]bool{
 var unsupportedNames = map[string]bool{
 	"dot_scaled": true,
 	"zeros_like": false, "extra": false,
-	"block_type": true, "clamp": false, "range": false,
+	"clamp": false, "range": false,
 	"static_assert": false,
 }
 
