@@ -33,6 +33,9 @@ type Bound struct {
 	// name, plus num_warps and num_stages (with their defaults, 4 and 3,
 	// where the launch gives none).
 	Meta map[string]hosteval.Value
+	// PDL is Triton's launch option launch_pdl=True: launch as a
+	// programmatic dependent launch (it does not change the code).
+	PDL bool
 }
 
 // Default launch options, as Triton's.
@@ -108,16 +111,17 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 		if kw.Name == "extern_libs" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == "extern_libs" }) {
 			continue
 		}
-		// debug=True compiles device assertions in, as Triton's launch option.
-		if kw.Name == "debug" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == "debug" }) {
+		// debug=True compiles device assertions in, and launch_pdl=True
+		// launches programmatically dependent, as Triton's launch options.
+		if flag := launchFlag(b, kw.Name); flag != nil && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == kw.Name }) {
 			v, err := e.Eval(kw.Value, nil)
 			if err != nil {
 				return nil, err
 			}
 			if v.Kind != hosteval.VBool {
-				return nil, hosteval.Errf(kw.Value, "debug must be True or False, not %v", v)
+				return nil, hosteval.Errf(kw.Value, "%s must be True or False, not %v", kw.Name, v)
 			}
-			b.Signature.Debug = v.Bool
+			*flag = v.Bool
 			continue
 		}
 		i := slices.IndexFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == kw.Name })
@@ -247,6 +251,18 @@ func (b *Binding) Named() map[string]hosteval.Value {
 // index is the index of parameter name, or -1.
 func (b *Binding) index(name string) int {
 	return slices.IndexFunc(b.fn.Params, func(p *frontend.Param) bool { return p.Name == name })
+}
+
+// launchFlag is the field of b that the boolean launch option name sets,
+// or nil if name is not one.
+func launchFlag(b *Bound, name string) *bool {
+	switch name {
+	case "debug":
+		return &b.Signature.Debug
+	case "launch_pdl":
+		return &b.PDL
+	}
+	return nil
 }
 
 // launchOption evaluates num_warps= or num_stages= given as an expression.

@@ -213,3 +213,20 @@ func TestBindExternLibs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 3}, b.Signature.Args[1].Value)
 }
+
+// TestBindLaunchFlags: debug= and launch_pdl= are boolean launch options;
+// launch_pdl changes no code (the signature), only how the kernel is
+// launched.
+func TestBindLaunchFlags(t *testing.T) {
+	e := lets(t, "n=4096", "x=randn(n, dtype='float16')", "y=empty(n)")
+	b, _, err := bind(t, e, "k[(1,)](x, y, n, 0.5, 16, True, None, 'relu')")
+	require.NoError(t, err)
+	assert.False(t, b.PDL)
+	assert.False(t, b.Signature.Debug)
+	b, _, err = bind(t, e, "k[(1,)](x, y, n, 0.5, 16, True, None, 'relu', launch_pdl=True, debug=True)")
+	require.NoError(t, err)
+	assert.True(t, b.PDL)
+	assert.True(t, b.Signature.Debug)
+	_, _, err = bind(t, e, "k[(1,)](x, y, n, 0.5, 16, True, None, 'relu', launch_pdl=1)")
+	assert.ErrorContains(t, err, "launch_pdl must be True or False, not 1")
+}

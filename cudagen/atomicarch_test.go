@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -68,4 +69,26 @@ func TestBF16AtomicAddClang(t *testing.T) {
 	require.NoError(t, err, string(out))
 	assert.Contains(t, string(out), "atom.acq_rel.gpu.global.cas.b16")
 	assert.NotContains(t, string(out), "add.noftz.bf16")
+}
+
+// griddepcontrol exists from sm_90 on; below, gdc_wait and
+// gdc_launch_dependents leave only a comment.
+func TestGridDepControlByArch(t *testing.T) {
+	for _, arch := range []string{"sm_80", "sm_89", "sm_90", "sm_90a", "sm_100"} {
+		t.Run(arch, func(t *testing.T) {
+			b := newBuilder(t, "gdc", "copy.tri", 4)
+			x := b.param("x_ptr", ir.PtrTo(ir.Float32), true)
+			b.at(15).emit(&ir.Value{Op: ir.OpGdcWait, Type: ir.ScalarType(ir.TVoid)})
+			offs := b.at(16).named("offs", b.arange(64))
+			xv := b.at(17).named("x", b.load(b.ptrAdd(x, offs), nil, nil))
+			b.at(18).emit(&ir.Value{Op: ir.OpGdcLaunchDependents, Type: ir.ScalarType(ir.TVoid)})
+			b.at(19).store(b.ptrAdd(x, offs), xv, nil)
+			res, err := Generate(b.k, Options{Arch: arch})
+			require.NoError(t, err)
+			asm := archVersion(arch) >= 90
+			for _, instr := range []string{"griddepcontrol.wait;", "griddepcontrol.launch_dependents;"} {
+				assert.Equal(t, asm, strings.Contains(res.Source, `asm volatile("`+instr), instr)
+			}
+		})
+	}
 }

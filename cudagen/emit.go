@@ -174,7 +174,7 @@ func (e *emitter) nameValue(n *namer, v *ir.Value, b *ir.Block, i int) {
 		return
 	}
 	switch v.Op {
-	case ir.OpConst, ir.OpParam, ir.OpSplat, ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpStore, ir.OpAssume, ir.OpBarrier:
+	case ir.OpConst, ir.OpParam, ir.OpSplat, ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpStore, ir.OpAssume, ir.OpBarrier, ir.OpGdcWait, ir.OpGdcLaunchDependents:
 		return
 	case ir.OpBroadcast, ir.OpExpandDims:
 		if e.isRemap(v) {

@@ -32,6 +32,10 @@ func (e *emitter) value(v *ir.Value) {
 		e.source(v.Pos)
 		e.w.line("__syncthreads();")
 		return
+	case ir.OpGdcWait, ir.OpGdcLaunchDependents:
+		e.source(v.Pos)
+		e.gridDepControl(v)
+		return
 	case ir.OpRegionArg:
 		return
 	case ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans, ir.OpJoin, ir.OpSplit, ir.OpTupleGet:
@@ -320,4 +324,23 @@ func bitcastExpr(from, to ir.DType, x string) string {
 		return fmt.Sprintf("tri_f64_bits((unsigned long long)%s)", x)
 	}
 	return fmt.Sprintf("(%s)(%s)", cType(to), x)
+}
+
+// gridDepControl emits gdc_wait or gdc_launch_dependents: PTX's
+// griddepcontrol, which exists from sm_90. Below it a launch cannot be
+// programmatically dependent, so waiting and releasing are no-ops there
+// (Triton's inline PTX would fail to assemble instead).
+func (e *emitter) gridDepControl(v *ir.Value) {
+	instr := "griddepcontrol.wait"
+	what := "wait until the grids this launch depends on have finished (or released it) and their writes are visible"
+	if v.Op == ir.OpGdcLaunchDependents {
+		instr = "griddepcontrol.launch_dependents"
+		what = "let the dependent launch start once every program has passed this point or exited"
+	}
+	if e.arch < 90 {
+		e.w.line("// %s: needs sm_90; a no-op on this target.", instr)
+		return
+	}
+	e.w.line("// %s.", what)
+	e.w.line(`asm volatile("%s;" ::: "memory");`, instr)
 }

@@ -217,7 +217,7 @@ var lowered = func() map[ir.Op]bool {
 		ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe,
 		ir.OpExp, ir.OpExp2, ir.OpLog, ir.OpLog2, ir.OpSqrt, ir.OpRsqrt, ir.OpAbs, ir.OpSin, ir.OpCos, ir.OpFloor, ir.OpCeil,
 		ir.OpCast, ir.OpBitcast, ir.OpWhere, ir.OpPtrAdd, ir.OpLoad, ir.OpStore,
-		ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpAssume, ir.OpBarrier,
+		ir.OpMultipleOf, ir.OpMaxContiguous, ir.OpAssume, ir.OpBarrier, ir.OpGdcWait, ir.OpGdcLaunchDependents,
 		ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans, ir.OpJoin, ir.OpSplit, ir.OpTupleGet,
 		ir.OpReduce, ir.OpScan, ir.OpRegionArg, ir.OpAtomicRMW, ir.OpAtomicCAS, ir.OpDot,
 		// Random numbers.

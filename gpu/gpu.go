@@ -180,6 +180,13 @@ var packers = sync.Pool{New: func() any { return new(nvrtc.ArgPacker) }}
 // stream.Synchronize. A Compiled may be launched from several goroutines at
 // once.
 func (c *Compiled) LaunchOn(stream *nvrtc.Stream, grid [3]int, args ...Arg) error {
+	return c.LaunchEx(stream, grid, false, args...)
+}
+
+// LaunchEx is LaunchOn, and with pdl a programmatic dependent launch
+// (Triton's launch_pdl=True), which may overlap the kernel before it in
+// the stream until it runs tl.extra.cuda.gdc_wait.
+func (c *Compiled) LaunchEx(stream *nvrtc.Stream, grid [3]int, pdl bool, args ...Arg) error {
 	if len(args) != len(c.Kernel.Params) {
 		return fmt.Errorf("%s takes %d runtime arguments, got %d", c.Kernel.Name, len(c.Kernel.Params), len(args))
 	}
@@ -214,7 +221,7 @@ func (c *Compiled) LaunchOn(stream *nvrtc.Stream, grid [3]int, args ...Arg) erro
 		}
 	}
 	threads := 32 * c.Kernel.NumWarps
-	return c.fn.LaunchOn(stream, grid, [3]int{threads, 1, 1}, c.shared, p.Bytes())
+	return c.fn.LaunchEx(stream, grid, [3]int{threads, 1, 1}, c.shared, p.Bytes(), pdl)
 }
 
 // Tensors places host tensors on the GPU, once each, and brings them back.

@@ -82,6 +82,10 @@ func evaluators() [ir.NumOps]evalFunc {
 	}
 	// A program is one logical thread: a barrier has nothing to wait for.
 	t[ir.OpBarrier] = func(*program, *ir.Value, []*tile) (*tile, error) { return nil, nil }
+	// The interpreter runs one launch at a time, to its end: a dependent
+	// grid never overlaps the one before it, so both gdc ops are no-ops.
+	t[ir.OpGdcWait] = t[ir.OpBarrier]
+	t[ir.OpGdcLaunchDependents] = t[ir.OpBarrier]
 	t[ir.OpReduce] = func(p *program, v *ir.Value, a []*tile) (*tile, error) {
 		if v.Combine == ir.CombineCustom {
 			return p.reduceCustom(v, a)

@@ -91,6 +91,10 @@ const (
 	OpMaxContiguous
 	OpAssume  // Args[0] Bool scalar assumed true; Void
 	OpBarrier // tl.debug_barrier(): __syncthreads; Void
+	// Programmatic dependent launch (tl.extra.cuda.gdc_wait and
+	// gdc_launch_dependents): griddepcontrol on sm_90+; Void.
+	OpGdcWait
+	OpGdcLaunchDependents
 
 	// Tiles of rank 2 and more (see also OpBroadcast, OpExpandDims,
 	// OpReshape above).
@@ -314,6 +318,7 @@ var opTable = [NumOps]OpInfo{
 
 	OpMultipleOf: fixed("multiple_of", ClassHint, 1, ResultSame), OpMaxContiguous: fixed("max_contiguous", ClassHint, 1, ResultSame),
 	OpAssume: fixed("assume", ClassHint, 1, ResultVoid), OpBarrier: fixed("barrier", ClassSync, 0, ResultVoid),
+	OpGdcWait: fixed("gdc_wait", ClassSync, 0, ResultVoid), OpGdcLaunchDependents: fixed("gdc_launch_dependents", ClassSync, 0, ResultVoid),
 
 	OpReduce: {Name: "reduce", Class: ClassReduce, MinArgs: 1, MaxArgs: Variadic},
 	OpScan:   {Name: "scan", Class: ClassReduce, MinArgs: 1, MaxArgs: Variadic},

@@ -215,7 +215,7 @@ func checkOp(v *Value) error {
 				return fmt.Errorf("arange of type %s", t)
 			}
 		}
-	case OpBarrier: // arity and the Void result are all there is
+	case OpBarrier, OpGdcWait, OpGdcLaunchDependents: // arity and the Void result are all there is
 	case OpParam:
 		if v.Param == nil || !t.Equal(ScalarType(v.Param.DType)) {
 			return fmt.Errorf("param type %s does not match its Param", t)

@@ -163,7 +163,7 @@ func benchOne(path, line string, o *Options, b *BenchOptions, dev *nvrtc.Device,
 	if err != nil {
 		return r, err
 	}
-	launch := func() error { return c.Launch(p.Grid, args...) }
+	launch := func() error { return c.LaunchEx(nil, p.Grid, p.Bound.PDL, args...) }
 	times, err := timeLaunches(dev, launch, flush, b.Warmup, b.Rep)
 	if err != nil {
 		return r, err

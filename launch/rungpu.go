@@ -27,7 +27,7 @@ func (p *Prepared) RunGPU(lineInfo bool) (_ *gpu.Compiled, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Launch(p.Grid, args...); err != nil {
+	if err := c.LaunchEx(nil, p.Grid, p.Bound.PDL, args...); err != nil {
 		return nil, err
 	}
 	err = dev.Synchronize()

@@ -1,6 +1,7 @@
 package nvrtc
 
 import (
+	"encoding/binary"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,4 +44,18 @@ func TestArgPackerReuseDoesNotAllocate(t *testing.T) {
 	fill := func() { p.Reset(); p.Ptr(1); p.Ptr(2); p.I32(3); p.F32(4) }
 	fill()
 	assert.Zero(t, testing.AllocsPerRun(100, fill))
+}
+
+// TestLaunchConfigLayout: the CUlaunchConfig written for cuLaunchKernelEx
+// puts each field where cuda.h's struct has it (x86-64 and aarch64).
+func TestLaunchConfigLayout(t *testing.T) {
+	s := &slot{mem: make([]byte, slotBytes), base: 0x1000}
+	s.launchConfig(slotConfig, [3]int{7, 8, 9}, [3]int{256, 1, 2}, 4096, 0xabc, 0xdef0, 1)
+	u32 := func(off int) uint32 { return binary.LittleEndian.Uint32(s.mem[slotConfig+off:]) }
+	assert.Equal(t, []uint32{7, 8, 9, 256, 1, 2, 4096}, []uint32{u32(0), u32(4), u32(8), u32(12), u32(16), u32(20), u32(24)})
+	assert.Equal(t, uintptr(0xabc), s.word(slotConfig+32), "hStream")
+	assert.Equal(t, uintptr(0xdef0), s.word(slotConfig+40), "attrs")
+	assert.Equal(t, uint32(1), u32(48), "numAttrs")
+	assert.Zero(t, slotConfig%8)
+	assert.Zero(t, slotAttr%8)
 }

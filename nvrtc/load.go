@@ -25,9 +25,12 @@ type driverAPI struct {
 	cuMemAlloc, cuMemFree, cuMemcpyHtoD, cuMemcpyDtoH, cuMemsetD8        uintptr
 	cuModuleLoadData, cuModuleUnload, cuModuleGetFunction                uintptr
 	cuFuncGetAttribute, cuFuncSetAttribute, cuLaunchKernel               uintptr
-	cuEventCreate, cuEventDestroy, cuEventRecord, cuEventSynchronize     uintptr
-	cuEventElapsedTime                                                   uintptr
-	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize                 uintptr
+	// cuLaunchKernelEx (CUDA 12+) is bound if the driver has it: only
+	// programmatic dependent launches need it.
+	cuLaunchKernelEx                                                 uintptr
+	cuEventCreate, cuEventDestroy, cuEventRecord, cuEventSynchronize uintptr
+	cuEventElapsedTime                                               uintptr
+	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize             uintptr
 }
 
 // nvrtcAPI holds the NVRTC entry points the package calls.
@@ -148,6 +151,9 @@ func loadDriver() (*driverAPI, error) {
 	b.bind(&d.cuFuncGetAttribute, "cuFuncGetAttribute")
 	b.bind(&d.cuFuncSetAttribute, "cuFuncSetAttribute")
 	b.bind(&d.cuLaunchKernel, "cuLaunchKernel")
+	if p, err := dlsym(h, "cuLaunchKernelEx"); err == nil {
+		d.cuLaunchKernelEx = p
+	}
 	b.bind(&d.cuStreamCreate, "cuStreamCreate")
 	b.bind(&d.cuStreamDestroy, "cuStreamDestroy_v2")
 	b.bind(&d.cuStreamSynchronize, "cuStreamSynchronize")

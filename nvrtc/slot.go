@@ -22,7 +22,10 @@ const (
 	slotSize  = 40 // size_t: the parameter buffer's size
 	slotCur   = 48 // CUcontext: written by cuCtxGetCurrent
 	slotArgs  = 64 // the parameter buffer
-	slotBytes = slotArgs + maxParamBytes
+	// A CUlaunchConfig and one CUlaunchAttribute, for cuLaunchKernelEx.
+	slotConfig = (slotArgs + maxParamBytes + 7) / 8 * 8
+	slotAttr   = slotConfig + launchConfigBytes
+	slotBytes  = slotAttr + launchAttrBytes
 )
 
 // slot is one caller's scratch memory, taken from slots for one call.

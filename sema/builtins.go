@@ -72,14 +72,17 @@ func init() {
 		tl("max_constancy"):      {[]string{"input", "values"}, 2, bHint(ir.OpInvalid)},
 		tl("assume"):             {[]string{"cond"}, 1, bAssume},
 		tl("debug_barrier"):      {nil, 0, bBarrier},
-		tl("static_assert"):      {[]string{"cond", "msg"}, 1, bStaticAssert},
-		tl("constexpr"):          {[]string{"value"}, 1, bConstexpr},
-		tl("pointer_type"):       {[]string{"element_ty", "address_space", "const"}, 1, bPointerType},
-		tl("block_type"):         {[]string{"element_ty", "shape"}, 2, bBlockType},
-		tl("expand_dims"):        {[]string{"input", "axis"}, 2, bExpandDims},
-		tl("broadcast_to"):       {append([]string{"input"}, variadic(8)...), 2, bBroadcastTo},
-		tl("broadcast"):          {[]string{"input", "other"}, 2, bBroadcast},
-		tl("reshape"):            {append(append([]string{"input"}, variadic(8)...), "can_reorder"), 2, bReshape},
+		// Programmatic dependent launch (tutorial 11).
+		"triton.language.extra.cuda.gdc_wait":              {nil, 0, bGdc(ir.OpGdcWait)},
+		"triton.language.extra.cuda.gdc_launch_dependents": {nil, 0, bGdc(ir.OpGdcLaunchDependents)},
+		tl("static_assert"):                                {[]string{"cond", "msg"}, 1, bStaticAssert},
+		tl("constexpr"):                                    {[]string{"value"}, 1, bConstexpr},
+		tl("pointer_type"):                                 {[]string{"element_ty", "address_space", "const"}, 1, bPointerType},
+		tl("block_type"):                                   {[]string{"element_ty", "shape"}, 2, bBlockType},
+		tl("expand_dims"):                                  {[]string{"input", "axis"}, 2, bExpandDims},
+		tl("broadcast_to"):                                 {append([]string{"input"}, variadic(8)...), 2, bBroadcastTo},
+		tl("broadcast"):                                    {[]string{"input", "other"}, 2, bBroadcast},
+		tl("reshape"):                                      {append(append([]string{"input"}, variadic(8)...), "can_reorder"), 2, bReshape},
 	}
 	addMathBuiltins(tl)
 	addShapeBuiltins(tl)
@@ -812,6 +815,14 @@ func bAssume(c *compiler, a *args) *val {
 func bBarrier(c *compiler, a *args) *val {
 	c.emit(ir.OpBarrier, ir.ScalarType(ir.TVoid), a.pos)
 	return noneVal
+}
+
+// bGdc is gdc_wait or gdc_launch_dependents: a statement op with no value.
+func bGdc(op ir.Op) func(*compiler, *args) *val {
+	return func(c *compiler, a *args) *val {
+		c.emit(op, ir.ScalarType(ir.TVoid), a.pos)
+		return noneVal
+	}
 }
 
 func bStaticAssert(c *compiler, a *args) *val {
