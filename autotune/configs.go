@@ -95,6 +95,10 @@ type Host struct {
 	// Warn, if set, receives the warnings about decorator arguments that
 	// tri accepts but ignores.
 	Warn func(*diag.Diagnostic)
+	// Device, if set, describes the GPU that torch.cuda.get_device_properties
+	// and Triton's driver answer for; else the one assumed for the target
+	// architecture (hosteval.ArchDevice).
+	Device func() hosteval.DeviceInfo
 }
 
 // Read evaluates fn's autotune and heuristics decorators, or returns nil if
@@ -115,7 +119,7 @@ func Read(src *Source, fn *frontend.Func, arch func() string, host Host) (*Tunin
 			if stderr == nil {
 				stderr = io.Discard
 			}
-			h, err := newHostPython(src, arch, host.Timeout, stderr)
+			h, err := newHostPython(src, arch, host, stderr)
 			if err != nil {
 				return nil, err
 			}

@@ -70,7 +70,7 @@ func TestFStringHostFunction(t *testing.T) {
 	require.False(t, diags.HasErrors(), "%v", diags)
 	require.Contains(t, f.Host, "cfg", "a host function with f-strings is offered to the interpreter")
 	sf := &Source{Path: "k.py", Text: []byte(src), File: f}
-	h, err := newHostPython(sf, func() string { return "sm_90" }, time.Second, io.Discard)
+	h, err := newHostPython(sf, func() string { return "sm_90" }, Host{Timeout: time.Second}, io.Discard)
 	require.NoError(t, err)
 	v, err := h.eval("[c.kwargs['TAG'] for c in CONFIGS]", f.Host["CONFIGS"].Pos, "test")
 	require.NoError(t, err)

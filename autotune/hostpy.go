@@ -118,6 +118,12 @@ class _ActiveDriver:
         return 0
 
 
+class _DriverUtils:
+    def get_device_properties(self, device=None):
+        d = _device()
+        return {'multiprocessor_count': d[3], 'max_shared_mem': d[4], 'max_num_regs': 65536, 'warpSize': 32}
+
+
 class _AutotuneArgs:
     pass
 
@@ -170,6 +176,7 @@ tools.tensor_descriptor.TensorDescriptor = TensorDescriptor
 runtime = _Namespace()
 runtime.driver = _Namespace()
 runtime.driver.active = _ActiveDriver()
+runtime.driver.active.utils = _DriverUtils()
 runtime.Config = Config
 runtime.jit = jit
 `
@@ -245,6 +252,20 @@ class Tensor:
         return 'tensor(shape=%r, dtype=%r)' % (self.shape, self.dtype)
 
 
+class _DeviceProperties:
+    def __init__(self, d):
+        self.name = d[0]
+        self.major = d[1]
+        self.minor = d[2]
+        self.multi_processor_count = d[3]
+        self.shared_memory_per_block_optin = d[4]
+        self.warp_size = 32
+
+    def __repr__(self):
+        return '_CudaDeviceProperties(name=%r, major=%r, minor=%r, multi_processor_count=%r)' % (
+            self.name, self.major, self.minor, self.multi_processor_count)
+
+
 class _Cuda:
     def is_available(self):
         return True
@@ -257,6 +278,9 @@ class _Cuda:
 
     def get_device_capability(self, device=None):
         return (_arch() // 10, _arch() % 10)
+
+    def get_device_properties(self, device=None):
+        return _DeviceProperties(_device())
 
     def get_device_name(self, device=None):
         for arch, name in ((70, 'Tesla V100'), (75, 'Tesla T4'), (80, 'NVIDIA A100'), (86, 'NVIDIA GeForce RTX 3090'),
@@ -301,9 +325,11 @@ var errNoInterpreter = errors.New("evaluating host Python (autotune configs, heu
 	"which this program does not link: import _ \"github.com/tri-lang/tri/hostpy\" (the tri command does)")
 
 // newHostPython starts an interpreter for sf's host code. arch reports the
-// target architecture ("sm_90") when host code asks for it; timeout bounds
-// each evaluation (0: none).
-func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr io.Writer) (*hostPython, error) {
+// target architecture ("sm_90") when host code asks for it, and
+// host.Device the GPU's properties; host.Timeout bounds each evaluation
+// (0: none).
+func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) (*hostPython, error) {
+	timeout := host.Timeout
 	if py.NewContext == nil || py.Compile == nil {
 		return nil, errNoInterpreter
 	}
@@ -318,6 +344,13 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 			return py.Int(n), nil
 		}, 0, "")
 		params := py.MustNewMethod("_params", paramNames, 0, "")
+		device := py.MustNewMethod("_device", func(py.Object) (py.Object, error) {
+			d := hosteval.ArchDevice(arch())
+			if host.Device != nil {
+				d = host.Device()
+			}
+			return py.Tuple{py.String(d.Name), py.Int(d.Major), py.Int(d.Minor), py.Int(d.Multiprocessors), py.Int(d.MaxSharedMem)}, nil
+		}, 0, "")
 		mods := map[string]*py.Module{}
 		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}, {"inspect", inspectStandIn}, {"itertools", itertoolsStandIn}} {
 			code, err := py.Compile(m.src, "<"+m.name+">", py.ExecMode, 0, true)
@@ -331,6 +364,7 @@ func newHostPython(sf *Source, arch func() string, timeout time.Duration, stderr
 			}
 			mod.Globals["_arch"] = capability
 			mod.Globals["_params"] = params
+			mod.Globals["_device"] = device
 			if _, err := h.ctx.RunCode(code, mod.Globals, mod.Globals, nil); err != nil {
 				return nil, err
 			}

@@ -26,7 +26,7 @@ func TestHostPython(t *testing.T) {
 	require.False(t, diags.HasErrors(), "%v", diags)
 	sf := &Source{Path: "k.tri", Text: []byte(src), File: f}
 	var stderr bytes.Buffer
-	h, err := newHostPython(sf, func() string { return "sm_90a" }, 200*time.Millisecond, &stderr)
+	h, err := newHostPython(sf, func() string { return "sm_90a" }, Host{Timeout: 200 * time.Millisecond}, &stderr)
 	require.NoError(t, err)
 	at := sf.File.Host["target"].Pos
 
@@ -35,6 +35,11 @@ func TestHostPython(t *testing.T) {
 	got, err := fromPy(v)
 	require.NoError(t, err)
 	assert.Equal(t, `("cuda", 90, 32, (9, 0))`, got.String())
+
+	v, err = h.eval("(torch.cuda.get_device_properties('cuda').multi_processor_count, triton.runtime.driver.active.utils.get_device_properties(torch.cuda.current_device())['max_shared_mem'])", at, "test")
+	require.NoError(t, err, "NUM_SMS as persistent kernels read it")
+	got, _ = fromPy(v)
+	assert.Equal(t, "(132, 232448)", got.String(), "an H100's, assumed for sm_90a")
 
 	v, err = h.eval("closure(2)", at, "test")
 	require.NoError(t, err, "a parameter captured by a lambda and a comprehension")
@@ -83,7 +88,7 @@ func TestHostStandIns(t *testing.T) {
 	f, diags := frontend.Parse("k.tri", []byte(src))
 	require.False(t, diags.HasErrors(), "%v", diags)
 	sf := &Source{Path: "k.tri", Text: []byte(src), File: f}
-	h, err := newHostPython(sf, func() string { return "sm_80" }, time.Second, &bytes.Buffer{})
+	h, err := newHostPython(sf, func() string { return "sm_80" }, Host{Timeout: time.Second}, &bytes.Buffer{})
 	require.NoError(t, err)
 	v, err := h.eval("(configs()[0].num_warps, MODE)", sf.File.Host["configs"].Pos, "test")
 	require.NoError(t, err)
@@ -106,7 +111,7 @@ func TestHostItertools(t *testing.T) {
 	f, diags := frontend.Parse("k.py", []byte(src))
 	require.False(t, diags.HasErrors(), "%v", diags)
 	sf := &Source{Path: "k.py", Text: []byte(src), File: f}
-	h, err := newHostPython(sf, func() string { return "sm_80" }, time.Second, &bytes.Buffer{})
+	h, err := newHostPython(sf, func() string { return "sm_80" }, Host{Timeout: time.Second}, &bytes.Buffer{})
 	require.NoError(t, err)
 	v, err := h.eval("([(c.kwargs['S'], c.kwargs['B']) for c in CONFIGS], PAIRS)", sf.File.Host["PAIRS"].Pos, "test")
 	require.NoError(t, err)

@@ -269,7 +269,7 @@ func Values(src *Source, arch func() string, host Host) frontend.HostEvaluator {
 			if stderr == nil {
 				stderr = io.Discard
 			}
-			h, startErr = newHostPython(src, arch, host.Timeout, stderr)
+			h, startErr = newHostPython(src, arch, host, stderr)
 		}
 		if startErr != nil {
 			return nil, startErr

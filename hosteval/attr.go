@@ -19,6 +19,11 @@ func attribute(x *frontend.Attribute, v Value) (Value, error) {
 	if v.Kind == VDesc {
 		return descAttribute(x, v.Desc)
 	}
+	if v.Kind == VDict && v.Str == torchPropsMarker {
+		if a, ok := v.Dict[x.Name]; ok {
+			return a, nil
+		}
+	}
 	if v.Kind == VTensor {
 		t := v.Tensor
 		switch x.Name {

@@ -50,6 +50,10 @@ func init() {
 		// Host tensor descriptors (descriptor.go).
 		"TensorDescriptor":             ctorTensorDescriptor,
 		"TensorDescriptor.from_tensor": ctorDescFromTensor,
+		// The GPU's properties (device.go), under torch. and triton.
+		"cuda.get_device_properties":                        biTorchDeviceProperties,
+		"cuda.current_device":                               biCurrentDevice,
+		"runtime.driver.active.utils.get_device_properties": biTritonDeviceProperties,
 	}
 	for name, f := range constructors {
 		builtins[name] = f

@@ -23,7 +23,10 @@ type Env struct {
 	// MaxElements, when positive, bounds the elements of a tensor that a
 	// constructor makes below the default 2^31 (fuzzing lowers it).
 	MaxElements int64
-	globals     map[string]frontend.Expr
+	// Device is the GPU that torch.cuda.get_device_properties describes
+	// (nil: an A100, the oldest architecture tri targets).
+	Device  *DeviceInfo
+	globals map[string]frontend.Expr
 	// rng is the random stream of the binding being evaluated, and calls
 	// counts the lambda calls of the evaluation, to stop runaway recursion.
 	rng   *rand.Rand

@@ -231,6 +231,8 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 		return nil, hosteval.Usage(unknownKernel(sf, l.Kernel, hosteval.LaunchSource))
 	}
 	env := hosteval.NewEnv(o.Seed)
+	device := targetDevice(o.Arch)
+	env.Device = &device
 	env.UseGlobals(KernelGlobals(sf, fn))
 	for _, spec := range lets {
 		if err := env.Let(spec); err != nil {
@@ -351,7 +353,7 @@ func (o *Options) warnIn(sf *SourceFile) func(*diag.Diagnostic) {
 // host is how the host Python of sf's decorators runs under o: bounded by
 // --timeout, printing to o.Stderr, warning in sf.
 func (o *Options) host(sf *SourceFile) autotune.Host {
-	return autotune.Host{Timeout: o.Timeout, Stderr: o.stderr(), Warn: o.warnIn(sf)}
+	return autotune.Host{Timeout: o.Timeout, Stderr: o.stderr(), Warn: o.warnIn(sf), Device: func() hosteval.DeviceInfo { return targetDevice(o.Arch) }}
 }
 
 // untuned is o for a run that does not tune: an autotuned kernel takes its
