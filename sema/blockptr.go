@@ -607,11 +607,7 @@ func (c *compiler) blockTypeAttr(x *val, name string, pos diag.Pos) *val {
 		if x.dt.IsPtr() {
 			break
 		}
-		sh := &val{k: kTuple}
-		for _, n := range x.block {
-			sh.elts = append(sh.elts, intVal(int64(n)))
-		}
-		return sh
+		return intTuple(x.block)
 	case "numel":
 		if !x.dt.IsPtr() {
 			return intVal(int64(x.block.NumElements()))
@@ -651,9 +647,5 @@ func blockTypeString(d ir.DType, shape ir.Shape) string {
 	if d.IsPtr() {
 		return "pointer<" + blockTypeString(ir.Scalar(d.Elem), shape) + ">"
 	}
-	dims := &val{k: kTuple}
-	for _, n := range shape {
-		dims.elts = append(dims.elts, intVal(int64(n)))
-	}
-	return fmt.Sprintf("<%s, %s>", dims.repr(), tritonName(d))
+	return fmt.Sprintf("<%s, %s>", intTuple(shape).repr(), tritonName(d))
 }

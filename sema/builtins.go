@@ -441,11 +441,7 @@ func bZerosLike(c *compiler, a *args) *val {
 	if x.k != kRuntime {
 		return c.errorf(a.pos, diag.CodeType, "tl.zeros_like needs a tensor, got %s", x.describe())
 	}
-	sh := &val{k: kTuple}
-	for _, d := range x.rt.Type.Shape {
-		sh.elts = append(sh.elts, intVal(int64(d)))
-	}
-	return bFull(c, &args{name: a.name, pos: a.pos, vals: []*val{sh, intVal(0), dtypeVal(x.rt.Type.DType)}})
+	return bFull(c, &args{name: a.name, pos: a.pos, vals: []*val{intTuple(x.rt.Type.Shape), intVal(0), dtypeVal(x.rt.Type.DType)}})
 }
 
 func bFull(c *compiler, a *args) *val {

@@ -329,11 +329,7 @@ func (c *compiler) tensorAttr(x *val, name string, pos diag.Pos) *val {
 	case "dtype":
 		return dtypeVal(t.DType)
 	case "shape":
-		sh := &val{k: kTuple}
-		for _, d := range t.Shape {
-			sh.elts = append(sh.elts, intVal(int64(d)))
-		}
-		return sh
+		return intTuple(t.Shape)
 	case "numel":
 		return intVal(int64(t.Shape.NumElements()))
 	case "T":

@@ -349,11 +349,7 @@ func (c *compiler) zerosOf(offset *val, pos diag.Pos) *val {
 	if offset.k != kRuntime || !offset.rt.Type.Kind.IsInt() || word[offset.rt.Type.Kind.Bits()].Kind == ir.Invalid {
 		return c.binary("*", offset, intVal(0), pos)
 	}
-	shape := &val{k: kTuple}
-	for _, d := range offset.rt.Type.Shape {
-		shape.elts = append(shape.elts, intVal(int64(d)))
-	}
-	return c.tlCall("full", pos, shape, intVal(0), dtypeVal(word[offset.rt.Type.Kind.Bits()]))
+	return c.tlCall("full", pos, intTuple(offset.rt.Type.Shape), intVal(0), dtypeVal(word[offset.rt.Type.Kind.Bits()]))
 }
 
 func bUintToUniformFloat(c *compiler, a *args) *val {

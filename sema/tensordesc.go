@@ -261,11 +261,7 @@ func (c *compiler) descAttr(x *val, name string, pos diag.Pos) *val {
 	p := x.bp
 	switch name {
 	case "block_shape":
-		t := &val{k: kTuple}
-		for _, n := range p.block {
-			t.elts = append(t.elts, intVal(int64(n)))
-		}
-		return t
+		return intTuple(p.block)
 	case "block_type":
 		return &val{k: kDType, dt: p.elem(), block: ir.Shape(p.block)}
 	case "dtype":

@@ -56,9 +56,18 @@ type val struct {
 
 var invalid = &val{k: kInvalid}
 
-func rtVal(v *ir.Value) *val  { return &val{k: kRuntime, rt: v} }
-func intVal(i int64) *val     { return &val{k: kInt, i: big.NewInt(i)} }
-func bigVal(i *big.Int) *val  { return &val{k: kInt, i: i} }
+func rtVal(v *ir.Value) *val { return &val{k: kRuntime, rt: v} }
+func intVal(i int64) *val    { return &val{k: kInt, i: big.NewInt(i)} }
+func bigVal(i *big.Int) *val { return &val{k: kInt, i: i} }
+
+// intTuple is the constexpr tuple of a shape's dimensions.
+func intTuple[S ~[]int](dims S) *val {
+	t := &val{k: kTuple}
+	for _, n := range dims {
+		t.elts = append(t.elts, intVal(int64(n)))
+	}
+	return t
+}
 func floatVal(f float64) *val { return &val{k: kFloat, f: f} }
 func boolVal(b bool) *val     { return &val{k: kBool, b: b} }
 func strVal(s string) *val    { return &val{k: kStr, s: s} }
