@@ -105,6 +105,7 @@ func specializeFunc(f *frontend.File, fn *frontend.Func, sig Signature, diags *d
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	ir.HoistInvariants(k)
 	return k, diags
 }
 

@@ -40,12 +40,19 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_p
   src_shape0 = src_shape0_1;
   src_stride0 = 1LL;
   src_off0 = 0LL;
+  // ../conformance/constructs/block_ptr_1d.tri:31: acc += tl.load(src, boundary_check=(0,), padding_option="zero")
+  int t20[1];
+  t20[0] = L0_base;
+  long long t20_i64[1];
+  t20_i64[0] = (long long)(t20[0]);
+  // ../conformance/constructs/block_ptr_1d.tri:32: tl.store(dst, acc, boundary_check=(0,))
+  int t38[1];
+  t38[0] = L0_base;
+  long long t38_i64[1];
+  t38_i64[0] = (long long)(t38[0]);
+  // ../conformance/constructs/block_ptr_1d.tri:30: for i in range(0, n, BLOCK):
   for (int i = 0; i < n; i += 16) {
     // ../conformance/constructs/block_ptr_1d.tri:31: acc += tl.load(src, boundary_check=(0,), padding_option="zero")
-    int t20[1];
-    t20[0] = L0_base;
-    long long t20_i64[1];
-    t20_i64[0] = (long long)(t20[0]);
     long long src_idx0[1];
     src_idx0[0] = src_off0 + t20_i64[0];
     long long src_offs[1];
@@ -63,10 +70,6 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_p
     float acc_1[1];
     acc_1[0] = acc[0] + src_ptrs_val[0];
     // ../conformance/constructs/block_ptr_1d.tri:32: tl.store(dst, acc, boundary_check=(0,))
-    int t38[1];
-    t38[0] = L0_base;
-    long long t38_i64[1];
-    t38_i64[0] = (long long)(t38[0]);
     long long dst_idx0[1];
     dst_idx0[0] = dst_off0 + t38_i64[0];
     long long dst_offs[1];

@@ -116,14 +116,33 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
   p_a_off1 = 0LL;
   p_b_off0 = 0LL;
   p_b_off1 = p_b_off1_1;
+  // ../conformance/constructs/block_ptr_matmul.tri:29: a = tl.load(p_a, boundary_check=(0, 1), padding_option="zero")
+  int t40[16];
+  #pragma unroll
+  for (int e = 0; e < 16; ++e) t40[e] = L1_base + e * 4;
+  long long t40_i64[16];
+  #pragma unroll
+  for (int e = 0; e < 16; ++e) t40_i64[e] = (long long)(t40[e]);
+  int t53[1];
+  t53[0] = L3_base;
+  long long t53_i64[1];
+  t53_i64[0] = (long long)(t53[0]);
+  // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
+  int t77[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t77[e] = L6_base + e * 16;
+  long long t77_i64[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t77_i64[e] = (long long)(t77[e]);
+  int t90[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t90[e] = L8_base + e;
+  long long t90_i64[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t90_i64[e] = (long long)(t90[e]);
+  // ../conformance/constructs/block_ptr_matmul.tri:28: for k in range(0, tl.cdiv(K, BK)):
   for (int k = 0; k < t31; k += 1) {
     // ../conformance/constructs/block_ptr_matmul.tri:29: a = tl.load(p_a, boundary_check=(0, 1), padding_option="zero")
-    int t40[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) t40[e] = L1_base + e * 4;
-    long long t40_i64[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) t40_i64[e] = (long long)(t40[e]);
     long long p_a_idx0[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) p_a_idx0[e] = p_a_off0 + t40_i64[e];
@@ -139,10 +158,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
     bool t52[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t52[e] = (t49[e] & t51[e]) != 0;
-    int t53[1];
-    t53[0] = L3_base;
-    long long t53_i64[1];
-    t53_i64[0] = (long long)(t53[0]);
     long long p_a_idx1[1];
     p_a_idx1[0] = p_a_off1 + t53_i64[0];
     long long t59[1];
@@ -166,12 +181,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
     #pragma unroll
     for (int e = 0; e < 16; ++e) a[e] = p_a_mask[e] ? *p_a_ptrs[e] : ((tri_half)0x0000);
     // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
-    int t77[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t77[e] = L6_base + e * 16;
-    long long t77_i64[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t77_i64[e] = (long long)(t77[e]);
     long long p_b_idx0[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) p_b_idx0[e] = p_b_off0 + t77_i64[e];
@@ -187,12 +196,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) block_ptr_matm
     bool t89[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t89[e] = (t86[e] & t88[e]) != 0;
-    int t90[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t90[e] = L8_base + e;
-    long long t90_i64[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t90_i64[e] = (long long)(t90[e]);
     long long p_b_idx1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) p_b_idx1[e] = p_b_off1 + t90_i64[e];

@@ -10,8 +10,8 @@
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 32] tiles: 4 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 1 elements per thread, replicated
-//   #L7 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
-//   #L8 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
+//   #L7 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
+//   #L8 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L9 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
@@ -68,9 +68,9 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
   int L5_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   int L6_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L6 tiles
   int L6_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L6 tiles
-  int L7_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L7 tiles
+  int L7_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L7 tiles
   int L7_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L7 tiles
-  int L8_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L8 tiles
+  int L8_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L8 tiles
   int L8_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L9_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L9 tiles
   float acc[8];
@@ -108,15 +108,22 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
   for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 8; ++e) acc2[e] = acc2_1[e];
+  // ../conformance/constructs/dot_acc.tri:27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
+  // rm is recomputed in #L9 rather than moved.
+  int t27[1];
+  t27[0] = L9_base;
+  int t29[1];
+  t29[0] = t27[0] * K;
+  tri_half* a_ptrs[1];
+  a_ptrs[0] = a_ptr + t29[0];
+  // ../conformance/constructs/dot_acc.tri:28: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :])
+  // rn is recomputed in #L2 rather than moved.
+  int t47[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t47[e] = L2_base + e;
+  // ../conformance/constructs/dot_acc.tri:26: for kk in range(0, K, BK):
   for (int kk = 0; kk < K; kk += 32) {
     // ../conformance/constructs/dot_acc.tri:27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
-    // rm is recomputed in #L9 rather than moved.
-    int t27[1];
-    t27[0] = L9_base;
-    int t29[1];
-    t29[0] = t27[0] * K;
-    tri_half* a_ptrs[1];
-    a_ptrs[0] = a_ptr + t29[0];
     int t33[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t33[e] = kk + rk[e];
@@ -143,10 +150,6 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     t44[0] = t41[0] * 32;
     tri_half* b_ptrs[1];
     b_ptrs[0] = b_ptr + t44[0];
-    // rn is recomputed in #L2 rather than moved.
-    int t47[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t47[e] = L2_base + e;
     tri_half* t50[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t50[e] = b_ptrs[0] + t47[e];
@@ -162,9 +165,9 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     // ../conformance/constructs/dot_acc.tri:29: acc = tl.dot(a, b, acc)
     // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
     #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L8_base0) * 32 + L8_base1 + e % 8] = a[e];
+    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 8] = a[e];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L8_base0) * 32 + L8_base1 + e % 8] = b[e];
+    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L7_base0) * 32 + L7_base1 + e % 8] = b[e];
     __syncthreads();
     float acc_1[8];
     #pragma unroll
@@ -193,9 +196,9 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     // ../conformance/constructs/dot_acc.tri:30: acc2 = tl.dot(a, b, acc=acc2)
     // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
     #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L8_base0) * 32 + L8_base1 + e % 8] = a[e];
+    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 8] = a[e];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L8_base0) * 32 + L8_base1 + e % 8] = b[e];
+    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L7_base0) * 32 + L7_base1 + e % 8] = b[e];
     __syncthreads();
     float acc2_2[8];
     #pragma unroll

@@ -10,14 +10,14 @@
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L6 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 1 elements per thread, replicated
-//   #L7 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 16 elements per thread, replicated
-//   #L8 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
-//   #L9 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 1 elements per thread, replicated
-//   #L10 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L11 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
+//   #L7 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
+//   #L8 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 1 elements per thread, replicated
+//   #L9 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
+//   #L10 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
+//   #L11 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 16 elements per thread, replicated
 //   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 1 elements per thread, replicated
-//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
-//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -72,19 +72,19 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
   int L5_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   int L6_base0 = (warp_id % 4) * 16 + lane_id / 2 % 16;  // coordinate along axis 0 of this thread's first element in #L6 tiles
   int L6_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L6 tiles
-  int L7_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L7 tiles
+  int L7_base0 = (warp_id % 4) * 16 + lane_id / 2 % 16;  // coordinate along axis 0 of this thread's first element in #L7 tiles
   int L7_base1 = (lane_id % 2) * 16;  // coordinate along axis 1 of this thread's first element in #L7 tiles
-  int L8_base0 = (warp_id % 4) * 16 + lane_id / 2 % 16;  // coordinate along axis 0 of this thread's first element in #L8 tiles
-  int L8_base1 = (lane_id % 2) * 16;  // coordinate along axis 1 of this thread's first element in #L8 tiles
-  int L9_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L9 tiles
-  int L9_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L9 tiles
-  int L10_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L10 tiles
+  int L8_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L8 tiles
+  int L8_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L8 tiles
+  int L9_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L9 tiles
+  int L9_base1 = (lane_id % 4) * 16;  // coordinate along axis 1 of this thread's first element in #L9 tiles
+  int L10_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L10 tiles
   int L10_base1 = (lane_id % 4) * 16;  // coordinate along axis 1 of this thread's first element in #L10 tiles
-  int L11_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L11 tiles
-  int L11_base1 = (lane_id % 4) * 16;  // coordinate along axis 1 of this thread's first element in #L11 tiles
+  int L11_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L11 tiles
+  int L11_base1 = (lane_id % 2) * 16;  // coordinate along axis 1 of this thread's first element in #L11 tiles
   int L12_base = (warp_id % 4) * 16 + lane_id / 2 % 16;  // index of this thread's first element in #L12 tiles
-  int L13_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L13 tiles
-  int L14_base = (lane_id % 4) * 16;  // index of this thread's first element in #L14 tiles
+  int L13_base = (lane_id % 4) * 16;  // index of this thread's first element in #L13 tiles
+  int L14_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L14 tiles
   int acc[32];
   // ../conformance/constructs/dot_int8_mma.tri:22: rm = tl.arange(0, M)
   int rm[4];
@@ -118,6 +118,20 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
   // ../conformance/constructs/dot_int8_mma.tri:27: for kk in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = acc_1[e];
+  // ../conformance/constructs/dot_int8_mma.tri:29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
+  // rm is recomputed in #L12 rather than moved.
+  int t27[1];
+  t27[0] = L12_base;
+  int t29[1];
+  t29[0] = t27[0] * K;
+  signed char* a_ptrs[1];
+  a_ptrs[0] = a_ptr + t29[0];
+  // ../conformance/constructs/dot_int8_mma.tri:30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
+  // rn is recomputed in #L13 rather than moved.
+  int t51[16];
+  #pragma unroll
+  for (int e = 0; e < 16; ++e) t51[e] = L13_base + e;
+  // ../conformance/constructs/dot_int8_mma.tri:27: for kk in range(0, K, BK):
   for (int kk = 0; kk < K; kk += 32) {
     // ../conformance/constructs/dot_int8_mma.tri:28: mk = (kk + rk) < K
     int t24[16];
@@ -127,13 +141,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
     #pragma unroll
     for (int e = 0; e < 16; ++e) mk[e] = t24[e] < K;
     // ../conformance/constructs/dot_int8_mma.tri:29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
-    // rm is recomputed in #L12 rather than moved.
-    int t27[1];
-    t27[0] = L12_base;
-    int t29[1];
-    t29[0] = t27[0] * K;
-    signed char* a_ptrs[1];
-    a_ptrs[0] = a_ptr + t29[0];
     int t33[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t33[e] = kk + rk[e];
@@ -146,7 +153,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
     int t45[1];
     int t48[1];
     signed char* b_ptrs[1];
-    int t51[16];
     signed char* t54[16];
     bool t55[1];
     signed char b[16];
@@ -176,13 +182,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       // ../conformance/constructs/dot_int8_mma.tri:30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) t44[e] = kk + rk[e];
-      // t44 is recomputed in #L13 rather than moved.
-      t45[0] = (kk) + (L13_base);
+      // t44 is recomputed in #L14 rather than moved.
+      t45[0] = (kk) + (L14_base);
       t48[0] = t45[0] * 64;
       b_ptrs[0] = b_ptr + t48[0];
-      // rn is recomputed in #L14 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t51[e] = L14_base + e;
       #pragma unroll
       for (int e = 0; e < 16; ++e) t54[e] = b_ptrs[0] + t51[e];
       #pragma unroll
@@ -208,9 +211,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       // ../conformance/constructs/dot_int8_mma.tri:31: acc = tl.dot(a, b, acc, out_dtype=tl.int32)
       // tl.dot i8[64,32] x i8[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
       #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem)[(L8_base0) * 32 + L8_base1 + e % 16] = a[e];
+      for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
       #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem + 2048)[(L11_base0) * 64 + L11_base1 + e % 16] = b[e];
+      for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem + 2048)[(L10_base0) * 64 + L10_base1 + e % 16] = b[e];
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc[e] = acc[e];
@@ -244,25 +247,22 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       // ../conformance/constructs/dot_int8_mma.tri:30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) t44[e] = kk + rk[e];
-      // t44 is recomputed in #L13 rather than moved.
-      t45[0] = (kk) + (L13_base);
+      // t44 is recomputed in #L14 rather than moved.
+      t45[0] = (kk) + (L14_base);
       t48[0] = t45[0] * 64;
       b_ptrs[0] = b_ptr + t48[0];
-      // rn is recomputed in #L14 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t51[e] = L14_base + e;
       #pragma unroll
       for (int e = 0; e < 16; ++e) t54[e] = b_ptrs[0] + t51[e];
-      // mk is recomputed in #L13 rather than moved.
-      t55[0] = ((kk) + (L13_base)) < (K);
+      // mk is recomputed in #L14 rather than moved.
+      t55[0] = ((kk) + (L14_base)) < (K);
       #pragma unroll
       for (int e = 0; e < 16; ++e) b[e] = t55[0] ? *t54[e] : ((signed char)0);
       // ../conformance/constructs/dot_int8_mma.tri:31: acc = tl.dot(a, b, acc, out_dtype=tl.int32)
       // tl.dot i8[64,32] x i8[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
       #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem)[(L8_base0) * 32 + L8_base1 + e % 16] = a[e];
+      for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
       #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem + 2048)[(L11_base0) * 64 + L11_base1 + e % 16] = b[e];
+      for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem + 2048)[(L10_base0) * 64 + L10_base1 + e % 16] = b[e];
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc[e] = acc[e];

@@ -8,11 +8,11 @@
 //   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 8 elements per thread, replicated
-//   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 1 elements per thread, replicated
-//   #L6 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 16] tiles: 8 elements per thread
-//   #L7 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 2 elements per thread, replicated
-//   #L8 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 4 elements per thread, replicated
-//   #L9 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 64] tiles: 8 elements per thread
+//   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 16] tiles: 8 elements per thread
+//   #L6 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 2 elements per thread, replicated
+//   #L7 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 4 elements per thread, replicated
+//   #L8 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 64] tiles: 8 elements per thread
+//   #L9 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 1 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
@@ -82,16 +82,16 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
   int L3_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  int L5_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L5 tiles
+  int L5_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   int L6_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L6 tiles
-  int L6_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L6 tiles
-  int L7_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L7 tiles
-  int L7_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L7 tiles
-  int L8_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L8 tiles
+  int L6_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L6 tiles
+  int L7_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L7 tiles
+  int L7_base1 = (lane_id % 16) * 4;  // coordinate along axis 1 of this thread's first element in #L7 tiles
+  int L8_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L8 tiles
   int L8_base1 = (lane_id % 16) * 4;  // coordinate along axis 1 of this thread's first element in #L8 tiles
-  int L9_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L9 tiles
-  int L9_base1 = (lane_id % 16) * 4;  // coordinate along axis 1 of this thread's first element in #L9 tiles
+  int L9_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L9 tiles
+  int L9_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L9 tiles
   int L10_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L10 tiles
   int L10_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L10 tiles
   int L11_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L11 tiles
@@ -117,6 +117,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc3[e] = 0.0f;
+  // ../conformance/constructs/dot_tf32_mma.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+  int t23[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t23[e] = rm[e] * K;
+  float* a_ptrs[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) a_ptrs[e] = a_ptr + t23[e];
+  // ../conformance/constructs/dot_tf32_mma.tri:26: for kk in range(0, K, BK):
   for (int kk = 0; kk < K; kk += 16) {
     // ../conformance/constructs/dot_tf32_mma.tri:27: mk = (kk + rk) < K
     int t18[1];
@@ -124,12 +132,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
     bool mk[1];
     mk[0] = t18[0] < K;
     // ../conformance/constructs/dot_tf32_mma.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
-    int t23[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t23[e] = rm[e] * K;
-    float* a_ptrs[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) a_ptrs[e] = a_ptr + t23[e];
     int t27[1];
     t27[0] = kk + rk[0];
     float* t31[8];
@@ -170,9 +172,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       // ../conformance/constructs/dot_tf32_mma.tri:30: acc = tl.dot(a, b, acc)
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k8 along K = 16.
       #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L6_base0 + (e / 1) * 8) * 16 + L6_base1] = a[e];
+      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L5_base0 + (e / 1) * 8) * 16 + L5_base1] = a[e];
       #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem + 4096)[(L9_base0 + (e / 4) * 8) * 64 + L9_base1 + e % 4] = b[e];
+      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem + 4096)[(L8_base0 + (e / 4) * 8) * 64 + L8_base1 + e % 4] = b[e];
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc_1[e] = acc[e];
@@ -201,9 +203,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       // ../conformance/constructs/dot_tf32_mma.tri:31: acc3 = tl.dot(a, b, acc3, input_precision="tf32x3")
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, 3 x mma.sync m16n8k8 along K = 16.
       #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L6_base0 + (e / 1) * 8) * 16 + L6_base1] = a[e];
+      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L5_base0 + (e / 1) * 8) * 16 + L5_base1] = a[e];
       #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem + 4096)[(L9_base0 + (e / 4) * 8) * 64 + L9_base1 + e % 4] = b[e];
+      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem + 4096)[(L8_base0 + (e / 4) * 8) * 64 + L8_base1 + e % 4] = b[e];
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc3_1[e] = acc3[e];
@@ -258,9 +260,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       // ../conformance/constructs/dot_tf32_mma.tri:30: acc = tl.dot(a, b, acc)
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k8 along K = 16.
       #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L6_base0 + (e / 1) * 8) * 16 + L6_base1] = a[e];
+      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L5_base0 + (e / 1) * 8) * 16 + L5_base1] = a[e];
       #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem + 4096)[(L9_base0 + (e / 4) * 8) * 64 + L9_base1 + e % 4] = b[e];
+      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem + 4096)[(L8_base0 + (e / 4) * 8) * 64 + L8_base1 + e % 4] = b[e];
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc_1[e] = acc[e];
@@ -289,9 +291,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       // ../conformance/constructs/dot_tf32_mma.tri:31: acc3 = tl.dot(a, b, acc3, input_precision="tf32x3")
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, 3 x mma.sync m16n8k8 along K = 16.
       #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L6_base0 + (e / 1) * 8) * 16 + L6_base1] = a[e];
+      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L5_base0 + (e / 1) * 8) * 16 + L5_base1] = a[e];
       #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem + 4096)[(L9_base0 + (e / 4) * 8) * 64 + L9_base1 + e % 4] = b[e];
+      for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem + 4096)[(L8_base0 + (e / 4) * 8) * 64 + L8_base1 + e % 4] = b[e];
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc3_1[e] = acc3[e];

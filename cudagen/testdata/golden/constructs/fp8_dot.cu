@@ -10,14 +10,14 @@
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L6 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 1 elements per thread, replicated
-//   #L7 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 16 elements per thread, replicated
-//   #L8 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
-//   #L9 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 1 elements per thread, replicated
-//   #L10 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L11 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
+//   #L7 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
+//   #L8 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 1 elements per thread, replicated
+//   #L9 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
+//   #L10 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
+//   #L11 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 16 elements per thread, replicated
 //   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 1 elements per thread, replicated
-//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
-//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -97,19 +97,19 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
   int L5_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   int L6_base0 = (warp_id % 4) * 16 + lane_id / 2 % 16;  // coordinate along axis 0 of this thread's first element in #L6 tiles
   int L6_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L6 tiles
-  int L7_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L7 tiles
+  int L7_base0 = (warp_id % 4) * 16 + lane_id / 2 % 16;  // coordinate along axis 0 of this thread's first element in #L7 tiles
   int L7_base1 = (lane_id % 2) * 16;  // coordinate along axis 1 of this thread's first element in #L7 tiles
-  int L8_base0 = (warp_id % 4) * 16 + lane_id / 2 % 16;  // coordinate along axis 0 of this thread's first element in #L8 tiles
-  int L8_base1 = (lane_id % 2) * 16;  // coordinate along axis 1 of this thread's first element in #L8 tiles
-  int L9_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L9 tiles
-  int L9_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L9 tiles
-  int L10_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L10 tiles
+  int L8_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L8 tiles
+  int L8_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L8 tiles
+  int L9_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L9 tiles
+  int L9_base1 = (lane_id % 4) * 16;  // coordinate along axis 1 of this thread's first element in #L9 tiles
+  int L10_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L10 tiles
   int L10_base1 = (lane_id % 4) * 16;  // coordinate along axis 1 of this thread's first element in #L10 tiles
-  int L11_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L11 tiles
-  int L11_base1 = (lane_id % 4) * 16;  // coordinate along axis 1 of this thread's first element in #L11 tiles
+  int L11_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L11 tiles
+  int L11_base1 = (lane_id % 2) * 16;  // coordinate along axis 1 of this thread's first element in #L11 tiles
   int L12_base = (warp_id % 4) * 16 + lane_id / 2 % 16;  // index of this thread's first element in #L12 tiles
-  int L13_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L13 tiles
-  int L14_base = (lane_id % 4) * 16;  // index of this thread's first element in #L14 tiles
+  int L13_base = (lane_id % 4) * 16;  // index of this thread's first element in #L13 tiles
+  int L14_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L14 tiles
   float acc[32];
   // ../conformance/constructs/fp8_dot.tri:27: rm = tl.arange(0, M)
   int rm[4];
@@ -143,6 +143,20 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
   // ../conformance/constructs/fp8_dot.tri:32: for kk in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = acc_1[e];
+  // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+  // rm is recomputed in #L12 rather than moved.
+  int t30[1];
+  t30[0] = L12_base;
+  int t32[1];
+  t32[0] = t30[0] * K;
+  tri_fp8e4nv* a_ptrs[1];
+  a_ptrs[0] = a_ptr + t32[0];
+  // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+  // rn is recomputed in #L13 rather than moved.
+  int t54[16];
+  #pragma unroll
+  for (int e = 0; e < 16; ++e) t54[e] = L13_base + e;
+  // ../conformance/constructs/fp8_dot.tri:32: for kk in range(0, K, BK):
   for (int kk = 0; kk < K; kk += 32) {
     // ../conformance/constructs/fp8_dot.tri:33: mk = (kk + rk) < K
     int t27[16];
@@ -152,13 +166,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     #pragma unroll
     for (int e = 0; e < 16; ++e) mk[e] = t27[e] < K;
     // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
-    // rm is recomputed in #L12 rather than moved.
-    int t30[1];
-    t30[0] = L12_base;
-    int t32[1];
-    t32[0] = t30[0] * K;
-    tri_fp8e4nv* a_ptrs[1];
-    a_ptrs[0] = a_ptr + t32[0];
     int t36[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t36[e] = kk + rk[e];
@@ -171,7 +178,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     int t48[1];
     int t51[1];
     tri_fp8e4nv* b_ptrs[1];
-    int t54[16];
     tri_fp8e4nv* t57[16];
     bool t58[1];
     tri_fp8e4nv b[16];
@@ -193,13 +199,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
       // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) t47[e] = kk + rk[e];
-      // t47 is recomputed in #L13 rather than moved.
-      t48[0] = (kk) + (L13_base);
+      // t47 is recomputed in #L14 rather than moved.
+      t48[0] = (kk) + (L14_base);
       t51[0] = t48[0] * 64;
       b_ptrs[0] = b_ptr + t51[0];
-      // rn is recomputed in #L14 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t54[e] = L14_base + e;
       #pragma unroll
       for (int e = 0; e < 16; ++e) t57[e] = b_ptrs[0] + t54[e];
       #pragma unroll
@@ -217,9 +220,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
       // ../conformance/constructs/fp8_dot.tri:36: acc = tl.dot(a, b, acc)
       // tl.dot fp8e4nv[64,32] x fp8e4nv[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
       #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L8_base0) * 32 + L8_base1 + e % 16] = a[e];
+      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
       #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem + 2048)[(L11_base0) * 64 + L11_base1 + e % 16] = b[e];
+      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem + 2048)[(L10_base0) * 64 + L10_base1 + e % 16] = b[e];
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc[e] = acc[e];
@@ -253,25 +256,22 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
       // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) t47[e] = kk + rk[e];
-      // t47 is recomputed in #L13 rather than moved.
-      t48[0] = (kk) + (L13_base);
+      // t47 is recomputed in #L14 rather than moved.
+      t48[0] = (kk) + (L14_base);
       t51[0] = t48[0] * 64;
       b_ptrs[0] = b_ptr + t51[0];
-      // rn is recomputed in #L14 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t54[e] = L14_base + e;
       #pragma unroll
       for (int e = 0; e < 16; ++e) t57[e] = b_ptrs[0] + t54[e];
-      // mk is recomputed in #L13 rather than moved.
-      t58[0] = ((kk) + (L13_base)) < (K);
+      // mk is recomputed in #L14 rather than moved.
+      t58[0] = ((kk) + (L14_base)) < (K);
       #pragma unroll
       for (int e = 0; e < 16; ++e) b[e] = t58[0] ? *t57[e] : ((tri_fp8e4nv)0x00);
       // ../conformance/constructs/fp8_dot.tri:36: acc = tl.dot(a, b, acc)
       // tl.dot fp8e4nv[64,32] x fp8e4nv[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
       #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L8_base0) * 32 + L8_base1 + e % 16] = a[e];
+      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
       #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem + 2048)[(L11_base0) * 64 + L11_base1 + e % 16] = b[e];
+      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem + 2048)[(L10_base0) * 64 + L10_base1 + e % 16] = b[e];
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc[e] = acc[e];
@@ -333,17 +333,17 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     a0[e + 14] = (tri_fp8e4nv)(vec.w >> 16); a0[e + 15] = (tri_fp8e4nv)(vec.w >> 24);
   }
   // ../conformance/constructs/fp8_dot.tri:39: b0 = tl.load(b5_ptr + rk[:, None] * N + rn[None, :])
-  // rk is recomputed in #L13 rather than moved.
+  // rk is recomputed in #L14 rather than moved.
   int t78[1];
-  t78[0] = L13_base;
+  t78[0] = L14_base;
   int t81[1];
   t81[0] = t78[0] * 64;
   tri_fp8e5* b5_ptrs[1];
   b5_ptrs[0] = b5_ptr + t81[0];
-  // rn is recomputed in #L14 rather than moved.
+  // rn is recomputed in #L13 rather than moved.
   int t84[16];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) t84[e] = L14_base + e;
+  for (int e = 0; e < 16; ++e) t84[e] = L13_base + e;
   tri_fp8e5* t87[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t87[e] = b5_ptrs[0] + t84[e];
@@ -373,9 +373,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
   for (int e = 0; e < 32; ++e) h_ptrs[e] = h_ptr + offs[e];
   // tl.dot fp8e5[64,32] x fp8e5[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
   #pragma unroll
-  for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e5*>(tri_smem)[(L8_base0) * 32 + L8_base1 + e % 16] = a5[e];
+  for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e5*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a5[e];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e5*>(tri_smem + 2048)[(L11_base0) * 64 + L11_base1 + e % 16] = b0[e];
+  for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e5*>(tri_smem + 2048)[(L10_base0) * 64 + L10_base1 + e % 16] = b0[e];
   __syncthreads();
   tri_half t95[32];
   float t95_f32[32];
@@ -416,9 +416,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
   for (int e = 0; e < 32; ++e) d_ptrs[e] = d_ptr + offs[e];
   // tl.dot fp8e4nv[64,32] x fp8e5[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
   #pragma unroll
-  for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L8_base0) * 32 + L8_base1 + e % 16] = a0[e];
+  for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a0[e];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e5*>(tri_smem + 2048)[(L11_base0) * 64 + L11_base1 + e % 16] = b0[e];
+  for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e5*>(tri_smem + 2048)[(L10_base0) * 64 + L10_base1 + e % 16] = b0[e];
   __syncthreads();
   float t101[32];
   #pragma unroll

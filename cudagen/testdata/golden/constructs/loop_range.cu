@@ -28,10 +28,12 @@ extern "C" __global__ void __launch_bounds__(128) range_kernel(float* x_ptr, flo
   int t7 = N - row;
   acc = 0.0f;
   count = 0;
+  // ../conformance/constructs/loop_range.tri:21: acc += tl.load(x_ptr + row * N + j)
+  int t13 = row * N;
+  float* x_ptrs = x_ptr + t13;
+  // ../conformance/constructs/loop_range.tri:20: for j in range(lo, N - row, step):
   for (int j = lo; step > 0 ? j < t7 : j > t7; j += step) {
     // ../conformance/constructs/loop_range.tri:21: acc += tl.load(x_ptr + row * N + j)
-    int t13 = row * N;
-    float* x_ptrs = x_ptr + t13;
     float* x_ptrs_1 = x_ptrs + j;
     float x = *x_ptrs_1;
     float acc_1 = acc + x;

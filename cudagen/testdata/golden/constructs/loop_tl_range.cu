@@ -32,6 +32,10 @@ extern "C" __global__ void __launch_bounds__(128) tl_range_kernel(float* x_ptr, 
   cols[0] = L0_base;
   // ../conformance/constructs/loop_tl_range.tri:19: for start in tl.range(0, N, BLOCK, num_stages=2):
   acc[0] = 0.0f;
+  // ../conformance/constructs/loop_tl_range.tri:21: acc += tl.load(x_ptr + row * N + start + cols, mask=mask, other=0.0)
+  int t15 = row * N;
+  float* x_ptrs = x_ptr + t15;
+  // ../conformance/constructs/loop_tl_range.tri:19: for start in tl.range(0, N, BLOCK, num_stages=2):
   for (int start = 0; start < N; start += 32) {
     // ../conformance/constructs/loop_tl_range.tri:20: mask = start + cols < N
     int t12[1];
@@ -39,8 +43,6 @@ extern "C" __global__ void __launch_bounds__(128) tl_range_kernel(float* x_ptr, 
     bool mask[1];
     mask[0] = t12[0] < N;
     // ../conformance/constructs/loop_tl_range.tri:21: acc += tl.load(x_ptr + row * N + start + cols, mask=mask, other=0.0)
-    int t15 = row * N;
-    float* x_ptrs = x_ptr + t15;
     float* x_ptrs_1 = x_ptrs + start;
     float* x_ptrs_2[1];
     x_ptrs_2[0] = x_ptrs_1 + cols[0];

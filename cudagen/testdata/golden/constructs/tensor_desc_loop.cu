@@ -61,6 +61,26 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
   desc_shape1 = desc_shape1_1;
   desc_stride0 = desc_stride0_1;
   desc_stride1 = 1LL;
+  // ../conformance/constructs/tensor_desc_loop.tri:38: acc += desc.load([pid * BM, j * BN])
+  int t25 = pid * 16;
+  long long t25_i64 = (long long)(t25);
+  int t30[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t30[e] = L1_base + e * 8;
+  long long t30_i64[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t30_i64[e] = (long long)(t30[e]);
+  long long desc_idx0[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) desc_idx0[e] = t25_i64 + t30_i64[e];
+  bool t39[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t39[e] = desc_idx0[e] >= 0LL;
+  int t43[1];
+  t43[0] = L3_base;
+  long long t43_i64[1];
+  t43_i64[0] = (long long)(t43[0]);
+  // ../conformance/constructs/tensor_desc_loop.tri:37: for j in range(0, N // BN):
   for (int j = 0; j < t14; j += 1) {
     float* desc_base_1;
     long long desc_shape0_2;
@@ -68,35 +88,17 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
     long long desc_stride0_2;
     long long desc_stride1_1;
     // ../conformance/constructs/tensor_desc_loop.tri:38: acc += desc.load([pid * BM, j * BN])
-    int t25 = pid * 16;
     int t27 = j * 16;
-    long long t25_i64 = (long long)(t25);
     long long t27_i64 = (long long)(t27);
-    int t30[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t30[e] = L1_base + e * 8;
-    long long t30_i64[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t30_i64[e] = (long long)(t30[e]);
-    long long desc_idx0[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) desc_idx0[e] = t25_i64 + t30_i64[e];
     long long t36[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t36[e] = desc_idx0[e] * desc_stride0;
-    bool t39[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t39[e] = desc_idx0[e] >= 0LL;
     bool t41[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t41[e] = desc_idx0[e] < desc_shape0;
     bool t42[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t42[e] = (t39[e] & t41[e]) != 0;
-    int t43[1];
-    t43[0] = L3_base;
-    long long t43_i64[1];
-    t43_i64[0] = (long long)(t43[0]);
     long long desc_idx1[1];
     desc_idx1[0] = t27_i64 + t43_i64[0];
     long long t49[1];

@@ -98,39 +98,70 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_ma
   int t31 = t29 / 32;
   #pragma unroll
   for (int e = 0; e < 32; ++e) accumulator[e] = 0.0f;
+  // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+  long long offs_am_i64 = (long long)(offs_am);
+  int t40[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t40[e] = L1_base + e * 32;
+  long long t40_i64[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t40_i64[e] = (long long)(t40[e]);
+  long long a_desc_idx0[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) a_desc_idx0[e] = offs_am_i64 + t40_i64[e];
+  long long t46[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t46[e] = a_desc_idx0[e] * a_desc_stride0;
+  bool t49[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t49[e] = a_desc_idx0[e] >= 0LL;
+  bool t51[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t51[e] = a_desc_idx0[e] < a_desc_shape0;
+  bool t52[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t52[e] = (t49[e] & t51[e]) != 0;
+  int t53[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t53[e] = L3_base + e;
+  long long t53_i64[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t53_i64[e] = (long long)(t53[e]);
+  // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+  long long offs_bn_i64 = (long long)(offs_bn);
+  int t79[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t79[e] = L1_base + e * 32;
+  long long t79_i64[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t79_i64[e] = (long long)(t79[e]);
+  long long b_desc_idx0[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) b_desc_idx0[e] = offs_bn_i64 + t79_i64[e];
+  long long t85[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t85[e] = b_desc_idx0[e] * b_desc_stride0;
+  bool t88[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t88[e] = b_desc_idx0[e] >= 0LL;
+  bool t90[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t90[e] = b_desc_idx0[e] < b_desc_shape0;
+  bool t91[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t91[e] = (t88[e] & t90[e]) != 0;
+  int t92[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t92[e] = L3_base + e;
+  long long t92_i64[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t92_i64[e] = (long long)(t92[e]);
+  // ../conformance/constructs/tensor_desc_matmul.tri:38: for k in range(tl.cdiv(K, BK)):
   for (int k = 0; k < t31; k += 1) {
     // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
     int offs_k = k * 32;
     // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
-    long long offs_am_i64 = (long long)(offs_am);
     long long offs_k_i64 = (long long)(offs_k);
-    int t40[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t40[e] = L1_base + e * 32;
-    long long t40_i64[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t40_i64[e] = (long long)(t40[e]);
-    long long a_desc_idx0[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) a_desc_idx0[e] = offs_am_i64 + t40_i64[e];
-    long long t46[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t46[e] = a_desc_idx0[e] * a_desc_stride0;
-    bool t49[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t49[e] = a_desc_idx0[e] >= 0LL;
-    bool t51[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t51[e] = a_desc_idx0[e] < a_desc_shape0;
-    bool t52[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t52[e] = (t49[e] & t51[e]) != 0;
-    int t53[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t53[e] = L3_base + e;
-    long long t53_i64[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t53_i64[e] = (long long)(t53[e]);
     long long a_desc_idx1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) a_desc_idx1[e] = offs_k_i64 + t53_i64[e];
@@ -159,35 +190,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_ma
     #pragma unroll
     for (int e = 0; e < 16; ++e) a[e] = a_desc_mask[e] ? *a_desc_ptrs[e] : ((tri_half)0x0000);
     // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
-    long long offs_bn_i64 = (long long)(offs_bn);
     long long offs_k_i64_1 = (long long)(offs_k);
-    int t79[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t79[e] = L1_base + e * 32;
-    long long t79_i64[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t79_i64[e] = (long long)(t79[e]);
-    long long b_desc_idx0[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) b_desc_idx0[e] = offs_bn_i64 + t79_i64[e];
-    long long t85[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t85[e] = b_desc_idx0[e] * b_desc_stride0;
-    bool t88[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t88[e] = b_desc_idx0[e] >= 0LL;
-    bool t90[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t90[e] = b_desc_idx0[e] < b_desc_shape0;
-    bool t91[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t91[e] = (t88[e] & t90[e]) != 0;
-    int t92[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t92[e] = L3_base + e;
-    long long t92_i64[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t92_i64[e] = (long long)(t92[e]);
     long long b_desc_idx1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) b_desc_idx1[e] = offs_k_i64_1 + t92_i64[e];

@@ -50,11 +50,17 @@ extern "C" __global__ void __launch_bounds__(128) colsum_kernel(float* x_ptr, fl
   // ../samples/colsum.tri:19: for m in range(0, M, BLOCK_M):
   #pragma unroll
   for (int e = 0; e < 2; ++e) acc[e] = 0.0f;
+  // ../samples/colsum.tri:20: rows = m + tl.arange(0, BLOCK_M)
+  int t17[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t17[e] = L1_base + e * 4;
+  // ../samples/colsum.tri:21: mask = (rows[:, None] < M) & (cols[None, :] < N)
+  bool t25[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t25[e] = cols[e] < N;
+  // ../samples/colsum.tri:19: for m in range(0, M, BLOCK_M):
   for (int m = 0; m < M; m += 32) {
     // ../samples/colsum.tri:20: rows = m + tl.arange(0, BLOCK_M)
-    int t17[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t17[e] = L1_base + e * 4;
     int rows[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) rows[e] = m + t17[e];
@@ -62,9 +68,6 @@ extern "C" __global__ void __launch_bounds__(128) colsum_kernel(float* x_ptr, fl
     bool t22[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t22[e] = rows[e] < M;
-    bool t25[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t25[e] = cols[e] < N;
     bool mask[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) mask[e] = (t22[e / 2 % 8] & t25[e % 2]) != 0;

@@ -56,11 +56,17 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
   for (int e = 0; e < 32; ++e) db[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 32; ++e) dw[e] = 0.0f;
+  // ../samples/layernorm_dwdb.tri:26: rows = i + tl.arange(0, BLOCK_SIZE_M)
+  int t21[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t21[e] = L2_base + e * 4;
+  // ../samples/layernorm_dwdb.tri:27: mask = (rows[:, None] < M) & (cols[None, :] < N)
+  bool t29[4];
+  #pragma unroll
+  for (int e = 0; e < 4; ++e) t29[e] = cols[e] < N;
+  // ../samples/layernorm_dwdb.tri:25: for i in range(0, M, BLOCK_SIZE_M):
   for (int i = 0; i < M; i += 32) {
     // ../samples/layernorm_dwdb.tri:26: rows = i + tl.arange(0, BLOCK_SIZE_M)
-    int t21[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t21[e] = L2_base + e * 4;
     int rows[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) rows[e] = i + t21[e];
@@ -68,9 +74,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
     bool t26[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t26[e] = rows[e] < M;
-    bool t29[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) t29[e] = cols[e] < N;
     bool mask[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) mask[e] = (t26[e / 4 % 8] & t29[e % 4]) != 0;

@@ -80,11 +80,13 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(tri_half
   // ../samples/layernorm_fwd.tri:30: for off in range(0, N, BLOCK_SIZE):
   #pragma unroll
   for (int e = 0; e < 8; ++e) _mean[e] = 0.0f;
+  // ../samples/layernorm_fwd.tri:31: cols = off + tl.arange(0, BLOCK_SIZE)
+  int t20[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t20[e] = L0_base + e;
+  // ../samples/layernorm_fwd.tri:30: for off in range(0, N, BLOCK_SIZE):
   for (int off = 0; off < N; off += 1024) {
     // ../samples/layernorm_fwd.tri:31: cols = off + tl.arange(0, BLOCK_SIZE)
-    int t20[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t20[e] = L0_base + e;
     int cols[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) cols[e] = off + t20[e];
@@ -138,11 +140,13 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(tri_half
   // ../samples/layernorm_fwd.tri:37: for off in range(0, N, BLOCK_SIZE):
   #pragma unroll
   for (int e = 0; e < 8; ++e) _var[e] = 0.0f;
+  // ../samples/layernorm_fwd.tri:38: cols = off + tl.arange(0, BLOCK_SIZE)
+  int t42[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t42[e] = L0_base + e;
+  // ../samples/layernorm_fwd.tri:37: for off in range(0, N, BLOCK_SIZE):
   for (int off_1 = 0; off_1 < N; off_1 += 1024) {
     // ../samples/layernorm_fwd.tri:38: cols = off + tl.arange(0, BLOCK_SIZE)
-    int t42[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t42[e] = L0_base + e;
     int cols_1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) cols_1[e] = off_1 + t42[e];
@@ -216,12 +220,13 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(tri_half
   // ../samples/layernorm_fwd.tri:45: tl.store(Rstd + row, rstd)
   float* Rstd_ptrs = Rstd + row;
   if (tri_thread_id() == 0) *Rstd_ptrs = rstd;
+  // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
+  int t77[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t77[e] = L0_base + e;
   // ../samples/layernorm_fwd.tri:47: for off in range(0, N, BLOCK_SIZE):
   for (int off_2 = 0; off_2 < N; off_2 += 1024) {
     // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
-    int t77[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t77[e] = L0_base + e;
     int cols_2[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) cols_2[e] = off_2 + t77[e];

@@ -171,14 +171,21 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotu
   for (int e = 0; e < 16; ++e) offs_a[e] = offs_a_1[e];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_b[e] = offs_b_1[e];
+  // ../samples/matmul_autotuned.tri:36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
+  bool t77[16];
+  #pragma unroll
+  for (int e = 0; e < 16; ++e) t77[e] = rm[e] < m;
+  bool t94[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t94[e] = rn[e] < n;
+  // ../samples/matmul_autotuned.tri:72: offs_b += bk * stride_bk
+  int t106 = 32 * stride_bk;
+  // ../samples/matmul_autotuned.tri:67: for kk in range(0, k, bk):
   for (int kk = 0; kk < k; kk += 32) {
     // ../samples/matmul_autotuned.tri:68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
     int t74[1];
     t74[0] = rk[0] + kk;
     // ../samples/matmul_autotuned.tri:36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
-    bool t77[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) t77[e] = rm[e] < m;
     bool t80[1];
     t80[0] = t74[0] < k;
     bool t83[16];
@@ -189,12 +196,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotu
     int t88[1];
     int t89[2];
     bool t91[2];
-    bool t94[8];
     bool t97[16];
     tri_half b[16];
     float acc_1[32];
     tri_half* offs_a_2[16];
-    int t106;
     tri_half* offs_b_2[16];
     if (t28 + 63 < m && kk + 31 < k && t33 + 63 < n) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
@@ -250,7 +255,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotu
       #pragma unroll
       for (int e = 0; e < 16; ++e) offs_a_2[e] = offs_a[e] + 32;
       // ../samples/matmul_autotuned.tri:72: offs_b += bk * stride_bk
-      t106 = 32 * stride_bk;
       #pragma unroll
       for (int e = 0; e < 16; ++e) offs_b_2[e] = offs_b[e] + t106;
       // ../samples/matmul_autotuned.tri:67: for kk in range(0, k, bk):
@@ -273,8 +277,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotu
       for (int e = 0; e < 2; ++e) t89[e] = ((0) + (L12_base + e * 16)) + (kk);
       #pragma unroll
       for (int e = 0; e < 2; ++e) t91[e] = t89[e] < k;
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t94[e] = rn[e] < n;
       #pragma unroll
       for (int e = 0; e < 16; ++e) t97[e] = (t91[e / 8 % 2] & t94[e % 8]) != 0;
       // ../samples/matmul_autotuned.tri:69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
@@ -314,7 +316,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotu
       #pragma unroll
       for (int e = 0; e < 16; ++e) offs_a_2[e] = offs_a[e] + 32;
       // ../samples/matmul_autotuned.tri:72: offs_b += bk * stride_bk
-      t106 = 32 * stride_bk;
       #pragma unroll
       for (int e = 0; e < 16; ++e) offs_b_2[e] = offs_b[e] + t106;
       // ../samples/matmul_autotuned.tri:67: for kk in range(0, k, bk):

@@ -156,14 +156,25 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
   for (int e = 0; e < 16; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 8; ++e) b_ptrs[e] = b_ptrs_2[e];
+  // ../samples/matmul_batched.tri:47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+  bool t75[16];
+  #pragma unroll
+  for (int e = 0; e < 16; ++e) t75[e] = rm[e] < M;
+  // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+  // rk is recomputed in #L10 rather than moved.
+  int t85[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t85[e] = L10_base + e * 4;
+  bool t90[1];
+  t90[0] = rn[0] < N;
+  // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
+  int t102 = 32 * stride_bk;
+  // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
   for (int k = 0; k < t63; k += 1) {
     // ../samples/matmul_batched.tri:46: k_left = K - k * BLOCK_K
     int t71 = k * 32;
     int k_left = K - t71;
     // ../samples/matmul_batched.tri:47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
-    bool t75[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) t75[e] = rm[e] < M;
     bool t78[1];
     t78[0] = rk[0] < k_left;
     bool t81[16];
@@ -173,15 +184,9 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
     #pragma unroll
     for (int e = 0; e < 16; ++e) a[e] = t81[e] ? *a_ptrs[e] : ((tri_half)0x0000);
     // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
-    // rk is recomputed in #L10 rather than moved.
-    int t85[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t85[e] = L10_base + e * 4;
     bool t87[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t87[e] = t85[e] < k_left;
-    bool t90[1];
-    t90[0] = rn[0] < N;
     bool t93[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t93[e] = (t87[e] & t90[0]) != 0;
@@ -224,7 +229,6 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
     #pragma unroll
     for (int e = 0; e < 16; ++e) a_ptrs_3[e] = a_ptrs[e] + 32;
     // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
-    int t102 = 32 * stride_bk;
     tri_half* b_ptrs_3[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) b_ptrs_3[e] = b_ptrs[e] + t102;

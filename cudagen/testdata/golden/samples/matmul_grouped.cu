@@ -150,10 +150,21 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
   for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_1[e];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_1[e];
+  // ../samples/matmul_grouped.tri:34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
+  bool t72[1];
+  t72[0] = rm[0] < m;
+  // ../samples/matmul_grouped.tri:35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
+  // rk is recomputed in #L0 rather than moved.
+  int t84[1];
+  t84[0] = L0_base;
+  bool t91[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t91[e] = rn[e] < n;
+  // ../samples/matmul_grouped.tri:38: offs_b += bk * stride_bk
+  int t103 = 32 * stride_bk;
+  // ../samples/matmul_grouped.tri:33: for kk in range(0, k, bk):
   for (int kk = 0; kk < k; kk += 32) {
     // ../samples/matmul_grouped.tri:34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
-    bool t72[1];
-    t72[0] = rm[0] < m;
     int t75[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t75[e] = rk[e] + kk;
@@ -165,15 +176,12 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
     for (int e = 0; e < 8; ++e) t80[e] = (t72[0] & t77[e]) != 0;
     // The rest of this block is written twice: for a full tile and for the last, partial one.
     tri_half a[8];
-    int t84[1];
     int t86[1];
     bool t88[1];
-    bool t91[8];
     bool t94[8];
     tri_half b[8];
     float acc_1[8];
     tri_half* offs_a_2[8];
-    int t103;
     tri_half* offs_b_2[8];
     if (t28 + 31 < m && kk + 31 < k && t33 + 31 < n) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
@@ -181,8 +189,6 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
       #pragma unroll
       for (int e = 0; e < 8; ++e) a[e] = *offs_a[e];
       // ../samples/matmul_grouped.tri:35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
-      // rk is recomputed in #L0 rather than moved.
-      t84[0] = L0_base;
       t86[0] = t84[0] + kk;
       #pragma unroll
       for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
@@ -226,7 +232,6 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
       #pragma unroll
       for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
       // ../samples/matmul_grouped.tri:38: offs_b += bk * stride_bk
-      t103 = 32 * stride_bk;
       #pragma unroll
       for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t103;
       // ../samples/matmul_grouped.tri:33: for kk in range(0, k, bk):
@@ -242,12 +247,8 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
       #pragma unroll
       for (int e = 0; e < 8; ++e) a[e] = t80[e] ? *offs_a[e] : ((tri_half)0x0000);
       // ../samples/matmul_grouped.tri:35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
-      // rk is recomputed in #L0 rather than moved.
-      t84[0] = L0_base;
       t86[0] = t84[0] + kk;
       t88[0] = t86[0] < k;
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t91[e] = rn[e] < n;
       #pragma unroll
       for (int e = 0; e < 8; ++e) t94[e] = (t88[0] & t91[e]) != 0;
       #pragma unroll
@@ -286,7 +287,6 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
       #pragma unroll
       for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
       // ../samples/matmul_grouped.tri:38: offs_b += bk * stride_bk
-      t103 = 32 * stride_bk;
       #pragma unroll
       for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t103;
       // ../samples/matmul_grouped.tri:33: for kk in range(0, k, bk):

@@ -110,14 +110,25 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(float* a_pt
   for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 8; ++e) b_ptrs[e] = b_ptrs_2[e];
+  // ../samples/matmul_ieee.tri:38: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+  bool t65[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t65[e] = rm[e] < M;
+  // ../samples/matmul_ieee.tri:39: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+  // rk is recomputed in #L0 rather than moved.
+  int t75[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t75[e] = L0_base + e * 4;
+  bool t80[1];
+  t80[0] = rn[0] < N;
+  // ../samples/matmul_ieee.tri:42: b_ptrs += BLOCK_K * stride_bk
+  int t92 = 32 * stride_bk;
+  // ../samples/matmul_ieee.tri:36: for k in range(0, tl.cdiv(K, BLOCK_K)):
   for (int k = 0; k < t53; k += 1) {
     // ../samples/matmul_ieee.tri:37: k_left = K - k * BLOCK_K
     int t61 = k * 32;
     int k_left = K - t61;
     // ../samples/matmul_ieee.tri:38: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
-    bool t65[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t65[e] = rm[e] < M;
     bool t68[1];
     t68[0] = rk[0] < k_left;
     bool t71[8];
@@ -127,15 +138,9 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(float* a_pt
     #pragma unroll
     for (int e = 0; e < 8; ++e) a[e] = t71[e] ? *a_ptrs[e] : 0.0f;
     // ../samples/matmul_ieee.tri:39: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
-    // rk is recomputed in #L0 rather than moved.
-    int t75[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t75[e] = L0_base + e * 4;
     bool t77[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t77[e] = t75[e] < k_left;
-    bool t80[1];
-    t80[0] = rn[0] < N;
     bool t83[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t83[e] = (t77[e] & t80[0]) != 0;
@@ -158,7 +163,6 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(float* a_pt
     #pragma unroll
     for (int e = 0; e < 8; ++e) a_ptrs_3[e] = a_ptrs[e] + 32;
     // ../samples/matmul_ieee.tri:42: b_ptrs += BLOCK_K * stride_bk
-    int t92 = 32 * stride_bk;
     float* b_ptrs_3[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) b_ptrs_3[e] = b_ptrs[e] + t92;

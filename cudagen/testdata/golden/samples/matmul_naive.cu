@@ -138,6 +138,9 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(tri_half* a_ptr
   for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_1[e];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_1[e];
+  // ../samples/matmul_naive.tri:54: offs_b += bk * stride_bk
+  int t66 = 32 * stride_bk;
+  // ../samples/matmul_naive.tri:49: for _ in range(0, k, bk):
   for (int _ = 0; _ < k; _ += 32) {
     // ../samples/matmul_naive.tri:50: a = tl.load(offs_a)
     tri_half a[8];
@@ -195,7 +198,6 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(tri_half* a_ptr
     #pragma unroll
     for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
     // ../samples/matmul_naive.tri:54: offs_b += bk * stride_bk
-    int t66 = 32 * stride_bk;
     tri_half* offs_b_2[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t66;

@@ -182,6 +182,14 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(
   for (int e = 0; e < 128; ++e) accumulator[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 64; ++e) b_ptrs[e] = b_ptrs_1[e];
+  // ../samples/matmul_tutorial03.tri:84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+  // offs_k is recomputed in #L14 rather than moved.
+  int t98[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) t98[e] = L14_base + e * 8;
+  // ../samples/matmul_tutorial03.tri:87: b_ptrs += BLOCK_SIZE_K * stride_bk
+  int t113 = 64 * stride_bk;
+  // ../samples/matmul_tutorial03.tri:82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
   for (int k = 0; k < t81; k += 1) {
     // ../samples/matmul_tutorial03.tri:83: a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
     int t90 = k * 64;
@@ -193,10 +201,6 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(
     #pragma unroll
     for (int e = 0; e < 32; ++e) a[e] = t93[e % 2] ? *a_ptrs[e] : ((tri_half)0x0000);
     // ../samples/matmul_tutorial03.tri:84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
-    // offs_k is recomputed in #L14 rather than moved.
-    int t98[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t98[e] = L14_base + e * 8;
     int t100 = k * 64;
     int t101 = K - t100;
     bool t103[8];
@@ -241,7 +245,6 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(
     #pragma unroll
     for (int e = 0; e < 32; ++e) a_ptrs_2[e] = a_ptrs[e] + 64;
     // ../samples/matmul_tutorial03.tri:87: b_ptrs += BLOCK_SIZE_K * stride_bk
-    int t113 = 64 * stride_bk;
     tri_half* b_ptrs_2[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) b_ptrs_2[e] = b_ptrs[e] + t113;

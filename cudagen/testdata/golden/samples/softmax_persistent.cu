@@ -63,23 +63,23 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* output_p
   int row_start = tri_program_id_x();
   // ../samples/softmax_persistent.tri:23: row_step = tl.num_programs(0)
   int row_step = tri_num_programs_x();
+  // ../samples/softmax_persistent.tri:26: col_offsets = tl.arange(0, BLOCK_SIZE)
+  int col_offsets[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) col_offsets[e] = L0_base + e * 128;
+  // ../samples/softmax_persistent.tri:28: mask = col_offsets < n_cols
+  bool mask[8];
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) mask[e] = col_offsets[e] < n_cols;
   // ../samples/softmax_persistent.tri:24: for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
   for (int row_idx = row_start; row_step > 0 ? row_idx < n_rows : row_idx > n_rows; row_idx += row_step) {
     // ../samples/softmax_persistent.tri:25: row_start_ptr = input_ptr + row_idx * input_row_stride
     int t9 = row_idx * input_row_stride;
     float* row_start_ptr = input_ptr + t9;
-    // ../samples/softmax_persistent.tri:26: col_offsets = tl.arange(0, BLOCK_SIZE)
-    int col_offsets[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) col_offsets[e] = L0_base + e * 128;
     // ../samples/softmax_persistent.tri:27: input_ptrs = row_start_ptr + col_offsets
     float* input_ptrs[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) input_ptrs[e] = row_start_ptr + col_offsets[e];
-    // ../samples/softmax_persistent.tri:28: mask = col_offsets < n_cols
-    bool mask[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) mask[e] = col_offsets[e] < n_cols;
     // ../samples/softmax_persistent.tri:29: row = tl.load(input_ptrs, mask=mask, other=-float('inf'))
     float row[8];
     #pragma unroll
