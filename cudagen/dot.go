@@ -122,7 +122,7 @@ func mmaBlocked(v *ir.Value, numWarps int) (Blocked, bool) {
 // dotBlocked is the layout dot v's result needs for the tensor cores:
 // wgmma's for a pipelined dot, else mma.sync's.
 func (p *plan) dotBlocked(v *ir.Value) (Blocked, bool) {
-	if p.pipes[v.ID] != nil {
+	if p.pipes[v.ID] != nil || p.wgDots[v.ID] != nil {
 		return wgmmaBlocked(p.numWarps), true
 	}
 	return mmaBlocked(v, p.numWarps)
@@ -141,6 +141,10 @@ func (p *plan) usesMma(v *ir.Value) bool {
 
 // dot writes v = tl.dot(a, b, acc).
 func (e *emitter) dot(v *ir.Value) {
+	if wd := e.wgDots[v.ID]; wd != nil {
+		e.wgmmaDot(wd)
+		return
+	}
 	a, b, acc := v.Args[0], v.Args[1], v.Args[2]
 	at := a.Type
 	r := at.Shape.Rank()

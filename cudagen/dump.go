@@ -81,6 +81,8 @@ func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
 				if pl.inFlight() {
 					b.WriteString(", one wgmma kept in flight")
 				}
+			} else if wd := p.wgDots[v.ID]; wd != nil {
+				fmt.Fprintf(&b, "  dot on the tensor cores (wgmma m64n%dk16, a %s), in a loop pipelined with %d dot(s)", wd.n, map[operandForm]string{streamed: "streamed", invariant: "stored once", inRegisters: "from registers"}[wd.a.form], len(p.mloopOf(wd).dots))
 			} else if p.usesMma(v) {
 				op, _ := mmaOpOf(v)
 				fmt.Fprintf(&b, "  dot on the tensor cores (%s, ldmatrix), operands staged in shared memory", op)

@@ -327,7 +327,7 @@ func (e *emitter) minBlocks() int {
 	for _, l := range e.layouts {
 		most = max(most, l.Elems)
 	}
-	if most < 32 || threads > 256 || len(e.loops) > 0 {
+	if most < 32 || threads > 256 || len(e.loops) > 0 || len(e.mloops) > 0 {
 		// A pipelined dot keeps its accumulators and the copies in
 		// flight in registers; one program per SM is what it is sized for.
 		return 1
@@ -449,6 +449,10 @@ func (e *emitter) control(s ir.Stmt) {
 	case *ir.For:
 		if pl := e.loops[s]; pl != nil && e.usesWgmma(pl.dot) {
 			e.pipelinedFor(s, pl)
+			break
+		}
+		if mp := e.mloops[s]; mp != nil {
+			e.multiPipedFor(s, mp)
 			break
 		}
 		i := e.varNames[s.Var.ID]

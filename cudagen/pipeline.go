@@ -103,6 +103,8 @@ func wgmmaBlocked(numWarps int) Blocked {
 func (p *plan) findPipelines() {
 	p.pipes = map[int]*pipeline{}
 	p.loops = map[*ir.For]*pipeline{}
+	p.mloops = map[*ir.For]*multiPipe{}
+	p.wgDots = map[int]*wgDot{}
 	if !p.wgmma {
 		return
 	}
@@ -114,6 +116,11 @@ func (p *plan) findPipelines() {
 				if pl := p.pipelineOf(s); pl != nil {
 					p.pipes[pl.dot.ID] = pl
 					p.loops[s] = pl
+				} else if mp := p.multiPipeOf(s); mp != nil {
+					p.mloops[s] = mp
+					for _, wd := range mp.dots {
+						p.wgDots[wd.dot.ID] = wd
+					}
 				} else {
 					walk(s.Body)
 				}
@@ -365,7 +372,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.helpers.add("mma", mmaHelpers)
 	e.helpers.add("wgmma", wgmmaHelpers)
 	ak, bk := pl.loads[0].Type.Kind, pl.loads[1].Type.Kind
-	e.helpers.add(fmt.Sprintf("wgmma_n%d_%s", pl.n, pl.instrKind()), wgmmaInstr(pl.n, ak, bk, pl.bKMajor))
+	e.helpers.add(fmt.Sprintf("wgmma_m64n%dk%d_%s", pl.n, pl.instrK(), pl.instrKind()), wgmmaInstr(pl.n, ak, bk, pl.bKMajor, false))
 	iv := e.varNames[s.Var.ID]
 	it := cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
@@ -552,7 +559,7 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 			if pl.bKMajor {
 				db = fmt.Sprintf("tri_wgmma_desc(%s + %d, 16, %d, %d)", stage, pl.aBytes+32*kk, bSBO, swizzleMode(pl.bRow()))
 			}
-			e.w.line("tri_wgmma_m64n%dk%d_%s(tri_d%d, %s, %s);", pl.n, ik, kind, mb, da, db)
+			e.w.line("tri_wgmma_m64n%dk%d_%s(tri_d%d, %s, %s, 1);", pl.n, ik, kind, mb, da, db)
 		}
 	}
 	e.w.line("tri_wgmma_commit();")
@@ -599,6 +606,8 @@ TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.share
 TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
+// Two halves (fp16 or bf16 bits) in one register, lo in the low half: an A fragment register.
+TRI_DEV unsigned int tri_pack2(unsigned short lo, unsigned short hi) { return (unsigned int)lo | (unsigned int)hi << 16; }
 // Keeps the compiler from moving an accumulator across the wait.
 TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
 // A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
@@ -636,8 +645,11 @@ func cUnsigned(n int) string {
 // wgmmaInstr is the helper that issues one wgmma.mma_async with fp32
 // accumulators: m64nNk16 on fp16 or bf16, a K-major and b MN-major (its
 // transpose bit set) or K-major (bKMajor), or m64nNk32 on fp8, both
-// K-major (fp8 takes no transposed operand).
-func wgmmaInstr(n int, a, b ir.Kind, bKMajor bool) string {
+// K-major (fp8 takes no transposed operand). With regA, a comes from
+// registers (four 32-bit registers of two halves each: wgmma's A
+// fragment) instead of a descriptor. scale_d 0 makes the instruction
+// ignore the accumulators' values (d = a * b).
+func wgmmaInstr(n int, a, b ir.Kind, bKMajor, regA bool) string {
 	regs := n / 2
 	var ops, outs []string
 	for i := 0; i < regs; i++ {
@@ -658,11 +670,28 @@ func wgmmaInstr(n int, a, b ir.Kind, bKMajor bool) string {
 		k, types, imm = 32, fp8Names[a]+"."+fp8Names[b], "1, 1"
 		what = fp8Names[a] + " x " + fp8Names[b] + " inputs, fp32 accumulators d += a * b (a and b K-major)"
 	}
+	aParams, aOperand, aInputs := "unsigned long long da", fmt.Sprintf("%%%d", regs), `"l"(da)`
+	next := regs + 1
+	if regA {
+		// No transpose bit for a from registers.
+		name += "_ra"
+		if bKMajor {
+			imm = "1, 1, 0"
+		} else {
+			imm = "1, 1, 1"
+		}
+		what = strings.Replace(what, "(a K-major, ", "(a from registers, ", 1)
+		what = strings.Replace(what, "(a and b K-major)", "(a from registers, b K-major)", 1)
+		aParams = "unsigned int a0, unsigned int a1, unsigned int a2, unsigned int a3"
+		aOperand = fmt.Sprintf("{%%%d, %%%d, %%%d, %%%d}", regs, regs+1, regs+2, regs+3)
+		aInputs = `"r"(a0), "r"(a1), "r"(a2), "r"(a3)`
+		next = regs + 4
+	}
 	return fmt.Sprintf(`// wgmma.mma_async m64n%[1]dk%[2]d, %[3]s.
-TRI_DEV void tri_wgmma_m64n%[1]dk%[2]d_%[12]s(float* d, unsigned long long da, unsigned long long db) {
+TRI_DEV void tri_wgmma_m64n%[1]dk%[2]d_%[12]s(float* d, %[13]s, unsigned long long db, int scale_d) {
   asm volatile("{ .reg .pred p; setp.ne.b32 p, %%%[5]d, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n%[1]dk%[2]d.f32.%[6]s {%[7]s}, %%%[8]d, %%%[9]d, p, %[10]s; }"
+      "wgmma.mma_async.sync.aligned.m64n%[1]dk%[2]d.f32.%[6]s {%[7]s}, %[8]s, %%%[9]d, p, %[10]s; }"
     : %[11]s
-    : "l"(da), "l"(db), "r"(1) : "memory");
-}`, n, k, what, kind, regs+2, types, strings.Join(ops, ", "), regs, regs+1, imm, strings.TrimSpace(strings.Join(lines, ",\n")), name)
+    : %[14]s, "l"(db), "r"(scale_d) : "memory");
+}`, n, k, what, kind, next+1, types, strings.Join(ops, ", "), aOperand, next, imm, strings.TrimSpace(strings.Join(lines, ",\n")), name, aParams, aInputs)
 }

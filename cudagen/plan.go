@@ -43,6 +43,10 @@ type plan struct {
 	fp8Reported map[ir.Kind]bool
 	pipes       map[int]*pipeline
 	loops       map[*ir.For]*pipeline
+	// mloops are the loops pipelined with several dots (multipipe.go),
+	// wgDots their dots by ID.
+	mloops map[*ir.For]*multiPipe
+	wgDots map[int]*wgDot
 }
 
 // newPlan indexes k, checks it, and chooses layouts for target arch.
@@ -115,6 +119,21 @@ func newPlan(k *ir.Kernel, arch string) (*plan, error) {
 	p.axes = analyzeAxes(k)
 	p.findPipelines()
 	p.chooseLayouts()
+	// A multi-dot pipeline whose operands in registers did not get
+	// wgmma's layout is dropped, and the layouts chosen again without it.
+	dropped := false
+	for s, mp := range p.mloops {
+		if !p.validMultiPipe(mp) {
+			delete(p.mloops, s)
+			for _, wd := range mp.dots {
+				delete(p.wgDots, wd.dot.ID)
+			}
+			dropped = true
+		}
+	}
+	if dropped {
+		p.chooseLayouts()
+	}
 	return p, nil
 }
 

@@ -1,0 +1,631 @@
+package cudagen
+
+// This file implements the software pipelining of loops whose body holds
+// one or more dots with other work around them, as flash attention's
+// inner loop does:
+//
+//	for start_n in range(lo, hi, BLOCK_N):
+//	    k = tl.load(k_ptrs, ...)         # streamed: b of the first dot
+//	    qk = tl.dot(q, k)                # q: defined before the loop
+//	    ... the online softmax of qk ...
+//	    v = tl.load(v_ptrs, ...)         # streamed: b of the second dot
+//	    acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])  # p: in registers
+//
+// As in pipeline.go, the loads that feed the dots, with the address and
+// mask arithmetic they need (the "ahead" statements), run num_stages-1
+// iterations ahead as cp.async copies into num_stages shared-memory
+// buffers (a stage holds one buffer per streamed operand). Every other
+// statement runs in its own iteration, in program order, each dot issued
+// as wgmma.mma_async where it stands and waited for there. An operand a
+// defined before the loop (q) is stored into shared memory once, before
+// the loop; an operand a computed in the body (p) is read from registers:
+// the accumulator layout wgmmaBlocked gives each thread exactly the
+// elements of wgmma's A fragments, so the result of one dot, converted to
+// fp16 or bf16, is the A operand of the next without leaving registers.
+// Every dot result keeps the layout wgmmaBlocked, so the softmax's row
+// statistics of both dots share one Slice layout.
+//
+// Operands whose K extent is wider than one 128-byte swizzle row (head
+// dimension 128 in fp16) are stored in K chunks of 128 bytes, each chunk
+// a swizzled K-major tile of its own, as wgmma's descriptors read them.
+
+import (
+	"fmt"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// operandForm says where a wgmma operand comes from.
+type operandForm int
+
+const (
+	streamed    operandForm = iota // loaded in the body and copied ahead into the stages
+	invariant                      // defined before the loop and stored into shared memory once
+	inRegisters                    // computed in the body (a only), read from the registers of layout wgmmaBlocked
+)
+
+// smemTile is how one wgmma operand lies in shared memory.
+type smemTile struct {
+	rows   int  // the extent that is not K: M of a, N of b
+	k      int  // the K extent
+	elem   int  // bytes of an element
+	kMajor bool // each row of a or column of b is contiguous along K
+	perm   bool // the rows of a are stored in permRow's order
+	off    int  // byte offset in its stage or region, a multiple of 1024
+}
+
+// rowBytes is the length of one swizzle row: up to 128 bytes of K of a
+// row (K-major), or of up to 64 columns of b (MN-major).
+func (t smemTile) rowBytes() int {
+	if t.kMajor {
+		return min(128, t.k*t.elem)
+	}
+	return t.elem * min(t.rows, 64)
+}
+
+// bytes is the tile's size, rounded up to 1024 bytes so that the next
+// tile starts on a swizzle atom.
+func (t smemTile) bytes() int { return (t.rows*t.k*t.elem + 1023) / 1024 * 1024 }
+
+// chunkBytes is the size of one 128-byte K chunk of a K-major tile.
+func (t smemTile) chunkBytes() int { return t.rows * t.rowBytes() }
+
+// offset is the C expression of the byte offset, from the 1024-aligned
+// base of the stage or region, of the element at row r (along M or N)
+// and column c (along K) of the operand.
+func (t smemTile) offset(r, c string, numWarps, m int) string {
+	rb := t.rowBytes()
+	if !t.kMajor {
+		// MN-major b: blocks of 64 columns, each row of a block one
+		// swizzle row; c is the row of b, r its column.
+		cols := rb / t.elem
+		return fmt.Sprintf("%d + (%s) / %d * %d + ", t.off, r, cols, t.k*rb) +
+			swizzle(fmt.Sprintf("(%s) * %d + (%s) %% %d * %d", c, rb, r, cols, t.elem), rb)
+	}
+	row := r
+	if t.perm {
+		row = permRow(r, m, numWarps)
+	}
+	in := fmt.Sprintf("(%s) * %d", c, t.elem)
+	chunk := ""
+	if t.k*t.elem > rb {
+		in = fmt.Sprintf("(%s) * %d %% %d", c, t.elem, rb)
+		chunk = fmt.Sprintf("(%s) * %d / %d * %d + ", c, t.elem, rb, t.chunkBytes())
+	}
+	return fmt.Sprintf("%d + %s", t.off, chunk) + swizzle(fmt.Sprintf("(%s) * %d + %s", row, rb, in), rb)
+}
+
+// desc is the C expression of the matrix descriptor of the kk-th wgmma
+// (32 bytes of K each) of the operand at stage or region base; for a, of
+// the m64 block mb of the calling warp's warpgroup.
+func (t smemTile) desc(base string, kk, mb, perGroup int) string {
+	rb := t.rowBytes()
+	if !t.kMajor {
+		return fmt.Sprintf("tri_wgmma_desc(%s + %d, %d, %d, %d)", base, t.off+kk*16*rb, t.k*rb, 8*rb, swizzleMode(rb))
+	}
+	at := t.off + 32*kk/rb*t.chunkBytes() + 32*kk%rb
+	rows := ""
+	if t.perm {
+		rows = fmt.Sprintf(" + (warp_id / 4 * %d + %d) * %d", perGroup, 64*mb, rb)
+	}
+	return fmt.Sprintf("tri_wgmma_desc(%s + %d%s, 16, %d, %d)", base, at, rows, 8*rb, swizzleMode(rb))
+}
+
+// wgOperand is one operand of a dot of a multi-dot pipeline.
+type wgOperand struct {
+	form  operandForm
+	src   *ir.Value // the load (streamed) or the value (invariant, in registers)
+	trans bool      // b is tl.trans of src, an [N, K] load
+	tile  smemTile  // streamed and invariant operands
+}
+
+// copyAxis is the axis of src along which a streamed operand's copies run:
+// the axis that is contiguous in shared memory.
+func (o *wgOperand) copyAxis(isA bool) int {
+	if !isA && o.tile.kMajor && !o.trans {
+		return 0
+	}
+	return 1
+}
+
+// wgDot is one dot of a multi-dot pipeline.
+type wgDot struct {
+	dot     *ir.Value
+	m, n, k int
+	a, b    wgOperand
+	zeroAcc bool // the accumulator is zero: the first wgmma ignores it
+}
+
+// multiPipe is a loop pipelined with several dots (see above).
+type multiPipe struct {
+	loop      *ir.For
+	dots      []*wgDot
+	streamed  []*wgOperand // in body order, each with its offset in a stage
+	aIsA      map[*wgOperand]bool
+	ahead     map[ir.Stmt]bool
+	compute   map[ir.Stmt]bool // the statements run in their own iteration
+	stages    int
+	stageSize int // bytes of one stage, a multiple of 1024
+	invSize   int // bytes of the invariant operands, stored before the stages
+}
+
+// sharedBytes is the shared memory of the pipeline, alignment slack
+// included.
+func (mp *multiPipe) sharedBytes() int { return 1024 + mp.invSize + mp.stages*mp.stageSize }
+
+// halfKinds reports whether a dot's operands are both fp16 or both bf16.
+func halfKinds(a, b ir.Kind) bool { return isHalf(a) && a == b }
+
+// multiPipeOf returns loop s as a multi-dot pipeline, or nil.
+func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
+	stages := p.k.NumStages
+	if s.NumStages > 0 {
+		stages = s.NumStages
+	}
+	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 || s.DisallowAccMMA || p.numWarps%4 != 0 {
+		return nil
+	}
+	body := s.Body.Stmts
+	inBody := map[int]bool{}
+	var dots []*ir.Value
+	for _, st := range body {
+		switch st := st.(type) {
+		case *ir.Value:
+			inBody[st.ID] = true
+			if st.Op == ir.OpDot {
+				dots = append(dots, st)
+			}
+		case *ir.Assign:
+		default:
+			return nil
+		}
+	}
+	if len(dots) == 0 {
+		return nil
+	}
+	// A value used once, by u, in the body, and by no control statement.
+	onlyFor := func(v, u *ir.Value) bool {
+		return inBody[v.ID] && len(p.users[v.ID]) == 1 && p.users[v.ID][0] == u && p.ctlUse[v.ID] == 0
+	}
+	streamable := func(ld, u *ir.Value) bool {
+		return ld.Op == ir.OpLoad && onlyFor(ld, u) && ld.Flags&ir.FlagVolatile == 0 && isZeroOrNil(ld.Args[2])
+	}
+	mp := &multiPipe{loop: s, aIsA: map[*wgOperand]bool{}}
+	m := 0
+	skip := map[int]bool{} // the streamed loads and the transposes of b: the dots read them
+	for _, d := range dots {
+		a, b, acc := d.Args[0], d.Args[1], d.Args[2]
+		if d.Type.Shape.Rank() != 2 || d.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) {
+			return nil
+		}
+		wd := &wgDot{dot: d, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
+		if m == 0 {
+			m = wd.m
+		}
+		if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k%16 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
+			return nil
+		}
+		es := a.Type.Kind.Bytes()
+		// b: a load of [K, N], or the transpose of a load of [N, K].
+		bLoad := b
+		if b.Op == ir.OpTrans && onlyFor(b, d) && b.Args[0].Type.Shape.Rank() == 2 {
+			bLoad, wd.b.trans = b.Args[0], true
+			skip[b.ID] = true
+		}
+		if wd.b.trans && !streamable(bLoad, b) || !wd.b.trans && !streamable(b, d) {
+			return nil
+		}
+		wd.b.form, wd.b.src = streamed, bLoad
+		kMajor := wd.b.trans
+		if !wd.b.trans {
+			f := p.axes.dims(bLoad.Args[0])
+			kMajor = f[0].Contig > f[1].Contig
+		}
+		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
+		if kMajor && wd.n%8 != 0 {
+			return nil
+		}
+		skip[bLoad.ID] = true
+		// a: streamed, invariant, or in registers.
+		wd.a.src = a
+		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
+		switch {
+		case !inBody[a.ID]:
+			wd.a.form = invariant
+			wd.a.tile.off = mp.invSize
+			mp.invSize += wd.a.tile.bytes()
+		case streamable(a, d):
+			wd.a.form = streamed
+			skip[a.ID] = true
+		default:
+			wd.a.form = inRegisters
+		}
+		mp.dots = append(mp.dots, wd)
+	}
+	// The streamed operands, in body order, get their places in a stage.
+	for _, st := range body {
+		for _, wd := range mp.dots {
+			for _, o := range []*wgOperand{&wd.a, &wd.b} {
+				if o.form == streamed && ir.Stmt(o.src) == st {
+					o.tile.off = mp.stageSize
+					mp.stageSize += o.tile.bytes()
+					mp.streamed = append(mp.streamed, o)
+					mp.aIsA[o] = o == &wd.a
+				}
+			}
+		}
+	}
+
+	assigns := map[*ir.Var][]*ir.Assign{}
+	for _, st := range body {
+		if as, ok := st.(*ir.Assign); ok {
+			assigns[as.Var] = append(assigns[as.Var], as)
+		}
+	}
+	// The ahead statements: the streamed loads and everything they read
+	// in the body, with the assignments of the Vars they read.
+	ahead := map[ir.Stmt]bool{}
+	carried := map[*ir.Var]bool{}
+	ok := true
+	var add func(v *ir.Value)
+	add = func(v *ir.Value) {
+		if v == nil || !inBody[v.ID] || ahead[v] {
+			return
+		}
+		if v.Op == ir.OpDot {
+			ok = false
+			return
+		}
+		ahead[v] = true
+		for _, x := range v.Args {
+			add(x)
+		}
+		if v.Op == ir.OpVarRead && len(assigns[v.Var]) > 0 && !carried[v.Var] {
+			carried[v.Var] = true
+			for _, as := range assigns[v.Var] {
+				ahead[as] = true
+				add(as.Value)
+			}
+		}
+	}
+	for _, o := range mp.streamed {
+		add(o.src)
+	}
+	if !ok {
+		return nil
+	}
+	// The statements of the iteration itself: everything but the streamed
+	// loads, the transposes the dots read and the carried assignments,
+	// with the ahead values they need computed again for this iteration.
+	compute := map[ir.Stmt]bool{}
+	var need func(v *ir.Value)
+	need = func(v *ir.Value) {
+		if v == nil || !inBody[v.ID] || compute[v] {
+			return
+		}
+		if skip[v.ID] || v.Op == ir.OpVarRead && carried[v.Var] {
+			ok = false
+			return
+		}
+		compute[v] = true
+		if v.Op == ir.OpDot {
+			// b is streamed, a is streamed, invariant or in registers.
+			if !skip[v.Args[0].ID] {
+				need(v.Args[0])
+			}
+			need(v.Args[2])
+			return
+		}
+		for _, x := range v.Args {
+			need(x)
+		}
+	}
+	for _, st := range body {
+		switch st := st.(type) {
+		case *ir.Value:
+			if !ahead[st] && !skip[st.ID] {
+				unused := (st.Op == ir.OpVarRead || st.Op == ir.OpConst) && len(p.users[st.ID]) == 0 && p.ctlUse[st.ID] == 0
+				if !unused {
+					need(st)
+				}
+			}
+		case *ir.Assign:
+			if !carried[st.Var] {
+				compute[st] = true
+				need(st.Value)
+			}
+		}
+	}
+	if !ok {
+		return nil
+	}
+	// The carried Vars run ahead: nothing outside the loop may use them.
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if v.Op == ir.OpVarRead && carried[v.Var] && !inBody[v.ID] && (len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0) {
+			ok = false
+		}
+	})
+	if !ok {
+		return nil
+	}
+	mp.ahead, mp.compute = ahead, compute
+	if mp.stageSize == 0 {
+		return nil
+	}
+	mp.stages = min(stages, (maxDynamicShared-1024-mp.invSize)/mp.stageSize)
+	if mp.stages < 2 {
+		return nil
+	}
+	return mp
+}
+
+// validMultiPipe reports whether the layouts chosen let mp's dots run on
+// wgmma: every result, and every operand in registers, has the layout
+// wgmmaBlocked.
+func (p *plan) validMultiPipe(mp *multiPipe) bool {
+	want := wgmmaBlocked(p.numWarps).String()
+	is := func(v *ir.Value) bool {
+		d := p.layoutOf(v)
+		return d != nil && d.Layout.String() == want && !d.Repl
+	}
+	for _, wd := range mp.dots {
+		if !is(wd.dot) || wd.a.form == inRegisters && !is(wd.a.src) {
+			return false
+		}
+	}
+	return true
+}
+
+// multiPipedFor writes loop s as the multi-dot pipeline mp.
+func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
+	e.helpers.add("mma", mmaHelpers)
+	e.helpers.add("wgmma", wgmmaHelpers)
+	for _, wd := range mp.dots {
+		e.helpers.add("wgmma_"+wd.instr(), wgmmaInstr(wd.n, wd.a.src.Type.Kind, wd.b.src.Type.Kind, wd.b.tile.kMajor, wd.a.form == inRegisters))
+	}
+	iv := e.varNames[s.Var.ID]
+	it := cType(s.Var.Type.DType)
+	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
+
+	// The body is written first, to learn how much scratch memory its
+	// other statements use: the pipeline's buffers come after it.
+	head := e.w
+	e.w = writer{indent: head.indent + 2, at: head.at}
+	scratch := e.smemBytes
+	e.smemBytes = 0
+	e.multiBody(s, mp)
+	reserve := (e.smemBytes + 1023) / 1024 * 1024
+	e.smemBytes = max(scratch, e.smemBytes)
+	body := e.w
+	e.w = head
+	e.useShared(reserve + mp.sharedBytes())
+
+	e.w.line("// Software-pipelined, %d dot(s) on wgmma: the loads feeding them stream into %d shared-memory stages", len(mp.dots), mp.stages)
+	e.w.line("// with cp.async, %d iteration(s) ahead; the rest of the body runs in its own iteration.", mp.stages-1)
+	e.w.open("{")
+	at := ""
+	if reserve > 0 {
+		at = fmt.Sprintf(" + %du", reserve)
+	}
+	e.w.line("const unsigned int tri_inv = (tri_smem_addr(tri_smem)%s + 1023u) & ~1023u;  // the operands stored once, 1024-byte aligned", at)
+	e.w.line("const unsigned int tri_stage0 = tri_inv + %du;  // shared address of stage 0", mp.invSize)
+	for _, wd := range mp.dots {
+		if wd.a.form == invariant {
+			e.storeInvariant(wd)
+		}
+	}
+	if mp.invSize > 0 {
+		e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
+	}
+	e.w.line("#pragma unroll 1")
+	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", mp.stages-1)
+	e.w.line("%s tri_ahead = %s + tri_s * %s;", it, lo, step)
+	e.w.open("if (tri_ahead < %s) {", hi)
+	e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_s * %d", mp.stageSize))
+	e.w.close("}")
+	e.w.line("tri_cp_async_commit();")
+	e.w.close("}")
+	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmmas read and the copies fill", mp.stages-1)
+	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
+	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", mp.stages-2)
+	for _, o := range mp.streamed {
+		if e.copyWidth(o.src, o.copyAxis(mp.aIsA[o])) == 1 {
+			e.w.line("tri_fence_proxy_async();  // the element-by-element stores are generic-proxy writes")
+			break
+		}
+	}
+	e.w.line("__syncthreads();  // and every wgmma of the last iteration is done: its stage may be refilled")
+	e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, mp.stages-1, step)
+	e.w.open("if (tri_ahead < %s) {", hi)
+	e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_write * %d", mp.stageSize))
+	e.w.close("}")
+	e.w.line("tri_cp_async_commit();")
+	e.w.line("const unsigned int tri_stage = tri_stage0 + tri_read * %d;", mp.stageSize)
+	e.lastLine = 0
+	e.w.append(&body)
+	e.w.line("tri_read = tri_read == %d ? 0 : tri_read + 1;", mp.stages-1)
+	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", mp.stages-1)
+	e.w.close("}")
+	e.w.line("tri_cp_async_wait<0>();")
+	e.w.line("__syncthreads();  // the stages are scratch memory again")
+	e.w.close("}")
+}
+
+// multiBody writes the statements of mp's iteration, declaring first the
+// Vars that live in the body.
+func (e *emitter) multiBody(s *ir.For, mp *multiPipe) {
+	for _, x := range e.vars {
+		if x != nil && e.varBlock[x.ID] == s.Body {
+			e.declare(x.Type, e.varDists[x.ID], e.varNames[x.ID], "")
+		}
+	}
+	e.lastLine = 0
+	for _, st := range s.Body.Stmts {
+		if mp.compute[st] {
+			e.statement(st)
+		}
+	}
+}
+
+// multiAhead writes the ahead statements of mp for the iteration
+// tri_ahead, its streamed loads as copies into the stage at shared
+// address stage.
+func (e *emitter) multiAhead(s *ir.For, mp *multiPipe, stage string) {
+	saved := e.varNames[s.Var.ID]
+	e.varNames[s.Var.ID] = "tri_ahead"
+	defer func() { e.varNames[s.Var.ID] = saved }()
+	e.lastLine = 0
+	for _, st := range s.Body.Stmts {
+		if !mp.ahead[st] {
+			continue
+		}
+		var op *wgOperand
+		for _, o := range mp.streamed {
+			if ir.Stmt(o.src) == st {
+				op = o
+			}
+		}
+		if op == nil {
+			e.statement(st)
+			continue
+		}
+		e.source(st.Position())
+		e.copyOperand(op, mp.aIsA[op], stage)
+	}
+}
+
+// copyOperand writes the streamed load of o as copies into the stage.
+func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
+	ld := o.src
+	ptr, mask := ld.Args[0], ld.Args[1]
+	l := e.layoutOf(ptr)
+	w := e.copyWidth(ld, o.copyAxis(isA))
+	r, c := l.coord(0, "e"), l.coord(1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
+	switch {
+	case isA, o.trans:
+	default:
+		r, c = c, r
+	}
+	off := o.tile.offset(r, c, e.numWarps, o.tile.rows)
+	pred := "true"
+	if mask != nil {
+		pred = e.expr(mask, "e")
+	}
+	what := "b"
+	if isA {
+		what = "a"
+	}
+	if w == 1 {
+		e.w.line("// %s, element by element (no 4-byte run is contiguous, aligned and under one mask)", what)
+		e.w.line("#pragma unroll")
+		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, %s ? *%s : (unsigned %s)0);",
+			l.Elems, 8*o.tile.elem, stage, off, pred, e.expr(ptr, "e"), cUnsigned(o.tile.elem))
+		return
+	}
+	e.w.line("// %s: %d-byte copies into the stage, zero-filled where masked off", what, o.tile.elem*w)
+	e.w.line("#pragma unroll")
+	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%d(%s + %s, %s, %s);", l.Elems, w, o.tile.elem*w, stage, off, e.expr(ptr, "e"), pred)
+}
+
+// storeInvariant stores the loop-invariant a of wd into its place before
+// the stages, from its registers.
+func (e *emitter) storeInvariant(wd *wgDot) {
+	v := wd.a.src
+	l := e.layoutOf(v)
+	off := wd.a.tile.offset(l.coord(0, "e"), l.coord(1, "e"), e.numWarps, wd.m)
+	e.w.line("// %s, a of the tl.dot at line %d, is the same in every iteration: stored once", e.names[v.ID], wd.dot.Pos.Line)
+	e.w.line("#pragma unroll")
+	e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(tri_inv + %s, %s);", l.Elems, 8*wd.a.tile.elem, off, e.expr(v, "e"))
+}
+
+// instr names the wgmma helper of wd.
+func (wd *wgDot) instr() string {
+	name := fmt.Sprintf("m64n%dk16_%s", wd.n, kindSuffix(wd.a.src.Type.Kind))
+	if wd.b.tile.kMajor {
+		name += "_kb"
+	}
+	if wd.a.form == inRegisters {
+		name += "_ra"
+	}
+	return name
+}
+
+// wgmmaDot writes dot wd in its iteration: its accumulators start from
+// the accumulator operand (or from nothing), every wgmma of it is issued
+// and waited for, and the result is read out of wgmma's registers.
+func (e *emitter) wgmmaDot(wd *wgDot) {
+	v := wd.dot
+	d := e.layoutOf(v)
+	blocks := wd.m / (16 * e.numWarps)
+	perGroup := wd.m / (e.numWarps / 4)
+	from := map[operandForm]string{streamed: "the stage", invariant: "shared memory, stored before the loop", inRegisters: "registers"}
+	e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: a from %s, b from the stage; each warpgroup owns %d rows, in %d m64 block(s).",
+		v.Args[0].Type, v.Args[1].Type, wd.n, from[wd.a.form], perGroup, blocks)
+	if !e.outside[v.ID] && !e.fused[v.ID] {
+		e.declare(v.Type, d, e.names[v.ID], "")
+	}
+	e.w.open("{")
+	for mb := 0; mb < blocks; mb++ {
+		e.w.line("float tri_d%d[%d];", mb, wd.n/2)
+		if !wd.zeroAcc {
+			e.w.line("#pragma unroll")
+			e.w.line("for (int r = 0; r < %d; ++r) tri_d%d[r] = %s;", wd.n/2, mb, e.expr(v.Args[2], fragIndex(d, mb, "r")))
+		}
+	}
+	e.w.line("tri_wgmma_fence();")
+	aBase, bBase := "tri_stage", "tri_stage"
+	if wd.a.form == invariant {
+		aBase = "tri_inv"
+	}
+	var pd *dist
+	if wd.a.form == inRegisters {
+		pd = e.layoutOf(wd.a.src)
+	}
+	for kk := 0; kk < wd.k/16; kk++ {
+		scale := 1
+		if wd.zeroAcc && kk == 0 {
+			scale = 0
+		}
+		db := wd.b.tile.desc(bBase, kk, 0, 0)
+		for mb := 0; mb < blocks; mb++ {
+			var aArg string
+			if pd != nil {
+				regs := make([]string, 4)
+				for q := range regs {
+					lo := e.expr(wd.a.src, fragIndexConst(pd, mb, 8*kk+2*q))
+					hi := e.expr(wd.a.src, fragIndexConst(pd, mb, 8*kk+2*q+1))
+					regs[q] = fmt.Sprintf("tri_pack2(%s, %s)", lo, hi)
+				}
+				aArg = fmt.Sprintf("%s, %s, %s, %s", regs[0], regs[1], regs[2], regs[3])
+			} else {
+				aArg = wd.a.tile.desc(aBase, kk, mb, perGroup)
+			}
+			e.w.line("tri_wgmma_%s(tri_d%d, %s, %s, %d);", wd.instr(), mb, aArg, db, scale)
+		}
+	}
+	e.w.line("tri_wgmma_commit();")
+	e.w.line("tri_wgmma_wait<0>();")
+	name := e.names[v.ID]
+	for mb := 0; mb < blocks; mb++ {
+		e.w.line("#pragma unroll")
+		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_d%d[r]); %s[%s] = tri_d%d[r]; }", wd.n/2, mb, name, fragIndex(d, mb, "r"), mb)
+	}
+	e.w.close("}")
+}
+
+// fragIndexConst is fragIndex for a known register r, as a number.
+func fragIndexConst(d *dist, mb, r int) string {
+	return fmt.Sprint((2*mb+r/2%2)*d.RStride[0] + r/4*d.RStride[1] + r%2*d.KStride[1])
+}
+
+// mloopOf is the multi-dot pipeline wd belongs to.
+func (p *plan) mloopOf(wd *wgDot) *multiPipe {
+	for _, mp := range p.mloops {
+		for _, x := range mp.dots {
+			if x == wd {
+				return mp
+			}
+		}
+	}
+	return nil
+}

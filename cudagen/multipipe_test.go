@@ -1,0 +1,37 @@
+package cudagen_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMultiPipeAttention checks that flash attention's inner loop (two
+// dots with the online softmax between them) is pipelined on sm_90a: q
+// stored into shared memory once, k (read transposed through strides,
+// so K-major) and v streamed by 16-byte cp.async copies, the first dot
+// from zero (scale-d 0), the second with p as wgmma's A operand from
+// registers.
+func TestMultiPipeAttention(t *testing.T) {
+	src, err := build(t, "testdata/multipipe/attn_d64.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "Software-pipelined, 2 dot(s) on wgmma")
+	assert.Contains(t, src, "is the same in every iteration: stored once")
+	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + 0 + (warp_id / 4 * 64 + 0) * 128, 16, 1024, 1), tri_wgmma_desc(tri_stage + 0, 16, 1024, 1), 0);")
+	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_ra(tri_d0, tri_pack2(p_fp16[0], p_fp16[1]), tri_pack2(p_fp16[16], p_fp16[17]), tri_pack2(p_fp16[2], p_fp16[3]), tri_pack2(p_fp16[18], p_fp16[19])")
+	assert.Contains(t, src, "{%32, %33, %34, %35}, %36, p, 1, 1, 1; }")
+	assert.Contains(t, src, "// b: 16-byte copies into the stage")
+	assert.NotContains(t, src, "ldmatrix")
+	assert.NotContains(t, src, "element by element (no 4-byte run")
+}
+
+// TestMultiPipeHeadDim128 checks that operands 256 bytes wide along K
+// (head dimension 128 in bf16) are stored in two 128-byte K chunks: the
+// fifth wgmma of q k^T reads the second chunk of q and of k.
+func TestMultiPipeHeadDim128(t *testing.T) {
+	src, err := build(t, "testdata/multipipe/attn_d128_causal_bf16.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + 16384 + (warp_id / 4 * 64 + 0) * 128, 16, 1024, 1), tri_wgmma_desc(tri_stage + 8192, 16, 1024, 1), 1);")
+	assert.Contains(t, src, "tri_wgmma_m64n128k16_bf16_ra(")
+}
