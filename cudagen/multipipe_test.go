@@ -22,7 +22,7 @@ func TestMultiPipeAttention(t *testing.T) {
 	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_ra(tri_d0, tri_pack2(p_fp16[0], p_fp16[1]), tri_pack2(p_fp16[16], p_fp16[17]), tri_pack2(p_fp16[2], p_fp16[3]), tri_pack2(p_fp16[18], p_fp16[19])")
 	assert.Contains(t, src, "{%32, %33, %34, %35}, %36, p, 1, 1, 1; }")
 	assert.Contains(t, src, "// b: 16-byte copies into the stage")
-	assert.NotContains(t, src, "ldmatrix")
+	assert.NotContains(t, src, "ldmatrix.sync")
 	assert.NotContains(t, src, "element by element (no 4-byte run")
 }
 
