@@ -47,6 +47,7 @@ var references = map[string]Reference{
 
 	// Math functions and min/max.
 	"math_exp_log":    refExpLog,
+	"math_exp2_ftz":   refExp2FTZ,
 	"math_sqrt":       refSqrt,
 	"math_trig":       refTrig,
 	"math_erf":        refErf,

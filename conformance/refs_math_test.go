@@ -24,6 +24,22 @@ func refExpLog(in tensors, _ map[string]float64) tensors {
 	return res
 }
 
+// refExp2FTZ: exp2 of the fp32 x (moved to [-2, 2) from index 900 on, as
+// the kernel does), zero below 2^-126 as Triton's flush-to-zero exp2f.
+func refExp2FTZ(in tensors, _ map[string]float64) tensors {
+	x := in["x"]
+	return tensors{"e2": eachFloat(in["e2"], func(i int) float64 {
+		v := x.Float(i)
+		if i >= 900 {
+			v = float64(float32(float32(v)*float32(0.02)) + 3)
+		}
+		if r := math.Exp2(v); r >= 0x1p-126 {
+			return r
+		}
+		return 0
+	})}
+}
+
 func refSqrt(in tensors, _ map[string]float64) tensors {
 	return unaryRef(in, "x", map[string]func(float64) float64{
 		"s": math.Sqrt,

@@ -77,8 +77,11 @@ func (r *Result) SourceLine(n int) (ir.Pos, bool) {
 // emitter prints one kernel.
 type emitter struct {
 	*plan
-	opt      Options
-	w        writer
+	opt Options
+	w   writer
+	// whileDot, if set, is written by the next wgmmaDot between the issue
+	// of its wgmmas and the wait for them (multipipe.go).
+	whileDot func()
 	names    []string // by value ID; "" for values printed inline
 	varNames []string // by var ID
 	params   []string // by param index

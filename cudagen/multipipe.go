@@ -116,6 +116,10 @@ type wgOperand struct {
 	form  operandForm
 	src   *ir.Value // the load (streamed) or the value (invariant, in registers)
 	trans bool      // b is tl.trans of src, an [N, K] load
+	// cvt is the fp32 operand of an a in registers that is its rounding
+	// to fp16 or bf16 (p.to(tl.float16)): the A fragments are converted
+	// from it two at a time (cvt.rn.f16x2.f32).
+	cvt *ir.Value
 	tile  smemTile  // streamed and invariant operands
 }
 
@@ -239,6 +243,9 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			skip[a.ID] = true
 		default:
 			wd.a.form = inRegisters
+			if a.Op == ir.OpCast && a.Flags&ir.FlagRoundTZ == 0 && a.Args[0].Type.Kind == ir.Float32 && a.Args[0].Type.Shape.Rank() == 2 {
+				wd.a.cvt = a.Args[0]
+			}
 		}
 		mp.dots = append(mp.dots, wd)
 	}
@@ -298,6 +305,10 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	// loads, the transposes the dots read and the carried assignments,
 	// with the ahead values they need computed again for this iteration.
 	compute := map[ir.Stmt]bool{}
+	dotOf := map[*ir.Value]*wgDot{}
+	for _, wd := range mp.dots {
+		dotOf[wd.dot] = wd
+	}
 	var need func(v *ir.Value)
 	need = func(v *ir.Value) {
 		if v == nil || !inBody[v.ID] || compute[v] {
@@ -310,7 +321,9 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		compute[v] = true
 		if v.Op == ir.OpDot {
 			// b is streamed, a is streamed, invariant or in registers.
-			if !skip[v.Args[0].ID] {
+			if wd := dotOf[v]; wd.a.cvt != nil {
+				need(wd.a.cvt)
+			} else if !skip[v.Args[0].ID] {
 				need(v.Args[0])
 			}
 			need(v.Args[2])
@@ -323,11 +336,12 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	for _, st := range body {
 		switch st := st.(type) {
 		case *ir.Value:
-			if !ahead[st] && !skip[st.ID] {
-				unused := (st.Op == ir.OpVarRead || st.Op == ir.OpConst) && len(p.users[st.ID]) == 0 && p.ctlUse[st.ID] == 0
-				if !unused {
-					need(st)
-				}
+			// The roots: values nothing reads (stores, prints, and other
+			// side effects), dots, and values control statements read;
+			// the rest is computed where they need it.
+			root := len(p.users[st.ID]) == 0 && st.Op != ir.OpVarRead && st.Op != ir.OpConst || st.Op == ir.OpDot || p.ctlUse[st.ID] > 0
+			if !ahead[st] && !skip[st.ID] && root {
+				need(st)
 			}
 		case *ir.Assign:
 			if !carried[st.Var] {
@@ -369,7 +383,7 @@ func (p *plan) validMultiPipe(mp *multiPipe) bool {
 		return d != nil && d.Layout.String() == want && !d.Repl
 	}
 	for _, wd := range mp.dots {
-		if !is(wd.dot) || wd.a.form == inRegisters && !is(wd.a.src) {
+		if !is(wd.dot) || wd.a.form == inRegisters && !is(wd.a.src) || wd.a.cvt != nil && !is(wd.a.cvt) {
 			return false
 		}
 	}
@@ -393,6 +407,18 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w = writer{indent: head.indent + 2, at: head.at}
 	scratch := e.smemBytes
 	e.smemBytes = 0
+	// The copies for a later iteration are issued while the first dot's
+	// wgmmas run: the stage they fill was last read by the wgmmas of the
+	// previous iteration, which every warp waited for before the barrier.
+	e.whileDot = func() {
+		e.w.line("// While the wgmmas run: the copies for iteration %s + %d.", iv, mp.stages-1)
+		e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, mp.stages-1, step)
+		e.w.open("if (tri_ahead < %s) {", hi)
+		e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_write * %d", mp.stageSize))
+		e.w.close("}")
+		e.w.line("tri_cp_async_commit();")
+		e.lastLine = 0
+	}
 	e.multiBody(s, mp)
 	reserve := (e.smemBytes + 1023) / 1024 * 1024
 	e.smemBytes = max(scratch, e.smemBytes)
@@ -435,11 +461,6 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		}
 	}
 	e.w.line("__syncthreads();  // and every wgmma of the last iteration is done: its stage may be refilled")
-	e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, mp.stages-1, step)
-	e.w.open("if (tri_ahead < %s) {", hi)
-	e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_write * %d", mp.stageSize))
-	e.w.close("}")
-	e.w.line("tri_cp_async_commit();")
 	e.w.line("const unsigned int tri_stage = tri_stage0 + tri_read * %d;", mp.stageSize)
 	e.lastLine = 0
 	e.w.append(&body)
@@ -578,8 +599,13 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		aBase = "tri_inv"
 	}
 	var pd *dist
+	pack, src := "tri_pack2", wd.a.src
 	if wd.a.form == inRegisters {
 		pd = e.layoutOf(wd.a.src)
+		if wd.a.cvt != nil {
+			pack, src = "tri_pack2_"+kindSuffix(wd.a.src.Type.Kind), wd.a.cvt
+			e.helpers.add(pack, packHelpers[wd.a.src.Type.Kind])
+		}
 	}
 	for kk := 0; kk < wd.k/16; kk++ {
 		scale := 1
@@ -592,9 +618,9 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 			if pd != nil {
 				regs := make([]string, 4)
 				for q := range regs {
-					lo := e.expr(wd.a.src, fragIndexConst(pd, mb, 8*kk+2*q))
-					hi := e.expr(wd.a.src, fragIndexConst(pd, mb, 8*kk+2*q+1))
-					regs[q] = fmt.Sprintf("tri_pack2(%s, %s)", lo, hi)
+					lo := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q))
+					hi := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q+1))
+					regs[q] = fmt.Sprintf("%s(%s, %s)", pack, lo, hi)
 				}
 				aArg = fmt.Sprintf("%s, %s, %s, %s", regs[0], regs[1], regs[2], regs[3])
 			} else {
@@ -604,6 +630,10 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		}
 	}
 	e.w.line("tri_wgmma_commit();")
+	if f := e.whileDot; f != nil {
+		e.whileDot = nil
+		f()
+	}
 	e.w.line("tri_wgmma_wait<0>();")
 	name := e.names[v.ID]
 	for mb := 0; mb < blocks; mb++ {
@@ -628,4 +658,14 @@ func (p *plan) mloopOf(wd *wgDot) *multiPipe {
 		}
 	}
 	return nil
+}
+
+// packHelpers round two fp32 values to fp16 or bf16 (to nearest even) into
+// one register, lo in the low half: cvt.rn.f16x2.f32 takes the high half
+// first.
+var packHelpers = map[ir.Kind]string{
+	ir.Float16: `// Two fp32 values rounded to fp16 in one register (lo in the low half): an A fragment register.
+TRI_DEV unsigned int tri_pack2_f16(float lo, float hi) { unsigned int r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`,
+	ir.BFloat16: `// Two fp32 values rounded to bf16 in one register (lo in the low half): an A fragment register.
+TRI_DEV unsigned int tri_pack2_bf16(float lo, float hi) { unsigned int r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`,
 }

@@ -220,9 +220,18 @@ var floatUnaryFuncs = map[ir.Op]func(float64) float64{
 // large |x|; reproducing it keeps the interpreter within an ulp or two of
 // the GPU. (tl.log is libdevice's precise logf, within an ulp of the
 // correctly rounded result floatUnaryFuncs gives.)
+//
+// tl.exp2 is ex2.approx.ftz.f32, as libdevice's exp2f in Triton's
+// flush-to-zero linking: results below the smallest normal fp32 are zero.
 var fp32Funcs = map[ir.Op]func(float64) float64{
 	ir.OpExp: func(x float64) float64 {
 		return math.Exp2(float64(float32(x * float64(float32(math.Log2E)))))
+	},
+	ir.OpExp2: func(x float64) float64 {
+		if r := math.Exp2(x); r >= 0x1p-126 || math.IsNaN(r) {
+			return r
+		}
+		return 0
 	},
 }
 

@@ -21,8 +21,7 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 
 // fp32 math as Triton lowers it: approximate division, exp, log, sqrt.
-TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TRI_DEV float tri_exp_f32(float x) { return tri_exp2_f32(x * 1.44269504088896341f); }
+TRI_DEV float tri_exp_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f)); return r; }
 // ---- end of prelude ----
 
 extern "C" __global__ void __launch_bounds__(128) selu_kernel(float* x_ptr, float* y_ptr, int n) {

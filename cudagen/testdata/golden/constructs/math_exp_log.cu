@@ -25,8 +25,9 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 
 // fp32 math as Triton lowers it: approximate division, exp, log, sqrt.
-TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TRI_DEV float tri_exp_f32(float x) { return tri_exp2_f32(x * 1.44269504088896341f); }
+// tl.exp2 flushes subnormal results to zero (libdevice's exp2f under Triton's flush-to-zero linking); tl.exp keeps them.
+TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+TRI_DEV float tri_exp_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f)); return r; }
 TRI_DEV float tri_log2_f32(float x) { float r; asm("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 // log is precise (libdevice) too, as in Triton, which turned its fast log
 // off again (randn's Box-Muller transform needs the precise one).

@@ -33,8 +33,7 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 
 // fp32 math as Triton lowers it: approximate division, exp, log, sqrt.
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
-TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TRI_DEV float tri_exp_f32(float x) { return tri_exp2_f32(x * 1.44269504088896341f); }
+TRI_DEV float tri_exp_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f)); return r; }
 // ---- end of prelude ----
 
 extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_ptr, tri_half* y_ptr, tri_half* out_ptr, int n, float bias) {

@@ -29,8 +29,7 @@ TRI_DEV unsigned long long tri_bits_f64(double f) { unsigned long long r; asm("m
 
 // fp32 math as Triton lowers it: approximate division, exp, log, sqrt.
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
-TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
-TRI_DEV float tri_exp_f32(float x) { return tri_exp2_f32(x * 1.44269504088896341f); }
+TRI_DEV float tri_exp_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f)); return r; }
 TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 // ---- helpers used by this kernel ----
