@@ -157,6 +157,8 @@ if [ "$bench" = 1 ]; then
 		python3 bench_matmul.py --tri ../bin/tri --sizes 4096,8192 --bm $1 --bn $2 --bk $3 --warps $4 --stages $5 --grouped-only --rounds 2
 	done) >"$LOG_DIR/benchmm.out" 2>&1
 	grep -A2 '^workload' "$LOG_DIR/benchmm.out" >>"$S"
+	python3 bench/bench_attention.py --tri bin/tri --quick >"$LOG_DIR/benchattn.out" 2>&1
+	grep -A9 '^workload' "$LOG_DIR/benchattn.out" >>"$S"
 	LOG_DIR="$LOG_DIR/autotune" bash bench/bench_autotune.sh >"$LOG_DIR/autotune.out" 2>&1
 	cat "$LOG_DIR/autotune.out" >>"$S"
 fi
