@@ -203,17 +203,21 @@ def tutorial_row(args, mod, inp, tmp, b, h, n, d, causal):
     fn = lambda: kernel[grid](**kwargs)
     launch = f"_attn_fwd[lambda META: (triton.cdiv(N_CTX, META['BLOCK_M']), Z * H, 1)]({', '.join(tri_args)})"
     ms, tri_ms, t_all, r_all = time_both(args, fn, args.tutorial06, launch, lets)
-    best = getattr(kernel, "best_config", None)
-    diff = f"Triton config {best}" if best is not None else ""
+    notes = []
     if not args.no_verify:
         fn()
         saves = {"o": os.path.join(tmp, "tri_o.npy")}
         p = tri_run_save(args.tri, args.tutorial06, launch, lets, saves)
-        diff = f"o {max_abs_diff(saves['o'], o):.2e}; {diff}"
+        notes.append(f"o {max_abs_diff(saves['o'], o):.2e}")
+        # tri's choice: "autotune: using cached config I for key (...): CONFIG"
+        # or "autotune: K: config I is the fastest (T ms): CONFIG"
         chosen = [l for l in p.stderr.splitlines() if "fastest" in l or "cached config" in l]
         if chosen:
-            diff += f"; tri: {chosen[-1].strip()}"
-    return ms, tri_ms, t_all, r_all, diff
+            notes.append("tri: " + chosen[-1].split("): ", 1)[-1].strip())
+    best = getattr(kernel, "best_config", None)
+    if best is not None:
+        notes.append(f"Triton: {best}")
+    return ms, tri_ms, t_all, r_all, " | ".join(notes)
 
 
 def main():
