@@ -106,7 +106,15 @@ samplechecks() {
 	done
 	echo "matmul_tutorial03 4096^3 config 0: $(bin/tri build samples/matmul_tutorial03.tri --let M=4096 --let N=4096 --let K=4096 --config 0 \
 		--dump=resources -o /dev/null 2>&1 | grep registers)" >>"$LOG_DIR/resources.txt"
-	tail -3 "$LOG_DIR/resources.txt" >>"$S"
+	# The benchmarked attention configurations (bench_attention.py's sample).
+	local st='q.stride(0), q.stride(1), q.stride(2), q.stride(3), k.stride(0), k.stride(1), k.stride(2), k.stride(3), v.stride(0), v.stride(1), v.stride(2), v.stride(3), o.stride(0), o.stride(1), o.stride(2), o.stride(3)'
+	for d in 64 128; do for causal in False True; do
+		echo "attention_fwd d$d causal=$causal 128x64 w8 s3: $(bin/tri build samples/attention_fwd.tri "attn_fwd[(triton.cdiv(N, 128), Z * H)](q, k, v, 0.1, M, o, $st, Z, H, N, HEAD_DIM=$d, BLOCK_M=128, BLOCK_N=64, CAUSAL=$causal, num_warps=8, num_stages=3)" \
+			--let Z=4 --let H=32 --let N=4096 --let "q=empty(Z, H, N, $d, dtype='float16')" --let "k=empty(Z, H, N, $d, dtype='float16')" \
+			--let "v=empty(Z, H, N, $d, dtype='float16')" --let "o=empty(Z, H, N, $d, dtype='float16')" --let 'M=empty(Z, H, N)' \
+			--dump=resources -o /dev/null 2>&1 | grep registers)" >>"$LOG_DIR/resources.txt"
+	done; done
+	tail -7 "$LOG_DIR/resources.txt" >>"$S"
 	note "tri run --check: $pass of ${#samples[@]} samples pass"
 	note "nvcc: $nv of ${#samples[@]} samples compile"
 	note "samples with register spills (or no report): $spills (resources.txt)"
@@ -157,6 +165,8 @@ if [ "$bench" = 1 ]; then
 		python3 bench_matmul.py --tri ../bin/tri --sizes 4096,8192 --bm $1 --bn $2 --bk $3 --warps $4 --stages $5 --grouped-only --rounds 2
 	done) >"$LOG_DIR/benchmm.out" 2>&1
 	grep -A2 '^workload' "$LOG_DIR/benchmm.out" >>"$S"
+	python3 bench/bench_attention.py --tri bin/tri --quick >"$LOG_DIR/benchattn.out" 2>&1
+	grep -A9 '^workload' "$LOG_DIR/benchattn.out" >>"$S"
 	LOG_DIR="$LOG_DIR/autotune" bash bench/bench_autotune.sh >"$LOG_DIR/autotune.out" 2>&1
 	cat "$LOG_DIR/autotune.out" >>"$S"
 fi

@@ -1,17 +1,11 @@
 package conformance
 
 // This file implements the reference of the flash-attention forward test
-// kernel: o = softmax(q k^T * sm_scale) v for each (batch, head), computed
-// directly in float64 (the whole row's softmax at once, not the kernel's
-// online form), causal rows seeing only columns up to their own index, and
-// rounded once to o's dtype. The kernel rounds P to fp16 before P @ V and
-// adds in another order, which the file's tolerance allows for.
-
-import (
-	"math"
-
-	"github.com/tri-lang/tri/tensor"
-)
+// kernels: o = softmax(q k^T * sm_scale) v for each (batch, head), computed
+// directly in float64 by attend (refs_attention_samples_test.go), causal
+// rows seeing only columns up to their own index, and rounded once to o's
+// dtype. The kernel rounds P to fp16 before P @ V and adds in another
+// order, which the file's tolerance allows for.
 
 func init() {
 	references["attention_fwd"] = refAttention(false)
@@ -23,47 +17,24 @@ func refAttention(causal bool) Reference {
 		q, k, v, o := in["q"], in["k"], in["v"], in["o"]
 		n, d := q.Shape[2], q.Shape[3]
 		heads := q.Shape[0] * q.Shape[1]
-		scale := num["sm_scale"]
-		round := r16
-		if o.Kind.String() == "bf16" {
-			round = rbf
-		}
+		round := rounder(o)
 		for h := range heads {
 			base := h * n * d
 			for i := range n {
-				attentionRow(q, k, v, o, base, i, n, d, scale, causal, round)
+				cols := n
+				if causal {
+					cols = i + 1
+				}
+				row, _ := attend(
+					func(c int) float64 { return q.Float(base + i*d + c) },
+					func(j, c int) float64 { return k.Float(base + j*d + c) },
+					func(j, c int) float64 { return v.Float(base + j*d + c) },
+					cols, d, num["sm_scale"])
+				for c, x := range row {
+					o.SetFloat(base+i*d+c, round(x))
+				}
 			}
 		}
 		return tensors{"o": o}
-	}
-}
-
-// attentionRow writes row i of one head's output.
-func attentionRow(q, k, v, o *tensor.Tensor, base, i, n, d int, scale float64, causal bool, round func(float64) float64) {
-	cols := n
-	if causal {
-		cols = i + 1
-	}
-	s := make([]float64, cols)
-	peak := math.Inf(-1)
-	for j := range cols {
-		dot := 0.0
-		for c := range d {
-			dot += q.Float(base+i*d+c) * k.Float(base+j*d+c)
-		}
-		s[j] = dot * scale
-		peak = math.Max(peak, s[j])
-	}
-	sum := 0.0
-	for j := range s {
-		s[j] = math.Exp(s[j] - peak)
-		sum += s[j]
-	}
-	for c := range d {
-		acc := 0.0
-		for j := range s {
-			acc += s[j] * v.Float(base+j*d+c)
-		}
-		o.SetFloat(base+i*d+c, round(acc/sum))
 	}
 }
