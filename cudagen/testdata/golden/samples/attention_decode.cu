@@ -59,7 +59,8 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 
 // fp32 math as Triton lowers it: approximate division, exp, log, sqrt.
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
-TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+// tl.exp2 flushes subnormal results to zero (libdevice's exp2f under Triton's flush-to-zero linking); tl.exp keeps them.
+TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_log2_f32(float x) { float r; asm("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
