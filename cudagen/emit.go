@@ -82,6 +82,9 @@ type emitter struct {
 	// whileDot, if set, is written by the next wgmmaDot between the issue
 	// of its wgmmas and the wait for them (multipipe.go).
 	whileDot func()
+	// inFlight is the dot of the multi-dot pipeline being written that
+	// runs on into the next iteration.
+	inFlight *wgDot
 	names    []string // by value ID; "" for values printed inline
 	varNames []string // by var ID
 	params   []string // by param index

@@ -138,6 +138,8 @@ type wgDot struct {
 	m, n, k int
 	a, b    wgOperand
 	zeroAcc bool // the accumulator is zero: the first wgmma ignores it
+	// assign is the Var an in-flight dot's result is assigned to.
+	assign *ir.Var
 }
 
 // multiPipe is a loop pipelined with several dots (see above).
@@ -151,6 +153,9 @@ type multiPipe struct {
 	stages    int
 	stageSize int // bytes of one stage, a multiple of 1024
 	invSize   int // bytes of the invariant operands, stored before the stages
+	// inFlight, if set, is the last dot, left running into the next
+	// iteration (see deferLast).
+	inFlight *wgDot
 }
 
 // sharedBytes is the shared memory of the pipeline, alignment slack
@@ -370,7 +375,56 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	if mp.stages < 2 {
 		return nil
 	}
+	mp.inFlight = p.deferLast(mp, body)
 	return mp
+}
+
+// deferLast returns the last of mp's dots if it can run on into the next
+// iteration, as Triton's pipeliner lets attention's P @ V run: its result
+// is only assigned to a loop-carried Var, and in the body nothing reads
+// that Var before the first dot, whose wait (for every wgmma in flight)
+// is where the last iteration's result lands in the Var. The copies of
+// the iteration then follow the last dot's issue, after a barrier that
+// every warpgroup reaches once its wgmmas of the last iteration are done.
+func (p *plan) deferLast(mp *multiPipe, body []ir.Stmt) *wgDot {
+	if len(mp.dots) < 2 {
+		return nil
+	}
+	last, first := mp.dots[len(mp.dots)-1], mp.dots[0]
+	v := last.dot
+	if len(p.users[v.ID]) != 0 || p.ctlUse[v.ID] != 1 {
+		return nil
+	}
+	var x *ir.Var
+	index := map[ir.Stmt]int{}
+	for i, st := range body {
+		index[st] = i
+		if as, ok := st.(*ir.Assign); ok && as.Value == v {
+			x = as.Var
+		}
+	}
+	if x == nil || x.Type.Shape.Rank() != 2 {
+		return nil
+	}
+	for _, st := range body {
+		if as, ok := st.(*ir.Assign); ok && as.Var == x && as.Value != v {
+			return nil
+		}
+		r, ok := st.(*ir.Value)
+		if !ok || r.Op != ir.OpVarRead || r.Var != x {
+			continue
+		}
+		for _, u := range p.users[r.ID] {
+			if i, in := index[u]; !in || i <= index[first.dot] {
+				return nil
+			}
+		}
+		if p.ctlUse[r.ID] > 0 {
+			return nil
+		}
+	}
+	last.assign = x
+	return last
 }
 
 // validMultiPipe reports whether the layouts chosen let mp's dots run on
@@ -410,7 +464,11 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	// The copies for a later iteration are issued while the first dot's
 	// wgmmas run: the stage they fill was last read by the wgmmas of the
 	// previous iteration, which every warp waited for before the barrier.
+	e.inFlight = mp.inFlight
 	e.whileDot = func() {
+		if mp.inFlight != nil {
+			e.w.line("__syncthreads();  // every warpgroup is done with the stage the copies refill")
+		}
 		e.w.line("// While the wgmmas run: the copies for iteration %s + %d.", iv, mp.stages-1)
 		e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, mp.stages-1, step)
 		e.w.open("if (tri_ahead < %s) {", hi)
@@ -420,6 +478,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		e.lastLine = 0
 	}
 	e.multiBody(s, mp)
+	e.inFlight = nil
 	reserve := (e.smemBytes + 1023) / 1024 * 1024
 	e.smemBytes = max(scratch, e.smemBytes)
 	body := e.w
@@ -451,6 +510,17 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.close("}")
 	e.w.line("tri_cp_async_commit();")
 	e.w.close("}")
+	if f := mp.inFlight; f != nil {
+		// The in-flight dot's accumulators start as its Var's value: the
+		// first iteration's wait then leaves the Var as it is.
+		d := e.layoutOf(f.dot)
+		e.w.line("// The wgmmas of tl.dot at line %d run on into the next iteration, in these registers:", f.dot.Pos.Line)
+		for mb := 0; mb < f.m/(16*e.numWarps); mb++ {
+			e.w.line("float tri_f%d[%d];", mb, f.n/2)
+			e.w.line("#pragma unroll")
+			e.w.line("for (int r = 0; r < %d; ++r) tri_f%d[r] = %s[%s];", f.n/2, mb, e.varNames[f.assign.ID], fragIndex(d, mb, "r"))
+		}
+	}
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmmas read and the copies fill", mp.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
 	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", mp.stages-2)
@@ -460,13 +530,21 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 			break
 		}
 	}
-	e.w.line("__syncthreads();  // and every wgmma of the last iteration is done: its stage may be refilled")
+	if mp.inFlight != nil {
+		e.w.line("__syncthreads();  // every thread's copies for this iteration are visible")
+	} else {
+		e.w.line("__syncthreads();  // and every wgmma of the last iteration is done: its stage may be refilled")
+	}
 	e.w.line("const unsigned int tri_stage = tri_stage0 + tri_read * %d;", mp.stageSize)
 	e.lastLine = 0
 	e.w.append(&body)
 	e.w.line("tri_read = tri_read == %d ? 0 : tri_read + 1;", mp.stages-1)
 	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", mp.stages-1)
 	e.w.close("}")
+	if f := mp.inFlight; f != nil {
+		e.w.line("tri_wgmma_wait<0>();  // the last iteration's tl.dot at line %d", f.dot.Pos.Line)
+		e.landInFlight(f)
+	}
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
 	e.w.close("}")
@@ -585,12 +663,19 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	if !e.outside[v.ID] && !e.fused[v.ID] {
 		e.declare(v.Type, d, e.names[v.ID], "")
 	}
+	flying := e.inFlight == wd
+	frag := "tri_d"
+	if flying {
+		frag = "tri_f"
+	}
 	e.w.open("{")
 	for mb := 0; mb < blocks; mb++ {
-		e.w.line("float tri_d%d[%d];", mb, wd.n/2)
+		if !flying {
+			e.w.line("float tri_d%d[%d];", mb, wd.n/2)
+		}
 		if !wd.zeroAcc {
 			e.w.line("#pragma unroll")
-			e.w.line("for (int r = 0; r < %d; ++r) tri_d%d[r] = %s;", wd.n/2, mb, e.expr(v.Args[2], fragIndex(d, mb, "r")))
+			e.w.line("for (int r = 0; r < %d; ++r) %s%d[r] = %s;", wd.n/2, frag, mb, e.expr(v.Args[2], fragIndex(d, mb, "r")))
 		}
 	}
 	e.w.line("tri_wgmma_fence();")
@@ -626,21 +711,41 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 			} else {
 				aArg = wd.a.tile.desc(aBase, kk, mb, perGroup)
 			}
-			e.w.line("tri_wgmma_%s(tri_d%d, %s, %s, %d);", wd.instr(), mb, aArg, db, scale)
+			e.w.line("tri_wgmma_%s(%s%d, %s, %s, %d);", wd.instr(), frag, mb, aArg, db, scale)
 		}
 	}
 	e.w.line("tri_wgmma_commit();")
-	if f := e.whileDot; f != nil {
+	if f := e.whileDot; f != nil && (e.inFlight == nil || flying) {
 		e.whileDot = nil
 		f()
 	}
-	e.w.line("tri_wgmma_wait<0>();")
+	if flying {
+		e.w.line("// Not waited for here: the next iteration's first wait lands it in %s.", e.varNames[wd.assign.ID])
+		e.w.close("}")
+		return
+	}
+	if f := e.inFlight; f != nil {
+		e.w.line("tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line %d", f.dot.Pos.Line)
+		e.landInFlight(f)
+	} else {
+		e.w.line("tri_wgmma_wait<0>();")
+	}
 	name := e.names[v.ID]
 	for mb := 0; mb < blocks; mb++ {
 		e.w.line("#pragma unroll")
 		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_d%d[r]); %s[%s] = tri_d%d[r]; }", wd.n/2, mb, name, fragIndex(d, mb, "r"), mb)
 	}
 	e.w.close("}")
+}
+
+// landInFlight moves the in-flight dot's accumulators, waited for, into
+// its Var.
+func (e *emitter) landInFlight(f *wgDot) {
+	d := e.layoutOf(f.dot)
+	for mb := 0; mb < f.m/(16*e.numWarps); mb++ {
+		e.w.line("#pragma unroll")
+		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_f%d[r]); %s[%s] = tri_f%d[r]; }", f.n/2, mb, e.varNames[f.assign.ID], fragIndex(d, mb, "r"), mb)
+	}
 }
 
 // fragIndexConst is fragIndex for a known register r, as a number.

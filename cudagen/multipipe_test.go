@@ -19,9 +19,12 @@ func TestMultiPipeAttention(t *testing.T) {
 	assert.Contains(t, src, "Software-pipelined, 2 dot(s) on wgmma")
 	assert.Contains(t, src, "is the same in every iteration: stored once")
 	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + 0 + (warp_id / 4 * 64 + 0) * 128, 16, 1024, 1), tri_wgmma_desc(tri_stage + 0, 16, 1024, 1), 0);")
-	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_ra(tri_d0, tri_pack2_f16(p[0], p[1]), tri_pack2_f16(p[16], p[17]), tri_pack2_f16(p[2], p[3]), tri_pack2_f16(p[18], p[19])")
+	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_pack2_f16(p[0], p[1]), tri_pack2_f16(p[16], p[17]), tri_pack2_f16(p[2], p[3]), tri_pack2_f16(p[18], p[19])")
 	assert.Contains(t, src, "{%32, %33, %34, %35}, %36, p, 1, 1, 1; }")
 	assert.Contains(t, src, "// b: 16-byte copies into the stage")
+	// p @ v runs on into the next iteration: q @ k's wait lands it in acc.
+	assert.Contains(t, src, "tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 61")
+	assert.Contains(t, src, "__syncthreads();  // every warpgroup is done with the stage the copies refill")
 	assert.NotContains(t, src, "ldmatrix.sync")
 	assert.NotContains(t, src, "element by element (no 4-byte run")
 }
