@@ -306,7 +306,11 @@ type hostPython struct {
 	globals py.StringDict // the host module's
 	tl      *py.Module
 	torch   *py.Module
-	loaded  map[string]bool
+	loaded  map[*frontend.HostFunc]bool
+	// limit, when positive, is the line of the kernel file at which its
+	// host code stops: a decorator's arguments see only the module-level
+	// bindings above it, as in Python.
+	limit int
 	timeout time.Duration
 	broken  error // set when an evaluation ran past the timeout
 	// mods are the other modules of the project whose host definitions an
@@ -333,7 +337,7 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 	if py.NewContext == nil || py.Compile == nil {
 		return nil, errNoInterpreter
 	}
-	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
+	h := &hostPython{sf: sf, loaded: map[*frontend.HostFunc]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
 		h.ctx = py.NewContext(py.ContextOpts{})
 		capability := py.MustNewMethod("_arch", func(py.Object) (py.Object, error) {
