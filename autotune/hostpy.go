@@ -383,6 +383,9 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 				return nil, err
 			}
 			h.tl.Globals[d.PyName()] = o
+			if torchName(k) == "" {
+				continue
+			}
 			if o, err = py.Call(h.torch.Globals["dtype"], py.Tuple{py.String(torchName(k)), py.String(d.PyName())}, nil); err != nil {
 				return nil, err
 			}
@@ -423,14 +426,24 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 	return h, nil
 }
 
-// dtypeKinds are the dtypes the stand-ins offer.
+// dtypeKinds are the dtypes the stand-ins offer: triton.language has
+// them all, torch those of torchFP8 among the fp8 types.
 var dtypeKinds = []ir.Kind{ir.Bool, ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.Uint8, ir.Uint16, ir.Uint32, ir.Uint64,
-	ir.Float16, ir.BFloat16, ir.Float32, ir.Float64}
+	ir.Float16, ir.BFloat16, ir.Float32, ir.Float64,
+	ir.Float8E4NV, ir.Float8E5, ir.Float8E4B15, ir.Float8E4B8, ir.Float8E5B16}
 
-// torchName is torch's name of a dtype.
+// torchFP8 are torch's names of the fp8 types it has (Triton's e4b15 has
+// no torch dtype).
+var torchFP8 = map[ir.Kind]string{ir.Float8E4NV: "float8_e4m3fn", ir.Float8E5: "float8_e5m2",
+	ir.Float8E4B8: "float8_e4m3fnuz", ir.Float8E5B16: "float8_e5m2fnuz"}
+
+// torchName is torch's name of a dtype ("" if torch has none).
 func torchName(k ir.Kind) string {
-	if k == ir.Bool {
+	switch {
+	case k == ir.Bool:
 		return "bool"
+	case k.IsFP8():
+		return torchFP8[k]
 	}
 	return ir.Scalar(k).PyName()
 }
