@@ -328,6 +328,9 @@ type (
 	BadExpr struct {
 		At
 		What string
+		// Unpacked is the dict of a **kwargs argument (What "**kwargs
+		// argument"), which a launch line unpacks; nil otherwise.
+		Unpacked Expr
 	}
 )
 

@@ -57,3 +57,27 @@ func TestLaunchCallsHostFunctions(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unknown function nosuch")
 }
+
+// A launch line unpacks a dict of keyword arguments bound by --let, as
+// tutorial 06 passes **extra_kern_args (empty on Hopper, maxnreg on
+// Blackwell); a key given twice and a value that is not a dict are errors.
+func TestLaunchUnpacksKwargs(t *testing.T) {
+	path := writeKernel(t, hostCallSrc)
+	line := "k[(1,)](x, n, NUM_SMS=4, **extra)"
+	lets := []string{"n=4", "x=randn(n)"}
+	p, err := Prepare(path, line, &Options{Arch: "sm_90", Lets: append(lets, `extra={"USE_GDC": True, "BLOCK": 16, "maxnreg": 96, "num_warps": 2}`)})
+	require.NoError(t, err)
+	assert.Equal(t, hosteval.BoolValue(true), p.Bound.Meta["USE_GDC"])
+	assert.Equal(t, hosteval.IntValue(16), p.Bound.Meta["BLOCK"])
+	assert.Equal(t, 96, p.Kernel.MaxNReg)
+	assert.Equal(t, 2, p.Kernel.NumWarps)
+
+	_, err = Prepare(path, "k[(1,)](x, n, NUM_SMS=4, USE_GDC=False, BLOCK=8, **extra)", &Options{Arch: "sm_90", Lets: append(lets, "extra={}")})
+	require.NoError(t, err, "an empty dict adds nothing")
+	_, err = Prepare(path, line, &Options{Arch: "sm_90", Lets: append(lets, `extra={"NUM_SMS": 2}`)})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "launch:1:28: got multiple values for keyword argument 'NUM_SMS'")
+	_, err = Prepare(path, line, &Options{Arch: "sm_90", Lets: append(lets, `extra=(1, 2)`)})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "** needs a dict of keyword arguments, not a tuple")
+}

@@ -240,6 +240,9 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 			return nil, hosteval.Usage(err)
 		}
 	}
+	if err := env.ExpandKwargs(l); err != nil {
+		return nil, hosteval.Usage(err)
+	}
 	tuning, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf))
 	if err != nil {
 		return nil, err
