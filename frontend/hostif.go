@@ -18,7 +18,7 @@ import (
 
 // hostIfs records, as host definitions, the module-level if statements of
 // top (the file's top-level chunks) whose arms hold only assignments to
-// names, pass and expression statements.
+// names (and pass or a docstring): not if __name__ == "__main__": main().
 func (p *fileParser) hostIfs(top []*chunk) {
 	for i := 0; i < len(top); i++ {
 		c := top[i]
@@ -56,8 +56,8 @@ func (p *fileParser) hostIf(c *chunk) {
 }
 
 // assignsOnly reports whether every statement of an if chain is an
-// assignment to plain names, pass or an expression, adding the names
-// assigned to names.
+// assignment to plain names, a nested if chain of those, pass or a
+// constant expression, adding the names assigned to names.
 func assignsOnly(st *ast.If, names *[]string) bool {
 	body := append(append([]ast.Stmt(nil), st.Body...), st.Orelse...)
 	for _, s := range body {
@@ -68,11 +68,9 @@ func assignsOnly(st *ast.If, names *[]string) bool {
 			}
 		case *ast.Assign:
 			for _, t := range s.Targets {
-				n, ok := t.(*ast.Name)
-				if !ok {
+				if !targetNamesOf(t, names) {
 					return false
 				}
-				addName(names, string(n.Id))
 			}
 		case *ast.AugAssign:
 			n, ok := s.Target.(*ast.Name)
@@ -80,12 +78,43 @@ func assignsOnly(st *ast.If, names *[]string) bool {
 				return false
 			}
 			addName(names, string(n.Id))
-		case *ast.Pass, *ast.ExprStmt:
+		case *ast.Pass:
+		case *ast.ExprStmt: // a docstring or a constant; a call (main()) is not an assignment
+			switch s.Value.(type) {
+			case *ast.Str, *ast.Num, *ast.NameConstant, *ast.Ellipsis:
+			default:
+				return false
+			}
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// targetNamesOf adds the names an assignment target binds; false if it
+// assigns anything but names (x[i] = ..., x.a = ...).
+func targetNamesOf(t ast.Expr, names *[]string) bool {
+	switch t := t.(type) {
+	case *ast.Name:
+		addName(names, string(t.Id))
+		return true
+	case *ast.Tuple:
+		for _, e := range t.Elts {
+			if !targetNamesOf(e, names) {
+				return false
+			}
+		}
+		return true
+	case *ast.List:
+		for _, e := range t.Elts {
+			if !targetNamesOf(e, names) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func addName(names *[]string, n string) {
