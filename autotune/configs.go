@@ -26,7 +26,7 @@ type Config struct {
 	Meta      map[string]hosteval.Value // the meta-parameters it sets, by name
 	NumWarps  int
 	NumStages int
-	MaxNReg   int // maxnreg (0: None), NVRTC's --maxrregcount
+	MaxNReg   int       // maxnreg (0: None), NVRTC's --maxrregcount
 	obj       py.Object // the Python object, recognized among a pruning function's results
 	// preHook is its pre_hook (nil: none), run at pos (prehook.go).
 	preHook py.Object

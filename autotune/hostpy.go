@@ -310,7 +310,7 @@ type hostPython struct {
 	// limit, when positive, is the line of the kernel file at which its
 	// host code stops: a decorator's arguments see only the module-level
 	// bindings above it, as in Python.
-	limit int
+	limit   int
 	timeout time.Duration
 	broken  error // set when an evaluation ran past the timeout
 	// mods are the other modules of the project whose host definitions an

@@ -28,7 +28,7 @@ type hostModule struct {
 	file    *frontend.File
 	globals py.StringDict
 	loaded  map[*frontend.HostFunc]bool // host definitions already run
-	busy    map[string]bool // names being imported, for cycles
+	busy    map[string]bool             // names being imported, for cycles
 }
 
 // main is the kernel file as a hostModule sharing h's globals.

@@ -11,7 +11,9 @@ import (
 // fakeHost stands for a kernel file defining num_sms() and rand().
 type fakeHost struct{ calls []string }
 
-func (f *fakeHost) Has(name string) bool { return name == "num_sms" || name == "rand" || name == "fails" }
+func (f *fakeHost) Has(name string) bool {
+	return name == "num_sms" || name == "rand" || name == "fails"
+}
 
 func (f *fakeHost) Call(name string, args []Value, kwargs map[string]Value) (Value, error) {
 	f.calls = append(f.calls, fmt.Sprintf("%s%v%v", name, args, kwargs))
