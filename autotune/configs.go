@@ -26,6 +26,7 @@ type Config struct {
 	Meta      map[string]hosteval.Value // the meta-parameters it sets, by name
 	NumWarps  int
 	NumStages int
+	MaxNReg   int       // maxnreg (0: None), NVRTC's --maxrregcount
 	obj       py.Object // the Python object, recognized among a pruning function's results
 	// preHook is its pre_hook (nil: none), run at pos (prehook.go).
 	preHook py.Object
@@ -75,6 +76,7 @@ type Tuning struct {
 	fn    *frontend.Func
 	host  *hostPython
 	warn  func(*diag.Diagnostic)
+	once  []*onceWarning // collected by warnOnce while configs are read
 }
 
 // Source is the kernel file whose host code the decorators' arguments run
@@ -122,6 +124,9 @@ func Read(src *Source, fn *frontend.Func, arch func() string, host Host) (*Tunin
 			h, err := newHostPython(src, arch, host, stderr)
 			if err != nil {
 				return nil, err
+			}
+			if fn.File == nil || fn.File == src.File {
+				h.limit = fn.Decorators[0].Pos.Line // what Python has run when it applies them
 			}
 			t.host = h
 		}
@@ -192,6 +197,7 @@ func (t *Tuning) readAutotune(dc *frontend.Decorator, text string, pos diag.Pos)
 		}
 		a.Configs = append(a.Configs, c)
 	}
+	t.flushOnce(len(configs))
 	if a.Key, err = t.paramList(attr("key"), "key", dc.Pos, false); err != nil {
 		return nil, err
 	}
@@ -289,16 +295,25 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 		*n.dst = int(v.Int)
 	}
 	if v, err := fromPy(get("num_ctas")); err != nil || v.Kind != hosteval.VInt || v.Int != 1 {
-		t.warnf(pos, "@triton.autotune: config %d: num_ctas=%s is not supported (no thread block clusters); ignored", i, pyRepr(get("num_ctas")))
+		t.warnOnce(pos, i, "num_ctas=%s is not supported (no thread block clusters); ignored", pyRepr(get("num_ctas")))
+	}
+	if o := get("maxnreg"); o != py.None {
+		v, err := fromPy(o)
+		if err != nil {
+			return nil, bad("maxnreg must be None or an integer, not %s", pyRepr(o))
+		}
+		n, why := bind.MaxNRegValue(v)
+		if why != "" {
+			return nil, bad("%s", why)
+		}
+		c.MaxNReg = n
 	}
 	if hook := get("pre_hook"); hook != py.None {
 		c.preHook = hook
-		t.warnf(pos, "@triton.autotune: config %d: pre_hook runs only to set the block shapes of the tensor descriptors it is given; its other effects are ignored", i)
+		t.warnOnce(pos, i, "pre_hook runs only to set the block shapes of the tensor descriptors it is given; its other effects are ignored")
 	}
-	for _, name := range []string{"maxnreg", "ir_override"} {
-		if get(name) != py.None {
-			t.warnf(pos, "@triton.autotune: config %d: %s is not supported; ignored", i, name)
-		}
+	if get("ir_override") != py.None {
+		t.warnOnce(pos, i, "ir_override is not supported; ignored")
 	}
 	return c, nil
 }
@@ -435,6 +450,9 @@ func (t *Tuning) Apply(b *bind.Binding, cfg int) error {
 			if b.Sig.NumStages == 0 {
 				b.Sig.NumStages = c.NumStages
 			}
+			if b.Sig.MaxNReg == 0 {
+				b.Sig.MaxNReg = c.MaxNReg
+			}
 			if err := t.preHook(c, b); err != nil {
 				return err
 			}
@@ -517,6 +535,51 @@ func (t *Tuning) argsDict(b *bind.Binding) (py.StringDict, error) {
 	d["num_warps"] = py.Int(bind.OrDefault(b.Sig.NumWarps, bind.DefaultNumWarps))
 	d["num_stages"] = py.Int(bind.OrDefault(b.Sig.NumStages, bind.DefaultNumStages))
 	return d, nil
+}
+
+// warnOnce collects a warning about config i; flushOnce gives each
+// message once, naming the configs it applies to, rather than once per
+// config (a tutorial's 36 configs share one pre_hook).
+func (t *Tuning) warnOnce(pos diag.Pos, i int, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, w := range t.once {
+		if w.msg == msg {
+			w.configs = append(w.configs, i)
+			return
+		}
+	}
+	t.once = append(t.once, &onceWarning{pos: pos, msg: msg, configs: []int{i}})
+}
+
+// onceWarning is a warning that warnOnce collected.
+type onceWarning struct {
+	pos     diag.Pos
+	msg     string
+	configs []int
+}
+
+// flushOnce gives the warnings warnOnce collected over n configs.
+func (t *Tuning) flushOnce(n int) {
+	for _, w := range t.once {
+		which := fmt.Sprintf("config %d", w.configs[0])
+		switch {
+		case len(w.configs) == n && n > 1:
+			which = fmt.Sprintf("all %d configs", n)
+		case len(w.configs) > 1:
+			which = fmt.Sprintf("configs %s", joinInts(w.configs))
+		}
+		t.warnf(w.pos, "@triton.autotune: %s: %s", which, w.msg)
+	}
+	t.once = nil
+}
+
+// joinInts writes 0, 2, 5.
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (t *Tuning) warnf(pos diag.Pos, format string, args ...any) {

@@ -306,7 +306,11 @@ type hostPython struct {
 	globals py.StringDict // the host module's
 	tl      *py.Module
 	torch   *py.Module
-	loaded  map[string]bool
+	loaded  map[*frontend.HostFunc]bool
+	// limit, when positive, is the line of the kernel file at which its
+	// host code stops: a decorator's arguments see only the module-level
+	// bindings above it, as in Python.
+	limit   int
 	timeout time.Duration
 	broken  error // set when an evaluation ran past the timeout
 	// mods are the other modules of the project whose host definitions an
@@ -333,7 +337,7 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 	if py.NewContext == nil || py.Compile == nil {
 		return nil, errNoInterpreter
 	}
-	h := &hostPython{sf: sf, loaded: map[string]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
+	h := &hostPython{sf: sf, loaded: map[*frontend.HostFunc]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
 		h.ctx = py.NewContext(py.ContextOpts{})
 		capability := py.MustNewMethod("_arch", func(py.Object) (py.Object, error) {
@@ -379,6 +383,9 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 				return nil, err
 			}
 			h.tl.Globals[d.PyName()] = o
+			if torchName(k) == "" {
+				continue
+			}
 			if o, err = py.Call(h.torch.Globals["dtype"], py.Tuple{py.String(torchName(k)), py.String(d.PyName())}, nil); err != nil {
 				return nil, err
 			}
@@ -419,14 +426,24 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 	return h, nil
 }
 
-// dtypeKinds are the dtypes the stand-ins offer.
+// dtypeKinds are the dtypes the stand-ins offer: triton.language has
+// them all, torch those of torchFP8 among the fp8 types.
 var dtypeKinds = []ir.Kind{ir.Bool, ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.Uint8, ir.Uint16, ir.Uint32, ir.Uint64,
-	ir.Float16, ir.BFloat16, ir.Float32, ir.Float64}
+	ir.Float16, ir.BFloat16, ir.Float32, ir.Float64,
+	ir.Float8E4NV, ir.Float8E5, ir.Float8E4B15, ir.Float8E4B8, ir.Float8E5B16}
 
-// torchName is torch's name of a dtype.
+// torchFP8 are torch's names of the fp8 types it has (Triton's e4b15 has
+// no torch dtype).
+var torchFP8 = map[ir.Kind]string{ir.Float8E4NV: "float8_e4m3fn", ir.Float8E5: "float8_e5m2",
+	ir.Float8E4B8: "float8_e4m3fnuz", ir.Float8E5B16: "float8_e5m2fnuz"}
+
+// torchName is torch's name of a dtype ("" if torch has none).
 func torchName(k ir.Kind) string {
-	if k == ir.Bool {
+	switch {
+	case k == ir.Bool:
 		return "bool"
+	case k.IsFP8():
+		return torchFP8[k]
 	}
 	return ir.Scalar(k).PyName()
 }

@@ -119,3 +119,26 @@ func TestHostItertools(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `(((2, 16), (2, 32), (3, 16)), (("a", "a"), ("a", "b"), ("b", "a"), ("b", "b"), 1, 2, 3))`, got.String())
 }
+
+// The fp8 dtypes are in the stand-ins: torch's float8_e4m3fn and
+// float8_e5m2 (tutorial 08 compares torch.float8_e4m3fn == A.dtype),
+// triton.language's float8e4nv, float8e5 and float8e4b15, and an fp8
+// tensor's dtype is torch's.
+func TestHostFP8DTypes(t *testing.T) {
+	src := "import torch\nimport triton\nimport triton.language as tl\n\n\n" +
+		"def is_fp8(x):\n    return x.dtype == torch.float8_e4m3fn or x.dtype == torch.float8_e5m2\n"
+	f, diags := frontend.Parse("k.py", []byte(src))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	sf := &Source{Path: "k.py", Text: []byte(src), File: f}
+	h, err := newHostPython(sf, func() string { return "sm_90" }, Host{Timeout: time.Second}, &bytes.Buffer{})
+	require.NoError(t, err)
+	at := sf.File.Host["is_fp8"].Pos
+	x, err := h.toPy(hosteval.TensorValue(tensor.New(ir.Float8E4NV, 4)))
+	require.NoError(t, err)
+	h.globals["x"] = x
+	v, err := h.eval("(is_fp8(x), x.element_size(), repr(x.dtype), torch.float8_e5m2, tl.float8e4nv, tl.float8e4b15, torch.float8_e4m3fnuz)", at, "test")
+	require.NoError(t, err)
+	got, err := fromPy(v)
+	require.NoError(t, err)
+	assert.Equal(t, `(True, 1, "torch.float8_e4m3fn", tl.float8e5, tl.float8e4nv, tl.float8e4b15, tl.float8e4b8)`, got.String())
+}

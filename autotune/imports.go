@@ -27,8 +27,8 @@ import (
 type hostModule struct {
 	file    *frontend.File
 	globals py.StringDict
-	loaded  map[string]bool // host definitions already run
-	busy    map[string]bool // names being imported, for cycles
+	loaded  map[*frontend.HostFunc]bool // host definitions already run
+	busy    map[string]bool             // names being imported, for cycles
 }
 
 // main is the kernel file as a hostModule sharing h's globals.
@@ -49,7 +49,7 @@ func (h *hostPython) module(f *frontend.File) *hostModule {
 	if m, ok := h.mods[f]; ok {
 		return m
 	}
-	m := &hostModule{file: f, globals: py.StringDict{}, loaded: map[string]bool{}, busy: map[string]bool{}}
+	m := &hostModule{file: f, globals: py.StringDict{}, loaded: map[*frontend.HostFunc]bool{}, busy: map[string]bool{}}
 	m.globals["triton"] = h.standIn["triton"]
 	m.globals["print"] = h.globals["print"]                 // to the host's stderr, as in the kernel file
 	for _, name := range []string{dictMergeName, fmtName} { // what forGpython's rewrites call
@@ -110,30 +110,44 @@ func (h *hostPython) importName(m *hostModule, name string, pos diag.Pos, what s
 func (h *hostPython) requireIn(m *hostModule, names []string, pos diag.Pos, what string) error {
 	var need []*frontend.HostFunc
 	seen := map[string]bool{}
+	limit := 0 // the main file runs to h.limit; imported modules run whole
+	if m.file == h.sf.File {
+		limit = h.limit
+	}
 	for len(names) > 0 {
 		n := names[len(names)-1]
 		names = names[:len(names)-1]
-		if seen[n] || m.loaded[n] {
+		if seen[n] {
 			continue
 		}
 		seen[n] = true
-		hf, ok := m.file.Host[n]
-		if !ok {
+		defs := m.file.HostBindings(n, limit)
+		if len(defs) == 0 && limit > 0 {
+			// Bound only below: a function that a hook or a lambda calls
+			// when it runs, after the whole module has.
+			defs = m.file.HostBindings(n, 0)
+		}
+		if len(defs) == 0 {
 			if err := h.importName(m, n, pos, what); err != nil {
 				return err
 			}
 			continue
 		}
-		need = append(need, hf)
-		more, err := h.names(h.padded(hf), py.ExecMode, hf.Pos, what)
-		if err != nil {
-			return err
+		for _, hf := range defs {
+			if m.loaded[hf] || slices.Contains(need, hf) {
+				continue
+			}
+			need = append(need, hf)
+			more, err := h.names(h.padded(hf), py.ExecMode, hf.Pos, what)
+			if err != nil {
+				return err
+			}
+			names = append(names, more...)
 		}
-		names = append(names, more...)
 	}
 	slices.SortFunc(need, func(a, b *frontend.HostFunc) int { return a.Pos.Line - b.Pos.Line })
 	for _, hf := range need {
-		m.loaded[hf.Name] = true
+		m.loaded[hf] = true
 		_, err := h.do(hf.Pos, what, func() (py.Object, error) {
 			code, err := py.Compile(h.padded(hf), m.file.Name, py.ExecMode, 0, true)
 			if err != nil {

@@ -105,6 +105,21 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 			}
 			continue
 		}
+		// maxnreg caps the registers of a thread (tutorial 06 sets it on
+		// Blackwell); the GPU code is compiled with it as NVRTC's
+		// --maxrregcount.
+		if kw.Name == "maxnreg" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == kw.Name }) {
+			v, err := e.Eval(kw.Value, nil)
+			if err != nil {
+				return nil, err
+			}
+			n, why := MaxNRegValue(v)
+			if why != "" {
+				return nil, hosteval.Errf(kw.Value, "%s", why)
+			}
+			b.Signature.MaxNReg = n
+			continue
+		}
 		// extern_libs (tutorial 07) names the libdevice bitcode Triton links;
 		// tri calls the CUDA math library NVRTC has built in, so the option
 		// is accepted and its value (host paths) not read.
@@ -424,4 +439,17 @@ func NumStagesProblem(n int64) string {
 		return fmt.Sprintf("num_stages must be an integer from 1 to 64, not %d", n)
 	}
 	return ""
+}
+
+// MaxNRegValue reads Triton's maxnreg option: None (no cap) or a number of
+// registers NVRTC accepts as --maxrregcount (at least 16, at most 255).
+func MaxNRegValue(v hosteval.Value) (int, string) {
+	if v.Kind == hosteval.VNone {
+		return 0, ""
+	}
+	v = v.AsInt()
+	if v.Kind != hosteval.VInt || v.Int < 16 || v.Int > 255 {
+		return 0, fmt.Sprintf("maxnreg must be None or a number of registers from 16 to 255, not %v", v)
+	}
+	return int(v.Int), ""
 }

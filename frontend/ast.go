@@ -24,6 +24,11 @@ type File struct {
 	// last binding of a name wins), for autotune config builders, pruning
 	// functions and heuristics.
 	Host map[string]*HostFunc
+	// HostStmts is every top-level host definition in source order: those
+	// of Host, the earlier bindings of their names, and the module-level if
+	// statements whose arms only assign (hostif.go). Host code evaluated for
+	// a decorator runs those above it (HostBindings), as Python would.
+	HostStmts []*HostFunc
 	// Getters maps the name of a top-level host function that imports the
 	// first Triton module of a list that exists and returns its attribute
 	// named by its argument (getter.go) to that list of modules.
@@ -68,6 +73,9 @@ type HostFunc struct {
 	Pos    diag.Pos // of the def keyword, or of the assignment's first line
 	Source string   // the statement's text, from Pos on, decorators left out
 	Assign bool     // an assignment (NAME = ...), not a def
+	// Binds lists the names an if statement's arms assign (hostif.go);
+	// empty for a def or an assignment, which bind Name.
+	Binds []string
 }
 
 // Func is one @jit function.
@@ -320,6 +328,9 @@ type (
 	BadExpr struct {
 		At
 		What string
+		// Unpacked is the dict of a **kwargs argument (What "**kwargs
+		// argument"), which a launch line unpacks; nil otherwise.
+		Unpacked Expr
 	}
 )
 

@@ -213,7 +213,7 @@ func (c *converter) call(e *ast.Call) Expr {
 	out.Keywords = c.keywords(e.Keywords)
 	if e.Kwargs != nil {
 		x := c.expr(e.Kwargs)
-		out.Args = append(out.Args, &BadExpr{At: At{x.Position()}, What: "**kwargs argument"})
+		out.Args = append(out.Args, &BadExpr{At: At{x.Position()}, What: "**kwargs argument", Unpacked: x})
 	}
 	return out
 }

@@ -190,6 +190,7 @@ func (p *fileParser) applyWrappers() {
 		p.rebindWrapper(w, target)
 		delete(p.hostDefs, w.base)
 		delete(p.file.Host, w.base)
+		p.file.dropHostDef(w.base)
 	}
 }
 

@@ -87,6 +87,7 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		p.guard(c, p.checkHostSyntax)
 	}
 	chunks := p.expand(top, nil, 0)
+	p.hostIfs(top)
 	kinds := make([]chunkKind, len(chunks))
 	for i, c := range chunks {
 		kinds[i] = p.classify(c)
@@ -110,6 +111,7 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 	}
 	sort.SliceStable(file.Funcs, func(i, j int) bool { return file.Funcs[i].Pos.Before(file.Funcs[j].Pos) })
 	sort.SliceStable(file.Scope, func(i, j int) bool { return file.Scope[i].Pos.Before(file.Scope[j].Pos) })
+	file.sortHostStmts()
 	return file, dedupe(diags)
 }
 
@@ -287,6 +289,7 @@ func (p *fileParser) defChunk(c *chunk) {
 // addHost records a host definition unless a later one of the same name is
 // already known (chunks are visited by kind, not in source order).
 func (p *fileParser) addHost(h *HostFunc) {
+	p.file.HostStmts = append(p.file.HostStmts, h)
 	if old, ok := p.file.Host[h.Name]; ok && h.Pos.Before(old.Pos) {
 		return
 	}

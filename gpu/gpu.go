@@ -111,6 +111,9 @@ func compileWith(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool,
 	}
 	cuName := strings.TrimSuffix(filepath.Base(k.File), filepath.Ext(k.File)) + "_" + k.Name + ".cu"
 	opt := nvrtc.CompileOptions{Arch: arch, LineInfo: lineInfo, Verbose: true, Name: cuName}
+	if k.MaxNReg > 0 { // Triton's maxnreg
+		opt.Extra = append(opt.Extra, fmt.Sprintf("--maxrregcount=%d", k.MaxNReg))
+	}
 	prog, hit, err := compile(res.Source, opt)
 	if err != nil {
 		var ce *nvrtc.CompileError

@@ -5,9 +5,11 @@ package hosteval
 // lambdas, and the tensor constructors of constructors.go.
 
 import (
+	"errors"
 	"math"
 	"strings"
 
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/pyrules"
 )
@@ -91,7 +93,11 @@ func (e *Env) call(x *frontend.Call, sc scope, depth int) (Value, error) {
 	if name != "" && !shadowed {
 		f, ok := lookupBuiltin(name)
 		if !ok {
-			if _, isName := x.Func.(*frontend.Name); !isName || !e.hasGlobal(name) {
+			_, isName := x.Func.(*frontend.Name)
+			if isName && !e.hasGlobal(name) && e.Host != nil && e.Host.Has(name) {
+				return e.callHost(x, name, sc, depth)
+			}
+			if !isName || !e.hasGlobal(name) {
 				return Value{}, Errf(x.Func, "unknown function %s", name)
 			}
 		} else {
@@ -433,4 +439,29 @@ func Plural(n int, what string) string {
 		return "1 " + what
 	}
 	return itoa(n) + " " + what + "s"
+}
+
+// callHost calls a host function of the kernel file (e.Host).
+func (e *Env) callHost(x *frontend.Call, name string, sc scope, depth int) (Value, error) {
+	c, err := e.evalArgs(x, name, sc, depth)
+	if err != nil {
+		return Value{}, err
+	}
+	args := make([]Value, len(c.pos))
+	for i, a := range c.pos {
+		args[i] = a.v
+	}
+	kwargs := map[string]Value{}
+	for k, a := range c.kw {
+		kwargs[k] = a.v
+	}
+	v, err := e.Host.Call(name, args, kwargs)
+	if err != nil {
+		var d *diag.Diagnostic
+		if errors.As(err, &d) || ExitCode(err) == 2 {
+			return Value{}, err
+		}
+		return Value{}, Errf(x, "%s(): %v", name, err)
+	}
+	return v, nil
 }

@@ -60,6 +60,8 @@ func (e *Env) evalDepth(x frontend.Expr, sc scope, depth int) (Value, error) {
 		return e.evalElems(x.Elts, sc, depth)
 	case *frontend.List:
 		return e.evalElems(x.Elts, sc, depth)
+	case *frontend.Dict:
+		return e.evalDict(x, sc, depth)
 	case *frontend.Attribute:
 		if d, ok := e.moduleAttr(x, sc); ok {
 			return d, nil
@@ -377,4 +379,29 @@ func Numeric(v Value) (float64, bool) {
 		return v.Float, true
 	}
 	return 0, false
+}
+
+// evalDict evaluates a dict display with string keys, as a launch's
+// options are passed (extra_kern_args = {"maxnreg": 168}, then
+// **extra_kern_args in the launch line).
+func (e *Env) evalDict(x *frontend.Dict, sc scope, depth int) (Value, error) {
+	out := Value{Kind: VDict, Dict: map[string]Value{}}
+	for i, k := range x.Keys {
+		if k == nil {
+			return Value{}, Errf(x.Values[i], "** inside a dict is not supported here; list the keys")
+		}
+		kv, err := e.evalDepth(k, sc, depth)
+		if err != nil {
+			return Value{}, err
+		}
+		if kv.Kind != VStr {
+			return Value{}, Errf(k, "dict keys must be strings here, not %s", kv.Describe())
+		}
+		v, err := e.evalDepth(x.Values[i], sc, depth)
+		if err != nil {
+			return Value{}, err
+		}
+		out.Dict[kv.Str] = v
+	}
+	return out, nil
 }

@@ -25,12 +25,26 @@ type Env struct {
 	MaxElements int64
 	// Device is the GPU that torch.cuda.get_device_properties describes
 	// (nil: an A100, the oldest architecture tri targets).
-	Device  *DeviceInfo
+	Device *DeviceInfo
+	// Host, if set, calls the kernel file's own host functions, which a
+	// launch line or --let may call as Python would (NUM_SMS=num_sms(),
+	// USE_GDC=supports_pdl()); names of tri's builtins come first.
+	Host    HostFuncs
 	globals map[string]frontend.Expr
 	// rng is the random stream of the binding being evaluated, and calls
 	// counts the lambda calls of the evaluation, to stop runaway recursion.
 	rng   *rand.Rand
 	calls int
+}
+
+// HostFuncs calls the host functions of a kernel file.
+type HostFuncs interface {
+	// Has reports whether the file defines a host function (or binds a
+	// host value) name.
+	Has(name string) bool
+	// Call calls it with the arguments of a launch line; the result is a
+	// value a launch line holds (a number, bool, string, dtype, tuple).
+	Call(name string, args []Value, kwargs map[string]Value) (Value, error)
 }
 
 // NewEnv returns an empty environment whose random constructors are seeded

@@ -4,6 +4,7 @@ package hosteval
 // kernel[GRID](args..., META=value, num_warps=4, num_stages=3).
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/tri-lang/tri/frontend"
@@ -23,6 +24,9 @@ type Launch struct {
 	// Kwargs are the keyword arguments other than integer-literal
 	// num_warps/num_stages: meta-parameters, or parameters by name.
 	Kwargs []*frontend.Keyword
+	// Unpack are the dicts given as **d, in order; Env.ExpandKwargs turns
+	// their keys into Kwargs once the names they use are bound.
+	Unpack []frontend.Expr
 	// NumWarps and NumStages are the launch options given as integer
 	// literals; 0 if absent (or given as an expression, which stays in
 	// Kwargs and is evaluated by bind.Args).
@@ -61,6 +65,10 @@ func ParseLaunch(src string) (_ *Launch, err error) {
 	l := &Launch{Kernel: name.ID, Grid: sub.Index, Src: src}
 	l.EndCol = strings.LastIndexByte(strings.TrimRight(src, " \t\r\n"), ')') + 1
 	for _, a := range call.Args {
+		if b, ok := a.(*frontend.BadExpr); ok && b.Unpacked != nil {
+			l.Unpack = append(l.Unpack, b.Unpacked)
+			continue
+		}
 		if s, ok := a.(*frontend.Starred); ok {
 			return nil, Usage(ErrAt(LaunchSource, col(s), "*args is not supported in a launch line; list the arguments"))
 		}
@@ -69,7 +77,8 @@ func ParseLaunch(src string) (_ *Launch, err error) {
 	seen := map[string]bool{}
 	for _, kw := range call.Keywords {
 		if kw.Name == "" {
-			return nil, Usage(ErrAt(LaunchSource, kw.Pos.Col, "**kwargs is not supported in a launch line; list the arguments"))
+			l.Unpack = append(l.Unpack, kw.Value)
+			continue
 		}
 		if seen[kw.Name] {
 			return nil, Usage(ErrAt(LaunchSource, kw.Pos.Col, "keyword argument '"+kw.Name+"' repeated"))
@@ -103,4 +112,46 @@ func col(x frontend.Node) int {
 		return p.Col
 	}
 	return 1
+}
+
+// ExpandKwargs evaluates the dicts a launch line unpacks (**extra_kern_args,
+// as tutorial 06 passes its launch options) and adds their keys to
+// l.Kwargs, each as d['key'], so that errors point at the dict.
+func (e *Env) ExpandKwargs(l *Launch) (err error) {
+	defer AttachSource(&err, LaunchSource, l.Src)
+	seen := map[string]bool{}
+	for _, kw := range l.Kwargs {
+		seen[kw.Name] = true
+	}
+	if l.NumWarps > 0 {
+		seen["num_warps"] = true
+	}
+	if l.NumStages > 0 {
+		seen["num_stages"] = true
+	}
+	for _, x := range l.Unpack {
+		v, err := e.Eval(x, nil)
+		if err != nil {
+			return err
+		}
+		if v.Kind != VDict || v.Str != "" {
+			return Errf(x, "** needs a dict of keyword arguments, not %s", v.Describe())
+		}
+		keys := make([]string, 0, len(v.Dict))
+		for k := range v.Dict {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if seen[k] {
+				return Errf(x, "got multiple values for keyword argument '%s'", k)
+			}
+			seen[k] = true
+			at := frontend.At{Pos: x.Position()}
+			l.Kwargs = append(l.Kwargs, &frontend.Keyword{Pos: x.Position(), Name: k,
+				Value: &frontend.Subscript{At: at, X: x, Index: &frontend.Const{At: at, Kind: frontend.ConstStr, Str: k}}})
+		}
+	}
+	l.Unpack = nil
+	return nil
 }

@@ -308,6 +308,9 @@ type Kernel struct {
 	// Debug is Triton's debug option (tri run --debug, TRITON_DEBUG=1,
 	// @triton.jit(debug=True)): the GPU code checks device assertions.
 	Debug bool
+	// MaxNReg caps the registers of a thread (Triton's maxnreg; NVRTC's
+	// --maxrregcount); 0: no cap.
+	MaxNReg int
 	// StaticPrints are the lines tl.static_print printed while the kernel
 	// was specialized, each ending as its end= says.
 	StaticPrints []string

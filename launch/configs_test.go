@@ -307,11 +307,12 @@ func TestUnsupportedWarnings(t *testing.T) {
 		"prune_configs_by={'perf_model': perf, 'top_k': 2}, pre_hook=lambda args: None, use_cuda_graph=True, cache_results=True)")
 	var stderr bytes.Buffer
 	o := &Options{Arch: "sm_90", Lets: []string{"n=4", "x=randn(n)", "out=empty(n)"}, Stderr: &stderr}
-	_, err := Prepare(writeKernel(t, src), "k[(1,)](x, out, n)", o)
+	p, err := Prepare(writeKernel(t, src), "k[(1,)](x, out, n)", o)
 	require.NoError(t, err)
+	assert.Equal(t, 128, p.Kernel.MaxNReg, "a config's maxnreg reaches the kernel (NVRTC's --maxrregcount)")
 	out := stderr.String()
+	assert.NotContains(t, out, "maxnreg is not supported")
 	for _, want := range []string{
-		"config 0: maxnreg is not supported; ignored",
 		"prune_configs_by's perf_model is not supported",
 		"prune_configs_by's top_k is not supported",
 		"pre_hook is not supported; ignored",
@@ -354,4 +355,58 @@ func TestCheckFileEvaluatesDecorators(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "k.tri:7:5: @triton.autotune: NameError: name 'hip_configs' is not defined")
 	assert.Equal(t, 2, hosteval.ExitCode(err))
+}
+
+// A warning that every config shares (tutorial 06's 36 configs with one
+// pre_hook) is given once, naming the configs; maxnreg in the launch line
+// overrides the config's.
+func TestConfigWarningsOnce(t *testing.T) {
+	src := decorated("def hook(nargs):\n    pass\n\n@triton.autotune(configs=[Config({'BLOCK': b}, pre_hook=hook, maxnreg=64) for b in (16, 32, 64)] + " +
+		"[Config({'BLOCK': 128}, num_ctas=2)], key=['n'])")
+	var stderr bytes.Buffer
+	o := &Options{Arch: "sm_90", Lets: []string{"n=4", "x=randn(n)", "out=empty(n)"}, Stderr: &stderr}
+	p, err := Prepare(writeKernel(t, src), "k[(1,)](x, out, n)", o)
+	require.NoError(t, err)
+	assert.Equal(t, 64, p.Kernel.MaxNReg)
+	out := stderr.String()
+	assert.Equal(t, 1, strings.Count(out, "pre_hook runs only"), out)
+	assert.Contains(t, out, "@triton.autotune: configs 0, 1, 2: pre_hook runs only")
+	assert.Contains(t, out, "@triton.autotune: config 3: num_ctas=2 is not supported")
+
+	p, err = Prepare(writeKernel(t, src), "k[(1,)](x, out, n, maxnreg=200)", &Options{Arch: "sm_90", Lets: o.Lets})
+	require.NoError(t, err)
+	assert.Equal(t, 200, p.Kernel.MaxNReg)
+	_, err = Prepare(writeKernel(t, src), "k[(1,)](x, out, n, maxnreg=3)", &Options{Arch: "sm_90", Lets: o.Lets})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "maxnreg must be None or a number of registers from 16 to 255, not 3")
+}
+
+// A decorator's host code sees the module-level bindings above it, as
+// Python does when it applies the decorator: a name rebound below (as
+// tutorial 06 rebinds configs to [] for its benchmarks) keeps the value it
+// had, and a module-level if/elif/else of assignments runs, condition and
+// all.
+func TestDecoratorSeesBindingsAbove(t *testing.T) {
+	src := "import os\nimport torch\n" + decorated(`def is_hip():
+    return False
+
+if is_hip():
+    STAGES = [1]
+elif torch.cuda.get_device_capability()[0] >= 9:
+    STAGES = [4, 5]
+else:
+    STAGES = [2]
+BLOCKS = [16, 32]
+configs = [Config({'BLOCK': b}, num_stages=s) for b in BLOCKS for s in STAGES]
+if "PYTEST_VERSION" in os.environ:
+    configs = configs[:1]
+BLOCKS = [64]
+
+@triton.autotune(configs=configs, key=['n'])`) + "\n\nconfigs = []\nSTAGES = [7]\n"
+	p, err := prepareTuned(t, src, "k[(1,)](x, out, n)", 4, 3)
+	require.NoError(t, err)
+	a := p.Tuning.Autotune
+	require.Len(t, a.Configs, 4)
+	assert.Equal(t, hosteval.IntValue(32), a.Configs[3].Meta["BLOCK"])
+	assert.Equal(t, 5, a.Configs[3].NumStages, "sm_90 takes the elif arm")
 }

@@ -234,10 +234,14 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	device := targetDevice(o.Arch)
 	env.Device = &device
 	env.UseGlobals(KernelGlobals(sf, fn))
+	env.Host = autotune.HostCalls(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf))
 	for _, spec := range lets {
 		if err := env.Let(spec); err != nil {
 			return nil, hosteval.Usage(err)
 		}
+	}
+	if err := env.ExpandKwargs(l); err != nil {
+		return nil, hosteval.Usage(err)
 	}
 	tuning, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf))
 	if err != nil {

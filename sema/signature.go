@@ -78,4 +78,8 @@ type Signature struct {
 	// Debug compiles device assertions into the GPU code (Triton's
 	// debug=True); the kernel's @triton.jit(debug=True) also sets it.
 	Debug bool
+	// MaxNReg is Triton's maxnreg option (a config's or the launch's): the
+	// most registers a thread may use, given to NVRTC as --maxrregcount;
+	// 0 for no cap.
+	MaxNReg int
 }

@@ -154,6 +154,7 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 		NumWarps:  sig.NumWarps,
 		NumStages: sig.NumStages,
 		Debug:     sig.Debug || jitDebug(fn),
+		MaxNReg:   sig.MaxNReg,
 	}
 	if k.NumWarps == 0 {
 		k.NumWarps = 4
