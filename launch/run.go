@@ -424,10 +424,15 @@ func (p *Prepared) check(o *Options) error {
 	if _, err := p.RunGPU(o.LineInfo); err != nil {
 		return err
 	}
+	// Every result is taken before any input is put back: two names may
+	// be bound to one tensor (desc_o=o).
 	gpu := map[string]*tensor.Tensor{}
 	for _, n := range names {
 		v, _ := p.Env.Lookup(n)
 		gpu[n] = v.Tensor.Clone()
+	}
+	for _, n := range names {
+		v, _ := p.Env.Lookup(n)
 		copy(v.Tensor.Data, ref[n].Data) // the interpreter starts from the inputs
 	}
 	// What the kernel prints is shown once, from the GPU.
