@@ -286,7 +286,11 @@ func (e *emitter) kernel() {
 	if b := e.minBlocks(); b > 1 {
 		// The same as __launch_bounds__(threads, blocks), which the clang
 		// prelude's one-argument macro cannot take.
-		e.w.line("// Each thread holds many elements: ask for %d programs per SM so loads stay in flight (at most %d registers a thread).", b, 65536/(b*32*e.numWarps))
+		if len(e.mloops) > 0 {
+			e.w.line("// Ask for %d programs per SM (at most %d registers a thread): one's softmax runs while another's wgmmas do.", b, 65536/(b*32*e.numWarps))
+		} else {
+			e.w.line("// Each thread holds many elements: ask for %d programs per SM so loads stay in flight (at most %d registers a thread).", b, 65536/(b*32*e.numWarps))
+		}
 		e.w.open("extern \"C\" __global__ void __attribute__((launch_bounds(%d, %d))) %s(%s) {", 32*e.numWarps, b, e.kernelName, strings.Join(params, ", "))
 	} else {
 		e.w.open("extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {", 32*e.numWarps, e.kernelName, strings.Join(params, ", "))
@@ -332,6 +336,9 @@ func (e *emitter) minBlocks() int {
 	most := 0
 	for _, l := range e.layouts {
 		most = max(most, l.Elems)
+	}
+	if len(e.mloops) > 0 && len(e.loops) == 0 {
+		return e.multiPipeBlocks()
 	}
 	if most < 32 || threads > 256 || len(e.loops) > 0 || len(e.mloops) > 0 {
 		// A pipelined dot keeps its accumulators and the copies in

@@ -560,6 +560,11 @@ func (e *emitter) multiBody(s *ir.For, mp *multiPipe) {
 	}
 	e.lastLine = 0
 	for _, st := range s.Body.Stmts {
+		// The in-flight dot's assignment happens where its wgmmas are
+		// waited for (landInFlight).
+		if as, ok := st.(*ir.Assign); ok && mp.inFlight != nil && as.Value == mp.inFlight.dot {
+			continue
+		}
 		if mp.compute[st] {
 			e.statement(st)
 		}
@@ -660,10 +665,10 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	from := map[operandForm]string{streamed: "the stage", invariant: "shared memory, stored before the loop", inRegisters: "registers"}
 	e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: a from %s, b from the stage; each warpgroup owns %d rows, in %d m64 block(s).",
 		v.Args[0].Type, v.Args[1].Type, wd.n, from[wd.a.form], perGroup, blocks)
-	if !e.outside[v.ID] && !e.fused[v.ID] {
+	flying := e.inFlight == wd
+	if !e.outside[v.ID] && !e.fused[v.ID] && !flying {
 		e.declare(v.Type, d, e.names[v.ID], "")
 	}
-	flying := e.inFlight == wd
 	frag := "tri_d"
 	if flying {
 		frag = "tri_f"
@@ -773,4 +778,35 @@ var packHelpers = map[ir.Kind]string{
 TRI_DEV unsigned int tri_pack2_f16(float lo, float hi) { unsigned int r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`,
 	ir.BFloat16: `// Two fp32 values rounded to bf16 in one register (lo in the low half): an A fragment register.
 TRI_DEV unsigned int tri_pack2_bf16(float lo, float hi) { unsigned int r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`,
+}
+
+// maxSharedPerSM is the shared memory of one H100 SM that programs may
+// use (228 KiB, 1 KiB of it reserved per program).
+const maxSharedPerSM = 233472
+
+// multiPipeBlocks is the number of programs per SM to ask ptxas for in a
+// kernel with multi-dot pipelines: enough for 512 threads per SM, capping
+// registers at 128 a thread, as far as the programs' shared memory fits an
+// SM, where the dots' accumulators (fp32, and the fp16 A operands in
+// registers) take at most 80 registers a thread; else 1. Several programs
+// per SM let one's softmax run while another's wgmmas do, as Triton's
+// attention forward runs (126 registers: two programs of 8 warps, or four
+// of 4 warps, per SM).
+func (e *emitter) multiPipeBlocks() int {
+	threads := 32 * e.numWarps
+	blocks := 512 / threads
+	for _, mp := range e.mloops {
+		regs := 0
+		for _, wd := range mp.dots {
+			regs += wd.m * wd.n / threads
+			if wd.a.form == inRegisters {
+				regs += wd.m * wd.k / threads / 2
+			}
+		}
+		if regs > 80 {
+			return 1
+		}
+		blocks = min(blocks, maxSharedPerSM/(mp.sharedBytes()+2048))
+	}
+	return max(blocks, 1)
 }
