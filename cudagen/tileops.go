@@ -2,7 +2,8 @@ package cudagen
 
 // This file implements the tile operations: tl.sort, tl.topk and
 // tl.standard.bitonic_merge, tl.flip, tl.gather, tl.histogram and tl.cat,
-// and tl.map_elementwise. All but the last go through shared memory: every thread stores its elements at
+// and tl.map_elementwise. All but the last (unless its pack needs it) go
+// through shared memory: every thread stores its elements at
 // their row-major index, a barrier, the whole program works on the
 // scratch (the sort's compare-and-swap steps, the histogram's counters),
 // then each thread reads the elements of the result's layout, and a
