@@ -381,7 +381,7 @@ func bMapElementwise(c *compiler, a *args) *val {
 	for i, x := range xs {
 		xs[i] = c.splatTo(x, shape, a.pos)
 	}
-	region, types := c.mapRegion(fn, xs, pack, a.pos)
+	region, types, tuple := c.mapRegion(fn, xs, pack, a.pos)
 	if region == nil {
 		return invalid
 	}
@@ -393,7 +393,10 @@ func bMapElementwise(c *compiler, a *args) *val {
 	if pack > 1 {
 		v.Const = ir.IntConst(int64(pack))
 	}
-	if len(types) == 1 && pack == 1 {
+	// core.py gives the one result of a function that returns one value,
+	// and the tuple of results of one that returns a tuple (with pack > 1
+	// it must).
+	if !tuple {
 		return rtVal(v)
 	}
 	v.Type, v.Types = ir.ScalarType(ir.TVoid), types
@@ -401,9 +404,10 @@ func bMapElementwise(c *compiler, a *args) *val {
 }
 
 // mapRegion inlines fn on pack scalar arguments per input (the first
-// input's, then the next's) and returns the region and the result types
-// (the inputs' shape, the dtypes of each group of pack yields).
-func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pack int, pos diag.Pos) (*ir.Region, []ir.Type) {
+// input's, then the next's) and returns the region, the result types (the
+// inputs' shape, the dtypes of each group of pack yields) and whether fn
+// returns a tuple.
+func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pack int, pos diag.Pos) (*ir.Region, []ir.Type, bool) {
 	f := fn.fn
 	n := pack * len(xs)
 	if len(f.Params) < n || requiredParams(f) > n {
@@ -412,7 +416,7 @@ func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pack int, pos diag.Pos) (*
 			how = fmt.Sprintf(" (pack=%d of each of %d operands)", pack, len(xs))
 		}
 		c.errorf(pos, diag.CodeArgs, "tl.map_elementwise calls %s with %d arguments%s, but it takes %d", f.Name, n, how, len(f.Params))
-		return nil, nil
+		return nil, nil, false
 	}
 	args := make([]ir.DType, 0, n)
 	for _, x := range xs {
@@ -421,7 +425,9 @@ func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pack int, pos diag.Pos) (*
 		}
 	}
 	var types []ir.Type
-	region := c.inlineRegion(f, args, "the function "+f.Name+" of tl.map_elementwise", "print or check its result instead", pos, func(results []*val) ([]*ir.Value, bool) {
+	var tuple bool
+	region := c.inlineRegion(f, args, "the function "+f.Name+" of tl.map_elementwise", "print or check its result instead", pos, func(results []*val, isTuple bool) ([]*ir.Value, bool) {
+		tuple = isTuple
 		var yields []*ir.Value
 		for i, res := range results {
 			if !res.isNum() && (res.k != kRuntime || !res.rt.Type.IsScalar() || res.rt.Type.IsPtr()) {
@@ -453,7 +459,7 @@ func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pack int, pos diag.Pos) (*
 		return yields, true
 	})
 	if region == nil {
-		return nil, nil
+		return nil, nil, false
 	}
-	return region, types
+	return region, types, tuple
 }
