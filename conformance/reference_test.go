@@ -142,6 +142,11 @@ var references = map[string]Reference{
 	"map_elementwise_selu":   refMapSelu,
 	"bitonic_merge":          refBitonicMerge,
 
+	// tl.map_elementwise with pack > 1 (refs_tileops_test.go).
+	"map_elementwise_pack2":       refMapPack2,
+	"map_elementwise_pack4":       refMapPack4,
+	"map_elementwise_pack_shared": refMapPackShared,
+
 	// Samples.
 	"sample/add":        refSampleAdd,
 	"sample/copy":       refSampleCopy,

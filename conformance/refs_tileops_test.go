@@ -371,3 +371,69 @@ func refMapSelu(in tensors, num map[string]float64) tensors {
 	}
 	return tensors{"y": y}
 }
+
+// refMapPack2 reads x and y as interleaved complex numbers, pairs of
+// consecutive elements (tri's groups of pack=2): z is their product in
+// fp32, s the signs of its parts, p each pair of x in order.
+func refMapPack2(in tensors, num map[string]float64) tensors {
+	x, y, n := in["x"], in["y"], int(num["n"])
+	z, s, p := in["z"], in["s"], in["p"]
+	sign := func(v float64) int64 { return b2i(v > 0) - b2i(v < 0) }
+	for i := 0; i+1 < n; i += 2 {
+		xr, xi, yr, yi := x.Float(i), x.Float(i+1), y.Float(i), y.Float(i+1)
+		zr := r32(r32(xr*yr) - r32(xi*yi))
+		zi := r32(r32(xr*yi) + r32(xi*yr))
+		z.SetFloat(i, zr)
+		z.SetFloat(i+1, zi)
+		s.SetInt(i, sign(zr))
+		s.SetInt(i+1, sign(zi))
+		p.SetFloat(i, xr)
+		p.SetFloat(i+1, xi)
+		if xi < xr {
+			p.SetFloat(i, xi)
+			p.SetFloat(i+1, xr)
+		}
+	}
+	return tensors{"z": z, "s": s, "p": p}
+}
+
+// refMapPack4 takes groups of four consecutive elements along each row of
+// the fp16 x (tri's groups of pack=4), scales them by the row's sc in fp32
+// and gives each less the group's mean (c), and the position of the
+// group's first largest scaled element (a).
+func refMapPack4(in tensors, num map[string]float64) tensors {
+	x, sc, m := in["x"], in["sc"], int(num["M"])
+	c, a := in["c"], in["a"]
+	for r := range m {
+		for g := 0; g < 64; g += 4 {
+			var v [4]float64
+			for j := range v {
+				v[j] = r32(x.Float(r*64+g+j) * sc.Float(r))
+			}
+			mean := r32(r32(r32(r32(v[0]+v[1])+v[2])+v[3]) * 0.25)
+			best := 0
+			for j := 1; j < 4; j++ {
+				if v[j] > v[best] {
+					best = j
+				}
+			}
+			for j := range v {
+				c.SetFloat(r*64+g+j, r32(v[j]-mean))
+				a.SetInt(r*64+g+j, int64(best))
+			}
+		}
+	}
+	return tensors{"c": c, "a": a}
+}
+
+// refMapPackShared is a*b + a and floor(a - b) as int32, element by
+// element, in fp32.
+func refMapPackShared(in tensors, _ map[string]float64) tensors {
+	a, b, u, w := in["a"], in["b"], in["u"], in["w"]
+	for i := range 16 * 32 {
+		x, y := a.Float(i), b.Float(i)
+		u.SetFloat(i, r32(r32(x*y)+x))
+		w.SetInt(i, int64(math.Floor(r32(x-y))))
+	}
+	return tensors{"u": u, "w": w}
+}

@@ -2,7 +2,8 @@ package cudagen
 
 // This file implements the tile operations: tl.sort, tl.topk and
 // tl.standard.bitonic_merge, tl.flip, tl.gather, tl.histogram and tl.cat,
-// and tl.map_elementwise. All but the last go through shared memory: every thread stores its elements at
+// and tl.map_elementwise. All but the last (unless its pack needs it) go
+// through shared memory: every thread stores its elements at
 // their row-major index, a barrier, the whole program works on the
 // scratch (the sort's compare-and-swap steps, the histogram's counters),
 // then each thread reads the elements of the result's layout, and a
@@ -50,6 +51,10 @@ func tileOpSharedBytes(v *ir.Value) int {
 		return size(v.Args[0]) + size(v.Args[1])
 	case ir.OpHistogram:
 		return histogramBinsOffset(v) + 4*v.Type.Shape[0]
+	case ir.OpMapElementwise:
+		if v.MapPack() > 1 {
+			return mapSharedBytes(v) // when its layout needs shared memory
+		}
 	}
 	return 0
 }
@@ -235,41 +240,168 @@ func tileOpBool(b bool) string {
 // mapElementwise writes tl.map_elementwise: one loop over the thread's
 // elements, whose body binds the function's arguments to the operands'
 // elements, runs the inlined function on scalars (its branches and loops
-// as C ones, per element) and stores its results.
+// as C ones, per element) and stores its results. With pack > 1 the loop
+// steps over groups of pack consecutive elements along the last axis,
+// which the thread's consecutive registers are when its layout holds runs
+// of a multiple of pack along that axis, fastest; other layouts go
+// through shared memory (mapElementwiseShared).
 func (e *emitter) mapElementwise(v *ir.Value) {
 	d := e.layoutOf(v)
-	r := v.Region
-	names, types := []string{e.names[v.ID]}, []ir.Type{v.Type}
-	if len(v.Types) > 0 {
-		names, types = e.resNames[v.ID], v.Types
+	pack := v.MapPack()
+	if pack > 1 && !packsInRegisters(d, pack) {
+		e.mapElementwiseShared(v)
+		return
 	}
+	r := v.Region
+	names, types := e.mapResultNames(v)
 	for j, name := range names {
 		if len(v.Types) > 0 || !e.outside[v.ID] && !e.fused[v.ID] {
 			e.declare(types[j], d, name, "")
 		}
 	}
-	e.w.line("// tl.map_elementwise: the function, inlined, on each element.")
-	if d.Elems > 1 {
+	// index is the register of element j of the group at e.
+	index := func(j int) string {
+		if j == 0 {
+			return "e"
+		}
+		return fmt.Sprintf("e + %d", j)
+	}
+	switch {
+	case pack > 1:
+		e.w.line("// tl.map_elementwise: the function, inlined, on each group of %d consecutive elements along the last axis.", pack)
+	default:
+		e.w.line("// tl.map_elementwise: the function, inlined, on each element.")
+	}
+	switch {
+	case d.Elems > pack && pack > 1:
+		e.w.line("#pragma unroll")
+		e.w.open("for (int e = 0; e < %d; e += %d) {", d.Elems, pack)
+	case d.Elems > 1 && pack == 1:
 		e.w.line("#pragma unroll")
 		e.w.open("for (int e = 0; e < %d; ++e) {", d.Elems)
-	} else {
+	case pack > 1:
+		e.w.open("{")
+		e.w.line("const int e = 0;  // the thread's one group")
+	default:
 		e.w.open("{")
 		e.w.line("const int e = 0;  // the thread's one element")
 	}
 	saved := e.inRegion
 	e.inRegion = true
 	for i, a := range r.Args {
-		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], e.expr(v.Args[i], "e"))
+		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], e.expr(v.Args[i/pack], index(i%pack)))
 	}
 	for _, x := range mapVars(r.Body, nil) {
 		e.declare(x.Type, nil, e.varNames[x.ID], "")
 	}
 	e.mapBody(r.Body)
 	for j, y := range r.Yields {
-		e.w.line("%s[e] = %s;", names[j], e.expr(y, ""))
+		e.w.line("%s[%s] = %s;", names[j/pack], index(j%pack), e.expr(y, ""))
 	}
 	e.inRegion = saved
 	e.w.close("}")
+}
+
+// mapResultNames are the C names and types of v's results.
+func (e *emitter) mapResultNames(v *ir.Value) ([]string, []ir.Type) {
+	if len(v.Types) > 0 {
+		return e.resNames[v.ID], v.Types
+	}
+	return []string{e.names[v.ID]}, []ir.Type{v.Type}
+}
+
+// packsInRegisters reports whether every pack consecutive registers of a
+// thread in layout d, from a multiple of pack, hold a group of pack
+// consecutive elements along the last axis from a multiple of pack: the
+// last axis is the fastest and the thread's run along it a multiple of
+// pack long (its start, a multiple of the run, is then one of pack too).
+func packsInRegisters(d *dist, pack int) bool {
+	last := d.rank() - 1
+	return last >= 0 && d.KStride[last] == 1 && d.Spt[last]%pack == 0
+}
+
+// mapSharedOffsets are the byte offsets in the scratch of the operands
+// and the results of a map_elementwise through shared memory (each
+// 16-byte aligned, one after the other), and the bytes it needs.
+func mapSharedOffsets(v *ir.Value) (args, results []int, n int) {
+	next := func(t ir.Type) int {
+		off := n
+		n += (t.Shape.NumElements()*t.Kind.Bytes() + 15) / 16 * 16
+		return off
+	}
+	for _, a := range v.Args {
+		args = append(args, next(a.Type))
+	}
+	types := v.Types
+	if len(types) == 0 {
+		types = []ir.Type{v.Type}
+	}
+	for _, t := range types {
+		results = append(results, next(t))
+	}
+	return args, results, n
+}
+
+// mapSharedBytes is the scratch mapElementwiseShared needs.
+func mapSharedBytes(v *ir.Value) int {
+	_, _, n := mapSharedOffsets(v)
+	return n
+}
+
+// mapElementwiseShared writes a map_elementwise with pack > 1 whose layout
+// does not hold its groups in consecutive registers: the operands are
+// stored in shared memory at their row-major indices, the program's
+// threads take the groups in turn (group g is the elements g*pack up),
+// store the results there too, and each thread reads its elements back.
+func (e *emitter) mapElementwiseShared(v *ir.Value) {
+	d := e.layoutOf(v)
+	r := v.Region
+	pack := v.MapPack()
+	names, types := e.mapResultNames(v)
+	e.useShared(mapSharedBytes(v))
+	groups := d.Shape[0]
+	for _, n := range d.Shape[1:] {
+		groups *= n
+	}
+	groups /= pack
+	e.w.line("// tl.map_elementwise through shared memory: #%s does not give each thread runs of %d elements along the last axis.", d.Tag, pack)
+	argOff, resOff, _ := mapSharedOffsets(v)
+	for i, a := range v.Args {
+		e.storeShared(a, argOff[i])
+	}
+	e.w.line("__syncthreads();")
+	e.w.open("for (int g = tri_thread_id(); g < %d; g += %d) {", groups, d.Threads)
+	at := func(j int) string {
+		if j == 0 {
+			return fmt.Sprintf("g * %d", pack)
+		}
+		return fmt.Sprintf("g * %d + %d", pack, j)
+	}
+	saved := e.inRegion
+	e.inRegion = true
+	for i, a := range r.Args {
+		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], smem(v.Args[i/pack].Type.DType, argOff[i/pack], at(i%pack)))
+	}
+	for _, x := range mapVars(r.Body, nil) {
+		e.declare(x.Type, nil, e.varNames[x.ID], "")
+	}
+	e.mapBody(r.Body)
+	for j, y := range r.Yields {
+		e.w.line("%s = %s;", smem(types[j/pack].DType, resOff[j/pack], at(j%pack)), e.expr(y, ""))
+	}
+	e.inRegion = saved
+	e.w.close("}")
+	e.w.line("__syncthreads();")
+	for j, name := range names {
+		if len(v.Types) > 0 || !e.outside[v.ID] && !e.fused[v.ID] {
+			e.declare(types[j], d, name, "")
+		}
+		t, off := types[j], resOff[j]
+		e.loop(d.Elems, func(i string) string {
+			return fmt.Sprintf("%s[%s] = %s;", name, i, smem(t.DType, off, linearOf(d.Shape, coords(d, i))))
+		})
+	}
+	e.w.line("__syncthreads();")
 }
 
 // mapVars lists the Vars a map_elementwise body assigns (loop indices

@@ -123,3 +123,28 @@ func TestTileOpsClang(t *testing.T) {
 		})
 	}
 }
+
+// TestPacksInRegisters checks when a thread's consecutive registers hold
+// map_elementwise's groups of pack consecutive elements along the last
+// axis.
+func TestPacksInRegisters(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		b     Blocked
+		shape []int
+		pack  int
+		want  bool
+	}{
+		{"1-D runs of 4", Blocked{[]int{4}, []int{32}, []int{4}, []int{0}}, []int{512}, 2, true},
+		{"1-D runs of 4, pack 4", Blocked{[]int{4}, []int{32}, []int{4}, []int{0}}, []int{512}, 4, true},
+		{"1-D runs of 4, pack 8", Blocked{[]int{4}, []int{32}, []int{4}, []int{0}}, []int{512}, 8, false},
+		{"1-D one element per thread", Blocked{[]int{1}, []int{32}, []int{4}, []int{0}}, []int{64}, 2, false},
+		{"1-D runs cut by a small shape", Blocked{[]int{8}, []int{32}, []int{4}, []int{0}}, []int{4}, 4, true},
+		{"2-D rows", Blocked{[]int{1, 8}, []int{4, 8}, []int{4, 1}, []int{1, 0}}, []int{16, 64}, 4, true},
+		{"2-D columns fastest", Blocked{[]int{4, 1}, []int{8, 4}, []int{1, 4}, []int{0, 1}}, []int{32, 16}, 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, packsInRegisters(newDist(tc.b, tc.shape, 4), tc.pack))
+		})
+	}
+}

@@ -8,6 +8,7 @@ package interp
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
@@ -234,19 +235,35 @@ func catTile(a, b *tile, shape ir.Shape) *tile {
 // mapElementwise evaluates OpMapElementwise: the region on all lanes at
 // once when its body is straight-line elementwise code, else lane by lane
 // (its control flow then runs per element, as tl.map_elementwise allows).
+// With pack > 1 a lane is a group of pack consecutive elements along the
+// last axis (flat indices g*pack .. g*pack+pack-1, the last axis being a
+// multiple of pack): region argument i*pack+j is element j of the group in
+// operand i, and yield k*pack+j element j of the group in result k.
 func (p *program) mapElementwise(v *ir.Value, args []*tile) (*tile, error) {
 	r := v.Region
 	types := v.Types
 	if len(types) == 0 {
 		types = []ir.Type{v.Type}
 	}
+	pack := v.MapPack()
 	shape := args[0].shape
-	bind := func(lane int) {
+	groups := shape.NumElements() / pack
+	lanes := shape // the shape the region's values take at once
+	if pack > 1 {
+		lanes = ir.Shape{groups}
+	}
+	bind := func(g int) {
 		for i, a := range args {
-			if lane < 0 {
-				p.vals[r.Args[i].ID] = a
-			} else {
-				p.vals[r.Args[i].ID] = laneOf(a, lane)
+			for j := range pack {
+				arg := r.Args[i*pack+j]
+				switch {
+				case g >= 0:
+					p.vals[arg.ID] = laneOf(a, g*pack+j)
+				case pack == 1:
+					p.vals[arg.ID] = a
+				default:
+					p.vals[arg.ID] = strided(a, pack, j)
+				}
 			}
 		}
 	}
@@ -260,32 +277,77 @@ func (p *program) mapElementwise(v *ir.Value, args []*tile) (*tile, error) {
 				return nil, err
 			}
 			if t != nil && t.len() == 1 && t.shape.Rank() == 0 {
-				t = splat(t, shape)
+				t = splat(t, lanes)
 			}
 			p.vals[sv.ID] = t
 		}
-		for i, y := range r.Yields {
-			t := p.vals[y.ID]
-			if t.shape.Rank() == 0 {
-				t = splat(t, shape)
+		for i := range out {
+			if pack == 1 {
+				t := p.vals[r.Yields[i].ID]
+				if t.shape.Rank() == 0 {
+					t = splat(t, shape)
+				}
+				out[i] = t.withShape(shape)
+				continue
 			}
-			out[i] = t.withShape(shape)
+			out[i] = newTile(types[i].Kind, shape)
+			for j := range pack {
+				t := p.vals[r.Yields[i*pack+j].ID]
+				for g := range groups {
+					q := g
+					if t.shape.Rank() == 0 {
+						q = 0
+					}
+					copyLaneAt(out[i], g*pack+j, t, q)
+				}
+			}
 		}
-		return results(out), nil
+		return mapResults(v, out), nil
 	}
 	for i, t := range types {
 		out[i] = newTile(t.Kind, shape)
 	}
-	for lane := range shape.NumElements() {
-		bind(lane)
+	for g := range groups {
+		bind(g)
 		if _, err := p.block(r.Body); err != nil {
 			return nil, err
 		}
-		for i, y := range r.Yields {
-			copyLane(out[i], lane, p.vals[y.ID])
+		for i := range out {
+			for j := range pack {
+				copyLane(out[i], g*pack+j, p.vals[r.Yields[i*pack+j].ID])
+			}
 		}
 	}
-	return results(out), nil
+	return mapResults(v, out), nil
+}
+
+// mapResults is the value of a map_elementwise: its one result, or the
+// tuple of its results (always a tuple when it has Types, as with pack >
+// 1, where one result is read by OpTupleGet too).
+func mapResults(v *ir.Value, out []*tile) *tile {
+	if len(v.Types) > 0 {
+		return &tile{kind: ir.Void, parts: out}
+	}
+	return results(out)
+}
+
+// strided is the 1-D tile of the elements j, j+pack, j+2*pack, ... of a.
+func strided(a *tile, pack, j int) *tile {
+	n := a.len() / pack
+	t := newTile(a.kind, ir.Shape{n})
+	for g := range n {
+		copyLaneAt(t, g, a, g*pack+j)
+	}
+	return t
+}
+
+// copyLaneAt sets element q of dst from element k of src.
+func copyLaneAt(dst *tile, q int, src *tile, k int) {
+	if dst.flts != nil {
+		dst.flts[q] = src.flts[k]
+	} else {
+		dst.ints[q] = src.ints[k]
+	}
 }
 
 // propagateTileOp marks the undefined lanes of a tile operation's result
@@ -321,11 +383,18 @@ func propagateTileOp(v *ir.Value, args []*tile, t *tile, cause *fault) {
 		if len(parts) == 0 {
 			parts = []*tile{t}
 		}
+		// With pack > 1 an undefined element taints its whole group.
+		pack := v.MapPack()
 		for _, part := range parts {
 			l := make([]bool, part.len())
 			for _, a := range args {
 				for i := range l {
 					l[i] = l[i] || a.undef.at(i)
+				}
+			}
+			for g := 0; g+pack <= len(l) && pack > 1; g += pack {
+				if slices.Contains(l[g:g+pack], true) {
+					fill(l[g:g+pack], true)
 				}
 			}
 			part.undef = mergeUndef(part.undef, newUndef(l, cause))

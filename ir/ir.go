@@ -169,6 +169,15 @@ type Value struct {
 	Asm       *InlineAsm // OpInlineAsm
 }
 
+// MapPack is the pack of an OpMapElementwise: how many elements of each
+// operand one run of its region takes (Const.Int; 0 and 1 mean one).
+func (v *Value) MapPack() int {
+	if v.Const.Int > 1 {
+		return int(v.Const.Int)
+	}
+	return 1
+}
+
 // Message is the text of an OpPrint or OpAssert.
 type Message struct {
 	Text string // OpPrint: the prefix; OpAssert: the message

@@ -155,7 +155,11 @@ const (
 	// OpMapElementwise is tl.map_elementwise: Region (one scalar argument
 	// per operand, any number of yields) applied to each element of the
 	// operands, tiles of one shape; its result, or results (Types), have
-	// that shape and the yields' dtypes.
+	// that shape and the yields' dtypes. With Const.Int = pack > 1
+	// (MapPack), the region takes pack consecutive elements along the last
+	// axis at once: arguments operand by operand (pack of the first, then
+	// pack of the second), yields result by result; the results are then
+	// always a tuple (Types).
 	OpMapElementwise
 
 	// NumOps is one more than the last op: ops are 0 < op < NumOps.

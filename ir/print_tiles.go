@@ -57,6 +57,10 @@ func tileAttrs(v *Value) []string {
 			return []string{"merge"}
 		}
 		return []string{fmt.Sprintf("keep=%d", 1<<v.Const.Int)}
+	case OpMapElementwise:
+		if p := v.MapPack(); p > 1 {
+			return []string{fmt.Sprintf("pack=%d", p)}
+		}
 	case OpFlip, OpGather:
 		return []string{fmt.Sprintf("axis=%d", v.Axis)}
 	}

@@ -75,17 +75,25 @@ func checkTileOps(v *Value) error {
 	return nil
 }
 
-// mapRegion checks the Region of an OpMapElementwise: one scalar argument
-// per operand, of its dtype; a body using only them and its own values;
-// one yield per result, of its dtype.
+// mapRegion checks the Region of an OpMapElementwise: pack scalar
+// arguments per operand, of its dtype; a body using only them and its own
+// values; pack yields per result, of its dtype. A pack above 1 needs a
+// last axis it divides and results in Types.
 func (vf *verifier) mapRegion(v *Value) error {
 	r := v.Region
 	types := v.Types
 	if len(types) == 0 {
 		types = []Type{v.Type}
 	}
-	if len(r.Args) != len(v.Args) || len(r.Yields) != len(types) {
-		return fmt.Errorf("region with %d arguments and %d yields for %d operands and %d results", len(r.Args), len(r.Yields), len(v.Args), len(types))
+	pack := v.MapPack()
+	if pack > 1 {
+		s := v.Args[0].Type.Shape
+		if len(v.Types) == 0 || s.Rank() == 0 || s[s.Rank()-1]%pack != 0 {
+			return fmt.Errorf("map_elementwise with pack=%d of %s giving %d results", pack, v.Args[0].Type, len(v.Types))
+		}
 	}
-	return vf.regionBody(r, func(i int) DType { return v.Args[i].Type.DType }, func(i int) DType { return types[i].DType })
+	if len(r.Args) != pack*len(v.Args) || len(r.Yields) != pack*len(types) {
+		return fmt.Errorf("region with %d arguments and %d yields for %d operands and %d results with pack=%d", len(r.Args), len(r.Yields), len(v.Args), len(types), pack)
+	}
+	return vf.regionBody(r, func(i int) DType { return v.Args[i/pack].Type.DType }, func(i int) DType { return types[i/pack].DType })
 }

@@ -25,7 +25,7 @@ func (c *compiler) combineRegion(r *reduction, inputs []*ir.Value, pos diag.Pos)
 	for i := range args {
 		args[i] = inputs[i%n].Type.DType
 	}
-	return c.inlineRegion(fn, args, "the combine function "+fn.Name, "print or check the result of the reduction or scan instead", pos, func(results []*val) ([]*ir.Value, bool) {
+	return c.inlineRegion(fn, args, "the combine function "+fn.Name, "print or check the result of the reduction or scan instead", pos, func(results []*val, _ bool) ([]*ir.Value, bool) {
 		if len(results) != n {
 			c.errorf(pos, diag.CodeType, "the combine function %s returns %d value(s), but %s of %d input(s) needs %d", fn.Name, len(results), r.what, n, n)
 			return nil, false
@@ -60,13 +60,13 @@ func requiredParams(fn *frontend.Func) int {
 
 // inlineRegion inlines fn into a new region on one scalar region argument
 // per dtype of args (named after fn's parameters); yield turns fn's results
-// (a tuple's elements, or the one value) into the region's yields, still
-// inside the region's body, or returns nil after reporting an error. A
+// (a tuple's elements, tuple set, or the one value) into the region's
+// yields, still inside the region's body, or returns nil after reporting an error. A
 // print or an assertion in the body is refused: the region runs once per
 // element or pair of elements, with no program or element index of its
 // own; where names the function in that error and advice says what to do
 // instead. It returns nil after reporting an error.
-func (c *compiler) inlineRegion(fn *frontend.Func, args []ir.DType, where, advice string, pos diag.Pos, yield func([]*val) ([]*ir.Value, bool)) *ir.Region {
+func (c *compiler) inlineRegion(fn *frontend.Func, args []ir.DType, where, advice string, pos diag.Pos, yield func(results []*val, tuple bool) ([]*ir.Value, bool)) *ir.Region {
 	for _, f := range c.stack {
 		if f == fn {
 			c.errorf(pos, diag.CodeUnsupported, "recursive call to %s: Triton does not support recursion", fn.Name)
@@ -104,7 +104,7 @@ func (c *compiler) inlineRegion(fn *frontend.Func, args []ir.DType, where, advic
 		results = ret.elts
 	}
 	var yielded bool
-	if region.Yields, yielded = yield(results); !yielded {
+	if region.Yields, yielded = yield(results, ret.k == kTuple); !yielded {
 		return nil
 	}
 	return region

@@ -7,6 +7,8 @@ package sema
 // (built from existing ops, as standard.py and semantic.py build them).
 
 import (
+	"fmt"
+
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
@@ -309,21 +311,30 @@ func bLogical(op string) func(*compiler, *args) *val {
 // operands are broadcast to one shape and scalar_fn, inlined on scalar
 // arguments into a region, runs on each element. Its results take the
 // dtypes of the values it returns (numbers as Triton types them). The
-// operands must be tensors, as in Triton; only pack=1 is supported.
+// operands must be tensors, as in Triton. With pack > 1 the function takes
+// pack elements of each operand at once (all of the first operand's, then
+// the second's: core.py's block arguments i*pack+j) and returns pack values
+// per result, result by result, which Triton's lowering unpacks the same
+// way; the map then always gives a tuple. Triton leaves which elements
+// make a group to the layout; tri groups pack consecutive elements along
+// the last axis, which its GPU layouts and its interpreter agree on.
 func bMapElementwise(c *compiler, a *args) *val {
 	fn := a.vals[0]
 	if fn.k != kFunc {
 		return c.errorf(a.pos, diag.CodeType, "the scalar_fn of tl.map_elementwise must be a @triton.jit function, got %s", fn.describe())
 	}
 	last := len(a.vals) - 1
+	pack := 1
 	if given(a.vals[last]) {
-		pack, ok := c.constInt(a.vals[last], "pack of tl.map_elementwise", a.pos)
+		p, ok := c.constInt(a.vals[last], "pack of tl.map_elementwise", a.pos)
 		if !ok {
 			return invalid
 		}
-		if pack != 1 {
-			return c.errorf(a.pos, diag.CodeUnsupported, "tl.map_elementwise with pack=%d is not supported; only pack=1 is", pack)
+		if p < 1 {
+			// core.py: assert pack >= 1.
+			return c.errorf(a.pos, diag.CodeArgs, "tl.map_elementwise: pack must be at least 1 (Triton asserts pack >= 1), got %d", p)
 		}
+		pack = int(p)
 	}
 	var xs []*ir.Value
 	var shape ir.Shape
@@ -348,6 +359,18 @@ func bMapElementwise(c *compiler, a *args) *val {
 	if len(xs) == 0 {
 		return c.errorf(a.pos, diag.CodeArgs, "map_elementwise must have at least 1 input tensor")
 	}
+	if pack > 1 {
+		// Triton's lowering needs each thread's elements to be a multiple
+		// of pack ("pack size must be a divisor of the number of elements
+		// per thread"); tri asks it of the last axis, where it groups them.
+		if shape.Rank() == 0 || shape[shape.Rank()-1]%pack != 0 {
+			what := "scalars"
+			if shape.Rank() > 0 {
+				what = fmt.Sprintf("a last dimension of %d", shape[shape.Rank()-1])
+			}
+			return c.errorf(a.pos, diag.CodeType, "tl.map_elementwise with pack=%d needs tensors whose last dimension is a multiple of %d, got %s", pack, pack, what)
+		}
+	}
 	if shape.Rank() == 0 {
 		vals := make([]*val, len(xs))
 		for i, x := range xs {
@@ -358,33 +381,53 @@ func bMapElementwise(c *compiler, a *args) *val {
 	for i, x := range xs {
 		xs[i] = c.splatTo(x, shape, a.pos)
 	}
-	region, types := c.mapRegion(fn, xs, a.pos)
+	region, types, tuple := c.mapRegion(fn, xs, pack, a.pos)
 	if region == nil {
 		return invalid
 	}
+	if len(types) == 0 {
+		return c.errorf(a.pos, diag.CodeType, "the function %s of tl.map_elementwise returns no value; it must return at least one", fn.fn.Name)
+	}
 	v := c.emit(ir.OpMapElementwise, types[0], a.pos, xs...)
 	v.Region = region
-	if len(types) == 1 {
+	if pack > 1 {
+		v.Const = ir.IntConst(int64(pack))
+	}
+	// core.py gives the one result of a function that returns one value,
+	// and the tuple of results of one that returns a tuple (with pack > 1
+	// it must).
+	if !tuple {
 		return rtVal(v)
 	}
 	v.Type, v.Types = ir.ScalarType(ir.TVoid), types
 	return c.tupleResults(v)
 }
 
-// mapRegion inlines fn on one scalar argument per input and returns the
-// region and the result types (the inputs' shape, the yields' dtypes).
-func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pos diag.Pos) (*ir.Region, []ir.Type) {
+// mapRegion inlines fn on pack scalar arguments per input (the first
+// input's, then the next's) and returns the region, the result types (the
+// inputs' shape, the dtypes of each group of pack yields) and whether fn
+// returns a tuple.
+func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pack int, pos diag.Pos) (*ir.Region, []ir.Type, bool) {
 	f := fn.fn
-	if len(f.Params) < len(xs) || requiredParams(f) > len(xs) {
-		c.errorf(pos, diag.CodeArgs, "tl.map_elementwise calls %s with %d arguments, but it takes %d", f.Name, len(xs), len(f.Params))
-		return nil, nil
+	n := pack * len(xs)
+	if len(f.Params) < n || requiredParams(f) > n {
+		how := ""
+		if pack > 1 {
+			how = fmt.Sprintf(" (pack=%d of each of %d operands)", pack, len(xs))
+		}
+		c.errorf(pos, diag.CodeArgs, "tl.map_elementwise calls %s with %d arguments%s, but it takes %d", f.Name, n, how, len(f.Params))
+		return nil, nil, false
 	}
-	args := make([]ir.DType, len(xs))
-	for i, x := range xs {
-		args[i] = x.Type.DType
+	args := make([]ir.DType, 0, n)
+	for _, x := range xs {
+		for range pack {
+			args = append(args, x.Type.DType)
+		}
 	}
 	var types []ir.Type
-	region := c.inlineRegion(f, args, "the function "+f.Name+" of tl.map_elementwise", "print or check its result instead", pos, func(results []*val) ([]*ir.Value, bool) {
+	var tuple bool
+	region := c.inlineRegion(f, args, "the function "+f.Name+" of tl.map_elementwise", "print or check its result instead", pos, func(results []*val, isTuple bool) ([]*ir.Value, bool) {
+		tuple = isTuple
 		var yields []*ir.Value
 		for i, res := range results {
 			if !res.isNum() && (res.k != kRuntime || !res.rt.Type.IsScalar() || res.rt.Type.IsPtr()) {
@@ -396,12 +439,27 @@ func (c *compiler) mapRegion(fn *val, xs []*ir.Value, pos diag.Pos) (*ir.Region,
 				return nil, false
 			}
 			yields = append(yields, y)
-			types = append(types, ir.Type{DType: y.Type.DType, Shape: cloneShape(xs[0].Type.Shape)})
+		}
+		// core.py takes every pack-th result's type and asserts the
+		// others of each group match it.
+		if len(yields)%pack != 0 {
+			c.errorf(pos, diag.CodeType, "type mismatch in unpacked results: with pack=%d the function %s of tl.map_elementwise must return a multiple of %d values (%d per result), got %d", pack, f.Name, pack, pack, len(yields))
+			return nil, false
+		}
+		for i := 0; i < len(yields); i += pack {
+			d := yields[i].Type.DType
+			for j := i + 1; j < i+pack; j++ {
+				if yields[j].Type.DType != d {
+					c.errorf(pos, diag.CodeType, "type mismatch in unpacked results: the function %s of tl.map_elementwise returns %s as value %d and %s as value %d of result %d (each result's %d values must have one dtype)", f.Name, d, i, yields[j].Type.DType, j, i/pack, pack)
+					return nil, false
+				}
+			}
+			types = append(types, ir.Type{DType: d, Shape: cloneShape(xs[0].Type.Shape)})
 		}
 		return yields, true
 	})
 	if region == nil {
-		return nil, nil
+		return nil, nil, false
 	}
-	return region, types
+	return region, types, tuple
 }
