@@ -119,8 +119,8 @@ type wgOperand struct {
 	// cvt is the fp32 operand of an a in registers that is its rounding
 	// to fp16 or bf16 (p.to(tl.float16)): the A fragments are converted
 	// from it two at a time (cvt.rn.f16x2.f32).
-	cvt *ir.Value
-	tile  smemTile  // streamed and invariant operands
+	cvt  *ir.Value
+	tile smemTile // streamed and invariant operands
 }
 
 // copyAxis is the axis of src along which a streamed operand's copies run:
