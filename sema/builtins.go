@@ -21,10 +21,11 @@ var constPaths = map[string]*val{
 	"triton.language.PropagateNan.NONE": intVal(0),
 }
 
-// rangeParams are the parameters of tl.range; tl.static_range takes the
-// first three, and Python's range accepts them all but heeds only those
-// (as Triton's code generator does).
-var rangeParams = []string{"arg1", "arg2", "step", "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer", "flatten", "warp_specialize"}
+// rangeParams are the parameters of Triton 3.6's tl.range; tl.static_range
+// takes the first three. Python's range is bound to them by position, and
+// its keywords, whatever their names, are evaluated and ignored, as
+// Triton's code generator does (see forStmt).
+var rangeParams = []string{"arg1", "arg2", "step", "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer", "flatten", "warp_specialize", "disable_licm"}
 
 func variadic(n int) []string {
 	out := make([]string, n)

@@ -6,6 +6,7 @@ package sema
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -407,7 +408,21 @@ func (c *compiler) forStmt(fr *frame, s *frontend.For) {
 		return
 	}
 	params := builtins[callee.s].params
-	a := c.bindArgs(fr, callee.s, call, params, 1)
+	bound := call
+	if callee.s == "range" {
+		// Triton's code generator reads only the positional bounds of
+		// Python's range; it evaluates the keywords and ignores them,
+		// whatever their names (flatten=, loop_unroll_factor=, foo=).
+		bare := *call
+		bare.Keywords = nil
+		bound = &bare
+		for _, kw := range call.Keywords {
+			if c.expr(fr, kw.Value).k == kInvalid {
+				return
+			}
+		}
+	}
+	a := c.bindArgs(fr, callee.s, bound, params, 1)
 	if a == nil {
 		return
 	}
@@ -423,35 +438,62 @@ func (c *compiler) forStmt(fr *frame, s *frontend.For) {
 		return
 	}
 	node := &ir.For{Pos: ir.Pos(s.Pos), Body: &ir.Block{}}
-	// Triton's code generator ignores the keywords of Python's own range
-	// (flatten=, loop_unroll_factor=, ...); only tl.range's take effect.
-	if callee.s == "range" {
-		params = params[:3]
+	if callee.s == "triton.language.range" {
+		c.rangeKeywords(call, params, a, node)
 	}
-	for i, p := range params[min(3, len(params)):] {
+	c.runtimeFor(fr, s, target.ID, node, lo, hi, step)
+}
+
+// rangeKeywords checks the keywords of tl.range as Triton's code generator
+// reads them and records in node those tri acts on:
+//
+//   - num_stages and loop_unroll_factor become i32 attributes of the loop,
+//     so each must be a compile-time int (or bool) that fits in 32 bits, or
+//     None (the default: not set). num_stages is the depth of the loop's
+//     software pipeline on sm_90a; below 2 the loop is not pipelined, as in
+//     Triton. loop_unroll_factor is recorded (--dump=ir) and not acted on:
+//     the loop is emitted as written.
+//   - disallow_acc_multi_buffer, flatten, warp_specialize and disable_licm
+//     are tested for truth. disallow_acc_multi_buffer keeps the loop off
+//     the sm_90a wgmma pipelines; the other three are accepted and ignored:
+//     tri has no warp specialization, does not flatten loop nests and does
+//     no loop-invariant code motion of its own.
+//
+// Every keyword must be a compile-time constant.
+func (c *compiler) rangeKeywords(call *frontend.Call, params []string, a *args, node *ir.For) {
+	for i, p := range params[3:] {
 		v := a.vals[3+i]
-		if v == nil {
+		if v == nil || v.k == kNone {
 			continue
+		}
+		pos := call.Pos
+		for _, kw := range call.Keywords {
+			if kw.Name == p {
+				pos = kw.Pos
+			}
 		}
 		if !v.isConst() {
-			c.errorf(call.Pos, diag.CodeValue, "%s of tl.range must be a compile-time constant", p)
+			c.errorf(pos, diag.CodeValue, "%s of tl.range must be a compile-time constant, got %s", p, v.describe())
 			continue
 		}
-		n, _ := v.asInt()
 		switch p {
-		case "num_stages":
-			if n != nil {
-				node.NumStages = int(n.Int64())
+		case "num_stages", "loop_unroll_factor":
+			n, ok := v.asInt()
+			if !ok || !n.IsInt64() || n.Int64() < math.MinInt32 || n.Int64() > math.MaxInt32 {
+				c.errorf(pos, diag.CodeType, "%s of tl.range must be an int that fits in 32 bits (Triton makes it an i32 attribute of the loop), got %s", p, v.describe())
+				continue
 			}
-		case "loop_unroll_factor":
-			if n != nil {
+			if p == "num_stages" {
+				// 0 in ir.For means "not given" (the kernel's num_stages);
+				// Triton does not pipeline a loop of fewer than 2 stages.
+				node.NumStages = max(int(n.Int64()), 1)
+			} else {
 				node.LoopUnroll = int(n.Int64())
 			}
 		case "disallow_acc_multi_buffer":
 			node.DisallowAccMMA = v.truth()
 		}
 	}
-	c.runtimeFor(fr, s, target.ID, node, lo, hi, step)
 }
 
 func (c *compiler) staticFor(fr *frame, s *frontend.For, name string, lo, hi, step *val) {
