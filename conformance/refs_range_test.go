@@ -3,9 +3,9 @@ package conformance
 import "math"
 
 // This file implements the references of the constructs that give
-// tl.range (and Python's range) each of their keywords. None of the
-// keywords changes what a loop computes, so each reference is the loop as
-// written.
+// tl.range (and Python's range) each of their keywords, and of
+// tl.condition's disable_licm. None of the keywords changes what a loop
+// computes, so each reference is the loop as written.
 
 func init() {
 	references["loop_num_stages"] = func(in tensors, num map[string]float64) tensors {
@@ -26,6 +26,7 @@ func init() {
 	references["loop_flatten"] = refLoopFlatten
 	references["loop_disable_licm"] = refLoopDisableLICM
 	references["loop_builtin_range_keywords"] = refLoopBuiltinRangeKeywords
+	references["while_condition"] = refWhileCondition
 }
 
 // refLoopUnrollFactor hashes each row of x forward (h*31 + x) and backward
@@ -95,4 +96,20 @@ func refLoopBuiltinRangeKeywords(in tensors, num map[string]float64) tensors {
 		b.SetInt(l, int64(bv))
 	}
 	return tensors{"a": a, "b": b}
+}
+
+// refWhileCondition sums w[j] * x[i, j] over the rows i of x into lane j,
+// in float32 (the product may fuse into the addition on the GPU, which the
+// file's tolerance allows).
+func refWhileCondition(in tensors, num map[string]float64) tensors {
+	x, w, out := in["x"], in["w"], in["out"]
+	n := int(num["N"])
+	for j := range 32 {
+		acc := 0.0
+		for i := range n {
+			acc = r32(acc + r32(w.Float(j)*x.Float(i*32+j)))
+		}
+		out.SetFloat(j, acc)
+	}
+	return tensors{"out": out}
 }

@@ -41,6 +41,7 @@ func init() {
 		"range":                  {rangeParams, 1, bRangeOutsideFor},
 		tl("range"):              {rangeParams, 1, bRangeOutsideFor},
 		tl("static_range"):       {rangeParams[:3], 1, bRangeOutsideFor},
+		tl("condition"):          {[]string{"arg1", "disable_licm"}, 1, bConditionOutsideWhile},
 		"min":                    {variadic(8), 1, bPyMinMax("min")},
 		"max":                    {variadic(8), 1, bPyMinMax("max")},
 		"int":                    {[]string{"x"}, 1, bPyConv("int")},
@@ -111,6 +112,10 @@ func init() {
 
 func bRangeOutsideFor(c *compiler, a *args) *val {
 	return c.errorf(a.pos, diag.CodeUnsupported, "%s can only be used as the iterable of a for loop", shortPath(a.name))
+}
+
+func bConditionOutsideWhile(c *compiler, a *args) *val {
+	return c.errorf(a.pos, diag.CodeUnsupported, "tl.condition can only be used as the condition of a while loop")
 }
 
 func given(v *val) bool { return v != nil && v.k != kNone }

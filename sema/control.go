@@ -571,6 +571,39 @@ func (c *compiler) runtimeFor(fr *frame, s *frontend.For, name string, node *ir.
 	c.exitLoop(fr, cr, name, s.Pos)
 }
 
+// whileCondition evaluates the condition of a while loop. Triton 3.6 lets
+// it be wrapped as tl.condition(cond, disable_licm=False) to pass the loop
+// an attribute; disable_licm must be a compile-time constant and is
+// ignored, as tri's hoisting leaves loads in their loops (see README).
+func (c *compiler) whileCondition(fr *frame, e frontend.Expr) *val {
+	call, ok := e.(*frontend.Call)
+	if !ok {
+		return c.expr(fr, e)
+	}
+	switch call.Func.(type) {
+	case *frontend.Name, *frontend.Attribute:
+	default:
+		return c.expr(fr, e)
+	}
+	callee := c.expr(fr, call.Func)
+	if callee.k == kInvalid {
+		return invalid
+	}
+	const name = "triton.language.condition"
+	if callee.k != kBuiltin || callee.s != name {
+		return c.expr(fr, e)
+	}
+	a := c.bindArgs(fr, name, call, builtins[name].params, 1)
+	if a == nil {
+		return invalid
+	}
+	if v := a.vals[1]; v != nil && !v.isConst() {
+		c.errorf(call.Pos, diag.CodeValue, "disable_licm of tl.condition must be a compile-time constant, got %s", v.describe())
+		return invalid
+	}
+	return a.vals[0]
+}
+
 func (c *compiler) whileStmt(fr *frame, s *frontend.While) {
 	if len(s.Else) > 0 {
 		c.errorf(s.Pos, diag.CodeUnsupported, "while ... else is not supported in Triton")
@@ -584,7 +617,7 @@ func (c *compiler) whileStmt(fr *frame, s *frontend.While) {
 	outer := c.blk
 	c.blk = node.Cond
 	c.readCarried(fr, cr, s.Pos)
-	cond := c.expr(fr, s.Cond)
+	cond := c.whileCondition(fr, s.Cond)
 	if cond.k != kInvalid && cond.k != kRuntime && !cond.isNum() {
 		c.errorf(s.Cond.Position(), diag.CodeType, "a while condition must be a boolean, got %s", cond.describe())
 		cond = invalid
