@@ -16,6 +16,10 @@
 // for loops and while loops stay structured; source names reassigned under
 // them become ir.Vars (loop-carried values, values merged after an if),
 // found by scanning the statements for assignments before compiling them.
+// The keywords of tl.range are checked as Triton's code generator reads
+// them; num_stages, loop_unroll_factor and disallow_acc_multi_buffer are
+// recorded on the ir.For, the rest (and Python's range's keywords, and
+// tl.condition's disable_licm) are ignored (see rangeKeywords).
 //
 // Reductions and scans follow Triton's standard.py: tl.sum, max, min,
 // argmax, argmin, xor_sum, cumsum and cumprod become OpReduce/OpScan with a
