@@ -359,12 +359,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		return nil
 	}
 	// The carried Vars run ahead: nothing outside the loop may use them.
-	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if v.Op == ir.OpVarRead && carried[v.Var] && !inBody[v.ID] && (len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0) {
-			ok = false
-		}
-	})
-	if !ok {
+	if p.readOutside(carried, inBody) {
 		return nil
 	}
 	mp.ahead, mp.compute = ahead, compute

@@ -255,12 +255,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		}
 	}
 	// The carried Vars run ahead: nothing outside the loop may use them.
-	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if v.Op == ir.OpVarRead && carried[v.Var] && !inBody[v.ID] && (len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0) {
-			ok = false
-		}
-	})
-	if !ok {
+	if p.readOutside(carried, inBody) {
 		return nil
 	}
 
@@ -282,6 +277,18 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		pl.buffers = pl.stages + 1
 	}
 	return pl
+}
+
+// readOutside reports whether a Var of vars is read outside the loop
+// body whose values inBody holds.
+func (p *plan) readOutside(vars map[*ir.Var]bool, inBody map[int]bool) bool {
+	found := false
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if v.Op == ir.OpVarRead && vars[v.Var] && !inBody[v.ID] && (len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0) {
+			found = true
+		}
+	})
+	return found
 }
 
 // isZeroOrNil reports whether a load's other is absent or zero.
