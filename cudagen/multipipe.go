@@ -162,6 +162,10 @@ type multiPipe struct {
 // included.
 func (mp *multiPipe) sharedBytes() int { return 1024 + mp.invSize + mp.stages*mp.stageSize }
 
+// swizzleRows reports whether rows of n bytes lie in shared memory as
+// wgmma's swizzle modes read them: 32- or 64-byte rows, or 128-byte chunks.
+func swizzleRows(n int) bool { return n == 32 || n == 64 || n%128 == 0 }
+
 // halfKinds reports whether a dot's operands are both fp16 or both bf16.
 func halfKinds(a, b ir.Kind) bool { return isHalf(a) && a == b }
 
@@ -215,6 +219,8 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			return nil
 		}
 		es := a.Type.Kind.Bytes()
+		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.
+		kRows := swizzleRows(wd.k * es)
 		// b: a load of [K, N], or the transpose of a load of [N, K].
 		bLoad := b
 		if b.Op == ir.OpTrans && onlyFor(b, d) && b.Args[0].Type.Shape.Rank() == 2 {
@@ -231,7 +237,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			kMajor = f[0].Contig > f[1].Contig
 		}
 		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
-		if kMajor && wd.n%8 != 0 {
+		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) {
 			return nil
 		}
 		skip[bLoad.ID] = true
@@ -239,6 +245,8 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		wd.a.src = a
 		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
 		switch {
+		case !kRows && (!inBody[a.ID] || streamable(a, d)):
+			return nil
 		case !inBody[a.ID]:
 			wd.a.form = invariant
 			wd.a.tile.off = mp.invSize
