@@ -138,10 +138,13 @@ class Row:
     """One workload: a launch of a tutorial kernel under tri (path, launch,
     lets, extra flags) and, in a real run, the Triton call that matches it."""
 
-    def __init__(self, name, path, launch, lets, extra, flops, outputs, target, config):
+    def __init__(self, name, path, launch, lets, extra, flops, outputs, target, config, kernel_key):
         self.name, self.path, self.launch, self.lets, self.extra = name, path, launch, lets, extra
         self.flops, self.outputs, self.target, self.config = flops, outputs, target, config
-        self.triton = None  # () -> (launch function, {output name: tensor}, compiled kernel getter)
+        # what tri's kernel depends on (rows with the same key build the same
+        # kernel: 08's sizes are in device tensors), for tri's resource report
+        self.kernel_key = (path, launch, tuple(extra), kernel_key)
+        self.triton = None  # (launch function returning the compiled kernel, {output name: tensor})
 
 
 class Inputs:
@@ -215,7 +218,7 @@ def rows09(args, mod, inp, s, num_sms, hopper):
         idx = pinned_index(kernel, w, expected_index(lists, w), kname)
         config = f"{cfg_text}" + (f" subtile {sub}" if "EPILOGUE_SUBTILE" in w else "") + f" (--config {idx})"
         row = Row(f"09 {kind} {s}^3", args.tutorial09, launch, lets + [f"grid={g}"], ["--config", str(idx)],
-                  2.0 * s * s * s, ["c"], TARGET09.get(kind), config)
+                  2.0 * s * s * s, ["c"], TARGET09.get(kind), config, s)
         if mod:
             row.triton = triton09(mod, kind, kernel, w, inp, s, num_sms, hopper)
         out.append(row)
@@ -293,12 +296,12 @@ def rows08(args, mod, inp, shape, num_sms):
     ptr = Row(f"08 ptr x4 {label}", args.tutorial08,
               "grouped_matmul_kernel[grid](d_a_ptrs, d_b_ptrs, d_c_ptrs, d_g_sizes, d_g_lds, group_size)",
               ptr_lets, ["--config", str(iptr)], flops, [f"C{i}" for i in range(GROUP)], TARGET08,
-              f"{bm}x{bn}x{bk} NUM_SM {'num_sms()' if not num_sms else sms} stages 3 warps 4 (--config {iptr})")
+              f"{bm}x{bn}x{bk} NUM_SM {'num_sms()' if not num_sms else sms} stages 3 warps 4 (--config {iptr})", None)
     tma = Row(f"08 tma x4 {label}", args.tutorial08,
               "grouped_matmul_tma_kernel[grid](d_a_ptrs, d_b_ptrs, d_c_ptrs, d_g_sizes, d_g_lds, group_size, "
               "FP8=torch.float8_e4m3fn == A0.dtype, NUM_SM=num_sms())",
               tma_lets, ["--config", str(itma)], flops, [f"C{i}" for i in range(GROUP)], TARGET08,
-              f"{tbm}x{tbn}x{tbk} stages {tstages} warps {twarps} NUM_SM num_sms() (--config {itma})")
+              f"{tbm}x{tbn}x{tbk} stages {tstages} warps {twarps} NUM_SM num_sms() (--config {itma})", None)
     if mod:
         ptr.triton = triton08(mod, kptr, want, inp, m, n, k, tma=False)
         tma.triton = triton08(mod, ktma, dict(want_tma, NUM_SM=num_sms, FP8=False), inp, m, n, k, tma=True)
@@ -374,8 +377,12 @@ def triton_resources(kernel_obj):
     return regs, spills, smem
 
 
+TRI_RESOURCES = {}  # Row.kernel_key -> tri's resources
+
+
 def run_row(args, row, tmp):
-    """Times one row under both; returns (Triton TFLOP/s, tri TFLOP/s, note)."""
+    """Times one row under both; returns Triton's and tri's TFLOP/s, the
+    output difference, and both sides' resources."""
     from bench_attention import max_abs_diff, time_both
     launch_fn, outs = row.triton
     compiled = launch_fn()  # compiles; JITFunction.run returns the compiled kernel
@@ -387,15 +394,17 @@ def run_row(args, row, tmp):
         run_tri(tri_run_cmd(args.tri, row.path, row.launch, row.lets, saves, row.extra))
         d = max(max_abs_diff(saves[o], outs[o]) for o in row.outputs)
         notes.append(f"{'c' if row.outputs == ['c'] else 'C*'} {d:.2e}")
-    try:
-        r = tri_resources(args.tri, row.path, row.launch, row.lets, row.extra)
-        tri_res = None if r is None else (r[0], f"{r[1]}+{r[2]}", r[3])
-    except RuntimeError as e:
-        tri_res = None
-        print(f"{row.name}: no resource report from tri: {str(e).splitlines()[-1][:100]}", flush=True)
-    res = (fmt_res(triton_resources(compiled)), fmt_res(tri_res))
+    if row.kernel_key not in TRI_RESOURCES:
+        try:
+            r = tri_resources(args.tri, row.path, row.launch, row.lets, row.extra)
+            TRI_RESOURCES[row.kernel_key] = None if r is None else (r[0], f"{r[1]}+{r[2]}", r[3])
+        except RuntimeError as e:
+            TRI_RESOURCES[row.kernel_key] = None
+            print(f"{row.name}: no resource report from tri: {str(e).splitlines()[-1][:100]}", flush=True)
+    res = (fmt_res(triton_resources(compiled)), fmt_res(TRI_RESOURCES[row.kernel_key]))
     print(f"{row.name:34} triton {row.flops / (ms * 1e9):7.1f} TFLOP/s {t_all} ms  "
-          f"tri {row.flops / (tri_ms * 1e9):7.1f} TFLOP/s {r_all} ms  {' '.join(notes)}", flush=True)
+          f"tri {row.flops / (tri_ms * 1e9):7.1f} TFLOP/s {r_all} ms  {' '.join(notes)}  "
+          f"Triton {res[0]}; tri {res[1]}", flush=True)
     return row.flops / (ms * 1e9), row.flops / (tri_ms * 1e9), " ".join(notes), res
 
 
@@ -521,14 +530,14 @@ def main():
     print("fp16 in and out, fp32 accumulation; TFLOP/s = 2*M*N*K (summed over 08's group of 4) / median time;"
           " resources: Triton's (n_regs, n_spills, shared) and tri's (NVRTC: registers, spill stores+loads bytes,"
           " static+dynamic shared bytes)")
-    print(f"{'workload':34} {'Triton TFLOP/s':>14} {'tri TFLOP/s':>12} {'tri/Triton':>10}  {'max |diff|':11} "
-          f"{'Triton resources':32} tri resources")
+    print(f"{'workload':34} {'Triton TFLOP/s':>14} {'tri TFLOP/s':>12} {'tri/Triton':>10}  {'max |diff|':12} "
+          f"{'Triton resources':34} tri resources")
     for name, t, r, note, res, target in results:
         if t is None:
             print(f"{name:34} {'-':>14} {'-':>12} {'-':>10}  {note}")
             continue
         mark = " (below %.2f)" % target if target and r / t < target else ""
-        print(f"{name:34} {t:14.1f} {r:12.1f} {r / t:10.3f}  {note:11} {res[0]:32} {res[1]}{mark}")
+        print(f"{name:34} {t:14.1f} {r:12.1f} {r / t:10.3f}  {note:12} {res[0]:34} {res[1]}{mark}")
 
 
 if __name__ == "__main__":
