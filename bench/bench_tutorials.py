@@ -62,6 +62,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import types
 
 from tricli import run_tri, tri_bench_cmd, tri_resources, tri_resources_cmd, tri_run_cmd
@@ -378,6 +379,7 @@ def triton_resources(kernel_obj):
 
 
 TRI_RESOURCES = {}  # Row.kernel_key -> tri's resources
+START = time.monotonic()
 
 
 def run_row(args, row, tmp):
@@ -404,7 +406,7 @@ def run_row(args, row, tmp):
     res = (fmt_res(triton_resources(compiled)), fmt_res(TRI_RESOURCES[row.kernel_key]))
     print(f"{row.name:34} triton {row.flops / (ms * 1e9):7.1f} TFLOP/s {t_all} ms  "
           f"tri {row.flops / (tri_ms * 1e9):7.1f} TFLOP/s {r_all} ms  {' '.join(notes)}  "
-          f"Triton {res[0]}; tri {res[1]}", flush=True)
+          f"Triton {res[0]}; tri {res[1]}  [{time.monotonic() - START:.0f} s]", flush=True)
     return row.flops / (ms * 1e9), row.flops / (tri_ms * 1e9), " ".join(notes), res
 
 
