@@ -40,7 +40,6 @@ import inspect
 import os
 import shutil
 import statistics
-import subprocess
 import tempfile
 
 import numpy as np
@@ -48,6 +47,7 @@ import torch
 import triton
 
 from bench_1d import SAMPLES, load
+from tricli import tri_bench_ms, tri_run_save
 
 FULL_SIZES = "1024,2048,4096,8192,16384"
 QUICK_SIZES = "1024,4096"
@@ -56,34 +56,6 @@ QUICK_SIZES = "1024,4096"
 def flops(b, h, n, d, causal):
     f = 4.0 * b * h * n * n * d
     return f / 2 if causal else f
-
-
-def run_tri(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}\n{p.stdout}{p.stderr}")
-    return p
-
-
-def lets_args(lets):
-    out = []
-    for l in lets:
-        out += ["--let", l]
-    return out
-
-
-def tri_bench_ms(tri, path, launch, lets):
-    """Median ms of one launch under `tri bench` (its last row, column median)."""
-    p = run_tri([tri, "bench", path, launch] + lets_args(lets))
-    return float(p.stdout.strip().splitlines()[-1].split()[-3])
-
-
-def tri_run_save(tri, path, launch, lets, saves, extra=()):
-    """Runs the launch on the GPU with tri, saving each NAME to the file saves[NAME]."""
-    cmd = [tri, "run", path, launch] + lets_args(lets) + list(extra)
-    for name, f in saves.items():
-        cmd += ["--save", f"{name}={f}"]
-    return run_tri(cmd)
 
 
 def max_abs_diff(got_npy, want):
@@ -105,14 +77,15 @@ class Inputs:
         self.lets = [f"Z={b}", f"H={h}", f"N_CTX={n}", f"D={d}"] + [f"{x}=load('{self.files[x]}')" for x in ("q", "k", "v")]
 
 
-def time_both(args, triton_fn, tri_path, tri_launch, tri_lets):
-    """Alternates do_bench of triton_fn and tri bench of the launch; returns the medians (ms)."""
+def time_both(args, triton_fn, tri_path, tri_launch, tri_lets, tri_extra=()):
+    """Alternates do_bench of triton_fn and tri bench of the launch (with the
+    flags tri_extra); returns the medians (ms) and each round's times."""
     triton_fn()
     torch.cuda.synchronize()
     t_ms, r_ms = [], []
     for _ in range(args.rounds):
         t_ms.append(triton.testing.do_bench(triton_fn, warmup=25, rep=100, return_mode="median"))
-        r_ms.append(tri_bench_ms(args.tri, tri_path, tri_launch, tri_lets))
+        r_ms.append(tri_bench_ms(args.tri, tri_path, tri_launch, tri_lets, tri_extra))
     return statistics.median(t_ms), statistics.median(r_ms), t_ms, r_ms
 
 

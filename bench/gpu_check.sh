@@ -11,7 +11,9 @@
 # (Go GPU tests, tri run --check, nvcc, registers and spills, the comparison
 # with real Triton, compute-sanitizer) then run side by side; the timings of
 # tri against Triton run last, alone on the GPU. Logs go to $LOG_DIR
-# (default /tmp/tri-gpu); the summary is printed last.
+# (default /tmp/tri-gpu); the summary is printed last. With TRI_TUTORIALS
+# set to a folder holding Triton's tutorial files 08 and 09, the timings
+# include bench/bench_tutorials.py on them.
 #
 # Usage: bench/gpu_check.sh [--no-bench | --only-bench] [--jobs N]
 # (--only-bench runs the timings alone, for a machine that allows only
@@ -167,6 +169,22 @@ if [ "$bench" = 1 ]; then
 	grep -A2 '^workload' "$LOG_DIR/benchmm.out" >>"$S"
 	python3 bench/bench_attention.py --tri bin/tri --quick >"$LOG_DIR/benchattn.out" 2>&1
 	grep -A9 '^workload' "$LOG_DIR/benchattn.out" >>"$S"
+	# Triton's tutorials 09 and 08, unchanged, from the folder TRI_TUTORIALS
+	# (09-persistent-matmul.py or 09.py, 08-grouped-gemm.py or 08.py); skipped when unset.
+	if [ -n "${TRI_TUTORIALS:-}" ]; then
+		tut() { for f in "$TRI_TUTORIALS/$1" "$TRI_TUTORIALS/$2"; do [ -f "$f" ] && echo "$f" && return; done; }
+		t09=$(tut 09-persistent-matmul.py 09.py)
+		t08=$(tut 08-grouped-gemm.py 08.py)
+		tutargs=()
+		[ -n "$t09" ] && tutargs+=(--tutorial09 "$t09")
+		[ -n "$t08" ] && tutargs+=(--tutorial08 "$t08")
+		if [ ${#tutargs[@]} -gt 0 ]; then
+			python3 bench/bench_tutorials.py --tri bin/tri "${tutargs[@]}" --quick --sizes 4096,8192 >"$LOG_DIR/benchtut.out" 2>&1
+			sed -n '/^workload/,$p' "$LOG_DIR/benchtut.out" >>"$S"
+		else
+			note "bench_tutorials: no 08 or 09 tutorial file in TRI_TUTORIALS=$TRI_TUTORIALS"
+		fi
+	fi
 	LOG_DIR="$LOG_DIR/autotune" bash bench/bench_autotune.sh >"$LOG_DIR/autotune.out" 2>&1
 	cat "$LOG_DIR/autotune.out" >>"$S"
 fi

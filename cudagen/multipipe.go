@@ -162,6 +162,10 @@ type multiPipe struct {
 // included.
 func (mp *multiPipe) sharedBytes() int { return 1024 + mp.invSize + mp.stages*mp.stageSize }
 
+// swizzleRows reports whether rows of n bytes lie in shared memory as
+// wgmma's swizzle modes read them: 32- or 64-byte rows, or 128-byte chunks.
+func swizzleRows(n int) bool { return n == 32 || n == 64 || n%128 == 0 }
+
 // halfKinds reports whether a dot's operands are both fp16 or both bf16.
 func halfKinds(a, b ir.Kind) bool { return isHalf(a) && a == b }
 
@@ -215,6 +219,8 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			return nil
 		}
 		es := a.Type.Kind.Bytes()
+		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.
+		kRows := swizzleRows(wd.k * es)
 		// b: a load of [K, N], or the transpose of a load of [N, K].
 		bLoad := b
 		if b.Op == ir.OpTrans && onlyFor(b, d) && b.Args[0].Type.Shape.Rank() == 2 {
@@ -231,7 +237,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			kMajor = f[0].Contig > f[1].Contig
 		}
 		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
-		if kMajor && wd.n%8 != 0 {
+		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) {
 			return nil
 		}
 		skip[bLoad.ID] = true
@@ -239,6 +245,8 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		wd.a.src = a
 		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
 		switch {
+		case !kRows && (!inBody[a.ID] || streamable(a, d)):
+			return nil
 		case !inBody[a.ID]:
 			wd.a.form = invariant
 			wd.a.tile.off = mp.invSize
@@ -359,12 +367,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		return nil
 	}
 	// The carried Vars run ahead: nothing outside the loop may use them.
-	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if v.Op == ir.OpVarRead && carried[v.Var] && !inBody[v.ID] && (len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0) {
-			ok = false
-		}
-	})
-	if !ok {
+	if p.readOutside(carried, inBody) {
 		return nil
 	}
 	mp.ahead, mp.compute = ahead, compute
@@ -575,60 +578,27 @@ func (e *emitter) multiBody(s *ir.For, mp *multiPipe) {
 // tri_ahead, its streamed loads as copies into the stage at shared
 // address stage.
 func (e *emitter) multiAhead(s *ir.For, mp *multiPipe, stage string) {
-	saved := e.varNames[s.Var.ID]
-	e.varNames[s.Var.ID] = "tri_ahead"
-	defer func() { e.varNames[s.Var.ID] = saved }()
-	e.lastLine = 0
-	for _, st := range s.Body.Stmts {
-		if !mp.ahead[st] {
-			continue
-		}
-		var op *wgOperand
+	e.aheadOf(s, mp.ahead, func(st ir.Stmt) bool {
 		for _, o := range mp.streamed {
 			if ir.Stmt(o.src) == st {
-				op = o
+				e.source(st.Position())
+				e.copyOperand(o, mp.aIsA[o], stage)
+				return true
 			}
 		}
-		if op == nil {
-			e.statement(st)
-			continue
-		}
-		e.source(st.Position())
-		e.copyOperand(op, mp.aIsA[op], stage)
-	}
+		return false
+	})
 }
 
 // copyOperand writes the streamed load of o as copies into the stage.
 func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
-	ld := o.src
-	ptr, mask := ld.Args[0], ld.Args[1]
-	l := e.layoutOf(ptr)
-	w := e.copyWidth(ld, o.copyAxis(isA))
+	l := e.layoutOf(o.src.Args[0])
 	r, c := l.coord(0, "e"), l.coord(1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
-	switch {
-	case isA, o.trans:
-	default:
+	if !isA && !o.trans {
 		r, c = c, r
 	}
 	off := o.tile.offset(r, c, e.numWarps, o.tile.rows)
-	pred := "true"
-	if mask != nil {
-		pred = e.expr(mask, "e")
-	}
-	what := "b"
-	if isA {
-		what = "a"
-	}
-	if w == 1 {
-		e.w.line("// %s, element by element (no 4-byte run is contiguous, aligned and under one mask)", what)
-		e.w.line("#pragma unroll")
-		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, %s ? *%s : (unsigned %s)0);",
-			l.Elems, 8*o.tile.elem, stage, off, pred, e.expr(ptr, "e"), cUnsigned(o.tile.elem))
-		return
-	}
-	e.w.line("// %s: %d-byte copies into the stage, zero-filled where masked off", what, o.tile.elem*w)
-	e.w.line("#pragma unroll")
-	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%d(%s + %s, %s, %s);", l.Elems, w, o.tile.elem*w, stage, off, e.expr(ptr, "e"), pred)
+	e.stageCopies(o.src, isA, e.copyWidth(o.src, o.copyAxis(isA)), o.tile.elem, stage, off)
 }
 
 // storeInvariant stores the loop-invariant a of wd into its place before

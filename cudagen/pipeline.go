@@ -255,12 +255,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		}
 	}
 	// The carried Vars run ahead: nothing outside the loop may use them.
-	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if v.Op == ir.OpVarRead && carried[v.Var] && !inBody[v.ID] && (len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0) {
-			ok = false
-		}
-	})
-	if !ok {
+	if p.readOutside(carried, inBody) {
 		return nil
 	}
 
@@ -282,6 +277,18 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		pl.buffers = pl.stages + 1
 	}
 	return pl
+}
+
+// readOutside reports whether a Var of vars is read outside the loop
+// body whose values inBody holds.
+func (p *plan) readOutside(vars map[*ir.Var]bool, inBody map[int]bool) bool {
+	found := false
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if v.Op == ir.OpVarRead && vars[v.Var] && !inBody[v.ID] && (len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0) {
+			found = true
+		}
+	})
+	return found
 }
 
 // isZeroOrNil reports whether a load's other is absent or zero.
@@ -456,22 +463,28 @@ func (e *emitter) assignDot(s *ir.For, pl *pipeline) {
 // iteration tri_ahead, its loads as copies into the stage at shared
 // address stage.
 func (e *emitter) aheadStatements(s *ir.For, pl *pipeline, stage string) {
+	e.aheadOf(s, pl.ahead, func(st ir.Stmt) bool {
+		for i, ld := range pl.loads {
+			if st == ld {
+				e.source(st.Position())
+				e.copyToStage(pl, ld, i == 0, stage)
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// aheadOf writes the statements of loop s that ahead holds, for the
+// iteration tri_ahead: each through copy, which writes the statement (a
+// streamed load, as copies) and reports true, or else as it is.
+func (e *emitter) aheadOf(s *ir.For, ahead map[ir.Stmt]bool, copy func(ir.Stmt) bool) {
 	saved := e.varNames[s.Var.ID]
 	e.varNames[s.Var.ID] = "tri_ahead"
 	defer func() { e.varNames[s.Var.ID] = saved }()
 	e.lastLine = 0
 	for _, st := range s.Body.Stmts {
-		if !pl.ahead[st] {
-			continue
-		}
-		switch {
-		case st == pl.loads[0]:
-			e.source(st.Position())
-			e.copyToStage(pl, pl.loads[0], true, stage)
-		case st == pl.loads[1]:
-			e.source(st.Position())
-			e.copyToStage(pl, pl.loads[1], false, stage)
-		default:
+		if ahead[st] && !copy(st) {
 			e.statement(st)
 		}
 	}
@@ -479,8 +492,7 @@ func (e *emitter) aheadStatements(s *ir.For, pl *pipeline, stage string) {
 
 // copyToStage writes load ld (a if isA, else b) as copies into the stage.
 func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string) {
-	ptr, mask := ld.Args[0], ld.Args[1]
-	l := e.layoutOf(ptr)
+	l := e.layoutOf(ld.Args[0])
 	w := e.copyWidth(ld, pl.copyAxis(ld))
 	row, col := l.coord(0, "e"), l.coord(1, "e")
 	es := pl.elem
@@ -499,6 +511,16 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * %d",
 			col, pl.bCols, pl.k*pl.bRow(), row, pl.bRow(), col, pl.bCols, es), pl.bRow())
 	}
+	e.stageCopies(ld, isA, w, es, stage, off)
+}
+
+// stageCopies writes the copies of load ld (a if isA, else b) into the
+// stage: w elements of es bytes at a time with cp.async, zero-filled where
+// masked off, or element by element through registers when w is 1. off is
+// the C expression of element e's byte offset in the stage.
+func (e *emitter) stageCopies(ld *ir.Value, isA bool, w, es int, stage, off string) {
+	ptr, mask := ld.Args[0], ld.Args[1]
+	l := e.layoutOf(ptr)
 	pred := "true"
 	if mask != nil {
 		pred = e.expr(mask, "e")
