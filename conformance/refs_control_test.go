@@ -23,10 +23,15 @@ func refLoopRange(in tensors, num map[string]float64) tensors {
 }
 
 func refLoopTlRange(in tensors, num map[string]float64) tensors {
+	return rowChunkSums(in, int(num["M"]), int(num["N"]))
+}
+
+// rowChunkSums sums each of the rows of x (n columns) in chunks of 32
+// columns into lane j: out[r, j] = x[r, j] + x[r, j+32] + ..., in float32.
+func rowChunkSums(in tensors, rows, n int) tensors {
 	x, out := in["x"], in["out"]
-	m, n := int(num["M"]), int(num["N"])
 	const block = 32
-	for row := range m {
+	for row := range rows {
 		for lane := range block {
 			acc := 0.0
 			for start := 0; start < n; start += block {

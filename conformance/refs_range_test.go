@@ -51,21 +51,7 @@ func refLoopUnrollFactor(in tensors, num map[string]float64) tensors {
 // refLoopFlatten sums each row of x in chunks of 32 columns into lane j:
 // out[r, j] = x[r, j] + x[r, j+32] + ..., in float32.
 func refLoopFlatten(in tensors, num map[string]float64) tensors {
-	x, out := in["x"], in["out"]
-	n := int(num["N"])
-	const block = 32
-	for r := range int(num["TILES"]) * 4 {
-		for j := range block {
-			acc := 0.0
-			for start := 0; start < n; start += block {
-				if start+j < n {
-					acc = r32(acc + x.Float(r*n+start+j))
-				}
-			}
-			out.SetFloat(r*block+j, acc)
-		}
-	}
-	return tensors{"out": out}
+	return rowChunkSums(in, int(num["TILES"])*4, int(num["N"]))
 }
 
 // refLoopDisableLICM scales each row of x by w (repeated every 32
