@@ -122,6 +122,18 @@ samplechecks() {
 	note "samples with register spills (or no report): $spills (resources.txt)"
 }
 
+# The sm_80 fallbacks (no wgmma, no cp.async pipeline) on this GPU: every
+# sample and the block-pointer, descriptor, attention and persistent test
+# kernels built with --arch sm_80 must match the interpreter too.
+sm80checks() {
+	local pass=0 n=0
+	for f in "${samples[@]}" conformance/constructs/{block_ptr,tensor_desc,attention,matmul_persistent,gdc,dot}*.tri; do
+		n=$((n + 1))
+		if bin/tri run --check --config 0 --arch sm_80 "$f" >"$LOG_DIR/sm80_$(basename "$f" .tri).log" 2>&1; then pass=$((pass + 1)); else echo "sm_80 check FAIL $f" >>"$S"; fi
+	done
+	note "tri run --check --arch sm_80 (the fallbacks): $pass of $n kernels pass"
+}
+
 sanitize() { # FILE TOOL (autotuned samples with their first config, untuned)
 	local log="$LOG_DIR/san_$(basename "$1" .tri)_$2.log"
 	if compute-sanitizer --tool "$2" --error-exitcode 3 bin/tri run --config 0 "$1" >"$log" 2>&1; then echo ok; else echo "FAIL $1 $2"; fi
@@ -136,6 +148,7 @@ compare() { # SHARD
 echo "== correctness checks, side by side"
 gotests &
 samplechecks &
+sm80checks &
 (bash bench/matmul_check.sh >"$LOG_DIR/matmul_check.out" 2>&1; note "pipelined matmul checks: $(grep -c '^ok' "$LOG_DIR/matmul_check.out") ok, $(grep -c '^FAIL' "$LOG_DIR/matmul_check.out") FAIL (matmul_check.out)") &
 files=("${samples[@]}" conformance/constructs/*.tri)
 for ((i = 0; i < jobs; i++)); do
