@@ -144,7 +144,6 @@ type wgDot struct {
 
 // multiPipe is a loop pipelined with several dots (see above).
 type multiPipe struct {
-	loop      *ir.For
 	dots      []*wgDot
 	streamed  []*wgOperand // in body order, each with its offset in a stage
 	aIsA      map[*wgOperand]bool
@@ -203,7 +202,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	streamable := func(ld, u *ir.Value) bool {
 		return ld.Op == ir.OpLoad && onlyFor(ld, u) && ld.Flags&ir.FlagVolatile == 0 && isZeroOrNil(ld.Args[2])
 	}
-	mp := &multiPipe{loop: s, aIsA: map[*wgOperand]bool{}}
+	mp := &multiPipe{aIsA: map[*wgOperand]bool{}}
 	m := 0
 	skip := map[int]bool{} // the streamed loads and the transposes of b: the dots read them
 	for _, d := range dots {

@@ -252,7 +252,6 @@ func (e *emitter) mapElementwise(v *ir.Value) {
 		e.mapElementwiseShared(v)
 		return
 	}
-	r := v.Region
 	names, types := e.mapResultNames(v)
 	for j, name := range names {
 		if len(v.Types) > 0 || !e.outside[v.ID] && !e.fused[v.ID] {
@@ -286,20 +285,29 @@ func (e *emitter) mapElementwise(v *ir.Value) {
 		e.w.open("{")
 		e.w.line("const int e = 0;  // the thread's one element")
 	}
+	e.mapGroup(v, func(i, j int) string { return e.expr(v.Args[i], index(j)) },
+		func(i, j int) string { return fmt.Sprintf("%s[%s]", names[i], index(j)) })
+	e.w.close("}")
+}
+
+// mapGroup writes the inlined function of map_elementwise v on one group:
+// its arguments bound to arg(i, j), element j of the group of operand i,
+// and each result j of element k stored to res(j, k).
+func (e *emitter) mapGroup(v *ir.Value, arg, res func(i, j int) string) {
+	r, pack := v.Region, v.MapPack()
 	saved := e.inRegion
 	e.inRegion = true
 	for i, a := range r.Args {
-		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], e.expr(v.Args[i/pack], index(i%pack)))
+		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], arg(i/pack, i%pack))
 	}
 	for _, x := range mapVars(r.Body, nil) {
 		e.declare(x.Type, nil, e.varNames[x.ID], "")
 	}
 	e.mapBody(r.Body)
 	for j, y := range r.Yields {
-		e.w.line("%s[%s] = %s;", names[j/pack], index(j%pack), e.expr(y, ""))
+		e.w.line("%s = %s;", res(j/pack, j%pack), e.expr(y, ""))
 	}
 	e.inRegion = saved
-	e.w.close("}")
 }
 
 // mapResultNames are the C names and types of v's results.
@@ -355,7 +363,6 @@ func mapSharedBytes(v *ir.Value) int {
 // store the results there too, and each thread reads its elements back.
 func (e *emitter) mapElementwiseShared(v *ir.Value) {
 	d := e.layoutOf(v)
-	r := v.Region
 	pack := v.MapPack()
 	names, types := e.mapResultNames(v)
 	e.useShared(mapSharedBytes(v))
@@ -377,19 +384,8 @@ func (e *emitter) mapElementwiseShared(v *ir.Value) {
 		}
 		return fmt.Sprintf("g * %d + %d", pack, j)
 	}
-	saved := e.inRegion
-	e.inRegion = true
-	for i, a := range r.Args {
-		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], smem(v.Args[i/pack].Type.DType, argOff[i/pack], at(i%pack)))
-	}
-	for _, x := range mapVars(r.Body, nil) {
-		e.declare(x.Type, nil, e.varNames[x.ID], "")
-	}
-	e.mapBody(r.Body)
-	for j, y := range r.Yields {
-		e.w.line("%s = %s;", smem(types[j/pack].DType, resOff[j/pack], at(j%pack)), e.expr(y, ""))
-	}
-	e.inRegion = saved
+	e.mapGroup(v, func(i, j int) string { return smem(v.Args[i].Type.DType, argOff[i], at(j)) },
+		func(i, j int) string { return smem(types[i].DType, resOff[i], at(j)) })
 	e.w.close("}")
 	e.w.line("__syncthreads();")
 	for j, name := range names {
