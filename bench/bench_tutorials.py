@@ -146,6 +146,7 @@ class Row:
         # kernel: 08's sizes are in device tensors), for tri's resource report
         self.kernel_key = (path, launch, tuple(extra), kernel_key)
         self.triton = None  # (launch function returning the compiled kernel, {output name: tensor})
+        self.ref = None  # () -> {output name: fp32 torch reference}, where the row has one
 
 
 class Inputs:
@@ -222,6 +223,7 @@ def rows09(args, mod, inp, s, num_sms, hopper):
                   2.0 * s * s * s, ["c"], TARGET09.get(kind), config, s)
         if mod:
             row.triton = triton09(mod, kind, kernel, w, inp, s, num_sms, hopper)
+            row.ref = lambda: {"c": inp.t["a"].float() @ inp.t["b"].float()}
         out.append(row)
     return out
 
@@ -304,6 +306,8 @@ def rows08(args, mod, inp, shape, num_sms):
               tma_lets, ["--config", str(itma)], flops, [f"C{i}" for i in range(GROUP)], TARGET08,
               f"{tbm}x{tbn}x{tbk} stages {tstages} warps {twarps} NUM_SM num_sms() (--config {itma})", None)
     if mod:
+        ref = lambda: {f"C{i}": inp.t[f"A{i}"].float() @ inp.t[f"B{i}"].float() for i in range(GROUP)}
+        ptr.ref = tma.ref = ref
         ptr.triton = triton08(mod, kptr, want, inp, m, n, k, tma=False)
         tma.triton = triton08(mod, ktma, dict(want_tma, NUM_SM=num_sms, FP8=False), inp, m, n, k, tma=True)
     return [ptr, tma]
@@ -396,6 +400,12 @@ def run_row(args, row, tmp):
         run_tri(tri_run_cmd(args.tri, row.path, row.launch, row.lets, saves, row.extra))
         d = max(max_abs_diff(saves[o], outs[o]) for o in row.outputs)
         notes.append(f"{'c' if row.outputs == ['c'] else 'C*'} {d:.2e}")
+        if row.ref:
+            # Which side is off, where they differ: each against torch in fp32.
+            ref = row.ref()
+            dt = max(max_abs_diff(saves[o], ref[o]) for o in row.outputs)
+            dr = max((outs[o].float() - ref[o]).abs().max().item() for o in row.outputs)
+            notes.append(f"(vs torch: tri {dt:.2e}, Triton {dr:.2e})")
     if row.kernel_key not in TRI_RESOURCES:
         try:
             r = tri_resources(args.tri, row.path, row.launch, row.lets, row.extra)

@@ -31,7 +31,7 @@ FOR_CASES = [
     ("tl.range(0, n, num_stages=2**31)", "error"),
     ("tl.range(0, n, num_stages='3')", "error"),
     ("tl.range(0, n, num_stages=n)", "error"),
-    ("tl.range(0, n, flatten=n > 0)", "error"),
+    ("tl.range(0, n, flatten=n > 0)", 10),
     ("tl.range(0, n, foo=1)", "error"),
     ("tl.static_range(0, 4, num_stages=2)", "error"),
     ("tl.static_range(0, 4, 1, 2)", "error"),
@@ -46,7 +46,7 @@ WHILE_CASES = [
     ("tl.condition(i < n, disable_licm=True)", 10),
     ("tl.condition(i < n, True)", 10),
     ("tl.condition(i < n)", 10),
-    ("tl.condition(i < n, disable_licm=n > 0)", "error"),
+    ("tl.condition(i < n, disable_licm=n > 0)", 10),
     ("tl.condition(i < n, licm=False)", "error"),
 ]
 

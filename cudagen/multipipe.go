@@ -174,7 +174,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	if s.NumStages > 0 {
 		stages = s.NumStages
 	}
-	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 || s.DisallowAccMMA || p.numWarps%4 != 0 {
+	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 || p.numWarps%4 != 0 {
 		return nil
 	}
 	body := s.Body.Stmts
@@ -351,7 +351,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			// The roots: values nothing reads (stores, prints, and other
 			// side effects), dots, and values control statements read;
 			// the rest is computed where they need it.
-			root := len(p.users[st.ID]) == 0 && st.Op != ir.OpVarRead && st.Op != ir.OpConst || st.Op == ir.OpDot || p.ctlUse[st.ID] > 0
+			root := len(p.users[st.ID]) == 0 && !p.unusedPure(st) || st.Op == ir.OpDot || p.ctlUse[st.ID] > 0
 			if !ahead[st] && !skip[st.ID] && root {
 				need(st)
 			}

@@ -142,7 +142,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	if s.NumStages > 0 {
 		stages = s.NumStages
 	}
-	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 || s.DisallowAccMMA {
+	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 {
 		return nil
 	}
 	body := s.Body.Stmts
@@ -242,10 +242,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	for _, st := range body {
 		switch st := st.(type) {
 		case *ir.Value:
-			// Reads and constants nothing uses (the loop counter of a loop
-			// that advances block pointers) are left out of both stages.
-			unused := (st.Op == ir.OpVarRead || st.Op == ir.OpConst) && len(p.users[st.ID]) == 0 && p.ctlUse[st.ID] == 0
-			if !inAhead[st.ID] && st != dot && st != acc && !(bTrans && st == b) && !unused {
+			if !inAhead[st.ID] && st != dot && st != acc && !(bTrans && st == b) && !p.unusedPure(st) {
 				return nil
 			}
 		case *ir.Assign:
@@ -277,6 +274,18 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		pl.buffers = pl.stages + 1
 	}
 	return pl
+}
+
+// unusedPure reports whether v is a read, a constant or a hint whose
+// result nothing uses: the loop counter of a loop that advances block
+// pointers, or tutorial 08's tl.multiple_of(a_ptrs, [16, 16]) as a
+// statement. The pipelines leave such values out of both stages.
+func (p *plan) unusedPure(v *ir.Value) bool {
+	switch v.Op {
+	case ir.OpVarRead, ir.OpConst, ir.OpMultipleOf, ir.OpMaxContiguous:
+		return len(p.users[v.ID]) == 0 && p.ctlUse[v.ID] == 0
+	}
+	return false
 }
 
 // readOutside reports whether a Var of vars is read outside the loop

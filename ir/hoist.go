@@ -41,11 +41,11 @@ func hoistBlock(b *Block) {
 		switch s := s.(type) {
 		case *For:
 			hoistBlock(s.Body)
-			out = append(out, hoistFrom(s.Body, nil)...)
+			out = append(out, hoistFrom(s.Body, nil, hasLoop(s.Body))...)
 		case *While:
 			hoistBlock(s.Body)
 			hoistBlock(s.Cond)
-			out = append(out, hoistFrom(s.Body, s.Cond)...)
+			out = append(out, hoistFrom(s.Body, s.Cond, hasLoop(s.Body) || hasLoop(s.Cond))...)
 		case *If:
 			hoistBlock(s.Then)
 			hoistBlock(s.Else)
@@ -57,8 +57,15 @@ func hoistBlock(b *Block) {
 
 // hoistFrom removes from body the leading-edge invariant values (values
 // whose arguments are all defined outside body and cond) and returns them
-// in order.
-func hoistFrom(body, cond *Block) []Stmt {
+// in order; with scalarsOnly, only scalars.
+//
+// A loop that holds another loop (a persistent kernel's tile loop around
+// its K loop) keeps its invariant tiles: they would be computed once per
+// tile either way, and each hoisted tile holds its registers across the
+// whole inner loop. Tutorial 08's descriptor kernel spilled for it: the
+// column indices of its c_desc.store, 64 64-bit values a thread, were
+// hoisted out of the tile loop and held through the K loop.
+func hoistFrom(body, cond *Block, scalarsOnly bool) []Stmt {
 	inside := map[*Value]bool{}
 	mark := func(v *Value) { inside[v] = true }
 	if cond != nil {
@@ -68,7 +75,8 @@ func hoistFrom(body, cond *Block) []Stmt {
 	var moved, kept []Stmt
 	for _, s := range body.Stmts {
 		v, ok := s.(*Value)
-		if ok && hoistable[v.Op] && v.Region == nil && len(v.Types) == 0 && allOutside(v, inside) {
+		if ok && hoistable[v.Op] && v.Region == nil && len(v.Types) == 0 && allOutside(v, inside) &&
+			(!scalarsOnly || v.Type.IsScalar()) {
 			delete(inside, v)
 			moved = append(moved, v)
 			continue
@@ -86,4 +94,19 @@ func allOutside(v *Value, inside map[*Value]bool) bool {
 		}
 	}
 	return true
+}
+
+// hasLoop reports whether b holds a loop, at any depth.
+func hasLoop(b *Block) bool {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *For, *While:
+			return true
+		case *If:
+			if hasLoop(s.Then) || hasLoop(s.Else) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -31,6 +31,7 @@ func TestHoistInvariants(t *testing.T) {
 	rows := b.val(ib, OpAdd, tile, 3, b.val(ib, OpSplat, tile, 3, pid), ar)
 	div := b.val(ib, OpDiv, tile, 4, rows, ar)
 	fromI := b.val(ib, OpMul, i32, 5, i, pid)
+	pid2 := b.val(ib, OpMul, i32, 5, pid, pid)
 	k := b.val(ib, OpVarRead, i32, 6)
 	k.Var = innerVar
 	cols := b.val(ib, OpAdd, tile, 6, b.val(ib, OpSplat, tile, 6, k), ar)
@@ -46,8 +47,11 @@ func TestHoistInvariants(t *testing.T) {
 		}
 		return false
 	}
-	assert.True(t, in(body, ar), "arange leaves both loops")
-	assert.True(t, in(body, rows), "pid + arange leaves both loops")
+	// Tiles leave the inner loop only: the outer loop holds a loop, and a
+	// tile hoisted out of it would hold its registers through the inner.
+	assert.True(t, in(outer.Body, ar), "arange leaves the inner loop, not the outer")
+	assert.True(t, in(outer.Body, rows), "pid + arange leaves the inner loop, not the outer")
+	assert.True(t, in(body, pid2), "a scalar leaves both loops")
 	assert.True(t, in(ib, div), "a division stays")
 	assert.True(t, in(outer.Body, fromI), "i * pid stops before the inner loop")
 	assert.True(t, in(ib, k) && in(ib, cols), "the inner index's arithmetic stays")

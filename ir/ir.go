@@ -243,9 +243,9 @@ type For struct {
 	Var            *Var
 	Lo, Hi, Step   *Value
 	Body           *Block
-	NumStages      int // tl.range(num_stages=); 0 if not given
-	LoopUnroll     int // tl.range(loop_unroll_factor=); 0 if not given
-	DisallowAccMMA bool
+	NumStages      int  // tl.range(num_stages=); 0 if not given
+	LoopUnroll     int  // tl.range(loop_unroll_factor=); 0 if not given
+	DisallowAccMMA bool // tl.range(disallow_acc_multi_buffer=): recorded (--dump=ir); Blackwell-only in Triton
 	Pos            Pos
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
+	"github.com/tri-lang/tri/ir"
 )
 
 func TestCheckSamples(t *testing.T) {
@@ -92,4 +93,44 @@ def k(x_ptr):
 	f, d = frontend.Parse("k.tri", []byte(plain))
 	require.NoError(t, d.Err())
 	assert.NoError(t, Check(f).Err(), "a helper called twice is no cycle")
+}
+
+// TestRuntimeLoopFlags: the boolean keywords of tl.range and tl.condition
+// take a runtime value as true, as Triton's code generator does (Python
+// truth of a tensor), with a warning; disallow_acc_multi_buffer is then on.
+func TestRuntimeLoopFlags(t *testing.T) {
+	src := `
+@triton.jit
+def k(x_ptr, n):
+    acc = 0.0
+    for i in tl.range(0, n, flatten=n > 0, disallow_acc_multi_buffer=n > 1):
+        acc += 1.0
+    j = 0
+    while tl.condition(j < n, disable_licm=n > 0):
+        j += 1
+    tl.store(x_ptr, acc + j)
+`
+	f, d := frontend.Parse("k.tri", []byte(header+src))
+	require.NoError(t, d.Err())
+	k, diags := Specialize(f, "k", sig(ptr(ir.Float32), scalar(ir.Int32)))
+	require.NoError(t, diags.Err())
+	var warnings []string
+	for _, d := range diags.Items {
+		if d.Severity == diag.Warning {
+			warnings = append(warnings, d.Message)
+		}
+	}
+	assert.Equal(t, []string{
+		"flatten of tl.range is a scalar of type i1, not a compile-time constant: Triton takes any tensor as true, and so does tri",
+		"disallow_acc_multi_buffer of tl.range is a scalar of type i1, not a compile-time constant: Triton takes any tensor as true, and so does tri",
+		"disable_licm of tl.condition is a scalar of type i1, not a compile-time constant: Triton takes any tensor as true, and so does tri",
+	}, warnings)
+	var loop *ir.For
+	for _, s := range k.Body.Stmts {
+		if f, ok := s.(*ir.For); ok {
+			loop = f
+		}
+	}
+	require.NotNil(t, loop)
+	assert.True(t, loop.DisallowAccMMA)
 }

@@ -454,12 +454,14 @@ func (c *compiler) forStmt(fr *frame, s *frontend.For) {
 //     Triton. loop_unroll_factor is recorded (--dump=ir) and not acted on:
 //     the loop is emitted as written.
 //   - disallow_acc_multi_buffer, flatten, warp_specialize and disable_licm
-//     are tested for truth. disallow_acc_multi_buffer keeps the loop off
-//     the sm_90a wgmma pipelines; the other three are accepted and ignored:
-//     tri has no warp specialization, does not flatten loop nests and does
-//     no loop-invariant code motion of its own.
+//     are tested for truth; a runtime value (a tensor) is true, as it is
+//     to Python in Triton's code generator, with a warning. All four are
+//     recorded or ignored without changing the loop: Triton reads
+//     disallow_acc_multi_buffer only for Blackwell's accumulators, tri has
+//     no warp specialization and does not flatten loop nests, and its
+//     hoisting never moves loads.
 //
-// Every keyword must be a compile-time constant.
+// num_stages and loop_unroll_factor must be compile-time constants.
 func (c *compiler) rangeKeywords(call *frontend.Call, params []string, a *args, node *ir.For) {
 	for i, p := range params[3:] {
 		v := a.vals[3+i]
@@ -473,7 +475,16 @@ func (c *compiler) rangeKeywords(call *frontend.Call, params []string, a *args, 
 			}
 		}
 		if !v.isConst() {
-			c.errorf(pos, diag.CodeValue, "%s of tl.range must be a compile-time constant, got %s", p, v.describe())
+			if p == "num_stages" || p == "loop_unroll_factor" {
+				c.errorf(pos, diag.CodeValue, "%s of tl.range must be a compile-time constant, got %s", p, v.describe())
+				continue
+			}
+			// Triton tests these for Python truth, and a tensor is a
+			// true object: the keyword is on.
+			c.warnAt(pos, diag.CodeValue, "%s of tl.range is %s, not a compile-time constant: Triton takes any tensor as true, and so does tri", p, v.describe())
+			if p == "disallow_acc_multi_buffer" {
+				node.DisallowAccMMA = true
+			}
 			continue
 		}
 		switch p {
@@ -573,8 +584,8 @@ func (c *compiler) runtimeFor(fr *frame, s *frontend.For, name string, node *ir.
 
 // whileCondition evaluates the condition of a while loop. Triton 3.6 lets
 // it be wrapped as tl.condition(cond, disable_licm=False) to pass the loop
-// an attribute; disable_licm must be a compile-time constant and is
-// ignored, as tri's hoisting leaves loads in their loops (see README).
+// an attribute; disable_licm is ignored (a runtime value, true to Triton,
+// draws a warning), as tri's hoisting leaves loads in their loops (see README).
 func (c *compiler) whileCondition(fr *frame, e frontend.Expr) *val {
 	call, ok := e.(*frontend.Call)
 	if !ok {
@@ -598,8 +609,8 @@ func (c *compiler) whileCondition(fr *frame, e frontend.Expr) *val {
 		return invalid
 	}
 	if v := a.vals[1]; v != nil && !v.isConst() {
-		c.errorf(call.Pos, diag.CodeValue, "disable_licm of tl.condition must be a compile-time constant, got %s", v.describe())
-		return invalid
+		// Triton tests it for Python truth, where a tensor is true.
+		c.warnAt(call.Pos, diag.CodeValue, "disable_licm of tl.condition is %s, not a compile-time constant: Triton takes any tensor as true, and so does tri", v.describe())
 	}
 	return a.vals[0]
 }

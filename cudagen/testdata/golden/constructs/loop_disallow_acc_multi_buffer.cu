@@ -6,18 +6,17 @@
 //   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
 //   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
 //   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
-//   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
+//   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
 //   #L6 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
 //   #L9 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
-//   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
-//   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
+//   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
+//   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
 //   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -36,7 +35,6 @@ typedef unsigned short tri_half;
 
 // Vectors for 8- and 16-byte global accesses.
 struct alignas(8) tri_f32x2 { float x, y; };
-struct alignas(16) tri_u32x4 { unsigned int x, y, z, w; };
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
@@ -47,28 +45,43 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
+// Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
 }
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
+// Keeps the compiler from moving an accumulator across the wait.
+TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
+// A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
+TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
+  return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
+         (unsigned long long)((sbo & 0x3ffffu) >> 4) << 32 | (unsigned long long)mode << 62;
 }
-TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+// wgmma.mma_async m64n64k16, f16 inputs, fp32 accumulators d += a * b (a K-major, b MN-major).
+TRI_DEV void tri_wgmma_m64n64k16_f16(float* d, unsigned long long da, unsigned long long db, int scale_d) {
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 1; }"
+    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+      "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+      "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+    : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
 
-// Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) disallow_acc_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, int K) {
+extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[8192];
+  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[33792];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 8) * 8;  // index of this thread's first element in #L1 tiles
   int L2_base = (lane_id % 4) * 8;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L3 tiles
+  int L3_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L3 tiles
+  int L3_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
@@ -81,13 +94,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) disallow_acc_k
   int L8_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L9_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L9 tiles
   int L9_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L9 tiles
-  int L10_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L10 tiles
+  int L10_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L10 tiles
   int L10_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L10 tiles
   int L11_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L11 tiles
-  int L11_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L11 tiles
+  int L11_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L11 tiles
   int L12_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L12 tiles
-  int L13_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L13 tiles
-  int L14_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L14 tiles
+  int L13_base = (lane_id % 4) * 2;  // index of this thread's first element in #L13 tiles
   float acc[32];
   // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:21: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t6 = tri_program_id_x() * 64;
@@ -116,98 +128,119 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) disallow_acc_k
   #pragma unroll
   for (int e = 0; e < 2; ++e) a_ptrs[e] = a_ptr + t20[e];
   // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:25: for k in tl.range(0, K, BK, disallow_acc_multi_buffer=True):
-  for (int k = 0; k < K; k += 32) {
-    // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
-    int t24[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t24[e] = k + rk[e];
-    tri_half* t28[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) t28[e] = a_ptrs[e / 8 % 2] + t24[e % 8];
-    tri_half a[16];
-    #pragma unroll
-    for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t28[e]);
-      a[e + 0] = (tri_half)vec.x; a[e + 1] = (tri_half)(vec.x >> 16); a[e + 2] = (tri_half)vec.y;
-      a[e + 3] = (tri_half)(vec.y >> 16); a[e + 4] = (tri_half)vec.z;
-      a[e + 5] = (tri_half)(vec.z >> 16); a[e + 6] = (tri_half)vec.w;
-      a[e + 7] = (tri_half)(vec.w >> 16);
-    }
-    // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
-    int t31[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t31[e] = k + rk[e];
-    // t31 is recomputed in #L12 rather than moved.
-    int t32[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t32[e] = (k) + (L12_base + e * 16);
-    int t35[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t35[e] = t32[e] * 64;
-    tri_half* b_ptrs[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) b_ptrs[e] = b_ptr + t35[e];
-    tri_half* t41[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) t41[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
-    tri_half b[16];
-    #pragma unroll
-    for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t41[e]);
-      b[e + 0] = (tri_half)vec.x; b[e + 1] = (tri_half)(vec.x >> 16); b[e + 2] = (tri_half)vec.y;
-      b[e + 3] = (tri_half)(vec.y >> 16); b[e + 4] = (tri_half)vec.z;
-      b[e + 5] = (tri_half)(vec.z >> 16); b[e + 6] = (tri_half)vec.w;
-      b[e + 7] = (tri_half)(vec.w >> 16);
-    }
+  // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with cp.async,
+  // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
+  // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
+  {
+    const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned
     // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:28: acc = tl.dot(a, b, acc)
-    // tl.dot fp16[64,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
+    float tri_d0[32];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 32 + L5_base1 + e % 8] = a[e];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 4096)[(L8_base0 + (e / 8) * 16) * 64 + L8_base1 + e % 8] = b[e];
-    __syncthreads();
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) acc[e] = acc[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 4096) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-      #pragma unroll
-      for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+    for (int r = 0; r < 32; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 32;
+      if (tri_ahead < K) {
+        // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        int t24[8];
         #pragma unroll
-        for (int tri_i = 0; tri_i < 2; ++tri_i) {
-          unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
-          #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-            tri_mma_f16(acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
-          }
-        }
+        for (int e = 0; e < 8; ++e) t24[e] = tri_ahead + rk[e];
+        tri_half* t28[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t28[e] = a_ptrs[e / 8 % 2] + t24[e % 8];
+        // a: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t28[e], true);
+        // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        int t31[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t31[e] = tri_ahead + rk[e];
+        // t31 is recomputed in #L12 rather than moved.
+        int t32[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t32[e] = (tri_ahead) + (L12_base + e * 16);
+        int t35[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t35[e] = t32[e] * 64;
+        tri_half* b_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) b_ptrs[e] = b_ptr + t35[e];
+        tri_half* t41[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t41[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L8_base1 + e % 8) / 64 * 4096 + (L8_base0 + (e / 8) * 16) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), t41[e], true);
       }
+      tri_cp_async_commit();
     }
-    __syncthreads();
+    int tri_read = 0, tri_write = 2;  // the stages the wgmma reads and the copies fill
+    for (int k = 0; k < K; k += 32) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();
+      // tl.dot fp16[64,32] x fp16[32,64] on wgmma m64n64k16: each warpgroup owns 64 rows of a, in 1 m64 block(s).
+      tri_wgmma_fence();
+      tri_wgmma_m64n64k16_f16(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 8192 + (warp_id / 4 * 64 + 0) * 64 + 0, 16, 512, 2), tri_wgmma_desc(tri_stage0 + tri_read * 8192 + 4096, 4096, 1024, 1), 1);
+      tri_wgmma_m64n64k16_f16(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 8192 + (warp_id / 4 * 64 + 0) * 64 + 32, 16, 512, 2), tri_wgmma_desc(tri_stage0 + tri_read * 8192 + 6144, 4096, 1024, 1), 1);
+      tri_wgmma_commit();
+      int tri_ahead = k + 2 * 32;
+      if (tri_ahead < K) {
+        // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        int t24[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t24[e] = tri_ahead + rk[e];
+        tri_half* t28[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t28[e] = a_ptrs[e / 8 % 2] + t24[e % 8];
+        // a: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t28[e], true);
+        // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        int t31[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t31[e] = tri_ahead + rk[e];
+        // t31 is recomputed in #L12 rather than moved.
+        int t32[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t32[e] = (tri_ahead) + (L12_base + e * 16);
+        int t35[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t35[e] = t32[e] * 64;
+        tri_half* b_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) b_ptrs[e] = b_ptr + t35[e];
+        tri_half* t41[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t41[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L8_base1 + e % 8) / 64 * 4096 + (L8_base0 + (e / 8) * 16) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), t41[e], true);
+      }
+      tri_cp_async_commit();
+      tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier
+      tri_read = tri_read == 3 ? 0 : tri_read + 1;
+      tri_write = tri_write == 3 ? 0 : tri_write + 1;
+    }
+    tri_wgmma_wait<0>();
+    #pragma unroll
+    for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:29: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
-  // rm is recomputed in #L13 rather than moved.
-  int t45[4];
+  int t48[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t45[e] = (t6) + (L13_base + e * 16);
-  int t48[4];
+  for (int e = 0; e < 2; ++e) t48[e] = rm[e] * 64;
+  float* c_ptrs[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t48[e] = t45[e] * 64;
-  float* c_ptrs[4];
+  for (int e = 0; e < 2; ++e) c_ptrs[e] = c_ptr + t48[e];
+  // rn is recomputed in #L13 rather than moved.
+  int t51[16];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) c_ptrs[e] = c_ptr + t48[e];
-  // rn is recomputed in #L14 rather than moved.
-  int t51[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t51[e] = L14_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2;
+  for (int e = 0; e < 16; ++e) t51[e] = L13_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2;
   float* t54[32];
   #pragma unroll
-  for (int e = 0; e < 32; ++e) t54[e] = c_ptrs[e / 8 % 4] + t51[e % 2 + (e / 2 % 4) * 2];
+  for (int e = 0; e < 32; ++e) t54[e] = c_ptrs[e / 16 % 2] + t51[e % 2 + (e / 2 % 8) * 2];
   #pragma unroll
   for (int e = 0; e < 32; e += 2) {  // 8-byte vector stores
     tri_f32x2 vec = {acc[e + 0], acc[e + 1]};

@@ -113,31 +113,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
   int num_pid_in_group = 4 * num_pid_n;
   // ../conformance/constructs/matmul_persistent.tri:45: for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
   tile_id_c = tile_id_c_1;
-  // ../conformance/constructs/matmul_persistent.tri:47: offs_am = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-  int t49[16];
-  #pragma unroll
-  for (int e = 0; e < 16; ++e) t49[e] = L1_base + e * 4;
-  // ../conformance/constructs/matmul_persistent.tri:48: offs_bn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-  int t54[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t54[e] = L2_base + e * 32;
-  // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
-  int t75[1];
-  t75[0] = L0_base;
-  // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
-  // offs_k_for_mask is recomputed in #L14 rather than moved.
-  int t112[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t112[e] = L14_base + e * 4;
-  // ../conformance/constructs/matmul_persistent.tri:61: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-  int t138[4];
-  #pragma unroll
-  for (int e = 0; e < 4; ++e) t138[e] = L10_base + e * 16;
-  // ../conformance/constructs/matmul_persistent.tri:62: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-  int t143[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t143[e] = L11_base + (e / 2) * 16 + e % 2;
-  // ../conformance/constructs/matmul_persistent.tri:45: for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
   for (int tile_id = start_pid; tile_id < num_tiles; tile_id += 108) {
     float accumulator[32];
     // ../conformance/constructs/matmul_persistent.tri:25: group_id = tile_id // num_pid_in_group
@@ -155,11 +130,17 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
     int pid_n = t45 / group_size_m;
     // ../conformance/constructs/matmul_persistent.tri:47: offs_am = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
     int t48 = pid_m * 64;
+    int t49[16];
+    #pragma unroll
+    for (int e = 0; e < 16; ++e) t49[e] = L1_base + e * 4;
     int offs_am[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) offs_am[e] = t48 + t49[e];
     // ../conformance/constructs/matmul_persistent.tri:48: offs_bn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
     int t53 = pid_n * 64;
+    int t54[2];
+    #pragma unroll
+    for (int e = 0; e < 2; ++e) t54[e] = L2_base + e * 32;
     int offs_bn[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) offs_bn[e] = t53 + t54[e];
@@ -180,6 +161,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
     // ../conformance/constructs/matmul_persistent.tri:52: for ki in range(k_tiles):
     #pragma unroll
     for (int e = 0; e < 32; ++e) accumulator[e] = 0.0f;
+    // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+    int t75[1];
+    t75[0] = L0_base;
     // ../conformance/constructs/matmul_persistent.tri:54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
     int t80[16];
     #pragma unroll
@@ -188,6 +172,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
     int t96[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t96[e] = offs_bn_1[e] * 1;
+    // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
+    // offs_k_for_mask is recomputed in #L14 rather than moved.
+    int t112[8];
+    #pragma unroll
+    for (int e = 0; e < 8; ++e) t112[e] = L14_base + e * 4;
     // ../conformance/constructs/matmul_persistent.tri:52: for ki in range(k_tiles):
     for (int ki = 0; ki < k_tiles; ki += 1) {
       // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
@@ -282,11 +271,17 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
     int pid_n_1 = t134 / group_size_m_1;
     // ../conformance/constructs/matmul_persistent.tri:61: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
     int t137 = pid_m_1 * 64;
+    int t138[4];
+    #pragma unroll
+    for (int e = 0; e < 4; ++e) t138[e] = L10_base + e * 16;
     int offs_cm[4];
     #pragma unroll
     for (int e = 0; e < 4; ++e) offs_cm[e] = t137 + t138[e];
     // ../conformance/constructs/matmul_persistent.tri:62: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
     int t142 = pid_n_1 * 64;
+    int t143[8];
+    #pragma unroll
+    for (int e = 0; e < 8; ++e) t143[e] = L11_base + (e / 2) * 16 + e % 2;
     int offs_cn[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) offs_cn[e] = t142 + t143[e];
