@@ -92,6 +92,9 @@ func (p *printer) stmt(depth int, s Stmt) {
 		if s.LoopUnroll != 0 {
 			extra += fmt.Sprintf(" loop_unroll_factor=%d", s.LoopUnroll)
 		}
+		if s.DisallowAccMMA {
+			extra += " disallow_acc_multi_buffer"
+		}
 		p.line(depth, fmt.Sprintf("for %s: %s = %s to %s step %s%s {", varRef(s.Var), s.Var.Type, ref(s.Lo), ref(s.Hi), ref(s.Step), extra)+p.where(s.Pos.Line))
 		p.block(depth+1, s.Body)
 		p.line(depth, "}")
