@@ -60,6 +60,7 @@ var references = map[string]Reference{
 	"builtin_min_max": refBuiltinMinMax,
 	"cdiv":            refCdiv,
 	"hints":           refHints,
+	"hints_statement": refHintsStatement,
 
 	// Control flow and calls.
 	"loop_range":         refLoopRange,

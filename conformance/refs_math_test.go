@@ -140,6 +140,13 @@ func refHints(in tensors, _ map[string]float64) tensors {
 	return tensors{"out": eachFloat(in["out"], func(i int) float64 { return r32(x.Float(i) * 2) })}
 }
 
+// refHintsStatement: out = x * 2 + 1 (x * 2 is exact, so fused or not the
+// sum rounds once).
+func refHintsStatement(in tensors, _ map[string]float64) tensors {
+	x := in["x"]
+	return tensors{"out": eachFloat(in["out"], func(i int) float64 { return r32(x.Float(i)*2 + 1) })}
+}
+
 // refMinMaxInt compares in int64, where int32 values keep their signed
 // order and uint32 values (read zero-extended) their unsigned one.
 func refMinMaxInt(in tensors, _ map[string]float64) tensors {

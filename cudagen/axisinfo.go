@@ -117,14 +117,28 @@ type axisAnalysis struct {
 	varSet []bool // vars[id] holds a fact (else: not assigned yet, optimistic)
 	next   []facts
 	nextOK []bool
+	// hints are the tl.multiple_of and tl.max_contiguous calls on each
+	// value, by the ID of the value they hint.
+	hints map[int][]*ir.Value
 }
 
 // analyzeAxes runs the analysis to a fixed point over loop-carried Vars.
 func analyzeAxes(k *ir.Kernel) *axisAnalysis {
-	a := &axisAnalysis{k: k, vals: make([]facts, k.NumValues), vars: make([]facts, k.NumVars), varSet: make([]bool, k.NumVars)}
+	a := &axisAnalysis{k: k, vals: make([]facts, k.NumValues), vars: make([]facts, k.NumVars), varSet: make([]bool, k.NumVars),
+		hints: map[int][]*ir.Value{}}
+	// A hint holds for the value it is given, at every use, not only for
+	// its result: Triton's multiple_of and max_contiguous set an attribute
+	// on the op that defines their argument (on a loop-carried value, on
+	// the loop), so tutorial 08's statement tl.multiple_of(a_ptrs, [16, 16])
+	// makes the loads of a_ptrs 16-byte aligned though its result is unused.
+	ir.Inspect(k.Body, func(v *ir.Value) {
+		if (v.Op == ir.OpMultipleOf || v.Op == ir.OpMaxContiguous) && v.Args[0] != nil {
+			a.hints[v.Args[0].ID] = append(a.hints[v.Args[0].ID], v)
+		}
+	})
 	for _, p := range k.Params {
 		if p.Value != nil {
-			a.vals[p.Value.ID] = a.value(p.Value)
+			a.vals[p.Value.ID] = a.hinted(p.Value, a.value(p.Value))
 		}
 	}
 	for iter := 0; ; iter++ {
@@ -162,7 +176,7 @@ func (a *axisAnalysis) block(b *ir.Block) {
 	for _, s := range b.Stmts {
 		switch s := s.(type) {
 		case *ir.Value:
-			a.vals[s.ID] = a.value(s)
+			a.vals[s.ID] = a.hinted(s, a.value(s))
 		case *ir.Assign:
 			a.assign(s.Var, a.vals[s.Value.ID])
 		case *ir.For:
@@ -176,6 +190,32 @@ func (a *axisAnalysis) block(b *ir.Block) {
 			a.block(s.Else)
 		}
 	}
+}
+
+// hinted is info, v's facts, with the hints given on v applied.
+func (a *axisAnalysis) hinted(v *ir.Value, info facts) facts {
+	for _, h := range a.hints[v.ID] {
+		if len(info) == max(1, v.Type.Shape.Rank()) {
+			info = applyHint(h, info)
+		}
+	}
+	return info
+}
+
+// applyHint returns facts with hint h (a multiple_of or max_contiguous)
+// applied: its divisibility or contiguity per dimension.
+func applyHint(h *ir.Value, in facts) facts {
+	out := append(in[:0:0], in...)
+	for d := range out {
+		if d < len(h.Hints) {
+			if h.Op == ir.OpMultipleOf {
+				out[d].Div = pow2Div(int64(h.Hints[d]))
+			} else {
+				out[d].Contig = pow2Floor(int64(h.Hints[d]))
+			}
+		}
+	}
+	return out
 }
 
 // dims is the info of every dimension of v.
@@ -238,17 +278,7 @@ func (a *axisAnalysis) value(v *ir.Value) facts {
 		}
 		return a.fit(a.vars[v.Var.ID], rank)
 	case ir.OpMultipleOf, ir.OpMaxContiguous:
-		in := append(facts{}, a.dims(v.Args[0])...)
-		for d := range in {
-			if d < len(v.Hints) {
-				if v.Op == ir.OpMultipleOf {
-					in[d].Div = pow2Div(int64(v.Hints[d]))
-				} else {
-					in[d].Contig = pow2Floor(int64(v.Hints[d]))
-				}
-			}
-		}
-		return in
+		return applyHint(v, a.dims(v.Args[0]))
 	case ir.OpExpandDims:
 		in := a.dims(v.Args[0])
 		if v.Args[0].Type.IsScalar() {

@@ -38,3 +38,18 @@ func TestMultiPipeHeadDim128(t *testing.T) {
 	assert.Contains(t, src, "tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + 16384 + (warp_id / 4 * 64 + 0) * 128, 16, 1024, 1), tri_wgmma_desc(tri_stage + 8192, 16, 1024, 1), 1);")
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_bf16_ra(")
 }
+
+// TestPipelineInTileLoop checks that a K loop inside a tile loop, with its
+// operands reached through a pointer table and tl.multiple_of given as
+// statements (tutorial 08's grouped GEMM), is pipelined on wgmma with
+// 16-byte copies: the unused hints neither block the pipeline nor go
+// unheeded.
+func TestPipelineInTileLoop(t *testing.T) {
+	src, err := build(t, "testdata/pipeline/table_matmul.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "// Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with cp.async,")
+	assert.Contains(t, src, "// a: 16-byte copies into the stage")
+	assert.Contains(t, src, "// b: 16-byte copies into the stage")
+	assert.NotContains(t, src, "element by element")
+	assert.Contains(t, src, "__launch_bounds__(128) table_matmul_kernel(")
+}
