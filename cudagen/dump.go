@@ -16,7 +16,7 @@ import (
 // its accesses; values whose operand changes layout through shared memory
 // are marked, and the last line counts them.
 func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
-	p, err := newPlan(k, arch)
+	p, err := newPlan(k, arch, Options{}.tma())
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 			res, err = nil, diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "internal error generating CUDA for kernel %s: %v", k.Name, r)
 		}
 	}()
-	p, err := newPlan(k, opt.arch())
+	p, err := newPlan(k, opt.arch(), opt.tma())
 	if err != nil {
 		return nil, err
 	}
@@ -41,6 +41,9 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	for i, prm := range k.Params {
 		res.Params = append(res.Params, Param{Name: e.params[i], DType: prm.DType})
 	}
+	for _, tm := range e.tmaps {
+		res.TensorMaps = append(res.TensorMaps, tm.param(k, e.tmapNames[tm]))
+	}
 	return res, nil
 }
 
@@ -55,8 +58,12 @@ type Result struct {
 	// SharedBytes is the dynamic shared memory each launch must pass (0
 	// where the kernel declares all of its shared memory statically).
 	SharedBytes int
-	Params      []Param  // the kernel's parameters, in order
-	Lines       []ir.Pos // Lines[i] is the source position of CUDA line i+1; zero where none
+	Params      []Param // the kernel's parameters, in order
+	// TensorMaps are CUtensorMap parameters that follow Params, each 128
+	// bytes, 64-byte aligned, passed by value: the launch encodes them
+	// from the descriptor parameters they name.
+	TensorMaps []TensorMap
+	Lines      []ir.Pos // Lines[i] is the source position of CUDA line i+1; zero where none
 }
 
 // Param is one parameter of a generated kernel.
@@ -84,14 +91,15 @@ type emitter struct {
 	whileDot func()
 	// inFlight is the dot of the multi-dot pipeline being written that
 	// runs on into the next iteration.
-	inFlight *wgDot
-	names    []string // by value ID; "" for values printed inline
-	varNames []string // by var ID
-	params   []string // by param index
-	inlined  []bool   // by value ID: a VarRead printed as its Var
-	fused    []bool   // by value ID: computed straight into the Var its Assign writes
-	lines    []string // the source, for comments
-	lastLine int
+	inFlight  *wgDot
+	tmapNames map[*tensorMap]string // the C parameters of the tensor maps
+	names     []string              // by value ID; "" for values printed inline
+	varNames  []string              // by var ID
+	params    []string              // by param index
+	inlined   []bool                // by value ID: a VarRead printed as its Var
+	fused     []bool                // by value ID: computed straight into the Var its Assign writes
+	lines     []string              // the source, for comments
+	lastLine  int
 	// fast is set while printing the full-tile path of a region; skip
 	// marks the mask computations that path leaves out, and outside the
 	// values declared before the full/partial split.
@@ -120,6 +128,10 @@ func newEmitter(p *plan, opt Options) *emitter {
 	n.used[e.kernelName] = true
 	for _, prm := range p.k.Params {
 		e.params = append(e.params, n.name(prm.Name))
+	}
+	e.tmapNames = map[*tensorMap]string{}
+	for _, tm := range p.tmaps {
+		e.tmapNames[tm] = n.name(fmt.Sprintf("%s_tmap%dx%d", tm.Of, tm.BoxRows, tm.BoxInner))
 	}
 	e.nameBlock(n, p.k.Body)
 	return e
@@ -263,6 +275,10 @@ func (e *emitter) header() {
 	for i, prm := range k.Params {
 		params = append(params, fmt.Sprintf("%s (%s)", e.params[i], cType(prm.DType)))
 	}
+	for _, tm := range e.tmaps {
+		params = append(params, fmt.Sprintf("%s (a 128-byte CUtensorMap of %s, by value: boxes of %d x %d elements, %d-byte swizzle)",
+			e.tmapNames[tm], tm.Of, tm.BoxRows, tm.BoxInner, tm.Swizzle))
+	}
 	if len(params) == 0 {
 		params = []string{"none"}
 	}
@@ -281,6 +297,10 @@ func (e *emitter) kernel() {
 	var params []string
 	for i, prm := range e.k.Params {
 		params = append(params, cType(prm.DType)+" "+e.params[i])
+	}
+	for _, tm := range e.tmaps {
+		e.tmaHelpers()
+		params = append(params, "const __grid_constant__ tri_tmap "+e.tmapNames[tm])
 	}
 	e.w.line("")
 	if b := e.minBlocks(); b > 1 {

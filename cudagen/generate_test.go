@@ -79,7 +79,7 @@ func TestLayoutChoice(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := newPlan(tc.k, "")
+			p, err := newPlan(tc.k, "", true)
 			require.NoError(t, err)
 			require.Len(t, p.layouts, 1)
 			assert.Equal(t, []int{tc.spt}, p.layouts[0].Spt)

@@ -48,7 +48,7 @@ func TestSliceLayouts(t *testing.T) {
 		{"colsum", colsumKernel(t)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := newPlan(tc.k, "")
+			p, err := newPlan(tc.k, "", true)
 			require.NoError(t, err)
 			var parent Layout
 			p.forEachValue(tc.k.Body, func(v *ir.Value) {
@@ -119,7 +119,7 @@ func TestTupleGetSharesLayout(t *testing.T) {
 	sig := sema.Signature{Args: []sema.Arg{ptr, ptr, ptr, ptr, ptr, {Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CInt, Int: 32}}}}
 	k, diags := sema.Specialize(f, "join_split_kernel", sig)
 	require.False(t, diags.HasErrors(), "%v", diags)
-	p, err := newPlan(k, "")
+	p, err := newPlan(k, "", true)
 	require.NoError(t, err)
 	n := 0
 	p.forEachValue(k.Body, func(v *ir.Value) {

@@ -2,6 +2,7 @@ package cudagen
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 )
@@ -16,9 +17,16 @@ type Options struct {
 	// LineInfo emits #line directives pointing at the .tri file, so NVRTC
 	// errors, cuda-gdb and ncu's source view show the kernel's source.
 	LineInfo bool
+	// NoTMA copies the blocks of host tensor descriptors in pipelined K
+	// loops with cp.async, as on targets without the TMA unit, instead of
+	// with cp.async.bulk.tensor (so does TRI_TMA=0 in the environment).
+	NoTMA bool
 }
 
 func (o Options) arch() string { return targetArch(o.Arch) }
+
+// tma reports whether sm_90a's pipelines may copy with the TMA unit.
+func (o Options) tma() bool { return !o.NoTMA && os.Getenv("TRI_TMA") != "0" }
 
 // targetArch is arch, or sm_80 where it is empty.
 func targetArch(arch string) string {

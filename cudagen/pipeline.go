@@ -36,6 +36,7 @@ package cudagen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tri-lang/tri/ir"
@@ -62,7 +63,16 @@ type pipeline struct {
 	bCols     int  // columns of b per swizzle block (MN-major b)
 	aBytes    int  // bytes of a in one stage
 	stageSize int  // bytes of one stage (a then b), a multiple of 1024
+	// tma holds, for a and b, the tensor map the TMA unit copies the load
+	// with (nil: cp.async copies through the load's pointers).
+	tma [2]*tensorMap
 }
+
+// anyTMA reports whether a load of the pipeline is copied by the TMA unit.
+func (pl *pipeline) anyTMA() bool { return pl.tma[0] != nil || pl.tma[1] != nil }
+
+// anyCpAsync reports whether a load of the pipeline is copied by cp.async.
+func (pl *pipeline) anyCpAsync() bool { return pl.tma[0] == nil || pl.tma[1] == nil }
 
 // sharedBytes is the shared memory the pipeline needs, alignment slack
 // included.
@@ -234,15 +244,34 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 			}
 		}
 	}
-	add(a)
-	add(bLoad)
+	es := ak.Bytes()
+	m0, n0 := m, n
+	var tma [2]*tensorMap
+	tma[0] = p.tmaFor(a, m0, k, es, m0 >= 8 && m0%8 == 0, 8)
+	tma[1] = p.tmaFor(bLoad, n0, k, es, bTrans, n0)
+	copied := map[int]bool{}
+	for i, ld := range []*ir.Value{a, bLoad} {
+		if tma[i] == nil {
+			add(ld)
+			continue
+		}
+		// The TMA unit reads the block at the offsets: the load's pointers
+		// and mask are not computed.
+		copied[ld.ID] = true
+		inAhead[ld.ID] = true
+		ahead[ld] = true
+		for _, o := range ld.Desc.Offsets {
+			add(o)
+		}
+	}
 	if !ok {
 		return nil
 	}
+	dropped := p.feedsOnly(body, inBody, inAhead, copied)
 	for _, st := range body {
 		switch st := st.(type) {
 		case *ir.Value:
-			if !inAhead[st.ID] && st != dot && st != acc && !(bTrans && st == b) && !p.unusedPure(st) {
+			if !inAhead[st.ID] && st != dot && st != acc && !(bTrans && st == b) && !p.unusedPure(st) && !dropped[st.ID] {
 				return nil
 			}
 		case *ir.Assign:
@@ -256,12 +285,17 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		return nil
 	}
 
-	es := ak.Bytes()
 	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, bLoad}, ahead: ahead, m: m, n: n, k: k,
-		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64)}
+		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma}
 	pl.aBytes = m * pl.aRow
 	pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
-	pl.stages = min(stages, (maxDynamicShared-1024)/pl.stageSize)
+	// The mbarriers of TMA copies are static shared memory besides the
+	// stages.
+	most := maxDynamicShared
+	if pl.anyTMA() {
+		most -= 8 * maxTMABuffers
+	}
+	pl.stages = min(stages, (most-1024)/pl.stageSize, maxTMABuffers)
 	if pl.stages < 2 {
 		return nil
 	}
@@ -270,10 +304,115 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	// the buffer wgmma i-2 read, which every warpgroup has waited for
 	// before the barrier at the top of iteration i.
 	pl.buffers = pl.stages
-	if 1024+(pl.stages+1)*pl.stageSize <= maxDynamicShared {
+	if 1024+(pl.stages+1)*pl.stageSize <= most && pl.stages < maxTMABuffers {
 		pl.buffers = pl.stages + 1
 	}
+	for _, tm := range tma {
+		if tm != nil && !slices.Contains(p.tmaps, tm) {
+			p.tmaps = append(p.tmaps, tm)
+		}
+	}
 	return pl
+}
+
+// maxTMABuffers bounds a pipeline's buffers (each has an mbarrier when
+// the TMA unit fills it).
+const maxTMABuffers = 8
+
+// tensorMap is a CUtensorMap parameter of the kernel: the TMA unit's view
+// of a tensor descriptor made on the host (the parameters Of names), in
+// boxes of BoxRows rows of BoxInner elements, rows swizzled as wgmma reads
+// them.
+type tensorMap struct {
+	Of       string // the descriptor's name: its parameters are Of_base, Of_shape0, ...
+	BoxInner int
+	BoxRows  int
+	Swizzle  int // bytes of a swizzled row: 32, 64 or 128
+	elem     int
+}
+
+// TensorMap is a CUtensorMap parameter of a kernel, for the TMA copies of
+// blocks of a tensor descriptor made on the host: the launch encodes it
+// (cuTensorMapEncodeTiled) from the descriptor's base, shape and strides,
+// which are kernel parameters too.
+type TensorMap struct {
+	Name      string // the C parameter
+	Base      int    // index in Params of the descriptor's base pointer
+	Shape     []int  // indices in Params of its shape, outermost first
+	Strides   []int  // indices in Params of its strides but the last (which is 1)
+	ElemBytes int
+	Box       []int // the box copied, in elements, outermost first
+	Swizzle   int   // bytes of a swizzled row in shared memory
+}
+
+// param is tm as a parameter of kernel k.
+func (tm *tensorMap) param(k *ir.Kernel, name string) TensorMap {
+	out := TensorMap{Name: name, Base: -1, Shape: []int{-1, -1}, Strides: []int{-1}, ElemBytes: tm.elem,
+		Box: []int{tm.BoxRows, tm.BoxInner}, Swizzle: tm.Swizzle}
+	for i, prm := range k.Params {
+		if prm.Of != tm.Of {
+			continue
+		}
+		switch prm.Part {
+		case "base":
+			out.Base = i
+		case "shape0":
+			out.Shape[0] = i
+		case "shape1":
+			out.Shape[1] = i
+		case "stride0":
+			out.Strides[0] = i
+		}
+	}
+	return out
+}
+
+// tmaFor returns the tensor map the TMA unit copies pipelined load ld
+// with, or nil where it cannot: ld must read a rank-2 block of a
+// descriptor from the host, whose rows (k elements of es bytes) are one
+// swizzle row, rows at a time, with ok (a's rows go in 8-row atoms to
+// their permuted places; b's must be K-major).
+func (p *plan) tmaFor(ld *ir.Value, rows, k, es int, ok bool, boxRows int) *tensorMap {
+	d := ld.Desc
+	row := k * es
+	if !p.tma || !ok || d == nil || len(d.Offsets) != 2 || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k ||
+		(row != 32 && row != 64 && row != 128) || boxRows > 256 || rows%boxRows != 0 {
+		return nil
+	}
+	of := d.Base.Param.Of
+	for _, tm := range p.tmaps {
+		if tm.Of == of && tm.BoxInner == k && tm.BoxRows == boxRows {
+			return tm
+		}
+	}
+	return &tensorMap{Of: of, BoxInner: k, BoxRows: boxRows, Swizzle: row, elem: es}
+}
+
+// feedsOnly returns the values of the loop body that only the pointers
+// and masks of the TMA-copied loads in copied need: the TMA unit reads the
+// block at the offsets, so these are not computed.
+func (p *plan) feedsOnly(body []ir.Stmt, inBody, inAhead map[int]bool, copied map[int]bool) map[int]bool {
+	dropped := map[int]bool{}
+	if len(copied) == 0 {
+		return dropped
+	}
+	for i := len(body) - 1; i >= 0; i-- {
+		v, ok := body[i].(*ir.Value)
+		if !ok || inAhead[v.ID] || p.ctlUse[v.ID] > 0 || len(p.users[v.ID]) == 0 || !ir.IsPure(v) {
+			continue
+		}
+		all := true
+		for _, u := range p.users[v.ID] {
+			if !inBody[u.ID] || !dropped[u.ID] && !copied[u.ID] {
+				all = false
+				break
+			}
+		}
+		if all {
+			dropped[v.ID] = true
+		}
+	}
+	return dropped
 }
 
 // unusedPure reports whether v is a read, a constant or a hint whose
@@ -392,7 +531,14 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	iv := e.varNames[s.Var.ID]
 	it := cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
-	e.w.line("// Software-pipelined: the loads feeding tl.dot stream into %d shared-memory buffers with cp.async,", pl.buffers)
+	how := "cp.async"
+	switch {
+	case pl.tma[0] != nil && pl.tma[1] != nil:
+		how = "the TMA unit"
+	case pl.anyTMA():
+		how = "the TMA unit and cp.async"
+	}
+	e.w.line("// Software-pipelined: the loads feeding tl.dot stream into %d shared-memory buffers with %s,", pl.buffers, how)
 	bMajor := "MN-major"
 	if pl.bKMajor {
 		bMajor = "K-major"
@@ -404,6 +550,24 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	}
 	e.w.open("{")
 	e.w.line("const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned")
+	if pl.anyTMA() {
+		e.tmaHelpers()
+		copies := 0
+		for _, tm := range pl.tma {
+			if tm != nil {
+				copies++
+			}
+		}
+		e.w.line("// One mbarrier per buffer: its phase completes when the TMA copies into the buffer have landed.")
+		e.w.line("__shared__ alignas(8) unsigned long long tri_mbar[%d];", pl.buffers)
+		e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of buffer b's mbarrier the next wait is for")
+		e.w.open("if (tri_thread_id() == 0) {")
+		e.w.line("for (int b = 0; b < %d; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), %d);", pl.buffers, copies)
+		e.w.line("tri_fence_mbar_init();")
+		e.w.close("}")
+		e.w.line("__syncthreads();")
+		e.w.line("if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies")
+	}
 	if pl.inFlight() {
 		e.wgmmaLoad(pl)
 	}
@@ -411,14 +575,20 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", pl.stages-1)
 	e.w.line("%s tri_ahead = %s + tri_s * %s;", it, lo, step)
 	e.w.open("if (tri_ahead < %s) {", hi)
-	e.aheadStatements(s, pl, "tri_stage0 + tri_s * "+fmt.Sprint(pl.stageSize))
+	e.aheadStatements(s, pl, "tri_s")
 	e.w.close("}")
 	e.w.line("tri_cp_async_commit();")
 	e.w.close("}")
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmma reads and the copies fill", pl.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
-	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", pl.stages-2)
-	if e.copyWidth(pl.loads[0], pl.copyAxis(pl.loads[0])) == 1 || e.copyWidth(pl.loads[1], pl.copyAxis(pl.loads[1])) == 1 {
+	if pl.anyCpAsync() {
+		e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", pl.stages-2)
+	}
+	if pl.anyTMA() {
+		e.w.line("tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);  // this iteration's TMA copies have landed")
+		e.w.line("tri_parity ^= 1u << tri_read;")
+	}
+	if pl.tma[0] == nil && e.copyWidth(pl.loads[0], pl.copyAxis(pl.loads[0])) == 1 || pl.tma[1] == nil && e.copyWidth(pl.loads[1], pl.copyAxis(pl.loads[1])) == 1 {
 		// Plain shared-memory stores are generic-proxy writes, which
 		// wgmma (the async proxy) sees only after a proxy fence. Copies
 		// by cp.async get none after their wait and the barrier, as
@@ -435,7 +605,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.wgmmaIssue(pl, fmt.Sprintf("tri_stage0 + tri_read * %d", pl.stageSize))
 	e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, pl.stages-1, step)
 	e.w.open("if (tri_ahead < %s) {", hi)
-	e.aheadStatements(s, pl, fmt.Sprintf("tri_stage0 + tri_write * %d", pl.stageSize))
+	e.aheadStatements(s, pl, "tri_write")
 	e.w.close("}")
 	e.w.line("tri_cp_async_commit();")
 	if pl.inFlight() {
@@ -455,6 +625,9 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	}
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
+	if pl.anyTMA() {
+		e.w.line("if (tri_thread_id() == 0) for (int b = 0; b < %d; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));", pl.buffers)
+	}
 	e.w.close("}")
 }
 
@@ -471,17 +644,56 @@ func (e *emitter) assignDot(s *ir.For, pl *pipeline) {
 // aheadStatements writes the ahead statements of pl's loop for the
 // iteration tri_ahead, its loads as copies into the stage at shared
 // address stage.
-func (e *emitter) aheadStatements(s *ir.For, pl *pipeline, stage string) {
+func (e *emitter) aheadStatements(s *ir.For, pl *pipeline, buf string) {
+	stage := fmt.Sprintf("tri_stage0 + %s * %d", buf, pl.stageSize)
 	e.aheadOf(s, pl.ahead, func(st ir.Stmt) bool {
 		for i, ld := range pl.loads {
 			if st == ld {
 				e.source(st.Position())
-				e.copyToStage(pl, ld, i == 0, stage)
+				if pl.tma[i] != nil {
+					e.tmaToStage(pl, ld, i == 0, stage, buf)
+				} else {
+					e.copyToStage(pl, ld, i == 0, stage)
+				}
 				return true
 			}
 		}
 		return false
 	})
+}
+
+// tmaToStage writes the TMA copies of load ld (a if isA, else b) into the
+// stage at shared address stage, completing on buffer buf's mbarrier: one
+// thread tells the barrier the bytes to expect and issues them. a goes in
+// atoms of 8 rows, each to the place the row permutation gives it (atoms
+// move whole, so TMA's swizzle, which is the stage's, holds); b, K-major
+// and in order, in one box.
+func (e *emitter) tmaToStage(pl *pipeline, ld *ir.Value, isA bool, stage, buf string) {
+	tm := pl.tma[0]
+	what, rows := "a", pl.m
+	if !isA {
+		tm, what, rows = pl.tma[1], "b", pl.n
+	}
+	bytes := rows * pl.aRow
+	row, col := e.expr(ld.Desc.Offsets[0], ""), e.expr(ld.Desc.Offsets[1], "")
+	tmap := e.tmapName(tm)
+	e.w.line("// %s: %d bytes copied by the TMA unit from %s, completing on the buffer's mbarrier", what, bytes, tmap)
+	e.w.open("if (tri_thread_id() == 0) {")
+	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[%s]);", buf)
+	e.w.line("tri_mbar_expect_tx(tri_bar, %d);", bytes)
+	if isA {
+		e.w.line("#pragma unroll")
+		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(%s + (%s) * %d, &%s, (int)(%s), (int)(%s) + r, tri_bar);",
+			rows, stage, permRow("r", pl.m, e.numWarps), pl.aRow, tmap, col, row)
+	} else {
+		e.w.line("tri_tma_load_2d(%s + %d, &%s, (int)(%s), (int)(%s), tri_bar);", stage, pl.aBytes, tmap, col, row)
+	}
+	e.w.close("}")
+}
+
+// tmapName is the C parameter of tensor map tm.
+func (e *emitter) tmapName(tm *tensorMap) string {
+	return e.tmapNames[tm]
 }
 
 // aheadOf writes the statements of loop s that ahead holds, for the
@@ -645,6 +857,33 @@ TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
 TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
   return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
          (unsigned long long)((sbo & 0x3ffffu) >> 4) << 32 | (unsigned long long)mode << 62;
+}`
+
+// tmaHelpers adds the TMA copy and mbarrier helpers.
+func (e *emitter) tmaHelpers() {
+	e.helpers.add("tma", tmaHelpers)
+}
+
+// tmaHelpers are the TMA unit's 2-D tiled copy and the mbarrier
+// operations its completion goes through (PTX ISA 8.0, sm_90).
+const tmaHelpers = `// Hopper's TMA unit: copies of tensor-map boxes into shared memory, completing on an mbarrier.
+struct alignas(64) tri_tmap { unsigned long long opaque[16]; };  // a CUtensorMap, made on the host
+TRI_DEV void tri_mbar_init(unsigned int bar, unsigned int count) { asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory"); }
+TRI_DEV void tri_mbar_inval(unsigned int bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(bar) : "memory"); }
+TRI_DEV void tri_fence_mbar_init(void) { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+TRI_DEV void tri_mbar_expect_tx(unsigned int bar, unsigned int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}
+TRI_DEV void tri_mbar_wait(unsigned int bar, unsigned int parity) {
+  unsigned int done = 0;
+  while (!done) {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+  }
+}
+TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int c1, unsigned int bar) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+               :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }`
 
 // instrKind names the wgmma helper of pl: its operand kinds, with _kb

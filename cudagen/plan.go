@@ -47,15 +47,20 @@ type plan struct {
 	// wgDots their dots by ID.
 	mloops map[*ir.For]*multiPipe
 	wgDots map[int]*wgDot
+	// tmaps are the tensor maps (CUtensorMap parameters) the pipelines'
+	// TMA copies read, in order of first use.
+	tmaps []*tensorMap
+	// tma lets the pipelines copy with the TMA unit (Options.tma).
+	tma bool
 }
 
 // newPlan indexes k, checks it, and chooses layouts for target arch.
-func newPlan(k *ir.Kernel, arch string) (*plan, error) {
+func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	arch = targetArch(arch)
 	if err := CheckArch(arch); err != nil {
 		return nil, err
 	}
-	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", arch: archVersion(arch), fp8Reported: map[ir.Kind]bool{}, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
+	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", tma: tma, arch: archVersion(arch), fp8Reported: map[ir.Kind]bool{}, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
 		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars)}
 	if p.numWarps <= 0 {
 		p.numWarps = 4

@@ -41,7 +41,7 @@ func TestPointerCastFacts(t *testing.T) {
 			}
 			q := b.cast(p, tc.to)
 			b.store(b.ptrAdd(out, offs), b.load(q, nil, nil), nil)
-			pl, err := newPlan(b.k, "")
+			pl, err := newPlan(b.k, "", true)
 			require.NoError(t, err)
 			info := pl.axes.info(q)
 			assert.Equal(t, tc.contig, info.Contig, "contiguity")

@@ -21,13 +21,35 @@ func TestTensorDescMatmulPipelined(t *testing.T) {
 }
 
 // TestHostTensorDescMatmulCopies checks that a K loop through host
-// descriptors is pipelined with 16-byte copies: the strides are known
-// multiples of 16 bytes and the shapes are specialized by divisibility.
+// descriptors is pipelined with 16-byte copies where the TMA unit is off
+// (TRI_TMA=0): the strides are known multiples of 16 bytes and the shapes
+// are specialized by divisibility.
 func TestHostTensorDescMatmulCopies(t *testing.T) {
+	t.Setenv("TRI_TMA", "0")
 	src, err := build(t, "testdata/tensordesc/host_matmul.tri", "sm_90a")
 	require.NoError(t, err)
 	assert.Contains(t, src, "tensordesc<fp16[128, 64]>:shape(16,16)")
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16_kb(")
 	assert.Contains(t, src, "// a: 16-byte copies into the stage")
 	assert.Contains(t, src, "// b: 16-byte copies into the stage")
+	assert.NotContains(t, src, "tri_tmap")
+}
+
+// TestHostTensorDescMatmulTMA checks that the same loop copies with the
+// TMA unit by default: a in 8-row boxes to their permuted places, b (read
+// as b.T, K-major) in one box, both completing on the buffer's mbarrier,
+// from tensor maps passed by value after the other parameters; and that
+// the pointers and masks of the loads are not computed in the loop.
+func TestHostTensorDescMatmulTMA(t *testing.T) {
+	src, err := build(t, "testdata/tensordesc/host_matmul.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "stream into 4 shared-memory buffers with the TMA unit,")
+	assert.Contains(t, src, "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap b_desc_tmap128x64) {")
+	assert.Contains(t, src, "for (int r = 0; r < 128; r += 8) tri_tma_load_2d(tri_stage0 + tri_write * 32768 + ((r) / 8 % 8 / 4 * 64 + (r) / 64 / 2 * 64 + (r) / 8 % 4 * 16 + (r) / 64 % 2 * 8 + (r) % 8) * 128, &a_desc_tmap8x64,")
+	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 32768 + 16384, &b_desc_tmap128x64,")
+	assert.Contains(t, src, "tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 2);")
+	assert.Contains(t, src, "tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);")
+	assert.Contains(t, src, "tri_mbar_inval(")
+	assert.NotContains(t, src, "a_desc_ptrs")
+	assert.NotContains(t, src, "copies into the stage, zero-filled")
 }

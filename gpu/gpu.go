@@ -72,6 +72,8 @@ type Compiled struct {
 	fn     *nvrtc.Function
 	dev    *nvrtc.Device
 	shared int // bytes of dynamic shared memory per launch
+	// tmaps are the kernel's CUtensorMap parameters, after its others.
+	tmaps []cudagen.TensorMap
 }
 
 // GenerateCUDA lowers k to CUDA C for arch.
@@ -158,7 +160,7 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 			return nil, fmt.Errorf("%s needs %d bytes of shared memory: %w", k.Name, shared, err)
 		}
 	}
-	return &Compiled{Kernel: k, CUDA: res.Source, Log: prog.Log, Cached: hit, fn: fn, dev: dev, shared: shared}, nil
+	return &Compiled{Kernel: k, CUDA: res.Source, Log: prog.Log, Cached: hit, fn: fn, dev: dev, shared: shared, tmaps: res.TensorMaps}, nil
 }
 
 // Arg is one argument of Compiled.Launch: a device pointer for a pointer
@@ -223,8 +225,50 @@ func (c *Compiled) LaunchEx(stream *nvrtc.Stream, grid [3]int, pdl bool, args ..
 			p.I8(int8(a.Int))
 		}
 	}
+	for _, tm := range c.tmaps {
+		var m [nvrtc.TensorMapBytes]byte
+		if err := encodeTensorMap(tm, args, &m); err != nil {
+			return fmt.Errorf("%s: %w", c.Kernel.Name, err)
+		}
+		p.Blob(m[:], 64)
+	}
 	threads := 32 * c.Kernel.NumWarps
+	if len(c.tmaps) > 0 {
+		return c.fn.LaunchParams(stream, grid, [3]int{threads, 1, 1}, c.shared, p.Bytes(), p.Offsets(), pdl)
+	}
 	return c.fn.LaunchEx(stream, grid, [3]int{threads, 1, 1}, c.shared, p.Bytes(), pdl)
+}
+
+// encodeTensorMap encodes tensor map parameter tm from the arguments of
+// the descriptor parameters it names.
+func encodeTensorMap(tm cudagen.TensorMap, args []Arg, out *[nvrtc.TensorMapBytes]byte) error {
+	at := func(i int) (Arg, error) {
+		if i < 0 || i >= len(args) {
+			return Arg{}, fmt.Errorf("tensor map %s: a descriptor parameter is missing", tm.Name)
+		}
+		return args[i], nil
+	}
+	base, err := at(tm.Base)
+	if err != nil {
+		return err
+	}
+	m := nvrtc.TensorMap{Base: base.Ptr, ElemBytes: tm.ElemBytes, Box: tm.Box, Swizzle: tm.Swizzle}
+	for _, i := range tm.Shape {
+		a, err := at(i)
+		if err != nil {
+			return err
+		}
+		m.Dims = append(m.Dims, a.Int)
+	}
+	for _, i := range tm.Strides {
+		a, err := at(i)
+		if err != nil {
+			return err
+		}
+		m.Strides = append(m.Strides, a.Int)
+	}
+	m.Strides = append(m.Strides, 1)
+	return nvrtc.EncodeTensorMap(m, out)
 }
 
 // Tensors places host tensors on the GPU, once each, and brings them back.

@@ -27,6 +27,13 @@ var hoistable = map[Op]bool{
 	OpSplat: true, OpBroadcast: true, OpExpandDims: true, OpMultipleOf: true, OpMaxContiguous: true,
 }
 
+// IsPure reports whether v computes its result from its operands alone,
+// with no effect and no trap (integer division is left out): a value of
+// these ops that nothing reads may be left uncomputed.
+func IsPure(v *Value) bool {
+	return (hoistable[v.Op] || v.Op == OpVarRead) && v.Region == nil && len(v.Types) == 0
+}
+
 // HoistInvariants moves the loop-invariant values of k's for and while
 // loops before the loops, innermost loops first, so that a value invariant
 // in several nested loops leaves all of them.

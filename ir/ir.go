@@ -167,6 +167,20 @@ type Value struct {
 	Extern    string     // OpLibdevice: the libdevice symbol of the overload (__nv_asinf)
 	Msg       *Message   // OpPrint, OpAssert
 	Asm       *InlineAsm // OpInlineAsm
+	// Desc is set on an OpLoad through a tensor descriptor: the
+	// descriptor's base and the access's offsets, from which sm_90a's
+	// pipelines may copy the block with the TMA unit instead of through
+	// the load's pointers and mask (which give the same elements).
+	Desc *DescAccess
+}
+
+// DescAccess is where a load through a tensor descriptor reads: the block
+// at Offsets (int64 scalars, one per dimension) of the tensor the
+// descriptor made on the host (a kernel parameter) describes, whose base
+// is Base (the parameter's base pointer, an OpParam of Part "base").
+type DescAccess struct {
+	Base    *Value
+	Offsets []*Value
 }
 
 // MapPack is the pack of an OpMapElementwise: how many elements of each

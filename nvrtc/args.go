@@ -12,11 +12,16 @@ import (
 // argument at its natural alignment, little-endian. Reuse one packer (Reset)
 // to keep launches free of allocation.
 type ArgPacker struct {
-	buf []byte
+	buf  []byte
+	offs []int // where each argument starts
 }
 
 // Reset empties the packer, keeping its memory.
-func (p *ArgPacker) Reset() { p.buf = p.buf[:0] }
+func (p *ArgPacker) Reset() { p.buf, p.offs = p.buf[:0], p.offs[:0] }
+
+// Offsets returns where each argument starts in Bytes, in order (for
+// Function.LaunchParams); valid until the next change to the packer.
+func (p *ArgPacker) Offsets() []int { return p.offs }
 
 // Bytes returns the packed arguments; they are valid until the next change
 // to the packer.
@@ -32,6 +37,7 @@ func (p *ArgPacker) align(n, size int) []byte {
 		p.buf = append(p.buf, 0)
 	}
 	start := len(p.buf)
+	p.offs = append(p.offs, start)
 	for range size {
 		p.buf = append(p.buf, 0)
 	}
@@ -68,3 +74,7 @@ func (p *ArgPacker) F64(v float64) { p.U64(math.Float64bits(v)) }
 
 // Ptr appends a pointer argument.
 func (p *ArgPacker) Ptr(v DevicePtr) { p.U64(uint64(v)) }
+
+// Blob appends b at alignment n: a by-value struct parameter, such as a
+// CUtensorMap (64-byte aligned).
+func (p *ArgPacker) Blob(b []byte, n int) { copy(p.align(n, len(b)), b) }

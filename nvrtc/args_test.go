@@ -39,6 +39,25 @@ func TestArgPacker(t *testing.T) {
 	}
 }
 
+// TestArgPackerBlobOffsets: a by-value struct such as a CUtensorMap goes
+// at its alignment, and Offsets gives where each argument starts, as the
+// kernelParams array of LaunchParams points at them.
+func TestArgPackerBlobOffsets(t *testing.T) {
+	var p ArgPacker
+	p.Ptr(1)
+	p.I32(2)
+	blob := make([]byte, TensorMapBytes)
+	blob[0], blob[127] = 0xaa, 0xbb
+	p.Blob(blob, 64)
+	p.I32(3)
+	assert.Equal(t, []int{0, 8, 64, 192}, p.Offsets())
+	assert.Equal(t, 196, p.Len())
+	assert.Equal(t, byte(0xaa), p.Bytes()[64])
+	assert.Equal(t, byte(0xbb), p.Bytes()[191])
+	p.Reset()
+	assert.Empty(t, p.Offsets())
+}
+
 func TestArgPackerReuseDoesNotAllocate(t *testing.T) {
 	var p ArgPacker
 	fill := func() { p.Reset(); p.Ptr(1); p.Ptr(2); p.I32(3); p.F32(4) }

@@ -70,6 +70,26 @@ func (s *slot) launchConfig(off int, grid, block [3]int, sharedMem int, stream u
 // while the one before it in the stream is still running, and must order
 // itself with griddepcontrol.wait (tl.extra.cuda.gdc_wait).
 func (f *Function) LaunchEx(stream *Stream, grid, block [3]int, sharedMem int, args []byte, pdl bool) error {
+	return f.launch(stream, grid, block, sharedMem, args, nil, pdl)
+}
+
+// LaunchParams is LaunchEx with the arguments passed as the driver's
+// kernelParams array (a pointer to each, at offsets in args) rather than
+// as one buffer: the driver takes __grid_constant__ parameters aligned to
+// more than 8 bytes, such as a CUtensorMap, only so (it answers
+// CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES to the same bytes in a buffer).
+func (f *Function) LaunchParams(stream *Stream, grid, block [3]int, sharedMem int, args []byte, offsets []int, pdl bool) error {
+	if len(offsets) > maxKernelParams {
+		return fmt.Errorf("nvrtc: launching %s: %d arguments, the most is %d", f.name, len(offsets), maxKernelParams)
+	}
+	if offsets == nil {
+		offsets = []int{}
+	}
+	return f.launch(stream, grid, block, sharedMem, args, offsets, pdl)
+}
+
+// launch is LaunchEx, and LaunchParams where offsets is not nil.
+func (f *Function) launch(stream *Stream, grid, block [3]int, sharedMem int, args []byte, offsets []int, pdl bool) error {
 	if pdl && driver.cuLaunchKernelEx == 0 {
 		return fmt.Errorf("nvrtc: launching %s with launch_pdl=True: the NVIDIA driver has no cuLaunchKernelEx (it needs CUDA 12 or newer)", f.name)
 	}
@@ -86,8 +106,15 @@ func (f *Function) LaunchEx(stream *Stream, grid, block [3]int, sharedMem int, a
 		return err
 	}
 	defer slots.Put(s)
-	var extra uintptr
-	if len(args) > 0 {
+	var extra, params uintptr
+	switch {
+	case offsets != nil:
+		copy(s.mem[slotArgs:], args)
+		for i, off := range offsets {
+			s.putWord(slotParams+8*i, s.base+slotArgs+uintptr(off))
+		}
+		params = s.base + slotParams
+	case len(args) > 0:
 		copy(s.mem[slotArgs:], args)
 		s.putWord(slotSize, uintptr(len(args)))
 		s.putWord(slotExtra, launchParamBufferPointer)
@@ -106,7 +133,7 @@ func (f *Function) LaunchEx(stream *Stream, grid, block [3]int, sharedMem int, a
 		binary.LittleEndian.PutUint32(s.mem[slotAttr:], launchAttrProgrammaticSerialization)
 		binary.LittleEndian.PutUint32(s.mem[slotAttr+8:], 1)
 		s.launchConfig(slotConfig, grid, block, sharedMem, stream.handle(), s.base+slotAttr, 1)
-		r, _, _ := purego.SyscallN(driver.cuLaunchKernelEx, s.base+slotConfig, f.fn, 0, extra)
+		r, _, _ := purego.SyscallN(driver.cuLaunchKernelEx, s.base+slotConfig, f.fn, params, extra)
 		if code := int(int32(r)); code != 0 {
 			return fmt.Errorf("kernel %s: %w", f.name, driver.check("cuLaunchKernelEx", code))
 		}
@@ -115,7 +142,7 @@ func (f *Function) LaunchEx(stream *Stream, grid, block [3]int, sharedMem int, a
 	s.call = [11]uintptr{f.fn,
 		uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
 		uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
-		uintptr(sharedMem), stream.handle(), 0, extra}
+		uintptr(sharedMem), stream.handle(), params, extra}
 	r, _, _ := purego.SyscallN(driver.cuLaunchKernel, s.call[:]...)
 	if code := int(int32(r)); code != 0 {
 		return fmt.Errorf("kernel %s: %w", f.name, driver.check("cuLaunchKernel", code))

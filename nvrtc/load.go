@@ -27,7 +27,10 @@ type driverAPI struct {
 	cuFuncGetAttribute, cuFuncSetAttribute, cuLaunchKernel               uintptr
 	// cuLaunchKernelEx (CUDA 12+) is bound if the driver has it: only
 	// programmatic dependent launches need it.
-	cuLaunchKernelEx                                                 uintptr
+	cuLaunchKernelEx uintptr
+	// cuTensorMapEncodeTiled (CUDA 12+) is bound if the driver has it: only
+	// kernels that copy with the TMA unit need it.
+	cuTensorMapEncodeTiled                                           uintptr
 	cuEventCreate, cuEventDestroy, cuEventRecord, cuEventSynchronize uintptr
 	cuEventElapsedTime                                               uintptr
 	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize             uintptr
@@ -153,6 +156,9 @@ func loadDriver() (*driverAPI, error) {
 	b.bind(&d.cuLaunchKernel, "cuLaunchKernel")
 	if p, err := dlsym(h, "cuLaunchKernelEx"); err == nil {
 		d.cuLaunchKernelEx = p
+	}
+	if p, err := dlsym(h, "cuTensorMapEncodeTiled"); err == nil {
+		d.cuTensorMapEncodeTiled = p
 	}
 	b.bind(&d.cuStreamCreate, "cuStreamCreate")
 	b.bind(&d.cuStreamDestroy, "cuStreamDestroy_v2")

@@ -25,8 +25,18 @@ const (
 	// A CUlaunchConfig and one CUlaunchAttribute, for cuLaunchKernelEx.
 	slotConfig = (slotArgs + maxParamBytes + 7) / 8 * 8
 	slotAttr   = slotConfig + launchConfigBytes
-	slotBytes  = slotAttr + launchAttrBytes
+	// A CUtensorMap (64-byte aligned) and the arrays that describe it, for
+	// cuTensorMapEncodeTiled.
+	slotTMap  = (slotAttr + launchAttrBytes + 63) / 64 * 64
+	slotTDims = slotTMap + TensorMapBytes // [5]uint64 sizes, then [4]uint64 strides, [5]uint32 box, [5]uint32 element strides
+	// The kernelParams array of a launch through LaunchParams: a pointer
+	// to each argument in the parameter buffer.
+	slotParams = slotTDims + 5*8 + 4*8 + 5*4 + 5*4
+	slotBytes  = slotParams + 8*maxKernelParams
 )
+
+// maxKernelParams bounds the arguments of a launch through LaunchParams.
+const maxKernelParams = 1024
 
 // slot is one caller's scratch memory, taken from slots for one call.
 type slot struct {

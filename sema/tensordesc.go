@@ -161,7 +161,12 @@ func bDescLoad(c *compiler, a *args) *val {
 	if p == nil {
 		return invalid
 	}
-	return c.blockLoad(p, dims, desc.padding, 0, a.pos)
+	v := c.blockLoad(p, dims, desc.padding, 0, a.pos)
+	if b := p.base; v.k == kRuntime && b.Op == ir.OpParam && b.Param.Part == "base" {
+		// A descriptor from the host: the TMA unit may copy the block.
+		v.rt.Desc = &ir.DescAccess{Base: b, Offsets: p.offsets}
+	}
+	return v
 }
 
 // descValue reads the value a store or reduction writes through desc: a
