@@ -276,8 +276,12 @@ func (e *emitter) header() {
 		params = append(params, fmt.Sprintf("%s (%s)", e.params[i], cType(prm.DType)))
 	}
 	for _, tm := range e.tmaps {
-		params = append(params, fmt.Sprintf("%s (a 128-byte CUtensorMap of %s, by value: boxes of %d x %d elements, %d-byte swizzle)",
-			e.tmapNames[tm], tm.Of, tm.BoxRows, tm.BoxInner, tm.Swizzle))
+		swz := "unswizzled"
+		if tm.Swizzle > 0 {
+			swz = fmt.Sprintf("%d-byte swizzle", tm.Swizzle)
+		}
+		params = append(params, fmt.Sprintf("%s (a 128-byte CUtensorMap of %s, by value: boxes of %d x %d elements, %s)",
+			e.tmapNames[tm], tm.Of, tm.BoxRows, tm.BoxInner, swz))
 	}
 	if len(params) == 0 {
 		params = []string{"none"}
@@ -328,7 +332,11 @@ func (e *emitter) kernel() {
 		e.w.line("extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];")
 	case e.smemBytes > 0:
 		e.w.line("// Scratch shared memory for layout conversions, reductions, scans and scalar atomics.")
-		e.w.line("__shared__ __attribute__((aligned(16))) unsigned char tri_smem[%d];", e.smemBytes)
+		align := 16
+		if len(e.tmaStores) > 0 {
+			align = 128 // the TMA unit reads a box from a 128-byte aligned address
+		}
+		e.w.line("__shared__ __attribute__((aligned(%d))) unsigned char tri_smem[%d];", align, e.smemBytes)
 	}
 	if e.needLaneWarp() {
 		e.w.line("int lane_id = tri_thread_id() %% 32, warp_id = tri_thread_id() / 32;")
@@ -540,7 +548,7 @@ func (e *emitter) statement(s ir.Stmt) {
 			return fmt.Sprintf("%s[%s] = %s;", name, i, e.expr(s.Value, i))
 		})
 	case *ir.Value:
-		if e.fast && e.skip[s.ID] {
+		if e.fast && e.skip[s.ID] || e.dead[s.ID] {
 			return
 		}
 		e.value(s)

@@ -26,6 +26,10 @@ func (e *emitter) value(v *ir.Value) {
 		return
 	case ir.OpStore:
 		e.source(v.Pos)
+		if tm := e.tmaStores[v.ID]; tm != nil {
+			e.tmaStore(v, tm)
+			return
+		}
 		e.store(v)
 		return
 	case ir.OpBarrier:

@@ -881,6 +881,11 @@ TRI_DEV void tri_mbar_wait(unsigned int bar, unsigned int parity) {
                  : "=r"(done) : "r"(bar), "r"(parity) : "memory");
   }
 }
+TRI_DEV void tri_tma_store_2d(const tri_tmap* map, int c0, int c1, unsigned int src) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" :: "l"(map), "r"(c0), "r"(c1), "r"(src) : "memory");
+}
+TRI_DEV void tri_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+TRI_DEV void tri_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
 TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int c1, unsigned int bar) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");

@@ -52,6 +52,10 @@ type plan struct {
 	tmaps []*tensorMap
 	// tma lets the pipelines copy with the TMA unit (Options.tma).
 	tma bool
+	// tmaStores are the stores the TMA unit writes (tma.go), by value ID;
+	// dead, by value ID, the values no emitted code needs.
+	tmaStores map[int]*tensorMap
+	dead      []bool
 }
 
 // newPlan indexes k, checks it, and chooses layouts for target arch.
@@ -139,6 +143,8 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	if dropped {
 		p.chooseLayouts()
 	}
+	p.findTMAStores()
+	p.findDeadValues()
 	return p, nil
 }
 

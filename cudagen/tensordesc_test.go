@@ -36,7 +36,7 @@ func TestHostTensorDescMatmulCopies(t *testing.T) {
 }
 
 // TestHostTensorDescMatmulTMA checks that the same loop copies with the
-// TMA unit by default: a in 8-row boxes to their permuted places, b (read
+// TMA unit by default, and that the store of c goes through it too: a in 8-row boxes to their permuted places, b (read
 // as b.T, K-major) in one box, both completing on the buffer's mbarrier,
 // from tensor maps passed by value after the other parameters; and that
 // the pointers and masks of the loads are not computed in the loop.
@@ -44,7 +44,8 @@ func TestHostTensorDescMatmulTMA(t *testing.T) {
 	src, err := build(t, "testdata/tensordesc/host_matmul.tri", "sm_90a")
 	require.NoError(t, err)
 	assert.Contains(t, src, "stream into 4 shared-memory buffers with the TMA unit,")
-	assert.Contains(t, src, "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap b_desc_tmap128x64) {")
+	assert.Contains(t, src, "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap b_desc_tmap128x64, const __grid_constant__ tri_tmap c_desc_tmap128x128) {")
+	assert.Contains(t, src, "c_desc_tmap128x128 (a 128-byte CUtensorMap of c_desc, by value: boxes of 128 x 128 elements, unswizzled)")
 	assert.Contains(t, src, "for (int r = 0; r < 128; r += 8) tri_tma_load_2d(tri_stage0 + tri_write * 32768 + ((r) / 8 % 8 / 4 * 64 + (r) / 64 / 2 * 64 + (r) / 8 % 4 * 16 + (r) / 64 % 2 * 8 + (r) % 8) * 128, &a_desc_tmap8x64,")
 	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 32768 + 16384, &b_desc_tmap128x64,")
 	assert.Contains(t, src, "tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 2);")
@@ -52,4 +53,10 @@ func TestHostTensorDescMatmulTMA(t *testing.T) {
 	assert.Contains(t, src, "tri_mbar_inval(")
 	assert.NotContains(t, src, "a_desc_ptrs")
 	assert.NotContains(t, src, "copies into the stage, zero-filled")
+	// The store of c goes through shared memory to the TMA unit; no
+	// pointer or mask of c is computed.
+	assert.Contains(t, src, "reinterpret_cast<tri_half*>(tri_smem)[(L0_base0 + (e / 32) * 64) * 128 + (L0_base1 + (e / 2 % 16) * 8 + e % 2)] = t121[e];")
+	assert.Contains(t, src, "tri_tma_store_2d(&c_desc_tmap128x128, (int)(offs_bn_i64_1), (int)(offs_am_i64_1), tri_smem_addr(tri_smem));")
+	assert.NotContains(t, src, "c_desc_ptrs")
+	assert.NotContains(t, src, "c_desc_mask")
 }

@@ -167,10 +167,11 @@ type Value struct {
 	Extern    string     // OpLibdevice: the libdevice symbol of the overload (__nv_asinf)
 	Msg       *Message   // OpPrint, OpAssert
 	Asm       *InlineAsm // OpInlineAsm
-	// Desc is set on an OpLoad through a tensor descriptor: the
+	// Desc is set on an OpLoad or OpStore through a tensor descriptor: the
 	// descriptor's base and the access's offsets, from which sm_90a's
-	// pipelines may copy the block with the TMA unit instead of through
-	// the load's pointers and mask (which give the same elements).
+	// pipelines and stores may copy the block with the TMA unit instead of
+	// through the access's pointers and mask (which give the same
+	// elements).
 	Desc *DescAccess
 }
 

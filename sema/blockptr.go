@@ -493,10 +493,11 @@ func (c *compiler) storeBlock(a *args, flags ir.Flags) *val {
 
 // blockStore stores x, of p's block shape and element type, into the block
 // of p, checked on dims.
-func (c *compiler) blockStore(p *blockPtr, dims []int, x *ir.Value, flags ir.Flags, pos diag.Pos) {
+func (c *compiler) blockStore(p *blockPtr, dims []int, x *ir.Value, flags ir.Flags, pos diag.Pos) *ir.Value {
 	ptrs, mask := c.blockAccess(p, dims, pos)
 	v := c.emit(ir.OpStore, ir.ScalarType(ir.TVoid), pos, ptrs, x, mask)
 	v.Flags = flags
+	return v
 }
 
 // nameBlockPtr names p after the variable it is bound to, and the parts

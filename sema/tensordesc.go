@@ -200,7 +200,11 @@ func bDescStore(c *compiler, a *args) *val {
 		return invalid
 	}
 	// Triton casts the value to the descriptor's element type.
-	c.blockStore(p, dims, c.cast(x, p.elem(), a.pos), 0, a.pos)
+	v := c.blockStore(p, dims, c.cast(x, p.elem(), a.pos), 0, a.pos)
+	if b := p.base; b.Op == ir.OpParam && b.Param.Part == "base" {
+		// A descriptor from the host: the TMA unit may write the block.
+		v.Desc = &ir.DescAccess{Base: b, Offsets: p.offsets}
+	}
 	return noneVal
 }
 

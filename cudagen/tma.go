@@ -1,0 +1,138 @@
+package cudagen
+
+// This file implements the stores of Hopper's TMA unit and the values the
+// TMA copies make unneeded.
+//
+// A desc.store of a tensor descriptor made on the host, on sm_90a, writes
+// its block through shared memory: every thread puts its elements there,
+// row-major, and one thread has the TMA unit copy the box to the tensor
+// (cp.async.bulk.tensor), which writes only what lies inside it, as the
+// store's mask would. Where the pipelines copy loads and stores this way,
+// the pointer and mask tiles computed for them are not needed; they are
+// left out of the CUDA (deadValues), which keeps a persistent kernel's
+// epilogue from holding 64-bit addresses for each of its elements.
+
+import (
+	"fmt"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// findTMAStores records the stores the TMA unit writes, by value ID.
+func (p *plan) findTMAStores() {
+	p.tmaStores = map[int]*tensorMap{}
+	if !p.wgmma || !p.tma {
+		return
+	}
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if v.Op != ir.OpStore || v.Desc == nil || len(v.Desc.Offsets) != 2 || v.Args[1].Type.Shape.Rank() != 2 {
+			return
+		}
+		shape := v.Args[1].Type.Shape
+		es := v.Args[1].Type.Kind.Bytes()
+		rows, inner := shape[0], shape[1]
+		if es == 0 || rows > 256 || inner > 256 || inner*es%16 != 0 || rows*inner*es > maxSharedBytes {
+			return
+		}
+		of := v.Desc.Base.Param.Of
+		var tm *tensorMap
+		for _, t := range p.tmaps {
+			if t.Of == of && t.BoxRows == rows && t.BoxInner == inner && t.Swizzle == 0 {
+				tm = t
+			}
+		}
+		if tm == nil {
+			tm = &tensorMap{Of: of, BoxInner: inner, BoxRows: rows, elem: es}
+			p.tmaps = append(p.tmaps, tm)
+		}
+		p.tmaStores[v.ID] = tm
+	})
+}
+
+// findDeadValues marks the values nothing emitted needs: pure values all
+// of whose users are dead, or read them only as the pointers, mask or
+// other of an access the TMA unit makes (the loads of the pipelines that
+// are written, the TMA stores).
+func (p *plan) findDeadValues() {
+	p.dead = make([]bool, p.k.NumValues)
+	tmaAccess := map[int]bool{}
+	for id := range p.tmaStores {
+		tmaAccess[id] = true
+	}
+	for _, pl := range p.loops {
+		if !p.usesWgmma(pl.dot) {
+			continue
+		}
+		for i, tm := range pl.tma {
+			if tm != nil {
+				tmaAccess[pl.loads[i].ID] = true
+			}
+		}
+	}
+	if len(tmaAccess) == 0 {
+		return
+	}
+	// The TMA copies read their offsets.
+	keep := map[int]bool{}
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if tmaAccess[v.ID] {
+			for _, o := range v.Desc.Offsets {
+				keep[o.ID] = true
+			}
+		}
+	})
+	var order []*ir.Value
+	ir.Inspect(p.k.Body, func(v *ir.Value) { order = append(order, v) })
+	for changed := true; changed; {
+		changed = false
+		for i := len(order) - 1; i >= 0; i-- {
+			v := order[i]
+			if p.dead[v.ID] || keep[v.ID] || !ir.IsPure(v) || p.ctlUse[v.ID] > 0 || len(p.users[v.ID]) == 0 {
+				continue
+			}
+			all := true
+			for _, u := range p.users[v.ID] {
+				if p.dead[u.ID] {
+					continue
+				}
+				// A TMA store still reads the value it writes.
+				if tmaAccess[u.ID] && !(u.Op == ir.OpStore && u.Args[1] == v) {
+					continue
+				}
+				all = false
+				break
+			}
+			if all {
+				p.dead[v.ID], changed = true, true
+			}
+		}
+	}
+}
+
+// tmaStore writes store v through shared memory and the TMA unit.
+func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
+	val := v.Args[1]
+	d := e.layoutOf(val)
+	bytes := tm.BoxRows * tm.BoxInner * tm.elem
+	e.useShared(bytes)
+	e.tmaHelpers()
+	tmap := e.tmapName(tm)
+	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor.", tmap)
+	e.w.line("__syncthreads();  // the scratch memory is free")
+	cond := ""
+	if d.Repl {
+		cond = fmt.Sprintf("if (%s) ", e.layoutOf(v.Args[0]).owner())
+	}
+	e.loop(d.Elems, func(i string) string {
+		return fmt.Sprintf("%s%s = %s;", cond, smem(ir.Scalar(val.Type.Kind), 0,
+			fmt.Sprintf("(%s) * %d + (%s)", d.coord(0, i), tm.BoxInner, d.coord(1, i))), e.expr(val, i))
+	})
+	e.w.line("tri_fence_proxy_async();  // the TMA unit (the async proxy) sees the stores")
+	e.w.line("__syncthreads();")
+	e.w.open("if (tri_thread_id() == 0) {")
+	e.w.line("tri_tma_store_2d(&%s, (int)(%s), (int)(%s), tri_smem_addr(tri_smem));", tmap, e.expr(v.Desc.Offsets[1], ""), e.expr(v.Desc.Offsets[0], ""))
+	e.w.line("tri_bulk_commit();")
+	e.w.line("tri_bulk_wait_read();  // the TMA unit has read the block")
+	e.w.close("}")
+	e.w.line("__syncthreads();  // the scratch memory is free again")
+}
