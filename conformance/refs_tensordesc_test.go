@@ -11,6 +11,7 @@ func init() {
 	references["tensor_desc_2d"] = refTensorDesc2D
 	references["tensor_desc_host"] = refTensorDescHost
 	references["tensor_desc_matmul"] = refTensorDescMatmul
+	references["tensor_desc_tma"] = refTensorDescMatmul
 	references["tensor_desc_loop"] = refTensorDescLoop
 	references["tensor_desc_atomic"] = refTensorDescAtomic
 	references["tensor_desc_gather"] = refTensorDescGather

@@ -559,7 +559,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 			}
 		}
 		e.w.line("// One mbarrier per buffer: its phase completes when the TMA copies into the buffer have landed.")
-		e.w.line("__shared__ alignas(8) unsigned long long tri_mbar[%d];", pl.buffers)
+		e.w.line("__shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[%d];", pl.buffers)
 		e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of buffer b's mbarrier the next wait is for")
 		e.w.open("if (tri_thread_id() == 0) {")
 		e.w.line("for (int b = 0; b < %d; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), %d);", pl.buffers, copies)
@@ -867,6 +867,9 @@ func (e *emitter) tmaHelpers() {
 // tmaHelpers are the TMA unit's 2-D tiled copy and the mbarrier
 // operations its completion goes through (PTX ISA 8.0, sm_90).
 const tmaHelpers = `// Hopper's TMA unit: copies of tensor-map boxes into shared memory, completing on an mbarrier.
+#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
+#define __grid_constant__
+#endif
 struct alignas(64) tri_tmap { unsigned long long opaque[16]; };  // a CUtensorMap, made on the host
 TRI_DEV void tri_mbar_init(unsigned int bar, unsigned int count) { asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory"); }
 TRI_DEV void tri_mbar_inval(unsigned int bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(bar) : "memory"); }
@@ -881,9 +884,12 @@ TRI_DEV void tri_mbar_wait(unsigned int bar, unsigned int parity) {
                  : "=r"(done) : "r"(bar), "r"(parity) : "memory");
   }
 }
-TRI_DEV void tri_tma_store_2d(const tri_tmap* map, int c0, int c1, unsigned int src) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" :: "l"(map), "r"(c0), "r"(c1), "r"(src) : "memory");
+// A box from shared memory at src (generic address) to the tensor, after tri_tma_store_fence and a barrier.
+TRI_DEV void tri_tma_store_2d(const tri_tmap* map, int c0, int c1, const void* src) {
+  asm volatile("{ .reg .u64 t; .reg .u32 s; cvta.to.shared.u64 t, %3; cvt.u32.u64 s, t;\n"
+               "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [s]; }" :: "l"(map), "r"(c0), "r"(c1), "l"(src) : "memory");
 }
+TRI_DEV void tri_tma_store_fence(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 TRI_DEV void tri_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
 TRI_DEV void tri_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
 TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int c1, unsigned int bar) {

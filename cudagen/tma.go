@@ -127,10 +127,10 @@ func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
 		return fmt.Sprintf("%s%s = %s;", cond, smem(ir.Scalar(val.Type.Kind), 0,
 			fmt.Sprintf("(%s) * %d + (%s)", d.coord(0, i), tm.BoxInner, d.coord(1, i))), e.expr(val, i))
 	})
-	e.w.line("tri_fence_proxy_async();  // the TMA unit (the async proxy) sees the stores")
+	e.w.line("tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores")
 	e.w.line("__syncthreads();")
 	e.w.open("if (tri_thread_id() == 0) {")
-	e.w.line("tri_tma_store_2d(&%s, (int)(%s), (int)(%s), tri_smem_addr(tri_smem));", tmap, e.expr(v.Desc.Offsets[1], ""), e.expr(v.Desc.Offsets[0], ""))
+	e.w.line("tri_tma_store_2d(&%s, (int)(%s), (int)(%s), tri_smem);", tmap, e.expr(v.Desc.Offsets[1], ""), e.expr(v.Desc.Offsets[0], ""))
 	e.w.line("tri_bulk_commit();")
 	e.w.line("tri_bulk_wait_read();  // the TMA unit has read the block")
 	e.w.close("}")
