@@ -14,9 +14,11 @@ package sema
 // negative offsets too) reads as zero, or NaN with padding "nan", and is
 // not written. Loops carry descriptors and runtime ifs merge them as block
 // pointers (blockloop.go). Triton lowers descriptors to the TMA unit on
-// Hopper; tri lowers them to these tiles everywhere, which need no global
-// scratch memory, so the allocator a host sets with triton.set_allocator
-// is not used.
+// Hopper; tri lowers them to these tiles, which need no global scratch
+// memory, so the allocator a host sets with triton.set_allocator is not
+// used. Loads and stores through a descriptor from the host also carry its
+// base and their offsets (ir.DescAccess), with which cudagen copies their
+// blocks with the TMA unit on sm_90a.
 
 import (
 	"fmt"
