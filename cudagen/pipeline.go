@@ -245,10 +245,9 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		}
 	}
 	es := ak.Bytes()
-	m0, n0 := m, n
 	var tma [2]*tensorMap
-	tma[0] = p.tmaFor(a, m0, k, es, m0 >= 8 && m0%8 == 0, 8)
-	tma[1] = p.tmaFor(bLoad, n0, k, es, bTrans, n0)
+	tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8)
+	tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n)
 	copied := map[int]bool{}
 	for i, ld := range []*ir.Value{a, bLoad} {
 		if tma[i] == nil {
@@ -291,11 +290,12 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
 	// The mbarriers of TMA copies are static shared memory besides the
 	// stages.
-	most := maxDynamicShared
+	most, buffers := maxDynamicShared, stages+1
 	if pl.anyTMA() {
 		most -= 8 * maxTMABuffers
+		buffers = min(buffers, maxTMABuffers)
 	}
-	pl.stages = min(stages, (most-1024)/pl.stageSize, maxTMABuffers)
+	pl.stages = min(stages, (most-1024)/pl.stageSize, buffers)
 	if pl.stages < 2 {
 		return nil
 	}
@@ -304,7 +304,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	// the buffer wgmma i-2 read, which every warpgroup has waited for
 	// before the barrier at the top of iteration i.
 	pl.buffers = pl.stages
-	if 1024+(pl.stages+1)*pl.stageSize <= most && pl.stages < maxTMABuffers {
+	if 1024+(pl.stages+1)*pl.stageSize <= most && pl.stages < buffers {
 		pl.buffers = pl.stages + 1
 	}
 	for _, tm := range tma {
