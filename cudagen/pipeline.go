@@ -66,6 +66,11 @@ type pipeline struct {
 	// tma holds, for a and b, the tensor map the TMA unit copies the load
 	// with (nil: cp.async copies through the load's pointers).
 	tma [2]*tensorMap
+	// direct marks, for a and b, a load through a tensor descriptor that
+	// cp.async copies by rows from the descriptor's base, offsets, shape
+	// and strides (a byte count per copy stops it at the tensor's edge),
+	// without the load's pointer and mask tiles.
+	direct [2]bool
 }
 
 // anyTMA reports whether a load of the pipeline is copied by the TMA unit.
@@ -248,19 +253,22 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	var tma [2]*tensorMap
 	tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8)
 	tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n)
+	var direct [2]bool
 	copied := map[int]bool{}
 	for i, ld := range []*ir.Value{a, bLoad} {
-		if tma[i] == nil {
+		direct[i] = tma[i] == nil && p.directCopies(ld, i == 0 || !bTrans && es == 2 || bTrans)
+		if tma[i] == nil && !direct[i] {
 			add(ld)
 			continue
 		}
-		// The TMA unit reads the block at the offsets: the load's pointers
-		// and mask are not computed.
+		// The TMA unit, or copies addressed from the descriptor, read the
+		// block at the offsets: the load's pointers and mask are not
+		// computed.
 		copied[ld.ID] = true
 		inAhead[ld.ID] = true
 		ahead[ld] = true
-		for _, o := range ld.Desc.Offsets {
-			add(o)
+		for _, x := range ld.Desc.Scalars() {
+			add(x)
 		}
 	}
 	if !ok {
@@ -285,7 +293,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	}
 
 	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, bLoad}, ahead: ahead, m: m, n: n, k: k,
-		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma}
+		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma, direct: direct}
 	pl.aBytes = m * pl.aRow
 	pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
 	// The mbarriers of TMA copies are static shared memory besides the
@@ -313,6 +321,24 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		}
 	}
 	return pl
+}
+
+// directCopies reports whether pipelined load ld, through a rank-2 tensor
+// descriptor, may be copied by rows from the descriptor (innerRows: the
+// stage's rows run along the block's inner dimension, as they do for a,
+// an MN-major fp16/bf16 b and b.T). Its rows must be aligned for copies of
+// 4 bytes or more: the descriptor's base and leading strides are (16
+// bytes, Triton's contract), the offset along the inner dimension must be.
+func (p *plan) directCopies(ld *ir.Value, innerRows bool) bool {
+	d := ld.Desc
+	if !innerRows || d == nil || len(d.Offsets) != 2 || len(d.Shape) != 2 || len(d.Strides) != 2 || ld.Type.Shape.Rank() != 2 {
+		return false
+	}
+	if s := d.Strides[1]; s.Op != ir.OpConst || s.Const.Int != 1 {
+		return false
+	}
+	a, _ := accessOf(ld)
+	return p.idealWidth(a, 1)*a.Bytes >= 4
 }
 
 // maxTMABuffers bounds a pipeline's buffers (each has an mbarrier when
@@ -375,7 +401,7 @@ func (tm *tensorMap) param(k *ir.Kernel, name string) TensorMap {
 func (p *plan) tmaFor(ld *ir.Value, rows, k, es int, ok bool, boxRows int) *tensorMap {
 	d := ld.Desc
 	row := k * es
-	if !p.tma || !ok || d == nil || len(d.Offsets) != 2 || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k ||
+	if !p.tma || !ok || d == nil || !d.Host() || len(d.Offsets) != 2 || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k ||
 		(row != 32 && row != 64 && row != 128) || boxRows > 256 || rows%boxRows != 0 {
 		return nil
 	}
@@ -588,7 +614,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 		e.w.line("tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);  // this iteration's TMA copies have landed")
 		e.w.line("tri_parity ^= 1u << tri_read;")
 	}
-	if pl.tma[0] == nil && e.copyWidth(pl.loads[0], pl.copyAxis(pl.loads[0])) == 1 || pl.tma[1] == nil && e.copyWidth(pl.loads[1], pl.copyAxis(pl.loads[1])) == 1 {
+	if e.storesElements(pl, 0) || e.storesElements(pl, 1) {
 		// Plain shared-memory stores are generic-proxy writes, which
 		// wgmma (the async proxy) sees only after a proxy fence. Copies
 		// by cp.async get none after their wait and the barrier, as
@@ -631,6 +657,20 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.close("}")
 }
 
+// storesElements reports whether load i of pl reaches the stage through
+// element-by-element shared-memory stores (generic-proxy writes) rather
+// than copies.
+func (e *emitter) storesElements(pl *pipeline, i int) bool {
+	ld := pl.loads[i]
+	switch {
+	case pl.tma[i] != nil:
+		return false
+	case pl.direct[i]:
+		return e.directWidth(ld) == 1
+	}
+	return e.copyWidth(ld, pl.copyAxis(ld)) == 1
+}
+
 // assignDot writes the assignment of the dot's result to the accumulator
 // Var.
 func (e *emitter) assignDot(s *ir.For, pl *pipeline) {
@@ -653,7 +693,7 @@ func (e *emitter) aheadStatements(s *ir.For, pl *pipeline, buf string) {
 				if pl.tma[i] != nil {
 					e.tmaToStage(pl, ld, i == 0, stage, buf)
 				} else {
-					e.copyToStage(pl, ld, i == 0, stage)
+					e.copyToStage(pl, ld, i == 0, stage, pl.direct[i])
 				}
 				return true
 			}
@@ -712,9 +752,12 @@ func (e *emitter) aheadOf(s *ir.For, ahead map[ir.Stmt]bool, copy func(ir.Stmt) 
 }
 
 // copyToStage writes load ld (a if isA, else b) as copies into the stage.
-func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string) {
+func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string, direct bool) {
 	l := e.layoutOf(ld.Args[0])
 	w := e.copyWidth(ld, pl.copyAxis(ld))
+	if direct {
+		w = e.directWidth(ld)
+	}
 	row, col := l.coord(0, "e"), l.coord(1, "e")
 	es := pl.elem
 	var off string
@@ -732,8 +775,75 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * %d",
 			col, pl.bCols, pl.k*pl.bRow(), row, pl.bRow(), col, pl.bCols, es), pl.bRow())
 	}
+	if direct {
+		e.directStageCopies(ld, isA, w, es, stage, off)
+		return
+	}
 	e.stageCopies(ld, isA, w, es, stage, off)
 }
+
+// directWidth is the number of elements one copy of a descriptor load
+// copied by rows moves: copyWidth without the mask, which the byte count
+// of each copy replaces.
+func (p *plan) directWidth(ld *ir.Value) int {
+	a, _ := accessOf(ld)
+	l := p.layoutOf(ld.Args[0])
+	if l.KStride[1] != 1 {
+		return 1
+	}
+	w := max(1, min(p.idealWidth(a, 1), l.Spt[1]))
+	if w*a.Bytes < 4 {
+		return 1
+	}
+	return w
+}
+
+// directStageCopies writes the copies of descriptor load ld (a if isA,
+// else b) into the stage, w elements of es bytes at a time along the
+// block's rows, each from the descriptor's base, strides and offsets, with
+// the byte count that stops it at the tensor's edge (0 outside it: the
+// stage is zero-filled there, the descriptor's zero padding); off is the
+// C expression of element e's byte offset in the stage.
+func (e *emitter) directStageCopies(ld *ir.Value, isA bool, w, es int, stage, off string) {
+	d := ld.Desc
+	l := e.layoutOf(ld.Args[0])
+	what := "b"
+	if isA {
+		what = "a"
+	}
+	row := fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[0], ""), l.coord(0, "e"))
+	col := fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[1], ""), l.coord(1, "e"))
+	src := fmt.Sprintf("%s + %s * %s + %s", e.expr(d.Base, ""), row, e.expr(d.Strides[0], ""), col)
+	inRow := fmt.Sprintf("%s >= 0 && %s < %s", row, row, e.expr(d.Shape[0], ""))
+	shape1 := e.expr(d.Shape[1], "")
+	if w == 1 {
+		bits := 8 * es
+		e.w.line("// %s, element by element from the descriptor, zero outside the tensor", what)
+		e.w.line("#pragma unroll")
+		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, %s && %s >= 0 && %s < %s ? *(%s) : (unsigned %s)0);",
+			l.Elems, bits, stage, off, inRow, col, col, shape1, src, cUnsigned(es))
+		return
+	}
+	e.w.line("// %s: %d-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)", what, es*w)
+	e.w.line("#pragma unroll")
+	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%dn(%s + %s, %s, %s && %s >= 0 ? (int)tri_clamp_ll(%s - %s, 0, %d) * %d : 0);",
+		l.Elems, w, es*w, stage, off, src, inRow, col, shape1, col, w, es)
+	e.helpers.add("cp_async_n", cpAsyncNHelpers)
+}
+
+// cpAsyncNHelpers are cp.async copies of a byte count that may be short
+// of the copy's size (the rest of the destination is zero-filled).
+const cpAsyncNHelpers = `// cp.async of n bytes (n at most the copy's size; the rest of it zero-filled).
+TRI_DEV long long tri_clamp_ll(long long x, long long lo, long long hi) { return x < lo ? lo : x > hi ? hi : x; }
+TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
+}
+TRI_DEV void tri_cp_async_8n(unsigned int dst, const void* src, int n) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
+}
+TRI_DEV void tri_cp_async_4n(unsigned int dst, const void* src, int n) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
+}`
 
 // stageCopies writes the copies of load ld (a if isA, else b) into the
 // stage: w elements of es bytes at a time with cp.async, zero-filled where

@@ -16,22 +16,41 @@ func TestTensorDescMatmulPipelined(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_kb(tri_d0")
 	assert.Contains(t, src, "p, 1, 1, 0, 0; }")
-	assert.Contains(t, src, "// b: 16-byte copies into the stage")
+	assert.Contains(t, src, "// b: 16-byte copies of rows from the descriptor")
 	assert.NotContains(t, src, "ldmatrix.sync")
 }
 
 // TestHostTensorDescMatmulCopies checks that a K loop through host
-// descriptors is pipelined with 16-byte copies where the TMA unit is off
-// (TRI_TMA=0): the strides are known multiples of 16 bytes and the shapes
-// are specialized by divisibility.
+// descriptors is pipelined with 16-byte cp.async copies of rows where the
+// TMA unit is off (TRI_TMA=0): each addressed from the descriptor's base,
+// stride and offsets, with a byte count that stops it at the tensor's edge,
+// and no pointer or mask tile computed for the loads.
 func TestHostTensorDescMatmulCopies(t *testing.T) {
 	t.Setenv("TRI_TMA", "0")
 	src, err := build(t, "testdata/tensordesc/host_matmul.tri", "sm_90a")
 	require.NoError(t, err)
 	assert.Contains(t, src, "tensordesc<fp16[128, 64]>:shape(16,16)")
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16_kb(")
-	assert.Contains(t, src, "// a: 16-byte copies into the stage")
-	assert.Contains(t, src, "// b: 16-byte copies into the stage")
+	assert.Contains(t, src, "// a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)")
+	assert.Contains(t, src, "a_desc_base + (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) * a_desc_stride0 + (t41 + (long long)(L5_base1 + e % 8)), "+
+		"(offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) < a_desc_shape0_1 && "+
+		"(t41 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(a_desc_shape1_1 - (t41 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);")
+	assert.Contains(t, src, "// b: 16-byte copies of rows from the descriptor")
+	assert.NotContains(t, src, "a_desc_ptrs")
+	assert.NotContains(t, src, "tri_tmap")
+}
+
+// TestDeviceTensorDescMatmulCopies checks a K loop through descriptors
+// made in the kernel, whose shapes are not known multiples of anything:
+// Triton's contract (a 16-byte aligned base and leading strides) makes
+// their rows aligned, and the byte count of each copy replaces the mask,
+// so the copies are 16 bytes wide rather than element by element.
+func TestDeviceTensorDescMatmulCopies(t *testing.T) {
+	src, err := build(t, "../conformance/constructs/tensor_desc_matmul.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "// a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)")
+	assert.Contains(t, src, "// b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)")
+	assert.NotContains(t, src, "element by element")
 	assert.NotContains(t, src, "tri_tmap")
 }
 

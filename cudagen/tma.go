@@ -25,7 +25,7 @@ func (p *plan) findTMAStores() {
 		return
 	}
 	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if v.Op != ir.OpStore || v.Desc == nil || len(v.Desc.Offsets) != 2 || v.Args[1].Type.Shape.Rank() != 2 {
+		if v.Op != ir.OpStore || v.Desc == nil || !v.Desc.Host() || len(v.Desc.Offsets) != 2 || v.Args[1].Type.Shape.Rank() != 2 {
 			return
 		}
 		shape := v.Args[1].Type.Shape
@@ -64,7 +64,7 @@ func (p *plan) findDeadValues() {
 			continue
 		}
 		for i, tm := range pl.tma {
-			if tm != nil {
+			if tm != nil || pl.direct[i] {
 				tmaAccess[pl.loads[i].ID] = true
 			}
 		}
@@ -72,12 +72,12 @@ func (p *plan) findDeadValues() {
 	if len(tmaAccess) == 0 {
 		return
 	}
-	// The TMA copies read their offsets.
+	// The copies read the descriptor's base, shape, strides and offsets.
 	keep := map[int]bool{}
 	ir.Inspect(p.k.Body, func(v *ir.Value) {
 		if tmaAccess[v.ID] {
-			for _, o := range v.Desc.Offsets {
-				keep[o.ID] = true
+			for _, x := range v.Desc.Scalars() {
+				keep[x.ID] = true
 			}
 		}
 	})

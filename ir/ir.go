@@ -175,13 +175,29 @@ type Value struct {
 	Desc *DescAccess
 }
 
-// DescAccess is where a load through a tensor descriptor reads: the block
-// at Offsets (int64 scalars, one per dimension) of the tensor the
-// descriptor made on the host (a kernel parameter) describes, whose base
-// is Base (the parameter's base pointer, an OpParam of Part "base").
+// DescAccess is where an access through a tensor descriptor reads or
+// writes: the block at Offsets of the tensor at Base (a scalar pointer)
+// of Shape and Strides (the last stride is 1), all int64 scalars, one per
+// dimension. A descriptor made on the host has for Base the OpParam of
+// Part "base" of its parameter.
 type DescAccess struct {
 	Base    *Value
 	Offsets []*Value
+	Shape   []*Value
+	Strides []*Value
+}
+
+// Host reports whether the descriptor was made on the host: its base is
+// the "base" parameter of a descriptor parameter.
+func (d *DescAccess) Host() bool {
+	return d.Base.Op == OpParam && d.Base.Param != nil && d.Base.Param.Part == "base"
+}
+
+// Scalars are the values the access reads besides its tiles.
+func (d *DescAccess) Scalars() []*Value {
+	out := append([]*Value{d.Base}, d.Offsets...)
+	out = append(out, d.Shape...)
+	return append(out, d.Strides...)
 }
 
 // MapPack is the pack of an OpMapElementwise: how many elements of each

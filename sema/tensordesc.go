@@ -118,7 +118,26 @@ func bMakeTensorDesc(c *compiler, a *args) *val {
 	if !ok1 || !ok2 || !ok3 {
 		return invalid
 	}
-	return c.makeDesc(bv.rt, shape, strides, block, padding, a.pos)
+	// Triton's contract for a descriptor: "base must be 16-byte aligned",
+	// and the strides of the leading dimensions multiples of 16 bytes
+	// (what the TMA unit needs; it faults otherwise). tri's copies of the
+	// blocks use it as a hint, as it does for descriptors from the host.
+	base := c.hint(bv.rt, 16, a.pos)
+	if size := max(ir.Scalar(base.Type.Elem).Kind.Bits()/8, 1); size < 16 {
+		for d := range len(strides) - 1 {
+			if strides[d].Op != ir.OpConst {
+				strides[d] = c.hint(strides[d], 16/size, a.pos)
+			}
+		}
+	}
+	return c.makeDesc(base, shape, strides, block, padding, a.pos)
+}
+
+// hint is tl.multiple_of(x, n) of a scalar.
+func (c *compiler) hint(x *ir.Value, n int, pos diag.Pos) *ir.Value {
+	v := c.emit(ir.OpMultipleOf, x.Type, pos, x)
+	v.Hints = []int{n}
+	return v
 }
 
 // descArg reads the descriptor an access goes through.
@@ -164,11 +183,17 @@ func bDescLoad(c *compiler, a *args) *val {
 		return invalid
 	}
 	v := c.blockLoad(p, dims, desc.padding, 0, a.pos)
-	if b := p.base; v.k == kRuntime && b.Op == ir.OpParam && b.Param.Part == "base" {
-		// A descriptor from the host: the TMA unit may copy the block.
-		v.rt.Desc = &ir.DescAccess{Base: b, Offsets: p.offsets}
+	if v.k == kRuntime {
+		// The TMA unit or copies of whole rows may read the block.
+		v.rt.Desc = p.access()
 	}
 	return v
+}
+
+// access is where an access through descriptor p (with its offsets)
+// reads or writes.
+func (p *blockPtr) access() *ir.DescAccess {
+	return &ir.DescAccess{Base: p.base, Offsets: p.offsets, Shape: p.shape, Strides: p.strides}
 }
 
 // descValue reads the value a store or reduction writes through desc: a
@@ -203,10 +228,7 @@ func bDescStore(c *compiler, a *args) *val {
 	}
 	// Triton casts the value to the descriptor's element type.
 	v := c.blockStore(p, dims, c.cast(x, p.elem(), a.pos), 0, a.pos)
-	if b := p.base; b.Op == ir.OpParam && b.Param.Part == "base" {
-		// A descriptor from the host: the TMA unit may write the block.
-		v.Desc = &ir.DescAccess{Base: b, Offsets: p.offsets}
-	}
+	v.Desc = p.access() // the TMA unit may write the block
 	return noneVal
 }
 
@@ -331,9 +353,7 @@ func (c *compiler) descParam(name string, a Arg, pos diag.Pos) *val {
 	for d := range rank - 1 {
 		strides[d] = param(fmt.Sprintf("stride%d", d), ir.TInt64, false)
 		if align > 1 {
-			hint := c.emit(ir.OpMultipleOf, strides[d].Type, pos, strides[d])
-			hint.Hints = []int{align}
-			strides[d] = hint
+			strides[d] = c.hint(strides[d], align, pos)
 		}
 	}
 	strides[rank-1] = c.constOf(ir.TInt64, intVal(1), pos)

@@ -70,9 +70,6 @@ TRI_DEV unsigned int tri_smem_addr(const void* p) {
 }
 // Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.
 TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
-TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
-}
 TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
 TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
@@ -95,6 +92,11 @@ TRI_DEV void tri_wgmma_m64n64k16_f16(float* d, unsigned long long da, unsigned l
       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
+}
+// cp.async of n bytes (n at most the copy's size; the rest of it zero-filled).
+TRI_DEV long long tri_clamp_ll(long long x, long long lo, long long hi) { return x < lo ? lo : x > hi ? hi : x; }
+TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
 }
 
 extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(tri_half* a_desc_base, int a_desc_shape0, int a_desc_shape1, long long a_desc_stride0, tri_half* b_desc_base, int b_desc_shape0, int b_desc_shape1, long long b_desc_stride0, float* c_ptr, int K, const __grid_constant__ tri_tmap a_desc_tmap8x32) {
@@ -127,6 +129,8 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(tri_hal
   int L14_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L14 tiles
   float acc[32];
   // ../conformance/constructs/loop_warp_specialize.tri:24: def warp_specialize_kernel(a_desc, b_desc, c_ptr, K, N: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr):
+  long long a_desc_shape0_1 = (long long)(a_desc_shape0);
+  long long a_desc_shape1_1 = (long long)(a_desc_shape1);
   long long b_desc_shape0_1 = (long long)(b_desc_shape0);
   long long b_desc_shape1_1 = (long long)(b_desc_shape1);
   // ../conformance/constructs/loop_warp_specialize.tri:25: rm = tl.program_id(0) * BM + tl.arange(0, BM)
@@ -147,34 +151,6 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(tri_hal
   // ../conformance/constructs/loop_warp_specialize.tri:29: a = a_desc.load([tl.program_id(0) * BM, k])
   int t33 = tri_program_id_x() * 64;
   long long t33_i64 = (long long)(t33);
-  // ../conformance/constructs/loop_warp_specialize.tri:30: b = b_desc.load([k, 0])
-  int t75[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t75[e] = L8_base + e * 16;
-  long long t75_i64[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t75_i64[e] = (long long)(t75[e]);
-  int t88[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t88[e] = L10_base + e;
-  long long t88_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t88_i64[e] = (long long)(t88[e]);
-  long long b_desc_idx1[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) b_desc_idx1[e] = 0LL + t88_i64[e];
-  long long t94[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t94[e] = b_desc_idx1[e] * 1LL;
-  bool t100[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t100[e] = b_desc_idx1[e] >= 0LL;
-  bool t102[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t102[e] = b_desc_idx1[e] < b_desc_shape1_1;
-  bool t103[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t103[e] = (t100[e] & t102[e]) != 0;
   // ../conformance/constructs/loop_warp_specialize.tri:28: for k in tl.range(0, K, BK, warp_specialize=True):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with the TMA unit and cp.async,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
@@ -209,33 +185,9 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(tri_hal
         }
         // ../conformance/constructs/loop_warp_specialize.tri:30: b = b_desc.load([k, 0])
         long long t73 = (long long)(tri_ahead);
-        long long b_desc_idx0[2];
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
-        for (int e = 0; e < 2; ++e) b_desc_idx0[e] = t73 + t75_i64[e];
-        long long t81[2];
-        #pragma unroll
-        for (int e = 0; e < 2; ++e) t81[e] = b_desc_idx0[e] * b_desc_stride0;
-        bool t84[2];
-        #pragma unroll
-        for (int e = 0; e < 2; ++e) t84[e] = b_desc_idx0[e] >= 0LL;
-        bool t86[2];
-        #pragma unroll
-        for (int e = 0; e < 2; ++e) t86[e] = b_desc_idx0[e] < b_desc_shape0_1;
-        bool t87[2];
-        #pragma unroll
-        for (int e = 0; e < 2; ++e) t87[e] = (t84[e] & t86[e]) != 0;
-        long long b_desc_offs[16];
-        #pragma unroll
-        for (int e = 0; e < 16; ++e) b_desc_offs[e] = t81[e / 8 % 2] + t94[e % 8];
-        bool b_desc_mask[16];
-        #pragma unroll
-        for (int e = 0; e < 16; ++e) b_desc_mask[e] = (t87[e / 8 % 2] & t103[e % 8]) != 0;
-        tri_half* b_desc_ptrs[16];
-        #pragma unroll
-        for (int e = 0; e < 16; ++e) b_desc_ptrs[e] = b_desc_base + b_desc_offs[e];
-        // b: 16-byte copies into the stage, zero-filled where masked off
-        #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L12_base1 + e % 8) / 64 * 4096 + (L12_base0 + (e / 8) * 16) * 128 + (L12_base1 + e % 8) % 64 * 2, 7), b_desc_ptrs[e], b_desc_mask[e]);
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L12_base1 + e % 8) / 64 * 4096 + (L12_base0 + (e / 8) * 16) * 128 + (L12_base1 + e % 8) % 64 * 2, 7), b_desc_base + (t73 + (long long)(L12_base0 + (e / 8) * 16)) * b_desc_stride0 + (0LL + (long long)(L12_base1 + e % 8)), (t73 + (long long)(L12_base0 + (e / 8) * 16)) >= 0 && (t73 + (long long)(L12_base0 + (e / 8) * 16)) < b_desc_shape0_1 && (0LL + (long long)(L12_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(b_desc_shape1_1 - (0LL + (long long)(L12_base1 + e % 8)), 0, 8) * 2 : 0);
       }
       tri_cp_async_commit();
     }
@@ -263,33 +215,9 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(tri_hal
         }
         // ../conformance/constructs/loop_warp_specialize.tri:30: b = b_desc.load([k, 0])
         long long t73 = (long long)(tri_ahead);
-        long long b_desc_idx0[2];
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
-        for (int e = 0; e < 2; ++e) b_desc_idx0[e] = t73 + t75_i64[e];
-        long long t81[2];
-        #pragma unroll
-        for (int e = 0; e < 2; ++e) t81[e] = b_desc_idx0[e] * b_desc_stride0;
-        bool t84[2];
-        #pragma unroll
-        for (int e = 0; e < 2; ++e) t84[e] = b_desc_idx0[e] >= 0LL;
-        bool t86[2];
-        #pragma unroll
-        for (int e = 0; e < 2; ++e) t86[e] = b_desc_idx0[e] < b_desc_shape0_1;
-        bool t87[2];
-        #pragma unroll
-        for (int e = 0; e < 2; ++e) t87[e] = (t84[e] & t86[e]) != 0;
-        long long b_desc_offs[16];
-        #pragma unroll
-        for (int e = 0; e < 16; ++e) b_desc_offs[e] = t81[e / 8 % 2] + t94[e % 8];
-        bool b_desc_mask[16];
-        #pragma unroll
-        for (int e = 0; e < 16; ++e) b_desc_mask[e] = (t87[e / 8 % 2] & t103[e % 8]) != 0;
-        tri_half* b_desc_ptrs[16];
-        #pragma unroll
-        for (int e = 0; e < 16; ++e) b_desc_ptrs[e] = b_desc_base + b_desc_offs[e];
-        // b: 16-byte copies into the stage, zero-filled where masked off
-        #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L12_base1 + e % 8) / 64 * 4096 + (L12_base0 + (e / 8) * 16) * 128 + (L12_base1 + e % 8) % 64 * 2, 7), b_desc_ptrs[e], b_desc_mask[e]);
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L12_base1 + e % 8) / 64 * 4096 + (L12_base0 + (e / 8) * 16) * 128 + (L12_base1 + e % 8) % 64 * 2, 7), b_desc_base + (t73 + (long long)(L12_base0 + (e / 8) * 16)) * b_desc_stride0 + (0LL + (long long)(L12_base1 + e % 8)), (t73 + (long long)(L12_base0 + (e / 8) * 16)) >= 0 && (t73 + (long long)(L12_base0 + (e / 8) * 16)) < b_desc_shape0_1 && (0LL + (long long)(L12_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(b_desc_shape1_1 - (0LL + (long long)(L12_base1 + e % 8)), 0, 8) * 2 : 0);
       }
       tri_cp_async_commit();
       tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier

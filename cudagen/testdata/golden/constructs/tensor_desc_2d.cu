@@ -46,57 +46,57 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(float* x
   // ../conformance/constructs/tensor_desc_2d.tri:38: x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
   long long x_desc_shape0 = (long long)(M);
   long long x_desc_shape1 = (long long)(N);
-  long long x_desc_stride0 = (long long)(N);
+  long long t11 = (long long)(N);
   // ../conformance/constructs/tensor_desc_2d.tri:39: y_desc = tl.make_tensor_descriptor(y_ptr, [M, N], [N, 1], [BM, BN])
   long long y_desc_shape0 = (long long)(M);
   long long y_desc_shape1 = (long long)(N);
-  long long y_desc_stride0 = (long long)(N);
+  long long t17 = (long long)(N);
   // ../conformance/constructs/tensor_desc_2d.tri:40: x = x_desc.load([pid_m * BM, pid_n * BN])
-  int t18 = pid_m * 16;
-  int t20 = pid_n * 16;
-  long long t18_i64 = (long long)(t18);
-  long long t20_i64 = (long long)(t20);
-  int t23[1];
-  t23[0] = L0_base;
-  long long t23_i64[1];
-  t23_i64[0] = (long long)(t23[0]);
+  int t22 = pid_m * 16;
+  int t24 = pid_n * 16;
+  long long t22_i64 = (long long)(t22);
+  long long t24_i64 = (long long)(t24);
+  int t27[1];
+  t27[0] = L0_base;
+  long long t27_i64[1];
+  t27_i64[0] = (long long)(t27[0]);
   long long x_desc_idx0[1];
-  x_desc_idx0[0] = t18_i64 + t23_i64[0];
-  long long t29[1];
-  t29[0] = x_desc_idx0[0] * x_desc_stride0;
-  bool t32[1];
-  t32[0] = x_desc_idx0[0] >= 0LL;
-  bool t34[1];
-  t34[0] = x_desc_idx0[0] < x_desc_shape0;
-  bool t35[1];
-  t35[0] = (t32[0] & t34[0]) != 0;
-  int t36[2];
+  x_desc_idx0[0] = t22_i64 + t27_i64[0];
+  long long t33[1];
+  t33[0] = x_desc_idx0[0] * t11;
+  bool t36[1];
+  t36[0] = x_desc_idx0[0] >= 0LL;
+  bool t38[1];
+  t38[0] = x_desc_idx0[0] < x_desc_shape0;
+  bool t39[1];
+  t39[0] = (t36[0] & t38[0]) != 0;
+  int t40[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t36[e] = L2_base + e;
-  long long t36_i64[2];
+  for (int e = 0; e < 2; ++e) t40[e] = L2_base + e;
+  long long t40_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t36_i64[e] = (long long)(t36[e]);
+  for (int e = 0; e < 2; ++e) t40_i64[e] = (long long)(t40[e]);
   long long x_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_idx1[e] = t20_i64 + t36_i64[e];
-  long long t42[2];
+  for (int e = 0; e < 2; ++e) x_desc_idx1[e] = t24_i64 + t40_i64[e];
+  long long t46[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t42[e] = x_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t46[e] = x_desc_idx1[e] * 1LL;
   long long x_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_offs[e] = t29[0] + t42[e];
-  bool t48[2];
+  for (int e = 0; e < 2; ++e) x_desc_offs[e] = t33[0] + t46[e];
+  bool t52[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t48[e] = x_desc_idx1[e] >= 0LL;
-  bool t50[2];
+  for (int e = 0; e < 2; ++e) t52[e] = x_desc_idx1[e] >= 0LL;
+  bool t54[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t50[e] = x_desc_idx1[e] < x_desc_shape1;
-  bool t51[2];
+  for (int e = 0; e < 2; ++e) t54[e] = x_desc_idx1[e] < x_desc_shape1;
+  bool t55[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t51[e] = (t48[e] & t50[e]) != 0;
+  for (int e = 0; e < 2; ++e) t55[e] = (t52[e] & t54[e]) != 0;
   bool x_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_mask[e] = (t35[0] & t51[e]) != 0;
+  for (int e = 0; e < 2; ++e) x_desc_mask[e] = (t39[0] & t55[e]) != 0;
   float* x_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_desc_ptrs[e] = x_ptr + x_desc_offs[e];
@@ -104,105 +104,105 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(float* x
   #pragma unroll
   for (int e = 0; e < 2; ++e) x[e] = x_desc_mask[e] ? *x_desc_ptrs[e] : 0.0f;
   // ../conformance/constructs/tensor_desc_2d.tri:41: y_desc.store([pid_m * BM, pid_n * BN], x * 2.0)
-  int t61 = pid_m * 16;
-  int t63 = pid_n * 16;
-  float t66[2];
+  int t65 = pid_m * 16;
+  int t67 = pid_n * 16;
+  float t70[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t66[e] = x[e] * 2.0f;
-  long long t61_i64 = (long long)(t61);
-  long long t63_i64 = (long long)(t63);
-  int t69[1];
-  t69[0] = L0_base;
-  long long t69_i64[1];
-  t69_i64[0] = (long long)(t69[0]);
+  for (int e = 0; e < 2; ++e) t70[e] = x[e] * 2.0f;
+  long long t65_i64 = (long long)(t65);
+  long long t67_i64 = (long long)(t67);
+  int t73[1];
+  t73[0] = L0_base;
+  long long t73_i64[1];
+  t73_i64[0] = (long long)(t73[0]);
   long long y_desc_idx0[1];
-  y_desc_idx0[0] = t61_i64 + t69_i64[0];
-  long long t75[1];
-  t75[0] = y_desc_idx0[0] * y_desc_stride0;
-  bool t78[1];
-  t78[0] = y_desc_idx0[0] >= 0LL;
-  bool t80[1];
-  t80[0] = y_desc_idx0[0] < y_desc_shape0;
-  bool t81[1];
-  t81[0] = (t78[0] & t80[0]) != 0;
-  int t82[2];
+  y_desc_idx0[0] = t65_i64 + t73_i64[0];
+  long long t79[1];
+  t79[0] = y_desc_idx0[0] * t17;
+  bool t82[1];
+  t82[0] = y_desc_idx0[0] >= 0LL;
+  bool t84[1];
+  t84[0] = y_desc_idx0[0] < y_desc_shape0;
+  bool t85[1];
+  t85[0] = (t82[0] & t84[0]) != 0;
+  int t86[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t82[e] = L2_base + e;
-  long long t82_i64[2];
+  for (int e = 0; e < 2; ++e) t86[e] = L2_base + e;
+  long long t86_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t82_i64[e] = (long long)(t82[e]);
+  for (int e = 0; e < 2; ++e) t86_i64[e] = (long long)(t86[e]);
   long long y_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) y_desc_idx1[e] = t63_i64 + t82_i64[e];
-  long long t88[2];
+  for (int e = 0; e < 2; ++e) y_desc_idx1[e] = t67_i64 + t86_i64[e];
+  long long t92[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t88[e] = y_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t92[e] = y_desc_idx1[e] * 1LL;
   long long y_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) y_desc_offs[e] = t75[0] + t88[e];
-  bool t94[2];
+  for (int e = 0; e < 2; ++e) y_desc_offs[e] = t79[0] + t92[e];
+  bool t98[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t94[e] = y_desc_idx1[e] >= 0LL;
-  bool t96[2];
+  for (int e = 0; e < 2; ++e) t98[e] = y_desc_idx1[e] >= 0LL;
+  bool t100[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t96[e] = y_desc_idx1[e] < y_desc_shape1;
-  bool t97[2];
+  for (int e = 0; e < 2; ++e) t100[e] = y_desc_idx1[e] < y_desc_shape1;
+  bool t101[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t97[e] = (t94[e] & t96[e]) != 0;
+  for (int e = 0; e < 2; ++e) t101[e] = (t98[e] & t100[e]) != 0;
   bool y_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) y_desc_mask[e] = (t81[0] & t97[e]) != 0;
+  for (int e = 0; e < 2; ++e) y_desc_mask[e] = (t85[0] & t101[e]) != 0;
   float* y_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) y_desc_ptrs[e] = y_ptr + y_desc_offs[e];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) if (y_desc_mask[e]) *y_desc_ptrs[e] = t66[e];
+  for (int e = 0; e < 2; ++e) if (y_desc_mask[e]) *y_desc_ptrs[e] = t70[e];
   // ../conformance/constructs/tensor_desc_2d.tri:43: zpad_desc.store([pid_m * BM, pid_n * BN], x)
-  int t109 = pid_m * 16;
-  int t111 = pid_n * 16;
-  long long t109_i64 = (long long)(t109);
-  long long t111_i64 = (long long)(t111);
-  int t114[1];
-  t114[0] = L0_base;
-  long long t114_i64[1];
-  t114_i64[0] = (long long)(t114[0]);
+  int t114 = pid_m * 16;
+  int t116 = pid_n * 16;
+  long long t114_i64 = (long long)(t114);
+  long long t116_i64 = (long long)(t116);
+  int t119[1];
+  t119[0] = L0_base;
+  long long t119_i64[1];
+  t119_i64[0] = (long long)(t119[0]);
   long long zpad_desc_idx0[1];
-  zpad_desc_idx0[0] = t109_i64 + t114_i64[0];
-  long long t120[1];
-  t120[0] = zpad_desc_idx0[0] * 48LL;
-  bool t123[1];
-  t123[0] = zpad_desc_idx0[0] >= 0LL;
-  bool t125[1];
-  t125[0] = zpad_desc_idx0[0] < 48LL;
-  bool t126[1];
-  t126[0] = (t123[0] & t125[0]) != 0;
-  int t127[2];
+  zpad_desc_idx0[0] = t114_i64 + t119_i64[0];
+  long long t125[1];
+  t125[0] = zpad_desc_idx0[0] * 48LL;
+  bool t128[1];
+  t128[0] = zpad_desc_idx0[0] >= 0LL;
+  bool t130[1];
+  t130[0] = zpad_desc_idx0[0] < 48LL;
+  bool t131[1];
+  t131[0] = (t128[0] & t130[0]) != 0;
+  int t132[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t127[e] = L2_base + e;
-  long long t127_i64[2];
+  for (int e = 0; e < 2; ++e) t132[e] = L2_base + e;
+  long long t132_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t127_i64[e] = (long long)(t127[e]);
+  for (int e = 0; e < 2; ++e) t132_i64[e] = (long long)(t132[e]);
   long long zpad_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) zpad_desc_idx1[e] = t111_i64 + t127_i64[e];
-  long long t133[2];
+  for (int e = 0; e < 2; ++e) zpad_desc_idx1[e] = t116_i64 + t132_i64[e];
+  long long t138[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t133[e] = zpad_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t138[e] = zpad_desc_idx1[e] * 1LL;
   long long zpad_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) zpad_desc_offs[e] = t120[0] + t133[e];
-  bool t139[2];
+  for (int e = 0; e < 2; ++e) zpad_desc_offs[e] = t125[0] + t138[e];
+  bool t144[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t139[e] = zpad_desc_idx1[e] >= 0LL;
-  bool t141[2];
+  for (int e = 0; e < 2; ++e) t144[e] = zpad_desc_idx1[e] >= 0LL;
+  bool t146[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t141[e] = zpad_desc_idx1[e] < 48LL;
-  bool t142[2];
+  for (int e = 0; e < 2; ++e) t146[e] = zpad_desc_idx1[e] < 48LL;
+  bool t147[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t142[e] = (t139[e] & t141[e]) != 0;
+  for (int e = 0; e < 2; ++e) t147[e] = (t144[e] & t146[e]) != 0;
   bool zpad_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) zpad_desc_mask[e] = (t126[0] & t142[e]) != 0;
+  for (int e = 0; e < 2; ++e) zpad_desc_mask[e] = (t131[0] & t147[e]) != 0;
   float* zpad_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) zpad_desc_ptrs[e] = zpad_ptr + zpad_desc_offs[e];
@@ -211,157 +211,157 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(float* x
   // ../conformance/constructs/tensor_desc_2d.tri:44: x_nan = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN], padding_option="nan")
   long long x_nan_shape0 = (long long)(M);
   long long x_nan_shape1 = (long long)(N);
-  long long x_nan_stride0 = (long long)(N);
+  long long t156 = (long long)(N);
   // ../conformance/constructs/tensor_desc_2d.tri:46: tl.store_tensor_descriptor(npad_desc, [pid_m * BM, pid_n * BN], tl.load_tensor_descriptor(x_nan, [pid_m * BM, pid_n * BN]))
-  int t158 = pid_m * 16;
-  int t160 = pid_n * 16;
-  int t162 = pid_m * 16;
-  int t164 = pid_n * 16;
-  long long t162_i64 = (long long)(t162);
-  long long t164_i64 = (long long)(t164);
-  int t167[1];
-  t167[0] = L0_base;
-  long long t167_i64[1];
-  t167_i64[0] = (long long)(t167[0]);
+  int t166 = pid_m * 16;
+  int t168 = pid_n * 16;
+  int t170 = pid_m * 16;
+  int t172 = pid_n * 16;
+  long long t170_i64 = (long long)(t170);
+  long long t172_i64 = (long long)(t172);
+  int t175[1];
+  t175[0] = L0_base;
+  long long t175_i64[1];
+  t175_i64[0] = (long long)(t175[0]);
   long long x_nan_idx0[1];
-  x_nan_idx0[0] = t162_i64 + t167_i64[0];
-  long long t173[1];
-  t173[0] = x_nan_idx0[0] * x_nan_stride0;
-  bool t176[1];
-  t176[0] = x_nan_idx0[0] >= 0LL;
-  bool t178[1];
-  t178[0] = x_nan_idx0[0] < x_nan_shape0;
-  bool t179[1];
-  t179[0] = (t176[0] & t178[0]) != 0;
-  int t180[2];
+  x_nan_idx0[0] = t170_i64 + t175_i64[0];
+  long long t181[1];
+  t181[0] = x_nan_idx0[0] * t156;
+  bool t184[1];
+  t184[0] = x_nan_idx0[0] >= 0LL;
+  bool t186[1];
+  t186[0] = x_nan_idx0[0] < x_nan_shape0;
+  bool t187[1];
+  t187[0] = (t184[0] & t186[0]) != 0;
+  int t188[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t180[e] = L2_base + e;
-  long long t180_i64[2];
+  for (int e = 0; e < 2; ++e) t188[e] = L2_base + e;
+  long long t188_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t180_i64[e] = (long long)(t180[e]);
+  for (int e = 0; e < 2; ++e) t188_i64[e] = (long long)(t188[e]);
   long long x_nan_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_idx1[e] = t164_i64 + t180_i64[e];
-  long long t186[2];
+  for (int e = 0; e < 2; ++e) x_nan_idx1[e] = t172_i64 + t188_i64[e];
+  long long t194[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t186[e] = x_nan_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t194[e] = x_nan_idx1[e] * 1LL;
   long long x_nan_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_offs[e] = t173[0] + t186[e];
-  bool t192[2];
+  for (int e = 0; e < 2; ++e) x_nan_offs[e] = t181[0] + t194[e];
+  bool t200[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t192[e] = x_nan_idx1[e] >= 0LL;
-  bool t194[2];
+  for (int e = 0; e < 2; ++e) t200[e] = x_nan_idx1[e] >= 0LL;
+  bool t202[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t194[e] = x_nan_idx1[e] < x_nan_shape1;
-  bool t195[2];
+  for (int e = 0; e < 2; ++e) t202[e] = x_nan_idx1[e] < x_nan_shape1;
+  bool t203[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t195[e] = (t192[e] & t194[e]) != 0;
+  for (int e = 0; e < 2; ++e) t203[e] = (t200[e] & t202[e]) != 0;
   bool x_nan_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_mask[e] = (t179[0] & t195[e]) != 0;
+  for (int e = 0; e < 2; ++e) x_nan_mask[e] = (t187[0] & t203[e]) != 0;
   float* x_nan_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_nan_ptrs[e] = x_ptr + x_nan_offs[e];
   float x_nan_ptrs_val[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_nan_ptrs_val[e] = x_nan_mask[e] ? *x_nan_ptrs[e] : tri_f32_bits(0x7fc00000u);
-  long long t158_i64 = (long long)(t158);
-  long long t160_i64 = (long long)(t160);
-  int t206[1];
-  t206[0] = L0_base;
-  long long t206_i64[1];
-  t206_i64[0] = (long long)(t206[0]);
+  long long t166_i64 = (long long)(t166);
+  long long t168_i64 = (long long)(t168);
+  int t214[1];
+  t214[0] = L0_base;
+  long long t214_i64[1];
+  t214_i64[0] = (long long)(t214[0]);
   long long npad_desc_idx0[1];
-  npad_desc_idx0[0] = t158_i64 + t206_i64[0];
-  long long t212[1];
-  t212[0] = npad_desc_idx0[0] * 48LL;
-  bool t215[1];
-  t215[0] = npad_desc_idx0[0] >= 0LL;
-  bool t217[1];
-  t217[0] = npad_desc_idx0[0] < 48LL;
-  bool t218[1];
-  t218[0] = (t215[0] & t217[0]) != 0;
-  int t219[2];
+  npad_desc_idx0[0] = t166_i64 + t214_i64[0];
+  long long t220[1];
+  t220[0] = npad_desc_idx0[0] * 48LL;
+  bool t223[1];
+  t223[0] = npad_desc_idx0[0] >= 0LL;
+  bool t225[1];
+  t225[0] = npad_desc_idx0[0] < 48LL;
+  bool t226[1];
+  t226[0] = (t223[0] & t225[0]) != 0;
+  int t227[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t219[e] = L2_base + e;
-  long long t219_i64[2];
+  for (int e = 0; e < 2; ++e) t227[e] = L2_base + e;
+  long long t227_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t219_i64[e] = (long long)(t219[e]);
+  for (int e = 0; e < 2; ++e) t227_i64[e] = (long long)(t227[e]);
   long long npad_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_idx1[e] = t160_i64 + t219_i64[e];
-  long long t225[2];
+  for (int e = 0; e < 2; ++e) npad_desc_idx1[e] = t168_i64 + t227_i64[e];
+  long long t233[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t225[e] = npad_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t233[e] = npad_desc_idx1[e] * 1LL;
   long long npad_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_offs[e] = t212[0] + t225[e];
-  bool t231[2];
+  for (int e = 0; e < 2; ++e) npad_desc_offs[e] = t220[0] + t233[e];
+  bool t239[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t231[e] = npad_desc_idx1[e] >= 0LL;
-  bool t233[2];
+  for (int e = 0; e < 2; ++e) t239[e] = npad_desc_idx1[e] >= 0LL;
+  bool t241[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t233[e] = npad_desc_idx1[e] < 48LL;
-  bool t234[2];
+  for (int e = 0; e < 2; ++e) t241[e] = npad_desc_idx1[e] < 48LL;
+  bool t242[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t234[e] = (t231[e] & t233[e]) != 0;
+  for (int e = 0; e < 2; ++e) t242[e] = (t239[e] & t241[e]) != 0;
   bool npad_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_mask[e] = (t218[0] & t234[e]) != 0;
+  for (int e = 0; e < 2; ++e) npad_desc_mask[e] = (t226[0] & t242[e]) != 0;
   float* npad_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) npad_desc_ptrs[e] = npad_ptr + npad_desc_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (npad_desc_mask[e]) *npad_desc_ptrs[e] = x_nan_ptrs_val[e];
   // ../conformance/constructs/tensor_desc_2d.tri:47: moved = x_desc.load([pid_m * BM - 5, pid_n * BN - 4])
-  int t242 = pid_m * 16;
-  int t244 = t242 - 5;
-  int t246 = pid_n * 16;
-  int t248 = t246 - 4;
-  long long t244_i64 = (long long)(t244);
-  long long t248_i64 = (long long)(t248);
-  int t251[1];
-  t251[0] = L0_base;
-  long long t251_i64[1];
-  t251_i64[0] = (long long)(t251[0]);
+  int t250 = pid_m * 16;
+  int t252 = t250 - 5;
+  int t254 = pid_n * 16;
+  int t256 = t254 - 4;
+  long long t252_i64 = (long long)(t252);
+  long long t256_i64 = (long long)(t256);
+  int t259[1];
+  t259[0] = L0_base;
+  long long t259_i64[1];
+  t259_i64[0] = (long long)(t259[0]);
   long long x_desc_idx0_1[1];
-  x_desc_idx0_1[0] = t244_i64 + t251_i64[0];
-  long long t257[1];
-  t257[0] = x_desc_idx0_1[0] * x_desc_stride0;
-  bool t260[1];
-  t260[0] = x_desc_idx0_1[0] >= 0LL;
-  bool t262[1];
-  t262[0] = x_desc_idx0_1[0] < x_desc_shape0;
-  bool t263[1];
-  t263[0] = (t260[0] & t262[0]) != 0;
-  int t264[2];
+  x_desc_idx0_1[0] = t252_i64 + t259_i64[0];
+  long long t265[1];
+  t265[0] = x_desc_idx0_1[0] * t11;
+  bool t268[1];
+  t268[0] = x_desc_idx0_1[0] >= 0LL;
+  bool t270[1];
+  t270[0] = x_desc_idx0_1[0] < x_desc_shape0;
+  bool t271[1];
+  t271[0] = (t268[0] & t270[0]) != 0;
+  int t272[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t264[e] = L2_base + e;
-  long long t264_i64[2];
+  for (int e = 0; e < 2; ++e) t272[e] = L2_base + e;
+  long long t272_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t264_i64[e] = (long long)(t264[e]);
+  for (int e = 0; e < 2; ++e) t272_i64[e] = (long long)(t272[e]);
   long long x_desc_idx1_1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_idx1_1[e] = t248_i64 + t264_i64[e];
-  long long t270[2];
+  for (int e = 0; e < 2; ++e) x_desc_idx1_1[e] = t256_i64 + t272_i64[e];
+  long long t278[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t270[e] = x_desc_idx1_1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t278[e] = x_desc_idx1_1[e] * 1LL;
   long long x_desc_offs_1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_offs_1[e] = t257[0] + t270[e];
-  bool t276[2];
+  for (int e = 0; e < 2; ++e) x_desc_offs_1[e] = t265[0] + t278[e];
+  bool t284[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t276[e] = x_desc_idx1_1[e] >= 0LL;
-  bool t278[2];
+  for (int e = 0; e < 2; ++e) t284[e] = x_desc_idx1_1[e] >= 0LL;
+  bool t286[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t278[e] = x_desc_idx1_1[e] < x_desc_shape1;
-  bool t279[2];
+  for (int e = 0; e < 2; ++e) t286[e] = x_desc_idx1_1[e] < x_desc_shape1;
+  bool t287[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t279[e] = (t276[e] & t278[e]) != 0;
+  for (int e = 0; e < 2; ++e) t287[e] = (t284[e] & t286[e]) != 0;
   bool x_desc_mask_1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_mask_1[e] = (t263[0] & t279[e]) != 0;
+  for (int e = 0; e < 2; ++e) x_desc_mask_1[e] = (t271[0] & t287[e]) != 0;
   float* x_desc_ptrs_1[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_desc_ptrs_1[e] = x_ptr + x_desc_offs_1[e];
@@ -369,51 +369,51 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(float* x
   #pragma unroll
   for (int e = 0; e < 2; ++e) moved[e] = x_desc_mask_1[e] ? *x_desc_ptrs_1[e] : 0.0f;
   // ../conformance/constructs/tensor_desc_2d.tri:49: shifted_desc.store([pid_m * BM, pid_n * BN], moved)
-  int t293 = pid_m * 16;
-  int t295 = pid_n * 16;
-  long long t293_i64 = (long long)(t293);
-  long long t295_i64 = (long long)(t295);
-  int t298[1];
-  t298[0] = L0_base;
-  long long t298_i64[1];
-  t298_i64[0] = (long long)(t298[0]);
+  int t302 = pid_m * 16;
+  int t304 = pid_n * 16;
+  long long t302_i64 = (long long)(t302);
+  long long t304_i64 = (long long)(t304);
+  int t307[1];
+  t307[0] = L0_base;
+  long long t307_i64[1];
+  t307_i64[0] = (long long)(t307[0]);
   long long shifted_desc_idx0[1];
-  shifted_desc_idx0[0] = t293_i64 + t298_i64[0];
-  long long t304[1];
-  t304[0] = shifted_desc_idx0[0] * 48LL;
-  bool t307[1];
-  t307[0] = shifted_desc_idx0[0] >= 0LL;
-  bool t309[1];
-  t309[0] = shifted_desc_idx0[0] < 48LL;
-  bool t310[1];
-  t310[0] = (t307[0] & t309[0]) != 0;
-  int t311[2];
+  shifted_desc_idx0[0] = t302_i64 + t307_i64[0];
+  long long t313[1];
+  t313[0] = shifted_desc_idx0[0] * 48LL;
+  bool t316[1];
+  t316[0] = shifted_desc_idx0[0] >= 0LL;
+  bool t318[1];
+  t318[0] = shifted_desc_idx0[0] < 48LL;
+  bool t319[1];
+  t319[0] = (t316[0] & t318[0]) != 0;
+  int t320[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t311[e] = L2_base + e;
-  long long t311_i64[2];
+  for (int e = 0; e < 2; ++e) t320[e] = L2_base + e;
+  long long t320_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t311_i64[e] = (long long)(t311[e]);
+  for (int e = 0; e < 2; ++e) t320_i64[e] = (long long)(t320[e]);
   long long shifted_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) shifted_desc_idx1[e] = t295_i64 + t311_i64[e];
-  long long t317[2];
+  for (int e = 0; e < 2; ++e) shifted_desc_idx1[e] = t304_i64 + t320_i64[e];
+  long long t326[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t317[e] = shifted_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t326[e] = shifted_desc_idx1[e] * 1LL;
   long long shifted_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) shifted_desc_offs[e] = t304[0] + t317[e];
-  bool t323[2];
+  for (int e = 0; e < 2; ++e) shifted_desc_offs[e] = t313[0] + t326[e];
+  bool t332[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t323[e] = shifted_desc_idx1[e] >= 0LL;
-  bool t325[2];
+  for (int e = 0; e < 2; ++e) t332[e] = shifted_desc_idx1[e] >= 0LL;
+  bool t334[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t325[e] = shifted_desc_idx1[e] < 48LL;
-  bool t326[2];
+  for (int e = 0; e < 2; ++e) t334[e] = shifted_desc_idx1[e] < 48LL;
+  bool t335[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t326[e] = (t323[e] & t325[e]) != 0;
+  for (int e = 0; e < 2; ++e) t335[e] = (t332[e] & t334[e]) != 0;
   bool shifted_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) shifted_desc_mask[e] = (t310[0] & t326[e]) != 0;
+  for (int e = 0; e < 2; ++e) shifted_desc_mask[e] = (t319[0] & t335[e]) != 0;
   float* shifted_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) shifted_desc_ptrs[e] = shifted_ptr + shifted_desc_offs[e];

@@ -68,53 +68,53 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_atomic_kernel(int*
   // ../conformance/constructs/tensor_desc_atomic.tri:36: s_desc = tl.make_tensor_descriptor(s_ptr, [M, N], [N, 1], [B, B])
   long long s_desc_shape0 = (long long)(M);
   long long s_desc_shape1 = (long long)(N);
-  long long s_desc_stride0 = (long long)(N);
+  long long t26 = (long long)(N);
   // ../conformance/constructs/tensor_desc_atomic.tri:37: s_desc.atomic_add([pid_m * 8, pid_n * 8], v)
-  int t29 = pid_m * 8;
-  int t31 = pid_n * 8;
-  long long t29_i64 = (long long)(t29);
+  int t31 = pid_m * 8;
+  int t33 = pid_n * 8;
   long long t31_i64 = (long long)(t31);
-  int t34[2];
+  long long t33_i64 = (long long)(t33);
+  int t36[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t34[e] = L0_base + e * 8;
-  long long t34_i64[2];
+  for (int e = 0; e < 2; ++e) t36[e] = L0_base + e * 8;
+  long long t36_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t34_i64[e] = (long long)(t34[e]);
+  for (int e = 0; e < 2; ++e) t36_i64[e] = (long long)(t36[e]);
   long long s_desc_idx0[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) s_desc_idx0[e] = t29_i64 + t34_i64[e];
-  long long t40[2];
+  for (int e = 0; e < 2; ++e) s_desc_idx0[e] = t31_i64 + t36_i64[e];
+  long long t42[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t40[e] = s_desc_idx0[e] * s_desc_stride0;
-  bool t43[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t43[e] = s_desc_idx0[e] >= 0LL;
+  for (int e = 0; e < 2; ++e) t42[e] = s_desc_idx0[e] * t26;
   bool t45[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t45[e] = s_desc_idx0[e] < s_desc_shape0;
-  bool t46[2];
+  for (int e = 0; e < 2; ++e) t45[e] = s_desc_idx0[e] >= 0LL;
+  bool t47[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t46[e] = (t43[e] & t45[e]) != 0;
-  int t47[1];
-  t47[0] = L2_base;
-  long long t47_i64[1];
-  t47_i64[0] = (long long)(t47[0]);
+  for (int e = 0; e < 2; ++e) t47[e] = s_desc_idx0[e] < s_desc_shape0;
+  bool t48[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t48[e] = (t45[e] & t47[e]) != 0;
+  int t49[1];
+  t49[0] = L2_base;
+  long long t49_i64[1];
+  t49_i64[0] = (long long)(t49[0]);
   long long s_desc_idx1[1];
-  s_desc_idx1[0] = t31_i64 + t47_i64[0];
-  long long t53[1];
-  t53[0] = s_desc_idx1[0] * 1LL;
+  s_desc_idx1[0] = t33_i64 + t49_i64[0];
+  long long t55[1];
+  t55[0] = s_desc_idx1[0] * 1LL;
   long long s_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) s_desc_offs[e] = t40[e] + t53[0];
-  bool t59[1];
-  t59[0] = s_desc_idx1[0] >= 0LL;
+  for (int e = 0; e < 2; ++e) s_desc_offs[e] = t42[e] + t55[0];
   bool t61[1];
-  t61[0] = s_desc_idx1[0] < s_desc_shape1;
-  bool t62[1];
-  t62[0] = (t59[0] & t61[0]) != 0;
+  t61[0] = s_desc_idx1[0] >= 0LL;
+  bool t63[1];
+  t63[0] = s_desc_idx1[0] < s_desc_shape1;
+  bool t64[1];
+  t64[0] = (t61[0] & t63[0]) != 0;
   bool s_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) s_desc_mask[e] = (t46[e] & t62[0]) != 0;
+  for (int e = 0; e < 2; ++e) s_desc_mask[e] = (t48[e] & t64[0]) != 0;
   int* s_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) s_desc_ptrs[e] = s_ptr + s_desc_offs[e];
@@ -123,53 +123,53 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_atomic_kernel(int*
   // ../conformance/constructs/tensor_desc_atomic.tri:38: mx_desc = tl.make_tensor_descriptor(mx_ptr, [M, N], [N, 1], [B, B])
   long long mx_desc_shape0 = (long long)(M);
   long long mx_desc_shape1 = (long long)(N);
-  long long mx_desc_stride0 = (long long)(N);
+  long long t73 = (long long)(N);
   // ../conformance/constructs/tensor_desc_atomic.tri:39: mx_desc.atomic_max([pid_m * 8, pid_n * 8], v)
-  int t74 = pid_m * 8;
-  int t76 = pid_n * 8;
-  long long t74_i64 = (long long)(t74);
-  long long t76_i64 = (long long)(t76);
-  int t79[2];
+  int t78 = pid_m * 8;
+  int t80 = pid_n * 8;
+  long long t78_i64 = (long long)(t78);
+  long long t80_i64 = (long long)(t80);
+  int t83[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t79[e] = L0_base + e * 8;
-  long long t79_i64[2];
+  for (int e = 0; e < 2; ++e) t83[e] = L0_base + e * 8;
+  long long t83_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t79_i64[e] = (long long)(t79[e]);
+  for (int e = 0; e < 2; ++e) t83_i64[e] = (long long)(t83[e]);
   long long mx_desc_idx0[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) mx_desc_idx0[e] = t74_i64 + t79_i64[e];
-  long long t85[2];
+  for (int e = 0; e < 2; ++e) mx_desc_idx0[e] = t78_i64 + t83_i64[e];
+  long long t89[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t85[e] = mx_desc_idx0[e] * mx_desc_stride0;
-  bool t88[2];
+  for (int e = 0; e < 2; ++e) t89[e] = mx_desc_idx0[e] * t73;
+  bool t92[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t88[e] = mx_desc_idx0[e] >= 0LL;
-  bool t90[2];
+  for (int e = 0; e < 2; ++e) t92[e] = mx_desc_idx0[e] >= 0LL;
+  bool t94[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t90[e] = mx_desc_idx0[e] < mx_desc_shape0;
-  bool t91[2];
+  for (int e = 0; e < 2; ++e) t94[e] = mx_desc_idx0[e] < mx_desc_shape0;
+  bool t95[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t91[e] = (t88[e] & t90[e]) != 0;
-  int t92[1];
-  t92[0] = L2_base;
-  long long t92_i64[1];
-  t92_i64[0] = (long long)(t92[0]);
+  for (int e = 0; e < 2; ++e) t95[e] = (t92[e] & t94[e]) != 0;
+  int t96[1];
+  t96[0] = L2_base;
+  long long t96_i64[1];
+  t96_i64[0] = (long long)(t96[0]);
   long long mx_desc_idx1[1];
-  mx_desc_idx1[0] = t76_i64 + t92_i64[0];
-  long long t98[1];
-  t98[0] = mx_desc_idx1[0] * 1LL;
+  mx_desc_idx1[0] = t80_i64 + t96_i64[0];
+  long long t102[1];
+  t102[0] = mx_desc_idx1[0] * 1LL;
   long long mx_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) mx_desc_offs[e] = t85[e] + t98[0];
-  bool t104[1];
-  t104[0] = mx_desc_idx1[0] >= 0LL;
-  bool t106[1];
-  t106[0] = mx_desc_idx1[0] < mx_desc_shape1;
-  bool t107[1];
-  t107[0] = (t104[0] & t106[0]) != 0;
+  for (int e = 0; e < 2; ++e) mx_desc_offs[e] = t89[e] + t102[0];
+  bool t108[1];
+  t108[0] = mx_desc_idx1[0] >= 0LL;
+  bool t110[1];
+  t110[0] = mx_desc_idx1[0] < mx_desc_shape1;
+  bool t111[1];
+  t111[0] = (t108[0] & t110[0]) != 0;
   bool mx_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) mx_desc_mask[e] = (t91[e] & t107[0]) != 0;
+  for (int e = 0; e < 2; ++e) mx_desc_mask[e] = (t95[e] & t111[0]) != 0;
   int* mx_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mx_desc_ptrs[e] = mx_ptr + mx_desc_offs[e];
@@ -178,53 +178,53 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_atomic_kernel(int*
   // ../conformance/constructs/tensor_desc_atomic.tri:40: xr_desc = tl.make_tensor_descriptor(xr_ptr, [M, N], [N, 1], [B, B])
   long long xr_desc_shape0 = (long long)(M);
   long long xr_desc_shape1 = (long long)(N);
-  long long xr_desc_stride0 = (long long)(N);
+  long long t120 = (long long)(N);
   // ../conformance/constructs/tensor_desc_atomic.tri:41: xr_desc.atomic_xor([pid_m * 8, pid_n * 8], v)
-  int t119 = pid_m * 8;
-  int t121 = pid_n * 8;
-  long long t119_i64 = (long long)(t119);
-  long long t121_i64 = (long long)(t121);
-  int t124[2];
+  int t125 = pid_m * 8;
+  int t127 = pid_n * 8;
+  long long t125_i64 = (long long)(t125);
+  long long t127_i64 = (long long)(t127);
+  int t130[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t124[e] = L0_base + e * 8;
-  long long t124_i64[2];
+  for (int e = 0; e < 2; ++e) t130[e] = L0_base + e * 8;
+  long long t130_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t124_i64[e] = (long long)(t124[e]);
+  for (int e = 0; e < 2; ++e) t130_i64[e] = (long long)(t130[e]);
   long long xr_desc_idx0[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) xr_desc_idx0[e] = t119_i64 + t124_i64[e];
-  long long t130[2];
+  for (int e = 0; e < 2; ++e) xr_desc_idx0[e] = t125_i64 + t130_i64[e];
+  long long t136[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t130[e] = xr_desc_idx0[e] * xr_desc_stride0;
-  bool t133[2];
+  for (int e = 0; e < 2; ++e) t136[e] = xr_desc_idx0[e] * t120;
+  bool t139[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t133[e] = xr_desc_idx0[e] >= 0LL;
-  bool t135[2];
+  for (int e = 0; e < 2; ++e) t139[e] = xr_desc_idx0[e] >= 0LL;
+  bool t141[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t135[e] = xr_desc_idx0[e] < xr_desc_shape0;
-  bool t136[2];
+  for (int e = 0; e < 2; ++e) t141[e] = xr_desc_idx0[e] < xr_desc_shape0;
+  bool t142[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t136[e] = (t133[e] & t135[e]) != 0;
-  int t137[1];
-  t137[0] = L2_base;
-  long long t137_i64[1];
-  t137_i64[0] = (long long)(t137[0]);
+  for (int e = 0; e < 2; ++e) t142[e] = (t139[e] & t141[e]) != 0;
+  int t143[1];
+  t143[0] = L2_base;
+  long long t143_i64[1];
+  t143_i64[0] = (long long)(t143[0]);
   long long xr_desc_idx1[1];
-  xr_desc_idx1[0] = t121_i64 + t137_i64[0];
-  long long t143[1];
-  t143[0] = xr_desc_idx1[0] * 1LL;
+  xr_desc_idx1[0] = t127_i64 + t143_i64[0];
+  long long t149[1];
+  t149[0] = xr_desc_idx1[0] * 1LL;
   long long xr_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) xr_desc_offs[e] = t130[e] + t143[0];
-  bool t149[1];
-  t149[0] = xr_desc_idx1[0] >= 0LL;
-  bool t151[1];
-  t151[0] = xr_desc_idx1[0] < xr_desc_shape1;
-  bool t152[1];
-  t152[0] = (t149[0] & t151[0]) != 0;
+  for (int e = 0; e < 2; ++e) xr_desc_offs[e] = t136[e] + t149[0];
+  bool t155[1];
+  t155[0] = xr_desc_idx1[0] >= 0LL;
+  bool t157[1];
+  t157[0] = xr_desc_idx1[0] < xr_desc_shape1;
+  bool t158[1];
+  t158[0] = (t155[0] & t157[0]) != 0;
   bool xr_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) xr_desc_mask[e] = (t136[e] & t152[0]) != 0;
+  for (int e = 0; e < 2; ++e) xr_desc_mask[e] = (t142[e] & t158[0]) != 0;
   int* xr_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) xr_desc_ptrs[e] = xr_ptr + xr_desc_offs[e];

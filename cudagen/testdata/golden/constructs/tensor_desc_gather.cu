@@ -47,45 +47,45 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(floa
   // ../conformance/constructs/tensor_desc_gather.tri:37: x_desc = tl.make_tensor_descriptor(x_ptr, [X, Y], [Y, 1], [1, 16])
   long long x_desc_shape0 = (long long)(X);
   long long x_desc_shape1 = (long long)(Y);
-  long long x_desc_stride0 = (long long)(Y);
+  long long t12 = (long long)(Y);
   // ../conformance/constructs/tensor_desc_gather.tri:38: out = x_desc.gather(rows, 24)
   long long x_desc_idx0[1];
   x_desc_idx0[0] = (long long)(rows[0]);
-  long long t18[1];
-  t18[0] = x_desc_idx0[0] * x_desc_stride0;
-  bool t21[1];
-  t21[0] = x_desc_idx0[0] >= 0LL;
+  long long t20[1];
+  t20[0] = x_desc_idx0[0] * t12;
   bool t23[1];
-  t23[0] = x_desc_idx0[0] < x_desc_shape0;
-  bool t24[1];
-  t24[0] = (t21[0] & t23[0]) != 0;
-  int t25[2];
+  t23[0] = x_desc_idx0[0] >= 0LL;
+  bool t25[1];
+  t25[0] = x_desc_idx0[0] < x_desc_shape0;
+  bool t26[1];
+  t26[0] = (t23[0] & t25[0]) != 0;
+  int t27[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t25[e] = L2_base + e;
-  long long t25_i64[2];
+  for (int e = 0; e < 2; ++e) t27[e] = L2_base + e;
+  long long t27_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t25_i64[e] = (long long)(t25[e]);
+  for (int e = 0; e < 2; ++e) t27_i64[e] = (long long)(t27[e]);
   long long x_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_idx1[e] = 24LL + t25_i64[e];
-  long long t31[2];
+  for (int e = 0; e < 2; ++e) x_desc_idx1[e] = 24LL + t27_i64[e];
+  long long t33[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t31[e] = x_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t33[e] = x_desc_idx1[e] * 1LL;
   long long x_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_offs[e] = t18[0] + t31[e];
-  bool t37[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t37[e] = x_desc_idx1[e] >= 0LL;
+  for (int e = 0; e < 2; ++e) x_desc_offs[e] = t20[0] + t33[e];
   bool t39[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t39[e] = x_desc_idx1[e] < x_desc_shape1;
-  bool t40[2];
+  for (int e = 0; e < 2; ++e) t39[e] = x_desc_idx1[e] >= 0LL;
+  bool t41[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t40[e] = (t37[e] & t39[e]) != 0;
+  for (int e = 0; e < 2; ++e) t41[e] = x_desc_idx1[e] < x_desc_shape1;
+  bool t42[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t42[e] = (t39[e] & t41[e]) != 0;
   bool x_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_desc_mask[e] = (t24[0] & t40[e]) != 0;
+  for (int e = 0; e < 2; ++e) x_desc_mask[e] = (t26[0] & t42[e]) != 0;
   float* x_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_desc_ptrs[e] = x_ptr + x_desc_offs[e];
@@ -93,67 +93,67 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(floa
   #pragma unroll
   for (int e = 0; e < 2; ++e) out[e] = x_desc_mask[e] ? *x_desc_ptrs[e] : 0.0f;
   // ../conformance/constructs/tensor_desc_gather.tri:39: tl.store(g_ptr + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], out)
-  int t49[1];
-  t49[0] = L0_base;
-  int t53[1];
-  t53[0] = t49[0] * 16;
+  int t51[1];
+  t51[0] = L0_base;
+  int t55[1];
+  t55[0] = t51[0] * 16;
   float* g_ptrs[1];
-  g_ptrs[0] = g_ptr + t53[0];
-  int t56[2];
+  g_ptrs[0] = g_ptr + t55[0];
+  int t58[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t56[e] = L2_base + e;
-  float* t60[2];
+  for (int e = 0; e < 2; ++e) t58[e] = L2_base + e;
+  float* t62[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t60[e] = g_ptrs[0] + t56[e];
+  for (int e = 0; e < 2; ++e) t62[e] = g_ptrs[0] + t58[e];
   #pragma unroll
   for (int e = 0; e < 2; e += 2) {  // 8-byte vector stores
     tri_f32x2 vec = {out[e + 0], out[e + 1]};
-    *reinterpret_cast<tri_f32x2*>(t60[e]) = vec;
+    *reinterpret_cast<tri_f32x2*>(t62[e]) = vec;
   }
   // ../conformance/constructs/tensor_desc_gather.tri:40: s_desc = tl.make_tensor_descriptor(s_ptr, [X, Y], [Y, 1], [1, 16])
   long long s_desc_shape0 = (long long)(X);
   long long s_desc_shape1 = (long long)(Y);
-  long long s_desc_stride0 = (long long)(Y);
+  long long t66 = (long long)(Y);
   // ../conformance/constructs/tensor_desc_gather.tri:41: s_desc.scatter(out, 39 - rows, 24)
-  int t68[1];
-  t68[0] = 39 - rows[0];
+  int t72[1];
+  t72[0] = 39 - rows[0];
   long long s_desc_idx0[1];
-  s_desc_idx0[0] = (long long)(t68[0]);
-  long long t73[1];
-  t73[0] = s_desc_idx0[0] * s_desc_stride0;
-  bool t76[1];
-  t76[0] = s_desc_idx0[0] >= 0LL;
-  bool t78[1];
-  t78[0] = s_desc_idx0[0] < s_desc_shape0;
-  bool t79[1];
-  t79[0] = (t76[0] & t78[0]) != 0;
-  int t80[2];
+  s_desc_idx0[0] = (long long)(t72[0]);
+  long long t77[1];
+  t77[0] = s_desc_idx0[0] * t66;
+  bool t80[1];
+  t80[0] = s_desc_idx0[0] >= 0LL;
+  bool t82[1];
+  t82[0] = s_desc_idx0[0] < s_desc_shape0;
+  bool t83[1];
+  t83[0] = (t80[0] & t82[0]) != 0;
+  int t84[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t80[e] = L2_base + e;
-  long long t80_i64[2];
+  for (int e = 0; e < 2; ++e) t84[e] = L2_base + e;
+  long long t84_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t80_i64[e] = (long long)(t80[e]);
+  for (int e = 0; e < 2; ++e) t84_i64[e] = (long long)(t84[e]);
   long long s_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) s_desc_idx1[e] = 24LL + t80_i64[e];
-  long long t86[2];
+  for (int e = 0; e < 2; ++e) s_desc_idx1[e] = 24LL + t84_i64[e];
+  long long t90[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t86[e] = s_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t90[e] = s_desc_idx1[e] * 1LL;
   long long s_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) s_desc_offs[e] = t73[0] + t86[e];
-  bool t92[2];
+  for (int e = 0; e < 2; ++e) s_desc_offs[e] = t77[0] + t90[e];
+  bool t96[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t92[e] = s_desc_idx1[e] >= 0LL;
-  bool t94[2];
+  for (int e = 0; e < 2; ++e) t96[e] = s_desc_idx1[e] >= 0LL;
+  bool t98[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t94[e] = s_desc_idx1[e] < s_desc_shape1;
-  bool t95[2];
+  for (int e = 0; e < 2; ++e) t98[e] = s_desc_idx1[e] < s_desc_shape1;
+  bool t99[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t95[e] = (t92[e] & t94[e]) != 0;
+  for (int e = 0; e < 2; ++e) t99[e] = (t96[e] & t98[e]) != 0;
   bool s_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) s_desc_mask[e] = (t79[0] & t95[e]) != 0;
+  for (int e = 0; e < 2; ++e) s_desc_mask[e] = (t83[0] & t99[e]) != 0;
   float* s_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) s_desc_ptrs[e] = s_ptr + s_desc_offs[e];

@@ -160,103 +160,103 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(tri_ha
   // ../conformance/constructs/tensor_desc_host.tri:36: return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
   long long z_desc_shape0 = (long long)(M);
   long long z_desc_shape1 = (long long)(N);
-  long long z_desc_stride0 = (long long)(N);
+  long long t115 = (long long)(N);
   // ../conformance/constructs/tensor_desc_host.tri:49: z_desc.store([off_m, off_n], x + 1.0)
-  tri_half t119[2];
+  tri_half t121[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t119[e] = tri_f2h(tri_h2f(x[e]) + tri_h2f(((tri_half)0x3c00)));
+  for (int e = 0; e < 2; ++e) t121[e] = tri_f2h(tri_h2f(x[e]) + tri_h2f(((tri_half)0x3c00)));
   long long off_m_i64_2 = (long long)(off_m);
   long long off_n_i64_2 = (long long)(off_n);
-  int t122[1];
-  t122[0] = L0_base;
-  long long t122_i64[1];
-  t122_i64[0] = (long long)(t122[0]);
+  int t124[1];
+  t124[0] = L0_base;
+  long long t124_i64[1];
+  t124_i64[0] = (long long)(t124[0]);
   long long z_desc_idx0[1];
-  z_desc_idx0[0] = off_m_i64_2 + t122_i64[0];
-  long long t128[1];
-  t128[0] = z_desc_idx0[0] * z_desc_stride0;
-  bool t131[1];
-  t131[0] = z_desc_idx0[0] >= 0LL;
+  z_desc_idx0[0] = off_m_i64_2 + t124_i64[0];
+  long long t130[1];
+  t130[0] = z_desc_idx0[0] * t115;
   bool t133[1];
-  t133[0] = z_desc_idx0[0] < z_desc_shape0;
-  bool t134[1];
-  t134[0] = (t131[0] & t133[0]) != 0;
-  int t135[2];
+  t133[0] = z_desc_idx0[0] >= 0LL;
+  bool t135[1];
+  t135[0] = z_desc_idx0[0] < z_desc_shape0;
+  bool t136[1];
+  t136[0] = (t133[0] & t135[0]) != 0;
+  int t137[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t135[e] = L2_base + e;
-  long long t135_i64[2];
+  for (int e = 0; e < 2; ++e) t137[e] = L2_base + e;
+  long long t137_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t135_i64[e] = (long long)(t135[e]);
+  for (int e = 0; e < 2; ++e) t137_i64[e] = (long long)(t137[e]);
   long long z_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) z_desc_idx1[e] = off_n_i64_2 + t135_i64[e];
-  long long t141[2];
+  for (int e = 0; e < 2; ++e) z_desc_idx1[e] = off_n_i64_2 + t137_i64[e];
+  long long t143[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t141[e] = z_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t143[e] = z_desc_idx1[e] * 1LL;
   long long z_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) z_desc_offs[e] = t128[0] + t141[e];
-  bool t147[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t147[e] = z_desc_idx1[e] >= 0LL;
+  for (int e = 0; e < 2; ++e) z_desc_offs[e] = t130[0] + t143[e];
   bool t149[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t149[e] = z_desc_idx1[e] < z_desc_shape1;
-  bool t150[2];
+  for (int e = 0; e < 2; ++e) t149[e] = z_desc_idx1[e] >= 0LL;
+  bool t151[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t150[e] = (t147[e] & t149[e]) != 0;
+  for (int e = 0; e < 2; ++e) t151[e] = z_desc_idx1[e] < z_desc_shape1;
+  bool t152[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t152[e] = (t149[e] & t151[e]) != 0;
   bool z_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) z_desc_mask[e] = (t134[0] & t150[e]) != 0;
+  for (int e = 0; e < 2; ++e) z_desc_mask[e] = (t136[0] & t152[e]) != 0;
   tri_half* z_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) z_desc_ptrs[e] = z_ptr + z_desc_offs[e];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) if (z_desc_mask[e]) *z_desc_ptrs[e] = t119[e];
+  for (int e = 0; e < 2; ++e) if (z_desc_mask[e]) *z_desc_ptrs[e] = t121[e];
   // ../conformance/constructs/tensor_desc_host.tri:51: npad_desc.store([off_m, off_n], x_nan_desc.load([off_m, off_n]))
   long long off_m_i64_3 = (long long)(off_m);
   long long off_n_i64_3 = (long long)(off_n);
-  int t163[1];
-  t163[0] = L0_base;
-  long long t163_i64[1];
-  t163_i64[0] = (long long)(t163[0]);
+  int t166[1];
+  t166[0] = L0_base;
+  long long t166_i64[1];
+  t166_i64[0] = (long long)(t166[0]);
   long long x_nan_desc_idx0[1];
-  x_nan_desc_idx0[0] = off_m_i64_3 + t163_i64[0];
-  long long t169[1];
-  t169[0] = x_nan_desc_idx0[0] * x_nan_desc_stride0;
-  bool t172[1];
-  t172[0] = x_nan_desc_idx0[0] >= 0LL;
-  bool t174[1];
-  t174[0] = x_nan_desc_idx0[0] < x_nan_desc_shape0_1;
+  x_nan_desc_idx0[0] = off_m_i64_3 + t166_i64[0];
+  long long t172[1];
+  t172[0] = x_nan_desc_idx0[0] * x_nan_desc_stride0;
   bool t175[1];
-  t175[0] = (t172[0] & t174[0]) != 0;
-  int t176[2];
+  t175[0] = x_nan_desc_idx0[0] >= 0LL;
+  bool t177[1];
+  t177[0] = x_nan_desc_idx0[0] < x_nan_desc_shape0_1;
+  bool t178[1];
+  t178[0] = (t175[0] & t177[0]) != 0;
+  int t179[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t176[e] = L2_base + e;
-  long long t176_i64[2];
+  for (int e = 0; e < 2; ++e) t179[e] = L2_base + e;
+  long long t179_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t176_i64[e] = (long long)(t176[e]);
+  for (int e = 0; e < 2; ++e) t179_i64[e] = (long long)(t179[e]);
   long long x_nan_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_desc_idx1[e] = off_n_i64_3 + t176_i64[e];
-  long long t182[2];
+  for (int e = 0; e < 2; ++e) x_nan_desc_idx1[e] = off_n_i64_3 + t179_i64[e];
+  long long t185[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t182[e] = x_nan_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t185[e] = x_nan_desc_idx1[e] * 1LL;
   long long x_nan_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_desc_offs[e] = t169[0] + t182[e];
-  bool t188[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t188[e] = x_nan_desc_idx1[e] >= 0LL;
-  bool t190[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t190[e] = x_nan_desc_idx1[e] < x_nan_desc_shape1_1;
+  for (int e = 0; e < 2; ++e) x_nan_desc_offs[e] = t172[0] + t185[e];
   bool t191[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t191[e] = (t188[e] & t190[e]) != 0;
+  for (int e = 0; e < 2; ++e) t191[e] = x_nan_desc_idx1[e] >= 0LL;
+  bool t193[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t193[e] = x_nan_desc_idx1[e] < x_nan_desc_shape1_1;
+  bool t194[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t194[e] = (t191[e] & t193[e]) != 0;
   bool x_nan_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) x_nan_desc_mask[e] = (t175[0] & t191[e]) != 0;
+  for (int e = 0; e < 2; ++e) x_nan_desc_mask[e] = (t178[0] & t194[e]) != 0;
   tri_half* x_nan_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_nan_desc_ptrs[e] = x_nan_desc_base + x_nan_desc_offs[e];
@@ -265,47 +265,47 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(tri_ha
   for (int e = 0; e < 2; ++e) x_nan_desc_ptrs_val[e] = x_nan_desc_mask[e] ? *x_nan_desc_ptrs[e] : ((tri_half)0x7e00);
   long long off_m_i64_4 = (long long)(off_m);
   long long off_n_i64_4 = (long long)(off_n);
-  int t202[1];
-  t202[0] = L0_base;
-  long long t202_i64[1];
-  t202_i64[0] = (long long)(t202[0]);
+  int t205[1];
+  t205[0] = L0_base;
+  long long t205_i64[1];
+  t205_i64[0] = (long long)(t205[0]);
   long long npad_desc_idx0[1];
-  npad_desc_idx0[0] = off_m_i64_4 + t202_i64[0];
-  long long t208[1];
-  t208[0] = npad_desc_idx0[0] * 48LL;
-  bool t211[1];
-  t211[0] = npad_desc_idx0[0] >= 0LL;
-  bool t213[1];
-  t213[0] = npad_desc_idx0[0] < 48LL;
+  npad_desc_idx0[0] = off_m_i64_4 + t205_i64[0];
+  long long t211[1];
+  t211[0] = npad_desc_idx0[0] * 48LL;
   bool t214[1];
-  t214[0] = (t211[0] & t213[0]) != 0;
-  int t215[2];
+  t214[0] = npad_desc_idx0[0] >= 0LL;
+  bool t216[1];
+  t216[0] = npad_desc_idx0[0] < 48LL;
+  bool t217[1];
+  t217[0] = (t214[0] & t216[0]) != 0;
+  int t218[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t215[e] = L2_base + e;
-  long long t215_i64[2];
+  for (int e = 0; e < 2; ++e) t218[e] = L2_base + e;
+  long long t218_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t215_i64[e] = (long long)(t215[e]);
+  for (int e = 0; e < 2; ++e) t218_i64[e] = (long long)(t218[e]);
   long long npad_desc_idx1[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_idx1[e] = off_n_i64_4 + t215_i64[e];
-  long long t221[2];
+  for (int e = 0; e < 2; ++e) npad_desc_idx1[e] = off_n_i64_4 + t218_i64[e];
+  long long t224[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t221[e] = npad_desc_idx1[e] * 1LL;
+  for (int e = 0; e < 2; ++e) t224[e] = npad_desc_idx1[e] * 1LL;
   long long npad_desc_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_offs[e] = t208[0] + t221[e];
-  bool t227[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t227[e] = npad_desc_idx1[e] >= 0LL;
-  bool t229[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t229[e] = npad_desc_idx1[e] < 48LL;
+  for (int e = 0; e < 2; ++e) npad_desc_offs[e] = t211[0] + t224[e];
   bool t230[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t230[e] = (t227[e] & t229[e]) != 0;
+  for (int e = 0; e < 2; ++e) t230[e] = npad_desc_idx1[e] >= 0LL;
+  bool t232[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t232[e] = npad_desc_idx1[e] < 48LL;
+  bool t233[2];
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) t233[e] = (t230[e] & t232[e]) != 0;
   bool npad_desc_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) npad_desc_mask[e] = (t214[0] & t230[e]) != 0;
+  for (int e = 0; e < 2; ++e) npad_desc_mask[e] = (t217[0] & t233[e]) != 0;
   tri_half* npad_desc_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) npad_desc_ptrs[e] = npad_ptr + npad_desc_offs[e];

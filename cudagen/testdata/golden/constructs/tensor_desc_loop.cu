@@ -51,70 +51,70 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
   // ../conformance/constructs/tensor_desc_loop.tri:35: desc = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])
   long long desc_shape0_1 = (long long)(M);
   long long desc_shape1_1 = (long long)(N);
-  long long desc_stride0_1 = (long long)(N);
+  long long t9 = (long long)(N);
   // ../conformance/constructs/tensor_desc_loop.tri:37: for j in range(0, N // BN):
-  int t14 = N / 16;
+  int t16 = N / 16;
   #pragma unroll
   for (int e = 0; e < 2; ++e) acc[e] = 0.0f;
   desc_base = x_ptr;
   desc_shape0 = desc_shape0_1;
   desc_shape1 = desc_shape1_1;
-  desc_stride0 = desc_stride0_1;
+  desc_stride0 = t9;
   desc_stride1 = 1LL;
   // ../conformance/constructs/tensor_desc_loop.tri:38: acc += desc.load([pid * BM, j * BN])
-  int t25 = pid * 16;
-  long long t25_i64 = (long long)(t25);
-  int t30[2];
+  int t27 = pid * 16;
+  long long t27_i64 = (long long)(t27);
+  int t32[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t30[e] = L1_base + e * 8;
-  long long t30_i64[2];
+  for (int e = 0; e < 2; ++e) t32[e] = L1_base + e * 8;
+  long long t32_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t30_i64[e] = (long long)(t30[e]);
+  for (int e = 0; e < 2; ++e) t32_i64[e] = (long long)(t32[e]);
   long long desc_idx0[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) desc_idx0[e] = t25_i64 + t30_i64[e];
-  bool t39[2];
+  for (int e = 0; e < 2; ++e) desc_idx0[e] = t27_i64 + t32_i64[e];
+  bool t41[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t39[e] = desc_idx0[e] >= 0LL;
-  int t43[1];
-  t43[0] = L3_base;
-  long long t43_i64[1];
-  t43_i64[0] = (long long)(t43[0]);
+  for (int e = 0; e < 2; ++e) t41[e] = desc_idx0[e] >= 0LL;
+  int t45[1];
+  t45[0] = L3_base;
+  long long t45_i64[1];
+  t45_i64[0] = (long long)(t45[0]);
   // ../conformance/constructs/tensor_desc_loop.tri:37: for j in range(0, N // BN):
-  for (int j = 0; j < t14; j += 1) {
+  for (int j = 0; j < t16; j += 1) {
     float* desc_base_1;
     long long desc_shape0_2;
     long long desc_shape1_2;
-    long long desc_stride0_2;
+    long long desc_stride0_1;
     long long desc_stride1_1;
     // ../conformance/constructs/tensor_desc_loop.tri:38: acc += desc.load([pid * BM, j * BN])
-    int t27 = j * 16;
-    long long t27_i64 = (long long)(t27);
-    long long t36[2];
+    int t29 = j * 16;
+    long long t29_i64 = (long long)(t29);
+    long long t38[2];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t36[e] = desc_idx0[e] * desc_stride0;
-    bool t41[2];
+    for (int e = 0; e < 2; ++e) t38[e] = desc_idx0[e] * desc_stride0;
+    bool t43[2];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t41[e] = desc_idx0[e] < desc_shape0;
-    bool t42[2];
+    for (int e = 0; e < 2; ++e) t43[e] = desc_idx0[e] < desc_shape0;
+    bool t44[2];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t42[e] = (t39[e] & t41[e]) != 0;
+    for (int e = 0; e < 2; ++e) t44[e] = (t41[e] & t43[e]) != 0;
     long long desc_idx1[1];
-    desc_idx1[0] = t27_i64 + t43_i64[0];
-    long long t49[1];
-    t49[0] = desc_idx1[0] * desc_stride1;
+    desc_idx1[0] = t29_i64 + t45_i64[0];
+    long long t51[1];
+    t51[0] = desc_idx1[0] * desc_stride1;
     long long desc_offs[2];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) desc_offs[e] = t36[e] + t49[0];
-    bool t55[1];
-    t55[0] = desc_idx1[0] >= 0LL;
+    for (int e = 0; e < 2; ++e) desc_offs[e] = t38[e] + t51[0];
     bool t57[1];
-    t57[0] = desc_idx1[0] < desc_shape1;
-    bool t58[1];
-    t58[0] = (t55[0] & t57[0]) != 0;
+    t57[0] = desc_idx1[0] >= 0LL;
+    bool t59[1];
+    t59[0] = desc_idx1[0] < desc_shape1;
+    bool t60[1];
+    t60[0] = (t57[0] & t59[0]) != 0;
     bool desc_mask[2];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) desc_mask[e] = (t42[e] & t58[0]) != 0;
+    for (int e = 0; e < 2; ++e) desc_mask[e] = (t44[e] & t60[0]) != 0;
     float* desc_ptrs[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) desc_ptrs[e] = desc_base + desc_offs[e];
@@ -125,36 +125,36 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
     #pragma unroll
     for (int e = 0; e < 2; ++e) acc_1[e] = acc[e] + desc_ptrs_val[e];
     // ../conformance/constructs/tensor_desc_loop.tri:39: if j % 2 == 0:
-    int t69 = j % 2;
-    bool t71 = t69 == 0;
-    if (t71) {
+    int t71 = j % 2;
+    bool t73 = t71 == 0;
+    if (t73) {
       // ../conformance/constructs/tensor_desc_loop.tri:40: desc = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])
       long long desc_shape0_3 = (long long)(M);
       long long desc_shape1_3 = (long long)(N);
-      long long desc_stride0_3 = (long long)(N);
+      long long t76 = (long long)(N);
       // ../conformance/constructs/tensor_desc_loop.tri:39: if j % 2 == 0:
       desc_base_1 = x_ptr;
       desc_shape0_2 = desc_shape0_3;
       desc_shape1_2 = desc_shape1_3;
-      desc_stride0_2 = desc_stride0_3;
+      desc_stride0_1 = t76;
       desc_stride1_1 = 1LL;
     } else {
       // ../conformance/constructs/tensor_desc_loop.tri:42: desc = tl.make_tensor_descriptor(x2_ptr, [M, N], [N, 1], [BM, BN])
       long long desc_shape0_4 = (long long)(M);
       long long desc_shape1_4 = (long long)(N);
-      long long desc_stride0_4 = (long long)(N);
+      long long t82 = (long long)(N);
       // ../conformance/constructs/tensor_desc_loop.tri:39: if j % 2 == 0:
       desc_base_1 = x2_ptr;
       desc_shape0_2 = desc_shape0_4;
       desc_shape1_2 = desc_shape1_4;
-      desc_stride0_2 = desc_stride0_4;
+      desc_stride0_1 = t82;
       desc_stride1_1 = 1LL;
     }
     // ../conformance/constructs/tensor_desc_loop.tri:39: if j % 2 == 0:
     float* desc_base_2 = desc_base_1;
     long long desc_shape0_5 = desc_shape0_2;
     long long desc_shape1_5 = desc_shape1_2;
-    long long desc_stride0_5 = desc_stride0_2;
+    long long desc_stride0_2 = desc_stride0_1;
     long long desc_stride1_2 = desc_stride1_1;
     // ../conformance/constructs/tensor_desc_loop.tri:37: for j in range(0, N // BN):
     #pragma unroll
@@ -162,13 +162,13 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
     desc_base = desc_base_2;
     desc_shape0 = desc_shape0_5;
     desc_shape1 = desc_shape1_5;
-    desc_stride0 = desc_stride0_5;
+    desc_stride0 = desc_stride0_2;
     desc_stride1 = desc_stride1_2;
   }
   // ../conformance/constructs/tensor_desc_loop.tri:43: if pid % 2 == 0:
-  int t92 = pid % 2;
-  bool t94 = t92 == 0;
-  if (t94) {
+  int t98 = pid % 2;
+  bool t100 = t98 == 0;
+  if (t100) {
     // ../conformance/constructs/tensor_desc_loop.tri:44: out = tl.make_tensor_descriptor(y_ptr, [M, BN], [BN, 1], [BM, BN])
     long long out_shape0_1 = (long long)(M);
     // ../conformance/constructs/tensor_desc_loop.tri:43: if pid % 2 == 0:
@@ -188,49 +188,49 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
     out_stride1 = 1LL;
   }
   // ../conformance/constructs/tensor_desc_loop.tri:47: out.store([pid * BM, 0], acc)
-  int t109 = pid * 16;
-  long long t109_i64 = (long long)(t109);
-  int t112[2];
+  int t117 = pid * 16;
+  long long t117_i64 = (long long)(t117);
+  int t120[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t112[e] = L1_base + e * 8;
-  long long t112_i64[2];
+  for (int e = 0; e < 2; ++e) t120[e] = L1_base + e * 8;
+  long long t120_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t112_i64[e] = (long long)(t112[e]);
+  for (int e = 0; e < 2; ++e) t120_i64[e] = (long long)(t120[e]);
   long long out_idx0[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) out_idx0[e] = t109_i64 + t112_i64[e];
-  long long t118[2];
+  for (int e = 0; e < 2; ++e) out_idx0[e] = t117_i64 + t120_i64[e];
+  long long t126[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t118[e] = out_idx0[e] * out_stride0;
-  bool t121[2];
+  for (int e = 0; e < 2; ++e) t126[e] = out_idx0[e] * out_stride0;
+  bool t129[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t121[e] = out_idx0[e] >= 0LL;
-  bool t123[2];
+  for (int e = 0; e < 2; ++e) t129[e] = out_idx0[e] >= 0LL;
+  bool t131[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t123[e] = out_idx0[e] < out_shape0;
-  bool t124[2];
+  for (int e = 0; e < 2; ++e) t131[e] = out_idx0[e] < out_shape0;
+  bool t132[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t124[e] = (t121[e] & t123[e]) != 0;
-  int t125[1];
-  t125[0] = L3_base;
-  long long t125_i64[1];
-  t125_i64[0] = (long long)(t125[0]);
+  for (int e = 0; e < 2; ++e) t132[e] = (t129[e] & t131[e]) != 0;
+  int t133[1];
+  t133[0] = L3_base;
+  long long t133_i64[1];
+  t133_i64[0] = (long long)(t133[0]);
   long long out_idx1[1];
-  out_idx1[0] = 0LL + t125_i64[0];
-  long long t131[1];
-  t131[0] = out_idx1[0] * out_stride1;
+  out_idx1[0] = 0LL + t133_i64[0];
+  long long t139[1];
+  t139[0] = out_idx1[0] * out_stride1;
   long long out_offs[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) out_offs[e] = t118[e] + t131[0];
-  bool t137[1];
-  t137[0] = out_idx1[0] >= 0LL;
-  bool t139[1];
-  t139[0] = out_idx1[0] < out_shape1;
-  bool t140[1];
-  t140[0] = (t137[0] & t139[0]) != 0;
+  for (int e = 0; e < 2; ++e) out_offs[e] = t126[e] + t139[0];
+  bool t145[1];
+  t145[0] = out_idx1[0] >= 0LL;
+  bool t147[1];
+  t147[0] = out_idx1[0] < out_shape1;
+  bool t148[1];
+  t148[0] = (t145[0] & t147[0]) != 0;
   bool out_mask[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) out_mask[e] = (t124[e] & t140[0]) != 0;
+  for (int e = 0; e < 2; ++e) out_mask[e] = (t132[e] & t148[0]) != 0;
   float* out_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) out_ptrs[e] = out_base + out_offs[e];

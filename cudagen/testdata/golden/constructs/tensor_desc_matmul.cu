@@ -79,110 +79,110 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_ma
   // ../conformance/constructs/tensor_desc_matmul.tri:32: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
   long long a_desc_shape0 = (long long)(M);
   long long a_desc_shape1 = (long long)(K);
-  long long a_desc_stride0 = (long long)(K);
+  long long t8 = (long long)(K);
   // ../conformance/constructs/tensor_desc_matmul.tri:33: b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
   long long b_desc_shape0 = (long long)(N);
   long long b_desc_shape1 = (long long)(K);
-  long long b_desc_stride0 = (long long)(K);
+  long long t14 = (long long)(K);
   // ../conformance/constructs/tensor_desc_matmul.tri:34: c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
   long long c_desc_shape0 = (long long)(M);
   long long c_desc_shape1 = (long long)(N);
-  long long c_desc_stride0 = (long long)(N);
+  long long t20 = (long long)(N);
   // ../conformance/constructs/tensor_desc_matmul.tri:35: offs_am = tl.program_id(0) * BM
   int offs_am = tri_program_id_x() * 64;
   // ../conformance/constructs/tensor_desc_matmul.tri:36: offs_bn = tl.program_id(1) * BN
   int offs_bn = tri_program_id_y() * 64;
   // ../conformance/constructs/tensor_desc_matmul.tri:38: for k in range(tl.cdiv(K, BK)):
-  int t27 = K + 32;
-  int t29 = t27 - 1;
-  int t31 = t29 / 32;
+  int t33 = K + 32;
+  int t35 = t33 - 1;
+  int t37 = t35 / 32;
   #pragma unroll
   for (int e = 0; e < 32; ++e) accumulator[e] = 0.0f;
   // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
   long long offs_am_i64 = (long long)(offs_am);
-  int t40[2];
+  int t46[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t40[e] = L1_base + e * 32;
-  long long t40_i64[2];
+  for (int e = 0; e < 2; ++e) t46[e] = L1_base + e * 32;
+  long long t46_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t40_i64[e] = (long long)(t40[e]);
+  for (int e = 0; e < 2; ++e) t46_i64[e] = (long long)(t46[e]);
   long long a_desc_idx0[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) a_desc_idx0[e] = offs_am_i64 + t40_i64[e];
-  long long t46[2];
+  for (int e = 0; e < 2; ++e) a_desc_idx0[e] = offs_am_i64 + t46_i64[e];
+  long long t52[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t46[e] = a_desc_idx0[e] * a_desc_stride0;
-  bool t49[2];
+  for (int e = 0; e < 2; ++e) t52[e] = a_desc_idx0[e] * t8;
+  bool t55[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t49[e] = a_desc_idx0[e] >= 0LL;
-  bool t51[2];
+  for (int e = 0; e < 2; ++e) t55[e] = a_desc_idx0[e] >= 0LL;
+  bool t57[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t51[e] = a_desc_idx0[e] < a_desc_shape0;
-  bool t52[2];
+  for (int e = 0; e < 2; ++e) t57[e] = a_desc_idx0[e] < a_desc_shape0;
+  bool t58[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t52[e] = (t49[e] & t51[e]) != 0;
-  int t53[8];
+  for (int e = 0; e < 2; ++e) t58[e] = (t55[e] & t57[e]) != 0;
+  int t59[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t53[e] = L3_base + e;
-  long long t53_i64[8];
+  for (int e = 0; e < 8; ++e) t59[e] = L3_base + e;
+  long long t59_i64[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t53_i64[e] = (long long)(t53[e]);
+  for (int e = 0; e < 8; ++e) t59_i64[e] = (long long)(t59[e]);
   // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
   long long offs_bn_i64 = (long long)(offs_bn);
-  int t79[2];
+  int t85[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t79[e] = L1_base + e * 32;
-  long long t79_i64[2];
+  for (int e = 0; e < 2; ++e) t85[e] = L1_base + e * 32;
+  long long t85_i64[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t79_i64[e] = (long long)(t79[e]);
+  for (int e = 0; e < 2; ++e) t85_i64[e] = (long long)(t85[e]);
   long long b_desc_idx0[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) b_desc_idx0[e] = offs_bn_i64 + t79_i64[e];
-  long long t85[2];
+  for (int e = 0; e < 2; ++e) b_desc_idx0[e] = offs_bn_i64 + t85_i64[e];
+  long long t91[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t85[e] = b_desc_idx0[e] * b_desc_stride0;
-  bool t88[2];
+  for (int e = 0; e < 2; ++e) t91[e] = b_desc_idx0[e] * t14;
+  bool t94[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t88[e] = b_desc_idx0[e] >= 0LL;
-  bool t90[2];
+  for (int e = 0; e < 2; ++e) t94[e] = b_desc_idx0[e] >= 0LL;
+  bool t96[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t90[e] = b_desc_idx0[e] < b_desc_shape0;
-  bool t91[2];
+  for (int e = 0; e < 2; ++e) t96[e] = b_desc_idx0[e] < b_desc_shape0;
+  bool t97[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) t91[e] = (t88[e] & t90[e]) != 0;
-  int t92[8];
+  for (int e = 0; e < 2; ++e) t97[e] = (t94[e] & t96[e]) != 0;
+  int t98[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t92[e] = L3_base + e;
-  long long t92_i64[8];
+  for (int e = 0; e < 8; ++e) t98[e] = L3_base + e;
+  long long t98_i64[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t92_i64[e] = (long long)(t92[e]);
+  for (int e = 0; e < 8; ++e) t98_i64[e] = (long long)(t98[e]);
   // ../conformance/constructs/tensor_desc_matmul.tri:38: for k in range(tl.cdiv(K, BK)):
-  for (int k = 0; k < t31; k += 1) {
+  for (int k = 0; k < t37; k += 1) {
     // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
     int offs_k = k * 32;
     // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
     long long offs_k_i64 = (long long)(offs_k);
     long long a_desc_idx1[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) a_desc_idx1[e] = offs_k_i64 + t53_i64[e];
-    long long t59[8];
+    for (int e = 0; e < 8; ++e) a_desc_idx1[e] = offs_k_i64 + t59_i64[e];
+    long long t65[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t59[e] = a_desc_idx1[e] * 1LL;
+    for (int e = 0; e < 8; ++e) t65[e] = a_desc_idx1[e] * 1LL;
     long long a_desc_offs[16];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) a_desc_offs[e] = t46[e / 8 % 2] + t59[e % 8];
-    bool t65[8];
+    for (int e = 0; e < 16; ++e) a_desc_offs[e] = t52[e / 8 % 2] + t65[e % 8];
+    bool t71[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t65[e] = a_desc_idx1[e] >= 0LL;
-    bool t67[8];
+    for (int e = 0; e < 8; ++e) t71[e] = a_desc_idx1[e] >= 0LL;
+    bool t73[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t67[e] = a_desc_idx1[e] < a_desc_shape1;
-    bool t68[8];
+    for (int e = 0; e < 8; ++e) t73[e] = a_desc_idx1[e] < a_desc_shape1;
+    bool t74[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t68[e] = (t65[e] & t67[e]) != 0;
+    for (int e = 0; e < 8; ++e) t74[e] = (t71[e] & t73[e]) != 0;
     bool a_desc_mask[16];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) a_desc_mask[e] = (t52[e / 8 % 2] & t68[e % 8]) != 0;
+    for (int e = 0; e < 16; ++e) a_desc_mask[e] = (t58[e / 8 % 2] & t74[e % 8]) != 0;
     tri_half* a_desc_ptrs[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) a_desc_ptrs[e] = a_ptr + a_desc_offs[e];
@@ -193,25 +193,25 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_ma
     long long offs_k_i64_1 = (long long)(offs_k);
     long long b_desc_idx1[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) b_desc_idx1[e] = offs_k_i64_1 + t92_i64[e];
-    long long t98[8];
+    for (int e = 0; e < 8; ++e) b_desc_idx1[e] = offs_k_i64_1 + t98_i64[e];
+    long long t104[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t98[e] = b_desc_idx1[e] * 1LL;
+    for (int e = 0; e < 8; ++e) t104[e] = b_desc_idx1[e] * 1LL;
     long long b_desc_offs[16];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) b_desc_offs[e] = t85[e / 8 % 2] + t98[e % 8];
-    bool t104[8];
+    for (int e = 0; e < 16; ++e) b_desc_offs[e] = t91[e / 8 % 2] + t104[e % 8];
+    bool t110[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t104[e] = b_desc_idx1[e] >= 0LL;
-    bool t106[8];
+    for (int e = 0; e < 8; ++e) t110[e] = b_desc_idx1[e] >= 0LL;
+    bool t112[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t106[e] = b_desc_idx1[e] < b_desc_shape1;
-    bool t107[8];
+    for (int e = 0; e < 8; ++e) t112[e] = b_desc_idx1[e] < b_desc_shape1;
+    bool t113[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t107[e] = (t104[e] & t106[e]) != 0;
+    for (int e = 0; e < 8; ++e) t113[e] = (t110[e] & t112[e]) != 0;
     bool b_desc_mask[16];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) b_desc_mask[e] = (t91[e / 8 % 2] & t107[e % 8]) != 0;
+    for (int e = 0; e < 16; ++e) b_desc_mask[e] = (t97[e / 8 % 2] & t113[e % 8]) != 0;
     tri_half* b_desc_ptrs[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) b_desc_ptrs[e] = b_ptr + b_desc_offs[e];
@@ -223,15 +223,15 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_ma
     #pragma unroll
     for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 32 + L5_base1 + e % 8] = b[e];
     __syncthreads();
-    tri_half t116[16];
+    tri_half t122[16];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) t116[e] = reinterpret_cast<tri_half*>(tri_smem)[(L6_base1 + (e % 2) * 32) * 32 + L6_base0 + (e / 2) * 4];
+    for (int e = 0; e < 16; ++e) t122[e] = reinterpret_cast<tri_half*>(tri_smem)[(L6_base1 + (e % 2) * 32) * 32 + L6_base0 + (e / 2) * 4];
     __syncthreads();
     // tl.dot fp16[64,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
     #pragma unroll
     for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 32 + L5_base1 + e % 8] = a[e];
     #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 4096)[(L6_base0 + (e / 2) * 4) * 64 + L6_base1 + (e % 2) * 32] = t116[e];
+    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 4096)[(L6_base0 + (e / 2) * 4) * 64 + L6_base1 + (e % 2) * 32] = t122[e];
     __syncthreads();
     #pragma unroll
     for (int e = 0; e < 32; ++e) accumulator[e] = accumulator[e];
@@ -260,54 +260,54 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_ma
   // ../conformance/constructs/tensor_desc_matmul.tri:43: c_desc.store([offs_am, offs_bn], accumulator)
   long long offs_am_i64_1 = (long long)(offs_am);
   long long offs_bn_i64_1 = (long long)(offs_bn);
-  int t121[4];
+  int t127[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t121[e] = L7_base + e * 16;
-  long long t121_i64[4];
+  for (int e = 0; e < 4; ++e) t127[e] = L7_base + e * 16;
+  long long t127_i64[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t121_i64[e] = (long long)(t121[e]);
+  for (int e = 0; e < 4; ++e) t127_i64[e] = (long long)(t127[e]);
   long long c_desc_idx0[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) c_desc_idx0[e] = offs_am_i64_1 + t121_i64[e];
-  long long t127[4];
+  for (int e = 0; e < 4; ++e) c_desc_idx0[e] = offs_am_i64_1 + t127_i64[e];
+  long long t133[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t127[e] = c_desc_idx0[e] * c_desc_stride0;
-  bool t130[4];
+  for (int e = 0; e < 4; ++e) t133[e] = c_desc_idx0[e] * t20;
+  bool t136[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t130[e] = c_desc_idx0[e] >= 0LL;
-  bool t132[4];
+  for (int e = 0; e < 4; ++e) t136[e] = c_desc_idx0[e] >= 0LL;
+  bool t138[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t132[e] = c_desc_idx0[e] < c_desc_shape0;
-  bool t133[4];
+  for (int e = 0; e < 4; ++e) t138[e] = c_desc_idx0[e] < c_desc_shape0;
+  bool t139[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t133[e] = (t130[e] & t132[e]) != 0;
-  int t134[8];
+  for (int e = 0; e < 4; ++e) t139[e] = (t136[e] & t138[e]) != 0;
+  int t140[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t134[e] = L9_base + (e / 2) * 16 + e % 2;
-  long long t134_i64[8];
+  for (int e = 0; e < 8; ++e) t140[e] = L9_base + (e / 2) * 16 + e % 2;
+  long long t140_i64[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t134_i64[e] = (long long)(t134[e]);
+  for (int e = 0; e < 8; ++e) t140_i64[e] = (long long)(t140[e]);
   long long c_desc_idx1[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) c_desc_idx1[e] = offs_bn_i64_1 + t134_i64[e];
-  long long t140[8];
+  for (int e = 0; e < 8; ++e) c_desc_idx1[e] = offs_bn_i64_1 + t140_i64[e];
+  long long t146[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t140[e] = c_desc_idx1[e % 2 + (e / 2 % 4) * 2] * 1LL;
+  for (int e = 0; e < 8; ++e) t146[e] = c_desc_idx1[e % 2 + (e / 2 % 4) * 2] * 1LL;
   long long c_desc_offs[32];
   #pragma unroll
-  for (int e = 0; e < 32; ++e) c_desc_offs[e] = t127[e / 8 % 4] + t140[e % 2 + (e / 2 % 4) * 2];
-  bool t146[8];
+  for (int e = 0; e < 32; ++e) c_desc_offs[e] = t133[e / 8 % 4] + t146[e % 2 + (e / 2 % 4) * 2];
+  bool t152[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t146[e] = c_desc_idx1[e % 2 + (e / 2 % 4) * 2] >= 0LL;
-  bool t148[8];
+  for (int e = 0; e < 8; ++e) t152[e] = c_desc_idx1[e % 2 + (e / 2 % 4) * 2] >= 0LL;
+  bool t154[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t148[e] = c_desc_idx1[e % 2 + (e / 2 % 4) * 2] < c_desc_shape1;
-  bool t149[8];
+  for (int e = 0; e < 8; ++e) t154[e] = c_desc_idx1[e % 2 + (e / 2 % 4) * 2] < c_desc_shape1;
+  bool t155[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t149[e] = (t146[e] & t148[e]) != 0;
+  for (int e = 0; e < 8; ++e) t155[e] = (t152[e] & t154[e]) != 0;
   bool c_desc_mask[32];
   #pragma unroll
-  for (int e = 0; e < 32; ++e) c_desc_mask[e] = (t133[e / 8 % 4] & t149[e % 2 + (e / 2 % 4) * 2]) != 0;
+  for (int e = 0; e < 32; ++e) c_desc_mask[e] = (t139[e / 8 % 4] & t155[e % 2 + (e / 2 % 4) * 2]) != 0;
   float* c_desc_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c_desc_ptrs[e] = c_ptr + c_desc_offs[e];

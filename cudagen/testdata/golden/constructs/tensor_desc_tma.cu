@@ -128,6 +128,13 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(tri_hal
   int L12_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L12 tiles
   int L12_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L12 tiles
   float acc[64];
+  // ../conformance/constructs/tensor_desc_tma.tri:23: def tensor_desc_tma_kernel(a_desc, b_desc, c_desc, K):
+  long long a_desc_shape0_1 = (long long)(a_desc_shape0);
+  long long a_desc_shape1_1 = (long long)(a_desc_shape1);
+  long long b_desc_shape0_1 = (long long)(b_desc_shape0);
+  long long b_desc_shape1_1 = (long long)(b_desc_shape1);
+  long long c_desc_shape0_1 = (long long)(c_desc_shape0);
+  long long c_desc_shape1_1 = (long long)(c_desc_shape1);
   // ../conformance/constructs/tensor_desc_tma.tri:27: offs_am = tl.program_id(0) * BM
   int offs_am = tri_program_id_x() * 128;
   // ../conformance/constructs/tensor_desc_tma.tri:28: offs_bn = tl.program_id(1) * BN
