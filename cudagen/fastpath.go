@@ -76,7 +76,7 @@ func (e *emitter) fullTest(b *ir.Block, from, to int) (split int, test string) {
 		case ir.OpStore:
 			mask = v.Args[2]
 		}
-		if mask == nil || e.tmaStores[v.ID] != nil {
+		if mask == nil || e.tmaStores[v.ID] != nil || e.directStores[v.ID] {
 			// The TMA unit writes only what lies inside the tensor: a TMA
 			// store needs no test of its mask.
 			continue

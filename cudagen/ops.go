@@ -30,6 +30,10 @@ func (e *emitter) value(v *ir.Value) {
 			e.tmaStore(v, tm)
 			return
 		}
+		if e.directStores[v.ID] {
+			e.directStore(v)
+			return
+		}
 		e.store(v)
 		return
 	case ir.OpBarrier:

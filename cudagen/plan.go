@@ -54,8 +54,9 @@ type plan struct {
 	tma bool
 	// tmaStores are the stores the TMA unit writes (tma.go), by value ID;
 	// dead, by value ID, the values no emitted code needs.
-	tmaStores map[int]*tensorMap
-	dead      []bool
+	tmaStores    map[int]*tensorMap
+	directStores map[int]bool
+	dead         []bool
 }
 
 // newPlan indexes k, checks it, and chooses layouts for target arch.
@@ -144,6 +145,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 		p.chooseLayouts()
 	}
 	p.findTMAStores()
+	p.findDirectStores()
 	p.findDeadValues()
 	return p, nil
 }

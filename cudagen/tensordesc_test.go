@@ -44,7 +44,8 @@ func TestHostTensorDescMatmulCopies(t *testing.T) {
 // made in the kernel, whose shapes are not known multiples of anything:
 // Triton's contract (a 16-byte aligned base and leading strides) makes
 // their rows aligned, and the byte count of each copy replaces the mask,
-// so the copies are 16 bytes wide rather than element by element.
+// so the copies are 16 bytes wide rather than element by element; the
+// store of the result is written by rows from the descriptor as well.
 func TestDeviceTensorDescMatmulCopies(t *testing.T) {
 	src, err := build(t, "../conformance/constructs/tensor_desc_matmul.tri", "sm_90a")
 	require.NoError(t, err)
@@ -52,6 +53,12 @@ func TestDeviceTensorDescMatmulCopies(t *testing.T) {
 	assert.Contains(t, src, "// b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)")
 	assert.NotContains(t, src, "element by element")
 	assert.NotContains(t, src, "tri_tmap")
+	// The store of c goes by rows from the descriptor too: 8-byte vector
+	// stores where a thread's run lies inside the tensor.
+	assert.Contains(t, src, "// Written by rows from the descriptor: a run of 2 element(s) a thread, only what lies inside the tensor.")
+	assert.Contains(t, src, "if (tri_in && tri_col >= 0 && tri_col + 2 <= c_desc_shape1) {")
+	assert.Contains(t, src, "*reinterpret_cast<tri_f32x2*>(tri_p) = vec;")
+	assert.NotContains(t, src, "c_desc_ptrs")
 }
 
 // TestHostTensorDescMatmulTMA checks that the same loop copies with the

@@ -14,6 +14,7 @@ package cudagen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -49,6 +50,27 @@ func (p *plan) findTMAStores() {
 	})
 }
 
+// findDirectStores records the stores through a tensor descriptor that
+// the TMA unit does not write, on sm_90a: they are written by rows from the
+// descriptor (directStore), without their pointer and mask tiles.
+func (p *plan) findDirectStores() {
+	p.directStores = map[int]bool{}
+	if !p.wgmma {
+		return
+	}
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		d := v.Desc
+		if v.Op != ir.OpStore || d == nil || p.tmaStores[v.ID] != nil || len(d.Offsets) != 2 || len(d.Shape) != 2 ||
+			len(d.Strides) != 2 || v.Args[1].Type.Shape.Rank() != 2 {
+			return
+		}
+		if s := d.Strides[1]; s.Op != ir.OpConst || s.Const.Int != 1 {
+			return
+		}
+		p.directStores[v.ID] = true
+	})
+}
+
 // findDeadValues marks the values nothing emitted needs: pure values all
 // of whose users are dead, or read them only as the pointers, mask or
 // other of an access the TMA unit makes (the loads of the pipelines that
@@ -57,6 +79,9 @@ func (p *plan) findDeadValues() {
 	p.dead = make([]bool, p.k.NumValues)
 	tmaAccess := map[int]bool{}
 	for id := range p.tmaStores {
+		tmaAccess[id] = true
+	}
+	for id := range p.directStores {
 		tmaAccess[id] = true
 	}
 	for _, pl := range p.loops {
@@ -135,4 +160,66 @@ func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
 	e.w.line("tri_bulk_wait_read();  // the TMA unit has read the block")
 	e.w.close("}")
 	e.w.line("__syncthreads();  // the scratch memory is free again")
+}
+
+// directStore writes store v, through a tensor descriptor, by rows: each
+// thread's run of w elements along a row goes to base + row * stride +
+// column as one vector store where the whole run lies inside the tensor,
+// else element by element where each does.
+func (e *emitter) directStore(v *ir.Value) {
+	d := v.Desc
+	val := v.Args[1]
+	a, _ := accessOf(v)
+	l := e.layoutOf(v.Args[0])
+	w := 1
+	if l.KStride[1] == 1 {
+		w = max(1, min(e.idealWidth(a, 1), l.Spt[1]))
+	}
+	if w*a.Bytes < 4 {
+		w = 1
+	}
+	row := fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[0], ""), l.coord(0, "e"))
+	col := fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[1], ""), l.coord(1, "e"))
+	shape1 := e.expr(d.Shape[1], "")
+	owner := ""
+	if l.Repl {
+		owner = l.owner() + " && "
+	}
+	e.w.line("// Written by rows from the descriptor: a run of %d element(s) a thread, only what lies inside the tensor.", w)
+	e.w.line("#pragma unroll")
+	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
+	e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
+	e.w.line("%s* tri_p = %s + tri_row * %s + tri_col;", cType(ir.Scalar(val.Type.Kind)), e.expr(d.Base, ""), e.expr(d.Strides[0], ""))
+	e.w.line("const bool tri_in = %stri_row >= 0 && tri_row < %s;", owner, e.expr(d.Shape[0], ""))
+	if w == 1 {
+		e.w.line("if (tri_in && tri_col >= 0 && tri_col < %s) *tri_p = %s;", shape1, e.expr(val, "e"))
+		e.w.close("}")
+		return
+	}
+	k := val.Type.Kind
+	vs := vectorShape(k, w)
+	fields := make([]string, len(vs.Fields))
+	for j := 0; j < w; j++ {
+		x := toBits(k, e.expr(val, fmt.Sprintf("e + %d", j)), j%vs.PerField, vs.PerField)
+		if f := j / vs.PerField; fields[f] == "" {
+			fields[f] = x
+		} else {
+			fields[f] += " | " + x
+		}
+	}
+	vec := fields[0]
+	if len(fields) > 1 {
+		vec = "{" + strings.Join(fields, ", ") + "}"
+	}
+	e.w.open("if (tri_in && tri_col >= 0 && tri_col + %d <= %s) {", w, shape1)
+	e.w.line("%s vec = %s;", vs.Type, vec)
+	e.w.line("*reinterpret_cast<%s*>(tri_p) = vec;", vs.Type)
+	e.w.indent--
+	e.w.line("} else {")
+	e.w.indent++
+	for j := 0; j < w; j++ {
+		e.w.line("if (tri_in && tri_col + %d >= 0 && tri_col + %d < %s) tri_p[%d] = %s;", j, j, shape1, j, e.expr(val, fmt.Sprintf("e + %d", j)))
+	}
+	e.w.close("}")
+	e.w.close("}")
 }
