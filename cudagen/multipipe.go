@@ -121,6 +121,10 @@ type wgOperand struct {
 	// from it two at a time (cvt.rn.f16x2.f32).
 	cvt  *ir.Value
 	tile smemTile // streamed and invariant operands
+	// direct marks a streamed load through a tensor descriptor copied by
+	// rows from the descriptor (directStageCopies), without its pointer
+	// and mask tiles.
+	direct bool
 }
 
 // copyAxis is the axis of src along which a streamed operand's copies run:
@@ -308,7 +312,14 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		}
 	}
 	for _, o := range mp.streamed {
-		add(o.src)
+		if o.direct = p.directCopies(o.src, o.copyAxis(mp.aIsA[o]) == 1); !o.direct {
+			add(o.src)
+			continue
+		}
+		ahead[o.src] = true
+		for _, x := range o.src.Desc.Scalars() {
+			add(x)
+		}
 	}
 	if !ok {
 		return nil
@@ -527,7 +538,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
 	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", mp.stages-2)
 	for _, o := range mp.streamed {
-		if e.copyWidth(o.src, o.copyAxis(mp.aIsA[o])) == 1 {
+		if o.direct && e.directWidth(o.src) == 1 || !o.direct && e.copyWidth(o.src, o.copyAxis(mp.aIsA[o])) == 1 {
 			e.w.line("tri_fence_proxy_async();  // the element-by-element stores are generic-proxy writes")
 			break
 		}
@@ -597,6 +608,10 @@ func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
 		r, c = c, r
 	}
 	off := o.tile.offset(r, c, e.numWarps, o.tile.rows)
+	if o.direct {
+		e.directStageCopies(o.src, isA, e.directWidth(o.src), o.tile.elem, stage, off)
+		return
+	}
 	e.stageCopies(o.src, isA, e.copyWidth(o.src, o.copyAxis(isA)), o.tile.elem, stage, off)
 }
 

@@ -84,6 +84,13 @@ func (p *plan) findDeadValues() {
 	for id := range p.directStores {
 		tmaAccess[id] = true
 	}
+	for _, mp := range p.mloops {
+		for _, o := range mp.streamed {
+			if o.direct {
+				tmaAccess[o.src.ID] = true
+			}
+		}
+	}
 	for _, pl := range p.loops {
 		if !p.usesWgmma(pl.dot) {
 			continue
