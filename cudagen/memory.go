@@ -200,14 +200,10 @@ func (e *emitter) vectorLoad(v *ir.Value, a memAccess, w int) {
 	e.w.close("}")
 }
 
-// vectorStore writes a store in vectors of w elements.
-func (e *emitter) vectorStore(v *ir.Value, a memAccess, w int) {
-	val := v.Args[1]
+// vecInit is the C initializer of a vector of shape vs holding elements e
+// to e + w - 1 of val.
+func (e *emitter) vecInit(val *ir.Value, vs vecShape, w int) string {
 	k := val.Type.Kind
-	vs := vectorShape(k, w)
-	l := e.layoutOf(val)
-	e.w.line("#pragma unroll")
-	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector stores", l.Elems, w, w*a.Bytes)
 	fields := make([]string, len(vs.Fields))
 	for j := 0; j < w; j++ {
 		x := toBits(k, e.expr(val, fmt.Sprintf("e + %d", j)), j%vs.PerField, vs.PerField)
@@ -218,10 +214,20 @@ func (e *emitter) vectorStore(v *ir.Value, a memAccess, w int) {
 		}
 	}
 	if len(fields) == 1 {
-		e.w.line("%s vec = %s;", vs.Type, fields[0])
-	} else {
-		e.w.line("%s vec = {%s};", vs.Type, strings.Join(fields, ", "))
+		return fields[0]
 	}
+	return "{" + strings.Join(fields, ", ") + "}"
+}
+
+// vectorStore writes a store in vectors of w elements.
+func (e *emitter) vectorStore(v *ir.Value, a memAccess, w int) {
+	val := v.Args[1]
+	k := val.Type.Kind
+	vs := vectorShape(k, w)
+	l := e.layoutOf(val)
+	e.w.line("#pragma unroll")
+	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector stores", l.Elems, w, w*a.Bytes)
+	e.w.line("%s vec = %s;", vs.Type, e.vecInit(val, vs, w))
 	st := fmt.Sprintf("*reinterpret_cast<%s*>(%s) = vec;", vs.Type, e.expr(a.Ptr, "e"))
 	if l.Repl {
 		st = fmt.Sprintf("if (%s) %s", l.owner(), st)

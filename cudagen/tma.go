@@ -14,7 +14,6 @@ package cudagen
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -203,23 +202,9 @@ func (e *emitter) directStore(v *ir.Value) {
 		e.w.close("}")
 		return
 	}
-	k := val.Type.Kind
-	vs := vectorShape(k, w)
-	fields := make([]string, len(vs.Fields))
-	for j := 0; j < w; j++ {
-		x := toBits(k, e.expr(val, fmt.Sprintf("e + %d", j)), j%vs.PerField, vs.PerField)
-		if f := j / vs.PerField; fields[f] == "" {
-			fields[f] = x
-		} else {
-			fields[f] += " | " + x
-		}
-	}
-	vec := fields[0]
-	if len(fields) > 1 {
-		vec = "{" + strings.Join(fields, ", ") + "}"
-	}
+	vs := vectorShape(val.Type.Kind, w)
 	e.w.open("if (tri_in && tri_col >= 0 && tri_col + %d <= %s) {", w, shape1)
-	e.w.line("%s vec = %s;", vs.Type, vec)
+	e.w.line("%s vec = %s;", vs.Type, e.vecInit(val, vs, w))
 	e.w.line("*reinterpret_cast<%s*>(tri_p) = vec;", vs.Type)
 	e.w.indent--
 	e.w.line("} else {")
