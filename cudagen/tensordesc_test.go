@@ -5,6 +5,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/launch"
 )
 
 // TestTensorDescMatmulPipelined checks that tutorial 08/09's K loop over
@@ -85,4 +88,46 @@ func TestHostTensorDescMatmulTMA(t *testing.T) {
 	assert.Contains(t, src, "tri_tma_store_2d(&c_desc_tmap128x128, (int)(offs_bn_i64_1), (int)(offs_am_i64_1), tri_smem);")
 	assert.NotContains(t, src, "c_desc_ptrs")
 	assert.NotContains(t, src, "c_desc_mask")
+}
+
+// TestHostTensorDescTensorMaps checks what the launch encodes the tensor
+// maps from: for each, the indices of its descriptor's base, shape and
+// stride parameters, the box (outermost first) and the swizzle, in the
+// order the kernel takes them after its other parameters.
+func TestHostTensorDescTensorMaps(t *testing.T) {
+	p, err := launch.Prepare("testdata/tensordesc/host_matmul.tri", "", &launch.Options{Arch: "sm_90a"})
+	require.NoError(t, err)
+	res, err := cudagen.Generate(p.Kernel, cudagen.Options{Arch: "sm_90a"})
+	require.NoError(t, err)
+	names := make([]string, len(res.Params))
+	for i, prm := range res.Params {
+		names[i] = prm.Name
+	}
+	require.Len(t, res.TensorMaps, 3)
+	want := []struct {
+		name, of string
+		box      []int
+		swizzle  int
+	}{
+		{"a_desc_tmap8x64", "a_desc", []int{8, 64}, 128},
+		{"b_desc_tmap128x64", "b_desc", []int{128, 64}, 128},
+		{"c_desc_tmap128x128", "c_desc", []int{128, 128}, 0},
+	}
+	for i, w := range want {
+		tm := res.TensorMaps[i]
+		assert.Equal(t, w.name, tm.Name)
+		assert.Equal(t, w.of+"_base", names[tm.Base])
+		assert.Equal(t, []string{w.of + "_shape0", w.of + "_shape1"}, []string{names[tm.Shape[0]], names[tm.Shape[1]]})
+		assert.Equal(t, []string{w.of + "_stride0"}, []string{names[tm.Strides[0]]})
+		assert.Equal(t, 2, tm.ElemBytes)
+		assert.Equal(t, w.box, tm.Box)
+		assert.Equal(t, w.swizzle, tm.Swizzle)
+	}
+	// Without the TMA unit there are none.
+	res, err = cudagen.Generate(p.Kernel, cudagen.Options{Arch: "sm_90a", NoTMA: true})
+	require.NoError(t, err)
+	assert.Empty(t, res.TensorMaps)
+	res, err = cudagen.Generate(p.Kernel, cudagen.Options{Arch: "sm_80"})
+	require.NoError(t, err)
+	assert.Empty(t, res.TensorMaps)
 }

@@ -7,7 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/nvrtc"
 )
 
 // TestTargetArch: an architecture asked for is used as given; otherwise the
@@ -38,4 +40,15 @@ func TestNoGPU(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, ErrNoGPU), "%v", err)
 	assert.True(t, errors.Is(Synchronize(), ErrNoGPU))
+}
+
+// TestEncodeTensorMapMissingParameter: a tensor map whose descriptor
+// parameters are not among the launch's arguments is an error, not a
+// driver call with a wrong address.
+func TestEncodeTensorMapMissingParameter(t *testing.T) {
+	var m [nvrtc.TensorMapBytes]byte
+	tm := cudagen.TensorMap{Name: "a_desc_tmap8x64", Base: 3, Shape: []int{1, 2}, Strides: []int{4}, ElemBytes: 2, Box: []int{8, 64}, Swizzle: 128}
+	err := encodeTensorMap(tm, []Arg{{Ptr: 16}, {Int: 64}}, &m)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "tensor map a_desc_tmap8x64: a descriptor parameter is missing")
 }
