@@ -256,7 +256,9 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	var direct [2]bool
 	copied := map[int]bool{}
 	for i, ld := range []*ir.Value{a, bLoad} {
-		direct[i] = tma[i] == nil && p.directCopies(ld, i == 0 || !bTrans && es == 2 || bTrans)
+		// The stage's rows run along the block's inner dimension but for
+		// an fp8 b that is not b.T (see copyAxis).
+		direct[i] = tma[i] == nil && p.directCopies(ld, i == 0 || bTrans || es == 2)
 		if tma[i] == nil && !direct[i] {
 			add(ld)
 			continue
@@ -316,9 +318,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		pl.buffers = pl.stages + 1
 	}
 	for _, tm := range tma {
-		if tm != nil && !slices.Contains(p.tmaps, tm) {
-			p.tmaps = append(p.tmaps, tm)
-		}
+		p.addTensorMap(tm)
 	}
 	return pl
 }
@@ -405,40 +405,71 @@ func (p *plan) tmaFor(ld *ir.Value, rows, k, es int, ok bool, boxRows int) *tens
 		(row != 32 && row != 64 && row != 128) || boxRows > 256 || rows%boxRows != 0 {
 		return nil
 	}
-	of := d.Base.Param.Of
+	return p.tensorMapOf(d.Base.Param.Of, boxRows, k, row, es)
+}
+
+// tensorMapOf is the kernel's tensor map of descriptor of in boxes of rows
+// x inner elements of es bytes, swizzled in rows of swizzle bytes (0:
+// none): the one the kernel has, or a new one that addTensorMap adds.
+func (p *plan) tensorMapOf(of string, rows, inner, swizzle, es int) *tensorMap {
 	for _, tm := range p.tmaps {
-		if tm.Of == of && tm.BoxInner == k && tm.BoxRows == boxRows {
+		if tm.Of == of && tm.BoxRows == rows && tm.BoxInner == inner && tm.Swizzle == swizzle {
 			return tm
 		}
 	}
-	return &tensorMap{Of: of, BoxInner: k, BoxRows: boxRows, Swizzle: row, elem: es}
+	return &tensorMap{Of: of, BoxInner: inner, BoxRows: rows, Swizzle: swizzle, elem: es}
+}
+
+// addTensorMap makes tm a parameter of the kernel, once.
+func (p *plan) addTensorMap(tm *tensorMap) {
+	if tm != nil && !slices.Contains(p.tmaps, tm) {
+		p.tmaps = append(p.tmaps, tm)
+	}
 }
 
 // feedsOnly returns the values of the loop body that only the pointers
-// and masks of the TMA-copied loads in copied need: the TMA unit reads the
-// block at the offsets, so these are not computed.
+// and masks of the loads in copied (copied by the TMA unit or from their
+// descriptor) need: they are not computed.
 func (p *plan) feedsOnly(body []ir.Stmt, inBody, inAhead map[int]bool, copied map[int]bool) map[int]bool {
-	dropped := map[int]bool{}
-	if len(copied) == 0 {
-		return dropped
-	}
-	for i := len(body) - 1; i >= 0; i-- {
-		v, ok := body[i].(*ir.Value)
-		if !ok || inAhead[v.ID] || p.ctlUse[v.ID] > 0 || len(p.users[v.ID]) == 0 || !ir.IsPure(v) {
-			continue
+	var vals []*ir.Value
+	for _, st := range body {
+		if v, ok := st.(*ir.Value); ok {
+			vals = append(vals, v)
 		}
-		all := true
-		for _, u := range p.users[v.ID] {
-			if !inBody[u.ID] || !dropped[u.ID] && !copied[u.ID] {
-				all = false
-				break
+	}
+	return p.onlyFeeding(vals, copied, func(v *ir.Value) bool { return inAhead[v.ID] }, func(u *ir.Value) bool { return inBody[u.ID] })
+}
+
+// onlyFeeding returns the values of vals (in program order) that are
+// pure and read only as the pointers, mask or other of the accesses in
+// access, or by values it returns, where every reader is in scope; keep
+// says which values to leave out. A store in access still reads the value
+// it writes.
+func (p *plan) onlyFeeding(vals []*ir.Value, access map[int]bool, keep, inScope func(*ir.Value) bool) map[int]bool {
+	out := map[int]bool{}
+	if len(access) == 0 {
+		return out
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(vals) - 1; i >= 0; i-- {
+			v := vals[i]
+			if out[v.ID] || keep(v) || !ir.IsPure(v) || p.ctlUse[v.ID] > 0 || len(p.users[v.ID]) == 0 {
+				continue
+			}
+			all := true
+			for _, u := range p.users[v.ID] {
+				if !inScope(u) || !out[u.ID] && !(access[u.ID] && !(u.Op == ir.OpStore && u.Args[1] == v)) {
+					all = false
+					break
+				}
+			}
+			if all {
+				out[v.ID], changed = true, true
 			}
 		}
-		if all {
-			dropped[v.ID] = true
-		}
 	}
-	return dropped
+	return out
 }
 
 // unusedPure reports whether v is a read, a constant or a hint whose
@@ -811,8 +842,7 @@ func (e *emitter) directStageCopies(ld *ir.Value, isA bool, w, es int, stage, of
 	if isA {
 		what = "a"
 	}
-	row := fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[0], ""), l.coord(0, "e"))
-	col := fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[1], ""), l.coord(1, "e"))
+	row, col := e.descRowCol(d, l)
 	src := fmt.Sprintf("%s + %s * %s + %s", e.expr(d.Base, ""), row, e.expr(d.Strides[0], ""), col)
 	inRow := fmt.Sprintf("%s >= 0 && %s < %s", row, row, e.expr(d.Shape[0], ""))
 	shape1 := e.expr(d.Shape[1], "")

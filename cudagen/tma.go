@@ -34,17 +34,8 @@ func (p *plan) findTMAStores() {
 		if es == 0 || rows > 256 || inner > 256 || inner*es%16 != 0 || rows*inner*es > maxSharedBytes {
 			return
 		}
-		of := v.Desc.Base.Param.Of
-		var tm *tensorMap
-		for _, t := range p.tmaps {
-			if t.Of == of && t.BoxRows == rows && t.BoxInner == inner && t.Swizzle == 0 {
-				tm = t
-			}
-		}
-		if tm == nil {
-			tm = &tensorMap{Of: of, BoxInner: inner, BoxRows: rows, elem: es}
-			p.tmaps = append(p.tmaps, tm)
-		}
+		tm := p.tensorMapOf(v.Desc.Base.Param.Of, rows, inner, 0, es)
+		p.addTensorMap(tm)
 		p.tmaStores[v.ID] = tm
 	})
 }
@@ -72,21 +63,22 @@ func (p *plan) findDirectStores() {
 
 // findDeadValues marks the values nothing emitted needs: pure values all
 // of whose users are dead, or read them only as the pointers, mask or
-// other of an access the TMA unit makes (the loads of the pipelines that
-// are written, the TMA stores).
+// other of an access made from its descriptor (by the TMA unit, or by rows:
+// the loads of the pipelines that are written, the stores of tmaStores
+// and directStores).
 func (p *plan) findDeadValues() {
 	p.dead = make([]bool, p.k.NumValues)
-	tmaAccess := map[int]bool{}
+	byDesc := map[int]bool{}
 	for id := range p.tmaStores {
-		tmaAccess[id] = true
+		byDesc[id] = true
 	}
 	for id := range p.directStores {
-		tmaAccess[id] = true
+		byDesc[id] = true
 	}
 	for _, mp := range p.mloops {
 		for _, o := range mp.streamed {
 			if o.direct {
-				tmaAccess[o.src.ID] = true
+				byDesc[o.src.ID] = true
 			}
 		}
 	}
@@ -96,47 +88,27 @@ func (p *plan) findDeadValues() {
 		}
 		for i, tm := range pl.tma {
 			if tm != nil || pl.direct[i] {
-				tmaAccess[pl.loads[i].ID] = true
+				byDesc[pl.loads[i].ID] = true
 			}
 		}
 	}
-	if len(tmaAccess) == 0 {
+	if len(byDesc) == 0 {
 		return
 	}
 	// The copies read the descriptor's base, shape, strides and offsets.
 	keep := map[int]bool{}
+	var vals []*ir.Value
 	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if tmaAccess[v.ID] {
+		vals = append(vals, v)
+		if byDesc[v.ID] {
 			for _, x := range v.Desc.Scalars() {
 				keep[x.ID] = true
 			}
 		}
 	})
-	var order []*ir.Value
-	ir.Inspect(p.k.Body, func(v *ir.Value) { order = append(order, v) })
-	for changed := true; changed; {
-		changed = false
-		for i := len(order) - 1; i >= 0; i-- {
-			v := order[i]
-			if p.dead[v.ID] || keep[v.ID] || !ir.IsPure(v) || p.ctlUse[v.ID] > 0 || len(p.users[v.ID]) == 0 {
-				continue
-			}
-			all := true
-			for _, u := range p.users[v.ID] {
-				if p.dead[u.ID] {
-					continue
-				}
-				// A TMA store still reads the value it writes.
-				if tmaAccess[u.ID] && !(u.Op == ir.OpStore && u.Args[1] == v) {
-					continue
-				}
-				all = false
-				break
-			}
-			if all {
-				p.dead[v.ID], changed = true, true
-			}
-		}
+	dead := p.onlyFeeding(vals, byDesc, func(v *ir.Value) bool { return keep[v.ID] }, func(*ir.Value) bool { return true })
+	for id := range dead {
+		p.dead[id] = true
 	}
 }
 
@@ -184,8 +156,7 @@ func (e *emitter) directStore(v *ir.Value) {
 	if w*a.Bytes < 4 {
 		w = 1
 	}
-	row := fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[0], ""), l.coord(0, "e"))
-	col := fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[1], ""), l.coord(1, "e"))
+	row, col := e.descRowCol(d, l)
 	shape1 := e.expr(d.Shape[1], "")
 	owner := ""
 	if l.Repl {
@@ -214,4 +185,12 @@ func (e *emitter) directStore(v *ir.Value) {
 	}
 	e.w.close("}")
 	e.w.close("}")
+}
+
+// descRowCol are the C expressions of the row and column, in the tensor of
+// descriptor access d, of element e of a block of layout l.
+func (e *emitter) descRowCol(d *ir.DescAccess, l *dist) (row, col string) {
+	row = fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[0], ""), l.coord(0, "e"))
+	col = fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[1], ""), l.coord(1, "e"))
+	return row, col
 }
