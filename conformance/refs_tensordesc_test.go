@@ -12,6 +12,7 @@ func init() {
 	references["tensor_desc_host"] = refTensorDescHost
 	references["tensor_desc_matmul"] = refTensorDescMatmul
 	references["tensor_desc_tma"] = refTensorDescMatmul
+	references["tensor_desc_persistent"] = refTensorDescPersistent
 	references["tensor_desc_loop"] = refTensorDescLoop
 	references["tensor_desc_atomic"] = refTensorDescAtomic
 	references["tensor_desc_gather"] = refTensorDescGather
@@ -71,6 +72,22 @@ func refTensorDescMatmul(in tensors, _ map[string]float64) tensors {
 			s += a.Float(i*k+kk) * b.Float(j*k+kk)
 		}
 		return r32(s)
+	})}
+}
+
+// refTensorDescPersistent: c = 2 (a @ b.T) in float16 (b is [N, K]): each
+// tile's product is accumulated twice, through a's descriptor and through
+// one made at the tile's rows.
+func refTensorDescPersistent(in tensors, _ map[string]float64) tensors {
+	a, b := in["a"], in["b"]
+	k, n := a.Shape[1], b.Shape[0]
+	return tensors{"c": eachFloat(in["c"], func(o int) float64 {
+		i, j := o/n, o%n
+		s := 0.0
+		for kk := range k {
+			s += a.Float(i*k+kk) * b.Float(j*k+kk)
+		}
+		return r16(2 * s)
 	})}
 }
 

@@ -44,6 +44,7 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	for _, tm := range e.tmaps {
 		res.TensorMaps = append(res.TensorMaps, tm.param(k, e.tmapNames[tm]))
 	}
+	res.ScratchBytes = p.scratchBytes()
 	return res, nil
 }
 
@@ -63,7 +64,12 @@ type Result struct {
 	// bytes, 64-byte aligned, passed by value: the launch encodes them
 	// from the descriptor parameters they name.
 	TensorMaps []TensorMap
-	Lines      []ir.Pos // Lines[i] is the source position of CUDA line i+1; zero where none
+	// ScratchBytes, where not 0, is the global scratch memory each program
+	// needs: the last parameter, after the tensor maps, is a device buffer
+	// of ScratchBytes times the number of programs (the tensor maps the
+	// kernel builds for its descriptors).
+	ScratchBytes int
+	Lines        []ir.Pos // Lines[i] is the source position of CUDA line i+1; zero where none
 }
 
 // Param is one parameter of a generated kernel.
@@ -133,6 +139,10 @@ func newEmitter(p *plan, opt Options) *emitter {
 	for _, tm := range p.tmaps {
 		e.tmapNames[tm] = n.name(fmt.Sprintf("%s_tmap%dx%d", tm.Of, tm.BoxRows, tm.BoxInner))
 	}
+	for _, tm := range p.devMaps {
+		e.tmapNames[tm] = n.name(fmt.Sprintf("%s_tmap%dx%d", descName(tm.dev), tm.BoxRows, tm.BoxInner))
+	}
+	n.used["tri_scratch"], n.used["tri_maps"] = true, true
 	e.nameBlock(n, p.k.Body)
 	return e
 }
@@ -283,6 +293,9 @@ func (e *emitter) header() {
 		params = append(params, fmt.Sprintf("%s (a 128-byte CUtensorMap of %s, by value: boxes of %d x %d elements, %s)",
 			e.tmapNames[tm], tm.Of, tm.BoxRows, tm.BoxInner, swz))
 	}
+	if n := e.scratchBytes(); n > 0 {
+		params = append(params, fmt.Sprintf("tri_scratch (a device buffer of %d bytes per program, 128-byte aligned, where the kernel builds the tensor maps of its descriptors)", n))
+	}
 	if len(params) == 0 {
 		params = []string{"none"}
 	}
@@ -306,6 +319,10 @@ func (e *emitter) kernel() {
 		e.tmaHelpers()
 		params = append(params, "const __grid_constant__ tri_tmap "+e.tmapNames[tm])
 	}
+	if e.scratchBytes() > 0 {
+		e.tmaHelpers()
+		params = append(params, "unsigned char* __restrict__ tri_scratch")
+	}
 	e.w.line("")
 	if b := e.minBlocks(); b > 1 {
 		// The same as __launch_bounds__(threads, blocks), which the clang
@@ -321,6 +338,7 @@ func (e *emitter) kernel() {
 	}
 	head := e.w
 	e.w = writer{indent: head.indent, at: head.at}
+	e.declareDeviceMaps()
 	e.block(e.k.Body)
 	body := e.w
 	e.w = head
@@ -486,6 +504,7 @@ func (e *emitter) declare(t ir.Type, l *dist, name, init string) {
 // control writes a for, while, if or return.
 func (e *emitter) control(s ir.Stmt) {
 	e.source(s.Position())
+	e.buildMaps(s)
 	switch s := s.(type) {
 	case *ir.For:
 		if pl := e.loops[s]; pl != nil && e.usesWgmma(pl.dot) {
@@ -533,6 +552,7 @@ func (e *emitter) control(s ir.Stmt) {
 
 // statement writes one value or assignment.
 func (e *emitter) statement(s ir.Stmt) {
+	e.buildMaps(s)
 	switch s := s.(type) {
 	case *ir.Assign:
 		name := e.varNames[s.Var.ID]

@@ -251,8 +251,9 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	}
 	es := ak.Bytes()
 	var tma [2]*tensorMap
-	tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8)
-	tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n)
+	inLoop := func(v *ir.Value) bool { return inBody[v.ID] }
+	tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8, inLoop)
+	tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n, inLoop)
 	var direct [2]bool
 	copied := map[int]bool{}
 	for i, ld := range []*ir.Value{a, bLoad} {
@@ -318,7 +319,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		pl.buffers = pl.stages + 1
 	}
 	for _, tm := range tma {
-		p.addTensorMap(tm)
+		p.addTensorMap(tm, s)
 	}
 	return pl
 }
@@ -345,16 +346,21 @@ func (p *plan) directCopies(ld *ir.Value, innerRows bool) bool {
 // the TMA unit fills it).
 const maxTMABuffers = 8
 
-// tensorMap is a CUtensorMap parameter of the kernel: the TMA unit's view
-// of a tensor descriptor made on the host (the parameters Of names), in
-// boxes of BoxRows rows of BoxInner elements, rows swizzled as wgmma reads
-// them.
+// tensorMap is a tensor map (CUtensorMap) the TMA unit copies blocks of a
+// tensor descriptor with, in boxes of BoxRows rows of BoxInner elements,
+// rows swizzled as wgmma reads them. The map of a descriptor made on the
+// host is a kernel parameter, which the launch encodes from the
+// descriptor's parameters (Of names them: Of_base, Of_shape0, ...). The
+// map of a descriptor made in the kernel (dev) is built by the kernel in
+// slot of its program's part of the global scratch memory (tmapdev.go).
 type tensorMap struct {
 	Of       string // the descriptor's name: its parameters are Of_base, Of_shape0, ...
 	BoxInner int
 	BoxRows  int
 	Swizzle  int // bytes of a swizzled row: 32, 64 or 128
 	elem     int
+	dev      *ir.DescAccess // the descriptor made in the kernel; nil for one from the host
+	slot     int
 }
 
 // TensorMap is a CUtensorMap parameter of a kernel, for the TMA copies of
@@ -395,36 +401,56 @@ func (tm *tensorMap) param(k *ir.Kernel, name string) TensorMap {
 
 // tmaFor returns the tensor map the TMA unit copies pipelined load ld
 // with, or nil where it cannot: ld must read a rank-2 block of a
-// descriptor from the host, whose rows (k elements of es bytes) are one
-// swizzle row, rows at a time, with ok (a's rows go in 8-row atoms to
-// their permuted places; b's must be K-major).
-func (p *plan) tmaFor(ld *ir.Value, rows, k, es int, ok bool, boxRows int) *tensorMap {
+// descriptor, whose rows (k elements of es bytes) are one swizzle row,
+// rows at a time, with ok (a's rows go in 8-row atoms to their permuted
+// places; b's must be K-major). A descriptor made in the kernel must be
+// made outside the loop (inLoop reports the values made inside it), so
+// that its map is built before the loop.
+func (p *plan) tmaFor(ld *ir.Value, rows, k, es int, ok bool, boxRows int, inLoop func(*ir.Value) bool) *tensorMap {
 	d := ld.Desc
 	row := k * es
-	if !p.tma || !ok || d == nil || !d.Host() || len(d.Offsets) != 2 || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k ||
+	if !p.tma || !ok || d == nil || !p.tmaDesc(d) || len(d.Offsets) != 2 || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k ||
 		(row != 32 && row != 64 && row != 128) || boxRows > 256 || rows%boxRows != 0 {
 		return nil
 	}
-	return p.tensorMapOf(d.Base.Param.Of, boxRows, k, row, es)
+	if !d.Host() && slices.ContainsFunc(descMade(d), inLoop) {
+		return nil
+	}
+	return p.tensorMapOf(d, boxRows, k, row, es)
 }
 
-// tensorMapOf is the kernel's tensor map of descriptor of in boxes of rows
+// tensorMapOf is the kernel's tensor map of descriptor d in boxes of rows
 // x inner elements of es bytes, swizzled in rows of swizzle bytes (0:
 // none): the one the kernel has, or a new one that addTensorMap adds.
-func (p *plan) tensorMapOf(of string, rows, inner, swizzle, es int) *tensorMap {
-	for _, tm := range p.tmaps {
-		if tm.Of == of && tm.BoxRows == rows && tm.BoxInner == inner && tm.Swizzle == swizzle {
+func (p *plan) tensorMapOf(d *ir.DescAccess, rows, inner, swizzle, es int) *tensorMap {
+	for _, tm := range append(slices.Clip(p.tmaps), p.devMaps...) {
+		if tm.BoxRows == rows && tm.BoxInner == inner && tm.Swizzle == swizzle && sameDesc(tm, d) {
 			return tm
 		}
 	}
-	return &tensorMap{Of: of, BoxInner: inner, BoxRows: rows, Swizzle: swizzle, elem: es}
+	if d.Host() {
+		return &tensorMap{Of: d.Base.Param.Of, BoxInner: inner, BoxRows: rows, Swizzle: swizzle, elem: es}
+	}
+	return &tensorMap{BoxInner: inner, BoxRows: rows, Swizzle: swizzle, elem: es, dev: d}
 }
 
-// addTensorMap makes tm a parameter of the kernel, once.
-func (p *plan) addTensorMap(tm *tensorMap) {
-	if tm != nil && !slices.Contains(p.tmaps, tm) {
-		p.tmaps = append(p.tmaps, tm)
+// addTensorMap makes tm a map of the kernel, once, for the TMA copies of
+// user (a pipelined loop or a store).
+func (p *plan) addTensorMap(tm *tensorMap, user ir.Stmt) {
+	if tm == nil {
+		return
 	}
+	if tm.dev == nil {
+		if !slices.Contains(p.tmaps, tm) {
+			p.tmaps = append(p.tmaps, tm)
+		}
+		return
+	}
+	if !slices.Contains(p.devMaps, tm) {
+		tm.slot = len(p.devMaps)
+		p.devMaps = append(p.devMaps, tm)
+	}
+	p.mapUsers[tm] = append(p.mapUsers[tm], user)
 }
 
 // feedsOnly returns the values of the loop body that only the pointers
@@ -747,24 +773,28 @@ func (e *emitter) tmaToStage(pl *pipeline, ld *ir.Value, isA bool, stage, buf st
 	}
 	bytes := rows * pl.aRow
 	row, col := e.expr(ld.Desc.Offsets[0], ""), e.expr(ld.Desc.Offsets[1], "")
-	tmap := e.tmapName(tm)
-	e.w.line("// %s: %d bytes copied by the TMA unit from %s, completing on the buffer's mbarrier", what, bytes, tmap)
+	tmap := e.tmapRef(tm)
+	e.w.line("// %s: %d bytes copied by the TMA unit from %s, completing on the buffer's mbarrier", what, bytes, e.tmapNames[tm])
 	e.w.open("if (tri_thread_id() == 0) {")
 	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[%s]);", buf)
 	e.w.line("tri_mbar_expect_tx(tri_bar, %d);", bytes)
 	if isA {
 		e.w.line("#pragma unroll")
-		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(%s + (%s) * %d, &%s, (int)(%s), (int)(%s) + r, tri_bar);",
+		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(%s + (%s) * %d, %s, (int)(%s), (int)(%s) + r, tri_bar);",
 			rows, stage, permRow("r", pl.m, e.numWarps), pl.aRow, tmap, col, row)
 	} else {
-		e.w.line("tri_tma_load_2d(%s + %d, &%s, (int)(%s), (int)(%s), tri_bar);", stage, pl.aBytes, tmap, col, row)
+		e.w.line("tri_tma_load_2d(%s + %d, %s, (int)(%s), (int)(%s), tri_bar);", stage, pl.aBytes, tmap, col, row)
 	}
 	e.w.close("}")
 }
 
-// tmapName is the C parameter of tensor map tm.
-func (e *emitter) tmapName(tm *tensorMap) string {
-	return e.tmapNames[tm]
+// tmapRef is the C address of tensor map tm: its parameter's, or the
+// pointer to the one the kernel built.
+func (e *emitter) tmapRef(tm *tensorMap) string {
+	if tm.dev != nil {
+		return e.tmapNames[tm]
+	}
+	return "&" + e.tmapNames[tm]
 }
 
 // aheadOf writes the statements of loop s that ahead holds, for the
@@ -1010,7 +1040,7 @@ const tmaHelpers = `// Hopper's TMA unit: copies of tensor-map boxes into shared
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 #define __grid_constant__
 #endif
-struct alignas(64) tri_tmap { unsigned long long opaque[16]; };  // a CUtensorMap, made on the host
+struct alignas(64) tri_tmap { unsigned long long opaque[16]; };  // a CUtensorMap
 TRI_DEV void tri_mbar_init(unsigned int bar, unsigned int count) { asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory"); }
 TRI_DEV void tri_mbar_inval(unsigned int bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(bar) : "memory"); }
 TRI_DEV void tri_fence_mbar_init(void) { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }

@@ -57,6 +57,16 @@ type plan struct {
 	tmaStores    map[int]*tensorMap
 	directStores map[int]bool
 	dead         []bool
+	// devMaps are the tensor maps of descriptors made in the kernel, which
+	// it builds (tmapdev.go); mapUsers their pipelined loops and stores;
+	// builds, by statement, the maps built just before it.
+	devMaps  []*tensorMap
+	mapUsers map[*tensorMap][]ir.Stmt
+	builds   map[ir.Stmt][]*tensorMap
+	// owner is the statement whose block each block is (nil for the
+	// kernel's body); ctlSite where each control statement sits.
+	owner   map[*ir.Block]ir.Stmt
+	ctlSite map[ir.Stmt]site
 }
 
 // newPlan indexes k, checks it, and chooses layouts for target arch.
@@ -66,7 +76,8 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 		return nil, err
 	}
 	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", tma: tma, arch: archVersion(arch), fp8Reported: map[ir.Kind]bool{}, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
-		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars)}
+		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars),
+		mapUsers: map[*tensorMap][]ir.Stmt{}, owner: map[*ir.Block]ir.Stmt{}, ctlSite: map[ir.Stmt]site{}}
 	if p.numWarps <= 0 {
 		p.numWarps = 4
 	}
@@ -108,15 +119,18 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 				p.ctlUse[s.Step.ID]++
 				loopVar[s.Var.ID], p.vars[s.Var.ID] = true, s.Var
 				p.parent[s.Body] = b
+				p.owner[s.Body], p.ctlSite[s] = s, site{b, i}
 				walk(s.Body)
 			case *ir.While:
 				p.ctlUse[s.CondValue.ID]++
 				p.parent[s.Cond], p.parent[s.Body] = b, b
+				p.owner[s.Cond], p.owner[s.Body], p.ctlSite[s] = s, s, site{b, i}
 				walk(s.Cond)
 				walk(s.Body)
 			case *ir.If:
 				p.ctlUse[s.Cond.ID]++
 				p.parent[s.Then], p.parent[s.Else] = b, b
+				p.owner[s.Then], p.owner[s.Else], p.ctlSite[s] = s, s, site{b, i}
 				walk(s.Then)
 				walk(s.Else)
 			}
@@ -145,6 +159,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 		p.chooseLayouts()
 	}
 	p.findTMAStores()
+	p.placeDeviceMaps()
 	p.findDirectStores()
 	p.findDeadValues()
 	return p, nil

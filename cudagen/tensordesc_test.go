@@ -1,6 +1,7 @@
 package cudagen_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,6 +16,7 @@ import (
 // pipelined on sm_90a with b K-major in shared memory: 16-byte cp.async
 // copies, and wgmma without its transpose bit on b.
 func TestTensorDescMatmulPipelined(t *testing.T) {
+	t.Setenv("TRI_TMA", "0")
 	src, err := build(t, "../conformance/constructs/tensor_desc_matmul.tri", "sm_90a")
 	require.NoError(t, err)
 	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_kb(tri_d0")
@@ -50,6 +52,7 @@ func TestHostTensorDescMatmulCopies(t *testing.T) {
 // so the copies are 16 bytes wide rather than element by element; the
 // store of the result is written by rows from the descriptor as well.
 func TestDeviceTensorDescMatmulCopies(t *testing.T) {
+	t.Setenv("TRI_TMA", "0")
 	src, err := build(t, "../conformance/constructs/tensor_desc_matmul.tri", "sm_90a")
 	require.NoError(t, err)
 	assert.Contains(t, src, "// a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)")
@@ -62,6 +65,56 @@ func TestDeviceTensorDescMatmulCopies(t *testing.T) {
 	assert.Contains(t, src, "if (tri_in && tri_col >= 0 && tri_col + 2 <= c_desc_shape1) {")
 	assert.Contains(t, src, "*reinterpret_cast<tri_f32x2*>(tri_p) = vec;")
 	assert.NotContains(t, src, "c_desc_ptrs")
+}
+
+// TestDeviceTensorDescMatmulTMA checks that descriptors made in the
+// kernel are copied and stored by the TMA unit too, through tensor maps
+// the kernel builds in its program's part of the scratch memory: the
+// loads' maps before the loop that copies with them, the store's before
+// the store, each by thread 0, which issues the copies.
+func TestDeviceTensorDescMatmulTMA(t *testing.T) {
+	src, err := build(t, "../conformance/constructs/tensor_desc_matmul.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "tri_scratch (a device buffer of 384 bytes per program, 128-byte aligned, where the kernel builds the tensor maps of its descriptors)")
+	assert.Contains(t, src, "int M, int N, int K, unsigned char* __restrict__ tri_scratch) {")
+	assert.Contains(t, src, "tri_tmap* const a_desc_tmap8x32 = tri_maps + 0;")
+	assert.Contains(t, src, "tri_tmap* const c_desc_tmap64x64 = tri_maps + 2;")
+	// The maps: a's in 8-row boxes with 64-byte swizzle (32 fp16 a row),
+	// the fp32 c's unswizzled; strides in bytes.
+	build := strings.Index(src, "if (tri_thread_id() == 0) tri_tmap_build_2d<32, 8, 1, 2>(a_desc_tmap8x32, a_ptr, a_desc_shape1, a_desc_shape0, (t8) * 2);")
+	loop := strings.Index(src, "for (int k = 0; k < t37; k += 1) {")
+	require.True(t, build > 0 && loop > build, "a's map is built before the loop")
+	assert.Contains(t, src, "tri_tmap_build_2d<32, 64, 1, 2>(b_desc_tmap64x32, b_ptr, b_desc_shape1, b_desc_shape0, (t14) * 2);")
+	assert.Contains(t, src, "tri_tmap_build_2d<64, 64, 2, 0>(c_desc_tmap64x64, c_ptr, c_desc_shape1, c_desc_shape0, (t20) * 4);")
+	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 8192 + 4096, b_desc_tmap64x32, (int)(offs_k_i64_1), (int)(offs_bn_i64), tri_bar);")
+	assert.Contains(t, src, "tri_tma_store_2d(c_desc_tmap64x64, (int)(offs_bn_i64_1), (int)(offs_am_i64_1), tri_smem);")
+	assert.NotContains(t, src, "copies of rows from the descriptor")
+	p, err := launch.Prepare("../conformance/constructs/tensor_desc_matmul.tri", "", &launch.Options{Arch: "sm_90a"})
+	require.NoError(t, err)
+	res, err := cudagen.Generate(p.Kernel, cudagen.Options{Arch: "sm_90a"})
+	require.NoError(t, err)
+	assert.Equal(t, 384, res.ScratchBytes)
+	assert.Empty(t, res.TensorMaps)
+}
+
+// TestDeviceTensorMapsBuiltOncePerDescriptor checks where a persistent
+// kernel builds the maps of descriptors made at its top: before its tile
+// loop, once, not before each run of the K loop inside it; and where a
+// descriptor is made inside the tile loop, inside it.
+func TestDeviceTensorMapsBuiltOncePerDescriptor(t *testing.T) {
+	src, err := build(t, "../conformance/constructs/tensor_desc_persistent.tri", "sm_90a")
+	require.NoError(t, err)
+	tiles := strings.Index(src, "for (int tile_id = ")
+	require.Positive(t, tiles)
+	for _, name := range []string{"a_desc_tmap8x64", "b_desc_tmap128x64", "c_desc_tmap128x128"} {
+		assert.Equal(t, 1, strings.Count(src, ">("+name+", "), name)
+		assert.Less(t, strings.Index(src, ">("+name+", "), tiles, name)
+	}
+	// d_desc is made in the tile loop, from the tile's row: its map is
+	// built there, each tile.
+	build := strings.Index(src, ">(d_desc_tmap8x64, ")
+	assert.Greater(t, build, tiles)
+	assert.Equal(t, 1, strings.Count(src, ">(d_desc_tmap8x64, "))
 }
 
 // TestHostTensorDescMatmulTMA checks that the same loop copies with the

@@ -25,7 +25,7 @@ func (p *plan) findTMAStores() {
 		return
 	}
 	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if v.Op != ir.OpStore || v.Desc == nil || !v.Desc.Host() || len(v.Desc.Offsets) != 2 || v.Args[1].Type.Shape.Rank() != 2 {
+		if v.Op != ir.OpStore || v.Desc == nil || !p.tmaDesc(v.Desc) || len(v.Desc.Offsets) != 2 || v.Args[1].Type.Shape.Rank() != 2 {
 			return
 		}
 		shape := v.Args[1].Type.Shape
@@ -34,8 +34,8 @@ func (p *plan) findTMAStores() {
 		if es == 0 || rows > 256 || inner > 256 || inner*es%16 != 0 || rows*inner*es > maxSharedBytes {
 			return
 		}
-		tm := p.tensorMapOf(v.Desc.Base.Param.Of, rows, inner, 0, es)
-		p.addTensorMap(tm)
+		tm := p.tensorMapOf(v.Desc, rows, inner, 0, es)
+		p.addTensorMap(tm, v)
 		p.tmaStores[v.ID] = tm
 	})
 }
@@ -119,8 +119,8 @@ func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
 	bytes := tm.BoxRows * tm.BoxInner * tm.elem
 	e.useShared(bytes)
 	e.tmaHelpers()
-	tmap := e.tmapName(tm)
-	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor.", tmap)
+	tmap := e.tmapRef(tm)
+	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor.", e.tmapNames[tm])
 	e.w.line("__syncthreads();  // the scratch memory is free")
 	cond := ""
 	if d.Repl {
@@ -133,7 +133,7 @@ func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
 	e.w.line("tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores")
 	e.w.line("__syncthreads();")
 	e.w.open("if (tri_thread_id() == 0) {")
-	e.w.line("tri_tma_store_2d(&%s, (int)(%s), (int)(%s), tri_smem);", tmap, e.expr(v.Desc.Offsets[1], ""), e.expr(v.Desc.Offsets[0], ""))
+	e.w.line("tri_tma_store_2d(%s, (int)(%s), (int)(%s), tri_smem);", tmap, e.expr(v.Desc.Offsets[1], ""), e.expr(v.Desc.Offsets[0], ""))
 	e.w.line("tri_bulk_commit();")
 	e.w.line("tri_bulk_wait_read();  // the TMA unit has read the block")
 	e.w.close("}")

@@ -74,6 +74,18 @@ type Compiled struct {
 	shared int // bytes of dynamic shared memory per launch
 	// tmaps are the kernel's CUtensorMap parameters, after its others.
 	tmaps []cudagen.TensorMap
+	// scratch is the global scratch memory each program needs (the tensor
+	// maps the kernel builds), passed after the tensor maps; the buffers
+	// are kept per stream, as the launches on one stream run in order.
+	scratch   int
+	scratchMu sync.Mutex
+	buffers   map[*nvrtc.Stream]scratchBuffer
+}
+
+// scratchBuffer is a device buffer of scratch memory.
+type scratchBuffer struct {
+	ptr   nvrtc.DevicePtr
+	bytes int
 }
 
 // GenerateCUDA lowers k to CUDA C for arch.
@@ -160,7 +172,7 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 			return nil, fmt.Errorf("%s needs %d bytes of shared memory: %w", k.Name, shared, err)
 		}
 	}
-	return &Compiled{Kernel: k, CUDA: res.Source, Log: prog.Log, Cached: hit, fn: fn, dev: dev, shared: shared, tmaps: res.TensorMaps}, nil
+	return &Compiled{Kernel: k, CUDA: res.Source, Log: prog.Log, Cached: hit, fn: fn, dev: dev, shared: shared, tmaps: res.TensorMaps, scratch: res.ScratchBytes}, nil
 }
 
 // Arg is one argument of Compiled.Launch: a device pointer for a pointer
@@ -232,11 +244,55 @@ func (c *Compiled) LaunchEx(stream *nvrtc.Stream, grid [3]int, pdl bool, args ..
 		}
 		p.Blob(m[:], 64)
 	}
+	if c.scratch > 0 {
+		buf, err := c.scratchFor(stream, grid)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Kernel.Name, err)
+		}
+		p.Ptr(buf)
+	}
 	threads := 32 * c.Kernel.NumWarps
-	if len(c.tmaps) > 0 {
+	if len(c.tmaps) > 0 || c.scratch > 0 {
 		return c.fn.LaunchParams(stream, grid, [3]int{threads, 1, 1}, c.shared, p.Bytes(), p.Offsets(), pdl)
 	}
 	return c.fn.LaunchEx(stream, grid, [3]int{threads, 1, 1}, c.shared, p.Bytes(), pdl)
+}
+
+// scratchFor returns the scratch memory of a launch over grid on stream:
+// the stream's buffer, grown when it is too small (after the launches
+// queued on the stream that may use it have run).
+func (c *Compiled) scratchFor(stream *nvrtc.Stream, grid [3]int) (nvrtc.DevicePtr, error) {
+	need := c.scratch * max(grid[0], 1) * max(grid[1], 1) * max(grid[2], 1)
+	c.scratchMu.Lock()
+	defer c.scratchMu.Unlock()
+	if c.buffers == nil {
+		c.buffers = map[*nvrtc.Stream]scratchBuffer{}
+	}
+	old := c.buffers[stream]
+	if old.bytes >= need {
+		return old.ptr, nil
+	}
+	if old.bytes > 0 {
+		var err error
+		if stream != nil {
+			err = stream.Synchronize()
+		} else {
+			err = c.dev.Synchronize()
+		}
+		if err == nil {
+			err = c.dev.Free(old.ptr)
+		}
+		if err != nil {
+			return 0, err
+		}
+		delete(c.buffers, stream)
+	}
+	ptr, err := c.dev.Alloc(need)
+	if err != nil {
+		return 0, fmt.Errorf("allocating %d bytes of scratch memory for the tensor maps the kernel builds: %w", need, err)
+	}
+	c.buffers[stream] = scratchBuffer{ptr, need}
+	return ptr, nil
 }
 
 // encodeTensorMap encodes tensor map parameter tm from the arguments of
