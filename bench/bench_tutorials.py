@@ -56,6 +56,7 @@ import argparse
 import ast
 import itertools
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -65,7 +66,7 @@ import tempfile
 import time
 import types
 
-from tricli import run_tri, tri_bench_cmd, tri_resources, tri_resources_cmd, tri_run_cmd
+from tricli import lets_args, run_tri, tri_bench_cmd, tri_resources, tri_resources_cmd, tri_run_cmd
 
 FULL_SIZES = "4096,8192"
 QUICK_SIZES = "4096"
@@ -369,6 +370,29 @@ def fmt_res(r):
     return f"{regs} regs, {spills} spill, {smem} B smem"
 
 
+def dump_sass(args, row, compiled):
+    """Writes the SASS of both sides' kernels of row under args.sass and
+    prints their main loops side by side (bench/sass_loop.py)."""
+    os.makedirs(args.sass, exist_ok=True)
+    base = os.path.join(args.sass, re.sub(r"[^A-Za-z0-9_.-]+", "_", row.name))
+    try:
+        with open(base + ".triton.cubin", "wb") as f:
+            f.write(compiled.asm["cubin"])
+        run_tri([args.tri, "build", row.path, row.launch] + lets_args(row.lets) + list(row.extra) +
+                ["--arch", "sm_90a", "-o", base + ".tri.cu"])
+        subprocess.run(["nvcc", "-cubin", "-arch=sm_90a", "-o", base + ".tri.cubin", base + ".tri.cu"], check=True,
+                       capture_output=True, text=True)
+        for side in ("tri", "triton"):
+            with open(f"{base}.{side}.sass", "w") as f:
+                subprocess.run(["cuobjdump", "-sass", f"{base}.{side}.cubin"], check=True, stdout=f, text=True)
+        out = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "sass_loop.py"),
+                              base + ".tri.sass", base + ".triton.sass", "--top", "12"],
+                             check=True, capture_output=True, text=True).stdout
+        print(f"# SASS of {row.name} (tri, Triton):\n{out}", flush=True)
+    except (OSError, RuntimeError, subprocess.CalledProcessError, KeyError) as e:
+        print(f"{row.name}: no SASS: {str(e)[:200]}", flush=True)
+
+
 def triton_resources(kernel_obj):
     """Registers, spills and shared memory of a kernel Triton compiled."""
     if kernel_obj is None:
@@ -414,6 +438,8 @@ def run_row(args, row, tmp):
             TRI_RESOURCES[row.kernel_key] = None
             print(f"{row.name}: no resource report from tri: {str(e).splitlines()[-1][:100]}", flush=True)
     res = (fmt_res(triton_resources(compiled)), fmt_res(TRI_RESOURCES[row.kernel_key]))
+    if args.sass:
+        dump_sass(args, row, compiled)
     print(f"{row.name:34} triton {row.flops / (ms * 1e9):7.1f} TFLOP/s {t_all} ms  "
           f"tri {row.flops / (tri_ms * 1e9):7.1f} TFLOP/s {r_all} ms  {' '.join(notes)}  "
           f"Triton {res[0]}; tri {res[1]}  [{time.monotonic() - START:.0f} s]", flush=True)
@@ -460,6 +486,8 @@ def main():
     ap.add_argument("--config08-tma", default="128,256,64,3,8", help="BM,BN,BK,STAGES,WARPS of grouped_matmul_tma_kernel")
     ap.add_argument("--rounds", type=int, default=None, help="alternating rounds per row (default 3, 1 with --quick)")
     ap.add_argument("--no-verify", action="store_true", help="skip comparing tri's output with Triton's")
+    ap.add_argument("--sass", metavar="DIR", help="write each kernel's SASS under DIR (Triton's cubin; tri's .cu through "
+                    "nvcc -cubin) and print the main loops side by side (sass_loop.py)")
     ap.add_argument("--dry-run", action="store_true", help="print the tri commands; no GPU, torch or Triton needed")
     ap.add_argument("--interpret", action="store_true", help="with --dry-run: run each row's tri run --interpret")
     args = ap.parse_args()
