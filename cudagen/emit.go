@@ -123,12 +123,15 @@ type emitter struct {
 	// comments).
 	resNames map[int][]string
 	inRegion bool
+	// override names the array that holds a value where it is read in
+	// another layout (a store's value converted to its pointers' layout).
+	override map[int]string
 }
 
 func newEmitter(p *plan, opt Options) *emitter {
 	e := &emitter{plan: p, opt: opt, names: make([]string, p.k.NumValues), varNames: make([]string, p.k.NumVars),
 		inlined: make([]bool, p.k.NumValues), fused: make([]bool, p.k.NumValues), lines: strings.Split(p.k.Source, "\n"),
-		skip: make([]bool, p.k.NumValues), outside: make([]bool, p.k.NumValues), resNames: map[int][]string{}}
+		skip: make([]bool, p.k.NumValues), outside: make([]bool, p.k.NumValues), resNames: map[int][]string{}, override: map[int]string{}}
 	n := newNamer()
 	e.kernelName = sanitize(p.k.Name)
 	n.used[e.kernelName] = true
@@ -587,6 +590,9 @@ func (e *emitter) loop(n int, body func(i string) string) {
 
 // expr is the C expression of element i of v ("" for a scalar).
 func (e *emitter) expr(v *ir.Value, i string) string {
+	if name, ok := e.override[v.ID]; ok {
+		return e.elem(name, v.Type, i)
+	}
 	switch v.Op {
 	case ir.OpConst:
 		return literal(v.Type.DType, v.Const)

@@ -73,6 +73,11 @@ func (e *emitter) store(v *ir.Value) {
 	}
 	a, _ := accessOf(v)
 	l := e.layoutOf(ptr)
+	if src := e.layoutOf(val); src != l {
+		name := e.convertForStore(v, l)
+		e.override[val.ID] = name
+		defer delete(e.override, val.ID)
+	}
 	if w := e.vectorWidth(a); w > 1 && mask == nil {
 		e.vectorStore(v, a, w)
 		return
@@ -91,6 +96,79 @@ func (e *emitter) store(v *ir.Value) {
 		}
 		return fmt.Sprintf("if (%s) %s", strings.Join(conds, " && "), st)
 	})
+}
+
+// convertForStore moves the value of store v, a rank-2 tile, into the
+// layout l of its pointers through shared memory, rows padded by 16 bytes
+// so that neither side's accesses conflict on banks, in vectors of each
+// side's run along a row, and returns the name of the array in l that
+// holds it.
+func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
+	val := v.Args[1]
+	src := e.layoutOf(val)
+	k := val.Type.Kind
+	t := ir.Scalar(k)
+	rows, cols := val.Type.Shape[0], val.Type.Shape[1]
+	b := k.Bytes()
+	pitch := cols + max(16/b, 1)
+	at := func(d *dist, i string) string {
+		c := coords(d, i)
+		return fmt.Sprintf("(%s) * %d + (%s)", c[0], pitch, c[1])
+	}
+	// run is the vector width of layout d's accesses: its elements that
+	// follow each other along a row, at most 16 bytes.
+	run := func(d *dist) int {
+		w := 1
+		if d.KStride[1] == 1 {
+			for w*2 <= d.Spt[1] && w*2*b <= 16 && d.Spt[1]%(w*2) == 0 {
+				w *= 2
+			}
+		}
+		for w > 1 && pitch*b%(w*b) != 0 {
+			w /= 2
+		}
+		if w*b < 4 {
+			return 1
+		}
+		return w
+	}
+	name := fmt.Sprintf("tri_st%d", v.ID)
+	e.w.line("// To the pointers' layout #%s through shared memory (from #%s), so that each store is coalesced.", l.Tag, src.Tag)
+	e.useShared(rows * pitch * b)
+	e.w.line("__syncthreads();  // the scratch memory is free")
+	cond := ""
+	if src.Repl {
+		cond = fmt.Sprintf("if (%s) ", src.owner())
+	}
+	if w := run(src); w > 1 {
+		vs := vectorShape(k, w)
+		e.w.line("#pragma unroll")
+		e.w.line("for (int e = 0; e < %d; e += %d) %s*reinterpret_cast<%s*>(&%s) = %s;", src.Elems, w, cond, vs.Type, smem(t, 0, at(src, "e")), e.vecInit(val, vs, w))
+	} else {
+		e.loop(src.Elems, func(i string) string {
+			return fmt.Sprintf("%s%s = %s;", cond, smem(t, 0, at(src, i)), e.expr(val, i))
+		})
+	}
+	e.w.line("__syncthreads();")
+	e.declare(val.Type, l, name, "")
+	if w := run(l); w > 1 {
+		vs := vectorShape(k, w)
+		e.w.line("#pragma unroll")
+		e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
+		e.w.line("const %s vec = *reinterpret_cast<const %s*>(&%s);", vs.Type, vs.Type, smem(t, 0, at(l, "e")))
+		var parts []string
+		for j := 0; j < w; j++ {
+			parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, "vec"+vs.Fields[j/vs.PerField], j%vs.PerField, vs.PerField)))
+		}
+		e.wrapped(parts)
+		e.w.close("}")
+	} else {
+		e.loop(l.Elems, func(i string) string {
+			return fmt.Sprintf("%s[%s] = %s;", name, i, smem(t, 0, at(l, i)))
+		})
+	}
+	e.w.line("__syncthreads();  // the scratch memory is free again")
+	return name
 }
 
 // vecShape describes how w elements of kind k travel as one vector: the C
@@ -224,7 +302,7 @@ func (e *emitter) vectorStore(v *ir.Value, a memAccess, w int) {
 	val := v.Args[1]
 	k := val.Type.Kind
 	vs := vectorShape(k, w)
-	l := e.layoutOf(val)
+	l := e.layoutOf(v.Args[0])
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector stores", l.Elems, w, w*a.Bytes)
 	e.w.line("%s vec = %s;", vs.Type, e.vecInit(val, vs, w))

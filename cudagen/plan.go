@@ -26,15 +26,18 @@ type plan struct {
 	users    [][]*ir.Value // by value ID: the values that use it as an operand
 	ctlUse   []int         // by value ID: uses by statements other than values (Assign, For, If, While)
 	parent   map[*ir.Block]*ir.Block
-	varBlock []*ir.Block   // by var ID: the block whose top declares it (nil: a for loop's index)
-	vars     []*ir.Var     // by var ID
-	layouts  []*dist       // in order of first use
-	dists    []*dist       // by value ID: the layout of each tile value (nil for scalars)
-	varDists []*dist       // by var ID
-	converts []bool        // by value ID: its operand changes layout through shared memory
-	sliceOf  map[int]*dist // by value ID of a reduction: the slice layout it computes in
-	remat    map[int]*dist // by value ID of an expand_dims: its index operand is recomputed in this layout
-	tags     map[string]*dist
+	varBlock []*ir.Block // by var ID: the block whose top declares it (nil: a for loop's index)
+	vars     []*ir.Var   // by var ID
+	layouts  []*dist     // in order of first use
+	dists    []*dist     // by value ID: the layout of each tile value (nil for scalars)
+	varDists []*dist     // by var ID
+	converts []bool      // by value ID: its operand changes layout through shared memory
+	// storeSplit holds the stores whose layout is chosen apart from their
+	// value's, by value ID (propagate.go).
+	storeSplit map[int]bool
+	sliceOf    map[int]*dist // by value ID of a reduction: the slice layout it computes in
+	remat      map[int]*dist // by value ID of an expand_dims: its index operand is recomputed in this layout
+	tags       map[string]*dist
 	// wgmma is set for sm_90a targets; pipes and loops are the K loops
 	// pipelined onto wgmma, by dot ID and by loop (see pipeline.go).
 	wgmma bool

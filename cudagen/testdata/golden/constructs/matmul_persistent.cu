@@ -13,11 +13,8 @@
 //   #L7 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 8 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 2 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
-//   #L10 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L11 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
-//   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
-//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L10 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
+//   #L11 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -61,7 +58,7 @@ TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsig
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persistent_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[8192];
+  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[9216];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = lane_id % 32;  // index of this thread's first element in #L0 tiles
   int L1_base = warp_id % 4;  // index of this thread's first element in #L1 tiles
@@ -80,13 +77,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
   int L8_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L9_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L9 tiles
   int L9_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L9 tiles
-  int L10_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L10 tiles
-  int L11_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L11 tiles
-  int L12_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L12 tiles
-  int L12_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L12 tiles
-  int L13_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L13 tiles
-  int L13_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L13 tiles
-  int L14_base = warp_id % 4;  // index of this thread's first element in #L14 tiles
+  int L10_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L10 tiles
+  int L10_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L10 tiles
+  int L11_base = warp_id % 4;  // index of this thread's first element in #L11 tiles
   int tile_id_c;
   // ../conformance/constructs/matmul_persistent.tri:37: start_pid = tl.program_id(axis=0)
   int start_pid = tri_program_id_x();
@@ -173,10 +166,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
     #pragma unroll
     for (int e = 0; e < 2; ++e) t96[e] = offs_bn_1[e] * 1;
     // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
-    // offs_k_for_mask is recomputed in #L14 rather than moved.
+    // offs_k_for_mask is recomputed in #L11 rather than moved.
     int t112[8];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t112[e] = L14_base + e * 4;
+    for (int e = 0; e < 8; ++e) t112[e] = L11_base + e * 4;
     // ../conformance/constructs/matmul_persistent.tri:52: for ki in range(k_tiles):
     for (int ki = 0; ki < k_tiles; ki += 1) {
       // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
@@ -193,10 +186,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
       #pragma unroll
       for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptr + t87[e];
       // ../conformance/constructs/matmul_persistent.tri:55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-      // offs_k is recomputed in #L14 rather than moved.
+      // offs_k is recomputed in #L11 rather than moved.
       int t90[8];
       #pragma unroll
-      for (int e = 0; e < 8; ++e) t90[e] = (t74) + (L14_base + e * 4);
+      for (int e = 0; e < 8; ++e) t90[e] = (t74) + (L11_base + e * 4);
       int t92[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) t92[e] = t90[e] * stride_bk;
@@ -271,49 +264,58 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
     int pid_n_1 = t134 / group_size_m_1;
     // ../conformance/constructs/matmul_persistent.tri:61: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
     int t137 = pid_m_1 * 64;
-    int t138[4];
+    int t138[16];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t138[e] = L10_base + e * 16;
-    int offs_cm[4];
+    for (int e = 0; e < 16; ++e) t138[e] = L1_base + e * 4;
+    int offs_cm[16];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) offs_cm[e] = t137 + t138[e];
+    for (int e = 0; e < 16; ++e) offs_cm[e] = t137 + t138[e];
     // ../conformance/constructs/matmul_persistent.tri:62: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
     int t142 = pid_n_1 * 64;
-    int t143[8];
+    int t143[2];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t143[e] = L11_base + (e / 2) * 16 + e % 2;
-    int offs_cn[8];
+    for (int e = 0; e < 2; ++e) t143[e] = L2_base + e * 32;
+    int offs_cn[2];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) offs_cn[e] = t142 + t143[e];
+    for (int e = 0; e < 2; ++e) offs_cn[e] = t142 + t143[e];
     // ../conformance/constructs/matmul_persistent.tri:63: c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
-    int t148[4];
+    int t148[16];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t148[e] = stride_cm * offs_cm[e];
-    tri_half* c_ptrs[4];
+    for (int e = 0; e < 16; ++e) t148[e] = stride_cm * offs_cm[e];
+    tri_half* c_ptrs[16];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) c_ptrs[e] = c_ptr + t148[e];
-    int t154[8];
+    for (int e = 0; e < 16; ++e) c_ptrs[e] = c_ptr + t148[e];
+    int t154[2];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t154[e] = 1 * offs_cn[e % 2 + (e / 2 % 4) * 2];
+    for (int e = 0; e < 2; ++e) t154[e] = 1 * offs_cn[e];
     tri_half* c_ptrs_1[32];
     #pragma unroll
-    for (int e = 0; e < 32; ++e) c_ptrs_1[e] = c_ptrs[e / 8 % 4] + t154[e % 2 + (e / 2 % 4) * 2];
+    for (int e = 0; e < 32; ++e) c_ptrs_1[e] = c_ptrs[e / 2 % 16] + t154[e % 2];
     // ../conformance/constructs/matmul_persistent.tri:64: c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
-    bool t160[4];
+    bool t160[16];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t160[e] = offs_cm[e] < M;
-    bool t163[8];
+    for (int e = 0; e < 16; ++e) t160[e] = offs_cm[e] < M;
+    bool t163[2];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t163[e] = offs_cn[e % 2 + (e / 2 % 4) * 2] < N;
+    for (int e = 0; e < 2; ++e) t163[e] = offs_cn[e] < N;
     bool c_mask[32];
     #pragma unroll
-    for (int e = 0; e < 32; ++e) c_mask[e] = (t160[e / 8 % 4] & t163[e % 2 + (e / 2 % 4) * 2]) != 0;
+    for (int e = 0; e < 32; ++e) c_mask[e] = (t160[e / 2 % 16] & t163[e % 2]) != 0;
     // ../conformance/constructs/matmul_persistent.tri:65: tl.store(c_ptrs, accumulator.to(tl.float16), mask=c_mask)
     tri_half t167[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) t167[e] = tri_f2h(accumulator[e]);
+    // To the pointers' layout #L10 through shared memory (from #L3), so that each store is coalesced.
+    __syncthreads();  // the scratch memory is free
     #pragma unroll
-    for (int e = 0; e < 32; ++e) if (c_mask[e]) *c_ptrs_1[e] = t167[e];
+    for (int e = 0; e < 32; e += 2) *reinterpret_cast<unsigned int*>(&reinterpret_cast<tri_half*>(tri_smem)[(L3_base0 + (e / 8) * 16) * 72 + (L3_base1 + (e / 2 % 4) * 16 + e % 2)]) = (unsigned int)(tri_half)t167[e + 0] | (unsigned int)(tri_half)t167[e + 1] << 16;
+    __syncthreads();
+    tri_half tri_st168[32];
+    #pragma unroll
+    for (int e = 0; e < 32; ++e) tri_st168[e] = reinterpret_cast<tri_half*>(tri_smem)[(L10_base0 + (e / 2) * 4) * 72 + (L10_base1 + (e % 2) * 32)];
+    __syncthreads();  // the scratch memory is free again
+    #pragma unroll
+    for (int e = 0; e < 32; ++e) if (c_mask[e]) *c_ptrs_1[e] = tri_st168[e];
     // ../conformance/constructs/matmul_persistent.tri:45: for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
     tile_id_c = tile_id_c_2;
   }

@@ -13,11 +13,8 @@
 //   #L7 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0]) for [1, 256] tiles: 8 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0]) for [64, 256] tiles: 64 elements per thread
 //   #L9 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 4], order=[1, 0]) for [128, 256] tiles: 128 elements per thread
-//   #L10 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 4], order=[1, 0])) for [128] tiles: 8 elements per thread, replicated
-//   #L11 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 4], order=[1, 0])) for [256] tiles: 16 elements per thread, replicated
-//   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 4], order=[1, 0]) for [128, 1] tiles: 8 elements per thread, replicated
-//   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 4], order=[1, 0]) for [1, 256] tiles: 16 elements per thread, replicated
-//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L10 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0]) for [128, 256] tiles: 128 elements per thread
+//   #L11 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -60,8 +57,10 @@ TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsig
 
 // Each thread holds many elements: ask for 2 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
-  // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[49152];
+  // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
+  // more than a kernel may declare statically: the launch passes its size.
+  // Dynamic shared memory: 67584 bytes
+  extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = warp_id % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 32;  // index of this thread's first element in #L1 tiles
@@ -80,13 +79,9 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(
   int L8_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L9_base0 = (warp_id / 4 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L9 tiles
   int L9_base1 = ((warp_id % 4) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L9 tiles
-  int L10_base = (warp_id / 4 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L10 tiles
-  int L11_base = ((warp_id % 4) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L11 tiles
-  int L12_base0 = (warp_id / 4 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L12 tiles
-  int L12_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L12 tiles
-  int L13_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L13 tiles
-  int L13_base1 = ((warp_id % 4) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L13 tiles
-  int L14_base = warp_id % 8;  // index of this thread's first element in #L14 tiles
+  int L10_base0 = warp_id % 8;  // coordinate along axis 0 of this thread's first element in #L10 tiles
+  int L10_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L10 tiles
+  int L11_base = warp_id % 8;  // index of this thread's first element in #L11 tiles
   tri_half* a_ptrs[32];
   float accumulator[128];
   tri_half* b_ptrs[64];
@@ -156,10 +151,10 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(
   #pragma unroll
   for (int e = 0; e < 32; ++e) a_ptrs_1[e] = a_ptr + t59[e];
   // ../samples/matmul_tutorial03.tri:79: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-  // offs_k is recomputed in #L14 rather than moved.
+  // offs_k is recomputed in #L11 rather than moved.
   int t62[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t62[e] = L14_base + e * 8;
+  for (int e = 0; e < 8; ++e) t62[e] = L11_base + e * 8;
   int t64[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t64[e] = t62[e] * stride_bk;
@@ -183,10 +178,10 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(
   #pragma unroll
   for (int e = 0; e < 64; ++e) b_ptrs[e] = b_ptrs_1[e];
   // ../samples/matmul_tutorial03.tri:84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
-  // offs_k is recomputed in #L14 rather than moved.
+  // offs_k is recomputed in #L11 rather than moved.
   int t98[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t98[e] = L14_base + e * 8;
+  for (int e = 0; e < 8; ++e) t98[e] = L11_base + e * 8;
   // ../samples/matmul_tutorial03.tri:87: b_ptrs += BLOCK_SIZE_K * stride_bk
   int t113 = 64 * stride_bk;
   // ../samples/matmul_tutorial03.tri:82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
@@ -272,44 +267,53 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_kernel(
   for (int e = 0; e < 128; ++e) c[e] = tri_f2h(accumulator_2[e]);
   // ../samples/matmul_tutorial03.tri:94: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
   int t128 = pid_m * 128;
-  int t129[8];
+  int t129[16];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t129[e] = L10_base + e * 16;
-  int offs_cm[8];
+  for (int e = 0; e < 16; ++e) t129[e] = L0_base + e * 8;
+  int offs_cm[16];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) offs_cm[e] = t128 + t129[e];
+  for (int e = 0; e < 16; ++e) offs_cm[e] = t128 + t129[e];
   // ../samples/matmul_tutorial03.tri:95: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
   int t133 = pid_n * 256;
-  int t134[16];
+  int t134[8];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) t134[e] = L11_base + (e / 2) * 32 + e % 2;
-  int offs_cn[16];
+  for (int e = 0; e < 8; ++e) t134[e] = L1_base + e * 32;
+  int offs_cn[8];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) offs_cn[e] = t133 + t134[e];
+  for (int e = 0; e < 8; ++e) offs_cn[e] = t133 + t134[e];
   // ../samples/matmul_tutorial03.tri:96: c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
-  int t139[8];
+  int t139[16];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t139[e] = stride_cm * offs_cm[e];
-  tri_half* c_ptrs[8];
+  for (int e = 0; e < 16; ++e) t139[e] = stride_cm * offs_cm[e];
+  tri_half* c_ptrs[16];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) c_ptrs[e] = c_ptr + t139[e];
-  int t145[16];
+  for (int e = 0; e < 16; ++e) c_ptrs[e] = c_ptr + t139[e];
+  int t145[8];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) t145[e] = 1 * offs_cn[e % 2 + (e / 2 % 8) * 2];
+  for (int e = 0; e < 8; ++e) t145[e] = 1 * offs_cn[e];
   tri_half* c_ptrs_1[128];
   #pragma unroll
-  for (int e = 0; e < 128; ++e) c_ptrs_1[e] = c_ptrs[e / 16 % 8] + t145[e % 2 + (e / 2 % 8) * 2];
+  for (int e = 0; e < 128; ++e) c_ptrs_1[e] = c_ptrs[e / 8 % 16] + t145[e % 8];
   // ../samples/matmul_tutorial03.tri:97: c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
-  bool t151[8];
+  bool t151[16];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t151[e] = offs_cm[e] < M;
-  bool t154[16];
+  for (int e = 0; e < 16; ++e) t151[e] = offs_cm[e] < M;
+  bool t154[8];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) t154[e] = offs_cn[e % 2 + (e / 2 % 8) * 2] < N;
+  for (int e = 0; e < 8; ++e) t154[e] = offs_cn[e] < N;
   bool c_mask[128];
   #pragma unroll
-  for (int e = 0; e < 128; ++e) c_mask[e] = (t151[e / 16 % 8] & t154[e % 2 + (e / 2 % 8) * 2]) != 0;
+  for (int e = 0; e < 128; ++e) c_mask[e] = (t151[e / 8 % 16] & t154[e % 8]) != 0;
   // ../samples/matmul_tutorial03.tri:98: tl.store(c_ptrs, c, mask=c_mask)
+  // To the pointers' layout #L10 through shared memory (from #L9), so that each store is coalesced.
+  __syncthreads();  // the scratch memory is free
   #pragma unroll
-  for (int e = 0; e < 128; ++e) if (c_mask[e]) *c_ptrs_1[e] = c[e];
+  for (int e = 0; e < 128; e += 2) *reinterpret_cast<unsigned int*>(&reinterpret_cast<tri_half*>(tri_smem)[(L9_base0 + (e / 16) * 16) * 264 + (L9_base1 + (e / 2 % 8) * 32 + e % 2)]) = (unsigned int)(tri_half)c[e + 0] | (unsigned int)(tri_half)c[e + 1] << 16;
+  __syncthreads();
+  tri_half tri_st158[128];
+  #pragma unroll
+  for (int e = 0; e < 128; ++e) tri_st158[e] = reinterpret_cast<tri_half*>(tri_smem)[(L10_base0 + (e / 8) * 8) * 264 + (L10_base1 + (e % 8) * 32)];
+  __syncthreads();  // the scratch memory is free again
+  #pragma unroll
+  for (int e = 0; e < 128; ++e) if (c_mask[e]) *c_ptrs_1[e] = tri_st158[e];
 }
