@@ -963,19 +963,34 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 	e.w.line("// tl.dot %s x %s on wgmma m64n%dk%d: each warpgroup owns %d rows of a, in %d m64 block(s).", v.Args[0].Type, v.Args[1].Type, pl.n, ik, perGroup, blocks)
 	e.w.line("tri_wgmma_fence();")
 	aSBO, bLBO, bSBO := 8*pl.aRow, pl.k*pl.bRow(), 8*pl.bRow()
+	if pl.bKMajor {
+		bLBO = 16
+	}
+	// The descriptors of the stage's a and b; each instruction's adds its
+	// offset, in 16-byte units, to the start address field, which holds
+	// any shared address (18 bits) without a carry.
+	e.w.line("const unsigned long long tri_da = tri_wgmma_desc(%s + warp_id / 4 * %d, 16, %d, %d);", stage, perGroup*pl.aRow, aSBO, swizzleMode(pl.aRow))
+	e.w.line("const unsigned long long tri_db = tri_wgmma_desc(%s + %d, %d, %d, %d);", stage, pl.aBytes, bLBO, bSBO, swizzleMode(pl.bRow()))
 	kind := pl.instrKind()
 	for kk := 0; kk < pl.k/ik; kk++ {
 		for mb := 0; mb < blocks; mb++ {
 			// Each instruction takes the next 32 bytes of K.
-			da := fmt.Sprintf("tri_wgmma_desc(%s + (warp_id / 4 * %d + %d) * %d + %d, 16, %d, %d)", stage, perGroup, 64*mb, pl.aRow, 32*kk, aSBO, swizzleMode(pl.aRow))
-			db := fmt.Sprintf("tri_wgmma_desc(%s + %d, %d, %d, %d)", stage, pl.aBytes+kk*16*pl.bRow(), bLBO, bSBO, swizzleMode(pl.bRow()))
+			bOff := kk * 16 * pl.bRow()
 			if pl.bKMajor {
-				db = fmt.Sprintf("tri_wgmma_desc(%s + %d, 16, %d, %d)", stage, pl.aBytes+32*kk, bSBO, swizzleMode(pl.bRow()))
+				bOff = 32 * kk
 			}
-			e.w.line("tri_wgmma_m64n%dk%d_%s(tri_d%d, %s, %s, 1);", pl.n, ik, kind, mb, da, db)
+			e.w.line("tri_wgmma_m64n%dk%d_%s(tri_d%d, %s, %s, 1);", pl.n, ik, kind, mb, descPlus("tri_da", 64*mb*pl.aRow+32*kk), descPlus("tri_db", bOff))
 		}
 	}
 	e.w.line("tri_wgmma_commit();")
+}
+
+// descPlus is the C expression of descriptor d moved off bytes on.
+func descPlus(d string, off int) string {
+	if off == 0 {
+		return d
+	}
+	return fmt.Sprintf("%s + %d", d, off/16)
 }
 
 // wgmmaFinish waits for the wgmma and moves its fragments into the

@@ -279,10 +279,12 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
         __syncthreads();
         // tl.dot fp16[128,64] x fp16[64,128] on wgmma m64n128k16: each warpgroup owns 64 rows of a, in 1 m64 block(s).
         tri_wgmma_fence();
-        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 32768 + (warp_id / 4 * 64 + 0) * 128 + 0, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16384, 16, 1024, 1), 1);
-        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 32768 + (warp_id / 4 * 64 + 0) * 128 + 32, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16416, 16, 1024, 1), 1);
-        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 32768 + (warp_id / 4 * 64 + 0) * 128 + 64, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16448, 16, 1024, 1), 1);
-        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 32768 + (warp_id / 4 * 64 + 0) * 128 + 96, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16480, 16, 1024, 1), 1);
+        const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16384, 16, 1024, 1);
+        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da, tri_db, 1);
+        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da + 2, tri_db + 2, 1);
+        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da + 4, tri_db + 4, 1);
+        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da + 6, tri_db + 6, 1);
         tri_wgmma_commit();
         int tri_ahead = k + 2 * 1;
         if (tri_ahead < t74) {
@@ -382,10 +384,12 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
         __syncthreads();
         // tl.dot fp16[128,64] x fp16[64,128] on wgmma m64n128k16: each warpgroup owns 64 rows of a, in 1 m64 block(s).
         tri_wgmma_fence();
-        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 32768 + (warp_id / 4 * 64 + 0) * 128 + 0, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16384, 16, 1024, 1), 1);
-        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 32768 + (warp_id / 4 * 64 + 0) * 128 + 32, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16416, 16, 1024, 1), 1);
-        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 32768 + (warp_id / 4 * 64 + 0) * 128 + 64, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16448, 16, 1024, 1), 1);
-        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 32768 + (warp_id / 4 * 64 + 0) * 128 + 96, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16480, 16, 1024, 1), 1);
+        const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16384, 16, 1024, 1);
+        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da, tri_db, 1);
+        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da + 2, tri_db + 2, 1);
+        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da + 4, tri_db + 4, 1);
+        tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da + 6, tri_db + 6, 1);
         tri_wgmma_commit();
         int tri_ahead = k_1 + 2 * 1;
         if (tri_ahead < t169) {

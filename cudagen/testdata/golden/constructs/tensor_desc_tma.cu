@@ -199,14 +199,16 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(tri_hal
       __syncthreads();
       // tl.dot fp16[128,64] x fp16[64,64] on wgmma m64n64k16: each warpgroup owns 128 rows of a, in 2 m64 block(s).
       tri_wgmma_fence();
-      tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 24576 + (warp_id / 4 * 128 + 0) * 128 + 0, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16384, 16, 1024, 1), 1);
-      tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_wgmma_desc(tri_stage0 + tri_read * 24576 + (warp_id / 4 * 128 + 64) * 128 + 0, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16384, 16, 1024, 1), 1);
-      tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 24576 + (warp_id / 4 * 128 + 0) * 128 + 32, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16416, 16, 1024, 1), 1);
-      tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_wgmma_desc(tri_stage0 + tri_read * 24576 + (warp_id / 4 * 128 + 64) * 128 + 32, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16416, 16, 1024, 1), 1);
-      tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 24576 + (warp_id / 4 * 128 + 0) * 128 + 64, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16448, 16, 1024, 1), 1);
-      tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_wgmma_desc(tri_stage0 + tri_read * 24576 + (warp_id / 4 * 128 + 64) * 128 + 64, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16448, 16, 1024, 1), 1);
-      tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage0 + tri_read * 24576 + (warp_id / 4 * 128 + 0) * 128 + 96, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16480, 16, 1024, 1), 1);
-      tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_wgmma_desc(tri_stage0 + tri_read * 24576 + (warp_id / 4 * 128 + 64) * 128 + 96, 16, 1024, 1), tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16480, 16, 1024, 1), 1);
+      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 24576 + warp_id / 4 * 16384, 16, 1024, 1);
+      const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 24576 + 16384, 16, 1024, 1);
+      tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_da, tri_db, 1);
+      tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_da + 512, tri_db, 1);
+      tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_da + 2, tri_db + 2, 1);
+      tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_da + 514, tri_db + 2, 1);
+      tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_da + 4, tri_db + 4, 1);
+      tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_da + 516, tri_db + 4, 1);
+      tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_da + 6, tri_db + 6, 1);
+      tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_da + 518, tri_db + 6, 1);
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 64;
       if (tri_ahead < K) {
