@@ -99,16 +99,20 @@ func (t smemTile) offset(r, c string, numWarps, m int) string {
 // (32 bytes of K each) of the operand at stage or region base; for a, of
 // the m64 block mb of the calling warp's warpgroup.
 func (t smemTile) desc(base string, kk, mb, perGroup int) string {
+	// The constant offset goes to the start address field of a descriptor
+	// that the instructions share (it holds any shared address without a
+	// carry).
 	rb := t.rowBytes()
 	if !t.kMajor {
-		return fmt.Sprintf("tri_wgmma_desc(%s + %d, %d, %d, %d)", base, t.off+kk*16*rb, t.k*rb, 8*rb, swizzleMode(rb))
+		return descPlus(fmt.Sprintf("tri_wgmma_desc(%s, %d, %d, %d)", base, t.k*rb, 8*rb, swizzleMode(rb)), t.off+kk*16*rb)
 	}
 	at := t.off + 32*kk/rb*t.chunkBytes() + 32*kk%rb
 	rows := ""
 	if t.perm {
-		rows = fmt.Sprintf(" + (warp_id / 4 * %d + %d) * %d", perGroup, 64*mb, rb)
+		rows = fmt.Sprintf(" + warp_id / 4 * %d", perGroup*rb)
+		at += 64 * mb * rb
 	}
-	return fmt.Sprintf("tri_wgmma_desc(%s + %d%s, 16, %d, %d)", base, at, rows, 8*rb, swizzleMode(rb))
+	return descPlus(fmt.Sprintf("tri_wgmma_desc(%s%s, 16, %d, %d)", base, rows, 8*rb, swizzleMode(rb)), at)
 }
 
 // wgOperand is one operand of a dot of a multi-dot pipeline.
