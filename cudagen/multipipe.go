@@ -626,9 +626,34 @@ func (e *emitter) storeInvariant(wd *wgDot) {
 	l := e.layoutOf(v)
 	off := wd.a.tile.offset(l.coord(0, "e"), l.coord(1, "e"), e.numWarps, wd.m)
 	e.w.line("// %s, a of the tl.dot at line %d, is the same in every iteration: stored once", e.names[v.ID], wd.dot.Pos.Line)
+	// A thread's run along K goes in one vector store of up to 16 bytes:
+	// a run aligned to its size stays in one 16-byte chunk of a swizzled
+	// row, which the swizzle moves whole.
+	es := wd.a.tile.elem
+	w := 1
+	if l.KStride[1] == 1 {
+		for w*2 <= l.Spt[1] && l.Spt[1]%(w*2) == 0 && w*2*es <= 16 {
+			w *= 2
+		}
+	}
+	if w*es < 4 {
+		e.w.line("#pragma unroll")
+		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(tri_inv + %s, %s);", l.Elems, 8*es, off, e.expr(v, "e"))
+		return
+	}
+	e.helpers.add("stshared", stSharedHelpers)
+	vs := vectorShape(v.Type.Kind, w)
 	e.w.line("#pragma unroll")
-	e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(tri_inv + %s, %s);", l.Elems, 8*wd.a.tile.elem, off, e.expr(v, "e"))
+	e.w.line("for (int e = 0; e < %d; e += %d) tri_st_shared_b%d(tri_inv + %s, %s);", l.Elems, w, 8*w*es, off, e.vecInit(v, vs, w))
 }
+
+// stSharedHelpers store 4, 8 or 16 bytes at a shared address.
+const stSharedHelpers = `// Vector stores to a shared address.
+TRI_DEV void tri_st_shared_b32(unsigned int dst, unsigned int x) { asm volatile("st.shared.b32 [%0], %1;" :: "r"(dst), "r"(x) : "memory"); }
+TRI_DEV void tri_st_shared_b64(unsigned int dst, tri_u32x2 x) { asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(dst), "r"(x.x), "r"(x.y) : "memory"); }
+TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
+}`
 
 // instr names the wgmma helper of wd.
 func (wd *wgDot) instr() string {

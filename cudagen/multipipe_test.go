@@ -18,6 +18,9 @@ func TestMultiPipeAttention(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, src, "Software-pipelined, 2 dot(s) on wgmma")
 	assert.Contains(t, src, "is the same in every iteration: stored once")
+	// A thread's 8 fp16 of q along K go in one 16-byte store.
+	assert.Contains(t, src, "for (int e = 0; e < 32; e += 8) tri_st_shared_b128(tri_inv + 0 + tri_swizzle(")
+	assert.Contains(t, src, "(unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16});")
 	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1), tri_wgmma_desc(tri_stage, 16, 1024, 1), 0);")
 	assert.Contains(t, src, "tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_pack2_f16(p[0], p[1]), tri_pack2_f16(p[16], p[17]), tri_pack2_f16(p[2], p[3]), tri_pack2_f16(p[18], p[19])")
 	assert.Contains(t, src, "{%32, %33, %34, %35}, %36, p, 1, 1, 1; }")
