@@ -239,7 +239,7 @@ func (c *Compiled) LaunchEx(stream *nvrtc.Stream, grid [3]int, pdl bool, args ..
 	}
 	for _, tm := range c.tmaps {
 		var m [nvrtc.TensorMapBytes]byte
-		if err := encodeTensorMap(tm, args, &m); err != nil {
+		if err := encodeTensorMap(c.dev, tm, args, &m); err != nil {
 			return fmt.Errorf("%s: %w", c.Kernel.Name, err)
 		}
 		p.Blob(m[:], 64)
@@ -295,9 +295,9 @@ func (c *Compiled) scratchFor(stream *nvrtc.Stream, grid [3]int) (nvrtc.DevicePt
 	return ptr, nil
 }
 
-// encodeTensorMap encodes tensor map parameter tm from the arguments of
-// the descriptor parameters it names.
-func encodeTensorMap(tm cudagen.TensorMap, args []Arg, out *[nvrtc.TensorMapBytes]byte) error {
+// encodeTensorMap encodes tensor map parameter tm, on device dev, from the
+// arguments of the descriptor parameters it names.
+func encodeTensorMap(dev *nvrtc.Device, tm cudagen.TensorMap, args []Arg, out *[nvrtc.TensorMapBytes]byte) error {
 	at := func(i int) (Arg, error) {
 		if i < 0 || i >= len(args) {
 			return Arg{}, fmt.Errorf("tensor map %s: a descriptor parameter is missing", tm.Name)
@@ -324,7 +324,7 @@ func encodeTensorMap(tm cudagen.TensorMap, args []Arg, out *[nvrtc.TensorMapByte
 		m.Strides = append(m.Strides, a.Int)
 	}
 	m.Strides = append(m.Strides, 1)
-	return nvrtc.EncodeTensorMap(m, out)
+	return dev.EncodeTensorMap(m, out)
 }
 
 // Tensors places host tensors on the GPU, once each, and brings them back.

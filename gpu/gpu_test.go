@@ -48,7 +48,7 @@ func TestNoGPU(t *testing.T) {
 func TestEncodeTensorMapMissingParameter(t *testing.T) {
 	var m [nvrtc.TensorMapBytes]byte
 	tm := cudagen.TensorMap{Name: "a_desc_tmap8x64", Base: 3, Shape: []int{1, 2}, Strides: []int{4}, ElemBytes: 2, Box: []int{8, 64}, Swizzle: 128}
-	err := encodeTensorMap(tm, []Arg{{Ptr: 16}, {Int: 64}}, &m)
+	err := encodeTensorMap(nil, tm, []Arg{{Ptr: 16}, {Int: 64}}, &m)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "tensor map a_desc_tmap8x64: a descriptor parameter is missing")
 }

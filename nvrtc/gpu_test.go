@@ -351,3 +351,32 @@ func BenchmarkDriverCall(b *testing.B) {
 		runtime.UnlockOSThread()
 	}
 }
+
+// TestEncodeTensorMapWithoutCurrentContext encodes a tensor map on a
+// thread where no context is current, as a goroutine on a thread the
+// device's context was never made current on is: the driver needs the
+// context there (it answered CUDA_ERROR_INVALID_CONTEXT), so the encoding
+// makes it current first. The map of a 64 x 64 fp16 tensor is 128 bytes
+// of which some are set.
+func TestEncodeTensorMapWithoutCurrentContext(t *testing.T) {
+	dev := gpu(t)
+	if !HasTensorMaps() {
+		t.Skip("the driver has no cuTensorMapEncodeTiled")
+	}
+	buf, err := dev.Alloc(64 * 64 * 2)
+	require.NoError(t, err)
+	defer dev.Free(buf)
+	done := make(chan error)
+	var m [TensorMapBytes]byte
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if code := callC(driver.cuCtxSetCurrent, 0); code != 0 {
+			done <- driver.check("cuCtxSetCurrent", code)
+			return
+		}
+		done <- dev.EncodeTensorMap(TensorMap{Base: buf, ElemBytes: 2, Dims: []int64{64, 64}, Strides: []int64{64, 1}, Box: []int{8, 64}, Swizzle: 128}, &m)
+	}()
+	require.NoError(t, <-done)
+	assert.NotEqual(t, [TensorMapBytes]byte{}, m)
+}

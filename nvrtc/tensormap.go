@@ -46,8 +46,11 @@ type TensorMap struct {
 // (cuTensorMapEncodeTiled, CUDA 12 or newer).
 func HasTensorMaps() bool { return driver != nil && driver.cuTensorMapEncodeTiled != 0 }
 
-// EncodeTensorMap writes the CUtensorMap of m into out.
-func EncodeTensorMap(m TensorMap, out *[TensorMapBytes]byte) error {
+// EncodeTensorMap writes the CUtensorMap of m, a tensor on device d, into
+// out. The driver encodes it with d's context current on the calling
+// thread (without one it answers CUDA_ERROR_INVALID_CONTEXT, which a
+// goroutine on a thread the context was never made current on would get).
+func (d *Device) EncodeTensorMap(m TensorMap, out *[TensorMapBytes]byte) error {
 	if err := LoadDriver(); err != nil {
 		return err
 	}
@@ -95,8 +98,10 @@ func EncodeTensorMap(m TensorMap, out *[TensorMapBytes]byte) error {
 		}
 	}
 	clear(s.mem[slotTMap : slotTMap+TensorMapBytes])
-	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	if err := d.enter(s); err != nil {
+		return err
+	}
 	r, _, _ := purego.SyscallN(driver.cuTensorMapEncodeTiled, s.base+slotTMap, dtype, uintptr(rank), uintptr(m.Base),
 		s.base+uintptr(dims), s.base+uintptr(strides), s.base+uintptr(box), s.base+uintptr(elems),
 		tmapInterleave0, sw, tmapL2Promote128, tmapOOBZero)
