@@ -63,32 +63,26 @@ func refTensorDescHost(in tensors, num map[string]float64) tensors {
 
 // refTensorDescMatmul: c = a @ b.T (b is [N, K]), rounded to float32 once.
 func refTensorDescMatmul(in tensors, _ map[string]float64) tensors {
+	return tensors{"c": eachFloat(in["c"], func(o int) float64 { return r32(dotBT(in, o)) })}
+}
+
+// dotBT is element o of a @ b.T (b is [N, K]), a and b from in.
+func dotBT(in tensors, o int) float64 {
 	a, b := in["a"], in["b"]
 	k, n := a.Shape[1], b.Shape[0]
-	return tensors{"c": eachFloat(in["c"], func(o int) float64 {
-		i, j := o/n, o%n
-		s := 0.0
-		for kk := range k {
-			s += a.Float(i*k+kk) * b.Float(j*k+kk)
-		}
-		return r32(s)
-	})}
+	i, j := o/n, o%n
+	s := 0.0
+	for kk := range k {
+		s += a.Float(i*k+kk) * b.Float(j*k+kk)
+	}
+	return s
 }
 
 // refTensorDescPersistent: c = 2 (a @ b.T) in float16 (b is [N, K]): each
 // tile's product is accumulated twice, through a's descriptor and through
 // one made at the tile's rows.
 func refTensorDescPersistent(in tensors, _ map[string]float64) tensors {
-	a, b := in["a"], in["b"]
-	k, n := a.Shape[1], b.Shape[0]
-	return tensors{"c": eachFloat(in["c"], func(o int) float64 {
-		i, j := o/n, o%n
-		s := 0.0
-		for kk := range k {
-			s += a.Float(i*k+kk) * b.Float(j*k+kk)
-		}
-		return r16(2 * s)
-	})}
+	return tensors{"c": eachFloat(in["c"], func(o int) float64 { return r16(2 * dotBT(in, o)) })}
 }
 
 // refTensorDescLoop: row i of y (even 16-row blocks) or z (odd ones) sums
