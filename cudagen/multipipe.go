@@ -31,6 +31,7 @@ package cudagen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -127,8 +128,43 @@ type wgOperand struct {
 	tile smemTile // streamed and invariant operands
 	// direct marks a streamed load through a tensor descriptor copied by
 	// rows from the descriptor (directStageCopies), without its pointer
-	// and mask tiles.
+	// and mask tiles; tma, one the TMA unit copies with this map
+	// (tmaOperand), in boxes of the tile's swizzle rows.
 	direct bool
+	tma    *tensorMap
+}
+
+// anyTMA reports whether the TMA unit copies a streamed operand of mp.
+func (mp *multiPipe) anyTMA() int {
+	n := 0
+	for _, o := range mp.streamed {
+		if o.tma != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// multiTMA returns the tensor map the TMA unit copies streamed b operand
+// o with, or nil: o must load a rank-2 block of a descriptor (made outside
+// the loop, inLoop telling) whose rows run along the stage's swizzle rows,
+// as a K-major b read transposed (k.T) and an MN-major b (v) do; the block
+// then goes in boxes of its rows by one swizzle row, one box per chunk.
+func (p *plan) multiTMA(o *wgOperand, inLoop func(*ir.Value) bool) *tensorMap {
+	ld, t := o.src, o.tile
+	d := ld.Desc
+	if !p.tma || !p.wgmma || d == nil || !p.tmaDesc(d) || len(d.Offsets) != 2 || ld.Type.Shape.Rank() != 2 || t.kMajor != o.trans {
+		return nil
+	}
+	if !d.Host() && slices.ContainsFunc(descMade(d), inLoop) {
+		return nil
+	}
+	rb := t.rowBytes()
+	rows, inner := ld.Type.Shape[0], ld.Type.Shape[1]
+	if rb != 32 && rb != 64 && rb != 128 || rows > 256 || rows%8 != 0 || inner*t.elem%rb != 0 {
+		return nil
+	}
+	return p.tensorMapOf(d, rows, rb/t.elem, rb, t.elem)
 }
 
 // copyAxis is the axis of src along which a streamed operand's copies run:
@@ -316,7 +352,10 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		}
 	}
 	for _, o := range mp.streamed {
-		if o.direct = p.directCopies(o.src, o.copyAxis(mp.aIsA[o]) == 1); !o.direct {
+		if !mp.aIsA[o] {
+			o.tma = p.multiTMA(o, func(v *ir.Value) bool { return inBody[v.ID] })
+		}
+		if o.direct = o.tma == nil && p.directCopies(o.src, o.copyAxis(mp.aIsA[o]) == 1); !o.direct && o.tma == nil {
 			add(o.src)
 			continue
 		}
@@ -388,11 +427,20 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	if mp.stageSize == 0 {
 		return nil
 	}
-	mp.stages = min(stages, (maxDynamicShared-1024-mp.invSize)/mp.stageSize)
+	most := maxDynamicShared
+	if mp.anyTMA() > 0 {
+		// The stages' mbarriers are static shared memory besides them.
+		most -= 8 * maxTMABuffers
+		stages = min(stages, maxTMABuffers)
+	}
+	mp.stages = min(stages, (most-1024-mp.invSize)/mp.stageSize)
 	if mp.stages < 2 {
 		return nil
 	}
 	mp.inFlight = p.deferLast(mp, body)
+	for _, o := range mp.streamed {
+		p.addTensorMap(o.tma, s)
+	}
 	return mp
 }
 
@@ -489,7 +537,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		e.w.line("// While the wgmmas run: the copies for iteration %s + %d.", iv, mp.stages-1)
 		e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, mp.stages-1, step)
 		e.w.open("if (tri_ahead < %s) {", hi)
-		e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_write * %d", mp.stageSize))
+		e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_write * %d", mp.stageSize), "tri_write")
 		e.w.close("}")
 		e.w.line("tri_cp_async_commit();")
 		e.lastLine = 0
@@ -503,7 +551,14 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.useShared(reserve + mp.sharedBytes())
 
 	e.w.line("// Software-pipelined, %d dot(s) on wgmma: the loads feeding them stream into %d shared-memory stages", len(mp.dots), mp.stages)
-	e.w.line("// with cp.async, %d iteration(s) ahead; the rest of the body runs in its own iteration.", mp.stages-1)
+	how := "cp.async"
+	if mp.anyTMA() > 0 {
+		how = "the TMA unit"
+		if mp.anyTMA() < len(mp.streamed) {
+			how = "the TMA unit and cp.async"
+		}
+	}
+	e.w.line("// with %s, %d iteration(s) ahead; the rest of the body runs in its own iteration.", how, mp.stages-1)
 	e.w.open("{")
 	at := ""
 	if reserve > 0 {
@@ -511,6 +566,18 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	}
 	e.w.line("const unsigned int tri_inv = (tri_smem_addr(tri_smem)%s + 1023u) & ~1023u;  // the operands stored once, 1024-byte aligned", at)
 	e.w.line("const unsigned int tri_stage0 = tri_inv + %du;  // shared address of stage 0", mp.invSize)
+	if n := mp.anyTMA(); n > 0 {
+		e.tmaHelpers()
+		e.w.line("// One mbarrier per stage: its phase completes when the TMA copies into the stage have landed.")
+		e.w.line("__shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[%d];", mp.stages)
+		e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of stage b's mbarrier the next wait is for")
+		e.w.open("if (tri_thread_id() == 0) {")
+		e.w.line("for (int b = 0; b < %d; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), %d);", mp.stages, n)
+		e.w.line("tri_fence_mbar_init();")
+		e.w.close("}")
+		e.w.line("__syncthreads();")
+		e.w.line("if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies")
+	}
 	for _, wd := range mp.dots {
 		if wd.a.form == invariant {
 			e.storeInvariant(wd)
@@ -523,7 +590,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", mp.stages-1)
 	e.w.line("%s tri_ahead = %s + tri_s * %s;", it, lo, step)
 	e.w.open("if (tri_ahead < %s) {", hi)
-	e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_s * %d", mp.stageSize))
+	e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_s * %d", mp.stageSize), "tri_s")
 	e.w.close("}")
 	e.w.line("tri_cp_async_commit();")
 	e.w.close("}")
@@ -541,6 +608,10 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmmas read and the copies fill", mp.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
 	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", mp.stages-2)
+	if mp.anyTMA() > 0 {
+		e.w.line("tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);  // and its TMA copies")
+		e.w.line("tri_parity ^= 1u << tri_read;")
+	}
 	for _, o := range mp.streamed {
 		if o.direct && e.directWidth(o.src) == 1 || !o.direct && e.copyWidth(o.src, o.copyAxis(mp.aIsA[o])) == 1 {
 			e.w.line("tri_fence_proxy_async();  // the element-by-element stores are generic-proxy writes")
@@ -564,6 +635,9 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	}
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
+	if mp.anyTMA() > 0 {
+		e.w.line("if (tri_thread_id() == 0) for (int b = 0; b < %d; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));", mp.stages)
+	}
 	e.w.close("}")
 }
 
@@ -591,17 +665,40 @@ func (e *emitter) multiBody(s *ir.For, mp *multiPipe) {
 // multiAhead writes the ahead statements of mp for the iteration
 // tri_ahead, its streamed loads as copies into the stage at shared
 // address stage.
-func (e *emitter) multiAhead(s *ir.For, mp *multiPipe, stage string) {
+func (e *emitter) multiAhead(s *ir.For, mp *multiPipe, stage, buf string) {
 	e.aheadOf(s, mp.ahead, func(st ir.Stmt) bool {
 		for _, o := range mp.streamed {
 			if ir.Stmt(o.src) == st {
 				e.source(st.Position())
-				e.copyOperand(o, mp.aIsA[o], stage)
+				if o.tma != nil {
+					e.tmaOperand(o, stage, buf)
+				} else {
+					e.copyOperand(o, mp.aIsA[o], stage)
+				}
 				return true
 			}
 		}
 		return false
 	})
+}
+
+// tmaOperand writes the TMA copies of streamed operand o into the stage at
+// shared address stage, completing on stage buf's mbarrier: one box per
+// swizzle-row chunk of the tile, each a 1024-aligned tile of its own.
+func (e *emitter) tmaOperand(o *wgOperand, stage, buf string) {
+	ld, t := o.src, o.tile
+	rows, inner := ld.Type.Shape[0], ld.Type.Shape[1]
+	rb := t.rowBytes()
+	bytes := rows * inner * t.elem
+	row, col := e.expr(ld.Desc.Offsets[0], ""), e.expr(ld.Desc.Offsets[1], "")
+	e.w.line("// b: %d bytes copied by the TMA unit from %s in %d box(es) of %d-byte rows, completing on the stage's mbarrier", bytes, e.tmapNames[o.tma], inner*t.elem/rb, rb)
+	e.w.open("if (tri_thread_id() == 0) {")
+	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[%s]);", buf)
+	e.w.line("tri_mbar_expect_tx(tri_bar, %d);", bytes)
+	for c := 0; c < inner*t.elem/rb; c++ {
+		e.w.line("tri_tma_load_2d(%s + %d, %s, (int)(%s) + %d, (int)(%s), tri_bar);", stage, t.off+c*rows*rb, e.tmapRef(o.tma), col, c*rb/t.elem, row)
+	}
+	e.w.close("}")
 }
 
 // copyOperand writes the streamed load of o as copies into the stage.

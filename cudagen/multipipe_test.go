@@ -56,3 +56,25 @@ func TestPipelineInTileLoop(t *testing.T) {
 	assert.NotContains(t, src, "element by element")
 	assert.Contains(t, src, "__launch_bounds__(128) table_matmul_kernel(")
 }
+
+// TestMultiPipeTMA checks that the attention pipeline copies K and V read
+// through host tensor descriptors with the TMA unit: one box of 64 rows by
+// one 128-byte swizzle row per chunk of head dimension 128, both
+// completing on the stage's mbarrier, which every thread waits on at the
+// top of the iteration; with TRI_TMA=0 they are copied by rows.
+func TestMultiPipeTMA(t *testing.T) {
+	src, err := build(t, "testdata/multipipe/attn_desc.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "// with the TMA unit, 2 iteration(s) ahead; the rest of the body runs in its own iteration.")
+	assert.Contains(t, src, "for (int b = 0; b < 3; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 2);")
+	assert.Contains(t, src, "// b: 16384 bytes copied by the TMA unit from desc_k_tmap64x64 in 2 box(es) of 128-byte rows, completing on the stage's mbarrier")
+	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 32768 + 8192, &desc_k_tmap64x64, (int)(0LL) + 64, (int)(t75_i64), tri_bar);")
+	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 32768 + 24576, &desc_v_tmap64x64, (int)(0LL) + 64, (int)(t142_i64), tri_bar);")
+	assert.Contains(t, src, "tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);  // and its TMA copies")
+	assert.NotContains(t, src, "copies of rows from the descriptor")
+	t.Setenv("TRI_TMA", "0")
+	src, err = build(t, "testdata/multipipe/attn_desc.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "// b: 16-byte copies of rows from the descriptor")
+	assert.NotContains(t, src, "tri_mbar")
+}

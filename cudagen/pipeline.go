@@ -440,14 +440,10 @@ func (p *plan) addTensorMap(tm *tensorMap, user ir.Stmt) {
 	if tm == nil {
 		return
 	}
-	if tm.dev == nil {
-		if !slices.Contains(p.tmaps, tm) {
-			p.tmaps = append(p.tmaps, tm)
-		}
-		return
-	}
-	if !slices.Contains(p.devMaps, tm) {
-		tm.slot = len(p.devMaps)
+	switch {
+	case tm.dev == nil && !slices.Contains(p.tmaps, tm):
+		p.tmaps = append(p.tmaps, tm)
+	case tm.dev != nil && !slices.Contains(p.devMaps, tm):
 		p.devMaps = append(p.devMaps, tm)
 	}
 	p.mapUsers[tm] = append(p.mapUsers[tm], user)

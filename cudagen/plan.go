@@ -162,7 +162,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 		p.chooseLayouts()
 	}
 	p.findTMAStores()
-	p.placeDeviceMaps()
+	p.placeTensorMaps()
 	p.findDirectStores()
 	p.findDeadValues()
 	return p, nil

@@ -77,7 +77,7 @@ func (p *plan) findDeadValues() {
 	}
 	for _, mp := range p.mloops {
 		for _, o := range mp.streamed {
-			if o.direct {
+			if o.direct || o.tma != nil {
 				byDesc[o.src.ID] = true
 			}
 		}

@@ -51,16 +51,22 @@ func sameDesc(tm *tensorMap, d *ir.DescAccess) bool {
 	return tm.dev != nil && slices.Equal(descMade(tm.dev), descMade(d))
 }
 
-// placeDeviceMaps chooses where the kernel builds the maps of descriptors
-// made in it, for the pipelined loops and stores that use them, and drops
-// the maps of pipelines that do not run on wgmma.
-func (p *plan) placeDeviceMaps() {
+// placeTensorMaps drops the tensor maps of pipelines that are not
+// written (their loop does not run on wgmma after all), and chooses where
+// the kernel builds the maps of descriptors made in it, for the pipelined
+// loops and stores that use them.
+func (p *plan) placeTensorMaps() {
 	p.builds = map[ir.Stmt][]*tensorMap{}
-	var live []*tensorMap
+	live := func(u ir.Stmt) bool {
+		f, ok := u.(*ir.For)
+		return !ok || p.loops[f] != nil && p.usesWgmma(p.loops[f].dot) || p.mloops[f] != nil
+	}
+	p.tmaps = slices.DeleteFunc(p.tmaps, func(tm *tensorMap) bool { return !slices.ContainsFunc(p.mapUsers[tm], live) })
+	var kept []*tensorMap
 	for _, tm := range p.devMaps {
 		used := false
 		for _, u := range p.mapUsers[tm] {
-			if f, ok := u.(*ir.For); ok && (p.loops[f] == nil || !p.usesWgmma(p.loops[f].dot)) {
+			if !live(u) {
 				continue
 			}
 			used = true
@@ -70,11 +76,11 @@ func (p *plan) placeDeviceMaps() {
 			}
 		}
 		if used {
-			tm.slot = len(live)
-			live = append(live, tm)
+			tm.slot = len(kept)
+			kept = append(kept, tm)
 		}
 	}
-	p.devMaps = live
+	p.devMaps = kept
 }
 
 // buildSite is the statement before which a map made of made is built
