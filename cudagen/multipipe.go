@@ -567,16 +567,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.line("const unsigned int tri_inv = (tri_smem_addr(tri_smem)%s + 1023u) & ~1023u;  // the operands stored once, 1024-byte aligned", at)
 	e.w.line("const unsigned int tri_stage0 = tri_inv + %du;  // shared address of stage 0", mp.invSize)
 	if n := mp.anyTMA(); n > 0 {
-		e.tmaHelpers()
-		e.w.line("// One mbarrier per stage: its phase completes when the TMA copies into the stage have landed.")
-		e.w.line("__shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[%d];", mp.stages)
-		e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of stage b's mbarrier the next wait is for")
-		e.w.open("if (tri_thread_id() == 0) {")
-		e.w.line("for (int b = 0; b < %d; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), %d);", mp.stages, n)
-		e.w.line("tri_fence_mbar_init();")
-		e.w.close("}")
-		e.w.line("__syncthreads();")
-		e.w.line("if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies")
+		e.initTMABarriers("stage", mp.stages, n)
 	}
 	for _, wd := range mp.dots {
 		if wd.a.form == invariant {
@@ -636,7 +627,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
 	if mp.anyTMA() > 0 {
-		e.w.line("if (tri_thread_id() == 0) for (int b = 0; b < %d; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));", mp.stages)
+		e.invalTMABarriers(mp.stages)
 	}
 	e.w.close("}")
 }

@@ -630,22 +630,13 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.open("{")
 	e.w.line("const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned")
 	if pl.anyTMA() {
-		e.tmaHelpers()
 		copies := 0
 		for _, tm := range pl.tma {
 			if tm != nil {
 				copies++
 			}
 		}
-		e.w.line("// One mbarrier per buffer: its phase completes when the TMA copies into the buffer have landed.")
-		e.w.line("__shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[%d];", pl.buffers)
-		e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of buffer b's mbarrier the next wait is for")
-		e.w.open("if (tri_thread_id() == 0) {")
-		e.w.line("for (int b = 0; b < %d; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), %d);", pl.buffers, copies)
-		e.w.line("tri_fence_mbar_init();")
-		e.w.close("}")
-		e.w.line("__syncthreads();")
-		e.w.line("if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies")
+		e.initTMABarriers("buffer", pl.buffers, copies)
 	}
 	if pl.inFlight() {
 		e.wgmmaLoad(pl)
@@ -705,7 +696,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
 	if pl.anyTMA() {
-		e.w.line("if (tri_thread_id() == 0) for (int b = 0; b < %d; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));", pl.buffers)
+		e.invalTMABarriers(pl.buffers)
 	}
 	e.w.close("}")
 }

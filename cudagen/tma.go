@@ -194,3 +194,26 @@ func (e *emitter) descRowCol(d *ir.DescAccess, l *dist) (row, col string) {
 	col = fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[1], ""), l.coord(1, "e"))
 	return row, col
 }
+
+// initTMABarriers declares and initialises the n mbarriers of a pipeline's
+// buffers (what: "buffer" or "stage"), each completing once the copies
+// TMA copies into it have landed, then fences the generic accesses to the
+// buffers before them.
+func (e *emitter) initTMABarriers(what string, n, copies int) {
+	e.tmaHelpers()
+	e.w.line("// One mbarrier per %s: its phase completes when the TMA copies into the %s have landed.", what, what)
+	e.w.line("__shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[%d];", n)
+	e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of %s b's mbarrier the next wait is for", what)
+	e.w.open("if (tri_thread_id() == 0) {")
+	e.w.line("for (int b = 0; b < %d; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), %d);", n, copies)
+	e.w.line("tri_fence_mbar_init();")
+	e.w.close("}")
+	e.w.line("__syncthreads();")
+	e.w.line("if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies")
+}
+
+// invalTMABarriers invalidates the n mbarriers of a pipeline, after its
+// loop.
+func (e *emitter) invalTMABarriers(n int) {
+	e.w.line("if (tri_thread_id() == 0) for (int b = 0; b < %d; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));", n)
+}
