@@ -359,17 +359,25 @@ func (e *emitter) kernel() {
 		}
 		e.w.line("__shared__ __attribute__((aligned(%d))) unsigned char tri_smem[%d];", align, e.smemBytes)
 	}
-	if e.needLaneWarp() {
-		e.w.line("int lane_id = tri_thread_id() %% 32, warp_id = tri_thread_id() / 32;")
-	}
+	// Only the coordinates the body reads: the layouts of values left out
+	// (the pointers of TMA copies) declare none.
+	text := body.String()
+	var bases writer
+	bases.indent = e.w.indent
 	for _, l := range e.layouts {
 		for a := range l.Shape {
-			e.w.line("int %s = %s;  // %s", l.base(a), l.baseInit(a), baseComment(l, a))
+			if usesName(text, l.base(a)) {
+				bases.line("int %s = %s;  // %s", l.base(a), l.baseInit(a), baseComment(l, a))
+			}
 		}
 		if l.Repl && e.storesTo(l) {
-			e.w.line("bool %s = %s;  // #%s is replicated: only this thread's copy is stored", l.owner(), l.ownerInit(), l.Tag)
+			bases.line("bool %s = %s;  // #%s is replicated: only this thread's copy is stored", l.owner(), l.ownerInit(), l.Tag)
 		}
 	}
+	if all := text + bases.String(); e.needLaneWarp() && (usesName(all, "lane_id") || usesName(all, "warp_id")) {
+		e.w.line("int lane_id = tri_thread_id() %% 32, warp_id = tri_thread_id() / 32;")
+	}
+	e.w.append(&bases)
 	e.w.append(&body)
 	e.w.at = ir.Pos{}
 	e.w.close("}")
@@ -479,6 +487,27 @@ func (e *emitter) block(b *ir.Block) {
 		e.control(b.Stmts[i])
 		i++
 	}
+}
+
+// usesName reports whether C text holds identifier name.
+func usesName(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		if (j == 0 || !isIdentByte(text[j-1])) && (end == len(text) || !isIdentByte(text[end])) {
+			return true
+		}
+		i = end
+	}
+}
+
+// isIdentByte reports whether c may be part of a C identifier.
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // isStraight reports whether s is straight-line code (a value or an

@@ -31,11 +31,7 @@ extern "C" __global__ void __launch_bounds__(128) merge_kernel(int* x_ptr, float
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = warp_id % 4;  // index of this thread's first element in #L0 tiles
-  int L1_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = lane_id % 32;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base = tri_thread_id() % 64;  // index of this thread's first element in #L5 tiles

@@ -64,11 +64,7 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
   int L0_base = tri_thread_id() % 4;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 4;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = ((warp_id % 4) * 2 + lane_id / 16 % 2) % 2;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = ((warp_id % 4) * 2 + lane_id / 16 % 2) % 2;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
   int L3_base = (lane_id % 16) % 2;  // index of this thread's first element in #L3 tiles
-  int L4_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 16) % 2;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base0 = ((warp_id % 4) * 2 + lane_id / 16 % 2) % 2;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = (lane_id % 16) % 2;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   bool L5_owner = ((warp_id % 4) * 2 + lane_id / 16 % 2) * 1 < 2 && ((0) * 16 + lane_id % 16) * 1 < 2;  // #L5 is replicated: only this thread's copy is stored

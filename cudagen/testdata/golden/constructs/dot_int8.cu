@@ -56,18 +56,8 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 4) * 8;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  int L5_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
-  int L5_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L5 tiles
-  int L6_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L6 tiles
-  int L6_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L6 tiles
-  int L7_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L7 tiles
-  int L7_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L7 tiles
   int L8_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L8 tiles
   int L9_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
   // ../conformance/constructs/dot_int8.tri:19: rm = tl.arange(0, M)

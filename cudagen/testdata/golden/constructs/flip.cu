@@ -35,11 +35,7 @@ extern "C" __global__ void __launch_bounds__(128) flip_kernel(float* x_ptr, sign
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   int L1_base = warp_id % 4;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
   int L3_base = lane_id % 32;  // index of this thread's first element in #L3 tiles
-  int L4_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   // ../conformance/constructs/flip.tri:17: offs = tl.program_id(0) * N + tl.arange(0, N)

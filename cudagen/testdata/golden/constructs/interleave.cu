@@ -38,19 +38,11 @@ extern "C" __global__ void __launch_bounds__(128) interleave_kernel(float* a_ptr
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[1024];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
-  int L1_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = lane_id % 16;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L5 tiles
-  int L6_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L6 tiles
-  int L6_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L6 tiles
   int L7_base = (lane_id % 16) * 2;  // index of this thread's first element in #L7 tiles
-  int L8_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L8 tiles
-  int L8_base1 = (lane_id % 16) * 2;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L9_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L9 tiles
   int L9_base1 = (lane_id % 16) * 2;  // coordinate along axis 1 of this thread's first element in #L9 tiles
   int L10_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L10 tiles

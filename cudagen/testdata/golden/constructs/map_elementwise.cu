@@ -24,7 +24,6 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 
 extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float* r_ptr, int* s_ptr, float* c_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  int L1_base = 0;  // index of this thread's first element in #L1 tiles
   // ../conformance/constructs/map_elementwise.tri:32: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t7 = tri_program_id_x() * 128;
   int t8[1];

@@ -40,12 +40,6 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(tri_half* x_ptr, 
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 8) * 8;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/map_elementwise_pack4.tri:43: rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
   int t7 = tri_program_id_x() * 16;
   int t8[1];

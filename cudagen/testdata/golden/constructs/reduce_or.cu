@@ -60,13 +60,8 @@ extern "C" __global__ void __launch_bounds__(128) or_reduce_kernel(int* a_ptr, u
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   bool L0_owner = lane_id % 16 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  int L5_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = (lane_id % 32) % 16;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   bool L5_owner = ((warp_id % 4) * 1 + 0) * 1 < 1 && ((0) * 32 + lane_id % 32) * 1 < 16;  // #L5 is replicated: only this thread's copy is stored
   int L6_base = tri_thread_id();  // index of this thread's first element in #L6 tiles

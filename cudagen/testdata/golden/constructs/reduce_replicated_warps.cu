@@ -61,12 +61,7 @@ extern "C" __global__ void __launch_bounds__(256) colred_kernel(long long* x_ptr
   int L0_base = ((warp_id % 8) * 2 + lane_id / 16 % 2) % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
   bool L1_owner = lane_id / 16 % 2 == 0 && warp_id % 8 == 0;  // #L1 is replicated: only this thread's copy is stored
-  int L2_base0 = ((warp_id % 8) * 2 + lane_id / 16 % 2) % 8;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = ((warp_id % 8) * 2 + lane_id / 16 % 2) % 8;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/reduce_replicated_warps.tri:20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
   // ../conformance/constructs/reduce_replicated_warps.tri:21: rows = pid * BM + tl.arange(0, BM)

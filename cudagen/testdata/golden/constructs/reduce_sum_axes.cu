@@ -62,18 +62,11 @@ extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(float* x_ptr, 
   bool L0_owner = lane_id % 16 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
   bool L1_owner = lane_id / 16 % 2 == 0 && warp_id % 4 == 0;  // #L1 is replicated: only this thread's copy is stored
-  int L2_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base = tri_thread_id();  // index of this thread's first element in #L5 tiles
   int L6_base0 = (lane_id % 32) % 8;  // coordinate along axis 0 of this thread's first element in #L6 tiles
-  int L6_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L6 tiles
   bool L6_owner = ((0) * 32 + lane_id % 32) * 1 < 8 && ((warp_id % 4) * 1 + 0) * 1 < 1;  // #L6 is replicated: only this thread's copy is stored
-  int L7_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L7 tiles
-  int L7_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L7 tiles
   int L8_base = (lane_id % 32) % 8;  // index of this thread's first element in #L8 tiles
   // ../conformance/constructs/reduce_sum_axes.tri:22: rows = tl.arange(0, M)
   int rows[1];

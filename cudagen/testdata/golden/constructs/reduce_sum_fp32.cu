@@ -62,12 +62,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) sum_fp32_kerne
   bool L0_owner = lane_id % 32 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = (lane_id % 32) * 4;  // index of this thread's first element in #L1 tiles
   bool L1_owner = warp_id % 4 == 0;  // #L1 is replicated: only this thread's copy is stored
-  int L2_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = (lane_id % 32) * 4;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 32) * 4;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/reduce_sum_fp32.tri:17: rows = tl.arange(0, M)
   int rows[4];
   #pragma unroll

@@ -55,12 +55,6 @@ extern "C" __global__ void __launch_bounds__(128) tuple_reduce_kernel(int* x_ptr
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   bool L0_owner = lane_id % 16 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/reduce_tuple.tri:24: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;

@@ -41,11 +41,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(int* x_ptr, tri
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[2048];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
-  int L1_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = (lane_id % 16) * 4;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = (lane_id % 16) * 4;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (lane_id % 16) * 4;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/sort_2d.tri:20: rows = tl.program_id(0) * M + tl.arange(0, M)

@@ -32,13 +32,7 @@ TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(float* x_ptr, float* y_ptr, float* zpad_ptr, float* npad_ptr, float* shifted_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
-  int L1_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = (lane_id % 8) * 2;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/tensor_desc_2d.tri:36: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
   // ../conformance/constructs/tensor_desc_2d.tri:37: pid_n = tl.program_id(1)

@@ -33,13 +33,7 @@ TRI_DEV int tri_atomic_xor_i32_relaxed_gpu(int* p, int v) { int r; asm volatile(
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_atomic_kernel(int* s_ptr, int* mx_ptr, int* xr_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
-  int L1_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = lane_id % 16;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/tensor_desc_atomic.tri:30: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
   // ../conformance/constructs/tensor_desc_atomic.tri:31: pid_n = tl.program_id(1)

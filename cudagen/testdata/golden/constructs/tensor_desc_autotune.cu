@@ -28,13 +28,7 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_autotune_kernel(float* x_desc_base, int x_desc_shape0, int x_desc_shape1, long long x_desc_stride0, float* y_desc_base, int y_desc_shape0, int y_desc_shape1, long long y_desc_stride0, int M) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
-  int L1_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = (lane_id % 8) * 4;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = (lane_id % 8) * 4;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 8) * 4;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/tensor_desc_autotune.tri:31: def tensor_desc_autotune_kernel(x_desc, y_desc, M, BLOCK_M: tl.constexpr):
   long long x_desc_shape0_1 = (long long)(x_desc_shape0);
   long long x_desc_shape1_1 = (long long)(x_desc_shape1);

@@ -30,13 +30,7 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(float* x_ptr, int* idx_ptr, float* g_ptr, float* s_ptr, int X, int Y) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
-  int L1_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = (lane_id % 8) * 2;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/tensor_desc_gather.tri:36: rows = tl.load(idx_ptr + tl.arange(0, 16))
   int t6[1];
   t6[0] = L0_base;

@@ -37,13 +37,7 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(tri_half* x_desc_base, int x_desc_shape0, int x_desc_shape1, long long x_desc_stride0, tri_half* x_nan_desc_base, int x_nan_desc_shape0, int x_nan_desc_shape1, long long x_nan_desc_stride0, tri_half* y_desc_base, int y_desc_shape0, int y_desc_shape1, long long y_desc_stride0, tri_half* z_ptr, tri_half* npad_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
-  int L1_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = (lane_id % 8) * 2;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/tensor_desc_host.tri:40: def tensor_desc_host_kernel(x_desc, x_nan_desc, y_desc, z_ptr, npad_ptr, M, N):
   long long x_desc_shape0_1 = (long long)(x_desc_shape0);
   long long x_desc_shape1_1 = (long long)(x_desc_shape1);

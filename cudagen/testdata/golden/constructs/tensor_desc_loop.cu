@@ -27,14 +27,8 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float* x_ptr, float* x2_ptr, float* y_ptr, float* z_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
-  int L0_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L0 tiles
-  int L0_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L0 tiles
   int L1_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
   int L3_base = lane_id % 16;  // index of this thread's first element in #L3 tiles
-  int L4_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   float acc[2];
   float* desc_base;
   long long desc_shape0;

@@ -57,24 +57,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_ma
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[8192];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
-  int L0_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L0 tiles
-  int L0_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L0 tiles
   int L1_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
   int L3_base = (lane_id % 4) * 8;  // index of this thread's first element in #L3 tiles
-  int L4_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   int L6_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L6 tiles
   int L6_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L6 tiles
   int L7_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L7 tiles
-  int L8_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L8 tiles
-  int L8_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L9_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
-  int L10_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L10 tiles
-  int L10_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L10 tiles
   float accumulator[32];
   // ../conformance/constructs/tensor_desc_matmul.tri:32: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
   long long a_desc_shape0 = (long long)(M);

@@ -139,22 +139,6 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base0 = (warp_id % 8) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L0 tiles
   int L0_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L0 tiles
-  int L1_base = (warp_id % 8) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 8) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base = (lane_id % 8) * 8;  // index of this thread's first element in #L3 tiles
-  int L4_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  int L5_base0 = (warp_id % 8) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L5 tiles
-  int L5_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L5 tiles
-  int L6_base0 = warp_id % 8;  // coordinate along axis 0 of this thread's first element in #L6 tiles
-  int L6_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L6 tiles
-  int L7_base = (warp_id % 8) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L7 tiles
-  int L8_base0 = (warp_id % 8) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L8 tiles
-  int L8_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L8 tiles
-  int L9_base = (lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
-  int L10_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L10 tiles
-  int L10_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L10 tiles
   // This program's part of the global scratch memory: the tensor maps of the descriptors made in the kernel.
   tri_tmap* const tri_maps = reinterpret_cast<tri_tmap*>(tri_scratch) + (((long long)tri_program_id_z() * tri_num_programs_y() + tri_program_id_y()) * tri_num_programs_x() + tri_program_id_x()) * 4;
   tri_tmap* const a_desc_tmap8x64 = tri_maps + 0;

@@ -108,25 +108,6 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(tri_hal
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L0 tiles
   int L0_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L0 tiles
-  int L1_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base = (lane_id % 8) * 8;  // index of this thread's first element in #L3 tiles
-  int L4_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  int L5_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L5 tiles
-  int L5_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L5 tiles
-  int L6_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L6 tiles
-  int L7_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L7 tiles
-  int L7_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L7 tiles
-  int L8_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L8 tiles
-  int L8_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L8 tiles
-  int L9_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L9 tiles
-  int L10_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L10 tiles
-  int L10_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L10 tiles
-  int L11_base = (lane_id % 4) * 2;  // index of this thread's first element in #L11 tiles
-  int L12_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L12 tiles
-  int L12_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L12 tiles
   float acc[64];
   // ../conformance/constructs/tensor_desc_tma.tri:23: def tensor_desc_tma_kernel(a_desc, b_desc, c_desc, K):
   long long a_desc_shape0_1 = (long long)(a_desc_shape0);

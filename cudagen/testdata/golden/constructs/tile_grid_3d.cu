@@ -31,12 +31,6 @@ extern "C" __global__ void __launch_bounds__(128) batched_trans_kernel(float* x_
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   // ../conformance/constructs/tile_grid_3d.tri:19: b = tl.program_id(0)
   int b = tri_program_id_x();
   // ../conformance/constructs/tile_grid_3d.tri:20: pid_m = tl.program_id(1)

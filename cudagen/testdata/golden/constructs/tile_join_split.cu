@@ -31,11 +31,7 @@ extern "C" __global__ void __launch_bounds__(128) join_split_kernel(float* xy_pt
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = ((warp_id % 4) * 16 + lane_id / 2 % 16) % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = ((warp_id % 4) * 16 + lane_id / 2 % 16) * 1 < 32 && lane_id % 2 == 0;  // #L0 is replicated: only this thread's copy is stored
-  int L1_base0 = ((warp_id % 4) * 16 + lane_id / 2 % 16) % 32;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = lane_id % 2;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 2;  // coordinate along axis 1 of this thread's first element in #L3 tiles
   int L4_base0 = ((warp_id % 4) * 16 + lane_id / 2 % 16) % 32;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 2;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   bool L4_owner = ((warp_id % 4) * 16 + lane_id / 2 % 16) * 1 < 32;  // #L4 is replicated: only this thread's copy is stored

@@ -32,12 +32,6 @@ extern "C" __global__ void __launch_bounds__(128) colsum_kernel(float* x_ptr, fl
   int L0_base = lane_id % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = warp_id % 4 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = warp_id % 4;  // index of this thread's first element in #L1 tiles
-  int L2_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L2 tiles
-  int L2_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L2 tiles
-  int L3_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   float acc[2];
   // ../samples/colsum.tri:17: cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t7 = tri_program_id_x() * 64;

@@ -32,13 +32,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = lane_id % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = warp_id % 4 == 0;  // #L0 is replicated: only this thread's copy is stored
-  int L1_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L1 tiles
-  int L1_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L1 tiles
   int L2_base = warp_id % 4;  // index of this thread's first element in #L2 tiles
-  int L3_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L3 tiles
-  int L3_base1 = 0;  // coordinate along axis 1 of this thread's first element in #L3 tiles
-  int L4_base0 = 0;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  int L4_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   float db[32];
   float dw[32];
   // ../samples/layernorm_dwdb.tri:21: pid = tl.program_id(0)
