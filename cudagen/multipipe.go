@@ -134,8 +134,8 @@ type wgOperand struct {
 	tma    *tensorMap
 }
 
-// anyTMA reports whether the TMA unit copies a streamed operand of mp.
-func (mp *multiPipe) anyTMA() int {
+// tmaOperands is how many streamed operands of mp the TMA unit copies.
+func (mp *multiPipe) tmaOperands() int {
 	n := 0
 	for _, o := range mp.streamed {
 		if o.tma != nil {
@@ -428,7 +428,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		return nil
 	}
 	most := maxDynamicShared
-	if mp.anyTMA() > 0 {
+	if mp.tmaOperands() > 0 {
 		// The stages' mbarriers are static shared memory besides them.
 		most -= 8 * maxTMABuffers
 		stages = min(stages, maxTMABuffers)
@@ -552,9 +552,9 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 
 	e.w.line("// Software-pipelined, %d dot(s) on wgmma: the loads feeding them stream into %d shared-memory stages", len(mp.dots), mp.stages)
 	how := "cp.async"
-	if mp.anyTMA() > 0 {
+	if mp.tmaOperands() > 0 {
 		how = "the TMA unit"
-		if mp.anyTMA() < len(mp.streamed) {
+		if mp.tmaOperands() < len(mp.streamed) {
 			how = "the TMA unit and cp.async"
 		}
 	}
@@ -566,7 +566,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	}
 	e.w.line("const unsigned int tri_inv = (tri_smem_addr(tri_smem)%s + 1023u) & ~1023u;  // the operands stored once, 1024-byte aligned", at)
 	e.w.line("const unsigned int tri_stage0 = tri_inv + %du;  // shared address of stage 0", mp.invSize)
-	if n := mp.anyTMA(); n > 0 {
+	if n := mp.tmaOperands(); n > 0 {
 		e.initTMABarriers("stage", mp.stages, n)
 	}
 	for _, wd := range mp.dots {
@@ -599,7 +599,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmmas read and the copies fill", mp.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
 	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", mp.stages-2)
-	if mp.anyTMA() > 0 {
+	if mp.tmaOperands() > 0 {
 		e.w.line("tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);  // and its TMA copies")
 		e.w.line("tri_parity ^= 1u << tri_read;")
 	}
@@ -626,7 +626,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	}
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
-	if mp.anyTMA() > 0 {
+	if mp.tmaOperands() > 0 {
 		e.invalTMABarriers(mp.stages)
 	}
 	e.w.close("}")

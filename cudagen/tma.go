@@ -196,9 +196,10 @@ func (e *emitter) descRowCol(d *ir.DescAccess, l *dist) (row, col string) {
 }
 
 // initTMABarriers declares and initialises the n mbarriers of a pipeline's
-// buffers (what: "buffer" or "stage"), each completing once the copies
-// TMA copies into it have landed, then fences the generic accesses to the
-// buffers before them.
+// buffers (what: "buffer" or "stage"), on each of which copies arrivals
+// (one per operand the TMA unit copies) complete a phase once the copies
+// into its buffer have landed; then it fences the generic accesses to the
+// buffers before the copies.
 func (e *emitter) initTMABarriers(what string, n, copies int) {
 	e.tmaHelpers()
 	e.w.line("// One mbarrier per %s: its phase completes when the TMA copies into the %s have landed.", what, what)
