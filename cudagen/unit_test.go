@@ -113,3 +113,15 @@ func TestUnsupportedOp(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "misc.tri:16:5: scan with a custom combine function has no region")
 }
+
+// TestUsesName: an identifier counts only whole, so that the layout
+// coordinate L1_base is not taken as used by L10_base or L1_base0.
+func TestUsesName(t *testing.T) {
+	text := "int x = L10_base + L1_base0; y = tri_L2_base; z = (L3_base);"
+	assert.False(t, usesName(text, "L1_base"))
+	assert.True(t, usesName(text, "L1_base0"))
+	assert.True(t, usesName(text, "L10_base"))
+	assert.False(t, usesName(text, "L2_base"))
+	assert.True(t, usesName(text, "L3_base"))
+	assert.False(t, usesName("", "L3_base"))
+}
