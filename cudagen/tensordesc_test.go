@@ -184,3 +184,18 @@ func TestHostTensorDescTensorMaps(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, res.TensorMaps)
 }
+
+// TestDeviceTensorMapsBuiltPerGroup checks tutorial 08's placement: the
+// descriptor is made in an `if` from the group's pointer, and used in the
+// `while` over the group's tiles inside it; its map is built in the `if`,
+// before the `while`, once per group.
+func TestDeviceTensorMapsBuiltPerGroup(t *testing.T) {
+	src, err := build(t, "testdata/tensordesc/device_groups.tri", "sm_90a")
+	require.NoError(t, err)
+	group := strings.Index(src, "for (int g = 0; g < groups; g += 1) {")
+	build := strings.Index(src, "if (tri_thread_id() == 0) tri_tmap_build_2d<64, 64, 1, 0>(c_desc_tmap64x64, ")
+	tiles := strings.Index(src, "for (;;) {")
+	require.True(t, group > 0 && build > group && tiles > build, "the map is built in the group loop, before the loop over its tiles")
+	assert.Equal(t, 1, strings.Count(src, "tri_tmap_build_2d<64, 64, 1, 0>(c_desc_tmap64x64, "))
+	assert.Contains(t, src, "tri_tma_store_2d(c_desc_tmap64x64, ")
+}
