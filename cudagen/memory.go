@@ -115,15 +115,10 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 		c := coords(d, i)
 		return fmt.Sprintf("(%s) * %d + (%s)", c[0], pitch, c[1])
 	}
-	// run is the vector width of layout d's accesses: its elements that
-	// follow each other along a row, at most 16 bytes.
+	// run is the vector width of layout d's accesses: its run along a row,
+	// at most 16 bytes, and one that divides the padded rows.
 	run := func(d *dist) int {
-		w := 1
-		if d.KStride[1] == 1 {
-			for w*2 <= d.Spt[1] && w*2*b <= 16 && d.Spt[1]%(w*2) == 0 {
-				w *= 2
-			}
-		}
+		w := rowRun(d, b, 16)
 		for w > 1 && pitch*b%(w*b) != 0 {
 			w /= 2
 		}
@@ -169,6 +164,21 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 	}
 	e.w.line("__syncthreads();  // the scratch memory is free again")
 	return name
+}
+
+// rowRun is how many elements (of es bytes) a thread of rank-2 layout l
+// holds one after another along a row from each of its element indices
+// that the result divides: the largest power of two that divides its
+// elements per thread along axis 1, at most limit bytes (1 where its
+// consecutive elements do not run along the row).
+func rowRun(l *dist, es, limit int) int {
+	w := 1
+	if l.KStride[1] == 1 {
+		for w*2 <= l.Spt[1] && l.Spt[1]%(w*2) == 0 && w*2*es <= limit {
+			w *= 2
+		}
+	}
+	return w
 }
 
 // vecShape describes how w elements of kind k travel as one vector: the C

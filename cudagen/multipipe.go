@@ -153,7 +153,7 @@ func (mp *multiPipe) tmaOperands() int {
 func (p *plan) multiTMA(o *wgOperand, inLoop func(*ir.Value) bool) *tensorMap {
 	ld, t := o.src, o.tile
 	d := ld.Desc
-	if !p.tma || !p.wgmma || d == nil || !p.tmaDesc(d) || len(d.Offsets) != 2 || ld.Type.Shape.Rank() != 2 || t.kMajor != o.trans {
+	if !p.tma || !p.wgmma || !tmaDesc(d) || ld.Type.Shape.Rank() != 2 || t.kMajor != o.trans {
 		return nil
 	}
 	if !d.Host() && slices.ContainsFunc(descMade(d), inLoop) {
@@ -718,12 +718,7 @@ func (e *emitter) storeInvariant(wd *wgDot) {
 	// a run aligned to its size stays in one 16-byte chunk of a swizzled
 	// row, which the swizzle moves whole.
 	es := wd.a.tile.elem
-	w := 1
-	if l.KStride[1] == 1 {
-		for w*2 <= l.Spt[1] && l.Spt[1]%(w*2) == 0 && w*2*es <= 16 {
-			w *= 2
-		}
-	}
+	w := rowRun(l, es, 16)
 	if w*es < 4 {
 		e.w.line("#pragma unroll")
 		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(tri_inv + %s, %s);", l.Elems, 8*es, off, e.expr(v, "e"))

@@ -409,7 +409,7 @@ func (tm *tensorMap) param(k *ir.Kernel, name string) TensorMap {
 func (p *plan) tmaFor(ld *ir.Value, rows, k, es int, ok bool, boxRows int, inLoop func(*ir.Value) bool) *tensorMap {
 	d := ld.Desc
 	row := k * es
-	if !p.tma || !ok || d == nil || !p.tmaDesc(d) || len(d.Offsets) != 2 || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k ||
+	if !p.tma || !ok || !tmaDesc(d) || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k ||
 		(row != 32 && row != 64 && row != 128) || boxRows > 256 || rows%boxRows != 0 {
 		return nil
 	}

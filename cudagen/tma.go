@@ -25,7 +25,7 @@ func (p *plan) findTMAStores() {
 		return
 	}
 	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if v.Op != ir.OpStore || v.Desc == nil || !p.tmaDesc(v.Desc) || len(v.Desc.Offsets) != 2 || v.Args[1].Type.Shape.Rank() != 2 {
+		if v.Op != ir.OpStore || !tmaDesc(v.Desc) || v.Args[1].Type.Shape.Rank() != 2 {
 			return
 		}
 		shape := v.Args[1].Type.Shape

@@ -23,9 +23,12 @@ import (
 )
 
 // tmaDesc reports whether the TMA unit may copy blocks through descriptor
-// d: one made on the host, or one of rank 2 made in the kernel whose last
+// d, of rank 2: one made on the host, or one made in the kernel whose last
 // stride is the constant 1.
-func (p *plan) tmaDesc(d *ir.DescAccess) bool {
+func tmaDesc(d *ir.DescAccess) bool {
+	if d == nil || len(d.Offsets) != 2 {
+		return false
+	}
 	if d.Host() {
 		return true
 	}
