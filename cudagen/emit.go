@@ -293,6 +293,9 @@ func (e *emitter) header() {
 		if tm.Swizzle > 0 {
 			swz = fmt.Sprintf("%d-byte swizzle", tm.Swizzle)
 		}
+		if len(tm.rows) > 0 {
+			swz += ", rows in wgmma's order: a 5-D view"
+		}
 		params = append(params, fmt.Sprintf("%s (a 128-byte CUtensorMap of %s, by value: boxes of %d x %d elements, %s)",
 			e.tmapNames[tm], tm.Of, tm.BoxRows, tm.BoxInner, swz))
 	}

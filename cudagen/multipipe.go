@@ -164,7 +164,7 @@ func (p *plan) multiTMA(o *wgOperand, inLoop func(*ir.Value) bool) *tensorMap {
 	if rb != 32 && rb != 64 && rb != 128 || rows > 256 || rows%8 != 0 || inner*t.elem%rb != 0 {
 		return nil
 	}
-	return p.tensorMapOf(d, rows, rb/t.elem, rb, t.elem)
+	return p.tensorMapOf(d, rows, rb/t.elem, rb, t.elem, nil)
 }
 
 // copyAxis is the axis of src along which a streamed operand's copies run:

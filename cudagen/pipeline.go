@@ -66,6 +66,10 @@ type pipeline struct {
 	// tma holds, for a and b, the tensor map the TMA unit copies the load
 	// with (nil: cp.async copies through the load's pointers).
 	tma [2]*tensorMap
+	// aRows, where not nil, is a map of a's descriptor whose one box lands
+	// a block of whole rows in wgmma's order (wgmmaRowAxes); tma[0] copies
+	// the block at the tensor's edge in 8-row boxes.
+	aRows *tensorMap
 	// direct marks, for a and b, a load through a tensor descriptor that
 	// cp.async copies by rows from the descriptor's base, offsets, shape
 	// and strides (a byte count per copy stops it at the tensor's edge),
@@ -254,6 +258,13 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	inLoop := func(v *ir.Value) bool { return inBody[v.ID] }
 	tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8, inLoop)
 	tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n, inLoop)
+	// Where a's rows can be viewed in wgmma's order, a block of whole rows
+	// goes in one box; the 8-row boxes are left for the block at the
+	// tensor's edge.
+	var aRows *tensorMap
+	if axes := wgmmaRowAxes(m, p.numWarps); tma[0] != nil && axes != nil {
+		aRows = p.tensorMapOf(a.Desc, m, k, tma[0].Swizzle, es, axes)
+	}
 	var direct [2]bool
 	copied := map[int]bool{}
 	for i, ld := range []*ir.Value{a, bLoad} {
@@ -296,7 +307,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	}
 
 	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, bLoad}, ahead: ahead, m: m, n: n, k: k,
-		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma, direct: direct}
+		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma, aRows: aRows, direct: direct}
 	pl.aBytes = m * pl.aRow
 	pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
 	// The mbarriers of TMA copies are static shared memory besides the
@@ -318,7 +329,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	if 1024+(pl.stages+1)*pl.stageSize <= most && pl.stages < buffers {
 		pl.buffers = pl.stages + 1
 	}
-	for _, tm := range tma {
+	for _, tm := range []*tensorMap{tma[0], aRows, tma[1]} {
 		p.addTensorMap(tm, s)
 	}
 	return pl
@@ -358,9 +369,47 @@ type tensorMap struct {
 	BoxInner int
 	BoxRows  int
 	Swizzle  int // bytes of a swizzled row: 32, 64 or 128
-	elem     int
-	dev      *ir.DescAccess // the descriptor made in the kernel; nil for one from the host
-	slot     int
+	// rows, where not empty, makes the map a 5-D view of the descriptor's
+	// rows (wgmmaRowAxes): a box is 8 consecutive rows, repeated along
+	// each of these axes, innermost first; BoxRows counts them all.
+	rows []rowAxis
+	elem int
+	dev  *ir.DescAccess // the descriptor made in the kernel; nil for one from the host
+	slot int
+}
+
+// rowAxis is an axis of a tensor map's view of a descriptor's rows:
+// Count blocks of rows, Stride rows apart.
+type rowAxis struct{ Count, Stride int }
+
+// wgmmaRowAxes are the axes of a view of a's rows in which one box of m
+// rows lands them in shared memory in the order permRow gives (numWarps
+// warps): the row axis of 8 consecutive rows, then, innermost first, the
+// repetitions i % 2 (8 * numWarps rows apart), the warps of a warpgroup
+// (8 rows apart), the repetitions i / 2 (16 * numWarps apart) and the
+// warpgroups (32 apart), leaving out those of one block and padded to
+// three with axes of one block, so that every view has rank 5. Nil where
+// permRow's order has gaps (fewer than two repetitions) or the view would
+// need more than five axes.
+func wgmmaRowAxes(m, numWarps int) []rowAxis {
+	w := numWarps
+	reps := m / (8 * w)
+	if w%4 != 0 || reps < 2 || reps%2 != 0 || m != reps*8*w {
+		return nil
+	}
+	var axes []rowAxis
+	for _, a := range []rowAxis{{2, 8 * w}, {4, 8}, {reps / 2, 16 * w}, {w / 4, 32}} {
+		if a.Count > 1 {
+			axes = append(axes, a)
+		}
+	}
+	if len(axes) > 3 {
+		return nil
+	}
+	for len(axes) < 3 {
+		axes = append(axes, rowAxis{1, 1})
+	}
+	return axes
 }
 
 // TensorMap is a CUtensorMap parameter of a kernel, for the TMA copies of
@@ -375,12 +424,28 @@ type TensorMap struct {
 	ElemBytes int
 	Box       []int // the box copied, in elements, outermost first
 	Swizzle   int   // bytes of a swizzled row in shared memory
+	// RowAxes, where not empty, make the map a view of the descriptor's
+	// rows of rank 2 + len(RowAxes): Box[0] consecutive rows (the row axis,
+	// of all the descriptor's rows), repeated along each of these axes,
+	// innermost first, so that one box lands the rows of a dot's a operand
+	// in the order wgmma reads them.
+	RowAxes []RowAxis
 }
+
+// RowAxis is an axis of a tensor map's view of a descriptor's rows: Count
+// blocks of rows, Stride rows apart (the box spans all Count).
+type RowAxis struct{ Count, Stride int }
 
 // param is tm as a parameter of kernel k.
 func (tm *tensorMap) param(k *ir.Kernel, name string) TensorMap {
 	out := TensorMap{Name: name, Base: -1, Shape: []int{-1, -1}, Strides: []int{-1}, ElemBytes: tm.elem,
 		Box: []int{tm.BoxRows, tm.BoxInner}, Swizzle: tm.Swizzle}
+	if len(tm.rows) > 0 {
+		out.Box[0] = 8
+		for _, a := range tm.rows {
+			out.RowAxes = append(out.RowAxes, RowAxis(a))
+		}
+	}
 	for i, prm := range k.Params {
 		if prm.Of != tm.Of {
 			continue
@@ -416,22 +481,22 @@ func (p *plan) tmaFor(ld *ir.Value, rows, k, es int, ok bool, boxRows int, inLoo
 	if !d.Host() && slices.ContainsFunc(descMade(d), inLoop) {
 		return nil
 	}
-	return p.tensorMapOf(d, boxRows, k, row, es)
+	return p.tensorMapOf(d, boxRows, k, row, es, nil)
 }
 
 // tensorMapOf is the kernel's tensor map of descriptor d in boxes of rows
 // x inner elements of es bytes, swizzled in rows of swizzle bytes (0:
 // none): the one the kernel has, or a new one that addTensorMap adds.
-func (p *plan) tensorMapOf(d *ir.DescAccess, rows, inner, swizzle, es int) *tensorMap {
+func (p *plan) tensorMapOf(d *ir.DescAccess, rows, inner, swizzle, es int, axes []rowAxis) *tensorMap {
 	for _, tm := range append(slices.Clip(p.tmaps), p.devMaps...) {
-		if tm.BoxRows == rows && tm.BoxInner == inner && tm.Swizzle == swizzle && sameDesc(tm, d) {
+		if tm.BoxRows == rows && tm.BoxInner == inner && tm.Swizzle == swizzle && slices.Equal(tm.rows, axes) && sameDesc(tm, d) {
 			return tm
 		}
 	}
 	if d.Host() {
-		return &tensorMap{Of: d.Base.Param.Of, BoxInner: inner, BoxRows: rows, Swizzle: swizzle, elem: es}
+		return &tensorMap{Of: d.Base.Param.Of, BoxInner: inner, BoxRows: rows, Swizzle: swizzle, rows: axes, elem: es}
 	}
-	return &tensorMap{BoxInner: inner, BoxRows: rows, Swizzle: swizzle, elem: es, dev: d}
+	return &tensorMap{BoxInner: inner, BoxRows: rows, Swizzle: swizzle, rows: axes, elem: es, dev: d}
 }
 
 // addTensorMap makes tm a map of the kernel, once, for the TMA copies of
@@ -766,9 +831,20 @@ func (e *emitter) tmaToStage(pl *pipeline, ld *ir.Value, isA bool, stage, buf st
 	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[%s]);", buf)
 	e.w.line("tri_mbar_expect_tx(tri_bar, %d);", bytes)
 	if isA {
+		if pl.aRows != nil {
+			e.helpers.add("tma5d", tmaLoad5D)
+			e.w.open("if ((int)(%s) >= 0 && (int)(%s) + %d <= %s) {  // rows inside the tensor: one box of a 5-D view lands them in wgmma's order",
+				row, row, rows, e.expr(ld.Desc.Shape[0], ""))
+			e.w.line("tri_tma_load_5d(%s, %s, (int)(%s), (int)(%s), 0, 0, 0, tri_bar);", stage, e.tmapRef(pl.aRows), col, row)
+			e.w.close("} else {  // the tensor's last rows: 8-row boxes, each to its place")
+			e.w.indent++
+		}
 		e.w.line("#pragma unroll")
 		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(%s + (%s) * %d, %s, (int)(%s), (int)(%s) + r, tri_bar);",
 			rows, stage, permRow("r", pl.m, e.numWarps), pl.aRow, tmap, col, row)
+		if pl.aRows != nil {
+			e.w.close("}")
+		}
 	} else {
 		e.w.line("tri_tma_load_2d(%s + %d, %s, (int)(%s), (int)(%s), tri_bar);", stage, pl.aBytes, tmap, col, row)
 	}
@@ -1067,6 +1143,12 @@ TRI_DEV void tri_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.r
 TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int c1, unsigned int bar) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}`
+
+// tmaLoad5D copies a box of a 5-D tensor map (PTX ISA 8.0, sm_90).
+const tmaLoad5D = `TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int c1, int c2, int c3, int c4, unsigned int bar) {
+  asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7];"
+               :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(bar) : "memory");
 }`
 
 // instrKind names the wgmma helper of pl: its operand kinds, with _kb

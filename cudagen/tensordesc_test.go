@@ -67,15 +67,23 @@ func TestDeviceTensorDescMatmulCopies(t *testing.T) {
 func TestDeviceTensorDescMatmulTMA(t *testing.T) {
 	src, err := build(t, "../conformance/constructs/tensor_desc_matmul.tri", "sm_90a")
 	require.NoError(t, err)
-	assert.Contains(t, src, "tri_scratch (a device buffer of 384 bytes per program, 128-byte aligned, where the kernel builds the tensor maps of its descriptors)")
+	assert.Contains(t, src, "tri_scratch (a device buffer of 512 bytes per program, 128-byte aligned, where the kernel builds the tensor maps of its descriptors)")
 	assert.Contains(t, src, "int M, int N, int K, unsigned char* __restrict__ tri_scratch) {")
 	assert.Contains(t, src, "tri_tmap* const a_desc_tmap8x32 = tri_maps + 0;")
-	assert.Contains(t, src, "tri_tmap* const c_desc_tmap64x64 = tri_maps + 2;")
+	assert.Contains(t, src, "tri_tmap* const a_desc_tmap64x32 = tri_maps + 1;")
+	assert.Contains(t, src, "tri_tmap* const c_desc_tmap64x64 = tri_maps + 3;")
 	// The maps: a's in 8-row boxes with 64-byte swizzle (32 fp16 a row),
 	// the fp32 c's unswizzled; strides in bytes.
 	build := strings.Index(src, "if (tri_thread_id() == 0) tri_tmap_build_2d<32, 8, 1, 2>(a_desc_tmap8x32, a_ptr, a_desc_shape1, a_desc_shape0, (t8) * 2);")
 	loop := strings.Index(src, "for (int k = 0; k < t37; k += 1) {")
 	require.True(t, build > 0 && loop > build, "a's map is built before the loop")
+	// a's rows viewed in wgmma's order (4 warps, 64 rows: repetitions 32
+	// rows apart, then the warps 8 apart), for the blocks inside the
+	// tensor; the 8-row boxes for the last.
+	assert.Contains(t, src, "tri_tmap_build_rows<32, 1, 2, 2, 32, 4, 8, 1, 1>(a_desc_tmap64x32, a_ptr, a_desc_shape1, a_desc_shape0, (t8) * 2);")
+	assert.Contains(t, src, "if ((int)(offs_am_i64) >= 0 && (int)(offs_am_i64) + 64 <= a_desc_shape0) {")
+	assert.Contains(t, src, "tri_tma_load_5d(tri_stage0 + tri_write * 8192, a_desc_tmap64x32, (int)(offs_k_i64), (int)(offs_am_i64), 0, 0, 0, tri_bar);")
+	assert.Contains(t, src, "} else {  // the tensor's last rows: 8-row boxes, each to its place")
 	assert.Contains(t, src, "tri_tmap_build_2d<32, 64, 1, 2>(b_desc_tmap64x32, b_ptr, b_desc_shape1, b_desc_shape0, (t14) * 2);")
 	assert.Contains(t, src, "tri_tmap_build_2d<64, 64, 2, 0>(c_desc_tmap64x64, c_ptr, c_desc_shape1, c_desc_shape0, (t20) * 4);")
 	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 8192 + 4096, b_desc_tmap64x32, (int)(offs_k_i64_1), (int)(offs_bn_i64), tri_bar);")
@@ -85,7 +93,7 @@ func TestDeviceTensorDescMatmulTMA(t *testing.T) {
 	require.NoError(t, err)
 	res, err := cudagen.Generate(p.Kernel, cudagen.Options{Arch: "sm_90a"})
 	require.NoError(t, err)
-	assert.Equal(t, 384, res.ScratchBytes)
+	assert.Equal(t, 512, res.ScratchBytes)
 	assert.Empty(t, res.TensorMaps)
 }
 
@@ -98,7 +106,7 @@ func TestDeviceTensorMapsBuiltOncePerDescriptor(t *testing.T) {
 	require.NoError(t, err)
 	tiles := strings.Index(src, "for (int tile_id = ")
 	require.Positive(t, tiles)
-	for _, name := range []string{"a_desc_tmap8x64", "b_desc_tmap128x64", "c_desc_tmap128x128"} {
+	for _, name := range []string{"a_desc_tmap8x64", "a_desc_tmap128x64", "b_desc_tmap128x64", "c_desc_tmap128x128"} {
 		assert.Equal(t, 1, strings.Count(src, ">("+name+", "), name)
 		assert.Less(t, strings.Index(src, ">("+name+", "), tiles, name)
 	}
@@ -110,7 +118,9 @@ func TestDeviceTensorMapsBuiltOncePerDescriptor(t *testing.T) {
 }
 
 // TestHostTensorDescMatmulTMA checks that the same loop copies with the
-// TMA unit by default, and that the store of c goes through it too: a in 8-row boxes to their permuted places, b (read
+// TMA unit by default, and that the store of c goes through it too: a in
+// one box of a 5-D view of its rows where the block lies inside the
+// tensor, else in 8-row boxes to their permuted places, b (read
 // as b.T, K-major) in one box, both completing on the buffer's mbarrier,
 // from tensor maps passed by value after the other parameters; and that
 // the pointers and masks of the loads are not computed in the loop.
@@ -118,9 +128,11 @@ func TestHostTensorDescMatmulTMA(t *testing.T) {
 	src, err := build(t, "testdata/tensordesc/host_matmul.tri", "sm_90a")
 	require.NoError(t, err)
 	assert.Contains(t, src, "stream into 4 shared-memory buffers with the TMA unit,")
-	assert.Contains(t, src, "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap b_desc_tmap128x64, const __grid_constant__ tri_tmap c_desc_tmap128x128) {")
+	assert.Contains(t, src, "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap a_desc_tmap128x64, const __grid_constant__ tri_tmap b_desc_tmap128x64, const __grid_constant__ tri_tmap c_desc_tmap128x128) {")
 	assert.Contains(t, src, "c_desc_tmap128x128 (a 128-byte CUtensorMap of c_desc, by value: boxes of 128 x 128 elements, unswizzled)")
 	assert.Contains(t, src, "for (int r = 0; r < 128; r += 8) tri_tma_load_2d(tri_stage0 + tri_write * 32768 + ((r) / 8 % 8 / 4 * 64 + (r) / 64 / 2 * 64 + (r) / 8 % 4 * 16 + (r) / 64 % 2 * 8 + (r) % 8) * 128, &a_desc_tmap8x64,")
+	assert.Contains(t, src, "a_desc_tmap128x64 (a 128-byte CUtensorMap of a_desc, by value: boxes of 128 x 64 elements, 128-byte swizzle, rows in wgmma's order: a 5-D view)")
+	assert.Contains(t, src, "tri_tma_load_5d(tri_stage0 + tri_write * 32768, &a_desc_tmap128x64, ")
 	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 32768 + 16384, &b_desc_tmap128x64,")
 	assert.Contains(t, src, "tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 2);")
 	assert.Contains(t, src, "tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);")
@@ -148,15 +160,19 @@ func TestHostTensorDescTensorMaps(t *testing.T) {
 	for i, prm := range res.Params {
 		names[i] = prm.Name
 	}
-	require.Len(t, res.TensorMaps, 3)
+	require.Len(t, res.TensorMaps, 4)
 	want := []struct {
 		name, of string
 		box      []int
 		swizzle  int
+		rows     []cudagen.RowAxis
 	}{
-		{"a_desc_tmap8x64", "a_desc", []int{8, 64}, 128},
-		{"b_desc_tmap128x64", "b_desc", []int{128, 64}, 128},
-		{"c_desc_tmap128x128", "c_desc", []int{128, 128}, 0},
+		{"a_desc_tmap8x64", "a_desc", []int{8, 64}, 128, nil},
+		// 8 warps, 128 rows: the repetitions 64 rows apart, the warps of
+		// a warpgroup 8 apart, the warpgroups 32 apart.
+		{"a_desc_tmap128x64", "a_desc", []int{8, 64}, 128, []cudagen.RowAxis{{Count: 2, Stride: 64}, {Count: 4, Stride: 8}, {Count: 2, Stride: 32}}},
+		{"b_desc_tmap128x64", "b_desc", []int{128, 64}, 128, nil},
+		{"c_desc_tmap128x128", "c_desc", []int{128, 128}, 0, nil},
 	}
 	for i, w := range want {
 		tm := res.TensorMaps[i]
@@ -167,6 +183,7 @@ func TestHostTensorDescTensorMaps(t *testing.T) {
 		assert.Equal(t, 2, tm.ElemBytes)
 		assert.Equal(t, w.box, tm.Box)
 		assert.Equal(t, w.swizzle, tm.Swizzle)
+		assert.Equal(t, w.rows, tm.RowAxes)
 	}
 	// Without the TMA unit there are none.
 	res, err = cudagen.Generate(p.Kernel, cudagen.Options{Arch: "sm_90a", NoTMA: true})

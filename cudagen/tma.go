@@ -34,7 +34,7 @@ func (p *plan) findTMAStores() {
 		if es == 0 || rows > 256 || inner > 256 || inner*es%16 != 0 || rows*inner*es > maxSharedBytes {
 			return
 		}
-		tm := p.tensorMapOf(v.Desc, rows, inner, 0, es)
+		tm := p.tensorMapOf(v.Desc, rows, inner, 0, es, nil)
 		p.addTensorMap(tm, v)
 		p.tmaStores[v.ID] = tm
 	})

@@ -1,7 +1,11 @@
 package cudagen
 
 import (
+	"go/constant"
+	"go/token"
+	"go/types"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -124,4 +128,48 @@ func TestUsesName(t *testing.T) {
 	assert.False(t, usesName(text, "L2_base"))
 	assert.True(t, usesName(text, "L3_base"))
 	assert.False(t, usesName("", "L3_base"))
+}
+
+// evalInt evaluates a C integer expression that is Go syntax too (the
+// rows permRow writes, with r replaced by a number).
+func evalInt(t *testing.T, expr string) int {
+	t.Helper()
+	tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, expr)
+	require.NoError(t, err, expr)
+	v, ok := constant.Int64Val(tv.Value)
+	require.True(t, ok, expr)
+	return int(v)
+}
+
+// TestWgmmaRowAxes checks that one box of the 5-D view wgmmaRowAxes
+// gives lands every row of a where permRow puts it: the TMA unit writes a
+// box densely, its innermost axes first, so box element j (8 rows, then
+// each axis) must be the row permRow sends to shared-memory row j.
+func TestWgmmaRowAxes(t *testing.T) {
+	for _, c := range []struct{ m, warps, axes int }{
+		{64, 4, 2}, {128, 4, 3}, {256, 4, 3}, {128, 8, 3}, {256, 8, 0}, {64, 8, 0}, {32, 4, 0},
+	} {
+		axes := wgmmaRowAxes(c.m, c.warps)
+		if c.axes == 0 {
+			assert.Nil(t, axes, "m=%d warps=%d", c.m, c.warps)
+			continue
+		}
+		require.Len(t, axes, 3, "m=%d warps=%d", c.m, c.warps)
+		seen := map[int]bool{}
+		j := 0
+		for c4 := 0; c4 < axes[2].Count; c4++ {
+			for c3 := 0; c3 < axes[1].Count; c3++ {
+				for c2 := 0; c2 < axes[0].Count; c2++ {
+					for g := 0; g < 8; g++ {
+						row := g + c2*axes[0].Stride + c3*axes[1].Stride + c4*axes[2].Stride
+						assert.Equal(t, j, evalInt(t, permRow(strconv.Itoa(row), c.m, c.warps)), "m=%d warps=%d row %d", c.m, c.warps, row)
+						assert.False(t, seen[row], "row %d twice", row)
+						seen[row] = true
+						j++
+					}
+				}
+			}
+		}
+		assert.Equal(t, c.m, j, "m=%d warps=%d: the box holds every row", c.m, c.warps)
+	}
 }

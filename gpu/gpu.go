@@ -324,7 +324,26 @@ func encodeTensorMap(dev *nvrtc.Device, tm cudagen.TensorMap, args []Arg, out *[
 		m.Strides = append(m.Strides, a.Int)
 	}
 	m.Strides = append(m.Strides, 1)
+	if len(tm.RowAxes) > 0 {
+		m = rowView(m, tm.RowAxes)
+	}
 	return dev.EncodeTensorMap(m, out)
+}
+
+// rowView is the view of 2-D tensor map m whose rows are axes more:
+// m's rows, then each of axes, outermost last, Count blocks of rows Stride
+// rows apart, boxed whole (cudagen.TensorMap.RowAxes).
+func rowView(m nvrtc.TensorMap, axes []cudagen.RowAxis) nvrtc.TensorMap {
+	v := nvrtc.TensorMap{Base: m.Base, ElemBytes: m.ElemBytes, Swizzle: m.Swizzle}
+	for i := len(axes) - 1; i >= 0; i-- {
+		v.Dims = append(v.Dims, int64(axes[i].Count))
+		v.Strides = append(v.Strides, m.Strides[0]*int64(axes[i].Stride))
+		v.Box = append(v.Box, axes[i].Count)
+	}
+	v.Dims = append(v.Dims, m.Dims...)
+	v.Strides = append(v.Strides, m.Strides...)
+	v.Box = append(v.Box, m.Box...)
+	return v
 }
 
 // Tensors places host tensors on the GPU, once each, and brings them back.

@@ -52,3 +52,18 @@ func TestEncodeTensorMapMissingParameter(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "tensor map a_desc_tmap8x64: a descriptor parameter is missing")
 }
+
+// TestRowView checks the 5-D view of a descriptor's rows the launch
+// encodes for a map with RowAxes: outermost first, the axes (outermost
+// last in RowAxes) with their strides in elements and whole boxes, then
+// the rows in boxes of 8 and the row itself.
+func TestRowView(t *testing.T) {
+	m := nvrtc.TensorMap{Base: 4096, ElemBytes: 2, Dims: []int64{1000, 4096}, Strides: []int64{4096, 1}, Box: []int{8, 64}, Swizzle: 128}
+	v := rowView(m, []cudagen.RowAxis{{Count: 2, Stride: 64}, {Count: 4, Stride: 8}, {Count: 2, Stride: 32}})
+	assert.Equal(t, []int64{2, 4, 2, 1000, 4096}, v.Dims)
+	assert.Equal(t, []int64{32 * 4096, 8 * 4096, 64 * 4096, 4096, 1}, v.Strides)
+	assert.Equal(t, []int{2, 4, 2, 8, 64}, v.Box)
+	assert.Equal(t, m.Base, v.Base)
+	assert.Equal(t, 128, v.Swizzle)
+	assert.Equal(t, 2, v.ElemBytes)
+}
