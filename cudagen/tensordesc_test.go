@@ -71,9 +71,10 @@ func TestDeviceTensorDescMatmulTMA(t *testing.T) {
 	assert.Contains(t, src, "int M, int N, int K, unsigned char* __restrict__ tri_scratch) {")
 	assert.Contains(t, src, "tri_tmap* const a_desc_tmap8x32 = tri_maps + 0;")
 	assert.Contains(t, src, "tri_tmap* const a_desc_tmap64x32 = tri_maps + 1;")
-	assert.Contains(t, src, "tri_tmap* const c_desc_tmap64x64 = tri_maps + 3;")
+	assert.Contains(t, src, "tri_tmap* const c_desc_tmap64x32 = tri_maps + 3;")
 	// The maps: a's in 8-row boxes with 64-byte swizzle (32 fp16 a row),
-	// the fp32 c's unswizzled; strides in bytes.
+	// the fp32 c's in boxes of 128 bytes a row (32 fp32), 128-byte
+	// swizzled; strides in bytes.
 	build := strings.Index(src, "if (tri_thread_id() == 0) tri_tmap_build_2d<32, 8, 1, 2>(a_desc_tmap8x32, a_ptr, a_desc_shape1, a_desc_shape0, (t8) * 2);")
 	loop := strings.Index(src, "for (int k = 0; k < t37; k += 1) {")
 	require.True(t, build > 0 && loop > build, "a's map is built before the loop")
@@ -85,9 +86,9 @@ func TestDeviceTensorDescMatmulTMA(t *testing.T) {
 	assert.Contains(t, src, "tri_tma_load_5d(tri_stage0 + tri_write * 8192, a_desc_tmap64x32, (int)(offs_k_i64), (int)(offs_am_i64), 0, 0, 0, tri_bar);")
 	assert.Contains(t, src, "} else {  // the tensor's last rows: 8-row boxes, each to its place")
 	assert.Contains(t, src, "tri_tmap_build_2d<32, 64, 1, 2>(b_desc_tmap64x32, b_ptr, b_desc_shape1, b_desc_shape0, (t14) * 2);")
-	assert.Contains(t, src, "tri_tmap_build_2d<64, 64, 2, 0>(c_desc_tmap64x64, c_ptr, c_desc_shape1, c_desc_shape0, (t20) * 4);")
+	assert.Contains(t, src, "tri_tmap_build_2d<32, 64, 2, 3>(c_desc_tmap64x32, c_ptr, c_desc_shape1, c_desc_shape0, (t20) * 4);")
 	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 8192 + 4096, b_desc_tmap64x32, (int)(offs_k_i64_1), (int)(offs_bn_i64), tri_bar);")
-	assert.Contains(t, src, "tri_tma_store_2d(c_desc_tmap64x64, (int)(offs_bn_i64_1), (int)(offs_am_i64_1), tri_smem);")
+	assert.Contains(t, src, "for (int b = 0; b < 2; ++b) tri_tma_store_2d(c_desc_tmap64x32, (int)(offs_bn_i64_1) + b * 32, (int)(offs_am_i64_1), tri_box + b * 8192);")
 	assert.NotContains(t, src, "copies of rows from the descriptor")
 	p, err := launch.Prepare("../conformance/constructs/tensor_desc_matmul.tri", "", &launch.Options{Arch: "sm_90a"})
 	require.NoError(t, err)
@@ -106,7 +107,7 @@ func TestDeviceTensorMapsBuiltOncePerDescriptor(t *testing.T) {
 	require.NoError(t, err)
 	tiles := strings.Index(src, "for (int tile_id = ")
 	require.Positive(t, tiles)
-	for _, name := range []string{"a_desc_tmap8x64", "a_desc_tmap128x64", "b_desc_tmap128x64", "c_desc_tmap128x128"} {
+	for _, name := range []string{"a_desc_tmap8x64", "a_desc_tmap128x64", "b_desc_tmap128x64", "c_desc_tmap128x64"} {
 		assert.Equal(t, 1, strings.Count(src, ">("+name+", "), name)
 		assert.Less(t, strings.Index(src, ">("+name+", "), tiles, name)
 	}
@@ -128,8 +129,8 @@ func TestHostTensorDescMatmulTMA(t *testing.T) {
 	src, err := build(t, "testdata/tensordesc/host_matmul.tri", "sm_90a")
 	require.NoError(t, err)
 	assert.Contains(t, src, "stream into 4 shared-memory buffers with the TMA unit,")
-	assert.Contains(t, src, "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap a_desc_tmap128x64, const __grid_constant__ tri_tmap b_desc_tmap128x64, const __grid_constant__ tri_tmap c_desc_tmap128x128) {")
-	assert.Contains(t, src, "c_desc_tmap128x128 (a 128-byte CUtensorMap of c_desc, by value: boxes of 128 x 128 elements, unswizzled)")
+	assert.Contains(t, src, "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap a_desc_tmap128x64, const __grid_constant__ tri_tmap b_desc_tmap128x64, const __grid_constant__ tri_tmap c_desc_tmap128x64) {")
+	assert.Contains(t, src, "c_desc_tmap128x64 (a 128-byte CUtensorMap of c_desc, by value: boxes of 128 x 64 elements, 128-byte swizzle)")
 	assert.Contains(t, src, "for (int r = 0; r < 128; r += 8) tri_tma_load_2d(tri_stage0 + tri_write * 32768 + ((r) / 8 % 8 / 4 * 64 + (r) / 64 / 2 * 64 + (r) / 8 % 4 * 16 + (r) / 64 % 2 * 8 + (r) % 8) * 128, &a_desc_tmap8x64,")
 	assert.Contains(t, src, "a_desc_tmap128x64 (a 128-byte CUtensorMap of a_desc, by value: boxes of 128 x 64 elements, 128-byte swizzle, rows in wgmma's order: a 5-D view)")
 	assert.Contains(t, src, "tri_tma_load_5d(tri_stage0 + tri_write * 32768, &a_desc_tmap128x64, ")
@@ -139,10 +140,12 @@ func TestHostTensorDescMatmulTMA(t *testing.T) {
 	assert.Contains(t, src, "tri_mbar_inval(")
 	assert.NotContains(t, src, "a_desc_ptrs")
 	assert.NotContains(t, src, "copies into the stage, zero-filled")
-	// The store of c goes through shared memory to the TMA unit; no
-	// pointer or mask of c is computed.
-	assert.Contains(t, src, "reinterpret_cast<tri_half*>(tri_smem)[(L0_base0 + (e / 32) * 64) * 128 + (L0_base1 + (e / 2 % 16) * 8 + e % 2)] = t121[e];")
-	assert.Contains(t, src, "tri_tma_store_2d(&c_desc_tmap128x128, (int)(offs_bn_i64_1), (int)(offs_am_i64_1), tri_smem);")
+	// The store of c goes through shared memory to the TMA unit, in two
+	// boxes of 64 columns, 128-byte swizzled: each thread's pairs of
+	// columns in one 4-byte store; no pointer or mask of c is computed.
+	assert.Contains(t, src, "for (int e = 0; e < 64; e += 2) *reinterpret_cast<unsigned int*>(tri_box + (L0_base1 + (e / 2 % 16) * 8 + e % 2) / 64 * 16384 + "+
+		"tri_swizzle((L0_base0 + (e / 32) * 64) * 128 + (L0_base1 + (e / 2 % 16) * 8 + e % 2) % 64 * 2, 7)) = (unsigned int)(tri_half)t121[e + 0] | (unsigned int)(tri_half)t121[e + 1] << 16;")
+	assert.Contains(t, src, "for (int b = 0; b < 2; ++b) tri_tma_store_2d(&c_desc_tmap128x64, (int)(offs_bn_i64_1) + b * 64, (int)(offs_am_i64_1), tri_box + b * 16384);")
 	assert.NotContains(t, src, "c_desc_ptrs")
 	assert.NotContains(t, src, "c_desc_mask")
 }
@@ -172,7 +175,7 @@ func TestHostTensorDescTensorMaps(t *testing.T) {
 		// a warpgroup 8 apart, the warpgroups 32 apart.
 		{"a_desc_tmap128x64", "a_desc", []int{8, 64}, 128, []cudagen.RowAxis{{Count: 2, Stride: 64}, {Count: 4, Stride: 8}, {Count: 2, Stride: 32}}},
 		{"b_desc_tmap128x64", "b_desc", []int{128, 64}, 128, nil},
-		{"c_desc_tmap128x128", "c_desc", []int{128, 128}, 0, nil},
+		{"c_desc_tmap128x64", "c_desc", []int{128, 64}, 128, nil},
 	}
 	for i, w := range want {
 		tm := res.TensorMaps[i]
@@ -202,9 +205,9 @@ func TestDeviceTensorMapsBuiltPerGroup(t *testing.T) {
 	src, err := build(t, "testdata/tensordesc/device_groups.tri", "sm_90a")
 	require.NoError(t, err)
 	group := strings.Index(src, "for (int g = 0; g < groups; g += 1) {")
-	build := strings.Index(src, "if (tri_thread_id() == 0) tri_tmap_build_2d<64, 64, 1, 0>(c_desc_tmap64x64, ")
+	build := strings.Index(src, "if (tri_thread_id() == 0) tri_tmap_build_2d<64, 64, 1, 3>(c_desc_tmap64x64, ")
 	tiles := strings.Index(src, "for (;;) {")
 	require.True(t, group > 0 && build > group && tiles > build, "the map is built in the group loop, before the loop over its tiles")
-	assert.Equal(t, 1, strings.Count(src, "tri_tmap_build_2d<64, 64, 1, 0>(c_desc_tmap64x64, "))
+	assert.Equal(t, 1, strings.Count(src, "tri_tmap_build_2d<64, 64, 1, 3>(c_desc_tmap64x64, "))
 	assert.Contains(t, src, "tri_tma_store_2d(c_desc_tmap64x64, ")
 }

@@ -34,7 +34,14 @@ func (p *plan) findTMAStores() {
 		if es == 0 || rows > 256 || inner > 256 || inner*es%16 != 0 || rows*inner*es > maxSharedBytes {
 			return
 		}
-		tm := p.tensorMapOf(v.Desc, rows, inner, 0, es, nil)
+		// Rows of whole 128-byte chunks go in boxes of 128 bytes a row,
+		// swizzled, so that the threads' stores into shared memory do not
+		// conflict on banks (tmaStore).
+		box, swizzle := inner, 0
+		if inner*es%128 == 0 && rows%8 == 0 {
+			box, swizzle = 128/es, 128
+		}
+		tm := p.tensorMapOf(v.Desc, rows, box, swizzle, es, nil)
 		p.addTensorMap(tm, v)
 		p.tmaStores[v.ID] = tm
 	})
@@ -116,16 +123,20 @@ func (p *plan) findDeadValues() {
 func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
 	val := v.Args[1]
 	d := e.layoutOf(val)
-	bytes := tm.BoxRows * tm.BoxInner * tm.elem
-	e.useShared(bytes)
 	e.tmaHelpers()
-	tmap := e.tmapRef(tm)
-	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor.", e.tmapNames[tm])
-	e.w.line("__syncthreads();  // the scratch memory is free")
 	cond := ""
 	if d.Repl {
 		cond = fmt.Sprintf("if (%s) ", e.layoutOf(v.Args[0]).owner())
 	}
+	if tm.Swizzle > 0 {
+		e.swizzledTMAStore(v, tm, cond)
+		return
+	}
+	bytes := tm.BoxRows * tm.BoxInner * tm.elem
+	e.useShared(bytes)
+	tmap := e.tmapRef(tm)
+	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor.", e.tmapNames[tm])
+	e.w.line("__syncthreads();  // the scratch memory is free")
 	e.loop(d.Elems, func(i string) string {
 		return fmt.Sprintf("%s%s = %s;", cond, smem(ir.Scalar(val.Type.Kind), 0,
 			fmt.Sprintf("(%s) * %d + (%s)", d.coord(0, i), tm.BoxInner, d.coord(1, i))), e.expr(val, i))
@@ -217,4 +228,58 @@ func (e *emitter) initTMABarriers(what string, n, copies int) {
 // loop.
 func (e *emitter) invalTMABarriers(n int) {
 	e.w.line("if (tri_thread_id() == 0) for (int b = 0; b < %d; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));", n)
+}
+
+// swizzledTMAStore writes store v through shared memory and the TMA unit
+// in boxes of 128 bytes a row (tm's), each 128-byte swizzled: the 16-byte
+// chunk c of row r of a box is stored at chunk c ^ (r % 8), so that the
+// rows one store instruction of a warp writes (8 of them in a dot's
+// layout) fall on different banks. Each thread writes its runs along a
+// row as vectors of up to 16 bytes, which stay in one chunk.
+func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
+	val := v.Args[1]
+	d := e.layoutOf(val)
+	k := val.Type.Kind
+	es := tm.elem
+	boxes := val.Type.Shape[1] / tm.BoxInner
+	boxBytes := tm.BoxRows * 128
+	e.useShared(boxes*boxBytes + 1024)
+	e.helpers.add("mma", mmaHelpers)     // tri_smem_addr
+	e.helpers.add("wgmma", wgmmaHelpers) // tri_swizzle
+	tmap := e.tmapRef(tm)
+	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor:", e.tmapNames[tm])
+	what := fmt.Sprintf("%d boxes of %d columns", boxes, tm.BoxInner)
+	if boxes == 1 {
+		what = "one box"
+	}
+	e.w.line("// %s, 128-byte swizzled so that the stores of a warp's rows do not conflict on banks.", what)
+	e.w.line("__syncthreads();  // the scratch memory is free")
+	e.w.line("unsigned char* const tri_box = tri_smem + ((1024u - (tri_smem_addr(tri_smem) & 1023u)) & 1023u);  // 1024-byte aligned, as the swizzle needs")
+	w := rowRun(d, es, 16)
+	r, c := d.coord(0, "e"), d.coord(1, "e")
+	off := fmt.Sprintf("tri_swizzle((%s) * 128 + (%s) * %d, 7)", r, c, es)
+	if boxes > 1 {
+		off = fmt.Sprintf("(%s) / %d * %d + tri_swizzle((%s) * 128 + (%s) %% %d * %d, 7)", c, tm.BoxInner, boxBytes, r, c, tm.BoxInner, es)
+	}
+	e.w.line("#pragma unroll")
+	if w*es < 4 {
+		e.w.line("for (int e = 0; e < %d; ++e) %s*reinterpret_cast<%s*>(tri_box + %s) = %s;", d.Elems, cond, cType(ir.Scalar(k)), off, e.expr(val, "e"))
+	} else {
+		vs := vectorShape(k, w)
+		e.w.line("for (int e = 0; e < %d; e += %d) %s*reinterpret_cast<%s*>(tri_box + %s) = %s;", d.Elems, w, cond, vs.Type, off, e.vecInit(val, vs, w))
+	}
+	e.w.line("tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores")
+	e.w.line("__syncthreads();")
+	e.w.open("if (tri_thread_id() == 0) {")
+	col, row := e.expr(v.Desc.Offsets[1], ""), e.expr(v.Desc.Offsets[0], "")
+	if boxes == 1 {
+		e.w.line("tri_tma_store_2d(%s, (int)(%s), (int)(%s), tri_box);", tmap, col, row)
+	} else {
+		e.w.line("for (int b = 0; b < %d; ++b) tri_tma_store_2d(%s, (int)(%s) + b * %d, (int)(%s), tri_box + b * %d);",
+			boxes, tmap, col, tm.BoxInner, row, boxBytes)
+	}
+	e.w.line("tri_bulk_commit();")
+	e.w.line("tri_bulk_wait_read();  // the TMA unit has read the boxes")
+	e.w.close("}")
+	e.w.line("__syncthreads();  // the scratch memory is free again")
 }

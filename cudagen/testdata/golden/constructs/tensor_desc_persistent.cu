@@ -143,6 +143,7 @@ TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
 // Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
 TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
 TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
@@ -190,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
   tri_tmap* const b_desc_tmap128x64 = tri_maps + 2;
   tri_tmap* const d_desc_tmap8x64 = tri_maps + 3;
   tri_tmap* const d_desc_tmap128x64 = tri_maps + 4;
-  tri_tmap* const c_desc_tmap128x128 = tri_maps + 5;
+  tri_tmap* const c_desc_tmap128x64 = tri_maps + 5;
   // ../conformance/constructs/tensor_desc_persistent.tri:35: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
   long long a_desc_shape0 = (long long)(M);
   long long a_desc_shape1 = (long long)(K);
@@ -234,8 +235,8 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
   if (tri_thread_id() == 0) tri_tmap_build_rows<64, 1, 3, 2, 64, 4, 8, 2, 32>(a_desc_tmap128x64, a_ptr, a_desc_shape1, a_desc_shape0, (t8) * 2);
   // The TMA unit's map of b_desc, in boxes of 128 x 64 elements, 128-byte swizzle: thread 0 builds it in this program's scratch.
   if (tri_thread_id() == 0) tri_tmap_build_2d<64, 128, 1, 3>(b_desc_tmap128x64, b_ptr, b_desc_shape1, b_desc_shape0, (t14) * 2);
-  // The TMA unit's map of c_desc, in boxes of 128 x 128 elements, unswizzled: thread 0 builds it in this program's scratch.
-  if (tri_thread_id() == 0) tri_tmap_build_2d<128, 128, 1, 0>(c_desc_tmap128x128, c_ptr, c_desc_shape1, c_desc_shape0, (t20) * 2);
+  // The TMA unit's map of c_desc, in boxes of 128 x 64 elements, 128-byte swizzle: thread 0 builds it in this program's scratch.
+  if (tri_thread_id() == 0) tri_tmap_build_2d<64, 128, 1, 3>(c_desc_tmap128x64, c_ptr, c_desc_shape1, c_desc_shape0, (t20) * 2);
   for (int tile_id = tri_program_id_x(); tri_num_programs_x() > 0 ? tile_id < num_tiles : tile_id > num_tiles; tile_id += tri_num_programs_x()) {
     float acc[64];
     float acc_1[64];
@@ -483,16 +484,18 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
     for (int e = 0; e < 64; ++e) t259[e] = tri_f2h(acc_1[e]);
     long long offs_am_i64_1 = (long long)(offs_am);
     long long offs_bn_i64_2 = (long long)(offs_bn);
-    // The block goes through shared memory to the TMA unit (c_desc_tmap128x128), which writes what lies inside the tensor.
+    // The block goes through shared memory to the TMA unit (c_desc_tmap128x64), which writes what lies inside the tensor:
+    // 2 boxes of 64 columns, 128-byte swizzled so that the stores of a warp's rows do not conflict on banks.
     __syncthreads();  // the scratch memory is free
+    unsigned char* const tri_box = tri_smem + ((1024u - (tri_smem_addr(tri_smem) & 1023u)) & 1023u);  // 1024-byte aligned, as the swizzle needs
     #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L0_base0 + (e / 32) * 64) * 128 + (L0_base1 + (e / 2 % 16) * 8 + e % 2)] = t259[e];
+    for (int e = 0; e < 64; e += 2) *reinterpret_cast<unsigned int*>(tri_box + (L0_base1 + (e / 2 % 16) * 8 + e % 2) / 64 * 16384 + tri_swizzle((L0_base0 + (e / 32) * 64) * 128 + (L0_base1 + (e / 2 % 16) * 8 + e % 2) % 64 * 2, 7)) = (unsigned int)(tri_half)t259[e + 0] | (unsigned int)(tri_half)t259[e + 1] << 16;
     tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores
     __syncthreads();
     if (tri_thread_id() == 0) {
-      tri_tma_store_2d(c_desc_tmap128x128, (int)(offs_bn_i64_2), (int)(offs_am_i64_1), tri_smem);
+      for (int b = 0; b < 2; ++b) tri_tma_store_2d(c_desc_tmap128x64, (int)(offs_bn_i64_2) + b * 64, (int)(offs_am_i64_1), tri_box + b * 16384);
       tri_bulk_commit();
-      tri_bulk_wait_read();  // the TMA unit has read the block
+      tri_bulk_wait_read();  // the TMA unit has read the boxes
     }
     __syncthreads();  // the scratch memory is free again
   }
