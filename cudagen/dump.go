@@ -92,7 +92,11 @@ func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
 		}
 		if a, ok := accessOf(v); ok {
 			if wd := p.vectorWidth(a); wd > 1 {
-				fmt.Fprintf(&b, "  %s of %d-byte vectors", v.Op, wd*a.Bytes)
+				if q, ok := p.laneTransposeOf(a, wd); ok {
+					fmt.Fprintf(&b, "  %s of %d-byte vectors, the %d-byte runs of %d lanes transposed among them", v.Op, q.vectorBytes(), wd*a.Bytes, q.Lanes)
+				} else {
+					fmt.Fprintf(&b, "  %s of %d-byte vectors", v.Op, wd*a.Bytes)
+				}
 			} else {
 				fmt.Fprintf(&b, "  %s element by element", v.Op)
 			}

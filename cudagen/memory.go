@@ -79,6 +79,10 @@ func (e *emitter) store(v *ir.Value) {
 		defer delete(e.override, val.ID)
 	}
 	if w := e.vectorWidth(a); w > 1 && mask == nil {
+		if q, ok := e.laneTransposeOf(a, w); ok {
+			e.transposedStore(v, a, q)
+			return
+		}
 		e.vectorStore(v, a, w)
 		return
 	}

@@ -26,3 +26,51 @@ func TestDotStoreConverted(t *testing.T) {
 	assert.NotContains(t, src, "To the pointers' layout")
 	assert.Contains(t, src, "// 8-byte vector stores")
 }
+
+// TestDotStoreTransposed checks the full-tile store of a wgmma accumulator
+// converted to fp16 (the grouped matmul sample at sm_90a, as tutorial 09's
+// matmul_kernel): each thread holds 2 columns in each of 4 consecutive
+// 8-column groups, the 4 lanes of a quad trade them with shuffles, and
+// each lane stores 8 consecutive columns at once, from its own pointer of
+// the group moved 6 columns on per lane. The partial tile keeps its masked
+// stores element by element.
+func TestDotStoreTransposed(t *testing.T) {
+	src, err := build(t, "../samples/matmul_autotuned.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "wgmma.mma_async")
+	assert.Contains(t, src, "//   #L9 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles")
+	assert.Contains(t, src, "TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2, unsigned int& w3, int lane) {")
+	assert.Contains(t, src, "TRI_DEV unsigned int tri_shfl_xor_b32(")
+	assert.NotContains(t, src, "tri_transpose2", "only the helpers used are printed")
+	assert.Contains(t, src, `    // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
+    // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
+    #pragma unroll
+    for (int e = 0; e < 32; e += 8) {
+      unsigned int w0 = (unsigned int)(tri_half)t124[e + 0] | (unsigned int)(tri_half)t124[e + 1] << 16;
+      unsigned int w1 = (unsigned int)(tri_half)t124[e + 2] | (unsigned int)(tri_half)t124[e + 3] << 16;
+      unsigned int w2 = (unsigned int)(tri_half)t124[e + 4] | (unsigned int)(tri_half)t124[e + 5] << 16;
+      unsigned int w3 = (unsigned int)(tri_half)t124[e + 6] | (unsigned int)(tri_half)t124[e + 7] << 16;
+      tri_transpose4(w0, w1, w2, w3, lane_id);
+      *reinterpret_cast<tri_u32x4*>(c[e] + (lane_id % 4) * 6) = tri_u32x4{w0, w1, w2, w3};
+    }
+  } else {`)
+	assert.Contains(t, src, "for (int e = 0; e < 32; ++e) if (t133[e]) *c[e] = t124[e];")
+	assert.NotContains(t, src, "4-byte vector stores")
+}
+
+// TestDotStoreNotTransposed checks stores of dot results that keep their
+// vector stores: fp32 accumulators, whose quads already write 32-byte
+// runs of a row (the transpose would only halve the stores, for 8
+// shuffles per 2); and fp16 accumulators with 2 repetitions along a row,
+// fewer than the 4 lanes of a quad (a 32x32 tile over 2x2 warps).
+func TestDotStoreNotTransposed(t *testing.T) {
+	for _, tc := range []struct{ file, arch, kept string }{
+		{"../conformance/constructs/dot_tf32_mma.tri", "sm_80", "for (int e = 0; e < 32; e += 2) {  // 8-byte vector stores"},
+		{"../samples/matmul_grouped.tri", "sm_90a", "for (int e = 0; e < 8; e += 2) {  // 4-byte vector stores"},
+	} {
+		src, err := build(t, tc.file, tc.arch)
+		require.NoError(t, err)
+		assert.Contains(t, src, tc.kept, tc.file)
+		assert.NotContains(t, src, "tri_transpose", tc.file)
+	}
+}

@@ -94,6 +94,19 @@ TRI_DEV unsigned short tri_shfl_xor(unsigned short v, int m) { return (unsigned 
 TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri_shfl_xor_b32((unsigned int)(unsigned char)v, m); }
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
+// Transposes of 32-bit words among the lanes of a group of 2 or 4 (lane % 2 or % 4): afterwards
+// lane l's word j is what lane j's word l was. A step trades, between the lanes that differ in lane
+// bit m, the words whose indices differ in that bit: each lane sends the one the other lane keeps
+// in its place, and selects (not a register index chosen at run time) put what it receives there.
+TRI_DEV void tri_transpose_step(unsigned int& lo, unsigned int& hi, bool up, int m) {
+  const unsigned int r = tri_shfl_xor_b32(up ? lo : hi, m);
+  lo = up ? r : lo;
+  hi = up ? hi : r;
+}
+TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2, unsigned int& w3, int lane) {
+  tri_transpose_step(w0, w1, (lane & 1) != 0, 1); tri_transpose_step(w2, w3, (lane & 1) != 0, 1);
+  tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
+}
 
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_kernel(tri_bf16* Q, tri_bf16* K, tri_bf16* V, tri_bf16* O, float sm_scale, int N_CTX) {
@@ -695,10 +708,16 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
   if (t14 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
     // ../conformance/constructs/attention_fwd_causal.tri:61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
+    // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
-    for (int e = 0; e < 64; e += 2) {  // 4-byte vector stores
-      unsigned int vec = (unsigned int)(tri_bf16)acc_2_bf16[e + 0] | (unsigned int)(tri_bf16)acc_2_bf16[e + 1] << 16;
-      *reinterpret_cast<unsigned int*>(t151[e]) = vec;
+    for (int e = 0; e < 64; e += 8) {
+      unsigned int w0 = (unsigned int)(tri_bf16)acc_2_bf16[e + 0] | (unsigned int)(tri_bf16)acc_2_bf16[e + 1] << 16;
+      unsigned int w1 = (unsigned int)(tri_bf16)acc_2_bf16[e + 2] | (unsigned int)(tri_bf16)acc_2_bf16[e + 3] << 16;
+      unsigned int w2 = (unsigned int)(tri_bf16)acc_2_bf16[e + 4] | (unsigned int)(tri_bf16)acc_2_bf16[e + 5] << 16;
+      unsigned int w3 = (unsigned int)(tri_bf16)acc_2_bf16[e + 6] | (unsigned int)(tri_bf16)acc_2_bf16[e + 7] << 16;
+      tri_transpose4(w0, w1, w2, w3, lane_id);
+      *reinterpret_cast<tri_u32x4*>(t151[e] + (lane_id % 4) * 14) = tri_u32x4{w0, w1, w2, w3};
     }
   } else {
     // Partial tile: masked accesses, element by element.

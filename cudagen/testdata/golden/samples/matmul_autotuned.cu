@@ -63,6 +63,23 @@ TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsig
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// Butterfly shuffles across the lanes of a warp (shfl.sync.bfly), for every register type.
+TRI_DEV unsigned int tri_shfl_xor_b32(unsigned int v, int m) {
+  unsigned int r; asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m)); return r;
+}
+// Transposes of 32-bit words among the lanes of a group of 2 or 4 (lane % 2 or % 4): afterwards
+// lane l's word j is what lane j's word l was. A step trades, between the lanes that differ in lane
+// bit m, the words whose indices differ in that bit: each lane sends the one the other lane keeps
+// in its place, and selects (not a register index chosen at run time) put what it receives there.
+TRI_DEV void tri_transpose_step(unsigned int& lo, unsigned int& hi, bool up, int m) {
+  const unsigned int r = tri_shfl_xor_b32(up ? lo : hi, m);
+  lo = up ? r : lo;
+  hi = up ? hi : r;
+}
+TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2, unsigned int& w3, int lane) {
+  tri_transpose_step(w0, w1, (lane & 1) != 0, 1); tri_transpose_step(w2, w3, (lane & 1) != 0, 1);
+  tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
+}
 
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotuned_matmul_k(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int m, int n, int k, int stride_am, int stride_bk, int stride_cm) {
@@ -361,10 +378,16 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) grouped_autotu
   if (t28 + 63 < m && t33 + 63 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
     // ../samples/matmul_autotuned.tri:74: tl.store(c, acc.to(tl.float16), mask=get_2d_mask(rm, rn, m, n))
+    // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
+    // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
-    for (int e = 0; e < 32; e += 2) {  // 4-byte vector stores
-      unsigned int vec = (unsigned int)(tri_half)t124[e + 0] | (unsigned int)(tri_half)t124[e + 1] << 16;
-      *reinterpret_cast<unsigned int*>(c[e]) = vec;
+    for (int e = 0; e < 32; e += 8) {
+      unsigned int w0 = (unsigned int)(tri_half)t124[e + 0] | (unsigned int)(tri_half)t124[e + 1] << 16;
+      unsigned int w1 = (unsigned int)(tri_half)t124[e + 2] | (unsigned int)(tri_half)t124[e + 3] << 16;
+      unsigned int w2 = (unsigned int)(tri_half)t124[e + 4] | (unsigned int)(tri_half)t124[e + 5] << 16;
+      unsigned int w3 = (unsigned int)(tri_half)t124[e + 6] | (unsigned int)(tri_half)t124[e + 7] << 16;
+      tri_transpose4(w0, w1, w2, w3, lane_id);
+      *reinterpret_cast<tri_u32x4*>(c[e] + (lane_id % 4) * 14) = tri_u32x4{w0, w1, w2, w3};
     }
   } else {
     // Partial tile: masked accesses, element by element.

@@ -33,6 +33,9 @@
 // after each op, as Triton does for most ops.
 typedef unsigned short tri_half;
 
+// Vectors for 8- and 16-byte global accesses.
+struct alignas(16) tri_u32x4 { unsigned int x, y, z, w; };
+
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
@@ -61,6 +64,23 @@ TRI_DEV unsigned int tri_pack_i8(const signed char* p, int ld) {
 TRI_DEV void tri_mma_e4m3(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// Butterfly shuffles across the lanes of a warp (shfl.sync.bfly), for every register type.
+TRI_DEV unsigned int tri_shfl_xor_b32(unsigned int v, int m) {
+  unsigned int r; asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m)); return r;
+}
+// Transposes of 32-bit words among the lanes of a group of 2 or 4 (lane % 2 or % 4): afterwards
+// lane l's word j is what lane j's word l was. A step trades, between the lanes that differ in lane
+// bit m, the words whose indices differ in that bit: each lane sends the one the other lane keeps
+// in its place, and selects (not a register index chosen at run time) put what it receives there.
+TRI_DEV void tri_transpose_step(unsigned int& lo, unsigned int& hi, bool up, int m) {
+  const unsigned int r = tri_shfl_xor_b32(up ? lo : hi, m);
+  lo = up ? r : lo;
+  hi = up ? hi : r;
+}
+TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2, unsigned int& w3, int lane) {
+  tri_transpose_step(w0, w1, (lane & 1) != 0, 1); tri_transpose_step(w2, w3, (lane & 1) != 0, 1);
+  tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
 // Each thread holds many elements: ask for 2 programs per SM so loads stay in flight (at most 128 registers a thread).
@@ -282,10 +302,16 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   if (t120 + 127 < M && t125 + 127 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
     // ../samples/matmul_fp8.tri:71: tl.store(c_ptrs, c, mask=c_mask)
+    // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
+    // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
-    for (int e = 0; e < 64; e += 2) {  // 4-byte vector stores
-      unsigned int vec = (unsigned int)(tri_half)c[e + 0] | (unsigned int)(tri_half)c[e + 1] << 16;
-      *reinterpret_cast<unsigned int*>(c_ptrs_1[e]) = vec;
+    for (int e = 0; e < 64; e += 8) {
+      unsigned int w0 = (unsigned int)(tri_half)c[e + 0] | (unsigned int)(tri_half)c[e + 1] << 16;
+      unsigned int w1 = (unsigned int)(tri_half)c[e + 2] | (unsigned int)(tri_half)c[e + 3] << 16;
+      unsigned int w2 = (unsigned int)(tri_half)c[e + 4] | (unsigned int)(tri_half)c[e + 5] << 16;
+      unsigned int w3 = (unsigned int)(tri_half)c[e + 6] | (unsigned int)(tri_half)c[e + 7] << 16;
+      tri_transpose4(w0, w1, w2, w3, lane_id);
+      *reinterpret_cast<tri_u32x4*>(c_ptrs_1[e] + (lane_id % 4) * 14) = tri_u32x4{w0, w1, w2, w3};
     }
   } else {
     // Partial tile: masked accesses, element by element.
