@@ -152,3 +152,37 @@ func TestTransposedStoreMapping(t *testing.T) {
 
 // at is the position of thread (lane or warp) id along a spread's axis.
 func at(s spread, id int) int { return id / s.Div % s.Count }
+
+// TestLaneTransposeRejects lists layouts whose stores keep their vector
+// stores: the transpose needs 2 or 4 lanes along the contiguous axis, at
+// least as many repetitions, no replication, runs of whole 32-bit words
+// shorter than 16 bytes, the repetitions numbered right after the runs,
+// and groups shorter than a sector.
+func TestLaneTransposeRejects(t *testing.T) {
+	acc := Blocked{[]int{1, 2}, []int{8, 4}, []int{4, 1}, []int{1, 0}}
+	tests := []struct {
+		name  string
+		b     Blocked
+		shape []int
+		bytes int
+	}{
+		{"one lane along a row", Blocked{[]int{1, 2}, []int{32, 1}, []int{4, 1}, []int{1, 0}}, []int{128, 64}, 2},
+		{"8 lanes along a row", Blocked{[]int{1, 2}, []int{4, 8}, []int{4, 1}, []int{1, 0}}, []int{64, 64}, 2},
+		{"2 repetitions for 4 lanes", acc, []int{64, 16}, 2},
+		{"replicated", acc, []int{16, 64}, 2},
+		{"fp32 runs of 2: 32 bytes a quad", acc, []int{64, 64}, 4},
+		{"1-byte elements", Blocked{[]int{1, 4}, []int{8, 4}, []int{4, 1}, []int{1, 0}}, []int{64, 64}, 1},
+		{"16-byte runs", Blocked{[]int{1, 8}, []int{8, 4}, []int{4, 1}, []int{1, 0}}, []int{64, 128}, 2},
+		{"2 elements per thread along each axis", Blocked{[]int{2, 2}, []int{8, 4}, []int{4, 1}, []int{1, 0}}, []int{64, 64}, 2},
+	}
+	for _, tc := range tests {
+		l := newDist(tc.b, tc.shape, 4)
+		_, ok := laneTransposeFor(l, tc.bytes, l.Spt[l.Order[0]])
+		assert.False(t, ok, tc.name)
+	}
+	l := newDist(acc, []int{64, 64}, 4)
+	_, ok := laneTransposeFor(l, 2, 1)
+	assert.False(t, ok, "vectors narrower than the run")
+	_, ok = laneTransposeFor(l, 2, 2)
+	assert.True(t, ok, "the accumulator in fp16")
+}
