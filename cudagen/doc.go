@@ -69,17 +69,22 @@
 // Shared memory is one static scratch buffer, reused by every step between
 // barriers.
 //
-// Loads and stores (memory.go) are element by element with the mask as a
-// C condition, or, where the access is unmasked and the analysis proves a
+// Loads and stores (memory.go) are element by element with the mask as a C
+// condition, or, where the access is unmasked and the analysis proves a
 // thread's elements contiguous and aligned along the layout's fastest
-// axis, through 8- and 16-byte vector structs. In a run of straight-line
-// statements whose masks all have the form affine(arange) < bound, or an &
-// of such, possibly broadcast from 1-D (fastpath.go), the run is printed
-// twice from its first masked access: under one scalar test that the tile
-// is full, unmasked and vectorized; otherwise masked, element by element.
-// When threads hold 32 or more elements and a program has at most 256
-// threads, the kernel asks for enough programs per SM to keep loads in
-// flight (launch_bounds' second argument), which caps registers at 128.
+// axis, through 8- and 16-byte vector structs. A store whose threads hold
+// short runs along a row, the next runs in 2 or 4 lanes side by side (a
+// dot's accumulators: 2 fp16 elements in each of 4 lanes), is written
+// after the lanes transpose their runs of as many repetitions with
+// shuffles (transpose.go), each then storing one repetition's elements as
+// one vector (16 bytes there). In a run of straight-line statements whose masks all
+// have the form affine(arange) < bound, or an & of such, possibly
+// broadcast from 1-D (fastpath.go), the run is printed twice from its
+// first masked access: under one scalar test that the tile is full,
+// unmasked and vectorized; otherwise masked, element by element. When
+// threads hold 32 or more elements and a program has at most 256 threads,
+// the kernel asks for enough programs per SM to keep loads in flight
+// (launch_bounds' second argument), which caps registers at 128.
 //
 // Output is deterministic: names are given in program order (clashes with
 // C and CUDA names get a trailing underscore, repeats _1, _2), and every
