@@ -43,8 +43,11 @@ func (p *plan) laneTransposeOf(a memAccess, w int) (laneTranspose, bool) {
 	if !ok {
 		return q, false
 	}
+	// The runs of contiguous pointers start at multiples of Contig, and
+	// groups at multiples of their length: a multiple of it keeps every
+	// group inside a run.
 	info := p.axes.dims(a.Ptr)[q.Axis]
-	return q, info.Contig >= int64(q.Lanes*l.Tile[q.Axis]) && info.Div >= int64(q.vectorBytes())
+	return q, info.Contig%int64(q.Lanes*l.Tile[q.Axis]) == 0 && info.Div >= int64(q.vectorBytes())
 }
 
 // laneTransposeFor reports whether a store in layout l of elements of b
