@@ -26,6 +26,7 @@ func init() {
 		"dot_tf32_mma":       refDotTF32Mma,
 		"dot_int8_mma":       refDotInt8Mma,
 		"swizzle2d":          refSwizzle2d,
+		"dot_store_quads":    refDotStoreQuads,
 	} {
 		references[k] = v
 	}
@@ -180,4 +181,24 @@ func refSwizzle2d(in tensors, _ map[string]float64) tensors {
 		out2.SetInt(pos, id)
 	}
 	return tensors{"out": out, "out2": out2}
+}
+
+// refDotStoreQuads: the product in fp16 (fp32 accumulators rounded after
+// each K step of 32) stored whole into c, into g's rows of 128 at columns
+// j + j/16*16, into f from its element 2 on, and into h's first m rows.
+func refDotStoreQuads(in tensors, num map[string]float64) tensors {
+	k, m := int(num["K"]), int(num["m"])
+	c := refBatchedMatmul(in, 1, 128, 64, k, 32, r16)["c"]
+	g, f, h := in["g"], in["f"], in["h"]
+	for i := range 128 {
+		for j := range 64 {
+			v := c.Float(i*64 + j)
+			g.SetFloat(i*128+j+j/16*16, v)
+			f.SetFloat(2+i*64+j, v)
+			if i < m {
+				h.SetFloat(i*64+j, v)
+			}
+		}
+	}
+	return tensors{"c": c, "g": g, "f": f, "h": h}
 }

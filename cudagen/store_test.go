@@ -1,6 +1,7 @@
 package cudagen_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,5 +73,26 @@ func TestDotStoreNotTransposed(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, src, tc.kept, tc.file)
 		assert.NotContains(t, src, "tri_transpose", tc.file)
+	}
+}
+
+// TestDotStoreQuadsConstruct checks the stores of dot_store_quads, on
+// wgmma at sm_90a and on mma.sync at sm_80 (2 warps along a row there,
+// so that a quad's repetitions lie 16 columns apart): c and h's full tile
+// are transposed; g, contiguous over 16 columns only, and f, 4-byte
+// aligned, keep 4-byte stores; h's partial tile is stored element by
+// element.
+func TestDotStoreQuadsConstruct(t *testing.T) {
+	for _, tc := range []struct{ arch, at string }{
+		{"sm_90a", "(lane_id % 4) * 6)"},
+		{"sm_80", "(lane_id % 4) * 14)"},
+	} {
+		src, err := build(t, "../conformance/constructs/dot_store_quads.tri", tc.arch)
+		require.NoError(t, err)
+		assert.Equal(t, 2, strings.Count(src, "// 16-byte vector stores: in 4 consecutive repetitions along axis 1"), tc.arch)
+		assert.Equal(t, 2, strings.Count(src, tc.at+" = tri_u32x4{w0, w1, w2, w3};"), tc.arch)
+		assert.Equal(t, 2, strings.Count(src, "// 4-byte vector stores"), tc.arch)
+		assert.Contains(t, src, "// Partial tile: masked accesses, element by element.", tc.arch)
+		assert.Contains(t, src, "]) *t103[e] = c[e];", tc.arch)
 	}
 }
