@@ -14,7 +14,8 @@ import (
 // lanes along a row, and the value moves there through shared memory,
 // written in the accumulators' pairs. A store that can be vectorized in
 // the accumulators' layout (dot_acc's, through 16-byte aligned fp32 rows)
-// keeps it.
+// keeps it, and its 8-byte stores: fp32 runs of 2 need no transpose within
+// quads (TestDotStoreNotTransposed).
 func TestDotStoreConverted(t *testing.T) {
 	src, err := build(t, "../conformance/constructs/matmul_persistent.tri", "sm_80")
 	require.NoError(t, err)
