@@ -12,6 +12,7 @@ func init() {
 	references["tensor_desc_host"] = refTensorDescHost
 	references["tensor_desc_matmul"] = refTensorDescMatmul
 	references["tensor_desc_tma"] = refTensorDescMatmul
+	references["tensor_desc_store_halves"] = refTensorDescMatmul
 	references["tensor_desc_persistent"] = refTensorDescPersistent
 	references["tensor_desc_loop"] = refTensorDescLoop
 	references["tensor_desc_atomic"] = refTensorDescAtomic

@@ -253,6 +253,7 @@ func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
 		what = "one box"
 	}
 	e.w.line("// %s, 128-byte swizzled so that the stores of a warp's rows do not conflict on banks.", what)
+	e.w.open("{")
 	e.w.line("__syncthreads();  // the scratch memory is free")
 	e.w.line("unsigned char* const tri_box = tri_smem + ((1024u - (tri_smem_addr(tri_smem) & 1023u)) & 1023u);  // 1024-byte aligned, as the swizzle needs")
 	w := rowRun(d, es, 16)
@@ -282,4 +283,5 @@ func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
 	e.w.line("tri_bulk_wait_read();  // the TMA unit has read the boxes")
 	e.w.close("}")
 	e.w.line("__syncthreads();  // the scratch memory is free again")
+	e.w.close("}")
 }

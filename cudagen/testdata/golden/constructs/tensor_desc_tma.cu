@@ -246,16 +246,18 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(tri_hal
   long long offs_bn_i64_1 = (long long)(offs_bn);
   // The block goes through shared memory to the TMA unit (c_desc_tmap128x64), which writes what lies inside the tensor:
   // one box, 128-byte swizzled so that the stores of a warp's rows do not conflict on banks.
-  __syncthreads();  // the scratch memory is free
-  unsigned char* const tri_box = tri_smem + ((1024u - (tri_smem_addr(tri_smem) & 1023u)) & 1023u);  // 1024-byte aligned, as the swizzle needs
-  #pragma unroll
-  for (int e = 0; e < 64; e += 2) *reinterpret_cast<unsigned int*>(tri_box + tri_swizzle((L0_base0 + (e / 16) * 32) * 128 + (L0_base1 + (e / 2 % 8) * 8 + e % 2) * 2, 7)) = (unsigned int)(tri_half)t118[e + 0] | (unsigned int)(tri_half)t118[e + 1] << 16;
-  tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores
-  __syncthreads();
-  if (tri_thread_id() == 0) {
-    tri_tma_store_2d(&c_desc_tmap128x64, (int)(offs_bn_i64_1), (int)(offs_am_i64_1), tri_box);
-    tri_bulk_commit();
-    tri_bulk_wait_read();  // the TMA unit has read the boxes
+  {
+    __syncthreads();  // the scratch memory is free
+    unsigned char* const tri_box = tri_smem + ((1024u - (tri_smem_addr(tri_smem) & 1023u)) & 1023u);  // 1024-byte aligned, as the swizzle needs
+    #pragma unroll
+    for (int e = 0; e < 64; e += 2) *reinterpret_cast<unsigned int*>(tri_box + tri_swizzle((L0_base0 + (e / 16) * 32) * 128 + (L0_base1 + (e / 2 % 8) * 8 + e % 2) * 2, 7)) = (unsigned int)(tri_half)t118[e + 0] | (unsigned int)(tri_half)t118[e + 1] << 16;
+    tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores
+    __syncthreads();
+    if (tri_thread_id() == 0) {
+      tri_tma_store_2d(&c_desc_tmap128x64, (int)(offs_bn_i64_1), (int)(offs_am_i64_1), tri_box);
+      tri_bulk_commit();
+      tri_bulk_wait_read();  // the TMA unit has read the boxes
+    }
+    __syncthreads();  // the scratch memory is free again
   }
-  __syncthreads();  // the scratch memory is free again
 }
