@@ -117,6 +117,10 @@ type emitter struct {
 	// is set when a reduction moves values between lanes.
 	smemBytes    int
 	usesShuffles bool
+	// alignedSmem is set where the scratch memory's start must be
+	// 1024-byte aligned: it holds the stages of a pipeline or the boxes of
+	// a swizzled TMA store, whose swizzle is a function of the address.
+	alignedSmem bool
 	helpers      helperSet
 	// resNames are the C names of the results of multi-result values;
 	// inRegion is set while inlining a combine function (no source
@@ -357,10 +361,20 @@ func (e *emitter) kernel() {
 	case e.smemBytes > 0:
 		e.w.line("// Scratch shared memory for layout conversions, reductions, scans and scalar atomics.")
 		align := 16
-		if len(e.tmaStores) > 0 {
+		switch {
+		case e.alignedSmem:
+			align = 1024
+		case len(e.tmaStores) > 0:
 			align = 128 // the TMA unit reads a box from a 128-byte aligned address
 		}
 		e.w.line("__shared__ __attribute__((aligned(%d))) unsigned char tri_smem[%d];", align, e.smemBytes)
+	}
+	if e.alignedSmem {
+		// The kernel declares no other shared memory, so the compiler and
+		// the driver put tri_smem at the start of the program's shared
+		// memory, which is 1024-byte aligned; should that ever not hold,
+		// the kernel stops rather than swizzle wrongly.
+		e.w.line("if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile(\"trap;\");  // the stages and swizzled boxes below need a 1024-byte aligned start")
 	}
 	// Only the coordinates the body reads: the layouts of values left out
 	// (the pointers of TMA copies) declare none.

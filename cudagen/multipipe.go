@@ -203,7 +203,7 @@ type multiPipe struct {
 
 // sharedBytes is the shared memory of the pipeline, alignment slack
 // included.
-func (mp *multiPipe) sharedBytes() int { return 1024 + mp.invSize + mp.stages*mp.stageSize }
+func (mp *multiPipe) sharedBytes() int { return mp.invSize + mp.stages*mp.stageSize }
 
 // swizzleRows reports whether rows of n bytes lie in shared memory as
 // wgmma's swizzle modes read them: 32- or 64-byte rows, or 128-byte chunks.
@@ -433,7 +433,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		most -= 8 * maxTMABuffers
 		stages = min(stages, maxTMABuffers)
 	}
-	mp.stages = min(stages, (most-1024-mp.invSize)/mp.stageSize)
+	mp.stages = min(stages, (most-mp.invSize)/mp.stageSize)
 	if mp.stages < 2 {
 		return nil
 	}
@@ -564,10 +564,11 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	if reserve > 0 {
 		at = fmt.Sprintf(" + %du", reserve)
 	}
-	e.w.line("const unsigned int tri_inv = (tri_smem_addr(tri_smem)%s + 1023u) & ~1023u;  // the operands stored once, 1024-byte aligned", at)
+	e.alignedSmem = true
+	e.w.line("const unsigned int tri_inv = tri_smem_addr(tri_smem)%s;  // the operands stored once, 1024-byte aligned", at)
 	e.w.line("const unsigned int tri_stage0 = tri_inv + %du;  // shared address of stage 0", mp.invSize)
 	if n := mp.tmaOperands(); n > 0 {
-		e.initTMABarriers("stage", mp.stages, n)
+		e.initTMABarriers("stage", mp.stages, n, reserve+mp.sharedBytes())
 	}
 	for _, wd := range mp.dots {
 		if wd.a.form == invariant {
@@ -902,7 +903,7 @@ func (e *emitter) multiPipeBlocks() int {
 		if regs > 80 {
 			return 1
 		}
-		blocks = min(blocks, maxSharedPerSM/(mp.sharedBytes()+2048))
+		blocks = min(blocks, maxSharedPerSM/(mp.sharedBytes()+1024+8*maxTMABuffers)) // the system reserves 1 KiB a program
 	}
 	return max(blocks, 1)
 }

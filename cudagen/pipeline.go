@@ -83,9 +83,9 @@ func (pl *pipeline) anyTMA() bool { return pl.tma[0] != nil || pl.tma[1] != nil 
 // anyCpAsync reports whether a load of the pipeline is copied by cp.async.
 func (pl *pipeline) anyCpAsync() bool { return pl.tma[0] == nil || pl.tma[1] == nil }
 
-// sharedBytes is the shared memory the pipeline needs, alignment slack
-// included.
-func (pl *pipeline) sharedBytes() int { return 1024 + pl.buffers*pl.stageSize }
+// sharedBytes is the shared memory of the pipeline's buffers, from the
+// scratch memory's 1024-byte aligned start.
+func (pl *pipeline) sharedBytes() int { return pl.buffers * pl.stageSize }
 
 // inFlight reports whether each iteration's wgmma runs on while the next
 // is issued: there is a buffer for it.
@@ -317,7 +317,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		most -= 8 * maxTMABuffers
 		buffers = min(buffers, maxTMABuffers)
 	}
-	pl.stages = min(stages, (most-1024)/pl.stageSize, buffers)
+	pl.stages = min(stages, most/pl.stageSize, buffers)
 	if pl.stages < 2 {
 		return nil
 	}
@@ -326,7 +326,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	// the buffer wgmma i-2 read, which every warpgroup has waited for
 	// before the barrier at the top of iteration i.
 	pl.buffers = pl.stages
-	if 1024+(pl.stages+1)*pl.stageSize <= most && pl.stages < buffers {
+	if (pl.stages+1)*pl.stageSize <= most && pl.stages < buffers {
 		pl.buffers = pl.stages + 1
 	}
 	for _, tm := range []*tensorMap{tma[0], aRows, tma[1]} {
@@ -693,7 +693,8 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 		e.w.line("// Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.")
 	}
 	e.w.open("{")
-	e.w.line("const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned")
+	e.alignedSmem = true
+	e.w.line("const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned")
 	if pl.anyTMA() {
 		copies := 0
 		for _, tm := range pl.tma {
@@ -701,7 +702,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 				copies++
 			}
 		}
-		e.initTMABarriers("buffer", pl.buffers, copies)
+		e.initTMABarriers("buffer", pl.buffers, copies, pl.sharedBytes())
 	}
 	if pl.inFlight() {
 		e.wgmmaLoad(pl)

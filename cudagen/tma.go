@@ -206,15 +206,17 @@ func (e *emitter) descRowCol(d *ir.DescAccess, l *dist) (row, col string) {
 	return row, col
 }
 
-// initTMABarriers declares and initialises the n mbarriers of a pipeline's
-// buffers (what: "buffer" or "stage"), on each of which copies arrivals
+// initTMABarriers places at byte at of the scratch memory, and
+// initialises, the n mbarriers of a pipeline's buffers (what: "buffer" or
+// "stage"), on each of which copies arrivals
 // (one per operand the TMA unit copies) complete a phase once the copies
 // into its buffer have landed; then it fences the generic accesses to the
 // buffers before the copies.
-func (e *emitter) initTMABarriers(what string, n, copies int) {
+func (e *emitter) initTMABarriers(what string, n, copies, at int) {
 	e.tmaHelpers()
-	e.w.line("// One mbarrier per %s: its phase completes when the TMA copies into the %s have landed.", what, what)
-	e.w.line("__shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[%d];", n)
+	e.useShared(at + 8*n)
+	e.w.line("// One mbarrier per %s, after the %ss: its phase completes when the TMA copies into the %s have landed.", what, what, what)
+	e.w.line("unsigned long long* const tri_mbar = reinterpret_cast<unsigned long long*>(tri_smem + %d);", at)
 	e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of %s b's mbarrier the next wait is for", what)
 	e.w.open("if (tri_thread_id() == 0) {")
 	e.w.line("for (int b = 0; b < %d; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), %d);", n, copies)
@@ -243,7 +245,8 @@ func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
 	es := tm.elem
 	boxes := val.Type.Shape[1] / tm.BoxInner
 	boxBytes := tm.BoxRows * 128
-	e.useShared(boxes*boxBytes + 1024)
+	e.useShared(boxes * boxBytes)
+	e.alignedSmem = true
 	e.helpers.add("mma", mmaHelpers)     // tri_smem_addr
 	e.helpers.add("wgmma", wgmmaHelpers) // tri_swizzle
 	tmap := e.tmapRef(tm)
@@ -255,7 +258,7 @@ func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
 	e.w.line("// %s, 128-byte swizzled so that the stores of a warp's rows do not conflict on banks.", what)
 	e.w.open("{")
 	e.w.line("__syncthreads();  // the scratch memory is free")
-	e.w.line("unsigned char* const tri_box = tri_smem + ((1024u - (tri_smem_addr(tri_smem) & 1023u)) & 1023u);  // 1024-byte aligned, as the swizzle needs")
+	e.w.line("unsigned char* const tri_box = tri_smem;  // 1024-byte aligned, as the swizzle needs")
 	w := rowRun(d, es, 16)
 	r, c := d.coord(0, "e"), d.coord(1, "e")
 	off := fmt.Sprintf("tri_swizzle((%s) * 128 + (%s) * %d, 7)", r, c, es)

@@ -95,7 +95,8 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
 
 extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, tri_half* g_ptr, tri_half* f_ptr, tri_half* h_ptr, int K, int m) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[33792];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[32768];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 8) * 8;  // index of this thread's first element in #L1 tiles
@@ -138,7 +139,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(tri_hal
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
-    const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned
+    const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
     // ../conformance/constructs/dot_store_quads.tri:37: acc = tl.dot(a, b, acc)
     float tri_d0[32];
     #pragma unroll

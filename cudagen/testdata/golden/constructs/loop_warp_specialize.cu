@@ -105,7 +105,8 @@ TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
 
 extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(tri_half* a_desc_base, int a_desc_shape0, int a_desc_shape1, long long a_desc_stride0, tri_half* b_desc_base, int b_desc_shape0, int b_desc_shape1, long long b_desc_stride0, float* c_ptr, int K, const __grid_constant__ tri_tmap a_desc_tmap8x32, const __grid_constant__ tri_tmap a_desc_tmap64x32) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[33792];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[32800];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 4) * 2;  // index of this thread's first element in #L1 tiles
@@ -140,9 +141,9 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(tri_hal
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
-    const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned
-    // One mbarrier per buffer: its phase completes when the TMA copies into the buffer have landed.
-    __shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[4];
+    const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
+    // One mbarrier per buffer, after the buffers: its phase completes when the TMA copies into the buffer have landed.
+    unsigned long long* const tri_mbar = reinterpret_cast<unsigned long long*>(tri_smem + 32768);
     unsigned int tri_parity = 0;  // bit b: the phase of buffer b's mbarrier the next wait is for
     if (tri_thread_id() == 0) {
       for (int b = 0; b < 4; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 1);

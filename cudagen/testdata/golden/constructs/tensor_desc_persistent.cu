@@ -179,8 +179,9 @@ TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int 
 extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, unsigned char* __restrict__ tri_scratch) {
   // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
   // more than a kernel may declare statically: the launch passes its size.
-  // Dynamic shared memory: 132096 bytes
+  // Dynamic shared memory: 131104 bytes
   extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base0 = (warp_id % 8) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L0 tiles
   int L0_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L0 tiles
@@ -266,9 +267,9 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
     // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: K-major, 128- and 128-byte swizzled rows).
     // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
     {
-      const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned
-      // One mbarrier per buffer: its phase completes when the TMA copies into the buffer have landed.
-      __shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[4];
+      const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
+      // One mbarrier per buffer, after the buffers: its phase completes when the TMA copies into the buffer have landed.
+      unsigned long long* const tri_mbar = reinterpret_cast<unsigned long long*>(tri_smem + 131072);
       unsigned int tri_parity = 0;  // bit b: the phase of buffer b's mbarrier the next wait is for
       if (tri_thread_id() == 0) {
         for (int b = 0; b < 4; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 2);
@@ -382,9 +383,9 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
     // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: K-major, 128- and 128-byte swizzled rows).
     // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
     {
-      const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned
-      // One mbarrier per buffer: its phase completes when the TMA copies into the buffer have landed.
-      __shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[4];
+      const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
+      // One mbarrier per buffer, after the buffers: its phase completes when the TMA copies into the buffer have landed.
+      unsigned long long* const tri_mbar = reinterpret_cast<unsigned long long*>(tri_smem + 131072);
       unsigned int tri_parity = 0;  // bit b: the phase of buffer b's mbarrier the next wait is for
       if (tri_thread_id() == 0) {
         for (int b = 0; b < 4; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 2);
@@ -488,7 +489,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(tri_half* a_
     // 2 boxes of 64 columns, 128-byte swizzled so that the stores of a warp's rows do not conflict on banks.
     {
       __syncthreads();  // the scratch memory is free
-      unsigned char* const tri_box = tri_smem + ((1024u - (tri_smem_addr(tri_smem) & 1023u)) & 1023u);  // 1024-byte aligned, as the swizzle needs
+      unsigned char* const tri_box = tri_smem;  // 1024-byte aligned, as the swizzle needs
       #pragma unroll
       for (int e = 0; e < 64; e += 2) *reinterpret_cast<unsigned int*>(tri_box + (L0_base1 + (e / 2 % 16) * 8 + e % 2) / 64 * 16384 + tri_swizzle((L0_base0 + (e / 32) * 64) * 128 + (L0_base1 + (e / 2 % 16) * 8 + e % 2) % 64 * 2, 7)) = (unsigned int)(tri_half)t259[e + 0] | (unsigned int)(tri_half)t259[e + 1] << 16;
       tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores

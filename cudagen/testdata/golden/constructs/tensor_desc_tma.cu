@@ -108,8 +108,9 @@ TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int 
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(tri_half* a_desc_base, int a_desc_shape0, int a_desc_shape1, long long a_desc_stride0, tri_half* b_desc_base, int b_desc_shape0, int b_desc_shape1, long long b_desc_stride0, tri_half* c_desc_base, int c_desc_shape0, int c_desc_shape1, long long c_desc_stride0, int K, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap a_desc_tmap128x64, const __grid_constant__ tri_tmap b_desc_tmap64x64, const __grid_constant__ tri_tmap c_desc_tmap128x64) {
   // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
   // more than a kernel may declare statically: the launch passes its size.
-  // Dynamic shared memory: 99328 bytes
+  // Dynamic shared memory: 98336 bytes
   extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L0 tiles
   int L0_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L0 tiles
@@ -137,9 +138,9 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(tri_hal
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: K-major, 128- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
-    const unsigned int tri_stage0 = (tri_smem_addr(tri_smem) + 1023u) & ~1023u;  // shared address of stage 0, 1024-byte aligned
-    // One mbarrier per buffer: its phase completes when the TMA copies into the buffer have landed.
-    __shared__ __attribute__((aligned(8))) unsigned long long tri_mbar[4];
+    const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
+    // One mbarrier per buffer, after the buffers: its phase completes when the TMA copies into the buffer have landed.
+    unsigned long long* const tri_mbar = reinterpret_cast<unsigned long long*>(tri_smem + 98304);
     unsigned int tri_parity = 0;  // bit b: the phase of buffer b's mbarrier the next wait is for
     if (tri_thread_id() == 0) {
       for (int b = 0; b < 4; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 2);
@@ -248,7 +249,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(tri_hal
   // one box, 128-byte swizzled so that the stores of a warp's rows do not conflict on banks.
   {
     __syncthreads();  // the scratch memory is free
-    unsigned char* const tri_box = tri_smem + ((1024u - (tri_smem_addr(tri_smem) & 1023u)) & 1023u);  // 1024-byte aligned, as the swizzle needs
+    unsigned char* const tri_box = tri_smem;  // 1024-byte aligned, as the swizzle needs
     #pragma unroll
     for (int e = 0; e < 64; e += 2) *reinterpret_cast<unsigned int*>(tri_box + tri_swizzle((L0_base0 + (e / 16) * 32) * 128 + (L0_base1 + (e / 2 % 8) * 8 + e % 2) * 2, 7)) = (unsigned int)(tri_half)t118[e + 0] | (unsigned int)(tri_half)t118[e + 1] << 16;
     tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores
