@@ -121,7 +121,7 @@ type emitter struct {
 	// 1024-byte aligned: it holds the stages of a pipeline or the boxes of
 	// a swizzled TMA store, whose swizzle is a function of the address.
 	alignedSmem bool
-	helpers      helperSet
+	helpers     helperSet
 	// resNames are the C names of the results of multi-result values;
 	// inRegion is set while inlining a combine function (no source
 	// comments).

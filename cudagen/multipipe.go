@@ -201,8 +201,8 @@ type multiPipe struct {
 	inFlight *wgDot
 }
 
-// sharedBytes is the shared memory of the pipeline, alignment slack
-// included.
+// sharedBytes is the shared memory of the pipeline (its invariant operands
+// and stages), from a 1024-byte aligned start.
 func (mp *multiPipe) sharedBytes() int { return mp.invSize + mp.stages*mp.stageSize }
 
 // swizzleRows reports whether rows of n bytes lie in shared memory as

@@ -218,7 +218,6 @@ TRI_DEV void tri_tmap_build_2d(tri_tmap* m, const void* base, long long dim0, lo
                   "l"(stride1), "r"(1), "n"(TYPE), "n"(SWIZZLE) : "memory");
 }`
 
-
 // tmapBuildRowsHelper builds the 5-D tiled tensor map of a view of a 2-D
 // tensor's rows (wgmmaRowAxes) in global memory (PTX ISA 8.3, sm_90a).
 const tmapBuildRowsHelper = `// Builds at m (global memory) a 5-D tiled tensor map viewing the rows of the tensor at base (dim1 rows of
