@@ -72,14 +72,18 @@ TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int 
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }
-// Builds a 2-D tiled tensor map at m (global memory): the tensor at base of dim1 rows of dim0 elements,
-// rows stride1 bytes apart, copied in boxes of BOX1 x BOX0; then makes it visible to this thread's TMA copies.
-// It first waits for this thread's bulk stores, which may still read the map it replaces.
-template <int BOX0, int BOX1, int TYPE, int SWIZZLE>
-TRI_DEV void tri_tmap_build_2d(tri_tmap* m, const void* base, long long dim0, long long dim1, long long stride1) {
+// Zeroes the tensor map at m (global memory), after this thread's bulk stores, which may still read it.
+TRI_DEV void tri_tmap_clear(tri_tmap* m) {
   asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #pragma unroll
   for (int i = 0; i < 16; ++i) m->opaque[i] = 0ull;
+}
+template <int BOX0, int BOX1, int TYPE, int SWIZZLE>
+// Builds a 2-D tiled tensor map at m (global memory): the tensor at base of dim1 rows of dim0 elements,
+// rows stride1 bytes apart, copied in boxes of BOX1 x BOX0; then makes it visible to this thread's TMA copies.
+// It first waits for this thread's bulk stores, which may still read the map it replaces.
+TRI_DEV void tri_tmap_build_2d(tri_tmap* m, const void* base, long long dim0, long long dim1, long long stride1) {
+  tri_tmap_clear(m);
   asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\n\t"
                "tensormap.replace.tile.rank.global.b1024.b32 [%0], 1;\n\t"
                "tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 0, %2;\n\t"
@@ -105,9 +109,7 @@ TRI_DEV void tri_tmap_build_2d(tri_tmap* m, const void* base, long long dim0, lo
 // after waiting for this thread's bulk stores, which may still read the map it replaces.
 template <int BOX0, int TYPE, int SWIZZLE, int C2, int S2, int C3, int S3, int C4, int S4>
 TRI_DEV void tri_tmap_build_rows(tri_tmap* m, const void* base, long long dim0, long long dim1, long long stride1) {
-  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-#pragma unroll
-  for (int i = 0; i < 16; ++i) m->opaque[i] = 0ull;
+  tri_tmap_clear(m);
   asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\n\t"
                "tensormap.replace.tile.rank.global.b1024.b32 [%0], 4;\n\t"
                "tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 0, %2;\n\t"
