@@ -22,6 +22,10 @@ func (e *emitter) value(v *ir.Value) {
 		}
 	case ir.OpLoad:
 		e.source(v.Pos)
+		if e.directLoads[v.ID] {
+			e.directLoad(v)
+			return
+		}
 		e.load(v)
 		return
 	case ir.OpStore:

@@ -59,6 +59,9 @@ type plan struct {
 	// dead, by value ID, the values no emitted code needs.
 	tmaStores    map[int]*tensorMap
 	directStores map[int]bool
+	// directLoads are the loads through a descriptor read by rows from it
+	// (directLoad), by value ID.
+	directLoads map[int]bool
 	dead         []bool
 	// devMaps are the tensor maps of descriptors made in the kernel, which
 	// it builds (tmapdev.go); mapUsers their pipelined loops and stores;
@@ -164,6 +167,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	p.findTMAStores()
 	p.placeTensorMaps()
 	p.findDirectStores()
+	p.findDirectLoads()
 	p.findDeadValues()
 	return p, nil
 }

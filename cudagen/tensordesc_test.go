@@ -211,3 +211,22 @@ func TestDeviceTensorMapsBuiltPerGroup(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(src, "tri_tmap_build_2d<64, 64, 1, 3>(c_desc_tmap64x64, "))
 	assert.Contains(t, src, "tri_tma_store_2d(c_desc_tmap64x64, ")
 }
+
+// TestDirectDescriptorLoads checks that a desc.load into registers is read
+// by rows from the descriptor on sm_90a: a vector load of each thread's run
+// where it lies inside the tensor, the padding (zero, or NaN with
+// padding_option="nan") element by element past its edges, and no pointer
+// or mask tile; elsewhere it stays a masked load.
+func TestDirectDescriptorLoads(t *testing.T) {
+	src, err := build(t, "../conformance/constructs/tensor_desc_2d.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "// Read by rows from the descriptor: a run of 2 element(s) a thread, zero past the tensor's edge.")
+	assert.Contains(t, src, "// Read by rows from the descriptor: a run of 2 element(s) a thread, NaN past the tensor's edge.")
+	assert.Contains(t, src, "if (tri_in && tri_col >= 0 && tri_col + 2 <= x_desc_shape1) {")
+	assert.Contains(t, src, "tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(tri_p);")
+	assert.Contains(t, src, "? tri_p[1] : tri_f32_bits(0x7fc00000u);")
+	assert.NotContains(t, src, "x_desc_ptrs")
+	src, err = build(t, "../conformance/constructs/tensor_desc_2d.tri", "sm_80")
+	require.NoError(t, err)
+	assert.NotContains(t, src, "Read by rows from the descriptor")
+}

@@ -14,6 +14,7 @@ package cudagen
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -68,6 +69,31 @@ func (p *plan) findDirectStores() {
 	})
 }
 
+// findDirectLoads records the loads through a tensor descriptor into
+// registers, on sm_90a, that are read by rows from the descriptor
+// (directLoad) rather than through pointer and mask tiles: those of rank 2
+// whose last stride is 1 and whose padding is a constant.
+func (p *plan) findDirectLoads() {
+	p.directLoads = map[int]bool{}
+	if !p.wgmma {
+		return
+	}
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		d := v.Desc
+		if v.Op != ir.OpLoad || d == nil || len(d.Offsets) != 2 || len(d.Shape) != 2 || len(d.Strides) != 2 ||
+			v.Type.Shape.Rank() != 2 || v.Flags&ir.FlagVolatile != 0 {
+			return
+		}
+		if s := d.Strides[1]; s.Op != ir.OpConst || s.Const.Int != 1 {
+			return
+		}
+		if o := v.Args[2]; o != nil && (o.Op != ir.OpSplat || o.Args[0].Op != ir.OpConst) {
+			return
+		}
+		p.directLoads[v.ID] = true
+	})
+}
+
 // findDeadValues marks the values nothing emitted needs: pure values all
 // of whose users are dead, or read them only as the pointers, mask or
 // other of an access made from its descriptor (by the TMA unit, or by rows:
@@ -80,6 +106,9 @@ func (p *plan) findDeadValues() {
 		byDesc[id] = true
 	}
 	for id := range p.directStores {
+		byDesc[id] = true
+	}
+	for id := range p.directLoads {
 		byDesc[id] = true
 	}
 	for _, mp := range p.mloops {
@@ -193,6 +222,66 @@ func (e *emitter) directStore(v *ir.Value) {
 	e.w.indent++
 	for j := 0; j < w; j++ {
 		e.w.line("if (tri_in && tri_col + %d >= 0 && tri_col + %d < %s) tri_p[%d] = %s;", j, j, shape1, j, e.expr(val, fmt.Sprintf("e + %d", j)))
+	}
+	e.w.close("}")
+	e.w.close("}")
+}
+
+// directLoad writes load v, through a tensor descriptor, by rows: each
+// thread's run of w elements along a row comes from base + row * stride +
+// column as one vector load where the whole run lies inside the tensor,
+// element by element with the padding elsewhere (directStore's reverse).
+func (e *emitter) directLoad(v *ir.Value) {
+	d := v.Desc
+	a, _ := accessOf(v)
+	l := e.layoutOf(v)
+	k := v.Type.Kind
+	w := 1
+	if l.KStride[1] == 1 {
+		w = max(1, min(e.idealWidth(a, 1), l.Spt[1]))
+	}
+	if w*a.Bytes < 4 {
+		w = 1
+	}
+	pad, padding := zero(v.Type.DType), "zero"
+	if o := v.Args[2]; o != nil {
+		pad = e.expr(o.Args[0], "")
+		if math.IsNaN(o.Args[0].Const.Float) {
+			padding = "NaN"
+		}
+	}
+	name := e.names[v.ID]
+	if !e.outside[v.ID] && !e.fused[v.ID] {
+		e.declare(v.Type, l, name, "")
+	}
+	row, col := e.descRowCol(d, l)
+	shape1 := e.expr(d.Shape[1], "")
+	t := cType(ir.Scalar(k))
+	e.w.line("// Read by rows from the descriptor: a run of %d element(s) a thread, %s past the tensor's edge.", w, padding)
+	e.w.line("#pragma unroll")
+	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
+	e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
+	e.w.line("const %s* tri_p = %s + tri_row * %s + tri_col;", t, e.expr(d.Base, ""), e.expr(d.Strides[0], ""))
+	e.w.line("const bool tri_in = tri_row >= 0 && tri_row < %s;", e.expr(d.Shape[0], ""))
+	if w == 1 {
+		e.w.line("%s[e] = tri_in && tri_col >= 0 && tri_col < %s ? *tri_p : %s;", name, shape1, pad)
+		e.w.close("}")
+		return
+	}
+	vs := vectorShape(k, w)
+	e.w.open("if (tri_in && tri_col >= 0 && tri_col + %d <= %s) {", w, shape1)
+	e.w.line("%s vec = *reinterpret_cast<const %s*>(tri_p);", vs.Type, vs.Type)
+	var parts []string
+	for j := 0; j < w; j++ {
+		f := "vec" + vs.Fields[j/vs.PerField]
+		parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, f, j%vs.PerField, vs.PerField)))
+	}
+	e.wrapped(parts)
+	e.w.indent--
+	e.w.line("} else {")
+	e.w.indent++
+	for j := 0; j < w; j++ {
+		e.w.line("%s[e + %d] = tri_in && tri_col + %d >= 0 && tri_col + %d < %s ? tri_p[%d] : %s;", name, j, j, j, shape1, j, pad)
 	}
 	e.w.close("}")
 	e.w.close("}")
