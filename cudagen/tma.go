@@ -57,34 +57,23 @@ func (p *plan) findDirectStores() {
 		return
 	}
 	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		d := v.Desc
-		if v.Op != ir.OpStore || d == nil || p.tmaStores[v.ID] != nil || len(d.Offsets) != 2 || len(d.Shape) != 2 ||
-			len(d.Strides) != 2 || v.Args[1].Type.Shape.Rank() != 2 {
-			return
+		if v.Op == ir.OpStore && p.tmaStores[v.ID] == nil && byRows(v.Desc) && v.Args[1].Type.Shape.Rank() == 2 {
+			p.directStores[v.ID] = true
 		}
-		if s := d.Strides[1]; s.Op != ir.OpConst || s.Const.Int != 1 {
-			return
-		}
-		p.directStores[v.ID] = true
 	})
 }
 
 // findDirectLoads records the loads through a tensor descriptor into
 // registers, on sm_90a, that are read by rows from the descriptor
-// (directLoad) rather than through pointer and mask tiles: those of rank 2
-// whose last stride is 1 and whose padding is a constant.
+// (directLoad) rather than through pointer and mask tiles: those whose
+// padding is a constant.
 func (p *plan) findDirectLoads() {
 	p.directLoads = map[int]bool{}
 	if !p.wgmma {
 		return
 	}
 	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		d := v.Desc
-		if v.Op != ir.OpLoad || d == nil || len(d.Offsets) != 2 || len(d.Shape) != 2 || len(d.Strides) != 2 ||
-			v.Type.Shape.Rank() != 2 || v.Flags&ir.FlagVolatile != 0 {
-			return
-		}
-		if s := d.Strides[1]; s.Op != ir.OpConst || s.Const.Int != 1 {
+		if v.Op != ir.OpLoad || !byRows(v.Desc) || v.Type.Shape.Rank() != 2 || v.Flags&ir.FlagVolatile != 0 {
 			return
 		}
 		if o := v.Args[2]; o != nil && (o.Op != ir.OpSplat || o.Args[0].Op != ir.OpConst) {
@@ -92,6 +81,17 @@ func (p *plan) findDirectLoads() {
 		}
 		p.directLoads[v.ID] = true
 	})
+}
+
+// byRows reports whether the blocks of descriptor access d can be read and
+// written by rows from the descriptor: it is of rank 2, its last stride
+// the constant 1.
+func byRows(d *ir.DescAccess) bool {
+	if d == nil || len(d.Offsets) != 2 || len(d.Shape) != 2 || len(d.Strides) != 2 {
+		return false
+	}
+	s := d.Strides[1]
+	return s.Op == ir.OpConst && s.Const.Int == 1
 }
 
 // findDeadValues marks the values nothing emitted needs: pure values all
