@@ -80,7 +80,15 @@ type Compiled struct {
 	scratch   int
 	scratchMu sync.Mutex
 	buffers   map[*nvrtc.Stream]scratchBuffer
+	// tmapCache holds the tensor maps encoded for recent launches, by
+	// what they were encoded from (mapKey): a launch with the same
+	// descriptors does not ask the driver again.
+	tmapMu    sync.Mutex
+	tmapCache map[string][nvrtc.TensorMapBytes]byte
 }
+
+// maxCachedMaps bounds Compiled.tmapCache; past it the cache starts over.
+const maxCachedMaps = 256
 
 // scratchBuffer is a device buffer of scratch memory.
 type scratchBuffer struct {
@@ -238,8 +246,8 @@ func (c *Compiled) LaunchEx(stream *nvrtc.Stream, grid [3]int, pdl bool, args ..
 		}
 	}
 	for _, tm := range c.tmaps {
-		var m [nvrtc.TensorMapBytes]byte
-		if err := encodeTensorMap(c.dev, tm, args, &m); err != nil {
+		m, err := c.tensorMap(tm, args)
+		if err != nil {
 			return fmt.Errorf("%s: %w", c.Kernel.Name, err)
 		}
 		p.Blob(m[:], 64)
@@ -295,9 +303,43 @@ func (c *Compiled) scratchFor(stream *nvrtc.Stream, grid [3]int) (nvrtc.DevicePt
 	return ptr, nil
 }
 
-// encodeTensorMap encodes tensor map parameter tm, on device dev, from the
-// arguments of the descriptor parameters it names.
-func encodeTensorMap(dev *nvrtc.Device, tm cudagen.TensorMap, args []Arg, out *[nvrtc.TensorMapBytes]byte) error {
+// tensorMap is tensor map parameter tm of a launch with args: the one
+// encoded for an earlier launch from the same descriptor, else a new one.
+func (c *Compiled) tensorMap(tm cudagen.TensorMap, args []Arg) ([nvrtc.TensorMapBytes]byte, error) {
+	var out [nvrtc.TensorMapBytes]byte
+	m, err := tensorMapFrom(tm, args)
+	if err != nil {
+		return out, err
+	}
+	key := mapKey(m)
+	c.tmapMu.Lock()
+	out, ok := c.tmapCache[key]
+	c.tmapMu.Unlock()
+	if ok {
+		return out, nil
+	}
+	if err := c.dev.EncodeTensorMap(m, &out); err != nil {
+		return out, err
+	}
+	c.tmapMu.Lock()
+	if c.tmapCache == nil || len(c.tmapCache) >= maxCachedMaps {
+		c.tmapCache = map[string][nvrtc.TensorMapBytes]byte{}
+	}
+	c.tmapCache[key] = out
+	c.tmapMu.Unlock()
+	return out, nil
+}
+
+// mapKey identifies what a tensor map is encoded from: equal keys encode
+// equal maps.
+func mapKey(m nvrtc.TensorMap) string {
+	return fmt.Sprintf("%x %d %v %v %v %d", m.Base, m.ElemBytes, m.Dims, m.Strides, m.Box, m.Swizzle)
+}
+
+// tensorMapFrom is what tensor map parameter tm is encoded from: the
+// arguments of the descriptor parameters it names, viewed as its RowAxes
+// say.
+func tensorMapFrom(tm cudagen.TensorMap, args []Arg) (nvrtc.TensorMap, error) {
 	at := func(i int) (Arg, error) {
 		if i < 0 || i >= len(args) {
 			return Arg{}, fmt.Errorf("tensor map %s: a descriptor parameter is missing", tm.Name)
@@ -306,20 +348,20 @@ func encodeTensorMap(dev *nvrtc.Device, tm cudagen.TensorMap, args []Arg, out *[
 	}
 	base, err := at(tm.Base)
 	if err != nil {
-		return err
+		return nvrtc.TensorMap{}, err
 	}
 	m := nvrtc.TensorMap{Base: base.Ptr, ElemBytes: tm.ElemBytes, Box: tm.Box, Swizzle: tm.Swizzle}
 	for _, i := range tm.Shape {
 		a, err := at(i)
 		if err != nil {
-			return err
+			return nvrtc.TensorMap{}, err
 		}
 		m.Dims = append(m.Dims, a.Int)
 	}
 	for _, i := range tm.Strides {
 		a, err := at(i)
 		if err != nil {
-			return err
+			return nvrtc.TensorMap{}, err
 		}
 		m.Strides = append(m.Strides, a.Int)
 	}
@@ -327,7 +369,7 @@ func encodeTensorMap(dev *nvrtc.Device, tm cudagen.TensorMap, args []Arg, out *[
 	if len(tm.RowAxes) > 0 {
 		m = rowView(m, tm.RowAxes)
 	}
-	return dev.EncodeTensorMap(m, out)
+	return m, nil
 }
 
 // rowView is the view of 2-D tensor map m whose rows are axes more:

@@ -46,9 +46,8 @@ func TestNoGPU(t *testing.T) {
 // parameters are not among the launch's arguments is an error, not a
 // driver call with a wrong address.
 func TestEncodeTensorMapMissingParameter(t *testing.T) {
-	var m [nvrtc.TensorMapBytes]byte
 	tm := cudagen.TensorMap{Name: "a_desc_tmap8x64", Base: 3, Shape: []int{1, 2}, Strides: []int{4}, ElemBytes: 2, Box: []int{8, 64}, Swizzle: 128}
-	err := encodeTensorMap(nil, tm, []Arg{{Ptr: 16}, {Int: 64}}, &m)
+	_, err := (&Compiled{}).tensorMap(tm, []Arg{{Ptr: 16}, {Int: 64}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "tensor map a_desc_tmap8x64: a descriptor parameter is missing")
 }
@@ -66,4 +65,33 @@ func TestRowView(t *testing.T) {
 	assert.Equal(t, m.Base, v.Base)
 	assert.Equal(t, 128, v.Swizzle)
 	assert.Equal(t, 2, v.ElemBytes)
+}
+
+// TestTensorMapCache checks that a launch whose descriptor was encoded
+// before takes the map from the cache (the Compiled here has no device to
+// encode with), and that the key tells apart descriptors that differ in
+// base, shape or view.
+func TestTensorMapCache(t *testing.T) {
+	tm := cudagen.TensorMap{Name: "a_desc_tmap8x64", Base: 0, Shape: []int{1, 2}, Strides: []int{3}, ElemBytes: 2, Box: []int{8, 64}, Swizzle: 128}
+	args := []Arg{{Ptr: 4096}, {Int: 1000}, {Int: 64}, {Int: 64}}
+	m, err := tensorMapFrom(tm, args)
+	require.NoError(t, err)
+	var want [nvrtc.TensorMapBytes]byte
+	want[0], want[127] = 7, 9
+	c := &Compiled{tmapCache: map[string][nvrtc.TensorMapBytes]byte{mapKey(m): want}}
+	got, err := c.tensorMap(tm, args)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+
+	other := func(tm cudagen.TensorMap, args []Arg) string {
+		m, err := tensorMapFrom(tm, args)
+		require.NoError(t, err)
+		return mapKey(m)
+	}
+	key := mapKey(m)
+	assert.NotEqual(t, key, other(tm, []Arg{{Ptr: 8192}, {Int: 1000}, {Int: 64}, {Int: 64}}))
+	assert.NotEqual(t, key, other(tm, []Arg{{Ptr: 4096}, {Int: 999}, {Int: 64}, {Int: 64}}))
+	rows := tm
+	rows.RowAxes = []cudagen.RowAxis{{Count: 2, Stride: 64}, {Count: 4, Stride: 8}, {Count: 2, Stride: 32}}
+	assert.NotEqual(t, key, other(rows, args))
 }
