@@ -62,7 +62,7 @@ type plan struct {
 	// directLoads are the loads through a descriptor read by rows from it
 	// (directLoad), by value ID.
 	directLoads map[int]bool
-	dead         []bool
+	dead        []bool
 	// devMaps are the tensor maps of descriptors made in the kernel, which
 	// it builds (tmapdev.go); mapUsers their pipelined loops and stores;
 	// builds, by statement, the maps built just before it.
