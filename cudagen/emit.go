@@ -374,6 +374,7 @@ func (e *emitter) kernel() {
 		// the driver put tri_smem at the start of the program's shared
 		// memory, which is 1024-byte aligned; should that ever not hold,
 		// the kernel stops rather than swizzle wrongly.
+		e.helpers.add("mma", mmaHelpers) // tri_smem_addr
 		e.w.line("if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile(\"trap;\");  // the stages and swizzled boxes below need a 1024-byte aligned start")
 	}
 	// Only the coordinates the body reads: the layouts of values left out

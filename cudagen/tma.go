@@ -336,7 +336,6 @@ func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
 	boxBytes := tm.BoxRows * 128
 	e.useShared(boxes * boxBytes)
 	e.alignedSmem = true
-	e.helpers.add("mma", mmaHelpers)     // tri_smem_addr
 	e.helpers.add("wgmma", wgmmaHelpers) // tri_swizzle
 	tmap := e.tmapRef(tm)
 	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor:", e.tmapNames[tm])
