@@ -187,15 +187,8 @@ func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
 func (e *emitter) directStore(v *ir.Value) {
 	d := v.Desc
 	val := v.Args[1]
-	a, _ := accessOf(v)
 	l := e.layoutOf(v.Args[0])
-	w := 1
-	if l.KStride[1] == 1 {
-		w = max(1, min(e.idealWidth(a, 1), l.Spt[1]))
-	}
-	if w*a.Bytes < 4 {
-		w = 1
-	}
+	w := e.directWidth(v)
 	row, col := e.descRowCol(d, l)
 	shape1 := e.expr(d.Shape[1], "")
 	owner := ""
@@ -233,16 +226,9 @@ func (e *emitter) directStore(v *ir.Value) {
 // element by element with the padding elsewhere (directStore's reverse).
 func (e *emitter) directLoad(v *ir.Value) {
 	d := v.Desc
-	a, _ := accessOf(v)
 	l := e.layoutOf(v)
 	k := v.Type.Kind
-	w := 1
-	if l.KStride[1] == 1 {
-		w = max(1, min(e.idealWidth(a, 1), l.Spt[1]))
-	}
-	if w*a.Bytes < 4 {
-		w = 1
-	}
+	w := e.directWidth(v)
 	pad, padding := zero(v.Type.DType), "zero"
 	if o := v.Args[2]; o != nil {
 		pad = e.expr(o.Args[0], "")
