@@ -129,9 +129,13 @@ type wgOperand struct {
 	// direct marks a streamed load through a tensor descriptor copied by
 	// rows from the descriptor (directStageCopies), without its pointer
 	// and mask tiles; tma, one the TMA unit copies with this map
-	// (tmaOperand), in boxes of the tile's swizzle rows.
+	// (tmaOperand), in boxes of the tile's swizzle rows. For an invariant
+	// a that the TMA unit copies (findTMAInvariants), tma is the map of
+	// 8-row boxes and rows, where not nil, the 5-D view whose one box per
+	// chunk lands the rows in permRow's order (wgmmaRowAxes).
 	direct bool
 	tma    *tensorMap
+	rows   *tensorMap
 }
 
 // tmaOperands is how many streamed operands of mp the TMA unit copies.
@@ -509,6 +513,148 @@ func (p *plan) validMultiPipe(mp *multiPipe) bool {
 	return true
 }
 
+// findTMAInvariants lets the TMA unit copy the invariant a operands of
+// the multi-dot pipelines whose streamed operands it copies, straight
+// into their place before each loop, as Triton copies attention's q: an
+// a loaded through a descriptor (rank 2, zero padding) whose only users
+// are such dots, and whose memory nothing may write between the load and
+// the loops. The load itself is then not emitted (findDeadValues), so
+// that its registers are not held across the loops.
+func (p *plan) findTMAInvariants() {
+	p.tmaInvariants = map[int]bool{}
+	if !p.tma {
+		return
+	}
+	var loops []*ir.For
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, st := range b.Stmts {
+			switch st := st.(type) {
+			case *ir.For:
+				if p.mloops[st] != nil {
+					loops = append(loops, st)
+				}
+				walk(st.Body)
+			case *ir.While:
+				walk(st.Cond)
+				walk(st.Body)
+			case *ir.If:
+				walk(st.Then)
+				walk(st.Else)
+			}
+		}
+	}
+	walk(p.k.Body)
+	users := map[int][]*ir.For{}
+	var vals []*ir.Value
+	for _, s := range loops {
+		mp := p.mloops[s]
+		if mp.tmaOperands() == 0 {
+			continue
+		}
+		for _, wd := range mp.dots {
+			if v := wd.a.src; wd.a.form == invariant && p.tmaInvariantLoad(v, wd.a.tile, wd.m) && !p.writesBefore(v, s) {
+				if users[v.ID] == nil {
+					vals = append(vals, v)
+				}
+				users[v.ID] = append(users[v.ID], s)
+			}
+		}
+	}
+	for _, v := range vals {
+		ok := p.ctlUse[v.ID] == 0
+		for _, u := range p.users[v.ID] {
+			ok = ok && slices.ContainsFunc(users[v.ID], func(s *ir.For) bool {
+				return slices.ContainsFunc(p.mloops[s].dots, func(wd *wgDot) bool { return wd.dot == u && wd.a.src == v })
+			})
+		}
+		if !ok {
+			continue
+		}
+		p.tmaInvariants[v.ID] = true
+		for _, s := range users[v.ID] {
+			for _, wd := range p.mloops[s].dots {
+				if wd.a.src != v {
+					continue
+				}
+				t := wd.a.tile
+				rb := t.rowBytes()
+				wd.a.tma = p.tensorMapOf(v.Desc, 8, rb/t.elem, rb, t.elem, nil)
+				p.addTensorMap(wd.a.tma, s)
+				if axes := wgmmaRowAxes(wd.m, p.numWarps); axes != nil {
+					wd.a.rows = p.tensorMapOf(v.Desc, wd.m, rb/t.elem, rb, t.elem, axes)
+					p.addTensorMap(wd.a.rows, s)
+				}
+			}
+		}
+	}
+}
+
+// tmaInvariantLoad reports whether v, the invariant a of a dot of m rows
+// stored as tile t, is a load the TMA unit can copy into t: a rank-2
+// block of a descriptor with zero padding, rows of whole swizzle rows.
+func (p *plan) tmaInvariantLoad(v *ir.Value, t smemTile, m int) bool {
+	if v.Op != ir.OpLoad || v.Desc == nil || !tmaDesc(v.Desc) || v.Type.Shape.Rank() != 2 || !isZeroOrNil(v.Args[2]) || v.Flags&ir.FlagVolatile != 0 {
+		return false
+	}
+	rb := t.rowBytes()
+	return (rb == 32 || rb == 64 || rb == 128) && m%8 == 0 && t.k*t.elem%rb == 0
+}
+
+// writesBefore reports whether memory may be written between the
+// definition of v and the end of loop s, which v's block holds: by a
+// statement after v in that block up to the one holding s, whole.
+func (p *plan) writesBefore(v *ir.Value, s *ir.For) bool {
+	def := p.defs[v.ID]
+	var at ir.Stmt = s
+	for {
+		site, ok := p.ctlSite[at]
+		if !ok {
+			return true
+		}
+		if site.Block == def.Block {
+			if site.Index < def.Index {
+				return true
+			}
+			for _, st := range def.Block.Stmts[def.Index+1 : site.Index+1] {
+				if writesMemory(st) {
+					return true
+				}
+			}
+			return false
+		}
+		if at = p.owner[site.Block]; at == nil {
+			return true
+		}
+	}
+}
+
+// writesMemory reports whether statement st, or one nested in it, may
+// write memory: a store, an atomic or inline assembly.
+func writesMemory(st ir.Stmt) bool {
+	found := false
+	check := func(v *ir.Value) {
+		switch v.Op.Info().Class {
+		case ir.ClassAtomic, ir.ClassInlineAsm:
+			found = true
+		}
+		found = found || v.Op == ir.OpStore
+	}
+	switch st := st.(type) {
+	case *ir.Value:
+		check(st)
+	case *ir.For:
+		ir.Inspect(st.Body, check)
+	case *ir.While:
+		ir.Inspect(st.Cond, check)
+		ir.Inspect(st.Body, check)
+	case *ir.If:
+		ir.Inspect(st.Then, check)
+		ir.Inspect(st.Else, check)
+	}
+	return found
+}
+
 // multiPipedFor writes loop s as the multi-dot pipeline mp.
 func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.helpers.add("mma", mmaHelpers)
@@ -571,12 +717,9 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		e.initTMABarriers("stage", mp.stages, n, reserve+mp.sharedBytes())
 	}
 	for _, wd := range mp.dots {
-		if wd.a.form == invariant {
-			e.storeInvariant(wd)
+		if wd.a.form == invariant && wd.a.tma != nil {
+			e.tmaInvariant(wd, lo, hi)
 		}
-	}
-	if mp.invSize > 0 {
-		e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
 	}
 	e.w.line("#pragma unroll 1")
 	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", mp.stages-1)
@@ -586,6 +729,19 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.close("}")
 	e.w.line("tri_cp_async_commit();")
 	e.w.close("}")
+	// The invariant operands are stored after the first copies are issued:
+	// their registers may still wait on a load from global memory, whose
+	// latency then overlaps the copies'.
+	stored := false
+	for _, wd := range mp.dots {
+		if wd.a.form == invariant && wd.a.tma == nil {
+			e.storeInvariant(wd)
+			stored = true
+		}
+	}
+	if stored {
+		e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
+	}
 	if f := mp.inFlight; f != nil {
 		// The in-flight dot's accumulators start as its Var's value: the
 		// first iteration's wait then leaves the Var as it is.
@@ -707,6 +863,51 @@ func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
 	}
 	e.stageCopies(o.src, isA, e.copyWidth(o.src, o.copyAxis(isA)), o.tile.elem, stage, off)
 }
+
+// tmaInvariant writes the TMA copies of the loop-invariant a of wd into
+// its place before the stages, issued where the loop runs at all (lo <
+// hi): they complete on stage 0's mbarrier, with the first iteration's
+// copies, which add their arrivals to the bytes these add. Rows inside
+// the tensor go in one box of a 5-D view per 128-byte chunk where a has
+// one (wgmmaRowAxes), else in 8-row boxes, each to its permuted place.
+func (e *emitter) tmaInvariant(wd *wgDot, lo, hi string) {
+	o := &wd.a
+	ld, t := o.src, o.tile
+	rb := t.rowBytes()
+	row, col := e.expr(ld.Desc.Offsets[0], ""), e.expr(ld.Desc.Offsets[1], "")
+	e.helpers.add("mbar_add_tx", mbarAddTx)
+	e.w.line("// %s, a of the tl.dot at line %d, is the same in every iteration: the TMA unit copies it once, with the first", e.names[ld.ID], wd.dot.Pos.Line)
+	e.w.line("// iteration's copies, on stage 0's mbarrier (%d bytes from %s).", wd.m*t.k*t.elem, e.tmapNames[o.tma])
+	e.w.open("if (%s < %s && tri_thread_id() == 0) {", lo, hi)
+	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[0]);")
+	e.w.line("tri_mbar_add_tx(tri_bar, %d);", wd.m*t.k*t.elem)
+	if o.rows != nil {
+		e.helpers.add("tma5d", tmaLoad5D)
+		e.w.open("if ((int)(%s) >= 0 && (int)(%s) + %d <= %s) {  // rows inside the tensor: a box of a 5-D view a chunk lands them in wgmma's order",
+			row, row, wd.m, e.expr(ld.Desc.Shape[0], ""))
+		for c := 0; c < t.k*t.elem/rb; c++ {
+			e.w.line("tri_tma_load_5d(tri_inv + %d, %s, (int)(%s) + %d, (int)(%s), 0, 0, 0, tri_bar);", t.off+c*t.chunkBytes(), e.tmapRef(o.rows), col, c*rb/t.elem, row)
+		}
+		e.w.close("} else {  // the tensor's last rows: 8-row boxes, each to its place")
+		e.w.indent++
+	}
+	for c := 0; c < t.k*t.elem/rb; c++ {
+		e.w.line("#pragma unroll")
+		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(tri_inv + %d + (%s) * %d, %s, (int)(%s) + %d, (int)(%s) + r, tri_bar);",
+			wd.m, t.off+c*t.chunkBytes(), permRow("r", wd.m, e.numWarps), rb, e.tmapRef(o.tma), col, c*rb/t.elem, row)
+	}
+	if o.rows != nil {
+		e.w.close("}")
+	}
+	e.w.close("}")
+}
+
+// mbarAddTx adds transactions to an mbarrier's phase without arriving
+// (PTX ISA 8.0, sm_90).
+const mbarAddTx = `// Adds bytes to the transactions the current phase of mbarrier bar waits for, without arriving on it.
+TRI_DEV void tri_mbar_add_tx(unsigned int bar, unsigned int bytes) {
+  asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}`
 
 // storeInvariant stores the loop-invariant a of wd into its place before
 // the stages, from its registers.

@@ -62,7 +62,11 @@ type plan struct {
 	// directLoads are the loads through a descriptor read by rows from it
 	// (directLoad), by value ID.
 	directLoads map[int]bool
-	dead        []bool
+	// tmaInvariants are the invariant operands of multi-dot pipelines
+	// that the TMA unit copies before each loop (findTMAInvariants), by
+	// value ID: their loads are not emitted.
+	tmaInvariants map[int]bool
+	dead          []bool
 	// devMaps are the tensor maps of descriptors made in the kernel, which
 	// it builds (tmapdev.go); mapUsers their pipelined loops and stores;
 	// builds, by statement, the maps built just before it.
@@ -164,6 +168,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	if dropped {
 		p.chooseLayouts()
 	}
+	p.findTMAInvariants()
 	p.findTMAStores()
 	p.placeTensorMaps()
 	p.findDirectStores()

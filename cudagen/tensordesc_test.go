@@ -216,12 +216,15 @@ func TestDeviceTensorMapsBuiltPerGroup(t *testing.T) {
 // by rows from the descriptor on sm_90a: a vector load of each thread's run
 // where it lies inside the tensor, the padding (zero, or NaN with
 // padding_option="nan") element by element past its edges, and no pointer
-// or mask tile; elsewhere it stays a masked load.
+// or mask tile; a block wholly inside the tensor is read without a check per
+// run; elsewhere it stays a masked load.
 func TestDirectDescriptorLoads(t *testing.T) {
 	src, err := build(t, "../conformance/constructs/tensor_desc_2d.tri", "sm_90a")
 	require.NoError(t, err)
-	assert.Contains(t, src, "// Read by rows from the descriptor: a run of 2 element(s) a thread, zero past the tensor's edge.")
-	assert.Contains(t, src, "// Read by rows from the descriptor: a run of 2 element(s) a thread, NaN past the tensor's edge.")
+	assert.Contains(t, src, "// Read by rows from the descriptor: a run of 2 elements a thread, zero past the tensor's edge;")
+	assert.Contains(t, src, "// Read by rows from the descriptor: a run of 2 elements a thread, NaN past the tensor's edge;")
+	assert.Contains(t, src, "if (t252_i64 >= 0 && t252_i64 + 16 <= x_desc_shape0 && t256_i64 >= 0 && t256_i64 + 16 <= x_desc_shape1) {")
+	assert.Contains(t, src, "const float* tri_p = x_ptr + (t252_i64 + (long long)(L4_base0)) * t11 + (t256_i64 + (long long)(L4_base1 + e % 2));")
 	assert.Contains(t, src, "if (tri_in && tri_col >= 0 && tri_col + 2 <= x_desc_shape1) {")
 	assert.Contains(t, src, "tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(tri_p);")
 	assert.Contains(t, src, "? tri_p[1] : tri_f32_bits(0x7fc00000u);")

@@ -111,6 +111,9 @@ func (p *plan) findDeadValues() {
 	for id := range p.directLoads {
 		byDesc[id] = true
 	}
+	for id := range p.tmaInvariants {
+		byDesc[id] = true
+	}
 	for _, mp := range p.mloops {
 		for _, o := range mp.streamed {
 			if o.direct || o.tma != nil {
@@ -144,6 +147,9 @@ func (p *plan) findDeadValues() {
 	})
 	dead := p.onlyFeeding(vals, byDesc, func(v *ir.Value) bool { return keep[v.ID] }, func(*ir.Value) bool { return true })
 	for id := range dead {
+		p.dead[id] = true
+	}
+	for id := range p.tmaInvariants {
 		p.dead[id] = true
 	}
 }
@@ -241,34 +247,59 @@ func (e *emitter) directLoad(v *ir.Value) {
 		e.declare(v.Type, l, name, "")
 	}
 	row, col := e.descRowCol(d, l)
-	shape1 := e.expr(d.Shape[1], "")
+	shape0, shape1 := e.expr(d.Shape[0], ""), e.expr(d.Shape[1], "")
 	t := cType(ir.Scalar(k))
-	e.w.line("// Read by rows from the descriptor: a run of %d element(s) a thread, %s past the tensor's edge.", w, padding)
-	e.w.line("#pragma unroll")
-	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
-	e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
-	e.w.line("const %s* tri_p = %s + tri_row * %s + tri_col;", t, e.expr(d.Base, ""), e.expr(d.Strides[0], ""))
-	e.w.line("const bool tri_in = tri_row >= 0 && tri_row < %s;", e.expr(d.Shape[0], ""))
+	base, stride := e.expr(d.Base, ""), e.expr(d.Strides[0], "")
 	if w == 1 {
+		e.w.line("// Read by rows from the descriptor: a run of 1 element(s) a thread, %s past the tensor's edge.", padding)
+		e.w.line("#pragma unroll")
+		e.w.open("for (int e = 0; e < %d; e += 1) {", l.Elems)
+		e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
+		e.w.line("const %s* tri_p = %s + tri_row * %s + tri_col;", t, base, stride)
+		e.w.line("const bool tri_in = tri_row >= 0 && tri_row < %s;", shape0)
 		e.w.line("%s[e] = tri_in && tri_col >= 0 && tri_col < %s ? *tri_p : %s;", name, shape1, pad)
 		e.w.close("}")
 		return
 	}
 	vs := vectorShape(k, w)
-	e.w.open("if (tri_in && tri_col >= 0 && tri_col + %d <= %s) {", w, shape1)
-	e.w.line("%s vec = *reinterpret_cast<const %s*>(tri_p);", vs.Type, vs.Type)
-	var parts []string
-	for j := 0; j < w; j++ {
-		f := "vec" + vs.Fields[j/vs.PerField]
-		parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, f, j%vs.PerField, vs.PerField)))
+	vector := func() {
+		e.w.line("%s vec = *reinterpret_cast<const %s*>(tri_p);", vs.Type, vs.Type)
+		var parts []string
+		for j := 0; j < w; j++ {
+			f := "vec" + vs.Fields[j/vs.PerField]
+			parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, f, j%vs.PerField, vs.PerField)))
+		}
+		e.wrapped(parts)
 	}
-	e.wrapped(parts)
+	// A block wholly inside the tensor is read without a check per run: its
+	// loads are then issued back to back, not each behind its own branch.
+	r0, c0 := e.expr(d.Offsets[0], ""), e.expr(d.Offsets[1], "")
+	e.w.line("// Read by rows from the descriptor: a run of %d elements a thread, %s past the tensor's edge;", w, padding)
+	e.w.line("// a block wholly inside the tensor without a check per run.")
+	e.w.open("if (%s >= 0 && %s + %d <= %s && %s >= 0 && %s + %d <= %s) {",
+		r0, r0, v.Type.Shape[0], shape0, c0, c0, v.Type.Shape[1], shape1)
+	e.w.line("#pragma unroll")
+	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
+	e.w.line("const %s* tri_p = %s + %s * %s + %s;", t, base, row, stride, col)
+	vector()
+	e.w.close("}")
+	e.w.indent--
+	e.w.line("} else {")
+	e.w.indent++
+	e.w.line("#pragma unroll")
+	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
+	e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
+	e.w.line("const %s* tri_p = %s + tri_row * %s + tri_col;", t, base, stride)
+	e.w.line("const bool tri_in = tri_row >= 0 && tri_row < %s;", shape0)
+	e.w.open("if (tri_in && tri_col >= 0 && tri_col + %d <= %s) {", w, shape1)
+	vector()
 	e.w.indent--
 	e.w.line("} else {")
 	e.w.indent++
 	for j := 0; j < w; j++ {
 		e.w.line("%s[e + %d] = tri_in && tri_col + %d >= 0 && tri_col + %d < %s ? tri_p[%d] : %s;", name, j, j, j, shape1, j, pad)
 	}
+	e.w.close("}")
 	e.w.close("}")
 	e.w.close("}")
 }
