@@ -597,8 +597,23 @@ func (p *plan) tmaInvariantLoad(v *ir.Value, t smemTile, m int) bool {
 	if v.Op != ir.OpLoad || v.Desc == nil || !tmaDesc(v.Desc) || v.Type.Shape.Rank() != 2 || !isZeroOrNil(v.Args[2]) || v.Flags&ir.FlagVolatile != 0 {
 		return false
 	}
+	// The copies before each loop print the descriptor's scalars again:
+	// each must mean there what it meant at the load.
+	if slices.ContainsFunc(v.Desc.Scalars(), p.mayChange) {
+		return false
+	}
 	rb := t.rowBytes()
 	return (rb == 32 || rb == 64 || rb == 128) && m%8 == 0 && t.k*t.elem%rb == 0
+}
+
+// mayChange reports whether the C expression of scalar v may name a
+// variable that is assigned: a read of a Var other than a loop's index,
+// which the emitter may print as the Var itself (emitter.canInline).
+func (p *plan) mayChange(v *ir.Value) bool {
+	for v.Op == ir.OpMultipleOf || v.Op == ir.OpMaxContiguous {
+		v = v.Args[0]
+	}
+	return v.Op == ir.OpVarRead && p.varBlock[v.Var.ID] != nil
 }
 
 // writesBefore reports whether memory may be written between the

@@ -173,3 +173,20 @@ func TestWgmmaRowAxes(t *testing.T) {
 		assert.Equal(t, c.m, j, "m=%d warps=%d: the box holds every row", c.m, c.warps)
 	}
 }
+
+// TestMayChange checks which descriptor scalars an invariant's TMA copies
+// may print again before a loop: not a read of an assigned Var (which the
+// emitter may print as the Var), even behind a hint; a loop's index and a
+// computed value are safe.
+func TestMayChange(t *testing.T) {
+	i32 := ir.Type{DType: ir.Scalar(ir.Int32)}
+	assigned, index := &ir.Var{ID: 0, Type: i32}, &ir.Var{ID: 1, Type: i32}
+	p := &plan{varBlock: []*ir.Block{{}, nil}}
+	read := func(x *ir.Var) *ir.Value { return &ir.Value{Op: ir.OpVarRead, Var: x, Type: i32} }
+	hinted := &ir.Value{Op: ir.OpMultipleOf, Args: []*ir.Value{read(assigned)}, Type: i32}
+	sum := &ir.Value{Op: ir.OpAdd, Args: []*ir.Value{read(assigned), read(index)}, Type: i32}
+	assert.True(t, p.mayChange(read(assigned)))
+	assert.True(t, p.mayChange(hinted))
+	assert.False(t, p.mayChange(read(index)))
+	assert.False(t, p.mayChange(sum))
+}
