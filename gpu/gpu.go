@@ -303,6 +303,37 @@ func (c *Compiled) scratchFor(stream *nvrtc.Stream, grid [3]int) (nvrtc.DevicePt
 	return ptr, nil
 }
 
+// ScratchBytes is how much scratch memory the kernel's launches hold now:
+// the buffers of the streams it ran on, until Close.
+func (c *Compiled) ScratchBytes() int {
+	c.scratchMu.Lock()
+	defer c.scratchMu.Unlock()
+	n := 0
+	for _, b := range c.buffers {
+		n += b.bytes
+	}
+	return n
+}
+
+// Close frees the scratch memory of the kernel's launches, once the device
+// has finished them. The kernel may still be launched: its next launch
+// allocates scratch memory again.
+func (c *Compiled) Close() error {
+	c.scratchMu.Lock()
+	defer c.scratchMu.Unlock()
+	if len(c.buffers) == 0 {
+		return nil
+	}
+	err := c.dev.Synchronize()
+	for s, b := range c.buffers {
+		if err == nil {
+			err = c.dev.Free(b.ptr)
+		}
+		delete(c.buffers, s)
+	}
+	return err
+}
+
 // tensorMap is tensor map parameter tm of a launch with args: the one
 // encoded for an earlier launch from the same descriptor, else a new one.
 func (c *Compiled) tensorMap(tm cudagen.TensorMap, args []Arg) ([nvrtc.TensorMapBytes]byte, error) {

@@ -257,8 +257,12 @@ func (g *gpuTuneDevice) Bench(launch func() error) ([]float64, error) {
 	return timeLaunches(g.dev, launch, g.flush, g.warmup, g.rep)
 }
 
-// free releases the tuning copies and the flush buffer.
+// free releases the candidates' scratch memory, the tuning copies and the
+// flush buffer.
 func (g *gpuTuneDevice) free() {
+	for _, c := range g.cands {
+		_ = c.c.Close()
+	}
 	if g.dt != nil {
 		g.dt.Free()
 	}

@@ -97,3 +97,40 @@ func TestAutotuneGPU(t *testing.T) {
 		})
 	}
 }
+
+// TestScratchClosedGPU launches a kernel that builds its tensor maps in
+// scratch memory (descriptors made in the kernel), checks that Close frees
+// that memory, and that the kernel launched again after Close allocates
+// it anew and still matches the interpreter. Without a GPU it skips.
+func TestScratchClosedGPU(t *testing.T) {
+	needGPU(t)
+	path := filepath.Join("..", "conformance", "constructs", "tensor_desc_persistent.tri")
+	s, err := ReadSample(path)
+	require.NoError(t, err)
+	want, err := Prepare(path, s.Launch, &Options{Lets: s.Lets})
+	require.NoError(t, err)
+	require.NoError(t, want.Interpret(0))
+	p, err := Prepare(path, s.Launch, &Options{Lets: s.Lets})
+	require.NoError(t, err)
+	c, err := gpu.Compile(p.Kernel, false)
+	require.NoError(t, err)
+	dev, err := gpu.Device()
+	require.NoError(t, err)
+	dt := gpu.NewTensors(dev)
+	defer dt.Free()
+	args, err := p.deviceArgs(dt)
+	require.NoError(t, err)
+	for round := range 2 {
+		require.NoError(t, c.Launch(p.Grid, args...), "round %d", round)
+		require.NoError(t, dev.Synchronize())
+		assert.Positive(t, c.ScratchBytes(), "round %d: the launch holds its scratch memory", round)
+		require.NoError(t, c.Close())
+		assert.Zero(t, c.ScratchBytes(), "round %d: Close frees it", round)
+	}
+	require.NoError(t, dt.Download())
+	for _, name := range s.Checks {
+		got, _ := p.Env.Lookup(name)
+		ref, _ := want.Env.Lookup(name)
+		assert.NoError(t, CompareTensors(name, got.Tensor, ref.Tensor, s.Tolerance))
+	}
+}

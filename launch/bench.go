@@ -157,6 +157,7 @@ func benchOne(path, line string, o *Options, b *BenchOptions, dev *nvrtc.Device,
 	if err != nil {
 		return r, err
 	}
+	defer c.Close()
 	dt := gpu.NewTensors(dev)
 	defer dt.Free()
 	args, err := p.deviceArgs(dt)

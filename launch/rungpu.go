@@ -35,6 +35,9 @@ func (p *Prepared) RunGPU(lineInfo bool) (_ *gpu.Compiled, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("running %s on the GPU: %w", p.Kernel.Name, gpu.AssertionError(p.Kernel, err))
 	}
+	if err := c.Close(); err != nil {
+		return nil, err
+	}
 	return c, dt.Download()
 }
 
