@@ -655,18 +655,7 @@ func writesMemory(st ir.Stmt) bool {
 		}
 		found = found || v.Op == ir.OpStore
 	}
-	switch st := st.(type) {
-	case *ir.Value:
-		check(st)
-	case *ir.For:
-		ir.Inspect(st.Body, check)
-	case *ir.While:
-		ir.Inspect(st.Cond, check)
-		ir.Inspect(st.Body, check)
-	case *ir.If:
-		ir.Inspect(st.Then, check)
-		ir.Inspect(st.Else, check)
-	}
+	ir.Inspect(&ir.Block{Stmts: []ir.Stmt{st}}, check)
 	return found
 }
 
