@@ -198,6 +198,7 @@ type multiPipe struct {
 	ahead     map[ir.Stmt]bool
 	compute   map[ir.Stmt]bool // the statements run in their own iteration
 	stages    int
+	asked     int // the stages num_stages asked for, where more than fit
 	stageSize int // bytes of one stage, a multiple of 1024
 	invSize   int // bytes of the invariant operands, stored before the stages
 	// inFlight, if set, is the last dot, left running into the next
@@ -431,13 +432,16 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	if mp.stageSize == 0 {
 		return nil
 	}
-	most := maxDynamicShared
+	most, asked := maxDynamicShared, stages
 	if mp.tmaOperands() > 0 {
 		// The stages' mbarriers are static shared memory besides them.
 		most -= 8 * maxTMABuffers
 		stages = min(stages, maxTMABuffers)
 	}
 	mp.stages = min(stages, (most-mp.invSize)/mp.stageSize)
+	if mp.stages < asked {
+		mp.asked = asked
+	}
 	if mp.stages < 2 {
 		return nil
 	}
@@ -709,6 +713,9 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		}
 	}
 	e.w.line("// with %s, %d iteration(s) ahead; the rest of the body runs in its own iteration.", how, mp.stages-1)
+	if mp.asked > 0 {
+		e.w.line("// (num_stages=%d: %d stages fit in shared memory.)", mp.asked, mp.stages)
+	}
 	e.w.open("{")
 	at := ""
 	if reserve > 0 {

@@ -55,6 +55,7 @@ type pipeline struct {
 	ahead     map[ir.Stmt]bool
 	stages    int // the loads run stages-1 iterations ahead of the dot
 	buffers   int // shared-memory stages: stages, or one more to keep a wgmma in flight
+	asked     int // the stages num_stages asked for, where more than fit
 	m, n, k   int
 	elem      int  // bytes of one operand element: 2, or 1 for fp8
 	bKMajor   bool // b is stored K-major (fp8, or b.T): a column of b is a row of bytes
@@ -318,6 +319,9 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		buffers = min(buffers, maxTMABuffers)
 	}
 	pl.stages = min(stages, most/pl.stageSize, buffers)
+	if pl.stages < stages {
+		pl.asked = stages
+	}
 	if pl.stages < 2 {
 		return nil
 	}
@@ -691,6 +695,9 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 		pl.stages-1, bMajor, pl.aRow, pl.bRow())
 	if pl.inFlight() {
 		e.w.line("// Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.")
+	}
+	if pl.asked > 0 {
+		e.w.line("// (num_stages=%d: %d stages fit in shared memory.)", pl.asked, pl.stages)
 	}
 	e.w.open("{")
 	e.alignedSmem = true
