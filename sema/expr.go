@@ -343,7 +343,14 @@ func (c *compiler) tensorAttr(x *val, name string, pos diag.Pos) *val {
 	if name == "sort" {
 		return c.errorf(pos, diag.CodeUnsupported, "x.sort() is not a tensor method in Triton 3.6 (it gives None); call tl.sort(x)")
 	}
-	d := c.errorAt(pos, diag.CodeUndefined, "a tensor has no attribute %s", name)
+	d := c.errorAt(pos, diag.CodeUndefined, "%s has no attribute %s", x.describe(), name)
+	switch name {
+	case "load", "store", "atomic_add", "gather", "scatter", "block_shape":
+		// A launch that passes a number or a tensor where the kernel
+		// expects a tensor descriptor.
+		d.WithSuggestion("%s is a tensor descriptor's: pass TensorDescriptor(tensor, shape, strides, block_shape) or make one with tl.make_tensor_descriptor", name)
+		return invalid
+	}
 	names := []string{"dtype", "shape", "numel"}
 	for m := range members {
 		names = append(names, m)
