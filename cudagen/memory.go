@@ -151,15 +151,9 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 	e.w.line("__syncthreads();")
 	e.declare(val.Type, l, name, "")
 	if w := run(l); w > 1 {
-		vs := vectorShape(k, w)
 		e.w.line("#pragma unroll")
 		e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
-		e.w.line("const %s vec = *reinterpret_cast<const %s*>(&%s);", vs.Type, vs.Type, smem(t, 0, at(l, "e")))
-		var parts []string
-		for j := 0; j < w; j++ {
-			parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, "vec"+vs.Fields[j/vs.PerField], j%vs.PerField, vs.PerField)))
-		}
-		e.wrapped(parts)
+		e.loadVector(name, k, w, "&"+smem(t, 0, at(l, "e")))
 		e.w.close("}")
 	} else {
 		e.loop(l.Elems, func(i string) string {
@@ -275,21 +269,27 @@ func unsignedOf(k ir.Kind) ir.Kind {
 func (e *emitter) vectorLoad(v *ir.Value, a memAccess, w int) {
 	name := e.names[v.ID]
 	k := v.Type.Kind
-	vs := vectorShape(k, w)
 	l := e.layoutOf(v)
 	if !e.outside[v.ID] && !e.fused[v.ID] {
 		e.declare(v.Type, l, name, "")
 	}
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector loads", l.Elems, w, w*a.Bytes)
-	e.w.line("%s vec = *reinterpret_cast<const %s*>(%s);", vs.Type, vs.Type, e.expr(a.Ptr, "e"))
+	e.loadVector(name, k, w, e.expr(a.Ptr, "e"))
+	e.w.close("}")
+}
+
+// loadVector writes the load of elements e to e + w - 1 of array name
+// (of kind k) as one vector from address addr.
+func (e *emitter) loadVector(name string, k ir.Kind, w int, addr string) {
+	vs := vectorShape(k, w)
+	e.w.line("%s vec = *reinterpret_cast<const %s*>(%s);", vs.Type, vs.Type, addr)
 	var parts []string
 	for j := 0; j < w; j++ {
 		f := "vec" + vs.Fields[j/vs.PerField]
 		parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, f, j%vs.PerField, vs.PerField)))
 	}
 	e.wrapped(parts)
-	e.w.close("}")
 }
 
 // vecInit is the C initializer of a vector of shape vs holding elements e

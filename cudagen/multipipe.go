@@ -878,38 +878,18 @@ func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
 // tmaInvariant writes the TMA copies of the loop-invariant a of wd into
 // its place before the stages, issued where the loop runs at all (lo <
 // hi): they complete on stage 0's mbarrier, with the first iteration's
-// copies, which add their arrivals to the bytes these add. Rows inside
-// the tensor go in one box of a 5-D view per 128-byte chunk where a has
-// one (wgmmaRowAxes), else in 8-row boxes, each to its permuted place.
+// copies, which add their arrivals to the bytes these add (tmaRowsOfA).
 func (e *emitter) tmaInvariant(wd *wgDot, lo, hi string) {
 	o := &wd.a
 	ld, t := o.src, o.tile
 	rb := t.rowBytes()
-	row, col := e.expr(ld.Desc.Offsets[0], ""), e.expr(ld.Desc.Offsets[1], "")
 	e.helpers.add("mbar_add_tx", mbarAddTx)
 	e.w.line("// %s, a of the tl.dot at line %d, is the same in every iteration: the TMA unit copies it once, with the first", e.names[ld.ID], wd.dot.Pos.Line)
 	e.w.line("// iteration's copies, on stage 0's mbarrier (%d bytes from %s).", wd.m*t.k*t.elem, e.tmapNames[o.tma])
 	e.w.open("if (%s < %s && tri_thread_id() == 0) {", lo, hi)
 	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[0]);")
 	e.w.line("tri_mbar_add_tx(tri_bar, %d);", wd.m*t.k*t.elem)
-	if o.rows != nil {
-		e.helpers.add("tma5d", tmaLoad5D)
-		e.w.open("if ((int)(%s) >= 0 && (int)(%s) + %d <= %s) {  // rows inside the tensor: a box of a 5-D view a chunk lands them in wgmma's order",
-			row, row, wd.m, e.expr(ld.Desc.Shape[0], ""))
-		for c := 0; c < t.k*t.elem/rb; c++ {
-			e.w.line("tri_tma_load_5d(tri_inv + %d, %s, (int)(%s) + %d, (int)(%s), 0, 0, 0, tri_bar);", t.off+c*t.chunkBytes(), e.tmapRef(o.rows), col, c*rb/t.elem, row)
-		}
-		e.w.close("} else {  // the tensor's last rows: 8-row boxes, each to its place")
-		e.w.indent++
-	}
-	for c := 0; c < t.k*t.elem/rb; c++ {
-		e.w.line("#pragma unroll")
-		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(tri_inv + %d + (%s) * %d, %s, (int)(%s) + %d, (int)(%s) + r, tri_bar);",
-			wd.m, t.off+c*t.chunkBytes(), permRow("r", wd.m, e.numWarps), rb, e.tmapRef(o.tma), col, c*rb/t.elem, row)
-	}
-	if o.rows != nil {
-		e.w.close("}")
-	}
+	e.tmaRowsOfA(plusBytes("tri_inv", t.off), o.tma, o.rows, ld.Desc, wd.m, rb, t.k*t.elem/rb)
 	e.w.close("}")
 }
 

@@ -839,24 +839,56 @@ func (e *emitter) tmaToStage(pl *pipeline, ld *ir.Value, isA bool, stage, buf st
 	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[%s]);", buf)
 	e.w.line("tri_mbar_expect_tx(tri_bar, %d);", bytes)
 	if isA {
-		if pl.aRows != nil {
-			e.helpers.add("tma5d", tmaLoad5D)
-			e.w.open("if ((int)(%s) >= 0 && (int)(%s) + %d <= %s) {  // rows inside the tensor: one box of a 5-D view lands them in wgmma's order",
-				row, row, rows, e.expr(ld.Desc.Shape[0], ""))
-			e.w.line("tri_tma_load_5d(%s, %s, (int)(%s), (int)(%s), 0, 0, 0, tri_bar);", stage, e.tmapRef(pl.aRows), col, row)
-			e.w.close("} else {  // the tensor's last rows: 8-row boxes, each to its place")
-			e.w.indent++
-		}
-		e.w.line("#pragma unroll")
-		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(%s + (%s) * %d, %s, (int)(%s), (int)(%s) + r, tri_bar);",
-			rows, stage, permRow("r", pl.m, e.numWarps), pl.aRow, tmap, col, row)
-		if pl.aRows != nil {
-			e.w.close("}")
-		}
+		e.tmaRowsOfA(stage, tm, pl.aRows, ld.Desc, pl.m, pl.aRow, 1)
 	} else {
 		e.w.line("tri_tma_load_2d(%s + %d, %s, (int)(%s), (int)(%s), tri_bar);", stage, pl.aBytes, tmap, col, row)
 	}
 	e.w.close("}")
+}
+
+// tmaRowsOfA writes the TMA copies, completing on mbarrier tri_bar, of
+// the block of m rows of a dot's a that descriptor access d reads, into
+// shared memory at dst with its rows in permRow's order: chunks tiles of
+// rows of rb bytes, chunk c (the columns from rb / elem * c) at dst + c *
+// m * rb. Rows inside the tensor go in one box of the 5-D view rows a
+// chunk, where there is one (wgmmaRowAxes); the tensor's last rows, and
+// all rows without the view, in 8-row boxes of map8, each to its place
+// (whole swizzle atoms, so that the TMA unit's swizzle is the tile's).
+func (e *emitter) tmaRowsOfA(dst string, map8, rows *tensorMap, d *ir.DescAccess, m, rb, chunks int) {
+	row, col := e.expr(d.Offsets[0], ""), e.expr(d.Offsets[1], "")
+	// at and from are chunk c's place and first column.
+	at := func(c int) string { return plusBytes(dst, c*m*rb) }
+	from := func(c int) string { return plusBytes(fmt.Sprintf("(int)(%s)", col), c*rb/map8.elem) }
+	if rows != nil {
+		e.helpers.add("tma5d", tmaLoad5D)
+		how := "one box of a 5-D view lands them"
+		if chunks > 1 {
+			how = "a box of a 5-D view a chunk lands them"
+		}
+		e.w.open("if ((int)(%s) >= 0 && (int)(%s) + %d <= %s) {  // rows inside the tensor: %s in wgmma's order",
+			row, row, m, e.expr(d.Shape[0], ""), how)
+		for c := range chunks {
+			e.w.line("tri_tma_load_5d(%s, %s, %s, (int)(%s), 0, 0, 0, tri_bar);", at(c), e.tmapRef(rows), from(c), row)
+		}
+		e.w.close("} else {  // the tensor's last rows: 8-row boxes, each to its place")
+		e.w.indent++
+	}
+	for c := range chunks {
+		e.w.line("#pragma unroll")
+		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(%s + (%s) * %d, %s, %s, (int)(%s) + r, tri_bar);",
+			m, at(c), permRow("r", m, e.numWarps), rb, e.tmapRef(map8), from(c), row)
+	}
+	if rows != nil {
+		e.w.close("}")
+	}
+}
+
+// plusBytes is the C expression of x plus n, where n is not 0.
+func plusBytes(x string, n int) string {
+	if n == 0 {
+		return x
+	}
+	return fmt.Sprintf("%s + %d", x, n)
 }
 
 // tmapRef is the C address of tensor map tm: its parameter's, or the

@@ -204,9 +204,7 @@ func (e *emitter) directStore(v *ir.Value) {
 	e.w.line("// Written by rows from the descriptor: a run of %d element(s) a thread, only what lies inside the tensor.", w)
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
-	e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
-	e.w.line("%s* tri_p = %s + tri_row * %s + tri_col;", cType(ir.Scalar(val.Type.Kind)), e.expr(d.Base, ""), e.expr(d.Strides[0], ""))
-	e.w.line("const bool tri_in = %stri_row >= 0 && tri_row < %s;", owner, e.expr(d.Shape[0], ""))
+	e.runStart(cType(ir.Scalar(val.Type.Kind)), d, row, col, owner)
 	if w == 1 {
 		e.w.line("if (tri_in && tri_col >= 0 && tri_col < %s) *tri_p = %s;", shape1, e.expr(val, "e"))
 		e.w.close("}")
@@ -254,22 +252,10 @@ func (e *emitter) directLoad(v *ir.Value) {
 		e.w.line("// Read by rows from the descriptor: a run of 1 element(s) a thread, %s past the tensor's edge.", padding)
 		e.w.line("#pragma unroll")
 		e.w.open("for (int e = 0; e < %d; e += 1) {", l.Elems)
-		e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
-		e.w.line("const %s* tri_p = %s + tri_row * %s + tri_col;", t, base, stride)
-		e.w.line("const bool tri_in = tri_row >= 0 && tri_row < %s;", shape0)
+		e.runStart("const "+t, d, row, col, "")
 		e.w.line("%s[e] = tri_in && tri_col >= 0 && tri_col < %s ? *tri_p : %s;", name, shape1, pad)
 		e.w.close("}")
 		return
-	}
-	vs := vectorShape(k, w)
-	vector := func() {
-		e.w.line("%s vec = *reinterpret_cast<const %s*>(tri_p);", vs.Type, vs.Type)
-		var parts []string
-		for j := 0; j < w; j++ {
-			f := "vec" + vs.Fields[j/vs.PerField]
-			parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, f, j%vs.PerField, vs.PerField)))
-		}
-		e.wrapped(parts)
 	}
 	// A block wholly inside the tensor is read without a check per run: its
 	// loads are then issued back to back, not each behind its own branch.
@@ -281,18 +267,16 @@ func (e *emitter) directLoad(v *ir.Value) {
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
 	e.w.line("const %s* tri_p = %s + %s * %s + %s;", t, base, row, stride, col)
-	vector()
+	e.loadVector(name, k, w, "tri_p")
 	e.w.close("}")
 	e.w.indent--
 	e.w.line("} else {")
 	e.w.indent++
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
-	e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
-	e.w.line("const %s* tri_p = %s + tri_row * %s + tri_col;", t, base, stride)
-	e.w.line("const bool tri_in = tri_row >= 0 && tri_row < %s;", shape0)
+	e.runStart("const "+t, d, row, col, "")
 	e.w.open("if (tri_in && tri_col >= 0 && tri_col + %d <= %s) {", w, shape1)
-	vector()
+	e.loadVector(name, k, w, "tri_p")
 	e.w.indent--
 	e.w.line("} else {")
 	e.w.indent++
@@ -302,6 +286,16 @@ func (e *emitter) directLoad(v *ir.Value) {
 	e.w.close("}")
 	e.w.close("}")
 	e.w.close("}")
+}
+
+// runStart writes the start of a thread's run of a block read or written
+// by rows through descriptor access d: its row and column (C expressions
+// row and col), its pointer tri_p (to ptr) and tri_in, whether its row
+// lies inside the tensor (and, with a replicated layout, owner holds).
+func (e *emitter) runStart(ptr string, d *ir.DescAccess, row, col, owner string) {
+	e.w.line("const long long tri_row = %s, tri_col = %s;", row, col)
+	e.w.line("%s* tri_p = %s + tri_row * %s + tri_col;", ptr, e.expr(d.Base, ""), e.expr(d.Strides[0], ""))
+	e.w.line("const bool tri_in = %stri_row >= 0 && tri_row < %s;", owner, e.expr(d.Shape[0], ""))
 }
 
 // descRowCol are the C expressions of the row and column, in the tensor of
