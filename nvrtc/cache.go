@@ -1,6 +1,7 @@
 package nvrtc
 
-// This file implements the on-disk cache of cubins.
+// This file implements the on-disk cache of compiled code: cubins, and PTX
+// for targets older than the GPU.
 
 import (
 	"bytes"
@@ -14,8 +15,9 @@ import (
 	"github.com/tri-lang/tri/version"
 )
 
-// Cache keeps compiled cubins in a folder, one file per key, with NVRTC's
-// log beside it. A missing, unreadable or corrupt entry is a miss.
+// Cache keeps compiled cubins (name.cubin) and PTX (name.ptx) in a folder,
+// one file per key, with NVRTC's log beside it. A missing, unreadable or
+// corrupt entry is a miss.
 type Cache struct {
 	Dir string
 }
@@ -35,8 +37,8 @@ func DefaultCache() *Cache {
 const entryMagic = "TRICUBN1"
 
 // Key returns the cache key of a compilation: the SHA-256, in hex, of the
-// CUDA source, the NVRTC options, the architecture and the NVRTC and tri
-// versions.
+// CUDA source, the NVRTC options, the architecture, whether the output is
+// PTX or a cubin, and the NVRTC and tri versions.
 func Key(src string, opt CompileOptions, arch, nvrtcVersion, triVersion string) string {
 	h := sha256.New()
 	field := func(s string) {
@@ -52,6 +54,7 @@ func Key(src string, opt CompileOptions, arch, nvrtcVersion, triVersion string) 
 	}
 	field("name=" + opt.name())
 	field(arch)
+	field("output=" + opt.output())
 	field(nvrtcVersion)
 	field(triVersion)
 	return hex.EncodeToString(h.Sum(nil))
@@ -120,17 +123,28 @@ func CompileCached(c *Cache, src string, opt CompileOptions) (prog *Program, hit
 		return nil, false, err
 	}
 	key := Key(src, opt, opt.Arch, fmt.Sprintf("%d.%d", major, minor), version.Version)
-	if cubin, ok := c.Get(key); ok {
+	code := c.path(key, "."+opt.output())
+	if data, ok := c.read(code); ok {
 		log, _ := c.read(c.path(key, ".log"))
-		return &Program{Cubin: cubin, Log: string(log)}, true, nil
+		prog = &Program{Log: string(log)}
+		if opt.PTX {
+			prog.PTX = data
+		} else {
+			prog.Cubin = data
+		}
+		return prog, true, nil
 	}
 	prog, err = Compile(src, opt)
 	if err != nil {
 		return nil, false, err
 	}
-	// The log goes first: a reader that finds the cubin also finds its log.
+	data := prog.Cubin
+	if opt.PTX {
+		data = prog.PTX
+	}
+	// The log goes first: a reader that finds the code also finds its log.
 	if c.write(c.path(key, ".log"), []byte(prog.Log)) == nil {
-		_ = c.Put(key, prog.Cubin)
+		_ = c.write(code, data)
 	}
 	return prog, false, nil
 }

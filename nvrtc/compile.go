@@ -1,6 +1,7 @@
 package nvrtc
 
-// This file implements compiling CUDA C to a cubin with NVRTC.
+// This file implements compiling CUDA C with NVRTC, to a cubin for one
+// architecture or to PTX that the driver compiles for the device it runs on.
 
 import (
 	"fmt"
@@ -16,12 +17,18 @@ type CompileOptions struct {
 	Verbose  bool     // --ptxas-options=-v: registers and spills in the log
 	Name     string   // the program's file name, shown in the log; default "kernel.cu"
 	Extra    []string // more NVRTC options, passed as given
+	// PTX compiles to PTX for Arch's virtual architecture (compute_80 for
+	// sm_80) instead of to a cubin: code for a target older than the GPU
+	// it runs on, which the driver compiles for the GPU when it loads it
+	// (Device.LoadPTX). ptxas does not run, so Verbose has no effect.
+	PTX bool
 }
 
-// Program is a compiled cubin and NVRTC's log (with ptxas's report under
-// Verbose).
+// Program is a compiled cubin, or PTX under CompileOptions.PTX, and NVRTC's
+// log (with ptxas's report under Verbose, for a cubin).
 type Program struct {
 	Cubin []byte
+	PTX   []byte // the PTX text, without a trailing NUL
 	Log   string
 }
 
@@ -42,17 +49,35 @@ func Version() (major, minor int, err error) {
 // part of the cache key).
 func (opt CompileOptions) Options() []string {
 	out := []string{
-		"--gpu-architecture=" + opt.Arch,
+		"--gpu-architecture=" + opt.gpuArchitecture(),
 		"--std=c++17",
 		"-default-device",
 	}
 	if opt.LineInfo {
 		out = append(out, "-lineinfo")
 	}
-	if opt.Verbose {
+	if opt.Verbose && !opt.PTX {
 		out = append(out, "--ptxas-options=-v")
 	}
 	return append(out, opt.Extra...)
+}
+
+// gpuArchitecture is NVRTC's --gpu-architecture: the real architecture
+// (sm_80), which makes NVRTC run ptxas and produce a cubin, or under PTX
+// its virtual one (compute_80), which stops at PTX.
+func (opt CompileOptions) gpuArchitecture() string {
+	if opt.PTX {
+		return "compute_" + strings.TrimPrefix(opt.Arch, "sm_")
+	}
+	return opt.Arch
+}
+
+// output names what the compilation produces: "ptx" or "cubin".
+func (opt CompileOptions) output() string {
+	if opt.PTX {
+		return "ptx"
+	}
+	return "cubin"
 }
 
 func (opt CompileOptions) name() string {
@@ -62,8 +87,8 @@ func (opt CompileOptions) name() string {
 	return opt.Name
 }
 
-// Compile compiles src to a cubin for opt.Arch. A source that NVRTC rejects
-// gives a *CompileError holding the log.
+// Compile compiles src to a cubin for opt.Arch, or under opt.PTX to PTX for
+// it. A source that NVRTC rejects gives a *CompileError holding the log.
 func Compile(src string, opt CompileOptions) (*Program, error) {
 	if err := LoadNVRTC(); err != nil {
 		return nil, err
@@ -105,18 +130,35 @@ func Compile(src string, opt CompileOptions) (*Program, error) {
 	if compileErr != nil {
 		return nil, &CompileError{Name: opt.name(), Log: log, Err: compileErr}
 	}
-	var size uintptr
-	if err := n.check("nvrtcGetCUBINSize", callC(n.nvrtcGetCUBINSize, prog, uintptr(unsafe.Pointer(&size)))); err != nil {
-		return nil, err
+	if opt.PTX {
+		ptx, err := programOutput(n, prog, "PTX", n.nvrtcGetPTXSize, n.nvrtcGetPTX, opt.name())
+		if err != nil {
+			return nil, err
+		}
+		return &Program{PTX: []byte(strings.TrimRight(string(ptx), "\x00")), Log: log}, nil
 	}
-	if size == 0 {
-		return nil, fmt.Errorf("nvrtc: %s produced no cubin", opt.name())
-	}
-	cubin := make([]byte, size)
-	if err := n.check("nvrtcGetCUBIN", callC(n.nvrtcGetCUBIN, prog, uintptr(unsafe.Pointer(&cubin[0])))); err != nil {
+	cubin, err := programOutput(n, prog, "CUBIN", n.nvrtcGetCUBINSize, n.nvrtcGetCUBIN, opt.name())
+	if err != nil {
 		return nil, err
 	}
 	return &Program{Cubin: cubin, Log: log}, nil
+}
+
+// programOutput reads what prog compiled to through NVRTC's pair of
+// functions nvrtcGet<what>Size and nvrtcGet<what>.
+func programOutput(n *nvrtcAPI, prog uintptr, what string, getSize, get uintptr, name string) ([]byte, error) {
+	var size uintptr
+	if err := n.check("nvrtcGet"+what+"Size", callC(getSize, prog, uintptr(unsafe.Pointer(&size)))); err != nil {
+		return nil, err
+	}
+	if size == 0 {
+		return nil, fmt.Errorf("nvrtc: %s produced no %s", name, strings.ToLower(what))
+	}
+	out := make([]byte, size)
+	if err := n.check("nvrtcGet"+what, callC(get, prog, uintptr(unsafe.Pointer(&out[0])))); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // programLog reads NVRTC's log of prog without the trailing NUL.

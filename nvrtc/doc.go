@@ -48,10 +48,20 @@
 // otherwise. A failed compilation returns a *CompileError carrying NVRTC's
 // log; MapLogToSource rewrites the log's CUDA line numbers into .tri lines.
 //
+// # Targets older than the GPU
+//
+// A cubin runs only on GPUs of its own major architecture: sm_80 SASS does
+// not run on an sm_90 GPU. Code for an older target is therefore compiled
+// to PTX for it (CompileOptions.PTX: --gpu-architecture=compute_80) and
+// loaded with Device.LoadPTX, through cuModuleLoadDataEx, whose JIT
+// compiles it for the GPU at hand with the limits ptxas would have had
+// (JITOptions) and returns ptxas's report in its log.
+//
 // # Cache
 //
-// Cache keeps cubins on disk, keyed by a hash of the CUDA source, the
-// options, the architecture and the NVRTC and tri versions. Entries carry a
+// Cache keeps cubins and PTX on disk, keyed by a hash of the CUDA source,
+// the options, the architecture, the kind of output and the NVRTC and tri
+// versions. Entries carry a
 // checksum and are written atomically; an unreadable or corrupt entry is a
 // miss, never an error.
 package nvrtc

@@ -18,13 +18,13 @@ import (
 type driverAPI struct {
 	path string
 
-	cuInit, cuDriverGetVersion, cuGetErrorName                           uintptr
-	cuDeviceGet, cuDeviceGetCount, cuDeviceGetName, cuDeviceGetAttribute uintptr
-	cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease                  uintptr
-	cuCtxGetCurrent, cuCtxSetCurrent, cuCtxSynchronize                   uintptr
-	cuMemAlloc, cuMemFree, cuMemcpyHtoD, cuMemcpyDtoH, cuMemsetD8        uintptr
-	cuModuleLoadData, cuModuleUnload, cuModuleGetFunction                uintptr
-	cuFuncGetAttribute, cuFuncSetAttribute, cuLaunchKernel               uintptr
+	cuInit, cuDriverGetVersion, cuGetErrorName                                uintptr
+	cuDeviceGet, cuDeviceGetCount, cuDeviceGetName, cuDeviceGetAttribute      uintptr
+	cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease                       uintptr
+	cuCtxGetCurrent, cuCtxSetCurrent, cuCtxSynchronize                        uintptr
+	cuMemAlloc, cuMemFree, cuMemcpyHtoD, cuMemcpyDtoH, cuMemsetD8             uintptr
+	cuModuleLoadData, cuModuleLoadDataEx, cuModuleUnload, cuModuleGetFunction uintptr
+	cuFuncGetAttribute, cuFuncSetAttribute, cuLaunchKernel                    uintptr
 	// cuLaunchKernelEx (CUDA 12+) is bound if the driver has it: only
 	// programmatic dependent launches need it.
 	cuLaunchKernelEx uintptr
@@ -44,6 +44,7 @@ type nvrtcAPI struct {
 	nvrtcCreateProgram, nvrtcDestroyProgram, nvrtcCompileProgram uintptr
 	nvrtcGetProgramLogSize, nvrtcGetProgramLog                   uintptr
 	nvrtcGetCUBINSize, nvrtcGetCUBIN                             uintptr
+	nvrtcGetPTXSize, nvrtcGetPTX                                 uintptr
 }
 
 var (
@@ -149,6 +150,7 @@ func loadDriver() (*driverAPI, error) {
 	b.bind(&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2")
 	b.bind(&d.cuMemsetD8, "cuMemsetD8_v2")
 	b.bind(&d.cuModuleLoadData, "cuModuleLoadData")
+	b.bind(&d.cuModuleLoadDataEx, "cuModuleLoadDataEx")
 	b.bind(&d.cuModuleUnload, "cuModuleUnload")
 	b.bind(&d.cuModuleGetFunction, "cuModuleGetFunction")
 	b.bind(&d.cuFuncGetAttribute, "cuFuncGetAttribute")
@@ -197,6 +199,8 @@ func loadNVRTC(candidates []string) (*nvrtcAPI, error) {
 	b.bind(&n.nvrtcGetProgramLog, "nvrtcGetProgramLog")
 	b.bind(&n.nvrtcGetCUBINSize, "nvrtcGetCUBINSize")
 	b.bind(&n.nvrtcGetCUBIN, "nvrtcGetCUBIN")
+	b.bind(&n.nvrtcGetPTXSize, "nvrtcGetPTXSize")
+	b.bind(&n.nvrtcGetPTX, "nvrtcGetPTX")
 	if b.err != nil {
 		return nil, b.err
 	}
