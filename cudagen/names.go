@@ -5,7 +5,7 @@ package cudagen
 // more than once gets _1, _2, ... in program order.
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tri-lang/tri/ir"
@@ -34,9 +34,14 @@ var reserved = func() map[string]bool {
 // namer hands out unique C names.
 type namer struct {
 	used map[string]bool
+	// next is, per base name, the suffix to try first: every base_i below
+	// it is taken already, and names are never released, so the search
+	// resumes there rather than at 1. Without it a name bound N times (a
+	// statically unrolled loop's body) costs O(N^2) probes.
+	next map[string]int
 }
 
-func newNamer() *namer { return &namer{used: map[string]bool{}} }
+func newNamer() *namer { return &namer{used: map[string]bool{}, next: map[string]int{}} }
 
 // sanitize turns a source name into a C identifier that clashes with
 // nothing reserved.
@@ -76,9 +81,11 @@ func isLayoutLocal(s string) bool {
 func (n *namer) name(s string) string {
 	base := sanitize(s)
 	out := base
-	for i := 1; n.used[out]; i++ {
-		out = fmt.Sprintf("%s_%d", base, i)
+	i := max(n.next[base], 1)
+	for ; n.used[out]; i++ {
+		out = base + "_" + strconv.Itoa(i)
 	}
+	n.next[base] = i
 	n.used[out] = true
 	return out
 }
