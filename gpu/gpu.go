@@ -1,6 +1,7 @@
 package gpu
 
-// This file compiles a specialized kernel to a cubin and runs it on the GPU.
+// This file compiles a specialized kernel to a cubin (or PTX, for a target
+// older than the GPU) and runs it on the GPU.
 
 import (
 	"errors"
@@ -62,13 +63,18 @@ func DeviceTarget(d *nvrtc.Device) string {
 	return "sm_90a"
 }
 
-// Compiled is a kernel compiled to a cubin and loaded on the GPU, ready to
-// launch many times.
+// Compiled is a kernel compiled and loaded on the GPU, ready to launch many
+// times.
 type Compiled struct {
 	Kernel *ir.Kernel
 	CUDA   string
-	Log    string // NVRTC's log (ptxas -v report included)
-	Cached bool   // the cubin came from the disk cache
+	// Log is NVRTC's log (ptxas -v report included); for PTX, followed by
+	// the driver JIT's log, which holds ptxas's report.
+	Log    string
+	Cached bool // the cubin or PTX came from the disk cache
+	// Target is the architecture the code was generated for and whether
+	// it runs through the driver's PTX JIT.
+	Target Target
 	fn     *nvrtc.Function
 	dev    *nvrtc.Device
 	shared int // bytes of dynamic shared memory per launch
@@ -105,43 +111,59 @@ func GenerateCUDA(k *ir.Kernel, arch string, lineInfo bool) (*cudagen.Result, er
 	return res, nil
 }
 
-// CompileCUDA compiles generated CUDA with NVRTC through the disk cache,
-// rewriting error logs to point at the kernel's source lines.
-func CompileCUDA(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool) (*nvrtc.Program, bool, error) {
-	return compileWith(k, res, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
+// CompileCUDA compiles the CUDA generated for target t with NVRTC through
+// the disk cache, to a cubin or, for a JIT target, to PTX, rewriting error
+// logs to point at the kernel's source lines.
+func CompileCUDA(k *ir.Kernel, res *cudagen.Result, t Target, lineInfo bool) (*nvrtc.Program, bool, error) {
+	return compileWith(k, res, compileOptions(k, t, lineInfo), func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
 		return nvrtc.CompileCached(nvrtc.DefaultCache(), src, opt)
 	})
 }
 
-// CompileReport compiles res afresh, past tri's cubin cache (whose logs
-// may come from a tri that let NVRTC skip ptxas), so that the log holds
-// ptxas's resource report.
+// CompileReport compiles res to a cubin for arch afresh, past tri's cubin
+// cache (whose logs may come from a tri that let NVRTC skip ptxas), so
+// that the log holds ptxas's resource report. It needs no GPU: the report
+// is of arch's own code, also for a target older than the GPU.
 func CompileReport(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool) (*nvrtc.Program, error) {
-	prog, _, err := compileWith(k, res, arch, lineInfo, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
+	opt := compileOptions(k, Target{Arch: arch}, lineInfo)
+	prog, _, err := compileWith(k, res, opt, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
 		prog, err := nvrtc.Compile(src, opt)
 		return prog, false, err
 	})
 	return prog, err
 }
 
-// compileWith compiles the CUDA src generated for k with compile, mapping
-// a rejection's log to the source.
-func compileWith(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool,
+// compileOptions are NVRTC's options for k's CUDA for target t: a cubin
+// with ptxas's report, or PTX for a JIT target, whose register limit goes
+// to the JIT instead (jitOptions).
+func compileOptions(k *ir.Kernel, t Target, lineInfo bool) nvrtc.CompileOptions {
+	cuName := strings.TrimSuffix(filepath.Base(k.File), filepath.Ext(k.File)) + "_" + k.Name + ".cu"
+	opt := nvrtc.CompileOptions{Arch: t.Arch, PTX: t.JIT, LineInfo: lineInfo, Verbose: true, Name: cuName}
+	if k.MaxNReg > 0 && !t.JIT { // Triton's maxnreg
+		opt.Extra = append(opt.Extra, fmt.Sprintf("--maxrregcount=%d", k.MaxNReg))
+	}
+	return opt
+}
+
+// jitOptions are the driver JIT's options for k's PTX: those NVRTC passes
+// ptxas for a cubin.
+func jitOptions(k *ir.Kernel, lineInfo bool) nvrtc.JITOptions {
+	return nvrtc.JITOptions{MaxRegisters: k.MaxNReg, LineInfo: lineInfo}
+}
+
+// compileWith compiles the CUDA generated for k with compile under opt,
+// mapping a rejection's log to the source.
+func compileWith(k *ir.Kernel, res *cudagen.Result, opt nvrtc.CompileOptions,
 	compile func(string, nvrtc.CompileOptions) (*nvrtc.Program, bool, error)) (*nvrtc.Program, bool, error) {
 	if err := nvrtc.LoadNVRTC(); err != nil {
 		return nil, false, fmt.Errorf("%w: %v", ErrNoGPU, err)
-	}
-	cuName := strings.TrimSuffix(filepath.Base(k.File), filepath.Ext(k.File)) + "_" + k.Name + ".cu"
-	opt := nvrtc.CompileOptions{Arch: arch, LineInfo: lineInfo, Verbose: true, Name: cuName}
-	if k.MaxNReg > 0 { // Triton's maxnreg
-		opt.Extra = append(opt.Extra, fmt.Sprintf("--maxrregcount=%d", k.MaxNReg))
 	}
 	prog, hit, err := compile(res.Source, opt)
 	if err != nil {
 		var ce *nvrtc.CompileError
 		if errors.As(err, &ce) {
 			return nil, false, fmt.Errorf("NVRTC rejected the CUDA generated for %s (an internal error of tri):\n%s",
-				k.Name, nvrtc.MapLogToSource(ce.Log, cuName, func(n int) (string, int, bool) {
+				k.Name, nvrtc.MapLogToSource(ce.Log, opt.Name, func(n int) (string, int, bool) {
 					p, ok := res.SourceLine(n)
 					return p.File, p.Line, ok
 				}))
@@ -151,22 +173,49 @@ func compileWith(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool,
 	return prog, hit, nil
 }
 
-// Compile generates, compiles and loads k on GPU 0.
+// Compile generates, compiles and loads k on GPU 0 for the GPU's own
+// target (DeviceTarget).
 func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
+	return CompileFor(k, "", lineInfo)
+}
+
+// CompileFor generates, compiles and loads k on GPU 0 for target
+// architecture arch ("": the GPU's own). A target older than the GPU's
+// major architecture is compiled to PTX, which the driver compiles for the
+// GPU (Compiled.Target.JIT); one the GPU cannot run is refused with an
+// error wrapping ErrTarget (see ResolveTarget).
+func CompileFor(k *ir.Kernel, arch string, lineInfo bool) (*Compiled, error) {
 	dev, err := Device()
 	if err != nil {
 		return nil, err
 	}
-	arch := DeviceTarget(dev)
-	res, err := GenerateCUDA(k, arch, lineInfo)
+	t, err := targetOn(dev, arch)
 	if err != nil {
 		return nil, err
 	}
-	prog, hit, err := CompileCUDA(k, res, arch, lineInfo)
+	res, err := GenerateCUDA(k, t.Arch, lineInfo)
 	if err != nil {
 		return nil, err
 	}
-	mod, err := dev.LoadModule(prog.Cubin)
+	prog, hit, err := CompileCUDA(k, res, t, lineInfo)
+	if err != nil {
+		return nil, err
+	}
+	log := prog.Log
+	var mod *nvrtc.Module
+	if t.JIT {
+		var jitLog string
+		mod, jitLog, err = dev.LoadPTX(prog.PTX, jitOptions(k, lineInfo))
+		if err != nil {
+			return nil, fmt.Errorf("%s (%s code on an %s GPU): %w", k.Name, t.Arch, t.Device, err)
+		}
+		if log != "" && jitLog != "" {
+			log += "\n"
+		}
+		log += jitLog
+	} else {
+		mod, err = dev.LoadModule(prog.Cubin)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +229,7 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 			return nil, fmt.Errorf("%s needs %d bytes of shared memory: %w", k.Name, shared, err)
 		}
 	}
-	return &Compiled{Kernel: k, CUDA: res.Source, Log: prog.Log, Cached: hit, fn: fn, dev: dev, shared: shared, tmaps: res.TensorMaps, scratch: res.ScratchBytes}, nil
+	return &Compiled{Kernel: k, CUDA: res.Source, Log: log, Cached: hit, Target: t, fn: fn, dev: dev, shared: shared, tmaps: res.TensorMaps, scratch: res.ScratchBytes}, nil
 }
 
 // Arg is one argument of Compiled.Launch: a device pointer for a pointer

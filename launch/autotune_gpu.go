@@ -35,14 +35,34 @@ func (p *Prepared) Autotune(o *Options) (_ *Prepared, err error) {
 	if err != nil {
 		return nil, err
 	}
+	t, err := target(o)
+	if err != nil {
+		return nil, err
+	}
 	a := p.setup.autotune()
-	g := &gpuTuneDevice{p: p, o: o.quiet(), dev: dev, warmup: a.Warmup, rep: a.Rep, cands: map[int]*gpuCandidate{}}
+	g := &gpuTuneDevice{p: p, o: o.quiet(), dev: dev, target: t, warmup: a.Warmup, rep: a.Rep, cands: map[int]*gpuCandidate{}}
 	defer g.free()
 	tuner := &autotune.Tuner{Log: o.stderr(), Timeout: o.Timeout}
 	if o.Timeout > 0 {
 		tuner.Deadline = time.Now().Add(o.Timeout)
 	}
-	return p.tune(g, dev.Name()+" ("+dev.Arch()+")", tuner, o)
+	return p.tune(g, tuneDevice(dev.Name(), t, gpu.DeviceTarget(dev)), tuner, o)
+}
+
+// tuneDevice names the GPU and the code a tuning timed, for the tuning
+// cache's key: "NVIDIA H100 (sm_90)" for the GPU's own target (as before
+// targets were honoured, so earlier tunings still count), with the target
+// and the way it runs added for another ("NVIDIA H100 (sm_90), sm_80 code
+// through the PTX JIT"), whose timings differ.
+func tuneDevice(name string, t gpu.Target, own string) string {
+	s := name + " (" + t.Device + ")"
+	switch {
+	case t.Arch == own:
+		return s
+	case t.JIT:
+		return s + ", " + t.Arch + " code through the PTX JIT"
+	}
+	return s + ", " + t.Arch + " code"
 }
 
 // tune is Autotune on any autotune.Device.
@@ -146,6 +166,7 @@ type gpuTuneDevice struct {
 	p           *Prepared // the launch as Prepare left it: its tensors
 	o           *Options  // quiet: no dumps or warnings from the configs tried
 	dev         *nvrtc.Device
+	target      gpu.Target // what each config is compiled for
 	warmup, rep time.Duration
 	cands       map[int]*gpuCandidate
 	dt          *gpu.Tensors
@@ -163,7 +184,6 @@ type gpuCandidate struct {
 // time: binding is sequential (host Python is not shared between
 // goroutines), NVRTC runs in parallel.
 func (g *gpuTuneDevice) warm(cands []int) {
-	arch := gpu.DeviceTarget(g.dev)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(1, runtime.NumCPU()))
 	for _, i := range cands {
@@ -171,7 +191,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 		if err != nil {
 			continue
 		}
-		res, err := gpu.GenerateCUDA(q.Kernel, arch, g.o.LineInfo)
+		res, err := gpu.GenerateCUDA(q.Kernel, g.target.Arch, g.o.LineInfo)
 		if err != nil {
 			continue
 		}
@@ -180,7 +200,7 @@ func (g *gpuTuneDevice) warm(cands []int) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			_, _, _ = gpu.CompileCUDA(q.Kernel, res, arch, g.o.LineInfo)
+			_, _, _ = gpu.CompileCUDA(q.Kernel, res, g.target, g.o.LineInfo)
 		}()
 	}
 	wg.Wait()
@@ -191,7 +211,7 @@ func (g *gpuTuneDevice) Compile(i int) error {
 	if err != nil {
 		return err
 	}
-	c, err := gpu.Compile(q.Kernel, g.o.LineInfo)
+	c, err := q.compile(g.o.LineInfo)
 	if err != nil {
 		return err
 	}

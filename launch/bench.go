@@ -71,6 +71,9 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 	if err != nil {
 		return nil, err
 	}
+	if _, err := resolveTarget(o); err != nil {
+		return nil, err
+	}
 	flush, err := dev.Alloc(l2FlushBytes)
 	if err != nil {
 		return nil, err
@@ -153,7 +156,7 @@ func benchOne(path, line string, o *Options, b *BenchOptions, dev *nvrtc.Device,
 		}
 	}
 	r := BenchResult{Launch: p.Launch.Src}
-	c, err := gpu.Compile(p.Kernel, o.LineInfo)
+	c, err := p.compile(o.LineInfo)
 	if err != nil {
 		return r, err
 	}

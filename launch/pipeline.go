@@ -116,6 +116,9 @@ type Prepared struct {
 	// has neither), and Config the index of the config bound (-1: none).
 	Tuning *autotune.Tuning
 	Config int
+	// Arch is the target architecture its GPU code is compiled for (from
+	// Options.Arch); "" is the GPU's own (see gpu.CompileFor).
+	Arch string
 	// Stdout receives what the kernel prints in the interpreter
 	// (tl.device_print); on the GPU the driver writes it to the process's
 	// standard output.
@@ -302,7 +305,7 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	if err != nil {
 		return nil, hosteval.Usage(err)
 	}
-	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, Stdout: o.stdout(), setup: s}, nil
+	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, Arch: o.Arch, Stdout: o.stdout(), setup: s}, nil
 }
 
 // compileIR runs sema on fn itself (not on the function its name finds:

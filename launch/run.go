@@ -150,6 +150,13 @@ func RunFile(path, line string, o *Options) (err error) {
 	if err != nil {
 		return err
 	}
+	// A target the GPU cannot run is refused before any tuning or run;
+	// without a GPU the run says so where it needs one.
+	if !o.Interpret {
+		if _, err := resolveTarget(o); err != nil && !errors.Is(err, gpu.ErrNoGPU) {
+			return err
+		}
+	}
 	if o.Config < 0 {
 		if p, err = p.Autotune(o); err != nil {
 			return err

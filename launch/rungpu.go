@@ -3,17 +3,19 @@ package launch
 // This file places a prepared launch's tensors on the GPU and runs it there.
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
 )
 
-// RunGPU compiles the launch's kernel (through the cache), copies the bound
-// tensors to the GPU, launches once, waits, and copies them back.
+// RunGPU compiles the launch's kernel for p.Arch (through the cache),
+// copies the bound tensors to the GPU, launches once, waits, and copies
+// them back.
 func (p *Prepared) RunGPU(lineInfo bool) (_ *gpu.Compiled, err error) {
 	defer p.sourced(&err)
-	c, err := gpu.Compile(p.Kernel, lineInfo)
+	c, err := p.compile(lineInfo)
 	if err != nil {
 		return nil, err
 	}
@@ -39,6 +41,36 @@ func (p *Prepared) RunGPU(lineInfo bool) (_ *gpu.Compiled, err error) {
 		return nil, err
 	}
 	return c, dt.Download()
+}
+
+// compile compiles the launch's kernel for p.Arch on the GPU; a target the
+// GPU cannot run is bad input.
+func (p *Prepared) compile(lineInfo bool) (*gpu.Compiled, error) {
+	c, err := gpu.CompileFor(p.Kernel, p.Arch, lineInfo)
+	if errors.Is(err, gpu.ErrTarget) {
+		return nil, hosteval.Usage(fmt.Errorf("--arch %s: %w", p.Arch, err))
+	}
+	return c, err
+}
+
+// target is the Target of o.Arch on the GPU; a target the GPU cannot run
+// is bad input.
+func target(o *Options) (gpu.Target, error) {
+	t, err := gpu.ResolveTarget(o.Arch)
+	if errors.Is(err, gpu.ErrTarget) {
+		return t, hosteval.Usage(fmt.Errorf("--arch %s: %w", o.Arch, err))
+	}
+	return t, err
+}
+
+// resolveTarget is target, reported before anything is compiled or tuned:
+// the note of code run through the PTX JIT goes to o.Stderr.
+func resolveTarget(o *Options) (gpu.Target, error) {
+	t, err := target(o)
+	if err == nil && t.Note() != "" {
+		fmt.Fprintln(o.stderr(), t.Note())
+	}
+	return t, err
 }
 
 // deviceArgs uploads the tensors of the launch (and the tensors that
