@@ -37,6 +37,7 @@ func gpyParse(text, file string, line0 int, mode py.CompileMode, fallback diag.P
 	if m == nil {
 		return nil, diag.Errorf(fallback, diag.CodeSyntax, "syntax error")
 	}
+	normalizeIdents(m)
 	return m, nil
 }
 

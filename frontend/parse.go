@@ -244,7 +244,7 @@ func (p *fileParser) importChunk(c *chunk) {
 // defChunk handles a (possibly decorated) top-level def.
 func (p *fileParser) defChunk(c *chunk) {
 	dl, _ := p.defLine(c)
-	name := leadingIdent(strings.TrimLeft(p.text[dl.start+dl.indent+3:dl.end], " \t"))
+	name := pyIdent(leadingIdent(strings.TrimLeft(p.text[dl.start+dl.indent+3:dl.end], " \t")))
 	defPos := diag.Pos{File: p.file.Name, Line: dl.line, Col: dl.indent + 1}
 	s, conv, text, d := p.parseChunk(c)
 	if d != nil {
