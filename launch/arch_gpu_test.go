@@ -34,44 +34,50 @@ func needNewerThanSM80(t *testing.T) {
 	}
 }
 
-// TestArchSM80GPU compiles the grouped matmul (one tl.dot in a K loop) for
-// sm_80 on a newer GPU and checks that the code is sm_80's (mma.sync, no
-// wgmma), that it ran through the driver's PTX JIT, and that its results
-// match the interpreter's. Without such a GPU it skips, unless
-// TRI_REQUIRE_GPU=1 and there is no GPU at all.
+// TestArchSM80GPU compiles two matmuls (one tl.dot in a K loop; tutorial
+// 03's is a wgmma pipeline on sm_90a) for sm_80 on a newer GPU and checks
+// that the code is sm_80's (mma.sync, no wgmma), that it ran through the
+// driver's PTX JIT, and that its results match the interpreter's; and that
+// the GPU's own target still runs a cubin, of its own code. Without such a
+// GPU it skips, unless TRI_REQUIRE_GPU=1 and there is no GPU at all.
 func TestArchSM80GPU(t *testing.T) {
 	needNewerThanSM80(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	p, err := Prepare("../samples/matmul_grouped.tri", "", &Options{Arch: "sm_80"})
-	require.NoError(t, err)
-	c, err := p.RunGPU(false)
-	require.NoError(t, err)
-	assert.Equal(t, "sm_80", c.Target.Arch)
-	assert.True(t, c.Target.JIT, "sm_80 code on %s runs through the PTX JIT", c.Target.Device)
-	assert.Contains(t, c.CUDA, "Target sm_80.")
-	assert.Contains(t, c.CUDA, "mma.sync.aligned.m16n8k16")
-	assert.NotContains(t, c.CUDA, "wgmma")
-	assert.Contains(t, c.Log, "registers", "the JIT's report is in the log")
+	own := gpu.DeviceTarget(mustDevice(t))
+	for _, path := range []string{"../samples/matmul_grouped.tri", "../samples/matmul_tutorial03.tri"} {
+		p, err := Prepare(path, "", &Options{Arch: "sm_80"})
+		require.NoError(t, err, path)
+		c, err := p.RunGPU(false)
+		require.NoError(t, err, path)
+		assert.Equal(t, "sm_80", c.Target.Arch, path)
+		assert.True(t, c.Target.JIT, "%s: sm_80 code on %s runs through the PTX JIT", path, c.Target.Device)
+		assert.Contains(t, c.CUDA, "Target sm_80.", path)
+		assert.Contains(t, c.CUDA, "mma.sync.aligned.m16n8k16", path)
+		assert.NotContains(t, c.CUDA, "wgmma", path)
+		assert.Contains(t, c.Log, "registers", "%s: the JIT's report is in the log", path)
 
-	var stdout, stderr bytes.Buffer
-	o := &Options{Arch: "sm_80", Check: true, Stdout: &stdout, Stderr: &stderr}
-	require.NoError(t, RunFile("../samples/matmul_grouped.tri", "", o), stderr.String())
-	assert.Contains(t, stdout.String(), "check c ")
-	assert.Contains(t, stdout.String(), "gpu matches the interpreter")
-	note := c.Target.Note()
-	assert.Equal(t, 1, strings.Count(stderr.String(), note+"\n"), "one note on stderr: %s", stderr.String())
+		var stdout, stderr bytes.Buffer
+		o := &Options{Arch: "sm_80", Check: true, Stdout: &stdout, Stderr: &stderr}
+		require.NoError(t, RunFile(path, "", o), "%s: %s", path, stderr.String())
+		assert.Contains(t, stdout.String(), "check c ", path)
+		assert.Contains(t, stdout.String(), "gpu matches the interpreter", path)
+		assert.Equal(t, 1, strings.Count(stderr.String(), c.Target.Note()+"\n"), "%s: one note on stderr: %s", path, stderr.String())
 
-	// The GPU's own target runs as before, without the note.
-	stdout.Reset()
-	stderr.Reset()
-	require.NoError(t, RunFile("../samples/matmul_grouped.tri", "", &Options{Check: true, Stdout: &stdout, Stderr: &stderr}))
-	assert.NotContains(t, stderr.String(), "PTX JIT")
-	own, err := Prepare("../samples/matmul_grouped.tri", "", &Options{})
-	require.NoError(t, err)
-	oc, err := own.RunGPU(false)
-	require.NoError(t, err)
-	assert.False(t, oc.Target.JIT)
-	assert.Equal(t, gpu.DeviceTarget(mustDevice(t)), oc.Target.Arch)
+		// The GPU's own target runs as before: a cubin, no note.
+		stdout.Reset()
+		stderr.Reset()
+		require.NoError(t, RunFile(path, "", &Options{Check: true, Stdout: &stdout, Stderr: &stderr}), path)
+		assert.NotContains(t, stderr.String(), "PTX JIT", path)
+		q, err := Prepare(path, "", &Options{})
+		require.NoError(t, err, path)
+		oc, err := q.RunGPU(false)
+		require.NoError(t, err, path)
+		assert.False(t, oc.Target.JIT, path)
+		assert.Equal(t, own, oc.Target.Arch, path)
+		if own == "sm_90a" && strings.Contains(path, "tutorial03") {
+			assert.Contains(t, oc.CUDA, "wgmma", "sm_90a's own code differs from sm_80's")
+		}
+	}
 }
 
 // TestArchSM80BenchAndTuneGPU: tri bench and the autotuner compile for the
@@ -79,6 +85,7 @@ func TestArchSM80GPU(t *testing.T) {
 func TestArchSM80BenchAndTuneGPU(t *testing.T) {
 	needNewerThanSM80(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("TRI_AUTOTUNE_CACHE", t.TempDir())
 	var stdout, stderr bytes.Buffer
 	rs, err := BenchFile("../samples/add.tri", "", &Options{Arch: "sm_80", Config: -1, Stdout: &stdout, Stderr: &stderr},
 		&BenchOptions{Warmup: 1, Rep: 1})
