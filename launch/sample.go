@@ -284,11 +284,23 @@ func (s *Sample) Interpret(seed int64) (*Outcome, error) {
 // RunGPU runs the sample's recorded launch on the GPU. Without a driver the
 // error wraps gpu.ErrNoGPU.
 func (s *Sample) RunGPU(seed int64) (*Outcome, error) {
-	return s.run(seed, func(p *Prepared) error { _, err := p.RunGPU(false); return err })
+	return s.RunGPUFor("", seed)
+}
+
+// RunGPUFor is RunGPU with the kernel compiled for target architecture
+// arch ("": the GPU's own), as `tri run --arch`: sm_80 code on a newer GPU
+// runs through the driver's PTX JIT (gpu.CompileFor).
+func (s *Sample) RunGPUFor(arch string, seed int64) (*Outcome, error) {
+	return s.runWith(&Options{Lets: s.Lets, Seed: seed, Arch: arch}, func(p *Prepared) error { _, err := p.RunGPU(false); return err })
 }
 
 func (s *Sample) run(seed int64, do func(*Prepared) error) (*Outcome, error) {
-	p, err := Prepare(s.Path, s.Launch, &Options{Lets: s.Lets, Seed: seed})
+	return s.runWith(&Options{Lets: s.Lets, Seed: seed}, do)
+}
+
+// runWith prepares the sample's launch under o and runs do on it.
+func (s *Sample) runWith(o *Options, do func(*Prepared) error) (*Outcome, error) {
+	p, err := Prepare(s.Path, s.Launch, o)
 	if err != nil {
 		return nil, err
 	}

@@ -136,3 +136,38 @@ func mustDevice(t *testing.T) *nvrtc.Device {
 	require.NoError(t, err)
 	return d
 }
+
+// TestPreparedArch: the target asked for reaches every launch prepared
+// under it, the configs the autotuner tries included, so that each is
+// compiled for it.
+func TestPreparedArch(t *testing.T) {
+	p, err := Prepare("../samples/add.tri", "", &Options{Arch: "sm_80"})
+	require.NoError(t, err)
+	assert.Equal(t, "sm_80", p.Arch)
+	o := &Options{Arch: "sm_86", Config: -1}
+	p, err = Prepare("../samples/matmul_autotuned.tri", "", o)
+	require.NoError(t, err)
+	q, err := p.setup.prepare(1, o.quiet())
+	require.NoError(t, err)
+	assert.Equal(t, "sm_86", q.Arch)
+	p, err = Prepare("../samples/add.tri", "", &Options{})
+	require.NoError(t, err)
+	assert.Empty(t, p.Arch, "no --arch: the GPU's own target")
+}
+
+// TestSampleRunGPUForSM80: a sample's launch run with sm_80 code through
+// the PTX JIT gives the interpreter's results (the conformance tests'
+// entry point).
+func TestSampleRunGPUForSM80(t *testing.T) {
+	needNewerThanSM80(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	s, err := ReadSample("../samples/softmax.tri")
+	require.NoError(t, err)
+	onGPU, err := s.RunGPUFor("sm_80", 1)
+	require.NoError(t, err)
+	ref, err := s.Interpret(1)
+	require.NoError(t, err)
+	for name, want := range ref.After {
+		require.NoError(t, closeEnough(name, onGPU.After[name], want, true), name)
+	}
+}
