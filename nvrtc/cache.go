@@ -109,10 +109,10 @@ func (c *Cache) write(path string, payload []byte) error {
 	return nil
 }
 
-// CompileCached compiles src like Compile, reusing the cubin and log of an
-// earlier identical compilation from c. A nil c compiles every time. Cache
-// failures never fail the compilation; hit reports whether the cache
-// answered.
+// CompileCached compiles src like Compile, reusing the cubin or PTX and the
+// log of an earlier identical compilation from c. A nil c compiles every
+// time. Cache failures never fail the compilation; hit reports whether the
+// cache answered.
 func CompileCached(c *Cache, src string, opt CompileOptions) (prog *Program, hit bool, err error) {
 	if c == nil {
 		prog, err = Compile(src, opt)
