@@ -89,9 +89,17 @@ type Source struct {
 
 // Host says how host Python runs and where it reports.
 type Host struct {
-	// Timeout bounds each evaluation (0: none); it is --timeout, named in
-	// the message of an evaluation that runs past it.
+	// Timeout bounds each evaluation (0: a minute); it is --timeout, named
+	// in the message of an evaluation that runs past it.
 	Timeout time.Duration
+	// Done, when closed, stops the evaluation in progress: a caller that
+	// gives up on a build (tri survey's timeout) closes it, so that the
+	// host code does not run on in its goroutine.
+	Done <-chan struct{}
+	// AllowIO (--allow-host-io) lets host code open files, import any
+	// module and compile code (boundary.go); the limits on time, depth and
+	// memory stay.
+	AllowIO bool
 	// Stderr receives what host code prints; nil discards it.
 	Stderr io.Writer
 	// Warn, if set, receives the warnings about decorator arguments that

@@ -312,7 +312,9 @@ type hostPython struct {
 	// bindings above it, as in Python.
 	limit   int
 	timeout time.Duration
-	broken  error // set when an evaluation ran past the timeout
+	done    <-chan struct{} // Host.Done
+	guard   *guard
+	broken  error // set when an evaluation was stopped: the interpreter is not used again
 	// mods are the other modules of the project whose host definitions an
 	// evaluation imported, each with its own globals (see imports.go).
 	mods    map[*frontend.File]*hostModule
@@ -334,12 +336,21 @@ var errNoInterpreter = errors.New("evaluating host Python (autotune configs, heu
 // (0: none).
 func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) (*hostPython, error) {
 	timeout := host.Timeout
-	if py.NewContext == nil || py.Compile == nil {
+	if timeout <= 0 {
+		timeout = defaultHostTimeout
+	}
+	if py.NewContext == nil || py.Compile == nil || py.VmEvalCode == nil {
 		return nil, errNoInterpreter
 	}
-	h := &hostPython{sf: sf, loaded: map[*frontend.HostFunc]bool{}, timeout: timeout, mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
+	installCallGuard()
+	h := &hostPython{sf: sf, loaded: map[*frontend.HostFunc]bool{}, timeout: timeout, done: host.Done, guard: &guard{maxHeap: maxHostHeap},
+		mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
 		h.ctx = py.NewContext(py.ContextOpts{})
+		if err := h.guard.attach(h.ctx); err != nil {
+			return nil, err
+		}
+		h.setupBoundary(host.AllowIO, stderr)
 		capability := py.MustNewMethod("_arch", func(py.Object) (py.Object, error) {
 			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(arch(), "sm_"), "a"))
 			if err != nil {
@@ -396,18 +407,6 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 			return nil, err
 		}
 		h.globals = host.Globals
-		h.globals["print"] = py.MustNewMethod("print", func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-			parts := make([]string, len(args))
-			for i, a := range args {
-				s, err := py.Str(a)
-				if err != nil {
-					return nil, err
-				}
-				parts[i] = string(s.(py.String))
-			}
-			fmt.Fprintln(stderr, strings.Join(parts, " "))
-			return py.None, nil
-		}, 0, "")
 		h.globals["triton"] = mods["triton"]
 		h.globals["__tri_autotune__"] = mods["triton"].Globals["autotune"]
 		h.globals["__tri_heuristics__"] = mods["triton"].Globals["heuristics"]
@@ -482,13 +481,26 @@ func (h *hostPython) eval(text string, pos diag.Pos, what string) (py.Object, er
 		return nil, err
 	}
 	return h.do(pos, what, func() (py.Object, error) {
-		code, err := py.Compile(src, h.sf.Path, py.EvalMode, 0, true)
+		code, err := h.compile(src, h.sf.Path, py.EvalMode)
 		if err != nil {
 			return nil, err
 		}
-		fixCells(code)
 		return h.ctx.RunCode(code, h.globals, h.globals, nil)
 	})
+}
+
+// compile compiles host code of file for the bounded interpreter: cells
+// fixed (fixCells) and polls of the guard added (instrument.go).
+func (h *hostPython) compile(src, file string, mode py.CompileMode) (*py.Code, error) {
+	code, err := py.Compile(src, file, mode, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	fixCells(code)
+	if err := instrument(code, hooks{tick: h.guard.tickFor(file), op: h.guard.opFunc}); err != nil {
+		return nil, err
+	}
+	return code, nil
 }
 
 // call calls a Python function with Go-made arguments.
@@ -532,45 +544,94 @@ func forGpython(text string) string {
 	return expandUnpacking(expandFStrings(text))
 }
 
-// do runs one step of the interpreter, turning Python exceptions into
-// diagnostics placed in the kernel file (at the innermost line of the file
-// in the traceback, else at pos), panics into internal errors, and a step
-// that runs past the timeout into an error; the interpreter is not used
-// again after that.
+// do runs one step of the interpreter in its own goroutine, turning
+// Python exceptions into diagnostics placed in the kernel file (at the
+// innermost line of the file in the traceback, else at pos), panics into
+// internal errors, and a step that the guard stopped (guard.go), ran past
+// the timeout or was cancelled by Host.Done into an error placed where the
+// code was stopped. After a stop the interpreter is not used again, and
+// the goroutine has ended or ends at its next poll of the guard.
 func (h *hostPython) do(pos diag.Pos, what string, f func() (py.Object, error)) (py.Object, error) {
 	if h.broken != nil {
 		return nil, h.broken
 	}
-	type result struct {
-		v   py.Object
-		err error
-	}
-	ch := make(chan result, 1)
+	ch := make(chan stepResult, 1)
+	h.guard.begin()
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				ch <- result{err: hosteval.Usage(diag.Errorf(pos, diag.CodeInternal, "%s: internal error of the Python interpreter (gpython): %v", what, r))}
+				if s, ok := r.(*hostStop); ok {
+					ch <- stepResult{err: s}
+					return
+				}
+				ch <- stepResult{err: hosteval.Usage(diag.Errorf(pos, diag.CodeInternal, "%s: internal error of the Python interpreter (gpython): %v", what, r))}
 			}
 		}()
 		v, err := f()
-		ch <- result{v, err}
+		ch <- stepResult{v, err}
 	}()
-	var timeout <-chan time.Time
-	if h.timeout > 0 {
-		timer := time.NewTimer(h.timeout)
-		defer timer.Stop()
-		timeout = timer.C
-	}
+	timer := time.NewTimer(h.timeout)
+	defer timer.Stop()
+	var r stepResult
 	select {
-	case r := <-ch:
-		if r.err != nil {
-			return nil, h.pyError(r.err, pos, what)
-		}
-		return r.v, nil
-	case <-timeout:
-		h.broken = hosteval.Usage(diag.Errorf(pos, diag.CodeTimeout, "%s: the Python code ran longer than --timeout %v", what, h.timeout))
+	case r = <-ch:
+	case <-timer.C:
+		r = h.stop(ch, fmt.Sprintf("host code ran longer than --timeout %v", h.timeout))
+	case <-h.done:
+		r = h.stop(ch, "host code was stopped: its command gave up on it (--timeout)")
+	}
+	if s, ok := r.err.(*hostStop); ok {
+		h.broken = h.stopError(s, pos, what)
 		return nil, h.broken
 	}
+	if r.err != nil {
+		err := h.pyError(r.err, pos, what)
+		if h.guard.halted.Load() != nil {
+			h.broken = err // stopped by a MemoryError of the heap limit
+		}
+		return nil, err
+	}
+	return r.v, nil
+}
+
+// stopGrace is how long do waits, after halting the guard, for the
+// goroutine to say where it stopped.
+const stopGrace = 500 * time.Millisecond
+
+// stop halts the evaluation and returns its result: the stop, placed where
+// the code was, if the goroutine reports it in time.
+func (h *hostPython) stop(ch <-chan stepResult, why string) stepResult {
+	h.guard.halt(why)
+	select {
+	case r := <-ch:
+		if _, ok := r.err.(*hostStop); ok {
+			return r
+		}
+	case <-time.After(stopGrace):
+	}
+	return stepResult{err: &hostStop{msg: why}}
+}
+
+// stepResult is what a step of the interpreter returns.
+type stepResult struct {
+	v   py.Object
+	err error
+}
+
+// stopError is the diagnostic of a stopped evaluation.
+func (h *hostPython) stopError(s *hostStop, pos diag.Pos, what string) error {
+	at := pos
+	if s.file != "" && s.line > 0 {
+		at = diag.Pos{File: s.file, Line: s.line, Col: 1}
+		if s.file == h.sf.Path {
+			at = h.linePos(s.line)
+		}
+	}
+	d := diag.Errorf(at, diag.CodeTimeout, "%s: %s", what, s.msg)
+	if at.Line != pos.Line && pos.IsValid() {
+		d.WithNote(pos, "while evaluating this")
+	}
+	return hosteval.Usage(d)
 }
 
 // pyError converts an error of the interpreter to a diagnostic.
@@ -608,7 +669,7 @@ func (h *hostPython) pyError(err error, pos diag.Pos, what string) error {
 	if len(frames) > 0 {
 		at = frames[len(frames)-1]
 	}
-	d = diag.Errorf(at, diag.CodeValue, "%s: %s", what, msg)
+	d = diag.Errorf(at, diag.CodeValue, "%s: %s", what, escapeControls(msg))
 	for i := len(frames) - 2; i >= 0; i-- {
 		if frames[i].Line != at.Line && frames[i].Line != pos.Line {
 			d.WithNote(frames[i], "called from here")

@@ -149,11 +149,10 @@ func (h *hostPython) requireIn(m *hostModule, names []string, pos diag.Pos, what
 	for _, hf := range need {
 		m.loaded[hf] = true
 		_, err := h.do(hf.Pos, what, func() (py.Object, error) {
-			code, err := py.Compile(h.padded(hf), m.file.Name, py.ExecMode, 0, true)
+			code, err := h.compile(h.padded(hf), m.file.Name, py.ExecMode)
 			if err != nil {
 				return nil, err
 			}
-			fixCells(code)
 			return h.ctx.RunCode(code, m.globals, m.globals, nil)
 		})
 		if err != nil {
