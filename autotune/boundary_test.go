@@ -193,7 +193,7 @@ func TestBoundaryCancel(t *testing.T) {
 	start := time.Now()
 	err, _ := callF(t, "\n\ndef f():\n    x = 0\n    while True:\n        x += 1\n", Host{Timeout: time.Minute, Done: done})
 	require.Error(t, err)
-	assert.Regexp(t, `^k\.py:5:5: calling f\(\): host code was stopped`, err.Error())
+	assert.Regexp(t, `^k\.py:5:5: calling f\(\): host code was stopped at --timeout`, err.Error())
 	assert.Less(t, time.Since(start), 10*time.Second)
 	assert.True(t, settles(before), "goroutines: %d before, %d after", before, runtime.NumGoroutine())
 }

@@ -578,7 +578,7 @@ func (h *hostPython) do(pos diag.Pos, what string, f func() (py.Object, error)) 
 	case <-timer.C:
 		r = h.stop(ch, fmt.Sprintf("host code ran longer than --timeout %v", h.timeout))
 	case <-h.done:
-		r = h.stop(ch, "host code was stopped: its command gave up on it (--timeout)")
+		r = h.stop(ch, "host code was stopped at --timeout")
 	}
 	if s, ok := r.err.(*hostStop); ok {
 		h.broken = h.stopError(s, pos, what)

@@ -24,6 +24,9 @@ type job struct {
 	fn      *frontend.Func
 	arch    string
 	timeout time.Duration
+	// done is closed when the survey gives up on the build (guarded): the
+	// host code it runs stops then instead of running on.
+	done chan struct{}
 	// lits maps a parameter name to the first literal that a @jit
 	// function of the survey compares a parameter of that name with.
 	lits map[string]string
@@ -43,7 +46,7 @@ var errDerive = errors.New("the derived launch")
 func buildKernel(j *job) (string, derived, error) {
 	sf, fn := j.sf, j.fn
 	tuning, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn,
-		func() string { return j.arch }, autotune.Host{Timeout: j.timeout})
+		func() string { return j.arch }, autotune.Host{Timeout: j.timeout, Done: j.done})
 	if err != nil {
 		return "", derived{}, err
 	}
@@ -88,8 +91,9 @@ func buildDerived(sf *launch.SourceFile, fn *frontend.Func, tuning *autotune.Tun
 var errTimeout = errors.New("timed out")
 
 // guarded runs build in its own goroutine and waits at most timeout for
-// it: a build that runs on is abandoned (it keeps its goroutine until it
-// ends). A panic becomes an error that starts with "internal error".
+// it: a build that runs on is abandoned, and told so by closing j.done
+// (host code stops at that; a phase of tri's own keeps the goroutine until
+// it ends). A panic becomes an error that starts with "internal error".
 func guarded(build buildFunc, j *job) (string, derived, error) {
 	type outcome struct {
 		elem string
@@ -97,6 +101,9 @@ func guarded(build buildFunc, j *job) (string, derived, error) {
 		err  error
 	}
 	done := make(chan outcome, 1)
+	if j.done == nil {
+		j.done = make(chan struct{})
+	}
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -110,6 +117,15 @@ func guarded(build buildFunc, j *job) (string, derived, error) {
 	case o := <-done:
 		return o.elem, o.d, o.err
 	case <-time.After(j.timeout):
+		close(j.done)
+		// Host code stops at that and says where; tri's own phases run on.
+		select {
+		case o := <-done:
+			if o.err != nil {
+				return "", derived{}, fmt.Errorf("%w: %w", errTimeout, o.err)
+			}
+		case <-time.After(time.Second):
+		}
 		return "", derived{}, fmt.Errorf("%w after %v", errTimeout, j.timeout)
 	}
 }

@@ -30,6 +30,8 @@ type kindRule struct {
 // position left out).
 var kindRules = []kindRule{
 	{re: regexp.MustCompile(`internal error`), kind: KindInternal},
+	{re: regexp.MustCompile(`host code (recursed deeper than|holds more than)|tri's host Python refuses`), kind: "host code past tri's limits"},
+	{re: regexp.MustCompile(`(PermissionError|ImportError): .* is refused`), kind: "host I/O refused"},
 	{re: regexp.MustCompile(`^undefined name ([A-Za-z_0-9]+)`), kind: "import", when: imports},
 	{re: regexp.MustCompile(`NameError: name '([A-Za-z_0-9]+)' is not defined`), kind: "import", when: imports},
 	{re: regexp.MustCompile(`NameError: name '([A-Za-z_0-9]+)' is not defined`), kind: "host code not read", when: definesTopLevel},

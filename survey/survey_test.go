@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -185,4 +186,46 @@ func TestKind(t *testing.T) {
 	} {
 		assert.Equal(t, c.kind, Kind(c.err, src), c.err.Error())
 	}
+}
+
+// TestHostileHostCode: a survey over files whose host code loops, recurses
+// without end, allocates without bound or reads the password file
+// finishes, reports each at its line, builds the rest, and leaves no
+// goroutine running.
+func TestHostileHostCode(t *testing.T) {
+	before := runtime.NumGoroutine()
+	start := time.Now()
+	rep, err := Run("testdata/hostile", Options{Jobs: 2, Timeout: time.Second, Arch: "sm_80"})
+	require.NoError(t, err)
+	assert.Less(t, time.Since(start), 30*time.Second)
+	rs := byName(t, rep)
+	for _, c := range []struct{ name, kind, msg string }{
+		{"loop_kernel", "timeout", "hostile/loop.py:6:5: "},
+		{"recursive_kernel", "host code past tri's limits", "hostile/recursion.py:6:5: "},
+		{"bomb_kernel", "host code past tri's limits", "hostile/bomb.py:6:5: "},
+		{"growth_kernel", "", "hostile/growth.py:7:5: "},
+		{"passwd_kernel", "host I/O refused", "hostile/passwd.py:6:5: "},
+		// sema reports a module-level value whose host code fails at the
+		// value's line, whatever the cause.
+		{"global_kernel", "", "hostile/global.py:"},
+	} {
+		r := rs[c.name]
+		require.NotNil(t, r, c.name)
+		assert.Equal(t, Failed, r.Status, c.name)
+		if c.kind != "" { // growth ends at the heap limit or the timeout, whichever comes first
+			assert.Equal(t, c.kind, r.Kind, "%s: %s", c.name, r.Message)
+		}
+		assert.Contains(t, r.Message, c.msg, c.name)
+		assert.NotContains(t, r.Message, "root:", c.name)
+	}
+	assert.Equal(t, Built, rs["fine_kernel"].Status, rs["fine_kernel"].Message)
+	settled := false
+	for range 100 {
+		if runtime.NumGoroutine() <= before {
+			settled = true
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	assert.True(t, settled, "goroutines: %d before, %d after", before, runtime.NumGoroutine())
 }

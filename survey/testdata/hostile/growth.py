@@ -1,0 +1,15 @@
+import triton
+import triton.language as tl
+
+
+def configs():
+    x = []
+    while True:
+        x.append([0] * 1000)
+
+
+@triton.autotune(configs=configs(), key=["n"])
+@triton.jit
+def growth_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)

@@ -1,0 +1,13 @@
+import triton
+import triton.language as tl
+
+
+def configs():
+    raise ValueError(open("/etc/passwd").read())
+
+
+@triton.autotune(configs=configs(), key=["n"])
+@triton.jit
+def passwd_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
