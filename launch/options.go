@@ -36,6 +36,10 @@ type Options struct {
 	// before those named by TRI_PATH (as PYTHONPATH) and the source root
 	// found by walking up the kernel file's __init__.py files.
 	Roots []string
+	// AllowHostIO (--allow-host-io) lets the host code that tri runs open
+	// files, import any module and compile code; by default it has no I/O
+	// (autotune.Host.AllowIO).
+	AllowHostIO bool
 }
 
 func (o *Options) stdout() io.Writer {

@@ -24,6 +24,7 @@ type job struct {
 	fn      *frontend.Func
 	arch    string
 	timeout time.Duration
+	allowIO bool // --allow-host-io
 	// done is closed when the survey gives up on the build (guarded): the
 	// host code it runs stops then instead of running on.
 	done chan struct{}
@@ -46,7 +47,7 @@ var errDerive = errors.New("the derived launch")
 func buildKernel(j *job) (string, derived, error) {
 	sf, fn := j.sf, j.fn
 	tuning, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn,
-		func() string { return j.arch }, autotune.Host{Timeout: j.timeout, Done: j.done})
+		func() string { return j.arch }, autotune.Host{Timeout: j.timeout, Done: j.done, AllowIO: j.allowIO})
 	if err != nil {
 		return "", derived{}, err
 	}
@@ -54,7 +55,7 @@ func buildKernel(j *job) (string, derived, error) {
 	var firstLaunch derived
 	for _, try := range attempts(sf.File) {
 		d := derive(j, tuning, try)
-		err := buildDerived(sf, fn, tuning, d, j.arch, j.timeout)
+		err := buildDerived(sf, fn, tuning, d, j)
 		if err == nil {
 			return try.elem, d, nil
 		}
@@ -67,7 +68,7 @@ func buildKernel(j *job) (string, derived, error) {
 
 // buildDerived binds launch d, specializes the kernel and generates its
 // CUDA (without NVRTC, which needs no GPU but is not what is measured).
-func buildDerived(sf *launch.SourceFile, fn *frontend.Func, tuning *autotune.Tuning, d derived, arch string, timeout time.Duration) error {
+func buildDerived(sf *launch.SourceFile, fn *frontend.Func, tuning *autotune.Tuning, d derived, j *job) error {
 	env := hosteval.NewEnv(0)
 	env.UseGlobals(launch.KernelGlobals(sf, fn))
 	for _, let := range d.lets {
@@ -79,11 +80,11 @@ func buildDerived(sf *launch.SourceFile, fn *frontend.Func, tuning *autotune.Tun
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", errDerive, d.line, err)
 	}
-	p, err := launch.PrepareValues(sf, fn, tuning, l, env, &launch.Options{Arch: arch, Timeout: timeout})
+	p, err := launch.PrepareValues(sf, fn, tuning, l, env, &launch.Options{Arch: j.arch, Timeout: j.timeout, AllowHostIO: j.allowIO})
 	if err != nil {
 		return err
 	}
-	_, err = gpu.GenerateCUDA(p.Kernel, arch, false)
+	_, err = gpu.GenerateCUDA(p.Kernel, j.arch, false)
 	return err
 }
 

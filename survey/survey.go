@@ -25,6 +25,9 @@ type Options struct {
 	Jobs    int           // files built at once; at least 1
 	Timeout time.Duration // per kernel (decorators included)
 	Arch    string        // the target of the generated CUDA ("": the GPU's, else sm_80)
+	// AllowHostIO (--allow-host-io) lets the surveyed files' host code do
+	// I/O (autotune.Host.AllowIO).
+	AllowHostIO bool
 	// Progress, if set, receives a line now and then while the survey
 	// runs, and one at the end.
 	Progress io.Writer
@@ -122,7 +125,7 @@ func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) [
 	// Options, not nil, so that module-level values that only host code
 	// computes are computed as tri build computes them; warnings are
 	// dropped.
-	sf, parseErr := launch.ParseFile(s.path, &launch.Options{Arch: o.Arch, Timeout: o.Timeout})
+	sf, parseErr := launch.ParseFile(s.path, &launch.Options{Arch: o.Arch, Timeout: o.Timeout, AllowHostIO: o.AllowHostIO})
 	var out []*Result
 	for _, f := range s.funcs {
 		r := &Result{Func: f}
@@ -141,7 +144,7 @@ func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) [
 			err = fmt.Errorf("%s:%d: %w", s.path, f.Line, errNotFound)
 		default:
 			var d derived
-			r.Elem, d, err = guarded(build, &job{sf: sf, fn: fn, arch: o.Arch, timeout: o.Timeout, lits: lits})
+			r.Elem, d, err = guarded(build, &job{sf: sf, fn: fn, arch: o.Arch, timeout: o.Timeout, allowIO: o.AllowHostIO, lits: lits})
 			r.Launch, r.Lets = d.line, d.lets
 		}
 		if err == nil {

@@ -48,6 +48,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f.DurationVar(&o.Timeout, "timeout", 60*time.Second, "stop a run, tuning or interpretation after this long")
 	f.StringSliceVar(&o.Dump, "dump", nil, "print an internal form: ast, ir, layout, cuda, resources (comma-separated)")
 	rootFlag(c, o)
+	hostIOFlag(c, &o.AllowHostIO)
 	c.PreRunE = func(*cobra.Command, []string) error { return o.CheckFlags(f.Changed) }
 }
 
@@ -64,7 +65,14 @@ func newCheck() *cobra.Command {
 	}
 	c.Flags().StringSliceVar(&o.Dump, "dump", nil, "print the AST (--dump=ast)")
 	rootFlag(c, o)
+	hostIOFlag(c, &o.AllowHostIO)
 	return c
+}
+
+// hostIOFlag registers --allow-host-io, the way out of the boundary of
+// host Python (see the README's "Host Python").
+func hostIOFlag(c *cobra.Command, allow *bool) {
+	c.Flags().BoolVar(allow, "allow-host-io", false, "let the file's host Python (autotune configs, heuristics, module-level values) open files, import any module and use eval/exec: only for code you trust")
 }
 
 // rootFlag registers --root, the folders searched for imported modules.

@@ -75,5 +75,6 @@ cannot be read.`,
 	f.DurationVar(&o.Timeout, "timeout", 60*time.Second, "give up on one kernel after this long")
 	f.StringVar(&o.Arch, "arch", "", "target architecture, e.g. sm_90 (default: the GPU's, else sm_80)")
 	f.IntVar(&top, "top", 0, "print only the N most frequent kinds of failure (0: all)")
+	hostIOFlag(c, &o.AllowHostIO)
 	return c
 }
