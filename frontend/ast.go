@@ -39,6 +39,12 @@ type File struct {
 	Scope []*Binding
 	// mod is the file as a module of a Loader; nil for a file parsed alone.
 	mod *module
+	// body is every top-level statement in source order, those inside the
+	// arms of module-level if and try statements with their arm, and text
+	// the normalized source they are cut from: what the module's
+	// evaluation runs (exec.go).
+	body []*chunk
+	text string
 }
 
 // Func returns the @jit function the name stands for in f (where a module
@@ -63,6 +69,11 @@ type Global struct {
 	Pos       diag.Pos
 	Value     Expr
 	Constexpr bool // wrapped in tl.constexpr(...) or annotated : tl.constexpr
+	// Stale is set where Value, evaluated after the whole module ran (as
+	// sema evaluates it), would read a name the module bound again after
+	// this binding: the value must come from host code run in order, or
+	// Stale is the error, placed at Pos.
+	Stale string
 }
 
 // HostFunc is a top-level non-@jit function, or a top-level assignment to a
@@ -331,6 +342,10 @@ type (
 		// Unpacked is the dict of a **kwargs argument (What "**kwargs
 		// argument"), which a launch line unpacks; nil otherwise.
 		Unpacked Expr
+		// Target and Value are set for the walrus operator, Target :=
+		// Value, which module code evaluates and kernels do not.
+		Target *Name
+		Value  Expr
 	}
 )
 

@@ -186,6 +186,14 @@ func (m *module) eval(e Expr, depth int) (constValue, bool) {
 	case *Const:
 		return constValue{kind: e.Kind, i: e.Int, f: e.Float, s: e.Str, b: e.Bool}, true
 	case *Name:
+		if fr := m.locals; fr != nil && !fr.globals[e.ID] {
+			if b, ok := fr.locals[e.ID]; ok {
+				if b.Global == nil || b.Err != nil {
+					return constValue{}, false
+				}
+				return m.eval(b.Global.Value, depth+1)
+			}
+		}
 		s, d := m.lookup(e.ID)
 		if d == nil && s.Kind == SymNone && e.ID == "__name__" {
 			// Imported, never run as a script: if __name__ == "__main__"
@@ -247,6 +255,8 @@ func (m *module) eval(e Expr, depth int) (constValue, bool) {
 		return binary(e.Op, x, y)
 	case *Call:
 		return m.evalCall(e, depth)
+	case *BadExpr:
+		return m.walrus(e, depth)
 	}
 	return constValue{}, false
 }

@@ -109,6 +109,7 @@ func (p *fileParser) armTest(c *chunk, word string) Expr {
 	if pad > 0 {
 		line0--
 	}
+	src, rw := modernize(src) // (W := f()) > 2, 1_000
 	m, d := gpyParse(src+body, p.file.Name, line0, py.ExecMode, at)
 	if d != nil {
 		return &BadExpr{At: At{at}, What: "this condition"}
@@ -129,7 +130,7 @@ func (p *fileParser) armTest(c *chunk, word string) Expr {
 	if !ok {
 		return &BadExpr{At: At{at}, What: "this condition"}
 	}
-	conv := &converter{file: p.file.Name, line0: line0, aliases: p.file.Aliases}
+	conv := &converter{file: p.file.Name, line0: line0, aliases: p.file.Aliases, rw: rw}
 	return conv.expr(ifs.Test)
 }
 

@@ -18,9 +18,15 @@
 // A file is a Python module: File.Lookup gives what a module-level name
 // stands for after Python would have imported the file, following imports
 // into the project's other modules, which a Loader finds under the source
-// roots and parses only when a name is needed (modules.go, lookup.go); the
+// roots and parses only when a name is needed (modules.go, lookup.go). A
+// module's top level is evaluated statement by statement in source order
+// (exec.go): assignments, augmented assignments, loops, star imports,
+// attribute assignments on modules and the globals of functions called at
+// module level bind names as Python binds them, values tri cannot compute
+// without host code are left to sema or the host evaluator, and a name
+// whose value tri cannot know is an error placed where it is bound. The
 // arms of if and try statements that run are chosen as Python would choose
-// them on a CUDA machine (branch.go). Nothing is executed.
+// them on a CUDA machine (branch.go). No host code is run by the frontend.
 //
 // The AST keeps a position on every node and records only the Python subset
 // that kernels use; everything else becomes Unsupported or BadExpr nodes so

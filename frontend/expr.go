@@ -105,7 +105,11 @@ func (c *converter) expr(e ast.Expr) Expr {
 		return &BoolOp{At: At{c.pos(e.Pos)}, Op: op, Values: c.exprs(e.Values)}
 	case *ast.Compare:
 		if c.rw.isWalrus(e.Pos) {
-			return &BadExpr{At: At{c.pos(e.Pos)}, What: "the walrus operator :="}
+			bad := &BadExpr{At: At{c.pos(e.Pos)}, What: "the walrus operator :="}
+			if n, ok := c.expr(e.Left).(*Name); ok && len(e.Comparators) == 1 {
+				bad.Target, bad.Value = n, c.expr(e.Comparators[0])
+			}
+			return bad
 		}
 		out := &Compare{At: At{c.pos(e.Pos)}, Left: c.expr(e.Left), Rights: c.exprs(e.Comparators)}
 		for _, op := range e.Ops {

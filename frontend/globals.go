@@ -5,6 +5,8 @@ package frontend
 // wrappers (k = triton.jit(f), k = triton.heuristics({...})(k)).
 
 import (
+	"strings"
+
 	"github.com/go-python/gpython/ast"
 
 	"github.com/tri-lang/tri/diag"
@@ -224,4 +226,37 @@ func withoutJit(decos []*Decorator, drop bool) []*Decorator {
 		out = append(out, d)
 	}
 	return out
+}
+
+// isAugAssign reports, from its first line, whether a statement is
+// NAME op= value.
+func isAugAssign(first string) bool {
+	word := leadingIdent(strings.TrimLeft(first, " \t"))
+	if word == "" || pythonKeywords[word] {
+		return false
+	}
+	rest := strings.TrimLeft(strings.TrimLeft(first, " \t")[len(word):], " \t")
+	for _, op := range []string{"+=", "-=", "*=", "/=", "//=", "%=", "**=", "<<=", ">>=", "&=", "|=", "^=", "@="} {
+		if strings.HasPrefix(rest, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// augAssignChunk records a top-level NAME op= value as host code binding
+// NAME: the host evaluator runs it after the name's earlier bindings, as
+// Python does, where the module's evaluation (exec.go) cannot compute it.
+func (p *fileParser) augAssignChunk(c *chunk) {
+	s, conv, text, d := p.parseChunk(c)
+	if d != nil || conv.rw.changesHostMeaning() {
+		return
+	}
+	as, ok := s.(*ast.AugAssign)
+	if !ok {
+		return
+	}
+	if n, ok := as.Target.(*ast.Name); ok {
+		p.addHost(&HostFunc{Name: string(n.Id), Pos: p.at(c), Source: text, Assign: true})
+	}
 }

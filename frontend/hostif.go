@@ -170,3 +170,11 @@ func (f *File) dropHostDef(name string) {
 	}
 	f.HostStmts = out
 }
+
+// HostComputes reports whether running f's host statements for g's name,
+// in order, gives g: g is the name's last top-level host binding, so the
+// host evaluator (File.HostValue) computes its value.
+func (f *File) HostComputes(g *Global) bool {
+	defs := f.HostBindings(g.Name, 0)
+	return len(defs) > 0 && defs[len(defs)-1].Pos.Line == g.Pos.Line
+}

@@ -92,13 +92,15 @@ func loneModule(f *File) *module {
 	return &module{loader: l, file: f, arms: map[*Arm]armState{}, cache: map[string]lookupResult{}}
 }
 
-// lookup resolves name in m: the last binding on the arms that run. The
-// answer is kept unless an arm was being decided meanwhile (an arm counts
-// as not running while it is decided).
+// lookup resolves name in m: its binding after m's top level ran
+// (exec.go). The answer is kept unless the top level is still running or
+// an arm was being decided meanwhile (an arm counts as not running while
+// it is decided).
 func (m *module) lookup(name string) (Symbol, *diag.Diagnostic) {
 	if r, ok := m.cache[name]; ok {
 		return r.sym, r.err
 	}
+	m.run() // before name is busy: the top level may read it
 	l := m.loader
 	if m.byName == nil {
 		m.byName = map[string][]*Binding{}
@@ -116,19 +118,11 @@ func (m *module) lookup(name string) (Symbol, *diag.Diagnostic) {
 	}
 	l.busy[key] = true
 	defer delete(l.busy, key)
-	var last *Binding
-	for _, b := range m.byName[name] {
-		if m.runs(b.Arm) {
-			last = b
-		}
-	}
 	var r lookupResult
-	if last == nil {
-		r.sym, r.err = m.starLookup(name)
-	} else {
-		r.sym, r.err = m.resolve(last)
+	if b, in, ok := m.binding(name); ok {
+		r.sym, r.err = in.resolve(b)
 	}
-	if l.deciding == 0 {
+	if l.deciding == 0 && m.state == execDone {
 		m.cache[name] = r
 	}
 	return r.sym, r.err
@@ -140,27 +134,11 @@ type lookupResult struct {
 	err *diag.Diagnostic
 }
 
-// starLookup looks name up through the module's "from M import *".
-func (m *module) starLookup(name string) (Symbol, *diag.Diagnostic) {
-	for i := len(m.file.Scope) - 1; i >= 0; i-- {
-		b := m.file.Scope[i]
-		if b.Import == nil || b.Import.Name != "*" || !m.runs(b.Arm) {
-			continue
-		}
-		src, d := m.importModule(b.Import, b.Import.Module)
-		if d != nil || src.Kind != SymModule {
-			continue
-		}
-		if s, d := src.File.module().lookup(name); d != nil || s.Kind != SymNone {
-			return s, d
-		}
-	}
-	return Symbol{}, nil
-}
-
 // resolve turns a binding into what it stands for.
 func (m *module) resolve(b *Binding) (Symbol, *diag.Diagnostic) {
 	switch {
+	case b.Err != nil:
+		return Symbol{}, b.Err
 	case b.Func != nil:
 		return Symbol{Kind: SymFunc, Name: b.Name, Func: b.Func, File: m.file, Pos: b.Pos}, nil
 	case b.Global != nil:

@@ -75,25 +75,26 @@ func TestLookup(t *testing.T) {
 		name string
 		want string // Symbol.Describe(), or the error's text after the file name
 	}{
-		{"proj", "module proj"},                          // import proj.ops.helpers binds proj
-		{"h", "module proj.ops.helpers"},                 // import ... as
-		{"helpers", "module proj.ops.helpers"},           // from . import helpers
-		{"twice", "@jit function twice"},                 // from .helpers import
-		{"my_exp", "global my_exp"},                      // a module-level alias
-		{"rsqrt", "global rsqrt"},                        // an alias of a libdevice function
-		{"clamp", "@jit function clamp"},                 // from a sibling
-		{"BLOCK", "global BLOCK"},                        // from ..consts
-		{"consts", "module proj.consts"},                 // from .. import consts
-		{"reexported", "@jit function twice"},            // an __init__.py re-export
-		{"by_hasattr", "@jit function by_hasattr"},       // if hasattr(tl, ...)
-		{"fast_twice", "@jit function twice"},            // try: missing module, except: sibling
-		{"best_max", "triton.language.maximum"},          // try: a name Triton lacks
-		{"shared_helper", "@jit function shared_helper"}, // found through a search root
-		{"host_only", "host code at"},                    // a def that is not @jit
-		{"TABLE", "global TABLE"},                        // host values are globals too, read only if used
-		{"myself", "module proj.ops.kernel"},             // a submodule of a package
-		{"starred", "global __all_ops__"},                // from .ops import * in __init__.py
-		{"nothing_here", "nothing"},                      // not bound: no error, sema reports it
+		{"proj", "module proj"},                            // import proj.ops.helpers binds proj
+		{"h", "module proj.ops.helpers"},                   // import ... as
+		{"helpers", "module proj.ops.helpers"},             // from . import helpers
+		{"twice", "@jit function twice"},                   // from .helpers import
+		{"my_exp", "global my_exp"},                        // a module-level alias
+		{"rsqrt", "global rsqrt"},                          // an alias of a libdevice function
+		{"clamp", "@jit function clamp"},                   // from a sibling
+		{"BLOCK", "global BLOCK"},                          // from ..consts
+		{"consts", "module proj.consts"},                   // from .. import consts
+		{"reexported", "@jit function twice"},              // an __init__.py re-export
+		{"by_hasattr", "@jit function by_hasattr"},         // if hasattr(tl, ...)
+		{"fast_twice", "@jit function twice"},              // try: missing module, except: sibling
+		{"best_max", "triton.language.maximum"},            // try: a name Triton lacks
+		{"shared_helper", "@jit function shared_helper"},   // found through a search root
+		{"host_only", "host code at"},                      // a def that is not @jit
+		{"TABLE", "global TABLE"},                          // host values are globals too, read only if used
+		{"myself", "module proj.ops.kernel"},               // a submodule of a package
+		{"starred", "global ALL_OPS"},                      // from .ops import * in __init__.py
+		{"hidden", "cannot import name _HIDDEN from proj"}, // * leaves out private names
+		{"nothing_here", "nothing"},                        // not bound: no error, sema reports it
 		{"missing_name", ":10:1: cannot import name missing_name from proj.ops.helpers ("},
 		{"x", ":11:1: attempted relative import beyond top-level package: ...beyond from proj.ops.kernel"},
 		{"loop", "cyc_a.py:1:1: import cycle: loop in proj.ops.cyc_a is defined through itself"},
@@ -111,7 +112,7 @@ func TestLookup(t *testing.T) {
 	}
 	s, d := f.Lookup("BLOCK")
 	require.Nil(t, d)
-	assert.Equal(t, "(2 * BASE)", FormatExpr(s.Global.Value), "evaluated where it is defined")
+	assert.Equal(t, "4", FormatExpr(s.Global.Value), "computed where it is defined")
 	assert.True(t, strings.HasSuffix(s.File.Name, filepath.Join("proj", "consts.py")))
 	s, d = f.Lookup("my_exp")
 	require.Nil(t, d)
@@ -237,7 +238,7 @@ func TestNestedArms(t *testing.T) {
 	s, d := f.Lookup("LIMIT")
 	require.Nil(t, d)
 	require.Equal(t, SymGlobal, s.Kind, "bound in the finally of a try inside an if")
-	assert.Equal(t, "(-4)", FormatExpr(s.Global.Value))
+	assert.Equal(t, "-4", FormatExpr(s.Global.Value))
 	s, d = f.Lookup("torch")
 	require.Nil(t, d)
 	assert.Equal(t, "torch", s.Path, "the try body runs: torch is taken to exist")

@@ -19,6 +19,8 @@ package frontend
 //   - x := v inside brackets or an if/elif/while header becomes x == v; the
 //     converter turns that comparison into a BadExpr (Triton's code
 //     generator has no walrus operator either).
+//   - 1_000 (underscores in a number) becomes "  1000": the digits move
+//     right over the underscores and spaces fill their place.
 //   - {..., **d} (a dict display that unpacks another): the "**" becomes
 //     "0:", an item with a key; the converter gives that item a nil key
 //     again, as Python's own AST does. Host code with it keeps its meaning
@@ -235,6 +237,16 @@ func modernize(text string) (string, *rewrites) {
 				j++
 			}
 			word := text[i:j]
+			if '0' <= c && c <= '9' && strings.Contains(word, "_") {
+				// 1_000: the digits move right over the underscores,
+				// spaces before them keep the token's end in place.
+				digits := strings.ReplaceAll(word, "_", "")
+				pad := len(word) - len(digits)
+				for k := range pad {
+					buf[i+k] = ' '
+				}
+				copy(buf[i+pad:j], digits)
+			}
 			if stmtWord == "" && len(stack) == 0 {
 				stmtWord = word
 			}

@@ -66,6 +66,15 @@ type module struct {
 	arms   map[*Arm]armState
 	byName map[string][]*Binding // the file's Scope by name, made on first lookup
 	cache  map[string]lookupResult
+	// What the evaluation of the top level (exec.go) found: how far it
+	// ran, the binding of each name, the bindings other modules made by
+	// attribute assignment, the host functions it may call, and the
+	// locals of the one it is running.
+	state  execState
+	env    map[string]*Binding
+	sets   map[string]override
+	defs   map[string]*hostDefn
+	locals *frame
 }
 
 // armState is what is known of whether an arm of a module-level if or try

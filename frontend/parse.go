@@ -87,6 +87,7 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		p.guard(c, p.checkHostSyntax)
 	}
 	chunks := p.expand(top, nil, 0)
+	file.body, file.text = p.joinContinuations(chunks), p.text
 	p.hostIfs(top)
 	kinds := make([]chunkKind, len(chunks))
 	for i, c := range chunks {
@@ -96,8 +97,11 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 		}
 	}
 	for i, c := range chunks {
-		if kinds[i] == kindAssign {
+		switch {
+		case kinds[i] == kindAssign:
 			p.guard(c, p.assignChunk)
+		case c.indent == 0 && isAugAssign(c.first(p.text)):
+			p.guard(c, p.augAssignChunk)
 		}
 	}
 	for i, c := range chunks {

@@ -64,6 +64,9 @@ type Binding struct {
 	Func   *Func
 	Global *Global
 	Import *Import
+	// Err is set where the module's evaluation cannot know the value
+	// (exec.go): a lookup of the name gives it.
+	Err *diag.Diagnostic
 }
 
 // Import is one name an import statement binds.

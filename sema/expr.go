@@ -140,6 +140,11 @@ func (c *compiler) global(f *frontend.File, g *frontend.Global, pos diag.Pos) *v
 	if c.globalsBusy[g] {
 		return c.errorf(pos, diag.CodeValue, "global %s is defined in terms of itself", g.Name)
 	}
+	if g.Stale != "" {
+		v := c.staleGlobal(f, g, pos)
+		c.globals[g] = v
+		return v
+	}
 	c.globalsBusy[g] = true
 	gf := &frame{env: map[string]*val{}, file: f}
 	value := g.Value

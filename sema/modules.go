@@ -172,6 +172,16 @@ func (ck *checker) used(s frontend.Symbol, name string, pos diag.Pos) {
 		if ck.seen[key] {
 			return
 		}
+		if s.Global.Stale != "" {
+			ck.seen[key] = true
+			if _, d := staleValue(s.File, s.Global); d != nil {
+				if pos.IsValid() && pos != d.Pos {
+					d.WithNote(pos, "the kernel uses %s here", name)
+				}
+				ck.diags.Add(d)
+			}
+			return
+		}
 		if _, ok := s.File.Value(s.Global.Value); ok {
 			ck.seen[key] = true
 			return
@@ -236,6 +246,31 @@ func noteUse(l *diag.List, before int, name string, use diag.Pos) {
 			d.WithNote(use, "the kernel uses %s here", name)
 		}
 	}
+}
+
+// staleValue computes a global whose expression would read names the
+// module binds again after it (frontend.Global.Stale): only host code run
+// in order computes it; without that, the error is placed at the binding.
+func staleValue(f *frontend.File, g *frontend.Global) (*frontend.Const, *diag.Diagnostic) {
+	if f.HostComputes(g) {
+		if k, ok, err := f.HostValue(g.Name); ok && err == nil {
+			return k, nil
+		}
+	}
+	return nil, diag.Errorf(g.Pos, diag.CodeValue, "%s", g.Stale)
+}
+
+// staleGlobal is the value of a stale global (staleValue) used at pos.
+func (c *compiler) staleGlobal(f *frontend.File, g *frontend.Global, pos diag.Pos) *val {
+	k, d := staleValue(f, g)
+	if d != nil {
+		if pos.IsValid() && pos != d.Pos {
+			d.WithNote(pos, "the kernel uses %s here", g.Name)
+		}
+		c.add(d)
+		return invalid
+	}
+	return c.expr(&frame{env: map[string]*val{}, file: f}, k)
 }
 
 // hostValue asks the loader's host evaluator for a global that sema could
