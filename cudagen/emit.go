@@ -17,6 +17,10 @@ import (
 func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if s, ok := r.(stopped); ok {
+				res, err = nil, stopError(opt.Context, k, s.pos)
+				return
+			}
 			res, err = nil, diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "internal error generating CUDA for kernel %s: %v", k.Name, r)
 		}
 	}()
@@ -29,6 +33,7 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	head := e.w
 	e.w = writer{}
 	e.kernel()
+	e.checkStop(ir.Pos{})
 	body := e.w
 	e.w = head
 	e.w.at = ir.Pos{}
@@ -602,6 +607,7 @@ func (e *emitter) control(s ir.Stmt) {
 
 // statement writes one value or assignment.
 func (e *emitter) statement(s ir.Stmt) {
+	e.checkStop(s.Position())
 	e.buildMaps(s)
 	switch s := s.(type) {
 	case *ir.Assign:

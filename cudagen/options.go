@@ -1,6 +1,7 @@
 package cudagen
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"regexp"
@@ -21,6 +22,10 @@ type Options struct {
 	// loops with cp.async, as on targets without the TMA unit, instead of
 	// with cp.async.bulk.tensor (so does TRI_TMA=0 in the environment).
 	NoTMA bool
+	// Context, where not nil, stops Generate once it is done: Generate
+	// then returns an error placed at the statement it was printing, in
+	// the words of context.Cause (tri's --timeout).
+	Context context.Context
 }
 
 func (o Options) arch() string { return targetArch(o.Arch) }

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -20,15 +21,18 @@ type Options struct {
 	Arch                string
 	LineInfo            bool
 	Seed                int64
-	Timeout             time.Duration
-	Dump                []string // ast, ir, layout, cuda, resources
-	Lets                []string // NAME=EXPR, in order
-	Saves               []string // NAME=F.npy
-	SaveInputs          string   // directory for every bound tensor before the launch
-	Interpret, Check    bool
-	Kernel, Signature   string // tri build -k/--signature
-	Output              string // tri build -o
-	Stdout, Stderr      io.Writer
+	// Timeout bounds parsing, specializing (unrolling and inlining) and
+	// generating CUDA together, from the start of the command, and then
+	// each of tuning and the run or interpretation; 0: no bound.
+	Timeout           time.Duration
+	Dump              []string // ast, ir, layout, cuda, resources
+	Lets              []string // NAME=EXPR, in order
+	Saves             []string // NAME=F.npy
+	SaveInputs        string   // directory for every bound tensor before the launch
+	Interpret, Check  bool
+	Kernel, Signature string // tri build -k/--signature
+	Output            string // tri build -o
+	Stdout, Stderr    io.Writer
 	// Debug compiles device assertions into the GPU code (tri run --debug,
 	// Triton's debug=True); the interpreter checks them always.
 	Debug bool
@@ -40,6 +44,10 @@ type Options struct {
 	// files, import any module and compile code; by default it has no I/O
 	// (autotune.Host.AllowIO).
 	AllowHostIO bool
+
+	// ctx ends the compiling phases at the command's --timeout (see
+	// withDeadline); nil: no deadline.
+	ctx context.Context
 }
 
 func (o *Options) stdout() io.Writer {

@@ -211,6 +211,9 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 		return nil, err
 	}
 	defer sf.sourced(&err)
+	if err := o.stoppedAfter(path, "after parsing "+path); err != nil {
+		return nil, err
+	}
 	lets := o.Lets
 	header, headerErr := ParseSampleHeader(path, sf.Text)
 	if line == "" {
@@ -314,8 +317,11 @@ func compileIR(sf *SourceFile, fn *frontend.Func, sig sema.Signature, o *Options
 	defer sf.sourced(&err)
 	sig.Debug = sig.Debug || o.Debug
 	name := fn.Name
-	k, diags := sema.SpecializeFunc(sf.File, fn, sig)
+	k, diags := sema.SpecializeFuncContext(o.context(), sf.File, fn, sig)
 	if err := splitDiags(diags, o.warnIn(sf)); err != nil {
+		if o.context().Err() != nil {
+			return nil, err // stopped at the deadline: not bad input
+		}
 		return nil, hosteval.Usage(err)
 	}
 	for _, line := range k.StaticPrints { // tl.static_print, once per specialization
@@ -323,6 +329,9 @@ func compileIR(sf *SourceFile, fn *frontend.Func, sig sema.Signature, o *Options
 	}
 	if err := ir.Verify(k); err != nil {
 		return nil, fmt.Errorf("internal error: %s: invalid IR: %v", name, err)
+	}
+	if err := o.stoppedAfter(k.File, "after compiling kernel "+name); err != nil {
+		return nil, err
 	}
 	if o.dumps("ir") {
 		ir.Print(o.dumpOut(), k)

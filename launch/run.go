@@ -33,11 +33,16 @@ func CheckFile(path string, o *Options) (err error) {
 	if err := checkDumps(o.Dump, []string{"ast"}); err != nil {
 		return err
 	}
+	o, stop := o.withDeadline()
+	defer stop()
 	sf, err := ParseFile(path, o)
 	if err != nil {
 		return err
 	}
 	defer sf.sourced(&err)
+	if err := o.stoppedAfter(path, "after parsing "+path); err != nil {
+		return err
+	}
 	if o.dumps("ast") {
 		frontend.Dump(o.stdout(), sf.File)
 	}
@@ -46,6 +51,9 @@ func CheckFile(path string, o *Options) (err error) {
 	}
 	// The arguments of autotune and heuristics decorators are evaluated too.
 	for _, fn := range sf.File.Funcs {
+		if err := o.stoppedAfter(path, "while reading the decorators of "+fn.Name); err != nil {
+			return err
+		}
 		if _, err := autotune.Read(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, fn, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf)); err != nil {
 			return err
 		}
@@ -63,11 +71,16 @@ func BuildFile(path, line string, o *Options) error {
 	if err := checkDumps(o.Dump, dumpKinds); err != nil {
 		return err
 	}
+	o, stop := o.withDeadline()
+	defer stop()
 	var sf *SourceFile
 	var k *ir.Kernel
 	if o.Kernel != "" {
 		var err error
 		if sf, err = ParseFile(path, o); err != nil {
+			return err
+		}
+		if err := o.stoppedAfter(path, "after parsing "+path); err != nil {
 			return err
 		}
 		fn := sf.File.Func(o.Kernel)
@@ -95,7 +108,7 @@ func BuildFile(path, line string, o *Options) error {
 			return err
 		}
 	}
-	res, err := gpu.GenerateCUDA(k, arch, o.LineInfo)
+	res, err := generateCUDA(k, arch, o)
 	if err != nil {
 		return err
 	}
@@ -141,7 +154,11 @@ func RunFile(path, line string, o *Options) (err error) {
 	if o.Interpret || o.Check {
 		o = o.untuned()
 	}
-	p, err := Prepare(path, line, o)
+	// The deadline bounds parsing, binding and specializing; tuning and
+	// the run (or interpretation) then take o.Timeout each, as before.
+	po, stop := o.withDeadline()
+	p, err := Prepare(path, line, po)
+	stop()
 	if err != nil {
 		return err
 	}
@@ -169,7 +186,7 @@ func RunFile(path, line string, o *Options) (err error) {
 		}
 	}
 	if o.dumps("cuda") || o.dumps("resources") {
-		res, err := gpu.GenerateCUDA(p.Kernel, arch, o.LineInfo)
+		res, err := generateCUDA(p.Kernel, arch, o)
 		if err != nil {
 			return err
 		}

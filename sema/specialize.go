@@ -4,6 +4,7 @@ package sema
 // shared by the rest of the package.
 
 import (
+	"context"
 	"runtime/debug"
 	"strings"
 
@@ -24,7 +25,8 @@ type compiler struct {
 	stack       []*frontend.Func // functions being inlined, outermost first
 	calls       []diag.Pos       // call sites of stack[1:]
 	work        int              // statements compiled so far
-	tooBig      bool             // work exceeded maxWork
+	tooBig      bool             // work exceeded maxWork, or ctx ended
+	ctx         context.Context  // ends the compilation early (tri's --timeout)
 	seen        map[string]bool  // diagnostics already reported
 }
 
@@ -65,13 +67,21 @@ func Specialize(f *frontend.File, name string, sig Signature) (k *ir.Kernel, dia
 		}
 		return nil, diags
 	}
-	return specializeFunc(f, fn, sig, diags)
+	return specializeFunc(context.Background(), f, fn, sig, diags)
 }
 
 // SpecializeFunc is Specialize for one @jit function of f given by itself
 // rather than by name: one of two functions of the same name (test files
 // define a kernel per test), which a name cannot pick.
 func SpecializeFunc(f *frontend.File, fn *frontend.Func, sig Signature) (k *ir.Kernel, diags *diag.List) {
+	return SpecializeFuncContext(context.Background(), f, fn, sig)
+}
+
+// SpecializeFuncContext is SpecializeFunc stopped by ctx: once ctx is done
+// (checked before each statement compiled, unrolled or inlined) it reports
+// an error at that statement, with context.Cause(ctx)'s words, and
+// compiles nothing more.
+func SpecializeFuncContext(ctx context.Context, f *frontend.File, fn *frontend.Func, sig Signature) (k *ir.Kernel, diags *diag.List) {
 	diags = &diag.List{}
 	defer func() {
 		if r := recover(); r != nil {
@@ -84,13 +94,14 @@ func SpecializeFunc(f *frontend.File, fn *frontend.Func, sig Signature) (k *ir.K
 		diags.Errorf(diag.Pos{}, diag.CodeInternal, "internal error: no file or no function to specialize")
 		return nil, diags
 	}
-	return specializeFunc(f, fn, sig, diags)
+	return specializeFunc(ctx, f, fn, sig, diags)
 }
 
 // specializeFunc is the body of Specialize and SpecializeFunc, run under
 // their recover.
-func specializeFunc(f *frontend.File, fn *frontend.Func, sig Signature, diags *diag.List) (*ir.Kernel, *diag.List) {
+func specializeFunc(ctx context.Context, f *frontend.File, fn *frontend.Func, sig Signature, diags *diag.List) (*ir.Kernel, *diag.List) {
 	c := &compiler{
+		ctx:         ctx,
 		file:        f,
 		diags:       diags,
 		globals:     map[*frontend.Global]*val{},

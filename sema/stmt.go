@@ -4,6 +4,8 @@ package sema
 // expression statements, returns and the unsupported ones.
 
 import (
+	"context"
+
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
@@ -23,6 +25,11 @@ func (c *compiler) stmts(fr *frame, list []frontend.Stmt) {
 		if c.work++; c.work > maxWork {
 			c.tooBig = true
 			c.errorf(s.Position(), diag.CodeValue, "the kernel is too large after unrolling and inlining (more than %d statements); use a runtime loop instead of tl.static_range", maxWork)
+			return
+		}
+		if c.ctx.Err() != nil {
+			c.tooBig = true
+			c.errorf(s.Position(), diag.CodeTimeout, "%v while compiling kernel %s (%d statements unrolled and inlined so far)", context.Cause(c.ctx), c.kernel.Name, c.work-1)
 			return
 		}
 		c.stmt(fr, s)

@@ -45,7 +45,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f.BoolVar(&o.LineInfo, "line-info", false, "emit #line directives so tools point at the .tri file")
 	f.BoolVar(&o.Debug, "debug", envBool(os.Getenv("TRITON_DEBUG")), "compile tl.device_assert and assert into the GPU code, as Triton's debug=True (default: TRITON_DEBUG)")
 	f.Int64Var(&o.Seed, "seed", 0, "seed of the --let generators")
-	f.DurationVar(&o.Timeout, "timeout", 60*time.Second, "stop a run, tuning or interpretation after this long")
+	timeoutFlag(c, o, "stop the build (parsing, unrolling, generating CUDA) after this long, and then a run, tuning or interpretation")
 	f.StringSliceVar(&o.Dump, "dump", nil, "print an internal form: ast, ir, layout, cuda, resources (comma-separated)")
 	rootFlag(c, o)
 	hostIOFlag(c, &o.AllowHostIO)
@@ -66,7 +66,19 @@ func newCheck() *cobra.Command {
 	c.Flags().StringSliceVar(&o.Dump, "dump", nil, "print the AST (--dump=ast)")
 	rootFlag(c, o)
 	hostIOFlag(c, &o.AllowHostIO)
+	timeoutFlag(c, o, "stop checking after this long")
+	// Only --timeout is checked here: CheckFile refuses a --dump other
+	// than ast itself, with a message that says so.
+	c.PreRunE = func(*cobra.Command, []string) error {
+		return o.CheckFlags(func(flag string) bool { return flag == "timeout" && c.Flags().Changed(flag) })
+	}
 	return c
+}
+
+// timeoutFlag registers --timeout, which bounds every phase of a command
+// (see launch.Options.Timeout).
+func timeoutFlag(c *cobra.Command, o *launch.Options, usage string) {
+	c.Flags().DurationVar(&o.Timeout, "timeout", 60*time.Second, usage)
 }
 
 // hostIOFlag registers --allow-host-io, the way out of the boundary of
