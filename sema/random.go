@@ -192,6 +192,11 @@ func (c *compiler) philox(seed *val, cs [4]*val, n, want int, pos diag.Pos) []*v
 		c.errorf(pos, diag.CodeType, "the seed of Philox must be an integer scalar or tensor, got %s", seed.describe())
 		return nil
 	}
+	if seed.k == kFloat || seed.k == kRuntime && seed.rt != nil && !seed.rt.Type.Kind.IsInt() {
+		// random.py: seed = tl.to_tensor(seed); tl.static_assert(seed.dtype.is_int()).
+		c.errorf(pos, diag.CodeType, "static_assert failed: the seed of Philox must be an integer (Triton's random.py asserts seed.dtype.is_int()), got %s", seed.describe())
+		return nil
+	}
 	s := c.tlCall("cast", pos, seed, dtypeVal(ir.TUint64))
 	if anyInvalid(s) {
 		return nil
