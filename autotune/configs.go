@@ -170,7 +170,44 @@ func Read(src *Source, fn *frontend.Func, arch func() string, host Host) (*Tunin
 	if t.host == nil {
 		return nil, nil
 	}
+	if err := t.conflicts(); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// conflicts refuses a @triton.heuristics outside @triton.autotune that
+// sets a meta-parameter a config sets too: Triton's autotuner then gets the
+// name from its caller and from the config, and raises (its _bench). A
+// heuristic inside the autotune sets its value over the config's, as
+// Triton's Heuristics.run does, and is no conflict.
+func (t *Tuning) conflicts() error {
+	if t.Autotune == nil {
+		return nil
+	}
+	for _, step := range t.steps {
+		if step == nil {
+			return nil
+		}
+		var clash []string
+		for _, name := range step.Names {
+			if _, ok := step.fns[name]; !ok {
+				continue
+			}
+			for _, c := range t.Autotune.Configs {
+				if _, ok := c.Meta[name]; ok {
+					clash = append(clash, name)
+					break
+				}
+			}
+		}
+		if len(clash) > 0 {
+			return hosteval.Usage(diag.Errorf(step.Pos, diag.CodeArgs,
+				"Conflicting meta-parameters: %s. Make sure that you don't re-define auto-tuned symbols.", strings.Join(clash, ", ")).
+				WithNote(t.Autotune.Pos, "the configs of this @triton.autotune set them too; Triton raises this when the heuristic's value reaches the autotuner"))
+		}
+	}
+	return nil
 }
 
 // readAutotune evaluates @triton.autotune(...) and checks its arguments.
