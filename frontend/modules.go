@@ -165,8 +165,12 @@ func (l *Loader) find(name string) *module {
 		return m
 	}
 	l.names[name] = nil
-	if head, _, _ := strings.Cut(name, "."); head == "triton" {
+	head, _, _ := strings.Cut(name, ".")
+	if head == "triton" {
 		return nil // Triton is known from sema's tables, never read
+	}
+	if preloaded[head] {
+		return nil // Python has it before any folder of the path is searched
 	}
 	rel := filepath.Join(strings.Split(name, ".")...)
 	for _, root := range l.roots {
@@ -190,6 +194,18 @@ func (l *Loader) find(name string) *module {
 		}
 	}
 	return nil
+}
+
+// preloaded names the standard modules that a Python process has before it
+// searches sys.path: those compiled into the interpreter
+// (sys.builtin_module_names) and those imported while it starts (os and
+// what it needs, site). An os.py under a source root does not shadow os,
+// as Python finds the module already loaded; a math.py would shadow math.
+var preloaded = map[string]bool{
+	"abc": true, "atexit": true, "builtins": true, "codecs": true, "encodings": true, "errno": true,
+	"faulthandler": true, "gc": true, "genericpath": true, "io": true, "itertools": true, "marshal": true,
+	"os": true, "posix": true, "posixpath": true, "pwd": true, "site": true, "stat": true, "sys": true,
+	"time": true, "zipimport": true,
 }
 
 // read parses the module file at path.
