@@ -410,7 +410,8 @@ func (e *emitter) kernel() {
 // threads hold 32 or more elements of a tile and a program has at most
 // 256 threads, enough programs for 512 threads per SM, so registers are
 // capped at 128 and memory latency stays hidden; else (and for kernels
-// with a pipelined dot) 1, no request.
+// with a pipelined dot, or dots on wgmma whose accumulators take more
+// than 100 registers a thread) 1, no request.
 func (e *emitter) minBlocks() int {
 	threads := 32 * e.numWarps
 	most := 0
@@ -419,6 +420,13 @@ func (e *emitter) minBlocks() int {
 	}
 	if len(e.mloops) > 0 && len(e.loops) == 0 {
 		return e.multiPipeBlocks()
+	}
+	if e.aloneDotRegisters() > 100 {
+		// Wide accumulators need more than 128 registers a thread. The
+		// bound is measured: attention at num_stages=1 runs faster capped
+		// at head dimension 64 (96 registers of dots) and uncapped at 128
+		// (144), a 128 x 128 matmul block at 4 warps (128) needs no cap.
+		return 1
 	}
 	if most < 32 || threads > 256 || len(e.loops) > 0 || len(e.mloops) > 0 {
 		// A pipelined dot keeps its accumulators and the copies in

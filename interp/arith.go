@@ -11,7 +11,8 @@ import (
 
 // intBinary applies a binary op to integer (or Bool) tiles of kind
 // v.Type.Kind, wrapping the result to the kind's width. A division by zero
-// leaves its lane undefined.
+// or a shift by a negative amount or by the width or more leaves its lane
+// undefined.
 func intBinary(v *ir.Value, a, b *tile) *tile {
 	k := v.Type.Kind
 	x, y := a.ints, b.ints
@@ -54,6 +55,7 @@ func intBinary(v *ir.Value, a, b *tile) *tile {
 			out[i] = x[i] ^ y[i]
 		}
 	case ir.OpShl, ir.OpShr:
+		badShifts(v, a.shape, y, t)
 		shift(k, v.Op == ir.OpShl, x, y, out)
 	case ir.OpUmulhi:
 		umulhi(k, x, y, out)
@@ -102,7 +104,8 @@ func divRem(k ir.Kind, div bool, x, y, out []int64) {
 
 // shift computes x << y or x >> y (arithmetic for signed kinds). An amount
 // that is negative or at least the width gives 0, or the sign fill for an
-// arithmetic right shift.
+// arithmetic right shift: a value for lanes that badShifts has marked
+// undefined, never looked at.
 func shift(k ir.Kind, left bool, x, y, out []int64) {
 	w := uint64(k.Bits())
 	for i := range out {

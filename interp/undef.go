@@ -3,7 +3,10 @@ package interp
 // This file implements undefined lanes. Triton leaves the result of an
 // integer division by zero undefined but the kernel valid: a lane whose
 // divisor is zero may be discarded by tl.where, or be a masked-off tail
-// lane that is never stored. So a division by zero is not an error where
+// lane that is never stored. So is a shift by a negative amount or by the
+// bit width or more (LLVM's shl, lshr and ashr give poison; on the GPU
+// x << 33 on int32 is neither 0 nor x << 1 for sure), and it is handled
+// the same way. So a division by zero is not an error where
 // it happens; its lanes are marked undefined, the mark follows the value
 // through every op, and the error is reported only where an undefined lane
 // is used: stored, used as an address, mask or atomic operand, assumed, or
@@ -26,7 +29,7 @@ import (
 )
 
 // fault says why lanes of a tile are undefined: the first division by zero
-// that made them so.
+// or bad shift that made them so.
 type fault struct {
 	pos  ir.Pos
 	what string // "integer division by zero at lane [5]"
@@ -251,4 +254,32 @@ func zeroDivisors(pos ir.Pos, shape ir.Shape, y []int64, t *tile) []int64 {
 		return y
 	}
 	return safe
+}
+
+// badShifts marks the lanes of t, the result of shift v, whose amount in y
+// is negative or at least the width of v's kind undefined. y holds
+// canonical values of that kind, so an unsigned amount of 2^63 or more is
+// negative here and out of range all the same.
+func badShifts(v *ir.Value, shape ir.Shape, y []int64, t *tile) {
+	w := int64(v.Type.Kind.Bits())
+	var l []bool
+	for i, n := range y {
+		if n >= 0 && n < w {
+			continue
+		}
+		if l == nil {
+			l = make([]bool, len(y))
+			amount := fmt.Sprint(n)
+			if !v.Type.Kind.IsSigned() && n < 0 {
+				amount = fmt.Sprint(uint64(n))
+			}
+			op := "<<"
+			if v.Op == ir.OpShr {
+				op = ">>"
+			}
+			t.undef = &undefLanes{lanes: l, cause: &fault{pos: v.Pos,
+				what: fmt.Sprintf("%s shift %s %s (an amount outside 0 to %d)%s", v.Type.Kind, op, amount, w-1, atLane(shape, i))}}
+		}
+		l[i] = true
+	}
 }
