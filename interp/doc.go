@@ -30,12 +30,11 @@
 //
 // Where Triton leaves behaviour undefined the interpreter picks one and
 // documents it: a failed tl.assume is an error; an integer division by zero
-// leaves its lane undefined, and only the use of an undefined lane (stored,
-// an address, a mask, an atomic operand, control flow) is an error, placed
-// at the division (undef.go), since Triton's kernels routinely divide in
-// lanes that tl.where or a mask discards; a shift by at least the operand's width (or by a negative amount) gives 0
-// for << and for >> on unsigned kinds, and the sign fill (0 or -1) for >> on
-// signed kinds; a float->int cast truncates toward zero, saturates at the
+// and a shift by a negative amount or by at least the operand's width leave
+// their lane undefined, and only the use of an undefined lane (stored, an
+// address, a mask, an atomic operand, control flow) is an error, placed at
+// the division or shift (undef.go), since Triton's kernels routinely divide
+// in lanes that tl.where or a mask discards; a float->int cast truncates toward zero, saturates at the
 // target's range as PTX cvt.rzi does, and maps NaN to 0; an integer
 // division overflow (MIN / -1) wraps.
 //
