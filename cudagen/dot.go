@@ -142,7 +142,11 @@ func (p *plan) usesMma(v *ir.Value) bool {
 // dot writes v = tl.dot(a, b, acc).
 func (e *emitter) dot(v *ir.Value) {
 	if wd := e.wgDots[v.ID]; wd != nil {
-		e.wgmmaDot(wd)
+		if wd.alone {
+			e.aloneDot(wd)
+		} else {
+			e.wgmmaDot(wd)
+		}
 		return
 	}
 	a, b, acc := v.Args[0], v.Args[1], v.Args[2]

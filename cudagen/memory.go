@@ -295,6 +295,16 @@ func (e *emitter) loadVector(name string, k ir.Kind, w int, addr string) {
 // vecInit is the C initializer of a vector of shape vs holding elements e
 // to e + w - 1 of val.
 func (e *emitter) vecInit(val *ir.Value, vs vecShape, w int) string {
+	fields := e.vecFields(val, vs, w)
+	if len(fields) == 1 {
+		return fields[0]
+	}
+	return "{" + strings.Join(fields, ", ") + "}"
+}
+
+// vecFields are the C expressions of the fields of the vector of elements
+// e .. e + w-1 of val, as vecInit packs them.
+func (e *emitter) vecFields(val *ir.Value, vs vecShape, w int) []string {
 	k := val.Type.Kind
 	fields := make([]string, len(vs.Fields))
 	for j := 0; j < w; j++ {
@@ -305,10 +315,7 @@ func (e *emitter) vecInit(val *ir.Value, vs vecShape, w int) string {
 			fields[f] += " | " + x
 		}
 	}
-	if len(fields) == 1 {
-		return fields[0]
-	}
-	return "{" + strings.Join(fields, ", ") + "}"
+	return fields
 }
 
 // vectorStore writes a store in vectors of w elements.

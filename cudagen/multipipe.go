@@ -43,6 +43,7 @@ const (
 	streamed    operandForm = iota // loaded in the body and copied ahead into the stages
 	invariant                      // defined before the loop and stored into shared memory once
 	inRegisters                    // computed in the body (a only), read from the registers of layout wgmmaBlocked
+	staged                         // a dot outside the pipelines: stored from registers where the dot stands (wgdot.go)
 )
 
 // smemTile is how one wgmma operand lies in shared memory.
@@ -188,6 +189,8 @@ type wgDot struct {
 	zeroAcc bool // the accumulator is zero: the first wgmma ignores it
 	// assign is the Var an in-flight dot's result is assigned to.
 	assign *ir.Var
+	// alone marks a dot outside the pipelines (wgdot.go).
+	alone bool
 }
 
 // multiPipe is a loop pipelined with several dots (see above).
@@ -951,9 +954,15 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	d := e.layoutOf(v)
 	blocks := wd.m / (16 * e.numWarps)
 	perGroup := wd.m / (e.numWarps / 4)
-	from := map[operandForm]string{streamed: "the stage", invariant: "shared memory, stored before the loop", inRegisters: "registers"}
-	e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: a from %s, b from the stage; each warpgroup owns %d rows, in %d m64 block(s).",
-		v.Args[0].Type, v.Args[1].Type, wd.n, from[wd.a.form], perGroup, blocks)
+	from := map[operandForm]string{streamed: "the stage", invariant: "shared memory, stored before the loop", inRegisters: "registers", staged: "shared memory"}
+	if wd.alone {
+		e.w.line("// tl.dot %s x %s on wgmma m64n%dk16, not pipelined (%s): a from %s, b from shared memory;",
+			v.Args[0].Type, v.Args[1].Type, wd.n, e.aloneWhy(wd), from[wd.a.form])
+		e.w.line("// each warpgroup owns %d rows, in %d m64 block(s).", perGroup, blocks)
+	} else {
+		e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: a from %s, b from the stage; each warpgroup owns %d rows, in %d m64 block(s).",
+			v.Args[0].Type, v.Args[1].Type, wd.n, from[wd.a.form], perGroup, blocks)
+	}
 	flying := e.inFlight == wd
 	if !e.outside[v.ID] && !e.fused[v.ID] && !flying {
 		e.declare(v.Type, d, e.names[v.ID], "")
@@ -963,6 +972,9 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		frag = "tri_f"
 	}
 	e.w.open("{")
+	if wd.alone {
+		e.w.line("const unsigned int tri_stage = tri_smem_addr(tri_smem);")
+	}
 	for mb := 0; mb < blocks; mb++ {
 		if !flying {
 			e.w.line("float tri_d%d[%d];", mb, wd.n/2)

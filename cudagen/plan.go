@@ -152,6 +152,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	}
 	p.axes = analyzeAxes(k)
 	p.findPipelines()
+	p.findAloneDots()
 	p.chooseLayouts()
 	// A multi-dot pipeline whose operands in registers did not get
 	// wgmma's layout is dropped, and the layouts chosen again without it.
@@ -165,7 +166,15 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 			dropped = true
 		}
 	}
+	if p.validAloneDots() {
+		dropped = true
+	}
 	if dropped {
+		p.chooseLayouts()
+	}
+	// A dot outside the pipelines may lose its layout to a family
+	// another dropped dot shared: drop until the rest hold.
+	for p.validAloneDots() {
 		p.chooseLayouts()
 	}
 	p.findTMAInvariants()
@@ -174,6 +183,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	p.findDirectStores()
 	p.findDirectLoads()
 	p.findDeadValues()
+	p.placeAloneDots()
 	return p, nil
 }
 

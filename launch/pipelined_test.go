@@ -29,8 +29,9 @@ func groupedCUDA(t *testing.T, arch string, bm, bn, bk, warps, stages int) (*cud
 }
 
 // On sm_90a the K loop of a matmul becomes a cp.async pipeline feeding
-// wgmma, its stages in dynamic shared memory; elsewhere, and where the
-// shape or the stages do not allow it, the dot stays on mma.sync.
+// wgmma, its stages in dynamic shared memory, and at num_stages=1 an
+// unpipelined loop of wgmmas; elsewhere, and where the shape does not
+// allow wgmma, the dot stays on mma.sync.
 func TestPipelinedMatmul(t *testing.T) {
 	res, dump := groupedCUDA(t, "sm_90a", 128, 256, 64, 8, 3)
 	src := res.Source
@@ -66,13 +67,22 @@ func TestPipelinedMatmul(t *testing.T) {
 		{"sm_90", 128, 128, 64, 4, 4},  // no wgmma without the "a" target
 		{"sm_90a", 32, 32, 32, 4, 3},   // 32 rows: less than a warpgroup's m64
 		{"sm_90a", 64, 64, 32, 2, 3},   // not whole warpgroups
-		{"sm_90a", 128, 128, 64, 4, 1}, // one stage: nothing to pipeline
 	} {
 		res, dump := groupedCUDA(t, tc.arch, tc.bm, tc.bn, tc.bk, tc.warps, tc.stages)
 		src := res.Source
 		assert.NotContains(t, src, "wgmma.mma_async", "%+v", tc)
 		assert.Contains(t, dump, "mma.sync m16n8k16", "%+v", tc)
 	}
+
+	// One stage: nothing to pipeline, but the dot is still a wgmma, as
+	// Triton issues one, its operands stored from registers each iteration.
+	res, dump = groupedCUDA(t, "sm_90a", 128, 128, 64, 4, 1)
+	src = res.Source
+	assert.NotContains(t, src, "Software-pipelined")
+	assert.Contains(t, src, "not pipelined (its loop runs at num_stages=1)")
+	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16(tri_d1, ")
+	assert.NotContains(t, src, "mma.sync.aligned")
+	assert.Contains(t, dump, "wgmma m64n128k16, a stored to shared memory), not pipelined: its loop runs at num_stages=1")
 }
 
 // Tutorial 03 wraps its rows and columns with % M and % N and masks K with

@@ -15,13 +15,8 @@
 //   #L9 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
-//   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
-//   #L14 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
-//   #L15 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
-//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L18 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -51,17 +46,6 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
 // Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.
 TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
 TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
@@ -69,6 +53,7 @@ TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
 }
 TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
@@ -89,6 +74,10 @@ TRI_DEV void tri_wgmma_m64n64k16_f16(float* d, unsigned long long da, unsigned l
       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
+// Vector stores to a shared address.
+TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
+}
 
 extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, float* d_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -102,10 +91,8 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
   int L5_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   int L8_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L8 tiles
   int L8_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L8 tiles
-  int L15_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L15 tiles
-  int L16_base = (lane_id % 4) * 2;  // index of this thread's first element in #L16 tiles
-  int L17_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L17 tiles
-  int L18_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L18 tiles
+  int L12_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L12 tiles
+  int L13_base = (lane_id % 4) * 2;  // index of this thread's first element in #L13 tiles
   float acc[32];
   float acc1[32];
   // ../conformance/constructs/loop_num_stages.tri:23: rm = tl.program_id(0) * BM + tl.arange(0, BM)
@@ -162,10 +149,10 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
         int t32[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t32[e] = tri_ahead + rk[e];
-        // t32 is recomputed in #L15 rather than moved.
+        // t32 is recomputed in #L12 rather than moved.
         int t33[2];
         #pragma unroll
-        for (int e = 0; e < 2; ++e) t33[e] = (tri_ahead) + (L15_base + e * 16);
+        for (int e = 0; e < 2; ++e) t33[e] = (tri_ahead) + (L12_base + e * 16);
         int t36[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t36[e] = t33[e] * 64;
@@ -208,10 +195,10 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
         int t32[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t32[e] = tri_ahead + rk[e];
-        // t32 is recomputed in #L15 rather than moved.
+        // t32 is recomputed in #L12 rather than moved.
         int t33[2];
         #pragma unroll
-        for (int e = 0; e < 2; ++e) t33[e] = (tri_ahead) + (L15_base + e * 16);
+        for (int e = 0; e < 2; ++e) t33[e] = (tri_ahead) + (L12_base + e * 16);
         int t36[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t36[e] = t33[e] * 64;
@@ -243,10 +230,10 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
   float* c_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c_ptrs[e] = c_ptr + t49[e];
-  // rn is recomputed in #L16 rather than moved.
+  // rn is recomputed in #L13 rather than moved.
   int t52[16];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) t52[e] = L16_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2;
+  for (int e = 0; e < 16; ++e) t52[e] = L13_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2;
   float* t55[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) t55[e] = c_ptrs[e / 16 % 2] + t52[e % 2 + (e / 2 % 8) * 2];
@@ -287,10 +274,10 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
     int t76[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t76[e] = k_1 + rk[e];
-    // t76 is recomputed in #L15 rather than moved.
+    // t76 is recomputed in #L12 rather than moved.
     int t77[2];
     #pragma unroll
-    for (int e = 0; e < 2; ++e) t77[e] = (k_1) + (L15_base + e * 16);
+    for (int e = 0; e < 2; ++e) t77[e] = (k_1) + (L12_base + e * 16);
     int t80[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t80[e] = t77[e] * 64;
@@ -310,54 +297,66 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
       b_1[e + 6] = (tri_half)vec.w; b_1[e + 7] = (tri_half)(vec.w >> 16);
     }
     // ../conformance/constructs/loop_num_stages.tri:36: acc1 = tl.dot(a, b, acc1)
-    // tl.dot fp16[64,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 32 + L5_base1 + e % 8] = a_1[e];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 4096)[(L8_base0 + (e / 8) * 16) * 64 + L8_base1 + e % 8] = b_1[e];
-    __syncthreads();
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) acc1[e] = acc1[e];
     {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 4096) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
+      const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
+      // a (a_1, K-major): 4096 bytes stored at tri_stage, 16-byte vectors
       #pragma unroll
-      for (int tri_k = 0; tri_k < 32; tri_k += 16) {
-        #pragma unroll
-        for (int tri_i = 0; tri_i < 2; ++tri_i) {
-          unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
-          #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-            tri_mma_f16(acc1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
-          }
-        }
+      for (int e = 0; e < 16; e += 8) {
+        const int row = L5_base0 + (e / 8) * 32;
+        const int col = L5_base1 + e % 8;
+        tri_u32x4 vec;
+        vec.x = (unsigned int)(tri_half)a_1[e + 0] | (unsigned int)(tri_half)a_1[e + 1] << 16;
+        vec.y = (unsigned int)(tri_half)a_1[e + 2] | (unsigned int)(tri_half)a_1[e + 3] << 16;
+        vec.z = (unsigned int)(tri_half)a_1[e + 4] | (unsigned int)(tri_half)a_1[e + 5] << 16;
+        vec.w = (unsigned int)(tri_half)a_1[e + 6] | (unsigned int)(tri_half)a_1[e + 7] << 16;
+        tri_st_shared_b128(tri_stage + 0 + tri_swizzle(((row) / 8 % 4 / 4 * 64 + (row) / 32 / 2 * 64 + (row) / 8 % 4 * 16 + (row) / 32 % 2 * 8 + (row) % 8) * 64 + (col) * 2, 3), vec);
       }
+      // b (b_1, MN-major): 4096 bytes stored at tri_stage + 4096, 16-byte vectors
+      #pragma unroll
+      for (int e = 0; e < 16; e += 8) {
+        const int row = L8_base1 + e % 8;
+        const int col = L8_base0 + (e / 8) * 16;
+        tri_u32x4 vec;
+        vec.x = (unsigned int)(tri_half)b_1[e + 0] | (unsigned int)(tri_half)b_1[e + 1] << 16;
+        vec.y = (unsigned int)(tri_half)b_1[e + 2] | (unsigned int)(tri_half)b_1[e + 3] << 16;
+        vec.z = (unsigned int)(tri_half)b_1[e + 4] | (unsigned int)(tri_half)b_1[e + 5] << 16;
+        vec.w = (unsigned int)(tri_half)b_1[e + 6] | (unsigned int)(tri_half)b_1[e + 7] << 16;
+        tri_st_shared_b128(tri_stage + 4096 + (row) / 64 * 4096 + tri_swizzle((col) * 128 + (row) % 64 * 2, 7), vec);
+      }
+      tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
+      __syncthreads();
     }
-    __syncthreads();
+    // tl.dot fp16[64,32] x fp16[32,64] on wgmma m64n64k16, not pipelined (its loop runs at num_stages=1): a from shared memory, b from shared memory;
+    // each warpgroup owns 64 rows, in 1 m64 block(s).
+    {
+      const unsigned int tri_stage = tri_smem_addr(tri_smem);
+      float tri_d0[32];
+      #pragma unroll
+      for (int r = 0; r < 32; ++r) tri_d0[r] = acc1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
+      tri_wgmma_fence();
+      tri_wgmma_m64n64k16_f16(tri_d0, tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2), tri_wgmma_desc(tri_stage, 4096, 1024, 1) + 256, 1);
+      tri_wgmma_m64n64k16_f16(tri_d0, tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2) + 2, tri_wgmma_desc(tri_stage, 4096, 1024, 1) + 384, 1);
+      tri_wgmma_commit();
+      tri_wgmma_wait<0>();
+      #pragma unroll
+      for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); acc1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
+    }
+    __syncthreads();  // the scratch memory is free again
   }
   // ../conformance/constructs/loop_num_stages.tri:37: tl.store(d_ptr + rm[:, None] * N + rn[None, :], acc1)
-  // rm is recomputed in #L17 rather than moved.
-  int t90[4];
+  int t93[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t90[e] = (t7) + (L17_base + e * 16);
-  int t93[4];
+  for (int e = 0; e < 2; ++e) t93[e] = rm[e] * 64;
+  float* d_ptrs[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t93[e] = t90[e] * 64;
-  float* d_ptrs[4];
+  for (int e = 0; e < 2; ++e) d_ptrs[e] = d_ptr + t93[e];
+  // rn is recomputed in #L13 rather than moved.
+  int t96[16];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) d_ptrs[e] = d_ptr + t93[e];
-  // rn is recomputed in #L18 rather than moved.
-  int t96[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t96[e] = L18_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2;
+  for (int e = 0; e < 16; ++e) t96[e] = L13_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2;
   float* t99[32];
   #pragma unroll
-  for (int e = 0; e < 32; ++e) t99[e] = d_ptrs[e / 8 % 4] + t96[e % 2 + (e / 2 % 4) * 2];
+  for (int e = 0; e < 32; ++e) t99[e] = d_ptrs[e / 16 % 2] + t96[e % 2 + (e / 2 % 8) * 2];
   #pragma unroll
   for (int e = 0; e < 32; e += 2) {  // 8-byte vector stores
     tri_f32x2 vec = {acc1[e + 0], acc1[e + 1]};

@@ -1,0 +1,69 @@
+package conformance
+
+// This file implements the references of the constructs whose dots run
+// on wgmma outside the software pipelines (cudagen/wgdot.go): each is
+// written out as loops over float64, without calling matmul, so that a
+// mistake in an index of one does not hide in the other.
+
+func init() {
+	references["wgmma_alone_trans"] = refWgmmaAloneTrans
+	references["wgmma_alone_chain"] = refWgmmaAloneChain
+	references["wgmma_alone_wide"] = refWgmmaAloneWide
+}
+
+// refWgmmaAloneTrans is c[i, j] = sum_k a[i, k] * bt[j, k], for a of
+// [256, 128] and bt of [64, 128].
+func refWgmmaAloneTrans(in tensors, _ map[string]float64) tensors {
+	a, bt, c := in["a"], in["bt"], in["c"]
+	for i := range 256 {
+		for j := range 64 {
+			s := 0.0
+			for k := range 128 {
+				s += a.Float(i*128+k) * bt.Float(j*128+k)
+			}
+			c.SetFloat(i*64+j, r32(s))
+		}
+	}
+	return tensors{"c": c}
+}
+
+// refWgmmaAloneChain is p = fp16(fp32(q @ kt^T) * 0.125), then o += p @ v,
+// for q of [128, 64], kt of [64, 64] and v of [64, 32].
+func refWgmmaAloneChain(in tensors, _ map[string]float64) tensors {
+	q, kt, v, o := in["q"], in["kt"], in["v"], in["o"]
+	p := make([]float64, 128*64)
+	for i := range 128 {
+		for n := range 64 {
+			s := 0.0
+			for d := range 64 {
+				s += q.Float(i*64+d) * kt.Float(n*64+d)
+			}
+			p[i*64+n] = r16(r32(r32(s) * 0.125))
+		}
+	}
+	for i := range 128 {
+		for e := range 32 {
+			s := o.Float(i*32 + e)
+			for n := range 64 {
+				s += p[i*64+n] * v.Float(n*32+e)
+			}
+			o.SetFloat(i*32+e, r32(s))
+		}
+	}
+	return tensors{"o": o}
+}
+
+// refWgmmaAloneWide is c += a @ b for a of [64, 16] and b of [16, 256].
+func refWgmmaAloneWide(in tensors, _ map[string]float64) tensors {
+	a, b, c := in["a"], in["b"], in["c"]
+	for i := range 64 {
+		for j := range 256 {
+			s := c.Float(i*256 + j)
+			for k := range 16 {
+				s += a.Float(i*16+k) * b.Float(k*256+j)
+			}
+			c.SetFloat(i*256+j, r32(s))
+		}
+	}
+	return tensors{"c": c}
+}

@@ -1,0 +1,272 @@
+package cudagen
+
+// This file implements the dots that run on wgmma outside the software
+// pipelines: a dot outside any loop, a dot in a loop at num_stages=1, and
+// the dots of loops neither pipeliner takes (attention backward's, whose
+// loads feed two dots each). Triton's AccelerateMatmul pass picks the
+// instruction of a dot from the target, the shapes and the dtypes, not
+// from whether its loop is pipelined, and so does this: on sm_90a a dot
+// of fp16 or bf16 operands into fp32, whose result tiles whole warpgroups
+// (m a multiple of 16 rows a warp, n a multiple of 16 up to 256, K rows
+// of 32 or 64 bytes or 128-byte chunks), is a wgmma wherever it stands.
+//
+// Its operands are in registers when the dot runs. Each is stored into
+// the scratch memory as wgmma's matrix descriptors read it (the smemTile
+// of multipipe.go: a K-major with its rows in permRow's order, b K-major
+// where its elements run along K in a thread, as a b.T or a b loaded
+// through transposed strides does, else MN-major), each thread's run
+// along the tile's rows as one vector store; then a proxy fence and a
+// barrier, the wgmmas, and a wait for them. An a whose layout is the
+// accumulator layout wgmmaBlocked (another dot's result, or the softmax
+// computed from one) is read from registers, as the pipelines read p. A
+// b.T whose only user is the dot is stored from the [N, K] value it
+// transposes: the transpose itself is never computed.
+//
+//	a (registers, any layout) --st.shared, swizzled--> tile A  \
+//	b (registers, any layout) --st.shared, swizzled--> tile B   > wgmma m64nNk16 ... wait<0>
+//	                            fence.proxy.async; __syncthreads /
+//
+// The result has the layout wgmmaBlocked, which layout propagation gives
+// the dot's family (dotBlocked); a dot whose result ends in another
+// layout goes back to mma.sync (validAloneDots).
+
+import (
+	"fmt"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// findAloneDots records, by dot ID, the dots outside the pipelines that
+// run on wgmma.
+func (p *plan) findAloneDots() {
+	if !p.wgmma || p.numWarps%4 != 0 {
+		return
+	}
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if v.Op != ir.OpDot || p.pipes[v.ID] != nil || p.wgDots[v.ID] != nil {
+			return
+		}
+		if wd := p.aloneDotOf(v); wd != nil {
+			p.wgDots[v.ID] = wd
+		}
+	})
+}
+
+// aloneDotOf returns dot v as a wgmma of its own, or nil where it has no
+// wgmma form here. Where its operands come from is decided once layouts
+// are known (placeAloneDots).
+func (p *plan) aloneDotOf(v *ir.Value) *wgDot {
+	a, b, acc := v.Args[0], v.Args[1], v.Args[2]
+	if v.Type.Shape.Rank() != 2 || v.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) {
+		return nil
+	}
+	wd := &wgDot{dot: v, alone: true, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
+	es := a.Type.Kind.Bytes()
+	if wd.m%(16*p.numWarps) != 0 || wd.k%16 != 0 || !swizzleRows(wd.k*es) ||
+		wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
+		return nil
+	}
+	wd.a = wgOperand{form: staged, src: a}
+	wd.b = wgOperand{form: staged, src: b}
+	if b.Op == ir.OpTrans && len(p.users[b.ID]) == 1 && p.ctlUse[b.ID] == 0 && b.Args[0].Type.Shape.Rank() == 2 {
+		wd.b.src, wd.b.trans = b.Args[0], true
+	}
+	return wd
+}
+
+// validAloneDots drops the dots outside the pipelines whose result did
+// not get wgmma's accumulator layout, and reports whether it dropped any.
+func (p *plan) validAloneDots() bool {
+	want := wgmmaBlocked(p.numWarps).String()
+	dropped := false
+	for id, wd := range p.wgDots {
+		if !wd.alone {
+			continue
+		}
+		if d := p.layoutOf(wd.dot); d == nil || d.Layout.String() != want || d.Repl {
+			delete(p.wgDots, id)
+			dropped = true
+		}
+	}
+	return dropped
+}
+
+// placeAloneDots decides, with the layouts known, where the operands of
+// the dots outside the pipelines come from and how they lie in shared
+// memory: a from registers where it has the accumulator layout, else
+// stored K-major; b K-major where a thread's elements run along K, else
+// MN-major. The transposes the dots read through are dead.
+func (p *plan) placeAloneDots() {
+	want := wgmmaBlocked(p.numWarps).String()
+	for _, wd := range p.wgDots {
+		if !wd.alone {
+			continue
+		}
+		es := wd.a.src.Type.Kind.Bytes()
+		if d := p.layoutOf(wd.a.src); d != nil && d.Layout.String() == want && !d.Repl {
+			wd.a.form = inRegisters
+		} else {
+			wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
+		}
+		kAxis, nAxis := wd.b.axes()
+		l := p.layoutOf(wd.b.src)
+		kMajor := runAlong(l, kAxis, es, 16) > runAlong(l, nAxis, es, 16)
+		if kMajor && wd.n%8 != 0 || !kMajor && !swizzleRows(min(wd.n, 64)*es) {
+			kMajor = !kMajor
+		}
+		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor, off: wd.a.tile.sharedBytes()}
+		if wd.b.trans {
+			p.dead[wd.dot.Args[1].ID] = true
+		}
+	}
+}
+
+// axes are the axes of b operand o's value along K and along N: a b of
+// [K, N], or the [N, K] value a b.T transposes.
+func (o *wgOperand) axes() (kAxis, nAxis int) {
+	if o.trans {
+		return 1, 0
+	}
+	return 0, 1
+}
+
+// sharedBytes is the tile's size in shared memory, none where the operand
+// is not stored there.
+func (t smemTile) sharedBytes() int {
+	if t.rows == 0 {
+		return 0
+	}
+	return t.bytes()
+}
+
+// runAlong is the number of consecutive elements of layout l along axis
+// that a thread holds as consecutive registers, up to limit bytes of es
+// bytes each.
+func runAlong(l *dist, axis, es, limit int) int {
+	w := 1
+	if l.KStride[axis] == 1 {
+		for w*2 <= l.Spt[axis] && l.Spt[axis]%(w*2) == 0 && w*2*es <= limit {
+			w *= 2
+		}
+	}
+	return w
+}
+
+// aloneDot writes dot wd, outside the pipelines: its operands stored into
+// the scratch memory, then its wgmmas.
+func (e *emitter) aloneDot(wd *wgDot) {
+	e.helpers.add("mma", mmaHelpers)
+	e.helpers.add("wgmma", wgmmaHelpers)
+	e.helpers.add("wgmma_"+wd.instr(), wgmmaInstr(wd.n, wd.a.src.Type.Kind, wd.b.src.Type.Kind, wd.b.tile.kMajor, wd.a.form == inRegisters))
+	e.alignedSmem = true
+	e.useShared(wd.b.tile.off + wd.b.tile.bytes())
+	e.w.open("{")
+	e.w.line("const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned")
+	if wd.a.form == staged {
+		e.storeOperand(&wd.a, true, wd.m)
+	}
+	e.storeOperand(&wd.b, false, wd.m)
+	e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
+	e.w.line("__syncthreads();")
+	e.w.close("}")
+	e.wgmmaDot(wd)
+	e.w.line("__syncthreads();  // the scratch memory is free again")
+}
+
+// storeOperand stores operand o of a dot of m rows from its registers into
+// its tile at shared address tri_stage, a thread's run along the tile's
+// rows in one vector store of up to 16 bytes (a run aligned to its size
+// stays in one 16-byte chunk of a swizzled row, which the swizzle moves
+// whole), else element by element.
+func (e *emitter) storeOperand(o *wgOperand, isA bool, m int) {
+	v, t := o.src, o.tile
+	l := e.layoutOf(v)
+	r, c := l.coord(0, "e"), l.coord(1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
+	if !isA && !o.trans {
+		r, c = c, r
+	}
+	// The axis of v along which the tile's rows run.
+	axis := 1
+	if !isA {
+		kAxis, nAxis := o.axes()
+		axis = nAxis
+		if t.kMajor {
+			axis = kAxis
+		}
+	}
+	name := map[bool]string{true: "a", false: "b"}[isA]
+	major := map[bool]string{true: "K-major", false: "MN-major"}[t.kMajor]
+	w := runAlong(l, axis, t.elem, 16)
+	how := "element by element"
+	if w*t.elem >= 4 {
+		how = fmt.Sprintf("%d-byte vectors", w*t.elem)
+	} else {
+		w = 1
+	}
+	e.w.line("// %s (%s, %s): %d bytes stored %s, %s", name, e.names[v.ID], major, t.rows*t.k*t.elem, plusBytes("at tri_stage", t.off), how)
+	// A run is consecutive registers along either axis (runAlong), and a
+	// thread's element e lies at (row, col) of the tile.
+	e.w.line("#pragma unroll")
+	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
+	e.w.line("const int row = %s;", r)
+	e.w.line("const int col = %s;", c)
+	at := fmt.Sprintf("tri_stage + %s", t.offset("row", "col", e.numWarps, m))
+	if w == 1 {
+		e.w.line("tri_st_shared_u%d(%s, %s);", 8*t.elem, at, e.expr(v, "e"))
+		e.w.close("}")
+		return
+	}
+	e.helpers.add("stshared", stSharedHelpers)
+	vs := vectorShape(v.Type.Kind, w)
+	fields := e.vecFields(v, vs, w)
+	if len(fields) == 1 {
+		e.w.line("tri_st_shared_b%d(%s, %s);", 8*w*t.elem, at, fields[0])
+		e.w.close("}")
+		return
+	}
+	e.w.line("%s vec;", vs.Type)
+	for i, f := range fields {
+		e.w.line("vec%s = %s;", vs.Fields[i], f)
+	}
+	e.w.line("tri_st_shared_b%d(%s, vec);", 8*w*t.elem, at)
+	e.w.close("}")
+}
+
+// aloneDotRegisters is the registers a thread holds for the accumulators
+// of the dots on wgmma outside the pipelines, and their a operands in
+// registers (two fp16 or bf16 to a register): the most that the dots of
+// one block hold, as if all of them were live at once.
+func (p *plan) aloneDotRegisters() int {
+	threads := 32 * p.numWarps
+	byBlock := map[*ir.Block]int{}
+	most := 0
+	for _, wd := range p.wgDots {
+		if !wd.alone {
+			continue
+		}
+		b := p.defs[wd.dot.ID].Block
+		byBlock[b] += wd.m * wd.n / threads
+		if wd.a.form == inRegisters {
+			byBlock[b] += wd.m * wd.k / threads / 2
+		}
+		most = max(most, byBlock[b])
+	}
+	return most
+}
+
+// why is the reason dot wd is not in a pipelined loop, for its comment.
+func (p *plan) aloneWhy(wd *wgDot) string {
+	for s := p.defs[wd.dot.ID].Block; s != nil; s = p.parent[s] {
+		if f, ok := p.owner[s].(*ir.For); ok {
+			stages := p.k.NumStages
+			if f.NumStages > 0 {
+				stages = f.NumStages
+			}
+			if stages < 2 {
+				return fmt.Sprintf("its loop runs at num_stages=%d", stages)
+			}
+			return "its loop is not one the pipeliners take"
+		}
+	}
+	return "it is in no loop"
+}
