@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"os"
 	"strings"
 
@@ -47,7 +48,11 @@ var npyCodes = map[ir.Kind]string{
 // ReadNPY reads one array in .npy format (versions 1.0, 2.0 and 3.0) from r.
 // Big-endian data is converted to little-endian; Fortran-order arrays are
 // rejected. r is read exactly up to the end of the array's data.
-func ReadNPY(r io.Reader) (*Tensor, error) {
+func ReadNPY(r io.Reader) (*Tensor, error) { return readNPY(r, -1) }
+
+// readNPY reads a .npy file of fileSize bytes (-1: not known), so that a shape
+// that needs more data than the file has is reported before any is read.
+func readNPY(r io.Reader, fileSize int64) (*Tensor, error) {
 	var pre [8]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {
 		return nil, errors.New("not a .npy file: too short for the magic string and version")
@@ -88,14 +93,24 @@ func ReadNPY(r io.Reader) (*Tensor, error) {
 	if len(h.shape) > 0 {
 		t.Shape = h.shape
 	}
-	size := h.kind.Bytes()
-	total := size
+	// The data's size as Python computes it: no overflow however large the
+	// shape claims to be.
+	need := big.NewInt(int64(h.kind.Bytes()))
 	for _, d := range h.shape {
-		if d != 0 && total > maxNPYBytes/d {
-			return nil, fmt.Errorf("array of shape %v is too large", h.shape)
-		}
-		total *= d
+		need.Mul(need, big.NewInt(int64(d)))
 	}
+	headerLen := int64(8 + 2 + hlen)
+	if major != 1 {
+		headerLen += 2
+	}
+	if fileSize >= 0 && need.Cmp(big.NewInt(fileSize-headerLen)) > 0 {
+		return nil, fmt.Errorf("shape %v of %s needs %v bytes of data, more than the file's %d", h.shape, h.descr, need, fileSize-headerLen)
+	}
+	if need.Cmp(big.NewInt(maxNPYBytes)) > 0 {
+		return nil, fmt.Errorf("array of shape %v is too large (%v bytes)", h.shape, need)
+	}
+	size := h.kind.Bytes()
+	total := int(need.Int64())
 	data, err := io.ReadAll(io.LimitReader(r, int64(total)))
 	if err != nil {
 		return nil, fmt.Errorf("reading .npy data: %v", err)
@@ -198,13 +213,22 @@ func npyDescr(t *Tensor) (string, []byte, error) {
 
 // LoadNPY reads a .npy file. Errors name the file.
 func LoadNPY(path string) (*Tensor, error) {
+	// A FIFO or a device would block (even at open) or never end: only
+	// regular files are read, and their size bounds the shape.
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, diag.Errorf(diag.Pos{File: path}, diag.CodeIO, "%v", unwrapPathError(err))
+	}
+	if !st.Mode().IsRegular() {
+		return nil, diag.Errorf(diag.Pos{File: path}, diag.CodeIO, "not a regular file (%s)", fileKind(st.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, diag.Errorf(diag.Pos{File: path}, diag.CodeIO, "%v", unwrapPathError(err))
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	t, err := ReadNPY(br)
+	t, err := readNPY(br, st.Size())
 	if err != nil {
 		return nil, diag.Errorf(diag.Pos{File: path}, diag.CodeIO, "%v", err)
 	}
@@ -234,4 +258,19 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"syscall"
 	"strings"
 	"testing"
 
@@ -163,6 +164,8 @@ func TestReadNPYErrors(t *testing.T) {
 		{"missing key", hdr("{'descr': '<i4', 'shape': (2,), }"), "missing key 'fortran_order'"},
 		{"negative dim", hdr("{'descr': '<i4', 'fortran_order': False, 'shape': (-2,), }"), "non-negative dimension"},
 		{"huge", hdr("{'descr': '<i4', 'fortran_order': False, 'shape': (2000000000, 2000000000), }"), "too large"},
+		{"huge dim", hdr("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000,), }"), "array of shape [1000000000000] is too large (4000000000000 bytes)"},
+		{"beyond int64", hdr("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }"), "dimension 99999999999999999999 is too large"},
 		{"not a dict", hdr("['descr']"), "want a dict literal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -197,6 +200,32 @@ func TestLoadSaveNPY(t *testing.T) {
 	require.NoError(t, os.WriteFile(long, append(data, 0), 0o644))
 	_, err = LoadNPY(long)
 	assert.ErrorContains(t, err, "trailing bytes")
+
+	// A shape whose data the file cannot hold says so, however large.
+	for dict, want := range map[string]string{
+		"{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000,), }":         "shape [1000000000000] of <f4 needs 4000000000000 bytes of data, more than the file's 8",
+		"{'descr': '<f4', 'fortran_order': False, 'shape': (3000000000, 3000000000), }": "shape [3000000000 3000000000] of <f4 needs 36000000000000000000 bytes of data, more than the file's 8",
+		"{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }":                     "shape [3] of <i4 needs 12 bytes of data, more than the file's 8",
+	} {
+		claims := filepath.Join(dir, "claims.npy")
+		require.NoError(t, os.WriteFile(claims, numpyFile(1, dict, make([]byte, 8)), 0o644))
+		_, err = LoadNPY(claims)
+		assert.EqualError(t, err, claims+": "+want)
+	}
+
+	// Only regular files: a directory, a FIFO (which would block) and a
+	// device are refused before they are read.
+	_, err = LoadNPY(dir)
+	assert.EqualError(t, err, dir+": not a regular file (a directory)")
+	fifo := filepath.Join(dir, "fifo.npy")
+	if syscall.Mkfifo(fifo, 0o644) == nil {
+		_, err = LoadNPY(fifo)
+		assert.EqualError(t, err, fifo+": not a regular file (a named pipe)")
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		_, err = LoadNPY("/dev/zero")
+		assert.EqualError(t, err, "/dev/zero: not a regular file (a device)")
+	}
 
 	assert.ErrorContains(t, SaveNPY(filepath.Join(dir, "no", "such", "dir.npy"), x), "no such file or directory")
 	assert.ErrorContains(t, WriteNPY(&bytes.Buffer{}, &Tensor{Kind: ir.Float32, Shape: []int{3}}), "holds 0 bytes, want 12")

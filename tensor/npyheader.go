@@ -165,8 +165,11 @@ func (p *headerParser) tuple() ([]int, error) {
 		if p.i < len(p.s) && p.s[p.i] == 'L' {
 			p.i++
 		}
-		n, err := strconv.ParseInt(digits, 10, 32)
+		n, err := strconv.ParseInt(digits, 10, 64)
 		if err != nil {
+			if digits != "" { // all digits: out of range
+				return nil, fmt.Errorf("dimension %s is too large", digits)
+			}
 			return nil, fmt.Errorf("want a non-negative dimension at %q", p.s[start:])
 		}
 		dims = append(dims, int(n))
