@@ -4,6 +4,8 @@ package cudagen
 // with C, C++ and CUDA names get a trailing underscore, and a name bound
 // more than once gets _1, _2, ... in program order.
 
+//go:generate go run ./internal/cudanames -o cudanames.go -version $CUDA_VERSION -builtins $NVRTC_BUILTINS -include $CUDA_INCLUDE -libdevice $LIBDEVICE_LL
+
 import (
 	"strconv"
 	"strings"
@@ -11,21 +13,24 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// reserved are names a C local must not take: keywords, CUDA builtins,
-// functions the output calls, and the emitter's own loop names.
+// reserved are names a C name made from a source name must not take: C++
+// keywords and alternative tokens, the names CUDA under NVRTC declares at
+// global scope (cudaNames: a kernel named atomicAdd would overload the
+// builtin, one named vprintf crashes NVRTC), and the emitter's own names.
 var reserved = func() map[string]bool {
 	m := map[string]bool{}
 	for _, s := range strings.Fields(`
-		alignas alignof and asm auto bool break case catch char char16_t char32_t class const constexpr
-		const_cast continue decltype default delete do double dynamic_cast else enum explicit export
-		extern false float for friend goto if inline int long mutable namespace new noexcept not nullptr
-		operator or private protected public register reinterpret_cast return short signed sizeof static
-		static_assert static_cast struct switch template this thread_local throw true try typedef typeid
-		typename union unsigned using virtual void volatile wchar_t while xor
-		threadIdx blockIdx blockDim gridDim warpSize main printf malloc free memcpy memset
-		min max abs fabs fabsf exp expf exp2 exp2f log logf log2 log2f sqrt sqrtf rsqrt rsqrtf sin sinf cos cosf
-		floor floorf ceil ceilf fmod fmodf fma fmaf fmax fmaxf fmin fminf pow powf
-		e vec lane_id warp_id`) {
+		alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
+		class co_await co_return co_yield compl concept const consteval constexpr constinit const_cast
+		continue decltype default delete do double dynamic_cast else enum explicit export extern false
+		float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr
+		operator or or_eq private protected public register reinterpret_cast requires return short signed
+		sizeof static static_assert static_cast struct switch template this thread_local throw true try
+		typedef typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq
+		main e vec lane_id warp_id`) {
+		m[s] = true
+	}
+	for _, s := range cudaNames {
 		m[s] = true
 	}
 	return m
@@ -56,8 +61,10 @@ func sanitize(s string) string {
 		}
 	}
 	out := b.String()
+	// Names that start with two underscores or with one and a capital are
+	// the implementation's (CUDA's __nv_ and __shfl_, mangled _Z names).
 	if out == "" || reserved[out] || strings.HasPrefix(out, "tri_") || strings.HasPrefix(out, "TRI_") ||
-		strings.HasPrefix(out, "__") || isLayoutLocal(out) {
+		strings.HasPrefix(out, "__") || len(out) > 1 && out[0] == '_' && out[1] >= 'A' && out[1] <= 'Z' || isLayoutLocal(out) {
 		out += "_"
 	}
 	return out

@@ -55,22 +55,22 @@ extern "C" __global__ void __launch_bounds__(128) minmax_kernel(float* x_ptr, fl
   float z[1];
   z[0] = mask[0] ? *z_ptrs[0] : 0.0f;
   // ../conformance/constructs/minmax_nan.tri:26: nan = z / z
-  float nan[1];
-  nan[0] = tri_div_f32(z[0], z[0]);
+  float nan_[1];
+  nan_[0] = tri_div_f32(z[0], z[0]);
   // ../conformance/constructs/minmax_nan.tri:27: x = tl.where(offs % 5 == 1, nan, x)
   int t32[1];
   t32[0] = offs[0] % 5;
   bool t35[1];
   t35[0] = t32[0] == 1;
   float x_1[1];
-  x_1[0] = t35[0] ? nan[0] : x[0];
+  x_1[0] = t35[0] ? nan_[0] : x[0];
   // ../conformance/constructs/minmax_nan.tri:28: y = tl.where(offs % 7 == 1, nan, y)
   int t39[1];
   t39[0] = offs[0] % 7;
   bool t42[1];
   t42[0] = t39[0] == 1;
   float y_1[1];
-  y_1[0] = t42[0] ? nan[0] : y[0];
+  y_1[0] = t42[0] ? nan_[0] : y[0];
   // ../conformance/constructs/minmax_nan.tri:29: tl.store(mx_ptr + offs, tl.maximum(x, y), mask=mask)
   float* mx_ptrs[1];
   mx_ptrs[0] = mx_ptr + offs[0];

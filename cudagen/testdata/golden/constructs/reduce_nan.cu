@@ -89,8 +89,8 @@ extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(float* x_ptr
   float z[1];
   z[0] = *z_ptrs[0];
   // ../conformance/constructs/reduce_nan.tri:25: nan = z / z
-  float nan[1];
-  nan[0] = tri_div_f32(z[0], z[0]);
+  float nan_[1];
+  nan_[0] = tri_div_f32(z[0], z[0]);
   // ../conformance/constructs/reduce_nan.tri:26: x = tl.where((offs % 7 == 3) | (rows[:, None] == M - 1), nan, x)
   int t25[1];
   t25[0] = offs[0] % 7;
@@ -101,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(float* x_ptr
   bool t34[1];
   t34[0] = (t28[0] | t32[0]) != 0;
   float x_1[1];
-  x_1[0] = t34[0] ? nan[0] : x[0];
+  x_1[0] = t34[0] ? nan_[0] : x[0];
   // ../conformance/constructs/reduce_nan.tri:27: tl.store(rmax_ptr + rows, tl.max(x, axis=1))
   float* rmax_ptrs[1];
   rmax_ptrs[0] = rmax_ptr + rows[0];
