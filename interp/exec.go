@@ -24,6 +24,7 @@ type program struct {
 	pid    [3]int // program id along x, y, z
 	vals   []*tile
 	vars   []*tile
+	held   map[any]int         // the slots holding each large tile's elements (budget.go)
 	ops    [ir.NumOps]evalFunc // by op, from evaluators
 	helper atomic.Bool         // a helper started by spinning is running
 	out    bytes.Buffer        // the lines printed by the program running
@@ -38,7 +39,7 @@ func (p *program) run(i int) (err error) {
 	g := p.m.grid
 	p.index = int64(i)
 	p.pid = [3]int{i % g[0], i / g[0] % g[1], i / (g[0] * g[1])}
-	clear(p.vars)
+	p.clearVars()
 	defer func() {
 		if r := recover(); r != nil {
 			err = p.errorf(ir.Pos{File: p.m.k.File}, diag.CodeInternal, "internal error: %v", r)
@@ -92,9 +93,12 @@ func (p *program) block(b *ir.Block) (returned bool, err error) {
 			if err != nil {
 				return false, err
 			}
-			p.vals[s.ID] = t
+			p.setVal(s.ID, t)
+			if err := p.overBudget(s); err != nil {
+				return false, err
+			}
 		case *ir.Assign:
-			p.vars[s.Var.ID] = p.vals[s.Value.ID]
+			p.setVar(s.Var.ID, p.vals[s.Value.ID])
 		case *ir.For:
 			returned, err = p.forLoop(s)
 		case *ir.While:
@@ -147,7 +151,7 @@ func (p *program) forLoop(s *ir.For) (bool, error) {
 		if err := p.check(s); err != nil {
 			return false, err
 		}
-		p.vars[s.Var.ID] = intScalar(k, lo+int64(j)*step)
+		p.setVar(s.Var.ID, intScalar(k, lo+int64(j)*step))
 		if returned, err := p.block(s.Body); returned || err != nil {
 			return returned, err
 		}

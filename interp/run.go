@@ -49,6 +49,10 @@ type Options struct {
 	// BufferNames, if set, names Buffers[i] in error messages ("buffer
 	// i" where absent).
 	BufferNames []string
+	// MaxMemory bounds the bytes of the kernel's tensors plus the large
+	// tiles the programs hold (see budget.go); past it the run stops with
+	// an error placed at the statement. 0 means DefaultMaxMemory().
+	MaxMemory int64
 }
 
 // Stop reasons, in machine.stop.
@@ -66,6 +70,12 @@ type machine struct {
 	params  []*tile // the value of each Param, by index
 	timeout time.Duration
 	stop    atomic.Int32
+
+	// budget is the memory budget; live counts the tensors' bytes
+	// (tensorBytes) and those of the tiles the programs hold.
+	budget      int64
+	tensorBytes int64
+	live        atomic.Int64
 
 	next  atomic.Int64   // the index of the next program to start
 	total int64          // the number of programs
@@ -103,6 +113,9 @@ func Run(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (err error) {
 		return err
 	}
 	if err := CanRun(k); err != nil {
+		return err
+	}
+	if err := m.startBudget(opt.MaxMemory); err != nil {
 		return err
 	}
 	total := grid[0] * grid[1] * grid[2]

@@ -129,7 +129,7 @@ func (p *Prepared) Interpret(timeout time.Duration) (err error) {
 	if err != nil {
 		return err
 	}
-	opts.Timeout, opts.Stdout = timeout, p.Stdout
+	opts.Timeout, opts.Stdout, opts.MaxMemory = timeout, p.Stdout, p.MaxMemory
 	if opts.Stdout == nil {
 		opts.Stdout = io.Discard
 	}

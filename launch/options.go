@@ -24,7 +24,12 @@ type Options struct {
 	// Timeout bounds parsing, specializing (unrolling and inlining) and
 	// generating CUDA together, from the start of the command, and then
 	// each of tuning and the run or interpretation; 0: no bound.
-	Timeout           time.Duration
+	Timeout time.Duration
+	// MaxMemory bounds the host memory of the tensors a launch binds
+	// (checked after each --let) and, in the interpreter, of the kernel's
+	// tensors plus the large tiles its programs hold; 0 means
+	// interp.DefaultMaxMemory(), half the memory available.
+	MaxMemory         int64
 	Dump              []string // ast, ir, layout, cuda, resources
 	Lets              []string // NAME=EXPR, in order
 	Saves             []string // NAME=F.npy

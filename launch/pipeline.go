@@ -119,6 +119,8 @@ type Prepared struct {
 	// Arch is the target architecture its GPU code is compiled for (from
 	// Options.Arch); "" is the GPU's own (see gpu.CompileFor).
 	Arch string
+	// MaxMemory is the interpreter's memory budget (Options.MaxMemory).
+	MaxMemory int64
 	// Stdout receives what the kernel prints in the interpreter
 	// (tl.device_print); on the GPU the driver writes it to the process's
 	// standard output.
@@ -241,9 +243,13 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	env.Device = &device
 	env.UseGlobals(KernelGlobals(sf, fn))
 	env.Host = autotune.HostCalls(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf))
+	budget := o.memoryBudget()
 	for _, spec := range lets {
 		if err := env.Let(spec); err != nil {
 			return nil, hosteval.Usage(err)
+		}
+		if err := checkLetMemory(env, spec, budget); err != nil {
+			return nil, err
 		}
 	}
 	if err := env.ExpandKwargs(l); err != nil {
@@ -308,7 +314,7 @@ func (s *launchSetup) prepare(cfg int, o *Options) (*Prepared, error) {
 	if err != nil {
 		return nil, hosteval.Usage(err)
 	}
-	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, Arch: o.Arch, Stdout: o.stdout(), setup: s}, nil
+	return &Prepared{Source: s.sf, Launch: s.l, Env: s.env, Bound: b, Kernel: k, Grid: grid, Tuning: s.tuning, Config: cfg, Arch: o.Arch, MaxMemory: o.MaxMemory, Stdout: o.stdout(), setup: s}, nil
 }
 
 // compileIR runs sema on fn itself (not on the function its name finds:

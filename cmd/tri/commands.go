@@ -46,6 +46,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f.BoolVar(&o.Debug, "debug", envBool(os.Getenv("TRITON_DEBUG")), "compile tl.device_assert and assert into the GPU code, as Triton's debug=True (default: TRITON_DEBUG)")
 	f.Int64Var(&o.Seed, "seed", 0, "seed of the --let generators")
 	timeoutFlag(c, o, "stop the build (parsing, unrolling, generating CUDA) after this long, and then a run, tuning or interpretation")
+	f.Var(memoryFlag{&o.MaxMemory}, "max-memory", "the most host memory the launch's tensors and the interpreter's tiles may take, e.g. 8GiB (past it: a placed error)")
 	f.StringSliceVar(&o.Dump, "dump", nil, "print an internal form: ast, ir, layout, cuda, resources (comma-separated)")
 	rootFlag(c, o)
 	hostIOFlag(c, &o.AllowHostIO)
