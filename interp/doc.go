@@ -74,7 +74,9 @@
 // progress: every 64 iterations of a while loop it yields and, if programs
 // remain unstarted, starts a helper goroutine running the next one, so a
 // wait on a later program ends even with Workers == 1. A true deadlock is
-// stopped by Options.Timeout with an error naming the loop.
+// stopped by Options.Timeout with an error naming the loop. Options.MaxMemory
+// bounds the kernel's tensors plus the large tiles the programs hold
+// (budget.go): past it the run stops with an error at the statement.
 // When programs fail, the error of the lowest-numbered failing program (x
 // fastest, then y, then z) is reported, whatever the number of workers.
 package interp
