@@ -9,6 +9,30 @@ func init() {
 	references["wgmma_alone_trans"] = refWgmmaAloneTrans
 	references["wgmma_alone_chain"] = refWgmmaAloneChain
 	references["wgmma_alone_wide"] = refWgmmaAloneWide
+	references["wgmma_alone_hoist"] = refWgmmaAloneHoist
+}
+
+// refWgmmaAloneHoist is c = sum_i x @ w[i] and d = sum_i y[i] @ wt^T, for
+// x of [64, 32], wt of [32, 32], w of [3, 32, 32] and y of [3, 64, 32],
+// rounded to fp32 after each of the three steps, as the loop adds.
+func refWgmmaAloneHoist(in tensors, _ map[string]float64) tensors {
+	x, wt, w, y, c, d := in["x"], in["wt"], in["w"], in["y"], in["c"], in["d"]
+	for i := range 64 {
+		for j := range 32 {
+			sc, sd := 0.0, 0.0
+			for it := range 3 {
+				pc, pd := 0.0, 0.0
+				for k := range 32 {
+					pc += x.Float(i*32+k) * w.Float(it*1024+k*32+j)
+					pd += y.Float(it*2048+i*32+k) * wt.Float(j*32+k)
+				}
+				sc, sd = r32(sc+pc), r32(sd+pd)
+			}
+			c.SetFloat(i*32+j, sc)
+			d.SetFloat(i*32+j, sd)
+		}
+	}
+	return tensors{"c": c, "d": d}
 }
 
 // refWgmmaAloneTrans is c[i, j] = sum_k a[i, k] * bt[j, k], for a of

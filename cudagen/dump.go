@@ -82,7 +82,7 @@ func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
 					b.WriteString(", one wgmma kept in flight")
 				}
 			} else if wd := p.wgDots[v.ID]; wd != nil && wd.alone {
-				fmt.Fprintf(&b, "  dot on the tensor cores (wgmma m64n%dk16, a %s), not pipelined: %s", wd.n, map[operandForm]string{staged: "stored to shared memory", inRegisters: "from registers"}[wd.a.form], p.aloneWhy(wd))
+				fmt.Fprintf(&b, "  dot on the tensor cores (wgmma m64n%dk16, a %s), not pipelined: %s", wd.n, map[operandForm]string{staged: "stored to shared memory", hoisted: "stored before the loop", inRegisters: "from registers"}[wd.a.form], p.aloneWhy(wd))
 			} else if wd := p.wgDots[v.ID]; wd != nil {
 				fmt.Fprintf(&b, "  dot on the tensor cores (wgmma m64n%dk16, a %s), in a loop pipelined with %d dot(s)", wd.n, map[operandForm]string{streamed: "streamed", invariant: "stored once", inRegisters: "from registers"}[wd.a.form], len(p.mloopOf(wd).dots))
 			} else if p.usesMma(v) {

@@ -578,18 +578,11 @@ func (e *emitter) control(s ir.Stmt) {
 			e.multiPipedFor(s, mp)
 			break
 		}
-		i := e.varNames[s.Var.ID]
-		lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
-		cond := fmt.Sprintf("%s < %s", i, hi)
-		switch {
-		case s.Step.Op == ir.OpConst && s.Step.Const.Int < 0:
-			cond = fmt.Sprintf("%s > %s", i, hi)
-		case s.Step.Op != ir.OpConst:
-			cond = fmt.Sprintf("%s > 0 ? %s < %s : %s > %s", step, i, hi, i, hi)
+		if h := e.hoists[s]; h != nil {
+			e.hoistedFor(s, h)
+			break
 		}
-		e.w.open("for (%s %s = %s; %s; %s += %s) {", cType(s.Var.Type.DType), i, lo, cond, i, step)
-		e.block(s.Body)
-		e.w.close("}")
+		e.plainFor(s)
 	case *ir.While:
 		e.w.open("for (;;) {")
 		e.block(s.Cond)
@@ -611,6 +604,22 @@ func (e *emitter) control(s ir.Stmt) {
 		e.w.line("return;")
 	}
 	e.lastLine = 0
+}
+
+// plainFor writes loop s as a C for loop.
+func (e *emitter) plainFor(s *ir.For) {
+	i := e.varNames[s.Var.ID]
+	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
+	cond := fmt.Sprintf("%s < %s", i, hi)
+	switch {
+	case s.Step.Op == ir.OpConst && s.Step.Const.Int < 0:
+		cond = fmt.Sprintf("%s > %s", i, hi)
+	case s.Step.Op != ir.OpConst:
+		cond = fmt.Sprintf("%s > 0 ? %s < %s : %s > %s", step, i, hi, i, hi)
+	}
+	e.w.open("for (%s %s = %s; %s; %s += %s) {", cType(s.Var.Type.DType), i, lo, cond, i, step)
+	e.block(s.Body)
+	e.w.close("}")
 }
 
 // statement writes one value or assignment.

@@ -44,6 +44,7 @@ const (
 	invariant                      // defined before the loop and stored into shared memory once
 	inRegisters                    // computed in the body (a only), read from the registers of layout wgmmaBlocked
 	staged                         // a dot outside the pipelines: stored from registers where the dot stands (wgdot.go)
+	hoisted                        // the same, defined before the dot's loop: stored once before it (wgdot.go)
 )
 
 // smemTile is how one wgmma operand lies in shared memory.
@@ -137,6 +138,9 @@ type wgOperand struct {
 	direct bool
 	tma    *tensorMap
 	rows   *tensorMap
+	// base, where set, is the C name of the shared address the operand's
+	// tile is at: a loop's region of operands stored before it (wgdot.go).
+	base string
 }
 
 // tmaOperands is how many streamed operands of mp the TMA unit copies.
@@ -954,7 +958,7 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	d := e.layoutOf(v)
 	blocks := wd.m / (16 * e.numWarps)
 	perGroup := wd.m / (e.numWarps / 4)
-	from := map[operandForm]string{streamed: "the stage", invariant: "shared memory, stored before the loop", inRegisters: "registers", staged: "shared memory"}
+	from := map[operandForm]string{streamed: "the stage", invariant: "shared memory, stored before the loop", inRegisters: "registers", staged: "shared memory", hoisted: "shared memory, stored before the loop"}
 	if wd.alone {
 		e.w.line("// tl.dot %s x %s on wgmma m64n%dk16, not pipelined (%s): a from %s, b from shared memory;",
 			v.Args[0].Type, v.Args[1].Type, wd.n, e.aloneWhy(wd), from[wd.a.form])
@@ -972,7 +976,7 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		frag = "tri_f"
 	}
 	e.w.open("{")
-	if wd.alone {
+	if wd.alone && (wd.a.form == staged || wd.b.form == staged) {
 		e.w.line("const unsigned int tri_stage = tri_smem_addr(tri_smem);")
 	}
 	for mb := 0; mb < blocks; mb++ {
@@ -988,6 +992,12 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	aBase, bBase := "tri_stage", "tri_stage"
 	if wd.a.form == invariant {
 		aBase = "tri_inv"
+	}
+	if wd.a.base != "" {
+		aBase = wd.a.base
+	}
+	if wd.b.base != "" {
+		bBase = wd.b.base
 	}
 	var pd *dist
 	pack, src := "tri_pack2", wd.a.src

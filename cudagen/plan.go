@@ -50,6 +50,9 @@ type plan struct {
 	// wgDots their dots by ID.
 	mloops map[*ir.For]*multiPipe
 	wgDots map[int]*wgDot
+	// hoists are the loops whose dots on wgmma outside the pipelines read
+	// operands stored once before them (wgdot.go).
+	hoists map[*ir.For]*hoistRegion
 	// tmaps are the tensor maps (CUtensorMap parameters) the pipelines'
 	// TMA copies read, in order of first use.
 	tmaps []*tensorMap

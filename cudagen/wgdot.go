@@ -32,6 +32,7 @@ package cudagen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -98,10 +99,7 @@ func (p *plan) validAloneDots() bool {
 // MN-major. The transposes the dots read through are dead.
 func (p *plan) placeAloneDots() {
 	want := wgmmaBlocked(p.numWarps).String()
-	for _, wd := range p.wgDots {
-		if !wd.alone {
-			continue
-		}
+	for _, wd := range p.aloneDots() {
 		es := wd.a.src.Type.Kind.Bytes()
 		if d := p.layoutOf(wd.a.src); d != nil && d.Layout.String() == want && !d.Repl {
 			wd.a.form = inRegisters
@@ -114,11 +112,78 @@ func (p *plan) placeAloneDots() {
 		if kMajor && wd.n%8 != 0 || !kMajor && !swizzleRows(min(wd.n, 64)*es) {
 			kMajor = !kMajor
 		}
-		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor, off: wd.a.tile.sharedBytes()}
+		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
 		if wd.b.trans {
 			p.dead[wd.dot.Args[1].ID] = true
 		}
+		p.hoistOperands(wd)
+		// The tiles stored where the dot stands share the scratch memory.
+		if wd.a.form == staged && wd.b.form == staged {
+			wd.b.tile.off = wd.a.tile.bytes()
+		}
 	}
+}
+
+// aloneDots are the dots on wgmma outside the pipelines, in program order.
+func (p *plan) aloneDots() []*wgDot {
+	var ds []*wgDot
+	for _, wd := range p.wgDots {
+		if wd.alone {
+			ds = append(ds, wd)
+		}
+	}
+	slices.SortFunc(ds, func(x, y *wgDot) int { return x.dot.ID - y.dot.ID })
+	return ds
+}
+
+// hoistRegion is the shared memory of a loop's dots' operands that are
+// defined before it: each is stored once, before the loop, into its own
+// tile of the region, which lies after the scratch memory the loop's body
+// uses and is kept until the loop ends.
+type hoistRegion struct {
+	name  string       // the C name of its shared address
+	tiles []*wgOperand // in order of their offsets
+	bytes int
+}
+
+// hoistOperands moves the staged operands of dot wd that are defined
+// outside the innermost for loop holding it (attention backward's k and
+// v, q and do) into that loop's region, as Triton's loop-invariant code
+// motion keeps their shared-memory copies out of the loop.
+func (p *plan) hoistOperands(wd *wgDot) {
+	var loop *ir.For
+	for b := p.defs[wd.dot.ID].Block; b != nil && loop == nil; b = p.parent[b] {
+		loop, _ = p.owner[b].(*ir.For)
+	}
+	if loop == nil {
+		return
+	}
+	for _, o := range []*wgOperand{&wd.a, &wd.b} {
+		if o.form != staged || p.inside(p.defs[o.src.ID].Block, loop.Body) {
+			continue
+		}
+		if p.hoists == nil {
+			p.hoists = map[*ir.For]*hoistRegion{}
+		}
+		h := p.hoists[loop]
+		if h == nil {
+			h = &hoistRegion{name: fmt.Sprintf("tri_hoist%d", len(p.hoists))}
+			p.hoists[loop] = h
+		}
+		o.form, o.base, o.tile.off = hoisted, h.name, h.bytes
+		h.tiles = append(h.tiles, o)
+		h.bytes += o.tile.bytes()
+	}
+}
+
+// inside reports whether block b is block outer or nested in it.
+func (p *plan) inside(b, outer *ir.Block) bool {
+	for ; b != nil; b = p.parent[b] {
+		if b == outer {
+			return true
+		}
+	}
+	return false
 }
 
 // axes are the axes of b operand o's value along K and along N: a b of
@@ -159,26 +224,78 @@ func (e *emitter) aloneDot(wd *wgDot) {
 	e.helpers.add("wgmma", wgmmaHelpers)
 	e.helpers.add("wgmma_"+wd.instr(), wgmmaInstr(wd.n, wd.a.src.Type.Kind, wd.b.src.Type.Kind, wd.b.tile.kMajor, wd.a.form == inRegisters))
 	e.alignedSmem = true
-	e.useShared(wd.b.tile.off + wd.b.tile.bytes())
-	e.w.open("{")
-	e.w.line("const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned")
-	if wd.a.form == staged {
-		e.storeOperand(&wd.a, true, wd.m)
+	scratch := wd.a.form == staged || wd.b.form == staged
+	if scratch {
+		end := 0
+		for _, o := range []*wgOperand{&wd.a, &wd.b} {
+			if o.form == staged {
+				end = max(end, o.tile.off+o.tile.bytes())
+			}
+		}
+		e.useShared(end)
+		e.w.open("{")
+		e.w.line("const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned")
+		for _, o := range []*wgOperand{&wd.a, &wd.b} {
+			if o.form == staged {
+				e.storeOperand(o, o == &wd.a, wd.m, "tri_stage")
+			}
+		}
+		e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
+		e.w.line("__syncthreads();")
+		e.w.close("}")
 	}
-	e.storeOperand(&wd.b, false, wd.m)
+	e.wgmmaDot(wd)
+	if scratch {
+		e.w.line("__syncthreads();  // the scratch memory is free again")
+	}
+}
+
+// hoistedFor writes loop s, whose dots read the operands of region h,
+// after storing them there. The loop is written first, to learn how much
+// scratch memory its body uses: the region comes after it.
+func (e *emitter) hoistedFor(s *ir.For, h *hoistRegion) {
+	head := e.w
+	e.w = writer{indent: head.indent + 1, at: head.at}
+	scratch := e.smemBytes
+	e.smemBytes = 0
+	e.plainFor(s)
+	reserve := (e.smemBytes + 1023) / 1024 * 1024
+	e.smemBytes = max(scratch, e.smemBytes)
+	body := e.w
+	e.w = head
+	e.alignedSmem = true
+	e.useShared(reserve + h.bytes)
+	e.w.open("{")
+	e.w.line("// The dots of this loop read operands defined before it: stored once, after the scratch memory the body uses.")
+	e.w.line("const unsigned int %s = tri_smem_addr(tri_smem) + %du;", h.name, reserve)
+	for _, o := range h.tiles {
+		wd := e.wgDotOf(o)
+		e.storeOperand(o, o == &wd.a, wd.m, h.name)
+	}
 	e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
 	e.w.line("__syncthreads();")
+	e.lastLine = 0
+	e.w.append(&body)
+	e.w.line("__syncthreads();  // the region is scratch memory again")
 	e.w.close("}")
-	e.wgmmaDot(wd)
-	e.w.line("__syncthreads();  // the scratch memory is free again")
+}
+
+// wgDotOf is the dot on wgmma whose operand o is.
+func (p *plan) wgDotOf(o *wgOperand) *wgDot {
+	for _, wd := range p.wgDots {
+		if o == &wd.a || o == &wd.b {
+			return wd
+		}
+	}
+	return nil
 }
 
 // storeOperand stores operand o of a dot of m rows from its registers into
-// its tile at shared address tri_stage, a thread's run along the tile's
+// its tile at shared address base, a thread's run along the tile's
 // rows in one vector store of up to 16 bytes (a run aligned to its size
 // stays in one 16-byte chunk of a swizzled row, which the swizzle moves
 // whole), else element by element.
-func (e *emitter) storeOperand(o *wgOperand, isA bool, m int) {
+func (e *emitter) storeOperand(o *wgOperand, isA bool, m int, base string) {
 	v, t := o.src, o.tile
 	l := e.layoutOf(v)
 	r, c := l.coord(0, "e"), l.coord(1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
@@ -203,14 +320,14 @@ func (e *emitter) storeOperand(o *wgOperand, isA bool, m int) {
 	} else {
 		w = 1
 	}
-	e.w.line("// %s (%s, %s): %d bytes stored %s, %s", name, e.names[v.ID], major, t.rows*t.k*t.elem, plusBytes("at tri_stage", t.off), how)
+	e.w.line("// %s (%s, %s): %d bytes stored %s, %s", name, e.names[v.ID], major, t.rows*t.k*t.elem, plusBytes("at "+base, t.off), how)
 	// A run is consecutive registers along either axis (runAlong), and a
 	// thread's element e lies at (row, col) of the tile.
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
 	e.w.line("const int row = %s;", r)
 	e.w.line("const int col = %s;", c)
-	at := fmt.Sprintf("tri_stage + %s", t.offset("row", "col", e.numWarps, m))
+	at := fmt.Sprintf("%s + %s", base, t.offset("row", "col", e.numWarps, m))
 	if w == 1 {
 		e.w.line("tri_st_shared_u%d(%s, %s);", 8*t.elem, at, e.expr(v, "e"))
 		e.w.close("}")
