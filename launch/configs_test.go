@@ -217,12 +217,13 @@ func TestNameErrorNotes(t *testing.T) {
 
 func TestHeuristicsOrder(t *testing.T) {
 	// Above the autotuner, a heuristic runs first and sees no config; the
-	// later entries of one dict see the earlier ones.
+	// later entries of one dict see the earlier ones. (A config that sets
+	// BLOCK too is refused: TestHeuristicConflictsWithAutotune.)
 	src := decorated("@triton.heuristics({'BLOCK': lambda args: triton.next_power_of_2(args['n']), 'EVEN': lambda args: args['n'] % args['BLOCK'] == 0})\n" +
-		"@triton.autotune(configs=[Config({'BLOCK': 32}, num_warps=2)], key=['n'])")
+		"@triton.autotune(configs=[Config({}, num_warps=2)], key=['n'])")
 	p, err := prepareTuned(t, src, "k[(1,)](x, out, n)", 100, 0)
 	require.NoError(t, err)
-	assert.Equal(t, hosteval.IntValue(128), meta(t, p, "BLOCK"), "the heuristic's value wins over the config's")
+	assert.Equal(t, hosteval.IntValue(128), meta(t, p, "BLOCK"), "the heuristic sets what the config leaves out")
 	assert.Equal(t, hosteval.BoolValue(false), meta(t, p, "EVEN"))
 	assert.Equal(t, 2, p.Kernel.NumWarps)
 
