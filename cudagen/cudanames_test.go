@@ -2,7 +2,6 @@ package cudagen
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -10,18 +9,6 @@ import (
 
 	"github.com/tri-lang/tri/ir"
 )
-
-// ReservedNames returns every name a C name made from a source name must
-// not take: C++ keywords, the CUDA names of cudanames.go and the emitter's
-// own, sorted. For tests that compile a kernel named after each.
-func reservedNames() []string {
-	var out []string
-	for n := range reserved {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // namedKernel is samples/add.tri whose kernel, first parameter and loaded
 // local are all called name.
@@ -48,7 +35,7 @@ func namedKernel(t *testing.T, name string) *ir.Kernel {
 // declares clashes with a builtin. TestCUDANamesCompileGPU (package launch)
 // compiles the same kernels with NVRTC.
 func TestEveryCUDANameRenamed(t *testing.T) {
-	names := reservedNames()
+	names := ReservedNames()
 	require.Greater(t, len(names), 3000, "the table of CUDA names is missing")
 	for _, must := range []string{"vprintf", "atomicAdd", "__nv_sinf", "threadIdx", "warpSize", "__shfl_xor_sync", "__ldg",
 		"__float2half", "make_float4", "printf", "malloc", "__syncthreads", "cudaRoundZero", "dim3", "compl"} {

@@ -7,6 +7,7 @@ package cudagen
 //go:generate go run ./internal/cudanames -o cudanames.go -version $CUDA_VERSION -builtins $NVRTC_BUILTINS -include $CUDA_INCLUDE -libdevice $LIBDEVICE_LL
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,18 @@ var reserved = func() map[string]bool {
 	}
 	return m
 }()
+
+// ReservedNames returns, sorted, every name that the CUDA never gives a
+// kernel, parameter or local named in the source: C++ keywords, the names
+// CUDA under NVRTC declares at global scope and the emitter's own.
+func ReservedNames() []string {
+	out := make([]string, 0, len(reserved))
+	for n := range reserved {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // namer hands out unique C names.
 type namer struct {
