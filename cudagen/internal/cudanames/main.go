@@ -7,7 +7,8 @@
 // The names come from what NVRTC compiles against, read from NVIDIA's own
 // files (the files themselves are not kept in the repository):
 //
-//   - -builtins: NVRTC's builtins library (libnvrtc-builtins.so), which
+//   - -builtins: NVRTC's builtins libraries (libnvrtc-builtins.so, one or
+//     more versions, comma-separated), each of which
 //     holds the text of the headers NVRTC includes implicitly (the device
 //     part of cuda_runtime.h: host_defines.h, device_types.h, vector types,
 //     device_functions.h, the atomic and sm_*_intrinsics headers,
@@ -28,13 +29,15 @@
 // Names declared inside a namespace, a class or a function body are not
 // global and are left out. The table written is sorted and deduplicated.
 //
-// The committed table was made from CUDA 12.4 (Debian's
-// libnvrtc-builtins12.4 12.4.127, nvidia-cuda-dev 12.4.127 and the
-// libdevice of nvidia-cuda-toolkit 12.4.131):
+// The committed table was made from CUDA 12.4 and 12.5 (Debian's
+// libnvrtc-builtins12.4 12.4.127 and libnvrtc-builtins12.5 12.5.40,
+// nvidia-cuda-dev 12.4.127 and the libdevice of nvidia-cuda-toolkit
+// 12.4.131):
 //
 //	llvm-dis libdevice.10.bc -o libdevice.ll
-//	go run ./internal/cudanames -o cudanames.go -version 12.4 \
-//	    -builtins libnvrtc-builtins.so.12.4.127 -include include -libdevice libdevice.ll
+//	go run ./internal/cudanames -o cudanames.go -version '12.4 and 12.5' \
+//	    -builtins libnvrtc-builtins.so.12.4.127,libnvrtc-builtins.so.12.5.40 \
+//	    -include include -libdevice libdevice.ll
 package main
 
 import (
@@ -54,7 +57,7 @@ import (
 func main() {
 	out := flag.String("o", "cudanames.go", "the Go file to write")
 	version := flag.String("version", "", "the CUDA version the files come from, e.g. 12.4 (written in the table's comment)")
-	builtins := flag.String("builtins", "", "NVRTC's builtins library (libnvrtc-builtins.so)")
+	builtins := flag.String("builtins", "", "NVRTC's builtins libraries (libnvrtc-builtins.so), comma-separated: the names of all are kept")
 	include := flag.String("include", "", "a CUDA include folder")
 	libdevice := flag.String("libdevice", "", "libdevice.10.bc disassembled by llvm-dis")
 	flag.Parse()
@@ -72,14 +75,16 @@ func main() {
 			}
 		}
 	}
-	lib, err := os.ReadFile(*builtins)
-	if err != nil {
-		log.Fatal(err)
+	for _, path := range strings.Split(*builtins, ",") {
+		lib, err := os.ReadFile(path)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, text := range headerTexts(lib) {
+			add(path, declared(text))
+		}
+		add(path+" (symbols)", mangledNames(lib))
 	}
-	for _, text := range headerTexts(lib) {
-		add(*builtins, declared(text))
-	}
-	add(*builtins+" (symbols)", mangledNames(lib))
 	files, err := headerFiles(*include)
 	if err != nil {
 		log.Fatal(err)
