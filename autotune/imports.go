@@ -51,8 +51,7 @@ func (h *hostPython) module(f *frontend.File) *hostModule {
 	}
 	m := &hostModule{file: f, globals: py.StringDict{}, loaded: map[*frontend.HostFunc]bool{}, busy: map[string]bool{}}
 	m.globals["triton"] = h.standIn["triton"]
-	m.globals["print"] = h.globals["print"]                 // to the host's stderr, as in the kernel file
-	for _, name := range []string{dictMergeName, fmtName} { // what forGpython's rewrites call
+	for _, name := range []string{dictMergeName, fmtName} { // what forGpython's rewrites call (print is a builtin: boundary.go)
 		m.globals[name] = h.globals[name]
 	}
 	for local, path := range f.Aliases {

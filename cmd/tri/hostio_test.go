@@ -48,6 +48,10 @@ func TestCheckHostBoundary(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "a goroutine was left running")
+
+	_, stderr, code = tri(t, "check", "--timeout", "300ms", hostKernel(t, "    while True:\n        pass"))
+	assert.NotEqual(t, 0, code)
+	assert.Regexp(t, `k\.py:6:5: .*host code (ran longer than --timeout 300ms|was stopped at --timeout)`, stderr, "tri check too")
 }
 
 // --allow-host-io lets trusted host code do I/O, on check and build alike.
