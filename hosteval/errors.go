@@ -61,7 +61,13 @@ func withSource(err error, name, text string) error {
 }
 
 // AttachSource is withSource for a deferred call on a named result.
-func AttachSource(err *error, name, text string) { *err = withSource(*err, name, text) }
+// Line ends are normalised as the source's reader does, so that the line
+// shown is the one a position names.
+func AttachSource(err *error, name, text string) {
+	if *err != nil {
+		*err = withSource(*err, name, string(NormalizeNewlines([]byte(text))))
+	}
+}
 
 // sourcesOf collects the texts attached along err's chain; where two share a
 // name, the one attached closer to the diagnostic wins.

@@ -52,6 +52,13 @@ func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, e
 	if b.Plot != "" && b.DrawPlot == nil {
 		return nil, hosteval.Usage(fmt.Errorf("--plot %s: no plotter given (BenchOptions.DrawPlot)", b.Plot))
 	}
+	for _, out := range [][2]string{{"--csv ", b.CSV}, {"--plot ", b.Plot}} {
+		if out[1] != "" {
+			if err := hosteval.CheckOutput(out[0]+out[1], out[1], path); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if b.Warmup <= 0 {
 		b.Warmup = 25 * time.Millisecond
 	}

@@ -4,10 +4,8 @@ package launch
 // kernel file, binding a launch line and specializing the kernel.
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -31,12 +29,9 @@ type SourceFile struct {
 // ParseFile reads and parses a kernel file. Warnings go to o.Stderr (o may
 // be nil: no warnings); errors are returned as bad input.
 func ParseFile(path string, o *Options) (_ *SourceFile, err error) {
-	text, err := os.ReadFile(path)
+	text, err := hosteval.ReadSource(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, hosteval.Usage(fmt.Errorf("%s: no such file", path))
-		}
-		return nil, hosteval.Usage(err)
+		return nil, err
 	}
 	defer hosteval.AttachSource(&err, path, string(text))
 	sf := &SourceFile{Path: path, Text: text}

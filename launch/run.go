@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -100,7 +101,12 @@ func BuildFile(path, line string, o *Options) error {
 		if err != nil {
 			return err
 		}
-		k = p.Kernel
+		k, sf = p.Kernel, p.Source
+	}
+	if o.Output != "" {
+		if err := hosteval.CheckOutput("-o "+o.Output, o.Output, sf.inputs()...); err != nil {
+			return err
+		}
 	}
 	arch := gpu.TargetArch(o.Arch)
 	if o.dumps("layout") {
@@ -273,6 +279,9 @@ func parseSaves(p *Prepared, specs []string) ([]save, error) {
 		if err := checkWritable(path); err != nil {
 			return nil, hosteval.Usage(fmt.Errorf("--save %s: %v", s, err))
 		}
+		if err := hosteval.CheckOutput("--save "+s, path, p.Source.inputs()...); err != nil {
+			return nil, err
+		}
 		out = append(out, save{path, v.Tensor})
 	}
 	return out, nil
@@ -317,7 +326,11 @@ func (p *Prepared) saveAll(dir string) error {
 	}
 	for _, n := range p.tensorNames() {
 		v, _ := p.Env.Lookup(n)
-		if err := tensor.SaveNPY(filepath.Join(dir, n+".npy"), v.Tensor); err != nil {
+		out := filepath.Join(dir, n+".npy")
+		if err := hosteval.CheckOutput("--save-inputs "+dir, out, p.Source.inputs()...); err != nil {
+			return err
+		}
+		if err := tensor.SaveNPY(out, v.Tensor); err != nil {
 			return err
 		}
 	}
@@ -504,4 +517,17 @@ func RuntimeSummary() string {
 		fmt.Fprintf(&b, "\nNVRTC: not found (%v)", err)
 	}
 	return b.String()
+}
+
+// inputs are the files sf was read from: the kernel file and the modules
+// it imports, which no output may replace.
+func (sf *SourceFile) inputs() []string {
+	out := []string{sf.Path}
+	if sf.File != nil {
+		for name := range sf.File.Sources() {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

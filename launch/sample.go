@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,9 +40,9 @@ type Sample struct {
 // ReadSample reads the header of a sample file. A file without a "# launch:"
 // line is an error.
 func ReadSample(path string) (*Sample, error) {
-	src, err := os.ReadFile(path)
+	src, err := hosteval.ReadSource(path)
 	if err != nil {
-		return nil, hosteval.Usage(err)
+		return nil, err
 	}
 	s, err := ParseSampleHeader(path, src)
 	if err != nil {
@@ -56,10 +55,11 @@ func ReadSample(path string) (*Sample, error) {
 // may appear anywhere among the leading comment lines.
 func ParseSampleHeader(path string, src []byte) (*Sample, error) {
 	s := &Sample{Path: path}
-	text := strings.TrimPrefix(string(src), "\uFEFF") // Python skips a UTF-8 BOM
-	bom := len(src) - len(text)
+	// Python skips a UTF-8 BOM and reads CR and CRLF line ends as LF.
+	norm := hosteval.NormalizeNewlines(src)
+	text := strings.TrimPrefix(string(norm), "\uFEFF")
+	bom := len(norm) - len(text)
 	for n, raw := range strings.Split(text, "\n") {
-		raw = strings.TrimRight(raw, "\r")
 		line := strings.TrimSpace(raw)
 		if line == "" {
 			continue

@@ -2,10 +2,12 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/survey"
 )
 
@@ -57,6 +59,13 @@ cannot be read.`,
 			}
 			if csvPath == "" {
 				return nil
+			}
+			var read []string // the files surveyed, which the CSV must not replace
+			for _, r := range rep.Results {
+				read = append(read, filepath.Join(rep.Dir, filepath.FromSlash(r.File)))
+			}
+			if err := hosteval.CheckOutput("--csv "+csvPath, csvPath, read...); err != nil {
+				return err
 			}
 			f, err := os.Create(csvPath)
 			if err != nil {

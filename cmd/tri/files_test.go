@@ -1,0 +1,127 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// kernelCopy writes samples/add.tri into a temporary folder.
+func kernelCopy(t *testing.T) (dir, path string, src []byte) {
+	t.Helper()
+	src, err := os.ReadFile("../../samples/add.tri")
+	require.NoError(t, err)
+	dir = t.TempDir()
+	path = filepath.Join(dir, "k.tri")
+	require.NoError(t, os.WriteFile(path, src, 0o644))
+	return dir, path, src
+}
+
+// TestOutputNeverReplacesInput: tri build -o, run --save and --save-inputs,
+// bench --csv and --plot, and survey --csv refuse (exit 2) to write over
+// the file they read, also through a symbolic link, and leave it as it
+// was.
+func TestOutputNeverReplacesInput(t *testing.T) {
+	dir, path, src := kernelCopy(t)
+	link := filepath.Join(dir, "link.tri")
+	require.NoError(t, os.Symlink("k.tri", link))
+	npyLike := filepath.Join(dir, "output.npy") // a kernel file --save-inputs would write over
+	require.NoError(t, os.WriteFile(npyLike, src, 0o644))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"build", path, "-o", path}, "-o " + path + ": the output would replace the input " + path + "; write it elsewhere"},
+		{[]string{"build", path, "-o", link}, "-o " + link + ": the output would replace the input " + path + " (" + link + " is the same file)"},
+		{[]string{"build", link, "-o", path}, "-o " + path + ": the output would replace the input " + link},
+		{[]string{"build", path, "-k", "add_kernel", "--signature", "*fp32, *fp32, *fp32, i32, 1024", "-o", link}, "the output would replace the input " + path},
+		{[]string{"run", "--interpret", path, "--save", "output=" + link}, "--save output=" + link + ": the output would replace the input " + path},
+		{[]string{"run", "--interpret", npyLike, "--save-inputs", dir}, "--save-inputs " + dir + ": the output would replace the input " + npyLike},
+		{[]string{"bench", path, "--csv", link}, "--csv " + link + ": the output would replace the input " + path},
+		{[]string{"bench", path, "--plot", path}, "--plot " + path + ": the output would replace the input " + path},
+	} {
+		t.Run(strings.Join(c.args[:2], " "), func(t *testing.T) {
+			_, stderr, code := tri(t, c.args...)
+			assert.Equal(t, 2, code, stderr)
+			assert.Contains(t, stderr, c.want)
+			got, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, string(src), string(got), "the kernel file was changed")
+			got, err = os.ReadFile(npyLike)
+			require.NoError(t, err)
+			assert.Equal(t, string(src), string(got), "the kernel file was changed")
+		})
+	}
+
+	py := filepath.Join(dir, "pkg", "k.py")
+	require.NoError(t, os.MkdirAll(filepath.Dir(py), 0o755))
+	require.NoError(t, os.WriteFile(py, src, 0o644))
+	_, stderr, code := tri(t, "survey", filepath.Dir(py), "--csv", py)
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, "--csv "+py+": the output would replace the input "+py)
+	got, err := os.ReadFile(py)
+	require.NoError(t, err)
+	assert.Equal(t, string(src), string(got))
+
+	// An output elsewhere is written.
+	out := filepath.Join(dir, "k.cu")
+	_, stderr, code = tri(t, "build", path, "-o", out)
+	require.Equal(t, 0, code, stderr)
+	cu, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(cu), "add_kernel")
+}
+
+// TestSourceNotARegularFile: a directory, a FIFO (which would block) and a
+// device (/dev/zero, which never ends) are refused at once, exit 2.
+func TestSourceNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "k.tri")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	cases := map[string]string{dir: "a directory", fifo: "a named pipe"}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		cases["/dev/zero"] = "a device"
+	}
+	for path, kind := range cases {
+		for _, cmd := range []string{"check", "build", "run"} {
+			_, stderr, code := tri(t, cmd, path)
+			assert.Equal(t, 2, code, stderr)
+			assert.Equal(t, "tri: "+path+": not a regular file ("+kind+")\n", stderr, cmd)
+		}
+	}
+}
+
+// TestCRLineEnds: a file whose lines end in CR alone, or in CRLF, is read
+// as Python reads it: the launch header is found and errors are placed at
+// the file's own lines and columns, with the line shown.
+func TestCRLineEnds(t *testing.T) {
+	_, _, src := kernelCopy(t)
+	text := strings.Replace(string(src), "# let: x=rand(n)", "# let: x=rand(n, dtype='nope')", 1)
+	for name, eol := range map[string]string{"cr": "\r", "crlf": "\r\n"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "k.tri")
+			require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(text, "\n", eol)), 0o644))
+			_, stderr, code := tri(t, "run", "--interpret", path)
+			assert.Equal(t, 2, code, stderr)
+			assert.Contains(t, stderr, path+":6:24: unknown dtype \"nope\"")
+			assert.Contains(t, stderr, "# let: x=rand(n, dtype='nope')\n")
+			assert.NotContains(t, stderr, "launch:")
+
+			// An error in the kernel's body is placed in the file too.
+			body := strings.Replace(text, "# let: x=rand(n, dtype='nope')", "# let: x=rand(n)", 1)
+			body = strings.Replace(body, "    x = tl.load(", "    x = tl.lod(", 1)
+			require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(body, "\n", eol)), 0o644))
+			_, stderr, code = tri(t, "check", path)
+			assert.Equal(t, 2, code, stderr)
+			line := 1 + strings.Count(body[:strings.Index(body, "tl.lod(")], "\n")
+			assert.Contains(t, stderr, path+":"+strconv.Itoa(line)+":")
+			assert.Contains(t, stderr, "x = tl.lod(")
+		})
+	}
+}
