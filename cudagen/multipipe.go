@@ -138,6 +138,9 @@ type wgOperand struct {
 	direct bool
 	tma    *tensorMap
 	rows   *tensorMap
+	// shares is the streamed operand whose copy this b reads: the same
+	// load, lying in shared memory as this b's tile would (sameStorage).
+	shares *wgOperand
 	// base, where set, is the C name of the shared address the operand's
 	// tile is at: a loop's region of operands stored before it (wgdot.go).
 	base string
@@ -179,10 +182,57 @@ func (p *plan) multiTMA(o *wgOperand, inLoop func(*ir.Value) bool) *tensorMap {
 // copyAxis is the axis of src along which a streamed operand's copies run:
 // the axis that is contiguous in shared memory.
 func (o *wgOperand) copyAxis(isA bool) int {
-	if !isA && o.tile.kMajor && !o.trans {
-		return 0
+	if isA {
+		return 1
 	}
-	return 1
+	kAxis, nAxis := o.axes()
+	if o.tile.kMajor {
+		return kAxis
+	}
+	return nAxis
+}
+
+// sameStorage returns the streamed b operand of mp that copies the same
+// load as b operand o into a tile where every element of the load lies
+// where o's tile would hold it, or nil.
+func (mp *multiPipe) sameStorage(o *wgOperand) *wgOperand {
+	for _, x := range mp.streamed {
+		if mp.aIsA[x] || x.src != o.src || x.tile.elem != o.tile.elem {
+			continue
+		}
+		r, c := o.src.Type.Shape[0], o.src.Type.Shape[1]
+		same := true
+		for i := 0; i < r && same; i++ {
+			for j := 0; j < c && same; j++ {
+				same = x.byteOffset(i, j) == o.byteOffset(i, j)
+			}
+		}
+		if same {
+			return x
+		}
+	}
+	return nil
+}
+
+// byteOffset is where element (i, j) of b operand o's load lies in its
+// tile, from the tile's start: the number offset's C expression computes.
+func (o *wgOperand) byteOffset(i, j int) int {
+	t := o.tile
+	r, c := i, j // b.T: (n, k)
+	if !o.trans {
+		r, c = j, i // b: (k, n)
+	}
+	rb := t.rowBytes()
+	swz := func(x int) int { return x ^ (x>>7&(rb/16-1))<<4 }
+	if !t.kMajor {
+		cols := rb / t.elem
+		return r/cols*t.k*rb + swz(c*rb+r%cols*t.elem)
+	}
+	in, chunk := c*t.elem, 0
+	if t.k*t.elem > rb {
+		in, chunk = c*t.elem%rb, c*t.elem/rb*t.chunkBytes()
+	}
+	return chunk + swz(r*rb+in)
 }
 
 // wgDot is one dot of a multi-dot pipeline.
@@ -255,8 +305,21 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	onlyFor := func(v, u *ir.Value) bool {
 		return inBody[v.ID] && len(p.users[v.ID]) == 1 && p.users[v.ID][0] == u && p.ctlUse[v.ID] == 0
 	}
-	streamable := func(ld, u *ir.Value) bool {
-		return ld.Op == ir.OpLoad && onlyFor(ld, u) && ld.Flags&ir.FlagVolatile == 0 && isZeroOrNil(ld.Args[2])
+	// A load streams when dots are all that read it, directly or through
+	// a transpose that one dot reads (attention backward's qT feeds
+	// tl.dot(k, qT) and tl.dot(dsT, tl.trans(qT))).
+	streamable := func(ld *ir.Value) bool {
+		if ld.Op != ir.OpLoad || !inBody[ld.ID] || p.ctlUse[ld.ID] > 0 || ld.Flags&ir.FlagVolatile != 0 || !isZeroOrNil(ld.Args[2]) {
+			return false
+		}
+		for _, u := range p.users[ld.ID] {
+			dot := u.Op == ir.OpDot && inBody[u.ID]
+			trans := u.Op == ir.OpTrans && len(p.users[u.ID]) == 1 && onlyFor(u, p.users[u.ID][0]) && p.users[u.ID][0].Op == ir.OpDot
+			if !dot && !trans {
+				return false
+			}
+		}
+		return true
 	}
 	mp := &multiPipe{aIsA: map[*wgOperand]bool{}}
 	m := 0
@@ -282,14 +345,18 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			bLoad, wd.b.trans = b.Args[0], true
 			skip[b.ID] = true
 		}
-		if wd.b.trans && !streamable(bLoad, b) || !wd.b.trans && !streamable(b, d) {
+		if !streamable(bLoad) {
 			return nil
 		}
 		wd.b.form, wd.b.src = streamed, bLoad
+		// b is K-major where the load's memory runs along K: a b.T of a
+		// load contiguous along K, or a b loaded through transposed
+		// strides; else MN-major.
 		kMajor := wd.b.trans
-		if !wd.b.trans {
+		if bLoad.Desc == nil {
 			f := p.axes.dims(bLoad.Args[0])
-			kMajor = f[0].Contig > f[1].Contig
+			kAxis, nAxis := wd.b.axes()
+			kMajor = f[kAxis].Contig > f[nAxis].Contig || wd.b.trans && f[kAxis].Contig == f[nAxis].Contig
 		}
 		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
 		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) {
@@ -300,13 +367,13 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		wd.a.src = a
 		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
 		switch {
-		case !kRows && (!inBody[a.ID] || streamable(a, d)):
+		case !kRows && (!inBody[a.ID] || streamable(a)):
 			return nil
 		case !inBody[a.ID]:
 			wd.a.form = invariant
 			wd.a.tile.off = mp.invSize
 			mp.invSize += wd.a.tile.bytes()
-		case streamable(a, d):
+		case streamable(a):
 			wd.a.form = streamed
 			skip[a.ID] = true
 		default:
@@ -317,16 +384,25 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		}
 		mp.dots = append(mp.dots, wd)
 	}
-	// The streamed operands, in body order, get their places in a stage.
+	// The streamed operands, in body order, get their places in a stage;
+	// a b that lies in shared memory as another b of the same load does
+	// reads that one's copy.
 	for _, st := range body {
 		for _, wd := range mp.dots {
 			for _, o := range []*wgOperand{&wd.a, &wd.b} {
-				if o.form == streamed && ir.Stmt(o.src) == st {
-					o.tile.off = mp.stageSize
-					mp.stageSize += o.tile.bytes()
-					mp.streamed = append(mp.streamed, o)
-					mp.aIsA[o] = o == &wd.a
+				if o.form != streamed || ir.Stmt(o.src) != st {
+					continue
 				}
+				if o != &wd.a {
+					if twin := mp.sameStorage(o); twin != nil {
+						o.tile.off, o.shares = twin.tile.off, twin
+						continue
+					}
+				}
+				o.tile.off = mp.stageSize
+				mp.stageSize += o.tile.bytes()
+				mp.streamed = append(mp.streamed, o)
+				mp.aIsA[o] = o == &wd.a
 			}
 		}
 	}

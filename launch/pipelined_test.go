@@ -64,9 +64,9 @@ func TestPipelinedMatmul(t *testing.T) {
 		arch                      string
 		bm, bn, bk, warps, stages int
 	}{
-		{"sm_90", 128, 128, 64, 4, 4},  // no wgmma without the "a" target
-		{"sm_90a", 32, 32, 32, 4, 3},   // 32 rows: less than a warpgroup's m64
-		{"sm_90a", 64, 64, 32, 2, 3},   // not whole warpgroups
+		{"sm_90", 128, 128, 64, 4, 4}, // no wgmma without the "a" target
+		{"sm_90a", 32, 32, 32, 4, 3},  // 32 rows: less than a warpgroup's m64
+		{"sm_90a", 64, 64, 32, 2, 3},  // not whole warpgroups
 	} {
 		res, dump := groupedCUDA(t, tc.arch, tc.bm, tc.bn, tc.bk, tc.warps, tc.stages)
 		src := res.Source
