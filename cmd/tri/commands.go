@@ -90,7 +90,7 @@ func hostIOFlag(c *cobra.Command, allow *bool) {
 
 // rootFlag registers --root, the folders searched for imported modules.
 func rootFlag(c *cobra.Command, o *launch.Options) {
-	c.Flags().StringArrayVar(&o.Roots, "root", nil, "a folder to search for the modules the file imports, before TRI_PATH and the root found from its __init__.py files (repeatable)")
+	c.Flags().Var(rootsValue{&o.Roots}, "root", "a folder to search for the modules the file imports, before TRI_PATH and the root found from its __init__.py files (repeatable)")
 }
 
 func newBuild() *cobra.Command {

@@ -125,3 +125,23 @@ func TestCRLineEnds(t *testing.T) {
 		})
 	}
 }
+
+// TestRootMustBeAFolder: --root that names a file or nothing is refused at
+// the flag (exit 2), by every command that takes it.
+func TestRootMustBeAFolder(t *testing.T) {
+	dir, path, _ := kernelCopy(t)
+	missing := filepath.Join(dir, "nonexistent")
+	for _, cmd := range []string{"check", "build", "run", "bench"} {
+		for root, want := range map[string]string{
+			path:    `invalid argument "` + path + `" for "--root" flag: ` + path + " is not a folder (it is a file)",
+			missing: `invalid argument "` + missing + `" for "--root" flag: no folder ` + missing,
+		} {
+			_, stderr, code := tri(t, cmd, path, "--root", root)
+			assert.Equal(t, 2, code, stderr)
+			assert.Equal(t, "tri: "+want+"\n", stderr, cmd)
+		}
+	}
+	out, stderr, code := tri(t, "check", path, "--root", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "no errors")
+}
