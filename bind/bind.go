@@ -120,6 +120,19 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 			b.Signature.MaxNReg = n
 			continue
 		}
+		// num_ctas asks for thread block clusters of that many programs;
+		// Triton's default, 1, launches none. tri launches no clusters, so
+		// it takes 1 and refuses what it cannot honour.
+		if kw.Name == "num_ctas" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == kw.Name }) {
+			v, err := e.Eval(kw.Value, nil)
+			if err != nil {
+				return nil, err
+			}
+			if why := NumCTAsProblem(v); why != "" {
+				return nil, hosteval.Errf(kw.Value, "%s", why)
+			}
+			continue
+		}
 		// extern_libs (tutorial 07) names the libdevice bitcode Triton links;
 		// tri calls the CUDA math library NVRTC has built in, so the option
 		// is accepted and its value (host paths) not read.
@@ -452,4 +465,19 @@ func MaxNRegValue(v hosteval.Value) (int, string) {
 		return 0, fmt.Sprintf("maxnreg must be None or a number of registers from 16 to 255, not %v", v)
 	}
 	return int(v.Int), ""
+}
+
+// NumCTAsProblem says why v cannot be a launch's num_ctas ("" if it can):
+// it must be an int, and tri, which launches no thread block clusters,
+// honours only 1.
+func NumCTAsProblem(v hosteval.Value) string {
+	switch {
+	case v.Kind != hosteval.VInt:
+		return fmt.Sprintf("num_ctas must be a positive integer, not %s", v.Describe())
+	case v.Int < 1:
+		return fmt.Sprintf("num_ctas must be a positive integer, not %d", v.Int)
+	case v.Int != 1:
+		return fmt.Sprintf("num_ctas=%d asks for thread block clusters of %d programs, which tri does not launch; use num_ctas=1 (Triton's default)", v.Int, v.Int)
+	}
+	return ""
 }

@@ -104,6 +104,9 @@ func TestBindErrors(t *testing.T) {
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, x)", "launch:1:35: parameter 'ACT' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype or None), not a tensor"},
 		{"k[(1,)](x, x, (n, n), 1.0, 0, True, x, 1)", "launch:1:15: parameter 'n' cannot take a tuple"},
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_warps=n - 1)", "launch:1:48: num_warps must be a power of two from 1 to 32, not 3"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_ctas=2)", "launch:1:47: num_ctas=2 asks for thread block clusters of 2 programs, which tri does not launch; use num_ctas=1 (Triton's default)"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_ctas=0)", "launch:1:47: num_ctas must be a positive integer, not 0"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_ctas='2')", "launch:1:47: num_ctas must be a positive integer, not a str"},
 	} {
 		_, _, err := bind(t, e, tc.line)
 		require.Error(t, err, tc.line)
@@ -212,6 +215,27 @@ func TestBindExternLibs(t *testing.T) {
 	b, err = Args(f.Func("k"), l, e)
 	require.NoError(t, err)
 	assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 3}, b.Signature.Args[1].Value)
+}
+
+// TestBindNumCTAs: num_ctas=1, Triton's default, is accepted as a launch
+// option (TestBindErrors has the values refused), and a kernel's own
+// parameter of that name takes its argument.
+func TestBindNumCTAs(t *testing.T) {
+	e := lets(t, "n=4096", "x=randn(n, dtype='float16')", "y=empty(n)", "meta={'num_ctas': 1}")
+	for _, line := range []string{"k[(1,)](x, y, n, 0.5, 16, True, None, 'relu', num_ctas=1)",
+		"k[(1,)](x, y, n, 0.5, 16, True, None, 'relu', **meta)"} {
+		b, _, err := bind(t, e, line)
+		require.NoError(t, err, line)
+		assert.Len(t, b.Signature.Args, 11)
+	}
+	src := "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, num_ctas: tl.constexpr):\n    pass\n"
+	f, diags := frontend.Parse("k.tri", []byte(src))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	l, err := hosteval.ParseLaunch("k[(1,)](y, num_ctas=2)")
+	require.NoError(t, err)
+	b, err := Args(f.Func("k"), l, e)
+	require.NoError(t, err)
+	assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 2}, b.Signature.Args[1].Value)
 }
 
 // TestBindLaunchFlags: debug= and launch_pdl= are boolean launch options;
