@@ -20,7 +20,13 @@ func binaryOp(at frontend.Node, op string, a, b Value) (Value, error) {
 		return tensorScalar(at, op, a, b)
 	}
 	if a.Kind == VTuple && b.Kind == VTuple && op == "+" {
+		if n := len(a.Elems) + len(b.Elems); n > MaxSeqLen {
+			return Value{}, seqTooLong(at, big.NewInt(int64(n)))
+		}
 		return TupleValue(append(append([]Value{}, a.Elems...), b.Elems...)...), nil
+	}
+	if op == "*" && (a.Kind == VTuple && isInt(b) || isInt(a) && b.Kind == VTuple) {
+		return repeatSeq(at, a, b)
 	}
 	a, b = a.AsInt(), b.AsInt()
 	if a.Kind == VInt && b.Kind == VInt {
@@ -174,4 +180,35 @@ func unary(x *frontend.Unary, a Value) (Value, error) {
 		return a, nil
 	}
 	return Value{}, Errf(x, "bad operand type for unary %s: %s", x.Op, a.Describe())
+}
+
+// MaxSeqLen bounds the elements of a list or tuple a launch line or --let
+// builds ([0] * n): a list that long is data for a tensor, which full()
+// and the other constructors make without a Value per element.
+const MaxSeqLen = 1 << 20
+
+func isInt(v Value) bool { return v.Kind == VInt || v.Kind == VBool }
+
+// repeatSeq is Python's seq * n (or n * seq): n copies of seq's elements,
+// none for n <= 0.
+func repeatSeq(at frontend.Node, a, b Value) (Value, error) {
+	seq, n := a, b.AsInt().Int
+	if b.Kind == VTuple {
+		seq, n = b, a.AsInt().Int
+	}
+	if n <= 0 || len(seq.Elems) == 0 {
+		return Value{Kind: VTuple, Elems: []Value{}}, nil
+	}
+	if n > MaxSeqLen/int64(len(seq.Elems)) {
+		return Value{}, seqTooLong(at, new(big.Int).Mul(big.NewInt(int64(len(seq.Elems))), big.NewInt(n)))
+	}
+	out := make([]Value, 0, int64(len(seq.Elems))*n)
+	for range n {
+		out = append(out, seq.Elems...)
+	}
+	return TupleValue(out...), nil
+}
+
+func seqTooLong(at frontend.Node, n *big.Int) error {
+	return Errf(at, "a list or tuple of %s elements is too long (at most %d); full(shape, value) makes a large tensor", n, MaxSeqLen)
 }

@@ -359,6 +359,15 @@ func biInt(e *Env, c *callArgs) (Value, error) {
 			return Value{}, Errf(c.pos[0].at, "cannot convert %v to an integer", v)
 		}
 		return IntValue(int64(v.Float)), nil
+	case VStr:
+		n, ok := pyInt(v.Str)
+		switch {
+		case !ok:
+			return Value{}, Errf(c.pos[0].at, "invalid literal for int() with base 10: %s", pyQuote(v.Str))
+		case !n.IsInt64():
+			return Value{}, Errf(c.pos[0].at, "integer %s does not fit in 64 bits", shortInt(n))
+		}
+		return IntValue(n.Int64()), nil
 	}
 	return Value{}, Errf(c.pos[0].at, "int() of %s", v.Describe())
 }
@@ -368,6 +377,13 @@ func biFloat(e *Env, c *callArgs) (Value, error) {
 		return Value{}, err
 	}
 	if f, ok := Numeric(c.pos[0].v); ok {
+		return FloatValue(f), nil
+	}
+	if v := c.pos[0].v; v.Kind == VStr {
+		f, ok := pyFloat(v.Str)
+		if !ok {
+			return Value{}, Errf(c.pos[0].at, "could not convert string to float: %s", pyQuote(v.Str))
+		}
 		return FloatValue(f), nil
 	}
 	return Value{}, Errf(c.pos[0].at, "float() of %s", c.pos[0].v.Describe())

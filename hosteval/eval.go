@@ -87,6 +87,9 @@ func (e *Env) evalDepth(x frontend.Expr, sc scope, depth int) (Value, error) {
 		}
 		return index(x, v, i)
 	case *frontend.Binary:
+		if v, ok, err := e.exactIntValue(x, sc, depth); ok {
+			return v, err
+		}
 		a, err := ev(x.X)
 		if err != nil {
 			return Value{}, err
@@ -97,6 +100,9 @@ func (e *Env) evalDepth(x frontend.Expr, sc scope, depth int) (Value, error) {
 		}
 		return binaryOp(x, x.Op, a, b)
 	case *frontend.Unary:
+		if v, ok, err := e.exactIntValue(x, sc, depth); ok {
+			return v, err
+		}
 		a, err := ev(x.X)
 		if err != nil {
 			return Value{}, err

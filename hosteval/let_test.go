@@ -200,8 +200,19 @@ func TestLetErrors(t *testing.T) {
 		{"x=zeros(n) % 2", "--let x:1:3: a tensor may be combined with a number by + - * // only, not %"},
 		{"x = full(n)", "--let x:1:5: full() takes 2 arguments but 1 were given"},
 		{"x=(1,", "--let x:1:"},
-		{"x=2**63", "--let x:1:3: 2 ** 63 does not fit in 64 bits"},
-		{"x=10**19", "--let x:1:3: 10 ** 19 does not fit in 64 bits"},
+		{"x=2**63", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
+		{"x=10**19", "--let x:1:3: integer 10000000000000000000 does not fit in 64 bits"},
+		{"x=2**64 - 2**63 + n", "--let x:1:3: integer 9223372036854775812 does not fit in 64 bits"},
+		{"x=2**5000", "--let x:1:3: integer 2 ** 5000 is too large to compute (over 4096 bits)"},
+		{"x=4 ** (10 ** 9)", "--let x:1:3: integer 4 ** 1000000000 is too large to compute (over 4096 bits)"},
+		{"x=float('nope')", "--let x:1:9: could not convert string to float: 'nope'"},
+		{"x=float('1__0')", "--let x:1:9: could not convert string to float: '1__0'"},
+		{"x=float('0x10')", "--let x:1:9: could not convert string to float: '0x10'"},
+		{"x=float('--inf')", "--let x:1:9: could not convert string to float: '--inf'"},
+		{"x=int('1.5')", "--let x:1:7: invalid literal for int() with base 10: '1.5'"},
+		{"x=int('99999999999999999999')", "--let x:1:7: integer 99999999999999999999 does not fit in 64 bits"},
+		{"x=[1]*10**8", "--let x:1:3: a list or tuple of 100000000 elements is too long (at most 1048576); full(shape, value) makes a large tensor"},
+		{"x=(1, 2) * 2**62", "--let x:1:3: a list or tuple of 9223372036854775808 elements is too long (at most 1048576); full(shape, value) makes a large tensor"},
 		{"x=(2**62)*4", "--let x:1:3: integer 18446744073709551616 does not fit in 64 bits"},
 		{"x=9223372036854775807 + 1", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
 		{"x=-9223372036854775807 - 2", "--let x:1:3: integer -9223372036854775809 does not fit in 64 bits"},
@@ -220,6 +231,35 @@ func TestLetErrors(t *testing.T) {
 		}
 		assert.Equal(t, 2, ExitCode(err), tc.spec)
 	}
+}
+
+// TestLetExactIntegers: integer expressions are computed as Python does,
+// exactly, and only the final value must fit in 64 bits; float() and int()
+// read strings as Python does; a list repeated by an int is the list
+// repeated.
+func TestLetExactIntegers(t *testing.T) {
+	e := lets(t, "n=4", "a=-(2**63)", "b=2**63-1", "c=-2**63", "d=2**64 - 2**63 - 1", "f=(2**70) // (2**10) % 7",
+		"g=~(2**63 - 1)", "h=(1 << 100) >> 98", "k=True + 2**63 - 2", "m=2**63 - n", "p=-(2**63) // -2",
+		"fn=float('nan')", "fi=float(' -Infinity ')", "fp=float('+inf')", "fx=float('1_000.5e-1')", "fb=float('1e400')",
+		"i1=int(' -1_000 ')", "i2=int('+7')",
+		"l=[1]*3", "l0=[1, 2] * 0", "l2=2 * (0, n)", "lb=[n] * True")
+	for name, want := range map[string]int64{"a": math.MinInt64, "b": math.MaxInt64, "c": math.MinInt64, "d": math.MaxInt64,
+		"f": (1 << 60) % 7, "g": math.MinInt64, "h": 4, "k": math.MaxInt64, "m": math.MaxInt64 - 3, "p": 1 << 62, "i1": -1000, "i2": 7} {
+		assert.Equal(t, IntValue(want), lookup(t, e, name), name)
+	}
+	assert.True(t, math.IsNaN(lookup(t, e, "fn").Float))
+	assert.Equal(t, FloatValue(math.Inf(-1)), lookup(t, e, "fi"))
+	assert.Equal(t, FloatValue(math.Inf(1)), lookup(t, e, "fp"))
+	assert.Equal(t, FloatValue(100.05), lookup(t, e, "fx"))
+	assert.Equal(t, FloatValue(math.Inf(1)), lookup(t, e, "fb"))
+	assert.Equal(t, TupleValue(IntValue(1), IntValue(1), IntValue(1)), lookup(t, e, "l"))
+	assert.Equal(t, Value{Kind: VTuple, Elems: []Value{}}, lookup(t, e, "l0"))
+	assert.Equal(t, TupleValue(IntValue(0), IntValue(4), IntValue(0), IntValue(4)), lookup(t, e, "l2"))
+	assert.Equal(t, TupleValue(IntValue(4)), lookup(t, e, "lb"))
+	// Mixed with floats, ints are ordinary: 2**63 * 0.5 is a float.
+	e = lets(t, "x=2**62 * 0.5", "y=tensor([1, 2], dtype='int64') * (2**62 // 2**60)")
+	assert.Equal(t, FloatValue(1<<61), lookup(t, e, "x"))
+	assert.Equal(t, []float64{4, 8}, elems(lookup(t, e, "y").Tensor))
 }
 
 func TestLetRunawayRecursion(t *testing.T) {

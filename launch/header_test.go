@@ -33,7 +33,7 @@ func TestHeaderErrorsAtFileLines(t *testing.T) {
 		{"# launch: add_kernel[(triton.cdiv(n, 1024),)](x, y, output, n, BLOCK_SIZE=1024,,)\n",
 			"k.tri:1:", "# launch: add_kernel"},
 		{"#   let:   n=2**64\n# launch: add_kernel[(triton.cdiv(n, 1024),)](x, y, output, n, BLOCK_SIZE=1024)\n",
-			"k.tri:1:14: 2 ** 64 does not fit in 64 bits", "#   let:   n=2**64"},
+			"k.tri:1:14: integer 18446744073709551616 does not fit in 64 bits", "#   let:   n=2**64"},
 	} {
 		path := filepath.Join(t.TempDir(), "k.tri")
 		require.NoError(t, os.WriteFile(path, []byte(c.header+addBody(t)), 0o644))

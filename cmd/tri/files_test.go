@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/tensor"
 )
 
 // kernelCopy writes samples/add.tri into a temporary folder.
@@ -144,4 +146,25 @@ func TestRootMustBeAFolder(t *testing.T) {
 	out, stderr, code := tri(t, "check", path, "--root", dir)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "no errors")
+}
+
+// TestLaunchIntegersAsPython: a launch argument or --let whose integer
+// expression passes through values beyond 64 bits, as Python's ints may,
+// is taken when its final value fits: 2**63-1 and -(2**63) reach the
+// kernel whole.
+func TestLaunchIntegersAsPython(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k.tri")
+	require.NoError(t, os.WriteFile(path, []byte("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(out_ptr, v):\n    tl.store(out_ptr, v)\n"), 0o644))
+	for line, want := range map[string]int64{"k[(1,)](o, 2**63-1)": math.MaxInt64, "k[(1,)](o, n)": math.MinInt64, "k[(1,)](o, n + 2**64 - 1)": math.MaxInt64} {
+		out := filepath.Join(dir, "o.npy")
+		_, stderr, code := tri(t, "run", "--interpret", path, line, "--let", "n=-(2**63)", "--let", "o=zeros(1, dtype='int64')", "--save", "o="+out)
+		require.Equal(t, 0, code, stderr)
+		o, err := tensor.LoadNPY(out)
+		require.NoError(t, err)
+		assert.Equal(t, want, o.Int(0), line)
+	}
+	_, stderr, code := tri(t, "run", "--interpret", path, "k[(1,)](o, 2**63)", "--let", "o=zeros(1, dtype='int64')")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "launch:1:12: integer 9223372036854775808 does not fit in 64 bits")
 }
