@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/tensor"
 )
 
@@ -97,6 +98,14 @@ func TestSourceNotARegularFile(t *testing.T) {
 			assert.Equal(t, "tri: "+path+": not a regular file ("+kind+")\n", stderr, cmd)
 		}
 	}
+	// A file past the size limit is refused before it is read (this one is
+	// sparse: no data is written).
+	huge := filepath.Join(dir, "huge.tri")
+	require.NoError(t, os.WriteFile(huge, nil, 0o644))
+	require.NoError(t, os.Truncate(huge, hosteval.MaxSourceBytes+1))
+	_, stderr, code := tri(t, "check", huge)
+	assert.Equal(t, 2, code, stderr)
+	assert.Equal(t, "tri: "+huge+": 67108865 bytes is too large for a source file (at most 64 MiB)\n", stderr)
 }
 
 // TestCRLineEnds: a file whose lines end in CR alone, or in CRLF, is read
