@@ -86,6 +86,38 @@
 // the kernel asks for enough programs per SM to keep loads in flight
 // (launch_bounds' second argument), which caps registers at 128.
 //
+// # Dots and pipelines
+//
+// Which instruction a tl.dot runs as is decided from the target, the
+// shapes and the dtypes, as Triton's AccelerateMatmul decides it. On
+// sm_90a a dot of fp16 or bf16 operands into fp32 whose result tiles
+// whole warpgroups runs as wgmma.mma_async, its operands read from
+// XOR-swizzled shared memory through matrix descriptors (a may come from
+// registers), its result in the accumulator layout wgmmaBlocked; fp8
+// dots into fp32 do too inside the matmul pipeline. Where the dot
+// stands decides how its operands reach shared memory:
+//
+//   - in a K loop of one dot and the two loads feeding it (pipeline.go),
+//     the loads become cp.async or TMA copies num_stages-1 iterations
+//     ahead into num_stages buffers, and the wgmma of one iteration stays
+//     in flight while the next is issued;
+//   - in a loop with several dots and other work between them
+//     (multipipe.go: attention forward and backward), the loads that
+//     feed dots stream the same way, an operand defined before the loop
+//     is stored once (by the TMA unit where it is a descriptor load), an
+//     a computed in the body is read from registers, and a load several
+//     dots read is copied once where its tiles coincide;
+//   - anywhere else (wgdot.go: outside loops, at num_stages=1, in loops
+//     neither pipeliner takes), the operands are stored from registers
+//     where the dot stands, those defined before its loop once before it.
+//
+// On other targets, and for shapes and dtypes wgmma has no form for,
+// dots run as mma.sync fed by ldmatrix from staged operands (dot.go), or
+// as FMAs on the CUDA cores for fp64 and ieee fp32. Tensor maps for the
+// TMA unit come from the launch (host descriptors) or are built by the
+// kernel (tmapdev.go); tma.go writes descriptor stores through shared
+// memory to the TMA unit.
+//
 // Output is deterministic: names are given in program order (clashes with
 // C and CUDA names get a trailing underscore, repeats _1, _2), and every
 // source line is quoted once in a comment above its code, with #line
