@@ -119,7 +119,9 @@
 // memory to the TMA unit.
 //
 // Output is deterministic: names are given in program order (clashes with
-// C and CUDA names get a trailing underscore, repeats _1, _2), and every
+// C++ keywords and with the names CUDA under NVRTC declares, the table of
+// cudanames.go generated from NVIDIA's headers and libraries by
+// internal/cudanames, get a trailing underscore; repeats _1, _2), and every
 // source line is quoted once in a comment above its code, with #line
 // directives under Options.LineInfo. The prelude (prelude.go) holds only
 // the definitions the kernel uses, in a fixed order, so a file changes only
