@@ -4,7 +4,7 @@ package cudagen
 // with C, C++ and CUDA names get a trailing underscore, and a name bound
 // more than once gets _1, _2, ... in program order.
 
-//go:generate go run ./internal/cudanames -o cudanames.go -version $CUDA_VERSION -builtins $NVRTC_BUILTINS -include $CUDA_INCLUDE -libdevice $LIBDEVICE_LL
+//go:generate go run ./internal/cudanames/gen -o cudanames.go -version $CUDA_VERSION -builtins $NVRTC_BUILTINS -include $CUDA_INCLUDE -libdevice $LIBDEVICE_LL
 
 import (
 	"sort"

@@ -1,4 +1,4 @@
-package main
+package cudanames
 
 // This file implements the reading of declarations out of C++ header text:
 // not a parser, but enough of one to tell global declarations (what a
@@ -16,8 +16,8 @@ var (
 	identRe    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
-// declared returns the names text declares at global scope.
-func declared(text string) []string {
+// Declared returns the names C++ header text declares at global scope.
+func Declared(text string) []string {
 	var names []string
 	code, macros := preprocess(text)
 	names = append(names, macros...)
@@ -140,7 +140,7 @@ func (s *scanner) scope(nested bool, names *[]string) {
 		case ")":
 			depth--
 			stmt = append(stmt, t)
-		case ";":
+		case ";", "__DEF_IF_HOST": // the macro is "{ }" or ";": it ends a declaration
 			if depth > 0 {
 				stmt = append(stmt, t)
 				continue

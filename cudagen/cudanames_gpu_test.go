@@ -1,4 +1,4 @@
-package launch
+package cudagen_test
 
 import (
 	"bufio"
@@ -16,7 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/cudagen/internal/cudanames"
 	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/launch"
 	"github.com/tri-lang/tri/nvrtc"
 )
 
@@ -39,18 +41,13 @@ var pythonKeywords = strings.Fields(`False None True and as assert async await b
 // of its names go to a new child. Without NVRTC it skips, unless
 // TRI_REQUIRE_GPU=1.
 //
-//	go test ./launch -run TestCUDANamesCompileGPU -v
+//	go test ./cudagen -run 'TestCUDANames.*GPU' -v
 func TestCUDANamesCompileGPU(t *testing.T) {
 	if list := os.Getenv(namesChildEnv); list != "" {
 		compileNamesChild(t, list)
 		return
 	}
-	if err := nvrtc.LoadNVRTC(); err != nil {
-		if os.Getenv("TRI_REQUIRE_GPU") == "1" {
-			t.Fatalf("TRI_REQUIRE_GPU=1 but %v", err)
-		}
-		t.Skip(err)
-	}
+	needNVRTC(t)
 	var names []string
 	for _, n := range cudagen.ReservedNames() {
 		if !slices.Contains(pythonKeywords, n) {
@@ -163,7 +160,7 @@ func compileNamed(dir, src, name, arch string) error {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		return err
 	}
-	p, err := Prepare(path, "", &Options{})
+	p, err := launch.Prepare(path, "", &launch.Options{})
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
@@ -173,4 +170,71 @@ func compileNamed(dir, src, name, arch string) error {
 	}
 	_, err = gpu.CompileReport(p.Kernel, res, arch, false)
 	return err
+}
+
+// needNVRTC skips the test where no NVRTC is found, unless
+// TRI_REQUIRE_GPU=1. The compiles need no GPU.
+func needNVRTC(t *testing.T) {
+	t.Helper()
+	if err := nvrtc.LoadNVRTC(); err != nil {
+		if os.Getenv("TRI_REQUIRE_GPU") == "1" {
+			t.Fatalf("TRI_REQUIRE_GPU=1 but %v", err)
+		}
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		t.Skip(first)
+	}
+}
+
+// TestCUDANamesTableGPU reads the builtins library of the NVRTC found (the
+// headers it compiles against) as the table's generator does, and fails if
+// that NVRTC declares a global name the table lacks: the table, made from
+// CUDA 12.4 and 12.5, must be regenerated with the newer files (see
+// internal/cudanames/gen).
+//
+//	go test ./cudagen -run 'TestCUDANames.*GPU' -v
+func TestCUDANamesTableGPU(t *testing.T) {
+	needNVRTC(t)
+	lib := builtinsLibrary(t)
+	data, err := os.ReadFile(lib)
+	require.NoError(t, err)
+	found := cudanames.FromBuiltins(data)
+	require.Greater(t, len(found), 1000, "%s: too few names read; is it NVRTC's builtins library?", lib)
+	reserved := map[string]bool{}
+	for _, n := range cudagen.ReservedNames() {
+		reserved[n] = true
+	}
+	var missing []string
+	for _, n := range found {
+		// Names of two underscores, or one and a capital, are renamed
+		// whether listed or not.
+		if cudanames.IsIdent(n) && !reserved[n] && !strings.HasPrefix(n, "__") && !(len(n) > 1 && n[0] == '_' && n[1] >= 'A' && n[1] <= 'Z') {
+			missing = append(missing, n)
+		}
+	}
+	slices.Sort(missing)
+	missing = slices.Compact(missing)
+	major, minor, _ := nvrtc.Version()
+	t.Logf("NVRTC %d.%d: %s, %d names", major, minor, lib, len(found))
+	require.Empty(t, missing, "NVRTC %d.%d declares names the table lacks: regenerate cudanames.go with this version's files", major, minor)
+}
+
+// builtinsLibrary finds NVRTC's builtins library: mapped into the process
+// once NVRTC has compiled something, else beside libnvrtc.
+func builtinsLibrary(t *testing.T) string {
+	src, err := os.ReadFile("../samples/add.tri")
+	require.NoError(t, err)
+	require.NoError(t, compileNamed(t.TempDir(), string(src), "probe_kernel", gpu.TargetArch("")))
+	if maps, err := os.ReadFile("/proc/self/maps"); err == nil {
+		for _, line := range strings.Split(string(maps), "\n") {
+			if i := strings.Index(line, "/"); i >= 0 && strings.Contains(line[i:], "libnvrtc-builtins") {
+				return line[i:]
+			}
+		}
+	}
+	_, nvrtcPath := nvrtc.Paths()
+	libs, _ := filepath.Glob(filepath.Join(filepath.Dir(nvrtcPath), "libnvrtc-builtins*.so*"))
+	if len(libs) == 0 {
+		t.Fatalf("no libnvrtc-builtins beside %s", nvrtcPath)
+	}
+	return libs[0]
 }
