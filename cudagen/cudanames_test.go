@@ -32,8 +32,8 @@ func namedKernel(t *testing.T, name string) *ir.Kernel {
 // under NVRTC declares (atomicAdd, vprintf, __nv_sinf, threadIdx,
 // make_float4, ...) and every keyword, its first parameter and a local
 // named so too: the CUDA must rename all three, so that nothing the kernel
-// declares clashes with a builtin. TestCUDANamesCompileGPU (package launch)
-// compiles the same kernels with NVRTC.
+// declares clashes with a builtin. TestCUDANamesCompileGPU compiles such
+// kernels with NVRTC.
 func TestEveryCUDANameRenamed(t *testing.T) {
 	names := ReservedNames()
 	require.Greater(t, len(names), 3000, "the table of CUDA names is missing")
