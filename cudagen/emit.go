@@ -21,6 +21,16 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 				res, err = nil, stopError(opt.Context, k, s.pos)
 				return
 			}
+			if s, ok := r.(tooMuchShared); ok {
+				pos := s.pos
+				if !pos.IsValid() {
+					pos = ir.Pos{File: k.File}
+				}
+				res, err = nil, diag.Errorf(diag.Pos(pos), diag.CodeUnsupported,
+					"out of resource: shared memory: this statement needs %d bytes (%d KiB) of scratch shared memory in tri's CUDA, more than the %d KiB a program has; use smaller blocks",
+					s.bytes, (s.bytes+1023)/1024, maxSharedBytes/1024)
+				return
+			}
 			res, err = nil, diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "internal error generating CUDA for kernel %s: %v", k.Name, r)
 		}
 	}()

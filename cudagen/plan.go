@@ -274,7 +274,15 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 			}
 		}
 		for _, s := range v.Region.Body.Stmts {
-			p.check(s.(*ir.Value), errs)
+			r := s.(*ir.Value)
+			// A combine function runs once per pair of elements, inside the
+			// reduction's or scan's loops, where the threads of a tile are
+			// not working together: there is no layout for a tile there.
+			if !r.Type.IsScalar() && r.Op != ir.OpRegionArg {
+				errs.Errorf(diag.Pos(r.Pos), diag.CodeUnsupported, "a tile (%s) inside the combine function of %s is not yet supported by CUDA generation", r.Type, v.Op)
+				return
+			}
+			p.check(r, errs)
 		}
 	}
 }

@@ -21,10 +21,18 @@ const maxSharedBytes = maxDynamicShared
 // maxStaticShared is the most shared memory a kernel declares statically.
 const maxStaticShared = 48 * 1024
 
+// tooMuchShared unwinds the emitter when a statement needs more scratch
+// shared memory than a program has: a limit of the kernel's block sizes
+// (Generate reports it at pos), not a fault of tri.
+type tooMuchShared struct {
+	pos   ir.Pos
+	bytes int
+}
+
 // useShared reserves n bytes of scratch shared memory.
 func (e *emitter) useShared(n int) {
 	if n > maxSharedBytes {
-		panic(fmt.Sprintf("kernel needs %d bytes of shared memory for a layout conversion; at most %d are supported", n, maxSharedBytes))
+		panic(tooMuchShared{e.w.at, n})
 	}
 	e.smemBytes = max(e.smemBytes, (n+15)/16*16)
 }
@@ -182,12 +190,22 @@ func (e *emitter) convertValue(v *ir.Value) {
 func (e *emitter) convertSplit(v *ir.Value) {
 	in := v.Args[0]
 	d := e.layoutOf(v)
-	e.w.line("// Split through shared memory: #%s -> #%s.", e.layoutOf(in).Tag, d.Tag)
+	if d == nil {
+		// A tile of shape [2] splits into two scalars, which have no
+		// layout: every thread reads both elements.
+		e.w.line("// Split through shared memory: #%s -> two scalars.", e.layoutOf(in).Tag)
+	} else {
+		e.w.line("// Split through shared memory: #%s -> #%s.", e.layoutOf(in).Tag, d.Tag)
+	}
 	e.useShared(in.Type.Shape.NumElements() * in.Type.Kind.Bytes())
 	e.storeShared(in, 0)
 	e.w.line("__syncthreads();")
 	for j, name := range e.resNames[v.ID] {
 		t := v.Types[j]
+		if d == nil {
+			e.declare(t, nil, name, smem(t.DType, 0, fmt.Sprint(j)))
+			continue
+		}
 		e.declare(t, d, name, "")
 		e.loop(d.Elems, func(i string) string {
 			idx := linearOf(d.Shape, coords(d, i))

@@ -103,7 +103,9 @@ func (c *compiler) mergeBlockPtrs(name string, node *ir.If, tp, ep *blockPtr, th
 	evals, _ := ep.parts()
 	out := make([]*ir.Value, len(tvals))
 	for i := range tvals {
-		if tvals[i] == evals[i] {
+		// Where a branch returned, the parts come from the other branch
+		// and may be defined inside it: a variable carries them out.
+		if tvals[i] == evals[i] && !thenTerm && !elseTerm {
 			out[i] = tvals[i]
 			continue
 		}

@@ -158,7 +158,11 @@ func (c *compiler) mergeBranches(fr *frame, node *ir.If, before, thenEnv, elseEn
 			fr.env[n] = invalid
 			continue
 		}
-		if tv == ev {
+		// A value the surviving branch defined, when the other branch
+		// returned, is defined inside the if: it is read after the if
+		// through a variable, as a value both branches changed is.
+		definedInside := (thenTerm || elseTerm) && tv != before[n] && (tv.k == kRuntime || tv.k == kBlockPtr)
+		if tv == ev && !definedInside {
 			fr.env[n] = tv
 			continue
 		}
