@@ -6,6 +6,7 @@ package sema
 // followed to find them.
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -276,7 +277,11 @@ func (c *compiler) staleGlobal(f *frontend.File, g *frontend.Global, pos diag.Po
 // hostValue asks the loader's host evaluator for a global that sema could
 // not compute (its errors are the items of diags from before on): where
 // the host code computes it, those errors are dropped and its value is
-// used; where the host code fails too, sema's errors stand.
+// used; where the host code fails too, sema's errors stand, each with a
+// the host code's own error and its line (an exception, a refused open(),
+// a loop stopped at --timeout) added to the message and as a note: sema's
+// error says only that the value comes from host code, the cause says why
+// running it gave none.
 func (c *compiler) hostValue(f *frontend.File, g *frontend.Global, before int) (*frontend.Const, bool) {
 	return hostValue(c.diags, f, g, before)
 }
@@ -286,7 +291,27 @@ func hostValue(l *diag.List, f *frontend.File, g *frontend.Global, before int) (
 		return nil, false
 	}
 	k, ok, err := f.HostValue(g.Name)
-	if !ok || err != nil {
+	if !ok {
+		return nil, false
+	}
+	if err != nil {
+		at, msg := g.Pos, err.Error()
+		var d *diag.Diagnostic
+		if errors.As(err, &d) {
+			at, msg = d.Pos, d.Message
+		}
+		where := at.String()
+		if where == "" {
+			where = g.Pos.String()
+		}
+		for _, item := range l.Items[before:] {
+			if item.Severity == diag.Error {
+				item.Message += fmt.Sprintf("; tri ran the host code for %s and got no value: %s: %s", g.Name, where, msg)
+				if at.IsValid() && at != item.Pos {
+					item.WithNote(at, "the host code for %s failed here", g.Name)
+				}
+			}
+		}
 		return nil, false
 	}
 	l.Items = l.Items[:before]

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
 )
@@ -190,6 +191,40 @@ func TestHostValueFallback(t *testing.T) {
 		}
 		require.Error(t, diags.Err())
 		assert.Contains(t, diags.Err().Error(), tt.want)
+		require.Error(t, checked)
+		assert.Contains(t, checked.Error(), tt.want)
+	}
+}
+
+// TestHostValueCause: where the host code of a global fails too, sema's
+// error carries the host code's own error at its line (here a loop
+// stopped at --timeout), not only "defined by host code".
+func TestHostValueCause(t *testing.T) {
+	const src = "import triton\nimport triton.language as tl\n\ndef _block():\n    while True:\n        pass\n\nBLOCK = tl.constexpr(_block())\n\n" +
+		"@triton.jit\ndef k(p):\n    tl.store(p + tl.arange(0, BLOCK), 1.0)\n"
+	for _, tt := range []struct {
+		err  error
+		want string
+		note string // where the host code failed, if it says
+	}{
+		{diag.Errorf(diag.Pos{File: "k.tri", Line: 5, Col: 5}, diag.CodeTimeout, "the value of BLOCK: host code ran longer than --timeout 1s"),
+			"; tri ran the host code for BLOCK and got no value: k.tri:5:5: the value of BLOCK: host code ran longer than --timeout 1s", "k.tri:5:5"},
+		{errors.New("no interpreter"), "; tri ran the host code for BLOCK and got no value: k.tri:8:1: no interpreter", ""},
+	} {
+		l := frontend.NewLoader(nil, KnownPath)
+		f, d := l.Open("k.tri", []byte(src))
+		require.NoError(t, d.Err())
+		l.SetHost(func(*frontend.File, string) (*frontend.Const, error) { return nil, tt.err })
+		_, diags := Specialize(f, "k", sig(ptr(ir.Float32)))
+		require.Error(t, diags.Err())
+		assert.Contains(t, diags.Err().Error(), "k.tri:8:22: _block is defined by host code")
+		assert.Contains(t, diags.Err().Error(), tt.want)
+		if tt.note != "" {
+			d := diags.Items[0]
+			require.NotEmpty(t, d.Notes)
+			assert.Equal(t, tt.note, d.Notes[0].Pos.String())
+		}
+		checked := Check(f).Err()
 		require.Error(t, checked)
 		assert.Contains(t, checked.Error(), tt.want)
 	}

@@ -206,8 +206,8 @@ func TestHostileHostCode(t *testing.T) {
 		{"growth_kernel", "", "hostile/growth.py:7:5: "},
 		{"passwd_kernel", "host I/O refused", "hostile/passwd.py:6:5: "},
 		// sema reports a module-level value whose host code fails at the
-		// value's line, whatever the cause.
-		{"global_kernel", "", "hostile/global.py:"},
+		// value's line, with the cause at the host code's line.
+		{"global_kernel", "", "got no value: testdata/hostile/global.py:7:5: the value of SCALE: host code"},
 	} {
 		r := rs[c.name]
 		require.NotNil(t, r, c.name)
