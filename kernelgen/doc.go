@@ -15,6 +15,18 @@
 // block sizes are powers of two, sizes are rarely multiples of them, and
 // num_warps is 1, 2, 4 or 8. Generate(seed) always gives the same kernel.
 //
+// A share of the kernels (Options.DotPositions, 15% by Generate) puts its
+// dots where tri lowers them specially (dots.go): outside any loop, in a K
+// loop at num_stages=1 or software-pipelined at 2 to 4 stages, and two to
+// five dots in one loop as attention's passes hold them (a result, converted,
+// feeding the next dot; an operand defined before the loop; a load two
+// dots read, one through tl.trans; b as a [K, N] load, through transposed
+// strides or transposed). Most have shapes and dtypes that reach wgmma on
+// sm_90a (Kernel.Wgmma); the others must fall back. Each dot's result is
+// stored as it is, besides the epilogue's values. The choice of such a
+// kernel draws from a stream of its own, so the other kernels of a seed
+// are those of a generator without them.
+//
 // Every value carries an interval that holds all its lanes, so the
 // generator emits only operations that cannot overflow, divide by zero or
 // leave a math function's domain; and an error bound, so that a kernel

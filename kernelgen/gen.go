@@ -57,6 +57,17 @@ type gen struct {
 	// size is the lane count of the block axes (1-D: m only).
 	bm, bn int
 	mask   string // the block's mask expression name
+	// warps, where not 0, is the launch's num_warps (dots.go needs 4 or
+	// 8 for wgmma); otherwise it is drawn as the kernel ends.
+	warps int
+	// launchExtra are launch keywords after num_warps (num_stages=).
+	launchExtra []string
+	// wgmma says every dot of the kernel has a wgmma form on sm_90a.
+	wgmma bool
+	// keep are values stored each to an output of its own, before the
+	// stores drawn at random: the dots' results, so that none is lost to
+	// the epilogue.
+	keep []val
 }
 
 func (g *gen) emit(format string, a ...any) {

@@ -19,9 +19,27 @@ type Kernel struct {
 	Seed     uint64
 	Name     string
 	Source   string
-	Features []string // what it exercises: "1d", "2d", "dot", "loop", "if", "reduce", "scan", "math"
+	Features []string // what it exercises: "1d", "2d", "dot", "dots", "loop", "if", "reduce", "scan", "math", ...
 	Outputs  []Output
+	// Wgmma says that each of the kernel's dots has a form that tri lowers
+	// to wgmma on sm_90a (see DotPositions); other kernels' dots fall back
+	// to mma.sync or FMAs there.
+	Wgmma bool
 }
+
+// Options choose what GenerateWith makes.
+type Options struct {
+	// DotPositions is the share of kernels, from 0 to 1, whose dots stand
+	// where tri lowers them specially (dots.go): outside any loop, in
+	// loops at num_stages=1 and pipelined, two to four in one loop, with
+	// transposes. The other kernels are drawn as before: the same seed
+	// gives the same kernel whatever the share, unless the seed is drawn
+	// for the dot positions.
+	DotPositions float64
+}
+
+// DefaultDotPositions is the share of dot-position kernels of Generate.
+const DefaultDotPositions = 0.15
 
 // Output is an output tensor and the interval that holds each of its
 // elements (every element is written). A value outside it means that the
@@ -34,18 +52,31 @@ type Output struct {
 	Float  bool
 }
 
-// Generate returns the kernel of seed: the same seed gives the same text.
+// Generate returns the kernel of seed with the default options: the same
+// seed gives the same text.
 func Generate(seed uint64) *Kernel {
+	return GenerateWith(seed, Options{DotPositions: DefaultDotPositions})
+}
+
+// GenerateWith returns the kernel of seed under o.
+func GenerateWith(seed uint64, o Options) *Kernel {
 	g := &gen{r: rand.New(rand.NewPCG(seed, 0x7269))}
 	name := fmt.Sprintf("k%d", seed)
+	// The choice of a dot-position kernel has a stream of its own, so that
+	// the other kernels stay what they were before dots.go.
+	pick := rand.New(rand.NewPCG(seed, 0x646f7473))
 	var grid string
-	switch n := g.intn(10); {
-	case n < 2:
-		grid = g.dotLayout()
-	case n < 6:
-		grid = g.layout2D()
-	default:
-		grid = g.layout1D()
+	if pick.Float64() < o.DotPositions {
+		grid = g.dotPositions()
+	} else {
+		switch n := g.intn(10); {
+		case n < 2:
+			grid = g.dotLayout()
+		case n < 6:
+			grid = g.layout2D()
+		default:
+			grid = g.layout1D()
+		}
 	}
 	g.alpha()
 	for range 2 + g.intn(6) {
@@ -76,7 +107,11 @@ func Generate(seed uint64) *Kernel {
 	}
 	params = append(append(params, g.scalarParams...), g.constParams...)
 	args = append(append(args, g.scalarArgs...), g.constArgs...)
-	args = append(args, fmt.Sprintf("num_warps=%d", 1<<g.intn(4)))
+	if g.warps == 0 {
+		g.warps = 1 << g.intn(4)
+	}
+	args = append(args, fmt.Sprintf("num_warps=%d", g.warps))
+	args = append(args, g.launchExtra...)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "# A random kernel: kernelgen seed %d (%s).\n#\n", seed, strings.Join(g.features, ", "))
@@ -90,7 +125,7 @@ func Generate(seed uint64) *Kernel {
 	for _, l := range g.body {
 		b.WriteString(l + "\n")
 	}
-	return &Kernel{Seed: seed, Name: name, Source: b.String(), Features: g.features, Outputs: g.outputs}
+	return &Kernel{Seed: seed, Name: name, Source: b.String(), Features: g.features, Outputs: g.outputs, Wgmma: g.wgmma}
 }
 
 // input adds an input tensor named name of the given dims (a --let
@@ -282,6 +317,9 @@ func (g *gen) stores() {
 	if g.twoD {
 		dims = "M, N"
 	}
+	for i, v := range g.keep {
+		g.store(fmt.Sprintf("out%d", i), dims, v)
+	}
 	for i := range 1 + g.intn(3) {
 		v := g.pool[len(g.pool)-1]
 		if i > 0 || g.chance(0.3) || !v.storable() {
@@ -293,17 +331,22 @@ func (g *gen) stores() {
 		if v.dt == boolean {
 			v, _ = g.cast(v, []dtype{i8, i32, f32}[g.intn(3)])
 		}
-		v = g.broadcastFull(v)
-		name := fmt.Sprintf("out%d", i)
-		g.tensors = append(g.tensors, name)
-		g.lets = append(g.lets, fmt.Sprintf("%s=empty(%s, dtype='%s')", name, dims, v.dt.name()))
-		g.checks = append(g.checks, name)
-		g.outputs = append(g.outputs, Output{Name: name, Lo: v.lo, Hi: v.hi, Err: v.err, Float: v.dt.isFloat()})
-		// The output's dtype is the one the generator derived: asserted, so
-		// that a store cannot hide a disagreement by converting.
-		g.emit("tl.static_assert(%s.dtype == tl.%s)", v.name, v.dt.name())
-		g.emit("tl.store(%s_ptr + offs, %s, mask=%s)", name, v.name, g.mask)
+		g.store(fmt.Sprintf("out%d", len(g.keep)+i), dims, v)
 	}
+}
+
+// store writes v, broadcast to the block, to a new output tensor name of
+// dims.
+func (g *gen) store(name, dims string, v val) {
+	v = g.broadcastFull(v)
+	g.tensors = append(g.tensors, name)
+	g.lets = append(g.lets, fmt.Sprintf("%s=empty(%s, dtype='%s')", name, dims, v.dt.name()))
+	g.checks = append(g.checks, name)
+	g.outputs = append(g.outputs, Output{Name: name, Lo: v.lo, Hi: v.hi, Err: v.err, Float: v.dt.isFloat()})
+	// The output's dtype is the one the generator derived: asserted, so
+	// that a store cannot hide a disagreement by converting.
+	g.emit("tl.static_assert(%s.dtype == tl.%s)", v.name, v.dt.name())
+	g.emit("tl.store(%s_ptr + offs, %s, mask=%s)", name, v.name, g.mask)
 }
 
 // Check reports the first element of t outside o's interval.

@@ -1,0 +1,162 @@
+package kernelgen
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/launch"
+)
+
+// dotSeeds is the range of seeds, from 0, whose dot-position kernels the
+// tests below generate, interpret and build.
+const dotSeeds = 160
+
+func dotKernels() []*Kernel {
+	ks := make([]*Kernel, dotSeeds)
+	for seed := range ks {
+		ks[seed] = GenerateWith(uint64(seed), Options{DotPositions: 1})
+	}
+	return ks
+}
+
+func (k *Kernel) has(f string) bool { return slices.Contains(k.Features, f) }
+
+// dots is the number of dots of a kernel of attentionDots, 1 for one of
+// kLoopDot.
+func (k *Kernel) dots() int {
+	for n := 2; n <= 5; n++ {
+		if k.has("dots" + string(rune('0'+n))) {
+			return n
+		}
+	}
+	return 1
+}
+
+// dotPositions are the positions of dots.go's comment, each a test of a
+// kernel; wgmma says the position must be seen reaching wgmma on sm_90a
+// (and falling back) in the seed range, not only generated.
+var dotPositions = []struct {
+	name  string
+	wgmma bool
+	is    func(k *Kernel) bool
+}{
+	{"one dot outside any loop", true, func(k *Kernel) bool { return k.has("alone") && k.dots() == 1 }},
+	{"dots outside any loop, one feeding the next", true, func(k *Kernel) bool { return k.has("alone") && k.dots() > 1 }},
+	{"K loop at num_stages=1", true, func(k *Kernel) bool { return k.has("stages1") && k.dots() == 1 }},
+	{"K loop at num_stages 2 to 4", true, func(k *Kernel) bool { return k.has("stagesN") && k.dots() == 1 }},
+	{"two dots in a loop", true, func(k *Kernel) bool { return !k.has("alone") && k.dots() == 2 }},
+	{"three dots in a loop", true, func(k *Kernel) bool { return !k.has("alone") && k.dots() == 3 }},
+	{"four dots in a loop", true, func(k *Kernel) bool { return !k.has("alone") && k.dots() == 4 }},
+	{"dots in a loop at num_stages=1", true, func(k *Kernel) bool { return k.has("stages1") && k.dots() > 1 }},
+	{"dots in a loop at num_stages 2 to 4", true, func(k *Kernel) bool { return k.has("stagesN") && k.dots() > 1 }},
+	{"num_stages from tl.range", true, func(k *Kernel) bool { return strings.Contains(k.Source, ", num_stages=") }},
+	{"num_stages from the launch", true, func(k *Kernel) bool { return strings.Contains(k.Source, "num_warps=4, num_stages=") }},
+	{"a result feeding the next dot twice", true, func(k *Kernel) bool { return k.has("chain") }},
+	{"a computed from a result", true, func(k *Kernel) bool { return k.has("a-computed") }},
+	{"a defined before the loop", true, func(k *Kernel) bool { return k.has("invariant-a") && !k.has("alone") }},
+	{"b defined before the loop", true, func(k *Kernel) bool { return k.has("invariant-b") }},
+	{"a load two dots read, one through a transpose", true, func(k *Kernel) bool { return k.has("shared-load") && !k.has("alone") }},
+	{"b through tl.trans", true, func(k *Kernel) bool { return strings.Contains(k.Source, "tl.trans(") }},
+	{"b through .T", true, func(k *Kernel) bool { return strings.Contains(k.Source, ".T") }},
+	{"b through transposed strides", true, func(k *Kernel) bool { return k.has("b-strided") }},
+	{"a through transposed strides", true, func(k *Kernel) bool { return k.has("a-strided") }},
+	{"acc = tl.dot(a, b, acc)", true, func(k *Kernel) bool { return k.has("acc-arg") }},
+	{"acc += tl.dot(a, b)", true, func(k *Kernel) bool { return k.has("acc-add") }},
+	{"unmasked loads", true, func(k *Kernel) bool { return !strings.Contains(k.Source, "other=") }},
+	{"bf16", true, func(k *Kernel) bool { return k.has("dot-bfloat16") }},
+	{"8 warps", true, func(k *Kernel) bool { return strings.Contains(k.Source, "num_warps=8") }},
+	{"fp32 (tf32)", false, func(k *Kernel) bool { return k.has("dot-float32") }},
+	{"fp32 ieee", false, func(k *Kernel) bool { return strings.Contains(k.Source, `input_precision="ieee"`) }},
+	{"fp32 tf32x3", false, func(k *Kernel) bool { return strings.Contains(k.Source, `input_precision="tf32x3"`) }},
+	{"int8", false, func(k *Kernel) bool { return k.has("dot-int8") }},
+	{"fp64", false, func(k *Kernel) bool { return k.has("dot-float64") }},
+	{"fp16 or bf16 below 16 rows a warp", false, func(k *Kernel) bool {
+		return !k.Wgmma && (k.has("dot-float16") || k.has("dot-bfloat16"))
+	}},
+}
+
+// TestDotPositionsGenerated checks that each position is generated in the
+// seed range, those meant for wgmma both with shapes that reach it and
+// with shapes that fall back.
+func TestDotPositionsGenerated(t *testing.T) {
+	ks := dotKernels()
+	for _, p := range dotPositions {
+		var fast, slow int
+		for _, k := range ks {
+			if p.is(k) {
+				if k.Wgmma {
+					fast++
+				} else {
+					slow++
+				}
+			}
+		}
+		t.Logf("%-50s %d %d", p.name, fast, slow)
+		assert.Positive(t, fast+slow, "%s: never generated", p.name)
+		if p.wgmma {
+			assert.Positive(t, fast, "%s: never with a wgmma form", p.name)
+			assert.Positive(t, slow, "%s: never falling back", p.name)
+		}
+	}
+}
+
+// TestDotPositionsBuild interprets every kernel of the seed range (its
+// outputs in the generator's intervals) and builds it for sm_80 and sm_90a:
+// on sm_90a every dot of a kernel meant for wgmma is one (wgmma.mma_async
+// and no mma.sync); on sm_80 none is.
+func TestDotPositionsBuild(t *testing.T) {
+	dir := t.TempDir()
+	for _, k := range dotKernels() {
+		path := filepath.Join(dir, k.Name+".tri")
+		require.NoError(t, os.WriteFile(path, []byte(k.Source), 0o644))
+		s, err := launch.ReadSample(path)
+		require.NoError(t, err)
+		out, err := s.Interpret(0)
+		if !assert.NoError(t, err, "seed %d:\n%s", k.Seed, k.Source) {
+			continue
+		}
+		for _, o := range k.Outputs {
+			assert.NoError(t, o.Check(out.After[o.Name]), "seed %d:\n%s", k.Seed, k.Source)
+		}
+		for _, arch := range []string{"sm_80", "sm_90a"} {
+			var b bytes.Buffer
+			if !assert.NoError(t, launch.BuildFile(path, "", &launch.Options{Arch: arch, Stdout: &b}), "seed %d at %s:\n%s", k.Seed, arch, k.Source) {
+				continue
+			}
+			cuda := b.String()
+			wgmma, mma := strings.Contains(cuda, "wgmma.mma_async"), strings.Contains(cuda, "mma.sync.aligned")
+			switch {
+			case arch == "sm_80":
+				assert.False(t, wgmma, "seed %d: wgmma at sm_80", k.Seed)
+			case k.Wgmma:
+				assert.True(t, wgmma && !mma, "seed %d (%s): at sm_90a, wgmma %v, mma.sync %v:\n%s", k.Seed, strings.Join(k.Features, ", "), wgmma, mma, k.Source)
+			}
+		}
+	}
+}
+
+// TestDotShare checks that Options.DotPositions gates the dot positions:
+// none at 0, all at 1, about the default share by default, and that the
+// other kernels are the same whatever the share.
+func TestDotShare(t *testing.T) {
+	n := 0
+	for seed := range uint64(2000) {
+		k := Generate(seed)
+		none, all := GenerateWith(seed, Options{}), GenerateWith(seed, Options{DotPositions: 1})
+		assert.False(t, none.has("dots"), "seed %d", seed)
+		assert.True(t, all.has("dots"), "seed %d", seed)
+		if k.has("dots") {
+			n++
+			assert.Equal(t, all.Source, k.Source, "seed %d", seed)
+		} else {
+			assert.Equal(t, none.Source, k.Source, "seed %d", seed)
+		}
+	}
+	assert.InDelta(t, DefaultDotPositions, float64(n)/2000, 0.03)
+}
