@@ -80,8 +80,15 @@ func (h *hostPython) importName(m *hostModule, name string, pos diag.Pos, what s
 		}
 		return hosteval.Usage(&e)
 	}
-	if sym.Kind == frontend.SymPath {
+	switch sym.Kind {
+	case frontend.SymPath:
 		h.foreign[name] = sym.Path
+	case frontend.SymModule:
+		// A module of the project used as a value (runtime.get_tuned_config
+		// with from pkg import runtime): tri runs a module's host
+		// definitions one by one, never the whole module, so it has no
+		// module object to give, as for a module it does not read.
+		h.foreign[name] = sym.File.ModuleName()
 	}
 	if sym.File == nil || sym.File == m.file || sym.Name == "" {
 		return nil

@@ -63,16 +63,32 @@ func (f *File) Attr(name string, pos diag.Pos) (Symbol, *diag.Diagnostic) {
 
 // attr is Attr with the loader locked.
 func (m *module) attr(name string, pos diag.Pos) (Symbol, *diag.Diagnostic) {
+	// A package that imports its own submodule (from . import sub, or from
+	// pkg import sub, in pkg/__init__.py) asks for the name its import is
+	// binding: Python finds no such attribute yet and imports pkg.sub, so
+	// the submodule is the answer, not an import cycle.
+	if m.loader.busy[lookupKey{m, name}] {
+		if sub := m.submodule(name); sub != nil {
+			return Symbol{Kind: SymModule, File: sub.file, Pos: pos}, nil
+		}
+	}
 	s, d := m.lookup(name)
 	if d != nil || s.Kind != SymNone {
 		return s, d
 	}
-	if m.isPkg && m.name != "" {
-		if sub := m.loader.find(m.name + "." + name); sub != nil {
-			return Symbol{Kind: SymModule, File: sub.file, Pos: pos}, nil
-		}
+	if sub := m.submodule(name); sub != nil {
+		return Symbol{Kind: SymModule, File: sub.file, Pos: pos}, nil
 	}
 	return Symbol{}, nil
+}
+
+// submodule returns the module name of package m, nil if m is not a
+// package or has no such module.
+func (m *module) submodule(name string) *module {
+	if !m.isPkg || m.name == "" {
+		return nil
+	}
+	return m.loader.find(m.name + "." + name)
 }
 
 // ModuleName is the dotted name of f as a module ("" for a file outside
