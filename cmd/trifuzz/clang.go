@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -89,8 +90,8 @@ func (p *clangPool) compile(b []unit) {
 	}
 }
 
-// clang compiles one CUDA source to PTX for sm_80 and returns clang's
-// output.
+// clang compiles one CUDA source to PTX for the target's clang
+// architecture (clangArch) and returns clang's output.
 func (p *clangPool) clang(src string) (string, error) {
 	dir, err := os.MkdirTemp("", "trifuzz-clang")
 	if err != nil {
@@ -101,8 +102,20 @@ func (p *clangPool) clang(src string) (string, error) {
 	if err := os.WriteFile(in, []byte(src), 0o644); err != nil {
 		return "", err
 	}
-	cmd := exec.Command(p.c.clangPath, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
+	cmd := exec.Command(p.c.clangPath, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch="+clangArch(p.c.arch),
 		"-nocudainc", "-nocudalib", "-w", "-S", "-o", filepath.Join(dir, "k.ptx"), in)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// clangArch is the architecture clang compiles the CUDA of target arch
+// for: arch itself up to sm_86, else sm_86. clang checks no inline PTX,
+// where the code of later targets differs (wgmma, TMA), and the clang of
+// many machines knows no later target.
+func clangArch(arch string) string {
+	n, err := strconv.Atoi(strings.TrimRight(strings.TrimPrefix(arch, "sm_"), "af"))
+	if err != nil || n > 86 {
+		return "sm_86"
+	}
+	return arch
 }

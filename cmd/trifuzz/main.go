@@ -1,15 +1,20 @@
 // Command trifuzz runs random well-typed Triton kernels from package
 // kernelgen through tri and reports every kernel tri fails on.
 //
-//	trifuzz -n 2000 -seed 1 -clang        # CI: interpreter and clang
-//	trifuzz -n 5000 -seed 1 -gpu -out dir # GPU: also NVRTC and --check
+//	trifuzz -n 2000 -seed 1 -clang                # CI: interpreter and clang
+//	trifuzz -n 5000 -seed 1 -gpu -out dir         # GPU: also NVRTC and --check
+//	trifuzz -n 2000 -seed 1 -gpu -arch sm_80      # the sm_80 code, through the PTX JIT
+//	trifuzz -n 500 -dots 1 -arch sm_90a -clang    # only kernels of kernelgen's dot positions
 //
 // For each kernel it runs the interpreter on the launch recorded in the
-// kernel's header, generates the CUDA C for sm_80 and, with -clang,
-// compiles it with clang's CUDA mode (many kernels per clang call, each in
-// its own namespace). With -gpu it runs `tri run --check` on the kernel:
-// NVRTC, the GPU, and the comparison with the interpreter under the
-// tolerances of --check. Every failing kernel is written to -out as
+// kernel's header, generates the CUDA C for -arch (by default the GPU's
+// target with -gpu, else sm_80) and, with -clang, compiles it with clang's
+// CUDA mode (many kernels per clang call, each in its own namespace). With
+// -gpu it runs `tri run --check --arch ARCH` on the kernel: NVRTC, the GPU,
+// and the comparison with the interpreter under the tolerances of --check;
+// a target older than the GPU's runs as PTX that the driver compiles.
+// -dots sets the share of kernels whose dots stand where tri lowers them
+// specially (kernelgen.Options.DotPositions). Every failing kernel is written to -out as
 // seed-N.tri, runnable as it stands (`tri run --check seed-N.tri`), with the
 // error in seed-N.txt. Progress goes to stderr and a summary table to
 // stdout; the exit status is 1 if any kernel failed. -show -seed N prints
@@ -30,6 +35,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/kernelgen"
@@ -43,6 +49,10 @@ type config struct {
 	clang, gpu     bool
 	out, clangPath string
 	timeout        time.Duration
+	// arch is the target of the CUDA and of the GPU runs; "" until main
+	// resolves it.
+	arch string
+	dots float64 // kernelgen.Options.DotPositions
 }
 
 func main() {
@@ -56,21 +66,37 @@ func main() {
 	flag.IntVar(&c.batch, "batch", 100, "kernels per clang call")
 	flag.StringVar(&c.out, "out", "trifuzz-failures", "folder for failing kernels")
 	flag.DurationVar(&c.timeout, "timeout", 30*time.Second, "time limit of each kernel's GPU check")
+	flag.StringVar(&c.arch, "arch", "", "target architecture (default: the GPU's with -gpu, else sm_80)")
+	flag.Float64Var(&c.dots, "dots", kernelgen.DefaultDotPositions, "share of kernels with dots where tri lowers them specially (0 to 1)")
 	show := flag.Bool("show", false, "print the kernel of -seed and exit")
 	flag.Parse()
 	if *show {
-		fmt.Print(kernelgen.Generate(c.seed).Source)
+		fmt.Print(kernelgen.GenerateWith(c.seed, kernelgen.Options{DotPositions: c.dots}).Source)
 		return
 	}
-	if flag.NArg() > 0 || c.n < 1 || c.jobs < 1 || c.batch < 1 {
-		fmt.Fprintln(os.Stderr, "usage: trifuzz [-n N] [-seed S] [-clang] [-gpu] [-j J] [-batch B] [-out DIR]")
+	if flag.NArg() > 0 || c.n < 1 || c.jobs < 1 || c.batch < 1 || !(c.dots >= 0 && c.dots <= 1) {
+		fmt.Fprintln(os.Stderr, "usage: trifuzz [-n N] [-seed S] [-clang] [-gpu] [-arch ARCH] [-dots SHARE] [-j J] [-batch B] [-out DIR]")
 		os.Exit(2)
 	}
+	if c.arch != "" {
+		if err := cudagen.CheckArch(c.arch); err != nil {
+			fmt.Fprintln(os.Stderr, "trifuzz: -arch:", err)
+			os.Exit(2)
+		}
+	}
 	if c.gpu {
-		if _, err := gpu.Device(); err != nil {
+		t, err := gpu.ResolveTarget(c.arch)
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "trifuzz: -gpu:", err)
 			os.Exit(1)
 		}
+		c.arch = t.Arch
+		if note := t.Note(); note != "" {
+			fmt.Fprintln(os.Stderr, "trifuzz:", strings.TrimPrefix(note, "tri: "))
+		}
+	}
+	if c.arch == "" {
+		c.arch = "sm_80"
 	}
 	failed, err := run(&c, os.Stdout, os.Stderr)
 	if err != nil {
@@ -123,7 +149,7 @@ func run(c *config, stdout, stderr io.Writer) (bool, error) {
 	start := time.Now()
 	cl := newClangPool(c, t)
 	for i := range c.n {
-		k := kernelgen.Generate(c.seed + uint64(i))
+		k := kernelgen.GenerateWith(c.seed+uint64(i), kernelgen.Options{DotPositions: c.dots})
 		path := filepath.Join(dir, k.Name+".tri")
 		if err := os.WriteFile(path, []byte(k.Source), 0o644); err != nil {
 			return false, err
@@ -184,14 +210,14 @@ func check(c *config, t *tally, k *kernelgen.Kernel, path string) (src string, o
 	t.ok(stage)
 	stage = "cuda"
 	var b bytes.Buffer
-	if err := launch.BuildFile(path, "", &launch.Options{Arch: "sm_80", Stdout: &b}); err != nil {
+	if err := launch.BuildFile(path, "", &launch.Options{Arch: c.arch, Stdout: &b}); err != nil {
 		t.fail(k, stage, errorText(err))
 		return "", false, false
 	}
 	t.ok(stage)
 	if c.gpu {
 		stage = "gpu"
-		if err := launch.RunFile(path, "", &launch.Options{Check: true, Timeout: c.timeout}); err != nil {
+		if err := launch.RunFile(path, "", &launch.Options{Check: true, Arch: c.arch, Timeout: c.timeout}); err != nil {
 			t.fail(k, stage, errorText(err))
 			return b.String(), true, true
 		}
@@ -234,6 +260,7 @@ func report(c *config, t *tally, w io.Writer, took time.Duration) error {
 		fmt.Fprintf(w, "FAIL seed %d at %s: %s\n", f.kernel.Seed, f.stage, firstLine(f.msg))
 	}
 	fmt.Fprintf(w, "\n%d kernels (seeds %d to %d) in %s\n", c.n, c.seed, c.seed+uint64(c.n)-1, took.Round(time.Second))
+	fmt.Fprintf(w, "target %s, dot-position share %g\n", c.arch, c.dots)
 	fmt.Fprintf(w, "%-10s %8s %8s\n", "stage", "passed", "failed")
 	for _, s := range stages {
 		if (s == "clang" && !c.clang) || (s == "gpu" && !c.gpu) {
