@@ -1,9 +1,12 @@
 package conformance
 
 // This file implements the references of the constructs whose dots run
-// on wgmma outside the software pipelines (cudagen/wgdot.go): each is
+// on wgmma outside the software pipelines (cudagen/wgdot.go), and of the
+// fp8 attention whose pipeline stages p through shared memory: each is
 // written out as loops over float64, without calling matmul, so that a
 // mistake in an index of one does not hide in the other.
+
+import "math"
 
 func init() {
 	references["wgmma_alone_trans"] = refWgmmaAloneTrans
@@ -90,4 +93,53 @@ func refWgmmaAloneWide(in tensors, _ map[string]float64) tensors {
 		}
 	}
 	return tensors{"c": c}
+}
+
+func init() { references["attention_fp8"] = refAttentionFP8 }
+
+// refAttentionFP8 is attention_fp8's online softmax over blocks of 64 keys,
+// in fp32 steps, with p narrowed to e5m2 (round to nearest even) before it
+// multiplies v = vt^T; q, k and vt are e5m2.
+func refAttentionFP8(in tensors, num map[string]float64) tensors {
+	q, k, vt, o := in["q"], in["k"], in["vt"], in["o"]
+	const n, d, bn = 192, 64, 64
+	scale := r32(0.125)
+	for i := range 128 {
+		mi, li := math.Inf(-1), 1.0
+		acc := make([]float64, d)
+		for start := 0; start < n; start += bn {
+			qk := make([]float64, bn)
+			mx := math.Inf(-1)
+			for j := range bn {
+				s := 0.0
+				for x := range d {
+					s += q.Float(i*d+x) * k.Float((start+j)*d+x)
+				}
+				qk[j] = r32(s)
+				mx = math.Max(mx, qk[j])
+			}
+			mij := math.Max(mi, r32(mx*scale))
+			lij := 0.0
+			p := make([]float64, bn)
+			for j := range bn {
+				p[j] = r32(math.Exp2(r32(r32(qk[j]*scale) - mij)))
+				lij = r32(lij + p[j])
+			}
+			alpha := r32(math.Exp2(r32(mi - mij)))
+			li = r32(r32(li*alpha) + lij)
+			for x := range d {
+				s := r32(acc[x] * alpha)
+				for j := range bn {
+					p8 := float64(specE5M2.decode(specE5M2.fromF32(math.Float32bits(float32(p[j])), false)))
+					s += p8 * vt.Float(x*n+start+j)
+				}
+				acc[x] = r32(s)
+			}
+			mi = mij
+		}
+		for x := range d {
+			o.SetFloat(i*d+x, r32(acc[x]/li))
+		}
+	}
+	return tensors{"o": o}
 }

@@ -326,17 +326,18 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	skip := map[int]bool{} // the streamed loads and the transposes of b: the dots read them
 	for _, d := range dots {
 		a, b, acc := d.Args[0], d.Args[1], d.Args[2]
-		if d.Type.Shape.Rank() != 2 || d.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) {
+		fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
+		if d.Type.Shape.Rank() != 2 || d.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) && !fp8 {
 			return nil
 		}
 		wd := &wgDot{dot: d, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
 		if m == 0 {
 			m = wd.m
 		}
-		if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k%16 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
+		es := a.Type.Kind.Bytes()
+		if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
 			return nil
 		}
-		es := a.Type.Kind.Bytes()
 		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.
 		kRows := swizzleRows(wd.k * es)
 		// b: a load of [K, N], or the transpose of a load of [N, K].
@@ -359,7 +360,8 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			kMajor = f[kAxis].Contig > f[nAxis].Contig || wd.b.trans && f[kAxis].Contig == f[nAxis].Contig
 		}
 		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
-		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) {
+		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) || fp8 && !kMajor {
+			// wgmma reads 8-bit operands K-major only.
 			return nil
 		}
 		skip[bLoad.ID] = true
@@ -367,7 +369,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		wd.a.src = a
 		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
 		switch {
-		case !kRows && (!inBody[a.ID] || streamable(a)):
+		case !kRows && (!inBody[a.ID] || streamable(a) || fp8):
 			return nil
 		case !inBody[a.ID]:
 			wd.a.form = invariant
@@ -376,6 +378,8 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		case streamable(a):
 			wd.a.form = streamed
 			skip[a.ID] = true
+		case fp8:
+			wd.a.form = staged
 		default:
 			wd.a.form = inRegisters
 			if a.Op == ir.OpCast && a.Flags&ir.FlagRoundTZ == 0 && a.Args[0].Type.Kind == ir.Float32 && a.Args[0].Type.Shape.Rank() == 2 {
@@ -547,6 +551,10 @@ func (p *plan) deferLast(mp *multiPipe, body []ir.Stmt) *wgDot {
 		return nil
 	}
 	last, first := mp.dots[len(mp.dots)-1], mp.dots[0]
+	if last.a.form == staged {
+		// Its a lies in the scratch memory, which the next iteration reuses.
+		return nil
+	}
 	v := last.dot
 	if len(p.users[v.ID]) != 0 || p.ctlUse[v.ID] != 1 {
 		return nil
@@ -1016,8 +1024,9 @@ TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
 
 // instr names the wgmma helper of wd.
 func (wd *wgDot) instr() string {
-	name := fmt.Sprintf("m64n%dk16_%s", wd.n, kindSuffix(wd.a.src.Type.Kind))
-	if wd.b.tile.kMajor {
+	a, b := wd.a.src.Type.Kind, wd.b.src.Type.Kind
+	name := fmt.Sprintf("m64n%dk%d_%s", wd.n, wd.instrK(), wgmmaKind(a, b))
+	if wd.b.tile.kMajor && !a.IsFP8() {
 		name += "_kb"
 	}
 	if wd.a.form == inRegisters {
@@ -1025,6 +1034,9 @@ func (wd *wgDot) instr() string {
 	}
 	return name
 }
+
+// instrK is the K of one wgmma of wd: 32 bytes of operand.
+func (wd *wgDot) instrK() int { return 32 / wd.a.src.Type.Kind.Bytes() }
 
 // wgmmaDot writes dot wd in its iteration: its accumulators start from
 // the accumulator operand (or from nothing), every wgmma of it is issued
@@ -1036,12 +1048,12 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	perGroup := wd.m / (e.numWarps / 4)
 	from := map[operandForm]string{streamed: "the stage", invariant: "shared memory, stored before the loop", inRegisters: "registers", staged: "shared memory", hoisted: "shared memory, stored before the loop"}
 	if wd.alone {
-		e.w.line("// tl.dot %s x %s on wgmma m64n%dk16, not pipelined (%s): a from %s, b from shared memory;",
-			v.Args[0].Type, v.Args[1].Type, wd.n, e.aloneWhy(wd), from[wd.a.form])
+		e.w.line("// tl.dot %s x %s on wgmma m64n%dk%d, not pipelined (%s): a from %s, b from shared memory;",
+			v.Args[0].Type, v.Args[1].Type, wd.n, wd.instrK(), e.aloneWhy(wd), from[wd.a.form])
 		e.w.line("// each warpgroup owns %d rows, in %d m64 block(s).", perGroup, blocks)
 	} else {
-		e.w.line("// tl.dot %s x %s on wgmma m64n%dk16: a from %s, b from the stage; each warpgroup owns %d rows, in %d m64 block(s).",
-			v.Args[0].Type, v.Args[1].Type, wd.n, from[wd.a.form], perGroup, blocks)
+		e.w.line("// tl.dot %s x %s on wgmma m64n%dk%d: a from %s, b from the stage; each warpgroup owns %d rows, in %d m64 block(s).",
+			v.Args[0].Type, v.Args[1].Type, wd.n, wd.instrK(), from[wd.a.form], perGroup, blocks)
 	}
 	flying := e.inFlight == wd
 	if !e.outside[v.ID] && !e.fused[v.ID] && !flying {
@@ -1072,6 +1084,18 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	if wd.a.base != "" {
 		aBase = wd.a.base
 	}
+	if wd.a.form == staged && !wd.alone {
+		// An 8-bit a computed in the body: its registers are not wgmma's A
+		// fragments (those hold 4 consecutive k), so it goes through the
+		// scratch memory, which the body's other statements share.
+		e.alignedSmem = true
+		e.useShared(wd.a.tile.bytes())
+		e.w.line("const unsigned int tri_staged = tri_smem_addr(tri_smem);  // 1024-byte aligned")
+		e.storeOperand(&wd.a, true, wd.m, "tri_staged")
+		e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
+		e.w.line("__syncthreads();")
+		aBase = "tri_staged"
+	}
 	if wd.b.base != "" {
 		bBase = wd.b.base
 	}
@@ -1084,7 +1108,7 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 			e.helpers.add(pack, packHelpers[wd.a.src.Type.Kind])
 		}
 	}
-	for kk := 0; kk < wd.k/16; kk++ {
+	for kk := 0; kk < wd.k/wd.instrK(); kk++ {
 		scale := 1
 		if wd.zeroAcc && kk == 0 {
 			scale = 0
@@ -1126,6 +1150,9 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	for mb := 0; mb < blocks; mb++ {
 		e.w.line("#pragma unroll")
 		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_d%d[r]); %s[%s] = tri_d%d[r]; }", wd.n/2, mb, name, fragIndex(d, mb, "r"), mb)
+	}
+	if wd.a.form == staged && !wd.alone {
+		e.w.line("__syncthreads();  // the scratch memory is free again")
 	}
 	e.w.close("}")
 }

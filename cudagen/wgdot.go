@@ -58,12 +58,13 @@ func (p *plan) findAloneDots() {
 // are known (placeAloneDots).
 func (p *plan) aloneDotOf(v *ir.Value) *wgDot {
 	a, b, acc := v.Args[0], v.Args[1], v.Args[2]
-	if v.Type.Shape.Rank() != 2 || v.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) {
+	fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
+	if v.Type.Shape.Rank() != 2 || v.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) && !fp8 {
 		return nil
 	}
 	wd := &wgDot{dot: v, alone: true, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
 	es := a.Type.Kind.Bytes()
-	if wd.m%(16*p.numWarps) != 0 || wd.k%16 != 0 || !swizzleRows(wd.k*es) ||
+	if wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || !swizzleRows(wd.k*es) ||
 		wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
 		return nil
 	}
@@ -101,7 +102,8 @@ func (p *plan) placeAloneDots() {
 	want := wgmmaBlocked(p.numWarps).String()
 	for _, wd := range p.aloneDots() {
 		es := wd.a.src.Type.Kind.Bytes()
-		if d := p.layoutOf(wd.a.src); d != nil && d.Layout.String() == want && !d.Repl {
+		fp8 := wd.a.src.Type.Kind.IsFP8()
+		if d := p.layoutOf(wd.a.src); d != nil && d.Layout.String() == want && !d.Repl && !fp8 {
 			wd.a.form = inRegisters
 		} else {
 			wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
@@ -112,6 +114,9 @@ func (p *plan) placeAloneDots() {
 		if kMajor && wd.n%8 != 0 || !kMajor && !swizzleRows(min(wd.n, 64)*es) {
 			kMajor = !kMajor
 		}
+		// wgmma reads 8-bit operands K-major only (aloneDotOf keeps n a
+		// multiple of 16).
+		kMajor = kMajor || fp8
 		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
 		if wd.b.trans {
 			p.dead[wd.dot.Args[1].ID] = true
