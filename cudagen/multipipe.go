@@ -591,6 +591,21 @@ func (p *plan) deferLast(mp *multiPipe, body []ir.Stmt) *wgDot {
 	return last
 }
 
+// fp8ARegisters lets the 8-bit a operands of dots on wgmma that are
+// stored where the dot stands be read from registers instead, where the
+// layouts chosen gave them the accumulator layout (fp8AFragments).
+func (p *plan) fp8ARegisters() {
+	want := wgmmaBlocked(p.numWarps).String()
+	for _, wd := range p.wgDots {
+		if wd.a.form != staged || !wd.a.src.Type.Kind.IsFP8() {
+			continue
+		}
+		if d := p.layoutOf(wd.a.src); d != nil && d.Layout.String() == want && !d.Repl {
+			wd.a.form = inRegisters
+		}
+	}
+}
+
 // validMultiPipe reports whether the layouts chosen let mp's dots run on
 // wgmma: every result, and every operand in registers, has the layout
 // wgmmaBlocked.
@@ -1116,7 +1131,9 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		db := wd.b.tile.desc(bBase, kk, 0, 0)
 		for mb := 0; mb < blocks; mb++ {
 			var aArg string
-			if pd != nil {
+			if pd != nil && wd.a.src.Type.Kind.IsFP8() {
+				aArg = e.fp8AFragments(src, pd, mb, kk)
+			} else if pd != nil {
 				regs := make([]string, 4)
 				for q := range regs {
 					lo := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q))

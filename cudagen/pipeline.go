@@ -1250,9 +1250,12 @@ func wgmmaInstr(n int, a, b ir.Kind, bKMajor, regA bool) string {
 	if regA {
 		// No transpose bit for a from registers.
 		name += "_ra"
-		if bKMajor {
+		switch {
+		case a.IsFP8():
+			// 8-bit operands have no transpose bits at all.
+		case bKMajor:
 			imm = "1, 1, 0"
-		} else {
+		default:
 			imm = "1, 1, 1"
 		}
 		what = strings.Replace(what, "(a K-major, ", "(a from registers, ", 1)

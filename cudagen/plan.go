@@ -187,6 +187,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	p.findDirectLoads()
 	p.findDeadValues()
 	p.placeAloneDots()
+	p.fp8ARegisters()
 	return p, nil
 }
 

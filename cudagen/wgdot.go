@@ -33,6 +33,7 @@ package cudagen
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -103,7 +104,7 @@ func (p *plan) placeAloneDots() {
 	for _, wd := range p.aloneDots() {
 		es := wd.a.src.Type.Kind.Bytes()
 		fp8 := wd.a.src.Type.Kind.IsFP8()
-		if d := p.layoutOf(wd.a.src); d != nil && d.Layout.String() == want && !d.Repl && !fp8 {
+		if d := p.layoutOf(wd.a.src); d != nil && d.Layout.String() == want && !d.Repl {
 			wd.a.form = inRegisters
 		} else {
 			wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
@@ -392,3 +393,38 @@ func (p *plan) aloneWhy(wd *wgDot) string {
 	}
 	return "it is in no loop"
 }
+
+// fp8AFragments is the C of the four A registers of wgmma k32 step kk for
+// the m64 block mb, from an 8-bit a held in the accumulator layout pd.
+// wgmma's 8-bit A fragment gives lane 4g+t the 4 consecutive k 4t..4t+3
+// (and 16+4t..) of rows g and g+8, while the accumulator layout gives it
+// k 2t, 2t+1, 8+2t and 9+2t of each 16: each lane packs those four bytes
+// into a word, and two shuffles within its quad fetch the halves it
+// needs (tri_fp8_afrag).
+func (e *emitter) fp8AFragments(src *ir.Value, pd *dist, mb, kk int) string {
+	e.helpers.add("shfl_idx", shflIdxHelper)
+	regs := make([]string, 4)
+	for q := range regs {
+		row, half := q%2, q/2
+		j0 := 4*kk + 2*half // the 8-column group of k 32kk+16half .. +7
+		x := func(j, p int) string { return e.expr(src, fragIndexConst(pd, mb, 4*j+2*row+p)) }
+		regs[q] = fmt.Sprintf("tri_fp8_afrag(tri_pack4_u8(%s, %s, %s, %s), lane_id)", x(j0, 0), x(j0, 1), x(j0+1, 0), x(j0+1, 1))
+	}
+	return strings.Join(regs, ", ")
+}
+
+// shflIdxHelper packs four bytes into a word and reorders 8-bit
+// accumulator-layout values within a quad of lanes into wgmma's A fragment.
+const shflIdxHelper = `// 8-bit wgmma A fragments from values in the accumulator layout: lane t of a quad holds k 2t, 2t+1,
+// 8+2t, 9+2t of 16, and needs 4t..4t+3, which lanes 2t and 2t+1 (t < 2) or 2t-4 and 2t-3 hold.
+TRI_DEV unsigned int tri_pack4_u8(unsigned char a, unsigned char b, unsigned char c, unsigned char d) {
+  return (unsigned int)a | (unsigned int)b << 8 | (unsigned int)c << 16 | (unsigned int)d << 24;
+}
+TRI_DEV unsigned int tri_shfl_idx_b32(unsigned int v, int lane) {
+  unsigned int r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane)); return r;
+}
+TRI_DEV unsigned int tri_fp8_afrag(unsigned int w, int lane) {
+  const int t = lane & 3, first = (lane & ~3) + (t < 2 ? 2 * t : 2 * t - 4);
+  const unsigned int w1 = tri_shfl_idx_b32(w, first), w2 = tri_shfl_idx_b32(w, first + 1);
+  return t < 2 ? (w1 & 0xffffu) | w2 << 16 : w1 >> 16 | (w2 & 0xffff0000u);
+}`

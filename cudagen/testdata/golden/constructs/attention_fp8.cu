@@ -64,7 +64,6 @@ TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return o
 TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
 }
-TRI_DEV void tri_st_shared_u8(unsigned int dst, unsigned char x) { asm volatile("st.shared.u8 [%0], %1;" :: "r"(dst), "h"((unsigned short)x) : "memory"); }
 TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
 TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
@@ -88,6 +87,16 @@ TRI_DEV void tri_wgmma_m64n64k32_e5m2(float* d, unsigned long long da, unsigned 
       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
+// wgmma.mma_async m64n64k32, e5m2 x e5m2 inputs, fp32 accumulators d += a * b (a from registers, b K-major).
+TRI_DEV void tri_wgmma_m64n64k32_e5m2_ra(float* d, unsigned int a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned long long db, int scale_d) {
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1; }"
+    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+      "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+      "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+    : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(db), "r"(scale_d) : "memory");
+}
 // Butterfly shuffles across the lanes of a warp (shfl.sync.bfly), for every register type.
 TRI_DEV unsigned int tri_shfl_xor_b32(unsigned int v, int m) {
   unsigned int r; asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m)); return r;
@@ -107,6 +116,19 @@ TRI_DEV unsigned short tri_shfl_xor(unsigned short v, int m) { return (unsigned 
 TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri_shfl_xor_b32((unsigned int)(unsigned char)v, m); }
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
+// 8-bit wgmma A fragments from values in the accumulator layout: lane t of a quad holds k 2t, 2t+1,
+// 8+2t, 9+2t of 16, and needs 4t..4t+3, which lanes 2t and 2t+1 (t < 2) or 2t-4 and 2t-3 hold.
+TRI_DEV unsigned int tri_pack4_u8(unsigned char a, unsigned char b, unsigned char c, unsigned char d) {
+  return (unsigned int)a | (unsigned int)b << 8 | (unsigned int)c << 16 | (unsigned int)d << 24;
+}
+TRI_DEV unsigned int tri_shfl_idx_b32(unsigned int v, int lane) {
+  unsigned int r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane)); return r;
+}
+TRI_DEV unsigned int tri_fp8_afrag(unsigned int w, int lane) {
+  const int t = lane & 3, first = (lane & ~3) + (t < 2 ? 2 * t : 2 * t - 4);
+  const unsigned int w1 = tri_shfl_idx_b32(w, first), w2 = tri_shfl_idx_b32(w, first + 1);
+  return t < 2 ? (w1 & 0xffffu) | w2 << 16 : w1 >> 16 | (w2 & 0xffff0000u);
+}
 // Vector stores to a shared address.
 TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
@@ -115,7 +137,7 @@ TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
 // Ask for 4 programs per SM (at most 128 registers a thread): one's softmax runs while another's wgmmas do.
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kernel(tri_fp8e5* q_ptr, tri_fp8e5* k_ptr, tri_fp8e5* vt_ptr, float* o_ptr, float scale) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[24576];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[20480];
   if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
@@ -123,8 +145,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
   int L2_base = (lane_id % 4) * 16;  // index of this thread's first element in #L2 tiles
   int L5_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = (lane_id % 4) * 16;  // coordinate along axis 1 of this thread's first element in #L5 tiles
-  int L7_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L7 tiles
-  int L7_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L7 tiles
   int L10_base0 = (lane_id % 4) * 16;  // coordinate along axis 0 of this thread's first element in #L10 tiles
   int L10_base1 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 1 of this thread's first element in #L10 tiles
   int L13_base = (lane_id % 4) * 16;  // index of this thread's first element in #L13 tiles
@@ -201,7 +221,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 2 shared-memory stages
   // with cp.async, 1 iteration(s) ahead; the rest of the body runs in its own iteration.
   {
-    const unsigned int tri_inv = tri_smem_addr(tri_smem) + 4096u;  // the operands stored once, 1024-byte aligned
+    const unsigned int tri_inv = tri_smem_addr(tri_smem);  // the operands stored once, 1024-byte aligned
     const unsigned int tri_stage0 = tri_inv + 4096u;  // shared address of stage 0
     #pragma unroll 1
     for (int tri_s = 0; tri_s < 1; ++tri_s) {
@@ -372,29 +392,18 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       tri_fp8e5 p_fp8e5[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p_fp8e5[e] = tri_f_to_e5m2(p[e]);
-      // tl.dot fp8e5[64,64] x fp8e5[64,64] on wgmma m64n64k32: a from shared memory, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
+      // tl.dot fp8e5[64,64] x fp8e5[64,64] on wgmma m64n64k32: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         float tri_d0[32];
         #pragma unroll
         for (int r = 0; r < 32; ++r) tri_d0[r] = acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        const unsigned int tri_staged = tri_smem_addr(tri_smem);  // 1024-byte aligned
-        // a (p_fp8e5, K-major): 4096 bytes stored at tri_staged, element by element
-        #pragma unroll
-        for (int e = 0; e < 32; e += 1) {
-          const int row = L7_base0 + (e / 16) * 32;
-          const int col = L7_base1 + (e / 2 % 8) * 8 + e % 2;
-          tri_st_shared_u8(tri_staged + 0 + tri_swizzle(((row) / 8 % 4 / 4 * 64 + (row) / 32 / 2 * 64 + (row) / 8 % 4 * 16 + (row) / 32 % 2 * 8 + (row) % 8) * 64 + (col) * 1, 3), p_fp8e5[e]);
-        }
-        tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
-        __syncthreads();
-        tri_wgmma_m64n64k32_e5m2(tri_d0, tri_wgmma_desc(tri_staged + warp_id / 4 * 4096, 16, 512, 2), tri_wgmma_desc(tri_stage, 16, 512, 2) + 256, 1);
-        tri_wgmma_m64n64k32_e5m2(tri_d0, tri_wgmma_desc(tri_staged + warp_id / 4 * 4096, 16, 512, 2) + 2, tri_wgmma_desc(tri_stage, 16, 512, 2) + 258, 1);
+        tri_wgmma_m64n64k32_e5m2_ra(tri_d0, tri_fp8_afrag(tri_pack4_u8(p_fp8e5[0], p_fp8e5[1], p_fp8e5[2], p_fp8e5[3]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[16], p_fp8e5[17], p_fp8e5[18], p_fp8e5[19]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[4], p_fp8e5[5], p_fp8e5[6], p_fp8e5[7]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[20], p_fp8e5[21], p_fp8e5[22], p_fp8e5[23]), lane_id), tri_wgmma_desc(tri_stage, 16, 512, 2) + 256, 1);
+        tri_wgmma_m64n64k32_e5m2_ra(tri_d0, tri_fp8_afrag(tri_pack4_u8(p_fp8e5[8], p_fp8e5[9], p_fp8e5[10], p_fp8e5[11]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[24], p_fp8e5[25], p_fp8e5[26], p_fp8e5[27]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[12], p_fp8e5[13], p_fp8e5[14], p_fp8e5[15]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[28], p_fp8e5[29], p_fp8e5[30], p_fp8e5[31]), lane_id), tri_wgmma_desc(tri_stage, 16, 512, 2) + 258, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
-        __syncthreads();  // the scratch memory is free again
       }
       // ../conformance/constructs/attention_fp8.tri:32: for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=STAGES):
       #pragma unroll
