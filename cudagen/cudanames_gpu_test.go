@@ -187,8 +187,10 @@ func needNVRTC(t *testing.T) {
 
 // TestCUDANamesTableGPU reads the builtins library of the NVRTC found (the
 // headers it compiles against) as the table's generator does, and fails if
-// that NVRTC declares a global name the table lacks: the table, made from
-// CUDA 12.4 and 12.5, must be regenerated with the newer files (see
+// that NVRTC declares a global name the table lacks. The message gives the
+// command that writes the library's names as a list for the generator
+// (cudagen/internal/cudanames/nvrtc-VERSION.txt, run here, where the
+// library is); with the list committed, cudanames.go is regenerated (see
 // internal/cudanames/gen).
 //
 //	go test ./cudagen -run 'TestCUDANames.*GPU' -v
@@ -215,7 +217,16 @@ func TestCUDANamesTableGPU(t *testing.T) {
 	missing = slices.Compact(missing)
 	major, minor, _ := nvrtc.Version()
 	t.Logf("NVRTC %d.%d: %s, %d names", major, minor, lib, len(found))
-	require.Empty(t, missing, "NVRTC %d.%d declares names the table lacks: regenerate cudanames.go with this version's files", major, minor)
+	if len(missing) > 0 {
+		version := cudanames.LibraryVersion(lib)
+		if version == "" {
+			version = fmt.Sprintf("%d.%d", major, minor)
+		}
+		t.Fatalf("NVRTC %d.%d declares %d names the table lacks: %s\n"+
+			"Write them as a list for the table's generator, from the repository root on this machine:\n\t%s\n"+
+			"then commit the list and regenerate cudanames.go with it (see cudagen/internal/cudanames/gen).",
+			major, minor, len(missing), strings.Join(missing, " "), cudanames.ListCommand(lib, cudanames.ListFile(version)))
+	}
 }
 
 // builtinsLibrary finds NVRTC's builtins library: mapped into the process
@@ -235,6 +246,11 @@ func builtinsLibrary(t *testing.T) string {
 	libs, _ := filepath.Glob(filepath.Join(filepath.Dir(nvrtcPath), "libnvrtc-builtins*.so*"))
 	if len(libs) == 0 {
 		t.Fatalf("no libnvrtc-builtins beside %s", nvrtcPath)
+	}
+	// The file itself, not a link such as libnvrtc-builtins.so.13.0, names
+	// the full version its list is named after.
+	if real, err := filepath.EvalSymlinks(libs[0]); err == nil {
+		return real
 	}
 	return libs[0]
 }

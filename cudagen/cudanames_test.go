@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/cudagen/internal/cudanames"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -55,6 +56,22 @@ func TestEveryCUDANameRenamed(t *testing.T) {
 		got, want := len(word.FindAllStringIndex(kernelPart(res.Source), -1)), len(word.FindAllStringIndex(kernelPart(control.Source), -1))
 		if got != want {
 			t.Fatalf("%s: the kernel declares or reads %s (%d uses, %d without it):\n%s", name, name, got, want, kernelPart(res.Source))
+		}
+	}
+}
+
+// TestListedCUDANamesRenamed: every name of the committed lists (those a
+// newer NVRTC's builtins declare, such as NVRTC 13.0's h2tanh) is in the
+// table, so cudanames.go was regenerated after the list was added, and
+// the namer renames it.
+func TestListedCUDANamesRenamed(t *testing.T) {
+	lists, err := cudanames.Lists()
+	require.NoError(t, err)
+	require.NotEmpty(t, lists)
+	for _, l := range lists {
+		for _, name := range l.Names {
+			require.True(t, reserved[name], "%s lists %s, which cudanames.go lacks: regenerate it (see internal/cudanames/gen)", l.File, name)
+			require.NotEqual(t, name, newNamer().name(name), "%s: not renamed", name)
 		}
 	}
 }

@@ -2,8 +2,10 @@
 // compiled by NVRTC declares at global scope, which a kernel, parameter or
 // local named in the source must not take (a kernel named atomicAdd fails
 // to compile; one named vprintf crashes NVRTC). Its command, gen, writes
-// them into cudagen's table (cudanames.go); the GPU test of cudagen reads
-// the NVRTC it runs to check that the table holds all of that version's.
+// them into cudagen's table (cudanames.go), also taking the committed
+// lists of names read from newer NVRTCs' builtins libraries
+// (nvrtc-VERSION.txt, lists.go); the GPU test of cudagen reads the NVRTC it
+// runs to check that the table holds all of that version's.
 //
 // A name is collected where it is declared at global scope: a macro, a
 // function or function template, a variable, a typedef or using alias, a
