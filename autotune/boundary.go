@@ -42,7 +42,8 @@ import (
 // rather than refusing it).
 var hostModules = []string{"triton", "torch", "typing", "os", "inspect", "itertools",
 	"math", "string",
-	"functools", "collections", "dataclasses", "enum", "re", "operator", "numbers", "fractions", "decimal", "copy", "abc"}
+	"functools", "collections", "dataclasses", "enum", "re", "operator", "numbers", "fractions", "decimal", "copy", "abc",
+	"packaging"}
 
 // refusedBuiltins are the builtins that reach outside the interpreter or
 // compile code the boundary has not instrumented.

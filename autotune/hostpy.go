@@ -179,6 +179,9 @@ runtime.driver.active = _ActiveDriver()
 runtime.driver.active.utils = _DriverUtils()
 runtime.Config = Config
 runtime.jit = jit
+
+# The Triton whose semantics tri follows (packaging.go compares versions).
+__version__ = '3.6.0'
 `
 
 // tlStandIn is the stand-in triton.language; its dtypes are added from Go.
@@ -297,6 +300,12 @@ class _Version:
 
 cuda = _Cuda()
 version = _Version()
+
+
+# PyTorch's default: host code that picks configs for deterministic runs
+# (mamba's autotune_configs) takes the ordinary ones.
+def are_deterministic_algorithms_enabled():
+    return False
 `
 
 // hostPython is one interpreter session over a kernel file's host code.
@@ -367,7 +376,7 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 			return py.Tuple{py.String(d.Name), py.Int(d.Major), py.Int(d.Minor), py.Int(d.Multiprocessors), py.Int(d.MaxSharedMem)}, nil
 		}, 0, "")
 		mods := map[string]*py.Module{}
-		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}, {"inspect", inspectStandIn}, {"itertools", itertoolsStandIn}} {
+		for _, m := range []struct{ name, src string }{{"triton.language", tlStandIn}, {"triton", tritonStandIn}, {"torch", torchStandIn}, {"typing", typingStandIn}, {"os", osStandIn}, {"inspect", inspectStandIn}, {"itertools", itertoolsStandIn}, {"packaging", packagingStandIn}} {
 			code, err := py.Compile(m.src, "<"+m.name+">", py.ExecMode, 0, true)
 			if err != nil {
 				return nil, err
@@ -386,6 +395,7 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 			mods[m.name] = mod
 		}
 		h.tl, h.torch, h.standIn = mods["triton.language"], mods["torch"], mods
+		mods["packaging"].Globals["_version"] = py.MustNewMethod("_version", parseVersion, 0, "") // packaging.go
 		mods["triton"].Globals["language"] = h.tl
 		for _, k := range dtypeKinds {
 			d := ir.Scalar(k)
@@ -453,7 +463,7 @@ func (h *hostPython) resolve(mods map[string]*py.Module, path string) (py.Object
 	parts := strings.Split(path, ".")
 	var o py.Object
 	switch parts[0] {
-	case "triton", "torch", "typing", "os", "inspect", "itertools":
+	case "triton", "torch", "typing", "os", "inspect", "itertools", "packaging":
 		o = mods[parts[0]]
 	default:
 		return nil, false

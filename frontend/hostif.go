@@ -1,11 +1,13 @@
 package frontend
 
 // This file implements module-level if statements whose arms only assign
-// (if is_hip(): STAGES = [1] elif ...: STAGES = [2, 3] else: STAGES = [3]):
-// Python runs them at import, so host code that reads the names they bind
-// (a config list built from STAGES) runs the whole statement, condition and
-// all, in gpython's interpreter. They are recorded as one host definition
-// binding every name its arms assign.
+// (if is_hip(): STAGES = [1] elif ...: STAGES = [2, 3] else: STAGES = [3]),
+// and try statements that only assign and import Triton or torch
+// (try: import triton; V = version.parse(triton.__version__) except
+// ImportError: V = ...): Python runs them at import, so host code that
+// reads the names they bind (a config list built from STAGES) runs the
+// whole statement, condition and all, in gpython's interpreter. They are
+// recorded as one host definition binding every name its arms assign.
 
 import (
 	"sort"
@@ -16,13 +18,14 @@ import (
 	"github.com/tri-lang/tri/diag"
 )
 
-// hostIfs records, as host definitions, the module-level if statements of
-// top (the file's top-level chunks) whose arms hold only assignments to
-// names (and pass or a docstring): not if __name__ == "__main__": main().
+// hostIfs records, as host definitions, the module-level if and try
+// statements of top (the file's top-level chunks) whose arms hold only
+// assignments to names (and pass or a docstring): not if __name__ ==
+// "__main__": main().
 func (p *fileParser) hostIfs(top []*chunk) {
 	for i := 0; i < len(top); i++ {
 		c := top[i]
-		if leadingIdent(strings.TrimLeft(c.first(p.text), " \t")) != "if" {
+		if kw := leadingIdent(strings.TrimLeft(c.first(p.text), " \t")); kw != "if" && kw != "try" {
 			continue
 		}
 		joined := *c
@@ -36,19 +39,27 @@ func (p *fileParser) hostIfs(top []*chunk) {
 	}
 }
 
-// hostIf records one module-level if statement as a host definition if
-// its arms only assign.
+// hostIf records one module-level if or try statement as a host
+// definition if its arms only assign.
 func (p *fileParser) hostIf(c *chunk) {
 	s, conv, text, d := p.parseChunk(c)
 	if d != nil || conv.rw.changesHostMeaning() {
 		return
 	}
-	st, ok := s.(*ast.If)
-	if !ok {
+	var names []string
+	switch st := s.(type) {
+	case *ast.If:
+		if !assignsOnly(st, &names) {
+			return
+		}
+	case *ast.Try:
+		if !tryAssignsOnly(st, &names) {
+			return
+		}
+	default:
 		return
 	}
-	var names []string
-	if !assignsOnly(st, &names) || len(names) == 0 {
+	if len(names) == 0 {
 		return
 	}
 	p.file.HostStmts = append(p.file.HostStmts, &HostFunc{Name: names[0], Binds: names,
@@ -90,6 +101,46 @@ func assignsOnly(st *ast.If, names *[]string) bool {
 		}
 	}
 	return true
+}
+
+// tryAssignsOnly is assignsOnly for a try statement: its body, handlers,
+// else and finally only assign, or import triton or torch, which the host
+// interpreter has as Python on a machine that runs Triton has them. An
+// import of anything else could fail there and not in Python, and the
+// except arm would give a value Python does not.
+func tryAssignsOnly(st *ast.Try, names *[]string) bool {
+	lists := [][]ast.Stmt{st.Body, st.Orelse, st.Finalbody}
+	for _, h := range st.Handlers {
+		lists = append(lists, h.Body)
+	}
+	for _, list := range lists {
+		for _, s := range list {
+			switch s := s.(type) {
+			case *ast.Import:
+				for _, a := range s.Names {
+					if !alwaysImported(string(a.Name)) {
+						return false
+					}
+				}
+			case *ast.ImportFrom:
+				if s.Level != 0 || !alwaysImported(string(s.Module)) {
+					return false
+				}
+			default:
+				if !assignsOnly(&ast.If{Body: []ast.Stmt{s}}, names) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// alwaysImported reports whether the module of a dotted name is Triton or
+// torch.
+func alwaysImported(dotted string) bool {
+	top, _, _ := strings.Cut(dotted, ".")
+	return top == "triton" || top == "torch"
 }
 
 // targetNamesOf adds the names an assignment target binds; false if it
