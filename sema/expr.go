@@ -297,6 +297,12 @@ func (c *compiler) attribute(fr *frame, e *frontend.Attribute) *val {
 	case kRuntime:
 		return c.tensorAttr(x, e.Name, e.Pos)
 	case kDType:
+		// Triton passes a non-tensor argument of a @jit function wrapped in
+		// tl.constexpr, annotated or not: get_dtype_min(dtype) reads the
+		// dtype as dtype.value.
+		if e.Name == "value" {
+			return x
+		}
 		if x.block != nil {
 			return c.blockTypeAttr(x, e.Name, e.Pos)
 		}
