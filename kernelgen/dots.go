@@ -34,6 +34,7 @@ type dotElem struct {
 	acc   string  // the tl dtype name of the accumulator
 	exact float64 // integers up to this magnitude are exact as an operand (tf32 for float32)
 	fast  bool    // has a wgmma form on sm_90a
+	bytes int     // of an element
 	other string  // the masked loads' other
 	// ranges are the input magnitudes to try, largest first: the largest
 	// whose results stay exact is taken.
@@ -41,11 +42,11 @@ type dotElem struct {
 }
 
 var dotElems = []dotElem{
-	{name: "float16", acc: "float32", exact: 2048, fast: true, other: "0.0", ranges: []int{3, 2, 1}},
-	{name: "bfloat16", acc: "float32", exact: 256, fast: true, other: "0.0", ranges: []int{3, 1}},
-	{name: "float32", acc: "float32", exact: 2048, other: "0.0", ranges: []int{3, 1}},
-	{name: "int8", acc: "int32", exact: 127, other: "0", ranges: []int{127, 7, 1}},
-	{name: "float64", acc: "float64", exact: 1 << 53, other: "0.0", ranges: []int{3, 1}},
+	{name: "float16", acc: "float32", exact: 2048, fast: true, bytes: 2, other: "0.0", ranges: []int{3, 2, 1}},
+	{name: "bfloat16", acc: "float32", exact: 256, fast: true, bytes: 2, other: "0.0", ranges: []int{3, 1}},
+	{name: "float32", acc: "float32", exact: 2048, bytes: 4, other: "0.0", ranges: []int{3, 1}},
+	{name: "int8", acc: "int32", exact: 127, bytes: 1, other: "0", ranges: []int{127, 7, 1}},
+	{name: "float64", acc: "float64", exact: 1 << 53, bytes: 8, other: "0.0", ranges: []int{3, 1}},
 }
 
 // accLimit is the magnitude up to which an accumulator of e's adds
@@ -57,6 +58,15 @@ func (e dotElem) accLimit() float64 {
 	}
 	return 1 << 24
 }
+
+// maxOperandBytes bounds the operands of one dot, a [m, k] and b [k, n],
+// in shared memory, where a dot that does not run on wgmma stages them: tri
+// refuses a dot whose operands exceed a program's shared memory (fp64
+// blocks of 128 x 128 by 128 x 256), as Triton runs out of resources.
+const maxOperandBytes = 128 << 10
+
+// operandBytes is the size of a dot's operands of e, [m, k] and [k, n].
+func (e dotElem) operandBytes(m, k, n int) int { return e.bytes * k * (m + n) }
 
 // dotShape is the blocks and runtime sizes of a dot kernel: the output
 // block is BM x BN over M x N; BK is the first dot's K block (K long),
@@ -236,6 +246,9 @@ func (g *gen) kLoopDot(e dotElem, sh dotShape, minK int, loop bool) string {
 		sh.bk /= 2
 	}
 	sh.bk = max(sh.bk, minK)
+	for e.operandBytes(sh.bm, sh.bk, sh.bn) > maxOperandBytes && sh.bk > minK {
+		sh.bk /= 2
+	}
 	sh.m, sh.n = g.runtimeSize(sh.even, sh.bm, 2), g.runtimeSize(sh.even, sh.bn, 2)
 	blocks := 1
 	if loop {
@@ -385,6 +398,17 @@ func (g *gen) attentionDots(e dotElem, sh dotShape, minK int) string {
 	}
 	for sh.bm*sh.bl*(sh.bk+sh.bn*links) > 1<<20 && sh.bk > minK && !shared {
 		sh.bk /= 2
+	}
+	// q @ kt, p @ u and p @ w within maxOperandBytes.
+	for max(e.operandBytes(sh.bm, sh.bk, sh.bl), e.operandBytes(sh.bm, sh.bl, max(sh.bl, sh.bn))) > maxOperandBytes && sh.bl > minK {
+		sh.bl /= 2
+	}
+	for e.operandBytes(sh.bm, sh.bk, sh.bl) > maxOperandBytes && sh.bk > minK {
+		// Beside a shared x, q is as wide as the output.
+		sh.bk /= 2
+		if shared {
+			sh.bn = sh.bk
+		}
 	}
 	sh.m, sh.n = g.runtimeSize(sh.even, sh.bm, 2), g.runtimeSize(sh.even, sh.bn, 2)
 	blocks := 1

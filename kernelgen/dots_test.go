@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,4 +161,35 @@ func TestDotShare(t *testing.T) {
 		}
 	}
 	assert.InDelta(t, DefaultDotPositions, float64(n)/2000, 0.03)
+}
+
+// TestDotOperandsFit checks, from the launch lines of many dot-position
+// kernels, that the operands of each dot fit maxOperandBytes (tri refuses
+// fp64 operands beyond a program's shared memory).
+func TestDotOperandsFit(t *testing.T) {
+	block := regexp.MustCompile(`\bB([MNKL])=(\d+)`)
+	for seed := range uint64(5000) {
+		k := GenerateWith(seed, Options{DotPositions: 1})
+		b := map[string]int{}
+		for _, m := range block.FindAllStringSubmatch(k.Source, -1) {
+			b[m[1]], _ = strconv.Atoi(m[2])
+		}
+		var e dotElem
+		for _, x := range dotElems {
+			if k.has("dot-" + x.name) {
+				e = x
+			}
+		}
+		dots := [][3]int{{b["M"], b["K"], b["N"]}}
+		if b["L"] > 0 {
+			q := b["K"]
+			if k.has("shared-load") {
+				q = b["N"]
+			}
+			dots = [][3]int{{b["M"], q, b["L"]}, {b["M"], b["L"], b["L"]}, {b["M"], b["L"], b["N"]}}
+		}
+		for _, d := range dots {
+			assert.LessOrEqual(t, e.operandBytes(d[0], d[1], d[2]), maxOperandBytes, "seed %d: %s dot %v", seed, e.name, d)
+		}
+	}
 }
