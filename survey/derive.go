@@ -29,8 +29,9 @@ package survey
 //     which static_range unrolls), raised to a multiple of what a
 //     tl.static_assert(A % B == 0) of the kernel divides it by.
 //   - any other parameter takes its default, else 0.5 for scale and eps
-//     names, else the integer 64 (an i32 divisible by 16, as Triton
-//     specializes such a value).
+//     names (but not strides, nor parameters that an address's offsets
+//     are computed from: offsets.go), else the integer 64 (an i32
+//     divisible by 16, as Triton specializes such a value).
 
 import (
 	"fmt"
@@ -104,7 +105,9 @@ var (
 func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 	elem := try.elem
 	fn := j.fn
-	ptrs := pointerParams(j.sf.File)[fn.Name]
+	allPtrs := pointerParams(j.sf.File)
+	ptrs := allPtrs[fn.Name]
+	ints := offsetParams(j.sf.File, fn, allPtrs)
 	flags := truthTested(fn)
 	fromConfig := map[string]bool{}
 	if tuning != nil && tuning.Autotune != nil && len(tuning.Autotune.Configs) > 0 {
@@ -135,7 +138,7 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 			d.lets = append(d.lets, fmt.Sprintf("%s=empty(16, dtype='%s')", p.Name, e))
 			v = p.Name
 		case p.Default != nil:
-		case floatName.MatchString(p.Name):
+		case floatName.MatchString(p.Name) && !ints[p.Name] && !strideName.MatchString(p.Name):
 			v = "0.5"
 		default:
 			v = "64"

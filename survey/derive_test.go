@@ -39,6 +39,23 @@ def k(src, dst, rows, stride, n, scale, BLOCK: tl.constexpr, HAS_BIAS: tl.conste
 			lets:   []string{"src=empty(16, dtype='float32')", "dst=empty(16, dtype='float32')", "rows=empty(16, dtype='int32')"},
 		},
 		{
+			name: "strides and offsets are integers whatever their names; a scale that scales values is fp32",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def q(a_ptr, a_scale_ptr, out_ptr, stride_scale_am, scale_offset, scale, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    s = tl.load(a_scale_ptr + o * stride_scale_am)
+    rows = o + scale_offset
+    tl.store(out_ptr + rows, tl.load(a_ptr + o) * s * scale)
+`,
+			kernel: "q",
+			line:   "q[(1,)](a_ptr=a_ptr, a_scale_ptr=a_scale_ptr, out_ptr=out_ptr, stride_scale_am=64, scale_offset=64, scale=0.5, BLOCK=32)",
+			lets:   []string{"a_ptr=empty(16, dtype='float32')", "a_scale_ptr=empty(16, dtype='float32')", "out_ptr=empty(16, dtype='float32')"},
+		},
+		{
 			name: "a pointer to indices, a pointer by name, a default",
 			src: `
 import triton
