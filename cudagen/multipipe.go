@@ -280,8 +280,13 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	if s.NumStages > 0 {
 		stages = s.NumStages
 	}
-	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 || p.numWarps%4 != 0 {
-		return nil
+	switch {
+	case stages < 2:
+		return p.refuse(s, fmt.Sprintf("its loop runs at num_stages=%d", stages))
+	case s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0:
+		return p.refuse(s, "its loop's step is not a positive constant")
+	case p.numWarps%4 != 0:
+		return p.refuse(s, fmt.Sprintf("num_warps=%d is not whole warpgroups", p.numWarps))
 	}
 	body := s.Body.Stmts
 	inBody := map[int]bool{}
@@ -295,7 +300,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			}
 		case *ir.Assign:
 		default:
-			return nil
+			return p.refuse(s, "its body holds a loop, an if or a return")
 		}
 	}
 	if len(dots) == 0 {
@@ -328,7 +333,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		a, b, acc := d.Args[0], d.Args[1], d.Args[2]
 		fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
 		if d.Type.Shape.Rank() != 2 || d.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) && !fp8 {
-			return nil
+			return p.refuse(s, fmt.Sprintf("the dot at line %d is not fp16, bf16 or fp8 into fp32", d.Pos.Line))
 		}
 		wd := &wgDot{dot: d, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
 		if m == 0 {
@@ -336,7 +341,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		}
 		es := a.Type.Kind.Bytes()
 		if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
-			return nil
+			return p.refuse(s, fmt.Sprintf("the dot at line %d (%dx%dx%d) has no wgmma shape here", d.Pos.Line, wd.m, wd.n, wd.k))
 		}
 		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.
 		kRows := swizzleRows(wd.k * es)
@@ -347,7 +352,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			skip[b.ID] = true
 		}
 		if !streamable(bLoad) {
-			return nil
+			return p.refuse(s, fmt.Sprintf("b of the dot at line %d is not a load in the body that only dots read", d.Pos.Line))
 		}
 		wd.b.form, wd.b.src = streamed, bLoad
 		// b is K-major where the load's memory runs along K: a b.T of a
@@ -362,7 +367,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
 		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) || fp8 && !kMajor {
 			// wgmma reads 8-bit operands K-major only.
-			return nil
+			return p.refuse(s, fmt.Sprintf("b of the dot at line %d lies in no shared-memory form wgmma reads", d.Pos.Line))
 		}
 		skip[bLoad.ID] = true
 		// a: streamed, invariant, or in registers.
@@ -370,7 +375,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
 		switch {
 		case !kRows && (!inBody[a.ID] || streamable(a) || fp8):
-			return nil
+			return p.refuse(s, fmt.Sprintf("a of the dot at line %d has rows of %d bytes, which no swizzle mode reads", d.Pos.Line, wd.k*es))
 		case !inBody[a.ID]:
 			wd.a.form = invariant
 			wd.a.tile.off = mp.invSize
@@ -457,7 +462,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		}
 	}
 	if !ok {
-		return nil
+		return p.refuse(s, "a streamed load's address depends on a dot")
 	}
 	// The statements of the iteration itself: everything but the streamed
 	// loads, the transposes the dots read and the carried assignments,
@@ -509,11 +514,11 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		}
 	}
 	if !ok {
-		return nil
+		return p.refuse(s, "the body reads a loaded operand or an advanced pointer outside the dots")
 	}
 	// The carried Vars run ahead: nothing outside the loop may use them.
 	if p.readOutside(carried, inBody) {
-		return nil
+		return p.refuse(s, "a pointer the streamed loads advance is read after the loop")
 	}
 	mp.ahead, mp.compute = ahead, compute
 	if mp.stageSize == 0 {
@@ -530,13 +535,23 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		mp.asked = asked
 	}
 	if mp.stages < 2 {
-		return nil
+		return p.refuse(s, fmt.Sprintf("two stages of %d bytes do not fit in shared memory", mp.stageSize))
 	}
 	mp.inFlight = p.deferLast(mp, body)
 	for _, o := range mp.streamed {
 		p.addTensorMap(o.tma, s)
 	}
 	return mp
+}
+
+// refuse records why loop s is not a multi-dot pipeline, for the comment
+// of its dots and --dump=layout, and returns nil.
+func (p *plan) refuse(s *ir.For, why string) *multiPipe {
+	if p.whyNot == nil {
+		p.whyNot = map[*ir.For]string{}
+	}
+	p.whyNot[s] = why
+	return nil
 }
 
 // deferLast returns the last of mp's dots if it can run on into the next

@@ -50,6 +50,9 @@ type plan struct {
 	// wgDots their dots by ID.
 	mloops map[*ir.For]*multiPipe
 	wgDots map[int]*wgDot
+	// whyNot says, by loop, why a loop with dots is not a multi-dot
+	// pipeline (multipipe.go).
+	whyNot map[*ir.For]string
 	// hoists are the loops whose dots on wgmma outside the pipelines read
 	// operands stored once before them (wgdot.go).
 	hoists map[*ir.For]*hoistRegion

@@ -388,6 +388,9 @@ func (p *plan) aloneWhy(wd *wgDot) string {
 			if stages < 2 {
 				return fmt.Sprintf("its loop runs at num_stages=%d", stages)
 			}
+			if why := p.whyNot[f]; why != "" {
+				return why
+			}
 			return "its loop is not one the pipeliners take"
 		}
 	}
