@@ -63,9 +63,35 @@ const allowIOHint = "tri runs host code without I/O; --allow-host-io lifts this 
 func (h *hostPython) setupBoundary(allowIO bool, stderr io.Writer) {
 	b := h.ctx.Store().Builtins.Globals
 	original := map[string]py.Object{}
-	for _, name := range []string{"print", "range", "pow", "__import__"} {
+	for _, name := range []string{"print", "range", "pow", "__import__", "getattr"} {
 		original[name] = b[name]
 	}
+	g := h.guard
+	// repr and str of values that hold themselves or nest deeply, and
+	// the dunder methods that reach them or the size-checked operators,
+	// are tri's (hostpy_nest.go); str is a type, whose New is replaced
+	// once for the process (installStrNew).
+	b["repr"] = py.MustNewMethod("repr", func(self py.Object, arg py.Object) (py.Object, error) {
+		s, err := reprString(g, arg)
+		return py.String(s), err
+	}, 0, "")
+	b["ascii"] = py.MustNewMethod("ascii", func(self py.Object, arg py.Object) (py.Object, error) {
+		s, err := reprString(g, arg)
+		return py.String(asciiEscape(s)), err
+	}, 0, "")
+	b["getattr"] = py.MustNewMethod("getattr", func(self py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) >= 2 {
+			if name, ok := args[1].(py.String); ok && checkedAttrs[string(name)] {
+				v, err := g.attr(args[0], string(name))
+				if err != nil && len(args) == 3 && py.IsException(py.AttributeError, err) {
+					return args[2], nil
+				}
+				return v, err
+			}
+		}
+		return py.Call(original["getattr"], args, nil)
+	}, 0, "")
+	b["RecursionError"] = recursionError
 	if !allowIO {
 		for name, why := range refusedBuiltins {
 			b[name] = refused(name, why)
@@ -77,9 +103,17 @@ func (h *hostPython) setupBoundary(allowIO bool, stderr io.Writer) {
 			if !allowIO {
 				return nil, py.ExceptionNewf(py.PermissionError, "print(file=...) is refused: %s", allowIOHint)
 			}
-			return py.Call(original["print"], args, kwargs)
+			strs := make(py.Tuple, len(args))
+			for i, a := range args {
+				s, err := strString(g, a)
+				if err != nil {
+					return nil, err
+				}
+				strs[i] = py.String(s)
+			}
+			return py.Call(original["print"], strs, kwargs)
 		}
-		return hostPrint(stderr, args, kwargs)
+		return hostPrint(g, stderr, args, kwargs)
 	}, 0, "")
 	b["range"] = py.MustNewMethod("range", func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		r, err := py.RangeNew(py.RangeType, args, kwargs)
@@ -160,7 +194,7 @@ func boundMath(m *py.Module) {
 }
 
 // hostPrint is print(*args, sep=' ', end='\n') on w, escaped.
-func hostPrint(w io.Writer, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+func hostPrint(g *guard, w io.Writer, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 	sep, end := " ", "\n"
 	for k, v := range kwargs {
 		switch k {
@@ -184,11 +218,11 @@ func hostPrint(w io.Writer, args py.Tuple, kwargs py.StringDict) (py.Object, err
 	}
 	parts := make([]string, len(args))
 	for i, a := range args {
-		s, err := py.Str(a)
+		s, err := strString(g, a)
 		if err != nil {
 			return nil, err
 		}
-		parts[i] = string(s.(py.String))
+		parts[i] = s
 	}
 	fmt.Fprint(w, escapeControls(strings.Join(parts, sep)+end))
 	return py.None, nil

@@ -652,14 +652,11 @@ func pyTypeName(o py.Object) string {
 }
 
 func pyRepr(o py.Object) string {
-	r, err := py.Repr(o)
+	s, err := reprString(nil, o)
 	if err != nil {
 		return pyTypeName(o)
 	}
-	if s, ok := r.(py.String); ok {
-		return string(s)
-	}
-	return pyTypeName(o)
+	return s
 }
 
 func truthy(o py.Object) bool {

@@ -43,7 +43,7 @@ func TestHostStringFormatting(t *testing.T) {
 		t.Run(c.expr, func(t *testing.T) {
 			ctx := py.NewContext(py.ContextOpts{})
 			defer ctx.Close()
-			g := py.StringDict{fmtName: py.MustNewMethod(fmtName, fmtField, 0, ""),
+			g := py.StringDict{fmtName: py.MustNewMethod(fmtName, (&guard{}).fmtField, 0, ""),
 				"i": py.Int(1), "j": py.Int(2), "n": py.Int(1234), "x": py.Float(2.5), "s": py.String("ab"),
 				"l": py.NewListFromItems([]py.Object{py.Int(1), py.Int(2)})}
 			code, err := py.Compile(forGpython(c.expr), "<test>", py.EvalMode, 0, true)

@@ -122,7 +122,7 @@ var installOnce sync.Once
 
 // installCallGuard wraps gpython's entry points for running a Python
 // function and resuming a generator, so that each polls its session's
-// guard and counts its depth. It runs before any session of this package
+// guard and counts its depth, and replaces str's constructor. It runs before any session of this package
 // runs code, so the writes happen before every read that matters.
 func installCallGuard() {
 	installOnce.Do(func() {
@@ -135,6 +135,21 @@ func installCallGuard() {
 			g.enter(code)
 			defer g.leave()
 			return evalCode(ctx, code, globals, locals, args, kws, defs, kwdefs, closure)
+		}
+		// str(x) of a container is tri's bounded str (hostpy_nest.go);
+		// str is a type, whose New serves every interpreter: a value
+		// that gpython would recurse into without end is one that no
+		// interpreter can print otherwise.
+		strNew := py.StringType.New
+		py.StringType.New = func(metatype *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			if metatype == py.StringType && len(args) == 1 && len(kwargs) == 0 && recursive(args[0]) {
+				s, err := strString(nil, args[0])
+				if err != nil {
+					return nil, err
+				}
+				return py.String(s), nil
+			}
+			return strNew(metatype, args, kwargs)
 		}
 		py.VmRunFrame = func(f *py.Frame) (py.Object, error) {
 			g := guardOf(f.Context)
@@ -216,6 +231,12 @@ func heapBytes() uint64 {
 	return s[0].Value.Uint64()
 }
 
+// hooks are what code of file compiled for g's session calls
+// (instrument.go).
+func (g *guard) hooks(file string) hooks {
+	return hooks{tick: g.tickFor(file), op: g.opFunc, cmp: g.cmpFunc, attr: g.attrFunc, key: keyCheck}
+}
+
 // tickFor is the function instrumented code of file calls before a
 // backward jump, with the line of the loop.
 func (g *guard) tickFor(file string) py.Object {
@@ -250,23 +271,66 @@ func (g *guard) opFunc(op byte) py.Object {
 		name, do = "+", py.Add
 	case opInplaceAdd:
 		name, do = "+=", py.IAdd
+	case opBinaryModulo, opInplaceModulo:
+		// str % values is tri's (hostpy_percent.go); x %= y is x % y for
+		// every value gpython has.
+		name, do = "%", func(a, b py.Object) (py.Object, error) {
+			if s, ok := a.(py.String); ok {
+				return percentFormat(g, string(s), b)
+			}
+			return py.Mod(a, b)
+		}
 	}
 	return py.MustNewMethod("__tri_op__", func(_ py.Object, args py.Tuple) (py.Object, error) {
 		if len(args) != 2 {
 			return nil, py.ExceptionNewf(py.SystemError, "%s: want 2 operands", name)
 		}
-		size, err := checkSize(op, args[0], args[1])
-		if err != nil {
+		if err := g.checkOp(op, args[0], args[1]); err != nil {
 			return nil, err
 		}
-		if size >= bigResult {
-			// One such operation can allocate more than many polls do.
-			if why := g.heapExceeded(); why != "" {
-				g.halt(why)
-				return nil, py.ExceptionNewf(py.MemoryError, "%s", why)
-			}
-		}
 		return do(args[0], args[1])
+	}, 0, "")
+}
+
+// checkOp refuses op(a, b) past the size limits (checkSize) or, for a
+// large result, when the heap is already over its limit.
+func (g *guard) checkOp(op byte, a, b py.Object) error {
+	size, err := checkSize(op, a, b)
+	if err != nil {
+		return err
+	}
+	return g.checkHeap(size)
+}
+
+// checkHeap reads the heap before an operation makes a result of size
+// items: one such operation can allocate more than many polls do.
+func (g *guard) checkHeap(size int64) error {
+	if size < bigResult {
+		return nil
+	}
+	if why := g.heapExceeded(); why != "" {
+		g.halt(why)
+		return py.ExceptionNewf(py.MemoryError, "%s", why)
+	}
+	return nil
+}
+
+// cmpFunc is the checked version of a comparison (hostpy_nest.go) that
+// instrumented code calls instead of COMPARE_OP arg.
+func (g *guard) cmpFunc(arg uint32) py.Object {
+	return py.MustNewMethod("__tri_cmp__", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) != 2 {
+			return nil, py.ExceptionNewf(py.SystemError, "compare: want 2 operands")
+		}
+		return g.compare(arg, args[0], args[1])
+	}, 0, "")
+}
+
+// attrFunc is what instrumented code calls instead of reading the
+// attribute name (one of checkedAttrs) of an object.
+func (g *guard) attrFunc(name string) py.Object {
+	return py.MustNewMethod("__tri_attr__", func(_ py.Object, obj py.Object) (py.Object, error) {
+		return g.attr(obj, name)
 	}, 0, "")
 }
 

@@ -421,7 +421,7 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 		h.globals["__tri_autotune__"] = mods["triton"].Globals["autotune"]
 		h.globals["__tri_heuristics__"] = mods["triton"].Globals["heuristics"]
 		h.globals[dictMergeName] = py.MustNewMethod(dictMergeName, dictMerge, 0, "") // {**a} (unpack.go)
-		h.globals[fmtName] = py.MustNewMethod(fmtName, fmtField, 0, "")              // f"{x}" (fstring.go)
+		h.globals[fmtName] = py.MustNewMethod(fmtName, h.guard.fmtField, 0, "")      // f"{x}" (fstring.go)
 		for local, path := range sf.File.Aliases {
 			if o, ok := h.resolve(mods, path); ok {
 				h.globals[local] = o
@@ -507,7 +507,7 @@ func (h *hostPython) compile(src, file string, mode py.CompileMode) (*py.Code, e
 		return nil, err
 	}
 	fixCells(code)
-	if err := instrument(code, hooks{tick: h.guard.tickFor(file), op: h.guard.opFunc}); err != nil {
+	if err := instrument(code, h.guard.hooks(file)); err != nil {
 		return nil, err
 	}
 	return code, nil
@@ -578,7 +578,13 @@ func (h *hostPython) do(pos diag.Pos, what string, f func() (py.Object, error)) 
 			}
 		}()
 		v, err := f()
-		ch <- stepResult{v, err}
+		r := stepResult{v: v, err: err}
+		if err != nil {
+			// The message may hold any value's str: computed here, under
+			// the guard, like the rest of the step.
+			r.text = errorText(h.guard, err)
+		}
+		ch <- r
 	}()
 	timer := time.NewTimer(h.timeout)
 	defer timer.Stop()
@@ -595,7 +601,7 @@ func (h *hostPython) do(pos diag.Pos, what string, f func() (py.Object, error)) 
 		return nil, h.broken
 	}
 	if r.err != nil {
-		err := h.pyError(r.err, pos, what)
+		err := h.pyError(r.err, r.text, pos, what)
 		if h.guard.halted.Load() != nil {
 			h.broken = err // stopped by a MemoryError of the heap limit
 		}
@@ -622,10 +628,12 @@ func (h *hostPython) stop(ch <-chan stepResult, why string) stepResult {
 	return stepResult{err: &hostStop{msg: why}}
 }
 
-// stepResult is what a step of the interpreter returns.
+// stepResult is what a step of the interpreter returns: its value, or
+// its error and, for a Python exception, the exception's text.
 type stepResult struct {
-	v   py.Object
-	err error
+	v    py.Object
+	err  error
+	text string
 }
 
 // stopError is the diagnostic of a stopped evaluation.
@@ -644,25 +652,44 @@ func (h *hostPython) stopError(s *hostStop, pos diag.Pos, what string) error {
 	return hosteval.Usage(d)
 }
 
-// pyError converts an error of the interpreter to a diagnostic.
-func (h *hostPython) pyError(err error, pos diag.Pos, what string) error {
+// exceptionInfo is the Python exception that err carries, if any.
+func exceptionInfo(err error) py.ExceptionInfo {
+	switch e := err.(type) {
+	case py.ExceptionInfo:
+		return e
+	case *py.ExceptionInfo:
+		return *e
+	case *py.Exception:
+		return py.ExceptionInfo{Type: e.Base, Value: e}
+	}
+	return py.ExceptionInfo{}
+}
+
+// errorText is the text of an exception that err carries ("" for other
+// errors), computed in the goroutine of the step that raised it.
+func errorText(g *guard, err error) string {
+	if ei := exceptionInfo(err); ei.Type != nil {
+		return exceptionText(g, ei)
+	}
+	return ""
+}
+
+// pyError converts an error of the interpreter to a diagnostic; text is
+// the exception's text (errorText).
+func (h *hostPython) pyError(err error, text string, pos diag.Pos, what string) error {
 	var d *diag.Diagnostic
 	if errors.As(err, &d) || hosteval.ExitCode(err) == 2 {
 		return err
 	}
-	msg := err.Error()
 	var frames []diag.Pos
-	var ei py.ExceptionInfo
-	switch e := err.(type) {
-	case py.ExceptionInfo:
-		ei = e
-	case *py.ExceptionInfo:
-		ei = *e
-	case *py.Exception:
-		ei = py.ExceptionInfo{Type: e.Base, Value: e}
-	}
-	if ei.Type != nil {
-		msg = exceptionText(ei)
+	ei := exceptionInfo(err)
+	msg := text
+	if ei.Type == nil {
+		msg = err.Error() // gpython's Error() of an exception recurses into its arguments
+	} else {
+		if msg == "" {
+			msg = ei.Type.Name
+		}
 		for tb := ei.Traceback; tb != nil; tb = tb.Next {
 			if tb.Frame != nil && tb.Frame.Code != nil && tb.Frame.Code.Filename == h.sf.Path && tb.Lineno > 0 {
 				frames = append(frames, h.linePos(int(tb.Lineno)))
@@ -707,8 +734,10 @@ func (h *hostPython) linePos(line int) diag.Pos {
 	return p
 }
 
-// exceptionText is "NameError: name 'x' is not defined".
-func exceptionText(ei py.ExceptionInfo) string {
+// exceptionText is "NameError: name 'x' is not defined". The exception's
+// arguments are written by tri's bounded str and repr (hostpy_nest.go):
+// raise ValueError(l) with a list that holds itself says [[...]].
+func exceptionText(g *guard, ei py.ExceptionInfo) string {
 	name := ei.Type.Name
 	if e, ok := ei.Value.(*py.Exception); ok {
 		if t, ok := e.Args.(py.Tuple); ok {
@@ -716,18 +745,14 @@ func exceptionText(ei py.ExceptionInfo) string {
 			case len(t) == 0:
 				return name
 			case len(t) == 1 && ei.Type == py.KeyError:
-				if s, err := py.Repr(t[0]); err == nil {
-					return name + ": " + string(s.(py.String))
-				}
-			case len(t) == 1:
-				if s, err := py.Str(t[0]); err == nil {
-					return name + ": " + string(s.(py.String))
+				if s, err := reprString(g, t[0]); err == nil {
+					return name + ": " + s
 				}
 			}
 		}
 	}
-	if s, err := py.Str(ei.Value); err == nil && string(s.(py.String)) != "" {
-		return name + ": " + string(s.(py.String))
+	if s, err := strString(g, ei.Value); err == nil && s != "" {
+		return name + ": " + s
 	}
 	return name
 }
@@ -819,6 +844,14 @@ func (h *hostPython) tensorToPy(t *tensor.Tensor) (py.Object, error) {
 // fromPy converts a Python object to a launch value: numbers, strings,
 // None, stand-in dtypes and tuples or lists of those.
 func fromPy(o py.Object) (hosteval.Value, error) {
+	return (&fromPyLimit{}).value(o, 0)
+}
+
+// value is fromPy of o at depth in the value being read.
+func (l *fromPyLimit) value(o py.Object, depth int) (hosteval.Value, error) {
+	if err := l.enter(depth); err != nil {
+		return hosteval.Value{}, err
+	}
 	switch o := o.(type) {
 	case py.NoneType:
 		return hosteval.None, nil
@@ -831,9 +864,9 @@ func fromPy(o py.Object) (hosteval.Value, error) {
 	case py.String:
 		return hosteval.StrValue(string(o)), nil
 	case py.Tuple:
-		return fromPyElems(o)
+		return l.elems(o, depth)
 	case *py.List:
-		return fromPyElems(o.Items)
+		return l.elems(o.Items, depth)
 	}
 	if _, err := py.GetAttrString(o, "__tri_dtype__"); err == nil {
 		if name, err := py.GetAttrString(o, "name"); err == nil {
@@ -847,10 +880,10 @@ func fromPy(o py.Object) (hosteval.Value, error) {
 	return hosteval.Value{}, fmt.Errorf("a Python %s, which tri cannot use here", o.Type().Name)
 }
 
-func fromPyElems(items []py.Object) (hosteval.Value, error) {
+func (l *fromPyLimit) elems(items []py.Object, depth int) (hosteval.Value, error) {
 	out := hosteval.Value{Kind: hosteval.VTuple, Elems: []hosteval.Value{}}
 	for _, it := range items {
-		v, err := fromPy(it)
+		v, err := l.value(it, depth+1)
 		if err != nil {
 			return hosteval.Value{}, err
 		}

@@ -11,7 +11,18 @@ package autotune
 //   - the operators that can make a huge value in one step (*, **, <<, +
 //     and their in-place forms) call the guard's checked version of the
 //     operator instead, which refuses a result past the size limits
-//     before it is allocated.
+//     before it is allocated;
+//   - the operators that gpython computes by recursing into containers
+//     without a limit (==, !=, in, not in, and % on a str, which formats
+//     with repr and str) call tri's bounded versions (hostpy_nest.go,
+//     hostpy_percent.go);
+//   - before a subscript (x[k], x[k] = v, del x[k]) the code calls the
+//     guard's key check with x and k: gpython writes a dict's missing
+//     key with Go's fmt, which recurses through a dict that holds itself;
+//   - reading a dunder attribute that reaches those operations on a
+//     built-in value (l.__repr__, s.__mod__, l.__mul__; gpython finds them
+//     by reflection) calls the guard's attr hook with the object, which
+//     returns the checked method.
 //
 // The rewrite works on gpython's code objects (CPython 3.4's format: an
 // opcode byte, then a two-byte argument from HAVE_ARGUMENT on, with an
@@ -24,9 +35,13 @@ package autotune
 // for. Exception blocks are set up by the SETUP_* jumps, so they move with
 // them.
 //
-// A binary operator becomes LOAD_CONST op; ROT_THREE; CALL_FUNCTION 2:
-// with the operands a, b on the stack, the function goes under them and the
-// call leaves op(a, b) where the operator's result would be.
+// A binary operator or a comparison becomes LOAD_CONST op; ROT_THREE;
+// CALL_FUNCTION 2: with the operands a, b on the stack, the function goes
+// under them and the call leaves op(a, b) where the operator's result
+// would be. A subscript is preceded by DUP_TOP_TWO; LOAD_CONST key;
+// ROT_THREE; CALL_FUNCTION 2; POP_TOP, which calls key(x, k) and leaves
+// the stack as it was. LOAD_ATTR of a checked name becomes LOAD_CONST get; ROT_TWO;
+// CALL_FUNCTION 1, which leaves get(obj) where the attribute would be.
 
 import (
 	"fmt"
@@ -38,18 +53,27 @@ import (
 // gpython's vm package uses (TestOpcodesMatchVM compares them).
 const (
 	opPopTop          = 1
+	opRotTwo          = 2
 	opRotThree        = 3
+	opDupTopTwo       = 5
 	opBinaryPower     = 19
 	opBinaryMultiply  = 20
+	opBinaryModulo    = 22
 	opBinaryAdd       = 23
+	opBinarySubscr    = 25
 	opInplaceAdd      = 55
 	opInplaceMultiply = 57
+	opInplaceModulo   = 59
+	opStoreSubscr     = 60
+	opDeleteSubscr    = 61
 	opBinaryLshift    = 62
 	opInplacePower    = 67
 	opInplaceLshift   = 75
 	opHaveArgument    = 90
 	opForIter         = 93
 	opLoadConst       = 100
+	opLoadAttr        = 106
+	opCompareOp       = 107
 	opJumpForward     = 110
 	opJumpIfFalseOrP  = 111
 	opJumpIfTrueOrP   = 112
@@ -90,6 +114,7 @@ var checkedOps = map[byte]bool{
 	opBinaryPower: true, opInplacePower: true,
 	opBinaryLshift: true, opInplaceLshift: true,
 	opBinaryAdd: true, opInplaceAdd: true,
+	opBinaryModulo: true, opInplaceModulo: true,
 }
 
 // instr is one decoded instruction. A jump's target is the index of the
@@ -115,10 +140,15 @@ func (in *instr) size() int {
 }
 
 // hooks are what instrumented code calls: tick(line) before a backward
-// jump, and op(a, b) for each checked operator.
+// jump, op(a, b) for each checked operator, cmp(a, b) for each checked
+// comparison, attr(name)(obj) for each read of a checked attribute and
+// key(x, k) before each subscript.
 type hooks struct {
 	tick py.Object
 	op   func(op byte) py.Object
+	cmp  func(arg uint32) py.Object
+	attr func(name string) py.Object
+	key  py.Object
 }
 
 // instrument rewrites code, and the code objects among its constants, in
@@ -164,6 +194,24 @@ func instrument(code *py.Code, hk hooks) error {
 				&instr{op: opLoadConst, arg: konst(hk.op(in.op)), target: -1, line: in.line},
 				&instr{op: opRotThree, target: -1, line: in.line},
 				&instr{op: opCallFunction, arg: 2, target: -1, line: in.line})
+		case in.op == opBinarySubscr || in.op == opStoreSubscr || in.op == opDeleteSubscr:
+			out = append(out,
+				&instr{op: opDupTopTwo, target: -1, line: in.line},
+				&instr{op: opLoadConst, arg: konst(hk.key), target: -1, line: in.line},
+				&instr{op: opRotThree, target: -1, line: in.line},
+				&instr{op: opCallFunction, arg: 2, target: -1, line: in.line},
+				&instr{op: opPopTop, target: -1, line: in.line},
+				in)
+		case in.op == opCompareOp && checkedCompare(in.arg):
+			out = append(out,
+				&instr{op: opLoadConst, arg: konst(hk.cmp(in.arg)), target: -1, line: in.line},
+				&instr{op: opRotThree, target: -1, line: in.line},
+				&instr{op: opCallFunction, arg: 2, target: -1, line: in.line})
+		case in.op == opLoadAttr && int(in.arg) < len(code.Names) && checkedAttrs[code.Names[in.arg]]:
+			out = append(out,
+				&instr{op: opLoadConst, arg: konst(hk.attr(code.Names[in.arg])), target: -1, line: in.line},
+				&instr{op: opRotTwo, target: -1, line: in.line},
+				&instr{op: opCallFunction, arg: 1, target: -1, line: in.line})
 		default:
 			out = append(out, in)
 		}
@@ -176,7 +224,7 @@ func instrument(code *py.Code, hk hooks) error {
 	if err := layout(code, out); err != nil {
 		return err
 	}
-	code.Stacksize += 2 // a tick's function and line, an operator's function
+	code.Stacksize += 3 // a tick's function and line, an operator's function, a key check's three
 	return nil
 }
 

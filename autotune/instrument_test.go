@@ -22,8 +22,14 @@ func TestOpcodesMatchVM(t *testing.T) {
 		opPopJumpIfFalse: vm.POP_JUMP_IF_FALSE, opPopJumpIfTrue: vm.POP_JUMP_IF_TRUE, opContinueLoop: vm.CONTINUE_LOOP,
 		opSetupLoop: vm.SETUP_LOOP, opSetupExcept: vm.SETUP_EXCEPT, opSetupFinally: vm.SETUP_FINALLY,
 		opCallFunction: vm.CALL_FUNCTION, opSetupWith: vm.SETUP_WITH, opExtendedArg: vm.EXTENDED_ARG,
+		opRotTwo: vm.ROT_TWO, opBinaryModulo: vm.BINARY_MODULO, opInplaceModulo: vm.INPLACE_MODULO,
+		opLoadAttr: vm.LOAD_ATTR, opCompareOp: vm.COMPARE_OP, opDupTopTwo: vm.DUP_TOP_TWO,
+		opBinarySubscr: vm.BINARY_SUBSCR, opStoreSubscr: vm.STORE_SUBSCR, opDeleteSubscr: vm.DELETE_SUBSCR,
 	} {
 		assert.Equal(t, byte(want), got, "%v", want)
+	}
+	for got, want := range map[uint32]int{cmpEq: vm.PyCmp_EQ, cmpNe: vm.PyCmp_NE, cmpIn: vm.PyCmp_IN, cmpNotIn: vm.PyCmp_NOT_IN} {
+		assert.Equal(t, uint32(want), got)
 	}
 }
 
@@ -105,6 +111,19 @@ def f():
         out.append(i if i > 2 else None)
     return out
 `,
+		"comparisons, subscripts, % and dunders": `
+def f():
+    out = []
+    d = {'a': 1}
+    d['b'] = 2
+    del d['a']
+    l = [1, [2, 3], (4,)]
+    for i in range(3):
+        out.append((i == 1, i != 1, i in [0, 2], i not in (0,), l == [1, [2, 3], (4,)], [l] != [l]))
+        out.append('%d-%s' % (i, 'x'))
+    out.append((d['b'], 'b' in d, l[1][0], d.get('b'), d.get('z', 7), l.__len__(), l.__eq__(l), 'ab'.__mod__(())))
+    return out
+`,
 		"a jump past 65535": "\ndef f():\n" + long,
 	}
 	for name, src := range cases {
@@ -133,7 +152,9 @@ func runSnippet(t *testing.T, src string, instrumented bool) string {
 			ticks++
 			return py.None, nil
 		}, 0, "")
-		require.NoError(t, instrument(code, hooks{tick: tick, op: g.opFunc}))
+		hk := g.hooks("s.py")
+		hk.tick = tick
+		require.NoError(t, instrument(code, hk))
 	}
 	globals := py.NewStringDict()
 	_, err = ctx.RunCode(code, globals, globals, nil)

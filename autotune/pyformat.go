@@ -51,42 +51,54 @@ func init() {
 	}
 }
 
-// fmtField is __tri_fmt__(value, conversion, spec): one replacement field
-// of an f-string.
-func fmtField(_ py.Object, args py.Tuple) (py.Object, error) {
+// fmtField is __tri_fmt__(value, conversion, spec) of the session whose
+// guard is g: one replacement field of an f-string.
+func (g *guard) fmtField(_ py.Object, args py.Tuple) (py.Object, error) {
 	if len(args) != 3 {
 		return nil, py.ExceptionNewf(py.TypeError, "%s takes 3 arguments", fmtName)
 	}
 	conv, _ := args[1].(py.String)
 	spec, _ := args[2].(py.String)
-	return formatField(args[0], string(conv), string(spec))
+	return formatField(g, args[0], string(conv), string(spec))
 }
 
 // formatField applies a conversion (r, s, a or none) and a format
-// specification to v.
-func formatField(v py.Object, conv, spec string) (py.Object, error) {
+// specification to v; repr and str are tri's (hostpy_nest.go), bounded
+// for values that hold themselves or nest deeply. g is the guard of the
+// session running it, or nil.
+func formatField(g *guard, v py.Object, conv, spec string) (py.Object, error) {
+	var s string
 	var err error
 	switch conv {
 	case "":
+		return formatValue(g, v, spec)
 	case "r", "a":
-		v, err = py.Repr(v)
+		s, err = reprString(g, v)
+		if conv == "a" {
+			s = asciiEscape(s)
+		}
 	case "s":
-		v, err = py.Str(v)
+		s, err = strString(g, v)
 	default:
 		return nil, py.ExceptionNewf(py.ValueError, "Unknown conversion specifier %s", conv)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return formatValue(v, spec)
+	return formatValue(g, py.String(s), spec)
 }
 
 // formatValue is Python's format(v, spec) for strings, ints, bools and
 // floats ([[fill]align][sign][0][width][,|_][.precision][type]); other
-// values take str(v) under an empty specification.
-func formatValue(v py.Object, spec string) (py.Object, error) {
+// values take str(v) under an empty specification. A width or precision
+// past maxHostItems is refused before anything is allocated.
+func formatValue(g *guard, v py.Object, spec string) (py.Object, error) {
 	if spec == "" {
-		return py.Str(v)
+		s, err := strString(g, v)
+		if err != nil {
+			return nil, err
+		}
+		return py.String(s), nil
 	}
 	fill, align, sign, rest := " ", byte(0), byte('-'), spec
 	if len(rest) >= 2 && strings.IndexByte("<>^=", rest[1]) >= 0 {
@@ -107,7 +119,7 @@ func formatValue(v py.Object, spec string) (py.Object, error) {
 	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
 		n++
 	}
-	width, _ := strconv.Atoi(rest[:n])
+	width := bigNum(rest[:n])
 	rest = rest[n:]
 	group := ""
 	if len(rest) > 0 && (rest[0] == ',' || rest[0] == '_') {
@@ -119,11 +131,14 @@ func formatValue(v py.Object, spec string) (py.Object, error) {
 		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
 			n++
 		}
-		prec, _ = strconv.Atoi(rest[1:n])
+		prec = bigNum(rest[1:n])
 		rest = rest[n:]
 	}
 	if len(rest) > 1 {
 		return nil, py.ExceptionNewf(py.ValueError, "Invalid format specifier '%s'", spec)
+	}
+	if width > maxHostItems || prec > maxHostItems {
+		return nil, py.ExceptionNewf(py.MemoryError, "tri's host Python refuses a str of more than %d bytes (a width or precision of %s)", maxHostItems, spec)
 	}
 	typ := byte(0)
 	if rest != "" {
@@ -164,7 +179,7 @@ func formatValue(v py.Object, spec string) (py.Object, error) {
 			if signText == "-" {
 				i = -i
 			}
-			return formatValue(py.Float(float64(i)), spec)
+			return formatValue(g, py.Float(float64(i)), spec)
 		}
 	case py.Float:
 		f := float64(x)
@@ -230,6 +245,16 @@ func formatValue(v py.Object, spec string) (py.Object, error) {
 		return py.String(signText + strings.Repeat(fill, pad) + body), nil
 	}
 	return py.String(strings.Repeat(fill, pad) + signText + body), nil
+}
+
+// bigNum reads the digits of a width or precision, as maxHostItems + 1
+// past that (strconv.Atoi gives 0 past int64).
+func bigNum(digits string) int {
+	n := 0
+	for _, c := range digits {
+		n = min(n*10+int(c-'0'), maxHostItems+1)
+	}
+	return n
 }
 
 // pyExponent writes Go's exponent (1e+06, 1e-07) as Python does: at least
@@ -334,7 +359,7 @@ func strFormat(tmpl string, args py.Tuple, kwargs py.StringDict) (py.Object, err
 				return nil, err
 			}
 		}
-		s, err := formatField(v, conv, spec)
+		s, err := formatField(nil, v, conv, spec)
 		if err != nil {
 			return nil, err
 		}
