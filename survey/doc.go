@@ -1,5 +1,5 @@
 // Package survey measures how much of a real project tri compiles: tri
-// survey DIR finds every @triton.jit (or @jit) function in the .py files
+// survey DIR finds every @triton.jit (or @jit) function in the .py and .tri files
 // under DIR and builds each kernel the way tri build does, for a launch
 // derived from the kernel's parameters alone, then counts what built per
 // folder and ranks the failures by kind.

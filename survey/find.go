@@ -27,7 +27,7 @@ type Func struct {
 	body   string // the def's text, from the def line to the end of its body
 }
 
-// source is one .py file that defines @jit functions.
+// source is one .py or .tri file that defines @jit functions.
 type source struct {
 	rel   string // relative path, with slashes
 	path  string // path to read it from
@@ -40,8 +40,9 @@ var (
 	defLine      = regexp.MustCompile(`^([ \t]*)(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
-// findSources walks dir for .py files that define @jit functions, in
-// lexical order. Hidden folders and __pycache__ are skipped.
+// findSources walks dir for .py and .tri files (tri's own kernel files)
+// that define @jit functions, in lexical order. Hidden folders and
+// __pycache__ are skipped.
 func findSources(dir string) ([]*source, error) {
 	var out []*source
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -54,7 +55,7 @@ func findSources(dir string) ([]*source, error) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(d.Name(), ".py") || !d.Type().IsRegular() {
+		if !strings.HasSuffix(d.Name(), ".py") && !strings.HasSuffix(d.Name(), ".tri") || !d.Type().IsRegular() {
 			return nil
 		}
 		text, err := os.ReadFile(path)

@@ -93,6 +93,26 @@ func Kind(err error, src []byte) string {
 // position is a message's leading file:line:col.
 var position = regexp.MustCompile(`^[^\s:]+:\d+(?::\d+)?: `)
 
+// errorLines are the first lines of the errors err holds, placed
+// file:line:col: first the failure's message as the survey prints it,
+// then every other error diagnostic of err's list.
+func errorLines(err error, message string) []string {
+	out := []string{message}
+	var l *diag.List
+	if !errors.As(err, &l) {
+		return out
+	}
+	first := firstError(err)
+	for _, d := range l.Items {
+		if d.Severity != diag.Error || d == first {
+			continue
+		}
+		line, _, _ := strings.Cut(d.Error(), "\n")
+		out = append(out, line)
+	}
+	return out
+}
+
 // firstError is the first error diagnostic that err holds, or nil.
 func firstError(err error) *diag.Diagnostic {
 	var l *diag.List

@@ -131,13 +131,13 @@ func (rep *Report) Print(w io.Writer, top int) error {
 }
 
 // WriteCSV writes one row per @jit function: file, line, kernel, status,
-// kind, message, and the element type, launch line and --let bindings of
-// its build.
+// kind, message, the element type, launch line and --let bindings of its
+// build, and every error of a failure (separated by " | ").
 func (rep *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	rows := [][]string{{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets"}}
+	rows := [][]string{{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets", "errors"}}
 	for _, r := range rep.Results {
-		rows = append(rows, []string{r.File, strconv.Itoa(r.Line), r.Name, string(r.Status), r.Kind, r.Message, r.Elem, r.Launch, strings.Join(r.Lets, " ")})
+		rows = append(rows, []string{r.File, strconv.Itoa(r.Line), r.Name, string(r.Status), r.Kind, r.Message, r.Elem, r.Launch, strings.Join(r.Lets, " "), strings.Join(r.Errors, " | ")})
 	}
 	return cw.WriteAll(rows)
 }

@@ -51,7 +51,10 @@ type Result struct {
 	Status  Status
 	Kind    string // the failure's kind (see Kind); "" unless Failed
 	Message string // the failure's first line, placed file:line:col
-	Elem    string // the pointers' element type of the build that worked
+	// Errors are the first lines of every error the failure holds (sema
+	// reports up to ten), Message first.
+	Errors []string
+	Elem   string // the pointers' element type of the build that worked
 	// Launch is the launch line the kernel was built for (or last tried),
 	// and Lets its --let bindings: `tri build FILE LAUNCH --let ...`
 	// repeats the build.
@@ -66,7 +69,7 @@ type Report struct {
 	Results []*Result // by file, then line
 }
 
-// Run finds the @jit functions of the .py files under dir and builds each
+// Run finds the @jit functions of the .py and .tri files under dir and builds each
 // kernel (a function no other calls) for a launch derived from its
 // parameters. Errors are a bad o.Arch (bad input) and those of reading the
 // folder; a kernel that fails is a Result.
@@ -153,6 +156,7 @@ func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) [
 		}
 		r.Status, r.Kind = Failed, Kind(err, s.text)
 		r.Message, _, _ = strings.Cut(err.Error(), "\n")
+		r.Errors = errorLines(err, r.Message)
 	}
 	return out
 }

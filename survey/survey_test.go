@@ -51,6 +51,7 @@ func TestRun(t *testing.T) {
 		{"broken_kernel", Failed, "parse", ""},
 		{"scaled_kernel", Failed, "tl.dot_scaled unsupported", ""},
 		{"closure_kernel", Failed, "@jit not at top level", ""},
+		{"two_errors_kernel", Failed, "undefined", ""},
 	} {
 		r := rs[c.name]
 		require.NotNil(t, r, c.name)
@@ -68,8 +69,13 @@ func TestRun(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"7 built  inner_kernel[(1,)](x_ptr=x_ptr)", "25 built  inner_kernel[(1,)](x_ptr=x_ptr, y_ptr=y_ptr)"}, inner)
-	assert.Equal(t, Counts{Kernels: 12, Built: 9, Helpers: 2}, rep.Total())
-	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 2}, "elementwise": {Kernels: 7, Built: 7, Helpers: 2}}, rep.Folders())
+	assert.Equal(t, Counts{Kernels: 13, Built: 9, Helpers: 2}, rep.Total())
+	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 2}, "elementwise": {Kernels: 7, Built: 7, Helpers: 2}, "tri": {Kernels: 1}}, rep.Folders())
+	// A .tri file is surveyed, and every error of a kernel is recorded.
+	errs := rs["two_errors_kernel"].Errors
+	require.Len(t, errs, 2)
+	assert.Contains(t, errs[0], "tri/two_errors.tri:10:28: undefined name undefined_one")
+	assert.Contains(t, errs[1], "tri/two_errors.tri:11:36: undefined name undefined_two")
 	// The cu_seqlens values are offsets: a pointer to integers.
 	assert.Contains(t, rs["row_sum"].Lets, "cu_seqlens=empty(16, dtype='int32')")
 	assert.Contains(t, rs["scaled_kernel"].Message, "broken/scaled.py:10:")
@@ -141,7 +147,7 @@ func TestPrintAndCSV(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, rep.Print(&out, 2))
 	text := out.String()
-	assert.Contains(t, text, "9 of 12 kernels build (75.0%)")
+	assert.Contains(t, text, "9 of 13 kernels build (69.2%)")
 	assert.Regexp(t, `(?m)^elementwise\s+7\s+7\s+100\.0\s+2$`, text)
 	assert.Regexp(t, `(?m)^broken\s+2\s+5\s+40\.0\s+0$`, text)
 	// --top 2 keeps two of the three kinds.
@@ -152,12 +158,13 @@ func TestPrintAndCSV(t *testing.T) {
 	rows, err := csv.NewReader(&b).ReadAll()
 	require.NoError(t, err)
 	require.Len(t, rows, 1+len(rep.Results))
-	assert.Equal(t, []string{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets"}, rows[0])
+	assert.Equal(t, []string{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets", "errors"}, rows[0])
 	found := false
 	for _, row := range rows[1:] {
 		if row[2] == "broken_kernel" {
 			found = true
 			assert.Equal(t, []string{"broken/syntax.py", "6", "broken_kernel", "failed", "parse"}, row[:5])
+			assert.Equal(t, row[5], row[9], "one error: the message")
 		}
 	}
 	assert.True(t, found)

@@ -18,7 +18,7 @@ func newSurvey() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "survey DIR [--csv F] [--jobs N] [--timeout D] [--arch sm_XY]",
 		Short: "Build every @jit kernel under a folder and rank the failures",
-		Long: `Find every @triton.jit function in the .py files under DIR and build each
+		Long: `Find every @triton.jit function in the .py and .tri files under DIR and build each
 kernel (a function that no other @jit function calls) as tri build does, for a
 launch derived from its parameters: pointers (names ending in ptr, or values
 that reach a load, store, atomic or block pointer) as fp32 tensors, then fp16,
@@ -28,12 +28,13 @@ tl.constexpr parameters from their defaults, the first autotune config, the
 heuristics, else the first literal that a kernel compares a parameter of that
 name with (act_func == "relu"), else False for flags (names that conditions
 test alone, HAS_, IS_, USE_...; True if nothing builds with False), 32 for block sizes and 16 for the rest; other parameters from their defaults,
-else 64 (0.5 for scale and eps). No GPU is needed: the CUDA is generated, not compiled.
+else 64 (0.5 for scale and eps, but never for strides or what an address's
+offsets are computed from). No GPU is needed: the CUDA is generated, not compiled.
 
 Prints the kernels built per folder and the kinds of failure, ranked by count
 (internal errors first), with one example each; --csv writes one row per @jit
 function (file, line, kernel, status, kind, message, pointer type, launch
-line, --let bindings). Progress goes to stderr. Exit status 0 unless DIR
+line, --let bindings, every error). Progress goes to stderr. Exit status 0 unless DIR
 cannot be read.`,
 		Args: exactArgs(1, "survey DIR"),
 		PreRunE: func(c *cobra.Command, _ []string) error {
