@@ -139,7 +139,7 @@ func (l *Loader) Open(path string, src []byte) (*File, *diag.List) {
 		parts, m.isPkg = nil, true
 	}
 	up := 0
-	for isFile(filepath.Join(dir, "__init__.py")) {
+	for isFile(filepath.Join(dir, "__init__.py")) || isNamespaceIn(dir) {
 		parts = append([]string{filepath.Base(dir)}, parts...)
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -160,6 +160,28 @@ func (l *Loader) Open(path string, src []byte) (*File, *diag.List) {
 	}
 	l.roots = append(l.roots, filepath.Dir(clean))
 	return f, diags
+}
+
+// isNamespaceIn reports whether dir, which has no __init__.py, is a
+// namespace package inside a package: the folder above it is in a package
+// (has an __init__.py, or is such a folder itself). Python imports a file
+// there by its dotted name (pkg.kernels.attn for pkg/kernels/attn.py with
+// no pkg/kernels/__init__.py), so its relative imports work; a folder
+// with no package above it is a source root.
+func isNamespaceIn(dir string) bool {
+	for {
+		if isFile(filepath.Join(dir, "__init__.py")) {
+			return false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		if isFile(filepath.Join(parent, "__init__.py")) {
+			return true
+		}
+		dir = parent
+	}
 }
 
 // find returns the module with a dotted name, reading it on first use; nil
