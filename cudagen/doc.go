@@ -111,9 +111,15 @@
 //     neither pipeliner takes), the operands are stored from registers
 //     where the dot stands, those defined before its loop once before it.
 //
-// On other targets, and for shapes and dtypes wgmma has no form for,
-// dots run as mma.sync fed by ldmatrix from staged operands (dot.go), or
-// as FMAs on the CUDA cores for fp64 and ieee fp32. Tensor maps for the
+// On the other targets (sm_80 to sm_89 above all) the same K loops of one
+// fp16 or bf16 dot are pipelined with cp.async into num_stages stages
+// (mmapipe.go, pipeline.go's analysis), the dot running as mma.sync
+// m16n8k16 on fragments ldmatrix reads from the stages, whose rows are
+// XOR-swizzled so that the eight rows of each 8x8 matrix hit distinct
+// banks. Other dots there, and dots of shapes and dtypes wgmma has no
+// form for, run as mma.sync fed by ldmatrix from operands staged where
+// the dot stands (dot.go), or as FMAs on the CUDA cores for fp64 and
+// ieee fp32. Tensor maps for the
 // TMA unit come from the launch (host descriptors) or are built by the
 // kernel (tmapdev.go); tma.go writes descriptor stores through shared
 // memory to the TMA unit.

@@ -120,9 +120,9 @@ func mmaBlocked(v *ir.Value, numWarps int) (Blocked, bool) {
 }
 
 // dotBlocked is the layout dot v's result needs for the tensor cores:
-// wgmma's for a pipelined dot, else mma.sync's.
+// wgmma's for a dot on wgmma, else mma.sync's (pipelined or not).
 func (p *plan) dotBlocked(v *ir.Value) (Blocked, bool) {
-	if p.pipes[v.ID] != nil || p.wgDots[v.ID] != nil {
+	if pl := p.pipes[v.ID]; pl != nil && !pl.mma || p.wgDots[v.ID] != nil {
 		return wgmmaBlocked(p.numWarps), true
 	}
 	return mmaBlocked(v, p.numWarps)
@@ -160,6 +160,9 @@ func (e *emitter) dot(v *ir.Value) {
 		e.w.line("// tl.dot %s x %s on the tensor cores: operands staged in shared memory, %s along K = %d.", at, b.Type, op, k)
 	} else {
 		e.w.line("// tl.dot %s x %s on the CUDA cores: operands staged in shared memory, FMAs along K = %d.", at, b.Type, k)
+	}
+	if why := e.unpiped[v.ID]; why != "" {
+		e.w.line("// Its loop is not software-pipelined: %s.", why)
 	}
 	e.useShared(total)
 	e.storeShared(a, 0)

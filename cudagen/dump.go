@@ -76,7 +76,10 @@ func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
 			fmt.Fprintf(&b, "  reduced along axis %d of #%s", v.Axis, p.layoutOf(v.Args[0]).Tag)
 		}
 		if v.Op == ir.OpDot {
-			if pl := p.pipes[v.ID]; pl != nil && p.usesWgmma(v) {
+			if pl := p.pipes[v.ID]; pl != nil && pl.mma && p.pipelined(v) {
+				op, _ := mmaOpOf(v)
+				fmt.Fprintf(&b, "  dot on the tensor cores (%s, ldmatrix), operands streamed by cp.async %d iteration(s) ahead through %d swizzled shared-memory stages", op, pl.stages-1, pl.buffers)
+			} else if pl != nil && p.usesWgmma(v) {
 				fmt.Fprintf(&b, "  dot on the tensor cores (wgmma m64n%dk16), operands streamed by cp.async %d iteration(s) ahead through %d swizzled shared-memory buffers", pl.n, pl.stages-1, pl.buffers)
 				if pl.inFlight() {
 					b.WriteString(", one wgmma kept in flight")
@@ -90,6 +93,9 @@ func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
 				fmt.Fprintf(&b, "  dot on the tensor cores (%s, ldmatrix), operands staged in shared memory", op)
 			} else {
 				b.WriteString("  dot on the CUDA cores (FMA), operands staged in shared memory")
+			}
+			if why := p.unpiped[v.ID]; why != "" {
+				fmt.Fprintf(&b, "; its loop is not software-pipelined: %s", why)
 			}
 		}
 		if a, ok := accessOf(v); ok {

@@ -580,7 +580,7 @@ func (e *emitter) control(s ir.Stmt) {
 	e.buildMaps(s)
 	switch s := s.(type) {
 	case *ir.For:
-		if pl := e.loops[s]; pl != nil && e.usesWgmma(pl.dot) {
+		if pl := e.loops[s]; pl != nil && e.pipelined(pl.dot) {
 			e.pipelinedFor(s, pl)
 			break
 		}

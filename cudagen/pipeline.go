@@ -76,6 +76,10 @@ type pipeline struct {
 	// and strides (a byte count per copy stops it at the tensor's edge),
 	// without the load's pointer and mask tiles.
 	direct [2]bool
+	// mma marks a pipeline whose dot runs as mma.sync fed by ldmatrix
+	// (targets without wgmma, mmapipe.go): a's rows lie in the stage in
+	// their own order, and no wgmma is kept in flight.
+	mma bool
 }
 
 // anyTMA reports whether a load of the pipeline is copied by the TMA unit.
@@ -119,15 +123,14 @@ func wgmmaBlocked(numWarps int) Blocked {
 }
 
 // findPipelines records the loops whose dot can be pipelined, by dot and
-// by loop. Only sm_90a has wgmma.
+// by loop: onto wgmma on sm_90a, onto mma.sync elsewhere (mmapipe.go).
+// Only sm_90a pipelines loops of several dots.
 func (p *plan) findPipelines() {
 	p.pipes = map[int]*pipeline{}
 	p.loops = map[*ir.For]*pipeline{}
 	p.mloops = map[*ir.For]*multiPipe{}
 	p.wgDots = map[int]*wgDot{}
-	if !p.wgmma {
-		return
-	}
+	p.unpiped = map[int]string{}
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		for _, s := range b.Stmts {
@@ -136,6 +139,8 @@ func (p *plan) findPipelines() {
 				if pl := p.pipelineOf(s); pl != nil {
 					p.pipes[pl.dot.ID] = pl
 					p.loops[s] = pl
+				} else if !p.wgmma {
+					walk(s.Body)
 				} else if mp := p.multiPipeOf(s); mp != nil {
 					p.mloops[s] = mp
 					for _, wd := range mp.dots {
@@ -183,7 +188,13 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 			return nil
 		}
 	}
-	if dot == nil || dot.Type.Shape.Rank() != 2 || dot.Type.Kind != ir.Float32 {
+	if dot == nil || dot.Type.Shape.Rank() != 2 {
+		return nil
+	}
+	if dot.Type.Kind != ir.Float32 {
+		if !p.wgmma {
+			p.refuseMmaPipe(dot, inBody)
+		}
 		return nil
 	}
 	a, b, acc := dot.Args[0], dot.Args[1], dot.Args[2]
@@ -195,11 +206,15 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		bLoad, bTrans = b.Args[0], true
 	}
 	ak, bk := a.Type.Kind, b.Type.Kind
+	if !p.wgmma && !(isHalf(ak) && ak == bk) {
+		p.refuseMmaPipe(dot, inBody)
+		return nil
+	}
 	if !(isHalf(ak) && ak == bk) && !(ak.IsFP8() && bk.IsFP8()) {
 		return nil
 	}
 	m, k, n := a.Type.Shape[0], a.Type.Shape[1], b.Type.Shape[1]
-	if !wgmmaShapeOK(m, n, k, ak.Bytes(), p.numWarps) {
+	if p.wgmma && !wgmmaShapeOK(m, n, k, ak.Bytes(), p.numWarps) || !p.wgmma && !mmaPipeShapeOK(dot, p.numWarps) {
 		return nil
 	}
 	for _, ld := range []*ir.Value{a, bLoad} {
@@ -257,8 +272,10 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	es := ak.Bytes()
 	var tma [2]*tensorMap
 	inLoop := func(v *ir.Value) bool { return inBody[v.ID] }
-	tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8, inLoop)
-	tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n, inLoop)
+	if p.wgmma { // the TMA unit is sm_90's
+		tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8, inLoop)
+		tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n, inLoop)
+	}
 	// Where a's rows can be viewed in wgmma's order, a block of whole rows
 	// goes in one box; the 8-row boxes are left for the block at the
 	// tensor's edge.
@@ -308,8 +325,12 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	}
 
 	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, bLoad}, ahead: ahead, m: m, n: n, k: k,
-		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma, aRows: aRows, direct: direct}
+		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma, aRows: aRows, direct: direct,
+		mma: !p.wgmma}
 	pl.aBytes = m * pl.aRow
+	if pl.mma {
+		return p.mmaStages(pl, stages)
+	}
 	pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
 	// The mbarriers of TMA copies are static shared memory besides the
 	// stages.
@@ -596,11 +617,21 @@ func isZeroOrNil(v *ir.Value) bool {
 }
 
 // usesWgmma reports whether dot v runs as a pipelined wgmma: its loop was
-// found pipelinable and its result got the accumulator layout.
+// found pipelinable on sm_90a and its result got the accumulator layout.
 func (p *plan) usesWgmma(v *ir.Value) bool {
+	return p.wgmma && p.pipelined(v)
+}
+
+// pipelined reports whether dot v's loop is written as its pipeline: the
+// loop was found pipelinable and the dot's result got the accumulator
+// layout of the pipeline's instruction (wgmma's, or mma.sync's).
+func (p *plan) pipelined(v *ir.Value) bool {
 	pl := p.pipes[v.ID]
 	if pl == nil {
 		return false
+	}
+	if pl.mma {
+		return p.usesMma(v)
 	}
 	d := p.layoutOf(v)
 	return d.Layout.String() == wgmmaBlocked(p.numWarps).String() && !d.Repl
@@ -669,8 +700,13 @@ func (p *plan) copyWidth(ld *ir.Value, axis int) int {
 	return w
 }
 
-// pipelinedFor writes loop s as the pipeline pl.
+// pipelinedFor writes loop s as the pipeline pl: its dot on wgmma, or on
+// mma.sync (mmaPipelinedFor).
 func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
+	if pl.mma {
+		e.mmaPipelinedFor(s, pl)
+		return
+	}
 	e.useShared(pl.sharedBytes())
 	e.helpers.add("mma", mmaHelpers)
 	e.helpers.add("wgmma", wgmmaHelpers)
@@ -714,14 +750,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	if pl.inFlight() {
 		e.wgmmaLoad(pl)
 	}
-	e.w.line("#pragma unroll 1")
-	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", pl.stages-1)
-	e.w.line("%s tri_ahead = %s + tri_s * %s;", it, lo, step)
-	e.w.open("if (tri_ahead < %s) {", hi)
-	e.aheadStatements(s, pl, "tri_s")
-	e.w.close("}")
-	e.w.line("tri_cp_async_commit();")
-	e.w.close("}")
+	e.pipelinePrologue(s, pl)
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmma reads and the copies fill", pl.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
 	if pl.anyCpAsync() {
@@ -746,11 +775,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 		e.wgmmaLoad(pl)
 	}
 	e.wgmmaIssue(pl, fmt.Sprintf("tri_stage0 + tri_read * %d", pl.stageSize))
-	e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, pl.stages-1, step)
-	e.w.open("if (tri_ahead < %s) {", hi)
-	e.aheadStatements(s, pl, "tri_write")
-	e.w.close("}")
-	e.w.line("tri_cp_async_commit();")
+	e.pipelineCopies(s, pl)
 	if pl.inFlight() {
 		e.w.line("tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier")
 	} else {
@@ -772,6 +797,36 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 		e.invalTMABarriers(pl.buffers)
 	}
 	e.w.close("}")
+}
+
+// pipelinePrologue writes the copies of the first stages-1 iterations of
+// pipeline pl's loop s, each a cp.async group of its own (empty past the
+// loop's end), into stages 0 to stages-2.
+func (e *emitter) pipelinePrologue(s *ir.For, pl *pipeline) {
+	it := cType(s.Var.Type.DType)
+	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
+	e.w.line("#pragma unroll 1")
+	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", pl.stages-1)
+	e.w.line("%s tri_ahead = %s + tri_s * %s;", it, lo, step)
+	e.w.open("if (tri_ahead < %s) {", hi)
+	e.aheadStatements(s, pl, "tri_s")
+	e.w.close("}")
+	e.w.line("tri_cp_async_commit();")
+	e.w.close("}")
+}
+
+// pipelineCopies writes, in an iteration of pipeline pl's loop s, the
+// ahead statements of the iteration stages-1 further on, its loads as
+// copies into stage tri_write, committed as one group (empty past the
+// loop's end, so that the waits count groups alike to the last iteration).
+func (e *emitter) pipelineCopies(s *ir.For, pl *pipeline) {
+	it := cType(s.Var.Type.DType)
+	iv, hi, step := e.varNames[s.Var.ID], e.expr(s.Hi, ""), e.expr(s.Step, "")
+	e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, pl.stages-1, step)
+	e.w.open("if (tri_ahead < %s) {", hi)
+	e.aheadStatements(s, pl, "tri_write")
+	e.w.close("}")
+	e.w.line("tri_cp_async_commit();")
 }
 
 // storesElements reports whether load i of pl reaches the stage through
@@ -926,6 +981,8 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 	es := pl.elem
 	var off string
 	switch {
+	case isA && pl.mma:
+		off = swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", row, pl.aRow, col, es), pl.aRow)
 	case isA:
 		off = swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", permRow(row, pl.m, e.numWarps), pl.aRow, col, es), pl.aRow)
 	case pl.bTrans:
@@ -1119,20 +1176,7 @@ func fragIndex(d *dist, mb int, r string) string {
 // wgmmaHelpers are cp.async, the proxy fence and wgmma's fences, with the
 // descriptor and swizzle arithmetic.
 const wgmmaHelpers = `// Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.
-TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
-TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
-}
-TRI_DEV void tri_cp_async_8(unsigned int dst, const void* src, bool pred) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(pred ? 8 : 0) : "memory");
-}
-TRI_DEV void tri_cp_async_4(unsigned int dst, const void* src, bool pred) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
-}
-TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }
-TRI_DEV void tri_st_shared_u8(unsigned int dst, unsigned char x) { asm volatile("st.shared.u8 [%0], %1;" :: "r"(dst), "h"((unsigned short)x) : "memory"); }
-TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+` + cpAsyncDefs + `
 TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
@@ -1146,6 +1190,24 @@ TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, u
   return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
          (unsigned long long)((sbo & 0x3ffffu) >> 4) << 32 | (unsigned long long)mode << 62;
 }`
+
+// cpAsyncDefs are the swizzle arithmetic, cp.async copies of 16, 8 and 4
+// bytes (zero-filled where the predicate is false), shared-memory stores
+// of one element and cp.async's group commit and wait.
+const cpAsyncDefs = `TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_8(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(pred ? 8 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_4(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
+}
+TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }
+TRI_DEV void tri_st_shared_u8(unsigned int dst, unsigned char x) { asm volatile("st.shared.u8 [%0], %1;" :: "r"(dst), "h"((unsigned short)x) : "memory"); }
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }`
 
 // tmaHelpers adds the TMA copy and mbarrier helpers.
 func (e *emitter) tmaHelpers() {

@@ -46,6 +46,9 @@ type plan struct {
 	fp8Reported map[ir.Kind]bool
 	pipes       map[int]*pipeline
 	loops       map[*ir.For]*pipeline
+	// unpiped says, by dot ID, why a K loop of the pipelines' form is not
+	// pipelined on a target without wgmma (mmapipe.go).
+	unpiped map[int]string
 	// mloops are the loops pipelined with several dots (multipipe.go),
 	// wgDots their dots by ID.
 	mloops map[*ir.For]*multiPipe

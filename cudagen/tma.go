@@ -122,7 +122,7 @@ func (p *plan) findDeadValues() {
 		}
 	}
 	for _, pl := range p.loops {
-		if !p.usesWgmma(pl.dot) {
+		if !p.pipelined(pl.dot) {
 			continue
 		}
 		for i, tm := range pl.tma {

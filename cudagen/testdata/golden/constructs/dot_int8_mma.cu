@@ -196,6 +196,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       }
       // ../conformance/constructs/dot_int8_mma.tri:31: acc = tl.dot(a, b, acc, out_dtype=tl.int32)
       // tl.dot i8[64,32] x i8[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
+      // Its loop is not software-pipelined: the pipelines on mma.sync (sm_80) take fp16 or bf16 operands into fp32, not i8 x i8 into i32.
       #pragma unroll
       for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
       #pragma unroll
@@ -245,6 +246,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       for (int e = 0; e < 16; ++e) b[e] = t55[0] ? *t54[e] : ((signed char)0);
       // ../conformance/constructs/dot_int8_mma.tri:31: acc = tl.dot(a, b, acc, out_dtype=tl.int32)
       // tl.dot i8[64,32] x i8[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
+      // Its loop is not software-pipelined: the pipelines on mma.sync (sm_80) take fp16 or bf16 operands into fp32, not i8 x i8 into i32.
       #pragma unroll
       for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
       #pragma unroll

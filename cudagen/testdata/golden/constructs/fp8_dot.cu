@@ -222,6 +222,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
       }
       // ../conformance/constructs/fp8_dot.tri:36: acc = tl.dot(a, b, acc)
       // tl.dot fp8e4nv[64,32] x fp8e4nv[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
+      // Its loop is not software-pipelined: the pipelines on mma.sync (sm_90) take fp16 or bf16 operands into fp32, not fp8e4nv x fp8e4nv into fp32.
       #pragma unroll
       for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
       #pragma unroll
@@ -271,6 +272,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
       for (int e = 0; e < 16; ++e) b[e] = t58[0] ? *t57[e] : ((tri_fp8e4nv)0x00);
       // ../conformance/constructs/fp8_dot.tri:36: acc = tl.dot(a, b, acc)
       // tl.dot fp8e4nv[64,32] x fp8e4nv[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
+      // Its loop is not software-pipelined: the pipelines on mma.sync (sm_90) take fp16 or bf16 operands into fp32, not fp8e4nv x fp8e4nv into fp32.
       #pragma unroll
       for (int e = 0; e < 16; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
       #pragma unroll

@@ -43,22 +43,29 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
 
-// Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persistent_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
+extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[9216];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[24576];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = lane_id % 32;  // index of this thread's first element in #L0 tiles
   int L1_base = warp_id % 4;  // index of this thread's first element in #L1 tiles
@@ -163,81 +170,154 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) matmul_persist
     #pragma unroll
     for (int e = 0; e < 8; ++e) t112[e] = L11_base + e * 4;
     // ../conformance/constructs/matmul_persistent.tri:52: for ki in range(k_tiles):
-    for (int ki = 0; ki < k_tiles; ki += 1) {
-      // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
-      int t74 = ki * 32;
-      int offs_k[1];
-      offs_k[0] = t74 + t75[0];
-      // ../conformance/constructs/matmul_persistent.tri:54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
-      int t84[1];
-      t84[0] = offs_k[0] * 1;
-      int t87[16];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t87[e] = t80[e] + t84[0];
-      tri_half* a_ptrs[16];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptr + t87[e];
-      // ../conformance/constructs/matmul_persistent.tri:55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-      // offs_k is recomputed in #L11 rather than moved.
-      int t90[8];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t90[e] = (t74) + (L11_base + e * 4);
-      int t92[8];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t92[e] = t90[e] * stride_bk;
-      int t99[16];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t99[e] = t92[e / 2 % 8] + t96[e % 2];
-      tri_half* b_ptrs[16];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) b_ptrs[e] = b_ptr + t99[e];
-      // ../conformance/constructs/matmul_persistent.tri:56: a = tl.load(a_ptrs, mask=offs_k_for_mask[None, :] < K - ki * BLOCK_SIZE_K, other=0.0)
-      int t104 = ki * 32;
-      int t105 = K - t104;
-      bool t107[1];
-      t107[0] = offs_k_for_mask[0] < t105;
-      tri_half a[16];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) a[e] = t107[0] ? *a_ptrs[e] : ((tri_half)0x0000);
-      // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
-      int t114 = ki * 32;
-      int t115 = K - t114;
-      bool t117[8];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t117[e] = t112[e] < t115;
-      tri_half b[16];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) b[e] = t117[e / 2 % 8] ? *b_ptrs[e] : ((tri_half)0x0000);
+    // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
+    // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
+    // in 64- and 128-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
+    {
+      const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
       // ../conformance/constructs/matmul_persistent.tri:58: accumulator = tl.dot(a, b, accumulator)
-      // tl.dot fp16[64,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L6_base0 + (e / 1) * 4) * 32 + L6_base1] = a[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 4096)[(L9_base0 + (e / 2) * 4) * 64 + L9_base1 + (e % 2) * 32] = b[e];
-      __syncthreads();
       #pragma unroll
       for (int e = 0; e < 32; ++e) accumulator[e] = accumulator[e];
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 4096) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
+      // This warp's mma tiles start at row (warp_id / 2 % 2) * 8 and column (warp_id % 2) * 8; lane l gives ldmatrix
+      // the address of row l % 8 of matrix l / 8.
+      const unsigned int tri_la = ((warp_id / 2 % 2) * 8 + lane_id % 8 + lane_id / 8 % 2 * 16) * 64 + lane_id / 16 * 16;
+      const unsigned int tri_xa = (tri_la >> 7 & 3) << 4;
+      const unsigned int tri_lb = lane_id % 16 * 128;
+      const unsigned int tri_xb = (tri_lb >> 7 & 7) << 4;
+      const int tri_cb = (warp_id % 2) * 8 + lane_id / 16 * 16;
+      #pragma unroll 1
+      for (int tri_s = 0; tri_s < 2; ++tri_s) {
+        int tri_ahead = 0 + tri_s * 1;
+        if (tri_ahead < k_tiles) {
+          // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+          int t74 = tri_ahead * 32;
+          int offs_k[1];
+          offs_k[0] = t74 + t75[0];
+          // ../conformance/constructs/matmul_persistent.tri:54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+          int t84[1];
+          t84[0] = offs_k[0] * 1;
+          int t87[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) t87[e] = t80[e] + t84[0];
+          tri_half* a_ptrs[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptr + t87[e];
+          // ../conformance/constructs/matmul_persistent.tri:55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+          // offs_k is recomputed in #L11 rather than moved.
+          int t90[8];
+          #pragma unroll
+          for (int e = 0; e < 8; ++e) t90[e] = (t74) + (L11_base + e * 4);
+          int t92[8];
+          #pragma unroll
+          for (int e = 0; e < 8; ++e) t92[e] = t90[e] * stride_bk;
+          int t99[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) t99[e] = t92[e / 2 % 8] + t96[e % 2];
+          tri_half* b_ptrs[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) b_ptrs[e] = b_ptr + t99[e];
+          // ../conformance/constructs/matmul_persistent.tri:56: a = tl.load(a_ptrs, mask=offs_k_for_mask[None, :] < K - ki * BLOCK_SIZE_K, other=0.0)
+          int t104 = tri_ahead * 32;
+          int t105 = K - t104;
+          bool t107[1];
+          t107[0] = offs_k_for_mask[0] < t105;
+          // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + tri_swizzle((L6_base0 + (e / 1) * 4) * 64 + (L6_base1) * 2, 3), t107[0] ? *a_ptrs[e] : (unsigned short)0);
+          // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
+          int t114 = tri_ahead * 32;
+          int t115 = K - t114;
+          bool t117[8];
+          #pragma unroll
+          for (int e = 0; e < 8; ++e) t117[e] = t112[e] < t115;
+          // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L9_base1 + (e % 2) * 32) / 64 * 4096 + (L9_base0 + (e / 2) * 4) * 128 + (L9_base1 + (e % 2) * 32) % 64 * 2, 7), t117[e / 2 % 8] ? *b_ptrs[e] : (unsigned short)0);
+        }
+        tri_cp_async_commit();
+      }
+      int tri_read = 0, tri_write = 2;  // the stages the mma.syncs read and the copies fill
+      for (int ki = 0; ki < k_tiles; ki += 1) {
+        tri_cp_async_wait<1>();  // this iteration's stage has landed
+        __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+        int tri_ahead = ki + 2 * 1;
+        if (tri_ahead < k_tiles) {
+          // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+          int t74 = tri_ahead * 32;
+          int offs_k[1];
+          offs_k[0] = t74 + t75[0];
+          // ../conformance/constructs/matmul_persistent.tri:54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+          int t84[1];
+          t84[0] = offs_k[0] * 1;
+          int t87[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) t87[e] = t80[e] + t84[0];
+          tri_half* a_ptrs[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptr + t87[e];
+          // ../conformance/constructs/matmul_persistent.tri:55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+          // offs_k is recomputed in #L11 rather than moved.
+          int t90[8];
+          #pragma unroll
+          for (int e = 0; e < 8; ++e) t90[e] = (t74) + (L11_base + e * 4);
+          int t92[8];
+          #pragma unroll
+          for (int e = 0; e < 8; ++e) t92[e] = t90[e] * stride_bk;
+          int t99[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) t99[e] = t92[e / 2 % 8] + t96[e % 2];
+          tri_half* b_ptrs[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) b_ptrs[e] = b_ptr + t99[e];
+          // ../conformance/constructs/matmul_persistent.tri:56: a = tl.load(a_ptrs, mask=offs_k_for_mask[None, :] < K - ki * BLOCK_SIZE_K, other=0.0)
+          int t104 = tri_ahead * 32;
+          int t105 = K - t104;
+          bool t107[1];
+          t107[0] = offs_k_for_mask[0] < t105;
+          // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + tri_swizzle((L6_base0 + (e / 1) * 4) * 64 + (L6_base1) * 2, 3), t107[0] ? *a_ptrs[e] : (unsigned short)0);
+          // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
+          int t114 = tri_ahead * 32;
+          int t115 = K - t114;
+          bool t117[8];
+          #pragma unroll
+          for (int e = 0; e < 8; ++e) t117[e] = t112[e] < t115;
+          // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L9_base1 + (e % 2) * 32) / 64 * 4096 + (L9_base0 + (e / 2) * 4) * 128 + (L9_base1 + (e % 2) * 32) % 64 * 2, 7), t117[e / 2 % 8] ? *b_ptrs[e] : (unsigned short)0);
+        }
+        tri_cp_async_commit();
+        // tl.dot fp16[64,32] x fp16[32,64] on mma.sync m16n8k16: 2 x 4 mma tile(s) a warp, fragments read with ldmatrix.
+        const unsigned int tri_sa = tri_stage0 + tri_read * 8192, tri_sb = tri_sa + 4096;
         #pragma unroll
-        for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+        for (int tri_kk = 0; tri_kk < 32; tri_kk += 16) {
+          unsigned int tri_af[8], tri_bf[8];
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 2; ++tri_i) tri_ldsm_x4(tri_af + 4 * tri_i, tri_sa + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 2048);
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 2; ++tri_j) {
+            const int tri_c = tri_cb + tri_j * 32;  // this lane's column
+            const unsigned int tri_b = tri_sb + tri_kk * 128 + tri_lb + tri_c / 64 * 4096;
+            tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_b + ((tri_c % 64 * 2) ^ tri_xb));
+          }
           #pragma unroll
           for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
             #pragma unroll
             for (int tri_j = 0; tri_j < 4; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-              tri_mma_f16(accumulator[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], accumulator[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], accumulator[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], accumulator[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = accumulator[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+              float& tri_c1 = accumulator[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+              float& tri_c2 = accumulator[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+              float& tri_c3 = accumulator[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
             }
           }
         }
+        tri_read = tri_read == 2 ? 0 : tri_read + 1;
+        tri_write = tri_write == 2 ? 0 : tri_write + 1;
       }
-      __syncthreads();
+      tri_cp_async_wait<0>();
+      __syncthreads();  // the stages are scratch memory again
     }
     // ../conformance/constructs/matmul_persistent.tri:59: tile_id_c += NUM_SMS
     int tile_id_c_2 = tile_id_c + 108;

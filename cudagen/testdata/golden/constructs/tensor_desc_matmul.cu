@@ -40,29 +40,32 @@ TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+// cp.async of n bytes (n at most the copy's size; the rest of it zero-filled).
+TRI_DEV long long tri_clamp_ll(long long x, long long lo, long long hi) { return x < lo ? lo : x > hi ? hi : x; }
+TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
+}
 
-// Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_matmul_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, int M, int N, int K) {
+extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[8192];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[24576];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
-  int L1_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L1 tiles
-  int L3_base = (lane_id % 4) * 8;  // index of this thread's first element in #L3 tiles
   int L5_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L5 tiles
-  int L6_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L6 tiles
-  int L6_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L6 tiles
   int L7_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L7 tiles
   int L9_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
   float accumulator[32];
@@ -90,162 +93,88 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) tensor_desc_ma
   for (int e = 0; e < 32; ++e) accumulator[e] = 0.0f;
   // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
   long long offs_am_i64 = (long long)(offs_am);
-  int t46[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t46[e] = L1_base + e * 32;
-  long long t46_i64[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t46_i64[e] = (long long)(t46[e]);
-  long long a_desc_idx0[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) a_desc_idx0[e] = offs_am_i64 + t46_i64[e];
-  long long t52[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t52[e] = a_desc_idx0[e] * t8;
-  bool t55[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t55[e] = a_desc_idx0[e] >= 0LL;
-  bool t57[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t57[e] = a_desc_idx0[e] < a_desc_shape0;
-  bool t58[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t58[e] = (t55[e] & t57[e]) != 0;
-  int t59[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t59[e] = L3_base + e;
-  long long t59_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t59_i64[e] = (long long)(t59[e]);
   // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
   long long offs_bn_i64 = (long long)(offs_bn);
-  int t85[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t85[e] = L1_base + e * 32;
-  long long t85_i64[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t85_i64[e] = (long long)(t85[e]);
-  long long b_desc_idx0[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) b_desc_idx0[e] = offs_bn_i64 + t85_i64[e];
-  long long t91[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t91[e] = b_desc_idx0[e] * t14;
-  bool t94[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t94[e] = b_desc_idx0[e] >= 0LL;
-  bool t96[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t96[e] = b_desc_idx0[e] < b_desc_shape0;
-  bool t97[2];
-  #pragma unroll
-  for (int e = 0; e < 2; ++e) t97[e] = (t94[e] & t96[e]) != 0;
-  int t98[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t98[e] = L3_base + e;
-  long long t98_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t98_i64[e] = (long long)(t98[e]);
   // ../conformance/constructs/tensor_desc_matmul.tri:38: for k in range(tl.cdiv(K, BK)):
-  for (int k = 0; k < t37; k += 1) {
-    // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
-    int offs_k = k * 32;
-    // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
-    long long offs_k_i64 = (long long)(offs_k);
-    long long a_desc_idx1[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) a_desc_idx1[e] = offs_k_i64 + t59_i64[e];
-    long long t65[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t65[e] = a_desc_idx1[e] * 1LL;
-    long long a_desc_offs[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) a_desc_offs[e] = t52[e / 8 % 2] + t65[e % 8];
-    bool t71[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t71[e] = a_desc_idx1[e] >= 0LL;
-    bool t73[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t73[e] = a_desc_idx1[e] < a_desc_shape1;
-    bool t74[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t74[e] = (t71[e] & t73[e]) != 0;
-    bool a_desc_mask[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) a_desc_mask[e] = (t58[e / 8 % 2] & t74[e % 8]) != 0;
-    tri_half* a_desc_ptrs[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) a_desc_ptrs[e] = a_ptr + a_desc_offs[e];
-    tri_half a[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) a[e] = a_desc_mask[e] ? *a_desc_ptrs[e] : ((tri_half)0x0000);
-    // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
-    long long offs_k_i64_1 = (long long)(offs_k);
-    long long b_desc_idx1[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) b_desc_idx1[e] = offs_k_i64_1 + t98_i64[e];
-    long long t104[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t104[e] = b_desc_idx1[e] * 1LL;
-    long long b_desc_offs[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) b_desc_offs[e] = t91[e / 8 % 2] + t104[e % 8];
-    bool t110[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t110[e] = b_desc_idx1[e] >= 0LL;
-    bool t112[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t112[e] = b_desc_idx1[e] < b_desc_shape1;
-    bool t113[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t113[e] = (t110[e] & t112[e]) != 0;
-    bool b_desc_mask[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) b_desc_mask[e] = (t97[e / 8 % 2] & t113[e % 8]) != 0;
-    tri_half* b_desc_ptrs[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) b_desc_ptrs[e] = b_ptr + b_desc_offs[e];
-    tri_half b[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) b[e] = b_desc_mask[e] ? *b_desc_ptrs[e] : ((tri_half)0x0000);
+  // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
+  // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: K-major),
+  // in 64- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
+  {
+    const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
     // ../conformance/constructs/tensor_desc_matmul.tri:42: accumulator = tl.dot(a, b.T, accumulator)
-    // Layout conversion #L5 -> #L6 through shared memory.
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 32 + L5_base1 + e % 8] = b[e];
-    __syncthreads();
-    tri_half t122[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) t122[e] = reinterpret_cast<tri_half*>(tri_smem)[(L6_base1 + (e % 2) * 32) * 32 + L6_base0 + (e / 2) * 4];
-    __syncthreads();
-    // tl.dot fp16[64,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 32 + L5_base1 + e % 8] = a[e];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 4096)[(L6_base0 + (e / 2) * 4) * 64 + L6_base1 + (e % 2) * 32] = t122[e];
-    __syncthreads();
     #pragma unroll
     for (int e = 0; e < 32; ++e) accumulator[e] = accumulator[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 4096) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
+    // This warp's mma tiles start at row (warp_id / 2 % 2) * 8 and column (warp_id % 2) * 8; lane l gives ldmatrix
+    // the address of row l % 8 of matrix l / 8.
+    const unsigned int tri_la = ((warp_id / 2 % 2) * 8 + lane_id % 8 + lane_id / 8 % 2 * 16) * 64 + lane_id / 16 * 16;
+    const unsigned int tri_xa = (tri_la >> 7 & 3) << 4;
+    const unsigned int tri_lb = ((warp_id % 2) * 8 + lane_id % 8 + lane_id / 16 * 16) * 64 + lane_id / 8 % 2 * 16;
+    const unsigned int tri_xb = (tri_lb >> 7 & 3) << 4;
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 1;
+      if (tri_ahead < t37) {
+        // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
+        int offs_k = tri_ahead * 32;
+        // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+        long long offs_k_i64 = (long long)(offs_k);
+        // a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 8192 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), a_ptr + (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) * t8 + (offs_k_i64 + (long long)(L5_base1 + e % 8)), (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) < a_desc_shape0 && (offs_k_i64 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(a_desc_shape1 - (offs_k_i64 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);
+        // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+        long long offs_k_i64_1 = (long long)(offs_k);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), b_ptr + (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) * t14 + (offs_k_i64_1 + (long long)(L5_base1 + e % 8)), (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) < b_desc_shape0 && (offs_k_i64_1 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(b_desc_shape1 - (offs_k_i64_1 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);
+      }
+      tri_cp_async_commit();
+    }
+    int tri_read = 0, tri_write = 2;  // the stages the mma.syncs read and the copies fill
+    for (int k = 0; k < t37; k += 1) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      int tri_ahead = k + 2 * 1;
+      if (tri_ahead < t37) {
+        // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
+        int offs_k = tri_ahead * 32;
+        // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+        long long offs_k_i64 = (long long)(offs_k);
+        // a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 8192 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), a_ptr + (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) * t8 + (offs_k_i64 + (long long)(L5_base1 + e % 8)), (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) < a_desc_shape0 && (offs_k_i64 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(a_desc_shape1 - (offs_k_i64 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);
+        // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+        long long offs_k_i64_1 = (long long)(offs_k);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), b_ptr + (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) * t14 + (offs_k_i64_1 + (long long)(L5_base1 + e % 8)), (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) < b_desc_shape0 && (offs_k_i64_1 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(b_desc_shape1 - (offs_k_i64_1 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);
+      }
+      tri_cp_async_commit();
+      // tl.dot fp16[64,32] x fp16[32,64] on mma.sync m16n8k16: 2 x 4 mma tile(s) a warp, fragments read with ldmatrix.
+      const unsigned int tri_sa = tri_stage0 + tri_read * 8192, tri_sb = tri_sa + 4096;
       #pragma unroll
-      for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+      for (int tri_kk = 0; tri_kk < 32; tri_kk += 16) {
+        unsigned int tri_af[8], tri_bf[8];
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 2; ++tri_i) tri_ldsm_x4(tri_af + 4 * tri_i, tri_sa + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 2048);
+        #pragma unroll
+        for (int tri_j = 0; tri_j < 2; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_sb + ((tri_lb + tri_kk * 2) ^ tri_xb) + tri_j * 2048);
         #pragma unroll
         for (int tri_i = 0; tri_i < 2; ++tri_i) {
-          unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
           #pragma unroll
           for (int tri_j = 0; tri_j < 4; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-            tri_mma_f16(accumulator[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], accumulator[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], accumulator[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], accumulator[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+            float& tri_c0 = accumulator[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+            float& tri_c1 = accumulator[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+            float& tri_c2 = accumulator[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+            float& tri_c3 = accumulator[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
           }
         }
       }
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    __syncthreads();
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // ../conformance/constructs/tensor_desc_matmul.tri:43: c_desc.store([offs_am, offs_bn], accumulator)
   long long offs_am_i64_1 = (long long)(offs_am);

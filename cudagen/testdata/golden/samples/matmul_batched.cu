@@ -46,21 +46,29 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
 
 extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_az, int stride_am, int stride_bz, int stride_bk, int stride_cz, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[6144];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[18432];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = warp_id % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 32;  // index of this thread's first element in #L1 tiles
@@ -158,75 +166,139 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
   // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
   int t102 = 32 * stride_bk;
   // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
-  for (int k = 0; k < t63; k += 1) {
-    // ../samples/matmul_batched.tri:46: k_left = K - k * BLOCK_K
-    int t71 = k * 32;
-    int k_left = K - t71;
-    // ../samples/matmul_batched.tri:47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
-    bool t78[1];
-    t78[0] = rk[0] < k_left;
-    bool t81[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) t81[e] = (t75[e] & t78[0]) != 0;
-    tri_half a[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) a[e] = t81[e] ? *a_ptrs[e] : ((tri_half)0x0000);
-    // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
-    bool t87[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t87[e] = t85[e] < k_left;
-    bool t93[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t93[e] = (t87[e] & t90[0]) != 0;
-    tri_half b[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) b[e] = t93[e] ? *b_ptrs[e] : ((tri_half)0x0000);
+  // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
+  // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
+  // in 64- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
+  {
+    const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
     // ../samples/matmul_batched.tri:49: acc = tl.dot(a, b, acc)
-    // tl.dot fp16[64,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0 + (e / 1) * 4) * 32 + L4_base1] = a[e];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 4096)[(L6_base0 + (e / 1) * 4) * 32 + L6_base1] = b[e];
-    __syncthreads();
     float acc_1[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) acc_1[e] = acc[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id % 4) * 8, its columns at (0) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id % 4) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 32) * 32 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 4096) + (lane_id % 16) * 32 + (0) * 8;
+    // This warp's mma tiles start at row (warp_id % 4) * 8 and column (0) * 8; lane l gives ldmatrix
+    // the address of row l % 8 of matrix l / 8.
+    const unsigned int tri_la = ((warp_id % 4) * 8 + lane_id % 8 + lane_id / 8 % 2 * 32) * 64 + lane_id / 16 * 16;
+    const unsigned int tri_xa = (tri_la >> 7 & 3) << 4;
+    const unsigned int tri_lb = lane_id % 16 * 64;
+    const unsigned int tri_xb = (tri_lb >> 7 & 3) << 4;
+    const int tri_cb = (0) * 8 + lane_id / 16 * 8;
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 1;
+      if (tri_ahead < t63) {
+        // ../samples/matmul_batched.tri:46: k_left = K - k * BLOCK_K
+        int t71 = tri_ahead * 32;
+        int k_left = K - t71;
+        // ../samples/matmul_batched.tri:47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+        bool t78[1];
+        t78[0] = rk[0] < k_left;
+        bool t81[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t81[e] = (t75[e] & t78[0]) != 0;
+        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + tri_swizzle((L4_base0 + (e / 1) * 4) * 64 + (L4_base1) * 2, 3), t81[e] ? *a_ptrs[e] : (unsigned short)0);
+        // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+        bool t87[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t87[e] = t85[e] < k_left;
+        bool t93[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t93[e] = (t87[e] & t90[0]) != 0;
+        // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + 4096 + tri_swizzle((L6_base1) / 32 * 2048 + (L6_base0 + (e / 1) * 4) * 64 + (L6_base1) % 32 * 2, 3), t93[e] ? *b_ptrs[e] : (unsigned short)0);
+        // ../samples/matmul_batched.tri:50: a_ptrs += BLOCK_K * stride_ak
+        tri_half* a_ptrs_3[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) a_ptrs_3[e] = a_ptrs[e] + 32;
+        // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
+        tri_half* b_ptrs_3[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) b_ptrs_3[e] = b_ptrs[e] + t102;
+        // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptrs_3[e];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) b_ptrs[e] = b_ptrs_3[e];
+      }
+      tri_cp_async_commit();
+    }
+    int tri_read = 0, tri_write = 2;  // the stages the mma.syncs read and the copies fill
+    for (int k = 0; k < t63; k += 1) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      int tri_ahead = k + 2 * 1;
+      if (tri_ahead < t63) {
+        // ../samples/matmul_batched.tri:46: k_left = K - k * BLOCK_K
+        int t71 = tri_ahead * 32;
+        int k_left = K - t71;
+        // ../samples/matmul_batched.tri:47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+        bool t78[1];
+        t78[0] = rk[0] < k_left;
+        bool t81[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t81[e] = (t75[e] & t78[0]) != 0;
+        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + tri_swizzle((L4_base0 + (e / 1) * 4) * 64 + (L4_base1) * 2, 3), t81[e] ? *a_ptrs[e] : (unsigned short)0);
+        // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+        bool t87[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t87[e] = t85[e] < k_left;
+        bool t93[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t93[e] = (t87[e] & t90[0]) != 0;
+        // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + 4096 + tri_swizzle((L6_base1) / 32 * 2048 + (L6_base0 + (e / 1) * 4) * 64 + (L6_base1) % 32 * 2, 3), t93[e] ? *b_ptrs[e] : (unsigned short)0);
+        // ../samples/matmul_batched.tri:50: a_ptrs += BLOCK_K * stride_ak
+        tri_half* a_ptrs_3[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) a_ptrs_3[e] = a_ptrs[e] + 32;
+        // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
+        tri_half* b_ptrs_3[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) b_ptrs_3[e] = b_ptrs[e] + t102;
+        // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptrs_3[e];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) b_ptrs[e] = b_ptrs_3[e];
+      }
+      tri_cp_async_commit();
+      // tl.dot fp16[64,32] x fp16[32,32] on mma.sync m16n8k16: 1 x 4 mma tile(s) a warp, fragments read with ldmatrix.
+      const unsigned int tri_sa = tri_stage0 + tri_read * 6144, tri_sb = tri_sa + 4096;
       #pragma unroll
-      for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+      for (int tri_kk = 0; tri_kk < 32; tri_kk += 16) {
+        unsigned int tri_af[4], tri_bf[8];
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_af + 4 * tri_i, tri_sa + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 4096);
+        #pragma unroll
+        for (int tri_j = 0; tri_j < 2; ++tri_j) {
+          const int tri_c = tri_cb + tri_j * 16;  // this lane's column
+          const unsigned int tri_b = tri_sb + tri_kk * 64 + tri_lb + tri_c / 32 * 2048;
+          tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_b + ((tri_c % 32 * 2) ^ tri_xb));
+        }
         #pragma unroll
         for (int tri_i = 0; tri_i < 1; ++tri_i) {
-          unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 2048 + tri_k);
           #pragma unroll
           for (int tri_j = 0; tri_j < 4; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 8);
-            tri_mma_f16(acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+            float& tri_c0 = acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+            float& tri_c1 = acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+            float& tri_c2 = acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+            float& tri_c3 = acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
           }
         }
       }
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    __syncthreads();
-    // ../samples/matmul_batched.tri:50: a_ptrs += BLOCK_K * stride_ak
-    tri_half* a_ptrs_3[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) a_ptrs_3[e] = a_ptrs[e] + 32;
-    // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
-    tri_half* b_ptrs_3[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) b_ptrs_3[e] = b_ptrs[e] + t102;
-    // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptrs_3[e];
     #pragma unroll
     for (int e = 0; e < 16; ++e) acc[e] = acc_1[e];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) b_ptrs[e] = b_ptrs_3[e];
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // ../samples/matmul_batched.tri:53: c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
   // rm is recomputed in #L11 rather than moved.

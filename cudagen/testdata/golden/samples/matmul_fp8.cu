@@ -209,6 +209,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
     for (int e = 0; e < 64; ++e) b[e] = t103[e % 16] ? *b_ptrs[e] : ((tri_fp8e4nv)0x00);
     // ../samples/matmul_fp8.tri:62: accumulator = tl.dot(a, b, accumulator)
     // tl.dot fp8e4nv[128,128] x fp8e4nv[128,128] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 128.
+    // Its loop is not software-pipelined: the pipelines on mma.sync (sm_90) take fp16 or bf16 operands into fp32, not fp8e4nv x fp8e4nv into fp32.
     #pragma unroll
     for (int e = 0; e < 64; ++e) reinterpret_cast<tri_fp8e4nv*>(tri_smem)[(L5_base0 + (e / 16) * 32) * 128 + L5_base1 + e % 16] = a[e];
     #pragma unroll

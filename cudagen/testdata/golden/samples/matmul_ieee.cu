@@ -145,6 +145,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(float* a_pt
     for (int e = 0; e < 8; ++e) b[e] = t83[e] ? *b_ptrs[e] : 0.0f;
     // ../samples/matmul_ieee.tri:40: acc = tl.dot(a, b, acc, input_precision="ieee")
     // tl.dot fp32[32,32] x fp32[32,32] on the CUDA cores: operands staged in shared memory, FMAs along K = 32.
+    // Its loop is not software-pipelined: the pipelines on mma.sync (sm_80) take fp16 or bf16 operands into fp32, not fp32 x fp32 into fp32.
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L4_base0 + (e / 1) * 4) * 32 + L4_base1] = a[e];
     #pragma unroll
