@@ -40,8 +40,10 @@ def load(name):
     return mod
 
 
-def tri_bench(tri, sample, launch, lets, nbytes):
+def tri_bench(tri, sample, launch, lets, nbytes, arch=None):
     cmd = [tri, "bench", os.path.join(SAMPLES, sample + ".tri"), launch, "--bytes", str(nbytes)]
+    if arch:
+        cmd += ["--arch", arch]  # an older target's code runs through the driver's PTX JIT
     for l in lets:
         cmd += ["--let", l]
     p = subprocess.run(cmd, capture_output=True, text=True)

@@ -13,8 +13,13 @@ b column-major, fp32 accumulate, fp16 out) with --fp8-config
 BM,BN,BK,WARPS,STAGES (default the tutorial's first fp8 config,
 128,256,128,8,3) for both.
 
+With --arch sm_80 (any target tri takes), tri's kernels are built for that
+target, not the GPU's: sm_80 code runs on a newer GPU through the driver's
+PTX JIT (Triton's still compiles for the GPU it runs on).
+
 Usage: bench_matmul.py --tri bin/tri [--sizes 1024,2048] [--bs 64]
        [--bm 128 --bn 128 --bk 32 --warps 4 --stages 3] [--grouped-only] [--rounds N]
+       [--arch sm_80]
        bench_matmul.py --tri bin/tri --fp8 [--fp8-config 128,256,128,8,3] [--sizes 4096]
 """
 import argparse
@@ -38,6 +43,7 @@ def main():
     ap.add_argument("--stages", type=int, default=3)
     ap.add_argument("--grouped-only", action="store_true")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--arch", default=None, help="target tri builds for (default: the GPU's)")
     ap.add_argument("--fp8", action="store_true", help="benchmark samples/matmul_fp8.tri only")
     ap.add_argument("--fp8-config", default="128,256,128,8,3", help="BM,BN,BK,WARPS,STAGES for --fp8")
     args = ap.parse_args()
@@ -76,10 +82,12 @@ def main():
 
 def time_both(args, rows, name, sample, fn, launch, lets, flops):
     """Times fn under Triton and launch under tri, alternating, and adds a row."""
+    if args.arch:
+        name += f" tri@{args.arch}"
     t_ms, r_ms = [], []
     for _ in range(args.rounds):
         t_ms.append(triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median"))
-        r_ms.append(tri_bench(args.tri, sample, launch, lets, flops)[1])
+        r_ms.append(tri_bench(args.tri, sample, launch, lets, flops, args.arch)[1])
     ms, tri_ms = statistics.median(t_ms), statistics.median(r_ms)
     rows.append((name, flops / (ms * 1e9), flops / (tri_ms * 1e9)))
     print(f"{name:36} triton {t_ms} tri {r_ms}", flush=True)
