@@ -54,8 +54,8 @@ func (p *fileParser) assignChunk(c *chunk) {
 			}
 			continue
 		}
-		if c.indent == 0 && !conv.rw.changesHostMeaning() {
-			p.addHost(&HostFunc{Name: name.ID, Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, Source: text, Assign: true})
+		if (c.indent == 0 || p.underTriton(c)) && !conv.rw.changesHostMeaning() {
+			p.addHost(&HostFunc{Name: name.ID, Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, Source: dedent(text, c.indent), Assign: true})
 		}
 		g := p.global(name, a)
 		if g != nil && c.arm == nil {
