@@ -17,8 +17,9 @@ package autotune
 //     are taken from the interpreter only, never read from files;
 //   - print writes to tri's stderr with control characters escaped, so
 //     host code cannot drive the terminal;
-//   - range, pow and math.factorial refuse results past the size limits of
-//     guard.go, as the operators do.
+//   - pow and math.factorial refuse results past the size limits of
+//     guard.go, as the operators do, and so do range, bytes, str.replace,
+//     str.join and list.extend (hostpy_alloc.go, for every interpreter).
 //
 // gpython exposes no __class__, __subclasses__, __globals__ or
 // __builtins__ (TestBoundaryIntrospection keeps it so), so host code
@@ -63,7 +64,7 @@ const allowIOHint = "tri runs host code without I/O; --allow-host-io lifts this 
 func (h *hostPython) setupBoundary(allowIO bool, stderr io.Writer) {
 	b := h.ctx.Store().Builtins.Globals
 	original := map[string]py.Object{}
-	for _, name := range []string{"print", "range", "pow", "__import__", "getattr"} {
+	for _, name := range []string{"print", "pow", "__import__", "getattr"} {
 		original[name] = b[name]
 	}
 	g := h.guard
@@ -114,16 +115,6 @@ func (h *hostPython) setupBoundary(allowIO bool, stderr io.Writer) {
 			return py.Call(original["print"], strs, kwargs)
 		}
 		return hostPrint(g, stderr, args, kwargs)
-	}, 0, "")
-	b["range"] = py.MustNewMethod("range", func(self py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		r, err := py.RangeNew(py.RangeType, args, kwargs)
-		if err != nil {
-			return nil, err
-		}
-		if rg, ok := r.(*py.Range); ok && int64(rg.Length) > maxHostItems {
-			return nil, py.ExceptionNewf(py.MemoryError, "tri's host Python refuses a range of %d items (at most %d)", int64(rg.Length), maxHostItems)
-		}
-		return r, nil
 	}, 0, "")
 	b["pow"] = py.MustNewMethod("pow", func(self py.Object, args py.Tuple) (py.Object, error) {
 		if len(args) == 2 { // with a modulus the result stays small

@@ -21,7 +21,8 @@ package autotune
 //   - calls nest deeper than maxHostDepth (gpython runs each Python call
 //     on the Go stack, so unbounded recursion would overflow it);
 //   - the heap has grown by more than maxHostHeap since the evaluation
-//     began (read from runtime/metrics every heapPollEvery polls).
+//     began (read from runtime/metrics every heapPollEvery polls, and at
+//     the poll after any step that made a large value).
 //
 // A stop is a panic with a *hostStop, which Python code cannot catch
 // (gpython turns no panic into an exception); do() recovers it in the
@@ -82,6 +83,7 @@ type guard struct {
 	polls    uint32
 	heapBase uint64
 	maxHeap  uint64 // maxHostHeap; tests lower it
+	bigSeen  uint64 // bigSteps at the last read of the heap (hostpy_alloc.go)
 }
 
 // guardType makes a guard a Python object, so that it can sit in the
@@ -126,6 +128,7 @@ var installOnce sync.Once
 // runs code, so the writes happen before every read that matters.
 func installCallGuard() {
 	installOnce.Do(func() {
+		installAllocChecks()
 		evalCode, runFrame := py.VmEvalCode, py.VmRunFrame
 		py.VmEvalCode = func(ctx py.Context, code *py.Code, globals, locals py.StringDict, args []py.Object, kws py.StringDict, defs []py.Object, kwdefs py.StringDict, closure py.Tuple) (py.Object, error) {
 			g := guardOf(ctx)
@@ -199,7 +202,8 @@ func (g *guard) poll() string {
 		return *why
 	}
 	g.polls++
-	if g.polls%heapPollEvery == 0 {
+	if big := bigSteps.Load(); g.polls%heapPollEvery == 0 || big != g.bigSeen {
+		g.bigSeen = big
 		if why := g.heapExceeded(); why != "" {
 			g.halt(why)
 			return why

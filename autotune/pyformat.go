@@ -36,6 +36,9 @@ func init() {
 			if bad != nil {
 				return nil, py.ExceptionNewf(py.TypeError, "sequence item: expected str instance, %s found", bad.Type().Name)
 			}
+			if err := joinSize(string(self.(py.String)), parts); err != nil {
+				return nil, err
+			}
 			return py.String(strings.Join(parts, string(self.(py.String)))), nil
 		},
 		"upper": func(self py.Object) (py.Object, error) {
