@@ -35,7 +35,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/kernelgen"
@@ -78,11 +77,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: trifuzz [-n N] [-seed S] [-clang] [-gpu] [-arch ARCH] [-dots SHARE] [-j J] [-batch B] [-out DIR]")
 		os.Exit(2)
 	}
-	if c.arch != "" {
-		if err := cudagen.CheckArch(c.arch); err != nil {
-			fmt.Fprintln(os.Stderr, "trifuzz: -arch:", err)
-			os.Exit(2)
-		}
+	if err := (&launch.Options{Arch: c.arch}).CheckFlags(func(f string) bool { return f == "arch" && c.arch != "" }); err != nil {
+		fmt.Fprintln(os.Stderr, "trifuzz: -arch:", err)
+		os.Exit(2)
 	}
 	if c.gpu {
 		t, err := gpu.ResolveTarget(c.arch)
