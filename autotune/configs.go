@@ -262,10 +262,14 @@ func (t *Tuning) readAutotune(dc *frontend.Decorator, text string, pos diag.Pos)
 		if o == py.None {
 			continue
 		}
-		v, err := fromPy(o)
+		fd, err := t.host.read(o, dc.Pos, what)
+		if err != nil {
+			return nil, err
+		}
+		v := fd.val
 		f, isNum := hosteval.Numeric(v)
-		if err != nil || !isNum || v.Kind == hosteval.VBool || !(f > 0) || f > 60000 {
-			return nil, bad("%s must be a positive number of milliseconds, not %s", ms.name, pyRepr(o))
+		if fd.err != nil || !isNum || v.Kind == hosteval.VBool || !(f > 0) || f > 60000 {
+			return nil, bad("%s must be a positive number of milliseconds, not %s", ms.name, fd.repr)
 		}
 		*ms.d = time.Duration(f * float64(time.Millisecond))
 	}
@@ -293,16 +297,17 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 	bad := func(format string, args ...any) error {
 		return hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: config %d: %s", i, fmt.Sprintf(format, args...)))
 	}
-	if _, err := py.GetAttrString(o, "__tri_config__"); err != nil {
+	// A subclass of triton.Config may define __getattr__ or __repr__:
+	// read under the guard (hostpy_read.go).
+	fs, err := t.host.readAttrs(o, []string{"__tri_config__", "kwargs", "num_warps", "num_stages", "num_ctas", "maxnreg", "pre_hook", "ir_override"},
+		pos, fmt.Sprintf("@triton.autotune: config %d", i))
+	if err != nil {
+		return nil, err
+	}
+	if fs["__tri_config__"].absent {
 		return nil, bad("want a triton.Config, not %s", pyTypeName(o))
 	}
-	get := func(name string) py.Object {
-		v, err := py.GetAttrString(o, name)
-		if err != nil {
-			return py.None
-		}
-		return v
-	}
+	get := func(name string) py.Object { return fs[name].obj }
 	kwargs, ok := get("kwargs").(py.StringDict)
 	if !ok {
 		return nil, bad("its first argument must be a dict of meta-parameters, not %s", pyTypeName(get("kwargs")))
@@ -316,19 +321,19 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 			}
 			return nil, hosteval.Usage(d)
 		}
-		v, err := fromPy(kwargs[name])
-		if err != nil {
-			return nil, bad("meta-parameter %s is %v", name, err)
+		item := fs["kwargs"].items[name]
+		if item.err != nil {
+			return nil, bad("meta-parameter %s is %v", name, item.err)
 		}
-		c.Meta[name] = v
+		c.Meta[name] = item.val
 	}
 	for _, n := range []struct {
 		name string
 		dst  *int
 	}{{"num_warps", &c.NumWarps}, {"num_stages", &c.NumStages}} {
-		v, err := fromPy(get(n.name))
+		v, err := fs[n.name].val, fs[n.name].err
 		if err != nil || v.Kind != hosteval.VInt {
-			return nil, bad("%s must be an integer, not %s", n.name, pyRepr(get(n.name)))
+			return nil, bad("%s must be an integer, not %s", n.name, fs[n.name].repr)
 		}
 		problem := bind.NumStagesProblem
 		if n.name == "num_warps" {
@@ -339,13 +344,13 @@ func (t *Tuning) readConfig(o py.Object, i int, pos diag.Pos) (*Config, error) {
 		}
 		*n.dst = int(v.Int)
 	}
-	if v, err := fromPy(get("num_ctas")); err != nil || v.Kind != hosteval.VInt || v.Int != 1 {
-		t.warnOnce(pos, i, "num_ctas=%s is not supported (no thread block clusters); ignored", pyRepr(get("num_ctas")))
+	if v, err := fs["num_ctas"].val, fs["num_ctas"].err; err != nil || v.Kind != hosteval.VInt || v.Int != 1 {
+		t.warnOnce(pos, i, "num_ctas=%s is not supported (no thread block clusters); ignored", fs["num_ctas"].repr)
 	}
 	if o := get("maxnreg"); o != py.None {
-		v, err := fromPy(o)
+		v, err := fs["maxnreg"].val, fs["maxnreg"].err
 		if err != nil {
-			return nil, bad("maxnreg must be None or an integer, not %s", pyRepr(o))
+			return nil, bad("maxnreg must be None or an integer, not %s", fs["maxnreg"].repr)
 		}
 		n, why := bind.MaxNRegValue(v)
 		if why != "" {
@@ -377,7 +382,11 @@ func (t *Tuning) paramList(o py.Object, what string, pos diag.Pos, noneOK bool) 
 	for _, it := range items {
 		s, ok := it.(py.String)
 		if !ok {
-			return nil, hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not a list holding %s", what, pyRepr(it)))
+			fd, err := t.host.read(it, pos, "@triton.autotune")
+			if err != nil {
+				return nil, err
+			}
+			return nil, hosteval.Usage(diag.Errorf(pos, diag.CodeArgs, "@triton.autotune: %s must be a list of parameter names, not a list holding %s", what, fd.repr))
 		}
 		name := string(s)
 		if !slices.Contains(bind.ParamNames(t.fn), name) && what == "key" {
@@ -519,11 +528,11 @@ func (t *Tuning) heuristics(h *Heuristics, b *bind.Binding) error {
 			return err
 		}
 		what := fmt.Sprintf("@triton.heuristics for '%s'", name)
-		res, err := t.host.call(h.fns[name], py.Tuple{args}, nil, h.Pos, what)
+		res, err := t.host.callRead(h.fns[name], py.Tuple{args}, nil, h.Pos, what)
 		if err != nil {
 			return err
 		}
-		v, err := fromPy(res)
+		v, err := res.val, res.err
 		if err != nil {
 			return hosteval.Usage(diag.Errorf(h.Pos, diag.CodeValue, "%s returned %v", what, err))
 		}
@@ -649,14 +658,6 @@ func pyTypeName(o py.Object) string {
 		return "None"
 	}
 	return "a " + o.Type().Name
-}
-
-func pyRepr(o py.Object) string {
-	s, err := reprString(nil, o)
-	if err != nil {
-		return pyTypeName(o)
-	}
-	return s
 }
 
 func truthy(o py.Object) bool {

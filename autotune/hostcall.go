@@ -84,13 +84,12 @@ func (c *hostCalls) Call(name string, args []hosteval.Value, kwargs map[string]h
 			pyKw[k] = o
 		}
 	}
-	out, err := h.call(fn, pyArgs, pyKw, pos, what)
+	out, err := h.callRead(fn, pyArgs, pyKw, pos, what)
 	if err != nil {
 		return hosteval.Value{}, err
 	}
-	v, err := fromPy(out)
-	if err != nil {
-		return hosteval.Value{}, fmt.Errorf("it returned %v", err)
+	if out.err != nil {
+		return hosteval.Value{}, fmt.Errorf("it returned %v", out.err)
 	}
-	return v, nil
+	return out.val, nil
 }

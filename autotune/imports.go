@@ -306,9 +306,13 @@ func Values(src *Source, arch func() string, host Host) frontend.HostEvaluator {
 		if !ok {
 			return nil, fmt.Errorf("%s: %s is not set", what, name)
 		}
-		v, err := fromPy(o)
+		fd, err := h.read(o, hf.Pos, what)
 		if err != nil {
-			return nil, hosteval.Usage(diag.Errorf(hf.Pos, diag.CodeValue, "%s: %v", what, err))
+			return nil, err
+		}
+		v := fd.val
+		if fd.err != nil {
+			return nil, hosteval.Usage(diag.Errorf(hf.Pos, diag.CodeValue, "%s: %v", what, fd.err))
 		}
 		k := &frontend.Const{At: frontend.At{Pos: hf.Pos}}
 		switch v.Kind {

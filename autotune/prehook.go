@@ -80,10 +80,14 @@ func (t *Tuning) preHook(c *Config, b *bind.Binding) error {
 		if err != nil {
 			return err
 		}
-		v, err := fromPy(o)
+		fd, err := t.host.read(o, c.pos, what)
+		if err != nil {
+			return err
+		}
+		v := fd.val
 		block, ok := intList(v)
-		if err != nil || !ok {
-			return hosteval.Usage(diag.Errorf(c.pos, diag.CodeValue, "%s set the block_shape of '%s' to %s, not a list of integers", what, name, pyRepr(o)))
+		if fd.err != nil || !ok {
+			return hosteval.Usage(diag.Errorf(c.pos, diag.CodeValue, "%s set the block_shape of '%s' to %s, not a list of integers", what, name, fd.repr))
 		}
 		if err := hosteval.CheckBlockShape(block); err != nil {
 			return hosteval.Usage(diag.Errorf(c.pos, diag.CodeValue, "%s set the block_shape of '%s' to %v: %v", what, name, v, err))

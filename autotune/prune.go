@@ -62,7 +62,7 @@ func (t *Tuning) Prune(args func() (named, kwargs map[string]hosteval.Value, err
 	}
 	var out []int
 	for _, o := range items {
-		i := slices.IndexFunc(a.Configs, func(c *Config) bool { return c.obj == o })
+		i := slices.IndexFunc(a.Configs, func(c *Config) bool { return same(c.obj, o) })
 		if i < 0 {
 			c, err := t.readConfig(o, len(a.Configs), a.Pos)
 			if err != nil {
