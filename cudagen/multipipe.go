@@ -619,6 +619,13 @@ func (p *plan) fp8ARegisters() {
 			wd.a.form = inRegisters
 		}
 	}
+	// A last dot whose a left the scratch memory may now run on into the
+	// next iteration.
+	for s, mp := range p.mloops {
+		if mp.inFlight == nil {
+			mp.inFlight = p.deferLast(mp, s.Body.Stmts)
+		}
+	}
 }
 
 // validMultiPipe reports whether the layouts chosen let mp's dots run on

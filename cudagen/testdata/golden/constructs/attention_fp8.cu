@@ -264,10 +264,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
     #pragma unroll
     for (int e = 0; e < 32; e += 16) tri_st_shared_b128(tri_inv + 0 + tri_swizzle(((L5_base0 + (e / 16) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 16) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 16) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 16) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 16) * 32) % 8) * 64 + (L5_base1 + e % 16) * 1, 3), {(unsigned int)(tri_fp8e5)q[e + 0] | (unsigned int)(tri_fp8e5)q[e + 1] << 8 | (unsigned int)(tri_fp8e5)q[e + 2] << 16 | (unsigned int)(tri_fp8e5)q[e + 3] << 24, (unsigned int)(tri_fp8e5)q[e + 4] | (unsigned int)(tri_fp8e5)q[e + 5] << 8 | (unsigned int)(tri_fp8e5)q[e + 6] << 16 | (unsigned int)(tri_fp8e5)q[e + 7] << 24, (unsigned int)(tri_fp8e5)q[e + 8] | (unsigned int)(tri_fp8e5)q[e + 9] << 8 | (unsigned int)(tri_fp8e5)q[e + 10] << 16 | (unsigned int)(tri_fp8e5)q[e + 11] << 24, (unsigned int)(tri_fp8e5)q[e + 12] | (unsigned int)(tri_fp8e5)q[e + 13] << 8 | (unsigned int)(tri_fp8e5)q[e + 14] << 16 | (unsigned int)(tri_fp8e5)q[e + 15] << 24});
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
+    // The wgmmas of tl.dot at line 43 run on into the next iteration, in these registers:
+    float tri_f0[32];
+    #pragma unroll
+    for (int r = 0; r < 32; ++r) tri_f0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
     int tri_read = 0, tri_write = 1;  // the stages the wgmmas read and the copies fill
     for (int start_n = 0; start_n < 192; start_n += 64) {
       tri_cp_async_wait<0>();  // this iteration's stage has landed
-      __syncthreads();  // and every wgmma of the last iteration is done: its stage may be refilled
+      __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 8192;
       // ../conformance/constructs/attention_fp8.tri:34: qk = tl.dot(q, k)
       // tl.dot fp8e5[64,64] x fp8e5[64,64] on wgmma m64n64k32: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
@@ -278,42 +282,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         tri_wgmma_m64n64k32_e5m2(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 4096, 16, 512, 2), tri_wgmma_desc(tri_stage, 16, 512, 2), 0);
         tri_wgmma_m64n64k32_e5m2(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 4096, 16, 512, 2) + 2, tri_wgmma_desc(tri_stage, 16, 512, 2) + 2, 1);
         tri_wgmma_commit();
-        // While the wgmmas run: the copies for iteration start_n + 1.
-        int tri_ahead = start_n + 1 * 64;
-        if (tri_ahead < 192) {
-          // ../conformance/constructs/attention_fp8.tri:33: k = tl.load(k_ptr + (start_n + offs_n)[None, :] * D + offs_d[:, None])
-          int t44[2];
-          #pragma unroll
-          for (int e = 0; e < 2; ++e) t44[e] = tri_ahead + offs_n[e];
-          int t48[2];
-          #pragma unroll
-          for (int e = 0; e < 2; ++e) t48[e] = t44[e] * 64;
-          tri_fp8e5* k_ptrs[2];
-          #pragma unroll
-          for (int e = 0; e < 2; ++e) k_ptrs[e] = k_ptr + t48[e];
-          tri_fp8e5* t54[32];
-          #pragma unroll
-          for (int e = 0; e < 32; ++e) t54[e] = k_ptrs[e / 16 % 2] + offs_d[e % 16];
-          // b: 16-byte copies into the stage, zero-filled where masked off
-          #pragma unroll
-          for (int e = 0; e < 32; e += 16) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 0 + tri_swizzle((L10_base1 + (e / 16) * 32) * 64 + (L10_base0 + e % 16) * 1, 3), t54[e], true);
-          // ../conformance/constructs/attention_fp8.tri:42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
-          int t84[2];
-          #pragma unroll
-          for (int e = 0; e < 2; ++e) t84[e] = tri_ahead + offs_n[e];
-          // t84 is recomputed in #L13 rather than moved.
-          int t85[16];
-          #pragma unroll
-          for (int e = 0; e < 16; ++e) t85[e] = (tri_ahead) + (L13_base + e);
-          tri_fp8e5* t88[32];
-          #pragma unroll
-          for (int e = 0; e < 32; ++e) t88[e] = vt_ptrs[e / 16 % 2] + t85[e % 16];
-          // b: 16-byte copies into the stage, zero-filled where masked off
-          #pragma unroll
-          for (int e = 0; e < 32; e += 16) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L10_base1 + (e / 16) * 32) * 64 + (L10_base0 + e % 16) * 1, 3), t88[e], true);
-        }
-        tri_cp_async_commit();
-        tri_wgmma_wait<0>();
+        tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 43
+        #pragma unroll
+        for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_f0[r]); acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_f0[r]; }
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); qk[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
@@ -394,16 +365,49 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       for (int e = 0; e < 32; ++e) p_fp8e5[e] = tri_f_to_e5m2(p[e]);
       // tl.dot fp8e5[64,64] x fp8e5[64,64] on wgmma m64n64k32: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
-        float tri_d0[32];
         #pragma unroll
-        for (int r = 0; r < 32; ++r) tri_d0[r] = acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
+        for (int r = 0; r < 32; ++r) tri_f0[r] = acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k32_e5m2_ra(tri_d0, tri_fp8_afrag(tri_pack4_u8(p_fp8e5[0], p_fp8e5[1], p_fp8e5[2], p_fp8e5[3]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[16], p_fp8e5[17], p_fp8e5[18], p_fp8e5[19]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[4], p_fp8e5[5], p_fp8e5[6], p_fp8e5[7]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[20], p_fp8e5[21], p_fp8e5[22], p_fp8e5[23]), lane_id), tri_wgmma_desc(tri_stage, 16, 512, 2) + 256, 1);
-        tri_wgmma_m64n64k32_e5m2_ra(tri_d0, tri_fp8_afrag(tri_pack4_u8(p_fp8e5[8], p_fp8e5[9], p_fp8e5[10], p_fp8e5[11]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[24], p_fp8e5[25], p_fp8e5[26], p_fp8e5[27]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[12], p_fp8e5[13], p_fp8e5[14], p_fp8e5[15]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[28], p_fp8e5[29], p_fp8e5[30], p_fp8e5[31]), lane_id), tri_wgmma_desc(tri_stage, 16, 512, 2) + 258, 1);
+        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_fp8_afrag(tri_pack4_u8(p_fp8e5[0], p_fp8e5[1], p_fp8e5[2], p_fp8e5[3]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[16], p_fp8e5[17], p_fp8e5[18], p_fp8e5[19]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[4], p_fp8e5[5], p_fp8e5[6], p_fp8e5[7]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[20], p_fp8e5[21], p_fp8e5[22], p_fp8e5[23]), lane_id), tri_wgmma_desc(tri_stage, 16, 512, 2) + 256, 1);
+        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_fp8_afrag(tri_pack4_u8(p_fp8e5[8], p_fp8e5[9], p_fp8e5[10], p_fp8e5[11]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[24], p_fp8e5[25], p_fp8e5[26], p_fp8e5[27]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[12], p_fp8e5[13], p_fp8e5[14], p_fp8e5[15]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[28], p_fp8e5[29], p_fp8e5[30], p_fp8e5[31]), lane_id), tri_wgmma_desc(tri_stage, 16, 512, 2) + 258, 1);
         tri_wgmma_commit();
-        tri_wgmma_wait<0>();
-        #pragma unroll
-        for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
+        __syncthreads();  // every warpgroup is done with the stage the copies refill
+        // While the wgmmas run: the copies for iteration start_n + 1.
+        int tri_ahead = start_n + 1 * 64;
+        if (tri_ahead < 192) {
+          // ../conformance/constructs/attention_fp8.tri:33: k = tl.load(k_ptr + (start_n + offs_n)[None, :] * D + offs_d[:, None])
+          int t44[2];
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) t44[e] = tri_ahead + offs_n[e];
+          int t48[2];
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) t48[e] = t44[e] * 64;
+          tri_fp8e5* k_ptrs[2];
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) k_ptrs[e] = k_ptr + t48[e];
+          tri_fp8e5* t54[32];
+          #pragma unroll
+          for (int e = 0; e < 32; ++e) t54[e] = k_ptrs[e / 16 % 2] + offs_d[e % 16];
+          // b: 16-byte copies into the stage, zero-filled where masked off
+          #pragma unroll
+          for (int e = 0; e < 32; e += 16) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 0 + tri_swizzle((L10_base1 + (e / 16) * 32) * 64 + (L10_base0 + e % 16) * 1, 3), t54[e], true);
+          // ../conformance/constructs/attention_fp8.tri:42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
+          int t84[2];
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) t84[e] = tri_ahead + offs_n[e];
+          // t84 is recomputed in #L13 rather than moved.
+          int t85[16];
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) t85[e] = (tri_ahead) + (L13_base + e);
+          tri_fp8e5* t88[32];
+          #pragma unroll
+          for (int e = 0; e < 32; ++e) t88[e] = vt_ptrs[e / 16 % 2] + t85[e % 16];
+          // b: 16-byte copies into the stage, zero-filled where masked off
+          #pragma unroll
+          for (int e = 0; e < 32; e += 16) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L10_base1 + (e / 16) * 32) * 64 + (L10_base0 + e % 16) * 1, 3), t88[e], true);
+        }
+        tri_cp_async_commit();
+        // Not waited for here: the next iteration's first wait lands it in acc.
       }
       // ../conformance/constructs/attention_fp8.tri:32: for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=STAGES):
       #pragma unroll
@@ -413,6 +417,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       tri_read = tri_read == 1 ? 0 : tri_read + 1;
       tri_write = tri_write == 1 ? 0 : tri_write + 1;
     }
+    tri_wgmma_wait<0>();  // the last iteration's tl.dot at line 43
+    #pragma unroll
+    for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_f0[r]); acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_f0[r]; }
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
