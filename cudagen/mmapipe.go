@@ -234,6 +234,32 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 	e.w.close("}")
 }
 
+// stageElements writes load ld (a if isA, else b), whose elements no
+// copy of 4 bytes or more can move, into the stage element by element
+// through registers: every load first, then the stores, so that the loads
+// are in flight together (a store, inline PTX that clobbers memory, would
+// keep the next load behind it). off is the C expression of element e's
+// byte offset in the stage.
+func (e *emitter) stageElements(ld *ir.Value, isA bool, es int, stage, off string) {
+	ptr, mask := ld.Args[0], ld.Args[1]
+	l := e.layoutOf(ptr)
+	pred := "true"
+	if mask != nil {
+		pred = e.expr(mask, "e")
+	}
+	what := "b"
+	if isA {
+		what = "a"
+	}
+	t := "unsigned " + cUnsigned(es)
+	e.w.line("// %s, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)", what)
+	e.w.line("%s tri_%s_elems[%d];", t, what, l.Elems)
+	e.w.line("#pragma unroll")
+	e.w.line("for (int e = 0; e < %d; ++e) tri_%s_elems[e] = %s ? *%s : (%s)0;", l.Elems, what, pred, e.expr(ptr, "e"), t)
+	e.w.line("#pragma unroll")
+	e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, tri_%s_elems[e]);", l.Elems, 8*es, stage, off, what)
+}
+
 // cpAsyncHelpers are the cp.async copies and swizzle arithmetic of the
 // pipelines on mma.sync.
 const cpAsyncHelpers = `// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.

@@ -302,3 +302,20 @@ func TestMmaPipelineRefused(t *testing.T) {
 	require.NoError(t, launch.BuildFile("../samples/matmul_ieee.tri", "", &launch.Options{Arch: "sm_80", Stdout: &out, Stderr: &dump, Dump: []string{"layout"}}))
 	assert.Contains(t, out.String()+dump.String(), "operands staged in shared memory; its loop is not software-pipelined: the pipelines on mma.sync (sm_80) take fp16 or bf16 operands into fp32, not fp32 x fp32 into fp32")
 }
+
+// TestMmaPipelineElements checks that a load no copy of 4 bytes can move
+// (pipeline_sm80_bf16's b: N = 40 leaves its rows unaligned) reaches an
+// sm_80 stage through registers with every load issued before the first
+// shared-memory store, whose inline PTX would otherwise hold each next
+// load behind it.
+func TestMmaPipelineElements(t *testing.T) {
+	src, err := build(t, "../conformance/constructs/pipeline_sm80_bf16.tri", "sm_80")
+	require.NoError(t, err)
+	loads := "for (int e = 0; e < 16; ++e) tri_b_elems[e] = "
+	stores := "for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle("
+	require.Contains(t, src, loads)
+	require.Contains(t, src, stores)
+	assert.Less(t, strings.Index(src, loads), strings.Index(src, stores))
+	assert.Contains(t, src, "(L9_base1) % 32 * 2, 3), tri_b_elems[e]);")
+	assert.NotRegexp(t, `tri_st_shared_u16\([^;]*\? \*`, src)
+}

@@ -996,11 +996,14 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * %d",
 			col, pl.bCols, pl.k*pl.bRow(), row, pl.bRow(), col, pl.bCols, es), pl.bRow())
 	}
-	if direct {
+	switch {
+	case direct:
 		e.directStageCopies(ld, isA, w, es, stage, off)
-		return
+	case w == 1 && pl.mma:
+		e.stageElements(ld, isA, es, stage, off)
+	default:
+		e.stageCopies(ld, isA, w, es, stage, off)
 	}
-	e.stageCopies(ld, isA, w, es, stage, off)
 }
 
 // directWidth is the number of elements one copy of a descriptor load

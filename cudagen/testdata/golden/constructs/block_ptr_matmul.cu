@@ -192,9 +192,12 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
         tri_half* p_a_ptrs[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) p_a_ptrs[e] = a_ptr + p_a_offs[e];
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[16];
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + tri_swizzle((L5_base0 + (e / 1) * 4) * 64 + (L5_base1) * 2, 3), p_a_mask[e] ? *p_a_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) tri_a_elems[e] = p_a_mask[e] ? *p_a_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + tri_swizzle((L5_base0 + (e / 1) * 4) * 64 + (L5_base1) * 2, 3), tri_a_elems[e]);
         // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
         long long p_b_idx0[2];
         #pragma unroll
@@ -289,9 +292,12 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
         tri_half* p_a_ptrs[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) p_a_ptrs[e] = a_ptr + p_a_offs[e];
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[16];
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + tri_swizzle((L5_base0 + (e / 1) * 4) * 64 + (L5_base1) * 2, 3), p_a_mask[e] ? *p_a_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) tri_a_elems[e] = p_a_mask[e] ? *p_a_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + tri_swizzle((L5_base0 + (e / 1) * 4) * 64 + (L5_base1) * 2, 3), tri_a_elems[e]);
         // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
         long long p_b_idx0[2];
         #pragma unroll

@@ -221,18 +221,24 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(tri_h
           int t105 = K - t104;
           bool t107[1];
           t107[0] = offs_k_for_mask[0] < t105;
-          // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+          // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+          unsigned short tri_a_elems[16];
           #pragma unroll
-          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + tri_swizzle((L6_base0 + (e / 1) * 4) * 64 + (L6_base1) * 2, 3), t107[0] ? *a_ptrs[e] : (unsigned short)0);
+          for (int e = 0; e < 16; ++e) tri_a_elems[e] = t107[0] ? *a_ptrs[e] : (unsigned short)0;
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + tri_swizzle((L6_base0 + (e / 1) * 4) * 64 + (L6_base1) * 2, 3), tri_a_elems[e]);
           // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
           int t114 = tri_ahead * 32;
           int t115 = K - t114;
           bool t117[8];
           #pragma unroll
           for (int e = 0; e < 8; ++e) t117[e] = t112[e] < t115;
-          // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+          // b, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+          unsigned short tri_b_elems[16];
           #pragma unroll
-          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L9_base1 + (e % 2) * 32) / 64 * 4096 + (L9_base0 + (e / 2) * 4) * 128 + (L9_base1 + (e % 2) * 32) % 64 * 2, 7), t117[e / 2 % 8] ? *b_ptrs[e] : (unsigned short)0);
+          for (int e = 0; e < 16; ++e) tri_b_elems[e] = t117[e / 2 % 8] ? *b_ptrs[e] : (unsigned short)0;
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L9_base1 + (e % 2) * 32) / 64 * 4096 + (L9_base0 + (e / 2) * 4) * 128 + (L9_base1 + (e % 2) * 32) % 64 * 2, 7), tri_b_elems[e]);
         }
         tri_cp_async_commit();
       }
@@ -274,18 +280,24 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(tri_h
           int t105 = K - t104;
           bool t107[1];
           t107[0] = offs_k_for_mask[0] < t105;
-          // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+          // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+          unsigned short tri_a_elems[16];
           #pragma unroll
-          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + tri_swizzle((L6_base0 + (e / 1) * 4) * 64 + (L6_base1) * 2, 3), t107[0] ? *a_ptrs[e] : (unsigned short)0);
+          for (int e = 0; e < 16; ++e) tri_a_elems[e] = t107[0] ? *a_ptrs[e] : (unsigned short)0;
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + tri_swizzle((L6_base0 + (e / 1) * 4) * 64 + (L6_base1) * 2, 3), tri_a_elems[e]);
           // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
           int t114 = tri_ahead * 32;
           int t115 = K - t114;
           bool t117[8];
           #pragma unroll
           for (int e = 0; e < 8; ++e) t117[e] = t112[e] < t115;
-          // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+          // b, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+          unsigned short tri_b_elems[16];
           #pragma unroll
-          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L9_base1 + (e % 2) * 32) / 64 * 4096 + (L9_base0 + (e / 2) * 4) * 128 + (L9_base1 + (e % 2) * 32) % 64 * 2, 7), t117[e / 2 % 8] ? *b_ptrs[e] : (unsigned short)0);
+          for (int e = 0; e < 16; ++e) tri_b_elems[e] = t117[e / 2 % 8] ? *b_ptrs[e] : (unsigned short)0;
+          #pragma unroll
+          for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L9_base1 + (e % 2) * 32) / 64 * 4096 + (L9_base0 + (e / 2) * 4) * 128 + (L9_base1 + (e % 2) * 32) % 64 * 2, 7), tri_b_elems[e]);
         }
         tri_cp_async_commit();
         // tl.dot fp16[64,32] x fp16[32,64] on mma.sync m16n8k16: 2 x 4 mma tile(s) a warp, fragments read with ldmatrix.

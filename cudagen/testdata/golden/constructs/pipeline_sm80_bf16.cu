@@ -189,9 +189,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         bool t73[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t73[e] = (t67[e] & t70[0]) != 0;
-        // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // b, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_b_elems[16];
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + 2048 + tri_swizzle((L9_base1) / 32 * 4096 + (L9_base0 + (e / 1) * 4) * 64 + (L9_base1) % 32 * 2, 3), t73[e] ? *t62[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) tri_b_elems[e] = t73[e] ? *t62[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + 2048 + tri_swizzle((L9_base1) / 32 * 4096 + (L9_base0 + (e / 1) * 4) * 64 + (L9_base1) % 32 * 2, 3), tri_b_elems[e]);
       }
       tri_cp_async_commit();
     }
@@ -250,9 +253,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         bool t73[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t73[e] = (t67[e] & t70[0]) != 0;
-        // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // b, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_b_elems[16];
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle((L9_base1) / 32 * 4096 + (L9_base0 + (e / 1) * 4) * 64 + (L9_base1) % 32 * 2, 3), t73[e] ? *t62[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) tri_b_elems[e] = t73[e] ? *t62[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle((L9_base1) / 32 * 4096 + (L9_base0 + (e / 1) * 4) * 64 + (L9_base1) % 32 * 2, 3), tri_b_elems[e]);
       }
       tri_cp_async_commit();
       // tl.dot bf16[16,64] x bf16[64,32] on mma.sync m16n8k16: 1 x 1 mma tile(s) a warp, fragments read with ldmatrix.

@@ -224,9 +224,12 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(tri
         #pragma unroll
         for (int e = 0; e < 16; ++e) t83[e] = (t77[e] & t80[0]) != 0;
         // ../samples/matmul_autotuned.tri:68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[16];
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + tri_swizzle((L5_base0 + (e / 1) * 4) * 64 + (L5_base1) * 2, 3), t83[e] ? *offs_a[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) tri_a_elems[e] = t83[e] ? *offs_a[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + tri_swizzle((L5_base0 + (e / 1) * 4) * 64 + (L5_base1) * 2, 3), tri_a_elems[e]);
         // ../samples/matmul_autotuned.tri:69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
         int t88[1];
         t88[0] = rk[0] + tri_ahead;
@@ -277,9 +280,12 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(tri
         #pragma unroll
         for (int e = 0; e < 16; ++e) t83[e] = (t77[e] & t80[0]) != 0;
         // ../samples/matmul_autotuned.tri:68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[16];
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + tri_swizzle((L5_base0 + (e / 1) * 4) * 64 + (L5_base1) * 2, 3), t83[e] ? *offs_a[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) tri_a_elems[e] = t83[e] ? *offs_a[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + tri_swizzle((L5_base0 + (e / 1) * 4) * 64 + (L5_base1) * 2, 3), tri_a_elems[e]);
         // ../samples/matmul_autotuned.tri:69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
         int t88[1];
         t88[0] = rk[0] + tri_ahead;

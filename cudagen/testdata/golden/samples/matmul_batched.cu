@@ -195,9 +195,12 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
         bool t81[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t81[e] = (t75[e] & t78[0]) != 0;
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[16];
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + tri_swizzle((L4_base0 + (e / 1) * 4) * 64 + (L4_base1) * 2, 3), t81[e] ? *a_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) tri_a_elems[e] = t81[e] ? *a_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + tri_swizzle((L4_base0 + (e / 1) * 4) * 64 + (L4_base1) * 2, 3), tri_a_elems[e]);
         // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
         bool t87[8];
         #pragma unroll
@@ -205,9 +208,12 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
         bool t93[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t93[e] = (t87[e] & t90[0]) != 0;
-        // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // b, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_b_elems[8];
         #pragma unroll
-        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + 4096 + tri_swizzle((L6_base1) / 32 * 2048 + (L6_base0 + (e / 1) * 4) * 64 + (L6_base1) % 32 * 2, 3), t93[e] ? *b_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 8; ++e) tri_b_elems[e] = t93[e] ? *b_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + 4096 + tri_swizzle((L6_base1) / 32 * 2048 + (L6_base0 + (e / 1) * 4) * 64 + (L6_base1) % 32 * 2, 3), tri_b_elems[e]);
         // ../samples/matmul_batched.tri:50: a_ptrs += BLOCK_K * stride_ak
         tri_half* a_ptrs_3[16];
         #pragma unroll
@@ -239,9 +245,12 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
         bool t81[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t81[e] = (t75[e] & t78[0]) != 0;
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[16];
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + tri_swizzle((L4_base0 + (e / 1) * 4) * 64 + (L4_base1) * 2, 3), t81[e] ? *a_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) tri_a_elems[e] = t81[e] ? *a_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + tri_swizzle((L4_base0 + (e / 1) * 4) * 64 + (L4_base1) * 2, 3), tri_a_elems[e]);
         // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
         bool t87[8];
         #pragma unroll
@@ -249,9 +258,12 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(tri_half
         bool t93[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t93[e] = (t87[e] & t90[0]) != 0;
-        // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // b, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_b_elems[8];
         #pragma unroll
-        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + 4096 + tri_swizzle((L6_base1) / 32 * 2048 + (L6_base0 + (e / 1) * 4) * 64 + (L6_base1) % 32 * 2, 3), t93[e] ? *b_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 8; ++e) tri_b_elems[e] = t93[e] ? *b_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + 4096 + tri_swizzle((L6_base1) / 32 * 2048 + (L6_base0 + (e / 1) * 4) * 64 + (L6_base1) % 32 * 2, 3), tri_b_elems[e]);
         // ../samples/matmul_batched.tri:50: a_ptrs += BLOCK_K * stride_ak
         tri_half* a_ptrs_3[16];
         #pragma unroll

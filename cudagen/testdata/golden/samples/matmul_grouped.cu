@@ -191,9 +191,12 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
         bool t80[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t80[e] = (t72[0] & t77[e]) != 0;
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[8];
         #pragma unroll
-        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 4096 + tri_swizzle((L4_base0) * 64 + (L4_base1 + e % 8) * 2, 3), t80[e] ? *offs_a[e] : (unsigned short)0);
+        for (int e = 0; e < 8; ++e) tri_a_elems[e] = t80[e] ? *offs_a[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 4096 + tri_swizzle((L4_base0) * 64 + (L4_base1 + e % 8) * 2, 3), tri_a_elems[e]);
         // ../samples/matmul_grouped.tri:35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
         int t86[1];
         t86[0] = t84[0] + tri_ahead;
@@ -237,9 +240,12 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(tri_half* a_p
         bool t80[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t80[e] = (t72[0] & t77[e]) != 0;
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[8];
         #pragma unroll
-        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 4096 + tri_swizzle((L4_base0) * 64 + (L4_base1 + e % 8) * 2, 3), t80[e] ? *offs_a[e] : (unsigned short)0);
+        for (int e = 0; e < 8; ++e) tri_a_elems[e] = t80[e] ? *offs_a[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 4096 + tri_swizzle((L4_base0) * 64 + (L4_base1 + e % 8) * 2, 3), tri_a_elems[e]);
         // ../samples/matmul_grouped.tri:35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
         int t86[1];
         t86[0] = t84[0] + tri_ahead;

@@ -210,18 +210,24 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(tri_half* a_ptr,
         bool t93[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t93[e] = offs_k[e] < t91;
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[32];
         #pragma unroll
-        for (int e = 0; e < 32; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 49152 + tri_swizzle((L5_base0 + (e / 2) * 8) * 128 + (L5_base1 + (e % 2) * 32) * 2, 7), t93[e % 2] ? *a_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 32; ++e) tri_a_elems[e] = t93[e % 2] ? *a_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 32; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 49152 + tri_swizzle((L5_base0 + (e / 2) * 8) * 128 + (L5_base1 + (e % 2) * 32) * 2, 7), tri_a_elems[e]);
         // ../samples/matmul_tutorial03.tri:84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
         int t100 = tri_ahead * 64;
         int t101 = K - t100;
         bool t103[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t103[e] = t98[e] < t101;
-        // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // b, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_b_elems[64];
         #pragma unroll
-        for (int e = 0; e < 64; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 49152 + 16384 + tri_swizzle((L8_base1 + (e % 8) * 32) / 64 * 8192 + (L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + (e % 8) * 32) % 64 * 2, 7), t103[e / 8 % 8] ? *b_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 64; ++e) tri_b_elems[e] = t103[e / 8 % 8] ? *b_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 64; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 49152 + 16384 + tri_swizzle((L8_base1 + (e % 8) * 32) / 64 * 8192 + (L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + (e % 8) * 32) % 64 * 2, 7), tri_b_elems[e]);
         // ../samples/matmul_tutorial03.tri:86: a_ptrs += BLOCK_SIZE_K * stride_ak
         tri_half* a_ptrs_2[32];
         #pragma unroll
@@ -250,18 +256,24 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(tri_half* a_ptr,
         bool t93[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t93[e] = offs_k[e] < t91;
-        // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[32];
         #pragma unroll
-        for (int e = 0; e < 32; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 49152 + tri_swizzle((L5_base0 + (e / 2) * 8) * 128 + (L5_base1 + (e % 2) * 32) * 2, 7), t93[e % 2] ? *a_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 32; ++e) tri_a_elems[e] = t93[e % 2] ? *a_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 32; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 49152 + tri_swizzle((L5_base0 + (e / 2) * 8) * 128 + (L5_base1 + (e % 2) * 32) * 2, 7), tri_a_elems[e]);
         // ../samples/matmul_tutorial03.tri:84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
         int t100 = tri_ahead * 64;
         int t101 = K - t100;
         bool t103[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t103[e] = t98[e] < t101;
-        // b, element by element (no 4-byte run is contiguous, aligned and under one mask)
+        // b, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_b_elems[64];
         #pragma unroll
-        for (int e = 0; e < 64; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 49152 + 16384 + tri_swizzle((L8_base1 + (e % 8) * 32) / 64 * 8192 + (L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + (e % 8) * 32) % 64 * 2, 7), t103[e / 8 % 8] ? *b_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 64; ++e) tri_b_elems[e] = t103[e / 8 % 8] ? *b_ptrs[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 64; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 49152 + 16384 + tri_swizzle((L8_base1 + (e % 8) * 32) / 64 * 8192 + (L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + (e % 8) * 32) % 64 * 2, 7), tri_b_elems[e]);
         // ../samples/matmul_tutorial03.tri:86: a_ptrs += BLOCK_SIZE_K * stride_ak
         tri_half* a_ptrs_2[32];
         #pragma unroll
