@@ -84,6 +84,9 @@ type guard struct {
 	heapBase uint64
 	maxHeap  uint64 // maxHostHeap; tests lower it
 	bigSeen  uint64 // bigSteps at the last read of the heap (hostpy_alloc.go)
+	// instrumented are the code objects instrumented for this session
+	// (hostpy_ctx.go); touched by the evaluating goroutine only.
+	instrumented map[*py.Code]bool
 }
 
 // guardType makes a guard a Python object, so that it can sit in the

@@ -355,7 +355,13 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 	h := &hostPython{sf: sf, loaded: map[*frontend.HostFunc]bool{}, timeout: timeout, done: host.Done, guard: &guard{maxHeap: maxHostHeap},
 		mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
-		h.ctx = py.NewContext(py.ContextOpts{})
+		opts := py.ContextOpts{}
+		if host.AllowIO {
+			// import finds modules beside the importing file, as Python
+			// finds them beside the script (gpython's "." is that folder).
+			opts.SysPaths = []string{"."}
+		}
+		h.ctx = &guardedCtx{Context: py.NewContext(opts), g: h.guard} // hostpy_ctx.go
 		if err := h.guard.attach(h.ctx); err != nil {
 			return nil, err
 		}
@@ -510,6 +516,7 @@ func (h *hostPython) compile(src, file string, mode py.CompileMode) (*py.Code, e
 	if err := instrument(code, h.guard.hooks(file)); err != nil {
 		return nil, err
 	}
+	h.guard.markInstrumented(code)
 	return code, nil
 }
 
@@ -639,7 +646,9 @@ type stepResult struct {
 // stopError is the diagnostic of a stopped evaluation.
 func (h *hostPython) stopError(s *hostStop, pos diag.Pos, what string) error {
 	at := pos
-	if s.file != "" && s.line > 0 {
+	// A stop in code without a file (tri's stand-ins, eval and exec's
+	// "<string>") is placed where the evaluation began.
+	if s.file != "" && !strings.HasPrefix(s.file, "<") && s.line > 0 {
 		at = diag.Pos{File: s.file, Line: s.line, Col: 1}
 		if s.file == h.sf.Path {
 			at = h.linePos(s.line)
