@@ -111,7 +111,8 @@ func TestDotPositionsGenerated(t *testing.T) {
 // TestDotPositionsBuild interprets every kernel of the seed range (its
 // outputs in the generator's intervals) and builds it for sm_80 and sm_90a:
 // on sm_90a every dot of a kernel meant for wgmma is one (wgmma.mma_async
-// and no mma.sync); on sm_80 none is.
+// and no mma.sync), and its loop is pipelined at 2 to 4 stages; on sm_80 no
+// dot is a wgmma.
 func TestDotPositionsBuild(t *testing.T) {
 	dir := t.TempDir()
 	for _, k := range dotKernels() {
@@ -138,6 +139,11 @@ func TestDotPositionsBuild(t *testing.T) {
 				assert.False(t, wgmma, "seed %d: wgmma at sm_80", k.Seed)
 			case k.Wgmma:
 				assert.True(t, wgmma && !mma, "seed %d (%s): at sm_90a, wgmma %v, mma.sync %v:\n%s", k.Seed, strings.Join(k.Features, ", "), wgmma, mma, k.Source)
+				// A loop of 2 to 4 stages whose b operands are all loaded in
+				// it is software-pipelined: its copies run ahead.
+				if k.has("stagesN") && !k.has("invariant-b") {
+					assert.Contains(t, cuda, "cp.async", "seed %d (%s): not pipelined at sm_90a:\n%s", k.Seed, strings.Join(k.Features, ", "), k.Source)
+				}
 			}
 		}
 	}
