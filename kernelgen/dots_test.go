@@ -141,8 +141,11 @@ func TestDotPositionsBuild(t *testing.T) {
 				assert.True(t, wgmma && !mma, "seed %d (%s): at sm_90a, wgmma %v, mma.sync %v:\n%s", k.Seed, strings.Join(k.Features, ", "), wgmma, mma, k.Source)
 				// A loop of 2 to 4 stages whose b operands are all loaded in
 				// it is software-pipelined: its copies run ahead.
+				// (The copy helpers are printed only where a kernel uses
+				// them; the prelude's comments name cp.async too.)
+				copies := strings.Contains(cuda, "cp.async.commit_group") || strings.Contains(cuda, "cp.async.bulk")
 				if k.has("stagesN") && !k.has("invariant-b") {
-					assert.Contains(t, cuda, "cp.async", "seed %d (%s): not pipelined at sm_90a:\n%s", k.Seed, strings.Join(k.Features, ", "), k.Source)
+					assert.True(t, copies, "seed %d (%s): not pipelined at sm_90a:\n%s", k.Seed, strings.Join(k.Features, ", "), k.Source)
 				}
 			}
 		}
