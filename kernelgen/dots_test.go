@@ -110,8 +110,8 @@ func TestDotPositionsGenerated(t *testing.T) {
 
 // TestDotPositionsBuild interprets every kernel of the seed range (its
 // outputs in the generator's intervals) and builds it for sm_80 and sm_90a:
-// on sm_90a every dot of a kernel meant for wgmma is one (wgmma.mma_async
-// and no mma.sync), and its loop is pipelined at 2 to 4 stages; on sm_80 no
+// on sm_90a every dot of a kernel meant for wgmma is one (the instructions
+// wgmma.mma_async.sync and no mma.sync, not the prelude's comments), and its loop is pipelined at 2 to 4 stages; on sm_80 no
 // dot is a wgmma.
 func TestDotPositionsBuild(t *testing.T) {
 	dir := t.TempDir()
@@ -133,7 +133,7 @@ func TestDotPositionsBuild(t *testing.T) {
 				continue
 			}
 			cuda := b.String()
-			wgmma, mma := strings.Contains(cuda, "wgmma.mma_async"), strings.Contains(cuda, "mma.sync.aligned")
+			wgmma, mma := strings.Contains(cuda, "wgmma.mma_async.sync"), strings.Contains(cuda, "mma.sync.aligned")
 			switch {
 			case arch == "sm_80":
 				assert.False(t, wgmma, "seed %d: wgmma at sm_80", k.Seed)
