@@ -111,8 +111,8 @@ func TestDotPositionsGenerated(t *testing.T) {
 // TestDotPositionsBuild interprets every kernel of the seed range (its
 // outputs in the generator's intervals) and builds it for sm_80 and sm_90a:
 // on sm_90a every dot of a kernel meant for wgmma is one (the instructions
-// wgmma.mma_async.sync and no mma.sync, not the prelude's comments), and its loop is pipelined at 2 to 4 stages; on sm_80 no
-// dot is a wgmma.
+// wgmma.mma_async.sync and no mma.sync, not the prelude's comments), and
+// its loop is pipelined at 2 to 4 stages; on sm_80 no dot is a wgmma.
 func TestDotPositionsBuild(t *testing.T) {
 	dir := t.TempDir()
 	for _, k := range dotKernels() {
