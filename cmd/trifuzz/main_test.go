@@ -69,10 +69,10 @@ func TestRunClang(t *testing.T) {
 }
 
 // fakeClang writes a clang that passes a kernel only where it is compiled
-// for arch and its CUDA holds wgmma.mma_async (wgmma) or does not (!wgmma).
+// for arch and its CUDA holds the wgmma instruction (wgmma) or does not.
 func fakeClang(t *testing.T, arch string, wgmma bool) string {
 	t.Helper()
-	want := "grep -q wgmma.mma_async \"$last\""
+	want := "grep -q wgmma.mma_async.sync \"$last\""
 	if !wgmma {
 		want = "! " + want
 	}
