@@ -20,16 +20,13 @@ package frontend
 // itself through imports is an error, not a loop.
 
 import (
-	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/internal/regfile"
 )
 
 // Loader finds, parses and caches the modules of one compilation.
@@ -255,58 +252,17 @@ func (l *Loader) read(path, name string, isPkg bool, root string) *module {
 }
 
 // maxModuleBytes bounds the size of a module file, as hosteval's
-// MaxSourceBytes bounds the kernel file's: far above any module, far below
-// what would exhaust memory.
-const maxModuleBytes = 64 << 20
+// MaxSourceBytes bounds the kernel file's.
+const maxModuleBytes = regfile.MaxSourceBytes
 
 // readModule reads a module file with the checks hosteval.ReadSource makes
-// on the kernel file (hosteval imports frontend, so it cannot be called
-// here): what is not a regular file, and a file over maxModuleBytes, is
-// refused before it is read. find takes only regular files, but the file
-// may be replaced between its Stat and this read, so the file is opened
-// without waiting (opening a FIFO waits for a writer) and what was opened
-// is checked.
+// on the kernel file: what is not a regular file, and a file over
+// maxModuleBytes, is refused before it is read. find takes only regular
+// files, but the file may be replaced between its Stat and this read, so
+// regfile opens it without waiting (opening a FIFO waits for a writer) and
+// checks what it opened.
 func readModule(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", fileKind(fi.Mode()))
-	}
-	if fi.Size() > maxModuleBytes {
-		return nil, fmt.Errorf("%d bytes is too large for a source file (at most %d MiB)", fi.Size(), maxModuleBytes>>20)
-	}
-	// The file may grow while it is read: read one byte past the limit to
-	// tell.
-	text, err := io.ReadAll(io.LimitReader(f, maxModuleBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(text) > maxModuleBytes {
-		return nil, fmt.Errorf("too large for a source file (at most %d MiB)", maxModuleBytes>>20)
-	}
-	return text, nil
-}
-
-// fileKind names what a file that is not a regular file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
+	return regfile.ReadSource(path, maxModuleBytes)
 }
 
 // pkg is the package that relative imports in m start from.

@@ -7,15 +7,16 @@ package hosteval
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/tri-lang/tri/internal/regfile"
 )
 
 // MaxSourceBytes bounds the size of a source file: far above any kernel
 // file, far below what would exhaust memory.
-const MaxSourceBytes = 64 << 20
+const MaxSourceBytes = regfile.MaxSourceBytes
 
 // ReadSource reads a kernel or module source file. What is not a regular
 // file (a directory, a FIFO that would block, /dev/zero that never ends) and
@@ -23,32 +24,12 @@ const MaxSourceBytes = 64 << 20
 // CRLF and lone CR line ends become LF, as Python's universal newlines
 // make them, so that lines and columns are the file's.
 func ReadSource(path string) ([]byte, error) {
-	fi, err := os.Stat(path) // not Open: opening a FIFO blocks
+	text, err := regfile.ReadSource(path, MaxSourceBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, Usage(fmt.Errorf("%s: no such file", path))
+	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, Usage(fmt.Errorf("%s: no such file", path))
-		}
-		return nil, Usage(err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, Usage(fmt.Errorf("%s: not a regular file (%s)", path, FileKind(fi.Mode())))
-	}
-	if fi.Size() > MaxSourceBytes {
-		return nil, Usage(fmt.Errorf("%s: %d bytes is too large for a source file (at most %d MiB)", path, fi.Size(), MaxSourceBytes>>20))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, Usage(err)
-	}
-	defer f.Close()
-	// The file may have grown since Stat: read one byte past the limit to
-	// tell.
-	text, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
-	if err != nil {
-		return nil, Usage(err)
-	}
-	if len(text) > MaxSourceBytes {
-		return nil, Usage(fmt.Errorf("%s: too large for a source file (at most %d MiB)", path, MaxSourceBytes>>20))
+		return nil, Usage(fmt.Errorf("%s: %w", path, err))
 	}
 	return NormalizeNewlines(text), nil
 }
@@ -64,19 +45,7 @@ func NormalizeNewlines(text []byte) []byte {
 }
 
 // FileKind names what a file that is not a regular file is.
-func FileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
-}
+func FileKind(m fs.FileMode) string { return regfile.Kind(m) }
 
 // CheckOutput refuses, as bad input, an output that is one of the inputs
 // (the same file once links are resolved, as os.SameFile compares them):

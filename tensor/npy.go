@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/tri-lang/tri/diag"
+	"github.com/tri-lang/tri/internal/regfile"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -215,16 +216,9 @@ func npyDescr(t *Tensor) (string, []byte, error) {
 func LoadNPY(path string) (*Tensor, error) {
 	// A FIFO or a device would block (even at open) or never end: only
 	// regular files are read, and their size bounds the shape.
-	st, err := os.Stat(path)
+	f, st, err := regfile.Open(path)
 	if err != nil {
-		return nil, diag.Errorf(diag.Pos{File: path}, diag.CodeIO, "%v", unwrapPathError(err))
-	}
-	if !st.Mode().IsRegular() {
-		return nil, diag.Errorf(diag.Pos{File: path}, diag.CodeIO, "not a regular file (%s)", fileKind(st.Mode()))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, diag.Errorf(diag.Pos{File: path}, diag.CodeIO, "%v", unwrapPathError(err))
+		return nil, diag.Errorf(diag.Pos{File: path}, diag.CodeIO, "%v", err)
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
@@ -258,19 +252,4 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// fileKind names what a file that is not a regular file is.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
 }
