@@ -241,16 +241,7 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 // keep the next load behind it). off is the C expression of element e's
 // byte offset in the stage.
 func (e *emitter) stageElements(ld *ir.Value, isA bool, es int, stage, off string) {
-	ptr, mask := ld.Args[0], ld.Args[1]
-	l := e.layoutOf(ptr)
-	pred := "true"
-	if mask != nil {
-		pred = e.expr(mask, "e")
-	}
-	what := "b"
-	if isA {
-		what = "a"
-	}
+	ptr, l, pred, what := e.stagedLoad(ld, isA)
 	t := "unsigned " + cUnsigned(es)
 	e.w.line("// %s, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)", what)
 	e.w.line("%s tri_%s_elems[%d];", t, what, l.Elems)

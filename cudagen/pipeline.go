@@ -1068,21 +1068,30 @@ TRI_DEV void tri_cp_async_4n(unsigned int dst, const void* src, int n) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
 }`
 
+// stagedLoad is what the writers of a stage need of load ld (a if isA,
+// else b): its pointer tile and layout, the C expression of element e's
+// mask ("true" where it has none), and the operand's name for comments
+// and C names.
+func (e *emitter) stagedLoad(ld *ir.Value, isA bool) (ptr *ir.Value, l *dist, pred, what string) {
+	ptr, mask := ld.Args[0], ld.Args[1]
+	l = e.layoutOf(ptr)
+	pred = "true"
+	if mask != nil {
+		pred = e.expr(mask, "e")
+	}
+	what = "b"
+	if isA {
+		what = "a"
+	}
+	return ptr, l, pred, what
+}
+
 // stageCopies writes the copies of load ld (a if isA, else b) into the
 // stage: w elements of es bytes at a time with cp.async, zero-filled where
 // masked off, or element by element through registers when w is 1. off is
 // the C expression of element e's byte offset in the stage.
 func (e *emitter) stageCopies(ld *ir.Value, isA bool, w, es int, stage, off string) {
-	ptr, mask := ld.Args[0], ld.Args[1]
-	l := e.layoutOf(ptr)
-	pred := "true"
-	if mask != nil {
-		pred = e.expr(mask, "e")
-	}
-	what := "b"
-	if isA {
-		what = "a"
-	}
+	ptr, l, pred, what := e.stagedLoad(ld, isA)
 	if w == 1 {
 		bits := 8 * es
 		e.w.line("// %s, element by element (no 4-byte run is contiguous, aligned and under one mask)", what)
