@@ -123,14 +123,24 @@ func guardOf(ctx py.Context) *guard {
 	return g
 }
 
-var installOnce sync.Once
+var (
+	installOnce sync.Once
+	// installed is set, under installOnce, where gpython is linked.
+	installed bool
+)
 
 // installCallGuard wraps gpython's entry points for running a Python
 // function and resuming a generator, so that each polls its session's
 // guard and counts its depth, and replaces str's constructor. It runs before any session of this package
-// runs code, so the writes happen before every read that matters.
-func installCallGuard() {
+// runs code, so the writes happen before every read that matters; it
+// reports whether gpython is linked at all, read under the same Once, as
+// sessions start concurrently (a survey builds kernels side by side).
+func installCallGuard() bool {
 	installOnce.Do(func() {
+		if py.NewContext == nil || py.Compile == nil || py.VmEvalCode == nil {
+			return
+		}
+		installed = true
 		installAllocChecks()
 		evalCode, runFrame := py.VmEvalCode, py.VmRunFrame
 		py.VmEvalCode = func(ctx py.Context, code *py.Code, globals, locals py.StringDict, args []py.Object, kws py.StringDict, defs []py.Object, kwdefs py.StringDict, closure py.Tuple) (py.Object, error) {
@@ -167,6 +177,7 @@ func installCallGuard() {
 			return runFrame(f)
 		}
 	})
+	return installed
 }
 
 // begin prepares g for an evaluation.

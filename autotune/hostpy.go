@@ -348,10 +348,9 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 	if timeout <= 0 {
 		timeout = defaultHostTimeout
 	}
-	if py.NewContext == nil || py.Compile == nil || py.VmEvalCode == nil {
+	if !installCallGuard() {
 		return nil, errNoInterpreter
 	}
-	installCallGuard()
 	h := &hostPython{sf: sf, loaded: map[*frontend.HostFunc]bool{}, timeout: timeout, done: host.Done, guard: &guard{maxHeap: maxHostHeap},
 		mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
