@@ -162,6 +162,13 @@ func Read(src *Source, fn *frontend.Func, arch func() string, host Host) (*Tunin
 			continue
 		}
 		h, err := t.readHeuristics(dc, text, pos)
+		if name, path, ok := t.host.foreignName(err); ok {
+			// FlagGems' runtime.get_heuristic_config("op"): as for an
+			// autotune, the launch gives what the heuristics would set.
+			t.warnf(dc.Pos, "@triton.heuristics: its arguments need %s (%s), which tri does not run; "+
+				"the decorator is skipped and the launch gives the values it would set", name, path)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
