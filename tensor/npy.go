@@ -49,7 +49,12 @@ var npyCodes = map[ir.Kind]string{
 // ReadNPY reads one array in .npy format (versions 1.0, 2.0 and 3.0) from r.
 // Big-endian data is converted to little-endian; Fortran-order arrays are
 // rejected. r is read exactly up to the end of the array's data.
-func ReadNPY(r io.Reader) (*Tensor, error) { return readNPY(r, -1) }
+func ReadNPY(r io.Reader) (*Tensor, error) {
+	if r == nil {
+		return nil, errors.New("tensor: ReadNPY of a nil reader")
+	}
+	return readNPY(r, -1)
+}
 
 // readNPY reads a .npy file of fileSize bytes (-1: not known), so that a shape
 // that needs more data than the file has is reported before any is read.
@@ -142,6 +147,9 @@ func readNPY(r io.Reader, fileSize int64) (*Tensor, error) {
 // fit in 1.0's 16-bit length). bfloat16, which NumPy lacks, is written as
 // float32 values.
 func WriteNPY(w io.Writer, t *Tensor) error {
+	if w == nil {
+		return errors.New("tensor: WriteNPY to a nil writer")
+	}
 	descr, data, err := npyDescr(t)
 	if err != nil {
 		return err
@@ -185,6 +193,9 @@ func pad(n int) int { return (n + 63) / 64 * 64 }
 
 // npyDescr returns the descr of t's kind and the bytes to write.
 func npyDescr(t *Tensor) (string, []byte, error) {
+	if t == nil {
+		return "", nil, errors.New("no tensor to write (nil)")
+	}
 	if want := t.NumElements() * t.ElemSize(); len(t.Data) != want {
 		return "", nil, fmt.Errorf("tensor %v holds %d bytes, want %d", t, len(t.Data), want)
 	}

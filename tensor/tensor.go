@@ -17,11 +17,39 @@ type Tensor struct {
 	Data  []byte
 }
 
-// New allocates a zeroed tensor.
+// New allocates a zeroed tensor. It is for shapes the caller has already
+// checked: a negative dimension, or a shape whose size in bytes overflows
+// int, panics with a message naming the shape. Make returns that as an
+// error instead.
 func New(k ir.Kind, shape ...int) *Tensor {
-	t := &Tensor{Kind: k, Shape: append([]int(nil), shape...)}
-	t.Data = make([]byte, t.NumElements()*k.Bytes())
+	t, err := Make(k, shape...)
+	if err != nil {
+		panic(err)
+	}
 	return t
+}
+
+// Make allocates a zeroed tensor of kind k and the given shape (rank 0 for
+// no dimensions), or reports a shape no tensor can have: a negative
+// dimension, or more bytes than an int counts (without the check such a
+// shape's product wraps, and New(k, 1<<40, 1<<40) held no elements).
+func Make(k ir.Kind, shape ...int) (*Tensor, error) {
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return nil, fmt.Errorf("tensor: negative dimension %d in shape %v", d, shape)
+		}
+		if d != 0 && n > math.MaxInt/d {
+			return nil, fmt.Errorf("tensor: shape %v has more elements than an int counts", shape)
+		}
+		n *= d
+	}
+	if b := k.Bytes(); b > 1 && n > math.MaxInt/b {
+		return nil, fmt.Errorf("tensor: a %s tensor of shape %v has more bytes than an int counts", ir.Scalar(k).PyName(), shape)
+	}
+	t := &Tensor{Kind: k, Shape: append([]int(nil), shape...)}
+	t.Data = make([]byte, n*k.Bytes())
+	return t, nil
 }
 
 // NumElements is the product of the shape (1 for rank 0).
