@@ -29,6 +29,20 @@ Exit codes: 0 success; 1 a failed check, a kernel error or no GPU for a GPU
 command; 2 bad input (usage, missing file, bad source, launch line or --let).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          unknownCommand,
+		// cobra sets this default only on its own path to suggestions.
+		SuggestionsMinimumDistance: 2,
+	}
+	// --version prints what tri version prints, as most tools' --version
+	// does; cobra's own Version field would print a fixed template, without
+	// what is found of CUDA.
+	showVersion := root.Flags().Bool("version", false, "print tri's version and what it finds of CUDA (as tri version)")
+	root.RunE = func(c *cobra.Command, args []string) error {
+		if *showVersion {
+			printVersion(c)
+			return nil
+		}
+		return c.Help()
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return hosteval.Usage(err) })
 	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newSurvey(), newVersion())
@@ -231,11 +245,29 @@ func newVersion() *cobra.Command {
 		Use:   "version",
 		Short: "Print tri's version and what it finds of CUDA",
 		Args:  exactArgs(0, "version"),
-		Run: func(c *cobra.Command, args []string) {
-			fmt.Fprintf(c.OutOrStdout(), "tri %s\n", version.Version)
-			fmt.Fprintln(c.OutOrStdout(), launch.RuntimeSummary())
-		},
+		Run:   func(c *cobra.Command, args []string) { printVersion(c) },
 	}
+}
+
+// printVersion writes tri's version and what it finds of CUDA, for both
+// tri version and tri --version.
+func printVersion(c *cobra.Command) {
+	fmt.Fprintf(c.OutOrStdout(), "tri %s\n", version.Version)
+	fmt.Fprintln(c.OutOrStdout(), launch.RuntimeSummary())
+}
+
+// unknownCommand refuses the arguments left to the root command, which
+// name no subcommand, as bad input (exit 2), suggesting the command meant
+// as cobra does when the root has no Run.
+func unknownCommand(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return usageError("%s", msg)
 }
 
 func optional(args []string, i int) string {

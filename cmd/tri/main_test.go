@@ -36,6 +36,20 @@ func TestVersion(t *testing.T) {
 	assert.Contains(t, out, "tri 0.")
 }
 
+// TestVersionFlag: tri --version prints what tri version prints; tri with
+// a word that names no command is bad input that suggests the command.
+func TestVersionFlag(t *testing.T) {
+	want, _, code := tri(t, "version")
+	require.Equal(t, 0, code)
+	out, stderr, code := tri(t, "--version")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, want, out)
+
+	_, stderr, code = tri(t, "buidl", "../../samples/add.tri")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `unknown command "buidl" for "tri"; did you mean build?`)
+}
+
 func TestCheck(t *testing.T) {
 	out, _, code := tri(t, "check", "../../samples/helpers.tri", "--dump=ast")
 	require.Equal(t, 0, code)
