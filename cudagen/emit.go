@@ -15,6 +15,10 @@ import (
 
 // Generate lowers k to one self-contained CUDA C translation unit.
 func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
+	if k == nil {
+		// The recovery below names k's file, so a nil kernel is caught first.
+		return nil, fmt.Errorf("cudagen.Generate: no kernel (nil)")
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if s, ok := r.(stopped); ok {

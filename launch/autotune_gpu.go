@@ -27,6 +27,7 @@ import (
 // returns the launch prepared with it. Progress goes to o.Stderr. A launch
 // of a kernel without @triton.autotune is returned as it is.
 func (p *Prepared) Autotune(o *Options) (_ *Prepared, err error) {
+	o = o.orDefault()
 	defer p.sourced(&err)
 	if p.setup == nil || p.setup.autotune() == nil {
 		return p, nil

@@ -47,8 +47,13 @@ type BenchResult struct {
 // before every timed repetition, as triton.testing.do_bench does.
 const l2FlushBytes = 256 << 20
 
-// BenchFile times path's launch lines on the GPU and prints a table.
+// BenchFile times path's launch lines on the GPU and prints a table. A nil
+// o or b means the defaults.
 func BenchFile(path, line string, o *Options, b *BenchOptions) ([]BenchResult, error) {
+	o = o.orDefault()
+	if b == nil {
+		b = &BenchOptions{}
+	}
 	if b.Plot != "" && b.DrawPlot == nil {
 		return nil, hosteval.Usage(fmt.Errorf("--plot %s: no plotter given (BenchOptions.DrawPlot)", b.Plot))
 	}

@@ -14,7 +14,8 @@ import (
 )
 
 // Options are the settings of the command line's compiling commands, also
-// usable from Go. The zero value plus Stdout/Stderr is a sensible default.
+// usable from Go. The zero value plus Stdout/Stderr is a sensible default;
+// a nil *Options is the zero value (no output, no bounds).
 type Options struct {
 	NumWarps, NumStages int // override the launch line's; 0: keep
 	Config              int // autotune config index; -1: tune
@@ -53,6 +54,16 @@ type Options struct {
 	// ctx ends the compiling phases at the command's --timeout (see
 	// withDeadline); nil: no deadline.
 	ctx context.Context
+}
+
+// orDefault is o, or for nil the zero Options: every exported function
+// that takes Options reads a nil one as the defaults, so that a Go caller
+// who wants none can pass nil.
+func (o *Options) orDefault() *Options {
+	if o == nil {
+		return &Options{}
+	}
+	return o
 }
 
 func (o *Options) stdout() io.Writer {

@@ -4,6 +4,7 @@ package launch
 // kernel file, binding a launch line and specializing the kernel.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -132,6 +133,7 @@ type Prepared struct {
 // fill those the launch leaves out; with o.Config -1 the first config that
 // specializes stands in (quietly) until Autotune picks the fastest.
 func Prepare(path, line string, o *Options) (_ *Prepared, err error) {
+	o = o.orDefault()
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -151,8 +153,12 @@ func Prepare(path, line string, o *Options) (_ *Prepared, err error) {
 // heuristics the meta-parameters they set, and then goes the same way as
 // tri build.
 func PrepareValues(sf *SourceFile, fn *frontend.Func, tuning *autotune.Tuning, l *hosteval.Launch, env *hosteval.Env, o *Options) (_ *Prepared, err error) {
+	o = o.orDefault()
 	if err := o.check(); err != nil {
 		return nil, err
+	}
+	if sf == nil || sf.File == nil || fn == nil || l == nil || env == nil {
+		return nil, errors.New("launch.PrepareValues: want a parsed file, its kernel, a launch and an environment (one is nil)")
 	}
 	s := &launchSetup{sf: sf, l: l, env: env, fn: fn, tuning: tuning}
 	defer s.sourced(&err)

@@ -31,6 +31,7 @@ import (
 // the arguments of its autotune and heuristics decorators, printing
 // warnings to o.Stderr and the AST under --dump=ast.
 func CheckFile(path string, o *Options) (err error) {
+	o = o.orDefault()
 	if err := checkDumps(o.Dump, []string{"ast"}); err != nil {
 		return err
 	}
@@ -66,6 +67,7 @@ func CheckFile(path string, o *Options) (err error) {
 // BuildFile writes the CUDA C of one specialization, from -k/--signature or
 // from a launch line (empty: the file's recorded launch).
 func BuildFile(path, line string, o *Options) error {
+	o = o.orDefault()
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -157,6 +159,7 @@ func printResources(o *Options, k *ir.Kernel, res *cudagen.Result, arch string) 
 // earlier tuning) unless o.Config picks a config; --interpret and --check
 // take config o.Config, default 0.
 func RunFile(path, line string, o *Options) (err error) {
+	o = o.orDefault()
 	if o.Interpret || o.Check {
 		o = o.untuned()
 	}

@@ -140,8 +140,18 @@ func moveErr(err error, move func(diag.Pos) diag.Pos) {
 // of an integer, as FMA contraction may put it), or "" for
 // the default: exact for integers and bools, 4 ulp for floats.
 func CompareTensors(name string, got, want *tensor.Tensor, tolerance string) error {
+	if got == nil || want == nil {
+		return fmt.Errorf("%s: no tensor to compare (got %v, want %v)", name, got, want)
+	}
 	if got.Kind != want.Kind || !ir.Shape(got.Shape).Equal(want.Shape) {
 		return fmt.Errorf("%s: got %v, want %v", name, got, want)
+	}
+	// Tensors built in Go may hold fewer bytes than their shape needs;
+	// reading elements past the end would panic.
+	for _, t := range []*tensor.Tensor{got, want} {
+		if n := t.NumElements() * t.ElemSize(); len(t.Data) != n {
+			return fmt.Errorf("%s: tensor %v holds %d bytes, want %d", name, t, len(t.Data), n)
+		}
 	}
 	ulps, atol, err := parseTolerance(tolerance, got.Kind.IsFloat())
 	if err != nil {

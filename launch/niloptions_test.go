@@ -1,0 +1,39 @@
+package launch
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/ir"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// A nil *Options is the zero Options: each entry point runs as with
+// &Options{} (these panicked on the nil pointer before).
+func TestNilOptionsAreDefaults(t *testing.T) {
+	add := filepath.Join("..", "samples", "add.tri")
+	assert.NoError(t, CheckFile(add, nil))
+	assert.NoError(t, BuildFile(add, "", nil))
+	p, err := Prepare(add, "", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "add_kernel", p.Kernel.Name)
+	// Without a GPU RunFile fails with the driver's error, with one it
+	// runs: either way it returns rather than panics.
+	_ = RunFile(add, "", nil)
+	_, err = BenchFile(filepath.Join(t.TempDir(), "none.tri"), "", nil, nil)
+	assert.Error(t, err)
+}
+
+func TestPrepareValuesNilParts(t *testing.T) {
+	_, err := PrepareValues(nil, nil, nil, nil, nil, nil)
+	assert.ErrorContains(t, err, "one is nil")
+}
+
+func TestCompareNilAndShortTensors(t *testing.T) {
+	assert.ErrorContains(t, CompareTensors("out", nil, nil, ""), "out: no tensor to compare")
+	assert.ErrorContains(t, CompareTensors("out", tensor.New(ir.Int32, 2), nil, ""), "no tensor to compare")
+	short := &tensor.Tensor{Kind: ir.Float32, Shape: []int{4}, Data: make([]byte, 8)}
+	assert.ErrorContains(t, CompareTensors("out", short, tensor.New(ir.Float32, 4), ""), "holds 8 bytes, want 16")
+}
