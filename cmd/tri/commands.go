@@ -155,6 +155,9 @@ func newRun() *cobra.Command {
 		Use:   "run FILE 'LAUNCH' [--let NAME=EXPR]... [--save NAME=F.npy]... [--interpret | --check]",
 		Short: "Launch a kernel on the GPU (or interpret it on the CPU)",
 		Long: `Launch a kernel on the GPU, or with --interpret run it on the CPU.
+TRITON_INTERPRET=1 in the environment means --interpret, as it makes Triton
+interpret kernels (--interpret=false overrides it; --check, which needs the
+GPU, is refused under it).
 
 --let binds names, in order: numbers; load("x.npy", dtype=...); randn(*shape,
 dtype=...), rand, randint(lo, hi, *shape, dtype=...), zeros, ones, empty
@@ -184,6 +187,9 @@ interpreter cannot run, runs on the GPU only, with a warning):
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
 			if o.Interpret && o.Check {
+				if !c.Flags().Changed("interpret") {
+					return usageError("--check runs the kernel on the GPU too, but TRITON_INTERPRET=%s asks for the interpreter only: unset TRITON_INTERPRET (or give --interpret=false) to check", os.Getenv("TRITON_INTERPRET"))
+				}
 				return usageError("--interpret and --check exclude each other")
 			}
 			return launch.RunFile(args[0], optional(args, 1), o)
@@ -194,7 +200,7 @@ interpreter cannot run, runs on the GPU only, with a warning):
 	f.StringArrayVar(&o.Lets, "let", nil, "bind NAME=EXPR (repeatable, evaluated in order)")
 	f.StringArrayVar(&o.Saves, "save", nil, "write tensor NAME to F.npy after the launch (repeatable)")
 	f.StringVar(&o.SaveInputs, "save-inputs", "", "write every bound tensor to DIR/NAME.npy before the launch")
-	f.BoolVar(&o.Interpret, "interpret", false, "run on the CPU interpreter instead of the GPU")
+	f.BoolVar(&o.Interpret, "interpret", envBool(os.Getenv("TRITON_INTERPRET")), "run on the CPU interpreter instead of the GPU (default: TRITON_INTERPRET)")
 	f.BoolVar(&o.Check, "check", false, "run on the GPU and the interpreter and compare")
 	return c
 }
@@ -216,9 +222,15 @@ again; --compare adds more launch lines to the same table. --plot draws them
 as a PNG: one line per launch line over the sweep values, in TFLOP/s or GB/s
 if asked for, else milliseconds. A kernel under @triton.autotune is tuned
 first, as tri run does (or takes the cached choice), unless --config I
-picks a config.`,
+picks a config. bench times the GPU only: under TRITON_INTERPRET=1, which
+asks for the interpreter, it refuses to run.`,
 		Args: rangeArgs(1, 2, "bench FILE ['LAUNCH']"),
 		RunE: func(c *cobra.Command, args []string) error {
+			// Timing the interpreter would measure nothing a kernel's user
+			// wants, and timing the GPU would ignore what was asked for.
+			if v := os.Getenv("TRITON_INTERPRET"); envBool(v) {
+				return usageError("tri bench times kernels on the GPU, but TRITON_INTERPRET=%s asks for the CPU interpreter: unset TRITON_INTERPRET to bench (or use tri run, which interprets under it)", v)
+			}
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
 			b.Warmup = time.Duration(warmup * float64(time.Millisecond))
 			b.Rep = time.Duration(rep * float64(time.Millisecond))

@@ -130,3 +130,32 @@ func TestRootFlagAndTriPath(t *testing.T) {
 	_, stderr, code = tri(t, build...)
 	assert.Equal(t, 0, code, stderr)
 }
+
+// TestTritonInterpretEnv: TRITON_INTERPRET=1 makes run interpret, as it
+// makes Triton; --interpret=false overrides it; --check and bench, which
+// need the GPU, are refused with a message that names the variable.
+func TestTritonInterpretEnv(t *testing.T) {
+	t.Setenv("TRITON_INTERPRET", "1")
+	_, stderr, code := tri(t, "run", "../../samples/add.tri")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "ran in the interpreter")
+
+	_, stderr, code = tri(t, "run", "../../samples/add.tri", "--check")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--check runs the kernel on the GPU too, but TRITON_INTERPRET=1 asks for the interpreter only")
+
+	_, stderr, code = tri(t, "bench", "../../samples/add.tri")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "tri bench times kernels on the GPU, but TRITON_INTERPRET=1 asks for the CPU interpreter")
+
+	help, _, _ := tri(t, "run", "--help")
+	assert.Contains(t, help, "TRITON_INTERPRET=1 in the environment means --interpret")
+
+	// Explicit flags win over the environment: no interpreter line.
+	_, stderr, _ = tri(t, "run", "../../samples/add.tri", "--interpret=false")
+	assert.NotContains(t, stderr, "ran in the interpreter")
+
+	t.Setenv("TRITON_INTERPRET", "0")
+	_, stderr, _ = tri(t, "run", "../../samples/add.tri")
+	assert.NotContains(t, stderr, "ran in the interpreter")
+}
