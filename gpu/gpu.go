@@ -56,7 +56,11 @@ func TargetArch(arch string) string {
 
 // DeviceTarget is the architecture tri compiles for on device d: its own,
 // with the "a" variant on sm_90 (Hopper's wgmma needs sm_90a), as Triton.
+// A nil d has no architecture: "".
 func DeviceTarget(d *nvrtc.Device) string {
+	if d == nil {
+		return ""
+	}
 	if a := d.Arch(); a != "sm_90" {
 		return a
 	}
@@ -96,6 +100,10 @@ type Compiled struct {
 // maxCachedMaps bounds Compiled.tmapCache; past it the cache starts over.
 const maxCachedMaps = 256
 
+// errNoKernel answers a nil kernel (or CUDA) given to the functions that
+// compile one, which would otherwise stop on the nil pointer.
+var errNoKernel = errors.New("gpu: no kernel or no generated CUDA (nil)")
+
 // scratchBuffer is a device buffer of scratch memory.
 type scratchBuffer struct {
 	ptr   nvrtc.DevicePtr
@@ -104,6 +112,9 @@ type scratchBuffer struct {
 
 // GenerateCUDA lowers k to CUDA C for arch.
 func GenerateCUDA(k *ir.Kernel, arch string, lineInfo bool) (*cudagen.Result, error) {
+	if k == nil {
+		return nil, errNoKernel
+	}
 	res, err := cudagen.Generate(k, cudagen.Options{Arch: arch, LineInfo: lineInfo})
 	if err != nil {
 		return nil, fmt.Errorf("generating CUDA for %s: %w", k.Name, err)
@@ -115,6 +126,9 @@ func GenerateCUDA(k *ir.Kernel, arch string, lineInfo bool) (*cudagen.Result, er
 // the disk cache, to a cubin or, for a JIT target, to PTX, rewriting error
 // logs to point at the kernel's source lines.
 func CompileCUDA(k *ir.Kernel, res *cudagen.Result, t Target, lineInfo bool) (*nvrtc.Program, bool, error) {
+	if k == nil || res == nil {
+		return nil, false, errNoKernel
+	}
 	return compileWith(k, res, compileOptions(k, t, lineInfo), func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
 		return nvrtc.CompileCached(nvrtc.DefaultCache(), src, opt)
 	})
@@ -125,6 +139,9 @@ func CompileCUDA(k *ir.Kernel, res *cudagen.Result, t Target, lineInfo bool) (*n
 // that the log holds ptxas's resource report. It needs no GPU: the report
 // is of arch's own code, also for a target older than the GPU.
 func CompileReport(k *ir.Kernel, res *cudagen.Result, arch string, lineInfo bool) (*nvrtc.Program, error) {
+	if k == nil || res == nil {
+		return nil, errNoKernel
+	}
 	opt := compileOptions(k, Target{Arch: arch}, lineInfo)
 	prog, _, err := compileWith(k, res, opt, func(src string, opt nvrtc.CompileOptions) (*nvrtc.Program, bool, error) {
 		prog, err := nvrtc.Compile(src, opt)
@@ -155,6 +172,9 @@ func jitOptions(k *ir.Kernel, lineInfo bool) nvrtc.JITOptions {
 // mapping a rejection's log to the source.
 func compileWith(k *ir.Kernel, res *cudagen.Result, opt nvrtc.CompileOptions,
 	compile func(string, nvrtc.CompileOptions) (*nvrtc.Program, bool, error)) (*nvrtc.Program, bool, error) {
+	if k == nil || res == nil {
+		return nil, false, errNoKernel
+	}
 	if err := nvrtc.LoadNVRTC(); err != nil {
 		return nil, false, fmt.Errorf("%w: %v", ErrNoGPU, err)
 	}
@@ -185,6 +205,9 @@ func Compile(k *ir.Kernel, lineInfo bool) (*Compiled, error) {
 // GPU (Compiled.Target.JIT); one the GPU cannot run is refused with an
 // error wrapping ErrTarget (see ResolveTarget).
 func CompileFor(k *ir.Kernel, arch string, lineInfo bool) (*Compiled, error) {
+	if k == nil {
+		return nil, errNoKernel
+	}
 	dev, err := Device()
 	if err != nil {
 		return nil, err
@@ -261,6 +284,9 @@ func (c *Compiled) LaunchOn(stream *nvrtc.Stream, grid [3]int, args ...Arg) erro
 // (Triton's launch_pdl=True), which may overlap the kernel before it in
 // the stream until it runs tl.extra.cuda.gdc_wait.
 func (c *Compiled) LaunchEx(stream *nvrtc.Stream, grid [3]int, pdl bool, args ...Arg) error {
+	if c.Kernel == nil || c.fn == nil {
+		return errors.New("gpu: launch of a Compiled that Compile did not make")
+	}
 	if len(args) != len(c.Kernel.Params) {
 		return fmt.Errorf("%s takes %d runtime arguments, got %d", c.Kernel.Name, len(c.Kernel.Params), len(args))
 	}
@@ -483,6 +509,12 @@ func NewTensors(dev *nvrtc.Device) *Tensors {
 // Upload returns the device copy of t, allocating and filling it the first
 // time.
 func (d *Tensors) Upload(t *tensor.Tensor) (nvrtc.DevicePtr, error) {
+	if t == nil {
+		return 0, errors.New("gpu: Upload of no tensor (nil)")
+	}
+	if d.dev == nil {
+		return 0, errors.New("gpu: Upload to Tensors without a device (make them with NewTensors)")
+	}
 	if p, ok := d.ptrs[t]; ok {
 		return p, nil
 	}
