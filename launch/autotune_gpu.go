@@ -28,6 +28,9 @@ import (
 // of a kernel without @triton.autotune is returned as it is.
 func (p *Prepared) Autotune(o *Options) (_ *Prepared, err error) {
 	o = o.orDefault()
+	if err := p.ready(); err != nil {
+		return nil, err
+	}
 	defer p.sourced(&err)
 	if p.setup == nil || p.setup.autotune() == nil {
 		return p, nil

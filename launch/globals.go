@@ -10,7 +10,11 @@ import "github.com/tri-lang/tri/frontend"
 // KernelGlobals returns the module-level globals that the evaluation of
 // fn's launch sees (hosteval.Env.UseGlobals): sf's literal and constexpr
 // globals, then those that fn's parameter defaults read from elsewhere.
+// A nil sf or fn contributes none.
 func KernelGlobals(sf *SourceFile, fn *frontend.Func) []*frontend.Global {
+	if sf == nil || sf.File == nil || fn == nil {
+		return nil
+	}
 	return append(append([]*frontend.Global(nil), sf.File.Globals...), defaultGlobals(fn)...)
 }
 

@@ -124,6 +124,9 @@ func (p *Prepared) interpArgs() ([]interp.Arg, interp.Options, error) {
 
 // Interpret runs the launch on the CPU, updating the bound tensors in place.
 func (p *Prepared) Interpret(timeout time.Duration) (err error) {
+	if err := p.ready(); err != nil {
+		return err
+	}
 	defer p.sourced(&err)
 	args, opts, err := p.interpArgs()
 	if err != nil {

@@ -37,3 +37,18 @@ func TestCompareNilAndShortTensors(t *testing.T) {
 	short := &tensor.Tensor{Kind: ir.Float32, Shape: []int{4}, Data: make([]byte, 8)}
 	assert.ErrorContains(t, CompareTensors("out", short, tensor.New(ir.Float32, 4), ""), "holds 8 bytes, want 16")
 }
+
+func TestNilKernelsAndZeroPrepared(t *testing.T) {
+	assert.Nil(t, KernelGlobals(nil, nil))
+	_, err := ParseSignature(nil, "*fp32")
+	assert.ErrorContains(t, err, "no kernel (nil)")
+	assert.NoError(t, (&Options{NumWarps: 3}).CheckFlags(nil), "nil changed: no flag given")
+	var p Prepared
+	assert.ErrorContains(t, p.Interpret(0), "Prepare or PrepareValues did not make")
+	_, err = p.RunGPU(false)
+	assert.ErrorContains(t, err, "did not make")
+	_, _, err = p.Upload()
+	assert.ErrorContains(t, err, "did not make")
+	_, err = p.Autotune(nil)
+	assert.ErrorContains(t, err, "did not make")
+}

@@ -106,9 +106,13 @@ func checkDumps(dumps, kinds []string) error {
 }
 
 // CheckFlags validates the options the command line set (changed reports
-// whether a flag was given), as the launch line's num_warps= and
-// num_stages= are: a bad value is bad input, never silently replaced.
+// whether a flag was given; nil: none was), as the launch line's
+// num_warps= and num_stages= are: a bad value is bad input, never
+// silently replaced.
 func (o *Options) CheckFlags(changed func(flag string) bool) error {
+	if changed == nil {
+		return nil
+	}
 	bad := func(flag, why string) error { return hosteval.Usage(fmt.Errorf("--%s: %s", flag, why)) }
 	if changed("num-warps") {
 		if why := bind.NumWarpsProblem(int64(o.NumWarps)); why != "" {

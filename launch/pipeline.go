@@ -270,6 +270,15 @@ func (s *launchSetup) sourced(err *error) {
 	hosteval.AttachSource(err, hosteval.LaunchSource, s.l.Src)
 }
 
+// ready reports a Prepared that Prepare did not make (a zero struct), which
+// Interpret, RunGPU, Upload and Autotune cannot run.
+func (p *Prepared) ready() error {
+	if p.Kernel == nil || p.Bound == nil || p.Env == nil {
+		return errors.New("launch: a Prepared that Prepare or PrepareValues did not make (no kernel, binding or environment)")
+	}
+	return nil
+}
+
 // sourced attaches the texts of the file and the launch line to err.
 func (p *Prepared) sourced(err *error) {
 	if p.setup != nil {

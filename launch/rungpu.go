@@ -14,6 +14,9 @@ import (
 // copies the bound tensors to the GPU, launches once, waits, and copies
 // them back.
 func (p *Prepared) RunGPU(lineInfo bool) (_ *gpu.Compiled, err error) {
+	if err := p.ready(); err != nil {
+		return nil, err
+	}
 	defer p.sourced(&err)
 	c, err := p.compile(lineInfo)
 	if err != nil {
@@ -117,6 +120,9 @@ func (p *Prepared) fillPointerTable(dt *gpu.Tensors, v hosteval.Value) error {
 // Upload copies the launch's tensors to the GPU and returns the kernel's
 // arguments for Compiled.Launch, and a function that frees the copies.
 func (p *Prepared) Upload() ([]gpu.Arg, func(), error) {
+	if err := p.ready(); err != nil {
+		return nil, nil, err
+	}
 	dev, err := gpu.Device()
 	if err != nil {
 		return nil, nil, err

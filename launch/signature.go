@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,6 +21,9 @@ import (
 // literal (a number, True/False, a quoted string, None or a dtype name).
 // Errors are placed in the text, named "--signature".
 func ParseSignature(fn *frontend.Func, sig string) (_ sema.Signature, err error) {
+	if fn == nil {
+		return sema.Signature{}, errors.New("launch.ParseSignature: no kernel (nil)")
+	}
 	const src = "--signature"
 	defer hosteval.AttachSource(&err, src, sig)
 	entries := splitTopLevel(sig)
