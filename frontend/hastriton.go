@@ -21,8 +21,41 @@ func (p *fileParser) underTriton(c *chunk) bool {
 	if a == nil || a.Kind != ArmIf || a.Pos.Col != 1 {
 		return false
 	}
-	call, ok := a.Test.(*Call)
-	return ok && len(call.Args) == 0 && tritonGuards[resolveName(p.file.Aliases, dottedName(call.Func))]
+	return p.isTritonGuard(a.Test)
+}
+
+// isTritonGuard reports whether test is a call of a tritonGuards function,
+// or an and of operands one of which is: the arm's kernels exist only
+// where the whole condition holds, so tri, which reads them, reads the
+// arm's configs as Python has them where it does
+// (torch_version_at_least("2.10.0") and has_triton()).
+func (p *fileParser) isTritonGuard(test Expr) bool {
+	switch t := test.(type) {
+	case *Call:
+		return len(t.Args) == 0 && tritonGuards[resolveName(p.file.Aliases, dottedName(t.Func))]
+	case *BoolOp:
+		if t.Op != "and" {
+			return false
+		}
+		for _, v := range t.Values {
+			if p.isTritonGuard(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tritonGuardBody returns the chunks of the first arm of top-level chunk
+// c if c is an if whose condition is a triton guard; nil otherwise.
+func (p *fileParser) tritonGuardBody(c *chunk) []*chunk {
+	if c.indent != 0 || len(c.lines) < 2 || leadingIdent(c.first(p.text)) != "if" {
+		return nil
+	}
+	if !p.isTritonGuard(p.armTest(c, "if")) {
+		return nil
+	}
+	return splitChunksAt(p.text, c.lines[1:], c.lines[1].indent)
 }
 
 // dedent removes n columns of indentation from every line of text.

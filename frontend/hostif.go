@@ -21,10 +21,15 @@ import (
 // hostIfs records, as host definitions, the module-level if and try
 // statements of top (the file's top-level chunks) whose arms hold only
 // assignments to names (and pass or a docstring): not if __name__ ==
-// "__main__": main().
+// "__main__": main(). Those directly in the arm of a top-level if
+// has_triton(): are recorded too, as its assignments are (underTriton).
 func (p *fileParser) hostIfs(top []*chunk) {
 	for i := 0; i < len(top); i++ {
 		c := top[i]
+		if body := p.tritonGuardBody(c); body != nil {
+			p.hostIfs(body)
+			continue
+		}
 		if kw := leadingIdent(strings.TrimLeft(c.first(p.text), " \t")); kw != "if" && kw != "try" {
 			continue
 		}
@@ -63,7 +68,7 @@ func (p *fileParser) hostIf(c *chunk) {
 		return
 	}
 	p.file.HostStmts = append(p.file.HostStmts, &HostFunc{Name: names[0], Binds: names,
-		Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: 1}, Source: text, Assign: true})
+		Pos: diag.Pos{File: p.file.Name, Line: c.line, Col: c.indent + 1}, Source: dedent(text, c.indent), Assign: true})
 }
 
 // assignsOnly reports whether every statement of an if chain is an

@@ -88,7 +88,6 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 	}
 	chunks := p.expand(top, nil, 0)
 	file.body, file.text = p.joinContinuations(chunks), p.text
-	p.hostIfs(top)
 	kinds := make([]chunkKind, len(chunks))
 	for i, c := range chunks {
 		kinds[i] = p.classify(c)
@@ -96,6 +95,7 @@ func Parse(name string, src []byte) (file *File, diags *diag.List) {
 			p.guard(c, p.importChunk)
 		}
 	}
+	p.hostIfs(top) // after the imports: an if has_triton(): guard is known by the aliases
 	for i, c := range chunks {
 		switch {
 		case kinds[i] == kindAssign:
