@@ -256,7 +256,7 @@ func (ck *checker) resolvePath(p string, pos diag.Pos) {
 		return // reported at the parent
 	}
 	d := ck.diags.Errorf(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
-	if s := suggest(name, memberNames(parent)); s != "" {
+	if s := suggestMember(parent, name); s != "" {
 		d.WithSuggestion("did you mean %s.%s?", shortPath(parent), s)
 	}
 }

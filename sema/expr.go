@@ -196,7 +196,7 @@ func (c *compiler) modulePath(path string, pos diag.Pos) *val {
 		return c.errorf(pos, diag.CodeUnsupported, "%s", msg)
 	}
 	d := c.errorAt(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
-	if s := suggest(name, memberNames(parent)); s != "" {
+	if s := suggestMember(parent, name); s != "" {
 		d.WithSuggestion("did you mean %s.%s?", shortPath(parent), s)
 	}
 	return invalid

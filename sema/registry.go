@@ -130,6 +130,24 @@ func memberNames(parent string) []string {
 	return out
 }
 
+// suggestMember returns the member of the module parent that name was
+// likely meant to be, or "". Under tl, a dtype spelled as Triton's
+// signatures, numpy or torch spell it (fp32, i32, bf16, half), or as MLIR
+// and so Triton's IR dumps do (f32, f16), is the tl dtype it names, however
+// far its letters are from that name's.
+func suggestMember(parent, name string) string {
+	if parent == "triton.language" {
+		mlir := name
+		if rest, ok := strings.CutPrefix(name, "f"); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			mlir = "fp" + rest
+		}
+		if d, ok := ir.ParseDType(mlir); ok && !d.IsPtr() {
+			return d.PyName()
+		}
+	}
+	return suggest(name, memberNames(parent))
+}
+
 func sortedJoin(names []string) string {
 	sort.Strings(names)
 	return strings.Join(names, ", ")
