@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/tri-lang/tri/diag"
 )
@@ -60,11 +61,15 @@ func withSource(err error, name, text string) error {
 	return &sourcedError{err, name, text}
 }
 
+// errNoLaunch answers a nil launch or expression given to Env's methods,
+// which would otherwise stop on the nil pointer.
+var errNoLaunch = errors.New("hosteval: no launch or expression to evaluate (nil)")
+
 // AttachSource is withSource for a deferred call on a named result.
 // Line ends are normalised as the source's reader does, so that the line
 // shown is the one a position names.
 func AttachSource(err *error, name, text string) {
-	if *err != nil {
+	if err != nil && *err != nil {
 		*err = withSource(*err, name, string(NormalizeNewlines([]byte(text))))
 	}
 }
@@ -82,8 +87,15 @@ func sourcesOf(err error) diag.Sources {
 }
 
 // PrintError writes err for a person: diagnostics with their source line and
-// a caret, other errors on one line, prefixed with "tri: ".
+// a caret, other errors on one line, prefixed with "tri: ". A nil err
+// prints nothing; a nil w is os.Stderr.
 func PrintError(w io.Writer, err error) {
+	if err == nil {
+		return
+	}
+	if w == nil {
+		w = os.Stderr
+	}
 	var d *diag.Diagnostic
 	var l *diag.List
 	if errors.As(err, &d) || errors.As(err, &l) {

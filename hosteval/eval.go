@@ -29,6 +29,9 @@ const maxDepth = 64
 // Eval evaluates an expression of a launch line (an argument, a grid) over
 // the bindings. Errors are diagnostics placed at the expression's position.
 func (e *Env) Eval(x frontend.Expr, src *Source) (_ Value, err error) {
+	if x == nil {
+		return Value{}, errNoLaunch
+	}
 	if src != nil {
 		defer AttachSource(&err, src.Name, src.Text)
 	}
@@ -36,9 +39,13 @@ func (e *Env) Eval(x frontend.Expr, src *Source) (_ Value, err error) {
 	return e.eval(x, nil)
 }
 
-// Errf makes a bad-input error placed at n.
+// Errf makes a bad-input error placed at n (nil: placed nowhere).
 func Errf(n frontend.Node, format string, args ...any) error {
-	return Usage(diag.Errorf(n.Position(), diag.CodeLaunch, format, args...))
+	var at diag.Pos
+	if n != nil {
+		at = n.Position()
+	}
+	return Usage(diag.Errorf(at, diag.CodeLaunch, format, args...))
 }
 
 func (e *Env) eval(x frontend.Expr, sc scope) (Value, error) {

@@ -14,6 +14,9 @@ var maxGrid = [3]int64{1<<31 - 1, 65535, 65535}
 // arguments by name, with num_warps and num_stages; see Bound.Meta), or a
 // name bound to either. Errors are placed in the launch line.
 func (e *Env) Grid(l *Launch, meta map[string]Value) (_ [3]int, err error) {
+	if l == nil {
+		return [3]int{}, errNoLaunch
+	}
 	defer AttachSource(&err, LaunchSource, l.Src)
 	defer e.begin(len(e.names))()
 	v, err := e.eval(l.Grid, nil)

@@ -102,8 +102,12 @@ func (e *Env) Let(spec string) (err error) {
 	return nil
 }
 
-// Set binds name to v directly, as Let does after evaluating.
+// Set binds name to v directly, as Let does after evaluating. A zero Env
+// (not made by NewEnv) gets its maps here.
 func (e *Env) Set(name string, v Value) {
+	if e.vals == nil || e.index == nil {
+		e.vals, e.index = map[string]Value{}, map[string]int{}
+	}
 	if _, ok := e.index[name]; !ok {
 		e.index[name] = len(e.names)
 		e.names = append(e.names, name)

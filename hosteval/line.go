@@ -118,6 +118,9 @@ func col(x frontend.Node) int {
 // as tutorial 06 passes its launch options) and adds their keys to
 // l.Kwargs, each as d['key'], so that errors point at the dict.
 func (e *Env) ExpandKwargs(l *Launch) (err error) {
+	if l == nil {
+		return errNoLaunch
+	}
 	defer AttachSource(&err, LaunchSource, l.Src)
 	seen := map[string]bool{}
 	for _, kw := range l.Kwargs {
