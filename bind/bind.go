@@ -9,6 +9,7 @@
 package bind
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -62,6 +63,10 @@ func WithConfig(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, config m
 	return With(fn, l, e, func(b *Binding) error { return b.Fill(config) })
 }
 
+// errNoBinding answers the methods of a Binding that With did not make,
+// which has no kernel to bind to.
+var errNoBinding = errors.New("bind: a Binding that With did not make (no kernel)")
+
 // Binding is a launch's arguments on their way to a Bound: the values given
 // so far, by parameter index.
 type Binding struct {
@@ -81,6 +86,9 @@ type Binding struct {
 // then fills or sets meta-parameters (the autotune config, heuristics)
 // before defaults are applied and the values specialized.
 func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Binding) error) (_ *Bound, err error) {
+	if fn == nil || l == nil || e == nil {
+		return nil, errors.New("bind: want a kernel, a launch and an environment (one is nil)")
+	}
 	defer hosteval.AttachSource(&err, hosteval.LaunchSource, l.Src)
 	defer e.Begin()()
 	endPos := diag.Pos{File: hosteval.LaunchSource, Line: 1, Col: max(l.EndCol, 1)}
@@ -236,6 +244,9 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 
 // Fill gives the parameters not given yet the values of config, by name.
 func (b *Binding) Fill(config map[string]hosteval.Value) error {
+	if b.fn == nil && len(config) > 0 {
+		return errNoBinding
+	}
 	for _, name := range slices.Sorted(maps.Keys(config)) {
 		v := config[name]
 		i := b.index(name)
@@ -251,6 +262,9 @@ func (b *Binding) Fill(config map[string]hosteval.Value) error {
 
 // Set gives parameter name the value v, given or not (as heuristics do).
 func (b *Binding) Set(name string, v hosteval.Value) error {
+	if b.fn == nil {
+		return errNoBinding
+	}
 	i := b.index(name)
 	if i < 0 {
 		return hosteval.Usage(diag.Errorf(b.EndPos, diag.CodeArgs, "a heuristic sets '%s', which is not a parameter of %s()", name, b.fn.Name))
@@ -263,6 +277,9 @@ func (b *Binding) Set(name string, v hosteval.Value) error {
 // parameters not given where they evaluate.
 func (b *Binding) Named() map[string]hosteval.Value {
 	out := map[string]hosteval.Value{}
+	if b.fn == nil {
+		return out
+	}
 	for i, p := range b.fn.Params {
 		switch {
 		case b.given[i]:
@@ -404,6 +421,9 @@ func constexprOf(v hosteval.Value) (sema.Constexpr, error) {
 
 // ParamNames lists fn's parameter names in order.
 func ParamNames(fn *frontend.Func) []string {
+	if fn == nil {
+		return nil
+	}
 	out := make([]string, len(fn.Params))
 	for i, p := range fn.Params {
 		out[i] = p.Name
