@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tri-lang/tri/benchplot"
-	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/launch"
 	"github.com/tri-lang/tri/version"
 )
@@ -44,7 +43,7 @@ command; 2 bad input (usage, missing file, bad source, launch line or --let).`,
 		}
 		return c.Help()
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return hosteval.Usage(err) })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newSurvey(), newVersion())
 	return root
 }

@@ -159,3 +159,25 @@ func TestTritonInterpretEnv(t *testing.T) {
 	_, stderr, _ = tri(t, "run", "../../samples/add.tri")
 	assert.NotContains(t, stderr, "ran in the interpreter")
 }
+
+// TestFlagSuggestions: an unknown flag close to one of the command's names
+// it; one that belongs to other commands names them; others are left
+// alone, and every such error is bad input.
+func TestFlagSuggestions(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "../../samples/add.tri", "--interpet"}, "unknown flag: --interpet; did you mean --interpret?"},
+		{[]string{"run", "../../samples/add.tri", "--num-warp", "4"}, "unknown flag: --num-warp; did you mean --num-warps?"},
+		{[]string{"--verison"}, "unknown flag: --verison; did you mean --version?"},
+		{[]string{"build", "../../samples/add.tri", "--interpret"}, "unknown flag: --interpret (a flag of tri run, not of tri build)"},
+		{[]string{"bench", "../../samples/add.tri", "--save", "x=x.npy"}, "unknown flag: --save (a flag of tri run, not of tri bench)"},
+		{[]string{"run", "../../samples/add.tri", "--bogus"}, "unknown flag: --bogus\n"},
+		{[]string{"run", "../../samples/add.tri", "--let"}, "flag needs an argument: --let\n"},
+	} {
+		_, stderr, code := tri(t, c.args...)
+		assert.Equal(t, 2, code, "%v", c.args)
+		assert.Contains(t, stderr, c.want, "%v", c.args)
+	}
+}
