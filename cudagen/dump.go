@@ -16,6 +16,9 @@ import (
 // its accesses; values whose operand changes layout through shared memory
 // are marked, and the last line counts them.
 func DumpLayouts(w io.Writer, k *ir.Kernel, arch string) error {
+	if w == nil || k == nil || k.Body == nil {
+		return fmt.Errorf("cudagen.DumpLayouts: want a writer and a kernel with a body (one is nil)")
+	}
 	p, err := newPlan(k, arch, Options{}.tma())
 	if err != nil {
 		return err
