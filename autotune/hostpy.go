@@ -302,6 +302,55 @@ cuda = _Cuda()
 version = _Version()
 
 
+# torch.finfo and torch.iinfo of the stand-in dtypes, with torch's values
+# (module-level constants such as FlagGems' torch.finfo(torch.float32).min).
+class _Info:
+    def __init__(self, dtype, bits, min, max, eps=None, tiny=None):
+        self.dtype = dtype
+        self.bits = bits
+        self.min = min
+        self.max = max
+        if eps is not None:
+            self.eps = eps
+            self.tiny = tiny
+            self.smallest_normal = tiny
+            self.resolution = eps
+
+
+# name: (bits, max, eps, tiny); fp8 ones from their exponent bias and
+# mantissa width, as torch has them.
+_FINFO = {
+    'float16': (16, 65504.0, 0.0009765625, 6.103515625e-05),
+    'bfloat16': (16, 3.3895313892515355e+38, 0.0078125, 1.1754943508222875e-38),
+    'float32': (32, 3.4028234663852886e+38, 1.1920928955078125e-07, 1.1754943508222875e-38),
+    'float64': (64, 1.7976931348623157e+308, 2.220446049250313e-16, 2.2250738585072014e-308),
+    'float8_e4m3fn': (8, 448.0, 0.125, 0.015625),
+    'float8_e5m2': (8, 57344.0, 0.25, 6.103515625e-05),
+    'float8_e4m3fnuz': (8, 240.0, 0.125, 0.0078125),
+    'float8_e5m2fnuz': (8, 57344.0, 0.25, 3.0517578125e-05),
+}
+
+_IINFO = {'int8': 8, 'int16': 16, 'int32': 32, 'int64': 64, 'uint8': 8, 'uint16': 16, 'uint32': 32, 'uint64': 64}
+
+
+def finfo(type=None):
+    name = 'float32' if type is None else getattr(type, 'torch_name', None)
+    if name not in _FINFO:
+        raise TypeError('torch.finfo() requires a floating point input type, not %r' % (type,))
+    bits, mx, eps, tiny = _FINFO[name]
+    return _Info(name, bits, -mx, mx, eps, tiny)
+
+
+def iinfo(type):
+    name = getattr(type, 'torch_name', None)
+    if name not in _IINFO:
+        raise TypeError('torch.iinfo() requires an integer input type, not %r' % (type,))
+    bits = _IINFO[name]
+    if name[0] == 'u':
+        return _Info(name, bits, 0, (1 << bits) - 1)
+    return _Info(name, bits, -(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+
+
 # PyTorch's default: host code that picks configs for deterministic runs
 # (mamba's autotune_configs) takes the ordinary ones.
 def are_deterministic_algorithms_enabled():
