@@ -78,7 +78,7 @@ func (t *Tensor) String() string {
 }
 
 // Float returns element i as float64 (integers converted exactly where they
-// fit).
+// fit). Like indexing a slice, it panics when i is outside the tensor.
 func (t *Tensor) Float(i int) float64 {
 	b := t.Data[i*t.ElemSize():]
 	switch t.Kind {
@@ -114,7 +114,8 @@ func (t *Tensor) Float(i int) float64 {
 }
 
 // Int returns element i as int64 (bit pattern for unsigned 64-bit; floats
-// truncated toward zero).
+// truncated toward zero). Like indexing a slice, it panics when i is
+// outside the tensor.
 func (t *Tensor) Int(i int) int64 {
 	b := t.Data[i*t.ElemSize():]
 	switch t.Kind {

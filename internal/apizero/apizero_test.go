@@ -1,0 +1,203 @@
+package apizero
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tri-lang/tri/bind"
+	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/gpu"
+	"github.com/tri-lang/tri/hosteval"
+	"github.com/tri-lang/tri/launch"
+	"github.com/tri-lang/tri/tensor"
+)
+
+// api lists, per package (its folder from the module root), its exported
+// functions and the exported types whose methods are called.
+var api = []struct {
+	dir   string
+	funcs map[string]any
+	types []reflect.Type
+}{
+	{"launch", map[string]any{
+		"BenchFile": launch.BenchFile, "BuildFile": launch.BuildFile, "CheckFile": launch.CheckFile,
+		"CompareTensors": launch.CompareTensors, "KernelGlobals": launch.KernelGlobals,
+		"ParseFile": launch.ParseFile, "ParseSampleHeader": launch.ParseSampleHeader,
+		"ParseSignature": launch.ParseSignature, "Prepare": launch.Prepare,
+		"PrepareValues": launch.PrepareValues, "ReadSample": launch.ReadSample,
+		"RunFile": launch.RunFile, "RuntimeSummary": launch.RuntimeSummary,
+	}, []reflect.Type{reflect.TypeFor[launch.BenchOptions](), reflect.TypeFor[launch.BenchResult](), reflect.TypeFor[launch.Options](), reflect.TypeFor[launch.Outcome](), reflect.TypeFor[launch.Prepared](), reflect.TypeFor[launch.Sample](), reflect.TypeFor[launch.SourceFile]()}},
+	{"gpu", map[string]any{
+		"AssertionError": gpu.AssertionError, "Compile": gpu.Compile, "CompileCUDA": gpu.CompileCUDA,
+		"CompileFor": gpu.CompileFor, "CompileReport": gpu.CompileReport, "Device": gpu.Device,
+		"DeviceTarget": gpu.DeviceTarget, "FlushOutput": gpu.FlushOutput,
+		"GenerateCUDA": gpu.GenerateCUDA, "NewTensors": gpu.NewTensors,
+		"ResolveTarget": gpu.ResolveTarget, "Synchronize": gpu.Synchronize, "TargetArch": gpu.TargetArch,
+	}, []reflect.Type{reflect.TypeFor[gpu.Arg](), reflect.TypeFor[gpu.Compiled](), reflect.TypeFor[gpu.Target](), reflect.TypeFor[gpu.Tensors]()}},
+	{"tensor", map[string]any{
+		"BF16Bits": tensor.BF16Bits, "BF16Float": tensor.BF16Float, "LoadNPY": tensor.LoadNPY,
+		"Make": tensor.Make, "New": tensor.New, "ReadNPY": tensor.ReadNPY,
+		"SaveNPY": tensor.SaveNPY, "WriteNPY": tensor.WriteNPY,
+	}, []reflect.Type{reflect.TypeFor[tensor.Tensor]()}},
+	{"cudagen", map[string]any{
+		"CheckArch": cudagen.CheckArch, "DumpLayouts": cudagen.DumpLayouts, "Generate": cudagen.Generate,
+		"Lowers": cudagen.Lowers, "LowersLibdevice": cudagen.LowersLibdevice,
+		"ReservedNames": cudagen.ReservedNames,
+	}, []reflect.Type{reflect.TypeFor[cudagen.Blocked](), reflect.TypeFor[cudagen.Options](), reflect.TypeFor[cudagen.Param](), reflect.TypeFor[cudagen.Result](), reflect.TypeFor[cudagen.RowAxis](), reflect.TypeFor[cudagen.Slice](), reflect.TypeFor[cudagen.TensorMap]()}},
+	{"hosteval", map[string]any{
+		"ArchDevice": hosteval.ArchDevice, "AttachSource": hosteval.AttachSource,
+		"BoolValue": hosteval.BoolValue, "CheckBlockShape": hosteval.CheckBlockShape,
+		"CheckOutput": hosteval.CheckOutput, "DTypeValue": hosteval.DTypeValue,
+		"DescValue": hosteval.DescValue, "ErrAt": hosteval.ErrAt, "Errf": hosteval.Errf,
+		"ExitCode": hosteval.ExitCode, "FileKind": hosteval.FileKind, "FloatValue": hosteval.FloatValue,
+		"IntValue": hosteval.IntValue, "LetSource": hosteval.LetSource, "NewEnv": hosteval.NewEnv,
+		"NormalizeNewlines": hosteval.NormalizeNewlines, "Numeric": hosteval.Numeric,
+		"ParseExpr": hosteval.ParseExpr, "ParseLaunch": hosteval.ParseLaunch, "Plural": hosteval.Plural,
+		"PrintError": hosteval.PrintError, "ReadSource": hosteval.ReadSource, "StrValue": hosteval.StrValue,
+		"TensorValue": hosteval.TensorValue, "TupleValue": hosteval.TupleValue, "Usage": hosteval.Usage,
+	}, []reflect.Type{reflect.TypeFor[hosteval.Descriptor](), reflect.TypeFor[hosteval.DeviceInfo](), reflect.TypeFor[hosteval.Env](), reflect.TypeFor[hosteval.Lambda](), reflect.TypeFor[hosteval.Launch](), reflect.TypeFor[hosteval.Source](), reflect.TypeFor[hosteval.Value](), reflect.TypeFor[hosteval.ValueKind]()}},
+	{"bind", map[string]any{
+		"Args": bind.Args, "MaxNRegValue": bind.MaxNRegValue, "NumCTAsProblem": bind.NumCTAsProblem,
+		"NumStagesProblem": bind.NumStagesProblem, "NumWarpsProblem": bind.NumWarpsProblem,
+		"OrDefault": bind.OrDefault, "ParamNames": bind.ParamNames, "With": bind.With,
+		"WithConfig": bind.WithConfig,
+	}, []reflect.Type{reflect.TypeFor[bind.Binding](), reflect.TypeFor[bind.Bound]()}},
+}
+
+// skip names the calls left out, each with its reason. Nothing else needs
+// a GPU or blocks: with zero arguments every GPU entry point returns its
+// error before reaching the device, and no function reads stdin.
+var skip = map[string]string{
+	"tensor.Tensor.Float": "an element accessor without an error result: an index outside the tensor panics, as indexing a slice does (documented)",
+	"tensor.Tensor.Int":   "an element accessor without an error result: an index outside the tensor panics, as indexing a slice does (documented)",
+}
+
+// TestEveryNameListed compares the tables with the exported functions and
+// methods the packages' sources declare, so that a new one is called too.
+func TestEveryNameListed(t *testing.T) {
+	for _, pkg := range api {
+		funcs, methods := exported(t, filepath.Join("..", "..", pkg.dir))
+		for _, name := range funcs {
+			if _, ok := pkg.funcs[name]; !ok {
+				t.Errorf("%s.%s: an exported function the table in this test does not list", pkg.dir, name)
+			}
+		}
+		listed := map[string]bool{}
+		for _, typ := range pkg.types {
+			listed[typ.Name()] = true
+		}
+		for _, recv := range methods {
+			if !listed[recv] {
+				t.Errorf("%s.%s: an exported type with methods the table in this test does not list", pkg.dir, recv)
+			}
+		}
+	}
+}
+
+// exported returns the exported functions of the package in dir, and the
+// exported non-interface types that declare exported methods, sorted.
+func exported(t *testing.T, dir string) (funcs, recvs []string) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: no Go files (%v)", dir, err)
+	}
+	seen := map[string]bool{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !fd.Name.IsExported() {
+				continue
+			}
+			if fd.Recv == nil {
+				funcs = append(funcs, fd.Name.Name)
+				continue
+			}
+			recv := fd.Recv.List[0].Type
+			if star, ok := recv.(*ast.StarExpr); ok {
+				recv = star.X
+			}
+			if id, ok := recv.(*ast.Ident); ok && id.IsExported() && !seen[id.Name] {
+				seen[id.Name] = true
+				recvs = append(recvs, id.Name)
+			}
+		}
+	}
+	sort.Strings(funcs)
+	sort.Strings(recvs)
+	return funcs, recvs
+}
+
+// TestNilAndZeroArguments calls each exported function with the zero value
+// of every parameter (nil pointers, slices, maps, funcs and interfaces, ""
+// and 0), and each exported method on a zero receiver (a struct built as
+// T{} rather than by its constructor) with zero arguments too. A nil
+// pointer receiver is left out: as in Go's standard library, calling a
+// method on the nil that a failed constructor returned beside its error
+// is the caller's mistake.
+func TestNilAndZeroArguments(t *testing.T) {
+	start := time.Now()
+	for _, pkg := range api {
+		names := make([]string, 0, len(pkg.funcs))
+		for name := range pkg.funcs {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			call(t, pkg.dir+"."+name, reflect.ValueOf(pkg.funcs[name]), reflect.Value{})
+		}
+		for _, typ := range pkg.types {
+			ptr := reflect.PointerTo(typ)
+			for i := range ptr.NumMethod() {
+				m := ptr.Method(i)
+				call(t, pkg.dir+"."+typ.Name()+"."+m.Name, m.Func, reflect.New(typ))
+			}
+		}
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the calls took %v; keep this test under 10s", d)
+	}
+}
+
+// call calls fn with recv (if valid) and zero arguments, and reports a
+// panic as a failure, unless skip names the call.
+func call(t *testing.T, name string, fn, recv reflect.Value) {
+	if why, ok := skip[name]; ok {
+		t.Logf("%s: skipped: %s", name, why)
+		return
+	}
+	ft := fn.Type()
+	var args []reflect.Value
+	first := 0
+	if recv.IsValid() {
+		args = append(args, recv)
+		first = 1
+	}
+	n := ft.NumIn()
+	if ft.IsVariadic() {
+		n-- // the variadic part gets no values
+	}
+	for i := first; i < n; i++ {
+		args = append(args, reflect.Zero(ft.In(i)))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("%s: panicked on nil and zero arguments: %v", name, r)
+		}
+	}()
+	fn.Call(args)
+}
