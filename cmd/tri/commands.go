@@ -191,7 +191,14 @@ interpreter cannot run, runs on the GPU only, with a warning):
 				}
 				return usageError("--interpret and --check exclude each other")
 			}
-			return launch.RunFile(args[0], optional(args, 1), o)
+			err := launch.RunFile(args[0], optional(args, 1), o)
+			switch {
+			case o.Interpret: // already on the CPU: what failed is NVRTC for --dump=resources
+				return err
+			case o.Check:
+				return suggestInterpret(err, "--interpret instead of --check runs the kernel on the CPU interpreter alone")
+			}
+			return suggestInterpret(err, "--interpret runs the kernel on the CPU interpreter, which needs no GPU (as TRITON_INTERPRET=1 does)")
 		},
 	}
 	common(c, o)
@@ -234,7 +241,7 @@ asks for the interpreter, it refuses to run.`,
 			b.Warmup = time.Duration(warmup * float64(time.Millisecond))
 			b.Rep = time.Duration(rep * float64(time.Millisecond))
 			_, err := launch.BenchFile(args[0], optional(args, 1), o, b)
-			return err
+			return suggestInterpret(err, "tri bench times the GPU; tri run --interpret runs the kernel on the CPU interpreter, untimed")
 		},
 	}
 	common(c, o)
