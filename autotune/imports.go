@@ -14,6 +14,7 @@ import (
 	"io"
 	"math/big"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/go-python/gpython/py"
@@ -82,6 +83,11 @@ func (h *hostPython) importName(m *hostModule, name string, pos diag.Pos, what s
 	}
 	switch sym.Kind {
 	case frontend.SymPath:
+		if v, ok := h.pureImport(sym.Path); ok {
+			// import math at module level: tl.constexpr(math.sqrt(2 / math.pi))
+			m.globals[name] = v
+			return nil
+		}
 		h.foreign[name] = sym.Path
 	case frontend.SymModule:
 		// A module of the project used as a value (runtime.get_tuned_config
@@ -331,4 +337,28 @@ func Values(src *Source, arch func() string, host Host) frontend.HostEvaluator {
 		}
 		return k, nil
 	}
+}
+
+// pureModules are the modules of Python's library, as gpython has them,
+// that a module-level import binds for host code: they compute, and
+// reach nothing outside the interpreter.
+var pureModules = []string{"math", "itertools", "string", "functools", "operator"}
+
+// pureImport returns what an import of dotted path (math, math.sqrt)
+// binds, if its module is one of pureModules and has the attributes.
+func (h *hostPython) pureImport(path string) (py.Object, bool) {
+	parts := strings.Split(path, ".")
+	if !slices.Contains(pureModules, parts[0]) {
+		return nil, false
+	}
+	o, err := h.importModule(nil, py.Tuple{py.String(parts[0])}, nil)
+	if err != nil {
+		return nil, false
+	}
+	for _, attr := range parts[1:] {
+		if o, err = py.GetAttrString(o, attr); err != nil {
+			return nil, false
+		}
+	}
+	return o, true
 }
