@@ -10,6 +10,7 @@ package survey
 //     tl.where, and through the calls of other
 //     @jit functions of the file that take it as a pointer. Pointers are
 //     bound to small tensors of one element type (fp32, then fp16, then
+//     bf16 where the file's @jit functions name tl.bfloat16, then
 //     int32 for kernels of integer data: histograms, bit masks, then the
 //     other integer types the file's @jit functions name), but
 //     for pointers to indices (whose loaded values are added to an
@@ -63,8 +64,14 @@ type attempt struct {
 // flags True (a parameter that a flag makes a pointer or a number: if
 // IS_OFFSETS_TENSOR: tl.load(offsets) else: offsets).
 func attempts(file *frontend.File) []attempt {
-	out := []attempt{{"float32", "False"}, {"float16", "False"}, {"int32", "False"}}
-	for _, e := range namedIntTypes(file) {
+	out := []attempt{{"float32", "False"}, {"float16", "False"}}
+	if len(namedTypes(file, []string{"bfloat16"})) > 0 {
+		// p.to(tl.bfloat16) dotted with a loaded tile: an fp32 or fp16
+		// tile makes the dot's operands differ.
+		out = append(out, attempt{"bfloat16", "False"})
+	}
+	out = append(out, attempt{"int32", "False"})
+	for _, e := range namedTypes(file, intTypes) {
 		out = append(out, attempt{e, "False"})
 	}
 	return append(out, attempt{"float32", "True"})
@@ -74,9 +81,9 @@ func attempts(file *frontend.File) []attempt {
 // besides int32, in the order they are tried.
 var intTypes = []string{"uint32", "int64", "uint64", "int16", "uint16", "int8", "uint8"}
 
-// namedIntTypes are the intTypes that a @jit function of file names as an
-// attribute (tl.uint32, x.dtype == tl.int8), in intTypes' order.
-func namedIntTypes(file *frontend.File) []string {
+// namedTypes are the types of types that a @jit function of file names as
+// an attribute (tl.uint32, x.dtype == tl.int8), in their order.
+func namedTypes(file *frontend.File, types []string) []string {
 	named := map[string]bool{}
 	for _, fn := range file.Funcs {
 		walkExprs(fn.Body, func(x frontend.Expr) {
@@ -86,7 +93,7 @@ func namedIntTypes(file *frontend.File) []string {
 		})
 	}
 	var out []string
-	for _, e := range intTypes {
+	for _, e := range types {
 		if named[e] {
 			out = append(out, e)
 		}

@@ -48,6 +48,7 @@ func TestRun(t *testing.T) {
 		{"popcount_kernel", Built, "", "int32"},
 		{"words_kernel", Built, "", "uint32"},
 		{"shifted_kernel", Built, "", "float32"},
+		{"bf16_dot_kernel", Built, "", "bfloat16"},
 		{"broken_kernel", Failed, "parse", ""},
 		{"scaled_kernel", Failed, "tl.dot_scaled unsupported", ""},
 		{"closure_kernel", Failed, "@jit not at top level", ""},
@@ -69,8 +70,8 @@ func TestRun(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"7 built  inner_kernel[(1,)](x_ptr=x_ptr)", "25 built  inner_kernel[(1,)](x_ptr=x_ptr, y_ptr=y_ptr)"}, inner)
-	assert.Equal(t, Counts{Kernels: 13, Built: 9, Helpers: 2}, rep.Total())
-	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 2}, "elementwise": {Kernels: 7, Built: 7, Helpers: 2}, "tri": {Kernels: 1}}, rep.Folders())
+	assert.Equal(t, Counts{Kernels: 14, Built: 10, Helpers: 2}, rep.Total())
+	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 2}, "elementwise": {Kernels: 8, Built: 8, Helpers: 2}, "tri": {Kernels: 1}}, rep.Folders())
 	// A .tri file is surveyed, and every error of a kernel is recorded.
 	errs := rs["two_errors_kernel"].Errors
 	require.Len(t, errs, 2)
@@ -147,8 +148,8 @@ func TestPrintAndCSV(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, rep.Print(&out, 2))
 	text := out.String()
-	assert.Contains(t, text, "9 of 13 kernels build (69.2%)")
-	assert.Regexp(t, `(?m)^elementwise\s+7\s+7\s+100\.0\s+2$`, text)
+	assert.Contains(t, text, "10 of 14 kernels build (71.4%)")
+	assert.Regexp(t, `(?m)^elementwise\s+8\s+8\s+100\.0\s+2$`, text)
 	assert.Regexp(t, `(?m)^broken\s+2\s+5\s+40\.0\s+0$`, text)
 	// --top 2 keeps two of the three kinds.
 	assert.Equal(t, 2, strings.Count(text, "broken/"), text)
