@@ -71,3 +71,52 @@ func TestHeaderWithBOMAndLongLines(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 14, s.LaunchPos.Col)
 }
+
+// TestHeaderAfterDocstring: the header's comment lines go on after a
+// module docstring, in any of Python's spellings of one; a "# launch:"
+// line that is not in the header is not taken, and the error says why.
+func TestHeaderAfterDocstring(t *testing.T) {
+	const header = "# launch: k[(1,)](x)\n# let: x=zeros(4)\n"
+	for name, src := range map[string]string{
+		"one line":       "\"\"\"Adds vectors.\"\"\"\n" + header,
+		"several lines":  "#!/usr/bin/env python\n\"\"\"Adds vectors.\n\n# not a header: launch: no\n\"\"\"\n\n" + header,
+		"single quotes":  "'''Adds.'''  # a comment\n" + header,
+		"raw, escaped":   "r\"\"\"a \\\"\"\" b\"\"\"\n" + header,
+		"short string":   "'Adds.'\n" + header,
+		"continued":      "'Adds \\\nvectors.'\n" + header,
+		"around the doc": "# launch: k[(1,)](x)\n\"\"\"Doc.\"\"\"\n# let: x=zeros(4)\n",
+	} {
+		s, err := ParseSampleHeader("k.py", []byte(src+"import triton\n"))
+		if assert.NoError(t, err, name) {
+			assert.Equal(t, "k[(1,)](x)", s.Launch, name)
+			assert.Equal(t, []string{"x=zeros(4)"}, s.Lets, name)
+		}
+	}
+	for name, c := range map[string]struct{ src, want string }{
+		"after import": {"\"\"\"Doc.\"\"\"\nimport triton\n" + header,
+			"(the one on line 3 comes after the first statement, on line 2, where the header ends: move it above)"},
+		"in the docstring": {"\"\"\"Doc.\n\n" + header + "\"\"\"\nimport triton\n",
+			"(the one on line 3 is inside the module docstring, which is text, not comments"},
+		"second string": {"\"\"\"Doc.\"\"\"\n\"\"\"More.\"\"\"\n" + header,
+			"(the one on line 3 comes after the first statement, on line 2"},
+		"doc then code": {"\"\"\"Doc.\"\"\"; import triton\n" + header,
+			"(the one on line 2 comes after the first statement, on line 1"},
+	} {
+		_, err := ParseSampleHeader("k.py", []byte(c.src))
+		assert.ErrorContains(t, err, "k.py: no '# launch:' line in the file's leading comments "+c.want, name)
+	}
+
+	// A real run takes the header after the docstring, and reports its
+	// errors at the file's lines.
+	path := filepath.Join(t.TempDir(), "k.py")
+	body := "\"\"\"Vector addition.\n\nAs in Triton's tutorial 01.\n\"\"\"\n" +
+		"# launch: add_kernel[(triton.cdiv(n, 1024),)](x, y, output, n, BLOCK_SIZE=1024)\n" +
+		"# let: n=100\n# let: x=rand(n)\n# let: y=rand(n)\n# let: output=empty(n, dtype='nope')\n"
+	require.NoError(t, os.WriteFile(path, []byte(body+addBody(t)), 0o644))
+	err := RunFile(path, "", &Options{Interpret: true})
+	require.Error(t, err)
+	var out bytes.Buffer
+	hosteval.PrintError(&out, err)
+	assert.Contains(t, out.String(), path+":9:")
+	assert.Contains(t, out.String(), `unknown dtype "nope"`)
+}

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -37,6 +38,25 @@ type Sample struct {
 	LetPos    []diag.Pos
 }
 
+// HeaderHelp describes the header convention for the help of every command
+// that reads a kernel file, so that they all say the same.
+const HeaderHelp = `A kernel file may record a launch in its header: the comment lines before
+its first statement (a module docstring does not end the header). run,
+bench and build use it when no launch line is given:
+
+  # launch: add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
+  # let: n=98432
+  # let: x=rand(n)
+  # check: out
+  # tolerance: exact
+
+"# launch:" is a launch line as the command line takes it; each "# let:"
+binds a name as --let does, in order (a --let of the same name replaces
+that binding, and the later ones see the new value); "# check:" names the
+outputs that tests compare with Triton and between the GPU and the
+interpreter; "# tolerance:" is how close those
+comparisons want them: exact, ulp=N, or ulp=N atol=A (default: by dtype).`
+
 // ReadSample reads the header of a sample file. A file without a "# launch:"
 // line is an error.
 func ReadSample(path string) (*Sample, error) {
@@ -52,27 +72,38 @@ func ReadSample(path string) (*Sample, error) {
 }
 
 // ParseSampleHeader reads the recorded launch of a source text. Header lines
-// may appear anywhere among the leading comment lines.
+// may appear anywhere among the leading comment lines, which go on after a
+// module docstring (Python files often open with one): the header ends at
+// the first statement other than that docstring. A file without a launch
+// line is an error that says where a "# launch:" line found later in the
+// file stands, and so why it was not taken.
 func ParseSampleHeader(path string, src []byte) (*Sample, error) {
 	s := &Sample{Path: path}
 	// Python skips a UTF-8 BOM and reads CR and CRLF line ends as LF.
 	norm := hosteval.NormalizeNewlines(src)
 	text := strings.TrimPrefix(string(norm), "\uFEFF")
 	bom := len(norm) - len(text)
-	for n, raw := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	docFrom, docTo := -1, -1 // the module docstring's lines, 0-based
+	stmt := -1               // the first statement's line, where the header ends
+	for n := 0; n < len(lines); n++ {
+		raw := lines[n]
 		line := strings.TrimSpace(raw)
 		if line == "" {
 			continue
 		}
 		if !strings.HasPrefix(line, "#") {
+			if end, ok := docstringEnd(lines, n); ok && docFrom < 0 {
+				docFrom, docTo, n = n, end, end
+				continue
+			}
+			stmt = n
 			break
 		}
-		body := strings.TrimSpace(strings.TrimPrefix(line, "#"))
-		key, val, ok := strings.Cut(body, ":")
+		key, val, ok := headerLine(line)
 		if !ok {
 			continue
 		}
-		val = strings.TrimSpace(val)
 		// The value's column: its offset in the raw line, plus the BOM's
 		// bytes on the first line (columns count bytes).
 		col := strings.LastIndex(raw, val) + 1
@@ -80,7 +111,7 @@ func ParseSampleHeader(path string, src []byte) (*Sample, error) {
 			col += bom
 		}
 		pos := diag.Pos{File: path, Line: n + 1, Col: col}
-		switch strings.TrimSpace(key) {
+		switch key {
 		case "launch":
 			s.Launch, s.LaunchPos = val, pos
 		case "let":
@@ -93,9 +124,75 @@ func ParseSampleHeader(path string, src []byte) (*Sample, error) {
 		}
 	}
 	if s.Launch == "" {
-		return nil, fmt.Errorf("%s: no '# launch:' line in the file's leading comments", path)
+		msg := fmt.Sprintf("%s: no '# launch:' line in the file's leading comments", path)
+		for n, raw := range lines {
+			key, _, ok := headerLine(strings.TrimSpace(raw))
+			if !ok || key != "launch" {
+				continue
+			}
+			switch {
+			case n >= docFrom && n <= docTo:
+				msg += fmt.Sprintf(" (the one on line %d is inside the module docstring, which is text, not comments: put it on a comment line before or after the docstring)", n+1)
+			case stmt >= 0 && n > stmt:
+				msg += fmt.Sprintf(" (the one on line %d comes after the first statement, on line %d, where the header ends: move it above)", n+1, stmt+1)
+			}
+			break
+		}
+		return nil, errors.New(msg)
 	}
 	return s, nil
+}
+
+// headerLine splits a comment line "# key: value" into its key and value.
+func headerLine(line string) (key, val string, ok bool) {
+	body, ok := strings.CutPrefix(line, "#")
+	if !ok {
+		return "", "", false
+	}
+	key, val, ok = strings.Cut(strings.TrimSpace(body), ":")
+	return strings.TrimSpace(key), strings.TrimSpace(val), ok
+}
+
+// docstringEnd reports whether lines[n] starts a string literal, which as
+// the module's first statement is its docstring, and the line it ends on;
+// a literal followed by anything but a comment (an expression, a second
+// string) is not taken for one.
+func docstringEnd(lines []string, n int) (int, bool) {
+	s := strings.TrimLeft(lines[n], " \t")
+	if len(s) > 0 && strings.ContainsRune("rRuU", rune(s[0])) {
+		s = s[1:] // r"..." and u"..." are docstrings too; b"" and f"" are not
+	}
+	var quote string
+	switch {
+	case strings.HasPrefix(s, `"""`), strings.HasPrefix(s, "'''"):
+		quote = s[:3]
+	case strings.HasPrefix(s, `"`), strings.HasPrefix(s, "'"):
+		quote = s[:1]
+	default:
+		return 0, false
+	}
+	s = s[len(quote):]
+	for {
+		// A backslash escapes the next character, in raw strings too (r"\""
+		// does not end at its second quote); at a line's end it continues
+		// the literal on the next line.
+		continued := false
+		for i := 0; i < len(s); i++ {
+			switch {
+			case s[i] == '\\':
+				continued = i == len(s)-1
+				i++
+			case strings.HasPrefix(s[i:], quote):
+				rest := strings.TrimSpace(s[i+len(quote):])
+				return n, rest == "" || strings.HasPrefix(rest, "#")
+			}
+		}
+		if len(quote) == 1 && !continued || n+1 >= len(lines) {
+			return 0, false
+		}
+		n++
+		s = lines[n]
+	}
 }
 
 // mover returns the function that moves positions in the header's launch

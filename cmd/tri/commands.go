@@ -71,7 +71,12 @@ func newCheck() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Parse and resolve every @jit function of a file",
-		Args:  exactArgs(1, "check FILE"),
+		Long: `Parse and resolve every @jit function of a file, and evaluate the
+arguments of its autotune and heuristics decorators. No launch is run, so
+the header's launch is not read.
+
+` + launch.HeaderHelp,
+		Args: exactArgs(1, "check FILE"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
 			return launch.CheckFile(args[0], o)
@@ -125,7 +130,9 @@ constexpr value), or from a launch line whose arguments give the signature:
 
 Without either, the launch recorded in the file's header is used. A kernel
 under @triton.autotune is built with its first config, or the I-th with
---config I. The CUDA goes to stdout unless -o is given. No GPU is needed.`,
+--config I. The CUDA goes to stdout unless -o is given. No GPU is needed.
+
+` + launch.HeaderHelp,
 		Args: rangeArgs(1, 2, "build FILE (-k KERNEL --signature SIG | 'LAUNCH')"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
@@ -181,7 +188,9 @@ inputs and fails (exit 1) on any difference beyond this tolerance (pointer
 tables are not compared; a kernel with tl.inline_asm_elementwise, which the
 interpreter cannot run, runs on the GPU only, with a warning):
 
-` + launch.ToleranceTable,
+` + launch.ToleranceTable + `
+
+` + launch.HeaderHelp,
 		Args: rangeArgs(1, 2, "run FILE ['LAUNCH']"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Stdout, o.Stderr = c.OutOrStdout(), c.ErrOrStderr()
@@ -229,7 +238,9 @@ as a PNG: one line per launch line over the sweep values, in TFLOP/s or GB/s
 if asked for, else milliseconds. A kernel under @triton.autotune is tuned
 first, as tri run does (or takes the cached choice), unless --config I
 picks a config. bench times the GPU only: under TRITON_INTERPRET=1, which
-asks for the interpreter, it refuses to run.`,
+asks for the interpreter, it refuses to run.
+
+` + launch.HeaderHelp,
 		Args: rangeArgs(1, 2, "bench FILE ['LAUNCH']"),
 		RunE: func(c *cobra.Command, args []string) error {
 			// Timing the interpreter would measure nothing a kernel's user

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
+	"github.com/tri-lang/tri/launch"
 	"github.com/tri-lang/tri/tensor"
 )
 
@@ -215,4 +216,14 @@ func TestModernSyntaxRuns(t *testing.T) {
 	_, stderr, code = tri(t, args...)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "modern.tri:12:5: static_assert failed: BLOCK=64 must be a multiple of 128")
+}
+
+// TestHeaderHelpEverywhere: every command that reads a kernel file's
+// header, and check, explains the header convention in the same words.
+func TestHeaderHelpEverywhere(t *testing.T) {
+	for _, cmd := range []string{"check", "build", "run", "bench"} {
+		out, _, code := tri(t, cmd, "--help")
+		require.Equal(t, 0, code, cmd)
+		assert.Contains(t, out, launch.HeaderHelp, cmd)
+	}
 }
