@@ -155,7 +155,18 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 			vals[p.Name] = v
 		}
 	}
-	roundToMultiples(fn, vals, guessed)
+	fixed := map[string]string{} // values tri gives, not guessed: defaults, the first config's
+	for _, p := range fn.Params {
+		if c, ok := p.Default.(*frontend.Const); ok && c.Kind == frontend.ConstInt {
+			fixed[p.Name] = c.Int.String()
+		}
+	}
+	if tuning != nil && tuning.Autotune != nil && len(tuning.Autotune.Configs) > 0 {
+		for name, v := range tuning.Autotune.Configs[0].Meta {
+			fixed[name] = v.String()
+		}
+	}
+	roundToMultiples(fn, vals, fixed, guessed)
 	args := make([]string, len(names))
 	for i, n := range names {
 		args[i] = n + "=" + vals[n]
@@ -167,21 +178,34 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 // roundToMultiples makes the guessed integer constexprs of vals meet the
 // divisibility that fn's static asserts state (tl.static_assert(N_PAD %
 // BLOCK_N == 0)): a guess A is raised to the next multiple of B, a literal
-// or a value of vals. The asserts are applied in order, twice, so that a
-// guess raised by one assert can feed the next.
-func roundToMultiples(fn *frontend.Func, vals map[string]string, guessed map[string]bool) {
-	var rules [][2]frontend.Expr
+// or a value of vals or fixed (the first autotune config's). A guess B of
+// tl.static_assert(A <= B) (BLOCK_N <= HEAD_DIM, BLOCK_N from a config),
+// or A of B >= A, is raised to A. The asserts are applied in order, twice,
+// so that a guess raised by one assert can feed the next.
+func roundToMultiples(fn *frontend.Func, vals, fixed map[string]string, guessed map[string]bool) {
+	type rule struct {
+		a, b     frontend.Expr
+		multiple bool // a % b == 0; else a <= b
+	}
+	var rules []rule
 	walkExprs(fn.Body, func(x frontend.Expr) {
 		c, ok := x.(*frontend.Call)
 		if !ok || calleeName(c.Func) != "static_assert" || len(c.Args) == 0 {
 			return
 		}
 		cmp, ok := c.Args[0].(*frontend.Compare)
-		if !ok || len(cmp.Ops) != 1 || cmp.Ops[0] != "==" || !isZero(cmp.Rights[0]) {
+		if !ok || len(cmp.Ops) != 1 {
 			return
 		}
-		if b, ok := cmp.Left.(*frontend.Binary); ok && b.Op == "%" {
-			rules = append(rules, [2]frontend.Expr{b.X, b.Y})
+		switch cmp.Ops[0] {
+		case "==":
+			if b, ok := cmp.Left.(*frontend.Binary); ok && b.Op == "%" && isZero(cmp.Rights[0]) {
+				rules = append(rules, rule{b.X, b.Y, true})
+			}
+		case "<=":
+			rules = append(rules, rule{cmp.Left, cmp.Rights[0], false})
+		case ">=":
+			rules = append(rules, rule{cmp.Rights[0], cmp.Left, false})
 		}
 	})
 	intOf := func(x frontend.Expr) (int64, bool) {
@@ -191,21 +215,33 @@ func roundToMultiples(fn *frontend.Func, vals map[string]string, guessed map[str
 				return x.Int.Int64(), true
 			}
 		case *frontend.Name:
-			n, err := strconv.ParseInt(vals[x.ID], 10, 64)
+			v, ok := vals[x.ID]
+			if !ok {
+				v = fixed[x.ID]
+			}
+			n, err := strconv.ParseInt(v, 10, 64)
 			return n, err == nil
 		}
 		return 0, false
 	}
 	for range 2 {
 		for _, r := range rules {
-			a, ok := r[0].(*frontend.Name)
-			if !ok || !guessed[a.ID] {
+			guess := r.a // the name raised
+			if !r.multiple {
+				guess = r.b
+			}
+			g, ok := guess.(*frontend.Name)
+			if !ok || !guessed[g.ID] {
 				continue
 			}
-			av, ok1 := intOf(a)
-			bv, ok2 := intOf(r[1])
-			if ok1 && ok2 && bv > 0 && av%bv != 0 {
-				vals[a.ID] = strconv.FormatInt((av/bv+1)*bv, 10)
+			av, ok1 := intOf(r.a)
+			bv, ok2 := intOf(r.b)
+			switch {
+			case !ok1 || !ok2:
+			case r.multiple && bv > 0 && av%bv != 0:
+				vals[g.ID] = strconv.FormatInt((av/bv+1)*bv, 10)
+			case !r.multiple && av > bv:
+				vals[g.ID] = strconv.FormatInt(av, 10)
 			}
 		}
 	}

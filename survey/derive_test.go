@@ -187,6 +187,23 @@ def m(x_ptr, N_PAD: tl.constexpr, D: tl.constexpr, BLOCK_N: tl.constexpr, E: tl.
 			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
 		},
 		{
+			name: "guessed sizes raised to what static asserts bound them by",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def b(x_ptr, HEAD_DIM: tl.constexpr, W: tl.constexpr, D2: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr = 64):
+    tl.static_assert(BLOCK_N <= HEAD_DIM)
+    tl.static_assert(W >= 48)
+    tl.static_assert(BLOCK_M <= D2)
+    tl.store(x_ptr, 1.0)
+`,
+			kernel: "b",
+			line:   "b[(1,)](x_ptr=x_ptr, HEAD_DIM=64, W=48, D2=32, BLOCK_M=32)",
+			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
+		},
+		{
 			name: "a row count loaded, then divided into a loop's bound",
 			src: `
 import triton
