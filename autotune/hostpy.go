@@ -400,7 +400,10 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 	if !installCallGuard() {
 		return nil, errNoInterpreter
 	}
-	h := &hostPython{sf: sf, loaded: map[*frontend.HostFunc]bool{}, timeout: timeout, done: host.Done, guard: &guard{maxHeap: maxHostHeap},
+	// Starting the interpreter runs tri's stand-ins, not the user's code:
+	// it gets at least startTimeout, however short --timeout is (the race
+	// detector makes it slow), and --timeout bounds each evaluation after.
+	h := &hostPython{sf: sf, loaded: map[*frontend.HostFunc]bool{}, timeout: max(timeout, startTimeout), done: host.Done, guard: &guard{maxHeap: maxHostHeap},
 		mods: map[*frontend.File]*hostModule{}, foreign: map[string]string{}}
 	_, err := h.do(diag.Pos{File: sf.Path}, "starting the Python interpreter", func() (py.Object, error) {
 		opts := py.ContextOpts{}
@@ -486,8 +489,12 @@ func newHostPython(sf *Source, arch func() string, host Host, stderr io.Writer) 
 	if err != nil {
 		return nil, err
 	}
+	h.timeout = timeout
 	return h, nil
 }
+
+// startTimeout bounds starting an interpreter, which runs only tri's code.
+const startTimeout = 30 * time.Second
 
 // dtypeKinds are the dtypes the stand-ins offer: triton.language has
 // them all, torch those of torchFP8 among the fp8 types.
