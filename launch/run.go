@@ -242,6 +242,7 @@ func RunFile(path, line string, o *Options) (err error) {
 	}
 	fmt.Fprintf(o.stderr(), "%s: grid %s of %d threads ran %s in %s\n",
 		name, gridString(p.Grid), 32*p.Kernel.NumWarps, where, time.Since(start).Round(time.Millisecond))
+	p.printChecked(o.stdout())
 	return nil
 }
 

@@ -53,9 +53,10 @@ bench and build use it when no launch line is given:
 "# launch:" is a launch line as the command line takes it; each "# let:"
 binds a name as --let does, in order (a --let of the same name replaces
 that binding, and the later ones see the new value); "# check:" names the
-outputs that tests compare with Triton and between the GPU and the
-interpreter; "# tolerance:" is how close those
-comparisons want them: exact, ulp=N, or ulp=N atol=A (default: by dtype).`
+outputs that run prints a line on after the launch (dtype, shape, first
+values, min, max, NaNs) and that tests compare with Triton and between the
+GPU and the interpreter; "# tolerance:" is how close those comparisons
+want them: exact, ulp=N, or ulp=N atol=A (default: by dtype).`
 
 // ReadSample reads the header of a sample file. A file without a "# launch:"
 // line is an error.

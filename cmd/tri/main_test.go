@@ -227,3 +227,14 @@ func TestHeaderHelpEverywhere(t *testing.T) {
 		assert.Contains(t, out, launch.HeaderHelp, cmd)
 	}
 }
+
+// TestRunPrintsCheckedOutputs: a run of a file's recorded launch prints a
+// line on each output its header checks (here add.tri's output, x + y for
+// x = 0..7 and y = ones), on stdout beside the timing on stderr.
+func TestRunPrintsCheckedOutputs(t *testing.T) {
+	out, stderr, code := tri(t, "run", "--interpret", "../../samples/add.tri",
+		"--let", "n=8", "--let", "x=arange(n, dtype='float32')", "--let", "y=ones(n)")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "output: float32 (8,) [1, 2, 3, 4, 5, 6, ...] min 1 max 8\n", out)
+	assert.Contains(t, stderr, "ran in the interpreter")
+}
