@@ -236,13 +236,16 @@ func RunFile(path, line string, o *Options) (err error) {
 			return err
 		}
 	}
+	elapsed := time.Since(start)
+	// The outputs before the timing, which stays the last line (scripts
+	// read it with tail -1).
+	p.printChecked(o.stdout())
 	name := p.Kernel.Name
 	if p.Config >= 0 {
 		name += fmt.Sprintf(" (autotune config %d)", p.Config)
 	}
 	fmt.Fprintf(o.stderr(), "%s: grid %s of %d threads ran %s in %s\n",
-		name, gridString(p.Grid), 32*p.Kernel.NumWarps, where, time.Since(start).Round(time.Millisecond))
-	p.printChecked(o.stdout())
+		name, gridString(p.Grid), 32*p.Kernel.NumWarps, where, elapsed.Round(time.Millisecond))
 	return nil
 }
 
