@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tokenize
 
 import numpy as np
 import torch
@@ -38,33 +39,46 @@ import triton
 import triton.language as tl
 
 
+def header_lines(path):
+    """The comment lines before the file's first statement, a module
+    docstring not counting as one: where tri reads its header."""
+    with open(path, "rb") as f:
+        docstring = False
+        try:
+            for tok in tokenize.tokenize(f.readline):
+                if tok.type in (tokenize.ENCODING, tokenize.NL, tokenize.NEWLINE):
+                    continue
+                if tok.type == tokenize.COMMENT:
+                    yield tok.string
+                elif tok.type == tokenize.STRING and not docstring:
+                    docstring = True
+                else:
+                    return
+        except (tokenize.TokenError, SyntaxError):
+            return
+
+
 def read_header(path):
     h = {"launch": None, "let": [], "check": [], "tolerance": "", "file": None, "root": None, "triton-capability": None}
-    with open(path) as f:
-        for line in f:
-            s = line.strip()
-            if not s:
-                continue
-            if not s.startswith("#"):
-                break
-            body = s[1:].strip()
-            if ":" not in body:
-                continue
-            key, val = body.split(":", 1)
-            key, val = key.strip(), val.strip()
-            if key == "launch":
-                h["launch"] = val
-            elif key == "let":
-                h["let"].append(val)
-            elif key == "check":
-                h["check"] += val.split()
-            elif key == "tolerance":
-                h["tolerance"] = val
-            elif key in ("file", "root"):
-                h[key] = val
-            elif key == "triton-capability":
-                # the least compute capability (major) Triton runs the kernel on
-                h[key] = int(val)
+    for s in header_lines(path):
+        body = s[1:].strip()
+        if ":" not in body:
+            continue
+        key, val = body.split(":", 1)
+        key, val = key.strip(), val.strip()
+        if key == "launch":
+            h["launch"] = val
+        elif key == "let":
+            h["let"].append(val)
+        elif key == "check":
+            h["check"] += val.split()
+        elif key == "tolerance":
+            h["tolerance"] = val
+        elif key in ("file", "root"):
+            h[key] = val
+        elif key == "triton-capability":
+            # the least compute capability (major) Triton runs the kernel on
+            h[key] = int(val)
     return h
 
 
