@@ -96,9 +96,18 @@ func (m *module) decide(cond *Cond) {
 }
 
 // resolves reports whether every name arm binds by import, or by an
-// assignment of a dotted name, resolves.
+// assignment of a dotted name, resolves. A dotted name that starts with a
+// name the arm bound before (configs_dual = configs) resolves if that
+// binding does, which is checked in its turn: the arm has not run, so a
+// lookup would not find it.
 func (m *module) resolves(arm *Arm) bool {
+	bound := map[string]bool{}
 	for _, b := range arm.Binds {
+		if b.Global != nil && bound[splitDots(dottedName(b.Global.Value))[0]] {
+			bound[b.Name] = true
+			continue
+		}
+		bound[b.Name] = true
 		switch {
 		case b.Import != nil:
 			s, d := m.resolveImport(b.Import)
