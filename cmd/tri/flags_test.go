@@ -174,6 +174,9 @@ func TestFlagSuggestions(t *testing.T) {
 		{[]string{"build", "../../samples/add.tri", "--interpret"}, "unknown flag: --interpret (a flag of tri run, not of tri build)"},
 		{[]string{"bench", "../../samples/add.tri", "--save", "x=x.npy"}, "unknown flag: --save (a flag of tri run, not of tri bench)"},
 		{[]string{"run", "../../samples/add.tri", "--bogus"}, "unknown flag: --bogus\n"},
+		{[]string{"run", "../../samples/add.tri", "-interpret"}, "unknown shorthand flag: 'i' in -interpret; did you mean --interpret?"},
+		{[]string{"run", "../../samples/add.tri", "-let=n=4"}, "unknown shorthand flag: 'l' in -let=n=4; did you mean --let?"},
+		{[]string{"run", "../../samples/add.tri", "-Zq"}, "unknown shorthand flag: 'Z' in -Zq\n"},
 		{[]string{"run", "../../samples/add.tri", "--let"}, "flag needs an argument: --let\n"},
 	} {
 		_, stderr, code := tri(t, c.args...)

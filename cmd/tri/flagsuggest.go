@@ -20,6 +20,15 @@ func flagError(c *cobra.Command, err error) error {
 	if !errors.As(err, &unknown) || unknown.GetSpecifiedName() == "" {
 		return hosteval.Usage(err)
 	}
+	if group := unknown.GetSpecifiedShortnames(); group != "" {
+		// -interpret, as Go's flag package spells flags, is read as the
+		// shorthands -i -n ...: say what was meant.
+		long, _, _ := strings.Cut(group, "=")
+		if c.Flags().Lookup(long) != nil {
+			return usageError("%v; did you mean --%s?", err, long)
+		}
+		return hosteval.Usage(err)
+	}
 	name := unknown.GetSpecifiedName()
 	if s := diag.Closest(name, flagNames(c)); s != "" {
 		return usageError("%v; did you mean --%s?", err, s)
