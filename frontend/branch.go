@@ -86,6 +86,11 @@ func (m *module) decide(cond *Cond) {
 		}
 		v, known := m.eval(a.Test, 0)
 		switch {
+		case (&fileParser{file: m.file}).isTritonGuard(a.Test):
+			// if has_triton(): (and torch_version_at_least(...) and
+			// has_triton()) runs where Triton does: its kernels are the
+			// ones tri reads (hastriton.go).
+			taken = true
 		case known:
 			taken = v.truth()
 		default:
