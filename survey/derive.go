@@ -102,9 +102,10 @@ func namedTypes(file *frontend.File, types []string) []string {
 }
 
 var (
-	flagName  = regexp.MustCompile(`^(HAS|IS|USE|ENABLE|EVEN|RETURN|STORE|SAVE|OUTPUT|WITH)_|^(CAUSAL|TRAINING|REVERSE)$`)
-	blockName = regexp.MustCompile(`^(BLOCK|B[A-Z0-9]*$)`)
-	floatName = regexp.MustCompile(`(?i)(^|_)(eps|scale|sm_scale|softmax_scale)(_|$)`)
+	flagName   = regexp.MustCompile(`^(HAS|IS|USE|ENABLE|EVEN|RETURN|STORE|SAVE|OUTPUT|WITH)_|^(CAUSAL|TRAINING|REVERSE)$`)
+	blockName  = regexp.MustCompile(`^(BLOCK|B[A-Z0-9]*$)`)
+	dtypeBound = regexp.MustCompile(`(?i)_(max|min|eps)$`)
+	floatName  = regexp.MustCompile(`(?i)(^|_)(eps|scale|sm_scale|softmax_scale)(_|$)`)
 )
 
 // derive builds the launch of fn: every pointer bound to a tensor of elem,
@@ -264,6 +265,7 @@ func constexprGuess(name, flag string) string {
 	switch {
 	case flagName.MatchString(name):
 		return flag
+	case dtypeBound.MatchString(name): // fp8_dtype_max: a number
 	case strings.Contains(strings.ToLower(name), "dtype") || strings.HasSuffix(strings.ToLower(name), "_type"):
 		return "tl.float32"
 	case strings.Contains(strings.ToLower(name), "precision"):

@@ -187,6 +187,20 @@ def m(x_ptr, N_PAD: tl.constexpr, D: tl.constexpr, BLOCK_N: tl.constexpr, E: tl.
 			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
 		},
 		{
+			name: "a dtype's bounds are numbers, not dtypes",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def q(x_ptr, fp8_dtype_max: tl.constexpr, FP8_DTYPE_MIN: tl.constexpr, input_dtype: tl.constexpr):
+    tl.store(x_ptr, (tl.load(x_ptr) / fp8_dtype_max).to(input_dtype))
+`,
+			kernel: "q",
+			line:   "q[(1,)](x_ptr=x_ptr, fp8_dtype_max=16, FP8_DTYPE_MIN=16, input_dtype=tl.float32)",
+			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
+		},
+		{
 			name: "guessed sizes raised to what static asserts bound them by",
 			src: `
 import triton
