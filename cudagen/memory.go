@@ -166,13 +166,18 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 
 // rowRun is how many elements (of es bytes) a thread of rank-2 layout l
 // holds one after another along a row from each of its element indices
+// that the result divides (runAlong axis 1).
+func rowRun(l *dist, es, limit int) int { return runAlong(l, 1, es, limit) }
+
+// runAlong is how many elements (of es bytes) a thread of layout l holds
+// as consecutive registers along axis from each of its element indices
 // that the result divides: the largest power of two that divides its
-// elements per thread along axis 1, at most limit bytes (1 where its
-// consecutive elements do not run along the row).
-func rowRun(l *dist, es, limit int) int {
+// elements per thread along the axis, at most limit bytes (1 where its
+// consecutive registers do not run along the axis).
+func runAlong(l *dist, axis, es, limit int) int {
 	w := 1
-	if l.KStride[1] == 1 {
-		for w*2 <= l.Spt[1] && l.Spt[1]%(w*2) == 0 && w*2*es <= limit {
+	if l.KStride[axis] == 1 {
+		for w*2 <= l.Spt[axis] && l.Spt[axis]%(w*2) == 0 && w*2*es <= limit {
 			w *= 2
 		}
 	}

@@ -276,10 +276,7 @@ func halfKinds(a, b ir.Kind) bool { return isHalf(a) && a == b }
 
 // multiPipeOf returns loop s as a multi-dot pipeline, or nil.
 func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
-	stages := p.k.NumStages
-	if s.NumStages > 0 {
-		stages = s.NumStages
-	}
+	stages := p.stagesOf(s)
 	switch {
 	case stages < 2:
 		return p.refuse(s, fmt.Sprintf("its loop runs at num_stages=%d", stages))

@@ -163,10 +163,7 @@ func (p *plan) findPipelines() {
 // pipelineOf returns the pipeline of loop s, or nil when its body is not
 // a K loop of the form above.
 func (p *plan) pipelineOf(s *ir.For) *pipeline {
-	stages := p.k.NumStages
-	if s.NumStages > 0 {
-		stages = s.NumStages
-	}
+	stages := p.stagesOf(s)
 	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 {
 		return nil
 	}

@@ -157,10 +157,7 @@ type hoistRegion struct {
 // v, q and do) into that loop's region, as Triton's loop-invariant code
 // motion keeps their shared-memory copies out of the loop.
 func (p *plan) hoistOperands(wd *wgDot) {
-	var loop *ir.For
-	for b := p.defs[wd.dot.ID].Block; b != nil && loop == nil; b = p.parent[b] {
-		loop, _ = p.owner[b].(*ir.For)
-	}
+	loop := p.innermostFor(p.defs[wd.dot.ID].Block)
 	if loop == nil {
 		return
 	}
@@ -180,6 +177,25 @@ func (p *plan) hoistOperands(wd *wgDot) {
 		h.tiles = append(h.tiles, o)
 		h.bytes += o.tile.bytes()
 	}
+}
+
+// innermostFor is the innermost for loop whose body is block b or holds
+// it, or nil.
+func (p *plan) innermostFor(b *ir.Block) *ir.For {
+	for ; b != nil; b = p.parent[b] {
+		if f, ok := p.owner[b].(*ir.For); ok {
+			return f
+		}
+	}
+	return nil
+}
+
+// stagesOf is the num_stages loop s runs at: its own, else the kernel's.
+func (p *plan) stagesOf(s *ir.For) int {
+	if s.NumStages > 0 {
+		return s.NumStages
+	}
+	return p.k.NumStages
 }
 
 // inside reports whether block b is block outer or nested in it.
@@ -208,19 +224,6 @@ func (t smemTile) sharedBytes() int {
 		return 0
 	}
 	return t.bytes()
-}
-
-// runAlong is the number of consecutive elements of layout l along axis
-// that a thread holds as consecutive registers, up to limit bytes of es
-// bytes each.
-func runAlong(l *dist, axis, es, limit int) int {
-	w := 1
-	if l.KStride[axis] == 1 {
-		for w*2 <= l.Spt[axis] && l.Spt[axis]%(w*2) == 0 && w*2*es <= limit {
-			w *= 2
-		}
-	}
-	return w
 }
 
 // aloneDot writes dot wd, outside the pipelines: its operands stored into
@@ -379,22 +382,16 @@ func (p *plan) aloneDotRegisters() int {
 
 // why is the reason dot wd is not in a pipelined loop, for its comment.
 func (p *plan) aloneWhy(wd *wgDot) string {
-	for s := p.defs[wd.dot.ID].Block; s != nil; s = p.parent[s] {
-		if f, ok := p.owner[s].(*ir.For); ok {
-			stages := p.k.NumStages
-			if f.NumStages > 0 {
-				stages = f.NumStages
-			}
-			if stages < 2 {
-				return fmt.Sprintf("its loop runs at num_stages=%d", stages)
-			}
-			if why := p.whyNot[f]; why != "" {
-				return why
-			}
-			return "its loop is not one the pipeliners take"
-		}
+	f := p.innermostFor(p.defs[wd.dot.ID].Block)
+	switch {
+	case f == nil:
+		return "it is in no loop"
+	case p.stagesOf(f) < 2:
+		return fmt.Sprintf("its loop runs at num_stages=%d", p.stagesOf(f))
+	case p.whyNot[f] != "":
+		return p.whyNot[f]
 	}
-	return "it is in no loop"
+	return "its loop is not one the pipeliners take"
 }
 
 // fp8AFragments is the C of the four A registers of wgmma k32 step kk for
