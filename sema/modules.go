@@ -252,13 +252,43 @@ func noteUse(l *diag.List, before int, name string, use diag.Pos) {
 // staleValue computes a global whose expression would read names the
 // module binds again after it (frontend.Global.Stale): only host code run
 // in order computes it; without that, the error is placed at the binding.
+//
+// Where the host code ran and failed, its error is the reason tri has no
+// value: it is added to the message and, at the host line that raised, as
+// a note, as hostValue does for the globals sema cannot compute.
 func staleValue(f *frontend.File, g *frontend.Global) (*frontend.Const, *diag.Diagnostic) {
+	var hostErr error
 	if f.HostComputes(g) {
-		if k, ok, err := f.HostValue(g.Name); ok && err == nil {
+		k, ok, err := f.HostValue(g.Name)
+		if ok && err == nil {
 			return k, nil
 		}
+		hostErr = err
 	}
-	return nil, diag.Errorf(g.Pos, diag.CodeValue, "%s", g.Stale)
+	d := diag.Errorf(g.Pos, diag.CodeValue, "%s", g.Stale)
+	if hostErr != nil {
+		addHostCause(d, g, hostErr)
+	}
+	return nil, d
+}
+
+// addHostCause adds to d, an error about g's value, the error the host
+// code for g gave: its text (placed at its host line) to the message, and
+// a note at that line where it is another than d's.
+func addHostCause(d *diag.Diagnostic, g *frontend.Global, err error) {
+	at, msg := g.Pos, err.Error()
+	var hd *diag.Diagnostic
+	if errors.As(err, &hd) {
+		at, msg = hd.Pos, hd.Message
+	}
+	where := at.String()
+	if where == "" {
+		where = g.Pos.String()
+	}
+	d.Message += fmt.Sprintf("; tri ran the host code for %s and got no value: %s: %s", g.Name, where, msg)
+	if at.IsValid() && at != d.Pos {
+		d.WithNote(at, "the host code for %s failed here", g.Name)
+	}
 }
 
 // staleGlobal is the value of a stale global (staleValue) used at pos.
@@ -295,21 +325,9 @@ func hostValue(l *diag.List, f *frontend.File, g *frontend.Global, before int) (
 		return nil, false
 	}
 	if err != nil {
-		at, msg := g.Pos, err.Error()
-		var d *diag.Diagnostic
-		if errors.As(err, &d) {
-			at, msg = d.Pos, d.Message
-		}
-		where := at.String()
-		if where == "" {
-			where = g.Pos.String()
-		}
 		for _, item := range l.Items[before:] {
 			if item.Severity == diag.Error {
-				item.Message += fmt.Sprintf("; tri ran the host code for %s and got no value: %s: %s", g.Name, where, msg)
-				if at.IsValid() && at != item.Pos {
-					item.WithNote(at, "the host code for %s failed here", g.Name)
-				}
+				addHostCause(item, g, err)
 			}
 		}
 		return nil, false
