@@ -9,6 +9,10 @@ norm: BLOCK // 256 warps, between 1 and 8). Both run the same source on the
 same inputs' sizes; Triton through triton.testing.do_bench, tri through
 `tri bench`, alternating for --rounds rounds; medians are reported.
 
+Also an RMS norm of bf16 rows that reads each row twice
+(samples/rmsnorm_bf16_2pass.tri) at 4096x8192, 8 warps, blocks of 8192 and
+1024 columns; its bytes count one read and one write of the rows.
+
 Usage: bench_2d.py --tri bin/tri [--rounds N]
 """
 import argparse
@@ -54,6 +58,18 @@ def workloads():
         lets = [f"M={rows}", f"N={cols}", "x=randn(M, N, dtype='float16')", "w=rand(N, dtype='float16')",
                 "b=rand(N, dtype='float16')", "y=empty(M, N, dtype='float16')", "mean=empty(M)", "rstd=empty(M)"]
         yield f"layer norm fwd f16 4096x{cols}", fn, 2 * rows * cols * 2, "layernorm_fwd", launch, lets
+    rms = load("rmsnorm_bf16_2pass")
+    cols = 8192
+    for block in (8192, 1024):
+        x = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16)
+        wt = torch.rand(cols, device="cuda", dtype=torch.bfloat16)
+        y = torch.empty_like(x)
+        fn = lambda x=x, y=y, wt=wt, block=block: rms.rms_norm_2pass[(rows,)](
+            x, wt, y, x.stride(0), cols, 1e-6, BLOCK_SIZE=block, num_warps=8)
+        launch = f"rms_norm_2pass[(M,)](x, w, y, x.stride(0), N, 1e-6, BLOCK_SIZE={block}, num_warps=8)"
+        lets = [f"M={rows}", f"N={cols}", "x=randn(M, N, dtype='bfloat16')", "w=rand(N, dtype='bfloat16')",
+                "y=empty(M, N, dtype='bfloat16')"]
+        yield f"rms norm bf16 2-pass 4096x{cols} b{block}", fn, 2 * rows * cols * 2, "rmsnorm_bf16_2pass", launch, lets
 
 
 def main():

@@ -2,7 +2,8 @@
 """Run tri's samples and test kernels under real Triton and compare.
 
 For every kernel file given (each records its launch in "# launch:", "# let:",
-"# check:" and optional "# tolerance:" header lines), this script
+"# check:" and optional "# tolerance:" header lines; "# triton-tolerance:"
+overrides the tolerance of the comparison with Triton alone), this script
 
   1. runs the launch in tri's interpreter (`tri run --interpret`), saving every
      input before the launch (--save-inputs) and the checked outputs after it;
@@ -59,7 +60,7 @@ def header_lines(path):
 
 
 def read_header(path):
-    h = {"launch": None, "let": [], "check": [], "tolerance": "", "file": None, "root": None, "triton-capability": None}
+    h = {"launch": None, "let": [], "check": [], "tolerance": "", "triton-tolerance": "", "file": None, "root": None, "triton-capability": None}
     for s in header_lines(path):
         body = s[1:].strip()
         if ":" not in body:
@@ -72,8 +73,8 @@ def read_header(path):
             h["let"].append(val)
         elif key == "check":
             h["check"] += val.split()
-        elif key == "tolerance":
-            h["tolerance"] = val
+        elif key in ("tolerance", "triton-tolerance"):
+            h[key] = val
         elif key in ("file", "root"):
             h[key] = val
         elif key == "triton-capability":
@@ -263,7 +264,11 @@ def check_file(args, path, log):
             want = want.view(torch.uint8)
         want = want.cpu().numpy()
         for where, got in outs.items():
-            e = compare(f"{os.path.basename(spec)} {c} ({where} vs triton)", got[c], want, h["tolerance"], c in bf16)
+            # Against Triton a file may allow more than its own check: two
+            # implementations each within N ulp of the exact value (another
+            # libdevice) may be up to 2N apart.
+            tol = h["triton-tolerance"] or h["tolerance"]
+            e = compare(f"{os.path.basename(spec)} {c} ({where} vs triton)", got[c], want, tol, c in bf16)
             if e:
                 errs.append(e)
     shutil.rmtree(tmp, ignore_errors=True)
