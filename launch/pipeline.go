@@ -29,11 +29,22 @@ type SourceFile struct {
 
 // ParseFile reads and parses a kernel file. Warnings go to o.Stderr (o may
 // be nil: no warnings); errors are returned as bad input.
-func ParseFile(path string, o *Options) (_ *SourceFile, err error) {
+func ParseFile(path string, o *Options) (*SourceFile, error) {
 	text, err := hosteval.ReadSource(path)
 	if err != nil {
 		return nil, err
 	}
+	return ParseSource(path, text, o)
+}
+
+// ParseSource is ParseFile for a text already read: path names it in
+// positions, and the modules it imports are searched for from path's
+// folder as from a file's.
+func ParseSource(path string, text []byte, o *Options) (_ *SourceFile, err error) {
+	if len(text) > hosteval.MaxSourceBytes {
+		return nil, hosteval.Usage(fmt.Errorf("%s: %d bytes is too large for a source file (at most %d MiB)", path, len(text), hosteval.MaxSourceBytes>>20))
+	}
+	text = hosteval.NormalizeNewlines(text)
 	defer hosteval.AttachSource(&err, path, string(text))
 	sf := &SourceFile{Path: path, Text: text}
 	var diags *diag.List
@@ -240,10 +251,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 		return nil, hosteval.Usage(unknownKernel(sf, l.Kernel, hosteval.LaunchSource))
 	}
 	env := hosteval.NewEnv(o.Seed)
-	device := targetDevice(o.Arch)
-	env.Device = &device
-	env.UseGlobals(KernelGlobals(sf, fn))
-	env.Host = autotune.HostCalls(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf))
+	hostEnv(sf, fn, env, o)
 	budget := o.memoryBudget()
 	for _, spec := range lets {
 		if err := env.Let(spec); err != nil {
@@ -253,6 +261,27 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 			return nil, err
 		}
 	}
+	s, err := setupWith(sf, fn, l, env, o)
+	if err != nil {
+		return nil, err
+	}
+	s.move = move
+	return s, nil
+}
+
+// hostEnv readies env for the host values of kernel fn's launches: the
+// GPU that device queries describe, the file's globals, its host
+// functions.
+func hostEnv(sf *SourceFile, fn *frontend.Func, env *hosteval.Env, o *Options) {
+	device := targetDevice(o.Arch)
+	env.Device = &device
+	env.UseGlobals(KernelGlobals(sf, fn))
+	env.Host = autotune.HostCalls(&autotune.Source{Path: sf.Path, Text: sf.Text, File: sf.File}, func() string { return gpu.TargetArch(o.Arch) }, o.host(sf))
+}
+
+// setupWith expands launch l's **kwargs over env's bindings and reads
+// fn's autotune and heuristics decorators.
+func setupWith(sf *SourceFile, fn *frontend.Func, l *hosteval.Launch, env *hosteval.Env, o *Options) (*launchSetup, error) {
 	if err := env.ExpandKwargs(l); err != nil {
 		return nil, hosteval.Usage(err)
 	}
@@ -260,7 +289,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return &launchSetup{sf: sf, l: l, env: env, fn: fn, tuning: tuning, move: move}, nil
+	return &launchSetup{sf: sf, l: l, env: env, fn: fn, tuning: tuning}, nil
 }
 
 // sourced attaches the file's and the launch line's texts to err.

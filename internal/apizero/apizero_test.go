@@ -31,6 +31,7 @@ var api = []struct {
 		"BenchFile": launch.BenchFile, "BuildFile": launch.BuildFile, "CheckFile": launch.CheckFile,
 		"CompareTensors": launch.CompareTensors, "KernelGlobals": launch.KernelGlobals,
 		"ParseFile": launch.ParseFile, "ParseSampleHeader": launch.ParseSampleHeader,
+		"ParseSource": launch.ParseSource, "PrepareLine": launch.PrepareLine,
 		"ParseSignature": launch.ParseSignature, "Prepare": launch.Prepare,
 		"PrepareValues": launch.PrepareValues, "ReadSample": launch.ReadSample,
 		"RunFile": launch.RunFile, "RuntimeSummary": launch.RuntimeSummary,
