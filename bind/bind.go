@@ -74,6 +74,9 @@ type Binding struct {
 	e     *hosteval.Env
 	vals  []hosteval.Value
 	given []bool
+	// set marks the parameters Set gave a value, which the launch then no
+	// longer gives.
+	set []bool
 	// Sig holds the launch options given so far (0: none); the autotune
 	// config sets those the launch leaves out.
 	Sig *sema.Signature
@@ -106,6 +109,8 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 		vals[i], given[i] = v, true
 	}
 	b := &Bound{Func: fn, Signature: sema.Signature{NumWarps: l.NumWarps, NumStages: l.NumStages}}
+	// onLaunch marks the parameters whose values the launch line gives.
+	onLaunch := slices.Clone(given)
 	for _, kw := range l.Kwargs {
 		if kw.Name == "num_warps" || kw.Name == "num_stages" {
 			if err := launchOption(e, kw, &b.Signature); err != nil {
@@ -178,12 +183,15 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 		if err != nil {
 			return nil, err
 		}
-		vals[i], given[i] = v, true
+		vals[i], given[i], onLaunch[i] = v, true, true
 	}
 	if meta != nil {
-		bd := &Binding{fn: fn, e: e, vals: vals, given: given, Sig: &b.Signature, EndPos: endPos}
+		bd := &Binding{fn: fn, e: e, vals: vals, given: given, set: make([]bool, n), Sig: &b.Signature, EndPos: endPos}
 		if err := meta(bd); err != nil {
 			return nil, err
+		}
+		for i, set := range bd.set {
+			onLaunch[i] = onLaunch[i] && !set
 		}
 	}
 	// As in Triton, a launch option also binds a kernel parameter of its
@@ -236,6 +244,9 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 			}
 			return nil, hosteval.Errf(at, "%v", err)
 		}
+		if arg.Kind == sema.ArgConstexpr && onLaunch[i] {
+			arg.At = argPos(fn, l, i)
+		}
 		b.Signature.Args = append(b.Signature.Args, arg)
 		b.Meta[p.Name] = vals[i]
 	}
@@ -270,6 +281,9 @@ func (b *Binding) Set(name string, v hosteval.Value) error {
 		return hosteval.Usage(diag.Errorf(b.EndPos, diag.CodeArgs, "a heuristic sets '%s', which is not a parameter of %s()", name, b.fn.Name))
 	}
 	b.vals[i], b.given[i] = v, true
+	if b.set != nil {
+		b.set[i] = true
+	}
 	return nil
 }
 
@@ -346,6 +360,20 @@ func argExpr(fn *frontend.Func, l *hosteval.Launch, i int) frontend.Expr {
 		}
 	}
 	return nil
+}
+
+// argPos is where the launch gives parameter i its value: the keyword of
+// a keyword argument (NAME=value), the start of a positional one.
+func argPos(fn *frontend.Func, l *hosteval.Launch, i int) diag.Pos {
+	for _, kw := range l.Kwargs {
+		if kw.Name == fn.Params[i].Name && kw.Pos.IsValid() {
+			return kw.Pos
+		}
+	}
+	if x := argExpr(fn, l, i); x != nil {
+		return x.Position()
+	}
+	return diag.Pos{}
 }
 
 // specialize derives the sema.Arg of one parameter from its value, as

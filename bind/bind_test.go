@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
@@ -53,7 +54,8 @@ func TestBind(t *testing.T) {
 		{Kind: sema.ArgRuntime, DType: ir.TInt32}, // do_not_specialize: no :16
 		{Kind: sema.ArgRuntime, DType: ir.TBool},
 		{Kind: sema.ArgNone},
-		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CStr, Str: "relu"}},
+		// Given on the launch, so placed there; the default 256 is not.
+		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CStr, Str: "relu"}, At: diag.Pos{File: "launch", Line: 1, Col: 50}},
 		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CInt, Int: 256}},
 		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CFloat, Float: 1e-5}},
 		{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CDType, DType: ir.TFloat16}},
@@ -65,6 +67,28 @@ func TestBind(t *testing.T) {
 	assert.Equal(t, hosteval.IntValue(256), b.Meta["B"])
 	assert.Equal(t, hosteval.IntValue(4096), b.Meta["n"])
 	assert.Len(t, b.Values, 11)
+}
+
+// TestBindConstexprPlaces: a constexpr the launch gives remembers where
+// (sema.Arg.At); one an autotune config fills or a heuristic sets does not,
+// since the launch is not what to change for it.
+func TestBindConstexprPlaces(t *testing.T) {
+	e := lets(t, "x=zeros(4)")
+	f, fn := parseKernel(t)
+	e.UseGlobals(f.Globals)
+	l, err := hosteval.ParseLaunch("k[(1,)](x, x, 4, 0.5, 16, True, None, ACT='relu', B=64)")
+	require.NoError(t, err)
+	at := func(meta func(*Binding) error) (act, b diag.Pos) {
+		bd, err := With(fn, l, e, meta)
+		require.NoError(t, err)
+		return bd.Signature.Args[7].At, bd.Signature.Args[8].At
+	}
+	act, b := at(nil)
+	assert.Equal(t, diag.Pos{File: "launch", Line: 1, Col: 39}, act, "the keyword ACT=")
+	assert.Equal(t, diag.Pos{File: "launch", Line: 1, Col: 51}, b)
+	act, b = at(func(bd *Binding) error { return bd.Set("B", hosteval.IntValue(128)) })
+	assert.True(t, act.IsValid())
+	assert.False(t, b.IsValid(), "a heuristic's value is not the launch's")
 }
 
 func TestBindKeywordsAndSpecialization(t *testing.T) {

@@ -96,6 +96,7 @@ func BuildFile(path, line string, o *Options) error {
 		}
 		sig.NumWarps, sig.NumStages = o.NumWarps, o.NumStages
 		if k, err = compileIR(sf, fn, sig, o); err != nil {
+			hosteval.AttachSource(&err, signatureSource, o.Signature)
 			return err
 		}
 	} else {

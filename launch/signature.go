@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
@@ -19,12 +20,13 @@ import (
 // descriptor (tensordesc<fp16[64, 64]>, optionally :nan) or a literal, which
 // makes the parameter a constexpr. Parameters annotated tl.constexpr take a
 // literal (a number, True/False, a quoted string, None or a dtype name).
-// Errors are placed in the text, named "--signature".
+// Errors are placed in the text, named "--signature", and so are the
+// errors that a literal's value causes in the kernel (sema.Arg.At).
 func ParseSignature(fn *frontend.Func, sig string) (_ sema.Signature, err error) {
 	if fn == nil {
 		return sema.Signature{}, errors.New("launch.ParseSignature: no kernel (nil)")
 	}
-	const src = "--signature"
+	const src = signatureSource
 	defer hosteval.AttachSource(&err, src, sig)
 	entries := splitTopLevel(sig)
 	if len(entries) == 1 && strings.TrimSpace(entries[0].text) == "" {
@@ -42,6 +44,9 @@ func ParseSignature(fn *frontend.Func, sig string) (_ sema.Signature, err error)
 		arg, err := parseEntry(text, p.Constexpr)
 		if err != nil {
 			return sema.Signature{}, hosteval.Usage(hosteval.ErrAt(src, col, fmt.Sprintf("parameter %s: %v", p.Name, err)))
+		}
+		if arg.Kind == sema.ArgConstexpr {
+			arg.At = diag.Pos{File: src, Line: 1, Col: col}
 		}
 		out.Args[i] = arg
 	}
@@ -155,3 +160,6 @@ func parseLiteral(s string) (sema.Constexpr, error) {
 	}
 	return sema.Constexpr{}, fmt.Errorf("cannot read %q", s)
 }
+
+// signatureSource names the text of --signature in positions.
+const signatureSource = "--signature"

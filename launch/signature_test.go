@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/ir"
@@ -29,7 +30,8 @@ func TestParseSignature(t *testing.T) {
 	assert.Equal(t, sema.ArgOne, a[2].Kind)
 	assert.Equal(t, sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt64, DivisibleBy16: true}, a[3])
 	assert.Equal(t, sema.Arg{Kind: sema.ArgRuntime, DType: ir.TFloat32}, a[4])
-	assert.Equal(t, sema.Arg{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CInt, Int: 1024}}, a[5])
+	// A literal remembers its place, for the errors its value causes.
+	assert.Equal(t, sema.Arg{Kind: sema.ArgConstexpr, Value: sema.Constexpr{Kind: sema.CInt, Int: 1024}, At: diag.Pos{File: "--signature", Line: 1, Col: 39}}, a[5])
 	assert.Equal(t, sema.Constexpr{Kind: sema.CStr, Str: "relu"}, a[6].Value)
 }
 

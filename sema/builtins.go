@@ -168,15 +168,16 @@ func bArange(c *compiler, a *args) *val {
 	// [0, 2**32) (tri's values are int32, so the end stops at 2**31), a
 	// non-empty range, a power-of-2 length, then the block size limit.
 	n := hi - lo
+	bounds := a.vals[:2]
 	switch {
 	case lo < 0 || hi < 0 || lo > 1<<31 || hi > 1<<31:
-		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d): arange must fit in int32 (start and end in 0..2**31)", lo, hi)
+		return c.metaErrorf(a.pos, bounds, diag.CodeValue, "tl.arange(%d, %d): arange must fit in int32 (start and end in 0..2**31)", lo, hi)
 	case n <= 0:
-		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d): arange's end argument must be greater than the start argument", lo, hi)
+		return c.metaErrorf(a.pos, bounds, diag.CodeValue, "tl.arange(%d, %d): arange's end argument must be greater than the start argument", lo, hi)
 	case n&(n-1) != 0:
-		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d): arange's range must be a power of 2, got %d", lo, hi, n)
+		return c.metaErrorf(a.pos, bounds, diag.CodeValue, "tl.arange(%d, %d): arange's range must be a power of 2, got %d", lo, hi, n)
 	case n > maxNumel:
-		return c.errorf(a.pos, diag.CodeValue, "tl.arange(%d, %d) has %d elements, more than the maximum of %d", lo, hi, n, maxNumel)
+		return c.metaErrorf(a.pos, bounds, diag.CodeValue, "tl.arange(%d, %d) has %d elements, more than the maximum of %d", lo, hi, n, maxNumel)
 	}
 	v := c.emit(ir.OpArange, ir.TileType(ir.TInt32, int(n)), a.pos)
 	v.Const = ir.IntConst(lo)
@@ -415,11 +416,11 @@ func (c *compiler) blockShape(v *val, pos diag.Pos) (ir.Shape, bool) {
 			return nil, false
 		}
 		if x <= 0 || x&(x-1) != 0 {
-			c.errorf(pos, diag.CodeValue, "shape dimension %d is not a power of 2", x)
+			c.metaErrorf(pos, []*val{d}, diag.CodeValue, "shape dimension %d is not a power of 2", x)
 			return nil, false
 		}
 		if n *= x; n > maxNumel {
-			c.errorf(pos, diag.CodeValue, "a block of shape %s has more than %d elements", v.repr(), maxNumel)
+			c.metaErrorf(pos, []*val{v}, diag.CodeValue, "a block of shape %s has more than %d elements", v.repr(), maxNumel)
 			return nil, false
 		}
 		shape = append(shape, int(x))

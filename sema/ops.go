@@ -28,6 +28,7 @@ func (c *compiler) binary(op string, a, b *val, pos diag.Pos) *val {
 		if err != nil {
 			return c.errorf(pos, diag.CodeValue, "%v", err)
 		}
+		carryMeta(r, a, b)
 		return r
 	}
 	if op == "**" {

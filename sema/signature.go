@@ -1,6 +1,7 @@
 package sema
 
 import (
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -38,6 +39,12 @@ type Arg struct {
 	DivisibleBy16 bool
 	// Value is the constexpr value for ArgConstexpr.
 	Value Constexpr
+	// At is where the launch line (or the --signature) gives a constexpr
+	// its value; the zero Pos if unknown (an autotune config, a default, a
+	// heuristic). An error in the kernel that this value causes, such as
+	// BLOCK_SIZE=1000 reaching tl.arange, is placed here, with a note at
+	// the kernel's line: the launch is what its writer has to change.
+	At diag.Pos
 	// Block and Padding describe an ArgDesc; ShapeDiv16 says which of its
 	// shape's dimensions are multiples of 16 (as integers are specialized).
 	Block      []int

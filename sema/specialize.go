@@ -216,6 +216,9 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "constexpr", Value: "None"})
 		default:
 			v := constexprVal(a.Value)
+			if a.At.IsValid() && v.k != kNone { // noneVal is shared
+				v.from = &metaArg{name: p.Name, value: v.repr(), at: a.At}
+			}
 			fr.env[p.Name] = v
 			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "constexpr", Value: v.repr()})
 		}
@@ -246,11 +249,16 @@ func (c *compiler) newVar(name string, t ir.Type, pos diag.Pos) *ir.Var {
 // errorAt reports an error once: a helper inlined twice would otherwise
 // report the same error at the same place twice.
 func (c *compiler) errorAt(pos diag.Pos, code diag.Code, format string, args ...any) *diag.Diagnostic {
-	d := diag.Errorf(pos, code, format, args...)
+	return c.add(c.withCalls(diag.Errorf(pos, code, format, args...)))
+}
+
+// withCalls notes on d the call sites of the helpers being inlined,
+// innermost first, and returns d.
+func (c *compiler) withCalls(d *diag.Diagnostic) *diag.Diagnostic {
 	for i := len(c.calls) - 1; i >= 0; i-- {
 		d.WithNote(c.calls[i], "in %s, called from here", c.stack[i+1].Name)
 	}
-	return c.add(d)
+	return d
 }
 
 // warnAt reports a warning once.

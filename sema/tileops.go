@@ -190,7 +190,7 @@ func bHistogram(c *compiler, a *args) *val {
 		return c.errorf(a.pos, diag.CodeType, "tl.histogram only supports integer input, got %s", x.Type.DType)
 	}
 	if bins < 1 || bins&(bins-1) != 0 || bins > maxNumel {
-		return c.errorf(a.pos, diag.CodeValue, "tl.histogram: num_bins must be a power of 2 of at most %d, got %d", maxNumel, bins)
+		return c.metaErrorf(a.pos, a.vals[1:2], diag.CodeValue, "tl.histogram: num_bins must be a power of 2 of at most %d, got %d", maxNumel, bins)
 	}
 	var mask *ir.Value
 	if m := a.vals[2]; given(m) {

@@ -52,6 +52,9 @@ type val struct {
 	// block is the shape of a block type (kDType): dt is then its
 	// element type, or a pointer to it for a block pointer's type.
 	block ir.Shape
+	// from is the meta-parameter given on the launch that this constexpr
+	// is (or was computed from), for errors it causes (metaarg.go).
+	from *metaArg
 }
 
 var invalid = &val{k: kInvalid}
