@@ -22,8 +22,16 @@ func r16(x float64) float64 {
 }
 
 // rbf rounds an fp32 value to the nearest bf16 value (ties to even).
+// It shares no code with the tensor package's rounding, which it checks:
+// bf16 is the top half of fp32's bits, and adding 0x7fff plus the kept
+// half's lowest bit before cutting rounds to nearest, ties to even.
 func rbf(x float64) float64 {
-	return float64(tensor.BF16Float(tensor.BF16Bits(float32(x))))
+	b := math.Float32bits(float32(x))
+	if b&0x7fffffff > 0x7f800000 {
+		return x // NaN
+	}
+	b += 0x7fff + (b>>16)&1
+	return float64(math.Float32frombits(b &^ 0xffff))
 }
 
 // eachFloat sets every element i of out to f(i).

@@ -15,6 +15,7 @@ func init() {
 		"sample/colsum":             refSampleColsum,
 		"sample/outer":              refSampleOuter,
 		"sample/rmsnorm":            refSampleRMSNorm,
+		"sample/rmsnorm_bf16_2pass": refSampleRMSNorm2Pass,
 		"sample/layernorm_fwd":      refSampleLayerNormFwd,
 		"sample/layernorm_bwd":      refSampleLayerNormBwd,
 		"sample/layernorm_dwdb":     refSampleLayerNormDwdb,
@@ -94,6 +95,26 @@ func refSampleRMSNorm(in tensors, num map[string]float64) tensors {
 		rstd := r32(1 / math.Sqrt(r32(ms+r32(1e-6))))
 		for c := range n {
 			y.SetFloat(r*n+c, r16(r32(r32(x.Float(r*n+c)*rstd)*w.Float(c))))
+		}
+	}
+	return tensors{"y": y}
+}
+
+// refSampleRMSNorm2Pass is samples/rmsnorm_bf16_2pass.tri: the same norm
+// of bf16 rows, summed in fp32, with eps inside the square root and the
+// reciprocal taken after it.
+func refSampleRMSNorm2Pass(in tensors, num map[string]float64) tensors {
+	x, w, y := in["x"], in["w"], in["y"]
+	m, n := int(num["M"]), int(num["N"])
+	for r := range m {
+		s := 0.0
+		for c := range n {
+			v := x.Float(r*n + c)
+			s += v * v
+		}
+		rstd := r32(1 / r32(math.Sqrt(r32(r32(r32(s)/float64(n))+r32(1e-6)))))
+		for c := range n {
+			y.SetFloat(r*n+c, rbf(r32(r32(x.Float(r*n+c)*rstd)*w.Float(c))))
 		}
 	}
 	return tensors{"y": y}

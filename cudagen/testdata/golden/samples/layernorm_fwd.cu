@@ -225,37 +225,23 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(tri_half
   #pragma unroll
   for (int e = 0; e < 8; ++e) t77[e] = L0_base + e;
   // ../samples/layernorm_fwd.tri:47: for off in range(0, N, BLOCK_SIZE):
-  for (int off_2 = 0; off_2 < N; off_2 += 1024) {
-    // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
-    int cols_2[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) cols_2[e] = off_2 + t77[e];
-    // ../samples/layernorm_fwd.tri:49: mask = cols < N
-    bool mask[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) mask[e] = cols_2[e] < N;
-    // ../samples/layernorm_fwd.tri:50: w = tl.load(W + cols, mask=mask)
-    tri_half* W_ptrs[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) W_ptrs[e] = W + cols_2[e];
-    // The rest of this block is written twice: for a full tile and for the last, partial one.
-    tri_half w[8];
-    tri_half* B_ptrs[8];
-    tri_half b[8];
-    tri_half* X_ptrs_2[8];
-    tri_half x_fp16_1[8];
-    float x_2[8];
-    float t95[8];
-    float x_hat[8];
-    float w_fp32[8];
-    float t99[8];
-    float b_fp32[8];
-    float y[8];
-    tri_half* Y_ptrs[8];
-    tri_half y_fp16[8];
-    if (off_2 + 1023 < N) {
-      // Full tile: every mask below is true; unmasked, vectorized accesses.
+  // The loop is written twice: over the full tiles, unmasked and vectorized, then over the rest, masked.
+  {
+    int off_2 = 0;
+    for (; off_2 < N && off_2 + 1023 < N; off_2 += 1024) {
+      // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
+      int cols_2[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) cols_2[e] = off_2 + t77[e];
+      // ../samples/layernorm_fwd.tri:49: mask = cols < N
+      bool mask[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) mask[e] = cols_2[e] < N;
       // ../samples/layernorm_fwd.tri:50: w = tl.load(W + cols, mask=mask)
+      tri_half* W_ptrs[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) W_ptrs[e] = W + cols_2[e];
+      tri_half w[8];
       #pragma unroll
       for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
         tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(W_ptrs[e]);
@@ -265,8 +251,10 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(tri_half
         w[e + 7] = (tri_half)(vec.w >> 16);
       }
       // ../samples/layernorm_fwd.tri:51: b = tl.load(B + cols, mask=mask)
+      tri_half* B_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) B_ptrs[e] = B + cols_2[e];
+      tri_half b[8];
       #pragma unroll
       for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
         tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(B_ptrs[e]);
@@ -276,67 +264,103 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(tri_half
         b[e + 7] = (tri_half)(vec.w >> 16);
       }
       // ../samples/layernorm_fwd.tri:52: x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+      tri_half* X_ptrs_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) X_ptrs_2[e] = X_1 + cols_2[e];
+      tri_half x_fp16_1[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_fp16_1[e] = *X_ptrs_2[e];
+      float x_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_2[e] = tri_h2f(x_fp16_1[e]);
       // ../samples/layernorm_fwd.tri:53: x_hat = (x - mean) * rstd
+      float t95[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) t95[e] = x_2[e] - mean;
+      float x_hat[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_hat[e] = t95[e] * rstd;
       // ../samples/layernorm_fwd.tri:54: y = x_hat * w + b
+      float w_fp32[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) w_fp32[e] = tri_h2f(w[e]);
+      float t99[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) t99[e] = x_hat[e] * w_fp32[e];
+      float b_fp32[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) b_fp32[e] = tri_h2f(b[e]);
+      float y[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) y[e] = t99[e] + b_fp32[e];
       // ../samples/layernorm_fwd.tri:55: tl.store(Y + cols, y, mask=mask)
+      tri_half* Y_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) Y_ptrs[e] = Y_1 + cols_2[e];
+      tri_half y_fp16[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) y_fp16[e] = tri_f2h(y[e]);
       #pragma unroll
       for (int e = 0; e < 8; ++e) *Y_ptrs[e] = y_fp16[e];
-    } else {
-      // Partial tile: masked accesses, element by element.
+    }
+    for (; off_2 < N; off_2 += 1024) {
+      // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
+      int cols_2[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) cols_2[e] = off_2 + t77[e];
+      // ../samples/layernorm_fwd.tri:49: mask = cols < N
+      bool mask[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) mask[e] = cols_2[e] < N;
       // ../samples/layernorm_fwd.tri:50: w = tl.load(W + cols, mask=mask)
+      tri_half* W_ptrs[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) W_ptrs[e] = W + cols_2[e];
+      tri_half w[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) w[e] = mask[e] ? *W_ptrs[e] : ((tri_half)0x0000);
       // ../samples/layernorm_fwd.tri:51: b = tl.load(B + cols, mask=mask)
+      tri_half* B_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) B_ptrs[e] = B + cols_2[e];
+      tri_half b[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) b[e] = mask[e] ? *B_ptrs[e] : ((tri_half)0x0000);
       // ../samples/layernorm_fwd.tri:52: x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+      tri_half* X_ptrs_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) X_ptrs_2[e] = X_1 + cols_2[e];
+      tri_half x_fp16_1[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_fp16_1[e] = mask[e] ? *X_ptrs_2[e] : ((tri_half)0x0000);
+      float x_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_2[e] = tri_h2f(x_fp16_1[e]);
       // ../samples/layernorm_fwd.tri:53: x_hat = (x - mean) * rstd
+      float t95[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) t95[e] = x_2[e] - mean;
+      float x_hat[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_hat[e] = t95[e] * rstd;
       // ../samples/layernorm_fwd.tri:54: y = x_hat * w + b
+      float w_fp32[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) w_fp32[e] = tri_h2f(w[e]);
+      float t99[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) t99[e] = x_hat[e] * w_fp32[e];
+      float b_fp32[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) b_fp32[e] = tri_h2f(b[e]);
+      float y[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) y[e] = t99[e] + b_fp32[e];
       // ../samples/layernorm_fwd.tri:55: tl.store(Y + cols, y, mask=mask)
+      tri_half* Y_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) Y_ptrs[e] = Y_1 + cols_2[e];
+      tri_half y_fp16[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) y_fp16[e] = tri_f2h(y[e]);
       #pragma unroll
