@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tri-lang/tri"
 	"github.com/tri-lang/tri/bind"
 	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/gpu"
@@ -20,13 +21,18 @@ import (
 	"github.com/tri-lang/tri/tensor"
 )
 
-// api lists, per package (its folder from the module root), its exported
-// functions and the exported types whose methods are called.
+// api lists, per package (its folder from the module root; "." is package
+// tri, the Go API at the root), its exported functions and the exported
+// types whose methods are called.
 var api = []struct {
 	dir   string
 	funcs map[string]any
 	types []reflect.Type
 }{
+	{".", map[string]any{
+		"CDiv": tri.CDiv, "NewBuffer": tri.NewBuffer, "NewStream": tri.NewStream,
+		"Parse": tri.Parse, "ParseFile": tri.ParseFile,
+	}, []reflect.Type{reflect.TypeFor[tri.Buffer](), reflect.TypeFor[tri.Diagnostic](), reflect.TypeFor[tri.Error](), reflect.TypeFor[tri.File](), reflect.TypeFor[tri.Kernel](), reflect.TypeFor[tri.Launch](), reflect.TypeFor[tri.Stream]()}},
 	{"launch", map[string]any{
 		"BenchFile": launch.BenchFile, "BuildFile": launch.BuildFile, "CheckFile": launch.CheckFile,
 		"CompareTensors": launch.CompareTensors, "KernelGlobals": launch.KernelGlobals,
@@ -165,7 +171,7 @@ func TestNilAndZeroArguments(t *testing.T) {
 		sort.Strings(names)
 		for _, name := range names {
 			for _, args := range []argFunc{zero, odd} {
-				call(t, pkg.dir+"."+name, reflect.ValueOf(pkg.funcs[name]), reflect.Value{}, args)
+				call(t, label(pkg.dir)+"."+name, reflect.ValueOf(pkg.funcs[name]), reflect.Value{}, args)
 			}
 		}
 		for _, typ := range pkg.types {
@@ -173,7 +179,7 @@ func TestNilAndZeroArguments(t *testing.T) {
 			for i := range ptr.NumMethod() {
 				m := ptr.Method(i)
 				for _, args := range []argFunc{zero, odd} {
-					call(t, pkg.dir+"."+typ.Name()+"."+m.Name, m.Func, reflect.New(typ), args)
+					call(t, label(pkg.dir)+"."+typ.Name()+"."+m.Name, m.Func, reflect.New(typ), args)
 				}
 			}
 		}
@@ -181,6 +187,14 @@ func TestNilAndZeroArguments(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the calls took %v; keep this test under 10s", d)
 	}
+}
+
+// label names the package in dir in messages: "tri" for the root.
+func label(dir string) string {
+	if dir == "." {
+		return "tri"
+	}
+	return dir
 }
 
 // An argFunc makes the arguments of a call from the parameters' types
