@@ -336,7 +336,6 @@ class Recorder:
         params = list(sig.parameters)
         options = {k: v for k, v in kwargs.items() if k not in sig.parameters}
         call_kw = {k: v for k, v in kwargs.items() if k in sig.parameters}
-        bound = sig.bind(*args, **call_kw)
         full = sig.bind(*args, **call_kw)
         full.apply_defaults()
         if callable(grid):
@@ -358,8 +357,9 @@ class Recorder:
         rec["debug"] = debug
         rec["options"] = {k: repr(v) for k, v in options.items()}
         ctx = _Bindings(self, rec, torch)
-        pos = [ctx.emit(v, params[i] if i < len(params) else f"arg{i}") for i, v in enumerate(bound.args)]
-        kws = [f"{k}={ctx.emit(v, k)}" for k, v in bound.kwargs.items()]
+        # as the caller wrote it: positional arguments, then keywords
+        pos = [ctx.emit(v, params[i] if i < len(params) else f"arg{i}") for i, v in enumerate(args)]
+        kws = [f"{k}={ctx.emit(v, k)}" for k, v in call_kw.items()]
         opts = [f"{k}={literal(v)}" for k, v in options.items()]
         ctx.check_overlap()
         path, name, root = self.kernel_file(jf, src, ctx)
@@ -416,24 +416,31 @@ class Recorder:
             text = f.read()
         text = absolute_imports(text, getattr(mod, "__package__", None))
         mod_globals = vars(mod) if mod is not None else {}
-        lines, renames = [], {}
-        for n, v in sorted(nonlocals.items()):
-            if isinstance(v, triton.runtime.jit.JITFunction):
-                if mod_globals.get(n) is v:
-                    continue
-                if n in mod_globals:
-                    renames[n] = n + "_launched"
-                helper = re.sub(r"^def\s+\w+", "def " + renames.get(n, n), jit_source(v), count=1)
-                lines.append(jit_decorator(v) + "\n" + helper)
+        lines, renames, done = [], {}, {}
+        # The closed-over values of the kernel and, in turn, of the @jit
+        # helpers it closes over, each bound once at module level.
+        work = sorted(nonlocals.items())
+        while work:
+            n, v = work.pop(0)
+            if n in done:
+                if done[n] is not v:
+                    raise Unreplayable(f"two closed-over values named {n}")
                 continue
-            if isinstance(v, type(sys)):
-                lines.append(f"import {v.__name__} as {n}" if v.__name__ != n else f"import {n}")
-                continue
-            if n in mod_globals and mod_globals[n] is v:
+            done[n] = v
+            if mod_globals.get(n) is v:
                 continue
             if n in mod_globals:
                 renames[n] = n + "_launched"
-            lines.append(f"{renames.get(n, n)} = {literal(v)}")
+            if isinstance(v, triton.runtime.jit.JITFunction):
+                helper = re.sub(r"^def\s+\w+", "def " + renames.get(n, n), jit_source(v), count=1)
+                lines.append(jit_decorator(v) + "\n" + helper)
+                work += sorted(inspect.getclosurevars(v.fn).nonlocals.items())
+            elif isinstance(v, type(sys)):
+                lines.insert(0, f"import {v.__name__} as {renames.get(n, n)}")
+            else:
+                lines.insert(0, f"{renames.get(n, n)} = {literal(v)}")
+        if renames:
+            lines = [rename_names(l, renames) if l.lstrip().startswith("@") else l for l in lines]
         body = rename_names(src, renames) if renames else src
         body = re.sub(r"^def\s+\w+", "def " + jf.fn.__name__ + "_launched", body, count=1)
         head = []

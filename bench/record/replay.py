@@ -41,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npyio  # noqa: E402
@@ -104,7 +105,6 @@ def replay_one(args, rec, mode):
     tmp = tempfile.mkdtemp(prefix="trireplay")
     try:
         cmd = tri_command(args.tri, rec, mode, tmp, args.timeout)
-        import time
         t0 = time.time()
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.kill_after)
@@ -170,6 +170,8 @@ def summarize(rows, n_launches):
             f"    mismatches                    {c['mismatch']}",
             f"    tri errors                    {c['tri-error']}",
         ]
+        if c["skipped"]:
+            lines.append(f"  skipped (--budget ran out)      {c['skipped']}")
     return "\n".join(lines)
 
 
@@ -203,14 +205,26 @@ def main(argv=None):
     ap.add_argument("--kill-after", type=float, default=180, help="seconds before a tri process is killed")
     ap.add_argument("--csv", default=None, help="default DIR/replay.csv")
     ap.add_argument("--list", type=int, default=40, help="rows listed per status")
+    ap.add_argument("--budget", type=float, default=0,
+                    help="seconds after which launches not yet started are skipped (counted as such)")
     args = ap.parse_args(argv)
     args.tri = os.path.abspath(args.tri) if os.sep in args.tri else args.tri
     recs = load_launches(args.dir)
     modes = [m for m in MODES if not (m == "gpu" and args.no_gpu) and not (m == "interp" and args.no_interpret)]
     jobs = [(r, m) for r in recs for m in modes]
     rows = []
+    deadline = time.time() + args.budget if args.budget else None
+
+    def one(rm):
+        if deadline and time.time() > deadline:
+            r, m = rm
+            return {"id": r["id"], "mode": m, "status": "skipped", "kernel": r.get("qualname") or r.get("kernel"),
+                    "test": r.get("test", ""), "site": r.get("site", ""), "detail": "--budget ran out",
+                    "max_ulp": "", "seconds": "", "command": ""}
+        return replay_one(args, *rm)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-        for row in ex.map(lambda rm: replay_one(args, *rm), jobs):
+        for row in ex.map(one, jobs):
             rows.append(row)
     csv_path = args.csv or os.path.join(args.dir, "replay.csv")
     with open(csv_path, "w", newline="") as f:

@@ -9,6 +9,7 @@ import os
 import shutil
 import stat
 import struct
+import subprocess
 import sys
 import tempfile
 import types
@@ -19,6 +20,7 @@ sys.path.insert(0, HERE)
 import npyio  # noqa: E402
 import record  # noqa: E402
 import replay  # noqa: E402
+import select_tests  # noqa: E402
 
 
 def f32(vals):
@@ -109,6 +111,87 @@ class RecordPartsTest(unittest.TestCase):
         self.assertEqual([a.attr for a in ast.walk(tree) if isinstance(a, ast.Attribute)], ["N"], "attributes too")
 
 
+class RecorderTest(unittest.TestCase):
+    """record.py on testdata/recprog/prog.py under the stand-in torch and
+    Triton (testdata/fakemods): what it writes for a plain, an autotuned, a
+    heuristics-wrapped, a nested, a patched and a rejected kernel, a view
+    and a tensor passed twice; with $TRI set (record_test.go builds it), the
+    replay of the recording through tri's interpreter, which must match the
+    values the stand-in's Python implementations computed."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp()
+        cls.rec = os.path.join(cls.dir, "rec")
+        env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "testdata", "fakemods"), PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run([sys.executable, os.path.join(HERE, "record.py"), "--out", cls.rec, "--",
+                            os.path.join(HERE, "testdata", "recprog", "prog.py")], env=env, capture_output=True, text=True)
+        cls.output = p.stdout + p.stderr
+        cls.launches = {}
+        for r in replay.load_launches(cls.rec):
+            cls.launches[r["kernel"]] = r
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def test_launch_lines(self):
+        got = sorted(r["launch"] for r in self.launches.values())
+        self.assertEqual(got, sorted([
+            "add_kernel[(1,)](x, y, out, 100, BLOCK=128)",
+            # the autotuner's choice (the stand-in's: the last config), not its benchmark launches
+            "scale_kernel_launched[(1,)](x, out, 0.5, 100, BLOCK=256, num_warps=4, num_stages=3)",
+            "relu_kernel_launched[(1,)](x, out, 100, BLOCK=128, EVEN=False)",
+            "transpose_copy[(1,)](x, out, 1, 8, M=8, N=4)",
+            "inplace_mul[(1,)](x, x, 64, BLOCK=64)",
+            "plus_launched[(1,)](x, out, N=8)",
+            "tmpl_launched[(1,)](x, out, N=8)",
+            "rejected[(1,)](x, BLOCK=16)",
+        ]), self.output)
+
+    def test_files_and_tensors(self):
+        prog = os.path.join(HERE, "testdata", "recprog", "prog.py")
+        self.assertEqual(self.launches["add_kernel"]["kernel_file"], prog, "a module-level kernel runs from its file")
+        self.assertIn(os.sep + "kernels" + os.sep, self.launches["scale_kernel"]["kernel_file"])
+        with open(self.launches["plus"]["kernel_file"]) as f:
+            text = f.read()
+        for want in ("OFFSET = 3\n", "def shift(v):", "def plus_launched(x, out, N: tl.constexpr):"):
+            self.assertIn(want, text, "a nested kernel's closure, its helper's closure included")
+        with open(self.launches["tmpl"]["kernel_file"]) as f:
+            self.assertIn("tl.store(out + offs, v * v)", f.read(), "the patched source")
+        t = self.launches["transpose_copy"]["tensors"]["x"]
+        self.assertEqual((t["contiguous"], t["shape"], t["saved_shape"]), (False, [8, 4], [32]))
+        self.assertEqual(list(self.launches["inplace_mul"]["tensors"]), ["x"])
+        out = npyio.read(os.path.join(self.rec, "launches", self.launches["inplace_mul"]["id"], "x.out.npy"))
+        self.assertEqual(out.values()[:3], [0.0, 2.0, 4.0])
+        self.assertIn("no fake implementation", self.launches["rejected"]["triton_error"])
+        self.assertNotIn("out", self.launches["rejected"]["tensors"]["x"])
+
+    def test_replay_through_tri(self):
+        tri = os.environ.get("TRI")
+        if not tri:
+            self.skipTest("set TRI to a tri binary")
+        with open(os.devnull, "w") as f:
+            old, sys.stdout = sys.stdout, f
+            try:
+                replay.main([self.rec, "--tri", tri, "--no-gpu"])
+            finally:
+                sys.stdout = old
+        with open(os.path.join(self.rec, "replay.csv")) as f:
+            got = {r["kernel"]: (r["status"], r["detail"]) for r in csv.DictReader(f)}
+        for k, (status, detail) in got.items():
+            want = "both-reject" if k == "rejected" else "match"
+            self.assertEqual(status, want, f"{k}: {detail}")
+        self.assertEqual(len(got), 8)
+
+
+class SelectTest(unittest.TestCase):
+    def test_rounds(self):
+        ids = [f"t.py::test_a[{i}]" for i in range(10)] + ["t.py::test_b", "t.py::test_c[x]", "t.py::test_c[y]"]
+        got = select_tests.rounds(ids, 2, exclude="test_c\\[y")
+        self.assertEqual(got, ["t.py::test_a[0]", "t.py::test_b", "t.py::test_c[x]", "t.py::test_a[5]"])
+
+
 class ReplayTest(unittest.TestCase):
     """A recording of six launches, one per outcome, replayed through the
     fake tri: statuses, the summary's counts and the CSV."""
@@ -191,6 +274,19 @@ class ReplayTest(unittest.TestCase):
         self.assertIn("mismatch (2):", text)
         self.assertIn(rows[("2-perturb", "gpu")]["command"], text, "a mismatch lists its reproducer")
         self.assertTrue(os.path.exists(os.path.join(self.rec, "summary.txt")))
+
+    def test_budget(self):
+        with open(os.devnull, "w") as f:
+            old, sys.stdout = sys.stdout, f
+            try:
+                replay.main([self.rec, "--tri", self.tri, "--budget", "1e-9"])
+            finally:
+                sys.stdout = old
+        with open(os.path.join(self.rec, "replay.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual({r["status"] for r in rows}, {"skipped"})
+        with open(os.path.join(self.rec, "summary.txt")) as f:
+            self.assertIn("skipped (--budget ran out)      8", f.read())
 
     def test_unsaved_output_is_a_mismatch(self):
         shutil.rmtree(os.path.join(self.rec, "launches"))

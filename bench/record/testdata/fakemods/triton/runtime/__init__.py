@@ -1,0 +1,1 @@
+from . import jit, autotuner  # noqa: F401
