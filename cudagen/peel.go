@@ -39,7 +39,7 @@ func (e *emitter) peeledFor(s *ir.For) bool {
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 	e.w.line("// The loop is written twice: over the full tiles, unmasked and vectorized, then over the rest, masked.")
 	e.w.open("{")
-	e.w.line("%s %s = %s;", e.cType(s.Var.Type.DType), i, lo)
+	e.w.line("%s %s = %s;", cType(s.Var.Type.DType), i, lo)
 	e.w.open("for (; %s < %s && %s; %s += %s) {", i, hi, test, i, step)
 	e.peeledBody(b, split, true)
 	e.w.close("}")
