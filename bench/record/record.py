@@ -66,10 +66,19 @@ import tokenize
 import traceback
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE)
-import npyio  # noqa: E402
 
-sys.path.remove(_HERE)
+
+def _load_npyio():
+    """npyio.py beside this file, under a private module name: the
+    recorded program may have a module of its own called npyio."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("_trirecord_npyio", os.path.join(_HERE, "npyio.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+npyio = _load_npyio()
 
 # torch dtype name -> (tri's dtype name, .npy descr of the saved file)
 TORCH_DTYPES = {
@@ -139,7 +148,7 @@ def literal(v):
     if type(v) in (tuple, list):
         inner = ", ".join(literal(x) for x in v)
         return "(" + inner + ("," if len(v) == 1 else "") + ")" if type(v) is tuple else "[" + inner + "]"
-    if type(v).__name__ in ("int64", "int32", "float32", "float64", "bool_") and hasattr(v, "item"):
+    if type(v).__module__ == "numpy" and hasattr(v, "item"):
         return literal(v.item())  # NumPy scalars
     raise Unreplayable(f"a value of type {type(v).__module__}.{type(v).__qualname__}")
 
@@ -626,9 +635,13 @@ def main(argv=None):
     rec = Recorder(args.out, args.per_kernel, args.max_launches, args.max_bytes, args.record_bench)
     install(rec)
     code = 0
+    # sys.path as `python3 PROGRAM` or `python3 -m MODULE` would have it,
+    # without this script's folder (its modules would shadow the program's)
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
     try:
         if target[0] == "-m":
             sys.argv = [target[1]] + target[2:]
+            sys.path.insert(0, os.getcwd())
             runpy.run_module(target[1], run_name="__main__", alter_sys=True)
         else:
             sys.argv = target
