@@ -15,7 +15,12 @@ package survey
 //     other integer types the file's @jit functions name), but
 //     for pointers to indices (whose loaded values are added to an
 //     address, as cu_seqlens or a cross entropy's targets), which are
-//     int32.
+//     int32, and pointers whose own uses name their type (uses.go: a
+//     dtype check, bitwise use of their loads), which take it.
+//   - a parameter whose load or store methods the kernel calls with a
+//     list of offsets is a host TensorDescriptor over a tensor of the
+//     attempt's type, its block along each dimension what the offsets
+//     there step by (uses.go).
 //   - a tl.constexpr takes its default, else the first autotune config's
 //     value, else a heuristic's, else the first literal that a @jit
 //     function of the survey compares a parameter of its name with
@@ -108,6 +113,11 @@ var (
 	floatName  = regexp.MustCompile(`(?i)(^|_)(eps|scale|sm_scale|softmax_scale)(_|$)`)
 )
 
+// A constexpr passed for a keyword of Triton's that wants a string or an
+// axis (padding_option, cache_modifier, axis) takes a valid value of it,
+// and a parameter that is the last stride of a tl.make_tensor_descriptor
+// takes 1 (uses.go).
+
 // derive builds the launch of fn: every pointer bound to a tensor of elem,
 // every other parameter by the rules above. tuning may be nil.
 func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
@@ -117,6 +127,10 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 	ptrs := allPtrs[fn.Name]
 	ints := offsetParams(j.sf.File, fn, allPtrs)
 	flags := truthTested(fn)
+	kws := keywordUses(fn)
+	units := unitStrides(fn)
+	descs := descriptorParams(fn)
+	elems := pointerElems(fn, ptrs)
 	fromConfig := map[string]bool{}
 	if tuning != nil && tuning.Autotune != nil && len(tuning.Autotune.Configs) > 0 {
 		for name := range tuning.Autotune.Configs[0].Meta {
@@ -131,6 +145,8 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 		v := ""
 		switch {
 		case p.Constexpr && (p.Default != nil || fromConfig[p.Name]):
+		case p.Constexpr && kws[p.Name] != "":
+			v = kws[p.Name]
 		case p.Constexpr && j.lits[p.Name] != "":
 			v = j.lits[p.Name]
 		case p.Constexpr && flags[p.Name]:
@@ -138,14 +154,21 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 		case p.Constexpr:
 			v = constexprGuess(p.Name, try.flag)
 			guessed[p.Name] = true
+		case descs[p.Name] != nil:
+			v = p.Name // its let follows, once the block sizes are known
 		case isPtr(ptrs, p.Name):
 			e := elem
-			if ptrs[p.Name] {
+			switch {
+			case ptrs[p.Name]:
 				e = "int32"
+			case elems[p.Name] != "":
+				e = elems[p.Name]
 			}
 			d.lets = append(d.lets, fmt.Sprintf("%s=empty(16, dtype='%s')", p.Name, e))
 			v = p.Name
 		case p.Default != nil:
+		case units[p.Name]:
+			v = "1"
 		case floatName.MatchString(p.Name) && !ints[p.Name] && !strideName.MatchString(p.Name):
 			v = "0.5"
 		default:
@@ -168,6 +191,18 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 		}
 	}
 	roundToMultiples(fn, vals, fixed, guessed)
+	known := map[string]string{}
+	for n, v := range fixed {
+		known[n] = v
+	}
+	for n, v := range vals {
+		known[n] = v
+	}
+	for _, p := range fn.Params {
+		if offs := descs[p.Name]; offs != nil && vals[p.Name] == p.Name {
+			d.lets = append(d.lets, descriptorLet(fn, p.Name, offs, elem, known))
+		}
+	}
 	args := make([]string, len(names))
 	for i, n := range names {
 		args[i] = n + "=" + vals[n]
@@ -246,6 +281,26 @@ func roundToMultiples(fn *frontend.Func, vals, fixed map[string]string, guessed 
 			}
 		}
 	}
+}
+
+// descriptorLet is the --let binding of a host tensor descriptor
+// parameter: TensorDescriptor.from_tensor over a tensor of elem whose
+// block along each dimension is what the kernel's offsets there step by
+// (blockOf), and whose shape is at least 16 along each, so that its
+// strides are 16-byte aligned.
+func descriptorLet(fn *frontend.Func, name string, offs []frontend.Expr, elem string, vals map[string]string) string {
+	shape := make([]string, len(offs))
+	block := make([]string, len(offs))
+	for i, off := range offs {
+		b := blockOf(fn, off, vals)
+		if i == len(offs)-1 {
+			b = max(b, 16) // TMA wants 16 bytes along the last dimension
+		}
+		block[i] = strconv.FormatInt(b, 10)
+		shape[i] = strconv.FormatInt(max(b, 16), 10)
+	}
+	return fmt.Sprintf("%s=TensorDescriptor.from_tensor(empty((%s,), dtype='%s'), [%s])",
+		name, strings.Join(shape, ", "), elem, strings.Join(block, ", "))
 }
 
 // isZero reports whether x is the literal 0.

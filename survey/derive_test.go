@@ -56,6 +56,68 @@ def q(a_ptr, a_scale_ptr, out_ptr, stride_scale_am, scale_offset, scale, BLOCK: 
 			lets:   []string{"a_ptr=empty(16, dtype='float32')", "a_scale_ptr=empty(16, dtype='float32')", "out_ptr=empty(16, dtype='float32')"},
 		},
 		{
+			name: "constexprs passed for a padding, a cache modifier and an axis get valid values",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def kw(x_ptr, out_ptr, PAD: tl.constexpr, CACHE: tl.constexpr, AXIS: tl.constexpr, R: tl.constexpr):
+    b = tl.make_block_ptr(x_ptr, (16, 16), (16, 1), (0, 0), (16, 16), (1, 0))
+    v = tl.load(b, boundary_check=(0,), padding_option=PAD, cache_modifier=CACHE)
+    tl.store(out_ptr + tl.arange(0, 16), tl.sum(v, AXIS) + tl.max(v, axis=R))
+`,
+			kernel: "kw",
+			line:   `kw[(1,)](x_ptr=x_ptr, out_ptr=out_ptr, PAD="zero", CACHE="", AXIS=0, R=0)`,
+			lets:   []string{"x_ptr=empty(16, dtype='float32')", "out_ptr=empty(16, dtype='float32')"},
+		},
+		{
+			name: "host tensor descriptors by their load and store methods; a descriptor's last stride is 1",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def td(in_desc, out_desc, w_desc, y_ptr, M, stride_m, stride_n, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr, HEAD_DIM: tl.constexpr):
+    off_m = tl.program_id(0) * BLOCK_M
+    b = tl.program_id(1)
+    kk = 0
+    kk += BLOCK_K
+    w = w_desc.load([kk, b])
+    for k in range(0, M, BLOCK_K):
+        v = in_desc.load([b, off_m, k])
+        out_desc.store([off_m, 0], v.reshape(BLOCK_M, BLOCK_K))
+    d = tl.make_tensor_descriptor(y_ptr, shape=[M, M], strides=[stride_m, stride_n], block_shape=[BLOCK_M, HEAD_DIM])
+`,
+			kernel: "td",
+			line:   "td[(1,)](in_desc=in_desc, out_desc=out_desc, w_desc=w_desc, y_ptr=y_ptr, M=64, stride_m=64, stride_n=1, BLOCK_M=32, BLOCK_K=32, HEAD_DIM=16)",
+			lets: []string{"y_ptr=empty(16, dtype='float32')",
+				"in_desc=TensorDescriptor.from_tensor(empty((16, 32, 32,), dtype='float32'), [1, 32, 32])",
+				"out_desc=TensorDescriptor.from_tensor(empty((32, 16,), dtype='float32'), [32, 16])",
+				// a step by += is followed; the last dimension holds 16 bytes at least
+				"w_desc=TensorDescriptor.from_tensor(empty((32, 16,), dtype='float32'), [32, 16])"},
+		},
+		{
+			name: "each pointer's element type from its uses: a dtype check, bitwise use of its loads",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def pe(a_ptr, b_ptr, w_ptr, c_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + o)
+    tl.static_assert(a.dtype == tl.int16)
+    if b_ptr.dtype.element_ty == tl.bfloat16:
+        pass
+    w = tl.load(w_ptr + o)
+    tl.store(c_ptr + o, (w >> 4) & 15)
+`,
+			kernel: "pe",
+			line:   "pe[(1,)](a_ptr=a_ptr, b_ptr=b_ptr, w_ptr=w_ptr, c_ptr=c_ptr, BLOCK=32)",
+			lets:   []string{"a_ptr=empty(16, dtype='int16')", "b_ptr=empty(16, dtype='bfloat16')", "w_ptr=empty(16, dtype='int32')", "c_ptr=empty(16, dtype='float32')"},
+		},
+		{
 			name: "a pointer to indices, a pointer by name, a default",
 			src: `
 import triton
