@@ -393,9 +393,12 @@ class Recorder:
         live = rec.pop("_live", {})
         if after and live:
             import torch
-            torch.cuda.synchronize()
-            for name, t in live.items():
-                self.save(rec, name, t, "out")
+            try:
+                torch.cuda.synchronize()
+                for name, t in live.items():
+                    self.save(rec, name, t, "out")
+            except Exception as e:  # a fault in the kernel, or the disk: the program goes on
+                rec["unsupported"] = f"recorder error after the launch: {type(e).__name__}: {e}"
         os.makedirs(rec["dir"], exist_ok=True)
         d = rec.pop("dir")
         tmp = os.path.join(d, "launch.json.tmp")
