@@ -45,9 +45,13 @@ def main():
     ap.add_argument("--exclude", default=None, help="a regular expression of ids to leave out")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args.files],
+    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                        "--continue-on-collection-errors", *args.files],
                        capture_output=True, text=True)
     ids = [l.strip() for l in p.stdout.splitlines() if "::" in l and not l.startswith(" ")]
+    for l in p.stdout.splitlines():
+        if l.startswith("ERROR"):
+            print(l, file=sys.stderr)  # a file pytest could not collect
     if not ids:
         sys.stderr.write(p.stdout[-3000:] + p.stderr[-3000:])
         return 1
