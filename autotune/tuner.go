@@ -14,7 +14,8 @@
 // restoring the tuning copies after each config, as Triton's autotuner does.
 //
 // The choice is kept in a small JSON file under the user cache dir
-// (~/.cache/tri/autotune next to the cubins, or $TRI_AUTOTUNE_CACHE), named
+// (~/.cache/tri/autotune next to the cubins, or $TRI_CACHE_DIR/autotune, or
+// $TRI_AUTOTUNE_CACHE), named
 // by a hash of the kernel file's text, the kernel's name, the key (the
 // values of the autotune key's arguments and the dtypes of the tensor
 // arguments, as Triton keys its cache), the GPU and tri's version, so a
@@ -36,6 +37,7 @@ import (
 	"time"
 
 	"github.com/tri-lang/tri/hosteval"
+	"github.com/tri-lang/tri/internal/cachedir"
 	"github.com/tri-lang/tri/version"
 )
 
@@ -77,18 +79,25 @@ type Tuner struct {
 }
 
 // DefaultCacheDir is where autotune choices are kept:
-// $TRI_AUTOTUNE_CACHE if set, else "tri/autotune" under the user cache dir
-// (next to the cubin cache), or "" if there is none.
+// $TRI_AUTOTUNE_CACHE if set, else "autotune" under tri's cache folder
+// ($TRI_CACHE_DIR, else tri under the user cache dir, next to the cubin
+// cache), or "" if there is none.
 func DefaultCacheDir() string {
 	if d := os.Getenv("TRI_AUTOTUNE_CACHE"); d != "" {
 		return d
 	}
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "tri", "autotune")
+	return cachedir.Dir("autotune")
 }
+
+// IsCacheFile reports whether name, a file in the cache's folder, is one
+// a Tuner writes: a choice (key.json) or the temporary file of a write
+// that was interrupted. tri cache clean removes only these.
+func IsCacheFile(name string) bool {
+	return cachedir.IsKeyFile(name, tmpPrefix, ".json")
+}
+
+// tmpPrefix starts the temporary name a choice is written under.
+const tmpPrefix = ".tune-"
 
 // entry is a cached choice.
 type entry struct {
@@ -205,7 +214,7 @@ func writeEntry(path string, e entry) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tune-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+"*")
 	if err != nil {
 		return err
 	}

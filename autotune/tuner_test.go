@@ -124,3 +124,25 @@ func TestTunerFailures(t *testing.T) {
 	assert.Equal(t, 2, best, "a single candidate is taken without timing")
 	assert.Empty(t, *calls)
 }
+
+// TestCacheDirAndFiles: the choices go under $TRI_CACHE_DIR (as the cubins
+// do) unless $TRI_AUTOTUNE_CACHE moves them alone, and the files a Tuner
+// writes there are its own, for tri cache clean.
+func TestCacheDirAndFiles(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("TRI_AUTOTUNE_CACHE", "")
+	t.Setenv("TRI_CACHE_DIR", root)
+	assert.Equal(t, filepath.Join(root, "autotune"), DefaultCacheDir())
+	t.Setenv("TRI_AUTOTUNE_CACHE", "/tmp/elsewhere")
+	assert.Equal(t, "/tmp/elsewhere", DefaultCacheDir())
+
+	t.Setenv("TRI_AUTOTUNE_CACHE", "")
+	j, _ := fakeJob("n=100", map[int]float64{0: 3, 1: 1}, 2)
+	_, err := (&Tuner{}).Tune(j)
+	require.NoError(t, err)
+	entries, err := os.ReadDir(filepath.Join(root, "autotune"))
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	assert.True(t, IsCacheFile(entries[0].Name()), entries[0].Name())
+	assert.False(t, IsCacheFile("config.json"))
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tri-lang/tri/internal/cachedir"
 	"github.com/tri-lang/tri/version"
 )
 
@@ -22,15 +23,27 @@ type Cache struct {
 	Dir string
 }
 
-// DefaultCache returns the cache under the user's cache folder
-// (~/.cache/tri/cubin on Linux), or nil when there is none.
+// DefaultCache returns the cache in "cubin" under tri's cache folder:
+// $TRI_CACHE_DIR/cubin, else ~/.cache/tri/cubin on Linux (under
+// $XDG_CACHE_HOME when set), or nil when there is none. tri cache shows,
+// measures and cleans it.
 func DefaultCache() *Cache {
-	dir, err := os.UserCacheDir()
-	if err != nil {
+	dir := cachedir.Dir("cubin")
+	if dir == "" {
 		return nil
 	}
-	return &Cache{Dir: filepath.Join(dir, "tri", "cubin")}
+	return &Cache{Dir: dir}
 }
+
+// IsCacheFile reports whether name, a file in a Cache's folder, is one the
+// cache writes: an entry (key.cubin, key.ptx, key.log) or the temporary
+// file of a write that was interrupted. tri cache clean removes only these.
+func IsCacheFile(name string) bool {
+	return cachedir.IsKeyFile(name, tmpPrefix, ".cubin", ".ptx", ".log")
+}
+
+// tmpPrefix starts the temporary name an entry is written under.
+const tmpPrefix = ".tmp-"
 
 // entryMagic starts every cache file; the SHA-256 of the payload follows,
 // so a truncated or damaged file is detected.
@@ -90,7 +103,7 @@ func (c *Cache) write(path string, payload []byte) error {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(c.Dir, ".tmp-*")
+	f, err := os.CreateTemp(c.Dir, tmpPrefix+"*")
 	if err != nil {
 		return err
 	}

@@ -91,6 +91,27 @@ func TestKey(t *testing.T) {
 }
 
 func TestDefaultCache(t *testing.T) {
+	t.Setenv("TRI_CACHE_DIR", "")
 	t.Setenv("XDG_CACHE_HOME", "/tmp/xdg")
 	assert.Equal(t, filepath.Join("/tmp/xdg", "tri", "cubin"), DefaultCache().Dir)
+	t.Setenv("TRI_CACHE_DIR", "/tmp/tri-cache")
+	assert.Equal(t, filepath.Join("/tmp/tri-cache", "cubin"), DefaultCache().Dir, "TRI_CACHE_DIR moves it")
+}
+
+// TestIsCacheFile: the files a Cache writes are its own, for tri cache
+// clean; a file of another name in its folder is not.
+func TestIsCacheFile(t *testing.T) {
+	c := &Cache{Dir: t.TempDir()}
+	key := Key("src", CompileOptions{}, "sm_90", "13.0", "0.1.0")
+	require.NoError(t, c.Put(key, []byte("cubin")))
+	require.NoError(t, c.write(c.path(key, ".log"), nil))
+	require.NoError(t, os.WriteFile(filepath.Join(c.Dir, "notes.txt"), nil, 0o644))
+	entries, err := os.ReadDir(c.Dir)
+	require.NoError(t, err)
+	owned := map[string]bool{}
+	for _, e := range entries {
+		owned[e.Name()] = IsCacheFile(e.Name())
+	}
+	assert.Equal(t, map[string]bool{key + ".cubin": true, key + ".log": true, "notes.txt": false}, owned)
+	assert.True(t, IsCacheFile(tmpPrefix+"123"), "an interrupted write's file")
 }

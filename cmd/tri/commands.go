@@ -44,7 +44,7 @@ command; 2 bad input (usage, missing file, bad source, launch line or --let).`,
 		return c.Help()
 	}
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newSurvey(), newVersion())
+	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newSurvey(), newCache(), newVersion())
 	return root
 }
 
@@ -176,8 +176,9 @@ for grids. dtype defaults to 'float32'.
 A kernel under @triton.autotune is tuned on the GPU the first time a launch
 with its key is run: each config is compiled and timed as tri bench does, on
 copies of the tensors (the launch's own tensors are untouched), one line per
-config on stderr; the fastest is kept under the user cache dir (or
-$TRI_AUTOTUNE_CACHE) and taken by later runs without timing. --config I runs
+config on stderr; the fastest is kept under tri's cache folder (see tri
+cache; $TRI_CACHE_DIR or $TRI_AUTOTUNE_CACHE move it) and taken by later
+runs without timing. --config I runs
 the I-th config instead; --interpret and --check run --config I, default 0.
 Meta-parameters, num_warps and num_stages given in the launch override the
 config's; @triton.heuristics compute theirs at every launch.
