@@ -28,6 +28,16 @@
 // lists the problems with their file, line and column. Nil and zero
 // values are answered with errors, never panics.
 //
+// A kernel under @triton.autotune or @triton.heuristics has host Python
+// in its decorators, which needs gpython's interpreter: a program that
+// runs such kernels imports it for its effect,
+//
+//	import _ "github.com/tri-lang/tri/hostpy"
+//
+// and without it gets an error that says so. Prepare binds an autotuned
+// kernel's first config (tuning on the GPU is the command line's
+// `tri run`).
+//
 // The command line tri (cmd/tri) is built on the same packages; this
 // package is for programs, and keeps the command line's options out.
 package tri

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -249,4 +250,32 @@ func TestParseImports(t *testing.T) {
 
 func TestCDiv(t *testing.T) {
 	assert.Equal(t, []int{0, 1, 1, 2, 0, 0}, []int{CDiv(0, 4), CDiv(1, 4), CDiv(4, 4), CDiv(5, 4), CDiv(5, 0), CDiv(-3, 4)})
+}
+
+// One File serves several goroutines at once, each with its own data
+// (run with -race: the calls share nothing they write).
+func TestConcurrentUse(t *testing.T) {
+	f, err := ParseFile(addFile, nil)
+	require.NoError(t, err)
+	k, err := f.Compile("add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32, 4")
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			n := 5 + g
+			x, y, out, out2 := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], y[i] = float32(g), float32(i)
+			}
+			assert.NoError(t, f.Interpret(addLine, Args{"x": x, "y": y, "out": out, "n": n}))
+			assert.NoError(t, k.Interpret([3]int{CDiv(n, 4), 1, 1}, x, y, out2, n))
+			_, err := k.CUDA()
+			assert.NoError(t, err)
+			for i := range out {
+				assert.Equal(t, float32(g+i), out[i])
+				assert.Equal(t, float32(g+i), out2[i])
+			}
+		})
+	}
+	wg.Wait()
 }
