@@ -60,11 +60,13 @@ func (s Severity) String() string {
 	return "error"
 }
 
-// Code is a stable identifier of a kind of diagnostic ("E-SYNTAX"). Tests and
-// users can match on it; messages may be reworded.
+// Code is a stable identifier of a kind of diagnostic ("syntax"). Tests,
+// editors and CI (tri's --json) can match on it; messages may be
+// reworded. Codes lists every code with its meaning.
 type Code string
 
-// Codes used across stages. Stages may define more of their own.
+// The codes of tri's diagnostics, and of the errors tri reports that are
+// not placed in a text (usage, no-gpu, error).
 const (
 	CodeSyntax      Code = "syntax"
 	CodeUnsupported Code = "unsupported"
@@ -77,7 +79,33 @@ const (
 	CodeIO          Code = "io"
 	CodeInternal    Code = "internal"
 	CodeTimeout     Code = "timeout"
+	CodeTooMany     Code = "too-many-errors"
+	CodeUsage       Code = "usage"
+	CodeNoGPU       Code = "no-gpu"
+	CodeError       Code = "error"
 )
+
+// Codes lists every Code with what it means, for help and docs.
+var Codes = []struct {
+	Code    Code
+	Meaning string
+}{
+	{CodeSyntax, "the source does not parse as Python"},
+	{CodeUndefined, "a name, attribute, module or kernel that is not defined"},
+	{CodeType, "an operand or argument of the wrong type, dtype or shape"},
+	{CodeValue, "a value out of range or not allowed (a size not a power of 2, a bad axis)"},
+	{CodeUnsupported, "Python or Triton that tri does not compile"},
+	{CodeArgs, "arguments that do not match the parameters (a launch, a call, a signature)"},
+	{CodeLaunch, "a launch line, --let or --signature that does not evaluate"},
+	{CodeRuntime, "a failure while the kernel or host code runs (an assertion, an out-of-bounds access)"},
+	{CodeIO, "a file that cannot be read or written"},
+	{CodeTimeout, "--timeout ran out"},
+	{CodeInternal, "a fault in tri itself"},
+	{CodeTooMany, "more errors than are shown (at most ten)"},
+	{CodeUsage, "a bad command line: a flag, an argument, a missing file"},
+	{CodeNoGPU, "a command that needs a GPU (or CUDA's libraries) found none"},
+	{CodeError, "an error of no other kind, such as a failed --check"},
+}
 
 // Related is a note attached to a diagnostic, with its own position.
 type Related struct {

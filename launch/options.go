@@ -50,6 +50,9 @@ type Options struct {
 	// files, import any module and compile code; by default it has no I/O
 	// (autotune.Host.AllowIO).
 	AllowHostIO bool
+	// JSON (--json) prints the warnings found on the way to Stderr as JSON
+	// lines (diag.WriteJSON) instead of for a person.
+	JSON bool
 
 	// ctx ends the compiling phases at the command's --timeout (see
 	// withDeadline); nil: no deadline.

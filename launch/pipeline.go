@@ -403,6 +403,10 @@ func (o *Options) warnIn(sf *SourceFile) func(*diag.Diagnostic) {
 		return nil
 	}
 	return func(d *diag.Diagnostic) {
+		if o.JSON {
+			_ = diag.WriteJSON(o.stderr(), d, d.Code) // as Render, a warning that cannot be written is lost
+			return
+		}
 		src := diag.Sources{sf.Path: string(sf.Text)}
 		if sf.File != nil {
 			src = sf.File.Sources()

@@ -63,6 +63,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f.StringSliceVar(&o.Dump, "dump", nil, "print an internal form: ast, ir, layout, cuda, resources (comma-separated)")
 	rootFlag(c, o)
 	hostIOFlag(c, &o.AllowHostIO)
+	jsonFlag(c, o)
 	c.PreRunE = func(*cobra.Command, []string) error { return o.CheckFlags(f.Changed) }
 }
 
@@ -85,6 +86,7 @@ the header's launch is not read.
 	c.Flags().StringSliceVar(&o.Dump, "dump", nil, "print the AST (--dump=ast)")
 	rootFlag(c, o)
 	hostIOFlag(c, &o.AllowHostIO)
+	jsonFlag(c, o)
 	timeoutFlag(c, o, "stop checking after this long")
 	// Only --timeout is checked here: CheckFile refuses a --dump other
 	// than ast itself, with a message that says so.

@@ -11,10 +11,9 @@ import (
 )
 
 func main() {
-	root := newRoot()
-	if err := root.Execute(); err != nil {
-		hosteval.PrintError(os.Stderr, err)
-		os.Exit(hosteval.ExitCode(err))
+	c, err := newRoot().ExecuteC()
+	if code := report(os.Stderr, c, os.Args[1:], err); code != 0 {
+		os.Exit(code)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tri-lang/tri/gpu"
-	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/launch"
 	"github.com/tri-lang/tri/tensor"
 )
@@ -22,11 +21,9 @@ func tri(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	root.SetOut(&out)
 	root.SetErr(&errb)
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		hosteval.PrintError(&errb, err)
-		return out.String(), errb.String(), hosteval.ExitCode(err)
-	}
-	return out.String(), errb.String(), 0
+	c, err := root.ExecuteC()
+	code = report(&errb, c, args, err)
+	return out.String(), errb.String(), code
 }
 
 const addLaunch = "add_kernel[(triton.cdiv(n, 1024),)](x, y, output, n, BLOCK_SIZE=1024)"
