@@ -1,7 +1,8 @@
 // Command langdoc writes docs/LANGUAGE.md, the reference of the language
 // tri compiles, from sema's op table (sema.Names): every name a kernel can
 // use under triton.language, with its status and how it differs from
-// Triton. Run it with go generate ./sema, or:
+// Triton, and the codes of tri's diagnostics (diag.Codes). Run it with
+// go generate ./sema, or:
 //
 //	go run ./internal/langdoc -o docs/LANGUAGE.md
 //
@@ -16,6 +17,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/sema"
 )
 
@@ -87,6 +89,11 @@ and "no" for one it knows but refuses with a placed error.
 		fmt.Fprintf(w, "`%s`", strings.TrimPrefix(n.Path, "tl.extra.libdevice."))
 	}
 	fmt.Fprintln(w, ".")
+
+	fmt.Fprint(w, "\n## Diagnostic codes\n\nEvery error and warning tri reports has one of these codes, which `--json` prints as `code` and which stay stable when messages are reworded:\n\n| code | meaning |\n| --- | --- |\n")
+	for _, c := range diag.Codes {
+		fmt.Fprintf(w, "| `%s` | %s |\n", c.Code, c.Meaning)
+	}
 }
 
 // section writes a table of names with their parameters, status and

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/sema"
 )
 
@@ -48,6 +49,9 @@ func TestEveryNameDocumented(t *testing.T) {
 		}
 	}
 	assert.Contains(t, doc, "| `tl.dot_scaled` | no |")
+	for _, c := range diag.Codes {
+		assert.Contains(t, doc, "| `"+string(c.Code)+"` | "+c.Meaning+" |")
+	}
 }
 
 func TestSignature(t *testing.T) {
