@@ -54,6 +54,9 @@ import (
 type derived struct {
 	line string
 	lets []string
+	// guessed are the parameters the survey gave a value of its own (not
+	// a default, an autotune config's or a heuristic's).
+	guessed map[string]bool
 }
 
 // attempt is one way of deriving a launch: the element type of pointers
@@ -202,6 +205,10 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 		if offs := descs[p.Name]; offs != nil && vals[p.Name] == p.Name {
 			d.lets = append(d.lets, descriptorLet(fn, p.Name, offs, elem, known))
 		}
+	}
+	d.guessed = map[string]bool{}
+	for _, n := range names {
+		d.guessed[n] = true
 	}
 	args := make([]string, len(names))
 	for i, n := range names {

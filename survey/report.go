@@ -18,6 +18,29 @@ import (
 // built; helpers are counted apart.
 type Counts struct {
 	Kernels, Built, Helpers int
+	// Backend are the kernels written for another backend (built or
+	// not), Rejected the other failures that Triton rejects too, Launch
+	// those of a wrong derived launch and Gap those that are tri's.
+	Backend, Rejected, Launch, Gap int
+	// BackendBuilt are the kernels of Backend that built.
+	BackendBuilt int
+}
+
+// Measured are the kernels that target NVIDIA GPUs and that Triton
+// compiles (as far as the verdicts know): the kernels less Backend and
+// Rejected.
+func (c Counts) Measured() int { return c.Kernels - c.Backend - c.Rejected }
+
+// MeasuredBuilt are the kernels of Measured that built.
+func (c Counts) MeasuredBuilt() int { return c.Built - c.BackendBuilt }
+
+// MeasuredPercent is MeasuredBuilt as a percentage of Measured (0 for
+// none).
+func (c Counts) MeasuredPercent() float64 {
+	if c.Measured() == 0 {
+		return 0
+	}
+	return 100 * float64(c.MeasuredBuilt()) / float64(c.Measured())
 }
 
 // Percent is Built as a percentage of Kernels (0 for none).
@@ -29,6 +52,19 @@ func (c Counts) Percent() float64 {
 }
 
 func (c *Counts) add(r *Result) {
+	switch r.Verdict {
+	case VerdictBackend:
+		c.Backend++
+		if r.Status == Built {
+			c.BackendBuilt++
+		}
+	case VerdictRejected:
+		c.Rejected++
+	case VerdictLaunch:
+		c.Launch++
+	case VerdictGap:
+		c.Gap++
+	}
 	switch r.Status {
 	case Helper:
 		c.Helpers++
@@ -104,6 +140,8 @@ func (rep *Report) Print(w io.Writer, top int) error {
 	t := rep.Total()
 	fmt.Fprintf(w, "%s: %d of %d kernels build (%.1f%%) for %s; %d helpers (built inside their callers)\n\n",
 		rep.Dir, t.Built, t.Kernels, t.Percent(), rep.Arch, t.Helpers)
+	fmt.Fprintf(w, "of the %d kernels for NVIDIA GPUs that Triton compiles: %d build (%.1f%%); %d fail by tri's gaps, %d by a wrong derived launch; not counted: %d for another backend (%d build), %d that Triton rejects too\n\n",
+		t.Measured(), t.MeasuredBuilt(), t.MeasuredPercent(), t.Gap, t.Launch, t.Backend, t.BackendBuilt, t.Rejected)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "folder\tbuilt\tkernels\t%\thelpers")
 	folders := rep.Folders()
@@ -132,12 +170,13 @@ func (rep *Report) Print(w io.Writer, top int) error {
 
 // WriteCSV writes one row per @jit function: file, line, kernel, status,
 // kind, message, the element type, launch line and --let bindings of its
-// build, and every error of a failure (separated by " | ").
+// build, every error of a failure (separated by " | "), and the verdict
+// with the rule that decided it.
 func (rep *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	rows := [][]string{{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets", "errors"}}
+	rows := [][]string{{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets", "errors", "verdict", "why"}}
 	for _, r := range rep.Results {
-		rows = append(rows, []string{r.File, strconv.Itoa(r.Line), r.Name, string(r.Status), r.Kind, r.Message, r.Elem, r.Launch, strings.Join(r.Lets, " "), strings.Join(r.Errors, " | ")})
+		rows = append(rows, []string{r.File, strconv.Itoa(r.Line), r.Name, string(r.Status), r.Kind, r.Message, r.Elem, r.Launch, strings.Join(r.Lets, " "), strings.Join(r.Errors, " | "), r.Verdict, r.Why})
 	}
 	return cw.WriteAll(rows)
 }

@@ -55,6 +55,11 @@ type Result struct {
 	// reports up to ten), Message first.
 	Errors []string
 	Elem   string // the pointers' element type of the build that worked
+	// Verdict says whose a failure is (VerdictGap, VerdictLaunch,
+	// VerdictRejected), or that the kernel is written for another
+	// backend (VerdictBackend, built or not); "" for the rest. Why is
+	// the rule that decided it (verdict.go).
+	Verdict, Why string
 	// Launch is the launch line the kernel was built for (or last tried),
 	// and Lets its --let bindings: `tri build FILE LAUNCH --let ...`
 	// repeats the build.
@@ -138,6 +143,7 @@ func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) [
 			continue
 		}
 		var err error
+		var d derived
 		switch fn := findFunc(sf, f); {
 		case parseErr != nil:
 			err = parseErr
@@ -146,17 +152,17 @@ func surveyFile(s *source, o Options, lits map[string]string, build buildFunc) [
 		case fn == nil:
 			err = fmt.Errorf("%s:%d: %w", s.path, f.Line, errNotFound)
 		default:
-			var d derived
 			r.Elem, d, err = guarded(build, &job{sf: sf, fn: fn, arch: o.Arch, timeout: o.Timeout, allowIO: o.AllowHostIO, lits: lits})
 			r.Launch, r.Lets = d.line, d.lets
 		}
 		if err == nil {
 			r.Status = Built
-			continue
+		} else {
+			r.Status, r.Kind = Failed, Kind(err, s.text)
+			r.Message, _, _ = strings.Cut(err.Error(), "\n")
+			r.Errors = errorLines(err, r.Message)
 		}
-		r.Status, r.Kind = Failed, Kind(err, s.text)
-		r.Message, _, _ = strings.Cut(err.Error(), "\n")
-		r.Errors = errorLines(err, r.Message)
+		r.Verdict, r.Why = verdict(r, err, s.text, d.guessed)
 	}
 	return out
 }

@@ -72,8 +72,10 @@ func TestRun(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"7 built  inner_kernel[(1,)](x_ptr=x_ptr)", "25 built  inner_kernel[(1,)](x_ptr=x_ptr, y_ptr=y_ptr)"}, inner)
-	assert.Equal(t, Counts{Kernels: 14, Built: 10, Helpers: 2}, rep.Total())
-	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 2}, "elementwise": {Kernels: 8, Built: 8, Helpers: 2}, "tri": {Kernels: 1}}, rep.Folders())
+	// two_errors_kernel names undefined_one, which its file binds nowhere:
+	// Triton rejects it too.
+	assert.Equal(t, Counts{Kernels: 14, Built: 10, Helpers: 2, Rejected: 1, Gap: 3}, rep.Total())
+	assert.Equal(t, map[string]Counts{"broken": {Kernels: 5, Built: 2, Gap: 3}, "elementwise": {Kernels: 8, Built: 8, Helpers: 2}, "tri": {Kernels: 1, Rejected: 1}}, rep.Folders())
 	// A .tri file is surveyed, and every error of a kernel is recorded.
 	errs := rs["two_errors_kernel"].Errors
 	require.Len(t, errs, 2)
@@ -162,13 +164,14 @@ func TestPrintAndCSV(t *testing.T) {
 	rows, err := csv.NewReader(&b).ReadAll()
 	require.NoError(t, err)
 	require.Len(t, rows, 1+len(rep.Results))
-	assert.Equal(t, []string{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets", "errors"}, rows[0])
+	assert.Equal(t, []string{"file", "line", "kernel", "status", "kind", "message", "pointers", "launch", "lets", "errors", "verdict", "why"}, rows[0])
 	found := false
 	for _, row := range rows[1:] {
 		if row[2] == "broken_kernel" {
 			found = true
 			assert.Equal(t, []string{"broken/syntax.py", "6", "broken_kernel", "failed", "parse"}, row[:5])
 			assert.Equal(t, row[5], row[9], "one error: the message")
+			assert.Equal(t, VerdictGap, row[10])
 		}
 	}
 	assert.True(t, found)
@@ -241,4 +244,41 @@ func TestHostileHostCode(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	assert.True(t, settled, "goroutines: %d before, %d after", before, runtime.NumGoroutine())
+}
+
+// TestVerdicts: each failure says whose it is, and kernels for another
+// backend are not counted, by the rules of verdict.go.
+func TestVerdicts(t *testing.T) {
+	rep, err := Run("testdata/verdicts", Options{Jobs: 2, Timeout: time.Minute, Arch: "sm_80"})
+	require.NoError(t, err)
+	got := map[string]string{}
+	for _, r := range rep.Results {
+		got[fmt.Sprintf("%s:%d %s", r.File, r.Line, r.Status)] = r.Verdict + ": " + r.Why
+	}
+	assert.Equal(t, map[string]string{
+		"backend/_ascend/k.py:7 built": "another backend: its path names another backend (_ascend)",
+		"test_errors.py:9 failed":      "Triton rejects this too: its test expects Triton to raise (pytest.raises at line 12)",
+		"test_errors.py:20 failed":     "tri's gap: ",
+		"test_errors.py:28 failed":     "Triton rejects this too: GENERATE_TEST_HERE is bound nowhere in the file (Triton's NameError)",
+		"test_errors.py:34 failed":     "derived launch is wrong: a static assert on guessed BLOCK fails",
+	}, got)
+	c := rep.Total()
+	assert.Equal(t, Counts{Kernels: 5, Built: 1, Backend: 1, BackendBuilt: 1, Rejected: 2, Launch: 1, Gap: 1}, c)
+	assert.Equal(t, 2, c.Measured())
+	assert.Equal(t, 0, c.MeasuredBuilt())
+	var out bytes.Buffer
+	require.NoError(t, rep.Print(&out, 0))
+	assert.Contains(t, out.String(), "of the 2 kernels for NVIDIA GPUs that Triton compiles: 0 build (0.0%); 1 fail by tri's gaps, 1 by a wrong derived launch; not counted: 1 for another backend (1 build), 2 that Triton rejects too")
+}
+
+func TestBoundInText(t *testing.T) {
+	text := []byte("import a.b as c\nfrom m import (x,\n  y)\nd, e = 1, 2\nf: int = 3\ndef g(h, i=1):\n    for j in k:\n        pass\nclass L:\n    pass\nuse(n)\n")
+	for _, name := range []string{"c", "x", "d", "e", "f", "g", "h", "i", "j", "L"} {
+		assert.True(t, boundInText(text, name), name)
+	}
+	// Any name of an import line counts as bound (a in import a.b as c
+	// does not, in Python): the rule errs toward tri's gap.
+	for _, name := range []string{"n", "use", "k"} {
+		assert.False(t, boundInText(text, name), name)
+	}
 }
