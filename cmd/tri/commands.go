@@ -45,6 +45,7 @@ command; 2 bad input (usage, missing file, bad source, launch line or --let).`,
 	}
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newCheck(), newBuild(), newRun(), newBench(), newSurvey(), newCache(), newVersion())
+	root.AddCommand(newReview())
 	return root
 }
 
