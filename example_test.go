@@ -46,13 +46,15 @@ func Example_gpu() {
 		log.Fatal(err)
 	}
 	defer stream.Close()
-	bx, _ := tri.NewBuffer(x)
-	by, _ := tri.NewBuffer(y)
-	bout, err := tri.NewBuffer(out)
-	if err != nil {
-		log.Fatal(err)
+	var bufs [3]*tri.Buffer
+	for i, data := range [][]float32{x, y, out} {
+		if bufs[i], err = tri.NewBuffer(data); err != nil {
+			log.Fatal(err)
+		}
+		defer bufs[i].Free()
 	}
-	args := tri.Args{"x": bx, "y": by, "out": bout, "n": n}
+	bout := bufs[2]
+	args := tri.Args{"x": bufs[0], "y": bufs[1], "out": bout, "n": n}
 	if err := f.Run(stream, "add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)", args); err != nil {
 		log.Fatal(err)
 	}
