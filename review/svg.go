@@ -49,7 +49,7 @@ func drawLayout(l cudagen.TileLayout) layoutPicture {
 	const left, top = 28, 16
 	w, h := left+shownC*cellW+2, top+shownR*cellH+2
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="layout" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="layout #%s">`, w, h, w, h, l.Tag)
+	fmt.Fprintf(&b, `<svg class="layout" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="layout #%s">`, w, h, w, h, l.Tag)
 	b.WriteString(`<g class="ax">`)
 	for c := 0; c < shownC; c += 4 {
 		fmt.Fprintf(&b, `<text x="%d" y="11">%d</text>`, left+c*cellW+cellW/2, c)
@@ -153,7 +153,7 @@ func drawPipeline(l cudagen.Loop) template.HTML {
 	const left, top, cw, ch = 70, 34, 78, 26
 	w, h := max(left+cols*cw+2, 640), top+l.Buffers*ch+34
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="pipe" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="pipeline of the loop at line %d">`, w, h, w, h, l.Pos.Line)
+	fmt.Fprintf(&b, `<svg class="pipe" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="pipeline of the loop at line %d">`, w, h, w, h, l.Pos.Line)
 	fill := map[bufferState]string{free: "#f4f4f4", copying: "#ffd27f", read: "#8fd18f", stillRead: "#9cc3f5"}
 	word := map[bufferState]string{copying: "copy %d", read: "dot %d", stillRead: "wgmma %d"}
 	for c := range cols {
