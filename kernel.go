@@ -168,7 +168,9 @@ func (k *Kernel) interpret(grid [3]int, args []arg) error {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
-	return wrap(interp.Run(k.ir, grid, iargs, interp.Options{Timeout: k.o.Timeout, MaxMemory: k.o.MaxMemory, Stdout: stdout}))
+	err := interp.Run(k.ir, grid, iargs, interp.Options{Timeout: k.o.Timeout, MaxMemory: k.o.MaxMemory, Stdout: stdout})
+	hosteval.AttachSource(&err, k.ir.File, k.ir.Source) // for Error.Report's source line
+	return wrap(err)
 }
 
 // Run runs the kernel on the GPU over grid, on stream s (nil: the

@@ -279,3 +279,33 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// Values of no kind a kernel takes are errors naming the argument, for a
+// launch (Args) and for a compiled kernel (Run's and Interpret's
+// arguments), never panics.
+func TestOddValues(t *testing.T) {
+	f, err := ParseFile(addFile, nil)
+	require.NoError(t, err)
+	x := []float32{1, 2}
+	for _, v := range []any{struct{}{}, make(chan int), func() {}, []string{"a"}, map[string]int{}, Tensor{}, &Tensor{}, (*Tensor)(nil), Tensor{Data: Tensor{Data: x}}, uint64(1) << 63, complex(1, 2)} {
+		err := f.Interpret(addLine, Args{"x": x, "y": x, "out": v, "n": 2})
+		assert.ErrorIs(t, err, ErrBadInput, "%T", v)
+	}
+	k, err := f.Compile("add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32, 4")
+	require.NoError(t, err)
+	for _, v := range []any{nil, struct{}{}, []float32(nil)} {
+		assert.ErrorIs(t, k.Interpret([3]int{1, 1, 1}, x, x, x, v), ErrBadInput, "%T", v)
+	}
+	// A nil slice is an empty tensor: nothing to read where the mask is
+	// off everywhere (n = 0).
+	assert.NoError(t, k.Interpret([3]int{1, 1, 1}, []float32(nil), []float32(nil), []float32(nil), 0))
+	// A read past a slice's end is the kernel's error, placed at its load.
+	err = k.Interpret([3]int{1, 1, 1}, []float32(nil), x, x, 2)
+	d := firstDiag(t, err)
+	assert.Equal(t, [3]any{"samples/add.tri", 25, 9}, [3]any{d.File, d.Line, d.Column})
+	assert.Contains(t, d.Message, "load out of bounds: element 0 of x_ptr (float32 of 0 elements")
+	assert.NotErrorIs(t, err, ErrBadInput)
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Contains(t, e.Report(), "    x = tl.load(x_ptr + offsets, mask=mask)\n        ^")
+}
