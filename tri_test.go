@@ -307,5 +307,5 @@ func TestOddValues(t *testing.T) {
 	assert.NotErrorIs(t, err, ErrBadInput)
 	var e *Error
 	require.ErrorAs(t, err, &e)
-	assert.Contains(t, e.Report(), "    x = tl.load(x_ptr + offsets, mask=mask)\n        ^")
+	assert.Contains(t, e.Report(), "x = tl.load(x_ptr + offsets, mask=mask)\n            ^")
 }
