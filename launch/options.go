@@ -38,7 +38,12 @@ type Options struct {
 	Interpret, Check  bool
 	Kernel, Signature string // tri build -k/--signature
 	Output            string // tri build -o
-	Stdout, Stderr    io.Writer
+	// AOT is the folder tri build --aot writes a C library into (package
+	// aot): NAME.h and NAME.c, NAME being OutName or the kernel's; Grid is
+	// its launch grid (--grid) and Embed what it embeds: EmbedAuto (""),
+	// EmbedCubin or EmbedSource.
+	AOT, Grid, OutName, Embed string
+	Stdout, Stderr            io.Writer
 	// Debug compiles device assertions into the GPU code (tri run --debug,
 	// Triton's debug=True); the interpreter checks them always.
 	Debug bool

@@ -74,6 +74,9 @@ func BuildFile(path, line string, o *Options) error {
 	if err := checkDumps(o.Dump, dumpKinds); err != nil {
 		return err
 	}
+	if err := o.checkAOT(); err != nil {
+		return err
+	}
 	o, stop := o.withDeadline()
 	defer stop()
 	var sf *SourceFile
@@ -93,6 +96,11 @@ func BuildFile(path, line string, o *Options) error {
 		sig, err := ParseSignature(fn, o.Signature)
 		if err != nil {
 			return err
+		}
+		if o.AOT != "" {
+			if err := checkAOTSignature(fn, o.Signature, sig); err != nil {
+				return err
+			}
 		}
 		sig.NumWarps, sig.NumStages = o.NumWarps, o.NumStages
 		if k, err = compileIR(sf, fn, sig, o); err != nil {
@@ -121,9 +129,17 @@ func BuildFile(path, line string, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if o.Output == "" {
+	switch {
+	case o.AOT != "":
+		if err := writeAOT(sf, k, res, arch, o); err != nil {
+			return err
+		}
+		if o.Output != "" {
+			err = os.WriteFile(o.Output, []byte(res.Source), 0o644)
+		}
+	case o.Output == "":
 		_, err = fmt.Fprint(o.stdout(), res.Source)
-	} else {
+	default:
 		if o.dumps("cuda") {
 			fmt.Fprint(o.dumpOut(), res.Source)
 		}

@@ -117,7 +117,7 @@ func rootFlag(c *cobra.Command, o *launch.Options) {
 func newBuild() *cobra.Command {
 	o := &launch.Options{}
 	c := &cobra.Command{
-		Use:   "build FILE (-k KERNEL --signature SIG | 'LAUNCH' [--let NAME=EXPR]...) [-o F.cu]",
+		Use:   "build FILE (-k KERNEL --signature SIG [--grid G --aot DIR] | 'LAUNCH' [--let NAME=EXPR]...) [-o F.cu]",
 		Short: "Emit the CUDA C of one specialization of a kernel",
 		Long: `Emit the CUDA C of one specialization of a kernel, either from a signature
 in the format of Triton's ahead-of-time compiler:
@@ -135,6 +135,7 @@ Without either, the launch recorded in the file's header is used. A kernel
 under @triton.autotune is built with its first config, or the I-th with
 --config I. The CUDA goes to stdout unless -o is given. No GPU is needed.
 
+` + aotHelp + `
 ` + launch.HeaderHelp,
 		Args: rangeArgs(1, 2, "build FILE (-k KERNEL --signature SIG | 'LAUNCH')"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -155,6 +156,7 @@ under @triton.autotune is built with its first config, or the I-th with
 	f.StringVar(&o.Signature, "signature", "", "Triton AOT signature, e.g. '*fp32:16, i32, 1024'")
 	f.StringVarP(&o.Output, "output", "o", "", "write the CUDA C to this file")
 	f.StringArrayVar(&o.Lets, "let", nil, "bind NAME=EXPR for the launch line (repeatable)")
+	aotFlags(c, o)
 	return c
 }
 
