@@ -76,9 +76,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tri", default="bin/tri")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--only", default="", help="run only the workloads whose name holds this text")
     args = ap.parse_args()
     rows = []
     for name, fn, nbytes, sample, launch, lets in workloads():
+        if args.only not in name:
+            continue
         t_ms, r_ms = [], []
         for _ in range(args.rounds):
             t_ms.append(triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median"))

@@ -12,7 +12,11 @@ package cudagen
 // sum of squares, block by block, is memory bound on how many loads are in
 // flight), then one loop, masked, over what is left.
 
-import "github.com/tri-lang/tri/ir"
+import (
+	"fmt"
+
+	"github.com/tri-lang/tri/ir"
+)
 
 // peeledFor writes loop s as a loop over its full tiles and a loop over
 // the rest, and reports whether it did; it leaves loops it cannot peel to
@@ -37,10 +41,17 @@ func (e *emitter) peeledFor(s *ir.For) bool {
 	}
 	i := e.varNames[s.Var.ID]
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
+	// A test of the loop variable plus a constant below the loop's own
+	// bound implies the loop's condition: the full loop then has a trip
+	// count ptxas can compute.
+	full := test
+	if !e.impliesBound(s, split) {
+		full = fmt.Sprintf("%s < %s && %s", i, hi, test)
+	}
 	e.w.line("// The loop is written twice: over the full tiles, unmasked and vectorized, then over the rest, masked.")
 	e.w.open("{")
 	e.w.line("%s %s = %s;", cType(s.Var.Type.DType), i, lo)
-	e.w.open("for (; %s < %s && %s; %s += %s) {", i, hi, test, i, step)
+	e.w.open("for (; %s; %s += %s) {", full, i, step)
 	e.peeledBody(b, split, true)
 	e.w.close("}")
 	e.w.open("for (; %s < %s; %s += %s) {", i, hi, i, step)
@@ -136,4 +147,33 @@ func (e *emitter) fallsOnce(s *ir.For, split int) bool {
 		}
 	}
 	return true
+}
+
+// impliesBound reports whether one of the masks of loop s's body (from
+// statement split on) compares the loop variable plus a constant that is
+// not negative against the loop's own bound, so that the full-tile test
+// implies the loop's condition.
+func (e *emitter) impliesBound(s *ir.For, split int) bool {
+	for _, st := range s.Body.Stmts[split:] {
+		v, ok := st.(*ir.Value)
+		if !ok || (v.Op != ir.OpLoad && v.Op != ir.OpStore) {
+			continue
+		}
+		mask := v.Args[1]
+		if v.Op == ir.OpStore {
+			mask = v.Args[2]
+		}
+		for mask.Op == ir.OpBroadcast || mask.Op == ir.OpExpandDims {
+			mask = mask.Args[0]
+		}
+		if mask.Op != ir.OpLt || mask.Args[1].Op != ir.OpSplat || mask.Args[1].Args[0] != s.Hi {
+			continue
+		}
+		af, good := affineOf(mask.Args[0])
+		if good && len(af.terms) == 1 && af.terms[0].v.Op == ir.OpVarRead && af.terms[0].v.Var == s.Var &&
+			af.terms[0].mult == 1 && af.k >= 0 && af.lo >= 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -228,7 +228,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(tri_half
   // The loop is written twice: over the full tiles, unmasked and vectorized, then over the rest, masked.
   {
     int off_2 = 0;
-    for (; off_2 < N && off_2 + 1023 < N; off_2 += 1024) {
+    for (; off_2 + 1023 < N; off_2 += 1024) {
       // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
       int cols_2[8];
       #pragma unroll
