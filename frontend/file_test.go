@@ -227,7 +227,7 @@ func TestErrorPositions(t *testing.T) {
 			got = append(got, d.Pos.String())
 		}
 	}
-	assert.Equal(t, []string{"errors/syntax.py:8:32", "errors/syntax.py:18:17", "errors/syntax.py:22:21", "errors/syntax.py:22:29"}, got)
+	assert.Equal(t, []string{"errors/syntax.py:8:32", "errors/syntax.py:18:17", "errors/syntax.py:22:29"}, got)
 }
 
 func TestDecoratorArgsText(t *testing.T) {

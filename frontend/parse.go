@@ -366,15 +366,14 @@ func (p *fileParser) makeFunc(fd *ast.FunctionDef, conv *converter, pos diag.Pos
 			}
 			fn.Params = append(fn.Params, prm)
 		}
-		for _, va := range []struct {
-			arg  *ast.Arg
-			what string
-		}{{a.Vararg, "*"}, {a.Kwarg, "**"}} {
-			if va.arg != nil {
-				p.diags.Add(diag.Errorf(conv.posOr(va.arg.Pos, pos), diag.CodeUnsupported,
-					"%s%s parameter is not supported in a @jit function", va.what, va.arg.Arg).
-					WithSuggestion("list the parameters one by one"))
-			}
+		fn.NumPositional = len(a.Args)
+		if a.Vararg != nil {
+			fn.Vararg = string(a.Vararg.Arg)
+		}
+		if a.Kwarg != nil {
+			p.diags.Add(diag.Errorf(conv.posOr(a.Kwarg.Pos, pos), diag.CodeUnsupported,
+				"**%s parameter is not supported in a @jit function", a.Kwarg.Arg).
+				WithSuggestion("list the parameters one by one"))
 		}
 	}
 	fn.Body = conv.stmts(fd.Body)

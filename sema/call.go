@@ -160,11 +160,76 @@ func (c *compiler) inline(fr *frame, fn *frontend.Func, e *frontend.Call) *val {
 	if fn.ConstexprFunction {
 		return c.constexprCall(fr, fn, e)
 	}
+	if fn.Vararg != "" {
+		vals := c.bindVarargs(fr, fn, e)
+		if vals == nil {
+			return invalid
+		}
+		return c.inlineVals(fn, vals, e.Pos)
+	}
 	a := c.bindArgs(fr, fn.Name, e, ParamNames(fn), 0)
 	if a == nil {
 		return invalid
 	}
 	return c.inlineVals(fn, a.vals, e.Pos)
+}
+
+// bindVarargs binds a call to fn, which has a *args parameter: the
+// positional arguments (a starred tuple spread into them, f(*dims)) fill
+// the parameters before *args, the rest make the tuple *args is bound to,
+// which follows the parameters' values; keywords name any other
+// parameter. nil after an error.
+func (c *compiler) bindVarargs(fr *frame, fn *frontend.Func, e *frontend.Call) []*val {
+	var pos []*val
+	for _, x := range e.Args {
+		st, ok := x.(*frontend.Starred)
+		if !ok {
+			v := c.expr(fr, x)
+			if v.k == kInvalid {
+				return nil
+			}
+			pos = append(pos, v)
+			continue
+		}
+		v := c.expr(fr, st.X)
+		switch v.k {
+		case kInvalid:
+			return nil
+		case kTuple:
+			pos = append(pos, v.elts...)
+		default:
+			c.errorf(st.Pos, diag.CodeType, "only a tuple can be spread into the arguments of %s, not %s", fn.Name, v.describe())
+			return nil
+		}
+	}
+	vals := make([]*val, len(fn.Params)+1)
+	rest := &val{k: kTuple}
+	for i, v := range pos {
+		if i < fn.NumPositional {
+			vals[i] = v
+		} else {
+			rest.elts = append(rest.elts, v)
+		}
+	}
+	vals[len(fn.Params)] = rest
+	params := ParamNames(fn)
+	for _, kw := range e.Keywords {
+		i := indexOf(params, kw.Name)
+		switch {
+		case i < 0:
+			c.errorf(kw.Pos, diag.CodeArgs, "%s has no parameter named %s", fn.Name, kw.Name)
+			return nil
+		case vals[i] != nil:
+			c.errorf(kw.Pos, diag.CodeArgs, "%s got multiple values for %s", fn.Name, kw.Name)
+			return nil
+		}
+		v := c.expr(fr, kw.Value)
+		if v.k == kInvalid {
+			return nil
+		}
+		vals[i] = v
+	}
+	return vals
 }
 
 // inlineVals compiles the body of fn at the current place with its
@@ -191,6 +256,15 @@ func (c *compiler) inlineVals(fn *frontend.Func, vals []*val, pos diag.Pos) *val
 		// by the arguments it is given (tutorial 06 passes the tensor
 		// offs_m for offs_m: tl.constexpr).
 		callee.env[p.Name] = v
+	}
+	if fn.Vararg != "" {
+		// bindVarargs puts the *args tuple after the parameters' values;
+		// a caller that gives none (a combine function) binds an empty one.
+		rest := &val{k: kTuple}
+		if len(vals) > len(fn.Params) && vals[len(fn.Params)] != nil {
+			rest = vals[len(fn.Params)]
+		}
+		callee.env[fn.Vararg] = rest
 	}
 	c.stack = append(c.stack, fn)
 	c.calls = append(c.calls, pos)

@@ -36,6 +36,9 @@ func Check(f *frontend.File) (diags *diag.List) {
 				ck.expr(p.Default)
 			}
 		}
+		if fn.Vararg != "" {
+			ck.locals[fn.Vararg] = true
+		}
 		assignedNames(fn.Body, ck.locals)
 		ck.stmts(fn.Body)
 	}
@@ -384,6 +387,9 @@ func (ck *checker) call(e *frontend.Call) {
 		fn := ck.jitCallee(e.Func)
 		name, params = fn.Name, ParamNames(fn)
 		ck.calls[ck.fn] = append(ck.calls[ck.fn], callSite{fn, e.Pos})
+		if fn.Vararg != "" {
+			return // any number of positional arguments; bindVarargs checks the rest
+		}
 	default:
 		p, ok := ck.path(e.Func)
 		if !ok {

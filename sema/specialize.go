@@ -175,6 +175,12 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 	}
 	c.kernel = k
 	c.blk = k.Body
+	if fn.Vararg != "" {
+		// Triton takes *args in helpers it inlines; a launched kernel's
+		// arguments are bound to named parameters.
+		c.errorAt(fn.Pos, diag.CodeUnsupported, "%s takes *%s: a kernel that is launched needs named parameters (a @jit helper may take *args)", fn.Name, fn.Vararg)
+		return k
+	}
 	if len(sig.Args) != len(fn.Params) {
 		c.errorAt(fn.Pos, diag.CodeArgs, "%s has %d parameters (%s) but the signature has %d arguments",
 			fn.Name, len(fn.Params), strings.Join(ParamNames(fn), ", "), len(sig.Args))
