@@ -91,17 +91,17 @@ type HostFunc struct {
 
 // Func is one @jit function.
 type Func struct {
-	Name       string
-	File       *File    // the file that defines it, where its names resolve
-	Pos        diag.Pos // of the def keyword
-	Params     []*Param
+	Name   string
+	File   *File    // the file that defines it, where its names resolve
+	Pos    diag.Pos // of the def keyword
+	Params []*Param
 	// Vararg is the name of a *args parameter ("" if none): the positional
 	// arguments past the first NumPositional, as a tuple. Triton takes it
 	// in a @jit helper (def consume(*dims): return dims[0]).
 	Vararg        string
 	NumPositional int // the parameters before *args; the rest are keyword-only
 	Body          []Stmt
-	Decorators []*Decorator // outermost first, as written
+	Decorators    []*Decorator // outermost first, as written
 	// DoNotSpecialize lists parameters named in
 	// @triton.jit(do_not_specialize=[...]) (names; indices are converted).
 	DoNotSpecialize []string
