@@ -138,7 +138,7 @@ func (rep *Report) Kinds() []KindCount {
 // them; 0: all).
 func (rep *Report) Print(w io.Writer, top int) error {
 	t := rep.Total()
-	fmt.Fprintf(w, "%s: %d of %d kernels build (%.1f%%) for %s; %d helpers (built inside their callers)\n\n",
+	fmt.Fprintf(w, "%s: %d of %d kernels build (%.1f%%) for %s; %d helpers (built inside their callers)\n",
 		rep.Dir, t.Built, t.Kernels, t.Percent(), rep.Arch, t.Helpers)
 	fmt.Fprintf(w, "of the %d kernels for NVIDIA GPUs that Triton compiles: %d build (%.1f%%); %d fail by tri's gaps, %d by a wrong derived launch; not counted: %d for another backend (%d build), %d that Triton rejects too\n\n",
 		t.Measured(), t.MeasuredBuilt(), t.MeasuredPercent(), t.Gap, t.Launch, t.Backend, t.BackendBuilt, t.Rejected)
