@@ -6,6 +6,7 @@ package tri
 import (
 	"errors"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/tri-lang/tri/gpu"
@@ -130,14 +131,11 @@ func (k *Kernel) args(method string, grid [3]int, values []any) ([]arg, error) {
 }
 
 func paramNames(k *ir.Kernel) string {
-	s := ""
+	names := make([]string, len(k.Params))
 	for i, p := range k.Params {
-		if i > 0 {
-			s += ", "
-		}
-		s += p.Name
+		names[i] = p.Name
 	}
-	return s
+	return strings.Join(names, ", ")
 }
 
 // Interpret runs the kernel in the interpreter, on the CPU, over grid
