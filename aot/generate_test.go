@@ -211,7 +211,7 @@ func TestSourceLibraryRuns(t *testing.T) {
 	assert.Contains(t, got, "load: err=209 error=\"add_kernel: CUDA_ERROR_STUB: the kernel's CUDA was generated for sm_80; this GPU, of compute capability 7.5, is older\"")
 
 	got = run(t, prog, "TRI_NVRTC="+filepath.Join(dir, "missing.so"))
-	assert.Contains(t, got, "load: err=221 error=\"add_kernel: CUDA_ERROR_STUB: cannot open libnvrtc.so to compile the kernel (set TRI_NVRTC to its path): ")
+	assert.Contains(t, got, "load: err=221 error=\"add_kernel: CUDA_ERROR_STUB: cannot find libnvrtc to compile the kernel (looked at $TRI_NVRTC, $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader's path; set TRI_NVRTC to its path); the last try: ")
 
 	got = run(t, prog, "TRI_NVRTC="+nvrtc, "STUB_NVRTC_FAIL=1")
 	assert.Contains(t, got, "load: err=300 error=\"add_kernel: CUDA_ERROR_STUB: NVRTC rejected the kernel's CUDA (--gpu-architecture=sm_80), an internal error of tri:\nadd_kernel.cu(3): error: the stub refuses\"")

@@ -134,7 +134,7 @@ static int tri_symbol(void *lib, const char *name, void *fn, size_t size) {
 static CUresult tri_compile(const char *arch, char **cubin) {
   void *lib = tri_open_nvrtc();
   if (lib == NULL) {
-    return tri_fail(CUDA_ERROR_JIT_COMPILER_NOT_FOUND, "cannot open libnvrtc.so to compile the kernel (set TRI_NVRTC to its path): %s", dlerror());
+    return tri_fail(CUDA_ERROR_JIT_COMPILER_NOT_FOUND, "cannot find libnvrtc to compile the kernel (looked at $TRI_NVRTC, $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader's path; set TRI_NVRTC to its path); the last try: %s", dlerror());
   }
   tri_nvrtc_api api;
   if (!tri_symbol(lib, "nvrtcCreateProgram", &api.create, sizeof api.create) ||
