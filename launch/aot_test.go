@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/gpu"
 	"github.com/tri-lang/tri/hosteval"
+	"github.com/tri-lang/tri/nvrtc"
 )
 
 // The exports of tutorial 01's and 03's kernels that bench/aot_check.sh
@@ -148,4 +150,37 @@ def scale_kernel(x_ptr, s, n, BLOCK: tl.constexpr):
 		assert.ErrorContains(t, err, "--grid is the launch grid of a C library: it goes with --aot DIR")
 		assert.Equal(t, 2, hosteval.ExitCode(err))
 	})
+}
+
+// TestAOTCubin: where NVRTC is found, --embed cubin (and auto) embeds the
+// cubin NVRTC compiles for --arch, an ELF file; where it is not, --embed
+// cubin says it needs NVRTC and auto falls back to the source with a note.
+func TestAOTCubin(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	build := func(embed string) error {
+		stdout.Reset()
+		stderr.Reset()
+		return BuildFile("../samples/add.tri", "", &Options{Kernel: "add_kernel", Signature: aotAddSig, Grid: aotAddGrid,
+			AOT: dir, Embed: embed, Arch: "sm_80", Stdout: &stdout, Stderr: &stderr})
+	}
+	if nvrtc.LoadNVRTC() != nil {
+		if os.Getenv("TRI_REQUIRE_GPU") == "1" {
+			t.Fatal("no NVRTC, and TRI_REQUIRE_GPU=1")
+		}
+		err := build(EmbedCubin)
+		assert.ErrorContains(t, err, "--embed cubin: ")
+		assert.ErrorIs(t, err, gpu.ErrNoGPU)
+		require.NoError(t, build(EmbedAuto))
+		assert.Contains(t, stderr.String(), "no NVRTC here: the library embeds the CUDA source")
+		return
+	}
+	for _, embed := range []string{EmbedCubin, EmbedAuto} {
+		require.NoError(t, build(embed))
+		assert.Regexp(t, `\(add_kernel, embedding a \d+-byte cubin for sm_80\)`, stdout.String())
+		c, err := os.ReadFile(filepath.Join(dir, "add_kernel.c"))
+		require.NoError(t, err)
+		assert.Regexp(t, `static const unsigned char tri_cubin\[\d+\] = \{\n    0x7f, 0x45, 0x4c, 0x46,`, string(c), "an ELF file")
+		assert.NotContains(t, string(c), "tri_cuda")
+	}
 }
