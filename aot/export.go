@@ -40,8 +40,12 @@ type Library struct {
 	Source string // NAME.c
 }
 
-// Files returns the library's file names and contents, header first.
+// Files returns the library's file names and contents, header first
+// (none for a nil Library).
 func (l *Library) Files() [][2]string {
+	if l == nil {
+		return nil
+	}
 	return [][2]string{{l.Name + ".h", l.Header}, {l.Name + ".c", l.Source}}
 }
 

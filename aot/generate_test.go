@@ -115,8 +115,9 @@ func TestGenerateRefuses(t *testing.T) {
 			assert.ErrorContains(t, err, tc.want)
 		})
 	}
-	_, err := Generate(nil, nil, Options{})
+	lib, err := Generate(nil, nil, Options{})
 	assert.Error(t, err)
+	assert.Nil(t, lib.Files())
 }
 
 // cc is the system C compiler, or skips the test.

@@ -131,6 +131,9 @@ func BuildFile(path, line string, o *Options) error {
 	}
 	switch {
 	case o.AOT != "":
+		if o.dumps("cuda") {
+			fmt.Fprint(o.dumpOut(), res.Source)
+		}
 		if err := writeAOT(sf, k, res, arch, o); err != nil {
 			return err
 		}
