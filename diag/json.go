@@ -36,8 +36,11 @@ type JSONNote struct {
 	Message string `json:"message"`
 }
 
-// JSON returns d as its JSON object.
+// JSON returns d as its JSON object (a nil d: an empty one).
 func (d *Diagnostic) JSON() JSON {
+	if d == nil {
+		return JSON{Notes: []JSONNote{}}
+	}
 	j := JSON{
 		File: d.Pos.File, Line: d.Pos.Line, Column: d.Pos.Col,
 		Severity: d.Severity.String(), Code: d.Code, Message: d.Message,
@@ -62,6 +65,9 @@ func (d *Diagnostic) JSON() JSON {
 func WriteJSON(w io.Writer, err error, code Code) error {
 	if err == nil {
 		return nil
+	}
+	if w == nil {
+		return errors.New("diag.WriteJSON: no writer (nil)")
 	}
 	var objs []JSON
 	var l *List

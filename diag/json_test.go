@@ -38,6 +38,9 @@ func TestWriteJSON(t *testing.T) {
 	assert.Equal(t, CodeTooMany, last.Code)
 	assert.Equal(t, "3 more errors not shown", last.Message)
 
+	assert.Error(t, WriteJSON(nil, &l, CodeError), "no writer")
+	assert.Equal(t, JSON{Notes: []JSONNote{}}, (*Diagnostic)(nil).JSON())
+
 	b.Reset()
 	require.NoError(t, WriteJSON(&b, errors.New("no GPU"), CodeNoGPU))
 	assert.Equal(t, `{"file":"","line":0,"column":0,"severity":"error","code":"no-gpu","message":"no GPU","notes":[]}`+"\n", b.String())
