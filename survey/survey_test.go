@@ -282,3 +282,8 @@ func TestBoundInText(t *testing.T) {
 		assert.False(t, boundInText(text, name), name)
 	}
 }
+
+func TestTritonSays(t *testing.T) {
+	assert.True(t, tritonSays.MatchString("tl.flip needs a dim: Triton 3.6 fails on its default dim=None"))
+	assert.False(t, tritonSays.MatchString("recursive call to f: Triton does not support recursion"))
+}
