@@ -48,11 +48,13 @@ func regCType(c byte) string {
 
 // elemBits is the bit pattern of x, an element of kind k, as an unsigned
 // integer of k's width.
-func elemBits(k ir.Kind, x string) string {
+func (s nameSet) elemBits(k ir.Kind, x string) string {
 	switch k {
 	case ir.Float32:
+		s.use("tri_bits_f32")
 		return "tri_bits_f32(" + x + ")"
 	case ir.Float64:
+		s.use("tri_bits_f64")
 		return "tri_bits_f64(" + x + ")"
 	}
 	return fmt.Sprintf("(%s)(%s)", uintOfBits(k.Bits()), x)
@@ -60,14 +62,16 @@ func elemBits(k ir.Kind, x string) string {
 
 // elemFromBits is the element of kind k whose bits are the low bits of the
 // unsigned expression u.
-func elemFromBits(d ir.DType, u string) string {
+func (s nameSet) elemFromBits(d ir.DType, u string) string {
 	switch d.Kind {
 	case ir.Float32:
+		s.use("tri_f32_bits")
 		return "tri_f32_bits((unsigned int)(" + u + "))"
 	case ir.Float64:
+		s.use("tri_f64_bits")
 		return "tri_f64_bits((unsigned long long)(" + u + "))"
 	}
-	return fmt.Sprintf("(%s)(%s)", cType(d), u)
+	return fmt.Sprintf("(%s)(%s)", s.cType(d), u)
 }
 
 // asmText is the asm's text as C string literals, one per line of it, with
@@ -199,7 +203,7 @@ func (e *emitter) inlineAsm(v *ir.Value) {
 			if !ok {
 				continue
 			}
-			e.w.line("%s = %s;", e.elem(names[u.result], t, idx), asmOutput(t.DType, ops[u.reg].Reg, u.reg, q, u.per))
+			e.w.line("%s = %s;", e.elem(names[u.result], t, idx), e.asmOutput(t.DType, ops[u.reg].Reg, u.reg, q, u.per))
 		}
 	}
 	e.w.close("}")
@@ -237,7 +241,7 @@ func (e *emitter) asmInput(x *ir.Value, reg byte, first, per int, index func(int
 		if !ok {
 			continue
 		}
-		t := elemBits(k, e.expr(x, idx))
+		t := e.elemBits(k, e.expr(x, idx))
 		if k.Bits() != ir.RegBits(reg) {
 			t = fmt.Sprintf("(%s)%s", u, t)
 		}
@@ -249,8 +253,10 @@ func (e *emitter) asmInput(x *ir.Value, reg byte, first, per int, index func(int
 	bits := strings.Join(terms, " | ")
 	switch reg {
 	case 'f':
+		e.use("tri_f32_bits")
 		return "tri_f32_bits(" + bits + ")"
 	case 'd':
+		e.use("tri_f64_bits")
 		return "tri_f64_bits(" + bits + ")"
 	}
 	if len(terms) > 1 && reg == 'h' {
@@ -262,19 +268,21 @@ func (e *emitter) asmInput(x *ir.Value, reg byte, first, per int, index func(int
 
 // asmOutput is element q of the per elements of dtype d that output
 // register tri_o<j> of class reg holds.
-func asmOutput(d ir.DType, reg byte, j, q, per int) string {
+func (s nameSet) asmOutput(d ir.DType, reg byte, j, q, per int) string {
 	r := fmt.Sprintf("tri_o%d", j)
 	if per == 1 && (reg == 'f' && d.Kind == ir.Float32 || reg == 'd' && d.Kind == ir.Float64) {
 		return r
 	}
 	switch reg {
 	case 'f':
+		s.use("tri_bits_f32")
 		r = "tri_bits_f32(" + r + ")"
 	case 'd':
+		s.use("tri_bits_f64")
 		r = "tri_bits_f64(" + r + ")"
 	}
 	if q > 0 {
 		r = fmt.Sprintf("%s >> %d", r, q*d.Kind.Bits())
 	}
-	return elemFromBits(d, r)
+	return s.elemFromBits(d, r)
 }

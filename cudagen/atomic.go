@@ -39,14 +39,15 @@ func ptxReg(k ir.Kind) (constraint, bits string) {
 // dtype d.
 func (e *emitter) atomicHelper(v *ir.Value, d ir.DType) string {
 	k := d.Kind
-	t := regType(k)
+	deps := nameSet{}
+	t := deps.regType(k)
 	order := "." + semNames[v.Sem] + "." + scopeNames[v.Scope]
 	suffix := strings.ReplaceAll(semNames[v.Sem]+"_"+scopeNames[v.Scope], ".", "_")
 	c, bits := ptxReg(k)
 	if v.Op == ir.OpAtomicCAS {
 		name := fmt.Sprintf("tri_atomic_cas_%s_%s", k, suffix)
 		e.helpers.add(name, helperDecl(t, name, fmt.Sprintf("%s* p, %s cmp, %s v", t, t, t),
-			fmt.Sprintf(`%s r; asm volatile("atom%s.global.cas.%s %%0, [%%1], %%2, %%3;" : "=%s"(r) : "l"(p), "%s"(cmp), "%s"(v) : "memory"); return r;`, t, order, bits, c, c, c)))
+			fmt.Sprintf(`%s r; asm volatile("atom%s.global.cas.%s %%0, [%%1], %%2, %%3;" : "=%s"(r) : "l"(p), "%s"(cmp), "%s"(v) : "memory"); return r;`, t, order, bits, c, c, c), deps))
 		return name
 	}
 	name := fmt.Sprintf("tri_atomic_%s_%s_%s", v.Atomic, k, suffix)
@@ -81,7 +82,7 @@ func (e *emitter) atomicHelper(v *ir.Value, d ir.DType) string {
 		}
 	}
 	e.helpers.add(name, helperDecl(t, name, fmt.Sprintf("%s* p, %s v", t, t),
-		fmt.Sprintf(`%s r; asm volatile("atom%s.global.%s.%s %%0, [%%1], %%2;" : "=%s"(r) : "l"(p), "%s"(v) : "memory"); return r;`, t, order, op, ptxType, c, c)))
+		fmt.Sprintf(`%s r; asm volatile("atom%s.global.%s.%s %%0, [%%1], %%2;" : "=%s"(r) : "l"(p), "%s"(v) : "memory"); return r;`, t, order, op, ptxType, c, c), deps))
 	return name
 }
 
@@ -93,7 +94,7 @@ func (e *emitter) bf16AddCASHelper(name, order string) string {
 	body := `tri_bf16 r = *(volatile tri_bf16*)p, seen; do { seen = r; tri_bf16 sum = tri_f2bf(tri_bf2f(seen) + tri_bf2f(v)); ` +
 		`asm volatile("atom` + order + `.global.cas.b16 %0, [%1], %2, %3;" : "=h"(r) : "l"(p), "h"(seen), "h"(sum) : "memory"); } ` +
 		`while (r != seen); return r;`
-	e.helpers.add(name, helperDecl("tri_bf16", name, "tri_bf16* p, tri_bf16 v", body))
+	e.helpers.add(name, helperDecl("tri_bf16", name, "tri_bf16* p, tri_bf16 v", body, nameSet{"tri_bf16": true, "tri_f2bf": true, "tri_bf2f": true}))
 	return name
 }
 
@@ -102,7 +103,8 @@ func (e *emitter) bf16AddCASHelper(name, order string) string {
 // for negative ones (the reverse for min).
 func (e *emitter) floatMinMaxHelper(v *ir.Value, d ir.DType, order, suffix string) string {
 	k := d.Kind
-	t := regType(k)
+	deps := nameSet{}
+	t := deps.regType(k)
 	name := fmt.Sprintf("tri_atomic_%s_%s_%s", v.Atomic, k, suffix)
 	n := k.Bits()
 	it, ut := "int", "unsigned int"
@@ -112,6 +114,7 @@ func (e *emitter) floatMinMaxHelper(v *ir.Value, d ir.DType, order, suffix strin
 		it, ut, c = "long long", "unsigned long long", "l"
 		bitsOf, fromBits = "tri_bits_f64", "tri_f64_bits"
 	}
+	deps.use(bitsOf, fromBits)
 	if n != 32 && n != 64 {
 		panic(fmt.Sprintf("atomic %s on %s", v.Atomic, k))
 	}
@@ -123,7 +126,7 @@ func (e *emitter) floatMinMaxHelper(v *ir.Value, d ir.DType, order, suffix strin
 		`if (v >= 0) asm volatile("atom%s.global.%s.s%d %%0, [%%1], %%2;" : "=%s"(r) : "l"(p), "%s"(b) : "memory"); `+
 		`else asm volatile("atom%s.global.%s.u%d %%0, [%%1], %%2;" : "=%s"(r) : "l"(p), "%s"(b) : "memory"); `+
 		`return %s((%s)r);`, ut, it, it, bitsOf, order, pos, n, c, c, order, neg, n, c, c, fromBits, ut)
-	e.helpers.add(name, helperDecl(t, name, fmt.Sprintf("%s* p, %s v", t, t), body))
+	e.helpers.add(name, helperDecl(t, name, fmt.Sprintf("%s* p, %s v", t, t), body, deps))
 	return name
 }
 
@@ -135,6 +138,7 @@ func (e *emitter) atomic(v *ir.Value) {
 		mask = v.Args[2]
 	}
 	fn := e.atomicHelper(v, v.Type.DType)
+	e.use(fn)
 	call := func(i string) string {
 		args := []string{e.expr(ptr, i)}
 		for _, a := range v.Args[1:] {
@@ -152,8 +156,9 @@ func (e *emitter) atomic(v *ir.Value) {
 	if !used {
 		name = ""
 	}
-	zero := zero(v.Type.DType)
+	zero := e.zero(v.Type.DType)
 	if ptr.Type.IsScalar() {
+		e.use("tri_thread_id")
 		cond := "tri_thread_id() == 0"
 		if mask != nil {
 			cond += " && " + e.expr(mask, "")
@@ -164,9 +169,9 @@ func (e *emitter) atomic(v *ir.Value) {
 		}
 		e.w.line("// Thread 0 does the atomic; the program shares its result.")
 		e.useShared(8)
-		e.w.line("if (tri_thread_id() == 0) %s = %s;", smem(v.Type.DType, 0, "0"), e.maskedCall(mask, call(""), zero))
+		e.w.line("if (tri_thread_id() == 0) %s = %s;", e.smem(v.Type.DType, 0, "0"), e.maskedCall(mask, call(""), zero))
 		e.w.line("__syncthreads();")
-		e.define(v, func(string) string { return smem(v.Type.DType, 0, "0") })
+		e.define(v, func(string) string { return e.smem(v.Type.DType, 0, "0") })
 		e.w.line("__syncthreads();")
 		return
 	}
@@ -200,11 +205,11 @@ func (e *emitter) atomic(v *ir.Value) {
 		e.w.line("// Replicated copies read the old values the owners got.")
 		e.useShared(v.Type.Shape.NumElements() * v.Type.Kind.Bytes())
 		e.loop(l.Elems, func(i string) string {
-			return fmt.Sprintf("if (%s) %s = %s[%s];", l.owner(), smem(v.Type.DType, 0, linearOf(l.Shape, coords(l, i))), name, i)
+			return fmt.Sprintf("if (%s) %s = %s[%s];", l.owner(), e.smem(v.Type.DType, 0, linearOf(l.Shape, e.coords(l, i))), name, i)
 		})
 		e.w.line("__syncthreads();")
 		e.loop(l.Elems, func(i string) string {
-			return fmt.Sprintf("%s[%s] = %s;", name, i, smem(v.Type.DType, 0, linearOf(l.Shape, coords(l, i))))
+			return fmt.Sprintf("%s[%s] = %s;", name, i, e.smem(v.Type.DType, 0, linearOf(l.Shape, e.coords(l, i))))
 		})
 		e.w.line("__syncthreads();")
 	}

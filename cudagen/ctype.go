@@ -36,18 +36,59 @@ func regType(k ir.Kind) string {
 		return "unsigned int"
 	case ir.Uint64:
 		return "unsigned long long"
-	case ir.Float16:
-		return "tri_half"
-	case ir.BFloat16:
-		return "tri_bf16"
 	case ir.Float32:
 		return "float"
 	case ir.Float64:
 		return "double"
+	}
+	if t := kindDef(k); t != "" {
+		return t
+	}
+	return "void"
+}
+
+// kindDef is the prelude's typedef of the C type of kind k: the storage
+// types of fp16, bf16 and the fp8 kinds; "" for C's own types.
+func kindDef(k ir.Kind) string {
+	switch k {
+	case ir.Float16:
+		return "tri_half"
+	case ir.BFloat16:
+		return "tri_bf16"
 	case ir.Float8E4NV, ir.Float8E5, ir.Float8E4B15:
 		return "tri_" + k.String()
 	}
-	return "void"
+	return ""
+}
+
+// regType is the package function regType, recorded: the code names the
+// typedef of k, if any.
+func (s nameSet) regType(k ir.Kind) string {
+	s.useKind(k)
+	return regType(k)
+}
+
+// memType is memType, recorded.
+func (s nameSet) memType(k ir.Kind) string {
+	s.useKind(k)
+	return memType(k)
+}
+
+// cType is cType, recorded.
+func (s nameSet) cType(d ir.DType) string {
+	if d.IsPtr() {
+		s.useKind(d.Elem)
+	} else {
+		s.useKind(d.Kind)
+	}
+	return cType(d)
+}
+
+// useKind records the typedef of kind k, where it has one.
+func (s nameSet) useKind(k ir.Kind) {
+	if t := kindDef(k); t != "" {
+		s.use(t)
+	}
 }
 
 // memType is the C type of one element of kind k in global memory (Bool is
@@ -72,24 +113,28 @@ func cType(d ir.DType) string {
 func isHalf(k ir.Kind) bool { return k == ir.Float16 || k == ir.BFloat16 }
 
 // toFloat wraps expr, a value of half kind k, in its widening to float.
-func toFloat(k ir.Kind, expr string) string {
+func (s nameSet) toFloat(k ir.Kind, expr string) string {
+	f := "tri_bf2f"
 	if k == ir.Float16 {
-		return "tri_h2f(" + expr + ")"
+		f = "tri_h2f"
 	}
-	return "tri_bf2f(" + expr + ")"
+	s.use(f)
+	return f + "(" + expr + ")"
 }
 
 // fromFloat wraps expr, a float, in its rounding to half kind k.
-func fromFloat(k ir.Kind, expr string) string {
+func (s nameSet) fromFloat(k ir.Kind, expr string) string {
+	f := "tri_f2bf"
 	if k == ir.Float16 {
-		return "tri_f2h(" + expr + ")"
+		f = "tri_f2h"
 	}
-	return "tri_f2bf(" + expr + ")"
+	s.use(f)
+	return f + "(" + expr + ")"
 }
 
 // literal prints the constant c of dtype d as a C expression that needs no
 // parentheses around it.
-func literal(d ir.DType, c ir.Const) string {
+func (s nameSet) literal(d ir.DType, c ir.Const) string {
 	switch k := d.Kind; {
 	case k == ir.Bool:
 		if c.Int != 0 {
@@ -97,15 +142,17 @@ func literal(d ir.DType, c ir.Const) string {
 		}
 		return "false"
 	case k == ir.Float32:
-		return f32Literal(float32(c.Float))
+		return s.f32Literal(float32(c.Float))
 	case k == ir.Float64:
-		return f64Literal(c.Float)
+		return s.f64Literal(c.Float)
 	case k == ir.Float16:
+		s.use("tri_half")
 		return fmt.Sprintf("((tri_half)0x%04x)", uint16(float16.Fromfloat32(float32(c.Float))))
 	case k == ir.BFloat16:
+		s.use("tri_bf16")
 		return fmt.Sprintf("((tri_bf16)0x%04x)", uint16(math.Float32bits(float32(c.Float))>>16))
 	case k.IsFP8():
-		return fp8Literal(k, c.Float)
+		return s.fp8Literal(k, c.Float)
 	case k == ir.Int64:
 		if c.Int == math.MinInt64 {
 			return "(-9223372036854775807LL - 1)"
@@ -123,7 +170,7 @@ func literal(d ir.DType, c ir.Const) string {
 	case k.IsInt():
 		return "((" + regType(k) + ")" + strconv.FormatInt(c.Int, 10) + ")"
 	case k == ir.Ptr:
-		return "((" + cType(d) + ")" + strconv.FormatInt(c.Int, 10) + "ull)"
+		return "((" + s.cType(d) + ")" + strconv.FormatInt(c.Int, 10) + "ull)"
 	}
 	return "0"
 }
@@ -136,30 +183,32 @@ func paren(s string) string {
 	return s
 }
 
-func f32Literal(f float32) string {
+func (s nameSet) f32Literal(f float32) string {
 	switch {
 	case math.IsNaN(float64(f)) || math.IsInf(float64(f), 0):
+		s.use("tri_f32_bits")
 		return fmt.Sprintf("tri_f32_bits(0x%08xu)", math.Float32bits(f))
 	case f == 0 && math.Signbit(float64(f)):
 		return "(-0.0f)"
 	}
-	s := strconv.FormatFloat(float64(f), 'g', -1, 32)
-	if !strings.ContainsAny(s, ".en") {
-		s += ".0"
+	t := strconv.FormatFloat(float64(f), 'g', -1, 32)
+	if !strings.ContainsAny(t, ".en") {
+		t += ".0"
 	}
-	return paren(s + "f")
+	return paren(t + "f")
 }
 
-func f64Literal(f float64) string {
+func (s nameSet) f64Literal(f float64) string {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
+		s.use("tri_f64_bits")
 		return fmt.Sprintf("tri_f64_bits(0x%016xull)", math.Float64bits(f))
 	case f == 0 && math.Signbit(f):
 		return "(-0.0)"
 	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if !strings.ContainsAny(s, ".en") {
-		s += ".0"
+	t := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(t, ".en") {
+		t += ".0"
 	}
-	return paren(s)
+	return paren(t)
 }

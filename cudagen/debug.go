@@ -32,24 +32,24 @@ import (
 const clangOnly = `#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)`
 
 // printfHelper is the device printf, under a name the prelude tracks.
-const printfHelper = `// Device printf (tl.device_print).
-` + clangOnly + `
+var printfHelper = cgroup{`// Device printf (tl.device_print).
+#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 extern "C" __device__ int printf(const char *, ...);
-#endif
-template <typename... T> TRI_DEV void tri_printf(const char *format, T... args) { printf(format, args...); }
-`
+#endif`, []cdef{
+	{"tri_printf", nil, `template <typename... T> TRI_DEV void tri_printf(const char *format, T... args) { printf(format, args...); }`},
+}}
 
 // assertHelper fails the launch with CUDA_ERROR_ASSERT (tl.device_assert).
 // NVRTC declares __assertfail itself, with its own parameter types (a
 // second declaration is an error there); elsewhere it is declared as CUDA's
 // crt/device_runtime.h declares it, so that the declaration also stands
 // where nvcc already made it.
-const assertHelper = `// Device assertions (tl.device_assert, with debug): __assertfail prints the failure and stops the launch.
+var assertHelper = cgroup{`// Device assertions (tl.device_assert, with debug): __assertfail prints the failure and stops the launch.
 #if !defined(__CUDACC_RTC__)
 extern "C" __device__ void __assertfail(const void *, const void *, unsigned int, const void *, decltype(sizeof(0)));
-#endif
-TRI_DEV void tri_assert_fail(const char *message, const char *file, unsigned int line, const char *function) { __assertfail(message, file, line, function, 1); }
-`
+#endif`, []cdef{
+	{"tri_assert_fail", nil, `TRI_DEV void tri_assert_fail(const char *message, const char *file, unsigned int line, const char *function) { __assertfail(message, file, line, function, 1); }`},
+}}
 
 // printPids are the printf arguments of the program id.
 const printPids = "(unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z()"
@@ -57,23 +57,26 @@ const printPids = "(unsigned int)tri_program_id_x(), (unsigned int)tri_program_i
 // print writes an OpPrint.
 func (e *emitter) print(v *ir.Value) {
 	e.helpers.add("tri_printf", printfHelper)
+	e.use("tri_printf", "tri_program_id_x", "tri_program_id_y", "tri_program_id_z")
 	if len(v.Args) == 0 {
+		e.use("tri_thread_id")
 		e.w.line("if (tri_thread_id() == 0) tri_printf(%s, %s);", cString(ir.PrintBareFormat(v.Msg.Text)), printPids)
 		return
 	}
 	for n, a := range v.Args {
 		format := cString(ir.PrintFormat(v.Msg.Text, a.Type, n, len(v.Args), v.Msg.Hex))
 		if a.Type.IsScalar() {
-			e.w.line("if (tri_thread_id() == 0) tri_printf(%s, %s, %s);", format, printPids, printArg(a.Type.DType, e.expr(a, ""), v.Msg.Hex))
+			e.use("tri_thread_id")
+			e.w.line("if (tri_thread_id() == 0) tri_printf(%s, %s, %s);", format, printPids, e.printArg(a.Type.DType, e.expr(a, ""), v.Msg.Hex))
 			continue
 		}
 		l := e.layoutOf(a)
 		e.loop(l.Elems, func(i string) string {
 			args := []string{printPids}
 			for ax := range a.Type.Shape {
-				args = append(args, "(unsigned int)("+l.coord(ax, i)+")")
+				args = append(args, "(unsigned int)("+e.coord(l, ax, i)+")")
 			}
-			args = append(args, printArg(a.Type.DType, e.expr(a, i), v.Msg.Hex))
+			args = append(args, e.printArg(a.Type.DType, e.expr(a, i), v.Msg.Hex))
 			call := fmt.Sprintf("tri_printf(%s, %s);", format, strings.Join(args, ", "))
 			if l.Repl {
 				return fmt.Sprintf("if (%s) %s", l.owner(), call)
@@ -86,19 +89,21 @@ func (e *emitter) print(v *ir.Value) {
 // printArg is the printf argument of element x of dtype d: floats as
 // double (their bits in their own width with hex), integers of 32 bits or
 // fewer as int or unsigned int by their signedness, bools as unsigned.
-func printArg(d ir.DType, x string, hex bool) string {
+func (s nameSet) printArg(d ir.DType, x string, hex bool) string {
 	k := d.Kind
 	switch {
 	case k == ir.Ptr:
 		return "(const void *)" + x
 	case hex && k == ir.Float32:
+		s.use("tri_bits_f32")
 		return "tri_bits_f32(" + x + ")"
 	case hex && k == ir.Float64:
+		s.use("tri_bits_f64")
 		return "tri_bits_f64(" + x + ")"
 	case hex && isHalf(k):
 		return "(unsigned int)" + x // kept as their bits
 	case isHalf(k):
-		return "(double)" + toFloat(k, x)
+		return "(double)" + s.toFloat(k, x)
 	case k == ir.Float32:
 		return "(double)" + x
 	case k.IsFloat():
@@ -124,6 +129,7 @@ func (e *emitter) assert(v *ir.Value) {
 	if file == "" {
 		file = e.k.File
 	}
+	e.use("tri_assert_fail")
 	fail := fmt.Sprintf("tri_assert_fail(%s, %s, %d, %s);", cString(v.Msg.Text), cString(filepath.Base(file)), v.Pos.Line, cString(e.k.Name))
 	cond := v.Args[0]
 	if cond.Type.IsScalar() {

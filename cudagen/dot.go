@@ -174,9 +174,10 @@ func (e *emitter) dot(v *ir.Value) {
 		return
 	}
 	helper, compute := e.dotHelper(at.Kind, b.Type.Kind, v.Type.Kind, v.Precision)
+	e.use(helper)
 	d := e.layoutOf(v)
 	e.define(v, func(i string) string {
-		c := coords(d, i)
+		c := e.coords(d, i)
 		row, col := c[r-2], c[r-1]
 		aOff, bOff := fmt.Sprintf("(%s) * %d", row, k), col
 		if r == 3 {
@@ -185,12 +186,12 @@ func (e *emitter) dot(v *ir.Value) {
 		}
 		init := e.expr(acc, i)
 		if compute != v.Type.Kind {
-			init = toFloat(v.Type.Kind, init)
+			init = e.toFloat(v.Type.Kind, init)
 		}
 		call := fmt.Sprintf("%s(%s + %s, %s + %s, %d, %d, %s)", helper,
-			smemPtr(at.DType, 0), aOff, smemPtr(b.Type.DType, aBytes), bOff, k, n, init)
+			e.smemPtr(at.DType, 0), aOff, e.smemPtr(b.Type.DType, aBytes), bOff, k, n, init)
 		if compute != v.Type.Kind {
-			return fromFloat(v.Type.Kind, call)
+			return e.fromFloat(v.Type.Kind, call)
 		}
 		return call
 	})
@@ -217,7 +218,7 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	e.loop(d.Elems, func(i string) string {
 		x := e.expr(acc, i)
 		if v.Type.Kind != op.acc {
-			x = toFloat(v.Type.Kind, x)
+			x = e.toFloat(v.Type.Kind, x)
 		}
 		return fmt.Sprintf("%s[%s] = %s;", c, i, x)
 	})
@@ -233,23 +234,26 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	}
 	// One ldmatrix row is 16 bytes of a: 8 fp16, 4 fp32 or 16 int8.
 	half := 16 / a.Type.Kind.Bytes()
-	wm, wn := d.Warps[0].pos("warp_id"), d.Warps[1].pos("warp_id")
+	wm, wn := e.pos(d.Warps[0], "warp_id"), e.pos(d.Warps[1], "warp_id")
+	e.use("lane_id", "tri_ldmatrix_x4", "tri_mma_"+op.name)
 	e.w.open("{")
 	e.w.line("// This warp's rows of the mma tiles start at (%s) * 8, its columns at (%s) * 8;", wm, wn)
 	e.w.line("// lane l gives ldmatrix the address of row l %% 8 of matrix l / 8.")
 	e.w.line("const %s* tri_a = %s + ((%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d) * %d + (lane_id / 16) * %d;",
-		cType(ad), smemPtr(ad, 0), wm, d.Tile[0], k, half)
+		e.cType(ad), e.smemPtr(ad, 0), wm, d.Tile[0], k, half)
 	var loadB func() string
 	switch op.name {
 	case "f16", "bf16":
-		e.w.line("const %s* tri_b = %s + (lane_id %% 16) * %d + (%s) * 8;", cType(ad), smemPtr(ad, bBytes), n, wn)
+		e.w.line("const %s* tri_b = %s + (lane_id %% 16) * %d + (%s) * 8;", e.cType(ad), e.smemPtr(ad, bBytes), n, wn)
+		e.use("tri_ldmatrix_x2_trans")
 		loadB = func() string {
 			return fmt.Sprintf("tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * %d + tri_j * %d);", n, d.Tile[1])
 		}
 	case "tf32", "tf32x3":
 		// b's fragment is rows t and t + 4, column g of the k step.
 		e.w.line("// Lane l reads b's fragment at rows l %% 4 and l %% 4 + 4, column l / 4.")
-		e.w.line("const float* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", smemPtr(ad, bBytes), n, wn)
+		e.w.line("const float* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", e.smemPtr(ad, bBytes), n, wn)
+		e.use("tri_bits_f32")
 		loadB = func() string {
 			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Tile[1])
 			return fmt.Sprintf("tri_bf[0] = tri_bits_f32(*(%s)); tri_bf[1] = tri_bits_f32(*(%s + %d));", p, p, 4*n)
@@ -258,7 +262,8 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 		// b's fragment is rows 4t .. 4t + 3 and 16 + 4t .. 16 + 4t + 3,
 		// column g, four bytes to a register.
 		e.w.line("// Lane l packs b's fragment from rows 4 * (l %% 4) + 0..3 and 16 more, column l / 4.")
-		e.w.line("const signed char* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", smemPtr(ir.TInt8, bBytes), 4*n, wn)
+		e.w.line("const signed char* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", e.smemPtr(ir.TInt8, bBytes), 4*n, wn)
+		e.use("tri_pack_i8")
 		loadB = func() string {
 			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Tile[1])
 			return fmt.Sprintf("tri_bf[0] = tri_pack_i8(%s, %d); tri_bf[1] = tri_pack_i8(%s + %d, %d);", p, n, p, 16*n, n)
@@ -284,43 +289,44 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	e.w.close("}")
 	if v.Type.Kind != op.acc {
 		e.loop(d.Elems, func(i string) string {
-			return fmt.Sprintf("%s[%s] = %s;", name, i, fromFloat(v.Type.Kind, c+"["+i+"]"))
+			return fmt.Sprintf("%s[%s] = %s;", name, i, e.fromFloat(v.Type.Kind, c+"["+i+"]"))
 		})
 	}
 }
 
 // mmaHelpers are ldmatrix and mma.sync as inline PTX.
-const mmaHelpers = `// Tensor cores: ldmatrix from shared memory and mma.sync m16n8k16 with fp32 accumulators.
-TRI_DEV unsigned int tri_smem_addr(const void* p) {
+var mmaHelpers = cgroup{`// Tensor cores: ldmatrix from shared memory and mma.sync m16n8k16 with fp32 accumulators.`, []cdef{
+	{"tri_smem_addr", nil, `TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
-}
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
+}`},
+	{"tri_ldmatrix_x4", []string{"tri_smem_addr"}, `TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
+}`},
+	{"tri_ldmatrix_x2_trans", []string{"tri_smem_addr"}, `TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+}`},
+	{"tri_mma_f16", nil, `TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+}`},
+	{"tri_mma_bf16", nil, `TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}`
+}`},
+}}
 
 // mmaTF32Helpers are mma.sync m16n8k8 of kind tf32, which reads fp32
 // registers and ignores their low 13 mantissa bits, and its 3xTF32 form:
 // each operand split into a big part (cut to tf32) and a small one (the
 // rest), and the products big x small, small x big and big x big added in
 // that order, as the CUDA-core form does.
-const mmaTF32Helpers = `// Tensor cores: mma.sync m16n8k8 on tf32 (fp32 registers, low 13 bits ignored), and three of them for tf32x3.
-TRI_DEV void tri_mma_tf32(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+var mmaTF32Helpers = cgroup{`// Tensor cores: mma.sync m16n8k8 on tf32 (fp32 registers, low 13 bits ignored), and three of them for tf32x3.`, []cdef{
+	{"tri_mma_tf32", nil, `TRI_DEV void tri_mma_tf32(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-TRI_DEV void tri_mma_tf32x3(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+}`},
+	{"tri_mma_tf32x3", []string{"tri_bits_f32", "tri_f32_bits", "tri_mma_tf32"}, `TRI_DEV void tri_mma_tf32x3(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   unsigned int ab[4], as[4], bb[2], bs[2];
   for (int i = 0; i < 4; ++i) {
     ab[i] = a[i] & 0xffffe000u;
@@ -333,34 +339,37 @@ TRI_DEV void tri_mma_tf32x3(float& c0, float& c1, float& c2, float& c3, const un
   tri_mma_tf32(c0, c1, c2, c3, ab, bs);
   tri_mma_tf32(c0, c1, c2, c3, as, bb);
   tri_mma_tf32(c0, c1, c2, c3, ab, bb);
-}`
+}`},
+}}
 
 // mmaInt8Helpers are mma.sync m16n8k32 on int8 into int32 (wrapping, as
 // without .satfinite) and the packing of four int8 of a column of b, one
 // row apart, into a register.
-const mmaInt8Helpers = `// Tensor cores: mma.sync m16n8k32 on int8 with int32 accumulators.
-TRI_DEV unsigned int tri_pack_i8(const signed char* p, int ld) {
+var mmaInt8Helpers = cgroup{`// Tensor cores: mma.sync m16n8k32 on int8 with int32 accumulators.`, []cdef{
+	{"tri_pack_i8", nil, `TRI_DEV unsigned int tri_pack_i8(const signed char* p, int ld) {
   return (unsigned int)(unsigned char)p[0] | (unsigned int)(unsigned char)p[ld] << 8 |
          (unsigned int)(unsigned char)p[2 * ld] << 16 | (unsigned int)(unsigned char)p[3 * ld] << 24;
-}
-TRI_DEV void tri_mma_i8(int& c0, int& c1, int& c2, int& c3, const unsigned int* a, const unsigned int* b) {
+}`},
+	{"tri_mma_i8", nil, `TRI_DEV void tri_mma_i8(int& c0, int& c1, int& c2, int& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+r"(c0), "+r"(c1), "+r"(c2), "+r"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}`
+}`},
+}}
 
 // smemPtr is the C expression of the scratch memory at byte offset off, as
 // a pointer to dtype d.
-func smemPtr(d ir.DType, off int) string {
+func (s nameSet) smemPtr(d ir.DType, off int) string {
 	if off == 0 {
-		return fmt.Sprintf("reinterpret_cast<const %s*>(tri_smem)", cType(d))
+		return fmt.Sprintf("reinterpret_cast<const %s*>(tri_smem)", s.cType(d))
 	}
-	return fmt.Sprintf("reinterpret_cast<const %s*>(tri_smem + %d)", cType(d), off)
+	return fmt.Sprintf("reinterpret_cast<const %s*>(tri_smem + %d)", s.cType(d), off)
 }
 
 // dotHelper adds the device function that computes one result element of
 // a dot of operands of kind in into a result of kind out, and returns its
 // name and the kind it accumulates in.
 func (e *emitter) dotHelper(in, bIn, out ir.Kind, p ir.Precision) (string, ir.Kind) {
+	deps := nameSet{}
 	acc, step := "float", ""
 	compute := ir.Float32
 	ak, bk := "a[k]", "b[k * ldb]"
@@ -368,26 +377,32 @@ func (e *emitter) dotHelper(in, bIn, out ir.Kind, p ir.Precision) (string, ir.Ki
 	switch in {
 	case ir.Float8E4NV, ir.Float8E5:
 		// fp8 products are exact in float, like fp16's.
-		step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", fp8CastExpr(ir.Scalar(in), ir.TFloat32, ak, false), fp8CastExpr(ir.Scalar(bIn), ir.TFloat32, bk, false))
+		deps.use("tri_fma_f32")
+		step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", deps.fp8CastExpr(ir.Scalar(in), ir.TFloat32, ak, false), deps.fp8CastExpr(ir.Scalar(bIn), ir.TFloat32, bk, false))
 		if bIn != in {
 			name += "_" + kindSuffix(bIn)
 		}
 	case ir.Float16, ir.BFloat16:
-		step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", toFloat(in, ak), toFloat(in, bk))
+		deps.use("tri_fma_f32")
+		step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", deps.toFloat(in, ak), deps.toFloat(in, bk))
 	case ir.Float32:
 		switch p {
 		case ir.PrecisionTF32:
+			deps.use("tri_fma_f32", "tri_tf32")
 			step = fmt.Sprintf("acc = tri_fma_f32(tri_tf32(%s), tri_tf32(%s), acc);", ak, bk)
 		case ir.PrecisionTF32x3:
 			// The small parts' products first, then the big one, as
 			// Triton's 3xTF32 does.
+			deps.use("tri_fma_f32", "tri_tf32")
 			step = fmt.Sprintf("float ab = tri_tf32(%s), as = tri_tf32(%s - ab), bb = tri_tf32(%s), bs = tri_tf32(%s - bb); "+
 				"acc = tri_fma_f32(ab, bb, tri_fma_f32(as, bb, tri_fma_f32(ab, bs, acc)));", ak, ak, bk, bk)
 		default:
+			deps.use("tri_fma_f32")
 			step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", ak, bk)
 		}
 	case ir.Float64:
 		acc, compute = "double", ir.Float64
+		deps.use("tri_fma_f64")
 		step = fmt.Sprintf("acc = tri_fma_f64(%s, %s, acc);", ak, bk)
 	default: // int8 into int32, wrapping
 		acc, compute = "int", out
@@ -399,12 +414,12 @@ func (e *emitter) dotHelper(in, bIn, out ir.Kind, p ir.Precision) (string, ir.Ki
 	if in == ir.Float32 && p != ir.PrecisionIEEE {
 		e.helpers.add("tf32", tf32Helper)
 	}
-	e.helpers.add(name, fmt.Sprintf(`// One element of a dot: acc + the sum over k of a[k] * b[k * ldb], from shared memory.
-TRI_DEV %s %s(const %s* a, const %s* b, int K, int ldb, %s acc) {
+	aType, bType := deps.regType(in), deps.regType(bIn)
+	e.helpers.add(name, cgroup{"// One element of a dot: acc + the sum over k of a[k] * b[k * ldb], from shared memory.", []cdef{{name, deps.sorted(), fmt.Sprintf(`TRI_DEV %s %s(const %s* a, const %s* b, int K, int ldb, %s acc) {
   #pragma unroll 8
   for (int k = 0; k < K; ++k) { %s }
   return acc;
-}`, acc, name, regType(in), regType(bIn), acc, step))
+}`, acc, name, aType, bType, acc, step)}}})
 	return name, compute
 }
 
@@ -428,5 +443,6 @@ func kindSuffix(k ir.Kind) string {
 // tf32Helper cuts a float to tf32 (10 mantissa bits) as an mma.sync of
 // kind tf32 reads an fp32 register: the low 13 bits are ignored. Real
 // Triton's tf32 dots on an H100 match this, not cvt.rna's rounding.
-const tf32Helper = `// Cuts a float to tf32 as tensor cores read fp32 registers: the low 13 bits are ignored.
-TRI_DEV float tri_tf32(float x) { return x != x ? x : tri_f32_bits(tri_bits_f32(x) & 0xffffe000u); }`
+var tf32Helper = cgroup{`// Cuts a float to tf32 as tensor cores read fp32 registers: the low 13 bits are ignored.`, []cdef{
+	{"tri_tf32", []string{"tri_bits_f32", "tri_f32_bits"}, `TRI_DEV float tri_tf32(float x) { return x != x ? x : tri_f32_bits(tri_bits_f32(x) & 0xffffe000u); }`},
+}}

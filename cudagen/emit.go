@@ -51,7 +51,7 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 	body := e.w
 	e.w = head
 	e.w.at = ir.Pos{}
-	e.w.raw(preludeFor(body.String(), e.helpers.blocks()))
+	e.w.raw(preludeFor(e.nameSet, e.helpers.list()))
 	e.w.append(&body)
 	res = &Result{Source: e.w.String(), Lines: e.w.lines, Kernel: e.kernelName, Threads: 32 * e.numWarps}
 	if e.smemBytes > maxStaticShared {
@@ -109,6 +109,10 @@ func (r *Result) SourceLine(n int) (ir.Pos, bool) {
 // emitter prints one kernel.
 type emitter struct {
 	*plan
+	// nameSet records the names the kernel's code uses beyond its own
+	// locals: definitions for the prelude, and the locals its preamble
+	// declares only where they are read.
+	nameSet
 	opt Options
 	w   writer
 	// whileDot, if set, is written by the next wgmmaDot between the issue
@@ -152,7 +156,7 @@ type emitter struct {
 }
 
 func newEmitter(p *plan, opt Options) *emitter {
-	e := &emitter{plan: p, opt: opt, names: make([]string, p.k.NumValues), varNames: make([]string, p.k.NumVars),
+	e := &emitter{plan: p, nameSet: nameSet{}, opt: opt, names: make([]string, p.k.NumValues), varNames: make([]string, p.k.NumVars),
 		inlined: make([]bool, p.k.NumValues), fused: make([]bool, p.k.NumValues), lines: strings.Split(p.k.Source, "\n"),
 		skip: make([]bool, p.k.NumValues), outside: make([]bool, p.k.NumValues), resNames: map[int][]string{}, override: map[int]string{}}
 	n := newNamer()
@@ -342,10 +346,11 @@ func (e *emitter) header() {
 func (e *emitter) kernel() {
 	var params []string
 	for i, prm := range e.k.Params {
-		params = append(params, cType(prm.DType)+" "+e.params[i])
+		params = append(params, e.cType(prm.DType)+" "+e.params[i])
 	}
 	for _, tm := range e.tmaps {
 		e.tmaHelpers()
+		e.use("tri_tmap")
 		params = append(params, "const __grid_constant__ tri_tmap "+e.tmapNames[tm])
 	}
 	if e.scratchBytes() > 0 {
@@ -393,25 +398,26 @@ func (e *emitter) kernel() {
 		// the driver put tri_smem at the start of the program's shared
 		// memory, which is 1024-byte aligned; should that ever not hold,
 		// the kernel stops rather than swizzle wrongly.
-		e.helpers.add("mma", mmaHelpers) // tri_smem_addr
+		e.helpers.add("mma", mmaHelpers)
+		e.use("tri_smem_addr")
 		e.w.line("if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile(\"trap;\");  // the stages and swizzled boxes below need a 1024-byte aligned start")
 	}
-	// Only the coordinates the body reads: the layouts of values left out
-	// (the pointers of TMA copies) declare none.
-	text := body.String()
+	// Only the coordinates the body was recorded reading: the layouts of
+	// values left out (the pointers of TMA copies) declare none.
 	var bases writer
 	bases.indent = e.w.indent
 	for _, l := range e.layouts {
 		for a := range l.Shape {
-			if usesName(text, l.base(a)) {
-				bases.line("int %s = %s;  // %s", l.base(a), l.baseInit(a), baseComment(l, a))
+			if e.nameSet[l.base(a)] {
+				bases.line("int %s = %s;  // %s", l.base(a), e.baseInit(l, a), baseComment(l, a))
 			}
 		}
 		if l.Repl && e.storesTo(l) {
-			bases.line("bool %s = %s;  // #%s is replicated: only this thread's copy is stored", l.owner(), l.ownerInit(), l.Tag)
+			bases.line("bool %s = %s;  // #%s is replicated: only this thread's copy is stored", l.owner(), e.ownerInit(l), l.Tag)
 		}
 	}
-	if all := text + bases.String(); e.needLaneWarp() && (usesName(all, "lane_id") || usesName(all, "warp_id")) {
+	if e.needLaneWarp() && (e.nameSet["lane_id"] || e.nameSet["warp_id"]) {
+		e.use("tri_thread_id")
 		e.w.line("int lane_id = tri_thread_id() %% 32, warp_id = tri_thread_id() / 32;")
 	}
 	e.w.append(&bases)
@@ -534,27 +540,6 @@ func (e *emitter) block(b *ir.Block) {
 	}
 }
 
-// usesName reports whether C text holds identifier name.
-func usesName(text, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], name)
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(name)
-		if (j == 0 || !isIdentByte(text[j-1])) && (end == len(text) || !isIdentByte(text[end])) {
-			return true
-		}
-		i = end
-	}
-}
-
-// isIdentByte reports whether c may be part of a C identifier.
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
 // isStraight reports whether s is straight-line code (a value or an
 // assignment).
 func isStraight(s ir.Stmt) bool {
@@ -570,11 +555,11 @@ func isStraight(s ir.Stmt) bool {
 func (e *emitter) declare(t ir.Type, l *dist, name, init string) {
 	switch {
 	case !t.IsScalar():
-		e.w.line("%s %s[%d];", cType(t.DType), name, l.Elems)
+		e.w.line("%s %s[%d];", e.cType(t.DType), name, l.Elems)
 	case init != "":
-		e.w.line("%s %s = %s;", cType(t.DType), name, init)
+		e.w.line("%s %s = %s;", e.cType(t.DType), name, init)
 	default:
-		e.w.line("%s %s;", cType(t.DType), name)
+		e.w.line("%s %s;", e.cType(t.DType), name)
 	}
 }
 
@@ -634,7 +619,7 @@ func (e *emitter) plainFor(s *ir.For) {
 	case s.Step.Op != ir.OpConst:
 		cond = fmt.Sprintf("%s > 0 ? %s < %s : %s > %s", step, i, hi, i, hi)
 	}
-	e.w.open("for (%s %s = %s; %s; %s += %s) {", cType(s.Var.Type.DType), i, lo, cond, i, step)
+	e.w.open("for (%s %s = %s; %s; %s += %s) {", e.cType(s.Var.Type.DType), i, lo, cond, i, step)
 	e.block(s.Body)
 	e.w.close("}")
 }
@@ -682,7 +667,7 @@ func (e *emitter) expr(v *ir.Value, i string) string {
 	}
 	switch v.Op {
 	case ir.OpConst:
-		return literal(v.Type.DType, v.Const)
+		return e.literal(v.Type.DType, v.Const)
 	case ir.OpParam:
 		return e.params[v.Param.Index]
 	case ir.OpSplat:
@@ -699,7 +684,7 @@ func (e *emitter) expr(v *ir.Value, i string) string {
 		}
 	case ir.OpProgramID, ir.OpNumPrograms:
 		if e.names[v.ID] == "" {
-			return specialReg(v)
+			return e.specialReg(v)
 		}
 	case ir.OpVarRead:
 		if e.inlined[v.ID] {
@@ -721,10 +706,11 @@ func (e *emitter) elem(name string, t ir.Type, i string) string {
 }
 
 // specialReg reads program_id or num_programs.
-func specialReg(v *ir.Value) string {
-	axis := string("xyz"[min(max(v.Axis, 0), 2)])
+func (s nameSet) specialReg(v *ir.Value) string {
+	f := "tri_num_programs_" + string("xyz"[min(max(v.Axis, 0), 2)])
 	if v.Op == ir.OpProgramID {
-		return "tri_program_id_" + axis + "()"
+		f = "tri_program_id_" + string("xyz"[min(max(v.Axis, 0), 2)])
 	}
-	return "tri_num_programs_" + axis + "()"
+	s.use(f)
+	return f + "()"
 }

@@ -146,15 +146,15 @@ func (e *emitter) maskTest(mask *ir.Value, b *ir.Block, split int) ([]string, bo
 		}
 		x := e.expr(t.v, "")
 		if t.v.Type.DType != d {
-			x = fmt.Sprintf("(%s)%s", cType(d), x)
+			x = fmt.Sprintf("(%s)%s", e.cType(d), x)
 		}
 		if t.mult != 1 {
-			x = fmt.Sprintf("%s * %s", x, literal(d, ir.IntConst(t.mult)))
+			x = fmt.Sprintf("%s * %s", x, e.literal(d, ir.IntConst(t.mult)))
 		}
 		parts = append(parts, x)
 	}
 	if k != 0 || len(parts) == 0 {
-		parts = append(parts, literal(d, ir.IntConst(k)))
+		parts = append(parts, e.literal(d, ir.IntConst(k)))
 	}
 	opr := "<"
 	if op == ir.OpLe {

@@ -263,6 +263,69 @@ func (d *dist) baseInit(a int) string {
 	return s
 }
 
+// pos is sp.pos(id), recorded: the code names id where the position is
+// not always 0.
+func (s nameSet) pos(sp spread, id string) string {
+	if sp.Count > 1 {
+		s.use(id)
+	}
+	return sp.pos(id)
+}
+
+// baseInit is the C expression initializing base(a), recorded.
+func (s nameSet) baseInit(d *dist, a int) string {
+	switch {
+	case d.Shape[a] == 1: // 0: the one coordinate there is
+	case d.simple1D():
+		s.use("tri_thread_id")
+	default:
+		s.pos(d.Warps[a], "warp_id")
+		s.pos(d.Lanes[a], "lane_id")
+	}
+	return d.baseInit(a)
+}
+
+// ownerInit is the C expression initializing owner(), recorded.
+func (s nameSet) ownerInit(d *dist) string {
+	if d.simple1D() {
+		s.use("tri_thread_id")
+		return d.ownerInit()
+	}
+	for a := range d.Shape {
+		if d.Shape[a] < d.Tile[a] {
+			s.pos(d.Warps[a], "warp_id")
+			s.pos(d.Lanes[a], "lane_id")
+		}
+	}
+	for _, sp := range d.DroppedLanes {
+		s.pos(sp, "lane_id")
+	}
+	for _, sp := range d.DroppedWarps {
+		s.pos(sp, "warp_id")
+	}
+	return d.ownerInit()
+}
+
+// coord is d.coord(a, e), recorded: the code names the base it starts from.
+func (s nameSet) coord(d *dist, a int, e string) string {
+	if d.rank() == 1 {
+		s.use(d.base(0))
+	} else {
+		s.use(d.base(a))
+	}
+	return d.coord(a, e)
+}
+
+// linear is d.linear(e), recorded.
+func (s nameSet) linear(d *dist, e string) string {
+	for a := range d.Shape {
+		if d.Shape[a] > 1 {
+			s.coord(d, a, e)
+		}
+	}
+	return d.linear(e)
+}
+
 // usesLaneWarp reports whether d's bases read lane_id and warp_id.
 func (d *dist) usesLaneWarp() bool { return !d.simple1D() }
 

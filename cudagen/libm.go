@@ -37,12 +37,10 @@ func (e *emitter) libmCall(op ir.Op, k ir.Kind, x string) string {
 		name, ty = libmFuncs[op].f64, "double"
 	}
 	wrapper := "tri_" + name
-	e.helpers.add(wrapper, fmt.Sprintf(`#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
-extern "C" __device__ %[1]s __nv_%[2]s(%[1]s);
-TRI_DEV %[1]s %[3]s(%[1]s x) { return __nv_%[2]s(x); }
-#else
-TRI_DEV %[1]s %[3]s(%[1]s x) { return %[2]s(x); }
-#endif
-`, ty, name, wrapper))
+	// Under clang the wrapper calls libdevice's function, declared; under
+	// NVRTC and nvcc the CUDA API's.
+	e.helpers.add(wrapper, cgroup{fmt.Sprintf("%s\nextern \"C\" __device__ %[2]s __nv_%[3]s(%[2]s);", clangOnly, ty, name), []cdef{{wrapper, nil,
+		fmt.Sprintf("TRI_DEV %[1]s %[3]s(%[1]s x) { return __nv_%[2]s(x); }\n#else\nTRI_DEV %[1]s %[3]s(%[1]s x) { return %[2]s(x); }\n#endif", ty, name, wrapper)}}})
+	e.use(wrapper)
 	return wrapper + "(" + x + ")"
 }

@@ -12,12 +12,12 @@ import (
 )
 
 // zero is the value of masked-off lanes of a load without other.
-func zero(d ir.DType) string { return literal(d, ir.Const{}) }
+func (s nameSet) zero(d ir.DType) string { return s.literal(d, ir.Const{}) }
 
 // deref reads *p as a register value of kind k.
-func deref(k ir.Kind, p string, volatile bool) string {
+func (s nameSet) deref(k ir.Kind, p string, volatile bool) string {
 	if volatile {
-		p = fmt.Sprintf("(volatile %s*)%s", memType(k), p)
+		p = fmt.Sprintf("(volatile %s*)%s", s.memType(k), p)
 	}
 	if k == ir.Bool {
 		return fmt.Sprintf("*%s != 0", p)
@@ -34,11 +34,11 @@ func (e *emitter) load(v *ir.Value) {
 	k := v.Type.Kind
 	volatile := v.Flags&ir.FlagVolatile != 0
 	elem := func(i string) string {
-		x := deref(k, e.expr(ptr, i), volatile)
+		x := e.deref(k, e.expr(ptr, i), volatile)
 		if mask == nil {
 			return x
 		}
-		o := zero(v.Type.DType)
+		o := e.zero(v.Type.DType)
 		if other != nil {
 			o = e.expr(other, i)
 		}
@@ -64,6 +64,7 @@ func (e *emitter) store(v *ir.Value) {
 		mask = nil
 	}
 	if ptr.Type.IsScalar() {
+		e.use("tri_thread_id")
 		cond := "tri_thread_id() == 0"
 		if mask != nil {
 			cond += " && " + e.expr(mask, "")
@@ -116,7 +117,7 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 	b := k.Bytes()
 	pitch := cols + max(16/b, 1)
 	at := func(d *dist, i string) string {
-		c := coords(d, i)
+		c := e.coords(d, i)
 		return fmt.Sprintf("(%s) * %d + (%s)", c[0], pitch, c[1])
 	}
 	// run is the vector width of layout d's accesses: its run along a row,
@@ -140,12 +141,12 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 		cond = fmt.Sprintf("if (%s) ", src.owner())
 	}
 	if w := run(src); w > 1 {
-		vs := vectorShape(k, w)
+		vs := e.vectorShape(k, w)
 		e.w.line("#pragma unroll")
-		e.w.line("for (int e = 0; e < %d; e += %d) %s*reinterpret_cast<%s*>(&%s) = %s;", src.Elems, w, cond, vs.Type, smem(t, 0, at(src, "e")), e.vecInit(val, vs, w))
+		e.w.line("for (int e = 0; e < %d; e += %d) %s*reinterpret_cast<%s*>(&%s) = %s;", src.Elems, w, cond, vs.Type, e.smem(t, 0, at(src, "e")), e.vecInit(val, vs, w))
 	} else {
 		e.loop(src.Elems, func(i string) string {
-			return fmt.Sprintf("%s%s = %s;", cond, smem(t, 0, at(src, i)), e.expr(val, i))
+			return fmt.Sprintf("%s%s = %s;", cond, e.smem(t, 0, at(src, i)), e.expr(val, i))
 		})
 	}
 	e.w.line("__syncthreads();")
@@ -153,11 +154,11 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 	if w := run(l); w > 1 {
 		e.w.line("#pragma unroll")
 		e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
-		e.loadVector(name, k, w, "&"+smem(t, 0, at(l, "e")))
+		e.loadVector(name, k, w, "&"+e.smem(t, 0, at(l, "e")))
 		e.w.close("}")
 	} else {
 		e.loop(l.Elems, func(i string) string {
-			return fmt.Sprintf("%s[%s] = %s;", name, i, smem(t, 0, at(l, i)))
+			return fmt.Sprintf("%s[%s] = %s;", name, i, e.smem(t, 0, at(l, i)))
 		})
 	}
 	e.w.line("__syncthreads();  // the scratch memory is free again")
@@ -192,7 +193,7 @@ type vecShape struct {
 	PerField int
 }
 
-func vectorShape(k ir.Kind, w int) vecShape {
+func (s nameSet) vectorShape(k ir.Kind, w int) vecShape {
 	fields := func(n int) []string {
 		if n == 1 {
 			return []string{""}
@@ -200,32 +201,37 @@ func vectorShape(k ir.Kind, w int) vecShape {
 		return []string{".x", ".y", ".z", ".w"}[:n]
 	}
 	b := k.Bytes()
+	vs := func(t string, fields []string, per int) vecShape {
+		s.use(t)
+		return vecShape{t, fields, per}
+	}
 	switch {
 	case b == 8 && k == ir.Float64:
-		return vecShape{"tri_f64x2", fields(2), 1}
+		return vs("tri_f64x2", fields(2), 1)
 	case b == 8:
-		return vecShape{"tri_u64x2", fields(2), 1}
+		return vs("tri_u64x2", fields(2), 1)
 	case b == 4 && k == ir.Float32:
-		return vecShape{fmt.Sprintf("tri_f32x%d", w), fields(w), 1}
+		return vs(fmt.Sprintf("tri_f32x%d", w), fields(w), 1)
 	case b == 4:
-		return vecShape{fmt.Sprintf("tri_u32x%d", w), fields(w), 1}
+		return vs(fmt.Sprintf("tri_u32x%d", w), fields(w), 1)
 	}
 	words := w * b / 4
 	t := "unsigned int"
 	if words > 1 {
 		t = fmt.Sprintf("tri_u32x%d", words)
+		s.use(t)
 	}
 	return vecShape{t, fields(words), 4 / b}
 }
 
 // fromBits is element j (of PerField) of the raw field f, as kind k.
-func fromBits(k ir.Kind, f string, j int, per int) string {
+func (s nameSet) fromBits(k ir.Kind, f string, j int, per int) string {
 	if per == 1 {
 		switch k {
 		case ir.Float32, ir.Float64, ir.Uint32, ir.Uint64:
 			return f
 		}
-		return fmt.Sprintf("(%s)%s", regType(k), f)
+		return fmt.Sprintf("(%s)%s", s.regType(k), f)
 	}
 	bits := 32 / per
 	shifted := f
@@ -236,13 +242,13 @@ func fromBits(k ir.Kind, f string, j int, per int) string {
 	case ir.Bool:
 		return fmt.Sprintf("(%s & 0xffu) != 0", shifted)
 	case ir.Int8, ir.Int16:
-		return fmt.Sprintf("(%s)(%s)%s", regType(k), memType(unsignedOf(k)), shifted)
+		return fmt.Sprintf("(%s)(%s)%s", s.regType(k), s.memType(unsignedOf(k)), shifted)
 	}
-	return fmt.Sprintf("(%s)%s", regType(k), shifted)
+	return fmt.Sprintf("(%s)%s", s.regType(k), shifted)
 }
 
 // toBits is the raw 32-bit contribution of element j of a field.
-func toBits(k ir.Kind, x string, j int, per int) string {
+func (s nameSet) toBits(k ir.Kind, x string, j int, per int) string {
 	if per == 1 {
 		switch k {
 		case ir.Float32, ir.Float64, ir.Uint32, ir.Uint64:
@@ -250,14 +256,14 @@ func toBits(k ir.Kind, x string, j int, per int) string {
 		}
 		return fmt.Sprintf("(%s)%s", map[int]string{4: "unsigned int", 8: "unsigned long long"}[k.Bytes()], x)
 	}
-	s := fmt.Sprintf("(unsigned int)(%s)%s", memType(unsignedOf(k)), x)
+	b := fmt.Sprintf("(unsigned int)(%s)%s", s.memType(unsignedOf(k)), x)
 	if k == ir.Bool {
-		s = fmt.Sprintf("(unsigned int)%s", x)
+		b = fmt.Sprintf("(unsigned int)%s", x)
 	}
 	if j > 0 {
-		s = fmt.Sprintf("%s << %d", s, j*32/per)
+		b = fmt.Sprintf("%s << %d", b, j*32/per)
 	}
-	return s
+	return b
 }
 
 func unsignedOf(k ir.Kind) ir.Kind {
@@ -287,12 +293,12 @@ func (e *emitter) vectorLoad(v *ir.Value, a memAccess, w int) {
 // loadVector writes the load of elements e to e + w - 1 of array name
 // (of kind k) as one vector from address addr.
 func (e *emitter) loadVector(name string, k ir.Kind, w int, addr string) {
-	vs := vectorShape(k, w)
+	vs := e.vectorShape(k, w)
 	e.w.line("%s vec = *reinterpret_cast<const %s*>(%s);", vs.Type, vs.Type, addr)
 	var parts []string
 	for j := 0; j < w; j++ {
 		f := "vec" + vs.Fields[j/vs.PerField]
-		parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, fromBits(k, f, j%vs.PerField, vs.PerField)))
+		parts = append(parts, fmt.Sprintf("%s[e + %d] = %s;", name, j, e.fromBits(k, f, j%vs.PerField, vs.PerField)))
 	}
 	e.wrapped(parts)
 }
@@ -313,7 +319,7 @@ func (e *emitter) vecFields(val *ir.Value, vs vecShape, w int) []string {
 	k := val.Type.Kind
 	fields := make([]string, len(vs.Fields))
 	for j := 0; j < w; j++ {
-		x := toBits(k, e.expr(val, fmt.Sprintf("e + %d", j)), j%vs.PerField, vs.PerField)
+		x := e.toBits(k, e.expr(val, fmt.Sprintf("e + %d", j)), j%vs.PerField, vs.PerField)
 		if f := j / vs.PerField; fields[f] == "" {
 			fields[f] = x
 		} else {
@@ -327,7 +333,7 @@ func (e *emitter) vecFields(val *ir.Value, vs vecShape, w int) []string {
 func (e *emitter) vectorStore(v *ir.Value, a memAccess, w int) {
 	val := v.Args[1]
 	k := val.Type.Kind
-	vs := vectorShape(k, w)
+	vs := e.vectorShape(k, w)
 	l := e.layoutOf(v.Args[0])
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector stores", l.Elems, w, w*a.Bytes)

@@ -113,15 +113,17 @@ func (e *emitter) mmaPipelinedFor(s *ir.For, pl *pipeline) {
 	}
 	e.w.open("{")
 	e.alignedSmem = true
+	e.use("tri_smem_addr")
 	e.w.line("const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0")
 	e.mmaLoad(pl)
 	e.mmaLanes(pl)
 	e.pipelinePrologue(s, pl)
 	iv := e.varNames[s.Var.ID]
-	it := cType(s.Var.Type.DType)
+	it := e.cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the mma.syncs read and the copies fill", pl.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
+	e.use("tri_cp_async_wait")
 	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", pl.stages-2)
 	e.w.line("__syncthreads();  // for every thread, and every warp is done with the stage the copies refill")
 	e.pipelineCopies(s, pl)
@@ -130,6 +132,7 @@ func (e *emitter) mmaPipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", pl.buffers-1)
 	e.w.close("}")
 	e.assignDot(s, pl)
+	e.use("tri_cp_async_wait")
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
 	e.w.close("}")
@@ -160,7 +163,8 @@ func (e *emitter) mmaLoad(pl *pipeline) {
 // swizzle's period further on.
 func (e *emitter) mmaLanes(pl *pipeline) {
 	d := e.layoutOf(pl.dot)
-	wm, wn := d.Warps[0].pos("warp_id"), d.Warps[1].pos("warp_id")
+	wm, wn := e.pos(d.Warps[0], "warp_id"), e.pos(d.Warps[1], "warp_id")
+	e.use("lane_id")
 	e.w.line("// This warp's mma tiles start at row (%s) * 8 and column (%s) * 8; lane l gives ldmatrix", wm, wn)
 	e.w.line("// the address of row l %% 8 of matrix l / 8.")
 	e.w.line("const unsigned int tri_la = ((%s) * 8 + lane_id %% 8 + lane_id / 8 %% 2 * %d) * %d + lane_id / 16 * 16;",
@@ -198,6 +202,7 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_kk = 0; tri_kk < %d; tri_kk += 16) {", pl.k)
 	e.w.line("unsigned int tri_af[%d], tri_bf[%d];", 4*mi, 2*nj)
+	e.use("tri_ldsm_x4", "tri_mma_"+op.name)
 	e.w.line("#pragma unroll")
 	e.w.line("for (int tri_i = 0; tri_i < %d; ++tri_i) tri_ldsm_x4(tri_af + 4 * tri_i, tri_sa + ((tri_la + tri_kk * %d) ^ tri_xa) + tri_i * %d);",
 		mi, pl.elem, 2*d.Tile[0]*pl.aRow)
@@ -206,6 +211,7 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 		pairs, x = 1, "x2"
 	}
 	if pl.bKMajor {
+		e.use("tri_ldsm_" + x)
 		e.w.line("#pragma unroll")
 		e.w.line("for (int tri_j = 0; tri_j < %d; ++tri_j) tri_ldsm_%s(tri_bf + 4 * tri_j, tri_sb + ((tri_lb + tri_kk * %d) ^ tri_xb) + tri_j * %d);",
 			pairs, x, pl.elem, 2*d.Tile[1]*pl.bRow())
@@ -214,6 +220,7 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 		e.w.open("for (int tri_j = 0; tri_j < %d; ++tri_j) {", pairs)
 		e.w.line("const int tri_c = tri_cb + tri_j * %d;  // this lane's column", 2*d.Tile[1])
 		e.w.line("const unsigned int tri_b = tri_sb + tri_kk * %d + tri_lb + tri_c / %d * %d;", pl.bRow(), pl.bCols, pl.k*pl.bRow())
+		e.use("tri_ldsm_" + x + "_trans")
 		e.w.line("tri_ldsm_%s_trans(tri_bf + 4 * tri_j, tri_b + ((tri_c %% %d * %d) ^ tri_xb));", x, pl.bCols, pl.elem)
 		e.w.close("}")
 	}
@@ -247,29 +254,30 @@ func (e *emitter) stageElements(ld *ir.Value, isA bool, es int, stage, off strin
 	e.w.line("%s tri_%s_elems[%d];", t, what, l.Elems)
 	e.w.line("#pragma unroll")
 	e.w.line("for (int e = 0; e < %d; ++e) tri_%s_elems[e] = %s ? *%s : (%s)0;", l.Elems, what, pred, e.expr(ptr, "e"), t)
+	e.use(fmt.Sprintf("tri_st_shared_u%d", 8*es))
 	e.w.line("#pragma unroll")
 	e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, tri_%s_elems[e]);", l.Elems, 8*es, stage, off, what)
 }
 
 // cpAsyncHelpers are the cp.async copies and swizzle arithmetic of the
 // pipelines on mma.sync.
-const cpAsyncHelpers = `// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
-` + cpAsyncDefs
+var cpAsyncHelpers = cgroup{`// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.`, cpAsyncDefs}
 
 // ldmatrixSharedHelpers are ldmatrix from a shared address: four 8x8 b16
 // matrices, or two, as they lie or transposed.
-const ldmatrixSharedHelpers = `// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
-TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+var ldmatrixSharedHelpers = cgroup{`// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).`, []cdef{
+	{"tri_ldsm_x4", nil, `TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
-}
-TRI_DEV void tri_ldsm_x2(unsigned int* r, unsigned int a) {
+}`},
+	{"tri_ldsm_x2", nil, `TRI_DEV void tri_ldsm_x2(unsigned int* r, unsigned int a) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
-}
-TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+}`},
+	{"tri_ldsm_x4_trans", nil, `TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
-}
-TRI_DEV void tri_ldsm_x2_trans(unsigned int* r, unsigned int a) {
+}`},
+	{"tri_ldsm_x2_trans", nil, `TRI_DEV void tri_ldsm_x2_trans(unsigned int* r, unsigned int a) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
-}`
+}`},
+}}

@@ -76,14 +76,14 @@ func (t smemTile) chunkBytes() int { return t.rows * t.rowBytes() }
 // offset is the C expression of the byte offset, from the 1024-aligned
 // base of the stage or region, of the element at row r (along M or N)
 // and column c (along K) of the operand.
-func (t smemTile) offset(r, c string, numWarps, m int) string {
+func (t smemTile) offset(s nameSet, r, c string, numWarps, m int) string {
 	rb := t.rowBytes()
 	if !t.kMajor {
 		// MN-major b: blocks of 64 columns, each row of a block one
 		// swizzle row; c is the row of b, r its column.
 		cols := rb / t.elem
 		return fmt.Sprintf("%d + (%s) / %d * %d + ", t.off, r, cols, t.k*rb) +
-			swizzle(fmt.Sprintf("(%s) * %d + (%s) %% %d * %d", c, rb, r, cols, t.elem), rb)
+			s.swizzle(fmt.Sprintf("(%s) * %d + (%s) %% %d * %d", c, rb, r, cols, t.elem), rb)
 	}
 	row := r
 	if t.perm {
@@ -95,23 +95,25 @@ func (t smemTile) offset(r, c string, numWarps, m int) string {
 		in = fmt.Sprintf("(%s) * %d %% %d", c, t.elem, rb)
 		chunk = fmt.Sprintf("(%s) * %d / %d * %d + ", c, t.elem, rb, t.chunkBytes())
 	}
-	return fmt.Sprintf("%d + %s", t.off, chunk) + swizzle(fmt.Sprintf("(%s) * %d + %s", row, rb, in), rb)
+	return fmt.Sprintf("%d + %s", t.off, chunk) + s.swizzle(fmt.Sprintf("(%s) * %d + %s", row, rb, in), rb)
 }
 
 // desc is the C expression of the matrix descriptor of the kk-th wgmma
 // (32 bytes of K each) of the operand at stage or region base; for a, of
 // the m64 block mb of the calling warp's warpgroup.
-func (t smemTile) desc(base string, kk, mb, perGroup int) string {
+func (t smemTile) desc(s nameSet, base string, kk, mb, perGroup int) string {
 	// The constant offset goes to the start address field of a descriptor
 	// that the instructions share (it holds any shared address without a
 	// carry).
 	rb := t.rowBytes()
+	s.use("tri_wgmma_desc")
 	if !t.kMajor {
 		return descPlus(fmt.Sprintf("tri_wgmma_desc(%s, %d, %d, %d)", base, t.k*rb, 8*rb, swizzleMode(rb)), t.off+kk*16*rb)
 	}
 	at := t.off + 32*kk/rb*t.chunkBytes() + 32*kk%rb
 	rows := ""
 	if t.perm {
+		s.use("warp_id")
 		rows = fmt.Sprintf(" + warp_id / 4 * %d", perGroup*rb)
 		at += 64 * mb * rb
 	}
@@ -796,7 +798,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		e.helpers.add("wgmma_"+wd.instr(), wgmmaInstr(wd.n, wd.a.src.Type.Kind, wd.b.src.Type.Kind, wd.b.tile.kMajor, wd.a.form == inRegisters))
 	}
 	iv := e.varNames[s.Var.ID]
-	it := cType(s.Var.Type.DType)
+	it := e.cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 
 	// The body is written first, to learn how much scratch memory its
@@ -818,6 +820,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		e.w.open("if (tri_ahead < %s) {", hi)
 		e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_write * %d", mp.stageSize), "tri_write")
 		e.w.close("}")
+		e.use("tri_cp_async_commit")
 		e.w.line("tri_cp_async_commit();")
 		e.lastLine = 0
 	}
@@ -847,6 +850,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		at = fmt.Sprintf(" + %du", reserve)
 	}
 	e.alignedSmem = true
+	e.use("tri_smem_addr")
 	e.w.line("const unsigned int tri_inv = tri_smem_addr(tri_smem)%s;  // the operands stored once, 1024-byte aligned", at)
 	e.w.line("const unsigned int tri_stage0 = tri_inv + %du;  // shared address of stage 0", mp.invSize)
 	if n := mp.tmaOperands(); n > 0 {
@@ -863,6 +867,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.open("if (tri_ahead < %s) {", hi)
 	e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_s * %d", mp.stageSize), "tri_s")
 	e.w.close("}")
+	e.use("tri_cp_async_commit")
 	e.w.line("tri_cp_async_commit();")
 	e.w.close("}")
 	// The invariant operands are stored after the first copies are issued:
@@ -876,6 +881,7 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		}
 	}
 	if stored {
+		e.use("tri_fence_proxy_async")
 		e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
 	}
 	if f := mp.inFlight; f != nil {
@@ -891,13 +897,16 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	}
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmmas read and the copies fill", mp.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
+	e.use("tri_cp_async_wait")
 	e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", mp.stages-2)
 	if mp.tmaOperands() > 0 {
+		e.use("tri_mbar_wait", "tri_smem_addr")
 		e.w.line("tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);  // and its TMA copies")
 		e.w.line("tri_parity ^= 1u << tri_read;")
 	}
 	for _, o := range mp.streamed {
 		if o.direct && e.directWidth(o.src) == 1 || !o.direct && e.copyWidth(o.src, o.copyAxis(mp.aIsA[o])) == 1 {
+			e.use("tri_fence_proxy_async")
 			e.w.line("tri_fence_proxy_async();  // the element-by-element stores are generic-proxy writes")
 			break
 		}
@@ -914,9 +923,11 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", mp.stages-1)
 	e.w.close("}")
 	if f := mp.inFlight; f != nil {
+		e.use("tri_wgmma_wait")
 		e.w.line("tri_wgmma_wait<0>();  // the last iteration's tl.dot at line %d", f.dot.Pos.Line)
 		e.landInFlight(f)
 	}
+	e.use("tri_cp_async_wait")
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
 	if mp.tmaOperands() > 0 {
@@ -976,10 +987,12 @@ func (e *emitter) tmaOperand(o *wgOperand, stage, buf string) {
 	bytes := rows * inner * t.elem
 	row, col := e.expr(ld.Desc.Offsets[0], ""), e.expr(ld.Desc.Offsets[1], "")
 	e.w.line("// b: %d bytes copied by the TMA unit from %s in %d box(es) of %d-byte rows, completing on the stage's mbarrier", bytes, e.tmapNames[o.tma], inner*t.elem/rb, rb)
+	e.use("tri_thread_id", "tri_smem_addr", "tri_mbar_expect_tx")
 	e.w.open("if (tri_thread_id() == 0) {")
 	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[%s]);", buf)
 	e.w.line("tri_mbar_expect_tx(tri_bar, %d);", bytes)
 	for c := 0; c < inner*t.elem/rb; c++ {
+		e.use("tri_tma_load_2d")
 		e.w.line("tri_tma_load_2d(%s + %d, %s, (int)(%s) + %d, (int)(%s), tri_bar);", stage, t.off+c*rows*rb, e.tmapRef(o.tma), col, c*rb/t.elem, row)
 	}
 	e.w.close("}")
@@ -988,11 +1001,11 @@ func (e *emitter) tmaOperand(o *wgOperand, stage, buf string) {
 // copyOperand writes the streamed load of o as copies into the stage.
 func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
 	l := e.layoutOf(o.src.Args[0])
-	r, c := l.coord(0, "e"), l.coord(1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
+	r, c := e.coord(l, 0, "e"), e.coord(l, 1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
 	if !isA && !o.trans {
 		r, c = c, r
 	}
-	off := o.tile.offset(r, c, e.numWarps, o.tile.rows)
+	off := o.tile.offset(e.nameSet, r, c, e.numWarps, o.tile.rows)
 	if o.direct {
 		e.directStageCopies(o.src, isA, e.directWidth(o.src), o.tile.elem, stage, off)
 		return
@@ -1011,6 +1024,7 @@ func (e *emitter) tmaInvariant(wd *wgDot, lo, hi string) {
 	e.helpers.add("mbar_add_tx", mbarAddTx)
 	e.w.line("// %s, a of the tl.dot at line %d, is the same in every iteration: the TMA unit copies it once, with the first", e.names[ld.ID], wd.dot.Pos.Line)
 	e.w.line("// iteration's copies, on stage 0's mbarrier (%d bytes from %s).", wd.m*t.k*t.elem, e.tmapNames[o.tma])
+	e.use("tri_thread_id", "tri_smem_addr", "tri_mbar_add_tx")
 	e.w.open("if (%s < %s && tri_thread_id() == 0) {", lo, hi)
 	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[0]);")
 	e.w.line("tri_mbar_add_tx(tri_bar, %d);", wd.m*t.k*t.elem)
@@ -1020,17 +1034,18 @@ func (e *emitter) tmaInvariant(wd *wgDot, lo, hi string) {
 
 // mbarAddTx adds transactions to an mbarrier's phase without arriving
 // (PTX ISA 8.0, sm_90).
-const mbarAddTx = `// Adds bytes to the transactions the current phase of mbarrier bar waits for, without arriving on it.
-TRI_DEV void tri_mbar_add_tx(unsigned int bar, unsigned int bytes) {
+var mbarAddTx = cgroup{`// Adds bytes to the transactions the current phase of mbarrier bar waits for, without arriving on it.`, []cdef{
+	{"tri_mbar_add_tx", nil, `TRI_DEV void tri_mbar_add_tx(unsigned int bar, unsigned int bytes) {
   asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
-}`
+}`},
+}}
 
 // storeInvariant stores the loop-invariant a of wd into its place before
 // the stages, from its registers.
 func (e *emitter) storeInvariant(wd *wgDot) {
 	v := wd.a.src
 	l := e.layoutOf(v)
-	off := wd.a.tile.offset(l.coord(0, "e"), l.coord(1, "e"), e.numWarps, wd.m)
+	off := wd.a.tile.offset(e.nameSet, e.coord(l, 0, "e"), e.coord(l, 1, "e"), e.numWarps, wd.m)
 	e.w.line("// %s, a of the tl.dot at line %d, is the same in every iteration: stored once", e.names[v.ID], wd.dot.Pos.Line)
 	// A thread's run along K goes in one vector store of up to 16 bytes:
 	// a run aligned to its size stays in one 16-byte chunk of a swizzled
@@ -1039,22 +1054,25 @@ func (e *emitter) storeInvariant(wd *wgDot) {
 	w := rowRun(l, es, 16)
 	if w*es < 4 {
 		e.w.line("#pragma unroll")
+		e.use(fmt.Sprintf("tri_st_shared_u%d", 8*es))
 		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(tri_inv + %s, %s);", l.Elems, 8*es, off, e.expr(v, "e"))
 		return
 	}
 	e.helpers.add("stshared", stSharedHelpers)
-	vs := vectorShape(v.Type.Kind, w)
+	vs := e.vectorShape(v.Type.Kind, w)
 	e.w.line("#pragma unroll")
+	e.use(fmt.Sprintf("tri_st_shared_b%d", 8*w*es))
 	e.w.line("for (int e = 0; e < %d; e += %d) tri_st_shared_b%d(tri_inv + %s, %s);", l.Elems, w, 8*w*es, off, e.vecInit(v, vs, w))
 }
 
 // stSharedHelpers store 4, 8 or 16 bytes at a shared address.
-const stSharedHelpers = `// Vector stores to a shared address.
-TRI_DEV void tri_st_shared_b32(unsigned int dst, unsigned int x) { asm volatile("st.shared.b32 [%0], %1;" :: "r"(dst), "r"(x) : "memory"); }
-TRI_DEV void tri_st_shared_b64(unsigned int dst, tri_u32x2 x) { asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(dst), "r"(x.x), "r"(x.y) : "memory"); }
-TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
+var stSharedHelpers = cgroup{`// Vector stores to a shared address.`, []cdef{
+	{"tri_st_shared_b32", nil, `TRI_DEV void tri_st_shared_b32(unsigned int dst, unsigned int x) { asm volatile("st.shared.b32 [%0], %1;" :: "r"(dst), "r"(x) : "memory"); }`},
+	{"tri_st_shared_b64", []string{"tri_u32x2"}, `TRI_DEV void tri_st_shared_b64(unsigned int dst, tri_u32x2 x) { asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(dst), "r"(x.x), "r"(x.y) : "memory"); }`},
+	{"tri_st_shared_b128", []string{"tri_u32x4"}, `TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
-}`
+}`},
+}}
 
 // instr names the wgmma helper of wd.
 func (wd *wgDot) instr() string {
@@ -1099,6 +1117,7 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	}
 	e.w.open("{")
 	if wd.alone && (wd.a.form == staged || wd.b.form == staged) {
+		e.use("tri_smem_addr")
 		e.w.line("const unsigned int tri_stage = tri_smem_addr(tri_smem);")
 	}
 	for mb := 0; mb < blocks; mb++ {
@@ -1110,6 +1129,7 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 			e.w.line("for (int r = 0; r < %d; ++r) %s%d[r] = %s;", wd.n/2, frag, mb, e.expr(v.Args[2], fragIndex(d, mb, "r")))
 		}
 	}
+	e.use("tri_wgmma_fence")
 	e.w.line("tri_wgmma_fence();")
 	aBase, bBase := "tri_stage", "tri_stage"
 	if wd.a.form == invariant {
@@ -1124,6 +1144,7 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		// scratch memory, which the body's other statements share.
 		e.alignedSmem = true
 		e.useShared(wd.a.tile.bytes())
+		e.use("tri_smem_addr", "tri_fence_proxy_async")
 		e.w.line("const unsigned int tri_staged = tri_smem_addr(tri_smem);  // 1024-byte aligned")
 		e.storeOperand(&wd.a, true, wd.m, "tri_staged")
 		e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
@@ -1147,7 +1168,7 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		if wd.zeroAcc && kk == 0 {
 			scale = 0
 		}
-		db := wd.b.tile.desc(bBase, kk, 0, 0)
+		db := wd.b.tile.desc(e.nameSet, bBase, kk, 0, 0)
 		for mb := 0; mb < blocks; mb++ {
 			var aArg string
 			if pd != nil && wd.a.src.Type.Kind.IsFP8() {
@@ -1157,15 +1178,18 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 				for q := range regs {
 					lo := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q))
 					hi := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q+1))
+					e.use(pack)
 					regs[q] = fmt.Sprintf("%s(%s, %s)", pack, lo, hi)
 				}
 				aArg = fmt.Sprintf("%s, %s, %s, %s", regs[0], regs[1], regs[2], regs[3])
 			} else {
-				aArg = wd.a.tile.desc(aBase, kk, mb, perGroup)
+				aArg = wd.a.tile.desc(e.nameSet, aBase, kk, mb, perGroup)
 			}
+			e.use("tri_wgmma_" + wd.instr())
 			e.w.line("tri_wgmma_%s(%s%d, %s, %s, %d);", wd.instr(), frag, mb, aArg, db, scale)
 		}
 	}
+	e.use("tri_wgmma_commit")
 	e.w.line("tri_wgmma_commit();")
 	if f := e.whileDot; f != nil && (e.inFlight == nil || flying) {
 		e.whileDot = nil
@@ -1177,14 +1201,17 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		return
 	}
 	if f := e.inFlight; f != nil {
+		e.use("tri_wgmma_wait")
 		e.w.line("tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line %d", f.dot.Pos.Line)
 		e.landInFlight(f)
 	} else {
+		e.use("tri_wgmma_wait")
 		e.w.line("tri_wgmma_wait<0>();")
 	}
 	name := e.names[v.ID]
 	for mb := 0; mb < blocks; mb++ {
 		e.w.line("#pragma unroll")
+		e.use("tri_fence_reg")
 		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_d%d[r]); %s[%s] = tri_d%d[r]; }", wd.n/2, mb, name, fragIndex(d, mb, "r"), mb)
 	}
 	if wd.a.form == staged && !wd.alone {
@@ -1199,6 +1226,7 @@ func (e *emitter) landInFlight(f *wgDot) {
 	d := e.layoutOf(f.dot)
 	for mb := 0; mb < f.m/(16*e.numWarps); mb++ {
 		e.w.line("#pragma unroll")
+		e.use("tri_fence_reg")
 		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_f%d[r]); %s[%s] = tri_f%d[r]; }", f.n/2, mb, e.varNames[f.assign.ID], fragIndex(d, mb, "r"), mb)
 	}
 }
@@ -1223,11 +1251,13 @@ func (p *plan) mloopOf(wd *wgDot) *multiPipe {
 // packHelpers round two fp32 values to fp16 or bf16 (to nearest even) into
 // one register, lo in the low half: cvt.rn.f16x2.f32 takes the high half
 // first.
-var packHelpers = map[ir.Kind]string{
-	ir.Float16: `// Two fp32 values rounded to fp16 in one register (lo in the low half): an A fragment register.
-TRI_DEV unsigned int tri_pack2_f16(float lo, float hi) { unsigned int r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`,
-	ir.BFloat16: `// Two fp32 values rounded to bf16 in one register (lo in the low half): an A fragment register.
-TRI_DEV unsigned int tri_pack2_bf16(float lo, float hi) { unsigned int r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`,
+var packHelpers = map[ir.Kind]cgroup{
+	ir.Float16: cgroup{`// Two fp32 values rounded to fp16 in one register (lo in the low half): an A fragment register.`, []cdef{
+		{"tri_pack2_f16", nil, `TRI_DEV unsigned int tri_pack2_f16(float lo, float hi) { unsigned int r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`},
+	}},
+	ir.BFloat16: cgroup{`// Two fp32 values rounded to bf16 in one register (lo in the low half): an A fragment register.`, []cdef{
+		{"tri_pack2_bf16", nil, `TRI_DEV unsigned int tri_pack2_bf16(float lo, float hi) { unsigned int r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`},
+	}},
 }
 
 // maxSharedPerSM is the shared memory of one H100 SM that programs may

@@ -117,26 +117,26 @@ func (e *emitter) compute(v *ir.Value, i string) string {
 	arg := func(n int) string { return e.expr(v.Args[n], i) }
 	switch v.Op {
 	case ir.OpProgramID, ir.OpNumPrograms:
-		return specialReg(v)
+		return e.specialReg(v)
 	case ir.OpVarRead:
 		return e.elem(e.varNames[v.Var.ID], v.Type, i)
 	case ir.OpArange:
-		idx := e.layoutOf(v).coord(0, i)
+		idx := e.coord(e.layoutOf(v), 0, i)
 		if v.Const.Int != 0 {
 			return fmt.Sprintf("%d + %s", v.Const.Int, idx)
 		}
 		return idx
 	case ir.OpCast:
-		return castExpr(v.Args[0].Type.DType, v.Type.DType, arg(0), v.Flags)
+		return e.castExpr(v.Args[0].Type.DType, v.Type.DType, arg(0), v.Flags)
 	case ir.OpBitcast:
-		return bitcastExpr(v.Args[0].Type.DType, v.Type.DType, arg(0))
+		return e.bitcastExpr(v.Args[0].Type.DType, v.Type.DType, arg(0))
 	case ir.OpWhere:
 		return fmt.Sprintf("%s ? %s : %s", arg(0), arg(1), arg(2))
 	case ir.OpPtrAdd:
 		return fmt.Sprintf("%s + %s", arg(0), arg(1))
 	}
 	if v.Op.IsCompare() {
-		return compareExpr(v.Op, v.Args[0].Type.DType, arg(0), arg(1))
+		return e.compareExpr(v.Op, v.Args[0].Type.DType, arg(0), arg(1))
 	}
 	if v.Op == ir.OpLibdevice {
 		args := make([]string, len(v.Args))
@@ -147,7 +147,7 @@ func (e *emitter) compute(v *ir.Value, i string) string {
 	}
 	if _, ok := libmFuncs[v.Op]; ok {
 		if k := v.Type.Kind; isHalf(k) {
-			return fromFloat(k, e.libmCall(v.Op, ir.Float32, toFloat(k, arg(0))))
+			return e.fromFloat(k, e.libmCall(v.Op, ir.Float32, e.toFloat(k, arg(0))))
 		}
 		return e.libmCall(v.Op, v.Type.Kind, arg(0))
 	}
@@ -158,12 +158,12 @@ func (e *emitter) compute(v *ir.Value, i string) string {
 	k := v.Type.Kind
 	if isHalf(k) {
 		for n := range args {
-			args[n] = toFloat(k, args[n])
+			args[n] = e.toFloat(k, args[n])
 		}
-		return fromFloat(k, floatOp(v.Op, ir.Float32, v.Flags, args))
+		return e.fromFloat(k, e.floatOp(v.Op, ir.Float32, v.Flags, args))
 	}
 	if k.IsFloat() {
-		return floatOp(v.Op, k, v.Flags, args)
+		return e.floatOp(v.Op, k, v.Flags, args)
 	}
 	if v.Op == ir.OpUmulhi {
 		return e.umulhi(k, args[0], args[1])
@@ -179,12 +179,15 @@ var cOperators = map[ir.Op]string{
 
 // floatOp is op on fp32 or fp64 operands, with Triton's fp32 math: fast
 // division, exp, log and square root.
-func floatOp(op ir.Op, k ir.Kind, flags ir.Flags, a []string) string {
+func (s nameSet) floatOp(op ir.Op, k ir.Kind, flags ir.Flags, a []string) string {
 	sfx := "_f32"
 	if k == ir.Float64 {
 		sfx = "_f64"
 	}
-	call := func(f string) string { return fmt.Sprintf("%s(%s)", f, joinArgs(a)) }
+	call := func(f string) string {
+		s.use(f)
+		return fmt.Sprintf("%s(%s)", f, joinArgs(a))
+	}
 	switch op {
 	case ir.OpAdd, ir.OpSub, ir.OpMul:
 		return fmt.Sprintf("%s %s %s", a[0], cOperators[op], a[1])
@@ -260,9 +263,9 @@ func intOp(op ir.Op, k ir.Kind, a []string) string {
 
 // compareExpr compares two operands of dtype d. fp16 and bf16 compare as
 // floats.
-func compareExpr(op ir.Op, d ir.DType, a, b string) string {
+func (s nameSet) compareExpr(op ir.Op, d ir.DType, a, b string) string {
 	if isHalf(d.Kind) {
-		a, b = toFloat(d.Kind, a), toFloat(d.Kind, b)
+		a, b = s.toFloat(d.Kind, a), s.toFloat(d.Kind, b)
 	}
 	return fmt.Sprintf("%s %s %s", a, cOperators[op], b)
 }
@@ -282,30 +285,33 @@ func joinArgs(a []string) string {
 // integers wrap, floats go to integers toward zero, to Bool is != 0, and
 // narrowing float conversions round to nearest even (toward zero with
 // FlagRoundTZ).
-func castExpr(from, to ir.DType, x string, flags ir.Flags) string {
+func (s nameSet) castExpr(from, to ir.DType, x string, flags ir.Flags) string {
 	if from == to {
 		return x
 	}
 	fk, tk := from.Kind, to.Kind
 	rz := flags&ir.FlagRoundTZ != 0
 	if fk.IsFP8() || tk.IsFP8() {
-		return fp8CastExpr(from, to, x, rz)
+		return s.fp8CastExpr(from, to, x, rz)
 	}
 	if isHalf(fk) {
 		if tk == ir.Float32 {
-			return toFloat(fk, x)
+			return s.toFloat(fk, x)
 		}
-		return castExpr(ir.TFloat32, to, toFloat(fk, x), flags)
+		return s.castExpr(ir.TFloat32, to, s.toFloat(fk, x), flags)
 	}
 	switch {
 	case tk == ir.Bool:
 		return fmt.Sprintf("%s != 0", x)
 	case tk == ir.Ptr || fk == ir.Ptr:
-		return fmt.Sprintf("(%s)(%s)", cType(to), x)
+		return fmt.Sprintf("(%s)(%s)", s.cType(to), x)
 	case tk == ir.Float16 && fk == ir.Float64:
+		s.use("tri_half")
 		if rz {
+			s.use("tri_d2h_rz")
 			return "tri_d2h_rz(" + x + ")"
 		}
+		s.use("tri_d2h")
 		return "tri_d2h(" + x + ")"
 	case isHalf(tk):
 		f := x
@@ -314,28 +320,34 @@ func castExpr(from, to ir.DType, x string, flags ir.Flags) string {
 		}
 		if rz {
 			if tk == ir.Float16 {
+				s.use("tri_f2h_rz")
 				return "tri_f2h_rz(" + f + ")"
 			}
+			s.use("tri_f2bf_rz")
 			return "tri_f2bf_rz(" + f + ")"
 		}
-		return fromFloat(tk, f)
+		return s.fromFloat(tk, f)
 	}
-	return fmt.Sprintf("(%s)(%s)", cType(to), x)
+	return fmt.Sprintf("(%s)(%s)", s.cType(to), x)
 }
 
 // bitcastExpr reinterprets the bits of x (same width).
-func bitcastExpr(from, to ir.DType, x string) string {
+func (s nameSet) bitcastExpr(from, to ir.DType, x string) string {
 	switch {
 	case from.Kind == ir.Float32:
-		return fmt.Sprintf("(%s)tri_bits_f32(%s)", cType(to), x)
+		s.use("tri_bits_f32")
+		return fmt.Sprintf("(%s)tri_bits_f32(%s)", s.cType(to), x)
 	case to.Kind == ir.Float32:
+		s.use("tri_f32_bits")
 		return fmt.Sprintf("tri_f32_bits((unsigned int)%s)", x)
 	case from.Kind == ir.Float64:
-		return fmt.Sprintf("(%s)tri_bits_f64(%s)", cType(to), x)
+		s.use("tri_bits_f64")
+		return fmt.Sprintf("(%s)tri_bits_f64(%s)", s.cType(to), x)
 	case to.Kind == ir.Float64:
+		s.use("tri_f64_bits")
 		return fmt.Sprintf("tri_f64_bits((unsigned long long)%s)", x)
 	}
-	return fmt.Sprintf("(%s)(%s)", cType(to), x)
+	return fmt.Sprintf("(%s)(%s)", s.cType(to), x)
 }
 
 // gridDepControl emits gdc_wait or gdc_launch_dependents: PTX's

@@ -648,8 +648,9 @@ func swizzleMode(n int) int {
 
 // swizzle is the C expression of byte offset off (from a 1024-aligned
 // base) in rows of row bytes, XOR-swizzled in 16-byte chunks.
-func swizzle(off string, row int) string {
+func (s nameSet) swizzle(off string, row int) string {
 	mask := row/16 - 1
+	s.use("tri_swizzle")
 	return fmt.Sprintf("tri_swizzle(%s, %d)", off, mask)
 }
 
@@ -710,7 +711,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	ak, bk := pl.loads[0].Type.Kind, pl.loads[1].Type.Kind
 	e.helpers.add(fmt.Sprintf("wgmma_m64n%dk%d_%s", pl.n, pl.instrK(), pl.instrKind()), wgmmaInstr(pl.n, ak, bk, pl.bKMajor, false))
 	iv := e.varNames[s.Var.ID]
-	it := cType(s.Var.Type.DType)
+	it := e.cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 	how := "cp.async"
 	switch {
@@ -734,6 +735,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	}
 	e.w.open("{")
 	e.alignedSmem = true
+	e.use("tri_smem_addr")
 	e.w.line("const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned")
 	if pl.anyTMA() {
 		copies := 0
@@ -751,9 +753,11 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.line("int tri_read = 0, tri_write = %d;  // the stages the wgmma reads and the copies fill", pl.stages-1)
 	e.w.open("for (%s %s = %s; %s < %s; %s += %s) {", it, iv, lo, iv, hi, iv, step)
 	if pl.anyCpAsync() {
+		e.use("tri_cp_async_wait")
 		e.w.line("tri_cp_async_wait<%d>();  // this iteration's stage has landed", pl.stages-2)
 	}
 	if pl.anyTMA() {
+		e.use("tri_mbar_wait", "tri_smem_addr")
 		e.w.line("tri_mbar_wait(tri_smem_addr(&tri_mbar[tri_read]), (tri_parity >> tri_read) & 1u);  // this iteration's TMA copies have landed")
 		e.w.line("tri_parity ^= 1u << tri_read;")
 	}
@@ -764,6 +768,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 		// Triton's fence insertion does (it fences only operands stored
 		// from registers); the fence is a MEMBAR.ALL.CTA per iteration,
 		// 2-6% of a 4-warp 128x128x64 matmul.
+		e.use("tri_fence_proxy_async")
 		e.w.line("tri_fence_proxy_async();  // the element-by-element stores are generic-proxy writes")
 	}
 	e.w.line("__syncthreads();")
@@ -774,6 +779,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	e.wgmmaIssue(pl, fmt.Sprintf("tri_stage0 + tri_read * %d", pl.stageSize))
 	e.pipelineCopies(s, pl)
 	if pl.inFlight() {
+		e.use("tri_wgmma_wait")
 		e.w.line("tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier")
 	} else {
 		e.wgmmaFinish(pl)
@@ -788,6 +794,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 		e.wgmmaFinish(pl)
 		e.assignDot(s, pl)
 	}
+	e.use("tri_cp_async_wait")
 	e.w.line("tri_cp_async_wait<0>();")
 	e.w.line("__syncthreads();  // the stages are scratch memory again")
 	if pl.anyTMA() {
@@ -800,7 +807,7 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 // pipeline pl's loop s, each a cp.async group of its own (empty past the
 // loop's end), into stages 0 to stages-2.
 func (e *emitter) pipelinePrologue(s *ir.For, pl *pipeline) {
-	it := cType(s.Var.Type.DType)
+	it := e.cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 	e.w.line("#pragma unroll 1")
 	e.w.open("for (int tri_s = 0; tri_s < %d; ++tri_s) {", pl.stages-1)
@@ -808,6 +815,7 @@ func (e *emitter) pipelinePrologue(s *ir.For, pl *pipeline) {
 	e.w.open("if (tri_ahead < %s) {", hi)
 	e.aheadStatements(s, pl, "tri_s")
 	e.w.close("}")
+	e.use("tri_cp_async_commit")
 	e.w.line("tri_cp_async_commit();")
 	e.w.close("}")
 }
@@ -817,12 +825,13 @@ func (e *emitter) pipelinePrologue(s *ir.For, pl *pipeline) {
 // copies into stage tri_write, committed as one group (empty past the
 // loop's end, so that the waits count groups alike to the last iteration).
 func (e *emitter) pipelineCopies(s *ir.For, pl *pipeline) {
-	it := cType(s.Var.Type.DType)
+	it := e.cType(s.Var.Type.DType)
 	iv, hi, step := e.varNames[s.Var.ID], e.expr(s.Hi, ""), e.expr(s.Step, "")
 	e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, pl.stages-1, step)
 	e.w.open("if (tri_ahead < %s) {", hi)
 	e.aheadStatements(s, pl, "tri_write")
 	e.w.close("}")
+	e.use("tri_cp_async_commit")
 	e.w.line("tri_cp_async_commit();")
 }
 
@@ -887,12 +896,14 @@ func (e *emitter) tmaToStage(pl *pipeline, ld *ir.Value, isA bool, stage, buf st
 	row, col := e.expr(ld.Desc.Offsets[0], ""), e.expr(ld.Desc.Offsets[1], "")
 	tmap := e.tmapRef(tm)
 	e.w.line("// %s: %d bytes copied by the TMA unit from %s, completing on the buffer's mbarrier", what, bytes, e.tmapNames[tm])
+	e.use("tri_thread_id", "tri_smem_addr", "tri_mbar_expect_tx")
 	e.w.open("if (tri_thread_id() == 0) {")
 	e.w.line("const unsigned int tri_bar = tri_smem_addr(&tri_mbar[%s]);", buf)
 	e.w.line("tri_mbar_expect_tx(tri_bar, %d);", bytes)
 	if isA {
 		e.tmaRowsOfA(stage, tm, pl.aRows, ld.Desc, pl.m, pl.aRow, 1)
 	} else {
+		e.use("tri_tma_load_2d")
 		e.w.line("tri_tma_load_2d(%s + %d, %s, (int)(%s), (int)(%s), tri_bar);", stage, pl.aBytes, tmap, col, row)
 	}
 	e.w.close("}")
@@ -920,6 +931,7 @@ func (e *emitter) tmaRowsOfA(dst string, map8, rows *tensorMap, d *ir.DescAccess
 		e.w.open("if ((int)(%s) >= 0 && (int)(%s) + %d <= %s) {  // rows inside the tensor: %s in wgmma's order",
 			row, row, m, e.expr(d.Shape[0], ""), how)
 		for c := range chunks {
+			e.use("tri_tma_load_5d")
 			e.w.line("tri_tma_load_5d(%s, %s, %s, (int)(%s), 0, 0, 0, tri_bar);", at(c), e.tmapRef(rows), from(c), row)
 		}
 		e.w.close("} else {  // the tensor's last rows: 8-row boxes, each to its place")
@@ -927,6 +939,7 @@ func (e *emitter) tmaRowsOfA(dst string, map8, rows *tensorMap, d *ir.DescAccess
 	}
 	for c := range chunks {
 		e.w.line("#pragma unroll")
+		e.use("tri_tma_load_2d")
 		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(%s + (%s) * %d, %s, %s, (int)(%s) + r, tri_bar);",
 			m, at(c), permRow("r", m, e.numWarps), rb, e.tmapRef(map8), from(c), row)
 	}
@@ -974,23 +987,23 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 	if direct {
 		w = e.directWidth(ld)
 	}
-	row, col := l.coord(0, "e"), l.coord(1, "e")
+	row, col := e.coord(l, 0, "e"), e.coord(l, 1, "e")
 	es := pl.elem
 	var off string
 	switch {
 	case isA && pl.mma:
-		off = swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", row, pl.aRow, col, es), pl.aRow)
+		off = e.swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", row, pl.aRow, col, es), pl.aRow)
 	case isA:
-		off = swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", permRow(row, pl.m, e.numWarps), pl.aRow, col, es), pl.aRow)
+		off = e.swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", permRow(row, pl.m, e.numWarps), pl.aRow, col, es), pl.aRow)
 	case pl.bTrans:
 		// Row row of the [N, K] load is column row of b: row row of the
 		// stage's b.
-		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", row, pl.bRow(), col, es), pl.bRow())
+		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", row, pl.bRow(), col, es), pl.bRow())
 	case pl.bKMajor:
 		// Column col of b is row col of the stage's b, its k-th byte row.
-		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) * %d + (%s)", col, pl.bRow(), row), pl.bRow())
+		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("(%s) * %d + (%s)", col, pl.bRow(), row), pl.bRow())
 	default:
-		off = fmt.Sprintf("%d + ", pl.aBytes) + swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * %d",
+		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * %d",
 			col, pl.bCols, pl.k*pl.bRow(), row, pl.bRow(), col, pl.bCols, es), pl.bRow())
 	}
 	switch {
@@ -1040,12 +1053,14 @@ func (e *emitter) directStageCopies(ld *ir.Value, isA bool, w, es int, stage, of
 		bits := 8 * es
 		e.w.line("// %s, element by element from the descriptor, zero outside the tensor", what)
 		e.w.line("#pragma unroll")
+		e.use(fmt.Sprintf("tri_st_shared_u%d", bits))
 		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, %s && %s >= 0 && %s < %s ? *(%s) : (unsigned %s)0);",
 			l.Elems, bits, stage, off, inRow, col, col, shape1, src, cUnsigned(es))
 		return
 	}
 	e.w.line("// %s: %d-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)", what, es*w)
 	e.w.line("#pragma unroll")
+	e.use(fmt.Sprintf("tri_cp_async_%dn", es*w), "tri_clamp_ll")
 	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%dn(%s + %s, %s, %s && %s >= 0 ? (int)tri_clamp_ll(%s - %s, 0, %d) * %d : 0);",
 		l.Elems, w, es*w, stage, off, src, inRow, col, shape1, col, w, es)
 	e.helpers.add("cp_async_n", cpAsyncNHelpers)
@@ -1053,17 +1068,18 @@ func (e *emitter) directStageCopies(ld *ir.Value, isA bool, w, es int, stage, of
 
 // cpAsyncNHelpers are cp.async copies of a byte count that may be short
 // of the copy's size (the rest of the destination is zero-filled).
-const cpAsyncNHelpers = `// cp.async of n bytes (n at most the copy's size; the rest of it zero-filled).
-TRI_DEV long long tri_clamp_ll(long long x, long long lo, long long hi) { return x < lo ? lo : x > hi ? hi : x; }
-TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
+var cpAsyncNHelpers = cgroup{`// cp.async of n bytes (n at most the copy's size; the rest of it zero-filled).`, []cdef{
+	{"tri_clamp_ll", nil, `TRI_DEV long long tri_clamp_ll(long long x, long long lo, long long hi) { return x < lo ? lo : x > hi ? hi : x; }`},
+	{"tri_cp_async_16n", nil, `TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
-}
-TRI_DEV void tri_cp_async_8n(unsigned int dst, const void* src, int n) {
+}`},
+	{"tri_cp_async_8n", nil, `TRI_DEV void tri_cp_async_8n(unsigned int dst, const void* src, int n) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
-}
-TRI_DEV void tri_cp_async_4n(unsigned int dst, const void* src, int n) {
+}`},
+	{"tri_cp_async_4n", nil, `TRI_DEV void tri_cp_async_4n(unsigned int dst, const void* src, int n) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
-}`
+}`},
+}}
 
 // stagedLoad is what the writers of a stage need of load ld (a if isA,
 // else b): its pointer tile and layout, the C expression of element e's
@@ -1093,12 +1109,14 @@ func (e *emitter) stageCopies(ld *ir.Value, isA bool, w, es int, stage, off stri
 		bits := 8 * es
 		e.w.line("// %s, element by element (no 4-byte run is contiguous, aligned and under one mask)", what)
 		e.w.line("#pragma unroll")
+		e.use(fmt.Sprintf("tri_st_shared_u%d", bits))
 		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, %s ? *%s : (unsigned %s)0);",
 			l.Elems, bits, stage, off, pred, e.expr(ptr, "e"), cUnsigned(es))
 		return
 	}
 	e.w.line("// %s: %d-byte copies into the stage, zero-filled where masked off", what, es*w)
 	e.w.line("#pragma unroll")
+	e.use(fmt.Sprintf("tri_cp_async_%d", es*w))
 	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%d(%s + %s, %s, %s);", l.Elems, w, es*w, stage, off, e.expr(ptr, "e"), pred)
 }
 
@@ -1130,6 +1148,7 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 	perGroup := pl.m / (e.numWarps / 4)
 	ik := pl.instrK()
 	e.w.line("// tl.dot %s x %s on wgmma m64n%dk%d: each warpgroup owns %d rows of a, in %d m64 block(s).", v.Args[0].Type, v.Args[1].Type, pl.n, ik, perGroup, blocks)
+	e.use("tri_wgmma_fence")
 	e.w.line("tri_wgmma_fence();")
 	aSBO, bLBO, bSBO := 8*pl.aRow, pl.k*pl.bRow(), 8*pl.bRow()
 	if pl.bKMajor {
@@ -1138,6 +1157,7 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 	// The descriptors of the stage's a and b; each instruction's adds its
 	// offset, in 16-byte units, to the start address field, which holds
 	// any shared address (18 bits) without a carry.
+	e.use("tri_wgmma_desc", "warp_id")
 	e.w.line("const unsigned long long tri_da = tri_wgmma_desc(%s + warp_id / 4 * %d, 16, %d, %d);", stage, perGroup*pl.aRow, aSBO, swizzleMode(pl.aRow))
 	e.w.line("const unsigned long long tri_db = tri_wgmma_desc(%s + %d, %d, %d, %d);", stage, pl.aBytes, bLBO, bSBO, swizzleMode(pl.bRow()))
 	kind := pl.instrKind()
@@ -1148,9 +1168,11 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 			if pl.bKMajor {
 				bOff = 32 * kk
 			}
+			e.use(fmt.Sprintf("tri_wgmma_m64n%dk%d_%s", pl.n, ik, kind))
 			e.w.line("tri_wgmma_m64n%dk%d_%s(tri_d%d, %s, %s, 1);", pl.n, ik, kind, mb, descPlus("tri_da", 64*mb*pl.aRow+32*kk), descPlus("tri_db", bOff))
 		}
 	}
+	e.use("tri_wgmma_commit")
 	e.w.line("tri_wgmma_commit();")
 }
 
@@ -1167,9 +1189,11 @@ func descPlus(d string, off int) string {
 func (e *emitter) wgmmaFinish(pl *pipeline) {
 	d := e.layoutOf(pl.dot)
 	name := e.names[pl.dot.ID]
+	e.use("tri_wgmma_wait")
 	e.w.line("tri_wgmma_wait<0>();")
 	for mb := 0; mb < pl.m/(16*e.numWarps); mb++ {
 		e.w.line("#pragma unroll")
+		e.use("tri_fence_reg")
 		e.w.line("for (int r = 0; r < %d; ++r) { tri_fence_reg(tri_d%d[r]); %s[%s] = tri_d%d[r]; }", pl.n/2, mb, name, fragIndex(d, mb, "r"), mb)
 	}
 }
@@ -1184,39 +1208,41 @@ func fragIndex(d *dist, mb int, r string) string {
 
 // wgmmaHelpers are cp.async, the proxy fence and wgmma's fences, with the
 // descriptor and swizzle arithmetic.
-const wgmmaHelpers = `// Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.
-` + cpAsyncDefs + `
-TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
-// Two halves (fp16 or bf16 bits) in one register, lo in the low half: an A fragment register.
-TRI_DEV unsigned int tri_pack2(unsigned short lo, unsigned short hi) { return (unsigned int)lo | (unsigned int)hi << 16; }
-// Keeps the compiler from moving an accumulator across the wait.
-TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
-// A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
+var wgmmaHelpers = cgroup{`// Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.`, slices.Concat(cpAsyncDefs, []cdef{
+	{"tri_fence_proxy_async", nil, `TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }`},
+	{"tri_wgmma_fence", nil, `TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }`},
+	{"tri_wgmma_commit", nil, `TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }`},
+	{"tri_wgmma_wait", nil, `template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }`},
+	{"tri_pack2", nil, `// Two halves (fp16 or bf16 bits) in one register, lo in the low half: an A fragment register.
+TRI_DEV unsigned int tri_pack2(unsigned short lo, unsigned short hi) { return (unsigned int)lo | (unsigned int)hi << 16; }`},
+	{"tri_fence_reg", nil, `// Keeps the compiler from moving an accumulator across the wait.
+TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }`},
+	{"tri_wgmma_desc", nil, `// A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
 TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
   return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
          (unsigned long long)((sbo & 0x3ffffu) >> 4) << 32 | (unsigned long long)mode << 62;
-}`
+}`},
+})}
 
 // cpAsyncDefs are the swizzle arithmetic, cp.async copies of 16, 8 and 4
 // bytes (zero-filled where the predicate is false), shared-memory stores
 // of one element and cp.async's group commit and wait.
-const cpAsyncDefs = `TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
-TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+var cpAsyncDefs = []cdef{
+	{"tri_swizzle", nil, `TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }`},
+	{"tri_cp_async_16", nil, `TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
-}
-TRI_DEV void tri_cp_async_8(unsigned int dst, const void* src, bool pred) {
+}`},
+	{"tri_cp_async_8", nil, `TRI_DEV void tri_cp_async_8(unsigned int dst, const void* src, bool pred) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(pred ? 8 : 0) : "memory");
-}
-TRI_DEV void tri_cp_async_4(unsigned int dst, const void* src, bool pred) {
+}`},
+	{"tri_cp_async_4", nil, `TRI_DEV void tri_cp_async_4(unsigned int dst, const void* src, bool pred) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
+}`},
+	{"tri_st_shared_u16", nil, `TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }`},
+	{"tri_st_shared_u8", nil, `TRI_DEV void tri_st_shared_u8(unsigned int dst, unsigned char x) { asm volatile("st.shared.u8 [%0], %1;" :: "r"(dst), "h"((unsigned short)x) : "memory"); }`},
+	{"tri_cp_async_commit", nil, `TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }`},
+	{"tri_cp_async_wait", nil, `template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }`},
 }
-TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }
-TRI_DEV void tri_st_shared_u8(unsigned int dst, unsigned char x) { asm volatile("st.shared.u8 [%0], %1;" :: "r"(dst), "h"((unsigned short)x) : "memory"); }
-TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }`
 
 // tmaHelpers adds the TMA copy and mbarrier helpers.
 func (e *emitter) tmaHelpers() {
@@ -1225,42 +1251,45 @@ func (e *emitter) tmaHelpers() {
 
 // tmaHelpers are the TMA unit's 2-D tiled copy and the mbarrier
 // operations its completion goes through (PTX ISA 8.0, sm_90).
-const tmaHelpers = `// Hopper's TMA unit: copies of tensor-map boxes into shared memory, completing on an mbarrier.
+var tmaHelpers = cgroup{`// Hopper's TMA unit: copies of tensor-map boxes into shared memory, completing on an mbarrier.
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 #define __grid_constant__
-#endif
-struct alignas(64) tri_tmap { unsigned long long opaque[16]; };  // a CUtensorMap
-TRI_DEV void tri_mbar_init(unsigned int bar, unsigned int count) { asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory"); }
-TRI_DEV void tri_mbar_inval(unsigned int bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(bar) : "memory"); }
-TRI_DEV void tri_fence_mbar_init(void) { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
-TRI_DEV void tri_mbar_expect_tx(unsigned int bar, unsigned int bytes) {
+#endif`, []cdef{
+	{"tri_tmap", nil, `struct alignas(64) tri_tmap { unsigned long long opaque[16]; };  // a CUtensorMap`},
+	{"tri_mbar_init", nil, `TRI_DEV void tri_mbar_init(unsigned int bar, unsigned int count) { asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory"); }`},
+	{"tri_mbar_inval", nil, `TRI_DEV void tri_mbar_inval(unsigned int bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(bar) : "memory"); }`},
+	{"tri_fence_mbar_init", nil, `TRI_DEV void tri_fence_mbar_init(void) { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }`},
+	{"tri_mbar_expect_tx", nil, `TRI_DEV void tri_mbar_expect_tx(unsigned int bar, unsigned int bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
-}
-TRI_DEV void tri_mbar_wait(unsigned int bar, unsigned int parity) {
+}`},
+	{"tri_mbar_wait", nil, `TRI_DEV void tri_mbar_wait(unsigned int bar, unsigned int parity) {
   unsigned int done = 0;
   while (!done) {
     asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
                  : "=r"(done) : "r"(bar), "r"(parity) : "memory");
   }
-}
-// A box from shared memory at src (generic address) to the tensor, after tri_tma_store_fence and a barrier.
+}`},
+	{"tri_tma_store_2d", []string{"tri_tma_store_fence", "tri_tmap"}, `// A box from shared memory at src (generic address) to the tensor, after tri_tma_store_fence and a barrier.
 TRI_DEV void tri_tma_store_2d(const tri_tmap* map, int c0, int c1, const void* src) {
   asm volatile("{ .reg .u64 t; .reg .u32 s; cvta.to.shared.u64 t, %3; cvt.u32.u64 s, t;\n"
                "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [s]; }" :: "l"(map), "r"(c0), "r"(c1), "l"(src) : "memory");
-}
-TRI_DEV void tri_tma_store_fence(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-TRI_DEV void tri_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
-TRI_DEV void tri_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
-TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int c1, unsigned int bar) {
+}`},
+	{"tri_tma_store_fence", nil, `TRI_DEV void tri_tma_store_fence(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }`},
+	{"tri_bulk_commit", nil, `TRI_DEV void tri_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }`},
+	{"tri_bulk_wait_read", nil, `TRI_DEV void tri_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }`},
+	{"tri_tma_load_2d", []string{"tri_tmap"}, `TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int c1, unsigned int bar) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
-}`
+}`},
+}}
 
 // tmaLoad5D copies a box of a 5-D tensor map (PTX ISA 8.0, sm_90).
-const tmaLoad5D = `TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int c1, int c2, int c3, int c4, unsigned int bar) {
+var tmaLoad5D = cgroup{``, []cdef{
+	{"tri_tma_load_5d", []string{"tri_tmap"}, `TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int c1, int c2, int c3, int c4, unsigned int bar) {
   asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7];"
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(bar) : "memory");
-}`
+}`},
+}}
 
 // instrKind names the wgmma helper of pl: its operand kinds, with _kb
 // for 16-bit operands whose b is K-major.
@@ -1295,7 +1324,7 @@ func cUnsigned(n int) string {
 // registers (four 32-bit registers of two halves each: wgmma's A
 // fragment) instead of a descriptor. scale_d 0 makes the instruction
 // ignore the accumulators' values (d = a * b).
-func wgmmaInstr(n int, a, b ir.Kind, bKMajor, regA bool) string {
+func wgmmaInstr(n int, a, b ir.Kind, bKMajor, regA bool) cgroup {
 	regs := n / 2
 	var ops, outs []string
 	for i := 0; i < regs; i++ {
@@ -1336,11 +1365,10 @@ func wgmmaInstr(n int, a, b ir.Kind, bKMajor, regA bool) string {
 		aInputs = `"r"(a0), "r"(a1), "r"(a2), "r"(a3)`
 		next = regs + 4
 	}
-	return fmt.Sprintf(`// wgmma.mma_async m64n%[1]dk%[2]d, %[3]s.
-TRI_DEV void tri_wgmma_m64n%[1]dk%[2]d_%[12]s(float* d, %[13]s, unsigned long long db, int scale_d) {
+	return cgroup{fmt.Sprintf("// wgmma.mma_async m64n%dk%d, %s.", n, k, what), []cdef{{fmt.Sprintf("tri_wgmma_m64n%dk%d_%s", n, k, name), nil, fmt.Sprintf(`TRI_DEV void tri_wgmma_m64n%[1]dk%[2]d_%[12]s(float* d, %[13]s, unsigned long long db, int scale_d) {
   asm volatile("{ .reg .pred p; setp.ne.b32 p, %%%[5]d, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n%[1]dk%[2]d.f32.%[6]s {%[7]s}, %[8]s, %%%[9]d, p, %[10]s; }"
     : %[11]s
     : %[14]s, "l"(db), "r"(scale_d) : "memory");
-}`, n, k, what, kind, next+1, types, strings.Join(ops, ", "), aOperand, next, imm, strings.TrimSpace(strings.Join(lines, ",\n")), name, aParams, aInputs)
+}`, n, k, what, kind, next+1, types, strings.Join(ops, ", "), aOperand, next, imm, strings.TrimSpace(strings.Join(lines, ",\n")), name, aParams, aInputs)}}}
 }

@@ -24,7 +24,7 @@ func TestUmulhi(t *testing.T) {
 		{ir.Int16, "(short)((unsigned int)(unsigned short)a * (unsigned int)(unsigned short)b >> 16)", ""},
 	}
 	for _, tc := range tests {
-		e := &emitter{}
+		e := &emitter{nameSet: nameSet{}}
 		assert.Equal(t, tc.want, e.umulhi(tc.k, "a", "b"), "%s", tc.k)
 		if tc.helper == "" {
 			assert.Empty(t, e.helpers.names, "%s", tc.k)

@@ -66,7 +66,7 @@ func (e *emitter) combine(v *ir.Value, comps []accumulator, accs, xs []string) {
 	case ir.CombineArgMax, ir.CombineArgMin:
 		a, b := accs[0], xs[0]
 		if isHalf(d.Kind) {
-			a, b = toFloat(d.Kind, a), toFloat(d.Kind, b)
+			a, b = e.toFloat(d.Kind, a), e.toFloat(d.Kind, b)
 		}
 		cmp := ">"
 		if v.Combine == ir.CombineArgMin {
@@ -80,18 +80,18 @@ func (e *emitter) combine(v *ir.Value, comps []accumulator, accs, xs []string) {
 		return
 	}
 	for k := range accs {
-		e.w.line("%s = %s;", accs[k], binExpr(op, comps[k].Type, v.Flags&ir.FlagPropagateNaN, accs[k], xs[k]))
+		e.w.line("%s = %s;", accs[k], e.binExpr(op, comps[k].Type, v.Flags&ir.FlagPropagateNaN, accs[k], xs[k]))
 	}
 }
 
 // binExpr is a op b on scalars of dtype d.
-func binExpr(op ir.Op, d ir.DType, flags ir.Flags, a, b string) string {
+func (s nameSet) binExpr(op ir.Op, d ir.DType, flags ir.Flags, a, b string) string {
 	k := d.Kind
 	switch {
 	case isHalf(k):
-		return fromFloat(k, floatOp(op, ir.Float32, flags, []string{toFloat(k, a), toFloat(k, b)}))
+		return s.fromFloat(k, s.floatOp(op, ir.Float32, flags, []string{s.toFloat(k, a), s.toFloat(k, b)}))
 	case k.IsFloat():
-		return floatOp(op, k, flags, []string{a, b})
+		return s.floatOp(op, k, flags, []string{a, b})
 	}
 	return intOp(op, k, []string{a, b})
 }
@@ -109,7 +109,7 @@ func (e *emitter) inlineRegion(r *ir.Region, comps []accumulator, accs, xs []str
 		} else {
 			src = xs[i-len(accs)]
 		}
-		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], src)
+		e.w.line("%s %s = %s;", e.cType(a.Type.DType), e.names[a.ID], src)
 	}
 	for _, s := range r.Body.Stmts {
 		if v, ok := s.(*ir.Value); ok && v.Op != ir.OpRegionArg {
@@ -117,7 +117,7 @@ func (e *emitter) inlineRegion(r *ir.Region, comps []accumulator, accs, xs []str
 		}
 	}
 	for k, y := range r.Yields {
-		e.w.line("%s = %s;", accs[k], castExpr(y.Type.DType, comps[k].Type, e.expr(y, ""), 0))
+		e.w.line("%s = %s;", accs[k], e.castExpr(y.Type.DType, comps[k].Type, e.expr(y, ""), 0))
 	}
 	e.inRegion = saved
 	e.w.close("}")
@@ -192,7 +192,7 @@ func (e *emitter) reduce(v *ir.Value) {
 		for k, a := range v.Args {
 			pre := ""
 			if decl {
-				pre = cType(comps[k].Type) + " "
+				pre = e.cType(comps[k].Type) + " "
 			}
 			e.w.line("%s%s = %s;", pre, names[k], e.expr(a, idx))
 		}
@@ -201,7 +201,7 @@ func (e *emitter) reduce(v *ir.Value) {
 			if decl {
 				pre = "int "
 			}
-			e.w.line("%s%s = %s;", pre, names[len(names)-1], s.coord(ax, "("+idx+")"))
+			e.w.line("%s%s = %s;", pre, names[len(names)-1], e.coord(s, ax, "("+idx+")"))
 		}
 	}
 	e.w.line("// Reduce along axis %d: %d element(s) in each thread, %d lane(s), %d warp(s).", ax, perThread, lanes, warps)
@@ -226,7 +226,8 @@ func (e *emitter) reduce(v *ir.Value) {
 		e.w.line("#pragma unroll")
 		e.w.open("for (int tri_m = %d; tri_m < %d; tri_m *= 2) {", div, div*lanes)
 		for k, c := range comps {
-			e.w.line("%s %s = tri_shfl_xor(%s, tri_m);", cType(c.Type), xs[k], accs[k])
+			e.use("tri_shfl_xor")
+			e.w.line("%s %s = tri_shfl_xor(%s, tri_m);", e.cType(c.Type), xs[k], accs[k])
 		}
 		e.combine(v, comps, accs, xs)
 		e.w.close("}")
@@ -241,12 +242,12 @@ func (e *emitter) reduce(v *ir.Value) {
 		e.useShared(total)
 		lin := "0"
 		if od != nil {
-			lin = od.linear(o)
+			lin = e.linear(od, o)
 		}
 		// Where the tile has fewer rows along ax than the warps span, warps
 		// warps apart hold the same elements: they share a slot, which
 		// keeps the writes inside the buffer of outElems*warps slots.
-		w := s.Warps[ax].pos("warp_id")
+		w := e.pos(s.Warps[ax], "warp_id")
 		if s.Warps[ax].Count > warps {
 			w = fmt.Sprintf("(%s) %% %d", w, warps)
 		}
@@ -256,9 +257,9 @@ func (e *emitter) reduce(v *ir.Value) {
 		}
 		var parts []string
 		for k, c := range comps {
-			parts = append(parts, fmt.Sprintf("%s = %s;", smem(c.Type, offs[k], slot), accs[k]))
+			parts = append(parts, fmt.Sprintf("%s = %s;", e.smem(c.Type, offs[k], slot), accs[k]))
 		}
-		e.w.line("if (%s == 0) { %s }", s.Lanes[ax].pos("lane_id"), strings.Join(parts, " "))
+		e.w.line("if (%s == 0) { %s }", e.pos(s.Lanes[ax], "lane_id"), strings.Join(parts, " "))
 	} else {
 		e.writeOut(v, comps, out, o, accs)
 	}
@@ -273,14 +274,14 @@ func (e *emitter) reduce(v *ir.Value) {
 		}
 		lin := "0"
 		if od != nil {
-			lin = od.linear(o)
+			lin = e.linear(od, o)
 		}
 		base := fmt.Sprintf("(%s) * %d", lin, warps)
 		if lin == "0" {
 			base = "0"
 		}
 		for k, c := range comps {
-			e.w.line("%s %s = %s;", cType(c.Type), accs[k], smem(c.Type, offs[k], base))
+			e.w.line("%s %s = %s;", e.cType(c.Type), accs[k], e.smem(c.Type, offs[k], base))
 		}
 		e.w.line("#pragma unroll")
 		e.w.open("for (int tri_w = 1; tri_w < %d; ++tri_w) {", warps)
@@ -289,7 +290,7 @@ func (e *emitter) reduce(v *ir.Value) {
 			if base != "0" {
 				idx = base + " + tri_w"
 			}
-			e.w.line("%s %s = %s;", cType(c.Type), xs[k], smem(c.Type, offs[k], idx))
+			e.w.line("%s %s = %s;", e.cType(c.Type), xs[k], e.smem(c.Type, offs[k], idx))
 		}
 		e.combine(v, comps, accs, xs)
 		e.w.close("}")
@@ -343,11 +344,11 @@ func (e *emitter) writeOut(v *ir.Value, comps []accumulator, out []string, o str
 		types = []ir.Type{v.Type}
 	}
 	if v.Combine == ir.CombineArgMax || v.Combine == ir.CombineArgMin {
-		e.w.line("%s = %s;", e.elem(out[0], types[0], o), castExpr(ir.TInt32, types[0].DType, accs[len(accs)-1], 0))
+		e.w.line("%s = %s;", e.elem(out[0], types[0], o), e.castExpr(ir.TInt32, types[0].DType, accs[len(accs)-1], 0))
 		return
 	}
 	for k := range out {
-		e.w.line("%s = %s;", e.elem(out[k], types[k], o), castExpr(comps[k].Type, types[k].DType, accs[k], 0))
+		e.w.line("%s = %s;", e.elem(out[k], types[k], o), e.castExpr(comps[k].Type, types[k].DType, accs[k], 0))
 	}
 }
 
@@ -365,7 +366,7 @@ func (e *emitter) convertReduced(v *ir.Value, tmp []string) {
 	e.useShared(len(types) * size)
 	for k, t := range types {
 		e.loop(od.Elems, func(i string) string {
-			return fmt.Sprintf("%s = %s[%s];", smem(t.DType, k*size, linearOf(od.Shape, coords(od, i))), tmp[k], i)
+			return fmt.Sprintf("%s = %s[%s];", e.smem(t.DType, k*size, linearOf(od.Shape, e.coords(od, i))), tmp[k], i)
 		})
 	}
 	e.w.line("__syncthreads();")
@@ -374,7 +375,7 @@ func (e *emitter) convertReduced(v *ir.Value, tmp []string) {
 			e.declare(t, d, names[k], "")
 		}
 		e.loop(d.Elems, func(i string) string {
-			return fmt.Sprintf("%s[%s] = %s;", names[k], i, smem(t.DType, k*size, linearOf(d.Shape, coords(d, i))))
+			return fmt.Sprintf("%s[%s] = %s;", names[k], i, e.smem(t.DType, k*size, linearOf(d.Shape, e.coords(d, i))))
 		})
 	}
 	e.w.line("__syncthreads();")

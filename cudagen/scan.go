@@ -42,10 +42,10 @@ func (e *emitter) scan(v *ir.Value) {
 		e.storeShared(a, offs[k])
 	}
 	e.w.line("__syncthreads();")
-	lin := func(i string) string { return linearOf(d.Shape, coords(d, i)) }
+	lin := func(i string) string { return linearOf(d.Shape, e.coords(d, i)) }
 	e.w.open("for (int tri_s = 1; tri_s < %d; tri_s *= 2) {", n)
 	for k, c := range comps {
-		e.w.line("%s tri_step%d[%d];", cType(c.Type), k, d.Elems)
+		e.w.line("%s tri_step%d[%d];", e.cType(c.Type), k, d.Elems)
 	}
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; ++e) {", d.Elems)
@@ -53,9 +53,9 @@ func (e *emitter) scan(v *ir.Value) {
 	xs := make([]string, len(comps))
 	for k, c := range comps {
 		accs[k], xs[k] = fmt.Sprintf("tri_acc%d", k), fmt.Sprintf("tri_x%d_in", k)
-		e.w.line("%s %s = %s;", cType(c.Type), accs[k], smem(c.Type, offs[k], lin("e")))
+		e.w.line("%s %s = %s;", e.cType(c.Type), accs[k], e.smem(c.Type, offs[k], lin("e")))
 	}
-	c := d.coord(ax, "e")
+	c := e.coord(d, ax, "e")
 	if reverse {
 		e.w.open("if (%s + tri_s < %d) {", c, n)
 	} else {
@@ -67,7 +67,7 @@ func (e *emitter) scan(v *ir.Value) {
 	}
 	nb := fmt.Sprintf("%s %s %s", lin("e"), sign, scaled("tri_s", stride))
 	for k, cp := range comps {
-		e.w.line("%s %s = %s;", cType(cp.Type), xs[k], smem(cp.Type, offs[k], nb))
+		e.w.line("%s %s = %s;", e.cType(cp.Type), xs[k], e.smem(cp.Type, offs[k], nb))
 	}
 	// The neighbour holds what was accumulated before this element (after
 	// it, for a reverse scan): it is the left operand.
@@ -83,7 +83,7 @@ func (e *emitter) scan(v *ir.Value) {
 	e.w.line("__syncthreads();")
 	for k, cp := range comps {
 		e.loop(d.Elems, func(i string) string {
-			return fmt.Sprintf("%s = tri_step%d[%s];", smem(cp.Type, offs[k], lin(i)), k, i)
+			return fmt.Sprintf("%s = tri_step%d[%s];", e.smem(cp.Type, offs[k], lin(i)), k, i)
 		})
 	}
 	e.w.line("__syncthreads();")
@@ -97,7 +97,7 @@ func (e *emitter) scan(v *ir.Value) {
 			e.declare(t, d, names[k], "")
 		}
 		e.loop(d.Elems, func(i string) string {
-			return fmt.Sprintf("%s[%s] = %s;", names[k], i, castExpr(comps[k].Type, t.DType, smem(comps[k].Type, offs[k], lin(i)), 0))
+			return fmt.Sprintf("%s[%s] = %s;", names[k], i, e.castExpr(comps[k].Type, t.DType, e.smem(comps[k].Type, offs[k], lin(i)), 0))
 		})
 	}
 	e.w.line("__syncthreads();")

@@ -39,8 +39,8 @@ func (e *emitter) useShared(n int) {
 
 // smem is the C expression of element idx of the scratch memory seen as an
 // array of dtype d, starting at byte offset off.
-func smem(d ir.DType, off int, idx string) string {
-	t := cType(d)
+func (s nameSet) smem(d ir.DType, off int, idx string) string {
+	t := s.cType(d)
 	if off == 0 {
 		return fmt.Sprintf("reinterpret_cast<%s*>(tri_smem)[%s]", t, idx)
 	}
@@ -86,18 +86,18 @@ func (e *emitter) indexExpr(v *ir.Value, d *dist, j string) string {
 	switch v.Op {
 	case ir.OpArange:
 		if v.Const.Int != 0 {
-			return fmt.Sprintf("%d + %s", v.Const.Int, d.coord(0, j))
+			return fmt.Sprintf("%d + %s", v.Const.Int, e.coord(d, 0, j))
 		}
-		return d.coord(0, j)
+		return e.coord(d, 0, j)
 	case ir.OpSplat:
 		return e.expr(v.Args[0], "")
 	case ir.OpMultipleOf, ir.OpMaxContiguous:
 		return e.indexExpr(v.Args[0], d, j)
 	case ir.OpCast:
-		return castExpr(v.Args[0].Type.DType, v.Type.DType, arg(0), v.Flags)
+		return e.castExpr(v.Args[0].Type.DType, v.Type.DType, arg(0), v.Flags)
 	}
 	if v.Op.IsCompare() {
-		return compareExpr(v.Op, v.Args[0].Type.DType, arg(0), arg(1))
+		return e.compareExpr(v.Op, v.Args[0].Type.DType, arg(0), arg(1))
 	}
 	args := make([]string, len(v.Args))
 	for n := range v.Args {
@@ -123,12 +123,12 @@ func linearOf(shape []int, coords []string) string {
 }
 
 // coords are the coordinates of element i of a tile in layout d.
-func coords(d *dist, i string) []string {
+func (s nameSet) coords(d *dist, i string) []string {
 	c := make([]string, d.rank())
 	for a := range c {
-		c[a] = d.coord(a, i)
-		if d.Shape[a] == 1 {
-			c[a] = "0"
+		c[a] = "0"
+		if d.Shape[a] != 1 {
+			c[a] = s.coord(d, a, i)
 		}
 	}
 	return c
@@ -139,7 +139,7 @@ func coords(d *dist, i string) []string {
 func (e *emitter) storeShared(x *ir.Value, off int) {
 	s := e.layoutOf(x)
 	e.loop(s.Elems, func(i string) string {
-		return fmt.Sprintf("%s = %s;", smem(x.Type.DType, off, linearOf(s.Shape, coords(s, i))), e.expr(x, i))
+		return fmt.Sprintf("%s = %s;", e.smem(x.Type.DType, off, linearOf(s.Shape, e.coords(s, i))), e.expr(x, i))
 	})
 }
 
@@ -157,31 +157,34 @@ func (e *emitter) convertValue(v *ir.Value) {
 	e.w.line("__syncthreads();")
 	inShape := in.Type.Shape
 	e.define(v, func(i string) string {
-		c := coords(d, i)
+		if v.Op == ir.OpBroadcast {
+			// The source's coordinate is 0 along the broadcast axes.
+			src := make([]string, len(inShape))
+			for a := range src {
+				src[a] = "0"
+				if inShape[a] > 1 {
+					src[a] = e.coord(d, a, i)
+				}
+			}
+			return e.smem(v.Type.DType, 0, linearOf(inShape, src))
+		}
+		c := e.coords(d, i)
 		switch v.Op {
 		case ir.OpTrans:
 			src := make([]string, len(c))
 			for j, p := range v.Perm {
 				src[p] = c[j]
 			}
-			return smem(v.Type.DType, 0, linearOf(inShape, src))
+			return e.smem(v.Type.DType, 0, linearOf(inShape, src))
 		case ir.OpJoin:
 			last := len(c) - 1
 			idx := linearOf(inShape, c[:last])
-			return smem(v.Type.DType, 0, fmt.Sprintf("(%s) * %d + %s", c[last], inShape.NumElements(), idx))
+			return e.smem(v.Type.DType, 0, fmt.Sprintf("(%s) * %d + %s", c[last], inShape.NumElements(), idx))
 		case ir.OpExpandDims:
 			src := append(append([]string{}, c[:v.Axis]...), c[v.Axis+1:]...)
-			return smem(v.Type.DType, 0, linearOf(inShape, src))
-		case ir.OpBroadcast:
-			src := append([]string{}, c...)
-			for a := range src {
-				if inShape[a] == 1 {
-					src[a] = "0"
-				}
-			}
-			return smem(v.Type.DType, 0, linearOf(inShape, src))
+			return e.smem(v.Type.DType, 0, linearOf(inShape, src))
 		}
-		return smem(v.Type.DType, 0, linearOf(d.Shape, c)) // reshape: the same row-major index
+		return e.smem(v.Type.DType, 0, linearOf(d.Shape, c)) // reshape: the same row-major index
 	})
 	e.w.line("__syncthreads();")
 }
@@ -203,13 +206,13 @@ func (e *emitter) convertSplit(v *ir.Value) {
 	for j, name := range e.resNames[v.ID] {
 		t := v.Types[j]
 		if d == nil {
-			e.declare(t, nil, name, smem(t.DType, 0, fmt.Sprint(j)))
+			e.declare(t, nil, name, e.smem(t.DType, 0, fmt.Sprint(j)))
 			continue
 		}
 		e.declare(t, d, name, "")
 		e.loop(d.Elems, func(i string) string {
-			idx := linearOf(d.Shape, coords(d, i))
-			return fmt.Sprintf("%s = %s;", e.elem(name, t, i), smem(t.DType, 0, fmt.Sprintf("(%s) * 2 + %d", idx, j)))
+			idx := linearOf(d.Shape, e.coords(d, i))
+			return fmt.Sprintf("%s = %s;", e.elem(name, t, i), e.smem(t.DType, 0, fmt.Sprintf("(%s) * 2 + %d", idx, j)))
 		})
 	}
 	e.w.line("__syncthreads();")

@@ -83,11 +83,11 @@ func (e *emitter) moveOp(v *ir.Value) {
 	}
 	e.w.line("__syncthreads();")
 	e.define(v, func(i string) string {
-		c := coords(d, i)
+		c := e.coords(d, i)
 		if v.Op == ir.OpFlip {
 			c[v.Axis] = fmt.Sprintf("%d - %s", d.Shape[v.Axis]-1, c[v.Axis])
 		}
-		return smem(v.Type.DType, 0, linearOf(d.Shape, c))
+		return e.smem(v.Type.DType, 0, linearOf(d.Shape, c))
 	})
 	e.w.line("__syncthreads();")
 }
@@ -104,9 +104,18 @@ func (e *emitter) gatherOp(v *ir.Value) {
 	e.w.line("__syncthreads();")
 	n := src.Type.Shape[v.Axis]
 	e.define(v, func(i string) string {
-		c := coords(d, i)
-		c[v.Axis] = fmt.Sprintf("((int)%s & %d)", e.expr(idx, i), n-1)
-		return smem(v.Type.DType, 0, linearOf(src.Type.Shape, c))
+		c := make([]string, d.rank())
+		for a := range c {
+			switch {
+			case a == v.Axis:
+				c[a] = fmt.Sprintf("((int)%s & %d)", e.expr(idx, i), n-1)
+			case d.Shape[a] == 1:
+				c[a] = "0"
+			default:
+				c[a] = e.coord(d, a, i)
+			}
+		}
+		return e.smem(v.Type.DType, 0, linearOf(src.Type.Shape, c))
 	})
 	e.w.line("__syncthreads();")
 }
@@ -122,7 +131,7 @@ func (e *emitter) gatherOp(v *ir.Value) {
 func (e *emitter) sortOp(v *ir.Value) {
 	in := v.Args[0]
 	t := in.Type.DType
-	ct := cType(t)
+	ct := e.cType(t)
 	n := in.Type.Shape.NumElements()
 	r := in.Type.Shape.Rank()
 	logN := log2(in.Type.Shape[r-1])
@@ -143,9 +152,10 @@ func (e *emitter) sortOp(v *ir.Value) {
 	e.w.line("__syncthreads();")
 	e.w.open("{")
 	e.w.line("%s* s = reinterpret_cast<%s*>(tri_smem);", ct, ct)
-	gt := func(a, b string) string { return compareExpr(ir.OpGt, t, a, b) }
+	gt := func(a, b string) string { return e.compareExpr(ir.OpGt, t, a, b) }
 	swaps := func(pairs, flip string) {
 		e.w.open("for (int bit = stage - 1; bit >= 0; --bit) {")
+		e.use("tri_thread_id")
 		e.w.open("for (int p = tri_thread_id(); p < %s; p += %d) {", pairs, e.tileOpThreads())
 		e.w.line("int i = (p >> bit << (bit + 1)) | (p & ((1 << bit) - 1)), j = i | (1 << bit);")
 		e.w.line("bool flip = %s;", flip)
@@ -168,9 +178,10 @@ func (e *emitter) sortOp(v *ir.Value) {
 		e.w.line("// Bitonic top-k: keep the larger of the halves split by bit %d, merge again.", logK)
 		e.w.line("%s* o = reinterpret_cast<%s*>(tri_smem + %d);", ct, ct, bytes)
 		e.w.open("for (int step = %d; step <= %d; ++step) {", logK+1, logN)
+		e.use("tri_thread_id")
 		e.w.open("for (int p = tri_thread_id(); p < (%d >> (step - %d)); p += %d) {", n, logK, e.tileOpThreads())
 		e.w.line("int i = (p >> %d << %d) | (p & %d);", logK, logK+1, (1<<logK)-1)
-		maxOf := floatOrIntMax(t.Kind, "s[i]", fmt.Sprintf("s[i | %d]", 1<<logK))
+		maxOf := e.floatOrIntMax(t.Kind, "s[i]", fmt.Sprintf("s[i | %d]", 1<<logK))
 		e.w.line("o[p] = %s;", maxOf)
 		e.w.close("}")
 		e.w.line("__syncthreads();")
@@ -182,14 +193,14 @@ func (e *emitter) sortOp(v *ir.Value) {
 	e.w.close("}")
 	off := (halvings % 2) * bytes
 	d := e.layoutOf(v)
-	e.define(v, func(i string) string { return smem(t, off, linearOf(d.Shape, coords(d, i))) })
+	e.define(v, func(i string) string { return e.smem(t, off, linearOf(d.Shape, e.coords(d, i))) })
 	e.w.line("__syncthreads();")
 }
 
 // floatOrIntMax is tl.maximum of two values of kind k (32 or 64 bits).
-func floatOrIntMax(k ir.Kind, a, b string) string {
+func (s nameSet) floatOrIntMax(k ir.Kind, a, b string) string {
 	if k.IsFloat() {
-		return floatOp(ir.OpMax, k, 0, []string{a, b})
+		return s.floatOp(ir.OpMax, k, 0, []string{a, b})
 	}
 	return intOp(ir.OpMax, k, []string{a, b})
 }
@@ -212,20 +223,21 @@ func (e *emitter) histogramOp(v *ir.Value) {
 	}
 	e.w.open("{")
 	e.w.line("int* bins = reinterpret_cast<int*>(tri_smem + %d);", binsOff)
+	e.use("tri_thread_id")
 	e.w.line("for (int j = tri_thread_id(); j < %d; j += %d) bins[j] = 0;", bins, e.tileOpThreads())
 	e.w.line("__syncthreads();")
 	e.w.open("for (int p = tri_thread_id(); p < %d; p += %d) {", n, e.tileOpThreads())
-	e.w.line("int bin = (int)(%s & %d);", smem(in.Type.DType, 0, "p"), max(bins, 32)-1)
+	e.w.line("int bin = (int)(%s & %d);", e.smem(in.Type.DType, 0, "p"), max(bins, 32)-1)
 	cond := fmt.Sprintf("bin < %d", bins)
 	if mask != nil {
-		cond = smem(ir.TBool, inBytes, "p") + " && " + cond
+		cond = e.smem(ir.TBool, inBytes, "p") + " && " + cond
 	}
 	e.w.line("if (%s) asm volatile(\"red.add.u32 [%%0], 1;\" :: \"l\"(bins + bin) : \"memory\");", cond)
 	e.w.close("}")
 	e.w.line("__syncthreads();")
 	e.w.close("}")
 	d := e.layoutOf(v)
-	e.define(v, func(i string) string { return smem(ir.TInt32, binsOff, linearOf(d.Shape, coords(d, i))) })
+	e.define(v, func(i string) string { return e.smem(ir.TInt32, binsOff, linearOf(d.Shape, e.coords(d, i))) })
 	e.w.line("__syncthreads();")
 }
 
@@ -298,7 +310,7 @@ func (e *emitter) mapGroup(v *ir.Value, arg, res func(i, j int) string) {
 	saved := e.inRegion
 	e.inRegion = true
 	for i, a := range r.Args {
-		e.w.line("%s %s = %s;", cType(a.Type.DType), e.names[a.ID], arg(i/pack, i%pack))
+		e.w.line("%s %s = %s;", e.cType(a.Type.DType), e.names[a.ID], arg(i/pack, i%pack))
 	}
 	for _, x := range mapVars(r.Body, nil) {
 		e.declare(x.Type, nil, e.varNames[x.ID], "")
@@ -377,6 +389,7 @@ func (e *emitter) mapElementwiseShared(v *ir.Value) {
 		e.storeShared(a, argOff[i])
 	}
 	e.w.line("__syncthreads();")
+	e.use("tri_thread_id")
 	e.w.open("for (int g = tri_thread_id(); g < %d; g += %d) {", groups, d.Threads)
 	at := func(j int) string {
 		if j == 0 {
@@ -384,8 +397,8 @@ func (e *emitter) mapElementwiseShared(v *ir.Value) {
 		}
 		return fmt.Sprintf("g * %d + %d", pack, j)
 	}
-	e.mapGroup(v, func(i, j int) string { return smem(v.Args[i].Type.DType, argOff[i], at(j)) },
-		func(i, j int) string { return smem(types[i].DType, resOff[i], at(j)) })
+	e.mapGroup(v, func(i, j int) string { return e.smem(v.Args[i].Type.DType, argOff[i], at(j)) },
+		func(i, j int) string { return e.smem(types[i].DType, resOff[i], at(j)) })
 	e.w.close("}")
 	e.w.line("__syncthreads();")
 	for j, name := range names {
@@ -394,7 +407,7 @@ func (e *emitter) mapElementwiseShared(v *ir.Value) {
 		}
 		t, off := types[j], resOff[j]
 		e.loop(d.Elems, func(i string) string {
-			return fmt.Sprintf("%s[%s] = %s;", name, i, smem(t.DType, off, linearOf(d.Shape, coords(d, i))))
+			return fmt.Sprintf("%s[%s] = %s;", name, i, e.smem(t.DType, off, linearOf(d.Shape, e.coords(d, i))))
 		})
 	}
 	e.w.line("__syncthreads();")
@@ -482,7 +495,7 @@ func (e *emitter) mapBody(b *ir.Block) {
 				step := e.expr(s.Step, "")
 				cond = fmt.Sprintf("%s > 0 ? %s < %s : %s > %s", step, i, e.expr(s.Hi, ""), i, e.expr(s.Hi, ""))
 			}
-			e.w.open("for (%s %s = %s; %s; %s += %s) {", cType(s.Var.Type.DType), i, e.expr(s.Lo, ""), cond, i, e.expr(s.Step, ""))
+			e.w.open("for (%s %s = %s; %s; %s += %s) {", e.cType(s.Var.Type.DType), i, e.expr(s.Lo, ""), cond, i, e.expr(s.Step, ""))
 			e.mapBody(s.Body)
 			e.w.close("}")
 		case *ir.While:

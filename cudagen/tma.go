@@ -173,9 +173,10 @@ func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
 	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor.", e.tmapNames[tm])
 	e.w.line("__syncthreads();  // the scratch memory is free")
 	e.loop(d.Elems, func(i string) string {
-		return fmt.Sprintf("%s%s = %s;", cond, smem(ir.Scalar(val.Type.Kind), 0,
-			fmt.Sprintf("(%s) * %d + (%s)", d.coord(0, i), tm.BoxInner, d.coord(1, i))), e.expr(val, i))
+		return fmt.Sprintf("%s%s = %s;", cond, e.smem(ir.Scalar(val.Type.Kind), 0,
+			fmt.Sprintf("(%s) * %d + (%s)", e.coord(d, 0, i), tm.BoxInner, e.coord(d, 1, i))), e.expr(val, i))
 	})
+	e.use("tri_tma_store_fence", "tri_thread_id", "tri_tma_store_2d", "tri_bulk_commit", "tri_bulk_wait_read")
 	e.w.line("tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores")
 	e.w.line("__syncthreads();")
 	e.w.open("if (tri_thread_id() == 0) {")
@@ -204,13 +205,13 @@ func (e *emitter) directStore(v *ir.Value) {
 	e.w.line("// Written by rows from the descriptor: a run of %d element(s) a thread, only what lies inside the tensor.", w)
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
-	e.runStart(cType(ir.Scalar(val.Type.Kind)), d, row, col, owner)
+	e.runStart(e.cType(ir.Scalar(val.Type.Kind)), d, row, col, owner)
 	if w == 1 {
 		e.w.line("if (tri_in && tri_col >= 0 && tri_col < %s) *tri_p = %s;", shape1, e.expr(val, "e"))
 		e.w.close("}")
 		return
 	}
-	vs := vectorShape(val.Type.Kind, w)
+	vs := e.vectorShape(val.Type.Kind, w)
 	e.w.open("if (tri_in && tri_col >= 0 && tri_col + %d <= %s) {", w, shape1)
 	e.w.line("%s vec = %s;", vs.Type, e.vecInit(val, vs, w))
 	e.w.line("*reinterpret_cast<%s*>(tri_p) = vec;", vs.Type)
@@ -233,7 +234,7 @@ func (e *emitter) directLoad(v *ir.Value) {
 	l := e.layoutOf(v)
 	k := v.Type.Kind
 	w := e.directWidth(v)
-	pad, padding := zero(v.Type.DType), "zero"
+	pad, padding := e.zero(v.Type.DType), "zero"
 	if o := v.Args[2]; o != nil {
 		pad = e.expr(o.Args[0], "")
 		if math.IsNaN(o.Args[0].Const.Float) {
@@ -246,7 +247,7 @@ func (e *emitter) directLoad(v *ir.Value) {
 	}
 	row, col := e.descRowCol(d, l)
 	shape0, shape1 := e.expr(d.Shape[0], ""), e.expr(d.Shape[1], "")
-	t := cType(ir.Scalar(k))
+	t := e.cType(ir.Scalar(k))
 	base, stride := e.expr(d.Base, ""), e.expr(d.Strides[0], "")
 	if w == 1 {
 		e.w.line("// Read by rows from the descriptor: a run of 1 element(s) a thread, %s past the tensor's edge.", padding)
@@ -301,8 +302,8 @@ func (e *emitter) runStart(ptr string, d *ir.DescAccess, row, col, owner string)
 // descRowCol are the C expressions of the row and column, in the tensor of
 // descriptor access d, of element e of a block of layout l.
 func (e *emitter) descRowCol(d *ir.DescAccess, l *dist) (row, col string) {
-	row = fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[0], ""), l.coord(0, "e"))
-	col = fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[1], ""), l.coord(1, "e"))
+	row = fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[0], ""), e.coord(l, 0, "e"))
+	col = fmt.Sprintf("(%s + (long long)(%s))", e.expr(d.Offsets[1], ""), e.coord(l, 1, "e"))
 	return row, col
 }
 
@@ -318,6 +319,7 @@ func (e *emitter) initTMABarriers(what string, n, copies, at int) {
 	e.w.line("// One mbarrier per %s, after the %ss: its phase completes when the TMA copies into the %s have landed.", what, what, what)
 	e.w.line("unsigned long long* const tri_mbar = reinterpret_cast<unsigned long long*>(tri_smem + %d);", at)
 	e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of %s b's mbarrier the next wait is for", what)
+	e.use("tri_thread_id", "tri_mbar_init", "tri_smem_addr", "tri_fence_mbar_init", "tri_fence_proxy_async")
 	e.w.open("if (tri_thread_id() == 0) {")
 	e.w.line("for (int b = 0; b < %d; ++b) tri_mbar_init(tri_smem_addr(&tri_mbar[b]), %d);", n, copies)
 	e.w.line("tri_fence_mbar_init();")
@@ -329,6 +331,7 @@ func (e *emitter) initTMABarriers(what string, n, copies, at int) {
 // invalTMABarriers invalidates the n mbarriers of a pipeline, after its
 // loop.
 func (e *emitter) invalTMABarriers(n int) {
+	e.use("tri_thread_id", "tri_mbar_inval", "tri_smem_addr")
 	e.w.line("if (tri_thread_id() == 0) for (int b = 0; b < %d; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));", n)
 }
 
@@ -359,18 +362,20 @@ func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
 	e.w.line("__syncthreads();  // the scratch memory is free")
 	e.w.line("unsigned char* const tri_box = tri_smem;  // 1024-byte aligned, as the swizzle needs")
 	w := rowRun(d, es, 16)
-	r, c := d.coord(0, "e"), d.coord(1, "e")
+	r, c := e.coord(d, 0, "e"), e.coord(d, 1, "e")
+	e.use("tri_swizzle")
 	off := fmt.Sprintf("tri_swizzle((%s) * 128 + (%s) * %d, 7)", r, c, es)
 	if boxes > 1 {
 		off = fmt.Sprintf("(%s) / %d * %d + tri_swizzle((%s) * 128 + (%s) %% %d * %d, 7)", c, tm.BoxInner, boxBytes, r, c, tm.BoxInner, es)
 	}
 	e.w.line("#pragma unroll")
 	if w*es < 4 {
-		e.w.line("for (int e = 0; e < %d; ++e) %s*reinterpret_cast<%s*>(tri_box + %s) = %s;", d.Elems, cond, cType(ir.Scalar(k)), off, e.expr(val, "e"))
+		e.w.line("for (int e = 0; e < %d; ++e) %s*reinterpret_cast<%s*>(tri_box + %s) = %s;", d.Elems, cond, e.cType(ir.Scalar(k)), off, e.expr(val, "e"))
 	} else {
-		vs := vectorShape(k, w)
+		vs := e.vectorShape(k, w)
 		e.w.line("for (int e = 0; e < %d; e += %d) %s*reinterpret_cast<%s*>(tri_box + %s) = %s;", d.Elems, w, cond, vs.Type, off, e.vecInit(val, vs, w))
 	}
+	e.use("tri_tma_store_fence", "tri_thread_id", "tri_tma_store_2d", "tri_bulk_commit", "tri_bulk_wait_read")
 	e.w.line("tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores")
 	e.w.line("__syncthreads();")
 	e.w.open("if (tri_thread_id() == 0) {")

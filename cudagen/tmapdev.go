@@ -150,6 +150,7 @@ func (e *emitter) buildMaps(s ir.Stmt) {
 			for _, a := range tm.rows {
 				axes = append(axes, fmt.Sprintf("%d, %d", a.Count, a.Stride))
 			}
+			e.use("tri_thread_id", "tri_tmap_build_rows")
 			e.w.line("if (tri_thread_id() == 0) tri_tmap_build_rows<%d, %d, %d, %s>(%s, %s, %s, %s, (%s) * %d);",
 				tm.BoxInner, tmapElemType(tm.elem), tmapSwizzleMode(tm.Swizzle), strings.Join(axes, ", "), e.tmapNames[tm],
 				e.expr(d.Base, ""), e.expr(d.Shape[1], ""), e.expr(d.Shape[0], ""), e.expr(d.Strides[0], ""), tm.elem)
@@ -157,6 +158,7 @@ func (e *emitter) buildMaps(s ir.Stmt) {
 		}
 		e.w.line("// The TMA unit's map of %s, in boxes of %d x %d elements, %s: thread 0 builds it in this program's scratch.",
 			descName(d), tm.BoxRows, tm.BoxInner, swz)
+		e.use("tri_thread_id", "tri_tmap_build_2d")
 		e.w.line("if (tri_thread_id() == 0) tri_tmap_build_2d<%d, %d, %d, %d>(%s, %s, %s, %s, (%s) * %d);",
 			tm.BoxInner, tm.BoxRows, tmapElemType(tm.elem), tmapSwizzleMode(tm.Swizzle), e.tmapNames[tm],
 			e.expr(d.Base, ""), e.expr(d.Shape[1], ""), e.expr(d.Shape[0], ""), e.expr(d.Strides[0], ""), tm.elem)
@@ -170,6 +172,7 @@ func (e *emitter) declareDeviceMaps() {
 		return
 	}
 	e.w.line("// This program's part of the global scratch memory: the tensor maps of the descriptors made in the kernel.")
+	e.use("tri_tmap", "tri_program_id_x", "tri_program_id_y", "tri_program_id_z", "tri_num_programs_x", "tri_num_programs_y")
 	e.w.line("tri_tmap* const tri_maps = reinterpret_cast<tri_tmap*>(tri_scratch) + (((long long)tri_program_id_z() * tri_num_programs_y() + tri_program_id_y()) * tri_num_programs_x() + tri_program_id_x()) * %d;", len(e.devMaps))
 	for _, tm := range e.devMaps {
 		e.w.line("tri_tmap* const %s = tri_maps + %d;", e.tmapNames[tm], tm.slot)
@@ -191,16 +194,16 @@ func tmapSwizzleMode(swizzle int) int {
 
 // tmapBuildHelper builds a 2-D tiled tensor map in global memory (PTX ISA
 // 8.3, sm_90a).
-const tmapBuildHelper = `// Zeroes the tensor map at m (global memory), after this thread's bulk stores, which may still read it.
-TRI_DEV void tri_tmap_clear(tri_tmap* m) {
+var tmapBuildHelper = cgroup{`// Zeroes the tensor map at m (global memory), after this thread's bulk stores, which may still read it.`, []cdef{
+	{"tri_tmap_clear", []string{"tri_tmap"}, `TRI_DEV void tri_tmap_clear(tri_tmap* m) {
   asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #pragma unroll
   for (int i = 0; i < 16; ++i) m->opaque[i] = 0ull;
 }
-// Builds a 2-D tiled tensor map at m (global memory): the tensor at base of dim1 rows of dim0 elements,
+template <int BOX0, int BOX1, int TYPE, int SWIZZLE>`},
+	{"tri_tmap_build_2d", []string{"tri_tmap", "tri_tmap_clear"}, `// Builds a 2-D tiled tensor map at m (global memory): the tensor at base of dim1 rows of dim0 elements,
 // rows stride1 bytes apart, copied in boxes of BOX1 x BOX0; then makes it visible to this thread's TMA copies.
 // It first waits for this thread's bulk stores, which may still read the map it replaces.
-template <int BOX0, int BOX1, int TYPE, int SWIZZLE>
 TRI_DEV void tri_tmap_build_2d(tri_tmap* m, const void* base, long long dim0, long long dim1, long long stride1) {
   tri_tmap_clear(m);
   asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\n\t"
@@ -220,17 +223,18 @@ TRI_DEV void tri_tmap_build_2d(tri_tmap* m, const void* base, long long dim0, lo
                "fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"
                :: "l"(m), "l"(base), "r"(BOX0), "r"(BOX1), "r"((unsigned int)dim0), "r"((unsigned int)dim1),
                   "l"(stride1), "r"(1), "n"(TYPE), "n"(SWIZZLE) : "memory");
-}`
+}`},
+}}
 
 // tmapBuildRowsHelper builds the 5-D tiled tensor map of a view of a 2-D
 // tensor's rows (wgmmaRowAxes) in global memory (PTX ISA 8.3, sm_90a).
-const tmapBuildRowsHelper = `// Builds at m (global memory) a 5-D tiled tensor map viewing the rows of the tensor at base (dim1 rows of
+var tmapBuildRowsHelper = cgroup{`// Builds at m (global memory) a 5-D tiled tensor map viewing the rows of the tensor at base (dim1 rows of
 // dim0 elements, rows stride1 bytes apart): axis 1 is the rows, copied 8 at a time, and axes 2 to 4 are
 // C2, C3 and C4 blocks of rows, S2, S3 and S4 rows apart, copied whole. A box of BOX0 x 8 x C2 x C3 x C4
 // elements lands its rows in shared memory in that order. Then makes it visible to this thread's TMA copies,
 // after waiting for this thread's bulk stores, which may still read the map it replaces.
-template <int BOX0, int TYPE, int SWIZZLE, int C2, int S2, int C3, int S3, int C4, int S4>
-TRI_DEV void tri_tmap_build_rows(tri_tmap* m, const void* base, long long dim0, long long dim1, long long stride1) {
+template <int BOX0, int TYPE, int SWIZZLE, int C2, int S2, int C3, int S3, int C4, int S4>`, []cdef{
+	{"tri_tmap_build_rows", []string{"tri_tmap", "tri_tmap_clear"}, `TRI_DEV void tri_tmap_build_rows(tri_tmap* m, const void* base, long long dim0, long long dim1, long long stride1) {
   tri_tmap_clear(m);
   asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\n\t"
                "tensormap.replace.tile.rank.global.b1024.b32 [%0], 4;\n\t"
@@ -261,4 +265,5 @@ TRI_DEV void tri_tmap_build_rows(tri_tmap* m, const void* base, long long dim0, 
                "fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"
                :: "l"(m), "l"(base), "r"(BOX0), "r"(C2), "r"(C3), "r"(C4), "r"((unsigned int)dim0), "r"((unsigned int)dim1),
                   "l"(stride1), "l"(stride1 * S2), "l"(stride1 * S3), "l"(stride1 * S4), "n"(TYPE), "n"(SWIZZLE), "r"(8), "r"(1) : "memory");
-}`
+}`},
+}}

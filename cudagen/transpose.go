@@ -119,18 +119,17 @@ func transposeSteps(n int) []transposeStep {
 
 // transposeHelpers are tri_transpose2 and tri_transpose4, built from
 // transposeSteps.
-var transposeHelpers = func() string {
-	var b strings.Builder
-	b.WriteString(`// Transposes of 32-bit words among the lanes of a group of 2 or 4 (lane % 2 or % 4): afterwards
+var transposeHelpers = func() cgroup {
+	g := cgroup{`// Transposes of 32-bit words among the lanes of a group of 2 or 4 (lane % 2 or % 4): afterwards
 // lane l's word j is what lane j's word l was. A step trades, between the lanes that differ in lane
 // bit m, the words whose indices differ in that bit: each lane sends the one the other lane keeps
-// in its place, and selects (not a register index chosen at run time) put what it receives there.
-TRI_DEV void tri_transpose_step(unsigned int& lo, unsigned int& hi, bool up, int m) {
+// in its place, and selects (not a register index chosen at run time) put what it receives there.`, []cdef{
+		{"tri_transpose_step", []string{"tri_shfl_xor_b32"}, `TRI_DEV void tri_transpose_step(unsigned int& lo, unsigned int& hi, bool up, int m) {
   const unsigned int r = tri_shfl_xor_b32(up ? lo : hi, m);
   lo = up ? r : lo;
   hi = up ? hi : r;
-}
-`)
+}`},
+	}}
 	for _, n := range []int{2, 4} {
 		var params, calls []string
 		for j := 0; j < n; j++ {
@@ -139,13 +138,15 @@ TRI_DEV void tri_transpose_step(unsigned int& lo, unsigned int& hi, bool up, int
 		for _, s := range transposeSteps(n) {
 			calls = append(calls, fmt.Sprintf("tri_transpose_step(w%d, w%d, (lane & %d) != 0, %d);", s.Lo, s.Hi, s.Mask, s.Mask))
 		}
+		var b strings.Builder
 		fmt.Fprintf(&b, "TRI_DEV void tri_transpose%d(%s, int lane) {\n", n, strings.Join(params, ", "))
 		for i := 0; i < len(calls); i += 2 {
 			fmt.Fprintf(&b, "  %s\n", strings.Join(calls[i:min(i+2, len(calls))], " "))
 		}
-		b.WriteString("}\n")
+		b.WriteString("}")
+		g.defs = append(g.defs, cdef{fmt.Sprintf("tri_transpose%d", n), []string{"tri_transpose_step"}, b.String()})
 	}
-	return b.String()
+	return g
 }()
 
 // transposedStore writes store v, unmasked, as q says: for each group of
@@ -162,7 +163,8 @@ func (e *emitter) transposedStore(v *ir.Value, a memAccess, q laneTranspose) {
 	e.helpers.add("transpose", transposeHelpers)
 	e.usesShuffles = true
 	group := map[int]string{2: "pair", 4: "quad"}[q.Lanes]
-	lane := l.Lanes[q.Axis].pos("lane_id")
+	lane := e.pos(l.Lanes[q.Axis], "lane_id")
+	e.use("lane_id", fmt.Sprintf("tri_transpose%d", q.Lanes))
 	vecBytes := q.vectorBytes()
 	e.w.line("// %d-byte vector stores: in %d consecutive repetitions along axis %d, the %d lanes of a %s (%s) hold a %d-byte run each;",
 		vecBytes, q.Lanes, q.Axis, q.Lanes, group, lane, q.Run*a.Bytes)
@@ -193,7 +195,7 @@ func (e *emitter) transposedStore(v *ir.Value, a memAccess, q laneTranspose) {
 	}
 	ptr = fmt.Sprintf("%s + (%s) * %d", ptr, lane, q.shift(l))
 	per := vecBytes / 4 // words per store
-	vs := vectorShape(ir.Uint32, per)
+	vs := e.vectorShape(ir.Uint32, per)
 	for s := 0; s < len(words); s += per {
 		at := ptr
 		if s > 0 {
@@ -215,9 +217,10 @@ func (e *emitter) wordOf(val *ir.Value, j int) string {
 	if k.Bytes() == 4 {
 		x := e.expr(val, fmt.Sprintf("e + %d", j))
 		if k == ir.Float32 {
+			e.use("tri_bits_f32")
 			return fmt.Sprintf("tri_bits_f32(%s)", x)
 		}
-		return toBits(k, x, 0, 1)
+		return e.toBits(k, x, 0, 1)
 	}
-	return toBits(k, e.expr(val, fmt.Sprintf("e + %d", j)), 0, 2) + " | " + toBits(k, e.expr(val, fmt.Sprintf("e + %d", j+1)), 1, 2)
+	return e.toBits(k, e.expr(val, fmt.Sprintf("e + %d", j)), 0, 2) + " | " + e.toBits(k, e.expr(val, fmt.Sprintf("e + %d", j+1)), 1, 2)
 }

@@ -54,7 +54,7 @@ func TestLiterals(t *testing.T) {
 		{ir.TFloat16, ir.FloatConst(1), "((tri_half)0x3c00)"},
 		{ir.TBF16, ir.FloatConst(1), "((tri_bf16)0x3f80)"},
 	} {
-		assert.Equal(t, tc.want, literal(tc.d, tc.c), "%s %v", tc.d, tc.c)
+		assert.Equal(t, tc.want, nameSet{}.literal(tc.d, tc.c), "%s %v", tc.d, tc.c)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestCasts(t *testing.T) {
 		{ir.TInt32, ir.TInt8, 0, "(signed char)(x)"},
 		{ir.TInt64, ir.PtrTo(ir.Float32), 0, "(float*)(x)"},
 	} {
-		assert.Equal(t, tc.want, castExpr(tc.from, tc.to, "x", tc.flags), "%s -> %s", tc.from, tc.to)
+		assert.Equal(t, tc.want, nameSet{}.castExpr(tc.from, tc.to, "x", tc.flags), "%s -> %s", tc.from, tc.to)
 	}
 }
 
@@ -116,18 +116,6 @@ func TestUnsupportedOp(t *testing.T) {
 	_, err := Generate(b.k, Options{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "misc.tri:16:5: scan with a custom combine function has no region")
-}
-
-// TestUsesName: an identifier counts only whole, so that the layout
-// coordinate L1_base is not taken as used by L10_base or L1_base0.
-func TestUsesName(t *testing.T) {
-	text := "int x = L10_base + L1_base0; y = tri_L2_base; z = (L3_base);"
-	assert.False(t, usesName(text, "L1_base"))
-	assert.True(t, usesName(text, "L1_base0"))
-	assert.True(t, usesName(text, "L10_base"))
-	assert.False(t, usesName(text, "L2_base"))
-	assert.True(t, usesName(text, "L3_base"))
-	assert.False(t, usesName("", "L3_base"))
 }
 
 // evalInt evaluates a C integer expression that is Go syntax too (the

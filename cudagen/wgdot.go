@@ -243,6 +243,7 @@ func (e *emitter) aloneDot(wd *wgDot) {
 		}
 		e.useShared(end)
 		e.w.open("{")
+		e.use("tri_smem_addr", "tri_fence_proxy_async")
 		e.w.line("const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned")
 		for _, o := range []*wgOperand{&wd.a, &wd.b} {
 			if o.form == staged {
@@ -276,6 +277,7 @@ func (e *emitter) hoistedFor(s *ir.For, h *hoistRegion) {
 	e.useShared(reserve + h.bytes)
 	e.w.open("{")
 	e.w.line("// The dots of this loop read operands defined before it: stored once, after the scratch memory the body uses.")
+	e.use("tri_smem_addr", "tri_fence_proxy_async")
 	e.w.line("const unsigned int %s = tri_smem_addr(tri_smem) + %du;", h.name, reserve)
 	for _, o := range h.tiles {
 		wd := e.wgDotOf(o)
@@ -307,7 +309,7 @@ func (p *plan) wgDotOf(o *wgOperand) *wgDot {
 func (e *emitter) storeOperand(o *wgOperand, isA bool, m int, base string) {
 	v, t := o.src, o.tile
 	l := e.layoutOf(v)
-	r, c := l.coord(0, "e"), l.coord(1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
+	r, c := e.coord(l, 0, "e"), e.coord(l, 1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
 	if !isA && !o.trans {
 		r, c = c, r
 	}
@@ -336,14 +338,16 @@ func (e *emitter) storeOperand(o *wgOperand, isA bool, m int, base string) {
 	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
 	e.w.line("const int row = %s;", r)
 	e.w.line("const int col = %s;", c)
-	at := fmt.Sprintf("%s + %s", base, t.offset("row", "col", e.numWarps, m))
+	at := fmt.Sprintf("%s + %s", base, t.offset(e.nameSet, "row", "col", e.numWarps, m))
 	if w == 1 {
+		e.use(fmt.Sprintf("tri_st_shared_u%d", 8*t.elem))
 		e.w.line("tri_st_shared_u%d(%s, %s);", 8*t.elem, at, e.expr(v, "e"))
 		e.w.close("}")
 		return
 	}
 	e.helpers.add("stshared", stSharedHelpers)
-	vs := vectorShape(v.Type.Kind, w)
+	e.use(fmt.Sprintf("tri_st_shared_b%d", 8*w*t.elem))
+	vs := e.vectorShape(v.Type.Kind, w)
 	fields := e.vecFields(v, vs, w)
 	if len(fields) == 1 {
 		e.w.line("tri_st_shared_b%d(%s, %s);", 8*w*t.elem, at, fields[0])
@@ -403,6 +407,7 @@ func (p *plan) aloneWhy(wd *wgDot) string {
 // needs (tri_fp8_afrag).
 func (e *emitter) fp8AFragments(src *ir.Value, pd *dist, mb, kk int) string {
 	e.helpers.add("shfl_idx", shflIdxHelper)
+	e.use("tri_fp8_afrag", "tri_pack4_u8", "lane_id")
 	regs := make([]string, 4)
 	for q := range regs {
 		row, half := q%2, q/2
@@ -415,16 +420,17 @@ func (e *emitter) fp8AFragments(src *ir.Value, pd *dist, mb, kk int) string {
 
 // shflIdxHelper packs four bytes into a word and reorders 8-bit
 // accumulator-layout values within a quad of lanes into wgmma's A fragment.
-const shflIdxHelper = `// 8-bit wgmma A fragments from values in the accumulator layout: lane t of a quad holds k 2t, 2t+1,
-// 8+2t, 9+2t of 16, and needs 4t..4t+3, which lanes 2t and 2t+1 (t < 2) or 2t-4 and 2t-3 hold.
-TRI_DEV unsigned int tri_pack4_u8(unsigned char a, unsigned char b, unsigned char c, unsigned char d) {
+var shflIdxHelper = cgroup{`// 8-bit wgmma A fragments from values in the accumulator layout: lane t of a quad holds k 2t, 2t+1,
+// 8+2t, 9+2t of 16, and needs 4t..4t+3, which lanes 2t and 2t+1 (t < 2) or 2t-4 and 2t-3 hold.`, []cdef{
+	{"tri_pack4_u8", nil, `TRI_DEV unsigned int tri_pack4_u8(unsigned char a, unsigned char b, unsigned char c, unsigned char d) {
   return (unsigned int)a | (unsigned int)b << 8 | (unsigned int)c << 16 | (unsigned int)d << 24;
-}
-TRI_DEV unsigned int tri_shfl_idx_b32(unsigned int v, int lane) {
+}`},
+	{"tri_shfl_idx_b32", nil, `TRI_DEV unsigned int tri_shfl_idx_b32(unsigned int v, int lane) {
   unsigned int r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane)); return r;
-}
-TRI_DEV unsigned int tri_fp8_afrag(unsigned int w, int lane) {
+}`},
+	{"tri_fp8_afrag", []string{"tri_shfl_idx_b32"}, `TRI_DEV unsigned int tri_fp8_afrag(unsigned int w, int lane) {
   const int t = lane & 3, first = (lane & ~3) + (t < 2 ? 2 * t : 2 * t - 4);
   const unsigned int w1 = tri_shfl_idx_b32(w, first), w2 = tri_shfl_idx_b32(w, first + 1);
   return t < 2 ? (w1 & 0xffffu) | w2 << 16 : w1 >> 16 | (w2 & 0xffff0000u);
-}`
+}`},
+}}
