@@ -23,5 +23,8 @@
 // A failure's kind (Kind) is its message with the particulars left out:
 // "parse", "tl.X unsupported", "type", "undefined", "import", "internal
 // error", ... The CSV keeps, for each function, the whole first line of
-// the message and the launch it was built for, which tri build repeats.
+// the message and the launch it was built for, which tri build repeats,
+// and a verdict (verdict.go): tri's gap, a wrong derived launch, a kernel
+// Triton rejects too, or one written for another backend, with the rule
+// that decided it.
 package survey
