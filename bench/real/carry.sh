@@ -48,6 +48,7 @@ lightllm lightllm/utils/device_utils.py
 lightllm lightllm/utils/log_utils.py
 lightllm lightllm/models/llama/__init__.py
 lightllm lightllm/models/llama/triton_kernel/__init__.py
+kernl src/kernl/implementations/layer_norm.py
 EOF
 }
 
