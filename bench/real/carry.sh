@@ -49,6 +49,11 @@ lightllm lightllm/utils/log_utils.py
 lightllm lightllm/models/llama/__init__.py
 lightllm lightllm/models/llama/triton_kernel/__init__.py
 kernl src/kernl/implementations/layer_norm.py
+xformers xformers/ops/_triton/k_scaled_index_add.py
+xformers xformers/ops/_triton/k_index_select_cat.py
+xformers xformers/ops/_triton/rmsnorm_kernels.py
+xformers xformers/triton/__init__.py
+xformers xformers/triton/importing.py
 EOF
 }
 
