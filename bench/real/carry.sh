@@ -54,6 +54,9 @@ xformers xformers/ops/_triton/k_index_select_cat.py
 xformers xformers/ops/_triton/rmsnorm_kernels.py
 xformers xformers/triton/__init__.py
 xformers xformers/triton/importing.py
+liger src/liger_kernel/ops/rope.py
+liger src/liger_kernel/ops/qwen2vl_mrope.py
+liger src/liger_kernel/ops/llama4_rope.py
 EOF
 }
 
