@@ -57,6 +57,10 @@ xformers xformers/triton/importing.py
 liger src/liger_kernel/ops/rope.py
 liger src/liger_kernel/ops/qwen2vl_mrope.py
 liger src/liger_kernel/ops/llama4_rope.py
+tritonbench tritonbench/operators/layer_norm/tutorial.py
+tritonbench tritonbench/operators/jagged_mean/kernels.py
+tritonbench tritonbench/operators/jagged_softmax/kernels.py
+tritonbench tritonbench/operators/sum/kernels.py
 EOF
 }
 
