@@ -475,9 +475,9 @@ func (c *compiler) subscript(fr *frame, e *frontend.Subscript) *val {
 			if ix.Lo != nil || ix.Hi != nil || ix.Step != nil {
 				return c.errorf(ix.Pos, diag.CodeUnsupported, "only full slices (:) are supported in tensor subscripts")
 			}
-			if axis >= v.Type.Shape.Rank() {
-				return c.errorf(ix.Pos, diag.CodeType, "too many indices for a tensor of shape %s", x.rt.Type.Shape)
-			}
+			// Triton's tensor.__getitem__ passes over a full slice without
+			// checking it against the rank: a scalar's s[:, None] is s splat
+			// to [1] (torchao's program_id(0)[:, None]).
 			axis++
 		default:
 			iv := c.expr(fr, ix)
@@ -486,6 +486,11 @@ func (c *compiler) subscript(fr *frame, e *frontend.Subscript) *val {
 			}
 			if iv.k != kNone {
 				return c.errorf(ix.Position(), diag.CodeUnsupported, "tensors can only be indexed with None and : (x[:, None]); got %s", iv.describe())
+			}
+			if !v.Type.IsScalar() && axis > v.Type.Shape.Rank() {
+				// Triton's expand_dims would make an axis past the end,
+				// which its IR verifier rejects.
+				return c.errorf(ix.Position(), diag.CodeType, "too many indices for a tensor of shape %s", x.rt.Type.Shape)
 			}
 			v = c.expandDims(v, axis, e.Pos)
 			axis++
