@@ -61,6 +61,7 @@ tritonbench tritonbench/operators/layer_norm/tutorial.py
 tritonbench tritonbench/operators/jagged_mean/kernels.py
 tritonbench tritonbench/operators/jagged_softmax/kernels.py
 tritonbench tritonbench/operators/sum/kernels.py
+torchao torchao/prototype/moe_training/kernels/float8_rowwise.py
 EOF
 }
 
