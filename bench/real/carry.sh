@@ -62,6 +62,10 @@ tritonbench tritonbench/operators/jagged_mean/kernels.py
 tritonbench tritonbench/operators/jagged_softmax/kernels.py
 tritonbench tritonbench/operators/sum/kernels.py
 torchao torchao/prototype/moe_training/kernels/float8_rowwise.py
+flaggems src/flag_gems/fused/topk_softmax.py
+flaggems src/flag_gems/fused/rwkv_ka_fusion.py
+flaggems src/flag_gems/fused/rwkv_mm_sparsity.py
+flaggems src/flag_gems/fused/moe_align_block_size.py
 EOF
 }
 
