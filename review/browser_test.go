@@ -42,7 +42,7 @@ func browser(t *testing.T) string {
 
 // newTab starts one headless browser for a test, and collects what its
 // pages log as errors: console.error calls and uncaught exceptions.
-func newTab(t *testing.T) (context.Context, func() []string) {
+func newTab(t *testing.T, limit time.Duration) (context.Context, func() []string) {
 	exe := browser(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
 		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1400, 1000))
@@ -50,7 +50,7 @@ func newTab(t *testing.T) (context.Context, func() []string) {
 	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
 	t.Cleanup(cancel2)
-	ctx, cancel3 := context.WithTimeout(ctx, 4*time.Minute)
+	ctx, cancel3 := context.WithTimeout(ctx, limit)
 	t.Cleanup(cancel3)
 	var mu sync.Mutex
 	var errs []string
@@ -117,7 +117,15 @@ func buildPage(t *testing.T, dir, file, line string, o Options) pageCase {
 // written by tri review under TRI_REVIEW_PAGES, are loaded and clicked
 // too.
 func TestBrowser(t *testing.T) {
-	ctx, consoleErrors := newTab(t)
+	var more []string
+	if extra := os.Getenv("TRI_REVIEW_PAGES"); extra != "" {
+		var err error
+		more, err = filepath.Glob(filepath.Join(extra, "*.html"))
+		require.NoError(t, err)
+	}
+	// Four minutes for the samples' pages, and half a minute more for
+	// each page of a larger kernel from outside.
+	ctx, consoleErrors := newTab(t, 4*time.Minute+time.Duration(len(more))*30*time.Second)
 	dir := t.TempDir()
 	files, err := filepath.Glob("../samples/*.tri")
 	require.NoError(t, err)
@@ -126,12 +134,8 @@ func TestBrowser(t *testing.T) {
 	for _, f := range files {
 		cases = append(cases, buildPage(t, dir, f, "", Options{NoNVRTC: true, Launch: &launch.Options{Arch: sampleArch(t, f)}}))
 	}
-	if extra := os.Getenv("TRI_REVIEW_PAGES"); extra != "" {
-		more, err := filepath.Glob(filepath.Join(extra, "*.html"))
-		require.NoError(t, err)
-		for _, m := range more {
-			cases = append(cases, pageCase{name: filepath.Base(m), html: m})
-		}
+	for _, m := range more {
+		cases = append(cases, pageCase{name: filepath.Base(m), html: m})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,6 +8,10 @@
 #   MODE=build runs.sh       tri build --arch sm_90a (CUDA generation only)
 #   MODE=gpu runs.sh         on the GPU only
 #   ONLY=06 runs.sh          only the runs whose name starts with 06
+#   MODE=review PAGES=DIR runs.sh
+#                            tri review --arch sm_90a: one HTML page a run,
+#                            in DIR (TRI_REVIEW_PAGES=DIR go test ./review
+#                            then opens each in the browser test)
 #
 # DIR holds 06.py 08.py 09.py 11.py (default: this script's folder);
 # TRI is the tri binary (default: tri on PATH, else bin/tri).
@@ -33,6 +37,8 @@ run() {
   case $MODE in
     build) out=$("$TRI" build "$DIR/$file" "$line" "$@" --arch "$ARCH" -o /dev/null 2>&1); rc=$? ;;
     gpu)   out=$("$TRI" run "$DIR/$file" "$line" "$@" 2>&1); rc=$? ;;
+    review) mkdir -p "${PAGES:?MODE=review needs PAGES=DIR}"
+           out=$("$TRI" review "$DIR/$file" "$line" "$@" --arch "$ARCH" -o "$PAGES/$(echo "$name" | tr -c 'A-Za-z0-9_\n-' '_').html" 2>&1); rc=$? ;;
     *)     out=$("$TRI" run "$DIR/$file" "$line" "$@" $MODE 2>&1); rc=$? ;;
   esac
   if [[ $rc == 0 ]]; then
