@@ -55,6 +55,13 @@ func (e *emitter) shapeOp(v *ir.Value) {
 	case v.Op == ir.OpTupleGet:
 		name := e.resNames[src.ID][v.Axis]
 		e.define(v, func(i string) string { return e.elem(name, v.Type, i) })
+	case v.Op == ir.OpJoin && src.Type.IsScalar():
+		// tl.join (and tl.interleave) of two scalars is a [2] tile: element
+		// 0 is the first scalar, element 1 the second.
+		d := e.layoutOf(v)
+		e.define(v, func(i string) string {
+			return fmt.Sprintf("(%s) == 0 ? %s : %s", e.coord(d, 0, i), e.expr(src, ""), e.expr(v.Args[1], ""))
+		})
 	case src.Type.IsScalar():
 		e.define(v, func(string) string { return e.expr(src, "") })
 	case e.remat[v.ID] != nil:
