@@ -351,8 +351,20 @@ type (
 		// Value, which module code evaluates and kernels do not.
 		Target *Name
 		Value  Expr
+		// Comp is a list comprehension (What "list comprehension"), which
+		// kernels evaluate over a tuple as Triton's code generator does;
+		// nil for other kinds.
+		Comp *ListComp
 	}
 )
+
+// ListComp is [Elt for Target in Iter if Ifs...]; More is set where the
+// comprehension has further for clauses, which Triton refuses.
+type ListComp struct {
+	Elt, Target, Iter Expr
+	Ifs               []Expr
+	More              bool
+}
 
 // FStringPart is literal text (X nil) or a replacement field {X!Conv:Spec}.
 type FStringPart struct {

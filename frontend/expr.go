@@ -153,7 +153,12 @@ func (c *converter) expr(e ast.Expr) Expr {
 	case *ast.Set:
 		return &BadExpr{At: At{c.pos(e.Pos)}, What: "set"}
 	case *ast.ListComp:
-		return &BadExpr{At: At{c.pos(e.Pos)}, What: "list comprehension"}
+		b := &BadExpr{At: At{c.pos(e.Pos)}, What: "list comprehension"}
+		if len(e.Generators) > 0 {
+			g := e.Generators[0]
+			b.Comp = &ListComp{Elt: c.expr(e.Elt), Target: c.expr(g.Target), Iter: c.expr(g.Iter), Ifs: c.exprs(g.Ifs), More: len(e.Generators) > 1}
+		}
+		return b
 	case *ast.SetComp:
 		return &BadExpr{At: At{c.pos(e.Pos)}, What: "set comprehension"}
 	case *ast.DictComp:

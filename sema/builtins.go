@@ -108,6 +108,7 @@ func init() {
 	addTensorDescBuiltins(tl)
 	// tl.dtype(name), tl.tensor and isinstance (pyclass.go).
 	addPyClassBuiltins(tl)
+	addPyAttrBuiltins()
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {

@@ -363,7 +363,44 @@ func (ck *checker) expr(e frontend.Expr) {
 	case *frontend.Starred:
 		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "*args is not supported in Triton kernels")
 	case *frontend.BadExpr:
+		if lc := e.Comp; lc != nil && !lc.More {
+			// The comprehension's target is local to it.
+			ck.expr(lc.Iter)
+			names := map[string]bool{}
+			targetNames(lc.Target, names)
+			var added []string
+			for n := range names {
+				if !ck.locals[n] {
+					ck.locals[n] = true
+					added = append(added, n)
+				}
+			}
+			ck.expr(lc.Elt)
+			for _, x := range lc.Ifs {
+				ck.expr(x)
+			}
+			for _, n := range added {
+				delete(ck.locals, n)
+			}
+			return
+		}
 		ck.diags.Warnf(e.Pos, diag.CodeUnsupported, "%s is not supported in Triton kernels", e.What)
+	}
+}
+
+// targetNames adds the names an assignment target binds to names.
+func targetNames(t frontend.Expr, names map[string]bool) {
+	switch t := t.(type) {
+	case *frontend.Name:
+		names[t.ID] = true
+	case *frontend.Tuple:
+		for _, e := range t.Elts {
+			targetNames(e, names)
+		}
+	case *frontend.List:
+		for _, e := range t.Elts {
+			targetNames(e, names)
+		}
 	}
 }
 

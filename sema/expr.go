@@ -14,7 +14,7 @@ import (
 )
 
 // pyBuiltins are the Python builtins kernels may use.
-var pyBuiltins = map[string]bool{"range": true, "min": true, "max": true, "print": true, "int": true, "float": true, "len": true, "abs": true, "isinstance": true, "bool": true}
+var pyBuiltins = map[string]bool{"range": true, "min": true, "max": true, "print": true, "int": true, "float": true, "len": true, "abs": true, "isinstance": true, "bool": true, "getattr": true, "hasattr": true}
 
 func (c *compiler) expr(fr *frame, e frontend.Expr) *val {
 	switch e := e.(type) {
@@ -68,6 +68,9 @@ func (c *compiler) expr(fr *frame, e frontend.Expr) *val {
 	case *frontend.Starred:
 		return c.errorf(e.Pos, diag.CodeUnsupported, "*args is not supported in Triton kernels")
 	case *frontend.BadExpr:
+		if e.Comp != nil {
+			return c.listComp(fr, e)
+		}
 		return c.errorf(e.Pos, diag.CodeUnsupported, "%s is not supported in Triton kernels", e.What)
 	case nil:
 		return invalid
@@ -286,7 +289,16 @@ func (c *compiler) ifExp(fr *frame, e *frontend.IfExp) *val {
 
 // attribute evaluates X.Name.
 func (c *compiler) attribute(fr *frame, e *frontend.Attribute) *val {
-	x := c.expr(fr, e.X)
+	return c.attrOf(c.expr(fr, e.X), e.Name, e.Pos)
+}
+
+// attrOf is the attribute name of the evaluated value x: x.name, and also
+// getattr(x, name).
+func (c *compiler) attrOf(x *val, name string, pos diag.Pos) *val {
+	e := struct {
+		Name string
+		Pos  diag.Pos
+	}{name, pos}
 	switch x.k {
 	case kInvalid:
 		return invalid

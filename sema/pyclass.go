@@ -16,6 +16,22 @@ func addPyClassBuiltins(tl func(string) string) {
 	builtins[tl("dtype")] = &builtin{[]string{"name"}, 1, bDtypeOf}
 	builtins[tl("tensor")] = &builtin{[]string{"handle", "type"}, 0, bTensorCtor}
 	builtins["isinstance"] = &builtin{[]string{"obj", "cls"}, 2, bIsinstance}
+	builtins[tl("tuple")] = &builtin{[]string{"args", "type"}, 1, bTuple}
+}
+
+// bTuple is tl.tuple(args): Triton's tuple of the values of a tuple or
+// list, which kernels index, compare and concatenate as Python tuples.
+func bTuple(c *compiler, a *args) *val {
+	v := a.vals[0]
+	switch {
+	case v.k == kInvalid:
+		return invalid
+	case v.k != kTuple:
+		return c.errorf(a.pos, diag.CodeType, "tl.tuple needs a tuple or a list of values, not %s", v.describe())
+	case a.vals[1] != nil && a.vals[1].k != kNone:
+		return c.errorf(a.pos, diag.CodeUnsupported, "tl.tuple(args, type=...) is not supported; pass the values only")
+	}
+	return &val{k: kTuple, elts: append([]*val{}, v.elts...)}
 }
 
 // tritonDtypeNames are the names tl.dtype accepts: Triton's signed, unsigned,
@@ -57,15 +73,50 @@ func bIsinstance(c *compiler, a *args) *val {
 		if k.k == kInvalid {
 			return invalid
 		}
-		if k.k != kBuiltin || k.s != "triton.language.tensor" && k.s != descClass && k.s != descClass+"_base" {
-			return c.errorf(a.pos, diag.CodeUnsupported, "isinstance in a kernel is supported with the classes tl.tensor and tl.tensor_descriptor only, got %s", k.describe())
+		if k.k != kBuiltin || !isinstanceClasses[k.s] {
+			return c.errorf(a.pos, diag.CodeUnsupported, "isinstance in a kernel is supported with the classes tl.tensor, tl.tensor_descriptor, tl.dtype, tl.pointer_type, tl.block_type, tl.constexpr and tl.tuple only, got %s", k.describe())
 		}
 	}
-	isDesc := obj.k == kBlockPtr && obj.bp.desc
 	for _, k := range classes {
-		if k.s == "triton.language.tensor" && (obj.k == kRuntime || obj.k == kBlockPtr && !isDesc) || k.s != "triton.language.tensor" && isDesc {
+		if isInstance(obj, k.s) {
 			return boolVal(true)
 		}
 	}
 	return boolVal(false)
+}
+
+// isinstanceClasses are the classes of triton.language that isinstance
+// tells apart in a kernel.
+var isinstanceClasses = map[string]bool{
+	"triton.language.tensor": true, descClass: true, descClass + "_base": true,
+	"triton.language.dtype": true, "triton.language.pointer_type": true, "triton.language.block_type": true,
+	"triton.language.constexpr": true, "triton.language.tuple": true,
+}
+
+// isInstance is isinstance(obj, cls) for one of isinstanceClasses, as the
+// objects Triton's code generator holds answer it: runtime values and block
+// pointers are tensors; a dtype (x.dtype) is a tl.dtype, a pointer's also a
+// tl.pointer_type, a tile's type (x.type) a tl.block_type; a compile-time
+// number, string or None is a tl.constexpr; a tuple is a tl.tuple.
+func isInstance(obj *val, cls string) bool {
+	isDesc := obj.k == kBlockPtr && obj.bp.desc
+	switch cls {
+	case "triton.language.tensor":
+		return obj.k == kRuntime || obj.k == kBlockPtr && !isDesc
+	case "triton.language.dtype":
+		return obj.k == kDType
+	case "triton.language.pointer_type":
+		return obj.k == kDType && obj.block == nil && obj.dt.IsPtr()
+	case "triton.language.block_type":
+		return obj.k == kDType && obj.block != nil
+	case "triton.language.constexpr":
+		switch obj.k {
+		case kInt, kFloat, kBool, kStr, kNone:
+			return true
+		}
+		return false
+	case "triton.language.tuple":
+		return obj.k == kTuple
+	}
+	return isDesc
 }
