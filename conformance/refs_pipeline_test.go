@@ -42,8 +42,10 @@ func refPipelineSM80(in tensors, num map[string]float64) tensors {
 }
 
 // sm80Cases are the files TestGPUSM80 runs as sm_80 code: the constructs
-// of the sm_80 pipeline and the samples whose K loops it pipelines.
-var sm80Cases = []string{"pipeline_sm80", "pipeline_sm80_bf16", "sample/matmul_grouped", "sample/matmul_tutorial03"}
+// of the sm_80 pipelines (mmapipe.go, and mmamulti.go for loops of several
+// dots) and the samples and constructs whose loops they pipeline.
+var sm80Cases = []string{"pipeline_sm80", "pipeline_sm80_bf16", "sample/matmul_grouped", "sample/matmul_tutorial03",
+	"attn_sm80", "attn_sm80_bf16", "attention_fwd", "attention_fwd_causal", "sample/attention_fwd"}
 
 // TestGPUSM80 runs the files of sm80Cases with their kernels compiled for
 // sm_80 (PTX the driver compiles for a newer GPU, as tri run --arch sm_80)

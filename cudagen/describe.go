@@ -210,7 +210,7 @@ func (p *plan) describeLoops(e *emitter) []Loop {
 				l.InFlight = e.names[pl.dot.ID]
 			}
 		case mp != nil:
-			l.Pipelined, l.Engine = true, "wgmma"
+			l.Pipelined, l.Engine = true, p.dotEngine()
 			l.Stages, l.Asked, l.Buffers, l.SharedBytes = mp.stages, mp.asked, mp.stages, mp.sharedBytes()
 			seen := map[*ir.Value]bool{}
 			for _, o := range mp.streamed {
@@ -267,9 +267,6 @@ func (p *plan) loopWhy(f *ir.For, dots []*ir.Value) string {
 	}
 	if pl := p.loops[f]; pl != nil {
 		return "its dot did not get the accumulator layout of the pipeline's instruction"
-	}
-	if len(dots) > 1 && !p.wgmma {
-		return fmt.Sprintf("it holds %d dots: loops of several dots are pipelined on wgmma (sm_90a) only", len(dots))
 	}
 	for _, v := range dots {
 		if p.innermostFor(p.defs[v.ID].Block) == f && p.defs[v.ID].Block != f.Body {

@@ -46,8 +46,9 @@ func TestDescribeHolders(t *testing.T) {
 
 // TestDescribeLoops checks the loop records: the grouped matmul's K loop
 // pipelined on mma.sync for sm_80 and on wgmma for sm_90a, both operands
-// streamed; attention's two-dot loop unpipelined on sm_80 with the reason,
-// and pipelined on sm_90a with p in registers.
+// streamed; attention's two-dot loop pipelined on mma.sync for sm_80 and
+// on wgmma for sm_90a, p in registers; the decode sample's unpipelined on
+// sm_80, with the reason.
 func TestDescribeLoops(t *testing.T) {
 	d := describe(t, "../samples/matmul_grouped.tri", groupedLaunch, groupedLets, "sm_80")
 	require.Len(t, d.Loops, 1)
@@ -69,23 +70,30 @@ func TestDescribeLoops(t *testing.T) {
 	assert.Equal(t, "wgmma", d.Loops[0].Engine)
 	assert.Contains(t, d.Loops[0].Dots[0].Words, "wgmma")
 
-	d = describe(t, "../samples/attention_fwd.tri", "", nil, "sm_80")
+	// The decode sample's two-dot loop has 16 query rows for 4 warps, no
+	// mma.sync tile a warp: not pipelined, and the record says why.
+	d = describe(t, "../samples/attention_decode.tri", "", nil, "sm_80")
 	require.NotEmpty(t, d.Loops)
 	for _, l := range d.Loops {
 		assert.False(t, l.Pipelined)
-		assert.Equal(t, "it holds 2 dots: loops of several dots are pipelined on wgmma (sm_90a) only", l.Why)
+		assert.Contains(t, l.Why, "(16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64, N and K of 16")
 		assert.Len(t, l.Dots, 2)
 	}
-	d = describe(t, "../samples/attention_fwd.tri", "", nil, "sm_90a")
-	require.NotEmpty(t, d.Loops)
-	for _, l := range d.Loops {
-		require.True(t, l.Pipelined, l.Why)
-		forms := map[string]bool{}
-		for _, o := range l.Operands {
-			forms[o.Form] = true
+	for _, arch := range []string{"sm_80", "sm_90a"} {
+		engine := map[string]string{"sm_80": "mma.sync", "sm_90a": "wgmma"}[arch]
+		d = describe(t, "../samples/attention_fwd.tri", "", nil, arch)
+		require.NotEmpty(t, d.Loops)
+		for _, l := range d.Loops {
+			require.True(t, l.Pipelined, l.Why)
+			assert.Equal(t, engine, l.Engine)
+			assert.Contains(t, l.Dots[0].Words, engine)
+			forms := map[string]bool{}
+			for _, o := range l.Operands {
+				forms[o.Form] = true
+			}
+			assert.True(t, forms["in registers"], "%+v", l.Operands)
+			assert.True(t, forms["streamed"], "%+v", l.Operands)
 		}
-		assert.True(t, forms["in registers"], "%+v", l.Operands)
-		assert.True(t, forms["streamed"], "%+v", l.Operands)
 	}
 }
 

@@ -161,7 +161,7 @@ func (e *emitter) dot(v *ir.Value) {
 	} else {
 		e.w.line("// tl.dot %s x %s on the CUDA cores: operands staged in shared memory, FMAs along K = %d.", at, b.Type, k)
 	}
-	if why := e.unpiped[v.ID]; why != "" {
+	if why := e.notPipelined(v); why != "" {
 		e.w.line("// Its loop is not software-pipelined: %s.", why)
 	}
 	e.useShared(total)

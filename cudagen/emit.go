@@ -362,7 +362,7 @@ func (e *emitter) kernel() {
 		// The same as __launch_bounds__(threads, blocks), which the clang
 		// prelude's one-argument macro cannot take.
 		if len(e.mloops) > 0 {
-			e.w.line("// Ask for %d programs per SM (at most %d registers a thread): one's softmax runs while another's wgmmas do.", b, 65536/(b*32*e.numWarps))
+			e.w.line("// Ask for %d programs per SM (at most %d registers a thread): one's softmax runs while another's %s do.", b, 65536/(b*32*e.numWarps), e.tensorOps())
 		} else {
 			e.w.line("// Each thread holds many elements: ask for %d programs per SM so loads stay in flight (at most %d registers a thread).", b, 65536/(b*32*e.numWarps))
 		}

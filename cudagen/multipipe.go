@@ -284,7 +284,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		return p.refuse(s, fmt.Sprintf("its loop runs at num_stages=%d", stages))
 	case s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0:
 		return p.refuse(s, "its loop's step is not a positive constant")
-	case p.numWarps%4 != 0:
+	case p.wgmma && p.numWarps%4 != 0:
 		return p.refuse(s, fmt.Sprintf("num_warps=%d is not whole warpgroups", p.numWarps))
 	}
 	body := s.Body.Stmts
@@ -339,7 +339,11 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			m = wd.m
 		}
 		es := a.Type.Kind.Bytes()
-		if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
+		if !p.wgmma {
+			if why := p.mmaMultiWhy(wd); why != "" {
+				return p.refuse(s, why)
+			}
+		} else if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
 			return p.refuse(s, fmt.Sprintf("the dot at line %d (%dx%dx%d) has no wgmma shape here", d.Pos.Line, wd.m, wd.n, wd.k))
 		}
 		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.
@@ -366,12 +370,12 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
 		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) || fp8 && !kMajor {
 			// wgmma reads 8-bit operands K-major only.
-			return p.refuse(s, fmt.Sprintf("b of the dot at line %d lies in no shared-memory form wgmma reads", d.Pos.Line))
+			return p.refuse(s, fmt.Sprintf("b of the dot at line %d lies in no shared-memory form %s reads", d.Pos.Line, p.dotEngine()))
 		}
 		skip[bLoad.ID] = true
 		// a: streamed, invariant, or in registers.
 		wd.a.src = a
-		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: true}
+		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: p.wgmma}
 		switch {
 		case !kRows && (!inBody[a.ID] || streamable(a) || fp8):
 			return p.refuse(s, fmt.Sprintf("a of the dot at line %d has rows of %d bytes, which no swizzle mode reads", d.Pos.Line, wd.k*es))
@@ -524,6 +528,9 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		return nil
 	}
 	most, asked := maxDynamicShared, stages
+	if !p.wgmma {
+		most = sharedPerProgram(p.arch)
+	}
 	if mp.tmaOperands() > 0 {
 		// The stages' mbarriers are static shared memory besides them.
 		most -= 8 * maxTMABuffers
@@ -561,7 +568,7 @@ func (p *plan) refuse(s *ir.For, why string) *multiPipe {
 // the iteration then follow the last dot's issue, after a barrier that
 // every warpgroup reaches once its wgmmas of the last iteration are done.
 func (p *plan) deferLast(mp *multiPipe, body []ir.Stmt) *wgDot {
-	if len(mp.dots) < 2 {
+	if len(mp.dots) < 2 || !p.wgmma { // mma.sync is synchronous
 		return nil
 	}
 	last, first := mp.dots[len(mp.dots)-1], mp.dots[0]
@@ -792,6 +799,10 @@ func writesMemory(st ir.Stmt) bool {
 
 // multiPipedFor writes loop s as the multi-dot pipeline mp.
 func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
+	if !e.wgmma {
+		e.mmaMultiPipedFor(s, mp)
+		return
+	}
 	e.helpers.add("mma", mmaHelpers)
 	e.helpers.add("wgmma", wgmmaHelpers)
 	for _, wd := range mp.dots {
@@ -1094,6 +1105,10 @@ func (wd *wgDot) instrK() int { return 32 / wd.a.src.Type.Kind.Bytes() }
 // the accumulator operand (or from nothing), every wgmma of it is issued
 // and waited for, and the result is read out of wgmma's registers.
 func (e *emitter) wgmmaDot(wd *wgDot) {
+	if !e.wgmma {
+		e.mmaMultiDot(wd)
+		return
+	}
 	v := wd.dot
 	d := e.layoutOf(v)
 	blocks := wd.m / (16 * e.numWarps)
@@ -1273,6 +1288,9 @@ const maxSharedPerSM = 233472
 // attention forward runs (126 registers: two programs of 8 warps, or four
 // of 4 warps, per SM).
 func (e *emitter) multiPipeBlocks() int {
+	if !e.wgmma {
+		return e.mmaMultiBlocks()
+	}
 	threads := 32 * e.numWarps
 	blocks := 512 / threads
 	for _, mp := range e.mloops {

@@ -123,8 +123,8 @@ func wgmmaBlocked(numWarps int) Blocked {
 }
 
 // findPipelines records the loops whose dot can be pipelined, by dot and
-// by loop: onto wgmma on sm_90a, onto mma.sync elsewhere (mmapipe.go).
-// Only sm_90a pipelines loops of several dots.
+// by loop: onto wgmma on sm_90a, onto mma.sync elsewhere (mmapipe.go,
+// and mmamulti.go for loops of several dots).
 func (p *plan) findPipelines() {
 	p.pipes = map[int]*pipeline{}
 	p.loops = map[*ir.For]*pipeline{}
@@ -139,8 +139,6 @@ func (p *plan) findPipelines() {
 				if pl := p.pipelineOf(s); pl != nil {
 					p.pipes[pl.dot.ID] = pl
 					p.loops[s] = pl
-				} else if !p.wgmma {
-					walk(s.Body)
 				} else if mp := p.multiPipeOf(s); mp != nil {
 					p.mloops[s] = mp
 					for _, wd := range mp.dots {

@@ -105,6 +105,8 @@ func (p *plan) dotWords(v *ir.Value) string {
 		if pl.inFlight() {
 			b.WriteString(", one wgmma kept in flight")
 		}
+	} else if wd := p.wgDots[v.ID]; wd != nil && !p.wgmma {
+		fmt.Fprintf(&b, "dot on the tensor cores (mma.sync m16n8k16, ldmatrix; a %s), in a loop pipelined with %d dot(s)", map[operandForm]string{streamed: "streamed", invariant: "stored once, its fragments in registers", inRegisters: "from registers"}[wd.a.form], len(p.mloopOf(wd).dots))
 	} else if wd := p.wgDots[v.ID]; wd != nil && wd.alone {
 		fmt.Fprintf(&b, "dot on the tensor cores (wgmma m64n%dk16, a %s), not pipelined: %s", wd.n, map[operandForm]string{staged: "stored to shared memory", hoisted: "stored before the loop", inRegisters: "from registers"}[wd.a.form], p.aloneWhy(wd))
 	} else if wd := p.wgDots[v.ID]; wd != nil {
@@ -115,7 +117,7 @@ func (p *plan) dotWords(v *ir.Value) string {
 	} else {
 		b.WriteString("dot on the CUDA cores (FMA), operands staged in shared memory")
 	}
-	if why := p.unpiped[v.ID]; why != "" {
+	if why := p.notPipelined(v); why != "" {
 		fmt.Fprintf(&b, "; its loop is not software-pipelined: %s", why)
 	}
 	return b.String()

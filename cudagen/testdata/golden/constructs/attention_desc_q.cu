@@ -3,20 +3,20 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: desc_q_base (tri_half*), desc_q_shape0 (int), desc_q_shape1 (int), desc_q_stride0 (long long), desc_k_base (tri_half*), desc_k_shape0 (int), desc_k_shape1 (int), desc_k_stride0 (long long), desc_v_base (tri_half*), desc_v_shape0 (int), desc_v_shape1 (int), desc_v_stride0 (long long), O (tri_half*), M (float*), sm_scale (float), N_CTX (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [128] tiles: 16 elements per thread, replicated
-//   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 32 elements per thread, replicated
+//   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
 //   #L4 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 8 elements per thread, replicated
 //   #L6 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 8 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 8 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
-//   #L9 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
+//   #L9 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L10 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [128, 64] tiles: 64 elements per thread
-//   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
-//   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
-//   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 128] tiles: 16 elements per thread, replicated
+//   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
+//   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
+//   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 32 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -62,16 +62,22 @@ TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;"
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 // Butterfly shuffles across the lanes of a warp (shfl.sync.bfly), for every register type.
 TRI_DEV unsigned int tri_shfl_xor_b32(unsigned int v, int m) {
@@ -92,6 +98,17 @@ TRI_DEV unsigned short tri_shfl_xor(unsigned short v, int m) { return (unsigned 
 TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri_shfl_xor_b32((unsigned int)(unsigned char)v, m); }
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
+// Two fp32 values rounded to fp16 in one register (lo in the low half): an A fragment register.
+TRI_DEV unsigned int tri_pack2_f16(float lo, float hi) { unsigned int r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }
+// cp.async of n bytes (n at most the copy's size; the rest of it zero-filled).
+TRI_DEV long long tri_clamp_ll(long long x, long long lo, long long hi) { return x < lo ? lo : x > hi ? hi : x; }
+TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
+}
+// Vector stores to a shared address.
+TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
+}
 // Transposes of 32-bit words among the lanes of a group of 2 or 4 (lane % 2 or % 4): afterwards
 // lane l's word j is what lane j's word l was. A step trades, between the lanes that differ in lane
 // bit m, the words whose indices differ in that bit: each lane sends the one the other lane keeps
@@ -106,29 +123,27 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
-// Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_desc_q_kernel(tri_half* desc_q_base, int desc_q_shape0, int desc_q_shape1, long long desc_q_stride0, tri_half* desc_k_base, int desc_k_shape0, int desc_k_shape1, long long desc_k_stride0, tri_half* desc_v_base, int desc_v_shape0, int desc_v_shape1, long long desc_v_stride0, tri_half* O, float* M, float sm_scale, int N_CTX) {
-  // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[32768];
+extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(tri_half* desc_q_base, int desc_q_shape0, int desc_q_shape1, long long desc_q_stride0, tri_half* desc_k_base, int desc_k_shape0, int desc_k_shape1, long long desc_k_stride0, tri_half* desc_v_base, int desc_v_shape0, int desc_v_shape1, long long desc_v_stride0, tri_half* O, float* M, float sm_scale, int N_CTX) {
+  // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
+  // more than a kernel may declare statically: the launch passes its size.
+  // Dynamic shared memory: 114688 bytes
+  extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
-  int L0_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
-  bool L0_owner = lane_id % 4 == 0 && warp_id % 2 == 0;  // #L0 is replicated: only this thread's copy is stored
-  int L1_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L1 tiles
-  int L2_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L2 tiles
+  int L0_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
+  bool L0_owner = lane_id % 4 == 0;  // #L0 is replicated: only this thread's copy is stored
+  int L1_base = (lane_id % 4) * 2;  // index of this thread's first element in #L1 tiles
+  int L2_base = (lane_id % 4) * 2;  // index of this thread's first element in #L2 tiles
   int L4_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L4 tiles
   int L6_base = (lane_id % 16) * 8;  // index of this thread's first element in #L6 tiles
   int L8_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L8 tiles
   int L8_base1 = (lane_id % 16) * 8;  // coordinate along axis 1 of this thread's first element in #L8 tiles
-  int L9_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L9 tiles
-  int L9_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L9 tiles
-  int L10_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L10 tiles
-  int L10_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L10 tiles
   float acc[64];
-  float l_i[4];
-  float m_i[4];
+  float l_i[2];
+  float m_i[2];
   float acc_1[64];
-  float l_i_1[4];
-  float m_i_1[4];
+  float l_i_1[2];
+  float m_i_1[2];
   // ../conformance/constructs/attention_desc_q.tri:30: def attn_desc_q_kernel(desc_q, desc_k, desc_v, O, M, sm_scale, N_CTX,
   long long desc_q_shape0_1 = (long long)(desc_q_shape0);
   long long desc_q_shape1_1 = (long long)(desc_q_shape1);
@@ -144,28 +159,28 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_desc_q_ke
   int offset_y = off_hz * N_CTX;
   // ../conformance/constructs/attention_desc_q.tri:36: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t32 = start_m * 64;
-  int t33[4];
+  int t33[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t33[e] = L0_base + e * 16;
-  int offs_m[4];
+  for (int e = 0; e < 2; ++e) t33[e] = L0_base + e * 32;
+  int offs_m[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) offs_m[e] = t32 + t33[e];
+  for (int e = 0; e < 2; ++e) offs_m[e] = t32 + t33[e];
   // ../conformance/constructs/attention_desc_q.tri:37: offs_n = tl.arange(0, BLOCK_N)
-  int offs_n[8];
+  int offs_n[16];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) offs_n[e] = L1_base + (e / 2) * 16 + e % 2;
+  for (int e = 0; e < 16; ++e) offs_n[e] = L1_base + (e / 2) * 8 + e % 2;
   // ../conformance/constructs/attention_desc_q.tri:38: offs_d = tl.arange(0, HEAD_DIM)
-  int offs_d[16];
+  int offs_d[32];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) offs_d[e] = L2_base + (e / 2) * 16 + e % 2;
+  for (int e = 0; e < 32; ++e) offs_d[e] = L2_base + (e / 2) * 8 + e % 2;
   // ../conformance/constructs/attention_desc_q.tri:39: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
-  float m_i_2[4];
+  float m_i_2[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
+  for (int e = 0; e < 2; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
   // ../conformance/constructs/attention_desc_q.tri:40: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
-  float l_i_2[4];
+  float l_i_2[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) l_i_2[e] = 0.0f + 1.0f;
+  for (int e = 0; e < 2; ++e) l_i_2[e] = 0.0f + 1.0f;
   // ../conformance/constructs/attention_desc_q.tri:42: qk_scale = sm_scale * 1.44269504
   float qk_scale = sm_scale * 1.442695f;
   // ../conformance/constructs/attention_desc_q.tri:43: q = desc_q.load([offset_y + start_m * BLOCK_M, 0])
@@ -231,305 +246,218 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_desc_q_ke
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
   #pragma unroll
-  for (int e = 0; e < 4; ++e) l_i[e] = l_i_2[e];
+  for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) m_i[e] = m_i_2[e];
-  // ../conformance/constructs/attention_desc_q.tri:48: k = desc_k.load([offset_y + start_n, 0]).T
-  int t105[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t105[e] = L4_base + e * 8;
-  long long t105_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t105_i64[e] = (long long)(t105[e]);
-  int t118[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t118[e] = L6_base + e;
-  long long t118_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t118_i64[e] = (long long)(t118[e]);
-  long long desc_k_idx1[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) desc_k_idx1[e] = 0LL + t118_i64[e];
-  long long t124[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t124[e] = desc_k_idx1[e] * 1LL;
-  bool t130[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t130[e] = desc_k_idx1[e] >= 0LL;
-  bool t132[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t132[e] = desc_k_idx1[e] < desc_k_shape1_1;
-  bool t133[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t133[e] = (t130[e] & t132[e]) != 0;
-  // ../conformance/constructs/attention_desc_q.tri:55: v = desc_v.load([offset_y + start_n, 0])
-  int t165[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t165[e] = L4_base + e * 8;
-  long long t165_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t165_i64[e] = (long long)(t165[e]);
-  int t178[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t178[e] = L6_base + e;
-  long long t178_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t178_i64[e] = (long long)(t178[e]);
-  long long desc_v_idx1[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) desc_v_idx1[e] = 0LL + t178_i64[e];
-  long long t184[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t184[e] = desc_v_idx1[e] * 1LL;
-  bool t190[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t190[e] = desc_v_idx1[e] >= 0LL;
-  bool t192[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t192[e] = desc_v_idx1[e] < desc_v_shape1_1;
-  bool t193[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t193[e] = (t190[e] & t192[e]) != 0;
-  // ../conformance/constructs/attention_desc_q.tri:47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
-  for (int start_n = 0; start_n < t95; start_n += 64) {
-    // ../conformance/constructs/attention_desc_q.tri:48: k = desc_k.load([offset_y + start_n, 0]).T
-    int t102 = offset_y + start_n;
-    long long t102_i64 = (long long)(t102);
-    long long desc_k_idx0[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) desc_k_idx0[e] = t102_i64 + t105_i64[e];
-    long long t111[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t111[e] = desc_k_idx0[e] * desc_k_stride0;
-    bool t114[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t114[e] = desc_k_idx0[e] >= 0LL;
-    bool t116[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t116[e] = desc_k_idx0[e] < desc_k_shape0_1;
-    bool t117[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t117[e] = (t114[e] & t116[e]) != 0;
-    long long desc_k_offs[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_k_offs[e] = t111[e / 8 % 8] + t124[e % 8];
-    bool desc_k_mask[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_k_mask[e] = (t117[e / 8 % 8] & t133[e % 8]) != 0;
-    tri_half* desc_k_ptrs[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_k_ptrs[e] = desc_k_base + desc_k_offs[e];
-    tri_half desc_k_ptrs_val[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_k_ptrs_val[e] = desc_k_mask[e] ? *desc_k_ptrs[e] : ((tri_half)0x0000);
-    // Layout conversion #L8 -> #L10 through shared memory.
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L8_base0 + (e / 8) * 8) * 128 + L8_base1 + e % 8] = desc_k_ptrs_val[e];
-    __syncthreads();
-    tri_half k[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) k[e] = reinterpret_cast<tri_half*>(tri_smem)[(L10_base1 + (e % 2) * 32) * 128 + L10_base0 + (e / 2) * 4];
-    __syncthreads();
-    // ../conformance/constructs/attention_desc_q.tri:49: qk = tl.dot(q, k) * qk_scale
-    // tl.dot fp16[64,128] x fp16[128,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 128.
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L8_base0 + (e / 8) * 8) * 128 + L8_base1 + e % 8] = q[e];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem + 16384)[(L10_base0 + (e / 2) * 4) * 64 + L10_base1 + (e % 2) * 32] = k[e];
-    __syncthreads();
-    float t145[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) t145[e] = 0.0f;
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 128 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-      #pragma unroll
-      for (int tri_k = 0; tri_k < 128; tri_k += 16) {
+  for (int e = 0; e < 2; ++e) m_i[e] = m_i_2[e];
+  // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
+  // with cp.async, 2 iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in
+  // 16-byte chunks; the rest of the body runs in its own iteration.
+  {
+    const unsigned int tri_inv = tri_smem_addr(tri_smem);  // the operands stored once, 1024-byte aligned
+    const unsigned int tri_stage0 = tri_inv + 16384u;  // shared address of stage 0
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 64;
+      if (tri_ahead < t95) {
+        // ../conformance/constructs/attention_desc_q.tri:48: k = desc_k.load([offset_y + start_n, 0]).T
+        int t102 = offset_y + tri_ahead;
+        long long t102_i64 = (long long)(t102);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
-        for (int tri_i = 0; tri_i < 2; ++tri_i) {
-          unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 32768 + 0 + (L8_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) * 2 % 128, 7), desc_k_base + (t102_i64 + (long long)(L8_base0 + (e / 8) * 8)) * desc_k_stride0 + (0LL + (long long)(L8_base1 + e % 8)), (t102_i64 + (long long)(L8_base0 + (e / 8) * 8)) >= 0 && (t102_i64 + (long long)(L8_base0 + (e / 8) * 8)) < desc_k_shape0_1 && (0LL + (long long)(L8_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(desc_k_shape1_1 - (0LL + (long long)(L8_base1 + e % 8)), 0, 8) * 2 : 0);
+        // ../conformance/constructs/attention_desc_q.tri:55: v = desc_v.load([offset_y + start_n, 0])
+        int t162 = offset_y + tri_ahead;
+        long long t162_i64 = (long long)(t162);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 32768 + 16384 + (L8_base1 + e % 8) / 64 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), desc_v_base + (t162_i64 + (long long)(L8_base0 + (e / 8) * 8)) * desc_v_stride0 + (0LL + (long long)(L8_base1 + e % 8)), (t162_i64 + (long long)(L8_base0 + (e / 8) * 8)) >= 0 && (t162_i64 + (long long)(L8_base0 + (e / 8) * 8)) < desc_v_shape0_1 && (0LL + (long long)(L8_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(desc_v_shape1_1 - (0LL + (long long)(L8_base1 + e % 8)), 0, 8) * 2 : 0);
+      }
+      tri_cp_async_commit();
+    }
+    // q, a of the tl.dot at line 49, is the same in every iteration: stored once
+    #pragma unroll
+    for (int e = 0; e < 64; e += 8) tri_st_shared_b128(tri_inv + 0 + (L8_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) * 2 % 128, 7), {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16, (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16, (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16});
+    __syncthreads();  // the operands stored once are in place for every warp
+    // The A fragments of q for the tl.dot at line 49 stay in registers for the whole loop.
+    unsigned int tri_a0[32];
+    {
+      const unsigned int tri_la = ((warp_id % 4) * 8 + lane_id % 8 + lane_id / 8 % 2 * 32) * 128 + lane_id / 16 * 16;
+      const unsigned int tri_xa = (tri_la >> 7 & 7) << 4;
+      #pragma unroll
+      for (int tri_kk = 0; tri_kk < 128; tri_kk += 16) {
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_inv + tri_kk * 2 / 128 * 8192 + ((tri_la + tri_kk * 2 % 128) ^ tri_xa) + tri_i * 8192);
+      }
+    }
+    const unsigned int tri_lb0 = (lane_id % 8 + lane_id / 16 * 8) * 128 + lane_id / 8 % 2 * 16;
+    const unsigned int tri_xb0 = (tri_lb0 >> 7 & 7) << 4;
+    const unsigned int tri_lb1 = lane_id % 16 * 128 + lane_id / 16 * 16;
+    const unsigned int tri_xb1 = (tri_lb1 >> 7 & 7) << 4;
+    int tri_read = 0, tri_write = 2;  // the stages the dots read and the copies fill
+    for (int start_n = 0; start_n < t95; start_n += 64) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      const unsigned int tri_stage = tri_stage0 + tri_read * 32768;
+      int tri_ahead = start_n + 2 * 64;
+      if (tri_ahead < t95) {
+        // ../conformance/constructs/attention_desc_q.tri:48: k = desc_k.load([offset_y + start_n, 0]).T
+        int t102 = offset_y + tri_ahead;
+        long long t102_i64 = (long long)(t102);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 32768 + 0 + (L8_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) * 2 % 128, 7), desc_k_base + (t102_i64 + (long long)(L8_base0 + (e / 8) * 8)) * desc_k_stride0 + (0LL + (long long)(L8_base1 + e % 8)), (t102_i64 + (long long)(L8_base0 + (e / 8) * 8)) >= 0 && (t102_i64 + (long long)(L8_base0 + (e / 8) * 8)) < desc_k_shape0_1 && (0LL + (long long)(L8_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(desc_k_shape1_1 - (0LL + (long long)(L8_base1 + e % 8)), 0, 8) * 2 : 0);
+        // ../conformance/constructs/attention_desc_q.tri:55: v = desc_v.load([offset_y + start_n, 0])
+        int t162 = offset_y + tri_ahead;
+        long long t162_i64 = (long long)(t162);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 32768 + 16384 + (L8_base1 + e % 8) / 64 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), desc_v_base + (t162_i64 + (long long)(L8_base0 + (e / 8) * 8)) * desc_v_stride0 + (0LL + (long long)(L8_base1 + e % 8)), (t162_i64 + (long long)(L8_base0 + (e / 8) * 8)) >= 0 && (t162_i64 + (long long)(L8_base0 + (e / 8) * 8)) < desc_v_shape0_1 && (0LL + (long long)(L8_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(desc_v_shape1_1 - (0LL + (long long)(L8_base1 + e % 8)), 0, 8) * 2 : 0);
+      }
+      tri_cp_async_commit();
+      // ../conformance/constructs/attention_desc_q.tri:49: qk = tl.dot(q, k) * qk_scale
+      // tl.dot fp16[64,128] x fp16[128,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major, ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
+      float t145[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) t145[e] = 0.0f;
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 128; tri_kk += 16) {
+          const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
+          unsigned int tri_bf[16];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-            tri_mma_f16(t145[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], t145[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], t145[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], t145[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_stage + tri_kk * 2 / 128 * 8192 + ((tri_lb0 + tri_kk * 2 % 128) ^ tri_xb0) + tri_j * 2048);
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 8; ++tri_j) {
+              float& tri_c0 = t145[(2 * tri_i + 0) * 16 + tri_j * 2 + 0];
+              float& tri_c1 = t145[(2 * tri_i + 0) * 16 + tri_j * 2 + 1];
+              float& tri_c2 = t145[(2 * tri_i + 1) * 16 + tri_j * 2 + 0];
+              float& tri_c3 = t145[(2 * tri_i + 1) * 16 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
           }
         }
       }
-    }
-    __syncthreads();
-    float qk[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) qk[e] = t145[e] * qk_scale;
-    // ../conformance/constructs/attention_desc_q.tri:50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
-    float qk_max[4];
-    // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = qk[(tri_o % 4) * 8];
+      float qk[32];
       #pragma unroll
-      for (int tri_t = 1; tri_t < 8; ++tri_t) {
-        float tri_x0_in = qk[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
+      for (int e = 0; e < 32; ++e) qk[e] = t145[e] * qk_scale;
+      // ../conformance/constructs/attention_desc_q.tri:50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      float qk_max[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
-      for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-        float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
-      if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2 + warp_id % 2] = tri_acc0; }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2];
-      #pragma unroll
-      for (int tri_w = 1; tri_w < 2; ++tri_w) {
-        float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2 + tri_w];
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
-      qk_max[tri_o] = tri_acc0;
-    }
-    __syncthreads();
-    float m_ij[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_max[e]);
-    // ../conformance/constructs/attention_desc_q.tri:51: p = tl.math.exp2(qk - m_ij[:, None])
-    float t152[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) t152[e] = qk[e] - m_ij[(e / 8 % 4) % 4];
-    float p[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(t152[e]);
-    // ../conformance/constructs/attention_desc_q.tri:52: alpha = tl.math.exp2(m_i - m_ij)
-    float t154[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) t154[e] = m_i[e] - m_ij[e];
-    float alpha[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) alpha[e] = tri_exp2_f32(t154[e]);
-    // ../conformance/constructs/attention_desc_q.tri:53: l_i = l_i * alpha + tl.sum(p, 1)
-    float t156[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) t156[e] = l_i[e] * alpha[e];
-    float p_sum[4];
-    // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = p[(tri_o % 4) * 8];
-      #pragma unroll
-      for (int tri_t = 1; tri_t < 8; ++tri_t) {
-        float tri_x0_in = p[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
-      #pragma unroll
-      for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-        float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
-      if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2 + warp_id % 2] = tri_acc0; }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2];
-      #pragma unroll
-      for (int tri_w = 1; tri_w < 2; ++tri_w) {
-        float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2 + tri_w];
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
-      p_sum[tri_o] = tri_acc0;
-    }
-    __syncthreads();
-    float l_i_3[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i_3[e] = t156[e] + p_sum[e];
-    // ../conformance/constructs/attention_desc_q.tri:54: acc = acc * alpha[:, None]
-    float acc_2[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) acc_2[e] = acc[e] * alpha[(e / 16 % 4) % 4];
-    // ../conformance/constructs/attention_desc_q.tri:55: v = desc_v.load([offset_y + start_n, 0])
-    int t162 = offset_y + start_n;
-    long long t162_i64 = (long long)(t162);
-    long long desc_v_idx0[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) desc_v_idx0[e] = t162_i64 + t165_i64[e];
-    long long t171[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t171[e] = desc_v_idx0[e] * desc_v_stride0;
-    bool t174[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t174[e] = desc_v_idx0[e] >= 0LL;
-    bool t176[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t176[e] = desc_v_idx0[e] < desc_v_shape0_1;
-    bool t177[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t177[e] = (t174[e] & t176[e]) != 0;
-    long long desc_v_offs[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_v_offs[e] = t171[e / 8 % 8] + t184[e % 8];
-    bool desc_v_mask[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_v_mask[e] = (t177[e / 8 % 8] & t193[e % 8]) != 0;
-    tri_half* desc_v_ptrs[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_v_ptrs[e] = desc_v_base + desc_v_offs[e];
-    tri_half v[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) v[e] = desc_v_mask[e] ? *desc_v_ptrs[e] : ((tri_half)0x0000);
-    // ../conformance/constructs/attention_desc_q.tri:56: acc = tl.dot(p.to(tl.float16), v, acc)
-    tri_half p_fp16[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) p_fp16[e] = tri_f2h(p[e]);
-    // tl.dot fp16[64,64] x fp16[64,128] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L9_base0 + (e / 8) * 16) * 64 + L9_base1 + (e / 2 % 4) * 16 + e % 2] = p_fp16[e];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem + 8192)[(L8_base0 + (e / 8) * 8) * 128 + L8_base1 + e % 8] = v[e];
-    __syncthreads();
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) acc[e] = acc_2[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 64 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 8192) + (lane_id % 16) * 128 + (warp_id % 2) * 8;
-      #pragma unroll
-      for (int tri_k = 0; tri_k < 64; tri_k += 16) {
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = qk[(tri_o % 2) * 16];
         #pragma unroll
-        for (int tri_i = 0; tri_i < 2; ++tri_i) {
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = qk[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        qk_max[tri_o] = tri_acc0;
+      }
+      float m_ij[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_max[e]);
+      // ../conformance/constructs/attention_desc_q.tri:51: p = tl.math.exp2(qk - m_ij[:, None])
+      float t152[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) t152[e] = qk[e] - m_ij[(e / 16 % 2) % 2];
+      float p[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(t152[e]);
+      // ../conformance/constructs/attention_desc_q.tri:52: alpha = tl.math.exp2(m_i - m_ij)
+      float t154[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t154[e] = m_i[e] - m_ij[e];
+      float alpha[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t154[e]);
+      // ../conformance/constructs/attention_desc_q.tri:53: l_i = l_i * alpha + tl.sum(p, 1)
+      float t156[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t156[e] = l_i[e] * alpha[e];
+      float p_sum[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = p[(tri_o % 2) * 16];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = p[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        p_sum[tri_o] = tri_acc0;
+      }
+      float l_i_3[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i_3[e] = t156[e] + p_sum[e];
+      // ../conformance/constructs/attention_desc_q.tri:54: acc = acc * alpha[:, None]
+      float acc_2[64];
+      #pragma unroll
+      for (int e = 0; e < 64; ++e) acc_2[e] = acc[e] * alpha[(e / 32 % 2) % 2];
+      // ../conformance/constructs/attention_desc_q.tri:56: acc = tl.dot(p.to(tl.float16), v, acc)
+      // tl.dot fp16[64,64] x fp16[64,128] on mma.sync m16n8k16: a from registers, b from the stage (MN-major, ldmatrix.x4.trans); each warp owns 1 x 16 m16n8 tile(s).
+      #pragma unroll
+      for (int e = 0; e < 64; ++e) acc[e] = acc_2[e];
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
           unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 2048 + tri_k);
           #pragma unroll
-          for (int tri_j = 0; tri_j < 8; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 128 + tri_j * 16);
-            tri_mma_f16(acc[(2 * tri_i + 0) * 16 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 16 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 16 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 16 + tri_j * 2 + 1], tri_af, tri_bf);
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            const int tri_r = 2 * tri_i * 16 + tri_kk / 8 * 2;  // row g, columns tri_kk + 2t of tile tri_i
+            tri_af[4 * tri_i + 0] = tri_pack2_f16(p[(tri_r)], p[(tri_r + 1)]);
+            tri_af[4 * tri_i + 1] = tri_pack2_f16(p[(tri_r + 16)], p[(tri_r + 17)]);
+            tri_af[4 * tri_i + 2] = tri_pack2_f16(p[(tri_r + 2)], p[(tri_r + 3)]);
+            tri_af[4 * tri_i + 3] = tri_pack2_f16(p[(tri_r + 18)], p[(tri_r + 19)]);
+          }
+          unsigned int tri_bf[32];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 8; ++tri_j) tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_stage + 16384 + tri_j * 16 / 64 * 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1));
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 16; ++tri_j) {
+              float& tri_c0 = acc[(2 * tri_i + 0) * 32 + tri_j * 2 + 0];
+              float& tri_c1 = acc[(2 * tri_i + 0) * 32 + tri_j * 2 + 1];
+              float& tri_c2 = acc[(2 * tri_i + 1) * 32 + tri_j * 2 + 0];
+              float& tri_c3 = acc[(2 * tri_i + 1) * 32 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
           }
         }
       }
+      // ../conformance/constructs/attention_desc_q.tri:47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i[e] = l_i_3[e];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_i[e] = m_ij[e];
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    __syncthreads();
-    // ../conformance/constructs/attention_desc_q.tri:47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i[e] = l_i_3[e];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i[e] = m_ij[e];
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // ../conformance/constructs/attention_desc_q.tri:47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
   float acc_3[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc_3[e] = acc[e];
-  float l_i_4[4];
+  float l_i_4[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) l_i_4[e] = l_i[e];
-  float m_i_3[4];
+  for (int e = 0; e < 2; ++e) l_i_4[e] = l_i[e];
+  float m_i_3[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) m_i_3[e] = m_i[e];
+  for (int e = 0; e < 2; ++e) m_i_3[e] = m_i[e];
   // ../conformance/constructs/attention_desc_q.tri:59: for start_n in range(start_m * BLOCK_M, (start_m + 1) * BLOCK_M, BLOCK_N):
   int t208 = start_m * 64;
   int t210 = start_m + 1;
@@ -537,350 +465,263 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_desc_q_ke
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc_1[e] = acc_3[e];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) l_i_1[e] = l_i_4[e];
+  for (int e = 0; e < 2; ++e) l_i_1[e] = l_i_4[e];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) m_i_1[e] = m_i_3[e];
-  // ../conformance/constructs/attention_desc_q.tri:61: k = desc_k.load([offset_y + start_n, 0]).T
-  int t223[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t223[e] = L4_base + e * 8;
-  long long t223_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t223_i64[e] = (long long)(t223[e]);
-  int t236[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t236[e] = L6_base + e;
-  long long t236_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t236_i64[e] = (long long)(t236[e]);
-  long long desc_k_idx1_1[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) desc_k_idx1_1[e] = 0LL + t236_i64[e];
-  long long t242[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t242[e] = desc_k_idx1_1[e] * 1LL;
-  bool t248[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t248[e] = desc_k_idx1_1[e] >= 0LL;
-  bool t250[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t250[e] = desc_k_idx1_1[e] < desc_k_shape1_1;
-  bool t251[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t251[e] = (t248[e] & t250[e]) != 0;
-  // ../conformance/constructs/attention_desc_q.tri:70: v = desc_v.load([offset_y + start_n, 0])
-  int t296[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t296[e] = L4_base + e * 8;
-  long long t296_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t296_i64[e] = (long long)(t296[e]);
-  int t309[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t309[e] = L6_base + e;
-  long long t309_i64[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t309_i64[e] = (long long)(t309[e]);
-  long long desc_v_idx1_1[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) desc_v_idx1_1[e] = 0LL + t309_i64[e];
-  long long t315[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t315[e] = desc_v_idx1_1[e] * 1LL;
-  bool t321[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t321[e] = desc_v_idx1_1[e] >= 0LL;
-  bool t323[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t323[e] = desc_v_idx1_1[e] < desc_v_shape1_1;
-  bool t324[8];
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) t324[e] = (t321[e] & t323[e]) != 0;
-  // ../conformance/constructs/attention_desc_q.tri:59: for start_n in range(start_m * BLOCK_M, (start_m + 1) * BLOCK_M, BLOCK_N):
-  for (int start_n_1 = t208; start_n_1 < t212; start_n_1 += 64) {
-    // ../conformance/constructs/attention_desc_q.tri:60: cols = start_n + offs_n
-    int cols[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) cols[e] = start_n_1 + offs_n[e];
-    // ../conformance/constructs/attention_desc_q.tri:61: k = desc_k.load([offset_y + start_n, 0]).T
-    int t220 = offset_y + start_n_1;
-    long long t220_i64 = (long long)(t220);
-    long long desc_k_idx0_1[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) desc_k_idx0_1[e] = t220_i64 + t223_i64[e];
-    long long t229[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t229[e] = desc_k_idx0_1[e] * desc_k_stride0;
-    bool t232[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t232[e] = desc_k_idx0_1[e] >= 0LL;
-    bool t234[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t234[e] = desc_k_idx0_1[e] < desc_k_shape0_1;
-    bool t235[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t235[e] = (t232[e] & t234[e]) != 0;
-    long long desc_k_offs_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_k_offs_1[e] = t229[e / 8 % 8] + t242[e % 8];
-    bool desc_k_mask_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_k_mask_1[e] = (t235[e / 8 % 8] & t251[e % 8]) != 0;
-    tri_half* desc_k_ptrs_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_k_ptrs_1[e] = desc_k_base + desc_k_offs_1[e];
-    tri_half desc_k_ptrs_val_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_k_ptrs_val_1[e] = desc_k_mask_1[e] ? *desc_k_ptrs_1[e] : ((tri_half)0x0000);
-    // Layout conversion #L8 -> #L10 through shared memory.
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L8_base0 + (e / 8) * 8) * 128 + L8_base1 + e % 8] = desc_k_ptrs_val_1[e];
-    __syncthreads();
-    tri_half k_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) k_1[e] = reinterpret_cast<tri_half*>(tri_smem)[(L10_base1 + (e % 2) * 32) * 128 + L10_base0 + (e / 2) * 4];
-    __syncthreads();
-    // ../conformance/constructs/attention_desc_q.tri:62: qk = tl.dot(q, k)
-    // tl.dot fp16[64,128] x fp16[128,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 128.
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L8_base0 + (e / 8) * 8) * 128 + L8_base1 + e % 8] = q[e];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem + 16384)[(L10_base0 + (e / 2) * 4) * 64 + L10_base1 + (e % 2) * 32] = k_1[e];
-    __syncthreads();
-    float qk_1[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) qk_1[e] = 0.0f;
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 128 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-      #pragma unroll
-      for (int tri_k = 0; tri_k < 128; tri_k += 16) {
+  for (int e = 0; e < 2; ++e) m_i_1[e] = m_i_3[e];
+  // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
+  // with cp.async, 2 iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in
+  // 16-byte chunks; the rest of the body runs in its own iteration.
+  {
+    const unsigned int tri_inv = tri_smem_addr(tri_smem);  // the operands stored once, 1024-byte aligned
+    const unsigned int tri_stage0 = tri_inv + 16384u;  // shared address of stage 0
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = t208 + tri_s * 64;
+      if (tri_ahead < t212) {
+        // ../conformance/constructs/attention_desc_q.tri:61: k = desc_k.load([offset_y + start_n, 0]).T
+        int t220 = offset_y + tri_ahead;
+        long long t220_i64 = (long long)(t220);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
-        for (int tri_i = 0; tri_i < 2; ++tri_i) {
-          unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 32768 + 0 + (L8_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) * 2 % 128, 7), desc_k_base + (t220_i64 + (long long)(L8_base0 + (e / 8) * 8)) * desc_k_stride0 + (0LL + (long long)(L8_base1 + e % 8)), (t220_i64 + (long long)(L8_base0 + (e / 8) * 8)) >= 0 && (t220_i64 + (long long)(L8_base0 + (e / 8) * 8)) < desc_k_shape0_1 && (0LL + (long long)(L8_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(desc_k_shape1_1 - (0LL + (long long)(L8_base1 + e % 8)), 0, 8) * 2 : 0);
+        // ../conformance/constructs/attention_desc_q.tri:70: v = desc_v.load([offset_y + start_n, 0])
+        int t293 = offset_y + tri_ahead;
+        long long t293_i64 = (long long)(t293);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 32768 + 16384 + (L8_base1 + e % 8) / 64 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), desc_v_base + (t293_i64 + (long long)(L8_base0 + (e / 8) * 8)) * desc_v_stride0 + (0LL + (long long)(L8_base1 + e % 8)), (t293_i64 + (long long)(L8_base0 + (e / 8) * 8)) >= 0 && (t293_i64 + (long long)(L8_base0 + (e / 8) * 8)) < desc_v_shape0_1 && (0LL + (long long)(L8_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(desc_v_shape1_1 - (0LL + (long long)(L8_base1 + e % 8)), 0, 8) * 2 : 0);
+      }
+      tri_cp_async_commit();
+    }
+    // q, a of the tl.dot at line 62, is the same in every iteration: stored once
+    #pragma unroll
+    for (int e = 0; e < 64; e += 8) tri_st_shared_b128(tri_inv + 0 + (L8_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) * 2 % 128, 7), {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16, (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16, (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16});
+    __syncthreads();  // the operands stored once are in place for every warp
+    // The A fragments of q for the tl.dot at line 62 stay in registers for the whole loop.
+    unsigned int tri_a0[32];
+    {
+      const unsigned int tri_la = ((warp_id % 4) * 8 + lane_id % 8 + lane_id / 8 % 2 * 32) * 128 + lane_id / 16 * 16;
+      const unsigned int tri_xa = (tri_la >> 7 & 7) << 4;
+      #pragma unroll
+      for (int tri_kk = 0; tri_kk < 128; tri_kk += 16) {
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_inv + tri_kk * 2 / 128 * 8192 + ((tri_la + tri_kk * 2 % 128) ^ tri_xa) + tri_i * 8192);
+      }
+    }
+    const unsigned int tri_lb0 = (lane_id % 8 + lane_id / 16 * 8) * 128 + lane_id / 8 % 2 * 16;
+    const unsigned int tri_xb0 = (tri_lb0 >> 7 & 7) << 4;
+    const unsigned int tri_lb1 = lane_id % 16 * 128 + lane_id / 16 * 16;
+    const unsigned int tri_xb1 = (tri_lb1 >> 7 & 7) << 4;
+    int tri_read = 0, tri_write = 2;  // the stages the dots read and the copies fill
+    for (int start_n_1 = t208; start_n_1 < t212; start_n_1 += 64) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      const unsigned int tri_stage = tri_stage0 + tri_read * 32768;
+      int tri_ahead = start_n_1 + 2 * 64;
+      if (tri_ahead < t212) {
+        // ../conformance/constructs/attention_desc_q.tri:61: k = desc_k.load([offset_y + start_n, 0]).T
+        int t220 = offset_y + tri_ahead;
+        long long t220_i64 = (long long)(t220);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 32768 + 0 + (L8_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) * 2 % 128, 7), desc_k_base + (t220_i64 + (long long)(L8_base0 + (e / 8) * 8)) * desc_k_stride0 + (0LL + (long long)(L8_base1 + e % 8)), (t220_i64 + (long long)(L8_base0 + (e / 8) * 8)) >= 0 && (t220_i64 + (long long)(L8_base0 + (e / 8) * 8)) < desc_k_shape0_1 && (0LL + (long long)(L8_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(desc_k_shape1_1 - (0LL + (long long)(L8_base1 + e % 8)), 0, 8) * 2 : 0);
+        // ../conformance/constructs/attention_desc_q.tri:70: v = desc_v.load([offset_y + start_n, 0])
+        int t293 = offset_y + tri_ahead;
+        long long t293_i64 = (long long)(t293);
+        // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 32768 + 16384 + (L8_base1 + e % 8) / 64 * 8192 + tri_swizzle((L8_base0 + (e / 8) * 8) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), desc_v_base + (t293_i64 + (long long)(L8_base0 + (e / 8) * 8)) * desc_v_stride0 + (0LL + (long long)(L8_base1 + e % 8)), (t293_i64 + (long long)(L8_base0 + (e / 8) * 8)) >= 0 && (t293_i64 + (long long)(L8_base0 + (e / 8) * 8)) < desc_v_shape0_1 && (0LL + (long long)(L8_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(desc_v_shape1_1 - (0LL + (long long)(L8_base1 + e % 8)), 0, 8) * 2 : 0);
+      }
+      tri_cp_async_commit();
+      // ../conformance/constructs/attention_desc_q.tri:60: cols = start_n + offs_n
+      int cols[16];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) cols[e] = start_n_1 + offs_n[e];
+      // ../conformance/constructs/attention_desc_q.tri:62: qk = tl.dot(q, k)
+      // tl.dot fp16[64,128] x fp16[128,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major, ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
+      float qk_1[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk_1[e] = 0.0f;
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 128; tri_kk += 16) {
+          const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
+          unsigned int tri_bf[16];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-            tri_mma_f16(qk_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], qk_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], qk_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], qk_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_stage + tri_kk * 2 / 128 * 8192 + ((tri_lb0 + tri_kk * 2 % 128) ^ tri_xb0) + tri_j * 2048);
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 8; ++tri_j) {
+              float& tri_c0 = qk_1[(2 * tri_i + 0) * 16 + tri_j * 2 + 0];
+              float& tri_c1 = qk_1[(2 * tri_i + 0) * 16 + tri_j * 2 + 1];
+              float& tri_c2 = qk_1[(2 * tri_i + 1) * 16 + tri_j * 2 + 0];
+              float& tri_c3 = qk_1[(2 * tri_i + 1) * 16 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
           }
         }
       }
-    }
-    __syncthreads();
-    // ../conformance/constructs/attention_desc_q.tri:63: keep = (offs_m[:, None] >= cols[None, :]) & (cols[None, :] < N_CTX)
-    bool t268[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) t268[e] = offs_m[(e / 8 % 4) % 4] >= cols[(e % 2 + (e / 2 % 4) * 2) % 2 + ((e % 2 + (e / 2 % 4) * 2) / 2 % 4) * 2];
-    bool t271[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t271[e] = cols[e % 2 + (e / 2 % 4) * 2] < N_CTX;
-    bool keep[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) keep[e] = (t268[e] & t271[e % 2 + (e / 2 % 4) * 2]) != 0;
-    // ../conformance/constructs/attention_desc_q.tri:64: qk = tl.where(keep, qk * qk_scale, -1.0e6)
-    float t275[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) t275[e] = qk_1[e] * qk_scale;
-    float qk_2[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) qk_2[e] = keep[e] ? t275[e] : (-1e+06f);
-    // ../conformance/constructs/attention_desc_q.tri:65: m_ij = tl.maximum(m_i, tl.max(qk, 1))
-    float qk_2_max[4];
-    // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = qk_2[(tri_o % 4) * 8];
+      // ../conformance/constructs/attention_desc_q.tri:63: keep = (offs_m[:, None] >= cols[None, :]) & (cols[None, :] < N_CTX)
+      bool t268[32];
       #pragma unroll
-      for (int tri_t = 1; tri_t < 8; ++tri_t) {
-        float tri_x0_in = qk_2[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
+      for (int e = 0; e < 32; ++e) t268[e] = offs_m[(e / 16 % 2) % 2] >= cols[(e % 2 + (e / 2 % 8) * 2) % 2 + ((e % 2 + (e / 2 % 8) * 2) / 2 % 8) * 2];
+      bool t271[16];
       #pragma unroll
-      for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-        float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
-      if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2 + warp_id % 2] = tri_acc0; }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2];
+      for (int e = 0; e < 16; ++e) t271[e] = cols[e % 2 + (e / 2 % 8) * 2] < N_CTX;
+      bool keep[32];
       #pragma unroll
-      for (int tri_w = 1; tri_w < 2; ++tri_w) {
-        float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2 + tri_w];
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
-      qk_2_max[tri_o] = tri_acc0;
-    }
-    __syncthreads();
-    float m_ij_1[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) m_ij_1[e] = tri_max_f32(m_i_1[e], qk_2_max[e]);
-    // ../conformance/constructs/attention_desc_q.tri:66: p = tl.math.exp2(qk - m_ij[:, None])
-    float t283[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) t283[e] = qk_2[e] - m_ij_1[(e / 8 % 4) % 4];
-    float p_1[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) p_1[e] = tri_exp2_f32(t283[e]);
-    // ../conformance/constructs/attention_desc_q.tri:67: alpha = tl.math.exp2(m_i - m_ij)
-    float t285[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) t285[e] = m_i_1[e] - m_ij_1[e];
-    float alpha_1[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) alpha_1[e] = tri_exp2_f32(t285[e]);
-    // ../conformance/constructs/attention_desc_q.tri:68: l_i = l_i * alpha + tl.sum(p, 1)
-    float t287[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) t287[e] = l_i_1[e] * alpha_1[e];
-    float p_1_sum[4];
-    // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = p_1[(tri_o % 4) * 8];
+      for (int e = 0; e < 32; ++e) keep[e] = (t268[e] & t271[e % 2 + (e / 2 % 8) * 2]) != 0;
+      // ../conformance/constructs/attention_desc_q.tri:64: qk = tl.where(keep, qk * qk_scale, -1.0e6)
+      float t275[32];
       #pragma unroll
-      for (int tri_t = 1; tri_t < 8; ++tri_t) {
-        float tri_x0_in = p_1[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
+      for (int e = 0; e < 32; ++e) t275[e] = qk_1[e] * qk_scale;
+      float qk_2[32];
       #pragma unroll
-      for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-        float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
-      if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2 + warp_id % 2] = tri_acc0; }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2];
+      for (int e = 0; e < 32; ++e) qk_2[e] = keep[e] ? t275[e] : (-1e+06f);
+      // ../conformance/constructs/attention_desc_q.tri:65: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      float qk_2_max[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
-      for (int tri_w = 1; tri_w < 2; ++tri_w) {
-        float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 16) * 2 + tri_w];
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
-      p_1_sum[tri_o] = tri_acc0;
-    }
-    __syncthreads();
-    float l_i_5[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i_5[e] = t287[e] + p_1_sum[e];
-    // ../conformance/constructs/attention_desc_q.tri:69: acc = acc * alpha[:, None]
-    float acc_4[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 16 % 4) % 4];
-    // ../conformance/constructs/attention_desc_q.tri:70: v = desc_v.load([offset_y + start_n, 0])
-    int t293 = offset_y + start_n_1;
-    long long t293_i64 = (long long)(t293);
-    long long desc_v_idx0_1[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) desc_v_idx0_1[e] = t293_i64 + t296_i64[e];
-    long long t302[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t302[e] = desc_v_idx0_1[e] * desc_v_stride0;
-    bool t305[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t305[e] = desc_v_idx0_1[e] >= 0LL;
-    bool t307[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t307[e] = desc_v_idx0_1[e] < desc_v_shape0_1;
-    bool t308[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t308[e] = (t305[e] & t307[e]) != 0;
-    long long desc_v_offs_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_v_offs_1[e] = t302[e / 8 % 8] + t315[e % 8];
-    bool desc_v_mask_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_v_mask_1[e] = (t308[e / 8 % 8] & t324[e % 8]) != 0;
-    tri_half* desc_v_ptrs_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) desc_v_ptrs_1[e] = desc_v_base + desc_v_offs_1[e];
-    tri_half v_1[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) v_1[e] = desc_v_mask_1[e] ? *desc_v_ptrs_1[e] : ((tri_half)0x0000);
-    // ../conformance/constructs/attention_desc_q.tri:71: acc = tl.dot(p.to(tl.float16), v, acc)
-    tri_half p_1_fp16[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) p_1_fp16[e] = tri_f2h(p_1[e]);
-    // tl.dot fp16[64,64] x fp16[64,128] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L9_base0 + (e / 8) * 16) * 64 + L9_base1 + (e / 2 % 4) * 16 + e % 2] = p_1_fp16[e];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) reinterpret_cast<tri_half*>(tri_smem + 8192)[(L8_base0 + (e / 8) * 8) * 128 + L8_base1 + e % 8] = v_1[e];
-    __syncthreads();
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) acc_1[e] = acc_4[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 64 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 8192) + (lane_id % 16) * 128 + (warp_id % 2) * 8;
-      #pragma unroll
-      for (int tri_k = 0; tri_k < 64; tri_k += 16) {
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = qk_2[(tri_o % 2) * 16];
         #pragma unroll
-        for (int tri_i = 0; tri_i < 2; ++tri_i) {
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = qk_2[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        qk_2_max[tri_o] = tri_acc0;
+      }
+      float m_ij_1[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_ij_1[e] = tri_max_f32(m_i_1[e], qk_2_max[e]);
+      // ../conformance/constructs/attention_desc_q.tri:66: p = tl.math.exp2(qk - m_ij[:, None])
+      float t283[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) t283[e] = qk_2[e] - m_ij_1[(e / 16 % 2) % 2];
+      float p_1[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) p_1[e] = tri_exp2_f32(t283[e]);
+      // ../conformance/constructs/attention_desc_q.tri:67: alpha = tl.math.exp2(m_i - m_ij)
+      float t285[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t285[e] = m_i_1[e] - m_ij_1[e];
+      float alpha_1[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) alpha_1[e] = tri_exp2_f32(t285[e]);
+      // ../conformance/constructs/attention_desc_q.tri:68: l_i = l_i * alpha + tl.sum(p, 1)
+      float t287[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t287[e] = l_i_1[e] * alpha_1[e];
+      float p_1_sum[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = p_1[(tri_o % 2) * 16];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = p_1[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        p_1_sum[tri_o] = tri_acc0;
+      }
+      float l_i_5[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i_5[e] = t287[e] + p_1_sum[e];
+      // ../conformance/constructs/attention_desc_q.tri:69: acc = acc * alpha[:, None]
+      float acc_4[64];
+      #pragma unroll
+      for (int e = 0; e < 64; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 32 % 2) % 2];
+      // ../conformance/constructs/attention_desc_q.tri:71: acc = tl.dot(p.to(tl.float16), v, acc)
+      // tl.dot fp16[64,64] x fp16[64,128] on mma.sync m16n8k16: a from registers, b from the stage (MN-major, ldmatrix.x4.trans); each warp owns 1 x 16 m16n8 tile(s).
+      #pragma unroll
+      for (int e = 0; e < 64; ++e) acc_1[e] = acc_4[e];
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
           unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 2048 + tri_k);
           #pragma unroll
-          for (int tri_j = 0; tri_j < 8; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 128 + tri_j * 16);
-            tri_mma_f16(acc_1[(2 * tri_i + 0) * 16 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 16 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 16 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 16 + tri_j * 2 + 1], tri_af, tri_bf);
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            const int tri_r = 2 * tri_i * 16 + tri_kk / 8 * 2;  // row g, columns tri_kk + 2t of tile tri_i
+            tri_af[4 * tri_i + 0] = tri_pack2_f16(p_1[(tri_r)], p_1[(tri_r + 1)]);
+            tri_af[4 * tri_i + 1] = tri_pack2_f16(p_1[(tri_r + 16)], p_1[(tri_r + 17)]);
+            tri_af[4 * tri_i + 2] = tri_pack2_f16(p_1[(tri_r + 2)], p_1[(tri_r + 3)]);
+            tri_af[4 * tri_i + 3] = tri_pack2_f16(p_1[(tri_r + 18)], p_1[(tri_r + 19)]);
+          }
+          unsigned int tri_bf[32];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 8; ++tri_j) tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_stage + 16384 + tri_j * 16 / 64 * 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1));
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 16; ++tri_j) {
+              float& tri_c0 = acc_1[(2 * tri_i + 0) * 32 + tri_j * 2 + 0];
+              float& tri_c1 = acc_1[(2 * tri_i + 0) * 32 + tri_j * 2 + 1];
+              float& tri_c2 = acc_1[(2 * tri_i + 1) * 32 + tri_j * 2 + 0];
+              float& tri_c3 = acc_1[(2 * tri_i + 1) * 32 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
           }
         }
       }
+      // ../conformance/constructs/attention_desc_q.tri:59: for start_n in range(start_m * BLOCK_M, (start_m + 1) * BLOCK_M, BLOCK_N):
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i_1[e] = l_i_5[e];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_i_1[e] = m_ij_1[e];
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    __syncthreads();
-    // ../conformance/constructs/attention_desc_q.tri:59: for start_n in range(start_m * BLOCK_M, (start_m + 1) * BLOCK_M, BLOCK_N):
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i_1[e] = l_i_5[e];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i_1[e] = m_ij_1[e];
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // ../conformance/constructs/attention_desc_q.tri:73: acc = acc / l_i[:, None]
   float acc_5[64];
   #pragma unroll
-  for (int e = 0; e < 64; ++e) acc_5[e] = tri_div_f32(acc_1[e], l_i_1[(e / 16 % 4) % 4]);
+  for (int e = 0; e < 64; ++e) acc_5[e] = tri_div_f32(acc_1[e], l_i_1[(e / 32 % 2) % 2]);
   // ../conformance/constructs/attention_desc_q.tri:74: row = off_hz.to(tl.int64) * N_CTX + offs_m
   long long off_hz_i64 = (long long)(off_hz);
   long long t342 = (long long)(N_CTX);
   long long t343 = off_hz_i64 * t342;
-  long long offs_m_i64[4];
+  long long offs_m_i64[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) offs_m_i64[e] = (long long)(offs_m[e]);
-  long long row[4];
+  for (int e = 0; e < 2; ++e) offs_m_i64[e] = (long long)(offs_m[e]);
+  long long row[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) row[e] = t343 + offs_m_i64[e];
+  for (int e = 0; e < 2; ++e) row[e] = t343 + offs_m_i64[e];
   // ../conformance/constructs/attention_desc_q.tri:75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
-  long long t350[4];
+  long long t350[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t350[e] = row[e] * 128LL;
-  tri_half* O_ptrs[4];
+  for (int e = 0; e < 2; ++e) t350[e] = row[e] * 128LL;
+  tri_half* O_ptrs[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) O_ptrs[e] = O + t350[e];
+  for (int e = 0; e < 2; ++e) O_ptrs[e] = O + t350[e];
   tri_half* t356[64];
   #pragma unroll
-  for (int e = 0; e < 64; ++e) t356[e] = O_ptrs[e / 16 % 4] + offs_d[(e % 2 + (e / 2 % 8) * 2) % 2 + ((e % 2 + (e / 2 % 8) * 2) / 2 % 8) * 2];
+  for (int e = 0; e < 64; ++e) t356[e] = O_ptrs[e / 32 % 2] + offs_d[(e % 2 + (e / 2 % 16) * 2) % 2 + ((e % 2 + (e / 2 % 16) * 2) / 2 % 16) * 2];
   tri_half acc_5_fp16[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc_5_fp16[e] = tri_f2h(acc_5[e]);
-  bool t360[4];
+  bool t360[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t360[e] = offs_m[e] < N_CTX;
+  for (int e = 0; e < 2; ++e) t360[e] = offs_m[e] < N_CTX;
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   int t363;
   float* M_ptrs;
-  float* M_ptrs_1[4];
-  float t367[4];
-  float t368[4];
-  bool t370[4];
+  float* M_ptrs_1[2];
+  float t367[2];
+  float t368[2];
+  bool t370[2];
   if (t32 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
     // ../conformance/constructs/attention_desc_q.tri:75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
@@ -893,36 +734,36 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_desc_q_ke
       unsigned int w2 = (unsigned int)(tri_half)acc_5_fp16[e + 4] | (unsigned int)(tri_half)acc_5_fp16[e + 5] << 16;
       unsigned int w3 = (unsigned int)(tri_half)acc_5_fp16[e + 6] | (unsigned int)(tri_half)acc_5_fp16[e + 7] << 16;
       tri_transpose4(w0, w1, w2, w3, lane_id);
-      *reinterpret_cast<tri_u32x4*>(t356[e] + (lane_id % 4) * 14) = tri_u32x4{w0, w1, w2, w3};
+      *reinterpret_cast<tri_u32x4*>(t356[e] + (lane_id % 4) * 6) = tri_u32x4{w0, w1, w2, w3};
     }
     // ../conformance/constructs/attention_desc_q.tri:76: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < N_CTX)
     t363 = off_hz * N_CTX;
     M_ptrs = M + t363;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) M_ptrs_1[e] = M_ptrs + offs_m[e];
+    for (int e = 0; e < 2; ++e) M_ptrs_1[e] = M_ptrs + offs_m[e];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t367[e] = tri_log2_f32(l_i_1[e]);
+    for (int e = 0; e < 2; ++e) t367[e] = tri_log2_f32(l_i_1[e]);
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t368[e] = m_i_1[e] + t367[e];
+    for (int e = 0; e < 2; ++e) t368[e] = m_i_1[e] + t367[e];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) if (L0_owner) *M_ptrs_1[e] = t368[e];
+    for (int e = 0; e < 2; ++e) if (L0_owner) *M_ptrs_1[e] = t368[e];
   } else {
     // Partial tile: masked accesses, element by element.
     // ../conformance/constructs/attention_desc_q.tri:75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
     #pragma unroll
-    for (int e = 0; e < 64; ++e) if (t360[e / 16 % 4]) *t356[e] = acc_5_fp16[e];
+    for (int e = 0; e < 64; ++e) if (t360[e / 32 % 2]) *t356[e] = acc_5_fp16[e];
     // ../conformance/constructs/attention_desc_q.tri:76: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < N_CTX)
     t363 = off_hz * N_CTX;
     M_ptrs = M + t363;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) M_ptrs_1[e] = M_ptrs + offs_m[e];
+    for (int e = 0; e < 2; ++e) M_ptrs_1[e] = M_ptrs + offs_m[e];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t367[e] = tri_log2_f32(l_i_1[e]);
+    for (int e = 0; e < 2; ++e) t367[e] = tri_log2_f32(l_i_1[e]);
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t368[e] = m_i_1[e] + t367[e];
+    for (int e = 0; e < 2; ++e) t368[e] = m_i_1[e] + t367[e];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t370[e] = offs_m[e] < N_CTX;
+    for (int e = 0; e < 2; ++e) t370[e] = offs_m[e] < N_CTX;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) if (L0_owner && t370[e]) *M_ptrs_1[e] = t368[e];
+    for (int e = 0; e < 2; ++e) if (L0_owner && t370[e]) *M_ptrs_1[e] = t368[e];
   }
 }

@@ -9,17 +9,17 @@
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
-//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
+//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
 //   #L8 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [128, 1] tiles: 8 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [128, 64] tiles: 64 elements per thread
-//   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
-//   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
-//   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
-//   #L14 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 128] tiles: 16 elements per thread, replicated
-//   #L15 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [128] tiles: 16 elements per thread, replicated
+//   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
+//   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
+//   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
+//   #L14 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 32 elements per thread, replicated
+//   #L15 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 32 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -64,16 +64,25 @@ TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;"
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 // Butterfly shuffles across the lanes of a warp (shfl.sync.bfly), for every register type.
 TRI_DEV unsigned int tri_shfl_xor_b32(unsigned int v, int m) {
@@ -94,6 +103,12 @@ TRI_DEV unsigned short tri_shfl_xor(unsigned short v, int m) { return (unsigned 
 TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri_shfl_xor_b32((unsigned int)(unsigned char)v, m); }
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
+// Two fp32 values rounded to bf16 in one register (lo in the low half): an A fragment register.
+TRI_DEV unsigned int tri_pack2_bf16(float lo, float hi) { unsigned int r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }
+// Vector stores to a shared address.
+TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
+}
 // Transposes of 32-bit words among the lanes of a group of 2 or 4 (lane % 2 or % 4): afterwards
 // lane l's word j is what lane j's word l was. A step trades, between the lanes that differ in lane
 // bit m, the words whose indices differ in that bit: each lane sends the one the other lane keeps
@@ -108,26 +123,26 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
-// Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_kernel(tri_bf16* Q, tri_bf16* K, tri_bf16* V, tri_bf16* O, float sm_scale, int N_CTX) {
-  // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[32768];
+extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16* Q, tri_bf16* K, tri_bf16* V, tri_bf16* O, float sm_scale, int N_CTX) {
+  // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
+  // more than a kernel may declare statically: the launch passes its size.
+  // Dynamic shared memory: 114688 bytes
+  extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   int L1_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L1 tiles
   int L2_base = (lane_id % 16) * 8;  // index of this thread's first element in #L2 tiles
   int L5_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = (lane_id % 16) * 8;  // coordinate along axis 1 of this thread's first element in #L5 tiles
-  int L6_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L6 tiles
+  int L6_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L6 tiles
   int L10_base0 = (lane_id % 16) * 8;  // coordinate along axis 0 of this thread's first element in #L10 tiles
   int L10_base1 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 1 of this thread's first element in #L10 tiles
-  int L11_base0 = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L11 tiles
-  int L11_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L11 tiles
-  int L15_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L15 tiles
-  int L16_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L16 tiles
+  int L15_base = (lane_id % 4) * 2;  // index of this thread's first element in #L15 tiles
+  int L16_base = (lane_id % 4) * 2;  // index of this thread's first element in #L16 tiles
   float acc[64];
-  float l_i[4];
-  float m_i[4];
+  float l_i[2];
+  float m_i[2];
   // ../conformance/constructs/attention_fwd_causal.tri:25: start_m = tl.program_id(0)
   int start_m = tri_program_id_x();
   // ../conformance/constructs/attention_fwd_causal.tri:26: off_hz = tl.program_id(1)
@@ -170,14 +185,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
   for (int e = 0; e < 8; ++e) t33[e] = offs_m[e] < N_CTX;
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   tri_bf16 q[64];
-  float m_i_1[4];
-  float l_i_1[4];
+  float m_i_1[2];
+  float l_i_1[2];
   float qk_scale;
   int t53;
   int t55;
   int hi;
   tri_bf16* K_ptrs;
-  int t89[4];
+  int t89[2];
   tri_bf16* V_ptrs;
   if (t14 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
@@ -192,10 +207,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
     }
     // ../conformance/constructs/attention_fwd_causal.tri:33: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
+    for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
     // ../conformance/constructs/attention_fwd_causal.tri:34: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i_1[e] = 0.0f + 1.0f;
+    for (int e = 0; e < 2; ++e) l_i_1[e] = 0.0f + 1.0f;
     // ../conformance/constructs/attention_fwd_causal.tri:36: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
     // ../conformance/constructs/attention_fwd_causal.tri:38: hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
@@ -206,15 +221,15 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i[e] = l_i_1[e];
+    for (int e = 0; e < 2; ++e) l_i[e] = l_i_1[e];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i[e] = m_i_1[e];
+    for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
     // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
     K_ptrs = K + base;
     // ../conformance/constructs/attention_fwd_causal.tri:48: keep = keep & (offs_m[:, None] >= cols[None, :])
     // offs_m is recomputed in #L6 rather than moved.
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t89[e] = (t14) + (L6_base + e * 16);
+    for (int e = 0; e < 2; ++e) t89[e] = (t14) + (L6_base + e * 32);
     // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   } else {
@@ -224,10 +239,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
     for (int e = 0; e < 64; ++e) q[e] = t33[e / 8 % 8] ? *t30[e] : ((tri_bf16)0x0000);
     // ../conformance/constructs/attention_fwd_causal.tri:33: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
+    for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
     // ../conformance/constructs/attention_fwd_causal.tri:34: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i_1[e] = 0.0f + 1.0f;
+    for (int e = 0; e < 2; ++e) l_i_1[e] = 0.0f + 1.0f;
     // ../conformance/constructs/attention_fwd_causal.tri:36: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
     // ../conformance/constructs/attention_fwd_causal.tri:38: hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
@@ -238,472 +253,336 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i[e] = l_i_1[e];
+    for (int e = 0; e < 2; ++e) l_i[e] = l_i_1[e];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i[e] = m_i_1[e];
+    for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
     // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
     K_ptrs = K + base;
     // ../conformance/constructs/attention_fwd_causal.tri:48: keep = keep & (offs_m[:, None] >= cols[None, :])
     // offs_m is recomputed in #L6 rather than moved.
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t89[e] = (t14) + (L6_base + e * 16);
+    for (int e = 0; e < 2; ++e) t89[e] = (t14) + (L6_base + e * 32);
     // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   }
   // ../conformance/constructs/attention_fwd_causal.tri:41: for start_n in range(0, hi, BLOCK_N):
-  for (int start_n = 0; start_n < hi; start_n += 64) {
-    // ../conformance/constructs/attention_fwd_causal.tri:42: cols = start_n + offs_n
-    int cols[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) cols[e] = start_n + offs_n[e];
-    // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
-    int t69[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t69[e] = cols[e] * 128;
-    tri_bf16* K_ptrs_1[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) K_ptrs_1[e] = K_ptrs + t69[e];
-    tri_bf16* t75[64];
-    #pragma unroll
-    for (int e = 0; e < 64; ++e) t75[e] = K_ptrs_1[e / 8 % 8] + offs_d[e % 8];
-    // ../conformance/constructs/attention_fwd_causal.tri:44: mask=cols[None, :] < N_CTX, other=0.0)
-    bool t78[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t78[e] = cols[e] < N_CTX;
-    // The rest of this block is written twice: for a full tile and for the last, partial one.
-    tri_bf16 k[64];
-    float qk[32];
-    int t86[8];
-    bool keep[8];
-    int t90[8];
-    bool t93[32];
-    bool keep_1[32];
-    float t97[32];
-    float qk_1[32];
-    float qk_1_max[4];
-    float m_ij[4];
-    float qk_2[32];
-    float p[32];
-    float t107[4];
-    float alpha[4];
-    float t109[4];
-    float p_sum[4];
-    float l_i_2[4];
-    float acc_1[64];
-    int t119[8];
-    tri_bf16* V_ptrs_1[8];
-    tri_bf16* t125[64];
-    bool t128[8];
-    tri_bf16 v[64];
-    tri_bf16 p_bf16[32];
-    if (start_n + 63 < N_CTX) {
-      // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
-      #pragma unroll
-      for (int e = 0; e < 64; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t75[e]);
-        k[e + 0] = (tri_bf16)vec.x; k[e + 1] = (tri_bf16)(vec.x >> 16); k[e + 2] = (tri_bf16)vec.y;
-        k[e + 3] = (tri_bf16)(vec.y >> 16); k[e + 4] = (tri_bf16)vec.z;
-        k[e + 5] = (tri_bf16)(vec.z >> 16); k[e + 6] = (tri_bf16)vec.w;
-        k[e + 7] = (tri_bf16)(vec.w >> 16);
+  // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
+  // with cp.async, 2 iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in
+  // 16-byte chunks; the rest of the body runs in its own iteration.
+  {
+    const unsigned int tri_inv = tri_smem_addr(tri_smem);  // the operands stored once, 1024-byte aligned
+    const unsigned int tri_stage0 = tri_inv + 16384u;  // shared address of stage 0
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 64;
+      if (tri_ahead < hi) {
+        // ../conformance/constructs/attention_fwd_causal.tri:42: cols = start_n + offs_n
+        int cols[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) cols[e] = tri_ahead + offs_n[e];
+        // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        int t69[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t69[e] = cols[e] * 128;
+        tri_bf16* K_ptrs_1[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) K_ptrs_1[e] = K_ptrs + t69[e];
+        tri_bf16* t75[64];
+        #pragma unroll
+        for (int e = 0; e < 64; ++e) t75[e] = K_ptrs_1[e / 8 % 8] + offs_d[e % 8];
+        // ../conformance/constructs/attention_fwd_causal.tri:44: mask=cols[None, :] < N_CTX, other=0.0)
+        bool t78[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t78[e] = cols[e] < N_CTX;
+        // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 32768 + 0 + (L10_base0 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L10_base1 + (e / 8) * 8) * 128 + (L10_base0 + e % 8) * 2 % 128, 7), t75[e], t78[e / 8 % 8]);
+        // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        int t119[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t119[e] = cols[e] * 128;
+        tri_bf16* V_ptrs_1[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) V_ptrs_1[e] = V_ptrs + t119[e];
+        tri_bf16* t125[64];
+        #pragma unroll
+        for (int e = 0; e < 64; ++e) t125[e] = V_ptrs_1[e / 8 % 8] + offs_d[e % 8];
+        // ../conformance/constructs/attention_fwd_causal.tri:57: mask=cols[:, None] < N_CTX, other=0.0)
+        bool t128[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t128[e] = cols[e] < N_CTX;
+        // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 32768 + 16384 + (L5_base1 + e % 8) / 64 * 8192 + tri_swizzle((L5_base0 + (e / 8) * 8) * 128 + (L5_base1 + e % 8) % 64 * 2, 7), t125[e], t128[e / 8 % 8]);
       }
-      // ../conformance/constructs/attention_fwd_causal.tri:45: qk = tl.dot(q, k)
-      // tl.dot bf16[64,128] x bf16[128,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 128.
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L5_base0 + (e / 8) * 8) * 128 + L5_base1 + e % 8] = q[e];
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) reinterpret_cast<tri_bf16*>(tri_smem + 16384)[(L10_base0 + e % 8) * 64 + L10_base1 + (e / 8) * 8] = k[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk[e] = 0.0f;
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 128 + (lane_id / 16) * 8;
-        const tri_bf16* tri_b = reinterpret_cast<const tri_bf16*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 128; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 4; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-              tri_mma_bf16(qk[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], qk[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], qk[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], qk[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // ../conformance/constructs/attention_fwd_causal.tri:46: keep = cols[None, :] < N_CTX
-      // cols is recomputed in #L15 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t86[e] = (start_n) + (L15_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2);
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) keep[e] = t86[e] < N_CTX;
-      // ../conformance/constructs/attention_fwd_causal.tri:48: keep = keep & (offs_m[:, None] >= cols[None, :])
-      // cols is recomputed in #L15 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t90[e] = (start_n) + (L15_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2);
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) t93[e] = t89[e / 8 % 4] >= t90[e % 2 + (e / 2 % 4) * 2];
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) keep_1[e] = (keep[e % 2 + (e / 2 % 4) * 2] & t93[e]) != 0;
-      // ../conformance/constructs/attention_fwd_causal.tri:49: qk = tl.where(keep, qk * qk_scale, -1.0e6)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) t97[e] = qk[e] * qk_scale;
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_1[e] = keep_1[e] ? t97[e] : (-1e+06f);
-      // ../conformance/constructs/attention_fwd_causal.tri:50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
-      // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = qk_1[(tri_o % 4) * 8];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 8; ++tri_t) {
-          float tri_x0_in = qk_1[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2 + warp_id % 2] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 2; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2 + tri_w];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        qk_1_max[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_1_max[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:51: qk = qk - m_ij[:, None]
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_2[e] = qk_1[e] - m_ij[(e / 8 % 4) % 4];
-      // ../conformance/constructs/attention_fwd_causal.tri:52: p = tl.math.exp2(qk)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(qk_2[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:53: alpha = tl.math.exp2(m_i - m_ij)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t107[e] = m_i[e] - m_ij[e];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) alpha[e] = tri_exp2_f32(t107[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:54: l_i = l_i * alpha + tl.sum(p, 1)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t109[e] = l_i[e] * alpha[e];
-      // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = p[(tri_o % 4) * 8];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 8; ++tri_t) {
-          float tri_x0_in = p[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2 + warp_id % 2] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 2; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2 + tri_w];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        p_sum[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) l_i_2[e] = t109[e] + p_sum[e];
-      // ../conformance/constructs/attention_fwd_causal.tri:55: acc = acc * alpha[:, None]
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) acc_1[e] = acc[e] * alpha[(e / 16 % 4) % 4];
-      // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t119[e] = cols[e] * 128;
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) V_ptrs_1[e] = V_ptrs + t119[e];
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) t125[e] = V_ptrs_1[e / 8 % 8] + offs_d[e % 8];
-      #pragma unroll
-      for (int e = 0; e < 64; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t125[e]);
-        v[e + 0] = (tri_bf16)vec.x; v[e + 1] = (tri_bf16)(vec.x >> 16); v[e + 2] = (tri_bf16)vec.y;
-        v[e + 3] = (tri_bf16)(vec.y >> 16); v[e + 4] = (tri_bf16)vec.z;
-        v[e + 5] = (tri_bf16)(vec.z >> 16); v[e + 6] = (tri_bf16)vec.w;
-        v[e + 7] = (tri_bf16)(vec.w >> 16);
-      }
-      // ../conformance/constructs/attention_fwd_causal.tri:58: acc = tl.dot(p.to(v.dtype), v, acc)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) p_bf16[e] = tri_f2bf(p[e]);
-      // tl.dot bf16[64,64] x bf16[64,128] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L11_base0 + (e / 8) * 16) * 64 + L11_base1 + (e / 2 % 4) * 16 + e % 2] = p_bf16[e];
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) reinterpret_cast<tri_bf16*>(tri_smem + 8192)[(L5_base0 + (e / 8) * 8) * 128 + L5_base1 + e % 8] = v[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) acc[e] = acc_1[e];
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 64 + (lane_id / 16) * 8;
-        const tri_bf16* tri_b = reinterpret_cast<const tri_bf16*>(tri_smem + 8192) + (lane_id % 16) * 128 + (warp_id % 2) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 64; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 2048 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 8; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 128 + tri_j * 16);
-              tri_mma_bf16(acc[(2 * tri_i + 0) * 16 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 16 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 16 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 16 + tri_j * 2 + 1], tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // ../conformance/constructs/attention_fwd_causal.tri:41: for start_n in range(0, hi, BLOCK_N):
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) l_i[e] = l_i_2[e];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) m_i[e] = m_ij[e];
-    } else {
-      // Partial tile: masked accesses, element by element.
-      // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) k[e] = t78[e / 8 % 8] ? *t75[e] : ((tri_bf16)0x0000);
-      // ../conformance/constructs/attention_fwd_causal.tri:45: qk = tl.dot(q, k)
-      // tl.dot bf16[64,128] x bf16[128,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 128.
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L5_base0 + (e / 8) * 8) * 128 + L5_base1 + e % 8] = q[e];
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) reinterpret_cast<tri_bf16*>(tri_smem + 16384)[(L10_base0 + e % 8) * 64 + L10_base1 + (e / 8) * 8] = k[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk[e] = 0.0f;
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 128 + (lane_id / 16) * 8;
-        const tri_bf16* tri_b = reinterpret_cast<const tri_bf16*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 128; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 4; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-              tri_mma_bf16(qk[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], qk[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], qk[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], qk[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // ../conformance/constructs/attention_fwd_causal.tri:46: keep = cols[None, :] < N_CTX
-      // cols is recomputed in #L15 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t86[e] = (start_n) + (L15_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2);
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) keep[e] = t86[e] < N_CTX;
-      // ../conformance/constructs/attention_fwd_causal.tri:48: keep = keep & (offs_m[:, None] >= cols[None, :])
-      // cols is recomputed in #L15 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t90[e] = (start_n) + (L15_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2);
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) t93[e] = t89[e / 8 % 4] >= t90[e % 2 + (e / 2 % 4) * 2];
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) keep_1[e] = (keep[e % 2 + (e / 2 % 4) * 2] & t93[e]) != 0;
-      // ../conformance/constructs/attention_fwd_causal.tri:49: qk = tl.where(keep, qk * qk_scale, -1.0e6)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) t97[e] = qk[e] * qk_scale;
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_1[e] = keep_1[e] ? t97[e] : (-1e+06f);
-      // ../conformance/constructs/attention_fwd_causal.tri:50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
-      // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = qk_1[(tri_o % 4) * 8];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 8; ++tri_t) {
-          float tri_x0_in = qk_1[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2 + warp_id % 2] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 2; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2 + tri_w];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        qk_1_max[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_1_max[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:51: qk = qk - m_ij[:, None]
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_2[e] = qk_1[e] - m_ij[(e / 8 % 4) % 4];
-      // ../conformance/constructs/attention_fwd_causal.tri:52: p = tl.math.exp2(qk)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(qk_2[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:53: alpha = tl.math.exp2(m_i - m_ij)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t107[e] = m_i[e] - m_ij[e];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) alpha[e] = tri_exp2_f32(t107[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:54: l_i = l_i * alpha + tl.sum(p, 1)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t109[e] = l_i[e] * alpha[e];
-      // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = p[(tri_o % 4) * 8];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 8; ++tri_t) {
-          float tri_x0_in = p[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2 + warp_id % 2] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 2; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L6_base + tri_o * 16) * 2 + tri_w];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        p_sum[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) l_i_2[e] = t109[e] + p_sum[e];
-      // ../conformance/constructs/attention_fwd_causal.tri:55: acc = acc * alpha[:, None]
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) acc_1[e] = acc[e] * alpha[(e / 16 % 4) % 4];
-      // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t119[e] = cols[e] * 128;
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) V_ptrs_1[e] = V_ptrs + t119[e];
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) t125[e] = V_ptrs_1[e / 8 % 8] + offs_d[e % 8];
-      // ../conformance/constructs/attention_fwd_causal.tri:57: mask=cols[:, None] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t128[e] = cols[e] < N_CTX;
-      // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) v[e] = t128[e / 8 % 8] ? *t125[e] : ((tri_bf16)0x0000);
-      // ../conformance/constructs/attention_fwd_causal.tri:58: acc = tl.dot(p.to(v.dtype), v, acc)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) p_bf16[e] = tri_f2bf(p[e]);
-      // tl.dot bf16[64,64] x bf16[64,128] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L11_base0 + (e / 8) * 16) * 64 + L11_base1 + (e / 2 % 4) * 16 + e % 2] = p_bf16[e];
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) reinterpret_cast<tri_bf16*>(tri_smem + 8192)[(L5_base0 + (e / 8) * 8) * 128 + L5_base1 + e % 8] = v[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 64; ++e) acc[e] = acc_1[e];
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 64 + (lane_id / 16) * 8;
-        const tri_bf16* tri_b = reinterpret_cast<const tri_bf16*>(tri_smem + 8192) + (lane_id % 16) * 128 + (warp_id % 2) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 64; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 2048 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 8; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 128 + tri_j * 16);
-              tri_mma_bf16(acc[(2 * tri_i + 0) * 16 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 16 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 16 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 16 + tri_j * 2 + 1], tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // ../conformance/constructs/attention_fwd_causal.tri:41: for start_n in range(0, hi, BLOCK_N):
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) l_i[e] = l_i_2[e];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) m_i[e] = m_ij[e];
+      tri_cp_async_commit();
     }
+    // q, a of the tl.dot at line 45, is the same in every iteration: stored once
+    #pragma unroll
+    for (int e = 0; e < 64; e += 8) tri_st_shared_b128(tri_inv + 0 + (L5_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L5_base0 + (e / 8) * 8) * 128 + (L5_base1 + e % 8) * 2 % 128, 7), {(unsigned int)(tri_bf16)q[e + 0] | (unsigned int)(tri_bf16)q[e + 1] << 16, (unsigned int)(tri_bf16)q[e + 2] | (unsigned int)(tri_bf16)q[e + 3] << 16, (unsigned int)(tri_bf16)q[e + 4] | (unsigned int)(tri_bf16)q[e + 5] << 16, (unsigned int)(tri_bf16)q[e + 6] | (unsigned int)(tri_bf16)q[e + 7] << 16});
+    __syncthreads();  // the operands stored once are in place for every warp
+    // The A fragments of q for the tl.dot at line 45 stay in registers for the whole loop.
+    unsigned int tri_a0[32];
+    {
+      const unsigned int tri_la = ((warp_id % 4) * 8 + lane_id % 8 + lane_id / 8 % 2 * 32) * 128 + lane_id / 16 * 16;
+      const unsigned int tri_xa = (tri_la >> 7 & 7) << 4;
+      #pragma unroll
+      for (int tri_kk = 0; tri_kk < 128; tri_kk += 16) {
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_inv + tri_kk * 2 / 128 * 8192 + ((tri_la + tri_kk * 2 % 128) ^ tri_xa) + tri_i * 8192);
+      }
+    }
+    const unsigned int tri_lb0 = (lane_id % 8 + lane_id / 16 * 8) * 128 + lane_id / 8 % 2 * 16;
+    const unsigned int tri_xb0 = (tri_lb0 >> 7 & 7) << 4;
+    const unsigned int tri_lb1 = lane_id % 16 * 128 + lane_id / 16 * 16;
+    const unsigned int tri_xb1 = (tri_lb1 >> 7 & 7) << 4;
+    int tri_read = 0, tri_write = 2;  // the stages the dots read and the copies fill
+    for (int start_n = 0; start_n < hi; start_n += 64) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      const unsigned int tri_stage = tri_stage0 + tri_read * 32768;
+      int tri_ahead = start_n + 2 * 64;
+      if (tri_ahead < hi) {
+        // ../conformance/constructs/attention_fwd_causal.tri:42: cols = start_n + offs_n
+        int cols[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) cols[e] = tri_ahead + offs_n[e];
+        // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        int t69[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t69[e] = cols[e] * 128;
+        tri_bf16* K_ptrs_1[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) K_ptrs_1[e] = K_ptrs + t69[e];
+        tri_bf16* t75[64];
+        #pragma unroll
+        for (int e = 0; e < 64; ++e) t75[e] = K_ptrs_1[e / 8 % 8] + offs_d[e % 8];
+        // ../conformance/constructs/attention_fwd_causal.tri:44: mask=cols[None, :] < N_CTX, other=0.0)
+        bool t78[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t78[e] = cols[e] < N_CTX;
+        // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 32768 + 0 + (L10_base0 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L10_base1 + (e / 8) * 8) * 128 + (L10_base0 + e % 8) * 2 % 128, 7), t75[e], t78[e / 8 % 8]);
+        // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        int t119[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t119[e] = cols[e] * 128;
+        tri_bf16* V_ptrs_1[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) V_ptrs_1[e] = V_ptrs + t119[e];
+        tri_bf16* t125[64];
+        #pragma unroll
+        for (int e = 0; e < 64; ++e) t125[e] = V_ptrs_1[e / 8 % 8] + offs_d[e % 8];
+        // ../conformance/constructs/attention_fwd_causal.tri:57: mask=cols[:, None] < N_CTX, other=0.0)
+        bool t128[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t128[e] = cols[e] < N_CTX;
+        // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 32768 + 16384 + (L5_base1 + e % 8) / 64 * 8192 + tri_swizzle((L5_base0 + (e / 8) * 8) * 128 + (L5_base1 + e % 8) % 64 * 2, 7), t125[e], t128[e / 8 % 8]);
+      }
+      tri_cp_async_commit();
+      // ../conformance/constructs/attention_fwd_causal.tri:42: cols = start_n + offs_n
+      int cols[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) cols[e] = start_n + offs_n[e];
+      // ../conformance/constructs/attention_fwd_causal.tri:45: qk = tl.dot(q, k)
+      // tl.dot bf16[64,128] x bf16[128,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major, ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
+      float qk[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk[e] = 0.0f;
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 128; tri_kk += 16) {
+          const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
+          unsigned int tri_bf[16];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_stage + tri_kk * 2 / 128 * 8192 + ((tri_lb0 + tri_kk * 2 % 128) ^ tri_xb0) + tri_j * 2048);
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 8; ++tri_j) {
+              float& tri_c0 = qk[(2 * tri_i + 0) * 16 + tri_j * 2 + 0];
+              float& tri_c1 = qk[(2 * tri_i + 0) * 16 + tri_j * 2 + 1];
+              float& tri_c2 = qk[(2 * tri_i + 1) * 16 + tri_j * 2 + 0];
+              float& tri_c3 = qk[(2 * tri_i + 1) * 16 + tri_j * 2 + 1];
+              tri_mma_bf16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
+          }
+        }
+      }
+      // ../conformance/constructs/attention_fwd_causal.tri:46: keep = cols[None, :] < N_CTX
+      // cols is recomputed in #L15 rather than moved.
+      int t86[16];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) t86[e] = (start_n) + (L15_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2);
+      bool keep[16];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) keep[e] = t86[e] < N_CTX;
+      // ../conformance/constructs/attention_fwd_causal.tri:48: keep = keep & (offs_m[:, None] >= cols[None, :])
+      // cols is recomputed in #L15 rather than moved.
+      int t90[16];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) t90[e] = (start_n) + (L15_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2);
+      bool t93[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) t93[e] = t89[e / 16 % 2] >= t90[e % 2 + (e / 2 % 8) * 2];
+      bool keep_1[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) keep_1[e] = (keep[e % 2 + (e / 2 % 8) * 2] & t93[e]) != 0;
+      // ../conformance/constructs/attention_fwd_causal.tri:49: qk = tl.where(keep, qk * qk_scale, -1.0e6)
+      float t97[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) t97[e] = qk[e] * qk_scale;
+      float qk_1[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk_1[e] = keep_1[e] ? t97[e] : (-1e+06f);
+      // ../conformance/constructs/attention_fwd_causal.tri:50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      float qk_1_max[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = qk_1[(tri_o % 2) * 16];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = qk_1[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        qk_1_max[tri_o] = tri_acc0;
+      }
+      float m_ij[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_1_max[e]);
+      // ../conformance/constructs/attention_fwd_causal.tri:51: qk = qk - m_ij[:, None]
+      float qk_2[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk_2[e] = qk_1[e] - m_ij[(e / 16 % 2) % 2];
+      // ../conformance/constructs/attention_fwd_causal.tri:52: p = tl.math.exp2(qk)
+      float p[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(qk_2[e]);
+      // ../conformance/constructs/attention_fwd_causal.tri:53: alpha = tl.math.exp2(m_i - m_ij)
+      float t107[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t107[e] = m_i[e] - m_ij[e];
+      float alpha[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t107[e]);
+      // ../conformance/constructs/attention_fwd_causal.tri:54: l_i = l_i * alpha + tl.sum(p, 1)
+      float t109[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t109[e] = l_i[e] * alpha[e];
+      float p_sum[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = p[(tri_o % 2) * 16];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = p[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        p_sum[tri_o] = tri_acc0;
+      }
+      float l_i_2[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i_2[e] = t109[e] + p_sum[e];
+      // ../conformance/constructs/attention_fwd_causal.tri:55: acc = acc * alpha[:, None]
+      float acc_1[64];
+      #pragma unroll
+      for (int e = 0; e < 64; ++e) acc_1[e] = acc[e] * alpha[(e / 32 % 2) % 2];
+      // ../conformance/constructs/attention_fwd_causal.tri:58: acc = tl.dot(p.to(v.dtype), v, acc)
+      // tl.dot bf16[64,64] x bf16[64,128] on mma.sync m16n8k16: a from registers, b from the stage (MN-major, ldmatrix.x4.trans); each warp owns 1 x 16 m16n8 tile(s).
+      #pragma unroll
+      for (int e = 0; e < 64; ++e) acc[e] = acc_1[e];
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
+          unsigned int tri_af[4];
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            const int tri_r = 2 * tri_i * 16 + tri_kk / 8 * 2;  // row g, columns tri_kk + 2t of tile tri_i
+            tri_af[4 * tri_i + 0] = tri_pack2_bf16(p[(tri_r)], p[(tri_r + 1)]);
+            tri_af[4 * tri_i + 1] = tri_pack2_bf16(p[(tri_r + 16)], p[(tri_r + 17)]);
+            tri_af[4 * tri_i + 2] = tri_pack2_bf16(p[(tri_r + 2)], p[(tri_r + 3)]);
+            tri_af[4 * tri_i + 3] = tri_pack2_bf16(p[(tri_r + 18)], p[(tri_r + 19)]);
+          }
+          unsigned int tri_bf[32];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 8; ++tri_j) tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_stage + 16384 + tri_j * 16 / 64 * 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1));
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 16; ++tri_j) {
+              float& tri_c0 = acc[(2 * tri_i + 0) * 32 + tri_j * 2 + 0];
+              float& tri_c1 = acc[(2 * tri_i + 0) * 32 + tri_j * 2 + 1];
+              float& tri_c2 = acc[(2 * tri_i + 1) * 32 + tri_j * 2 + 0];
+              float& tri_c3 = acc[(2 * tri_i + 1) * 32 + tri_j * 2 + 1];
+              tri_mma_bf16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
+          }
+        }
+      }
+      // ../conformance/constructs/attention_fwd_causal.tri:41: for start_n in range(0, hi, BLOCK_N):
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_i[e] = m_ij[e];
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
+    }
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // ../conformance/constructs/attention_fwd_causal.tri:60: acc = acc / l_i[:, None]
   float acc_2[64];
   #pragma unroll
-  for (int e = 0; e < 64; ++e) acc_2[e] = tri_div_f32(acc[e], l_i[(e / 16 % 4) % 4]);
+  for (int e = 0; e < 64; ++e) acc_2[e] = tri_div_f32(acc[e], l_i[(e / 32 % 2) % 2]);
   // ../conformance/constructs/attention_fwd_causal.tri:61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
   tri_bf16* O_ptrs = O + base;
   // offs_m is recomputed in #L6 rather than moved.
-  int t142[4];
+  int t142[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t142[e] = (t14) + (L6_base + e * 16);
-  int t145[4];
+  for (int e = 0; e < 2; ++e) t142[e] = (t14) + (L6_base + e * 32);
+  int t145[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t145[e] = t142[e] * 128;
-  tri_bf16* O_ptrs_1[4];
+  for (int e = 0; e < 2; ++e) t145[e] = t142[e] * 128;
+  tri_bf16* O_ptrs_1[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) O_ptrs_1[e] = O_ptrs + t145[e];
+  for (int e = 0; e < 2; ++e) O_ptrs_1[e] = O_ptrs + t145[e];
   // offs_d is recomputed in #L16 rather than moved.
-  int t148[16];
+  int t148[32];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) t148[e] = L16_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 16 + (e % 2 + (e / 2 % 8) * 2) % 2;
+  for (int e = 0; e < 32; ++e) t148[e] = L16_base + ((e % 2 + (e / 2 % 16) * 2) / 2) * 8 + (e % 2 + (e / 2 % 16) * 2) % 2;
   tri_bf16* t151[64];
   #pragma unroll
-  for (int e = 0; e < 64; ++e) t151[e] = O_ptrs_1[e / 16 % 4] + t148[e % 2 + (e / 2 % 8) * 2];
+  for (int e = 0; e < 64; ++e) t151[e] = O_ptrs_1[e / 32 % 2] + t148[e % 2 + (e / 2 % 16) * 2];
   // ../conformance/constructs/attention_fwd_causal.tri:62: acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
   tri_bf16 acc_2_bf16[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc_2_bf16[e] = tri_f2bf(acc_2[e]);
   // offs_m is recomputed in #L6 rather than moved.
-  int t153[4];
+  int t153[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t153[e] = (t14) + (L6_base + e * 16);
-  bool t155[4];
+  for (int e = 0; e < 2; ++e) t153[e] = (t14) + (L6_base + e * 32);
+  bool t155[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t155[e] = t153[e] < N_CTX;
+  for (int e = 0; e < 2; ++e) t155[e] = t153[e] < N_CTX;
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t14 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
@@ -717,12 +596,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       unsigned int w2 = (unsigned int)(tri_bf16)acc_2_bf16[e + 4] | (unsigned int)(tri_bf16)acc_2_bf16[e + 5] << 16;
       unsigned int w3 = (unsigned int)(tri_bf16)acc_2_bf16[e + 6] | (unsigned int)(tri_bf16)acc_2_bf16[e + 7] << 16;
       tri_transpose4(w0, w1, w2, w3, lane_id);
-      *reinterpret_cast<tri_u32x4*>(t151[e] + (lane_id % 4) * 14) = tri_u32x4{w0, w1, w2, w3};
+      *reinterpret_cast<tri_u32x4*>(t151[e] + (lane_id % 4) * 6) = tri_u32x4{w0, w1, w2, w3};
     }
   } else {
     // Partial tile: masked accesses, element by element.
     // ../conformance/constructs/attention_fwd_causal.tri:61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
-    for (int e = 0; e < 64; ++e) if (t155[e / 16 % 4]) *t151[e] = acc_2_bf16[e];
+    for (int e = 0; e < 64; ++e) if (t155[e / 32 % 2]) *t151[e] = acc_2_bf16[e];
   }
 }

@@ -154,6 +154,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     }
     // ../conformance/constructs/dot_acc.tri:29: acc = tl.dot(a, b, acc)
     // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
+    // Its loop is not software-pipelined: the dot at line 29 (32x32x32) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64, N and K of 16.
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 8] = a[e];
     #pragma unroll
@@ -185,6 +186,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     __syncthreads();
     // ../conformance/constructs/dot_acc.tri:30: acc2 = tl.dot(a, b, acc=acc2)
     // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
+    // Its loop is not software-pipelined: the dot at line 29 (32x32x32) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64, N and K of 16.
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 8] = a[e];
     #pragma unroll

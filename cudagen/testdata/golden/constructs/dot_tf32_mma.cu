@@ -157,6 +157,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       }
       // ../conformance/constructs/dot_tf32_mma.tri:30: acc = tl.dot(a, b, acc)
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k8 along K = 16.
+      // Its loop is not software-pipelined: the dot at line 30 is not fp16, bf16 or fp8 into fp32.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L5_base0 + (e / 1) * 8) * 16 + L5_base1] = a[e];
       #pragma unroll
@@ -188,6 +189,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       __syncthreads();
       // ../conformance/constructs/dot_tf32_mma.tri:31: acc3 = tl.dot(a, b, acc3, input_precision="tf32x3")
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, 3 x mma.sync m16n8k8 along K = 16.
+      // Its loop is not software-pipelined: the dot at line 30 is not fp16, bf16 or fp8 into fp32.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L5_base0 + (e / 1) * 8) * 16 + L5_base1] = a[e];
       #pragma unroll
@@ -245,6 +247,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       for (int e = 0; e < 8; ++e) b[e] = t49[e / 4 % 2] ? *t48[e] : 0.0f;
       // ../conformance/constructs/dot_tf32_mma.tri:30: acc = tl.dot(a, b, acc)
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k8 along K = 16.
+      // Its loop is not software-pipelined: the dot at line 30 is not fp16, bf16 or fp8 into fp32.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L5_base0 + (e / 1) * 8) * 16 + L5_base1] = a[e];
       #pragma unroll
@@ -276,6 +279,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       __syncthreads();
       // ../conformance/constructs/dot_tf32_mma.tri:31: acc3 = tl.dot(a, b, acc3, input_precision="tf32x3")
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, 3 x mma.sync m16n8k8 along K = 16.
+      // Its loop is not software-pipelined: the dot at line 30 is not fp16, bf16 or fp8 into fp32.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L5_base0 + (e / 1) * 8) * 16 + L5_base1] = a[e];
       #pragma unroll

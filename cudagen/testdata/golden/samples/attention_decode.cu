@@ -322,6 +322,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(tri_half* Q, t
       }
       // ../samples/attention_decode.tri:86: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
+      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64, N and K of 16.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0) * 64 + L5_base1 + e % 8] = q[e];
       #pragma unroll
@@ -482,6 +483,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(tri_half* Q, t
       #pragma unroll
       for (int e = 0; e < 8; ++e) t163[e] = acc[e] * t161[e / 4 % 2];
       // tl.dot fp16[16,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
+      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64, N and K of 16.
       #pragma unroll
       for (int e = 0; e < 4; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L10_base0 + (e / 2) * 8) * 32 + L10_base1 + e % 2] = p_fp16[e];
       #pragma unroll
@@ -542,6 +544,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(tri_half* Q, t
       for (int e = 0; e < 16; ++e) k[e] = live[(e / 8 % 2) % 2] ? *t110[e] : ((tri_half)0x0000);
       // ../samples/attention_decode.tri:86: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
+      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64, N and K of 16.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0) * 64 + L5_base1 + e % 8] = q[e];
       #pragma unroll
@@ -696,6 +699,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(tri_half* Q, t
       #pragma unroll
       for (int e = 0; e < 8; ++e) t163[e] = acc[e] * t161[e / 4 % 2];
       // tl.dot fp16[16,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
+      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64, N and K of 16.
       #pragma unroll
       for (int e = 0; e < 4; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L10_base0 + (e / 2) * 8) * 32 + L10_base1 + e % 2] = p_fp16[e];
       #pragma unroll

@@ -3,12 +3,12 @@
 // Target sm_80. Launch with 256 threads per program (num_warps=8), one program per grid point.
 // Parameters, in order: Q (tri_half*), K (tri_half*), V (tri_half*), sm_scale (float), M (float*), Out (tri_half*), stride_qz (int), stride_qh (int), stride_qm (int), stride_kz (int), stride_kh (int), stride_kn (int), stride_vz (int), stride_vh (int), stride_vn (int), stride_oz (int), stride_oh (int), stride_om (int), H (int), N_CTX (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 2], order=[1, 0])) for [128] tiles: 4 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0])) for [128] tiles: 2 elements per thread, replicated
 //   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 8], order=[0, 1])) for [64] tiles: 2 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 2], order=[1, 0]) for [128, 1] tiles: 4 elements per thread, replicated
-//   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
-//   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 2], order=[1, 0]) for [128, 64] tiles: 32 elements per thread
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]) for [128, 1] tiles: 2 elements per thread, replicated
+//   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
+//   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]) for [128, 64] tiles: 32 elements per thread
 //   #L6 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 8], order=[0, 1]) for [64, 1] tiles: 8 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 8], order=[0, 1]) for [1, 64] tiles: 2 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 8], order=[0, 1]) for [64, 64] tiles: 16 elements per thread
@@ -62,16 +62,25 @@ TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;"
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 // Butterfly shuffles across the lanes of a warp (shfl.sync.bfly), for every register type.
 TRI_DEV unsigned int tri_shfl_xor_b32(unsigned int v, int m) {
@@ -92,6 +101,10 @@ TRI_DEV unsigned short tri_shfl_xor(unsigned short v, int m) { return (unsigned 
 TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri_shfl_xor_b32((unsigned int)(unsigned char)v, m); }
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
+// Two fp32 values rounded to fp16 in one register (lo in the low half): an A fragment register.
+TRI_DEV unsigned int tri_pack2_f16(float lo, float hi) { unsigned int r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }
+// Vector stores to a shared address.
+TRI_DEV void tri_st_shared_b32(unsigned int dst, unsigned int x) { asm volatile("st.shared.b32 [%0], %1;" :: "r"(dst), "r"(x) : "memory"); }
 // Transposes of 32-bit words among the lanes of a group of 2 or 4 (lane % 2 or % 4): afterwards
 // lane l's word j is what lane j's word l was. A step trades, between the lanes that differ in lane
 // bit m, the words whose indices differ in that bit: each lane sends the one the other lane keeps
@@ -106,17 +119,20 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
-// Each thread holds many elements: ask for 2 programs per SM so loads stay in flight (at most 128 registers a thread).
+// Ask for 2 programs per SM (at most 128 registers a thread): one's softmax runs while another's mma.syncs do.
 extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_half* Q, tri_half* K, tri_half* V, float sm_scale, float* M, tri_half* Out, int stride_qz, int stride_qh, int stride_qm, int stride_kz, int stride_kh, int stride_kn, int stride_vz, int stride_vh, int stride_vn, int stride_oz, int stride_oh, int stride_om, int H, int N_CTX) {
-  // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[24576];
+  // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
+  // more than a kernel may declare statically: the launch passes its size.
+  // Dynamic shared memory: 65536 bytes
+  extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
-  int L0_base = (warp_id / 2 % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
-  bool L0_owner = lane_id % 4 == 0 && warp_id % 2 == 0;  // #L0 is replicated: only this thread's copy is stored
+  int L0_base = (warp_id % 8) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
+  bool L0_owner = lane_id % 4 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = (warp_id % 8) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L1 tiles
-  int L2_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L2 tiles
-  int L5_base0 = (warp_id / 2 % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
-  int L5_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L5 tiles
+  int L2_base = (lane_id % 4) * 2;  // index of this thread's first element in #L2 tiles
+  int L5_base0 = (warp_id % 8) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
+  int L5_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   int L8_base0 = (lane_id % 8) * 8;  // coordinate along axis 0 of this thread's first element in #L8 tiles
   int L8_base1 = (warp_id % 8) * 4 + lane_id / 8 % 4;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L11_base0 = (warp_id % 8) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L11 tiles
@@ -124,11 +140,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
   int L12_base = (lane_id % 8) * 8;  // index of this thread's first element in #L12 tiles
   int L13_base = (lane_id % 8) * 8;  // index of this thread's first element in #L13 tiles
   float acc[32];
-  float l_i[4];
-  float m_i[4];
+  float l_i[2];
+  float m_i[2];
   float acc_1[32];
-  float l_i_1[4];
-  float m_i_1[4];
+  float l_i_1[2];
+  float m_i_1[2];
   // ../samples/attention_fwd.tri:80: start_m = tl.program_id(0)
   int start_m = tri_program_id_x();
   // ../samples/attention_fwd.tri:81: off_hz = tl.program_id(1)
@@ -175,41 +191,41 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
   tri_half* Out_1 = Out + t54;
   // ../samples/attention_fwd.tri:88: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t57 = start_m * 128;
-  int t58[4];
+  int t58[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t58[e] = L0_base + e * 32;
-  int offs_m[4];
+  for (int e = 0; e < 2; ++e) t58[e] = L0_base + e * 64;
+  int offs_m[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) offs_m[e] = t57 + t58[e];
+  for (int e = 0; e < 2; ++e) offs_m[e] = t57 + t58[e];
   // ../samples/attention_fwd.tri:89: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_n[e] = L1_base + e * 32;
   // ../samples/attention_fwd.tri:90: offs_d = tl.arange(0, HEAD_DIM)
-  int offs_d[8];
+  int offs_d[16];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) offs_d[e] = L2_base + (e / 2) * 16 + e % 2;
+  for (int e = 0; e < 16; ++e) offs_d[e] = L2_base + (e / 2) * 8 + e % 2;
   // ../samples/attention_fwd.tri:91: rows = offs_m[:, None] < N_CTX
-  bool rows[4];
+  bool rows[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) rows[e] = offs_m[e] < N_CTX;
+  for (int e = 0; e < 2; ++e) rows[e] = offs_m[e] < N_CTX;
   // ../samples/attention_fwd.tri:92: q = tl.load(Q + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=rows, other=0.0)
-  int t68[4];
+  int t68[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t68[e] = offs_m[e] * stride_qm;
-  tri_half* Q_ptrs[4];
+  for (int e = 0; e < 2; ++e) t68[e] = offs_m[e] * stride_qm;
+  tri_half* Q_ptrs[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) Q_ptrs[e] = Q_1 + t68[e];
-  int t74[8];
+  for (int e = 0; e < 2; ++e) Q_ptrs[e] = Q_1 + t68[e];
+  int t74[16];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t74[e] = offs_d[e % 2 + (e / 2 % 4) * 2] * 1;
+  for (int e = 0; e < 16; ++e) t74[e] = offs_d[e % 2 + (e / 2 % 8) * 2] * 1;
   tri_half* t77[32];
   #pragma unroll
-  for (int e = 0; e < 32; ++e) t77[e] = Q_ptrs[e / 8 % 4] + t74[e % 2 + (e / 2 % 4) * 2];
+  for (int e = 0; e < 32; ++e) t77[e] = Q_ptrs[e / 16 % 2] + t74[e % 2 + (e / 2 % 8) * 2];
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   tri_half q[32];
-  float m_i_2[4];
-  float l_i_2[4];
+  float m_i_2[2];
+  float l_i_2[2];
   float qk_scale;
   int t97;
   int t107[8];
@@ -227,10 +243,10 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
     }
     // ../samples/attention_fwd.tri:93: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
+    for (int e = 0; e < 2; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
     // ../samples/attention_fwd.tri:94: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i_2[e] = 0.0f + 1.0f;
+    for (int e = 0; e < 2; ++e) l_i_2[e] = 0.0f + 1.0f;
     // ../samples/attention_fwd.tri:96: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
     qk_scale = sm_scale * 1.442695f;
     // ../samples/attention_fwd.tri:99: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, 0, start_m * BLOCK_M,
@@ -239,9 +255,9 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i[e] = l_i_2[e];
+    for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i[e] = m_i_2[e];
+    for (int e = 0; e < 2; ++e) m_i[e] = m_i_2[e];
     // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
     // offs_d is recomputed in #L12 rather than moved.
     #pragma unroll
@@ -260,13 +276,13 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
     // Partial tile: masked accesses, element by element.
     // ../samples/attention_fwd.tri:92: q = tl.load(Q + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=rows, other=0.0)
     #pragma unroll
-    for (int e = 0; e < 32; ++e) q[e] = rows[e / 8 % 4] ? *t77[e] : ((tri_half)0x0000);
+    for (int e = 0; e < 32; ++e) q[e] = rows[e / 16 % 2] ? *t77[e] : ((tri_half)0x0000);
     // ../samples/attention_fwd.tri:93: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
+    for (int e = 0; e < 2; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
     // ../samples/attention_fwd.tri:94: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i_2[e] = 0.0f + 1.0f;
+    for (int e = 0; e < 2; ++e) l_i_2[e] = 0.0f + 1.0f;
     // ../samples/attention_fwd.tri:96: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
     qk_scale = sm_scale * 1.442695f;
     // ../samples/attention_fwd.tri:99: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, 0, start_m * BLOCK_M,
@@ -275,9 +291,9 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i[e] = l_i_2[e];
+    for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
     #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i[e] = m_i_2[e];
+    for (int e = 0; e < 2; ++e) m_i[e] = m_i_2[e];
     // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
     // offs_d is recomputed in #L12 rather than moved.
     #pragma unroll
@@ -294,222 +310,253 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
     for (int e = 0; e < 8; ++e) t127[e] = t124[e] * 1;
   }
   // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
-  for (int start_n = 0; start_n < t97; start_n += 64) {
-    // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
-    int cols[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) cols[e] = start_n + offs_n[e];
-    // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
-    int t115[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t115[e] = cols[e] * stride_kn;
-    tri_half* k_ptrs[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) k_ptrs[e] = K_ptrs[e % 8] + t115[e / 8 % 2];
-    // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
-    int t121[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t121[e] = cols[e] * stride_vn;
-    tri_half* V_ptrs[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) V_ptrs[e] = V_1 + t121[e];
-    tri_half* v_ptrs[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) v_ptrs[e] = V_ptrs[e / 8 % 2] + t127[e % 8];
-    // ../samples/attention_fwd.tri:42: k = tl.load(k_ptrs)
-    tri_half k[16];
-    #pragma unroll
-    for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(k_ptrs[e]);
-      k[e + 0] = (tri_half)vec.x; k[e + 1] = (tri_half)(vec.x >> 16); k[e + 2] = (tri_half)vec.y;
-      k[e + 3] = (tri_half)(vec.y >> 16); k[e + 4] = (tri_half)vec.z;
-      k[e + 5] = (tri_half)(vec.z >> 16); k[e + 6] = (tri_half)vec.w;
-      k[e + 7] = (tri_half)(vec.w >> 16);
-    }
-    // ../samples/attention_fwd.tri:45: qk = tl.dot(q, k)
-    // tl.dot fp16[128,64] x fp16[64,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 64 + L5_base1 + (e / 2 % 4) * 16 + e % 2] = q[e];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 16384)[(L8_base0 + e % 8) * 64 + L8_base1 + (e / 8) * 32] = k[e];
-    __syncthreads();
-    float qk[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) qk[e] = 0.0f;
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 4) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 4) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 32) * 64 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-      #pragma unroll
-      for (int tri_k = 0; tri_k < 64; tri_k += 16) {
+  // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
+  // with cp.async, 2 iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in
+  // 16-byte chunks; the rest of the body runs in its own iteration.
+  {
+    const unsigned int tri_inv = tri_smem_addr(tri_smem);  // the operands stored once, 1024-byte aligned
+    const unsigned int tri_stage0 = tri_inv + 16384u;  // shared address of stage 0
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 64;
+      if (tri_ahead < t97) {
+        // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+        int cols[2];
         #pragma unroll
-        for (int tri_i = 0; tri_i < 2; ++tri_i) {
-          unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
+        for (int e = 0; e < 2; ++e) cols[e] = tri_ahead + offs_n[e];
+        // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+        int t115[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t115[e] = cols[e] * stride_kn;
+        tri_half* k_ptrs[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) k_ptrs[e] = K_ptrs[e % 8] + t115[e / 8 % 2];
+        // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+        int t121[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t121[e] = cols[e] * stride_vn;
+        tri_half* V_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) V_ptrs[e] = V_1 + t121[e];
+        tri_half* v_ptrs[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) v_ptrs[e] = V_ptrs[e / 8 % 2] + t127[e % 8];
+        // ../samples/attention_fwd.tri:42: k = tl.load(k_ptrs)
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 16384 + 0 + tri_swizzle((L8_base1 + (e / 8) * 32) * 128 + (L8_base0 + e % 8) * 2, 7), k_ptrs[e], true);
+        // ../samples/attention_fwd.tri:62: v = tl.load(v_ptrs)
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 16384 + 8192 + (L11_base1 + e % 8) / 64 * 8192 + tri_swizzle((L11_base0 + (e / 8) * 32) * 128 + (L11_base1 + e % 8) % 64 * 2, 7), v_ptrs[e], true);
+      }
+      tri_cp_async_commit();
+    }
+    // q, a of the tl.dot at line 45, is the same in every iteration: stored once
+    #pragma unroll
+    for (int e = 0; e < 32; e += 2) tri_st_shared_b32(tri_inv + 0 + tri_swizzle((L5_base0 + (e / 16) * 64) * 128 + (L5_base1 + (e / 2 % 8) * 8 + e % 2) * 2, 7), (unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16);
+    __syncthreads();  // the operands stored once are in place for every warp
+    // The A fragments of q for the tl.dot at line 45 stay in registers for the whole loop.
+    unsigned int tri_a0[16];
+    {
+      const unsigned int tri_la = ((warp_id % 8) * 8 + lane_id % 8 + lane_id / 8 % 2 * 64) * 128 + lane_id / 16 * 16;
+      const unsigned int tri_xa = (tri_la >> 7 & 7) << 4;
+      #pragma unroll
+      for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_inv + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 16384);
+      }
+    }
+    const unsigned int tri_lb0 = (lane_id % 8 + lane_id / 16 * 8) * 128 + lane_id / 8 % 2 * 16;
+    const unsigned int tri_xb0 = (tri_lb0 >> 7 & 7) << 4;
+    const unsigned int tri_lb1 = lane_id % 16 * 128 + lane_id / 16 * 16;
+    const unsigned int tri_xb1 = (tri_lb1 >> 7 & 7) << 4;
+    int tri_read = 0, tri_write = 2;  // the stages the dots read and the copies fill
+    for (int start_n = 0; start_n < t97; start_n += 64) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
+      int tri_ahead = start_n + 2 * 64;
+      if (tri_ahead < t97) {
+        // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+        int cols[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) cols[e] = tri_ahead + offs_n[e];
+        // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+        int t115[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t115[e] = cols[e] * stride_kn;
+        tri_half* k_ptrs[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) k_ptrs[e] = K_ptrs[e % 8] + t115[e / 8 % 2];
+        // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+        int t121[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t121[e] = cols[e] * stride_vn;
+        tri_half* V_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) V_ptrs[e] = V_1 + t121[e];
+        tri_half* v_ptrs[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) v_ptrs[e] = V_ptrs[e / 8 % 2] + t127[e % 8];
+        // ../samples/attention_fwd.tri:42: k = tl.load(k_ptrs)
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 16384 + 0 + tri_swizzle((L8_base1 + (e / 8) * 32) * 128 + (L8_base0 + e % 8) * 2, 7), k_ptrs[e], true);
+        // ../samples/attention_fwd.tri:62: v = tl.load(v_ptrs)
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 16384 + 8192 + (L11_base1 + e % 8) / 64 * 8192 + tri_swizzle((L11_base0 + (e / 8) * 32) * 128 + (L11_base1 + e % 8) % 64 * 2, 7), v_ptrs[e], true);
+      }
+      tri_cp_async_commit();
+      // ../samples/attention_fwd.tri:45: qk = tl.dot(q, k)
+      // tl.dot fp16[128,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major, ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
+      float qk[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk[e] = 0.0f;
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
+          const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
+          unsigned int tri_bf[16];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-            tri_mma_f16(qk[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], qk[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], qk[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], qk[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_stage + ((tri_lb0 + tri_kk * 2) ^ tri_xb0) + tri_j * 2048);
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 8; ++tri_j) {
+              float& tri_c0 = qk[(2 * tri_i + 0) * 16 + tri_j * 2 + 0];
+              float& tri_c1 = qk[(2 * tri_i + 0) * 16 + tri_j * 2 + 1];
+              float& tri_c2 = qk[(2 * tri_i + 1) * 16 + tri_j * 2 + 0];
+              float& tri_c3 = qk[(2 * tri_i + 1) * 16 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
           }
         }
       }
-    }
-    __syncthreads();
-    // ../samples/attention_fwd.tri:47: m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-    float qk_max[4];
-    // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = qk[(tri_o % 4) * 8];
+      // ../samples/attention_fwd.tri:47: m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+      float qk_max[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
-      for (int tri_t = 1; tri_t < 8; ++tri_t) {
-        float tri_x0_in = qk[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
-      #pragma unroll
-      for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-        float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
-      if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + warp_id % 2] = tri_acc0; }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2];
-      #pragma unroll
-      for (int tri_w = 1; tri_w < 2; ++tri_w) {
-        float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + tri_w];
-        tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-      }
-      qk_max[tri_o] = tri_acc0;
-    }
-    __syncthreads();
-    float t137[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) t137[e] = qk_max[e] * qk_scale;
-    float m_ij[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) m_ij[e] = tri_max_f32(m_i[e], t137[e]);
-    // ../samples/attention_fwd.tri:48: qk = qk * qk_scale - m_ij[:, None]
-    float t140[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) t140[e] = qk[e] * qk_scale;
-    float qk_1[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) qk_1[e] = t140[e] - m_ij[(e / 8 % 4) % 4];
-    // ../samples/attention_fwd.tri:57: p = tl.math.exp2(qk)
-    float p[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(qk_1[e]);
-    // ../samples/attention_fwd.tri:58: alpha = tl.math.exp2(m_i - m_ij)
-    float t145[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) t145[e] = m_i[e] - m_ij[e];
-    float alpha[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) alpha[e] = tri_exp2_f32(t145[e]);
-    // ../samples/attention_fwd.tri:59: l_i = l_i * alpha + tl.sum(p, 1)
-    float t147[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) t147[e] = l_i[e] * alpha[e];
-    float p_sum[4];
-    // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = p[(tri_o % 4) * 8];
-      #pragma unroll
-      for (int tri_t = 1; tri_t < 8; ++tri_t) {
-        float tri_x0_in = p[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
-      #pragma unroll
-      for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-        float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
-      if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + warp_id % 2] = tri_acc0; }
-    }
-    __syncthreads();
-    #pragma unroll
-    for (int tri_o = 0; tri_o < 4; ++tri_o) {
-      float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2];
-      #pragma unroll
-      for (int tri_w = 1; tri_w < 2; ++tri_w) {
-        float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + tri_w];
-        tri_acc0 = tri_acc0 + tri_x0_in;
-      }
-      p_sum[tri_o] = tri_acc0;
-    }
-    __syncthreads();
-    float l_i_3[4];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i_3[e] = t147[e] + p_sum[e];
-    // ../samples/attention_fwd.tri:60: acc = acc * alpha[:, None]
-    float acc_2[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) acc_2[e] = acc[e] * alpha[(e / 8 % 4) % 4];
-    // ../samples/attention_fwd.tri:62: v = tl.load(v_ptrs)
-    tri_half v[16];
-    #pragma unroll
-    for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs[e]);
-      v[e + 0] = (tri_half)vec.x; v[e + 1] = (tri_half)(vec.x >> 16); v[e + 2] = (tri_half)vec.y;
-      v[e + 3] = (tri_half)(vec.y >> 16); v[e + 4] = (tri_half)vec.z;
-      v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
-      v[e + 7] = (tri_half)(vec.w >> 16);
-    }
-    // ../samples/attention_fwd.tri:65: acc = tl.dot(p.to(v.dtype), v, acc)
-    tri_half p_fp16[32];
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) p_fp16[e] = tri_f2h(p[e]);
-    // tl.dot fp16[128,64] x fp16[64,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 64 + L5_base1 + (e / 2 % 4) * 16 + e % 2] = p_fp16[e];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 16384)[(L11_base0 + (e / 8) * 32) * 64 + L11_base1 + e % 8] = v[e];
-    __syncthreads();
-    #pragma unroll
-    for (int e = 0; e < 32; ++e) acc[e] = acc_2[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 4) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 4) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 32) * 64 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-      #pragma unroll
-      for (int tri_k = 0; tri_k < 64; tri_k += 16) {
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = qk[(tri_o % 2) * 16];
         #pragma unroll
-        for (int tri_i = 0; tri_i < 2; ++tri_i) {
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = qk[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        qk_max[tri_o] = tri_acc0;
+      }
+      float t137[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t137[e] = qk_max[e] * qk_scale;
+      float m_ij[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], t137[e]);
+      // ../samples/attention_fwd.tri:48: qk = qk * qk_scale - m_ij[:, None]
+      float t140[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) t140[e] = qk[e] * qk_scale;
+      float qk_1[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk_1[e] = t140[e] - m_ij[(e / 16 % 2) % 2];
+      // ../samples/attention_fwd.tri:57: p = tl.math.exp2(qk)
+      float p[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(qk_1[e]);
+      // ../samples/attention_fwd.tri:58: alpha = tl.math.exp2(m_i - m_ij)
+      float t145[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t145[e] = m_i[e] - m_ij[e];
+      float alpha[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t145[e]);
+      // ../samples/attention_fwd.tri:59: l_i = l_i * alpha + tl.sum(p, 1)
+      float t147[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t147[e] = l_i[e] * alpha[e];
+      float p_sum[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = p[(tri_o % 2) * 16];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = p[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        p_sum[tri_o] = tri_acc0;
+      }
+      float l_i_3[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i_3[e] = t147[e] + p_sum[e];
+      // ../samples/attention_fwd.tri:60: acc = acc * alpha[:, None]
+      float acc_2[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) acc_2[e] = acc[e] * alpha[(e / 16 % 2) % 2];
+      // ../samples/attention_fwd.tri:65: acc = tl.dot(p.to(v.dtype), v, acc)
+      // tl.dot fp16[128,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major, ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) acc[e] = acc_2[e];
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
           unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
           #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-            tri_mma_f16(acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            const int tri_r = 2 * tri_i * 16 + tri_kk / 8 * 2;  // row g, columns tri_kk + 2t of tile tri_i
+            tri_af[4 * tri_i + 0] = tri_pack2_f16(p[(tri_r)], p[(tri_r + 1)]);
+            tri_af[4 * tri_i + 1] = tri_pack2_f16(p[(tri_r + 16)], p[(tri_r + 17)]);
+            tri_af[4 * tri_i + 2] = tri_pack2_f16(p[(tri_r + 2)], p[(tri_r + 3)]);
+            tri_af[4 * tri_i + 3] = tri_pack2_f16(p[(tri_r + 18)], p[(tri_r + 19)]);
+          }
+          unsigned int tri_bf[16];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_stage + 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1));
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 8; ++tri_j) {
+              float& tri_c0 = acc[(2 * tri_i + 0) * 16 + tri_j * 2 + 0];
+              float& tri_c1 = acc[(2 * tri_i + 0) * 16 + tri_j * 2 + 1];
+              float& tri_c2 = acc[(2 * tri_i + 1) * 16 + tri_j * 2 + 0];
+              float& tri_c3 = acc[(2 * tri_i + 1) * 16 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
           }
         }
       }
+      // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i[e] = l_i_3[e];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_i[e] = m_ij[e];
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    __syncthreads();
-    // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) l_i[e] = l_i_3[e];
-    #pragma unroll
-    for (int e = 0; e < 4; ++e) m_i[e] = m_ij[e];
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
   float acc_3[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_3[e] = acc[e];
-  float l_i_4[4];
+  float l_i_4[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) l_i_4[e] = l_i[e];
-  float m_i_3[4];
+  for (int e = 0; e < 2; ++e) l_i_4[e] = l_i[e];
+  float m_i_3[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) m_i_3[e] = m_i[e];
+  for (int e = 0; e < 2; ++e) m_i_3[e] = m_i[e];
   // ../samples/attention_fwd.tri:104: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, start_m * BLOCK_M,
   int t160 = start_m * 128;
   // ../samples/attention_fwd.tri:105: tl.minimum((start_m + 1) * BLOCK_M, N_CTX),
@@ -520,9 +567,9 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_1[e] = acc_3[e];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) l_i_1[e] = l_i_4[e];
+  for (int e = 0; e < 2; ++e) l_i_1[e] = l_i_4[e];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) m_i_1[e] = m_i_3[e];
+  for (int e = 0; e < 2; ++e) m_i_1[e] = m_i_3[e];
   // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
   // offs_d is recomputed in #L12 rather than moved.
   int t174[8];
@@ -543,443 +590,313 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
   #pragma unroll
   for (int e = 0; e < 8; ++e) t194[e] = t191[e] * 1;
   // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
-  for (int start_n_1 = t160; start_n_1 < t165; start_n_1 += 64) {
-    // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
-    int cols_1[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) cols_1[e] = start_n_1 + offs_n[e];
-    // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
-    int t182[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t182[e] = cols_1[e] * stride_kn;
-    tri_half* k_ptrs_1[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) k_ptrs_1[e] = K_ptrs_1[e % 8] + t182[e / 8 % 2];
-    // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
-    int t188[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t188[e] = cols_1[e] * stride_vn;
-    tri_half* V_ptrs_1[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) V_ptrs_1[e] = V_1 + t188[e];
-    tri_half* v_ptrs_1[16];
-    #pragma unroll
-    for (int e = 0; e < 16; ++e) v_ptrs_1[e] = V_ptrs_1[e / 8 % 2] + t194[e % 8];
-    // ../samples/attention_fwd.tri:44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
-    bool t200[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t200[e] = cols_1[e] < N_CTX;
-    // The rest of this block is written twice: for a full tile and for the last, partial one.
-    tri_half k_1[16];
-    float qk_2[32];
-    int t209[8];
-    bool keep[32];
-    float t214[32];
-    float t219[32];
-    float qk_3[32];
-    float qk_3_max[4];
-    float m_ij_1[4];
-    float qk_4[32];
-    float p_1[32];
-    float t227[4];
-    float alpha_1[4];
-    float t229[4];
-    float p_1_sum[4];
-    float l_i_5[4];
-    float acc_4[32];
-    bool t237[2];
-    tri_half v_1[16];
-    tri_half p_1_fp16[32];
-    if (start_n_1 + 63 < N_CTX) {
-      // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../samples/attention_fwd.tri:44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(k_ptrs_1[e]);
-        k_1[e + 0] = (tri_half)vec.x; k_1[e + 1] = (tri_half)(vec.x >> 16);
-        k_1[e + 2] = (tri_half)vec.y; k_1[e + 3] = (tri_half)(vec.y >> 16);
-        k_1[e + 4] = (tri_half)vec.z; k_1[e + 5] = (tri_half)(vec.z >> 16);
-        k_1[e + 6] = (tri_half)vec.w; k_1[e + 7] = (tri_half)(vec.w >> 16);
+  // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
+  // with cp.async, 2 iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in
+  // 16-byte chunks; the rest of the body runs in its own iteration.
+  {
+    const unsigned int tri_inv = tri_smem_addr(tri_smem);  // the operands stored once, 1024-byte aligned
+    const unsigned int tri_stage0 = tri_inv + 16384u;  // shared address of stage 0
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = t160 + tri_s * 64;
+      if (tri_ahead < t165) {
+        // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+        int cols_1[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) cols_1[e] = tri_ahead + offs_n[e];
+        // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+        int t182[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t182[e] = cols_1[e] * stride_kn;
+        tri_half* k_ptrs_1[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) k_ptrs_1[e] = K_ptrs_1[e % 8] + t182[e / 8 % 2];
+        // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+        int t188[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t188[e] = cols_1[e] * stride_vn;
+        tri_half* V_ptrs_1[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) V_ptrs_1[e] = V_1 + t188[e];
+        tri_half* v_ptrs_1[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) v_ptrs_1[e] = V_ptrs_1[e / 8 % 2] + t194[e % 8];
+        // ../samples/attention_fwd.tri:44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
+        bool t200[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t200[e] = cols_1[e] < N_CTX;
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 16384 + 0 + tri_swizzle((L8_base1 + (e / 8) * 32) * 128 + (L8_base0 + e % 8) * 2, 7), k_ptrs_1[e], t200[e / 8 % 2]);
+        // ../samples/attention_fwd.tri:64: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
+        bool t237[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t237[e] = cols_1[e] < N_CTX;
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 16384 + 8192 + (L11_base1 + e % 8) / 64 * 8192 + tri_swizzle((L11_base0 + (e / 8) * 32) * 128 + (L11_base1 + e % 8) % 64 * 2, 7), v_ptrs_1[e], t237[e / 8 % 2]);
       }
-      // ../samples/attention_fwd.tri:45: qk = tl.dot(q, k)
-      // tl.dot fp16[128,64] x fp16[64,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 64 + L5_base1 + (e / 2 % 4) * 16 + e % 2] = q[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 16384)[(L8_base0 + e % 8) * 64 + L8_base1 + (e / 8) * 32] = k_1[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_2[e] = 0.0f;
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 4) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 4) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 32) * 64 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 64; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 4; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-              tri_mma_f16(qk_2[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], qk_2[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], qk_2[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], qk_2[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // ../samples/attention_fwd.tri:51: keep = offs_m[:, None] >= cols[None, :]
-      // cols_1 is recomputed in #L2 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t209[e] = (start_n_1) + (L2_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2);
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) keep[e] = offs_m[(e / 8 % 4) % 4] >= t209[e % 2 + (e / 2 % 4) * 2];
-      // ../samples/attention_fwd.tri:54: qk = qk * qk_scale + tl.where(keep, 0, -1.0e6)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) t214[e] = qk_2[e] * qk_scale;
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) t219[e] = keep[e] ? 0.0f : (-1e+06f);
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_3[e] = t214[e] + t219[e];
-      // ../samples/attention_fwd.tri:55: m_ij = tl.maximum(m_i, tl.max(qk, 1))
-      // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = qk_3[(tri_o % 4) * 8];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 8; ++tri_t) {
-          float tri_x0_in = qk_3[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + warp_id % 2] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 2; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + tri_w];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        qk_3_max[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) m_ij_1[e] = tri_max_f32(m_i_1[e], qk_3_max[e]);
-      // ../samples/attention_fwd.tri:56: qk -= m_ij[:, None]
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_4[e] = qk_3[e] - m_ij_1[(e / 8 % 4) % 4];
-      // ../samples/attention_fwd.tri:57: p = tl.math.exp2(qk)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) p_1[e] = tri_exp2_f32(qk_4[e]);
-      // ../samples/attention_fwd.tri:58: alpha = tl.math.exp2(m_i - m_ij)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t227[e] = m_i_1[e] - m_ij_1[e];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) alpha_1[e] = tri_exp2_f32(t227[e]);
-      // ../samples/attention_fwd.tri:59: l_i = l_i * alpha + tl.sum(p, 1)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t229[e] = l_i_1[e] * alpha_1[e];
-      // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = p_1[(tri_o % 4) * 8];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 8; ++tri_t) {
-          float tri_x0_in = p_1[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + warp_id % 2] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 2; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + tri_w];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        p_1_sum[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) l_i_5[e] = t229[e] + p_1_sum[e];
-      // ../samples/attention_fwd.tri:60: acc = acc * alpha[:, None]
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 8 % 4) % 4];
-      // ../samples/attention_fwd.tri:64: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs_1[e]);
-        v_1[e + 0] = (tri_half)vec.x; v_1[e + 1] = (tri_half)(vec.x >> 16);
-        v_1[e + 2] = (tri_half)vec.y; v_1[e + 3] = (tri_half)(vec.y >> 16);
-        v_1[e + 4] = (tri_half)vec.z; v_1[e + 5] = (tri_half)(vec.z >> 16);
-        v_1[e + 6] = (tri_half)vec.w; v_1[e + 7] = (tri_half)(vec.w >> 16);
-      }
-      // ../samples/attention_fwd.tri:65: acc = tl.dot(p.to(v.dtype), v, acc)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) p_1_fp16[e] = tri_f2h(p_1[e]);
-      // tl.dot fp16[128,64] x fp16[64,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 64 + L5_base1 + (e / 2 % 4) * 16 + e % 2] = p_1_fp16[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 16384)[(L11_base0 + (e / 8) * 32) * 64 + L11_base1 + e % 8] = v_1[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) acc_1[e] = acc_4[e];
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 4) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 4) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 32) * 64 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 64; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 4; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-              tri_mma_f16(acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) l_i_1[e] = l_i_5[e];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) m_i_1[e] = m_ij_1[e];
-    } else {
-      // Partial tile: masked accesses, element by element.
-      // ../samples/attention_fwd.tri:44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) k_1[e] = t200[e / 8 % 2] ? *k_ptrs_1[e] : ((tri_half)0x0000);
-      // ../samples/attention_fwd.tri:45: qk = tl.dot(q, k)
-      // tl.dot fp16[128,64] x fp16[64,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 64 + L5_base1 + (e / 2 % 4) * 16 + e % 2] = q[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 16384)[(L8_base0 + e % 8) * 64 + L8_base1 + (e / 8) * 32] = k_1[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_2[e] = 0.0f;
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 4) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 4) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 32) * 64 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 64; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 4; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-              tri_mma_f16(qk_2[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], qk_2[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], qk_2[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], qk_2[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // ../samples/attention_fwd.tri:51: keep = offs_m[:, None] >= cols[None, :]
-      // cols_1 is recomputed in #L2 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t209[e] = (start_n_1) + (L2_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 16 + (e % 2 + (e / 2 % 4) * 2) % 2);
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) keep[e] = offs_m[(e / 8 % 4) % 4] >= t209[e % 2 + (e / 2 % 4) * 2];
-      // ../samples/attention_fwd.tri:54: qk = qk * qk_scale + tl.where(keep, 0, -1.0e6)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) t214[e] = qk_2[e] * qk_scale;
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) t219[e] = keep[e] ? 0.0f : (-1e+06f);
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_3[e] = t214[e] + t219[e];
-      // ../samples/attention_fwd.tri:55: m_ij = tl.maximum(m_i, tl.max(qk, 1))
-      // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = qk_3[(tri_o % 4) * 8];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 8; ++tri_t) {
-          float tri_x0_in = qk_3[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + warp_id % 2] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 2; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + tri_w];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        qk_3_max[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) m_ij_1[e] = tri_max_f32(m_i_1[e], qk_3_max[e]);
-      // ../samples/attention_fwd.tri:56: qk -= m_ij[:, None]
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) qk_4[e] = qk_3[e] - m_ij_1[(e / 8 % 4) % 4];
-      // ../samples/attention_fwd.tri:57: p = tl.math.exp2(qk)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) p_1[e] = tri_exp2_f32(qk_4[e]);
-      // ../samples/attention_fwd.tri:58: alpha = tl.math.exp2(m_i - m_ij)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t227[e] = m_i_1[e] - m_ij_1[e];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) alpha_1[e] = tri_exp2_f32(t227[e]);
-      // ../samples/attention_fwd.tri:59: l_i = l_i * alpha + tl.sum(p, 1)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t229[e] = l_i_1[e] * alpha_1[e];
-      // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 2 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = p_1[(tri_o % 4) * 8];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 8; ++tri_t) {
-          float tri_x0_in = p_1[(tri_o % 4) * 8 + tri_t % 2 + (tri_t / 2) * 2];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + warp_id % 2] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 4; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 2; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L0_base + tri_o * 32) * 2 + tri_w];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        p_1_sum[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) l_i_5[e] = t229[e] + p_1_sum[e];
-      // ../samples/attention_fwd.tri:60: acc = acc * alpha[:, None]
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 8 % 4) % 4];
-      // ../samples/attention_fwd.tri:64: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t237[e] = cols_1[e] < N_CTX;
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) v_1[e] = t237[e / 8 % 2] ? *v_ptrs_1[e] : ((tri_half)0x0000);
-      // ../samples/attention_fwd.tri:65: acc = tl.dot(p.to(v.dtype), v, acc)
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) p_1_fp16[e] = tri_f2h(p_1[e]);
-      // tl.dot fp16[128,64] x fp16[64,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0 + (e / 8) * 32) * 64 + L5_base1 + (e / 2 % 4) * 16 + e % 2] = p_1_fp16[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 16384)[(L11_base0 + (e / 8) * 32) * 64 + L11_base1 + e % 8] = v_1[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) acc_1[e] = acc_4[e];
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 4) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 4) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 32) * 64 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 16384) + (lane_id % 16) * 64 + (warp_id % 2) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 64; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 2; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 4096 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 4; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 16);
-              tri_mma_f16(acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) l_i_1[e] = l_i_5[e];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) m_i_1[e] = m_ij_1[e];
+      tri_cp_async_commit();
     }
+    // q, a of the tl.dot at line 45, is the same in every iteration: stored once
+    #pragma unroll
+    for (int e = 0; e < 32; e += 2) tri_st_shared_b32(tri_inv + 0 + tri_swizzle((L5_base0 + (e / 16) * 64) * 128 + (L5_base1 + (e / 2 % 8) * 8 + e % 2) * 2, 7), (unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16);
+    __syncthreads();  // the operands stored once are in place for every warp
+    // The A fragments of q for the tl.dot at line 45 stay in registers for the whole loop.
+    unsigned int tri_a0[16];
+    {
+      const unsigned int tri_la = ((warp_id % 8) * 8 + lane_id % 8 + lane_id / 8 % 2 * 64) * 128 + lane_id / 16 * 16;
+      const unsigned int tri_xa = (tri_la >> 7 & 7) << 4;
+      #pragma unroll
+      for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_inv + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 16384);
+      }
+    }
+    const unsigned int tri_lb0 = (lane_id % 8 + lane_id / 16 * 8) * 128 + lane_id / 8 % 2 * 16;
+    const unsigned int tri_xb0 = (tri_lb0 >> 7 & 7) << 4;
+    const unsigned int tri_lb1 = lane_id % 16 * 128 + lane_id / 16 * 16;
+    const unsigned int tri_xb1 = (tri_lb1 >> 7 & 7) << 4;
+    int tri_read = 0, tri_write = 2;  // the stages the dots read and the copies fill
+    for (int start_n_1 = t160; start_n_1 < t165; start_n_1 += 64) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
+      int tri_ahead = start_n_1 + 2 * 64;
+      if (tri_ahead < t165) {
+        // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+        int cols_1[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) cols_1[e] = tri_ahead + offs_n[e];
+        // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+        int t182[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t182[e] = cols_1[e] * stride_kn;
+        tri_half* k_ptrs_1[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) k_ptrs_1[e] = K_ptrs_1[e % 8] + t182[e / 8 % 2];
+        // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+        int t188[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t188[e] = cols_1[e] * stride_vn;
+        tri_half* V_ptrs_1[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) V_ptrs_1[e] = V_1 + t188[e];
+        tri_half* v_ptrs_1[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) v_ptrs_1[e] = V_ptrs_1[e / 8 % 2] + t194[e % 8];
+        // ../samples/attention_fwd.tri:44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
+        bool t200[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t200[e] = cols_1[e] < N_CTX;
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 16384 + 0 + tri_swizzle((L8_base1 + (e / 8) * 32) * 128 + (L8_base0 + e % 8) * 2, 7), k_ptrs_1[e], t200[e / 8 % 2]);
+        // ../samples/attention_fwd.tri:64: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
+        bool t237[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t237[e] = cols_1[e] < N_CTX;
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 16384 + 8192 + (L11_base1 + e % 8) / 64 * 8192 + tri_swizzle((L11_base0 + (e / 8) * 32) * 128 + (L11_base1 + e % 8) % 64 * 2, 7), v_ptrs_1[e], t237[e / 8 % 2]);
+      }
+      tri_cp_async_commit();
+      // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+      int cols_1[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) cols_1[e] = start_n_1 + offs_n[e];
+      // ../samples/attention_fwd.tri:45: qk = tl.dot(q, k)
+      // tl.dot fp16[128,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major, ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
+      float qk_2[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk_2[e] = 0.0f;
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
+          const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
+          unsigned int tri_bf[16];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_stage + ((tri_lb0 + tri_kk * 2) ^ tri_xb0) + tri_j * 2048);
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 8; ++tri_j) {
+              float& tri_c0 = qk_2[(2 * tri_i + 0) * 16 + tri_j * 2 + 0];
+              float& tri_c1 = qk_2[(2 * tri_i + 0) * 16 + tri_j * 2 + 1];
+              float& tri_c2 = qk_2[(2 * tri_i + 1) * 16 + tri_j * 2 + 0];
+              float& tri_c3 = qk_2[(2 * tri_i + 1) * 16 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
+          }
+        }
+      }
+      // ../samples/attention_fwd.tri:51: keep = offs_m[:, None] >= cols[None, :]
+      // cols_1 is recomputed in #L2 rather than moved.
+      int t209[16];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) t209[e] = (start_n_1) + (L2_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2);
+      bool keep[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) keep[e] = offs_m[(e / 16 % 2) % 2] >= t209[e % 2 + (e / 2 % 8) * 2];
+      // ../samples/attention_fwd.tri:54: qk = qk * qk_scale + tl.where(keep, 0, -1.0e6)
+      float t214[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) t214[e] = qk_2[e] * qk_scale;
+      float t219[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) t219[e] = keep[e] ? 0.0f : (-1e+06f);
+      float qk_3[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk_3[e] = t214[e] + t219[e];
+      // ../samples/attention_fwd.tri:55: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      float qk_3_max[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = qk_3[(tri_o % 2) * 16];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = qk_3[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        qk_3_max[tri_o] = tri_acc0;
+      }
+      float m_ij_1[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_ij_1[e] = tri_max_f32(m_i_1[e], qk_3_max[e]);
+      // ../samples/attention_fwd.tri:56: qk -= m_ij[:, None]
+      float qk_4[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) qk_4[e] = qk_3[e] - m_ij_1[(e / 16 % 2) % 2];
+      // ../samples/attention_fwd.tri:57: p = tl.math.exp2(qk)
+      float p_1[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) p_1[e] = tri_exp2_f32(qk_4[e]);
+      // ../samples/attention_fwd.tri:58: alpha = tl.math.exp2(m_i - m_ij)
+      float t227[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t227[e] = m_i_1[e] - m_ij_1[e];
+      float alpha_1[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) alpha_1[e] = tri_exp2_f32(t227[e]);
+      // ../samples/attention_fwd.tri:59: l_i = l_i * alpha + tl.sum(p, 1)
+      float t229[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t229[e] = l_i_1[e] * alpha_1[e];
+      float p_1_sum[2];
+      // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = p_1[(tri_o % 2) * 16];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 16; ++tri_t) {
+          float tri_x0_in = p_1[(tri_o % 2) * 16 + tri_t % 2 + (tri_t / 2) * 2];
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        p_1_sum[tri_o] = tri_acc0;
+      }
+      float l_i_5[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i_5[e] = t229[e] + p_1_sum[e];
+      // ../samples/attention_fwd.tri:60: acc = acc * alpha[:, None]
+      float acc_4[32];
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 16 % 2) % 2];
+      // ../samples/attention_fwd.tri:65: acc = tl.dot(p.to(v.dtype), v, acc)
+      // tl.dot fp16[128,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major, ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) acc_1[e] = acc_4[e];
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
+          unsigned int tri_af[4];
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            const int tri_r = 2 * tri_i * 16 + tri_kk / 8 * 2;  // row g, columns tri_kk + 2t of tile tri_i
+            tri_af[4 * tri_i + 0] = tri_pack2_f16(p_1[(tri_r)], p_1[(tri_r + 1)]);
+            tri_af[4 * tri_i + 1] = tri_pack2_f16(p_1[(tri_r + 16)], p_1[(tri_r + 17)]);
+            tri_af[4 * tri_i + 2] = tri_pack2_f16(p_1[(tri_r + 2)], p_1[(tri_r + 3)]);
+            tri_af[4 * tri_i + 3] = tri_pack2_f16(p_1[(tri_r + 18)], p_1[(tri_r + 19)]);
+          }
+          unsigned int tri_bf[16];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_stage + 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1));
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 8; ++tri_j) {
+              float& tri_c0 = acc_1[(2 * tri_i + 0) * 16 + tri_j * 2 + 0];
+              float& tri_c1 = acc_1[(2 * tri_i + 0) * 16 + tri_j * 2 + 1];
+              float& tri_c2 = acc_1[(2 * tri_i + 1) * 16 + tri_j * 2 + 0];
+              float& tri_c3 = acc_1[(2 * tri_i + 1) * 16 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
+          }
+        }
+      }
+      // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) l_i_1[e] = l_i_5[e];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) m_i_1[e] = m_ij_1[e];
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
+    }
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // ../samples/attention_fwd.tri:118: m_i += tl.math.log2(l_i)
-  float t247[4];
+  float t247[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t247[e] = tri_log2_f32(l_i_1[e]);
-  float m_i_4[4];
+  for (int e = 0; e < 2; ++e) t247[e] = tri_log2_f32(l_i_1[e]);
+  float m_i_4[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) m_i_4[e] = m_i_1[e] + t247[e];
+  for (int e = 0; e < 2; ++e) m_i_4[e] = m_i_1[e] + t247[e];
   // ../samples/attention_fwd.tri:119: acc = acc / l_i[:, None]
   float acc_5[32];
   #pragma unroll
-  for (int e = 0; e < 32; ++e) acc_5[e] = tri_div_f32(acc_1[e], l_i_1[(e / 8 % 4) % 4]);
+  for (int e = 0; e < 32; ++e) acc_5[e] = tri_div_f32(acc_1[e], l_i_1[(e / 16 % 2) % 2]);
   // ../samples/attention_fwd.tri:120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
   long long off_hz_i64 = (long long)(off_hz);
   long long t253 = (long long)(N_CTX);
   long long t254 = off_hz_i64 * t253;
   float* M_ptrs = M + t254;
-  float* M_ptrs_1[4];
+  float* M_ptrs_1[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) M_ptrs_1[e] = M_ptrs + offs_m[e];
-  bool t259[4];
+  for (int e = 0; e < 2; ++e) M_ptrs_1[e] = M_ptrs + offs_m[e];
+  bool t259[2];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) t259[e] = offs_m[e] < N_CTX;
+  for (int e = 0; e < 2; ++e) t259[e] = offs_m[e] < N_CTX;
   // The rest of this block is written twice: for a full tile and for the last, partial one.
-  int t263[4];
-  tri_half* Out_ptrs[4];
-  int t269[8];
+  int t263[2];
+  tri_half* Out_ptrs[2];
+  int t269[16];
   tri_half* t272[32];
   tri_half acc_5_fp16[32];
   if (t57 + 127 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
     // ../samples/attention_fwd.tri:120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
     #pragma unroll
-    for (int e = 0; e < 4; ++e) if (L0_owner) *M_ptrs_1[e] = m_i_4[e];
+    for (int e = 0; e < 2; ++e) if (L0_owner) *M_ptrs_1[e] = m_i_4[e];
     // ../samples/attention_fwd.tri:121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t263[e] = offs_m[e] * stride_om;
+    for (int e = 0; e < 2; ++e) t263[e] = offs_m[e] * stride_om;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) Out_ptrs[e] = Out_1 + t263[e];
+    for (int e = 0; e < 2; ++e) Out_ptrs[e] = Out_1 + t263[e];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t269[e] = offs_d[e % 2 + (e / 2 % 4) * 2] * 1;
+    for (int e = 0; e < 16; ++e) t269[e] = offs_d[e % 2 + (e / 2 % 8) * 2] * 1;
     #pragma unroll
-    for (int e = 0; e < 32; ++e) t272[e] = Out_ptrs[e / 8 % 4] + t269[e % 2 + (e / 2 % 4) * 2];
+    for (int e = 0; e < 32; ++e) t272[e] = Out_ptrs[e / 16 % 2] + t269[e % 2 + (e / 2 % 8) * 2];
     // ../samples/attention_fwd.tri:122: acc.to(Out.dtype.element_ty), mask=rows)
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc_5_fp16[e] = tri_f2h(acc_5[e]);
@@ -993,27 +910,27 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(tri_h
       unsigned int w2 = (unsigned int)(tri_half)acc_5_fp16[e + 4] | (unsigned int)(tri_half)acc_5_fp16[e + 5] << 16;
       unsigned int w3 = (unsigned int)(tri_half)acc_5_fp16[e + 6] | (unsigned int)(tri_half)acc_5_fp16[e + 7] << 16;
       tri_transpose4(w0, w1, w2, w3, lane_id);
-      *reinterpret_cast<tri_u32x4*>(t272[e] + (lane_id % 4) * 14) = tri_u32x4{w0, w1, w2, w3};
+      *reinterpret_cast<tri_u32x4*>(t272[e] + (lane_id % 4) * 6) = tri_u32x4{w0, w1, w2, w3};
     }
   } else {
     // Partial tile: masked accesses, element by element.
     // ../samples/attention_fwd.tri:120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
     #pragma unroll
-    for (int e = 0; e < 4; ++e) if (L0_owner && t259[e]) *M_ptrs_1[e] = m_i_4[e];
+    for (int e = 0; e < 2; ++e) if (L0_owner && t259[e]) *M_ptrs_1[e] = m_i_4[e];
     // ../samples/attention_fwd.tri:121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
     #pragma unroll
-    for (int e = 0; e < 4; ++e) t263[e] = offs_m[e] * stride_om;
+    for (int e = 0; e < 2; ++e) t263[e] = offs_m[e] * stride_om;
     #pragma unroll
-    for (int e = 0; e < 4; ++e) Out_ptrs[e] = Out_1 + t263[e];
+    for (int e = 0; e < 2; ++e) Out_ptrs[e] = Out_1 + t263[e];
     #pragma unroll
-    for (int e = 0; e < 8; ++e) t269[e] = offs_d[e % 2 + (e / 2 % 4) * 2] * 1;
+    for (int e = 0; e < 16; ++e) t269[e] = offs_d[e % 2 + (e / 2 % 8) * 2] * 1;
     #pragma unroll
-    for (int e = 0; e < 32; ++e) t272[e] = Out_ptrs[e / 8 % 4] + t269[e % 2 + (e / 2 % 4) * 2];
+    for (int e = 0; e < 32; ++e) t272[e] = Out_ptrs[e / 16 % 2] + t269[e % 2 + (e / 2 % 8) * 2];
     // ../samples/attention_fwd.tri:122: acc.to(Out.dtype.element_ty), mask=rows)
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc_5_fp16[e] = tri_f2h(acc_5[e]);
     // ../samples/attention_fwd.tri:121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
     #pragma unroll
-    for (int e = 0; e < 32; ++e) if (rows[e / 8 % 4]) *t272[e] = acc_5_fp16[e];
+    for (int e = 0; e < 32; ++e) if (rows[e / 16 % 2]) *t272[e] = acc_5_fp16[e];
   }
 }
