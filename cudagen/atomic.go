@@ -99,8 +99,11 @@ func (e *emitter) bf16AddCASHelper(name, order string) string {
 }
 
 // floatMinMaxHelper is atomic max or min on floats as Triton does it: on
-// the bits, as a signed max for non-negative values and an unsigned min
-// for negative ones (the reverse for min).
+// the bits, as a signed max for values with the sign bit clear and an
+// unsigned min for those with it set (the reverse for min). The test is
+// the sign bit (b >= 0 on the signed bits), not v >= 0: -0.0 compares
+// equal to 0 but, as a signed integer, is below every negative float's
+// bits, so max(-FLT_MAX, -0.0) would stay -FLT_MAX.
 func (e *emitter) floatMinMaxHelper(v *ir.Value, d ir.DType, order, suffix string) string {
 	k := d.Kind
 	deps := nameSet{}
@@ -123,7 +126,7 @@ func (e *emitter) floatMinMaxHelper(v *ir.Value, d ir.DType, order, suffix strin
 		pos, neg = "min", "max"
 	}
 	body := fmt.Sprintf(`%s r; %s b = (%s)%s(v); `+
-		`if (v >= 0) asm volatile("atom%s.global.%s.s%d %%0, [%%1], %%2;" : "=%s"(r) : "l"(p), "%s"(b) : "memory"); `+
+		`if (b >= 0) asm volatile("atom%s.global.%s.s%d %%0, [%%1], %%2;" : "=%s"(r) : "l"(p), "%s"(b) : "memory"); `+
 		`else asm volatile("atom%s.global.%s.u%d %%0, [%%1], %%2;" : "=%s"(r) : "l"(p), "%s"(b) : "memory"); `+
 		`return %s((%s)r);`, ut, it, it, bitsOf, order, pos, n, c, c, order, neg, n, c, c, fromBits, ut)
 	e.helpers.add(name, helperDecl(t, name, fmt.Sprintf("%s* p, %s v", t, t), body, deps))
