@@ -20,6 +20,8 @@ var references = map[string]Reference{
 	"load_store_mask":   refLoadStoreMask,
 	"load_store_scalar": refLoadStoreScalar,
 	"ptr_reassign":      refPtrReassign,
+	"loop_peel_mixed":   refLoopPeelMixed,
+	"loop_peel_step":    refLoopPeelStep,
 
 	// Operators.
 	"binop_float":             refBinopFloat,

@@ -63,3 +63,31 @@ func refPtrReassign(in tensors, _ map[string]float64) tensors {
 	x, y := in["x"], in["y"]
 	return tensors{"out": eachFloat(in["out"], func(i int) float64 { return r32(x.Float(i) - y.Float(i)) })}
 }
+
+// refLoopPeelMixed is constructs/loop_peel_mixed.tri: y = x * w below N,
+// x read as 0 from M on.
+func refLoopPeelMixed(in tensors, num map[string]float64) tensors {
+	x, w, n, m := in["x"], in["w"], int(num["N"]), int(num["M"])
+	y := eachFloat(in["y"], func(i int) float64 {
+		switch {
+		case i >= n:
+			return 0
+		case i >= m:
+			return 0 * w.Float(i)
+		}
+		return r32(x.Float(i) * w.Float(i))
+	})
+	return tensors{"y": y}
+}
+
+// refLoopPeelStep is constructs/loop_peel_step.tri: y = x + 1 below N.
+func refLoopPeelStep(in tensors, num map[string]float64) tensors {
+	x, n := in["x"], int(num["N"])
+	y := eachFloat(in["y"], func(i int) float64 {
+		if i >= n {
+			return 0
+		}
+		return r32(x.Float(i) + 1)
+	})
+	return tensors{"y": y}
+}

@@ -163,6 +163,9 @@ func (e *emitter) impliesBound(s *ir.For, split int) bool {
 		if v.Op == ir.OpStore {
 			mask = v.Args[2]
 		}
+		if mask == nil {
+			continue // an unmasked access
+		}
 		for mask.Op == ir.OpBroadcast || mask.Op == ir.OpExpandDims {
 			mask = mask.Args[0]
 		}
