@@ -116,7 +116,13 @@
 // (mmapipe.go, pipeline.go's analysis), the dot running as mma.sync
 // m16n8k16 on fragments ldmatrix reads from the stages, whose rows are
 // XOR-swizzled so that the eight rows of each 8x8 matrix hit distinct
-// banks. Other dots there, and dots of shapes and dtypes wgmma has no
+// banks; the loops of several dots likewise (mmamulti.go, multipipe.go's
+// analysis and stages), each warp owning whole rows of every result, an
+// invariant a's A fragments read into registers once before the loop,
+// and an a computed in the body (attention's p) packed from the
+// accumulator registers as the next mma.sync's A fragment. Where a loop
+// is not pipelined there, the dot's comment and --dump=layout say why
+// (plan.whyNot, plan.unpiped). Other dots there, and dots of shapes and dtypes wgmma has no
 // form for, run as mma.sync fed by ldmatrix from operands staged where
 // the dot stands (dot.go), or as FMAs on the CUDA cores for fp64 and
 // ieee fp32. Tensor maps for the
