@@ -382,11 +382,39 @@ func specialize(p *frontend.Param, v hosteval.Value, noSpec bool) (sema.Arg, err
 	if p.Constexpr {
 		c, err := constexprOf(v)
 		if err != nil {
-			return sema.Arg{}, fmt.Errorf("parameter '%s' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype or None), not %s", p.Name, v.Describe())
+			return sema.Arg{}, fmt.Errorf("parameter '%s' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype, None or a tuple of these), not %s", p.Name, v.Describe())
+		}
+		return sema.Arg{Kind: sema.ArgConstexpr, Value: c}, nil
+	}
+	return specializeValue(p, v, noSpec, "")
+}
+
+// specializeValue derives the sema.Arg of a value given to a parameter
+// that is not a tl.constexpr, or to the element at path of one (a tuple's
+// elements are specialized as parameters are, as in Triton's launcher).
+func specializeValue(p *frontend.Param, v hosteval.Value, noSpec bool, path string) (sema.Arg, error) {
+	if v.Constexpr {
+		// tl.constexpr(v) is a compile-time value whatever the parameter.
+		c, err := constexprOf(v)
+		if err != nil {
+			return sema.Arg{}, fmt.Errorf("parameter '%s'%s: tl.constexpr of %s", p.Name, path, v.Describe())
 		}
 		return sema.Arg{Kind: sema.ArgConstexpr, Value: c}, nil
 	}
 	switch v.Kind {
+	case hosteval.VTuple:
+		a := sema.Arg{Kind: sema.ArgTuple, Elems: make([]sema.Arg, len(v.Elems))}
+		for i, e := range v.Elems {
+			ea, err := specializeValue(p, e, noSpec, fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return sema.Arg{}, err
+			}
+			if ea.Kind == sema.ArgDesc {
+				return sema.Arg{}, fmt.Errorf("parameter '%s'%s[%d]: a tensor descriptor inside a tuple is not supported by tri yet; pass it as a parameter of its own", p.Name, path, i)
+			}
+			a.Elems[i] = ea
+		}
+		return a, nil
 	case hosteval.VNone:
 		return sema.Arg{Kind: sema.ArgNone}, nil
 	case hosteval.VTensor:
@@ -425,7 +453,7 @@ func specialize(p *frontend.Param, v hosteval.Value, noSpec bool) (sema.Arg, err
 		c, _ := constexprOf(v)
 		return sema.Arg{Kind: sema.ArgConstexpr, Value: c}, nil
 	}
-	return sema.Arg{}, fmt.Errorf("parameter '%s' cannot take %s", p.Name, v.Describe())
+	return sema.Arg{}, fmt.Errorf("parameter '%s'%s cannot take %s", p.Name, path, v.Describe())
 }
 
 // constexprOf converts a value to a compile-time constant.
@@ -443,6 +471,16 @@ func constexprOf(v hosteval.Value) (sema.Constexpr, error) {
 		return sema.Constexpr{Kind: sema.CDType, DType: v.DType}, nil
 	case hosteval.VNone:
 		return sema.Constexpr{Kind: sema.CNone}, nil
+	case hosteval.VTuple:
+		t := sema.Constexpr{Kind: sema.CTuple, Elems: make([]sema.Constexpr, len(v.Elems))}
+		for i, e := range v.Elems {
+			c, err := constexprOf(e)
+			if err != nil {
+				return sema.Constexpr{}, err
+			}
+			t.Elems[i] = c
+		}
+		return t, nil
 	}
 	return sema.Constexpr{}, fmt.Errorf("%s is not a compile-time value", v.Describe())
 }

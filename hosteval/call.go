@@ -431,12 +431,15 @@ func biLen(e *Env, c *callArgs) (Value, error) {
 	return Value{}, Errf(c.pos[0].at, "len() of %s", v.Describe())
 }
 
-// biConstexpr is tl.constexpr(v), the wrapper of module-level globals.
+// biConstexpr is tl.constexpr(v), the wrapper of module-level globals; the
+// value is marked, as Triton's launcher tells a constexpr argument apart.
 func biConstexpr(e *Env, c *callArgs) (Value, error) {
 	if err := c.nargs(1, 1); err != nil {
 		return Value{}, err
 	}
-	return c.pos[0].v, nil
+	v := c.pos[0].v
+	v.Constexpr = true
+	return v, nil
 }
 
 // AsInt turns a bool into an int; other values are returned as they are.

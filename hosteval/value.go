@@ -64,6 +64,10 @@ type Value struct {
 	Lambda *Lambda
 	Dict   map[string]Value
 	Desc   *Descriptor
+	// Constexpr marks a value wrapped in tl.constexpr(...), which Triton's
+	// launcher passes as a compile-time value to any parameter, also as an
+	// element of a tuple.
+	Constexpr bool
 }
 
 // Lambda is a grid function: lambda meta: (...). Its body is evaluated in

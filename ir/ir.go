@@ -245,6 +245,13 @@ type Param struct {
 	// host, the source parameter and the part ("base", "shape0",
 	// "stride0"); both are empty for other parameters.
 	Of, Part string
+	// TupleOf and Path name, for an element of a tuple passed from the
+	// host, the source parameter and the element's index at each level of
+	// nesting (x[1][0] is Path [1 0]); Triton flattens tuple arguments into
+	// one kernel parameter per runtime element in the same way. TupleOf is
+	// empty for other parameters.
+	TupleOf string
+	Path    []int
 }
 
 // Stmt is a statement of a Block: a *Value, *Assign, *For, *While, *If or

@@ -18,11 +18,29 @@ func (p *Prepared) paramValue(param *ir.Param) (hosteval.Value, error) {
 		if param.Of != "" && sp.Name == param.Of {
 			return descPart(p.Bound.Values[i], param)
 		}
+		if param.TupleOf != "" {
+			if sp.Name == param.TupleOf {
+				return tupleElem(p.Bound.Values[i], param)
+			}
+			continue
+		}
 		if param.Of == "" && sp.Name == param.Name {
 			return p.Bound.Values[i], nil
 		}
 	}
 	return hosteval.Value{}, fmt.Errorf("internal error: parameter %s of %s not bound", param.Name, p.Kernel.Name)
+}
+
+// tupleElem is the element of a host tuple that a parameter of the kernel
+// receives (Triton flattens tuple arguments the same way).
+func tupleElem(v hosteval.Value, param *ir.Param) (hosteval.Value, error) {
+	for _, i := range param.Path {
+		if v.Kind != hosteval.VTuple || i >= len(v.Elems) {
+			return hosteval.Value{}, fmt.Errorf("internal error: parameter %s has no element %v", param.TupleOf, param.Path)
+		}
+		v = v.Elems[i]
+	}
+	return v, nil
 }
 
 // descPart is the part of a host tensor descriptor that a parameter of

@@ -23,6 +23,9 @@ func (c *compiler) binary(op string, a, b *val, pos diag.Pos) *val {
 	if a.k == kInvalid || b.k == kInvalid {
 		return invalid
 	}
+	if r := tupleBinary(op, a, b); r != nil {
+		return r
+	}
 	if a.isConst() && b.isConst() {
 		r, err := pyBinary(op, a, b)
 		if err != nil {

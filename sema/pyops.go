@@ -15,13 +15,46 @@ import (
 // exhaust memory.
 const maxConstBits = 4096
 
+// tupleBinary is Python's tuple concatenation (a + b) and repetition
+// (t * n, n * t), whatever the elements (Triton's tl.tuple has both), or
+// nil if op and the operands are not these.
+func tupleBinary(op string, a, b *val) *val {
+	switch {
+	case op == "+" && a.k == kTuple && b.k == kTuple:
+		return &val{k: kTuple, elts: append(append([]*val{}, a.elts...), b.elts...)}
+	case op == "*" && a.k == kTuple && (b.k == kInt || b.k == kBool):
+		return repeatTuple(a, b)
+	case op == "*" && b.k == kTuple && (a.k == kInt || a.k == kBool):
+		return repeatTuple(b, a)
+	}
+	return nil
+}
+
+// repeatTuple is t * n: no elements for n <= 0, as in Python. n is bounded
+// by what a kernel can hold, so that (0,) * 10**9 fails instead of
+// exhausting memory.
+func repeatTuple(t, n *val) *val {
+	k, _ := n.asInt()
+	out := &val{k: kTuple, elts: []*val{}}
+	if k.Sign() <= 0 || len(t.elts) == 0 {
+		return out
+	}
+	if !k.IsInt64() || k.Int64()*int64(len(t.elts)) > maxTupleLen {
+		return nil
+	}
+	for range k.Int64() {
+		out.elts = append(out.elts, t.elts...)
+	}
+	return out
+}
+
+// maxTupleLen bounds the tuples t * n builds.
+const maxTupleLen = 1 << 16
+
 // pyBinary applies a Python binary operator to two constexpr numbers.
 func pyBinary(op string, a, b *val) (*val, error) {
 	if a.k == kStr && b.k == kStr && op == "+" {
 		return strVal(a.s + b.s), nil
-	}
-	if a.k == kTuple && b.k == kTuple && op == "+" {
-		return &val{k: kTuple, elts: append(append([]*val{}, a.elts...), b.elts...)}, nil
 	}
 	if !a.isNum() || !b.isNum() {
 		return nil, fmt.Errorf("unsupported operand types for %s: %s and %s", op, a.describe(), b.describe())

@@ -26,6 +26,10 @@ const (
 	// all part of the specialization; the base, shape and strides are
 	// passed at launch (tensordesc.go).
 	ArgDesc
+	// ArgTuple is a tuple passed from the host: Elems specializes each
+	// element as a parameter of its own (a runtime pointer or number, a
+	// constexpr, None, a nested tuple), as Triton's launcher does.
+	ArgTuple
 )
 
 // Arg is the specialization of one source parameter.
@@ -50,10 +54,13 @@ type Arg struct {
 	Block      []int
 	Padding    string
 	ShapeDiv16 []bool
+	// Elems are the elements of an ArgTuple.
+	Elems []Arg
 }
 
 // Constexpr is a compile-time value given from outside the kernel: an int,
-// a float, a bool, a string, a dtype (tl.float16) or None.
+// a float, a bool, a string, a dtype (tl.float16), None, or a tuple of
+// these (a tl.constexpr parameter given (2, 4)).
 type Constexpr struct {
 	Kind  ConstexprKind
 	Int   int64
@@ -61,6 +68,7 @@ type Constexpr struct {
 	Bool  bool
 	Str   string
 	DType ir.DType
+	Elems []Constexpr // a CTuple's elements
 }
 
 // ConstexprKind says which field of a Constexpr holds its value.
@@ -74,6 +82,7 @@ const (
 	CStr
 	CDType
 	CNone
+	CTuple
 )
 
 // Signature is the specialization of a whole kernel: one Arg per source

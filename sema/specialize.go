@@ -214,6 +214,14 @@ func (c *compiler) specialize(fn *frontend.Func, sig Signature) *ir.Kernel {
 		case ArgDesc:
 			fr.env[p.Name] = c.descParam(p.Name, a, p.Pos)
 			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "runtime", Value: descSpec(a)})
+		case ArgTuple:
+			v := c.tupleParam(p.Name, nil, a, p.Pos)
+			fr.env[p.Name] = v
+			kind := "runtime"
+			if v.isConst() {
+				kind = "constexpr"
+			}
+			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: kind, Value: tupleSpec(a)})
 		case ArgOne:
 			fr.env[p.Name] = intVal(1)
 			k.Spec = append(k.Spec, ir.SpecEntry{Name: p.Name, Kind: "one", Value: "1"})

@@ -256,6 +256,12 @@ func constexprVal(c Constexpr) *val {
 		return strVal(c.Str)
 	case CDType:
 		return dtypeVal(c.DType)
+	case CTuple:
+		t := &val{k: kTuple, elts: make([]*val, len(c.Elems))}
+		for i, e := range c.Elems {
+			t.elts[i] = constexprVal(e)
+		}
+		return t
 	}
 	return noneVal
 }

@@ -132,6 +132,12 @@ def _tl():
     return tl
 
 
+def is_plain_tuple(v):
+    """A tuple, or torch.Size (x.shape), which Triton passes as a tuple; a
+    namedtuple is not one."""
+    return type(v) is tuple or type(v).__name__ == "Size" and type(v).__module__ == "torch"
+
+
 def literal(v):
     """Python source for a plain value (no tensors), or raises Unreplayable."""
     tl = _tl()
@@ -142,12 +148,14 @@ def literal(v):
     if isinstance(v, float):
         return float_literal(v)
     if tl is not None and isinstance(v, tl.constexpr):
-        return literal(v.value)
+        # Triton's launcher passes a tl.constexpr argument as a compile-time
+        # value to any parameter, also inside a tuple; tri reads the marker.
+        return "tl.constexpr(" + literal(v.value) + ")"
     if tl is not None and isinstance(v, tl.dtype):
         return "tl." + TL_NAMES.get(v.name, v.name)
-    if type(v) in (tuple, list):
+    if is_plain_tuple(v) or type(v) is list:
         inner = ", ".join(literal(x) for x in v)
-        return "(" + inner + ("," if len(v) == 1 else "") + ")" if type(v) is tuple else "[" + inner + "]"
+        return "[" + inner + "]" if type(v) is list else "(" + inner + ("," if len(v) == 1 else "") + ")"
     if type(v).__module__ == "numpy" and hasattr(v, "item"):
         return literal(v.item())  # NumPy scalars
     raise Unreplayable(f"a value of type {type(v).__module__}.{type(v).__qualname__}")
@@ -536,7 +544,7 @@ class _Bindings:
             return self.descriptor(v, name)
         if isinstance(v, tuple) and hasattr(v, "_fields"):
             raise Unreplayable(f"argument {name}: a namedtuple ({type(v).__name__})")
-        if type(v) in (tuple, list) and any(hasattr(x, "data_ptr") or isinstance(x, tuple) for x in v):
+        if (is_plain_tuple(v) or type(v) is list) and any(hasattr(x, "data_ptr") or isinstance(x, tuple) for x in v):
             inner = [self.emit(x, f"{name}_{i}") for i, x in enumerate(v)]
             if type(v) is list:
                 return "[" + ", ".join(inner) + "]"

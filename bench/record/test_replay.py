@@ -86,6 +86,9 @@ class RecordPartsTest(unittest.TestCase):
         self.assertEqual(record.literal(-float("inf")), '-float("inf")')
         self.assertEqual(record.literal((1,)), "(1,)")
         self.assertEqual(record.literal("ieee"), "'ieee'")
+        # x.shape (torch.Size) is passed to a kernel as a tuple
+        size = type("Size", (tuple,), {"__module__": "torch"})
+        self.assertEqual(record.literal(size((8, 8))), "(8, 8)")
         with self.assertRaises(record.Unreplayable):
             record.literal(object())
 
