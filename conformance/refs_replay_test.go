@@ -3,13 +3,14 @@ package conformance
 // This file implements the references of constructs taken from launches of
 // Triton's own language tests that tri once ran to other values than
 // Triton: tl.join and tl.interleave of two scalars, float atomic max and
-// min with -0.0.
+// min with -0.0, sums of bools.
 
 import "math"
 
 func init() {
 	references["join_scalars"] = refJoinScalars
 	references["atomic_neg_zero"] = refAtomicNegZero
+	references["bool_sum"] = refBoolSum
 }
 
 func refJoinScalars(in tensors, num map[string]float64) tensors {
@@ -58,4 +59,28 @@ func refAtomicNegZero(in tensors, _ map[string]float64) tensors {
 	fold("dmax", true)
 	fold("dmin", false)
 	return tensors{"fmax": in["fmax"], "fmin": in["fmin"], "dmax": in["dmax"], "dmin": in["dmin"]}
+}
+
+// refBoolSum counts the positive elements of each row of a: the count, its
+// parity, the parity of all, and the exclusive or of a > 0 and b > 0.
+func refBoolSum(in tensors, _ map[string]float64) tensors {
+	a, b := in["a"], in["b"]
+	m, n := a.Shape[0], a.Shape[1]
+	counts := make([]int64, m)
+	var total int64
+	for r := range m {
+		for c := range n {
+			if a.Int(r*n+c) > 0 {
+				counts[r]++
+				total++
+			}
+		}
+	}
+	in["pall"].SetInt(0, total%2)
+	return tensors{
+		"par":  eachInt(in["par"], func(r int) int64 { return counts[r] % 2 }),
+		"pall": in["pall"],
+		"cnt":  eachInt(in["cnt"], func(r int) int64 { return counts[r] }),
+		"add":  eachInt(in["add"], func(k int) int64 { return b2i((a.Int(k) > 0) != (b.Int(k) > 0)) }),
+	}
 }

@@ -253,6 +253,12 @@ func intOp(op ir.Op, k ir.Kind, a []string) string {
 		s = fmt.Sprintf("%s %s %s", a[0], opr, a[1])
 	}
 	if k == ir.Bool {
+		if op == ir.OpAdd || op == ir.OpShl {
+			// i1 arithmetic wraps to the low bit: true + true is false (a
+			// sum of bools with dtype=tl.int1 is their parity). For the
+			// other operators the low bit and != 0 agree on 0 and 1.
+			return fmt.Sprintf("((%s) & 1) != 0", s)
+		}
 		return fmt.Sprintf("(%s) != 0", s)
 	}
 	if k.Bits() < 32 {
