@@ -39,10 +39,13 @@
 // division overflow (MIN / -1) wraps.
 //
 // Tiles of any rank are row-major; reshape and expand_dims keep the element
-// order. A reduction along an axis is a left fold from index 0, a scan an
-// inclusive prefix from index 0 (from the end with reverse), combining
-// (accumulated, new) in the value's dtype and rounding at each step; the GPU
-// combines in a tree, so float sums and products may differ by rounding.
+// order. A float sum or product along an axis combines neighbours pairwise
+// in a balanced tree, as the GPU combines lanes in a tree (a left fold of
+// 1024 bf16 ones stalls at 256); other reductions are a left fold from
+// index 0, a scan an inclusive prefix from index 0 (from the end with
+// reverse), combining in the value's dtype and rounding at each step. The
+// GPU's tree has another shape, so float sums and products may differ by
+// rounding.
 // Max and min ignore NaN (like fmaxf) unless propagate_nan is set;
 // argmax/argmin follow Triton's tie_break_left combine (ties to the smaller
 // index; over NaN the pick depends on the combination order). A custom

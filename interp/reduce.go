@@ -1,10 +1,14 @@
 package interp
 
 // This file implements OpReduce and OpScan with the builtin combiners. A
-// reduction is a left fold from index 0 along the axis; a scan is an
-// inclusive prefix from index 0 (from the last index with FlagReverse). The
-// GPU combines in a tree, so float sums and products may differ from these
-// by rounding, and argmax/argmin over NaN may pick another index.
+// float sum or product is combined pairwise along the axis (neighbours,
+// then pairs of pairs, ...), as the GPU combines its lanes in a tree: a
+// left fold in fp16 or bf16 stalls where the sum's spacing reaches the
+// addend (1024 ones sum to 256 in bf16), which a tree does not. Other
+// reductions are a left fold from index 0; a scan is an inclusive prefix
+// from index 0 (from the last index with FlagReverse). Float sums and
+// products may still differ from the GPU's by rounding, and argmax/argmin
+// over NaN may pick another index.
 
 import (
 	"math"
@@ -98,7 +102,11 @@ func reduceBuiltin(v *ir.Value, a *tile) *tile {
 	t := newTile(a.kind, v.Type.Shape)
 	if a.flts != nil {
 		f := floatCombiner(v.Combine, a.kind, v.Flags)
-		fold(a.flts, t.flts, w, f)
+		if v.Combine == ir.CombineSum || v.Combine == ir.CombineProd {
+			pairwise(a.flts, t.flts, w, f)
+		} else {
+			fold(a.flts, t.flts, w, f)
+		}
 	} else {
 		fold(a.ints, t.ints, w, intCombiner(v.Combine, a.kind))
 	}
@@ -115,6 +123,24 @@ func fold[T any](src, out []T, w axisView, f func(a, b T) T) {
 			acc = f(acc, src[i])
 		}
 		out[q] = acc
+	}
+}
+
+// pairwise combines each lane of src into out in a balanced tree: element
+// j with j+1 for even j, then the results two apart, four apart, and so on
+// (an odd one out waits for the next level). The operands keep their order.
+func pairwise(src, out []float64, w axisView, f func(a, b float64) float64) {
+	buf := make([]float64, w.n)
+	for q := range out {
+		for j := range buf {
+			buf[j] = src[w.at(q, j)]
+		}
+		for step := 1; step < w.n; step *= 2 {
+			for j := 0; j+step < w.n; j += 2 * step {
+				buf[j] = f(buf[j], buf[j+step])
+			}
+		}
+		out[q] = buf[0]
 	}
 }
 

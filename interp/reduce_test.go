@@ -114,8 +114,9 @@ func TestReduceBuiltin(t *testing.T) {
 	}
 }
 
-// TestReduceFloatSumRounds checks that an fp32 sum rounds at each add, in
-// order from index 0.
+// TestReduceFloatSumRounds checks that an fp32 sum rounds at each add and
+// combines neighbours first: (2^24 + 1) rounds to 2^24, (1 - 2^24) is
+// exact, and their sum is 1 (a left fold would give 0).
 func TestReduceFloatSumRounds(t *testing.T) {
 	k := tileKernel(t, []ir.Kind{ir.Float32}, ir.Shape{4}, func(b *builder, xs []*ir.Value) []*ir.Value {
 		return []*ir.Value{b.reduce(ir.CombineSum, xs[0], 0, 0)}
@@ -125,7 +126,25 @@ func TestReduceFloatSumRounds(t *testing.T) {
 		in.SetFloat(i, x)
 	}
 	out := runTiles(t, k, []*tensor.Tensor{in}, []ir.Shape{nil})[0]
-	assert.Equal(t, 0.0, out.Float(0)) // 2^24+1 rounds back to 2^24 twice
+	assert.Equal(t, 1.0, out.Float(0))
+}
+
+// TestReduceBF16SumPairwise sums 1024 bf16 ones (Triton's test_sum_dtype,
+// kernel_default_float: tl.sum keeps bf16) and 7 ones, an odd count: a
+// left fold stalls at 256, where bf16's spacing reaches 2; the tree's
+// partial sums stay powers of two and exact.
+func TestReduceBF16SumPairwise(t *testing.T) {
+	for _, n := range []int{1024, 7} {
+		k := tileKernel(t, []ir.Kind{ir.BFloat16}, ir.Shape{n}, func(b *builder, xs []*ir.Value) []*ir.Value {
+			return []*ir.Value{b.reduce(ir.CombineSum, xs[0], 0, 0)}
+		})
+		in := tensor.New(ir.BFloat16, n)
+		for i := range n {
+			in.SetFloat(i, 1)
+		}
+		out := runTiles(t, k, []*tensor.Tensor{in}, []ir.Shape{nil})[0]
+		assert.Equal(t, float64(n), out.Float(0), "sum of %d ones", n)
+	}
 }
 
 func TestReduceNaNAndTies(t *testing.T) {
