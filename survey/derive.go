@@ -28,7 +28,8 @@ package survey
 //     pointer type builds with False) for flags (names that
 //     a condition tests alone, as in if not INTERLEAVED:, and names such
 //     as HAS_, IS_, USE_, ...), tl.float32 for dtype names (DTYPE,
-//     ACC_TYPE), "ieee" for
+//     ACC_TYPE; tl.int32 for one that integers are converted to:
+//     intuses.go), "ieee" for
 //     precision names, 32 for block sizes (BLOCK*, and B followed by
 //     capitals: BT, BK) and 16 for the rest (sizes such as a head
 //     dimension, which tl.dot wants at least 16, or a convolution's width,
@@ -134,6 +135,7 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 	units := unitStrides(fn)
 	descs := descriptorParams(fn)
 	elems := pointerElems(fn, ptrs)
+	_, intDtypes := intUses(fn, ptrs)
 	fromConfig := map[string]bool{}
 	if tuning != nil && tuning.Autotune != nil && len(tuning.Autotune.Configs) > 0 {
 		for name := range tuning.Autotune.Configs[0].Meta {
@@ -156,16 +158,19 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 			v = try.flag
 		case p.Constexpr:
 			v = constexprGuess(p.Name, try.flag)
+			if v == "tl.float32" && intDtypes[p.Name] {
+				v = "tl.int32" // pid.to(dtype) as an offset: intuses.go
+			}
 			guessed[p.Name] = true
 		case descs[p.Name] != nil:
 			v = p.Name // its let follows, once the block sizes are known
 		case isPtr(ptrs, p.Name):
 			e := elem
 			switch {
-			case ptrs[p.Name]:
-				e = "int32"
 			case elems[p.Name] != "":
 				e = elems[p.Name]
+			case ptrs[p.Name]:
+				e = "int32"
 			}
 			d.lets = append(d.lets, fmt.Sprintf("%s=empty(16, dtype='%s')", p.Name, e))
 			v = p.Name
@@ -425,10 +430,11 @@ func pointerParams(file *frontend.File) map[string]map[string]bool {
 					}
 				}
 			})
-			var addrs []frontend.Expr
+			var addrs, indices []frontend.Expr
 			walkExprs(fn.Body, func(x frontend.Expr) {
 				if c, ok := x.(*frontend.Call); ok {
 					addrs = append(addrs, addressArgs(c, byName, out)...)
+					indices = append(indices, indexArgs(c, byName, out)...)
 				}
 			})
 			mark := func(name string, index bool) {
@@ -442,6 +448,13 @@ func pointerParams(file *frontend.File) map[string]map[string]bool {
 					mark(name, false)
 				}
 				for _, name := range s.indexRoots(a) {
+					mark(name, true)
+				}
+			}
+			// A pointer passed for a helper's pointer to indices points to
+			// indices too (gdpa's Q_offsets, loaded by its compute helper).
+			for _, a := range indices {
+				for _, name := range s.roots(a) {
 					mark(name, true)
 				}
 			}
@@ -494,6 +507,27 @@ func addressArgs(c *frontend.Call, byName map[string]*frontend.Func, ptrs map[st
 	}
 	for _, k := range c.Keywords {
 		if _, ok := ptrs[callee.Name][k.Name]; ok {
+			out = append(out, k.Value)
+		}
+	}
+	return out
+}
+
+// indexArgs are the arguments of call c that a @jit function of the file
+// takes as a pointer to indices.
+func indexArgs(c *frontend.Call, byName map[string]*frontend.Func, ptrs map[string]map[string]bool) []frontend.Expr {
+	callee := byName[calleeName(c.Func)]
+	if callee == nil {
+		return nil
+	}
+	var out []frontend.Expr
+	for i, a := range c.Args {
+		if ptrs[callee.Name][paramName(callee, i)] {
+			out = append(out, a)
+		}
+	}
+	for _, k := range c.Keywords {
+		if ptrs[callee.Name][k.Name] {
 			out = append(out, k.Value)
 		}
 	}

@@ -297,6 +297,39 @@ def r(x, out, n_tokens, M, BLOCK_M: tl.constexpr):
 			line:   "r[(1,)](x=x, out=out, n_tokens=n_tokens, M=64, BLOCK_M=32)",
 			lets:   []string{"x=empty(16, dtype='float32')", "out=empty(16, dtype='float32')", "n_tokens=empty(16, dtype='int32')"},
 		},
+		{
+			name: "integer places followed back to loads and conversions: bounds through tl.minimum, shifts of a reassigned local, a gather's index, addresses loaded, a program id converted to a dtype",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def _body(Q, Q_offsets, out, z):
+    begin = tl.load(Q_offsets + z)
+    tl.store(out, tl.load(Q + begin * 2))
+
+@triton.jit
+def i(Q, Q_offs, seqlen, zeros_ptr, scales_ptr, idx_ptr, ptrs, out, N, dtype: tl.constexpr, BLOCK: tl.constexpr):
+    _body(Q, Q_offs, out, 0)
+    n = tl.load(seqlen + tl.program_id(0))
+    end = tl.minimum(BLOCK, n)
+    for s in range(0, end, 16):
+        pass
+    zeros = tl.load(zeros_ptr)
+    zeros = (zeros >> 4) & 0xF
+    zeros = zeros * tl.load(scales_ptr)
+    idx = tl.load(idx_ptr + tl.arange(0, BLOCK))
+    g = tl.gather(tl.load(Q + tl.arange(0, BLOCK)), idx, 0)
+    a = tl.load(ptrs).to(tl.pointer_type(tl.float16))
+    pid = tl.program_id(0).to(dtype)
+    tl.store(out + pid * BLOCK, g + zeros + tl.load(a), mask=pid < N)
+`,
+			kernel: "i",
+			line:   "i[(1,)](Q=Q, Q_offs=Q_offs, seqlen=seqlen, zeros_ptr=zeros_ptr, scales_ptr=scales_ptr, idx_ptr=idx_ptr, ptrs=ptrs, out=out, N=64, dtype=tl.int32, BLOCK=32)",
+			lets: []string{"Q=empty(16, dtype='float32')", "Q_offs=empty(16, dtype='int32')", "seqlen=empty(16, dtype='int32')",
+				"zeros_ptr=empty(16, dtype='int32')", "scales_ptr=empty(16, dtype='float32')", "idx_ptr=empty(16, dtype='int32')",
+				"ptrs=empty(16, dtype='int64')", "out=empty(16, dtype='float32')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))

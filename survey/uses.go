@@ -275,7 +275,9 @@ func loopSteps(fn *frontend.Func) map[string][]frontend.Expr {
 // against a tl dtype (tl.static_assert(a.dtype == tl.int16), if
 // x_ptr.dtype.element_ty == tl.float16:), else int32 for a pointer whose
 // loaded values are shifted or combined bitwise (packed int4 weights: w >>
-// 4 & 0xF). Other pointers take the attempt's type.
+// 4 & 0xF) or reach another place that wants integers, int64 for one
+// whose loaded values are cast to pointers (intuses.go). Other pointers
+// take the attempt's type.
 func pointerElems(fn *frontend.Func, ptrs map[string]bool) map[string]string {
 	s := newPtrScan(fn)
 	out := map[string]string{}
@@ -333,6 +335,12 @@ func pointerElems(fn *frontend.Func, ptrs map[string]bool) map[string]string {
 			}
 		}
 	})
+	ints, _ := intUses(fn, ptrs)
+	for n, e := range ints {
+		if _, ok := out[n]; !ok || e == "int64" {
+			out[n] = e
+		}
+	}
 	return out
 }
 
