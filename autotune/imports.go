@@ -301,6 +301,11 @@ func Values(src *Source, arch func() string, host Host) frontend.HostEvaluator {
 		}
 		m := h.module(f)
 		hf, ok := f.Host[name]
+		if defs := f.HostBindings(name, 0); !ok && len(defs) > 0 {
+			// Bound only in the arms of a module-level if (frontend's
+			// hostif.go), which runs whole.
+			hf, ok = defs[len(defs)-1], true
+		}
 		if !ok {
 			return nil, fmt.Errorf("%s is not a host assignment of %s", name, f.Name)
 		}

@@ -74,6 +74,10 @@ type Global struct {
 	// this binding: the value must come from host code run in order, or
 	// Stale is the error, placed at Pos.
 	Stale string
+	// HostFinal is set with Stale where the binding stands after a
+	// module-level if whose condition tri cannot evaluate: the name's
+	// value is what the module's host code, run in order, leaves in it.
+	HostFinal bool
 }
 
 // HostFunc is a top-level non-@jit function, or a top-level assignment to a

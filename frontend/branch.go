@@ -95,6 +95,12 @@ func (m *module) decide(cond *Cond) {
 			taken = v.truth()
 		default:
 			taken = m.resolves(a)
+			if m.guessed == nil {
+				m.guessed = map[*Cond]Expr{}
+			}
+			if _, ok := m.guessed[cond]; !ok {
+				m.guessed[cond] = a.Test
+			}
 		}
 		set(a, taken)
 	}
@@ -393,6 +399,9 @@ func (m *module) evalCall(e *Call, depth int) (constValue, bool) {
 	s, d := m.dotted(callee)
 	if d != nil || s.Kind != SymPath {
 		return constValue{}, false
+	}
+	if v, ok := testingPredicate(s.Path); ok && len(e.Args) == 0 {
+		return v, true
 	}
 	switch s.Path {
 	case "triton.language.constexpr": // the value it wraps

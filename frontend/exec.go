@@ -128,13 +128,25 @@ func (m *module) run() {
 			m.state = execDone
 		}
 	}()
+	g := &guesses{uncertain: map[string]*Cond{}, seen: map[*Cond]bool{}}
 	for _, c := range f.body {
-		if !m.runs(c.arm) {
+		runs := m.runs(c.arm)
+		cond := m.guessedCond(c.arm)
+		if cond != nil && !g.seen[cond] {
+			g.seen[cond] = true
+			g.enter(m, cond)
+		}
+		if !runs {
 			continue
 		}
+		before := g.snapshot(m)
 		x.chunk(c)
+		if cond == nil {
+			g.rebound(m, before)
+		}
 	}
 	x.markStale()
+	g.mark(m)
 	m.state = execDone
 	m.cache = map[string]lookupResult{}
 }

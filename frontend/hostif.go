@@ -232,5 +232,12 @@ func (f *File) dropHostDef(name string) {
 // host evaluator (File.HostValue) computes its value.
 func (f *File) HostComputes(g *Global) bool {
 	defs := f.HostBindings(g.Name, 0)
-	return len(defs) > 0 && defs[len(defs)-1].Pos.Line == g.Pos.Line
+	if len(defs) == 0 {
+		return false
+	}
+	last := defs[len(defs)-1]
+	// After an if tri cannot decide (guess.go), the host code's final
+	// value is the name's, whichever binding tri would pick.
+	end := last.Pos.Line + strings.Count(strings.TrimRight(last.Source, "\n"), "\n")
+	return last.Pos.Line == g.Pos.Line || g.HostFinal && end >= g.Pos.Line
 }

@@ -65,8 +65,12 @@ type module struct {
 	isPkg  bool   // an __init__.py
 	root   string // the root it was found under
 	arms   map[*Arm]armState
-	byName map[string][]*Binding // the file's Scope by name, made on first lookup
-	cache  map[string]lookupResult
+	// guessed holds the if chains whose conditions tri could not evaluate
+	// (branch.go), each with the first such test: the names their arms
+	// bind are uncertain (guess.go).
+	guessed map[*Cond]Expr
+	byName  map[string][]*Binding // the file's Scope by name, made on first lookup
+	cache   map[string]lookupResult
 	// What the evaluation of the top level (exec.go) found: how far it
 	// ran, the binding of each name, the bindings other modules made by
 	// attribute assignment, the host functions it may call, and the
