@@ -541,16 +541,19 @@ func NumStagesProblem(n int64) string {
 }
 
 // MaxNRegValue reads Triton's maxnreg option: None (no cap) or a number of
-// registers NVRTC accepts as --maxrregcount (at least 16, at most 255).
+// registers, at least 16, passed to NVRTC as --maxrregcount. A thread
+// has at most 255 registers, so a larger cap (mamba's autotune configs
+// try maxnreg=256, which Triton passes on as PTX's .maxnreg) is that
+// limit: 255.
 func MaxNRegValue(v hosteval.Value) (int, string) {
 	if v.Kind == hosteval.VNone {
 		return 0, ""
 	}
 	v = v.AsInt()
-	if v.Kind != hosteval.VInt || v.Int < 16 || v.Int > 255 {
-		return 0, fmt.Sprintf("maxnreg must be None or a number of registers from 16 to 255, not %v", v)
+	if v.Kind != hosteval.VInt || v.Int < 16 {
+		return 0, fmt.Sprintf("maxnreg must be None or a number of registers of at least 16, not %v", v)
 	}
-	return int(v.Int), ""
+	return int(min(v.Int, 255)), ""
 }
 
 // NumCTAsProblem says why v cannot be a launch's num_ctas ("" if it can):

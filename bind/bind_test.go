@@ -278,3 +278,24 @@ func TestBindLaunchFlags(t *testing.T) {
 	_, _, err = bind(t, e, "k[(1,)](x, y, n, 0.5, 16, True, None, 'relu', launch_pdl=1)")
 	assert.ErrorContains(t, err, "launch_pdl must be True or False, not 1")
 }
+
+// maxnreg is None, or a cap of at least 16 registers; a cap over the 255
+// registers a thread can have is 255 (mamba's configs try 256).
+func TestMaxNRegValue(t *testing.T) {
+	for _, c := range []struct {
+		v    hosteval.Value
+		want int
+		bad  bool
+	}{
+		{hosteval.None, 0, false},
+		{hosteval.IntValue(128), 128, false},
+		{hosteval.IntValue(255), 255, false},
+		{hosteval.IntValue(256), 255, false},
+		{hosteval.IntValue(8), 0, true},
+		{hosteval.FloatValue(1.5), 0, true},
+	} {
+		n, why := MaxNRegValue(c.v)
+		assert.Equal(t, c.want, n, "%v", c.v)
+		assert.Equal(t, c.bad, why != "", "%v: %s", c.v, why)
+	}
+}
