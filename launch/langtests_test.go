@@ -249,3 +249,29 @@ def kernel(out_ptr, a_ptr, shape, strides, BLOCK_SHAPE):
 		{"descriptor from tuples", store, stored, nil},
 	})
 }
+
+// TestLangUnsplat: x.item() and an if on a one-element tensor (Triton
+// 3.6's test_unsplat and test_atomic_cas): the element is the scalar.
+func TestLangUnsplat(t *testing.T) {
+	const src = `
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(out, explicit: tl.constexpr):
+    condition = tl.load(out + tl.arange(0, 1)) > 42
+    if explicit:
+        condition = condition.item()
+    if condition:
+        tl.store(out, 42)
+    one = tl.full((1, 1), 1, dtype=tl.int16).item()
+    nan = tl.full((1,), float("nan"), dtype=tl.float32).item()
+    tl.store(out + 1, one + (nan != nan))
+`
+	for _, explicit := range []string{"False", "True"} {
+		runLangCases(t, []langCase{
+			{"41 explicit=" + explicit, "# launch: k[(1,)](out, " + explicit + ", num_warps=1)\n# let: out=tensor([41, 0], dtype='int32')\n" + src, []float64{41, 2}, nil},
+			{"43 explicit=" + explicit, "# launch: k[(1,)](out, " + explicit + ", num_warps=1)\n# let: out=tensor([43, 0], dtype='int32')\n" + src, []float64{42, 2}, nil},
+		})
+	}
+}

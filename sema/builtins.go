@@ -109,6 +109,7 @@ func init() {
 	// tl.dtype(name), tl.tensor and isinstance (pyclass.go).
 	addPyClassBuiltins(tl)
 	addPyAttrBuiltins()
+	addUnsplatBuiltins()
 }
 
 func bRangeOutsideFor(c *compiler, a *args) *val {

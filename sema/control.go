@@ -36,6 +36,15 @@ func (c *compiler) condition(v *val, pos diag.Pos) *ir.Value {
 		return nil
 	}
 	if v.k == kRuntime && !v.rt.Type.IsScalar() {
+		if v.rt.Type.Shape.NumElements() == 1 {
+			// As Triton: a one-element tensor is unsplatted, with a warning.
+			c.warnAt(pos, diag.CodeType, "if conditional called with multidimensional tensor of type %s: its one element is the condition", v.rt.Type)
+			x := c.unsplat(v.rt, "the condition", pos)
+			if x == nil {
+				return nil
+			}
+			return c.castTo(rtVal(x), ir.TBool, pos)
+		}
 		c.errorf(pos, diag.CodeType, "the condition is a tensor of type %s; an if or while needs a scalar (use tl.where for elementwise choices)", v.rt.Type)
 		return nil
 	}

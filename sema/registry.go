@@ -35,7 +35,7 @@ var members = map[string]string{
 	"argmax": "triton.language.argmax", "argmin": "triton.language.argmin",
 	"reshape": "triton.language.reshape", "trans": "triton.language.trans", "permute": "triton.language.permute",
 	"split": "triton.language.split", "view": "triton.language.view", "ravel": "triton.language.ravel",
-	"softmax": "triton.language.softmax", "cumsum": "triton.language.cumsum", "reduce": "triton.language.reduce",
+	"softmax": "triton.language.softmax", "cumsum": "triton.language.cumsum", "reduce": "triton.language.reduce", "item": "triton.language.tensor.item",
 	"erf": "triton.language.erf", "logical_and": "triton.language.logical_and", "logical_or": "triton.language.logical_or",
 	"xor_sum": "triton.language.xor_sum", "reduce_or": "triton.language.reduce_or", "cumprod": "triton.language.cumprod", "associative_scan": "triton.language.associative_scan",
 	"join": "triton.language.join", "atomic_add": "triton.language.atomic_add", "atomic_max": "triton.language.atomic_max",
