@@ -902,7 +902,11 @@ func (h *hostPython) tensorToPy(t *tensor.Tensor) (py.Object, error) {
 	if !ok {
 		return nil, fmt.Errorf("a %s tensor cannot be passed to Python", t.Kind)
 	}
-	return py.Call(h.torch.Globals["Tensor"], py.Tuple{shape, strides, d, py.Int(t.ElemSize())}, nil)
+	// The stand-in's constructor is Python code: it runs under the guard,
+	// like every other step, so that a stop is an error, not a panic.
+	return h.do(diag.Pos{}, "a tensor argument", func() (py.Object, error) {
+		return py.Call(h.torch.Globals["Tensor"], py.Tuple{shape, strides, d, py.Int(t.ElemSize())}, nil)
+	})
 }
 
 // fromPy converts a Python object to a launch value: numbers, strings,

@@ -47,6 +47,26 @@ func (o *Options) withDeadline() (*Options, context.CancelFunc) {
 	return &q, cancel
 }
 
+// deadlineDone closes when o's deadline passes, and never when the
+// deadline is released: a host session made under the deadline of parsing
+// and binding (Prepare) goes on serving the tuning after RunFile releases
+// that deadline, bounded then by --timeout for each evaluation. Its
+// goroutine ends with the deadline's context, reached or released.
+func (o *Options) deadlineDone() <-chan struct{} {
+	ctx := o.context()
+	if ctx.Done() == nil {
+		return nil
+	}
+	ch := make(chan struct{})
+	go func() {
+		<-ctx.Done()
+		if _, reached := context.Cause(ctx).(timeoutCause); reached {
+			close(ch)
+		}
+	}()
+	return ch
+}
+
 // context is the context that ends o's phases: Background where no
 // deadline was set.
 func (o *Options) context() context.Context {

@@ -416,10 +416,11 @@ func (o *Options) warnIn(sf *SourceFile) func(*diag.Diagnostic) {
 }
 
 // host is how the host Python of sf's decorators runs under o: bounded by
-// --timeout for each evaluation and stopped at the command's deadline,
+// --timeout for each evaluation and stopped when the command's deadline
+// passes (not when it is released),
 // printing to o.Stderr, warning in sf.
 func (o *Options) host(sf *SourceFile) autotune.Host {
-	return autotune.Host{Timeout: o.Timeout, Done: o.context().Done(), AllowIO: o.AllowHostIO, Stderr: o.stderr(), Warn: o.warnIn(sf), Device: func() hosteval.DeviceInfo { return targetDevice(o.Arch) }}
+	return autotune.Host{Timeout: o.Timeout, Done: o.deadlineDone(), AllowIO: o.AllowHostIO, Stderr: o.stderr(), Warn: o.warnIn(sf), Device: func() hosteval.DeviceInfo { return targetDevice(o.Arch) }}
 }
 
 // untuned is o for a run that does not tune: an autotuned kernel takes its
