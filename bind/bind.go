@@ -37,6 +37,11 @@ type Bound struct {
 	// PDL is Triton's launch option launch_pdl=True: launch as a
 	// programmatic dependent launch (it does not change the code).
 	PDL bool
+	// Cooperative is Triton's launch option launch_cooperative_grid=True,
+	// which asks CUDA to place every program of the grid at once. tri
+	// launches the grid as usual: what the programs compute is the same
+	// where they all fit on the GPU, as they must for a cooperative launch.
+	Cooperative bool
 }
 
 // Default launch options, as Triton's.
@@ -133,9 +138,11 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 			b.Signature.MaxNReg = n
 			continue
 		}
-		// num_ctas asks for thread block clusters of that many programs;
-		// Triton's default, 1, launches none. tri launches no clusters, so
-		// it takes 1 and refuses what it cannot honour.
+		// num_ctas spreads each program over a thread block cluster of that
+		// many CTAs (Hopper); what a program computes does not depend on it
+		// (Triton 3.6's language exposes no cluster), so tri runs each
+		// program as one thread block whatever it is, as it does for an
+		// autotune config's num_ctas.
 		if kw.Name == "num_ctas" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == kw.Name }) {
 			v, err := e.Eval(kw.Value, nil)
 			if err != nil {
@@ -152,8 +159,9 @@ func With(fn *frontend.Func, l *hosteval.Launch, e *hosteval.Env, meta func(*Bin
 		if kw.Name == "extern_libs" && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == "extern_libs" }) {
 			continue
 		}
-		// debug=True compiles device assertions in, and launch_pdl=True
-		// launches programmatically dependent, as Triton's launch options.
+		// debug=True compiles device assertions in, launch_pdl=True
+		// launches programmatically dependent and launch_cooperative_grid
+		// is taken (Bound.Cooperative), as Triton's launch options.
 		if flag := launchFlag(b, kw.Name); flag != nil && !slices.ContainsFunc(fn.Params, func(p *frontend.Param) bool { return p.Name == kw.Name }) {
 			v, err := e.Eval(kw.Value, nil)
 			if err != nil {
@@ -320,6 +328,8 @@ func launchFlag(b *Bound, name string) *bool {
 		return &b.Signature.Debug
 	case "launch_pdl":
 		return &b.PDL
+	case "launch_cooperative_grid":
+		return &b.Cooperative
 	}
 	return nil
 }
@@ -557,16 +567,14 @@ func MaxNRegValue(v hosteval.Value) (int, string) {
 }
 
 // NumCTAsProblem says why v cannot be a launch's num_ctas ("" if it can):
-// it must be an int, and tri, which launches no thread block clusters,
-// honours only 1.
+// it must be a positive int. tri launches no thread block clusters; a
+// program's results do not depend on them.
 func NumCTAsProblem(v hosteval.Value) string {
 	switch {
 	case v.Kind != hosteval.VInt:
 		return fmt.Sprintf("num_ctas must be a positive integer, not %s", v.Describe())
 	case v.Int < 1:
 		return fmt.Sprintf("num_ctas must be a positive integer, not %d", v.Int)
-	case v.Int != 1:
-		return fmt.Sprintf("num_ctas=%d asks for thread block clusters of %d programs, which tri does not launch; use num_ctas=1 (Triton's default)", v.Int, v.Int)
 	}
 	return ""
 }

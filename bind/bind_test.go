@@ -128,7 +128,7 @@ func TestBindErrors(t *testing.T) {
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, x)", "launch:1:35: parameter 'ACT' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype, None or a tuple of these), not a tensor"},
 		{"k[(1,)](x, x, (n, (x, lambda m: 1)), 1.0, 0, True, x, 1)", "launch:1:15: parameter 'n'[1][1] cannot take a lambda"},
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_warps=n - 1)", "launch:1:48: num_warps must be a power of two from 1 to 32, not 3"},
-		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_ctas=2)", "launch:1:47: num_ctas=2 asks for thread block clusters of 2 programs, which tri does not launch; use num_ctas=1 (Triton's default)"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, launch_cooperative_grid=1)", "launch:1:62: launch_cooperative_grid must be True or False, not 1"},
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_ctas=0)", "launch:1:47: num_ctas must be a positive integer, not 0"},
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_ctas='2')", "launch:1:47: num_ctas must be a positive integer, not a str"},
 	} {
@@ -262,9 +262,9 @@ func TestBindNumCTAs(t *testing.T) {
 	assert.Equal(t, sema.Constexpr{Kind: sema.CInt, Int: 2}, b.Signature.Args[1].Value)
 }
 
-// TestBindLaunchFlags: debug= and launch_pdl= are boolean launch options;
-// launch_pdl changes no code (the signature), only how the kernel is
-// launched.
+// TestBindLaunchFlags: debug=, launch_pdl= and launch_cooperative_grid=
+// are boolean launch options; launch_pdl changes no code (the signature),
+// only how the kernel is launched; num_ctas is taken.
 func TestBindLaunchFlags(t *testing.T) {
 	e := lets(t, "n=4096", "x=randn(n, dtype='float16')", "y=empty(n)")
 	b, _, err := bind(t, e, "k[(1,)](x, y, n, 0.5, 16, True, None, 'relu')")
@@ -277,6 +277,12 @@ func TestBindLaunchFlags(t *testing.T) {
 	assert.True(t, b.Signature.Debug)
 	_, _, err = bind(t, e, "k[(1,)](x, y, n, 0.5, 16, True, None, 'relu', launch_pdl=1)")
 	assert.ErrorContains(t, err, "launch_pdl must be True or False, not 1")
+	// test_load_scope_sem_coop_grid_cta_not_one: a cooperative launch of
+	// programs spread over clusters of 4 CTAs; neither changes the code.
+	b, _, err = bind(t, e, "k[(1,)](x, y, n, 0.5, 16, True, None, 'relu', num_ctas=4, launch_cooperative_grid=True)")
+	require.NoError(t, err)
+	assert.True(t, b.Cooperative)
+	assert.False(t, b.PDL)
 }
 
 // maxnreg is None, or a cap of at least 16 registers; a cap over the 255
