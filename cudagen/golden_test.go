@@ -50,8 +50,9 @@ func fileArch(t *testing.T, file string) string {
 
 // TestGolden keeps the CUDA of every sample's and construct kernel's
 // recorded launch, for sm_80 (or its "# arch:"), under testdata/golden/{samples,constructs};
-// UPDATE_GOLDEN=1 rewrites it. It is the one golden suite: review its
-// diffs like code. As the prelude holds only what a kernel uses, a file
+// UPDATE_GOLDEN=1 rewrites it. With TestGoldenSM90a (the same files'
+// sm_90a CUDA where it differs) it is the golden suite: review its diffs
+// like code. As the prelude holds only what a kernel uses, a file
 // changes only when its kernel's code does.
 func TestGolden(t *testing.T) {
 	for dir, files := range kernelFiles(t) {
