@@ -78,6 +78,9 @@ var pyDtypes = map[string]ir.DType{
 // normalizePath maps submodule spellings to the flat triton.language names
 // (tl.math.exp is tl.exp).
 func normalizePath(p string) string {
+	if strings.HasPrefix(p, "triton.language.standard._") {
+		return p // a private name of tl.standard is not one of tl's
+	}
 	for _, sub := range []string{"math.", "core.", "standard.", "semantic.", "random."} {
 		if strings.HasPrefix(p, "triton.language."+sub) {
 			return "triton.language." + strings.TrimPrefix(p, "triton.language."+sub)

@@ -1,0 +1,43 @@
+package launch
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLangStandardLog2: Triton's private standard._log2, imported by name
+// (lightllm's grouped top-k) or reached through tl.standard (fla's NSA),
+// is a compile-time floor log2 (0 for 1 and below).
+func TestLangStandardLog2(t *testing.T) {
+	const src = `# launch: k[(1,)](out)
+# let: out=zeros(5)
+import triton
+import triton.language as tl
+from triton.language.standard import _log2
+
+@triton.jit
+def k(out):
+    x = tl.arange(0, 64)
+    n: tl.constexpr = _log2(x.shape[0])
+    tl.store(out + 0, n)
+    tl.store(out + 1, tl.standard._log2(48))
+    tl.store(out + 2, _log2(1))
+    tl.store(out + 3, _log2(0))
+    tl.store(out + 4, tl.reshape(x, [2] * n).numel)
+`
+	runLangCases(t, []langCase{{"log2", src, []float64{6, 5, 0, 0, 64}, nil}})
+}
+
+// tl._log2 is not a name of triton.language: Triton raises on it too.
+func TestLangLog2NotInTL(t *testing.T) {
+	src := "# launch: k[(1,)](out)\n# let: out=zeros(1)\nimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(out):\n    tl.store(out, tl._log2(4))\n"
+	path := filepath.Join(t.TempDir(), "k.py")
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	_, err := Prepare(path, "", &Options{Interpret: true})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "_log2")
+}
