@@ -13,8 +13,9 @@ package survey
 //     test function that defines it, or of any test for a top-level
 //     kernel); or a name it reads is bound nowhere in its file (Triton's
 //     NameError: test templates such as GENERATE_TEST_HERE that a test
-//     replaces in the source before compiling it); or tri's message says
-//     that Triton rejects it too;
+//     replaces in the source before compiling it), as sema reports it or,
+//     for a kernel inside a function that tri does not read, as the text
+//     shows it; or tri's message says that Triton rejects it too;
 //   - the derived launch is wrong: the launch does not bind (kind
 //     "signature"), or the error names a value the survey guessed
 //     (BLOCK=32: ...), or a static assert of the kernel fails on a guessed
@@ -82,6 +83,13 @@ func verdict(r *Result, err error, text []byte, guessed map[string]bool) (string
 	if line := expectedToRaise(string(text), r.Func); line > 0 {
 		return VerdictRejected, fmt.Sprintf("its test expects Triton to raise (pytest.raises at line %d)", line)
 	}
+	if r.Kind == "@jit not at top level" {
+		// tri does not read the kernel, so sema names no undefined name:
+		// the text is read instead (test_core.py's LOSE_TAIL, PATCHED).
+		if n := unboundName(r.Func.body, text); n != "" {
+			return VerdictRejected, fmt.Sprintf("%s is bound nowhere in the file (Triton's NameError)", n)
+		}
+	}
 	for _, msg := range r.Errors {
 		m := undefinedName.FindStringSubmatch(msg)
 		if m != nil && !boundInText(text, m[1]) && !pythonBuiltins[m[1]] {
@@ -103,6 +111,50 @@ func verdict(r *Result, err error, text []byte, guessed map[string]bool) (string
 		}
 	}
 	return VerdictGap, ""
+}
+
+// unboundName is the first name that body (a def's text) reads and that
+// text binds nowhere, nor the def's own parameters, nor Python: a
+// template name. Comments, strings, attributes (x.name) and keyword
+// arguments (f(axis=1)) are not reads.
+func unboundName(body string, text []byte) string {
+	code := literalOrComment.ReplaceAllString(body, " ")
+	header, rest, ok := strings.Cut(code, ":\n") // the parameters end the def line(s)
+	if !ok {
+		return ""
+	}
+	params := map[string]bool{}
+	for _, w := range word.FindAllString(header, -1) {
+		params[w] = true
+	}
+	for _, m := range readName.FindAllStringSubmatchIndex(rest, -1) {
+		name := rest[m[2]:m[3]]
+		if params[name] || pythonKeywords[name] || pythonBuiltins[name] || keywordArg.MatchString(rest[m[3]:]) {
+			continue
+		}
+		if !boundInText(text, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+var (
+	// literalOrComment matches a comment or a one-line string literal.
+	literalOrComment = regexp.MustCompile(`#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
+	// readName matches a name that is not an attribute or a number's part.
+	readName = regexp.MustCompile(`(?:^|[^\w.])([A-Za-z_][A-Za-z0-9_]*)`)
+	// keywordArg matches what follows a keyword argument's name.
+	keywordArg = regexp.MustCompile(`^[ \t]*=[^=]`)
+)
+
+// pythonKeywords are Python's keywords and soft keywords a kernel uses.
+var pythonKeywords = map[string]bool{
+	"if": true, "else": true, "elif": true, "for": true, "in": true, "while": true, "return": true,
+	"and": true, "or": true, "not": true, "is": true, "None": true, "True": true, "False": true,
+	"pass": true, "break": true, "continue": true, "def": true, "lambda": true, "with": true,
+	"as": true, "assert": true, "del": true, "global": true, "nonlocal": true, "yield": true,
+	"import": true, "from": true, "class": true, "try": true, "except": true, "finally": true, "raise": true,
 }
 
 // pythonBuiltins are names Python binds without the file (a kernel that

@@ -34,3 +34,20 @@ def template_kernel(x_ptr):
 def guessed_kernel(x_ptr, BLOCK: tl.constexpr):
     tl.static_assert(BLOCK == 64)
     tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+
+
+def test_closures(dtype):
+
+    # A template name in a kernel that also reads its test's local: tri
+    # does not read the kernel, and Triton would raise NameError on the
+    # text as written.
+    @triton.jit
+    def template_closure(x_ptr, N: tl.constexpr):
+        LOSE_TAIL
+        tl.store(x_ptr + tl.arange(0, N), 1.0, mask=dtype)
+
+    # Only a local of the test (and a keyword argument): tri's gap.
+    @triton.jit
+    def closure(x_ptr, N: tl.constexpr):
+        # UNBOUND_IN_A_COMMENT
+        tl.store(x_ptr + tl.arange(0, N), tl.full((N,), 1.0, dtype=dtype), mask=None)
