@@ -275,3 +275,40 @@ def k(out, explicit: tl.constexpr):
 		})
 	}
 }
+
+// TestLangShapesAndDTypes: Triton 3.6's test_num_threads, test_slice,
+// test_expand_dims and test_store_constant: tl.extra.cuda.num_threads()
+// is the program's threads, slices whose bounds are None are full,
+// expand_dims wraps every axis against the result's rank, and a number a
+// kernel assigns has the dtype Triton's to_tensor gives it.
+func TestLangShapesAndDTypes(t *testing.T) {
+	const src = `# launch: k[(1,)](out, 4, num_warps=2)
+# let: out=zeros(65, dtype='int32')
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(out, N: tl.constexpr):
+    num_threads: tl.constexpr = tl.extra.cuda.num_threads()
+    tl.store(out + tl.arange(0, num_threads), 1)
+    data = tl.arange(0, N)
+    t = data[None, None:None:None, None]
+    tl.static_assert(t.shape == [1, N, 1])
+    t = tl.expand_dims(data, (-4, 2, -1))
+    tl.static_assert(t.shape == [1, N, 1, 1])
+    t = tl.expand_dims(data, -2)
+    tl.static_assert(t.shape == [1, N])
+    value = 1
+    tl.static_assert(tl.full([N], value=value, dtype=value.dtype).dtype == tl.int32)
+    big = 2**40
+    f = 1.5
+    tl.static_assert(big.dtype == tl.int64 and f.dtype == tl.float32)
+    tl.store(out + 64, value + f)
+`
+	want := make([]float64, 65)
+	for i := range 64 {
+		want[i] = 1
+	}
+	want[64] = 2
+	runLangCases(t, []langCase{{"misc", src, want, nil}})
+}

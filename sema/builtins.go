@@ -7,6 +7,7 @@ package sema
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
@@ -77,6 +78,7 @@ func init() {
 		// Programmatic dependent launch (tutorial 11).
 		"triton.language.extra.cuda.gdc_wait":              {nil, 0, bGdc(ir.OpGdcWait)},
 		"triton.language.extra.cuda.gdc_launch_dependents": {nil, 0, bGdc(ir.OpGdcLaunchDependents)},
+		"triton.language.extra.cuda.num_threads":           {nil, 0, bNumThreads},
 		tl("static_assert"):                                {[]string{"cond", "msg"}, 1, bStaticAssert},
 		tl("constexpr"):                                    {[]string{"value"}, 1, bConstexpr},
 		tl("pointer_type"):                                 {[]string{"element_ty", "address_space", "const"}, 1, bPointerType},
@@ -909,19 +911,29 @@ func bExpandDims(c *compiler, a *args) *val {
 	if a.vals[1].k == kTuple {
 		axes = a.vals[1].elts
 	}
+	// As Triton's expand_dims: every axis is wrapped against the rank of
+	// the result, and the new dimensions are inserted in increasing order.
+	ndim := int64(x.Type.Shape.Rank() + len(axes))
+	wrapped := make([]int, 0, len(axes))
 	for _, av := range axes {
 		ax, ok := c.constInt(av, "axis", a.pos)
 		if !ok {
 			return invalid
 		}
-		r := int64(x.Type.Shape.Rank())
+		if ax < -ndim || ax >= ndim {
+			return c.errorf(a.pos, diag.CodeValue, "invalid axis %d. Expected %d <= axis < %d", ax, -ndim, ndim)
+		}
 		if ax < 0 {
-			ax += r + 1
+			ax += ndim
 		}
-		if ax < 0 || ax > r {
-			return c.errorf(a.pos, diag.CodeValue, "axis %d is out of range for a value of rank %d", ax, r)
+		if slices.Contains(wrapped, int(ax)) {
+			return c.errorf(a.pos, diag.CodeValue, "expand_dims received duplicate axes, normalized axes = %v", append(wrapped, int(ax)))
 		}
-		x = c.expandDims(x, int(ax), a.pos)
+		wrapped = append(wrapped, int(ax))
+	}
+	slices.Sort(wrapped)
+	for _, ax := range wrapped {
+		x = c.expandDims(x, ax, a.pos)
 	}
 	return rtVal(x)
 }
@@ -993,4 +1005,10 @@ func bReshape(c *compiler, a *args) *val {
 		return c.errorf(a.pos, diag.CodeUnsupported, "reshaping to a scalar is not supported")
 	}
 	return rtVal(c.emit(ir.OpReshape, ir.Type{DType: x.Type.DType, Shape: shape}, a.pos, x))
+}
+
+// bNumThreads is tl.extra.cuda.num_threads(): the threads of a program,
+// 32 per warp, known at compile time.
+func bNumThreads(c *compiler, a *args) *val {
+	return intVal(int64(32 * c.kernel.NumWarps))
 }

@@ -198,7 +198,7 @@ func (c *compiler) modulePath(path string, pos diag.Pos) *val {
 	if msg, ok := foreignPath(path); ok {
 		return c.errorf(pos, diag.CodeUnsupported, "%s", msg)
 	}
-	d := c.errorAt(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
+	d := c.errorAt(pos, diag.CodeUndefined, "%s has no attribute %s%s", shortPath(parent), name, tritonLacks(parent, name))
 	if s := suggestMember(parent, name); s != "" {
 		d.WithSuggestion("did you mean %s.%s?", shortPath(parent), s)
 	}
@@ -332,6 +332,9 @@ func (c *compiler) attrOf(x *val, name string, pos diag.Pos) *val {
 		if x.isNum() {
 			if _, ok := members[e.Name]; ok {
 				return &val{k: kMethod, s: e.Name, recv: x}
+			}
+			if x.assigned && e.Name == "dtype" {
+				return dtypeVal(toTensorDType(x))
 			}
 		}
 	}
@@ -484,8 +487,19 @@ func (c *compiler) subscript(fr *frame, e *frontend.Subscript) *val {
 	for _, ix := range idx {
 		switch ix := ix.(type) {
 		case *frontend.Slice:
-			if ix.Lo != nil || ix.Hi != nil || ix.Step != nil {
-				return c.errorf(ix.Pos, diag.CodeUnsupported, "only full slices (:) are supported in tensor subscripts")
+			// A bound written as None (data[None, None:]) is no bound, as
+			// in Triton's tensor.__getitem__.
+			for _, b := range []frontend.Expr{ix.Lo, ix.Hi, ix.Step} {
+				if b == nil {
+					continue
+				}
+				bv := c.expr(fr, b)
+				if bv.k == kInvalid {
+					return invalid
+				}
+				if bv.k != kNone {
+					return c.errorf(ix.Pos, diag.CodeUnsupported, "only full slices (:) are supported in tensor subscripts")
+				}
 			}
 			// Triton's tensor.__getitem__ passes over a full slice without
 			// checking it against the rank: a scalar's s[:, None] is s splat

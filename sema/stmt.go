@@ -75,6 +75,9 @@ func (c *compiler) assign(fr *frame, s *frontend.Assign) {
 		c.errorf(s.Value.Position(), diag.CodeValue, "the value of a tl.constexpr name must be known at compile time, got %s", v.describe())
 		v = invalid
 	}
+	if !s.Constexpr && v.isNum() && !v.assigned {
+		v = assignedNumber(v)
+	}
 	for _, t := range s.Targets {
 		c.bindTarget(fr, t, v)
 	}

@@ -55,6 +55,10 @@ type val struct {
 	// from is the meta-parameter given on the launch that this constexpr
 	// is (or was computed from), for errors it causes (metaarg.go).
 	from *metaArg
+	// assigned marks a number a kernel bound by a plain assignment
+	// (value = 1), which Triton's code generator turns into a scalar
+	// tensor: it has a dtype (assigned.go).
+	assigned bool
 }
 
 var invalid = &val{k: kInvalid}
