@@ -258,7 +258,7 @@ func (ck *checker) resolvePath(p string, pos diag.Pos) {
 	if !modules[parent] {
 		return // reported at the parent
 	}
-	d := ck.diags.Errorf(pos, diag.CodeUndefined, "%s has no attribute %s", shortPath(parent), name)
+	d := ck.diags.Errorf(pos, diag.CodeUndefined, "%s has no attribute %s%s", shortPath(parent), name, tritonLacks(parent, name))
 	if s := suggestMember(parent, name); s != "" {
 		d.WithSuggestion("did you mean %s.%s?", shortPath(parent), s)
 	}
