@@ -140,8 +140,9 @@ func unboundName(body string, text []byte) string {
 }
 
 var (
-	// literalOrComment matches a comment or a one-line string literal.
-	literalOrComment = regexp.MustCompile(`#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
+	// literalOrComment matches a comment or a string literal: triple
+	// quoted (a docstring) or on one line.
+	literalOrComment = regexp.MustCompile(`(?s:""".*?"""|'''.*?''')|#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
 	// readName matches a name that is not an attribute or a number's part.
 	readName = regexp.MustCompile(`(?:^|[^\w.])([A-Za-z_][A-Za-z0-9_]*)`)
 	// keywordArg matches what follows a keyword argument's name.

@@ -49,5 +49,9 @@ def test_closures(dtype):
     # Only a local of the test (and a keyword argument): tri's gap.
     @triton.jit
     def closure(x_ptr, N: tl.constexpr):
+        """Stores ones.
+
+        Unbound names in a docstring are not read.
+        """
         # UNBOUND_IN_A_COMMENT
         tl.store(x_ptr + tl.arange(0, N), tl.full((N,), 1.0, dtype=dtype), mask=None)
