@@ -24,12 +24,13 @@ var keywordValues = map[string]string{
 	"rounding": `"rtne"`, "axis": "0", "dim": "0",
 }
 
-// axisFirst are the Triton functions whose second positional argument is
-// an axis (tl.sum(x, AXIS), x.sum(AXIS) takes it first).
-var axisFirst = map[string]bool{
-	"sum": true, "max": true, "min": true, "reduce": true, "argmax": true, "argmin": true,
-	"cumsum": true, "cumprod": true, "flip": true, "xor_sum": true, "associative_scan": true,
-	"sort": true, "reduce_or": true, "softmax": true,
+// axisAt maps the Triton functions that take an axis to the position of
+// their axis argument: the second (tl.sum(x, AXIS); x.sum(AXIS) takes it
+// first), the third for tl.gather(src, index, AXIS).
+var axisAt = map[string]int{
+	"sum": 1, "max": 1, "min": 1, "reduce": 1, "argmax": 1, "argmin": 1,
+	"cumsum": 1, "cumprod": 1, "flip": 1, "xor_sum": 1, "associative_scan": 1,
+	"sort": 1, "reduce_or": 1, "softmax": 1, "gather": 2,
 }
 
 // keywordUses maps each parameter of fn that fn passes, as itself, for a
@@ -55,13 +56,13 @@ func keywordUses(fn *frontend.Func) map[string]string {
 			}
 		}
 		a, ok := c.Func.(*frontend.Attribute)
-		if !ok || !axisFirst[a.Name] {
+		if !ok || axisAt[a.Name] == 0 {
 			return
 		}
 		// tl.sum(x, AXIS) passes the axis second; x.sum(AXIS), first.
-		i := 1
+		i := axisAt[a.Name]
 		if n, ok := a.X.(*frontend.Name); !ok || n.ID != "tl" && n.ID != "triton" {
-			i = 0
+			i--
 		}
 		if i < len(c.Args) {
 			put(c.Args[i], "axis")
