@@ -4,9 +4,10 @@ package conformance
 // small mistake in one step of cudagen's lowering changes their results:
 // every butterfly step of a reduction (reduce_butterfly), the slots of a
 // cross-warp reduction with a tile for a result (reduce_xwarp_2d), the
-// rounding mode of conversions to fp16 and bf16 (cast_half_rounding), and
-// the bounds of descriptor loads and stores past a tensor's edge
-// (tensor_desc_store_rows). bench/mutate.sh applies such mistakes and
+// rounding mode of conversions to fp16 and bf16 (cast_half_rounding), the
+// bounds of descriptor loads and stores past a tensor's edge
+// (tensor_desc_store_rows), and the full-tile test and masks of tiles
+// whose last element alone lies outside (mask_last_lane). bench/mutate.sh applies such mistakes and
 // reports which tests catch them. The rounding here is written from the
 // formats' definitions (roundTo), not with the libraries tri uses.
 
@@ -22,6 +23,7 @@ func init() {
 	references["reduce_xwarp_2d"] = refReduceXwarp2D
 	references["cast_half_rounding"] = refCastHalfRounding
 	references["tensor_desc_store_rows"] = refTensorDescStoreRows
+	references["mask_last_lane"] = refMaskLastLane
 }
 
 // roundTo rounds x to the nearest value (ties to even) of a binary format
@@ -178,6 +180,32 @@ func refTensorDescStoreRows(in tensors, num map[string]float64) tensors {
 		}
 	}
 	return tensors{"p": p, "y": y, "z": z}
+}
+
+// refMaskLastLane is last_lane_kernel: out holds x below n and -7.5 from
+// there, kept 2x below n and its -1 from there; wout holds w in rows below
+// M (every column is below N) and 3 elsewhere, wkept w + 1 there and its
+// -1 elsewhere.
+func refMaskLastLane(in tensors, num map[string]float64) tensors {
+	x, out, kept, w, wout, wkept := in["x"], in["out"], in["kept"], in["w"], in["wout"], in["wkept"]
+	n, m := int(num["n"]), int(num["M"])
+	for i := range x.NumElements() {
+		if i < n {
+			out.SetFloat(i, x.Float(i))
+			kept.SetFloat(i, r32(2*x.Float(i)))
+		} else {
+			out.SetFloat(i, -7.5)
+		}
+	}
+	for i := range w.NumElements() {
+		if i/32 < m {
+			wout.SetFloat(i, w.Float(i))
+			wkept.SetFloat(i, r32(w.Float(i)+1))
+		} else {
+			wout.SetFloat(i, 3)
+		}
+	}
+	return tensors{"out": out, "kept": kept, "wout": wout, "wkept": wkept}
 }
 
 // TestRoundTo holds the references' rounding to values worked out by hand
