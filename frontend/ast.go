@@ -109,6 +109,13 @@ type Func struct {
 	// DoNotSpecialize lists parameters named in
 	// @triton.jit(do_not_specialize=[...]) (names; indices are converted).
 	DoNotSpecialize []string
+	// Closure maps the names of the @jit functions defined in the same
+	// host function as this one (or in one around it), and bound nowhere
+	// else there, to them: Triton compiles a kernel defined inside a
+	// function with that function's cells (its closure) beside the
+	// module's globals, so a test's kernel calls the helpers its test
+	// defines. nil for a function defined at module level.
+	Closure map[string]*Func
 	// ConstexprFunction marks a host function under
 	// @triton.constexpr_function: kernels call it on compile-time values
 	// and get a compile-time value back. It is not among File.Funcs.

@@ -58,3 +58,54 @@ func TestNestedJit(t *testing.T) {
 	require.NotNil(t, f.Func("copy_kernel"))
 	assert.Len(t, f.Func("copy_kernel").Params, 4)
 }
+
+const closureSrc = `import triton
+import triton.language as tl
+
+
+def test_map():
+    @triton.jit
+    def compare(x, y):
+        return x < y
+
+    @triton.jit
+    def kernel(X, Y):
+        tl.store(Y, compare(tl.load(X), 1.0))
+
+    @triton.jit
+    def reads(x_ptr):
+        tl.store(x_ptr, bad(1.0))
+
+    @triton.jit
+    def bad(x):
+        return x * factor
+
+    factor = 2.0
+    helper = 1
+
+    @triton.jit
+    def helper(x):
+        return x
+
+    @triton.jit
+    def k2(x_ptr):
+        tl.store(x_ptr, helper(1.0))
+`
+
+// TestNestedJitClosure: a nested kernel may call the other @jit functions
+// its host function defines (Func.Closure), unless one reads a local, also
+// through a call, or its name is bound another way too.
+func TestNestedJitClosure(t *testing.T) {
+	f, d := Parse("closure.py", []byte(closureSrc))
+	require.NoError(t, d.Err())
+	var names []string
+	for _, fn := range f.Funcs {
+		names = append(names, fn.Name)
+	}
+	assert.Equal(t, []string{"compare", "kernel", "helper"}, names)
+	k := f.Func("kernel")
+	require.NotNil(t, k)
+	assert.Equal(t, f.Func("compare"), k.Closure["compare"])
+	assert.NotContains(t, k.Closure, "helper")
+	assert.NotContains(t, k.Closure, "bad")
+}

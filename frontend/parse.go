@@ -274,7 +274,7 @@ func (p *fileParser) defChunk(c *chunk) {
 	}
 	if !hasJit(decos) {
 		p.hostDefs[name] = &hostDef{def: fd, conv: conv, pos: defPos, text: text, line0: c.line - 1, arm: c.arm}
-		p.nestedJit(fd, conv, text, c.line-1, nil)
+		p.nestedJit(fd, conv, text, c.line-1, nil, nil)
 		if c.indent == 0 {
 			p.moduleGetter(fd)
 		}

@@ -191,6 +191,9 @@ func (ck *checker) symbol(e frontend.Expr) (frontend.Symbol, bool) {
 		if ck.locals[e.ID] {
 			return frontend.Symbol{}, false
 		}
+		if f := closureFunc(ck.fn, e.ID); f != nil {
+			return frontend.Symbol{Kind: frontend.SymFunc, Func: f, File: f.File, Pos: e.Pos}, true
+		}
 		s, d := ck.file.Lookup(e.ID)
 		if d != nil {
 			ck.importError(d, e.Pos)
@@ -265,7 +268,7 @@ func (ck *checker) resolvePath(p string, pos diag.Pos) {
 }
 
 func (ck *checker) name(n *frontend.Name) {
-	if ck.locals[n.ID] {
+	if ck.locals[n.ID] || closureFunc(ck.fn, n.ID) != nil {
 		return
 	}
 	s, d := ck.file.Lookup(n.ID)

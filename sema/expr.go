@@ -90,15 +90,21 @@ func (c *compiler) tuple(fr *frame, elts []frontend.Expr) *val {
 	return t
 }
 
-// lookup resolves a name: locals, then the names of the module the code is
-// in (globals, @jit functions, imports, followed into other modules), then
-// Python builtins.
+// lookup resolves a name: locals, then the @jit functions of the host
+// function the code is defined in (closureFunc), then the names of the
+// module the code is in (globals, @jit functions, imports, followed into
+// other modules), then Python builtins.
 func (c *compiler) lookup(fr *frame, n *frontend.Name) *val {
 	if v, ok := fr.env[n.ID]; ok {
 		if v.k == kUndef {
 			return c.errorf(n.Pos, diag.CodeUndefined, "%s", v.s)
 		}
 		return v
+	}
+	if fr != nil {
+		if cl := closureFunc(fr.fn, n.ID); cl != nil {
+			return &val{k: kFunc, fn: cl}
+		}
 	}
 	f := c.fileOf(fr)
 	sym, d := f.Lookup(n.ID)
