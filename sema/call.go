@@ -144,6 +144,11 @@ func (c *compiler) call(fr *frame, e *frontend.Call) *val {
 		}
 		return b.fn(c, a)
 	}
+	if callee.k == kDType {
+		// Older Tritons converted with tl.float32(x); Triton 3.6's dtype
+		// has no __call__ (Liger-Kernel's multi-block softmax).
+		return c.errorf(e.Pos, diag.CodeType, "%s is not callable (Triton 3.6 rejects it too: 'dtype' object is not callable)", callee.describe())
+	}
 	return c.errorf(e.Pos, diag.CodeType, "%s is not callable", callee.describe())
 }
 
