@@ -7,7 +7,8 @@
 // For each mutation (and a baseline without one) it builds the conformance
 // test binary and tri into bin/mutants/NAME/ (for bench/mutate_gpu.sh, which
 // runs them on the GPU) and, with -cpu, runs go test on cudagen and
-// conformance in the copy, reporting the failing tests in two columns: the
+// conformance in the copy (every failing test in bin/mutants/NAME/cpu.txt),
+// reporting the failing tests in two columns: the
 // golden comparisons (TestGolden, TestGoldenSM90a: they catch any change of
 // the CUDA, right or wrong) and every other test. A mutation that fails no
 // test but the goldens here is one only the GPU (or nothing) can catch.
@@ -86,6 +87,7 @@ func run(cpu bool, only, bin string) error {
 		}
 		if err == nil && cpu {
 			r.golden, r.other = testCPU(work)
+			err = writeList(filepath.Join(binDir, m.Name, "cpu.txt"), r.golden, r.other)
 		}
 		if restore != nil {
 			if rerr := restore(); rerr != nil {
@@ -210,6 +212,15 @@ func buildBinaries(work, dir string, m mutation) error {
 		return nil
 	}
 	return os.WriteFile(filepath.Join(dir, "sanitize.txt"), []byte(m.Sanitize+"\n"), 0o644)
+}
+
+// writeList writes every failing CPU test of a mutant, one a line.
+func writeList(file string, golden, other []string) error {
+	var b strings.Builder
+	for _, t := range append(append([]string{}, golden...), other...) {
+		b.WriteString(t + "\n")
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
 }
 
 // failLine matches a failing test or subtest in go test's output.
