@@ -55,10 +55,13 @@ echo baseline $names | tr ' ' '\n' | xargs -P "$JOBS" -I{} bash -c 'one {}'
 
 echo
 echo "logs: $LOG"
-printf '%-22s | %-8s | %-6s | %-16s | %s\n' mutant "GPU tests" failing sanitizer "first failing cases"
+if ! grep -q "	passes	" "$LOG/baseline.row"; then
+	echo "the baseline (no mutation) fails: see $LOG/baseline.log; the rows below say nothing until it passes"
+fi
+printf '%-22s | %-9s | %-7s | %-16s | %s\n' mutant "GPU tests" failing sanitizer "first failing cases"
 for n in baseline $names; do
 	IFS=$'\t' read -r name verdict nfail san fails <"$LOG/$n.row"
 	caught=""
 	if [ "$n" != baseline ] && { [ "$verdict" != passes ] || [ "${san#* }" = FAILS ]; }; then caught=" (caught)"; fi
-	printf '%-22s | %-8s | %-6s | %-16s | %s%s\n' "$name" "$verdict" "$nfail" "${san:--}" "$fails" "$caught"
+	printf '%-22s | %-9s | %-7s | %-16s | %s%s\n' "$name" "$verdict" "$nfail" "${san:--}" "$fails" "$caught"
 done
