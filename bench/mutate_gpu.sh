@@ -9,7 +9,7 @@
 # caught when any of these fails.
 #
 # Build first, on a machine with Go, from the repository root:
-#   go run ./bench/mutate            # bin/mutants/NAME/{conformance.test,tri}
+#   go run ./bench/mutate -xz        # bin/mutants/NAME/conformance.test.xz (and tri.xz)
 # Run from the repository root:
 #   bench/mutate_gpu.sh              # JOBS=8 mutants at a time (default)
 #   ONLY='scan-direction f2h-toward-zero' bench/mutate_gpu.sh
@@ -27,9 +27,22 @@ JOBS=${JOBS:-8}
 [ -d bin/mutants/baseline ] || { echo "no bin/mutants/baseline: run go run ./bench/mutate first" >&2; exit 1; }
 names=${ONLY:-$(cd bin/mutants && ls -d */ | tr -d / | grep -v '^baseline$')}
 
+# unxz expands f.xz to f where go run ./bench/mutate -xz left it so.
+unxz() {
+	[ -f "$1" ] || [ ! -f "$1.xz" ] && return
+	if command -v xz >/dev/null; then
+		xz -dkc "$1.xz" >"$1"
+	else
+		python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$1.xz" "$1"
+	fi
+	chmod +x "$1"
+}
+
 one() {
 	name=$1
 	dir=bin/mutants/$name
+	unxz "$dir/conformance.test"
+	unxz "$dir/tri"
 	log=$LOG/$name.log
 	(cd conformance && TRI_REQUIRE_GPU=1 timeout 900 "../$dir/conformance.test" -test.run '^TestGPU(SM80)?$' -test.count=1) >"$log" 2>&1
 	rc=$?
@@ -48,7 +61,7 @@ one() {
 	[ "$rc" = 124 ] && verdict="TIMEOUT"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$verdict" "$nfail" "$san" "$fails" >"$LOG/$name.row"
 }
-export -f one
+export -f one unxz
 export LOG
 
 echo baseline $names | tr ' ' '\n' | xargs -P "$JOBS" -I{} bash -c 'one {}'

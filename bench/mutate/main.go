@@ -14,6 +14,7 @@
 // test but the goldens here is one only the GPU (or nothing) can catch.
 //
 //	go run ./bench/mutate -cpu                  # every mutation, CPU tests
+//	go run ./bench/mutate -xz                   # binaries only, compressed
 //	go run ./bench/mutate -only scan-direction  # one, binaries only
 //	go run ./bench/mutate -list
 package main
@@ -35,6 +36,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated mutation names (default: all)")
 	bin := flag.String("bin", "bin/mutants", "folder for each mutant's binaries (relative: to the repository root)")
 	list := flag.Bool("list", false, "list the mutations and exit")
+	flag.BoolVar(&xzBinaries, "xz", false, "compress each binary with xz (NAME/conformance.test.xz, about 4 MB), which bench/mutate_gpu.sh expands")
 	flag.Parse()
 	if *list {
 		for _, m := range mutations {
@@ -47,6 +49,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// xzBinaries is -xz.
+var xzBinaries bool
 
 // result is what one mutant's build and tests gave.
 type result struct {
@@ -193,15 +198,24 @@ func buildBinaries(work, dir string, m mutation) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, args := range [][]string{
-		{"test", "-c", "-o", filepath.Join(dir, "conformance.test"), "./conformance"},
-		{"build", "-o", filepath.Join(dir, "tri"), "./cmd/tri"},
-	} {
+	// Stripped, and tri only where the GPU script runs it: the binaries of
+	// every mutant travel to the GPU machine together.
+	builds := [][]string{{"test", "-c", "-ldflags=-s -w", "-o", filepath.Join(dir, "conformance.test"), "./conformance"}}
+	if m.Sanitize != "" {
+		builds = append(builds, []string{"build", "-ldflags=-s -w", "-o", filepath.Join(dir, "tri"), "./cmd/tri"})
+	}
+	for _, args := range builds {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = work
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("%s: go %s: %v\n%s", m.Name, strings.Join(args, " "), err, out)
+		}
+		if xzBinaries {
+			bin := args[len(args)-2]
+			if out, err := exec.Command("xz", "-f", "-T0", bin).CombinedOutput(); err != nil {
+				return fmt.Errorf("%s: xz %s: %v\n%s", m.Name, bin, err, out)
+			}
 		}
 	}
 	about := m.What + "\n"
