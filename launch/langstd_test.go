@@ -41,3 +41,28 @@ func TestLangLog2NotInTL(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "_log2")
 }
+
+// TestLangTorchConstants: torch.finfo, torch.iinfo and torch.version.hip
+// read inside a kernel are compile-time values, as Triton's code
+// generator computes them in Python (torchao's fp8 and nvfp4 kernels).
+func TestLangTorchConstants(t *testing.T) {
+	const src = `# launch: k[(1,)](out)
+# let: out=zeros(5)
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(out):
+    F16_MAX: tl.constexpr = torch.finfo(torch.float16).max
+    tl.store(out + 0, F16_MAX)
+    tl.store(out + 1, torch.iinfo(torch.int8).min)
+    tl.store(out + 2, torch.finfo(torch.bfloat16).eps)
+    if tl.constexpr(torch.version.hip is not None):
+        tl.store(out + 3, 1.0)
+    else:
+        tl.store(out + 3, 2.0)
+    tl.store(out + 4, torch.finfo(torch.float8_e4m3fn).max)
+`
+	runLangCases(t, []langCase{{"torch", src, []float64{65504, -128, 0.0078125, 2, 448}, nil}})
+}

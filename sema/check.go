@@ -295,6 +295,13 @@ func (ck *checker) name(n *frontend.Name) {
 }
 
 func (ck *checker) expr(e frontend.Expr) {
+	switch e.(type) {
+	case *frontend.Attribute, *frontend.Call:
+		local := func(n string) bool { return ck.locals[n] || closureFunc(ck.fn, n) != nil }
+		if _, ok := foreignConst(ck.file, e, local); ok {
+			return // torch.finfo(torch.float32).max: hostconst.go
+		}
+	}
 	switch e := e.(type) {
 	case *frontend.Name:
 		ck.name(e)

@@ -46,8 +46,14 @@ func (c *compiler) expr(fr *frame, e frontend.Expr) *val {
 	case *frontend.Compare:
 		return c.compareChain(fr, e)
 	case *frontend.Call:
+		if v, ok := c.hostConstant(fr, e); ok { // hostconst.go
+			return v
+		}
 		return c.call(fr, e)
 	case *frontend.Attribute:
+		if v, ok := c.hostConstant(fr, e); ok {
+			return v
+		}
 		return c.attribute(fr, e)
 	case *frontend.Subscript:
 		return c.subscript(fr, e)
