@@ -24,7 +24,8 @@ package survey
 //   - a tl.constexpr takes its default, else the first autotune config's
 //     value, else a heuristic's, else the first literal that a @jit
 //     function of the survey compares a parameter of its name with
-//     (act_func == "relu", p_loss == 1), else False (then True, if no
+//     (act_func == "relu", p_loss == 1), else the integer its file binds
+//     to its name at module level (BLOCK_M = 128), else False (then True, if no
 //     pointer type builds with False) for flags (names that
 //     a condition tests alone, as in if not INTERLEAVED:, and names such
 //     as HAS_, IS_, USE_, ...), tl.float32 for dtype names (DTYPE,
@@ -154,6 +155,8 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 			v = kws[p.Name]
 		case p.Constexpr && j.lits[p.Name] != "":
 			v = j.lits[p.Name]
+		case p.Constexpr && moduleInt(j.sf.File, p.Name) != "":
+			v = moduleInt(j.sf.File, p.Name)
 		case p.Constexpr && flags[p.Name]:
 			v = try.flag
 		case p.Constexpr:
@@ -313,6 +316,18 @@ func descriptorLet(fn *frontend.Func, name string, offs []frontend.Expr, elem st
 	}
 	return fmt.Sprintf("%s=TensorDescriptor.from_tensor(empty((%s,), dtype='%s'), [%s])",
 		name, strings.Join(shape, ", "), elem, strings.Join(block, ", "))
+}
+
+// moduleInt is the integer literal that file binds at module level to
+// name (BLOCK_M = 128 beside a kernel whose BLOCK_M the launch passes as
+// BLOCK_M=BLOCK_M), else "".
+func moduleInt(file *frontend.File, name string) string {
+	for _, g := range file.Globals {
+		if c, ok := g.Value.(*frontend.Const); ok && g.Name == name && c.Kind == frontend.ConstInt && g.Stale == "" {
+			return c.Int.String()
+		}
+	}
+	return ""
 }
 
 // isZero reports whether x is the literal 0.

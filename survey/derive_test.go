@@ -331,6 +331,23 @@ def i(Q, Q_offs, seqlen, zeros_ptr, scales_ptr, idx_ptr, ptrs, out, N, dtype: tl
 				"zeros_ptr=empty(16, dtype='int32')", "scales_ptr=empty(16, dtype='float32')", "idx_ptr=empty(16, dtype='int32')",
 				"ptrs=empty(16, dtype='int64')", "out=empty(16, dtype='float32')"},
 		},
+		{
+			name: "a constexpr takes the integer its file binds to its name",
+			src: `
+import triton
+import triton.language as tl
+
+BLOCK_M = 128
+SCALE = 2.5
+
+@triton.jit
+def g(x_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, SCALE: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, BLOCK_M), SCALE)
+`,
+			kernel: "g",
+			line:   "g[(1,)](x_ptr=x_ptr, BLOCK_M=128, BLOCK_N=32, SCALE=16)",
+			lets:   []string{"x_ptr=empty(16, dtype='float16')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))
