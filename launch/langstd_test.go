@@ -66,3 +66,24 @@ def k(out):
 `
 	runLangCases(t, []langCase{{"torch", src, []float64{65504, -128, 0.0078125, 2, 448}, nil}})
 }
+
+// TestLangInductorLibdevice: Triton's libdevice and math reached through
+// PyTorch Inductor's triton_helpers, which re-exports them (tritonbench's
+// gdpa GELU: from torch._inductor.runtime.triton_helpers import libdevice).
+func TestLangInductorLibdevice(t *testing.T) {
+	const src = `# launch: k[(1,)](out)
+# let: out=zeros(2)
+import torch
+import triton
+import triton.language as tl
+from torch._inductor.runtime.triton_helpers import libdevice
+from torch._inductor.runtime.triton_helpers import math as tmath
+
+@triton.jit
+def k(out):
+    x = tl.full((1,), 4.0, tl.float32)
+    tl.store(out + tl.arange(0, 1), libdevice.sqrt(x))
+    tl.store(out + 1 + tl.arange(0, 1), tmath.exp2(x))
+`
+	runLangCases(t, []langCase{{"libdevice", src, []float64{2, 16}, nil}})
+}

@@ -75,11 +75,25 @@ var pyDtypes = map[string]ir.DType{
 	"float8e4b8": ir.Scalar(ir.Float8E4B8), "float8e5b16": ir.Scalar(ir.Float8E5B16),
 }
 
+// torchReexports are the modules of Triton's that PyTorch's Inductor
+// binds in torch/_inductor/runtime/triton_helpers.py (from
+// triton.language.extra import libdevice; math = tl.math), which kernels
+// import from there (tritonbench's gdpa and welford operators).
+var torchReexports = [][2]string{
+	{"torch._inductor.runtime.triton_helpers.libdevice", "triton.language.extra.libdevice"},
+	{"torch._inductor.runtime.triton_helpers.math", "triton.language.math"},
+}
+
 // normalizePath maps submodule spellings to the flat triton.language names
 // (tl.math.exp is tl.exp).
 func normalizePath(p string) string {
 	if strings.HasPrefix(p, "triton.language.standard._") {
 		return p // a private name of tl.standard is not one of tl's
+	}
+	for _, r := range torchReexports {
+		if p == r[0] || strings.HasPrefix(p, r[0]+".") {
+			p = r[1] + p[len(r[0]):]
+		}
 	}
 	for _, sub := range []string{"math.", "core.", "standard.", "semantic.", "random."} {
 		if strings.HasPrefix(p, "triton.language."+sub) {
