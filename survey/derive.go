@@ -17,6 +17,9 @@ package survey
 //     address, as cu_seqlens or a cross entropy's targets), which are
 //     int32, and pointers whose own uses name their type (uses.go: a
 //     dtype check, bitwise use of their loads), which take it.
+//   - a parameter that the kernel indexes with integer literals
+//     (stride_q[0], ptrs[1]) is a tuple of as many numbers, or pointers
+//     where an element is an address's base (tuples.go).
 //   - a parameter whose load or store methods the kernel calls with a
 //     list of offsets is a host TensorDescriptor over a tensor of the
 //     attempt's type, its block along each dimension what the offsets
@@ -136,6 +139,7 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 	units := unitStrides(fn)
 	descs := descriptorParams(fn)
 	elems := pointerElems(fn, ptrs)
+	tuples := tupleParams(fn)
 	_, intDtypes := intUses(fn, ptrs)
 	fromConfig := map[string]bool{}
 	if tuning != nil && tuning.Autotune != nil && len(tuning.Autotune.Configs) > 0 {
@@ -165,6 +169,10 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 				v = "tl.int32" // pid.to(dtype) as an offset: intuses.go
 			}
 			guessed[p.Name] = true
+		case tuples[p.Name] > 0:
+			var lets []string
+			v, lets = tupleArg(p.Name, tuples[p.Name], isPtr(ptrs, p.Name), elem)
+			d.lets = append(d.lets, lets...)
 		case descs[p.Name] != nil:
 			v = p.Name // its let follows, once the block sizes are known
 		case isPtr(ptrs, p.Name):
@@ -663,6 +671,11 @@ func (s *ptrScan) roots(x frontend.Expr) []string {
 		case *frontend.IfExp:
 			visit(x.Then)
 			visit(x.Else)
+		case *frontend.Subscript:
+			// An element of a tuple of pointers (ptrs[0] + offs), or a
+			// pointer tile reshaped (p[:, None]), is an address of its
+			// base.
+			visit(x.X)
 		case *frontend.Call:
 			switch name := calleeName(x.Func); {
 			case name == "multiple_of" || name == "max_contiguous" || name == "max_constancy" || name == "advance":

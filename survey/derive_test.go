@@ -348,6 +348,22 @@ def g(x_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, SCALE: tl.constexpr):
 			line:   "g[(1,)](x_ptr=x_ptr, BLOCK_M=128, BLOCK_N=32, SCALE=16)",
 			lets:   []string{"x_ptr=empty(16, dtype='float16')"},
 		},
+		{
+			name: "tuples by their literal indices: of strides, of pointers",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def t(Q, stride_q, res, out, BLOCK: tl.constexpr):
+    q = tl.load(Q + stride_q[0] + stride_q[2])
+    p = res[1] + tl.arange(0, BLOCK)
+    tl.store(out, q + tl.sum(tl.load(p), 0) + tl.load(res[0]))
+`,
+			kernel: "t",
+			line:   "t[(1,)](Q=Q, stride_q=(64, 64, 64,), res=(res_0, res_1,), out=out, BLOCK=32)",
+			lets:   []string{"Q=empty(16, dtype='float32')", "res_0=empty(16, dtype='float32')", "res_1=empty(16, dtype='float32')", "out=empty(16, dtype='float32')"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := frontend.Parse("k.py", []byte(c.src))
