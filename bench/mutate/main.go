@@ -15,6 +15,7 @@
 //
 //	go run ./bench/mutate -cpu                  # every mutation, CPU tests
 //	go run ./bench/mutate -xz                   # binaries only, compressed
+//	go run ./bench/mutate -cpu -nobin -run TestGolden  # the goldens each changes
 //	go run ./bench/mutate -only scan-direction  # one, binaries only
 //	go run ./bench/mutate -list
 package main
@@ -36,6 +37,8 @@ func main() {
 	only := flag.String("only", "", "comma-separated mutation names (default: all)")
 	bin := flag.String("bin", "bin/mutants", "folder for each mutant's binaries (relative: to the repository root)")
 	list := flag.Bool("list", false, "list the mutations and exit")
+	flag.StringVar(&testRun, "run", "", "with -cpu, only the tests matching this -run pattern (e.g. TestGolden: which goldens each mutation changes)")
+	flag.BoolVar(&noBinaries, "nobin", false, "build no binaries (with -cpu: the CPU tests alone)")
 	flag.BoolVar(&xzBinaries, "xz", false, "compress each binary with xz (NAME/conformance.test.xz, about 4 MB), which bench/mutate_gpu.sh expands")
 	flag.Parse()
 	if *list {
@@ -50,8 +53,11 @@ func main() {
 	}
 }
 
-// xzBinaries is -xz.
-var xzBinaries bool
+// The flags -xz, -nobin and -run.
+var (
+	xzBinaries, noBinaries bool
+	testRun                string
+)
 
 // result is what one mutant's build and tests gave.
 type result struct {
@@ -87,12 +93,14 @@ func run(cpu bool, only, bin string) error {
 		fmt.Fprintf(os.Stderr, "mutate: %s\n", m.Name)
 		r := result{name: m.Name}
 		restore, err := apply(work, m)
-		if err == nil {
+		if err == nil && !noBinaries {
 			err = buildBinaries(work, filepath.Join(binDir, m.Name), m)
 		}
 		if err == nil && cpu {
 			r.golden, r.other = testCPU(work)
-			err = writeList(filepath.Join(binDir, m.Name, "cpu.txt"), r.golden, r.other)
+			if !noBinaries {
+				err = writeList(filepath.Join(binDir, m.Name, "cpu.txt"), r.golden, r.other)
+			}
 		}
 		if restore != nil {
 			if rerr := restore(); rerr != nil {
@@ -244,7 +252,11 @@ var failLine = regexp.MustCompile(`--- FAIL: (\S+)`)
 // returns the failing tests, goldens apart. A test whose subtests fail is
 // named by its subtests.
 func testCPU(work string) (golden, other []string) {
-	cmd := exec.Command("go", "test", "-count=1", "./cudagen", "./conformance")
+	args := []string{"test", "-count=1"}
+	if testRun != "" {
+		args = append(args, "-run", testRun, "-v")
+	}
+	cmd := exec.Command("go", append(args, "./cudagen", "./conformance")...)
 	cmd.Dir = work
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -298,6 +310,13 @@ func report(results []result, cpu bool) {
 			continue
 		}
 		fmt.Printf("%-22s | %-40s | %s\n", r.name, summary(r.golden), summary(r.other))
+	}
+	if testRun == "" {
+		return
+	}
+	// With -run the lists are short enough to print whole.
+	for _, r := range results {
+		fmt.Printf("\n%s: %s\n", r.name, strings.Join(append(r.golden, r.other...), " "))
 	}
 }
 
