@@ -51,7 +51,7 @@ func TestJSONDiagnostics(t *testing.T) {
 	}{
 		{"check: a warning and an error with a suggestion", []string{"check", bad}, []diag.JSON{
 			{File: bad, Line: 6, Column: 9, Severity: "warning", Code: diag.CodeUnsupported, Message: "tl.dot_scaled is not supported by tri yet", Notes: []diag.JSONNote{}},
-			{File: bad, Line: 7, Column: 9, Severity: "error", Code: diag.CodeUndefined, Message: "tl has no attribute fp32", Notes: []diag.JSONNote{}, Suggestion: "did you mean tl.float32?"},
+			{File: bad, Line: 7, Column: 9, Severity: "error", Code: diag.CodeUndefined, Message: "tl has no attribute fp32 (Triton 3.6 rejects it too)", Notes: []diag.JSONNote{}, Suggestion: "did you mean tl.float32?"},
 		}},
 		{"check: a syntax error", []string{"check", syntax}, []diag.JSON{
 			{File: syntax, Line: 5, Column: 10, Severity: "error", Code: diag.CodeSyntax, Message: "syntax error: unexpected EOF while parsing", Notes: []diag.JSONNote{}},
