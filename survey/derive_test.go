@@ -56,20 +56,22 @@ def q(a_ptr, a_scale_ptr, out_ptr, stride_scale_am, scale_offset, scale, BLOCK: 
 			lets:   []string{"a_ptr=empty(16, dtype='float32')", "a_scale_ptr=empty(16, dtype='float32')", "out_ptr=empty(16, dtype='float32')"},
 		},
 		{
-			name: "constexprs passed for a padding, a cache modifier and an axis (also a gather's) get valid values",
+			name: "constexprs passed for a padding, a cache modifier, an axis (also a gather's), an atomic's sem (also by position), a mask and an imprecise-acc bound get valid values",
 			src: `
 import triton
 import triton.language as tl
 
 @triton.jit
-def kw(x_ptr, out_ptr, PAD: tl.constexpr, CACHE: tl.constexpr, AXIS: tl.constexpr, R: tl.constexpr, G: tl.constexpr):
+def kw(x_ptr, out_ptr, PAD: tl.constexpr, CACHE: tl.constexpr, AXIS: tl.constexpr, R: tl.constexpr, G: tl.constexpr, SEM: tl.constexpr, MASK: tl.constexpr, ACC: tl.constexpr):
     b = tl.make_block_ptr(x_ptr, (16, 16), (16, 1), (0, 0), (16, 16), (1, 0))
     v = tl.load(b, boundary_check=(0,), padding_option=PAD, cache_modifier=CACHE)
     g = tl.gather(v, tl.zeros((16, 16), tl.int32), G)
-    tl.store(out_ptr + tl.arange(0, 16), tl.sum(v, AXIS) + tl.max(g, axis=R))
+    tl.store(out_ptr + tl.arange(0, 16), tl.sum(v, AXIS) + tl.max(g, axis=R), mask=MASK)
+    tl.atomic_cas(out_ptr, 0.0, 1.0, SEM)
+    tl.dot(v, v, max_num_imprecise_acc=ACC)
 `,
 			kernel: "kw",
-			line:   `kw[(1,)](x_ptr=x_ptr, out_ptr=out_ptr, PAD="zero", CACHE="", AXIS=0, R=0, G=0)`,
+			line:   `kw[(1,)](x_ptr=x_ptr, out_ptr=out_ptr, PAD="zero", CACHE="", AXIS=0, R=0, G=0, SEM="acq_rel", MASK=True, ACC=0)`,
 			lets:   []string{"x_ptr=empty(16, dtype='float32')", "out_ptr=empty(16, dtype='float32')"},
 		},
 		{

@@ -11,6 +11,7 @@ package survey
 import (
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/tri-lang/tri/frontend"
 )
@@ -22,7 +23,13 @@ var keywordValues = map[string]string{
 	"padding_option": `"zero"`, "cache_modifier": `""`, "eviction_policy": `""`,
 	"sem": `"acq_rel"`, "scope": `"gpu"`, "input_precision": `"ieee"`,
 	"rounding": `"rtne"`, "axis": "0", "dim": "0",
+	"max_num_imprecise_acc": "0", "mask": "True", "other": "0",
 }
+
+// atomicPositions are the keywords of a tl atomic that a call may pass by
+// position: tl.atomic_cas(ptr, cmp, val, SEM), tl.atomic_add(ptr, val,
+// mask, SEM).
+var atomicPositions = map[int]string{3: "sem", 4: "scope"}
 
 // axisAt maps the Triton functions that take an axis to the position of
 // their axis argument: the second (tl.sum(x, AXIS); x.sum(AXIS) takes it
@@ -35,7 +42,8 @@ var axisAt = map[string]int{
 
 // keywordUses maps each parameter of fn that fn passes, as itself, for a
 // keyword of keywordValues (tl.load(p, cache_modifier=CACHE), tl.sum(x,
-// axis=AXIS), tl.sum(x, AXIS)) to that keyword's value.
+// axis=AXIS), tl.sum(x, AXIS), tl.atomic_cas(p, c, v, SEM)) to that
+// keyword's value.
 func keywordUses(fn *frontend.Func) map[string]string {
 	out := map[string]string{}
 	put := func(x frontend.Expr, kw string) {
@@ -53,6 +61,13 @@ func keywordUses(fn *frontend.Func) map[string]string {
 		for _, k := range c.Keywords {
 			if _, ok := keywordValues[k.Name]; ok {
 				put(k.Value, k.Name)
+			}
+		}
+		if strings.HasPrefix(calleeName(c.Func), "atomic_") {
+			for i, arg := range c.Args {
+				if kw, ok := atomicPositions[i]; ok {
+					put(arg, kw)
+				}
 			}
 		}
 		a, ok := c.Func.(*frontend.Attribute)
