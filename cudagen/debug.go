@@ -51,13 +51,17 @@ extern "C" __device__ void __assertfail(const void *, const void *, unsigned int
 	{"tri_assert_fail", nil, `TRI_DEV void tri_assert_fail(const char *message, const char *file, unsigned int line, const char *function) { __assertfail(message, file, line, function, 1); }`},
 }}
 
-// printPids are the printf arguments of the program id.
-const printPids = "(unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z()"
+// printPids are the printf arguments of the program id: the locals print
+// declares.
+const printPids = "tri_px, tri_py, tri_pz"
 
-// print writes an OpPrint.
+// print writes an OpPrint, in a block that names the program id.
 func (e *emitter) print(v *ir.Value) {
 	e.helpers.add("tri_printf", printfHelper)
 	e.use("tri_printf", "tri_program_id_x", "tri_program_id_y", "tri_program_id_z")
+	e.w.open("{")
+	defer e.w.close("}")
+	e.w.line("const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();")
 	if len(v.Args) == 0 {
 		e.use("tri_thread_id")
 		e.w.line("if (tri_thread_id() == 0) tri_printf(%s, %s);", cString(ir.PrintBareFormat(v.Msg.Text)), printPids)
@@ -71,13 +75,15 @@ func (e *emitter) print(v *ir.Value) {
 			continue
 		}
 		l := e.layoutOf(a)
+		fmtName := fmt.Sprintf("tri_format%d", n)
+		e.w.line("const char* const %s = %s;", fmtName, format)
 		e.loop(l.Elems, func(i string) string {
 			args := []string{printPids}
 			for ax := range a.Type.Shape {
 				args = append(args, "(unsigned int)("+e.coord(l, ax, i)+")")
 			}
 			args = append(args, e.printArg(a.Type.DType, e.expr(a, i), v.Msg.Hex))
-			call := fmt.Sprintf("tri_printf(%s, %s);", format, strings.Join(args, ", "))
+			call := fmt.Sprintf("tri_printf(%s, %s);", fmtName, strings.Join(args, ", "))
 			if l.Repl {
 				return fmt.Sprintf("if (%s) %s", l.owner(), call)
 			}

@@ -157,12 +157,12 @@ func (e *emitter) dot(v *ir.Value) {
 	mma := e.usesMma(v)
 	if mma {
 		op, _ := mmaOpOf(v)
-		e.w.line("// tl.dot %s x %s on the tensor cores: operands staged in shared memory, %s along K = %d.", at, b.Type, op, k)
+		e.w.comment("tl.dot %s x %s on the tensor cores: operands staged in shared memory, %s along K = %d.", at, b.Type, op, k)
 	} else {
-		e.w.line("// tl.dot %s x %s on the CUDA cores: operands staged in shared memory, FMAs along K = %d.", at, b.Type, k)
+		e.w.comment("tl.dot %s x %s on the CUDA cores: operands staged in shared memory, FMAs along K = %d.", at, b.Type, k)
 	}
 	if why := e.notPipelined(v); why != "" {
-		e.w.line("// Its loop is not software-pipelined: %s.", why)
+		e.w.comment("Its loop is not software-pipelined: %s.", why)
 	}
 	e.useShared(total)
 	e.storeShared(a, 0)
@@ -176,25 +176,40 @@ func (e *emitter) dot(v *ir.Value) {
 	helper, compute := e.dotHelper(at.Kind, b.Type.Kind, v.Type.Kind, v.Precision)
 	e.use(helper)
 	d := e.layoutOf(v)
-	e.define(v, func(i string) string {
-		c := e.coords(d, i)
-		row, col := c[r-2], c[r-1]
-		aOff, bOff := fmt.Sprintf("(%s) * %d", row, k), col
-		if r == 3 {
-			aOff = fmt.Sprintf("(%s) * %d + %s", c[0], m*k, aOff)
-			bOff = fmt.Sprintf("(%s) * %d + %s", c[0], k*n, bOff)
-		}
-		init := e.expr(acc, i)
-		if compute != v.Type.Kind {
-			init = e.toFloat(v.Type.Kind, init)
-		}
-		call := fmt.Sprintf("%s(%s + %s, %s + %s, %d, %d, %s)", helper,
-			e.smemPtr(at.DType, 0), aOff, e.smemPtr(b.Type.DType, aBytes), bOff, k, n, init)
-		if compute != v.Type.Kind {
-			return e.fromFloat(v.Type.Kind, call)
-		}
-		return call
-	})
+	name := e.names[v.ID]
+	if !e.outside[v.ID] && !e.fused[v.ID] {
+		e.declare(v.Type, d, name, "")
+	}
+	// Element i is the dot of a's row and b's column that it lies on: the
+	// body names their first elements.
+	i, head := "e", fmt.Sprintf("for (int e = 0; e < %d; ++e)", d.Elems)
+	if d.Elems == 1 {
+		i, head = "0", ""
+	}
+	c := e.coords(d, i)
+	row, col := c[r-2], c[r-1]
+	aOff, bOff := fmt.Sprintf("(%s) * %d", row, k), col
+	if r == 3 {
+		aOff = fmt.Sprintf("(%s) * %d + %s", c[0], m*k, aOff)
+		bOff = fmt.Sprintf("(%s) * %d + %s", c[0], k*n, bOff)
+	}
+	init := e.expr(acc, i)
+	if compute != v.Type.Kind {
+		init = e.toFloat(v.Type.Kind, init)
+	}
+	call := fmt.Sprintf("%s(tri_arow, tri_bcol, %d, %d, %s)", helper, k, n, init)
+	if compute != v.Type.Kind {
+		call = e.fromFloat(v.Type.Kind, call)
+	}
+	if head != "" {
+		e.w.line("#pragma unroll")
+		head += " "
+	}
+	e.w.open("%s{", head)
+	e.w.line("const %s* const tri_arow = %s + %s;", e.cType(at.DType), e.smemPtr(at.DType, 0), aOff)
+	e.w.line("const %s* const tri_bcol = %s + %s;", e.cType(b.Type.DType), e.smemPtr(b.Type.DType, aBytes), bOff)
+	e.w.long(fmt.Sprintf("%s[%s] = %s;", name, i, call))
+	e.w.close("}")
 	e.w.line("__syncthreads();")
 }
 
@@ -239,8 +254,8 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	e.w.open("{")
 	e.w.line("// This warp's rows of the mma tiles start at (%s) * 8, its columns at (%s) * 8;", wm, wn)
 	e.w.line("// lane l gives ldmatrix the address of row l %% 8 of matrix l / 8.")
-	e.w.line("const %s* tri_a = %s + ((%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d) * %d + (lane_id / 16) * %d;",
-		e.cType(ad), e.smemPtr(ad, 0), wm, d.Tile[0], k, half)
+	e.w.line("const int tri_lrow = (%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d;", wm, d.Tile[0])
+	e.w.line("const %s* tri_a = %s + tri_lrow * %d + (lane_id / 16) * %d;", e.cType(ad), e.smemPtr(ad, 0), k, half)
 	var loadB func() string
 	switch op.name {
 	case "f16", "bf16":
@@ -282,7 +297,11 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	idx := func(half, col int) string {
 		return fmt.Sprintf("%s[(2 * tri_i + %d) * %d + tri_j * %d + %d]", c, half, d.RStride[0], d.RStride[1], col*d.KStride[1])
 	}
-	e.w.line("tri_mma_%s(%s, %s, %s, %s, tri_af, tri_bf);", op.name, idx(0, 0), idx(0, 1), idx(1, 0), idx(1, 1))
+	// The accumulators of m16n8 tile (tri_i, tri_j), named.
+	for q := range 4 {
+		e.w.line("%s& tri_c%d = %s;", e.cType(ir.Scalar(op.acc)), q, idx(q/2, q%2))
+	}
+	e.w.line("tri_mma_%s(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);", op.name)
 	e.w.close("}")
 	e.w.close("}")
 	e.w.close("}")

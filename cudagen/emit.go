@@ -310,7 +310,7 @@ func (e *emitter) header() {
 	if len(spec) > 0 {
 		e.w.comment("Specialization: %s", strings.Join(spec, ", "))
 	}
-	e.w.line("// Target %s. Launch with %d threads per program (num_warps=%d), one program per grid point.", e.opt.arch(), 32*e.numWarps, e.numWarps)
+	e.w.comment("Target %s. Launch with %d threads per program (num_warps=%d), one program per grid point.", e.opt.arch(), 32*e.numWarps, e.numWarps)
 	var params []string
 	for i, prm := range k.Params {
 		params = append(params, fmt.Sprintf("%s (%s)", e.params[i], cType(prm.DType)))
@@ -332,14 +332,34 @@ func (e *emitter) header() {
 	if len(params) == 0 {
 		params = []string{"none"}
 	}
-	e.w.line("// Parameters, in order: %s", strings.Join(params, ", "))
+	e.w.comment("Parameters, in order: %s", strings.Join(params, ", "))
 	if len(e.layouts) > 0 {
-		e.w.line("// Layouts:")
+		e.w.comment("Layouts:")
 		for _, l := range e.layouts {
-			e.w.line("//   #%s = %s for %s tiles: %s", l.Tag, l.Layout, ints(l.Shape), l.describe())
+			if line := fmt.Sprintf("  #%s = %s for %s tiles: %s", l.Tag, l.Layout, ints(l.Shape), l.describe()); len(line)+3 <= lineWidth {
+				e.w.comment("%s", line)
+			} else {
+				e.w.comment("  #%s = %s", l.Tag, l.Layout)
+				e.w.comment("    for %s tiles: %s", ints(l.Shape), l.describe())
+			}
 		}
 	}
 	e.w.line("")
+}
+
+// signature opens the kernel's function: head, then the parameters on
+// its line or, where that would be wider than lineWidth, on the next
+// lines, as many on each as fit.
+func (e *emitter) signature(head string, params []string) {
+	if one := head + "(" + strings.Join(params, ", ") + ") {"; len(one) <= lineWidth {
+		e.w.open("%s", one)
+		return
+	}
+	e.w.line("%s(", head)
+	for _, l := range wrapText(strings.Join(params, ", ")+") {", lineWidth-4, 0) {
+		e.w.line("    %s", l)
+	}
+	e.w.indent++
 }
 
 // kernel writes the __global__ function.
@@ -366,9 +386,9 @@ func (e *emitter) kernel() {
 		} else {
 			e.w.line("// Each thread holds many elements: ask for %d programs per SM so loads stay in flight (at most %d registers a thread).", b, 65536/(b*32*e.numWarps))
 		}
-		e.w.open("extern \"C\" __global__ void __attribute__((launch_bounds(%d, %d))) %s(%s) {", 32*e.numWarps, b, e.kernelName, strings.Join(params, ", "))
+		e.signature(fmt.Sprintf("extern \"C\" __global__ void __attribute__((launch_bounds(%d, %d))) %s", 32*e.numWarps, b, e.kernelName), params)
 	} else {
-		e.w.open("extern \"C\" __global__ void __launch_bounds__(%d) %s(%s) {", 32*e.numWarps, e.kernelName, strings.Join(params, ", "))
+		e.signature(fmt.Sprintf("extern \"C\" __global__ void __launch_bounds__(%d) %s", 32*e.numWarps, e.kernelName), params)
 	}
 	head := e.w
 	e.w = writer{indent: head.indent, at: head.at}

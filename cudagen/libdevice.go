@@ -148,7 +148,11 @@ func (e *emitter) libdeviceCall(v *ir.Value, args []string) string {
 	}
 	decl := fmt.Sprintf(`extern "C" __device__ %s %s(%s);`, ret, sym, strings.Join(types, ", "))
 	def := func(body string) string {
-		return fmt.Sprintf("TRI_DEV %s %s(%s) { return %s; }", ret, name, strings.Join(params, ", "), body)
+		head := fmt.Sprintf("TRI_DEV %s %s(%s) {", ret, name, strings.Join(params, ", "))
+		if one := fmt.Sprintf("%s return %s; }", head, body); len(one) <= lineWidth {
+			return one
+		}
+		return fmt.Sprintf("%s\n  return %s;\n}", head, body)
 	}
 	// Under clang the wrapper calls the symbol, declared; under NVRTC and
 	// nvcc the CUDA API's function (or the expression above).

@@ -143,7 +143,8 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 	if w := run(src); w > 1 {
 		vs := e.vectorShape(k, w)
 		e.w.line("#pragma unroll")
-		e.w.line("for (int e = 0; e < %d; e += %d) %s*reinterpret_cast<%s*>(&%s) = %s;", src.Elems, w, cond, vs.Type, e.smem(t, 0, at(src, "e")), e.vecInit(val, vs, w))
+		e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; e += %d)", src.Elems, w), []string{"int tri_at = " + at(src, "e"), e.vecLocal(val, vs, w)},
+			fmt.Sprintf("%s*reinterpret_cast<%s*>(&%s) = tri_v;", cond, vs.Type, e.smem(t, 0, "tri_at")))
 	} else {
 		e.loop(src.Elems, func(i string) string {
 			return fmt.Sprintf("%s%s = %s;", cond, e.smem(t, 0, at(src, i)), e.expr(val, i))
@@ -313,6 +314,12 @@ func (e *emitter) vecInit(val *ir.Value, vs vecShape, w int) string {
 	return "{" + strings.Join(fields, ", ") + "}"
 }
 
+// vecLocal is the declaration of the local tri_v, the vector of shape vs
+// holding elements e to e + w - 1 of val.
+func (e *emitter) vecLocal(val *ir.Value, vs vecShape, w int) string {
+	return fmt.Sprintf("%s tri_v = %s", vs.Type, e.vecInit(val, vs, w))
+}
+
 // vecFields are the C expressions of the fields of the vector of elements
 // e .. e + w-1 of val, as vecInit packs them.
 func (e *emitter) vecFields(val *ir.Value, vs vecShape, w int) []string {
@@ -337,7 +344,7 @@ func (e *emitter) vectorStore(v *ir.Value, a memAccess, w int) {
 	l := e.layoutOf(v.Args[0])
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {  // %d-byte vector stores", l.Elems, w, w*a.Bytes)
-	e.w.line("%s vec = %s;", vs.Type, e.vecInit(val, vs, w))
+	e.w.long(fmt.Sprintf("%s vec = %s;", vs.Type, e.vecInit(val, vs, w)))
 	st := fmt.Sprintf("*reinterpret_cast<%s*>(%s) = vec;", vs.Type, e.expr(a.Ptr, "e"))
 	if l.Repl {
 		st = fmt.Sprintf("if (%s) %s", l.owner(), st)

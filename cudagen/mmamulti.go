@@ -222,21 +222,22 @@ func (e *emitter) mmaMultiAhead(s *ir.For, mp *multiPipe, stage string) {
 // block of its own, as two such operands may be copied side by side.
 func (e *emitter) mmaCopyOperand(o *wgOperand, isA bool, stage string) {
 	l := e.layoutOf(o.src.Args[0])
-	r, c := e.coord(l, 0, "e"), e.coord(l, 1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
+	locals, r, c := tileCoords(e.coord(l, 0, "e"), e.coord(l, 1, "e")) // a: (m, k); b: (k, n); b.T: (n, k)
 	if !isA && !o.trans {
 		r, c = c, r
 	}
-	off := o.tile.offset(e.nameSet, r, c, e.numWarps, o.tile.rows)
+	more, off := o.tile.offset(e.nameSet, r, c, e.numWarps, o.tile.rows)
+	locals = append(locals, more...)
 	if o.direct {
-		e.directStageCopies(o.src, isA, e.directWidth(o.src), o.tile.elem, stage, off)
+		e.directStageCopies(o.src, isA, e.directWidth(o.src), o.tile.elem, stage, off, locals)
 		return
 	}
 	if w := e.copyWidth(o.src, o.copyAxis(isA)); w > 1 {
-		e.stageCopies(o.src, isA, w, o.tile.elem, stage, off)
+		e.stageCopies(o.src, isA, w, o.tile.elem, stage, off, locals)
 		return
 	}
 	e.w.open("{")
-	e.stageElements(o.src, isA, o.tile.elem, stage, off)
+	e.stageElements(o.src, isA, o.tile.elem, stage, off, locals)
 	e.w.close("}")
 }
 
@@ -269,8 +270,8 @@ func (e *emitter) mmaInvariants(mp *multiPipe) {
 		e.w.open("for (int tri_kk = 0; tri_kk < %d; tri_kk += 16) {", wd.k)
 		e.w.line("#pragma unroll")
 		e.use("tri_ldsm_x4")
-		e.w.line("for (int tri_i = 0; tri_i < %d; ++tri_i) tri_ldsm_x4(%s + (tri_kk / 16 * %d + tri_i) * 4, %s);",
-			mi, name, mi, e.mmaRowsAddr(&wd.a, true, d, "tri_inv", ""))
+		e.w.loop(fmt.Sprintf("for (int tri_i = 0; tri_i < %d; ++tri_i)", mi), []string{"unsigned int tri_src = " + e.mmaRowsAddr(&wd.a, true, d, "tri_inv", "")},
+			fmt.Sprintf("tri_ldsm_x4(%s + (tri_kk / 16 * %d + tri_i) * 4, tri_src);", name, mi))
 		e.w.close("}")
 		e.w.close("}")
 	}
@@ -355,7 +356,7 @@ func (e *emitter) mmaMultiDot(wd *wgDot) {
 	if !wd.b.tile.kMajor {
 		bForm = "MN-major, ldmatrix.x4.trans"
 	}
-	e.w.line("// tl.dot %s x %s on %s: a from %s, b from the stage (%s); each warp owns %d x %d m16n8 tile(s).",
+	e.w.comment("tl.dot %s x %s on %s: a from %s, b from the stage (%s); each warp owns %d x %d m16n8 tile(s).",
 		v.Args[0].Type, v.Args[1].Type, op, from, bForm, mi, nj)
 	name := e.names[v.ID]
 	if !e.outside[v.ID] && !e.fused[v.ID] {
@@ -376,7 +377,8 @@ func (e *emitter) mmaMultiDot(wd *wgDot) {
 		e.w.line("unsigned int tri_af[%d];", 4*mi)
 		e.w.line("#pragma unroll")
 		e.use("tri_ldsm_x4")
-		e.w.line("for (int tri_i = 0; tri_i < %d; ++tri_i) tri_ldsm_x4(tri_af + 4 * tri_i, %s);", mi, e.mmaRowsAddr(&wd.a, true, d, "tri_stage", di))
+		e.w.loop(fmt.Sprintf("for (int tri_i = 0; tri_i < %d; ++tri_i)", mi), []string{"unsigned int tri_src = " + e.mmaRowsAddr(&wd.a, true, d, "tri_stage", di)},
+			"tri_ldsm_x4(tri_af + 4 * tri_i, tri_src);")
 	default:
 		e.mmaRegisterA(wd, mi)
 	}
@@ -387,7 +389,8 @@ func (e *emitter) mmaMultiDot(wd *wgDot) {
 	}
 	e.w.line("#pragma unroll")
 	e.use(ld, "tri_mma_"+op.name)
-	e.w.line("for (int tri_j = 0; tri_j < %d; ++tri_j) %s(tri_bf + 4 * tri_j, %s);", nj/2, ld, e.mmaRowsAddr(&wd.b, false, d, "tri_stage", di))
+	e.w.loop(fmt.Sprintf("for (int tri_j = 0; tri_j < %d; ++tri_j)", nj/2), []string{"unsigned int tri_src = " + e.mmaRowsAddr(&wd.b, false, d, "tri_stage", di)},
+		ld+"(tri_bf + 4 * tri_j, tri_src);")
 	idx := func(half, col string) string {
 		return fmt.Sprintf("%s[(2 * tri_i + %s) * %d + tri_j * %d + %s]", name, half, d.RStride[0], d.RStride[1], col)
 	}

@@ -167,18 +167,18 @@ func checkMultiLoop(t *testing.T, d *cudagen.Description, loop string) []string 
 		// The accumulator registers of m16n8 tile (i, j).
 		cRegs := regexp.MustCompile(`float& tri_c(\d) = \w+\[(.+?)\];`).FindAllStringSubmatch(x.text, -1)
 		require.Len(t, cRegs, 4)
-		bAddr := find(x.text, fmt.Sprintf(`for \(int tri_j = 0; tri_j < %d; \+\+tri_j\) tri_ldsm_x4(?:_trans)?\(tri_bf \+ 4 \* tri_j, (.+)\);`, nj/2))[1]
+		bAddr := find(x.text, fmt.Sprintf(`for \(int tri_j = 0; tri_j < %d; \+\+tri_j\) \{\n\s*const unsigned int tri_src = (.+);\n\s*tri_ldsm_x4(?:_trans)?\(tri_bf \+ 4 \* tri_j, tri_src\);`, nj/2))[1]
 		var aAddr, aInvAddr, aInvRead, rExpr string
 		var aPacks [][]string
 		var inAt string
 		switch x.aForm {
 		case "stage":
-			aAddr = find(x.text, fmt.Sprintf(`for \(int tri_i = 0; tri_i < %d; \+\+tri_i\) tri_ldsm_x4\(tri_af \+ 4 \* tri_i, (.+)\);`, mi))[1]
+			aAddr = find(x.text, fmt.Sprintf(`for \(int tri_i = 0; tri_i < %d; \+\+tri_i\) \{\n\s*const unsigned int tri_src = (.+);\n\s*tri_ldsm_x4\(tri_af \+ 4 \* tri_i, tri_src\);`, mi))[1]
 		case "invariant":
-			m := find(pre, `unsigned int tri_a(\d+)\[(\d+)\];\n\s*\{\n((?:\s*const unsigned int tri_[lx]a = .+;\n)+)(?s:.*?)tri_ldsm_x4\(tri_a\d+ \+ (.+?), (.+)\);`)
+			m := find(pre, `unsigned int tri_a(\d+)\[(\d+)\];\n\s*\{\n((?:\s*const unsigned int tri_[lx]a = .+;\n)+)(?s:.*?)const unsigned int tri_src = (.+);\n\s*tri_ldsm_x4\(tri_a\d+ \+ (.+?), tri_src\);`)
 			require.Equal(t, fmt.Sprint(di), m[1])
 			require.Equal(t, 4*mi*x.k/16, atoi(m[2]))
-			inAt, aInvAddr = m[4], m[5]
+			inAt, aInvAddr = m[5], m[4]
 			aInvRead = find(x.text, fmt.Sprintf(`const unsigned int\* tri_af = tri_a%d \+ (.+);`, di))[1]
 			decls = append(decls, regexp.MustCompile(`const unsigned int (tri_[lx]a) = (.+?);`).FindAllStringSubmatch(m[3], -1)...)
 		default:

@@ -197,7 +197,7 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 	op, _ := mmaOpOf(v)
 	name := e.names[v.ID]
 	mi, nj := d.Reps[0]/2, d.Reps[1]
-	e.w.line("// tl.dot %s x %s on %s: %d x %d mma tile(s) a warp, fragments read with ldmatrix.", v.Args[0].Type, v.Args[1].Type, op, mi, nj)
+	e.w.comment("tl.dot %s x %s on %s: %d x %d mma tile(s) a warp, fragments read with ldmatrix.", v.Args[0].Type, v.Args[1].Type, op, mi, nj)
 	e.w.line("const unsigned int tri_sa = %s, tri_sb = tri_sa + %d;", stage, pl.aBytes)
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_kk = 0; tri_kk < %d; tri_kk += 16) {", pl.k)
@@ -246,8 +246,8 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 // through registers: every load first, then the stores, so that the loads
 // are in flight together (a store, inline PTX that clobbers memory, would
 // keep the next load behind it). off is the C expression of element e's
-// byte offset in the stage.
-func (e *emitter) stageElements(ld *ir.Value, isA bool, es int, stage, off string) {
+// byte offset in the stage, over locals.
+func (e *emitter) stageElements(ld *ir.Value, isA bool, es int, stage, off string, locals []string) {
 	ptr, l, pred, what := e.stagedLoad(ld, isA)
 	t := "unsigned " + cUnsigned(es)
 	e.w.line("// %s, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)", what)
@@ -256,7 +256,8 @@ func (e *emitter) stageElements(ld *ir.Value, isA bool, es int, stage, off strin
 	e.w.line("for (int e = 0; e < %d; ++e) tri_%s_elems[e] = %s ? *%s : (%s)0;", l.Elems, what, pred, e.expr(ptr, "e"), t)
 	e.use(fmt.Sprintf("tri_st_shared_u%d", 8*es))
 	e.w.line("#pragma unroll")
-	e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, tri_%s_elems[e]);", l.Elems, 8*es, stage, off, what)
+	e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; ++e)", l.Elems), dstLocal(locals, stage, off),
+		fmt.Sprintf("tri_st_shared_u%d(tri_dst, tri_%s_elems[e]);", 8*es, what))
 }
 
 // cpAsyncHelpers are the cp.async copies and swizzle arithmetic of the

@@ -23,8 +23,21 @@ func buildLaunch(t *testing.T, file, line string, lets []string, arch string) st
 	t.Helper()
 	var out bytes.Buffer
 	require.NoError(t, launch.BuildFile(file, line, &launch.Options{Arch: arch, Stdout: &out, Lets: lets}))
-	return out.String()
+	return unwrap(out.String())
 }
+
+// reWrapped is the start of a comment line that continues the one above
+// it: the emitter wraps a comment wider than its line width onto lines
+// indented two spaces past the text's own.
+var reWrapped = regexp.MustCompile(`\n[ \t]*//   +`)
+
+// unwrap joins each wrapped comment back onto one line, so that tests can
+// look for a comment's text whatever the width it was wrapped to.
+func unwrap(src string) string { return reWrapped.ReplaceAllString(src, " ") }
+
+// flat is s unwrapped with each run of white space one space: the text of
+// a comment or a parameter list whatever its line breaks.
+func flat(s string) string { return strings.Join(strings.Fields(unwrap(s)), " ") }
 
 // groupedLaunch is bench/bench_matmul.py's grouped matmul at 4096^3:
 // 128 x 128 x 32 blocks, 4 warps, 3 stages.
@@ -61,7 +74,7 @@ func TestMmaPipelineSamples(t *testing.T) {
 			assert.Contains(t, src, "2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),")
 			// Each load is copied in the prologue and in the loop: one
 			// 16-byte cp.async per 8 halves of a thread's share.
-			copies := regexp.MustCompile(`for \(int e = 0; e < (\d+); e \+= 8\) tri_cp_async_16\(`).FindAllStringSubmatch(src, -1)
+			copies := regexp.MustCompile(`for \(int e = 0; e < (\d+); e \+= 8\) \{\n(?:\s*const .*\n)*\s*tri_cp_async_16\(`).FindAllStringSubmatch(src, -1)
 			require.Len(t, copies, 4)
 			perThread := 0
 			for _, cp := range copies[:2] {
@@ -76,7 +89,7 @@ func TestMmaPipelineSamples(t *testing.T) {
 			assert.Contains(t, src, "tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_b + ((tri_c % ")
 			assert.Contains(t, src, "const unsigned int tri_xa = (tri_la >> 7 & "+c.rowMask+") << 4;")
 			// a's copies land in its swizzled rows.
-			assert.Regexp(t, `tri_cp_async_16\(tri_stage0 \+ tri_s \* \d+ \+ tri_swizzle\([^;]+ \* 2, `+c.rowMask+`\), `, src)
+			assert.Regexp(t, `const unsigned int tri_dst = tri_stage0 \+ tri_s \* \d+ \+ tri_swizzle\([^;]+ \* 2, `+c.rowMask+`\);\n\s*tri_cp_async_16\(tri_dst, `, src)
 			assert.Contains(t, src, c.smem)
 			assert.NotContains(t, src, "element by element (no 4-byte run")
 		})
@@ -312,10 +325,11 @@ func TestMmaPipelineElements(t *testing.T) {
 	src, err := build(t, "../conformance/constructs/pipeline_sm80_bf16.tri", "sm_80")
 	require.NoError(t, err)
 	loads := "for (int e = 0; e < 16; ++e) tri_b_elems[e] = "
-	stores := "for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle("
+	stores := "const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle("
 	require.Contains(t, src, loads)
 	require.Contains(t, src, stores)
 	assert.Less(t, strings.Index(src, loads), strings.Index(src, stores))
-	assert.Contains(t, src, "(L9_base1) % 32 * 2, 3), tri_b_elems[e]);")
+	assert.Contains(t, src, "const int tri_col = L9_base1;\n")
+	assert.Contains(t, src, "tri_col % 32 * 2, 3);\n          tri_st_shared_u16(tri_dst, tri_b_elems[e]);")
 	assert.NotRegexp(t, `tri_st_shared_u16\([^;]*\? \*`, src)
 }

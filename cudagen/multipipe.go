@@ -75,27 +75,29 @@ func (t smemTile) chunkBytes() int { return t.rows * t.rowBytes() }
 
 // offset is the C expression of the byte offset, from the 1024-aligned
 // base of the stage or region, of the element at row r (along M or N)
-// and column c (along K) of the operand.
-func (t smemTile) offset(s nameSet, r, c string, numWarps, m int) string {
+// and column c (along K) of the operand, and the const locals it reads
+// (tri_srow, the row of the tile that holds row r, where rows are
+// permuted), for the loop body that writes it to declare.
+func (t smemTile) offset(s nameSet, r, c string, numWarps, m int) (locals []string, off string) {
 	rb := t.rowBytes()
 	if !t.kMajor {
 		// MN-major b: blocks of 64 columns, each row of a block one
 		// swizzle row; c is the row of b, r its column.
 		cols := rb / t.elem
-		return fmt.Sprintf("%d + (%s) / %d * %d + ", t.off, r, cols, t.k*rb) +
-			s.swizzle(fmt.Sprintf("(%s) * %d + (%s) %% %d * %d", c, rb, r, cols, t.elem), rb)
+		return nil, fmt.Sprintf("%d + %s / %d * %d + ", t.off, group(r), cols, t.k*rb) +
+			s.swizzle(fmt.Sprintf("%s * %d + %s %% %d * %d", group(c), rb, group(r), cols, t.elem), rb)
 	}
 	row := r
 	if t.perm {
-		row = permRow(r, m, numWarps)
+		locals, row = []string{"int tri_srow = " + permRow(r, m, numWarps)}, "tri_srow"
 	}
-	in := fmt.Sprintf("(%s) * %d", c, t.elem)
+	in := fmt.Sprintf("%s * %d", group(c), t.elem)
 	chunk := ""
 	if t.k*t.elem > rb {
-		in = fmt.Sprintf("(%s) * %d %% %d", c, t.elem, rb)
-		chunk = fmt.Sprintf("(%s) * %d / %d * %d + ", c, t.elem, rb, t.chunkBytes())
+		in = fmt.Sprintf("%s * %d %% %d", group(c), t.elem, rb)
+		chunk = fmt.Sprintf("%s * %d / %d * %d + ", group(c), t.elem, rb, t.chunkBytes())
 	}
-	return fmt.Sprintf("%d + %s", t.off, chunk) + s.swizzle(fmt.Sprintf("(%s) * %d + %s", row, rb, in), rb)
+	return locals, fmt.Sprintf("%d + %s", t.off, chunk) + s.swizzle(fmt.Sprintf("%s * %d + %s", group(row), rb, in), rb)
 }
 
 // desc is the C expression of the matrix descriptor of the kk-th wgmma
@@ -1012,16 +1014,17 @@ func (e *emitter) tmaOperand(o *wgOperand, stage, buf string) {
 // copyOperand writes the streamed load of o as copies into the stage.
 func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
 	l := e.layoutOf(o.src.Args[0])
-	r, c := e.coord(l, 0, "e"), e.coord(l, 1, "e") // a: (m, k); b: (k, n); b.T: (n, k)
+	locals, r, c := tileCoords(e.coord(l, 0, "e"), e.coord(l, 1, "e")) // a: (m, k); b: (k, n); b.T: (n, k)
 	if !isA && !o.trans {
 		r, c = c, r
 	}
-	off := o.tile.offset(e.nameSet, r, c, e.numWarps, o.tile.rows)
+	more, off := o.tile.offset(e.nameSet, r, c, e.numWarps, o.tile.rows)
+	locals = append(locals, more...)
 	if o.direct {
-		e.directStageCopies(o.src, isA, e.directWidth(o.src), o.tile.elem, stage, off)
+		e.directStageCopies(o.src, isA, e.directWidth(o.src), o.tile.elem, stage, off, locals)
 		return
 	}
-	e.stageCopies(o.src, isA, e.copyWidth(o.src, o.copyAxis(isA)), o.tile.elem, stage, off)
+	e.stageCopies(o.src, isA, e.copyWidth(o.src, o.copyAxis(isA)), o.tile.elem, stage, off, locals)
 }
 
 // tmaInvariant writes the TMA copies of the loop-invariant a of wd into
@@ -1056,7 +1059,9 @@ var mbarAddTx = cgroup{`// Adds bytes to the transactions the current phase of m
 func (e *emitter) storeInvariant(wd *wgDot) {
 	v := wd.a.src
 	l := e.layoutOf(v)
-	off := wd.a.tile.offset(e.nameSet, e.coord(l, 0, "e"), e.coord(l, 1, "e"), e.numWarps, wd.m)
+	locals, r, c := tileCoords(e.coord(l, 0, "e"), e.coord(l, 1, "e"))
+	more, off := wd.a.tile.offset(e.nameSet, r, c, e.numWarps, wd.m)
+	locals = dstLocal(append(locals, more...), "tri_inv", off)
 	e.w.line("// %s, a of the tl.dot at line %d, is the same in every iteration: stored once", e.names[v.ID], wd.dot.Pos.Line)
 	// A thread's run along K goes in one vector store of up to 16 bytes:
 	// a run aligned to its size stays in one 16-byte chunk of a swizzled
@@ -1066,14 +1071,14 @@ func (e *emitter) storeInvariant(wd *wgDot) {
 	if w*es < 4 {
 		e.w.line("#pragma unroll")
 		e.use(fmt.Sprintf("tri_st_shared_u%d", 8*es))
-		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(tri_inv + %s, %s);", l.Elems, 8*es, off, e.expr(v, "e"))
+		e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; ++e)", l.Elems), locals, fmt.Sprintf("tri_st_shared_u%d(tri_dst, %s);", 8*es, e.expr(v, "e")))
 		return
 	}
 	e.helpers.add("stshared", stSharedHelpers)
 	vs := e.vectorShape(v.Type.Kind, w)
 	e.w.line("#pragma unroll")
 	e.use(fmt.Sprintf("tri_st_shared_b%d", 8*w*es))
-	e.w.line("for (int e = 0; e < %d; e += %d) tri_st_shared_b%d(tri_inv + %s, %s);", l.Elems, w, 8*w*es, off, e.vecInit(v, vs, w))
+	e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; e += %d)", l.Elems, w), append(locals, e.vecLocal(v, vs, w)), fmt.Sprintf("tri_st_shared_b%d(tri_dst, tri_v);", 8*w*es))
 }
 
 // stSharedHelpers store 4, 8 or 16 bytes at a shared address.
@@ -1115,11 +1120,11 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	perGroup := wd.m / (e.numWarps / 4)
 	from := map[operandForm]string{streamed: "the stage", invariant: "shared memory, stored before the loop", inRegisters: "registers", staged: "shared memory", hoisted: "shared memory, stored before the loop"}
 	if wd.alone {
-		e.w.line("// tl.dot %s x %s on wgmma m64n%dk%d, not pipelined (%s): a from %s, b from shared memory;",
+		e.w.comment("tl.dot %s x %s on wgmma m64n%dk%d, not pipelined (%s): a from %s, b from shared memory;",
 			v.Args[0].Type, v.Args[1].Type, wd.n, wd.instrK(), e.aloneWhy(wd), from[wd.a.form])
 		e.w.line("// each warpgroup owns %d rows, in %d m64 block(s).", perGroup, blocks)
 	} else {
-		e.w.line("// tl.dot %s x %s on wgmma m64n%dk%d: a from %s, b from the stage; each warpgroup owns %d rows, in %d m64 block(s).",
+		e.w.comment("tl.dot %s x %s on wgmma m64n%dk%d: a from %s, b from the stage; each warpgroup owns %d rows, in %d m64 block(s).",
 			v.Args[0].Type, v.Args[1].Type, wd.n, wd.instrK(), from[wd.a.form], perGroup, blocks)
 	}
 	flying := e.inFlight == wd
@@ -1178,6 +1183,7 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 			e.helpers.add(pack, packHelpers[wd.a.src.Type.Kind])
 		}
 	}
+	ar := 0 // the A registers declared so far
 	for kk := 0; kk < wd.k/wd.instrK(); kk++ {
 		scale := 1
 		if wd.zeroAcc && kk == 0 {
@@ -1186,15 +1192,23 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 		db := wd.b.tile.desc(e.nameSet, bBase, kk, 0, 0)
 		for mb := 0; mb < blocks; mb++ {
 			var aArg string
-			if pd != nil && wd.a.src.Type.Kind.IsFP8() {
-				aArg = e.fp8AFragments(src, pd, mb, kk)
-			} else if pd != nil {
-				regs := make([]string, 4)
-				for q := range regs {
-					lo := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q))
-					hi := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q+1))
-					e.use(pack)
-					regs[q] = fmt.Sprintf("%s(%s, %s)", pack, lo, hi)
+			if pd != nil {
+				var regs []string
+				if wd.a.src.Type.Kind.IsFP8() {
+					regs = e.fp8AFragments(src, pd, mb, kk)
+				} else {
+					for q := range 4 {
+						lo := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q))
+						hi := e.expr(src, fragIndexConst(pd, mb, 8*kk+2*q+1))
+						e.use(pack)
+						regs = append(regs, fmt.Sprintf("%s(%s, %s)", pack, lo, hi))
+					}
+				}
+				// The A fragment's registers, each bound to a name before the wgmma.
+				for q, r := range regs {
+					e.w.line("const unsigned int tri_ar%d = %s;", ar, r)
+					regs[q] = fmt.Sprintf("tri_ar%d", ar)
+					ar++
 				}
 				aArg = fmt.Sprintf("%s, %s, %s, %s", regs[0], regs[1], regs[2], regs[3])
 			} else {

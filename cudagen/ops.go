@@ -112,6 +112,38 @@ func (e *emitter) define(v *ir.Value, body func(i string) string) {
 	e.loop(e.layoutOf(v).Elems, func(i string) string { return fmt.Sprintf("%s[%s] = %s;", name, i, body(i)) })
 }
 
+// defineAt declares tile v and writes each element i of it as body(j),
+// where j, the local tri_j, is at(i): an element index computed once, not
+// pasted into each place body reads it.
+func (e *emitter) defineAt(v *ir.Value, at, body func(i string) string) {
+	name, d := e.names[v.ID], e.layoutOf(v)
+	if !e.outside[v.ID] && !e.fused[v.ID] {
+		e.declare(v.Type, d, name, "")
+	}
+	e.forElems(d.Elems, at, func(i, j string) string { return fmt.Sprintf("%s[%s] = %s;", name, i, body(j)) })
+}
+
+// forElems writes stmt(i, j) for each of the n elements i of a thread's
+// tile, where j is the int index at(i): pasted into stmt where the line
+// fits in lineWidth, else bound to the local tri_j in a block of its own.
+// stmt holds no string literal.
+func (e *emitter) forElems(n int, at func(i string) string, stmt func(i, j string) string) {
+	i, head := "e", fmt.Sprintf("for (int e = 0; e < %d; ++e) ", n)
+	if n == 1 {
+		i, head = "0", ""
+	} else {
+		e.w.line("#pragma unroll")
+	}
+	if one := head + stmt(i, at(i)); 2*e.w.indent+len(one) <= lineWidth {
+		e.w.line("%s", one)
+		return
+	}
+	e.w.open("%s{", head)
+	e.w.line("const int tri_j = %s;", at(i))
+	e.w.long(stmt(i, "tri_j"))
+	e.w.close("}")
+}
+
 // compute is the C expression of element i of v, from its operands.
 func (e *emitter) compute(v *ir.Value, i string) string {
 	arg := func(n int) string { return e.expr(v.Args[n], i) }

@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -661,8 +662,19 @@ func (s nameSet) swizzle(off string, row int) string {
 func permRow(r string, m, numWarps int) string {
 	w := numWarps
 	perGroup := m / (w / 4)
-	return fmt.Sprintf("(%s) / %d %% %d / 4 * %d + (%s) / %d / 2 * 64 + (%s) / 8 %% 4 * 16 + (%s) / %d %% 2 * 8 + (%s) %% 8",
+	r = group(r)
+	return fmt.Sprintf("%s / %d %% %d / 4 * %d + %s / %d / 2 * 64 + %s / 8 %% 4 * 16 + %s / %d %% 2 * 8 + %s %% 8",
 		r, 8, w, perGroup, r, 8*w, r, r, 8*w, r)
+}
+
+// group is C expression x, in parentheses unless it is a name or a number.
+func group(x string) string {
+	for _, r := range x {
+		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return "(" + x + ")"
+		}
+	}
+	return x
 }
 
 // copyAxis is the axis along which the copies of load ld run: the rows
@@ -926,8 +938,8 @@ func (e *emitter) tmaRowsOfA(dst string, map8, rows *tensorMap, d *ir.DescAccess
 		if chunks > 1 {
 			how = "a box of a 5-D view a chunk lands them"
 		}
-		e.w.open("if ((int)(%s) >= 0 && (int)(%s) + %d <= %s) {  // rows inside the tensor: %s in wgmma's order",
-			row, row, m, e.expr(d.Shape[0], ""), how)
+		e.w.comment("Rows inside the tensor: %s in wgmma's order.", how)
+		e.w.open("if ((int)(%s) >= 0 && (int)(%s) + %d <= %s) {", row, row, m, e.expr(d.Shape[0], ""))
 		for c := range chunks {
 			e.use("tri_tma_load_5d")
 			e.w.line("tri_tma_load_5d(%s, %s, %s, (int)(%s), 0, 0, 0, tri_bar);", at(c), e.tmapRef(rows), from(c), row)
@@ -938,8 +950,9 @@ func (e *emitter) tmaRowsOfA(dst string, map8, rows *tensorMap, d *ir.DescAccess
 	for c := range chunks {
 		e.w.line("#pragma unroll")
 		e.use("tri_tma_load_2d")
-		e.w.line("for (int r = 0; r < %d; r += 8) tri_tma_load_2d(%s + (%s) * %d, %s, %s, (int)(%s) + r, tri_bar);",
-			m, at(c), permRow("r", m, e.numWarps), rb, e.tmapRef(map8), from(c), row)
+		e.w.loop(fmt.Sprintf("for (int r = 0; r < %d; r += 8)", m),
+			[]string{"int tri_srow = " + permRow("r", m, e.numWarps), fmt.Sprintf("unsigned int tri_dst = %s + tri_srow * %d", at(c), rb)},
+			fmt.Sprintf("tri_tma_load_2d(tri_dst, %s, %s, (int)(%s) + r, tri_bar);", e.tmapRef(map8), from(c), row))
 	}
 	if rows != nil {
 		e.w.close("}")
@@ -985,33 +998,48 @@ func (e *emitter) copyToStage(pl *pipeline, ld *ir.Value, isA bool, stage string
 	if direct {
 		w = e.directWidth(ld)
 	}
-	row, col := e.coord(l, 0, "e"), e.coord(l, 1, "e")
+	locals, row, col := tileCoords(e.coord(l, 0, "e"), e.coord(l, 1, "e"))
 	es := pl.elem
 	var off string
 	switch {
 	case isA && pl.mma:
-		off = e.swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", row, pl.aRow, col, es), pl.aRow)
+		off = e.swizzle(fmt.Sprintf("%s * %d + %s * %d", row, pl.aRow, col, es), pl.aRow)
 	case isA:
-		off = e.swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", permRow(row, pl.m, e.numWarps), pl.aRow, col, es), pl.aRow)
+		locals = append(locals, "int tri_srow = "+permRow(row, pl.m, e.numWarps))
+		off = e.swizzle(fmt.Sprintf("tri_srow * %d + %s * %d", pl.aRow, col, es), pl.aRow)
 	case pl.bTrans:
 		// Row row of the [N, K] load is column row of b: row row of the
 		// stage's b.
-		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("(%s) * %d + (%s) * %d", row, pl.bRow(), col, es), pl.bRow())
+		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("%s * %d + %s * %d", row, pl.bRow(), col, es), pl.bRow())
 	case pl.bKMajor:
 		// Column col of b is row col of the stage's b, its k-th byte row.
-		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("(%s) * %d + (%s)", col, pl.bRow(), row), pl.bRow())
+		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("%s * %d + %s", col, pl.bRow(), row), pl.bRow())
 	default:
-		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("(%s) / %d * %d + (%s) * %d + (%s) %% %d * %d",
+		off = fmt.Sprintf("%d + ", pl.aBytes) + e.swizzle(fmt.Sprintf("%s / %d * %d + %s * %d + %s %% %d * %d",
 			col, pl.bCols, pl.k*pl.bRow(), row, pl.bRow(), col, pl.bCols, es), pl.bRow())
 	}
 	switch {
 	case direct:
-		e.directStageCopies(ld, isA, w, es, stage, off)
+		e.directStageCopies(ld, isA, w, es, stage, off, locals)
 	case w == 1 && pl.mma:
-		e.stageElements(ld, isA, es, stage, off)
+		e.stageElements(ld, isA, es, stage, off, locals)
 	default:
-		e.stageCopies(ld, isA, w, es, stage, off)
+		e.stageCopies(ld, isA, w, es, stage, off, locals)
 	}
+}
+
+// tileCoords binds the C expressions of element e's row and column in a
+// tile to the locals tri_row and tri_col, which the loops writing stage
+// copies declare: it returns the declarations and the names.
+func tileCoords(row, col string) (locals []string, r, c string) {
+	return []string{"int tri_row = " + row, "int tri_col = " + col}, "tri_row", "tri_col"
+}
+
+// dstLocal appends to locals the shared address stage + off as the
+// local tri_dst (every copy and store helper takes its destination as an
+// unsigned int), and returns them.
+func dstLocal(locals []string, stage, off string) []string {
+	return append(locals[:len(locals):len(locals)], fmt.Sprintf("unsigned int tri_dst = %s + %s", stage, off))
 }
 
 // directWidth is the number of elements one copy of a descriptor load
@@ -1035,16 +1063,22 @@ func (p *plan) directWidth(ld *ir.Value) int {
 // block's rows, each from the descriptor's base, strides and offsets, with
 // the byte count that stops it at the tensor's edge (0 outside it: the
 // stage is zero-filled there, the descriptor's zero padding); off is the
-// C expression of element e's byte offset in the stage.
-func (e *emitter) directStageCopies(ld *ir.Value, isA bool, w, es int, stage, off string) {
+// C expression of element e's byte offset in the stage, over the locals
+// tileCoords declares (tri_row and tri_col, the element's place in the
+// block).
+func (e *emitter) directStageCopies(ld *ir.Value, isA bool, w, es int, stage, off string, locals []string) {
 	d := ld.Desc
 	l := e.layoutOf(ld.Args[0])
 	what := "b"
 	if isA {
 		what = "a"
 	}
-	row, col := e.descRowCol(d, l)
-	src := fmt.Sprintf("%s + %s * %s + %s", e.expr(d.Base, ""), row, e.expr(d.Strides[0], ""), col)
+	// The element's row and column in the tensor, as descRowCol gives them.
+	locals = append(dstLocal(locals, stage, off),
+		fmt.Sprintf("auto tri_trow = %s + (long long)(tri_row)", e.expr(d.Offsets[0], "")),
+		fmt.Sprintf("auto tri_tcol = %s + (long long)(tri_col)", e.expr(d.Offsets[1], "")))
+	row, col := "tri_trow", "tri_tcol"
+	locals = append(locals, fmt.Sprintf("auto tri_src = %s + %s * %s + %s", e.expr(d.Base, ""), row, e.expr(d.Strides[0], ""), col))
 	inRow := fmt.Sprintf("%s >= 0 && %s < %s", row, row, e.expr(d.Shape[0], ""))
 	shape1 := e.expr(d.Shape[1], "")
 	if w == 1 {
@@ -1052,15 +1086,18 @@ func (e *emitter) directStageCopies(ld *ir.Value, isA bool, w, es int, stage, of
 		e.w.line("// %s, element by element from the descriptor, zero outside the tensor", what)
 		e.w.line("#pragma unroll")
 		e.use(fmt.Sprintf("tri_st_shared_u%d", bits))
-		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, %s && %s >= 0 && %s < %s ? *(%s) : (unsigned %s)0);",
-			l.Elems, bits, stage, off, inRow, col, col, shape1, src, cUnsigned(es))
+		locals = append(locals, fmt.Sprintf("bool tri_in = %s && %s >= 0 && %s < %s", inRow, col, col, shape1))
+		e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; ++e)", l.Elems), locals,
+			fmt.Sprintf("tri_st_shared_u%d(tri_dst, tri_in ? *(tri_src) : (unsigned %s)0);", bits, cUnsigned(es)))
 		return
 	}
 	e.w.line("// %s: %d-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)", what, es*w)
 	e.w.line("#pragma unroll")
 	e.use(fmt.Sprintf("tri_cp_async_%dn", es*w), "tri_clamp_ll")
-	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%dn(%s + %s, %s, %s && %s >= 0 ? (int)tri_clamp_ll(%s - %s, 0, %d) * %d : 0);",
-		l.Elems, w, es*w, stage, off, src, inRow, col, shape1, col, w, es)
+	locals = append(locals, fmt.Sprintf("bool tri_in = %s && %s >= 0", inRow, col),
+		fmt.Sprintf("int tri_bytes = tri_in ? (int)tri_clamp_ll(%s - %s, 0, %d) * %d : 0", shape1, col, w, es))
+	e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; e += %d)", l.Elems, w), locals,
+		fmt.Sprintf("tri_cp_async_%dn(tri_dst, tri_src, tri_bytes);", es*w))
 	e.helpers.add("cp_async_n", cpAsyncNHelpers)
 }
 
@@ -1100,22 +1137,24 @@ func (e *emitter) stagedLoad(ld *ir.Value, isA bool) (ptr *ir.Value, l *dist, pr
 // stageCopies writes the copies of load ld (a if isA, else b) into the
 // stage: w elements of es bytes at a time with cp.async, zero-filled where
 // masked off, or element by element through registers when w is 1. off is
-// the C expression of element e's byte offset in the stage.
-func (e *emitter) stageCopies(ld *ir.Value, isA bool, w, es int, stage, off string) {
+// the C expression of element e's byte offset in the stage, over locals.
+func (e *emitter) stageCopies(ld *ir.Value, isA bool, w, es int, stage, off string, locals []string) {
 	ptr, l, pred, what := e.stagedLoad(ld, isA)
+	locals = dstLocal(locals, stage, off)
 	if w == 1 {
 		bits := 8 * es
 		e.w.line("// %s, element by element (no 4-byte run is contiguous, aligned and under one mask)", what)
 		e.w.line("#pragma unroll")
 		e.use(fmt.Sprintf("tri_st_shared_u%d", bits))
-		e.w.line("for (int e = 0; e < %d; ++e) tri_st_shared_u%d(%s + %s, %s ? *%s : (unsigned %s)0);",
-			l.Elems, bits, stage, off, pred, e.expr(ptr, "e"), cUnsigned(es))
+		e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; ++e)", l.Elems), locals,
+			fmt.Sprintf("tri_st_shared_u%d(tri_dst, %s ? *%s : (unsigned %s)0);", bits, pred, e.expr(ptr, "e"), cUnsigned(es)))
 		return
 	}
 	e.w.line("// %s: %d-byte copies into the stage, zero-filled where masked off", what, es*w)
 	e.w.line("#pragma unroll")
 	e.use(fmt.Sprintf("tri_cp_async_%d", es*w))
-	e.w.line("for (int e = 0; e < %d; e += %d) tri_cp_async_%d(%s + %s, %s, %s);", l.Elems, w, es*w, stage, off, e.expr(ptr, "e"), pred)
+	e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; e += %d)", l.Elems, w), locals,
+		fmt.Sprintf("tri_cp_async_%d(tri_dst, %s, %s);", es*w, e.expr(ptr, "e"), pred))
 }
 
 // wgmmaLoad declares wgmma's accumulator fragments and copies the

@@ -72,8 +72,11 @@ func (e *emitter) combine(v *ir.Value, comps []accumulator, accs, xs []string) {
 		if v.Combine == ir.CombineArgMin {
 			cmp = "<"
 		}
-		e.w.line("{ bool tri_keep = %s %s %s || (%s == %s && %s < %s); %s = tri_keep ? %s : %s; %s = tri_keep ? %s : %s; }",
-			a, cmp, b, a, b, accs[1], xs[1], accs[0], accs[0], xs[0], accs[1], accs[1], xs[1])
+		e.w.open("{")
+		e.w.line("bool tri_keep = %s %s %s || (%s == %s && %s < %s);", a, cmp, b, a, b, accs[1], xs[1])
+		e.w.line("%s = tri_keep ? %s : %s;", accs[0], accs[0], xs[0])
+		e.w.line("%s = tri_keep ? %s : %s;", accs[1], accs[1], xs[1])
+		e.w.close("}")
 		return
 	case ir.CombineCustom:
 		e.inlineRegion(v.Region, comps, accs, xs)
@@ -255,11 +258,15 @@ func (e *emitter) reduce(v *ir.Value) {
 		if lin == "0" {
 			slot = w
 		}
-		var parts []string
-		for k, c := range comps {
-			parts = append(parts, fmt.Sprintf("%s = %s;", e.smem(c.Type, offs[k], slot), accs[k]))
+		if len(comps) == 1 {
+			e.w.line("if (%s == 0) { %s = %s; }", e.pos(s.Lanes[ax], "lane_id"), e.smem(comps[0].Type, offs[0], slot), accs[0])
+		} else {
+			e.w.open("if (%s == 0) {", e.pos(s.Lanes[ax], "lane_id"))
+			for k, c := range comps {
+				e.w.line("%s = %s;", e.smem(c.Type, offs[k], slot), accs[k])
+			}
+			e.w.close("}")
 		}
-		e.w.line("if (%s == 0) { %s }", e.pos(s.Lanes[ax], "lane_id"), strings.Join(parts, " "))
 	} else {
 		e.writeOut(v, comps, out, o, accs)
 	}

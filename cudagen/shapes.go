@@ -67,7 +67,7 @@ func (e *emitter) shapeOp(v *ir.Value) {
 	case e.remat[v.ID] != nil:
 		sd, d := e.remat[v.ID], e.layoutOf(v)
 		e.w.line("// %s is recomputed in #%s rather than moved.", e.indexName(src), sd.Tag)
-		e.define(v, func(i string) string { return e.indexExpr(src, sd, d.remap(sd, keptAxes(v), i)) })
+		e.defineAt(v, func(i string) string { return d.remap(sd, keptAxes(v), i) }, func(j string) string { return e.indexExpr(src, sd, j) })
 	case v.Op == ir.OpSplit:
 		e.convertSplit(v)
 	default:
@@ -145,8 +145,8 @@ func (s nameSet) coords(d *dist, i string) []string {
 // byte offset off, at its row-major index.
 func (e *emitter) storeShared(x *ir.Value, off int) {
 	s := e.layoutOf(x)
-	e.loop(s.Elems, func(i string) string {
-		return fmt.Sprintf("%s = %s;", e.smem(x.Type.DType, off, linearOf(s.Shape, e.coords(s, i))), e.expr(x, i))
+	e.forElems(s.Elems, func(i string) string { return linearOf(s.Shape, e.coords(s, i)) }, func(i, j string) string {
+		return fmt.Sprintf("%s = %s;", e.smem(x.Type.DType, off, j), e.expr(x, i))
 	})
 }
 
@@ -163,7 +163,8 @@ func (e *emitter) convertValue(v *ir.Value) {
 	}
 	e.w.line("__syncthreads();")
 	inShape := in.Type.Shape
-	e.define(v, func(i string) string {
+	// Element i is read at index tri_j of the scratch memory.
+	at := func(i string) string {
 		if v.Op == ir.OpBroadcast {
 			// The source's coordinate is 0 along the broadcast axes.
 			src := make([]string, len(inShape))
@@ -173,7 +174,7 @@ func (e *emitter) convertValue(v *ir.Value) {
 					src[a] = e.coord(d, a, i)
 				}
 			}
-			return e.smem(v.Type.DType, 0, linearOf(inShape, src))
+			return linearOf(inShape, src)
 		}
 		c := e.coords(d, i)
 		switch v.Op {
@@ -182,17 +183,18 @@ func (e *emitter) convertValue(v *ir.Value) {
 			for j, p := range v.Perm {
 				src[p] = c[j]
 			}
-			return e.smem(v.Type.DType, 0, linearOf(inShape, src))
+			return linearOf(inShape, src)
 		case ir.OpJoin:
 			last := len(c) - 1
 			idx := linearOf(inShape, c[:last])
-			return e.smem(v.Type.DType, 0, fmt.Sprintf("(%s) * %d + %s", c[last], inShape.NumElements(), idx))
+			return fmt.Sprintf("(%s) * %d + %s", c[last], inShape.NumElements(), idx)
 		case ir.OpExpandDims:
 			src := append(append([]string{}, c[:v.Axis]...), c[v.Axis+1:]...)
-			return e.smem(v.Type.DType, 0, linearOf(inShape, src))
+			return linearOf(inShape, src)
 		}
-		return e.smem(v.Type.DType, 0, linearOf(d.Shape, c)) // reshape: the same row-major index
-	})
+		return linearOf(d.Shape, c) // reshape: the same row-major index
+	}
+	e.defineAt(v, at, func(j string) string { return e.smem(v.Type.DType, 0, j) })
 	e.w.line("__syncthreads();")
 }
 

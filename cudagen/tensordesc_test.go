@@ -23,9 +23,12 @@ func TestHostTensorDescMatmulCopies(t *testing.T) {
 	assert.Contains(t, src, "tensordesc<fp16[128, 64]>:shape(16,16)")
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16_kb(")
 	assert.Contains(t, src, "// a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)")
-	assert.Contains(t, src, "a_desc_base + (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) * a_desc_stride0 + (t41 + (long long)(L5_base1 + e % 8)), "+
-		"(offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) < a_desc_shape0_1 && "+
-		"(t41 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(a_desc_shape1_1 - (t41 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);")
+	assert.Contains(t, src, "const int tri_row = L5_base0 + (e / 8) * 32;\n          const int tri_col = L5_base1 + e % 8;\n")
+	assert.Contains(t, src, "const auto tri_trow = offs_am_i64 + (long long)(tri_row);\n          const auto tri_tcol = t41 + (long long)(tri_col);\n"+
+		"          const auto tri_src = a_desc_base + tri_trow * a_desc_stride0 + tri_tcol;\n"+
+		"          const bool tri_in = tri_trow >= 0 && tri_trow < a_desc_shape0_1 && tri_tcol >= 0;\n"+
+		"          const int tri_bytes = tri_in ? (int)tri_clamp_ll(a_desc_shape1_1 - tri_tcol, 0, 8) * 2 : 0;\n"+
+		"          tri_cp_async_16n(tri_dst, tri_src, tri_bytes);")
 	assert.Contains(t, src, "// b: 16-byte copies of rows from the descriptor")
 	assert.NotContains(t, src, "a_desc_ptrs")
 	assert.NotContains(t, src, "tri_tmap")
@@ -67,8 +70,8 @@ func TestDeviceTensorDescMatmulCopies(t *testing.T) {
 func TestDeviceTensorDescMatmulTMA(t *testing.T) {
 	src, err := build(t, "../conformance/constructs/tensor_desc_matmul.tri", "sm_90a")
 	require.NoError(t, err)
-	assert.Contains(t, src, "tri_scratch (a device buffer of 512 bytes per program, 128-byte aligned, where the kernel builds the tensor maps of its descriptors)")
-	assert.Contains(t, src, "int M, int N, int K, unsigned char* __restrict__ tri_scratch) {")
+	assert.Contains(t, flat(src), "tri_scratch (a device buffer of 512 bytes per program, 128-byte aligned, where the kernel builds the tensor maps of its descriptors)")
+	assert.Contains(t, flat(src), "int M, int N, int K, unsigned char* __restrict__ tri_scratch) {")
 	assert.Contains(t, src, "tri_tmap* const a_desc_tmap8x32 = tri_maps + 0;")
 	assert.Contains(t, src, "tri_tmap* const a_desc_tmap64x32 = tri_maps + 1;")
 	assert.Contains(t, src, "tri_tmap* const c_desc_tmap64x32 = tri_maps + 3;")
@@ -129,10 +132,13 @@ func TestHostTensorDescMatmulTMA(t *testing.T) {
 	src, err := build(t, "testdata/tensordesc/host_matmul.tri", "sm_90a")
 	require.NoError(t, err)
 	assert.Contains(t, src, "stream into 4 shared-memory buffers with the TMA unit,")
-	assert.Contains(t, src, "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap a_desc_tmap128x64, const __grid_constant__ tri_tmap b_desc_tmap128x64, const __grid_constant__ tri_tmap c_desc_tmap128x64) {")
-	assert.Contains(t, src, "c_desc_tmap128x64 (a 128-byte CUtensorMap of c_desc, by value: boxes of 128 x 64 elements, 128-byte swizzle)")
-	assert.Contains(t, src, "for (int r = 0; r < 128; r += 8) tri_tma_load_2d(tri_stage0 + tri_write * 32768 + ((r) / 8 % 8 / 4 * 64 + (r) / 64 / 2 * 64 + (r) / 8 % 4 * 16 + (r) / 64 % 2 * 8 + (r) % 8) * 128, &a_desc_tmap8x64,")
-	assert.Contains(t, src, "a_desc_tmap128x64 (a 128-byte CUtensorMap of a_desc, by value: boxes of 128 x 64 elements, 128-byte swizzle, rows in wgmma's order: a 5-D view)")
+	assert.Contains(t, flat(src), "long long c_desc_stride0, const __grid_constant__ tri_tmap a_desc_tmap8x64, const __grid_constant__ tri_tmap a_desc_tmap128x64, const __grid_constant__ tri_tmap b_desc_tmap128x64, const __grid_constant__ tri_tmap c_desc_tmap128x64) {")
+	assert.Contains(t, flat(src), "c_desc_tmap128x64 (a 128-byte CUtensorMap of c_desc, by value: boxes of 128 x 64 elements, 128-byte swizzle)")
+	assert.Contains(t, src, "for (int r = 0; r < 128; r += 8) {\n"+
+		"              const int tri_srow = r / 8 % 8 / 4 * 64 + r / 64 / 2 * 64 + r / 8 % 4 * 16 + r / 64 % 2 * 8 + r % 8;\n"+
+		"              const unsigned int tri_dst = tri_stage0 + tri_write * 32768 + tri_srow * 128;\n"+
+		"              tri_tma_load_2d(tri_dst, &a_desc_tmap8x64,")
+	assert.Contains(t, flat(src), "a_desc_tmap128x64 (a 128-byte CUtensorMap of a_desc, by value: boxes of 128 x 64 elements, 128-byte swizzle, rows in wgmma's order: a 5-D view)")
 	assert.Contains(t, src, "tri_tma_load_5d(tri_stage0 + tri_write * 32768, &a_desc_tmap128x64, ")
 	assert.Contains(t, src, "tri_tma_load_2d(tri_stage0 + tri_write * 32768 + 16384, &b_desc_tmap128x64,")
 	assert.Contains(t, src, "tri_mbar_init(tri_smem_addr(&tri_mbar[b]), 2);")
@@ -143,8 +149,11 @@ func TestHostTensorDescMatmulTMA(t *testing.T) {
 	// The store of c goes through shared memory to the TMA unit, in two
 	// boxes of 64 columns, 128-byte swizzled: each thread's pairs of
 	// columns in one 4-byte store; no pointer or mask of c is computed.
-	assert.Contains(t, src, "for (int e = 0; e < 64; e += 2) *reinterpret_cast<unsigned int*>(tri_box + (L0_base1 + (e / 2 % 16) * 8 + e % 2) / 64 * 16384 + "+
-		"tri_swizzle((L0_base0 + (e / 32) * 64) * 128 + (L0_base1 + (e / 2 % 16) * 8 + e % 2) % 64 * 2, 7)) = (unsigned int)(tri_half)t121[e + 0] | (unsigned int)(tri_half)t121[e + 1] << 16;")
+	assert.Contains(t, src, "for (int e = 0; e < 64; e += 2) {\n"+
+		"      const int tri_row = L0_base0 + (e / 32) * 64;\n"+
+		"      const int tri_col = L0_base1 + (e / 2 % 16) * 8 + e % 2;\n"+
+		"      const unsigned int tri_v = (unsigned int)(tri_half)t121[e + 0] | (unsigned int)(tri_half)t121[e + 1] << 16;\n"+
+		"      *reinterpret_cast<unsigned int*>(tri_box + tri_col / 64 * 16384 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7)) = tri_v;\n")
 	assert.Contains(t, src, "for (int b = 0; b < 2; ++b) tri_tma_store_2d(&c_desc_tmap128x64, (int)(offs_bn_i64_1) + b * 64, (int)(offs_am_i64_1), tri_box + b * 16384);")
 	assert.NotContains(t, src, "c_desc_ptrs")
 	assert.NotContains(t, src, "c_desc_mask")

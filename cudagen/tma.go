@@ -362,18 +362,20 @@ func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
 	e.w.line("__syncthreads();  // the scratch memory is free")
 	e.w.line("unsigned char* const tri_box = tri_smem;  // 1024-byte aligned, as the swizzle needs")
 	w := rowRun(d, es, 16)
-	r, c := e.coord(d, 0, "e"), e.coord(d, 1, "e")
+	locals, r, c := tileCoords(e.coord(d, 0, "e"), e.coord(d, 1, "e"))
 	e.use("tri_swizzle")
-	off := fmt.Sprintf("tri_swizzle((%s) * 128 + (%s) * %d, 7)", r, c, es)
+	off := fmt.Sprintf("tri_swizzle(%s * 128 + %s * %d, 7)", r, c, es)
 	if boxes > 1 {
-		off = fmt.Sprintf("(%s) / %d * %d + tri_swizzle((%s) * 128 + (%s) %% %d * %d, 7)", c, tm.BoxInner, boxBytes, r, c, tm.BoxInner, es)
+		off = fmt.Sprintf("%s / %d * %d + tri_swizzle(%s * 128 + %s %% %d * %d, 7)", c, tm.BoxInner, boxBytes, r, c, tm.BoxInner, es)
 	}
 	e.w.line("#pragma unroll")
 	if w*es < 4 {
-		e.w.line("for (int e = 0; e < %d; ++e) %s*reinterpret_cast<%s*>(tri_box + %s) = %s;", d.Elems, cond, e.cType(ir.Scalar(k)), off, e.expr(val, "e"))
+		e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; ++e)", d.Elems), locals,
+			fmt.Sprintf("%s*reinterpret_cast<%s*>(tri_box + %s) = %s;", cond, e.cType(ir.Scalar(k)), off, e.expr(val, "e")))
 	} else {
 		vs := e.vectorShape(k, w)
-		e.w.line("for (int e = 0; e < %d; e += %d) %s*reinterpret_cast<%s*>(tri_box + %s) = %s;", d.Elems, w, cond, vs.Type, off, e.vecInit(val, vs, w))
+		e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; e += %d)", d.Elems, w), append(locals, e.vecLocal(val, vs, w)),
+			fmt.Sprintf("%s*reinterpret_cast<%s*>(tri_box + %s) = tri_v;", cond, vs.Type, off))
 	}
 	e.use("tri_tma_store_fence", "tri_thread_id", "tri_tma_store_2d", "tri_bulk_commit", "tri_bulk_wait_read")
 	e.w.line("tri_tma_store_fence();  // the TMA unit (the async proxy) sees the stores")

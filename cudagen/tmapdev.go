@@ -173,7 +173,8 @@ func (e *emitter) declareDeviceMaps() {
 	}
 	e.w.line("// This program's part of the global scratch memory: the tensor maps of the descriptors made in the kernel.")
 	e.use("tri_tmap", "tri_program_id_x", "tri_program_id_y", "tri_program_id_z", "tri_num_programs_x", "tri_num_programs_y")
-	e.w.line("tri_tmap* const tri_maps = reinterpret_cast<tri_tmap*>(tri_scratch) + (((long long)tri_program_id_z() * tri_num_programs_y() + tri_program_id_y()) * tri_num_programs_x() + tri_program_id_x()) * %d;", len(e.devMaps))
+	e.w.line("const long long tri_program = ((long long)tri_program_id_z() * tri_num_programs_y() + tri_program_id_y()) * tri_num_programs_x() + tri_program_id_x();")
+	e.w.line("tri_tmap* const tri_maps = reinterpret_cast<tri_tmap*>(tri_scratch) + tri_program * %d;", len(e.devMaps))
 	for _, tm := range e.devMaps {
 		e.w.line("tri_tmap* const %s = tri_maps + %d;", e.tmapNames[tm], tm.slot)
 	}

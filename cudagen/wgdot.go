@@ -33,7 +33,6 @@ package cudagen
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -336,9 +335,12 @@ func (e *emitter) storeOperand(o *wgOperand, isA bool, m int, base string) {
 	// thread's element e lies at (row, col) of the tile.
 	e.w.line("#pragma unroll")
 	e.w.open("for (int e = 0; e < %d; e += %d) {", l.Elems, w)
-	e.w.line("const int row = %s;", r)
-	e.w.line("const int col = %s;", c)
-	at := fmt.Sprintf("%s + %s", base, t.offset(e.nameSet, "row", "col", e.numWarps, m))
+	locals, row, col := tileCoords(r, c)
+	more, off := t.offset(e.nameSet, row, col, e.numWarps, m)
+	for _, l := range dstLocal(append(locals, more...), base, off) {
+		e.w.line("const %s;", l)
+	}
+	at := "tri_dst"
 	if w == 1 {
 		e.use(fmt.Sprintf("tri_st_shared_u%d", 8*t.elem))
 		e.w.line("tri_st_shared_u%d(%s, %s);", 8*t.elem, at, e.expr(v, "e"))
@@ -356,7 +358,7 @@ func (e *emitter) storeOperand(o *wgOperand, isA bool, m int, base string) {
 	}
 	e.w.line("%s vec;", vs.Type)
 	for i, f := range fields {
-		e.w.line("vec%s = %s;", vs.Fields[i], f)
+		e.w.long(fmt.Sprintf("vec%s = %s;", vs.Fields[i], f))
 	}
 	e.w.line("tri_st_shared_b%d(%s, vec);", 8*w*t.elem, at)
 	e.w.close("}")
@@ -405,7 +407,7 @@ func (p *plan) aloneWhy(wd *wgDot) string {
 // k 2t, 2t+1, 8+2t and 9+2t of each 16: each lane packs those four bytes
 // into a word, and two shuffles within its quad fetch the halves it
 // needs (tri_fp8_afrag).
-func (e *emitter) fp8AFragments(src *ir.Value, pd *dist, mb, kk int) string {
+func (e *emitter) fp8AFragments(src *ir.Value, pd *dist, mb, kk int) []string {
 	e.helpers.add("shfl_idx", shflIdxHelper)
 	e.use("tri_fp8_afrag", "tri_pack4_u8", "lane_id")
 	regs := make([]string, 4)
@@ -415,7 +417,7 @@ func (e *emitter) fp8AFragments(src *ir.Value, pd *dist, mb, kk int) string {
 		x := func(j, p int) string { return e.expr(src, fragIndexConst(pd, mb, 4*j+2*row+p)) }
 		regs[q] = fmt.Sprintf("tri_fp8_afrag(tri_pack4_u8(%s, %s, %s, %s), lane_id)", x(j0, 0), x(j0, 1), x(j0+1, 0), x(j0+1, 1))
 	}
-	return strings.Join(regs, ", ")
+	return regs
 }
 
 // shflIdxHelper packs four bytes into a word and reorders 8-bit

@@ -39,8 +39,73 @@ func (w *writer) line(format string, args ...any) {
 // would splice the next generated line into the comment. Control characters
 // and invalid UTF-8 become '?', and a closing backslash is followed by a
 // note, so that no comment line ends in one.
+//
+// A comment wider than lineWidth columns is wrapped at spaces onto
+// several comment lines, each after the first indented two more spaces
+// than the text's own indentation.
 func (w *writer) comment(format string, args ...any) {
-	w.line("// %s", commentSafe(fmt.Sprintf(format, args...)))
+	text := commentSafe(fmt.Sprintf(format, args...))
+	lead := len(text) - len(strings.TrimLeft(text, " "))
+	for i, l := range wrapText(text, max(lineWidth-2*w.indent-3, minCommentText), lead+2) {
+		if i > 0 {
+			l = strings.Repeat(" ", lead+2) + l
+		}
+		w.line("// %s", l)
+	}
+}
+
+// long writes the statement s, which holds no string literal, on one line
+// or, where that is wider than lineWidth, broken after commas (or at
+// spaces) onto lines indented four spaces more: a vector's initializer,
+// whose fields are one expression each.
+func (w *writer) long(s string) {
+	for i, l := range wrapText(s, max(lineWidth-2*w.indent, minCommentText), 4) {
+		if i > 0 {
+			l = "    " + l
+		}
+		w.line("%s", l)
+	}
+}
+
+// lineWidth is the widest line the emitter writes, indentation included,
+// inline asm aside: comments are wrapped to it, a kernel's signature that
+// would be wider breaks, and longer C sub-expressions are bound to named
+// locals. minCommentText is the least text a wrapped comment line holds
+// however deep its indentation.
+const (
+	lineWidth      = 160
+	minCommentText = 60
+)
+
+// wrapText splits s into lines of at most width bytes, breaking after the
+// last comma that fits, or where there is none in the line's second half
+// at the last space (a word longer than a line is cut at a character
+// boundary). The first line keeps s's leading spaces; the next ones are
+// cont narrower, for the indentation the caller gives them. The spaces at
+// the breaks are dropped.
+func wrapText(s string, width, cont int) []string {
+	lead := len(s) - len(strings.TrimLeft(s, " "))
+	var out []string
+	for len(s) > width {
+		// A break after a comma keeps the items of a list whole.
+		cut := strings.LastIndex(s[:width+1], ", ") + 1
+		if cut <= max(lead, width/2) {
+			cut = strings.LastIndexByte(s[:width+1], ' ')
+		}
+		if cut <= lead {
+			cut = width
+			for cut > lead+1 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+		}
+		out = append(out, strings.TrimRight(s[:cut], " "))
+		s = strings.TrimLeft(s[cut:], " ")
+		if lead >= 0 {
+			width -= cont
+			lead = -1
+		}
+	}
+	return append(out, s)
 }
 
 // commentSafe is the text comment writes for s.
@@ -105,6 +170,24 @@ func (w *writer) raw(s string) {
 func (w *writer) append(o *writer) {
 	w.b.WriteString(o.b.String())
 	w.lines = append(w.lines, o.lines...)
+}
+
+// loop writes the for loop head running stmt, with the const locals
+// locals ("int tri_row = ...", each a C sub-expression bound to a name)
+// declared in its body before stmt: on one line where it has none, else
+// as a block. stmt holds no string literal (it may be broken, as long
+// breaks a line).
+func (w *writer) loop(head string, locals []string, stmt string) {
+	if len(locals) == 0 {
+		w.long(head + " " + stmt)
+		return
+	}
+	w.open("%s {", head)
+	for _, l := range locals {
+		w.long("const " + l + ";")
+	}
+	w.long(stmt)
+	w.close("}")
 }
 
 // open writes a line ending a block opener ("{") and indents.

@@ -6,6 +6,7 @@ import (
 	"github.com/tri-lang/tri/ir"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -112,4 +113,45 @@ func TestResultNameOfRenamedKernel(t *testing.T) {
 		assert.Equal(t, tc.want, res.Kernel)
 		assert.Contains(t, res.Source, " "+tc.want+"(", tc.name)
 	}
+}
+
+// TestCommentWrap: a comment wider than lineWidth goes onto several
+// lines, none wider, broken after commas where it can be, at spaces where
+// not, and inside a word only where a word fills a line; every line keeps
+// the position of the statement it belongs to.
+func TestCommentWrap(t *testing.T) {
+	var w writer
+	w.indent = 2
+	w.at = ir.Pos{File: "k.tri", Line: 7}
+	items := make([]string, 30)
+	for i := range items {
+		items[i] = fmt.Sprintf("item_%d (int)", i)
+	}
+	w.comment("Parameters: %s", strings.Join(items, ", "))
+	w.comment("  #L1 = %s", strings.Repeat("word ", 40))
+	w.comment("%s", strings.Repeat("é", 100))
+	lines := strings.Split(strings.TrimSuffix(w.String(), "\n"), "\n")
+	require.Greater(t, len(lines), 3)
+	var text []string
+	for _, l := range lines {
+		assert.LessOrEqual(t, len(l), lineWidth, l)
+		assert.True(t, strings.HasPrefix(l, "    // "), l)
+		assert.True(t, utf8.ValidString(l), l)
+		text = append(text, strings.TrimSpace(strings.TrimPrefix(l, "    //")))
+	}
+	all := strings.Join(text, " ")
+	assert.Contains(t, all, "Parameters: "+strings.Join(items, ", "))
+	assert.Contains(t, all, strings.TrimSpace(strings.Repeat("word ", 40)))
+	assert.Equal(t, strings.Repeat("é", 100), strings.Join(text[len(text)-2:], ""))
+	for _, l := range lines {
+		if strings.Contains(l, "item_") {
+			assert.Regexp(t, `\(int\),?$`, l, "a list breaks after its items")
+		}
+	}
+	assert.Regexp(t, `^    //     word`, lines[len(lines)-3], "a continuation is indented past the text's own indentation")
+	assert.Len(t, w.lines, len(lines))
+	for _, p := range w.lines {
+		assert.Equal(t, 7, p.Line)
+	}
+	assert.Equal(t, []string{"short"}, wrapText("short", 10, 2))
 }

@@ -45,7 +45,8 @@ extern "C" __global__ void __launch_bounds__(128) f16x2_kernel(tri_half* h_ptr, 
     unsigned int vec = *reinterpret_cast<const unsigned int*>(h_ptrs[e]);
     h[e + 0] = (tri_half)vec; h[e + 1] = (tri_half)(vec >> 16);
   }
-  // ../conformance/constructs/asm_f16x2.tri:18: a = tl.inline_asm_elementwise("and.b32 $0, $1, 0x7FFF7FFF;", "=r,r", [h], dtype=tl.float16, is_pure=True, pack=2)
+  // ../conformance/constructs/asm_f16x2.tri:18: a = tl.inline_asm_elementwise("and.b32 $0, $1, 0x7FFF7FFF;", "=r,r", [h], dtype=tl.float16, is_pure=True,
+  //   pack=2)
   tri_half a[2];
   // Inline PTX (tl.inline_asm_elementwise), 2 elements at a time; pure asm.
   {

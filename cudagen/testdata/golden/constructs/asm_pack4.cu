@@ -75,7 +75,9 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(unsigned char* x_
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {  // 8-byte vector stores
-      tri_u32x2 vec = {(unsigned int)(unsigned char)y[e + 0] | (unsigned int)(unsigned char)y[e + 1] << 8 | (unsigned int)(unsigned char)y[e + 2] << 16 | (unsigned int)(unsigned char)y[e + 3] << 24, (unsigned int)(unsigned char)y[e + 4] | (unsigned int)(unsigned char)y[e + 5] << 8 | (unsigned int)(unsigned char)y[e + 6] << 16 | (unsigned int)(unsigned char)y[e + 7] << 24};
+      tri_u32x2 vec = {(unsigned int)(unsigned char)y[e + 0] | (unsigned int)(unsigned char)y[e + 1] << 8 | (unsigned int)(unsigned char)y[e + 2] << 16 |
+          (unsigned int)(unsigned char)y[e + 3] << 24, (unsigned int)(unsigned char)y[e + 4] | (unsigned int)(unsigned char)y[e + 5] << 8 | (unsigned
+          int)(unsigned char)y[e + 6] << 16 | (unsigned int)(unsigned char)y[e + 7] << 24};
       *reinterpret_cast<tri_u32x2*>(y_ptrs[e]) = vec;
     }
   } else {

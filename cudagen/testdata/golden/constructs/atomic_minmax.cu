@@ -30,7 +30,8 @@ TRI_DEV int tri_atomic_min_i32_relaxed_gpu(int* p, int v) { int r; asm volatile(
 TRI_DEV float tri_atomic_max_fp32_acq_rel_gpu(float* p, float v) { unsigned int r; int b = (int)tri_bits_f32(v); if (b >= 0) asm volatile("atom.acq_rel.gpu.global.max.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(b) : "memory"); else asm volatile("atom.acq_rel.gpu.global.min.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(b) : "memory"); return tri_f32_bits((unsigned int)r); }
 TRI_DEV float tri_atomic_min_fp32_acq_rel_gpu(float* p, float v) { unsigned int r; int b = (int)tri_bits_f32(v); if (b >= 0) asm volatile("atom.acq_rel.gpu.global.min.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(b) : "memory"); else asm volatile("atom.acq_rel.gpu.global.max.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(b) : "memory"); return tri_f32_bits((unsigned int)r); }
 
-extern "C" __global__ void __launch_bounds__(128) minmax_atomic_kernel(int* a_ptr, float* x_ptr, int* imax_ptr, int* imin_ptr, float* fmax_ptr, float* fmin_ptr, int N) {
+extern "C" __global__ void __launch_bounds__(128) minmax_atomic_kernel(
+    int* a_ptr, float* x_ptr, int* imax_ptr, int* imin_ptr, float* fmax_ptr, float* fmin_ptr, int N) {
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
   // ../conformance/constructs/atomic_minmax.tri:22: row = tl.program_id(0)

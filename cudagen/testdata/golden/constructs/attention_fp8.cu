@@ -3,21 +3,27 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: q_ptr (tri_fp8e5*), k_ptr (tri_fp8e5*), vt_ptr (tri_fp8e5*), o_ptr (float*), scale (float)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[16, 1], threadsPerWarp=[4, 8], warpsPerCTA=[1, 4], order=[0, 1])) for [64] tiles: 2 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[16, 1], threadsPerWarp=[4, 8], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
-//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L8 = Blocked(sizePerThread=[16, 1], threadsPerWarp=[4, 8], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 64] tiles: 2 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[16, 1], threadsPerWarp=[4, 8], warpsPerCTA=[1, 4], order=[0, 1]) for [64, 1] tiles: 16 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[16, 1], threadsPerWarp=[4, 8], warpsPerCTA=[1, 4], order=[0, 1]) for [64, 64] tiles: 32 elements per thread
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[16, 1], threadsPerWarp=[4, 8], warpsPerCTA=[1, 4], order=[0, 1])) for [64] tiles: 16 elements per thread, replicated
-//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[16, 1], threadsPerWarp=[4, 8], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [64] tiles: 16 elements per thread, replicated
+//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -135,7 +141,8 @@ TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
 }
 
 // Ask for 4 programs per SM (at most 128 registers a thread): one's softmax runs while another's wgmmas do.
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kernel(tri_fp8e5* q_ptr, tri_fp8e5* k_ptr, tri_fp8e5* vt_ptr, float* o_ptr, float scale) {
+extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kernel(
+    tri_fp8e5* q_ptr, tri_fp8e5* k_ptr, tri_fp8e5* vt_ptr, float* o_ptr, float scale) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[20480];
   if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
@@ -242,7 +249,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         for (int e = 0; e < 32; ++e) t54[e] = k_ptrs[e / 16 % 2] + offs_d[e % 16];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 32; e += 16) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 0 + tri_swizzle((L10_base1 + (e / 16) * 32) * 64 + (L10_base0 + e % 16) * 1, 3), t54[e], true);
+        for (int e = 0; e < 32; e += 16) {
+          const int tri_row = L10_base0 + e % 16;
+          const int tri_col = L10_base1 + (e / 16) * 32;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 0 + tri_swizzle(tri_col * 64 + tri_row * 1, 3);
+          tri_cp_async_16(tri_dst, t54[e], true);
+        }
         // ../conformance/constructs/attention_fp8.tri:42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
         int t84[2];
         #pragma unroll
@@ -256,13 +268,29 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         for (int e = 0; e < 32; ++e) t88[e] = vt_ptrs[e / 16 % 2] + t85[e % 16];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 32; e += 16) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L10_base1 + (e / 16) * 32) * 64 + (L10_base0 + e % 16) * 1, 3), t88[e], true);
+        for (int e = 0; e < 32; e += 16) {
+          const int tri_row = L10_base0 + e % 16;
+          const int tri_col = L10_base1 + (e / 16) * 32;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_col * 64 + tri_row * 1, 3);
+          tri_cp_async_16(tri_dst, t88[e], true);
+        }
       }
       tri_cp_async_commit();
     }
     // q, a of the tl.dot at line 34, is the same in every iteration: stored once
     #pragma unroll
-    for (int e = 0; e < 32; e += 16) tri_st_shared_b128(tri_inv + 0 + tri_swizzle(((L5_base0 + (e / 16) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 16) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 16) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 16) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 16) * 32) % 8) * 64 + (L5_base1 + e % 16) * 1, 3), {(unsigned int)(tri_fp8e5)q[e + 0] | (unsigned int)(tri_fp8e5)q[e + 1] << 8 | (unsigned int)(tri_fp8e5)q[e + 2] << 16 | (unsigned int)(tri_fp8e5)q[e + 3] << 24, (unsigned int)(tri_fp8e5)q[e + 4] | (unsigned int)(tri_fp8e5)q[e + 5] << 8 | (unsigned int)(tri_fp8e5)q[e + 6] << 16 | (unsigned int)(tri_fp8e5)q[e + 7] << 24, (unsigned int)(tri_fp8e5)q[e + 8] | (unsigned int)(tri_fp8e5)q[e + 9] << 8 | (unsigned int)(tri_fp8e5)q[e + 10] << 16 | (unsigned int)(tri_fp8e5)q[e + 11] << 24, (unsigned int)(tri_fp8e5)q[e + 12] | (unsigned int)(tri_fp8e5)q[e + 13] << 8 | (unsigned int)(tri_fp8e5)q[e + 14] << 16 | (unsigned int)(tri_fp8e5)q[e + 15] << 24});
+    for (int e = 0; e < 32; e += 16) {
+      const int tri_row = L5_base0 + (e / 16) * 32;
+      const int tri_col = L5_base1 + e % 16;
+      const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+      const unsigned int tri_dst = tri_inv + 0 + tri_swizzle(tri_srow * 64 + tri_col * 1, 3);
+      const tri_u32x4 tri_v = {(unsigned int)(tri_fp8e5)q[e + 0] | (unsigned int)(tri_fp8e5)q[e + 1] << 8 | (unsigned int)(tri_fp8e5)q[e + 2] << 16 | (unsigned
+          int)(tri_fp8e5)q[e + 3] << 24, (unsigned int)(tri_fp8e5)q[e + 4] | (unsigned int)(tri_fp8e5)q[e + 5] << 8 | (unsigned int)(tri_fp8e5)q[e + 6] << 16 |
+          (unsigned int)(tri_fp8e5)q[e + 7] << 24, (unsigned int)(tri_fp8e5)q[e + 8] | (unsigned int)(tri_fp8e5)q[e + 9] << 8 | (unsigned int)(tri_fp8e5)q[e +
+          10] << 16 | (unsigned int)(tri_fp8e5)q[e + 11] << 24, (unsigned int)(tri_fp8e5)q[e + 12] | (unsigned int)(tri_fp8e5)q[e + 13] << 8 | (unsigned
+          int)(tri_fp8e5)q[e + 14] << 16 | (unsigned int)(tri_fp8e5)q[e + 15] << 24};
+      tri_st_shared_b128(tri_dst, tri_v);
+    }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     // The wgmmas of tl.dot at line 43 run on into the next iteration, in these registers:
     float tri_f0[32];
@@ -274,7 +302,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 8192;
       // ../conformance/constructs/attention_fp8.tri:34: qk = tl.dot(q, k)
-      // tl.dot fp8e5[64,64] x fp8e5[64,64] on wgmma m64n64k32: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
+      // tl.dot fp8e5[64,64] x fp8e5[64,64] on wgmma m64n64k32: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
+      //   in 1 m64 block(s).
       float qk[32];
       {
         float tri_d0[32];
@@ -368,8 +397,16 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         #pragma unroll
         for (int r = 0; r < 32; ++r) tri_f0[r] = acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_fp8_afrag(tri_pack4_u8(p_fp8e5[0], p_fp8e5[1], p_fp8e5[2], p_fp8e5[3]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[16], p_fp8e5[17], p_fp8e5[18], p_fp8e5[19]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[4], p_fp8e5[5], p_fp8e5[6], p_fp8e5[7]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[20], p_fp8e5[21], p_fp8e5[22], p_fp8e5[23]), lane_id), tri_wgmma_desc(tri_stage, 16, 512, 2) + 256, 1);
-        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_fp8_afrag(tri_pack4_u8(p_fp8e5[8], p_fp8e5[9], p_fp8e5[10], p_fp8e5[11]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[24], p_fp8e5[25], p_fp8e5[26], p_fp8e5[27]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[12], p_fp8e5[13], p_fp8e5[14], p_fp8e5[15]), lane_id), tri_fp8_afrag(tri_pack4_u8(p_fp8e5[28], p_fp8e5[29], p_fp8e5[30], p_fp8e5[31]), lane_id), tri_wgmma_desc(tri_stage, 16, 512, 2) + 258, 1);
+        const unsigned int tri_ar0 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[0], p_fp8e5[1], p_fp8e5[2], p_fp8e5[3]), lane_id);
+        const unsigned int tri_ar1 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[16], p_fp8e5[17], p_fp8e5[18], p_fp8e5[19]), lane_id);
+        const unsigned int tri_ar2 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[4], p_fp8e5[5], p_fp8e5[6], p_fp8e5[7]), lane_id);
+        const unsigned int tri_ar3 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[20], p_fp8e5[21], p_fp8e5[22], p_fp8e5[23]), lane_id);
+        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 16, 512, 2) + 256, 1);
+        const unsigned int tri_ar4 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[8], p_fp8e5[9], p_fp8e5[10], p_fp8e5[11]), lane_id);
+        const unsigned int tri_ar5 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[24], p_fp8e5[25], p_fp8e5[26], p_fp8e5[27]), lane_id);
+        const unsigned int tri_ar6 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[12], p_fp8e5[13], p_fp8e5[14], p_fp8e5[15]), lane_id);
+        const unsigned int tri_ar7 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[28], p_fp8e5[29], p_fp8e5[30], p_fp8e5[31]), lane_id);
+        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 16, 512, 2) + 258, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 1.
@@ -390,7 +427,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
           for (int e = 0; e < 32; ++e) t54[e] = k_ptrs[e / 16 % 2] + offs_d[e % 16];
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
-          for (int e = 0; e < 32; e += 16) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 0 + tri_swizzle((L10_base1 + (e / 16) * 32) * 64 + (L10_base0 + e % 16) * 1, 3), t54[e], true);
+          for (int e = 0; e < 32; e += 16) {
+            const int tri_row = L10_base0 + e % 16;
+            const int tri_col = L10_base1 + (e / 16) * 32;
+            const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 0 + tri_swizzle(tri_col * 64 + tri_row * 1, 3);
+            tri_cp_async_16(tri_dst, t54[e], true);
+          }
           // ../conformance/constructs/attention_fp8.tri:42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
           int t84[2];
           #pragma unroll
@@ -404,7 +446,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
           for (int e = 0; e < 32; ++e) t88[e] = vt_ptrs[e / 16 % 2] + t85[e % 16];
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
-          for (int e = 0; e < 32; e += 16) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L10_base1 + (e / 16) * 32) * 64 + (L10_base0 + e % 16) * 1, 3), t88[e], true);
+          for (int e = 0; e < 32; e += 16) {
+            const int tri_row = L10_base0 + e % 16;
+            const int tri_col = L10_base1 + (e / 16) * 32;
+            const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_col * 64 + tri_row * 1, 3);
+            tri_cp_async_16(tri_dst, t88[e], true);
+          }
         }
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.

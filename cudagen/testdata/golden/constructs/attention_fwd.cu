@@ -3,13 +3,17 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: Q (tri_half*), K (tri_half*), V (tri_half*), O (tri_half*), sm_scale (float), N_CTX (int), H (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1])) for [32] tiles: 2 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
-//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L8 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 32] tiles: 2 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [64, 1] tiles: 8 elements per thread, replicated
@@ -20,8 +24,10 @@
 //   #L14 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
 //   #L15 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L16 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L17 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
-//   #L18 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L17 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
+//   #L18 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -126,7 +132,8 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
 }
 
 // Ask for 4 programs per SM (at most 128 registers a thread): one's softmax runs while another's mma.syncs do.
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_kernel(tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float sm_scale, int N_CTX, int H) {
+extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_kernel(
+    tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float sm_scale, int N_CTX, int H) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[32768];
   if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
@@ -280,7 +287,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 0 + tri_swizzle((L10_base1 + (e / 8) * 16) * 128 + (L10_base0 + e % 8) * 2, 7), t71[e], t74[e / 8 % 2]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L10_base0 + e % 8;
+          const int tri_col = L10_base1 + (e / 8) * 16;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
+          tri_cp_async_16(tri_dst, t71[e], t74[e / 8 % 2]);
+        }
         // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t109[2];
         #pragma unroll
@@ -298,13 +310,26 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + (L14_base1 + e % 8) / 64 * 4096 + tri_swizzle((L14_base0 + (e / 8) * 16) * 128 + (L14_base1 + e % 8) % 64 * 2, 7), t115[e], t118[e / 8 % 2]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L14_base0 + (e / 8) * 16;
+          const int tri_col = L14_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_col / 64 * 4096 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t115[e], t118[e / 8 % 2]);
+        }
       }
       tri_cp_async_commit();
     }
     // q, a of the tl.dot at line 48, is the same in every iteration: stored once
     #pragma unroll
-    for (int e = 0; e < 32; e += 8) tri_st_shared_b128(tri_inv + 0 + tri_swizzle((L5_base0 + (e / 8) * 16) * 128 + (L5_base1 + e % 8) * 2, 7), {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16, (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16, (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16});
+    for (int e = 0; e < 32; e += 8) {
+      const int tri_row = L5_base0 + (e / 8) * 16;
+      const int tri_col = L5_base1 + e % 8;
+      const unsigned int tri_dst = tri_inv + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+      const tri_u32x4 tri_v = {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16,
+          (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16,
+          (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16};
+      tri_st_shared_b128(tri_dst, tri_v);
+    }
     __syncthreads();  // the operands stored once are in place for every warp
     // The A fragments of q for the tl.dot at line 48 stay in registers for the whole loop.
     unsigned int tri_a0[16];
@@ -314,7 +339,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       #pragma unroll
       for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
         #pragma unroll
-        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_inv + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 8192);
+        for (int tri_i = 0; tri_i < 1; ++tri_i) {
+          const unsigned int tri_src = tri_inv + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 8192;
+          tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_src);
+        }
       }
     }
     const unsigned int tri_lb0 = (lane_id % 8 + lane_id / 16 * 8) * 128 + lane_id / 8 % 2 * 16;
@@ -349,7 +377,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 0 + tri_swizzle((L10_base1 + (e / 8) * 16) * 128 + (L10_base0 + e % 8) * 2, 7), t71[e], t74[e / 8 % 2]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L10_base0 + e % 8;
+          const int tri_col = L10_base1 + (e / 8) * 16;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
+          tri_cp_async_16(tri_dst, t71[e], t74[e / 8 % 2]);
+        }
         // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t109[2];
         #pragma unroll
@@ -367,7 +400,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + (L14_base1 + e % 8) / 64 * 4096 + tri_swizzle((L14_base0 + (e / 8) * 16) * 128 + (L14_base1 + e % 8) % 64 * 2, 7), t115[e], t118[e / 8 % 2]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L14_base0 + (e / 8) * 16;
+          const int tri_col = L14_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_col / 64 * 4096 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t115[e], t118[e / 8 % 2]);
+        }
       }
       tri_cp_async_commit();
       // ../conformance/constructs/attention_fwd.tri:45: cols = start_n + offs_n
@@ -375,7 +413,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       #pragma unroll
       for (int e = 0; e < 2; ++e) cols[e] = start_n + offs_n[e];
       // ../conformance/constructs/attention_fwd.tri:48: qk = tl.dot(q, k)
-      // tl.dot fp16[64,64] x fp16[64,32] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major, ldmatrix.x4); each warp owns 1 x 4 m16n8 tile(s).
+      // tl.dot fp16[64,64] x fp16[64,32] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
+      //   ldmatrix.x4); each warp owns 1 x 4 m16n8 tile(s).
       float qk[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) qk[e] = 0.0f;
@@ -385,7 +424,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
           const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
           unsigned int tri_bf[8];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 2; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_stage + ((tri_lb0 + tri_kk * 2) ^ tri_xb0) + tri_j * 2048);
+          for (int tri_j = 0; tri_j < 2; ++tri_j) {
+            const unsigned int tri_src = tri_stage + ((tri_lb0 + tri_kk * 2) ^ tri_xb0) + tri_j * 2048;
+            tri_ldsm_x4(tri_bf + 4 * tri_j, tri_src);
+          }
           #pragma unroll
           for (int tri_i = 0; tri_i < 1; ++tri_i) {
             #pragma unroll
@@ -479,7 +521,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc_1[e] = acc[e] * alpha[(e / 16 % 2) % 2];
       // ../conformance/constructs/attention_fwd.tri:61: acc = tl.dot(p.to(v.dtype), v, acc)
-      // tl.dot fp16[64,32] x fp16[32,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major, ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
+      // tl.dot fp16[64,32] x fp16[32,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
+      //   ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc[e] = acc_1[e];
       {
@@ -496,7 +539,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
           }
           unsigned int tri_bf[16];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_stage + 4096 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1));
+          for (int tri_j = 0; tri_j < 4; ++tri_j) {
+            const unsigned int tri_src = tri_stage + 4096 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1);
+            tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_src);
+          }
           #pragma unroll
           for (int tri_i = 0; tri_i < 1; ++tri_i) {
             #pragma unroll

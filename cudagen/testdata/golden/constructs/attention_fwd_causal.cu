@@ -3,13 +3,17 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: Q (tri_bf16*), K (tri_bf16*), V (tri_bf16*), O (tri_bf16*), sm_scale (float), N_CTX (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [128] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
-//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
 //   #L8 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [128, 1] tiles: 8 elements per thread, replicated
@@ -18,8 +22,10 @@
 //   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
 //   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L14 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 32 elements per thread, replicated
-//   #L15 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
-//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 32 elements per thread, replicated
+//   #L15 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
+//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [128] tiles: 32 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -297,7 +303,12 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 32768 + 0 + (L10_base0 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L10_base1 + (e / 8) * 8) * 128 + (L10_base0 + e % 8) * 2 % 128, 7), t75[e], t78[e / 8 % 8]);
+        for (int e = 0; e < 64; e += 8) {
+          const int tri_row = L10_base0 + e % 8;
+          const int tri_col = L10_base1 + (e / 8) * 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 32768 + 0 + tri_row * 2 / 128 * 8192 + tri_swizzle(tri_col * 128 + tri_row * 2 % 128, 7);
+          tri_cp_async_16(tri_dst, t75[e], t78[e / 8 % 8]);
+        }
         // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t119[8];
         #pragma unroll
@@ -315,13 +326,26 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 32768 + 16384 + (L5_base1 + e % 8) / 64 * 8192 + tri_swizzle((L5_base0 + (e / 8) * 8) * 128 + (L5_base1 + e % 8) % 64 * 2, 7), t125[e], t128[e / 8 % 8]);
+        for (int e = 0; e < 64; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 8;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 32768 + 16384 + tri_col / 64 * 8192 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t125[e], t128[e / 8 % 8]);
+        }
       }
       tri_cp_async_commit();
     }
     // q, a of the tl.dot at line 45, is the same in every iteration: stored once
     #pragma unroll
-    for (int e = 0; e < 64; e += 8) tri_st_shared_b128(tri_inv + 0 + (L5_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L5_base0 + (e / 8) * 8) * 128 + (L5_base1 + e % 8) * 2 % 128, 7), {(unsigned int)(tri_bf16)q[e + 0] | (unsigned int)(tri_bf16)q[e + 1] << 16, (unsigned int)(tri_bf16)q[e + 2] | (unsigned int)(tri_bf16)q[e + 3] << 16, (unsigned int)(tri_bf16)q[e + 4] | (unsigned int)(tri_bf16)q[e + 5] << 16, (unsigned int)(tri_bf16)q[e + 6] | (unsigned int)(tri_bf16)q[e + 7] << 16});
+    for (int e = 0; e < 64; e += 8) {
+      const int tri_row = L5_base0 + (e / 8) * 8;
+      const int tri_col = L5_base1 + e % 8;
+      const unsigned int tri_dst = tri_inv + 0 + tri_col * 2 / 128 * 8192 + tri_swizzle(tri_row * 128 + tri_col * 2 % 128, 7);
+      const tri_u32x4 tri_v = {(unsigned int)(tri_bf16)q[e + 0] | (unsigned int)(tri_bf16)q[e + 1] << 16,
+          (unsigned int)(tri_bf16)q[e + 2] | (unsigned int)(tri_bf16)q[e + 3] << 16, (unsigned int)(tri_bf16)q[e + 4] | (unsigned int)(tri_bf16)q[e + 5] << 16,
+          (unsigned int)(tri_bf16)q[e + 6] | (unsigned int)(tri_bf16)q[e + 7] << 16};
+      tri_st_shared_b128(tri_dst, tri_v);
+    }
     __syncthreads();  // the operands stored once are in place for every warp
     // The A fragments of q for the tl.dot at line 45 stay in registers for the whole loop.
     unsigned int tri_a0[32];
@@ -331,7 +355,10 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       #pragma unroll
       for (int tri_kk = 0; tri_kk < 128; tri_kk += 16) {
         #pragma unroll
-        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_inv + tri_kk * 2 / 128 * 8192 + ((tri_la + tri_kk * 2 % 128) ^ tri_xa) + tri_i * 8192);
+        for (int tri_i = 0; tri_i < 1; ++tri_i) {
+          const unsigned int tri_src = tri_inv + tri_kk * 2 / 128 * 8192 + ((tri_la + tri_kk * 2 % 128) ^ tri_xa) + tri_i * 8192;
+          tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_src);
+        }
       }
     }
     const unsigned int tri_lb0 = (lane_id % 8 + lane_id / 16 * 8) * 128 + lane_id / 8 % 2 * 16;
@@ -366,7 +393,12 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 32768 + 0 + (L10_base0 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L10_base1 + (e / 8) * 8) * 128 + (L10_base0 + e % 8) * 2 % 128, 7), t75[e], t78[e / 8 % 8]);
+        for (int e = 0; e < 64; e += 8) {
+          const int tri_row = L10_base0 + e % 8;
+          const int tri_col = L10_base1 + (e / 8) * 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 32768 + 0 + tri_row * 2 / 128 * 8192 + tri_swizzle(tri_col * 128 + tri_row * 2 % 128, 7);
+          tri_cp_async_16(tri_dst, t75[e], t78[e / 8 % 8]);
+        }
         // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t119[8];
         #pragma unroll
@@ -384,7 +416,12 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 32768 + 16384 + (L5_base1 + e % 8) / 64 * 8192 + tri_swizzle((L5_base0 + (e / 8) * 8) * 128 + (L5_base1 + e % 8) % 64 * 2, 7), t125[e], t128[e / 8 % 8]);
+        for (int e = 0; e < 64; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 8;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 32768 + 16384 + tri_col / 64 * 8192 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t125[e], t128[e / 8 % 8]);
+        }
       }
       tri_cp_async_commit();
       // ../conformance/constructs/attention_fwd_causal.tri:42: cols = start_n + offs_n
@@ -392,7 +429,8 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols[e] = start_n + offs_n[e];
       // ../conformance/constructs/attention_fwd_causal.tri:45: qk = tl.dot(q, k)
-      // tl.dot bf16[64,128] x bf16[128,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major, ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
+      // tl.dot bf16[64,128] x bf16[128,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
+      //   ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
       float qk[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk[e] = 0.0f;
@@ -402,7 +440,10 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
           const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
           unsigned int tri_bf[16];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_stage + tri_kk * 2 / 128 * 8192 + ((tri_lb0 + tri_kk * 2 % 128) ^ tri_xb0) + tri_j * 2048);
+          for (int tri_j = 0; tri_j < 4; ++tri_j) {
+            const unsigned int tri_src = tri_stage + tri_kk * 2 / 128 * 8192 + ((tri_lb0 + tri_kk * 2 % 128) ^ tri_xb0) + tri_j * 2048;
+            tri_ldsm_x4(tri_bf + 4 * tri_j, tri_src);
+          }
           #pragma unroll
           for (int tri_i = 0; tri_i < 1; ++tri_i) {
             #pragma unroll
@@ -507,7 +548,8 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_1[e] = acc[e] * alpha[(e / 32 % 2) % 2];
       // ../conformance/constructs/attention_fwd_causal.tri:58: acc = tl.dot(p.to(v.dtype), v, acc)
-      // tl.dot bf16[64,64] x bf16[64,128] on mma.sync m16n8k16: a from registers, b from the stage (MN-major, ldmatrix.x4.trans); each warp owns 1 x 16 m16n8 tile(s).
+      // tl.dot bf16[64,64] x bf16[64,128] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
+      //   ldmatrix.x4.trans); each warp owns 1 x 16 m16n8 tile(s).
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc[e] = acc_1[e];
       {
@@ -524,7 +566,10 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
           }
           unsigned int tri_bf[32];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 8; ++tri_j) tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_stage + 16384 + tri_j * 16 / 64 * 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1));
+          for (int tri_j = 0; tri_j < 8; ++tri_j) {
+            const unsigned int tri_src = tri_stage + 16384 + tri_j * 16 / 64 * 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1);
+            tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_src);
+          }
           #pragma unroll
           for (int tri_i = 0; tri_i < 1; ++tri_i) {
             #pragma unroll

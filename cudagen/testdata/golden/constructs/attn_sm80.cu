@@ -3,16 +3,20 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: Q (tri_half*), K (tri_half*), V (tri_half*), O (tri_half*), M (float*), sm_scale (float), N_CTX (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L6 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
-//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -118,7 +122,8 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
 }
 
 // Ask for 2 programs per SM (at most 256 registers a thread): one's softmax runs while another's mma.syncs do.
-extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kernel(tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float* M, float sm_scale, int N_CTX) {
+extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kernel(
+    tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float* M, float sm_scale, int N_CTX) {
   // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
   // more than a kernel may declare statically: the launch passes its size.
   // Dynamic shared memory: 58368 bytes
@@ -272,7 +277,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
         // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 32; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 16384 + 0 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) * 2, 7), t68[e], t71[e / 8 % 4]);
+        for (int e = 0; e < 32; e += 8) {
+          const int tri_row = L4_base0 + (e / 8) * 16;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t68[e], t71[e / 8 % 4]);
+        }
         // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t110[4];
         #pragma unroll
@@ -290,13 +300,26 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
         // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 32; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 16384 + 8192 + (L4_base1 + e % 8) / 64 * 8192 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) % 64 * 2, 7), t116[e], t119[e / 8 % 4]);
+        for (int e = 0; e < 32; e += 8) {
+          const int tri_row = L4_base0 + (e / 8) * 16;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 8192 + tri_col / 64 * 8192 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t116[e], t119[e / 8 % 4]);
+        }
       }
       tri_cp_async_commit();
     }
     // q, a of the tl.dot at line 51, is the same in every iteration: stored once
     #pragma unroll
-    for (int e = 0; e < 32; e += 8) tri_st_shared_b128(tri_inv + 0 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) * 2, 7), {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16, (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16, (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16});
+    for (int e = 0; e < 32; e += 8) {
+      const int tri_row = L4_base0 + (e / 8) * 16;
+      const int tri_col = L4_base1 + e % 8;
+      const unsigned int tri_dst = tri_inv + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+      const tri_u32x4 tri_v = {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16,
+          (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16,
+          (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16};
+      tri_st_shared_b128(tri_dst, tri_v);
+    }
     __syncthreads();  // the operands stored once are in place for every warp
     // The A fragments of q for the tl.dot at line 51 stay in registers for the whole loop.
     unsigned int tri_a0[16];
@@ -306,7 +329,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
       #pragma unroll
       for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
         #pragma unroll
-        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_inv + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 8192);
+        for (int tri_i = 0; tri_i < 1; ++tri_i) {
+          const unsigned int tri_src = tri_inv + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 8192;
+          tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_src);
+        }
       }
     }
     const unsigned int tri_lb0 = (lane_id % 8 + lane_id / 16 * 8) * 128 + lane_id / 8 % 2 * 16;
@@ -341,7 +367,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
         // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 32; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 16384 + 0 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) * 2, 7), t68[e], t71[e / 8 % 4]);
+        for (int e = 0; e < 32; e += 8) {
+          const int tri_row = L4_base0 + (e / 8) * 16;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t68[e], t71[e / 8 % 4]);
+        }
         // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t110[4];
         #pragma unroll
@@ -359,7 +390,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
         // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 32; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 16384 + 8192 + (L4_base1 + e % 8) / 64 * 8192 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) % 64 * 2, 7), t116[e], t119[e / 8 % 4]);
+        for (int e = 0; e < 32; e += 8) {
+          const int tri_row = L4_base0 + (e / 8) * 16;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 8192 + tri_col / 64 * 8192 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t116[e], t119[e / 8 % 4]);
+        }
       }
       tri_cp_async_commit();
       // ../conformance/constructs/attn_sm80.tri:48: cols = start_n + offs_n
@@ -367,7 +403,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
       #pragma unroll
       for (int e = 0; e < 4; ++e) cols[e] = start_n + offs_n[e];
       // ../conformance/constructs/attn_sm80.tri:51: qk = tl.dot(q, tl.trans(k))
-      // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major, ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
+      // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
+      //   ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
       float qk[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk[e] = 0.0f;
@@ -377,7 +414,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
           const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
           unsigned int tri_bf[16];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4(tri_bf + 4 * tri_j, tri_stage + ((tri_lb0 + tri_kk * 2) ^ tri_xb0) + tri_j * 2048);
+          for (int tri_j = 0; tri_j < 4; ++tri_j) {
+            const unsigned int tri_src = tri_stage + ((tri_lb0 + tri_kk * 2) ^ tri_xb0) + tri_j * 2048;
+            tri_ldsm_x4(tri_bf + 4 * tri_j, tri_src);
+          }
           #pragma unroll
           for (int tri_i = 0; tri_i < 1; ++tri_i) {
             #pragma unroll
@@ -511,7 +551,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
       float t127[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t127[e] = acc[e] * t125[e / 16 % 2];
-      // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major, ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
+      // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
+      //   ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc[e] = t127[e];
       {
@@ -528,7 +569,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) attn_sm80_kern
           }
           unsigned int tri_bf[16];
           #pragma unroll
-          for (int tri_j = 0; tri_j < 4; ++tri_j) tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_stage + 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1));
+          for (int tri_j = 0; tri_j < 4; ++tri_j) {
+            const unsigned int tri_src = tri_stage + 8192 + tri_kk * 128 + ((tri_lb1 + tri_j * 32 % 128) ^ tri_xb1);
+            tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_src);
+          }
           #pragma unroll
           for (int tri_i = 0; tri_i < 1; ++tri_i) {
             #pragma unroll

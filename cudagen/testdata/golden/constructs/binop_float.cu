@@ -28,7 +28,8 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) float_ops_kernel(float* x_ptr, float* y_ptr, float* s_ptr, float* d_ptr, float* p_ptr, float* q_ptr, float* r_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) float_ops_kernel(
+    float* x_ptr, float* y_ptr, float* s_ptr, float* d_ptr, float* p_ptr, float* q_ptr, float* r_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/binop_float.tri:20: pid = tl.program_id(0)
   int pid = tri_program_id_x();

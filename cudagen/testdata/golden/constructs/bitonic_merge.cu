@@ -3,9 +3,11 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (int*), f_ptr (float*), up_ptr (int*), fdown_ptr (float*), bit_ptr (int*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [4] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [4] tiles: 1 elements per thread, replicated
 //   #L1 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 1] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 32] tiles: 1 elements per thread
 //   #L5 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [64] tiles: 1 element per thread, each held by 2 threads

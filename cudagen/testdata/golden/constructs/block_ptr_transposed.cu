@@ -3,9 +3,11 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (float*), y_ptr (float*), M (int), N (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1])) for [16] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L1 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [16, 1] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1])) for [16] tiles: 2 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [16] tiles: 2 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 16] tiles: 2 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [16, 16] tiles: 2 elements per thread
 
@@ -34,7 +36,8 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   int pid_m = tri_program_id_x();
   // ../conformance/constructs/block_ptr_transposed.tri:20: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../conformance/constructs/block_ptr_transposed.tri:21: xt_block = tl.make_block_ptr(base=x_ptr, shape=(M, N), strides=(1, M), offsets=(pid_m * BM, pid_n * BN),
+  // ../conformance/constructs/block_ptr_transposed.tri:21: xt_block = tl.make_block_ptr(base=x_ptr, shape=(M, N), strides=(1, M), offsets=(pid_m * BM,
+  //   pid_n * BN),
   int t7 = pid_m * 16;
   int t9 = pid_n * 16;
   long long xt_block_shape0 = (long long)(M);
@@ -90,7 +93,8 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   float tile[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) tile[e] = xt_block_mask[e] ? *xt_block_ptrs[e] : 0.0f;
-  // ../conformance/constructs/block_ptr_transposed.tri:24: y_block = tl.make_block_ptr(base=y_ptr, shape=(M, N), strides=(N, 1), offsets=(pid_m * BM, pid_n * BN),
+  // ../conformance/constructs/block_ptr_transposed.tri:24: y_block = tl.make_block_ptr(base=y_ptr, shape=(M, N), strides=(N, 1), offsets=(pid_m * BM,
+  //   pid_n * BN),
   int t52 = pid_m * 16;
   int t54 = pid_n * 16;
   long long y_block_shape0 = (long long)(M);

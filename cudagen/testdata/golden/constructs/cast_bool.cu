@@ -21,7 +21,8 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) bool_kernel(int* i_ptr, int* j_ptr, unsigned char* bi_ptr, unsigned char* bf_ptr, int* ci_ptr, float* cf_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) bool_kernel(
+    int* i_ptr, int* j_ptr, unsigned char* bi_ptr, unsigned char* bf_ptr, int* ci_ptr, float* cf_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/cast_bool.tri:19: pid = tl.program_id(0)
   int pid = tri_program_id_x();

@@ -21,7 +21,8 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) wrap_kernel(int* x_ptr, signed char* b_ptr, unsigned char* ub_ptr, short* w_ptr, long long* l_ptr, long long* ul_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) wrap_kernel(
+    int* x_ptr, signed char* b_ptr, unsigned char* ub_ptr, short* w_ptr, long long* l_ptr, long long* ul_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/cast_int_wrap.tri:20: pid = tl.program_id(0)
   int pid = tri_program_id_x();

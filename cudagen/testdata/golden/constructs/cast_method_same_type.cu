@@ -47,7 +47,8 @@ extern "C" __global__ void __launch_bounds__(128) cast_method_kernel(float* x_pt
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/cast_method_same_type.tri:23: for i in range(0, 3, flatten=True, loop_unroll_factor=2, warp_specialize=False, disallow_acc_multi_buffer=True):
+  // ../conformance/constructs/cast_method_same_type.tri:23: for i in range(0, 3, flatten=True, loop_unroll_factor=2, warp_specialize=False,
+  //   disallow_acc_multi_buffer=True):
   acc[0] = 0.0f;
   for (int i = 0; i < 3; i += 1) {
     // ../conformance/constructs/cast_method_same_type.tri:24: acc += x.to(tl.float32, fp_downcast_rounding="rtz")

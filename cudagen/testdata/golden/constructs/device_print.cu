@@ -4,9 +4,11 @@
 // Parameters, in order: x_ptr (float*), y_ptr (signed char*), out_ptr (float*)
 // Layouts:
 //   #L0 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [4] tiles: 1 element per thread, each held by 32 threads
-//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [2] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [2] tiles: 1 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [2, 1] tiles: 1 elements per thread, replicated
-//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [2] tiles: 1 elements per thread, replicated
+//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [2] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 2] tiles: 1 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [2, 2] tiles: 1 elements per thread, replicated
 
@@ -87,18 +89,41 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
   signed char y[1];
   y[0] = *y_ptrs[0];
   // ../conformance/constructs/device_print.tri:22: tl.device_print("start")
-  if (tri_thread_id() == 0) tri_printf("pid (%u, %u, %u) start\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z());
+  {
+    const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
+    if (tri_thread_id() == 0) tri_printf("pid (%u, %u, %u) start\012", tri_px, tri_py, tri_pz);
+  }
   // ../conformance/constructs/device_print.tri:23: tl.device_print("pid", pid)
-  if (tri_thread_id() == 0) tri_printf("pid (%u, %u, %u) idx () pid: %i\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (int)pid);
+  {
+    const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
+    if (tri_thread_id() == 0) tri_printf("pid (%u, %u, %u) idx () pid: %i\012", tri_px, tri_py, tri_pz, (int)pid);
+  }
   // ../conformance/constructs/device_print.tri:24: tl.device_print("x: ", x)
-  if (L0_owner) tri_printf("pid (%u, %u, %u) idx (%1u) x: %f\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (unsigned int)(L0_base), (double)x[0]);
+  {
+    const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
+    const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u) x: %f\012";
+    if (L0_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (double)x[0]);
+  }
   // ../conformance/constructs/device_print.tri:25: tl.device_print("", y)
-  if (L0_owner) tri_printf("pid (%u, %u, %u) idx (%1u): %i\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (unsigned int)(L0_base), (int)y[0]);
+  {
+    const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
+    const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u): %i\012";
+    if (L0_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (int)y[0]);
+  }
   // ../conformance/constructs/device_print.tri:26: tl.device_print(" y=", y, hex=True)
-  if (L0_owner) tri_printf("pid (%u, %u, %u) idx (%1u) y=: 0x%02x\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (unsigned int)(L0_base), (int)y[0]);
+  {
+    const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
+    const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u) y=: 0x%02x\012";
+    if (L0_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (int)y[0]);
+  }
   // ../conformance/constructs/device_print.tri:27: tl.device_print("x and y", x, y)
-  if (L0_owner) tri_printf("pid (%u, %u, %u) idx (%1u) x and y: (operand 0) %f\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (unsigned int)(L0_base), (double)x[0]);
-  if (L0_owner) tri_printf("pid (%u, %u, %u) idx (%1u) x and y: (operand 1) %i\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (unsigned int)(L0_base), (int)y[0]);
+  {
+    const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
+    const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u) x and y: (operand 0) %f\012";
+    if (L0_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (double)x[0]);
+    const char* const tri_format1 = "pid (%u, %u, %u) idx (%1u) x and y: (operand 1) %i\012";
+    if (L0_owner) tri_printf(tri_format1, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (int)y[0]);
+  }
   // ../conformance/constructs/device_print.tri:28: grid = tl.arange(0, 2)[:, None] * 10 + tl.arange(0, 2)[None, :]
   int t21[1];
   t21[0] = L1_base;
@@ -112,7 +137,11 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
   int t32 = pid * 100;
   int t34[1];
   t34[0] = grid[0] + t32;
-  if (L5_owner) tri_printf("pid (%u, %u, %u) idx (%1u, %1u) grid: %i\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (unsigned int)(L5_base0), (unsigned int)(L5_base1), (int)t34[0]);
+  {
+    const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
+    const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u, %1u) grid: %i\012";
+    if (L5_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L5_base0), (unsigned int)(L5_base1), (int)t34[0]);
+  }
   // ../conformance/constructs/device_print.tri:30: print("sum", tl.sum(x, axis=0), (y > 0))
   float x_sum;
   // Reduce along axis 0: 1 element(s) in each thread, 4 lane(s), 1 warp(s).
@@ -129,8 +158,12 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
   y_i32[0] = (int)(y[0]);
   bool t40[1];
   t40[0] = y_i32[0] > 0;
-  if (tri_thread_id() == 0) tri_printf("pid (%u, %u, %u) idx () sum: (operand 0) %f\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (double)x_sum);
-  if (L0_owner) tri_printf("pid (%u, %u, %u) idx (%1u) sum: (operand 1) %u\012", (unsigned int)tri_program_id_x(), (unsigned int)tri_program_id_y(), (unsigned int)tri_program_id_z(), (unsigned int)(L0_base), (unsigned int)t40[0]);
+  {
+    const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
+    if (tri_thread_id() == 0) tri_printf("pid (%u, %u, %u) idx () sum: (operand 0) %f\012", tri_px, tri_py, tri_pz, (double)x_sum);
+    const char* const tri_format1 = "pid (%u, %u, %u) idx (%1u) sum: (operand 1) %u\012";
+    if (L0_owner) tri_printf(tri_format1, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (unsigned int)t40[0]);
+  }
   // ../conformance/constructs/device_print.tri:31: tl.store(out_ptr + offs, x * 2)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];

@@ -3,14 +3,20 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), c_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [2] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [2] tiles: 1 elements per thread, replicated
 //   #L1 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [2, 1] tiles: 1 elements per thread, replicated
-//   #L2 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0]) for [2, 1, 1] tiles: 1 elements per thread, replicated
-//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
+//   #L2 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0])
+//     for [2, 1, 1] tiles: 1 elements per thread, replicated
+//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 1 elements per thread, replicated
-//   #L5 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0]) for [1, 16, 1] tiles: 1 elements per thread, replicated
-//   #L6 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0]) for [2, 16, 1] tiles: 1 elements per thread, replicated
-//   #L7 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0]) for [1, 1, 16] tiles: 4 elements per thread, replicated
+//   #L5 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0])
+//     for [1, 16, 1] tiles: 1 elements per thread, replicated
+//   #L6 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0])
+//     for [2, 16, 1] tiles: 1 elements per thread, replicated
+//   #L7 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0])
+//     for [1, 1, 16] tiles: 4 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 8, 4], warpsPerCTA=[2, 2, 1], order=[2, 1, 0]) for [2, 16, 16] tiles: 4 elements per thread
 
 // ---- tri prelude: what this kernel uses ----
@@ -154,7 +160,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_batched_kernel(tri_half* a
   __syncthreads();
   float c[4];
   #pragma unroll
-  for (int e = 0; e < 4; ++e) c[e] = tri_dot_f16(reinterpret_cast<const tri_half*>(tri_smem) + (L8_base0) * 256 + (L8_base1) * 16, reinterpret_cast<const tri_half*>(tri_smem + 1024) + (L8_base0) * 256 + L8_base2 + e % 4, 16, 16, 0.0f);
+  for (int e = 0; e < 4; ++e) {
+    const tri_half* const tri_arow = reinterpret_cast<const tri_half*>(tri_smem) + (L8_base0) * 256 + (L8_base1) * 16;
+    const tri_half* const tri_bcol = reinterpret_cast<const tri_half*>(tri_smem + 1024) + (L8_base0) * 256 + L8_base2 + e % 4;
+    c[e] = tri_dot_f16(tri_arow, tri_bcol, 16, 16, 0.0f);
+  }
   __syncthreads();
   // ../conformance/constructs/dot_batched.tri:23: tl.store(c_ptr + rb * (M * N) + rm[None, :, None] * N + rn[None, None, :], c)
   int t52[1];

@@ -3,16 +3,20 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (float*), b_ptr (float*), ieee_ptr (float*), tf32_ptr (float*), tf32x3_ptr (float*), no_tf32_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 4 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 4 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 4 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 32] tiles: 4 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
-//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [32] tiles: 4 elements per thread, replicated
+//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [32] tiles: 4 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -74,7 +78,8 @@ TRI_DEV void tri_mma_tf32x3(float& c0, float& c1, float& c2, float& c3, const un
   tri_mma_tf32(c0, c1, c2, c3, ab, bb);
 }
 
-extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(float* a_ptr, float* b_ptr, float* ieee_ptr, float* tf32_ptr, float* tf32x3_ptr, float* no_tf32_ptr) {
+extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
+    float* a_ptr, float* b_ptr, float* ieee_ptr, float* tf32_ptr, float* tf32x3_ptr, float* no_tf32_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[8192];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
@@ -161,7 +166,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(floa
   __syncthreads();
   float t43[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t43[e] = tri_dot_f32_ieee(reinterpret_cast<const float*>(tri_smem) + (L7_base0 + (e / 4) * 16) * 32, reinterpret_cast<const float*>(tri_smem + 4096) + L7_base1 + (e / 2 % 2) * 16 + e % 2, 32, 32, 0.0f);
+  for (int e = 0; e < 8; ++e) {
+    const float* const tri_arow = reinterpret_cast<const float*>(tri_smem) + (L7_base0 + (e / 4) * 16) * 32;
+    const float* const tri_bcol = reinterpret_cast<const float*>(tri_smem + 4096) + L7_base1 + (e / 2 % 2) * 16 + e % 2;
+    t43[e] = tri_dot_f32_ieee(tri_arow, tri_bcol, 32, 32, 0.0f);
+  }
   __syncthreads();
   #pragma unroll
   for (int e = 0; e < 8; e += 2) {  // 8-byte vector stores
@@ -184,7 +193,8 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(floa
   {
     // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
     // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-    const float* tri_a = reinterpret_cast<const float*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 4;
+    const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+    const float* tri_a = reinterpret_cast<const float*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 4;
     // Lane l reads b's fragment at rows l % 4 and l % 4 + 4, column l / 4.
     const float* tri_b = reinterpret_cast<const float*>(tri_smem + 4096) + (lane_id % 4) * 32 + (warp_id % 2) * 8 + lane_id / 4;
     #pragma unroll
@@ -197,7 +207,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(floa
         for (int tri_j = 0; tri_j < 2; ++tri_j) {
           unsigned int tri_bf[2];
           tri_bf[0] = tri_bits_f32(*(tri_b + tri_k * 32 + tri_j * 16)); tri_bf[1] = tri_bits_f32(*(tri_b + tri_k * 32 + tri_j * 16 + 128));
-          tri_mma_tf32(t49[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], t49[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], t49[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], t49[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+          float& tri_c0 = t49[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+          float& tri_c1 = t49[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+          float& tri_c2 = t49[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+          float& tri_c3 = t49[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+          tri_mma_tf32(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
         }
       }
     }
@@ -224,7 +238,8 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(floa
   {
     // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
     // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-    const float* tri_a = reinterpret_cast<const float*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 4;
+    const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+    const float* tri_a = reinterpret_cast<const float*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 4;
     // Lane l reads b's fragment at rows l % 4 and l % 4 + 4, column l / 4.
     const float* tri_b = reinterpret_cast<const float*>(tri_smem + 4096) + (lane_id % 4) * 32 + (warp_id % 2) * 8 + lane_id / 4;
     #pragma unroll
@@ -237,7 +252,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(floa
         for (int tri_j = 0; tri_j < 2; ++tri_j) {
           unsigned int tri_bf[2];
           tri_bf[0] = tri_bits_f32(*(tri_b + tri_k * 32 + tri_j * 16)); tri_bf[1] = tri_bits_f32(*(tri_b + tri_k * 32 + tri_j * 16 + 128));
-          tri_mma_tf32x3(t55[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], t55[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], t55[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], t55[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+          float& tri_c0 = t55[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+          float& tri_c1 = t55[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+          float& tri_c2 = t55[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+          float& tri_c3 = t55[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+          tri_mma_tf32x3(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
         }
       }
     }
@@ -260,7 +279,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(floa
   __syncthreads();
   float t61[8];
   #pragma unroll
-  for (int e = 0; e < 8; ++e) t61[e] = tri_dot_f32_ieee(reinterpret_cast<const float*>(tri_smem) + (L7_base0 + (e / 4) * 16) * 32, reinterpret_cast<const float*>(tri_smem + 4096) + L7_base1 + (e / 2 % 2) * 16 + e % 2, 32, 32, 0.0f);
+  for (int e = 0; e < 8; ++e) {
+    const float* const tri_arow = reinterpret_cast<const float*>(tri_smem) + (L7_base0 + (e / 4) * 16) * 32;
+    const float* const tri_bcol = reinterpret_cast<const float*>(tri_smem + 4096) + L7_base1 + (e / 2 % 2) * 16 + e % 2;
+    t61[e] = tri_dot_f32_ieee(tri_arow, tri_bcol, 32, 32, 0.0f);
+  }
   __syncthreads();
   #pragma unroll
   for (int e = 0; e < 8; e += 2) {  // 8-byte vector stores

@@ -3,9 +3,12 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (double*), b_ptr (double*), c_ptr (double*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 2 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 2 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 32] tiles: 4 elements per thread
@@ -14,8 +17,10 @@
 //   #L8 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 16] tiles: 4 elements per thread
 //   #L9 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 16] tiles: 2 elements per thread
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 1 elements per thread, replicated
-//   #L11 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
+//   #L11 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -117,7 +122,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_f64_kernel(double* a_ptr, 
   __syncthreads();
   double c[2];
   #pragma unroll
-  for (int e = 0; e < 2; ++e) c[e] = tri_dot_f64(reinterpret_cast<const double*>(tri_smem) + (L9_base0) * 32, reinterpret_cast<const double*>(tri_smem + 4096) + L9_base1 + e % 2, 32, 16, 0.0);
+  for (int e = 0; e < 2; ++e) {
+    const double* const tri_arow = reinterpret_cast<const double*>(tri_smem) + (L9_base0) * 32;
+    const double* const tri_bcol = reinterpret_cast<const double*>(tri_smem + 4096) + L9_base1 + e % 2;
+    c[e] = tri_dot_f64(tri_arow, tri_bcol, 32, 16, 0.0);
+  }
   __syncthreads();
   // ../conformance/constructs/dot_f64.tri:21: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
   // rm is recomputed in #L12 rather than moved.

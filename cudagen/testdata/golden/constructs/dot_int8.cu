@@ -3,16 +3,20 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (signed char*), b_ptr (signed char*), init_ptr (int*), c_ptr (int*), e_ptr (int*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 32] tiles: 4 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
-//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [32] tiles: 4 elements per thread, replicated
+//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [32] tiles: 4 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -147,7 +151,8 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
   {
     // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
     // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-    const signed char* tri_a = reinterpret_cast<const signed char*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 16;
+    const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+    const signed char* tri_a = reinterpret_cast<const signed char*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 16;
     // Lane l packs b's fragment from rows 4 * (l % 4) + 0..3 and 16 more, column l / 4.
     const signed char* tri_b = reinterpret_cast<const signed char*>(tri_smem + 1024) + (lane_id % 4) * 128 + (warp_id % 2) * 8 + lane_id / 4;
     #pragma unroll
@@ -160,7 +165,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
         for (int tri_j = 0; tri_j < 2; ++tri_j) {
           unsigned int tri_bf[2];
           tri_bf[0] = tri_pack_i8(tri_b + tri_k * 32 + tri_j * 16, 32); tri_bf[1] = tri_pack_i8(tri_b + tri_k * 32 + tri_j * 16 + 512, 32);
-          tri_mma_i8(t42[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], t42[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], t42[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], t42[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+          int& tri_c0 = t42[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+          int& tri_c1 = t42[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+          int& tri_c2 = t42[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+          int& tri_c3 = t42[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+          tri_mma_i8(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
         }
       }
     }
@@ -197,7 +206,8 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
   {
     // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
     // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-    const signed char* tri_a = reinterpret_cast<const signed char*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 16;
+    const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+    const signed char* tri_a = reinterpret_cast<const signed char*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 16;
     // Lane l packs b's fragment from rows 4 * (l % 4) + 0..3 and 16 more, column l / 4.
     const signed char* tri_b = reinterpret_cast<const signed char*>(tri_smem + 1024) + (lane_id % 4) * 128 + (warp_id % 2) * 8 + lane_id / 4;
     #pragma unroll
@@ -210,7 +220,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
         for (int tri_j = 0; tri_j < 2; ++tri_j) {
           unsigned int tri_bf[2];
           tri_bf[0] = tri_pack_i8(tri_b + tri_k * 32 + tri_j * 16, 32); tri_bf[1] = tri_pack_i8(tri_b + tri_k * 32 + tri_j * 16 + 512, 32);
-          tri_mma_i8(t49[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], t49[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], t49[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], t49[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+          int& tri_c0 = t49[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+          int& tri_c1 = t49[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+          int& tri_c2 = t49[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+          int& tri_c3 = t49[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+          tri_mma_i8(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
         }
       }
     }

@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), c_ptr (tri_half*), g_ptr (tri_half*), f_ptr (tri_half*), h_ptr (tri_half*), K (int), m (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
@@ -15,8 +18,10 @@
 //   #L9 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -93,7 +98,8 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
-extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, tri_half* g_ptr, tri_half* f_ptr, tri_half* h_ptr, int K, int m) {
+extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
+    tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, tri_half* g_ptr, tri_half* f_ptr, tri_half* h_ptr, int K, int m) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[32768];
   if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
@@ -157,7 +163,13 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(tri_hal
         for (int e = 0; e < 16; ++e) t32[e] = a_ptrs[e / 8 % 2] + t28[e % 8];
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t32[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t32[e], true);
+        }
         // ../conformance/constructs/dot_store_quads.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t35[8];
         #pragma unroll
@@ -177,7 +189,12 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(tri_hal
         for (int e = 0; e < 16; ++e) t45[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L8_base1 + e % 8) / 64 * 4096 + (L8_base0 + (e / 8) * 16) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), t45[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L8_base0 + (e / 8) * 16;
+          const int tri_col = L8_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t45[e], true);
+        }
       }
       tri_cp_async_commit();
     }
@@ -203,7 +220,13 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(tri_hal
         for (int e = 0; e < 16; ++e) t32[e] = a_ptrs[e / 8 % 2] + t28[e % 8];
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t32[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t32[e], true);
+        }
         // ../conformance/constructs/dot_store_quads.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t35[8];
         #pragma unroll
@@ -223,7 +246,12 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(tri_hal
         for (int e = 0; e < 16; ++e) t45[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L8_base1 + e % 8) / 64 * 4096 + (L8_base0 + (e / 8) * 16) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), t45[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L8_base0 + (e / 8) * 16;
+          const int tri_col = L8_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t45[e], true);
+        }
       }
       tri_cp_async_commit();
       tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier
@@ -285,7 +313,10 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(tri_hal
   // the index is recomputed in #L13 rather than moved.
   int t76[16];
   #pragma unroll
-  for (int e = 0; e < 16; ++e) t76[e] = (L13_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2) + (((L13_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2) / (16)) * (16));
+  for (int e = 0; e < 16; ++e) {
+    const int tri_j = e % 2 + (e / 2 % 8) * 2;
+    t76[e] = (L13_base + (tri_j / 2) * 8 + tri_j % 2) + (((L13_base + (tri_j / 2) * 8 + tri_j % 2) / (16)) * (16));
+  }
   tri_half* t79[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) t79[e] = g_ptrs[e / 16 % 2] + t76[e % 2 + (e / 2 % 8) * 2];

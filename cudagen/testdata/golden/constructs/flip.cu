@@ -4,9 +4,11 @@
 // Parameters, in order: x_ptr (float*), b_ptr (signed char*), fx_ptr (float*), fb_ptr (signed char*)
 // Layouts:
 //   #L0 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [128] tiles: 1 elements per thread
-//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [4] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [4] tiles: 1 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 1] tiles: 1 elements per thread, replicated
-//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
+//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 1 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 32] tiles: 1 elements per thread
 

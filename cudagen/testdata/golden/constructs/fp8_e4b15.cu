@@ -48,7 +48,8 @@ TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
 TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h_rz(f)); }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(unsigned char* c_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* e_ptr, unsigned char* eh_ptr, unsigned char* ez_ptr) {
+extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
+    unsigned char* c_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* e_ptr, unsigned char* eh_ptr, unsigned char* ez_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/fp8_e4b15.tri:27: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 256;

@@ -34,7 +34,8 @@ TRI_DEV tri_fp8e4nv tri_f_to_e4m3(float f) { unsigned short r; asm("cvt.rn.satfi
 TRI_DEV tri_fp8e4nv tri_h_to_e4m3(tri_half h) { unsigned short r; asm("cvt.rn.satfinite.e4m3x2.f16x2 %0, %1;" : "=h"(r) : "r"((unsigned int)h)); return (tri_fp8e4nv)r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) e4nv_codes_kernel(unsigned char* c_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* back_ptr, tri_fp8e4nv* back_h_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) e4nv_codes_kernel(
+    unsigned char* c_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* back_ptr, tri_fp8e4nv* back_h_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/fp8_e4nv_codes.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 128;

@@ -37,7 +37,8 @@ typedef unsigned char tri_fp8e5;
 TRI_DEV tri_half tri_e4m3_to_h(tri_fp8e4nv x) { unsigned int r; asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(r) : "h"((unsigned short)x)); return (tri_half)r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(tri_fp8e4nv* x_ptr, tri_fp8e5* w_ptr, tri_fp8e4nv* y_ptr, tri_fp8e4nv* z_ptr, tri_fp8e5* v_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
+    tri_fp8e4nv* x_ptr, tri_fp8e5* w_ptr, tri_fp8e4nv* y_ptr, tri_fp8e4nv* z_ptr, tri_fp8e5* v_ptr, int n) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[1024];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
@@ -90,7 +91,9 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(tri_fp8e4nv*
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {  // 8-byte vector stores
-      tri_u32x2 vec = {(unsigned int)(tri_fp8e4nv)x[e + 0] | (unsigned int)(tri_fp8e4nv)x[e + 1] << 8 | (unsigned int)(tri_fp8e4nv)x[e + 2] << 16 | (unsigned int)(tri_fp8e4nv)x[e + 3] << 24, (unsigned int)(tri_fp8e4nv)x[e + 4] | (unsigned int)(tri_fp8e4nv)x[e + 5] << 8 | (unsigned int)(tri_fp8e4nv)x[e + 6] << 16 | (unsigned int)(tri_fp8e4nv)x[e + 7] << 24};
+      tri_u32x2 vec = {(unsigned int)(tri_fp8e4nv)x[e + 0] | (unsigned int)(tri_fp8e4nv)x[e + 1] << 8 | (unsigned int)(tri_fp8e4nv)x[e + 2] << 16 | (unsigned
+          int)(tri_fp8e4nv)x[e + 3] << 24, (unsigned int)(tri_fp8e4nv)x[e + 4] | (unsigned int)(tri_fp8e4nv)x[e + 5] << 8 | (unsigned int)(tri_fp8e4nv)x[e + 6]
+          << 16 | (unsigned int)(tri_fp8e4nv)x[e + 7] << 24};
       *reinterpret_cast<tri_u32x2*>(y_ptrs[e]) = vec;
     }
     // ../conformance/constructs/fp8_memory.tri:26: neg = x.to(tl.float32) < 0
@@ -105,7 +108,9 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(tri_fp8e4nv*
     for (int e = 0; e < 8; ++e) t30[e] = neg[e] ? x[e] : ((tri_fp8e4nv)0x00);
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {  // 8-byte vector stores
-      tri_u32x2 vec = {(unsigned int)(tri_fp8e4nv)t30[e + 0] | (unsigned int)(tri_fp8e4nv)t30[e + 1] << 8 | (unsigned int)(tri_fp8e4nv)t30[e + 2] << 16 | (unsigned int)(tri_fp8e4nv)t30[e + 3] << 24, (unsigned int)(tri_fp8e4nv)t30[e + 4] | (unsigned int)(tri_fp8e4nv)t30[e + 5] << 8 | (unsigned int)(tri_fp8e4nv)t30[e + 6] << 16 | (unsigned int)(tri_fp8e4nv)t30[e + 7] << 24};
+      tri_u32x2 vec = {(unsigned int)(tri_fp8e4nv)t30[e + 0] | (unsigned int)(tri_fp8e4nv)t30[e + 1] << 8 | (unsigned int)(tri_fp8e4nv)t30[e + 2] << 16 |
+          (unsigned int)(tri_fp8e4nv)t30[e + 3] << 24, (unsigned int)(tri_fp8e4nv)t30[e + 4] | (unsigned int)(tri_fp8e4nv)t30[e + 5] << 8 | (unsigned
+          int)(tri_fp8e4nv)t30[e + 6] << 16 | (unsigned int)(tri_fp8e4nv)t30[e + 7] << 24};
       *reinterpret_cast<tri_u32x2*>(z_ptrs[e]) = vec;
     }
     // ../conformance/constructs/fp8_memory.tri:28: w = tl.load(w_ptr + offs, mask=mask, other=0.0)
@@ -153,7 +158,9 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(tri_fp8e4nv*
     __syncthreads();
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {  // 8-byte vector stores
-      tri_u32x2 vec = {(unsigned int)(tri_fp8e5)t42[e + 0] | (unsigned int)(tri_fp8e5)t42[e + 1] << 8 | (unsigned int)(tri_fp8e5)t42[e + 2] << 16 | (unsigned int)(tri_fp8e5)t42[e + 3] << 24, (unsigned int)(tri_fp8e5)t42[e + 4] | (unsigned int)(tri_fp8e5)t42[e + 5] << 8 | (unsigned int)(tri_fp8e5)t42[e + 6] << 16 | (unsigned int)(tri_fp8e5)t42[e + 7] << 24};
+      tri_u32x2 vec = {(unsigned int)(tri_fp8e5)t42[e + 0] | (unsigned int)(tri_fp8e5)t42[e + 1] << 8 | (unsigned int)(tri_fp8e5)t42[e + 2] << 16 | (unsigned
+          int)(tri_fp8e5)t42[e + 3] << 24, (unsigned int)(tri_fp8e5)t42[e + 4] | (unsigned int)(tri_fp8e5)t42[e + 5] << 8 | (unsigned int)(tri_fp8e5)t42[e + 6]
+          << 16 | (unsigned int)(tri_fp8e5)t42[e + 7] << 24};
       *reinterpret_cast<tri_u32x2*>(v_ptrs[e]) = vec;
     }
   } else {

@@ -21,7 +21,8 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) logical_kernel(int* x_ptr, int* y_ptr, signed char* a_ptr, signed char* o_ptr, signed char* a2_ptr, signed char* o2_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) logical_kernel(
+    int* x_ptr, int* y_ptr, signed char* a_ptr, signed char* o_ptr, signed char* a2_ptr, signed char* o2_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/logical_and_or.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t9 = tri_program_id_x() * 128;

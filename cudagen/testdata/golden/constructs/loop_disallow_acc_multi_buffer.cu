@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), c_ptr (float*), K (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
@@ -15,8 +18,10 @@
 //   #L9 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -137,7 +142,13 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
         for (int e = 0; e < 16; ++e) t28[e] = a_ptrs[e / 8 % 2] + t24[e % 8];
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t28[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t28[e], true);
+        }
         // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t31[8];
         #pragma unroll
@@ -157,7 +168,12 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
         for (int e = 0; e < 16; ++e) t41[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L8_base1 + e % 8) / 64 * 4096 + (L8_base0 + (e / 8) * 16) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), t41[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L8_base0 + (e / 8) * 16;
+          const int tri_col = L8_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t41[e], true);
+        }
       }
       tri_cp_async_commit();
     }
@@ -183,7 +199,13 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
         for (int e = 0; e < 16; ++e) t28[e] = a_ptrs[e / 8 % 2] + t24[e % 8];
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t28[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t28[e], true);
+        }
         // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t31[8];
         #pragma unroll
@@ -203,7 +225,12 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
         for (int e = 0; e < 16; ++e) t41[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L8_base1 + e % 8) / 64 * 4096 + (L8_base0 + (e / 8) * 16) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), t41[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L8_base0 + (e / 8) * 16;
+          const int tri_col = L8_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t41[e], true);
+        }
       }
       tri_cp_async_commit();
       tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier

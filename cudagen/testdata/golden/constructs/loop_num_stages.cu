@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), c_ptr (float*), d_ptr (float*), K (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
@@ -15,8 +18,10 @@
 //   #L9 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -144,7 +149,13 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
         for (int e = 0; e < 16; ++e) t29[e] = a_ptrs[e / 8 % 2] + t25[e % 8];
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t29[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t29[e], true);
+        }
         // ../conformance/constructs/loop_num_stages.tri:29: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t32[8];
         #pragma unroll
@@ -164,7 +175,12 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
         for (int e = 0; e < 16; ++e) t42[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L8_base1 + e % 8) / 64 * 4096 + (L8_base0 + (e / 8) * 16) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), t42[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L8_base0 + (e / 8) * 16;
+          const int tri_col = L8_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t42[e], true);
+        }
       }
       tri_cp_async_commit();
     }
@@ -190,7 +206,13 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
         for (int e = 0; e < 16; ++e) t29[e] = a_ptrs[e / 8 % 2] + t25[e % 8];
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t29[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t29[e], true);
+        }
         // ../conformance/constructs/loop_num_stages.tri:29: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t32[8];
         #pragma unroll
@@ -210,7 +232,12 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
         for (int e = 0; e < 16; ++e) t42[e] = b_ptrs[e / 8 % 2] + rn[e % 8];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L8_base1 + e % 8) / 64 * 4096 + (L8_base0 + (e / 8) * 16) * 128 + (L8_base1 + e % 8) % 64 * 2, 7), t42[e], true);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L8_base0 + (e / 8) * 16;
+          const int tri_col = L8_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t42[e], true);
+        }
       }
       tri_cp_async_commit();
       tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier
@@ -302,26 +329,29 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
       // a (a_1, K-major): 4096 bytes stored at tri_stage, 16-byte vectors
       #pragma unroll
       for (int e = 0; e < 16; e += 8) {
-        const int row = L5_base0 + (e / 8) * 32;
-        const int col = L5_base1 + e % 8;
+        const int tri_row = L5_base0 + (e / 8) * 32;
+        const int tri_col = L5_base1 + e % 8;
+        const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+        const unsigned int tri_dst = tri_stage + 0 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
         tri_u32x4 vec;
         vec.x = (unsigned int)(tri_half)a_1[e + 0] | (unsigned int)(tri_half)a_1[e + 1] << 16;
         vec.y = (unsigned int)(tri_half)a_1[e + 2] | (unsigned int)(tri_half)a_1[e + 3] << 16;
         vec.z = (unsigned int)(tri_half)a_1[e + 4] | (unsigned int)(tri_half)a_1[e + 5] << 16;
         vec.w = (unsigned int)(tri_half)a_1[e + 6] | (unsigned int)(tri_half)a_1[e + 7] << 16;
-        tri_st_shared_b128(tri_stage + 0 + tri_swizzle(((row) / 8 % 4 / 4 * 64 + (row) / 32 / 2 * 64 + (row) / 8 % 4 * 16 + (row) / 32 % 2 * 8 + (row) % 8) * 64 + (col) * 2, 3), vec);
+        tri_st_shared_b128(tri_dst, vec);
       }
       // b (b_1, MN-major): 4096 bytes stored at tri_stage + 4096, 16-byte vectors
       #pragma unroll
       for (int e = 0; e < 16; e += 8) {
-        const int row = L8_base1 + e % 8;
-        const int col = L8_base0 + (e / 8) * 16;
+        const int tri_row = L8_base1 + e % 8;
+        const int tri_col = L8_base0 + (e / 8) * 16;
+        const unsigned int tri_dst = tri_stage + 4096 + tri_row / 64 * 4096 + tri_swizzle(tri_col * 128 + tri_row % 64 * 2, 7);
         tri_u32x4 vec;
         vec.x = (unsigned int)(tri_half)b_1[e + 0] | (unsigned int)(tri_half)b_1[e + 1] << 16;
         vec.y = (unsigned int)(tri_half)b_1[e + 2] | (unsigned int)(tri_half)b_1[e + 3] << 16;
         vec.z = (unsigned int)(tri_half)b_1[e + 4] | (unsigned int)(tri_half)b_1[e + 5] << 16;
         vec.w = (unsigned int)(tri_half)b_1[e + 6] | (unsigned int)(tri_half)b_1[e + 7] << 16;
-        tri_st_shared_b128(tri_stage + 4096 + (row) / 64 * 4096 + tri_swizzle((col) * 128 + (row) % 64 * 2, 7), vec);
+        tri_st_shared_b128(tri_dst, vec);
       }
       tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
       __syncthreads();

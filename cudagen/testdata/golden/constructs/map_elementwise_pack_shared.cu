@@ -3,8 +3,10 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (float*), b_ptr (float*), u_ptr (float*), w_ptr (int*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[4, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1])) for [32] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[4, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1])) for [16] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[4, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [32] tiles: 4 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[4, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[4, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [32, 1] tiles: 4 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[4, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 16] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[4, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [32, 16] tiles: 4 elements per thread

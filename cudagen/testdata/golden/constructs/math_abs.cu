@@ -24,7 +24,8 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_abs_f32(float x) { float r; asm("abs.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) abs_kernel(float* x_ptr, int* i_ptr, signed char* b_ptr, float* ax_ptr, int* ai_ptr, signed char* ab_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) abs_kernel(
+    float* x_ptr, int* i_ptr, signed char* b_ptr, float* ax_ptr, int* ai_ptr, signed char* ab_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/math_abs.tri:19: pid = tl.program_id(0)
   int pid = tri_program_id_x();

@@ -34,7 +34,8 @@ TRI_DEV float tri_log2_f32(float x) { float r; asm("lg2.approx.f32 %0, %1;" : "=
 TRI_DEV float tri_log_f32(float x) { return TRI_LOG_F32(x); }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) exp_log_kernel(float* x_ptr, float* y_ptr, float* e_ptr, float* e2_ptr, float* lg_ptr, float* lg2_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) exp_log_kernel(
+    float* x_ptr, float* y_ptr, float* e_ptr, float* e2_ptr, float* lg_ptr, float* lg2_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/math_exp_log.tri:19: pid = tl.program_id(0)
   int pid = tri_program_id_x();

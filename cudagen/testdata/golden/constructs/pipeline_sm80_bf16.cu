@@ -3,9 +3,12 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_bf16*), b_ptr (tri_bf16*), bt_ptr (tri_bf16*), c_ptr (float*), d_ptr (float*), M (int), N (int), K (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0]) for [16, 32] tiles: 4 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 1 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 64] tiles: 8 elements per thread
@@ -17,10 +20,14 @@
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0]) for [1, 32] tiles: 2 elements per thread, replicated
 //   #L12 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
 //   #L13 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
-//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
-//   #L15 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
-//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
+//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
+//   #L15 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0]))
+//     for [16] tiles: 2 elements per thread, replicated
+//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -71,7 +78,8 @@ TRI_DEV void tri_ldsm_x2_trans(unsigned int* r, unsigned int a) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
 }
 
-extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_bf16* a_ptr, tri_bf16* b_ptr, tri_bf16* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
+extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
+    tri_bf16* a_ptr, tri_bf16* b_ptr, tri_bf16* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[24576];
   if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
@@ -110,14 +118,16 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
   // ../conformance/constructs/pipeline_sm80_bf16.tri:34: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+  // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+  //   :] < K), other=0.0)
   int t29[1];
   t29[0] = rm[0] * K;
   tri_bf16* a_ptrs[1];
   a_ptrs[0] = a_ptr + t29[0];
   bool t40[1];
   t40[0] = rm[0] < M;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
+  //   :] < N), other=0.0)
   bool t70[1];
   t70[0] = rn[0] < N;
   // ../conformance/constructs/pipeline_sm80_bf16.tri:34: for k in range(0, K, BK):
@@ -140,7 +150,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
     for (int tri_s = 0; tri_s < 3; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:,
+        //   None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -158,8 +169,14 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         for (int e = 0; e < 8; ++e) t48[e] = (t40[0] & t45[e]) != 0;
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 8; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 6144 + tri_swizzle((L5_base0) * 128 + (L5_base1 + e % 8) * 2, 7), t37[e], t48[e]);
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L5_base0;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 6144 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t37[e], t48[e]);
+        }
+        // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:,
+        //   None] < K) & (rn[None, :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -194,7 +211,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         #pragma unroll
         for (int e = 0; e < 16; ++e) tri_b_elems[e] = t73[e] ? *t62[e] : (unsigned short)0;
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 6144 + 2048 + tri_swizzle((L9_base1) / 32 * 4096 + (L9_base0 + (e / 1) * 4) * 64 + (L9_base1) % 32 * 2, 3), tri_b_elems[e]);
+        for (int e = 0; e < 16; ++e) {
+          const int tri_row = L9_base0 + (e / 1) * 4;
+          const int tri_col = L9_base1;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 6144 + 2048 + tri_swizzle(tri_col / 32 * 4096 + tri_row * 64 + tri_col % 32 * 2, 3);
+          tri_st_shared_u16(tri_dst, tri_b_elems[e]);
+        }
       }
       tri_cp_async_commit();
     }
@@ -204,7 +226,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k + 3 * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:,
+        //   None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -222,8 +245,14 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         for (int e = 0; e < 8; ++e) t48[e] = (t40[0] & t45[e]) != 0;
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 8; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 6144 + tri_swizzle((L5_base0) * 128 + (L5_base1 + e % 8) * 2, 7), t37[e], t48[e]);
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L5_base0;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t37[e], t48[e]);
+        }
+        // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:,
+        //   None] < K) & (rn[None, :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -258,7 +287,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         #pragma unroll
         for (int e = 0; e < 16; ++e) tri_b_elems[e] = t73[e] ? *t62[e] : (unsigned short)0;
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle((L9_base1) / 32 * 4096 + (L9_base0 + (e / 1) * 4) * 64 + (L9_base1) % 32 * 2, 3), tri_b_elems[e]);
+        for (int e = 0; e < 16; ++e) {
+          const int tri_row = L9_base0 + (e / 1) * 4;
+          const int tri_col = L9_base1;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle(tri_col / 32 * 4096 + tri_row * 64 + tri_col % 32 * 2, 3);
+          tri_st_shared_u16(tri_dst, tri_b_elems[e]);
+        }
       }
       tri_cp_async_commit();
       // tl.dot bf16[16,64] x bf16[64,32] on mma.sync m16n8k16: 1 x 1 mma tile(s) a warp, fragments read with ldmatrix.
@@ -334,14 +368,16 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
   // ../conformance/constructs/pipeline_sm80_bf16.tri:42: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc2[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+  // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+  //   :] < K), other=0.0)
   int t106[1];
   t106[0] = rm[0] * K;
   tri_bf16* a_ptrs_1[1];
   a_ptrs_1[0] = a_ptr + t106[0];
   bool t117[1];
   t117[0] = rm[0] < M;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+  // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
+  //   :] < K), other=0.0)
   // rn is recomputed in #L17 rather than moved.
   int t129[2];
   #pragma unroll
@@ -378,7 +414,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
     for (int tri_s = 0; tri_s < 3; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:,
+        //   None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -396,8 +433,14 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         for (int e = 0; e < 8; ++e) t125[e] = (t117[0] & t122[e]) != 0;
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 8; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 6144 + tri_swizzle((L5_base0) * 128 + (L5_base1 + e % 8) * 2, 7), t114[e], t125[e]);
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L5_base0;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 6144 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t114[e], t125[e]);
+        }
+        // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:,
+        //   None] < N) & ((k + rk)[None, :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -415,7 +458,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         for (int e = 0; e < 16; ++e) t150[e] = (t142[e / 8 % 2] & t147[e % 8]) != 0;
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 6144 + 2048 + tri_swizzle((L13_base0 + (e / 8) * 16) * 128 + (L13_base1 + e % 8) * 2, 7), t139[e], t150[e]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L13_base0 + (e / 8) * 16;
+          const int tri_col = L13_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 6144 + 2048 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t139[e], t150[e]);
+        }
       }
       tri_cp_async_commit();
     }
@@ -425,7 +473,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k_1 + 3 * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:,
+        //   None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -443,8 +492,14 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         for (int e = 0; e < 8; ++e) t125[e] = (t117[0] & t122[e]) != 0;
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 8; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 6144 + tri_swizzle((L5_base0) * 128 + (L5_base1 + e % 8) * 2, 7), t114[e], t125[e]);
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L5_base0;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t114[e], t125[e]);
+        }
+        // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:,
+        //   None] < N) & ((k + rk)[None, :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -462,7 +517,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         for (int e = 0; e < 16; ++e) t150[e] = (t142[e / 8 % 2] & t147[e % 8]) != 0;
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle((L13_base0 + (e / 8) * 16) * 128 + (L13_base1 + e % 8) * 2, 7), t139[e], t150[e]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L13_base0 + (e / 8) * 16;
+          const int tri_col = L13_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + 2048 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t139[e], t150[e]);
+        }
       }
       tri_cp_async_commit();
       // tl.dot bf16[16,64] x bf16[64,32] on mma.sync m16n8k16: 1 x 1 mma tile(s) a warp, fragments read with ldmatrix.

@@ -32,7 +32,8 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) scalar_promo_kernel(tri_half* h_ptr, signed char* b_ptr, tri_half* hs_ptr, signed char* bs_ptr, float* hd_ptr, int n) {
+extern "C" __global__ void __launch_bounds__(128) scalar_promo_kernel(
+    tri_half* h_ptr, signed char* b_ptr, tri_half* hs_ptr, signed char* bs_ptr, float* hd_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/promote_scalar.tri:19: pid = tl.program_id(0)
   int pid = tri_program_id_x();

@@ -26,7 +26,8 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
-extern "C" __global__ void __launch_bounds__(128) offs64_kernel(long long* ints_ptr, float* unif_ptr, long long* four_ptr, int n, long long base, long long seed) {
+extern "C" __global__ void __launch_bounds__(128) offs64_kernel(
+    long long* ints_ptr, float* unif_ptr, long long* four_ptr, int n, long long base, long long seed) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   // ../conformance/constructs/rand_int64_offsets.tri:20: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 128;

@@ -3,8 +3,10 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: seeds_ptr (int*), out_ptr (float*), M (int), N (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 1] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 4 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 64] tiles: 4 elements per thread

@@ -3,8 +3,10 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (float*), z_ptr (float*), rmax_ptr (float*), rmin_ptr (float*), cmax_ptr (float*), amax_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 1] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 16] tiles: 1 elements per thread
@@ -56,7 +58,8 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
-extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(float* x_ptr, float* z_ptr, float* rmax_ptr, float* rmin_ptr, float* cmax_ptr, float* amax_ptr) {
+extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(
+    float* x_ptr, float* z_ptr, float* rmax_ptr, float* rmin_ptr, float* cmax_ptr, float* amax_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;

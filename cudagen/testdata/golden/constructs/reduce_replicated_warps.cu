@@ -3,8 +3,10 @@
 // Target sm_80. Launch with 256 threads per program (num_warps=8), one program per grid point.
 // Parameters, in order: x_ptr (long long*), y_ptr (float*), s_ptr (long long*), m_ptr (float*), a_ptr (int*), N (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[8, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[8, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[8, 1], order=[1, 0]) for [8, 1] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[8, 1], order=[1, 0]) for [1, 16] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[8, 1], order=[1, 0]) for [8, 16] tiles: 1 elements per thread, replicated
@@ -156,9 +158,16 @@ extern "C" __global__ void __launch_bounds__(256) colred_kernel(long long* x_ptr
     for (int tri_m = 16; tri_m < 32; tri_m *= 2) {
       long long tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
       int tri_index_in = tri_shfl_xor(tri_index, tri_m);
-      { bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in); tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in; tri_index = tri_keep ? tri_index : tri_index_in; }
+      {
+        bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in);
+        tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in;
+        tri_index = tri_keep ? tri_index : tri_index_in;
+      }
     }
-    if (lane_id / 16 % 2 == 0) { reinterpret_cast<long long*>(tri_smem)[(L1_base) * 4 + (warp_id % 8) % 4] = tri_acc0; reinterpret_cast<int*>(tri_smem + 512)[(L1_base) * 4 + (warp_id % 8) % 4] = tri_index; }
+    if (lane_id / 16 % 2 == 0) {
+      reinterpret_cast<long long*>(tri_smem)[(L1_base) * 4 + (warp_id % 8) % 4] = tri_acc0;
+      reinterpret_cast<int*>(tri_smem + 512)[(L1_base) * 4 + (warp_id % 8) % 4] = tri_index;
+    }
   }
   __syncthreads();
   {
@@ -168,7 +177,11 @@ extern "C" __global__ void __launch_bounds__(256) colred_kernel(long long* x_ptr
     for (int tri_w = 1; tri_w < 4; ++tri_w) {
       long long tri_x0_in = reinterpret_cast<long long*>(tri_smem)[(L1_base) * 4 + tri_w];
       int tri_index_in = reinterpret_cast<int*>(tri_smem + 512)[(L1_base) * 4 + tri_w];
-      { bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in); tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in; tri_index = tri_keep ? tri_index : tri_index_in; }
+      {
+        bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in);
+        tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in;
+        tri_index = tri_keep ? tri_index : tri_index_in;
+      }
     }
     x_argmax[0] = tri_index;
   }

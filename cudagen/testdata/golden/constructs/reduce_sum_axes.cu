@@ -3,15 +3,18 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (float*), s0_ptr (float*), s1_ptr (float*), sneg_ptr (float*), sall_ptr (float*), sk_ptr (float*), k_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 1] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 16] tiles: 1 elements per thread
 //   #L5 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [128] tiles: 1 elements per thread
 //   #L6 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[32, 1], warpsPerCTA=[1, 4], order=[0, 1]) for [8, 1] tiles: 1 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 1] tiles: 1 elements per thread, replicated
-//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[32, 1], warpsPerCTA=[1, 4], order=[0, 1])) for [8] tiles: 1 elements per thread, replicated
+//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[32, 1], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [8] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -54,7 +57,8 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
-extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(float* x_ptr, float* s0_ptr, float* s1_ptr, float* sneg_ptr, float* sall_ptr, float* sk_ptr, float* k_ptr) {
+extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
+    float* x_ptr, float* s0_ptr, float* s1_ptr, float* sneg_ptr, float* sall_ptr, float* sk_ptr, float* k_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;

@@ -3,8 +3,10 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (float*), rs_ptr (float*), cs_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [256] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 4 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [256] tiles: 8 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 4 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 256] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 256] tiles: 32 elements per thread

@@ -3,9 +3,11 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (int*), ma_ptr (int*), mb_ptr (int*), fwd_ptr (int*), bwd_ptr (int*), ra_ptr (int*), rb_ptr (int*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [4] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [4] tiles: 1 elements per thread, replicated
 //   #L1 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 1] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 32] tiles: 1 elements per thread
 
@@ -24,7 +26,8 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) scan_custom_kernel(int* x_ptr, int* ma_ptr, int* mb_ptr, int* fwd_ptr, int* bwd_ptr, int* ra_ptr, int* rb_ptr) {
+extern "C" __global__ void __launch_bounds__(128) scan_custom_kernel(
+    int* x_ptr, int* ma_ptr, int* mb_ptr, int* fwd_ptr, int* bwd_ptr, int* ra_ptr, int* rb_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[1024];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;

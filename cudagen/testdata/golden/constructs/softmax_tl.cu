@@ -4,9 +4,11 @@
 // Parameters, in order: x_ptr (float*), y_ptr (float*), p_ptr (float*), q_ptr (float*)
 // Layouts:
 //   #L0 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [128] tiles: 1 elements per thread
-//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 1] tiles: 1 elements per thread, replicated
-//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
+//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 32] tiles: 2 elements per thread
 

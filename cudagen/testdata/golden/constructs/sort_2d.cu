@@ -3,9 +3,11 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (int*), h_ptr (tri_half*), u_ptr (unsigned char*), up_ptr (int*), hdown_ptr (tri_half*), uup_ptr (unsigned char*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
 //   #L1 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 1] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 4 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 64] tiles: 4 elements per thread
 
@@ -36,7 +38,8 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(int* x_ptr, tri_half* h_ptr, unsigned char* u_ptr, int* up_ptr, tri_half* hdown_ptr, unsigned char* uup_ptr) {
+extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
+    int* x_ptr, tri_half* h_ptr, unsigned char* u_ptr, int* up_ptr, tri_half* hdown_ptr, unsigned char* uup_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[2048];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
@@ -141,7 +144,8 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(int* x_ptr, tri
   __syncthreads();
   #pragma unroll
   for (int e = 0; e < 4; e += 4) {  // 8-byte vector stores
-    tri_u32x2 vec = {(unsigned int)(tri_half)t33[e + 0] | (unsigned int)(tri_half)t33[e + 1] << 16, (unsigned int)(tri_half)t33[e + 2] | (unsigned int)(tri_half)t33[e + 3] << 16};
+    tri_u32x2 vec = {(unsigned int)(tri_half)t33[e + 0] | (unsigned int)(tri_half)t33[e + 1] << 16,
+        (unsigned int)(tri_half)t33[e + 2] | (unsigned int)(tri_half)t33[e + 3] << 16};
     *reinterpret_cast<tri_u32x2*>(hdown_ptrs[e]) = vec;
   }
   // ../conformance/constructs/sort_2d.tri:26: u = tl.load(u_ptr + offs)
@@ -184,7 +188,8 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(int* x_ptr, tri
   __syncthreads();
   #pragma unroll
   for (int e = 0; e < 4; e += 4) {  // 4-byte vector stores
-    unsigned int vec = (unsigned int)(unsigned char)t40[e + 0] | (unsigned int)(unsigned char)t40[e + 1] << 8 | (unsigned int)(unsigned char)t40[e + 2] << 16 | (unsigned int)(unsigned char)t40[e + 3] << 24;
+    unsigned int vec = (unsigned int)(unsigned char)t40[e + 0] | (unsigned int)(unsigned char)t40[e + 1] << 8 | (unsigned int)(unsigned char)t40[e + 2] << 16 |
+        (unsigned int)(unsigned char)t40[e + 3] << 24;
     *reinterpret_cast<unsigned int*>(uup_ptrs[e]) = vec;
   }
 }

@@ -3,9 +3,11 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (float*), y_ptr (float*), zpad_ptr (float*), npad_ptr (float*), shifted_ptr (float*), M (int), N (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L1 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 2 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 2 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 16] tiles: 2 elements per thread
 
@@ -29,7 +31,8 @@ TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(
 TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(float* x_ptr, float* y_ptr, float* zpad_ptr, float* npad_ptr, float* shifted_ptr, int M, int N) {
+extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
+    float* x_ptr, float* y_ptr, float* zpad_ptr, float* npad_ptr, float* shifted_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L2_base = (lane_id % 8) * 2;  // index of this thread's first element in #L2 tiles
@@ -206,7 +209,8 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(float* x
   long long x_nan_shape0 = (long long)(M);
   long long x_nan_shape1 = (long long)(N);
   long long t156 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_2d.tri:46: tl.store_tensor_descriptor(npad_desc, [pid_m * BM, pid_n * BN], tl.load_tensor_descriptor(x_nan, [pid_m * BM, pid_n * BN]))
+  // ../conformance/constructs/tensor_desc_2d.tri:46: tl.store_tensor_descriptor(npad_desc, [pid_m * BM, pid_n * BN], tl.load_tensor_descriptor(x_nan,
+  //   [pid_m * BM, pid_n * BN]))
   int t166 = pid_m * 16;
   int t168 = pid_n * 16;
   int t170 = pid_m * 16;

@@ -3,9 +3,11 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (float*), idx_ptr (int*), g_ptr (float*), s_ptr (float*), X (int), Y (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L1 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 2 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 2 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 16] tiles: 2 elements per thread
 

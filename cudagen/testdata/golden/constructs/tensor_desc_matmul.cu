@@ -4,15 +4,19 @@
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), c_ptr (float*), M (int), N (int), K (int)
 // Layouts:
 //   #L0 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
-//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
-//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
 //   #L6 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
-//   #L7 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
+//   #L7 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
-//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
@@ -120,12 +124,32 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_
         long long offs_k_i64 = (long long)(offs_k);
         // a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 8192 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), a_ptr + (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) * t8 + (offs_k_i64 + (long long)(L5_base1 + e % 8)), (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) < a_desc_shape0 && (offs_k_i64 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(a_desc_shape1 - (offs_k_i64 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          const auto tri_trow = offs_am_i64 + (long long)(tri_row);
+          const auto tri_tcol = offs_k_i64 + (long long)(tri_col);
+          const auto tri_src = a_ptr + tri_trow * t8 + tri_tcol;
+          const bool tri_in = tri_trow >= 0 && tri_trow < a_desc_shape0 && tri_tcol >= 0;
+          const int tri_bytes = tri_in ? (int)tri_clamp_ll(a_desc_shape1 - tri_tcol, 0, 8) * 2 : 0;
+          tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
+        }
         // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
         long long offs_k_i64_1 = (long long)(offs_k);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), b_ptr + (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) * t14 + (offs_k_i64_1 + (long long)(L5_base1 + e % 8)), (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) < b_desc_shape0 && (offs_k_i64_1 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(b_desc_shape1 - (offs_k_i64_1 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          const auto tri_trow = offs_bn_i64 + (long long)(tri_row);
+          const auto tri_tcol = offs_k_i64_1 + (long long)(tri_col);
+          const auto tri_src = b_ptr + tri_trow * t14 + tri_tcol;
+          const bool tri_in = tri_trow >= 0 && tri_trow < b_desc_shape0 && tri_tcol >= 0;
+          const int tri_bytes = tri_in ? (int)tri_clamp_ll(b_desc_shape1 - tri_tcol, 0, 8) * 2 : 0;
+          tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
+        }
       }
       tri_cp_async_commit();
     }
@@ -141,12 +165,32 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_
         long long offs_k_i64 = (long long)(offs_k);
         // a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 8192 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), a_ptr + (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) * t8 + (offs_k_i64 + (long long)(L5_base1 + e % 8)), (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_am_i64 + (long long)(L5_base0 + (e / 8) * 32)) < a_desc_shape0 && (offs_k_i64 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(a_desc_shape1 - (offs_k_i64 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          const auto tri_trow = offs_am_i64 + (long long)(tri_row);
+          const auto tri_tcol = offs_k_i64 + (long long)(tri_col);
+          const auto tri_src = a_ptr + tri_trow * t8 + tri_tcol;
+          const bool tri_in = tri_trow >= 0 && tri_trow < a_desc_shape0 && tri_tcol >= 0;
+          const int tri_bytes = tri_in ? (int)tri_clamp_ll(a_desc_shape1 - tri_tcol, 0, 8) * 2 : 0;
+          tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
+        }
         // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
         long long offs_k_i64_1 = (long long)(offs_k);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16n(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), b_ptr + (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) * t14 + (offs_k_i64_1 + (long long)(L5_base1 + e % 8)), (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) >= 0 && (offs_bn_i64 + (long long)(L5_base0 + (e / 8) * 32)) < b_desc_shape0 && (offs_k_i64_1 + (long long)(L5_base1 + e % 8)) >= 0 ? (int)tri_clamp_ll(b_desc_shape1 - (offs_k_i64_1 + (long long)(L5_base1 + e % 8)), 0, 8) * 2 : 0);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          const auto tri_trow = offs_bn_i64 + (long long)(tri_row);
+          const auto tri_tcol = offs_k_i64_1 + (long long)(tri_col);
+          const auto tri_src = b_ptr + tri_trow * t14 + tri_tcol;
+          const bool tri_in = tri_trow >= 0 && tri_trow < b_desc_shape0 && tri_tcol >= 0;
+          const int tri_bytes = tri_in ? (int)tri_clamp_ll(b_desc_shape1 - tri_tcol, 0, 8) * 2 : 0;
+          tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
+        }
       }
       tri_cp_async_commit();
       // tl.dot fp16[64,32] x fp16[32,64] on mma.sync m16n8k16: 2 x 4 mma tile(s) a warp, fragments read with ldmatrix.

@@ -3,15 +3,23 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (float*), b_ptr (float*), outer_ptr (float*), cube_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]))) for [8] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]))) for [16] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])) for [8, 1] tiles: 1 elements per thread, replicated
-//   #L3 = Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])) for [1, 16] tiles: 1 elements per thread, replicated
-//   #L4 = Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])) for [8, 16] tiles: 1 elements per thread
-//   #L5 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [2] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])))
+//     for [8] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])))
+//     for [16] tiles: 1 elements per thread, replicated
+//   #L2 = Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]))
+//     for [8, 1] tiles: 1 elements per thread, replicated
+//   #L3 = Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]))
+//     for [1, 16] tiles: 1 elements per thread, replicated
+//   #L4 = Slice(dim=2, parent=Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]))
+//     for [8, 16] tiles: 1 elements per thread
+//   #L5 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [2] tiles: 1 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 2] tiles: 1 elements per thread, replicated
-//   #L7 = Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [1, 1, 2] tiles: 2 elements per thread, replicated
-//   #L8 = Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [8, 16, 1] tiles: 1 elements per thread, replicated
+//   #L7 = Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [1, 1, 2] tiles: 2 elements per thread, replicated
+//   #L8 = Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [8, 16, 1] tiles: 1 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[1, 1, 2], threadsPerWarp=[2, 16, 1], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [8, 16, 2] tiles: 2 elements per thread
 
 // ---- tri prelude: what this kernel uses ----

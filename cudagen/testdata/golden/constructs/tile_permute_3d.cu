@@ -3,33 +3,54 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (int*), p_ptr (int*), q_ptr (int*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [2] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [4] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [2] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [4] tiles: 1 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [2, 1] tiles: 1 elements per thread, replicated
-//   #L4 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [2, 1, 1] tiles: 1 elements per thread, replicated
+//   #L4 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [2, 1, 1] tiles: 1 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 4] tiles: 1 elements per thread, replicated
-//   #L6 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [1, 4, 1] tiles: 1 elements per thread, replicated
-//   #L7 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [2, 4, 1] tiles: 1 elements per thread, replicated
+//   #L6 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [1, 4, 1] tiles: 1 elements per thread, replicated
+//   #L7 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [2, 4, 1] tiles: 1 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 8] tiles: 1 elements per thread, replicated
-//   #L9 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [1, 1, 8] tiles: 1 elements per thread, replicated
-//   #L10 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [2, 4, 8] tiles: 1 elements per thread, replicated
-//   #L11 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [8, 2, 4] tiles: 1 elements per thread, replicated
+//   #L9 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [1, 1, 8] tiles: 1 elements per thread, replicated
+//   #L10 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 4, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [2, 4, 8] tiles: 1 elements per thread, replicated
+//   #L11 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [8, 2, 4] tiles: 1 elements per thread, replicated
 //   #L12 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [8, 1] tiles: 1 elements per thread, replicated
-//   #L13 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [8, 1, 1] tiles: 1 elements per thread, replicated
+//   #L13 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [8, 1, 1] tiles: 1 elements per thread, replicated
 //   #L14 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 2] tiles: 1 elements per thread, replicated
-//   #L15 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [1, 2, 1] tiles: 1 elements per thread, replicated
-//   #L16 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [8, 2, 1] tiles: 1 elements per thread, replicated
-//   #L17 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [1, 1, 4] tiles: 1 elements per thread, replicated
-//   #L18 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [4, 2, 8] tiles: 1 elements per thread, replicated
+//   #L15 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [1, 2, 1] tiles: 1 elements per thread, replicated
+//   #L16 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [8, 2, 1] tiles: 1 elements per thread, replicated
+//   #L17 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[4, 2, 4], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [1, 1, 4] tiles: 1 elements per thread, replicated
+//   #L18 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [4, 2, 8] tiles: 1 elements per thread, replicated
 //   #L19 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 1] tiles: 1 elements per thread, replicated
-//   #L20 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [4, 1, 1] tiles: 1 elements per thread, replicated
-//   #L21 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [1, 2, 1] tiles: 1 elements per thread, replicated
-//   #L22 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [4, 2, 1] tiles: 1 elements per thread, replicated
-//   #L23 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0]) for [1, 1, 8] tiles: 1 elements per thread, replicated
-//   #L24 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
-//   #L25 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [2] tiles: 1 elements per thread, replicated
-//   #L26 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [4] tiles: 1 elements per thread, replicated
+//   #L20 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [4, 1, 1] tiles: 1 elements per thread, replicated
+//   #L21 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [1, 2, 1] tiles: 1 elements per thread, replicated
+//   #L22 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [4, 2, 1] tiles: 1 elements per thread, replicated
+//   #L23 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[2, 2, 8], warpsPerCTA=[4, 1, 1], order=[2, 1, 0])
+//     for [1, 1, 8] tiles: 1 elements per thread, replicated
+//   #L24 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
+//   #L25 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [2] tiles: 1 elements per thread, replicated
+//   #L26 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [4] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -172,7 +193,8 @@ extern "C" __global__ void __launch_bounds__(128) permute_kernel(int* x_ptr, int
   int q[1];
   q[0] = reinterpret_cast<int*>(tri_smem)[(L18_base1) * 32 + (L18_base0) * 8 + L18_base2];
   __syncthreads();
-  // ../conformance/constructs/tile_permute_3d.tri:23: tl.store(q_ptr + j[:, None, None] * (A * C) + i[None, :, None] * C + k[None, None, :], q + j[:, None, None])
+  // ../conformance/constructs/tile_permute_3d.tri:23: tl.store(q_ptr + j[:, None, None] * (A * C) + i[None, :, None] * C + k[None, None, :], q + j[:, None,
+  //   None])
   // j is recomputed in #L26 rather than moved.
   int t50[1];
   t50[0] = L26_base;

@@ -5,17 +5,22 @@
 // Layouts:
 //   #L0 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[4], order=[0]) for [128] tiles: 1 elements per thread
 //   #L1 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [8, 16] tiles: 1 elements per thread
-//   #L2 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1])) for [8] tiles: 1 elements per thread, replicated
+//   #L2 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [8] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [8, 1] tiles: 1 elements per thread, replicated
-//   #L4 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1])) for [16] tiles: 1 elements per thread, replicated
+//   #L4 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 16] tiles: 1 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 8] tiles: 1 elements per thread
-//   #L7 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
+//   #L7 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 8] tiles: 1 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 2, 16], warpsPerCTA=[2, 2, 1], order=[2, 1, 0]) for [2, 4, 16] tiles: 1 elements per thread
-//   #L10 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [2] tiles: 1 elements per thread, replicated
+//   #L10 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [2] tiles: 1 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [2, 1] tiles: 1 elements per thread, replicated
-//   #L12 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 2, 16], warpsPerCTA=[2, 2, 1], order=[2, 1, 0]) for [2, 1, 1] tiles: 1 elements per thread, replicated
+//   #L12 = Blocked(sizePerThread=[1, 1, 1], threadsPerWarp=[1, 2, 16], warpsPerCTA=[2, 2, 1], order=[2, 1, 0])
+//     for [2, 1, 1] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)

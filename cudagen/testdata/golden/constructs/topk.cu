@@ -3,16 +3,20 @@
 // Target sm_80. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (float*), s_ptr (short*), top_ptr (float*), stop_ptr (int*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [4] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [4] tiles: 1 elements per thread, replicated
 //   #L1 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 1] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 2 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 64] tiles: 2 elements per thread
 //   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 1] tiles: 1 elements per thread, replicated
-//   #L6 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
+//   #L6 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 8] tiles: 1 elements per thread, replicated
 //   #L8 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [4, 8] tiles: 1 elements per thread, replicated
-//   #L9 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [4] tiles: 1 elements per thread, replicated
+//   #L9 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [4] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)

@@ -3,10 +3,14 @@
 // Target sm_90a. Launch with 256 threads per program (num_warps=8), one program per grid point.
 // Parameters, in order: q_ptr (tri_half*), kt_ptr (tri_half*), v_ptr (tri_half*), o_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0])) for [128] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 8], order=[0, 1])) for [64] tiles: 2 elements per thread, replicated
-//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [128] tiles: 4 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 8], order=[0, 1]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]) for [128, 1] tiles: 4 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]) for [128, 64] tiles: 32 elements per thread
@@ -20,9 +24,12 @@
 //   #L14 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]) for [128, 1] tiles: 2 elements per thread, replicated
 //   #L15 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L16 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]) for [128, 32] tiles: 16 elements per thread
-//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0])) for [64] tiles: 1 elements per thread, replicated
-//   #L18 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0])) for [128] tiles: 2 elements per thread, replicated
-//   #L19 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [64] tiles: 1 elements per thread, replicated
+//   #L18 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [128] tiles: 2 elements per thread, replicated
+//   #L19 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -171,26 +178,29 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     // a (q, K-major): 16384 bytes stored at tri_stage, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {
-      const int row = L6_base0 + (e / 8) * 32;
-      const int col = L6_base1 + e % 8;
+      const int tri_row = L6_base0 + (e / 8) * 32;
+      const int tri_col = L6_base1 + e % 8;
+      const int tri_srow = tri_row / 8 % 8 / 4 * 64 + tri_row / 64 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 64 % 2 * 8 + tri_row % 8;
+      const unsigned int tri_dst = tri_stage + 0 + tri_swizzle(tri_srow * 128 + tri_col * 2, 7);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16;
       vec.y = (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16;
       vec.z = (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16;
       vec.w = (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16;
-      tri_st_shared_b128(tri_stage + 0 + tri_swizzle(((row) / 8 % 8 / 4 * 64 + (row) / 64 / 2 * 64 + (row) / 8 % 4 * 16 + (row) / 64 % 2 * 8 + (row) % 8) * 128 + (col) * 2, 7), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     // b (k, K-major): 8192 bytes stored at tri_stage + 16384, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 16; e += 8) {
-      const int row = L9_base1 + (e / 8) * 32;
-      const int col = L9_base0 + e % 8;
+      const int tri_row = L9_base1 + (e / 8) * 32;
+      const int tri_col = L9_base0 + e % 8;
+      const unsigned int tri_dst = tri_stage + 16384 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_half)k[e + 0] | (unsigned int)(tri_half)k[e + 1] << 16;
       vec.y = (unsigned int)(tri_half)k[e + 2] | (unsigned int)(tri_half)k[e + 3] << 16;
       vec.z = (unsigned int)(tri_half)k[e + 4] | (unsigned int)(tri_half)k[e + 5] << 16;
       vec.w = (unsigned int)(tri_half)k[e + 6] | (unsigned int)(tri_half)k[e + 7] << 16;
-      tri_st_shared_b128(tri_stage + 16384 + tri_swizzle((row) * 128 + (col) * 2, 7), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     __syncthreads();
@@ -269,14 +279,15 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     // b (v, MN-major): 4096 bytes stored at tri_stage, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {
-      const int row = L13_base1 + e % 8;
-      const int col = L13_base0;
+      const int tri_row = L13_base1 + e % 8;
+      const int tri_col = L13_base0;
+      const unsigned int tri_dst = tri_stage + 0 + tri_row / 32 * 4096 + tri_swizzle(tri_col * 64 + tri_row % 32 * 2, 3);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_half)v[e + 0] | (unsigned int)(tri_half)v[e + 1] << 16;
       vec.y = (unsigned int)(tri_half)v[e + 2] | (unsigned int)(tri_half)v[e + 3] << 16;
       vec.z = (unsigned int)(tri_half)v[e + 4] | (unsigned int)(tri_half)v[e + 5] << 16;
       vec.w = (unsigned int)(tri_half)v[e + 6] | (unsigned int)(tri_half)v[e + 7] << 16;
-      tri_st_shared_b128(tri_stage + 0 + (row) / 32 * 4096 + tri_swizzle((col) * 64 + (row) % 32 * 2, 3), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     __syncthreads();
@@ -290,10 +301,26 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     #pragma unroll
     for (int r = 0; r < 16; ++r) tri_d0[r] = o_ptrs_val[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1];
     tri_wgmma_fence();
-    tri_wgmma_m64n32k16_f16_ra(tri_d0, tri_pack2(p[0], p[1]), tri_pack2(p[16], p[17]), tri_pack2(p[2], p[3]), tri_pack2(p[18], p[19]), tri_wgmma_desc(tri_stage, 4096, 512, 2), 1);
-    tri_wgmma_m64n32k16_f16_ra(tri_d0, tri_pack2(p[4], p[5]), tri_pack2(p[20], p[21]), tri_pack2(p[6], p[7]), tri_pack2(p[22], p[23]), tri_wgmma_desc(tri_stage, 4096, 512, 2) + 64, 1);
-    tri_wgmma_m64n32k16_f16_ra(tri_d0, tri_pack2(p[8], p[9]), tri_pack2(p[24], p[25]), tri_pack2(p[10], p[11]), tri_pack2(p[26], p[27]), tri_wgmma_desc(tri_stage, 4096, 512, 2) + 128, 1);
-    tri_wgmma_m64n32k16_f16_ra(tri_d0, tri_pack2(p[12], p[13]), tri_pack2(p[28], p[29]), tri_pack2(p[14], p[15]), tri_pack2(p[30], p[31]), tri_wgmma_desc(tri_stage, 4096, 512, 2) + 192, 1);
+    const unsigned int tri_ar0 = tri_pack2(p[0], p[1]);
+    const unsigned int tri_ar1 = tri_pack2(p[16], p[17]);
+    const unsigned int tri_ar2 = tri_pack2(p[2], p[3]);
+    const unsigned int tri_ar3 = tri_pack2(p[18], p[19]);
+    tri_wgmma_m64n32k16_f16_ra(tri_d0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 4096, 512, 2), 1);
+    const unsigned int tri_ar4 = tri_pack2(p[4], p[5]);
+    const unsigned int tri_ar5 = tri_pack2(p[20], p[21]);
+    const unsigned int tri_ar6 = tri_pack2(p[6], p[7]);
+    const unsigned int tri_ar7 = tri_pack2(p[22], p[23]);
+    tri_wgmma_m64n32k16_f16_ra(tri_d0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 4096, 512, 2) + 64, 1);
+    const unsigned int tri_ar8 = tri_pack2(p[8], p[9]);
+    const unsigned int tri_ar9 = tri_pack2(p[24], p[25]);
+    const unsigned int tri_ar10 = tri_pack2(p[10], p[11]);
+    const unsigned int tri_ar11 = tri_pack2(p[26], p[27]);
+    tri_wgmma_m64n32k16_f16_ra(tri_d0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 4096, 512, 2) + 128, 1);
+    const unsigned int tri_ar12 = tri_pack2(p[12], p[13]);
+    const unsigned int tri_ar13 = tri_pack2(p[28], p[29]);
+    const unsigned int tri_ar14 = tri_pack2(p[14], p[15]);
+    const unsigned int tri_ar15 = tri_pack2(p[30], p[31]);
+    tri_wgmma_m64n32k16_f16_ra(tri_d0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 4096, 512, 2) + 192, 1);
     tri_wgmma_commit();
     tri_wgmma_wait<0>();
     #pragma unroll

@@ -3,8 +3,10 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: x_ptr (tri_half*), wt_ptr (tri_half*), w_ptr (tri_half*), y_ptr (tri_half*), c_ptr (float*), d_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
@@ -13,8 +15,10 @@
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
 //   #L8 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
-//   #L10 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
-//   #L11 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L10 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
+//   #L11 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -77,7 +81,8 @@ TRI_DEV void tri_wgmma_m64n32k16_f16_kb(float* d, unsigned long long da, unsigne
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
 
-extern "C" __global__ void __launch_bounds__(128) hoist_kernel(tri_half* x_ptr, tri_half* wt_ptr, tri_half* w_ptr, tri_half* y_ptr, float* c_ptr, float* d_ptr) {
+extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
+    tri_half* x_ptr, tri_half* wt_ptr, tri_half* w_ptr, tri_half* y_ptr, float* c_ptr, float* d_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[10240];
   if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
@@ -161,26 +166,29 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(tri_half* x_ptr, 
     // a (x, K-major): 4096 bytes stored at tri_hoist0, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 16; e += 8) {
-      const int row = L4_base0 + (e / 8) * 32;
-      const int col = L4_base1 + e % 8;
+      const int tri_row = L4_base0 + (e / 8) * 32;
+      const int tri_col = L4_base1 + e % 8;
+      const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+      const unsigned int tri_dst = tri_hoist0 + 0 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_half)x[e + 0] | (unsigned int)(tri_half)x[e + 1] << 16;
       vec.y = (unsigned int)(tri_half)x[e + 2] | (unsigned int)(tri_half)x[e + 3] << 16;
       vec.z = (unsigned int)(tri_half)x[e + 4] | (unsigned int)(tri_half)x[e + 5] << 16;
       vec.w = (unsigned int)(tri_half)x[e + 6] | (unsigned int)(tri_half)x[e + 7] << 16;
-      tri_st_shared_b128(tri_hoist0 + 0 + tri_swizzle(((row) / 8 % 4 / 4 * 64 + (row) / 32 / 2 * 64 + (row) / 8 % 4 * 16 + (row) / 32 % 2 * 8 + (row) % 8) * 64 + (col) * 2, 3), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     // b (wt, K-major): 2048 bytes stored at tri_hoist0 + 4096, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {
-      const int row = L6_base0;
-      const int col = L6_base1 + e % 8;
+      const int tri_row = L6_base0;
+      const int tri_col = L6_base1 + e % 8;
+      const unsigned int tri_dst = tri_hoist0 + 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_half)wt[e + 0] | (unsigned int)(tri_half)wt[e + 1] << 16;
       vec.y = (unsigned int)(tri_half)wt[e + 2] | (unsigned int)(tri_half)wt[e + 3] << 16;
       vec.z = (unsigned int)(tri_half)wt[e + 4] | (unsigned int)(tri_half)wt[e + 5] << 16;
       vec.w = (unsigned int)(tri_half)wt[e + 6] | (unsigned int)(tri_half)wt[e + 7] << 16;
-      tri_st_shared_b128(tri_hoist0 + 4096 + tri_swizzle((row) * 64 + (col) * 2, 3), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     __syncthreads();
@@ -208,19 +216,21 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(tri_half* x_ptr, 
         // b (w, MN-major): 2048 bytes stored at tri_stage, 16-byte vectors
         #pragma unroll
         for (int e = 0; e < 8; e += 8) {
-          const int row = L6_base1 + e % 8;
-          const int col = L6_base0;
+          const int tri_row = L6_base1 + e % 8;
+          const int tri_col = L6_base0;
+          const unsigned int tri_dst = tri_stage + 0 + tri_row / 32 * 2048 + tri_swizzle(tri_col * 64 + tri_row % 32 * 2, 3);
           tri_u32x4 vec;
           vec.x = (unsigned int)(tri_half)w[e + 0] | (unsigned int)(tri_half)w[e + 1] << 16;
           vec.y = (unsigned int)(tri_half)w[e + 2] | (unsigned int)(tri_half)w[e + 3] << 16;
           vec.z = (unsigned int)(tri_half)w[e + 4] | (unsigned int)(tri_half)w[e + 5] << 16;
           vec.w = (unsigned int)(tri_half)w[e + 6] | (unsigned int)(tri_half)w[e + 7] << 16;
-          tri_st_shared_b128(tri_stage + 0 + (row) / 32 * 2048 + tri_swizzle((col) * 64 + (row) % 32 * 2, 3), vec);
+          tri_st_shared_b128(tri_dst, vec);
         }
         tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
         __syncthreads();
       }
-      // tl.dot fp16[64,32] x fp16[32,32] on wgmma m64n32k16, not pipelined (its loop runs at num_stages=1): a from shared memory, stored before the loop, b from shared memory;
+      // tl.dot fp16[64,32] x fp16[32,32] on wgmma m64n32k16, not pipelined (its loop runs at num_stages=1): a from shared memory, stored before the loop,
+      //   b from shared memory;
       // each warpgroup owns 64 rows, in 1 m64 block(s).
       float acc_1[16];
       {
@@ -261,14 +271,16 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(tri_half* x_ptr, 
         // a (y, K-major): 4096 bytes stored at tri_stage, 16-byte vectors
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
-          const int row = L4_base0 + (e / 8) * 32;
-          const int col = L4_base1 + e % 8;
+          const int tri_row = L4_base0 + (e / 8) * 32;
+          const int tri_col = L4_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage + 0 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_u32x4 vec;
           vec.x = (unsigned int)(tri_half)y[e + 0] | (unsigned int)(tri_half)y[e + 1] << 16;
           vec.y = (unsigned int)(tri_half)y[e + 2] | (unsigned int)(tri_half)y[e + 3] << 16;
           vec.z = (unsigned int)(tri_half)y[e + 4] | (unsigned int)(tri_half)y[e + 5] << 16;
           vec.w = (unsigned int)(tri_half)y[e + 6] | (unsigned int)(tri_half)y[e + 7] << 16;
-          tri_st_shared_b128(tri_stage + 0 + tri_swizzle(((row) / 8 % 4 / 4 * 64 + (row) / 32 / 2 * 64 + (row) / 8 % 4 * 16 + (row) / 32 % 2 * 8 + (row) % 8) * 64 + (col) * 2, 3), vec);
+          tri_st_shared_b128(tri_dst, vec);
         }
         tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
         __syncthreads();

@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_half*), bt_ptr (tri_half*), c_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 16 elements per thread, replicated
-//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [128] tiles: 16 elements per thread, replicated
+//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [128] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [128, 1] tiles: 16 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [128, 128] tiles: 128 elements per thread
@@ -15,8 +18,10 @@
 //   #L9 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [128, 64] tiles: 64 elements per thread
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [128, 1] tiles: 4 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 4 elements per thread, replicated
-//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [128] tiles: 4 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -149,26 +154,29 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_trans_kern
     // a (a, K-major): 32768 bytes stored at tri_stage, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 128; e += 8) {
-      const int row = L5_base0 + (e / 8) * 8;
-      const int col = L5_base1 + e % 8;
+      const int tri_row = L5_base0 + (e / 8) * 8;
+      const int tri_col = L5_base1 + e % 8;
+      const int tri_srow = tri_row / 8 % 4 / 4 * 128 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+      const unsigned int tri_dst = tri_stage + 0 + tri_col * 2 / 128 * 16384 + tri_swizzle(tri_srow * 128 + tri_col * 2 % 128, 7);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_half)a[e + 0] | (unsigned int)(tri_half)a[e + 1] << 16;
       vec.y = (unsigned int)(tri_half)a[e + 2] | (unsigned int)(tri_half)a[e + 3] << 16;
       vec.z = (unsigned int)(tri_half)a[e + 4] | (unsigned int)(tri_half)a[e + 5] << 16;
       vec.w = (unsigned int)(tri_half)a[e + 6] | (unsigned int)(tri_half)a[e + 7] << 16;
-      tri_st_shared_b128(tri_stage + 0 + (col) * 2 / 128 * 16384 + tri_swizzle(((row) / 8 % 4 / 4 * 128 + (row) / 32 / 2 * 64 + (row) / 8 % 4 * 16 + (row) / 32 % 2 * 8 + (row) % 8) * 128 + (col) * 2 % 128, 7), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     // b (bt, K-major): 16384 bytes stored at tri_stage + 32768, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 64; e += 8) {
-      const int row = L7_base0 + (e / 8) * 8;
-      const int col = L7_base1 + e % 8;
+      const int tri_row = L7_base0 + (e / 8) * 8;
+      const int tri_col = L7_base1 + e % 8;
+      const unsigned int tri_dst = tri_stage + 32768 + tri_col * 2 / 128 * 8192 + tri_swizzle(tri_row * 128 + tri_col * 2 % 128, 7);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_half)bt[e + 0] | (unsigned int)(tri_half)bt[e + 1] << 16;
       vec.y = (unsigned int)(tri_half)bt[e + 2] | (unsigned int)(tri_half)bt[e + 3] << 16;
       vec.z = (unsigned int)(tri_half)bt[e + 4] | (unsigned int)(tri_half)bt[e + 5] << 16;
       vec.w = (unsigned int)(tri_half)bt[e + 6] | (unsigned int)(tri_half)bt[e + 7] << 16;
-      tri_st_shared_b128(tri_stage + 32768 + (col) * 2 / 128 * 8192 + tri_swizzle((row) * 128 + (col) * 2 % 128, 7), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     __syncthreads();

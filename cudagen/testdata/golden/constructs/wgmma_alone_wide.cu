@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_bf16*), b_ptr (tri_bf16*), c_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [256] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [256] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 16] tiles: 8 elements per thread
@@ -15,9 +18,12 @@
 //   #L9 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 256] tiles: 64 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 256] tiles: 128 elements per thread
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 4 elements per thread, replicated
-//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [256] tiles: 64 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 4 elements per thread, replicated
+//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [256] tiles: 64 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -182,26 +188,29 @@ extern "C" __global__ void __launch_bounds__(128) wide_kernel(tri_bf16* a_ptr, t
     // a (a, K-major): 2048 bytes stored at tri_stage, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {
-      const int row = L5_base0;
-      const int col = L5_base1 + e % 8;
+      const int tri_row = L5_base0;
+      const int tri_col = L5_base1 + e % 8;
+      const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+      const unsigned int tri_dst = tri_stage + 0 + tri_swizzle(tri_srow * 32 + tri_col * 2, 1);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_bf16)a[e + 0] | (unsigned int)(tri_bf16)a[e + 1] << 16;
       vec.y = (unsigned int)(tri_bf16)a[e + 2] | (unsigned int)(tri_bf16)a[e + 3] << 16;
       vec.z = (unsigned int)(tri_bf16)a[e + 4] | (unsigned int)(tri_bf16)a[e + 5] << 16;
       vec.w = (unsigned int)(tri_bf16)a[e + 6] | (unsigned int)(tri_bf16)a[e + 7] << 16;
-      tri_st_shared_b128(tri_stage + 0 + tri_swizzle(((row) / 8 % 4 / 4 * 64 + (row) / 32 / 2 * 64 + (row) / 8 % 4 * 16 + (row) / 32 % 2 * 8 + (row) % 8) * 32 + (col) * 2, 1), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     // b (b, MN-major): 8192 bytes stored at tri_stage + 2048, 16-byte vectors
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {
-      const int row = L8_base1 + e % 8;
-      const int col = L8_base0 + (e / 8) * 4;
+      const int tri_row = L8_base1 + e % 8;
+      const int tri_col = L8_base0 + (e / 8) * 4;
+      const unsigned int tri_dst = tri_stage + 2048 + tri_row / 64 * 2048 + tri_swizzle(tri_col * 128 + tri_row % 64 * 2, 7);
       tri_u32x4 vec;
       vec.x = (unsigned int)(tri_bf16)b[e + 0] | (unsigned int)(tri_bf16)b[e + 1] << 16;
       vec.y = (unsigned int)(tri_bf16)b[e + 2] | (unsigned int)(tri_bf16)b[e + 3] << 16;
       vec.z = (unsigned int)(tri_bf16)b[e + 4] | (unsigned int)(tri_bf16)b[e + 5] << 16;
       vec.w = (unsigned int)(tri_bf16)b[e + 6] | (unsigned int)(tri_bf16)b[e + 7] << 16;
-      tri_st_shared_b128(tri_stage + 2048 + (row) / 64 * 2048 + tri_swizzle((col) * 128 + (row) % 64 * 2, 7), vec);
+      tri_st_shared_b128(tri_dst, vec);
     }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     __syncthreads();

@@ -120,7 +120,10 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     for (int e = 0; e < 16; ++e) out_fp16[e] = tri_f2h(out[e]);
     #pragma unroll
     for (int e = 0; e < 16; e += 8) {  // 16-byte vector stores
-      tri_u32x4 vec = {(unsigned int)(tri_half)out_fp16[e + 0] | (unsigned int)(tri_half)out_fp16[e + 1] << 16, (unsigned int)(tri_half)out_fp16[e + 2] | (unsigned int)(tri_half)out_fp16[e + 3] << 16, (unsigned int)(tri_half)out_fp16[e + 4] | (unsigned int)(tri_half)out_fp16[e + 5] << 16, (unsigned int)(tri_half)out_fp16[e + 6] | (unsigned int)(tri_half)out_fp16[e + 7] << 16};
+      tri_u32x4 vec = {(unsigned int)(tri_half)out_fp16[e + 0] | (unsigned int)(tri_half)out_fp16[e + 1] << 16,
+          (unsigned int)(tri_half)out_fp16[e + 2] | (unsigned int)(tri_half)out_fp16[e + 3] << 16,
+          (unsigned int)(tri_half)out_fp16[e + 4] | (unsigned int)(tri_half)out_fp16[e + 5] << 16,
+          (unsigned int)(tri_half)out_fp16[e + 6] | (unsigned int)(tri_half)out_fp16[e + 7] << 16};
       *reinterpret_cast<tri_u32x4*>(out_ptrs[e]) = vec;
     }
   } else {

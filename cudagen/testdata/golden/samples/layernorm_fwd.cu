@@ -62,7 +62,8 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
-extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(tri_half* X, tri_half* Y, tri_half* W, tri_half* B, float* Mean, float* Rstd, int stride, int N, float eps) {
+extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
+    tri_half* X, tri_half* Y, tri_half* W, tri_half* B, float* Mean, float* Rstd, int stride, int N, float eps) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
