@@ -213,7 +213,7 @@ func (e *emitter) directStore(v *ir.Value) {
 	}
 	vs := e.vectorShape(val.Type.Kind, w)
 	e.w.open("if (tri_in && tri_col >= 0 && tri_col + %d <= %s) {", w, shape1)
-	e.w.line("%s vec = %s;", vs.Type, e.vecInit(val, vs, w))
+	e.w.long(fmt.Sprintf("%s vec = %s;", vs.Type, e.vecInit(val, vs, w)))
 	e.w.line("*reinterpret_cast<%s*>(tri_p) = vec;", vs.Type)
 	e.w.indent--
 	e.w.line("} else {")

@@ -40,7 +40,8 @@ TRI_DEV tri_half tri_d2h(double f) { tri_half r; asm("cvt.rn.f16.f64 %0, %1;" : 
 TRI_DEV tri_bf16 tri_f2bf(float f) { tri_bf16 r; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
-extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(float* x_ptr, float* e_ptr, tri_half* h_ptr, tri_bf16* b_ptr, tri_half* d_ptr, tri_half* q_ptr, tri_half* eh_ptr) {
+extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
+    float* x_ptr, float* e_ptr, tri_half* h_ptr, tri_bf16* b_ptr, tri_half* d_ptr, tri_half* q_ptr, tri_half* eh_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
   int L1_base = tri_thread_id() % 16;  // index of this thread's first element in #L1 tiles
   bool L1_owner = tri_thread_id() < 16;  // #L1 is replicated: only this thread's copy is stored

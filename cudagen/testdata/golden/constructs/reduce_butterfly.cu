@@ -5,8 +5,10 @@
 // Layouts:
 //   #L0 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[2], order=[0]) for [32] tiles: 1 element per thread, each held by 2 threads
 //   #L1 = Blocked(sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[2], order=[0]) for [64] tiles: 1 elements per thread
-//   #L2 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[2, 1], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
-//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[2, 1], order=[1, 0])) for [32] tiles: 4 elements per thread, replicated
+//   #L2 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[2, 1], order=[1, 0]))
+//     for [16] tiles: 2 elements per thread, replicated
+//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[2, 1], order=[1, 0]))
+//     for [32] tiles: 4 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[2, 1], order=[1, 0]) for [16, 1] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[2, 1], order=[1, 0]) for [1, 32] tiles: 4 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[2, 1], order=[1, 0]) for [16, 32] tiles: 8 elements per thread
@@ -60,7 +62,8 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
-extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(float* x_ptr, int* s32_ptr, int* x32_ptr, long long* s64_ptr, float* rs_ptr, float* rm_ptr, int* ca_ptr) {
+extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
+    float* x_ptr, int* s32_ptr, int* x32_ptr, long long* s64_ptr, float* rs_ptr, float* rm_ptr, int* ca_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
@@ -237,15 +240,26 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(float* x_ptr, 
     for (int tri_t = 1; tri_t < 2; ++tri_t) {
       float tri_x0_in = x[tri_o % 4 + (tri_t) * 4];
       int tri_index_in = L6_base0 + ((tri_o % 4 + (tri_t) * 4) / 4) * 8;
-      { bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in); tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in; tri_index = tri_keep ? tri_index : tri_index_in; }
+      {
+        bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in);
+        tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in;
+        tri_index = tri_keep ? tri_index : tri_index_in;
+      }
     }
     #pragma unroll
     for (int tri_m = 8; tri_m < 32; tri_m *= 2) {
       float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
       int tri_index_in = tri_shfl_xor(tri_index, tri_m);
-      { bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in); tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in; tri_index = tri_keep ? tri_index : tri_index_in; }
+      {
+        bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in);
+        tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in;
+        tri_index = tri_keep ? tri_index : tri_index_in;
+      }
     }
-    if (lane_id / 8 % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L3_base + tri_o) * 2 + warp_id % 2] = tri_acc0; reinterpret_cast<int*>(tri_smem + 256)[(L3_base + tri_o) * 2 + warp_id % 2] = tri_index; }
+    if (lane_id / 8 % 4 == 0) {
+      reinterpret_cast<float*>(tri_smem)[(L3_base + tri_o) * 2 + warp_id % 2] = tri_acc0;
+      reinterpret_cast<int*>(tri_smem + 256)[(L3_base + tri_o) * 2 + warp_id % 2] = tri_index;
+    }
   }
   __syncthreads();
   #pragma unroll
@@ -256,7 +270,11 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(float* x_ptr, 
     for (int tri_w = 1; tri_w < 2; ++tri_w) {
       float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L3_base + tri_o) * 2 + tri_w];
       int tri_index_in = reinterpret_cast<int*>(tri_smem + 256)[(L3_base + tri_o) * 2 + tri_w];
-      { bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in); tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in; tri_index = tri_keep ? tri_index : tri_index_in; }
+      {
+        bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in);
+        tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in;
+        tri_index = tri_keep ? tri_index : tri_index_in;
+      }
     }
     x_argmax[tri_o] = tri_index;
   }

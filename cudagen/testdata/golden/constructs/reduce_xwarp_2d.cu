@@ -3,27 +3,41 @@
 // Target sm_80. Launch with 256 threads per program (num_warps=8), one program per grid point.
 // Parameters, in order: x_ptr (float*), y_ptr (float*), s_ptr (float*), m_ptr (float*), a_ptr (int*), t_ptr (float*)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0])) for [32] tiles: 4 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [32] tiles: 4 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]) for [1, 32] tiles: 4 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 4], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]) for [64, 32] tiles: 8 elements per thread
-//   #L5 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0])) for [4] tiles: 1 elements per thread, replicated
+//   #L5 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [4] tiles: 1 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[4, 8], warpsPerCTA=[8, 1], order=[1, 0]) for [4, 1] tiles: 1 elements per thread, replicated
-//   #L7 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]) for [4, 1, 1] tiles: 1 elements per thread, replicated
-//   #L8 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
+//   #L7 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])
+//     for [4, 1, 1] tiles: 1 elements per thread, replicated
+//   #L8 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0]) for [1, 32] tiles: 1 elements per thread, replicated
-//   #L10 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]) for [1, 32, 1] tiles: 1 elements per thread, replicated
-//   #L11 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0])) for [8] tiles: 1 elements per thread, replicated
+//   #L10 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])
+//     for [1, 32, 1] tiles: 1 elements per thread, replicated
+//   #L11 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0]))
+//     for [8] tiles: 1 elements per thread, replicated
 //   #L12 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[8, 1], order=[1, 0]) for [1, 8] tiles: 1 elements per thread, replicated
-//   #L13 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]) for [1, 1, 8] tiles: 4 elements per thread, replicated
-//   #L14 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]) for [4, 32, 1] tiles: 1 elements per thread, replicated
+//   #L13 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])
+//     for [1, 1, 8] tiles: 4 elements per thread, replicated
+//   #L14 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])
+//     for [4, 32, 1] tiles: 1 elements per thread, replicated
 //   #L15 = Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]) for [4, 32, 8] tiles: 4 elements per thread
-//   #L16 = Slice(dim=1, parent=Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]))) for [4] tiles: 1 elements per thread, replicated
-//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])) for [4, 1] tiles: 1 elements per thread, replicated
-//   #L18 = Slice(dim=0, parent=Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]))) for [8] tiles: 4 elements per thread, replicated
-//   #L19 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])) for [1, 8] tiles: 4 elements per thread, replicated
-//   #L20 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])) for [4, 8] tiles: 4 elements per thread, replicated
+//   #L16 = Slice(dim=1, parent=Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])))
+//     for [4] tiles: 1 elements per thread, replicated
+//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]))
+//     for [4, 1] tiles: 1 elements per thread, replicated
+//   #L18 = Slice(dim=0, parent=Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0])))
+//     for [8] tiles: 4 elements per thread, replicated
+//   #L19 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]))
+//     for [1, 8] tiles: 4 elements per thread, replicated
+//   #L20 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1, 4], threadsPerWarp=[1, 16, 2], warpsPerCTA=[4, 2, 1], order=[2, 1, 0]))
+//     for [4, 8] tiles: 4 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -221,15 +235,26 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
     for (int tri_t = 1; tri_t < 2; ++tri_t) {
       float tri_x0_in = x[tri_o % 4 + (tri_t) * 4];
       int tri_index_in = L4_base0 + ((tri_o % 4 + (tri_t) * 4) / 4) * 32;
-      { bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in); tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in; tri_index = tri_keep ? tri_index : tri_index_in; }
+      {
+        bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in);
+        tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in;
+        tri_index = tri_keep ? tri_index : tri_index_in;
+      }
     }
     #pragma unroll
     for (int tri_m = 8; tri_m < 32; tri_m *= 2) {
       float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
       int tri_index_in = tri_shfl_xor(tri_index, tri_m);
-      { bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in); tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in; tri_index = tri_keep ? tri_index : tri_index_in; }
+      {
+        bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in);
+        tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in;
+        tri_index = tri_keep ? tri_index : tri_index_in;
+      }
     }
-    if (lane_id / 8 % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L1_base + tri_o) * 8 + warp_id % 8] = tri_acc0; reinterpret_cast<int*>(tri_smem + 1024)[(L1_base + tri_o) * 8 + warp_id % 8] = tri_index; }
+    if (lane_id / 8 % 4 == 0) {
+      reinterpret_cast<float*>(tri_smem)[(L1_base + tri_o) * 8 + warp_id % 8] = tri_acc0;
+      reinterpret_cast<int*>(tri_smem + 1024)[(L1_base + tri_o) * 8 + warp_id % 8] = tri_index;
+    }
   }
   __syncthreads();
   #pragma unroll
@@ -240,7 +265,11 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
     for (int tri_w = 1; tri_w < 8; ++tri_w) {
       float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L1_base + tri_o) * 8 + tri_w];
       int tri_index_in = reinterpret_cast<int*>(tri_smem + 1024)[(L1_base + tri_o) * 8 + tri_w];
-      { bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in); tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in; tri_index = tri_keep ? tri_index : tri_index_in; }
+      {
+        bool tri_keep = tri_acc0 > tri_x0_in || (tri_acc0 == tri_x0_in && tri_index < tri_index_in);
+        tri_acc0 = tri_keep ? tri_acc0 : tri_x0_in;
+        tri_index = tri_keep ? tri_index : tri_index_in;
+      }
     }
     x_argmax[tri_o] = tri_index;
   }

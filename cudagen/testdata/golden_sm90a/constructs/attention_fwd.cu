@@ -3,13 +3,17 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: Q (tri_half*), K (tri_half*), V (tri_half*), O (tri_half*), sm_scale (float), N_CTX (int), H (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1])) for [32] tiles: 2 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
-//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L8 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 32] tiles: 2 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[0, 1]) for [64, 1] tiles: 8 elements per thread, replicated
@@ -20,8 +24,10 @@
 //   #L14 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
 //   #L15 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L16 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L17 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
-//   #L18 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L17 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
+//   #L18 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -142,7 +148,8 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
 }
 
 // Ask for 4 programs per SM (at most 128 registers a thread): one's softmax runs while another's wgmmas do.
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_kernel(tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float sm_scale, int N_CTX, int H) {
+extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_kernel(
+    tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float sm_scale, int N_CTX, int H) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[32768];
   if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
@@ -295,7 +302,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 0 + tri_swizzle((L10_base1 + (e / 8) * 16) * 128 + (L10_base0 + e % 8) * 2, 7), t71[e], t74[e / 8 % 2]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L10_base0 + e % 8;
+          const int tri_col = L10_base1 + (e / 8) * 16;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
+          tri_cp_async_16(tri_dst, t71[e], t74[e / 8 % 2]);
+        }
         // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t109[2];
         #pragma unroll
@@ -313,13 +325,27 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + (L14_base1 + e % 8) / 64 * 4096 + tri_swizzle((L14_base0 + (e / 8) * 16) * 128 + (L14_base1 + e % 8) % 64 * 2, 7), t115[e], t118[e / 8 % 2]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L14_base0 + (e / 8) * 16;
+          const int tri_col = L14_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_col / 64 * 4096 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t115[e], t118[e / 8 % 2]);
+        }
       }
       tri_cp_async_commit();
     }
     // q, a of the tl.dot at line 48, is the same in every iteration: stored once
     #pragma unroll
-    for (int e = 0; e < 32; e += 8) tri_st_shared_b128(tri_inv + 0 + tri_swizzle(((L5_base0 + (e / 8) * 16) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 16) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 16) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 16) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 16) % 8) * 128 + (L5_base1 + e % 8) * 2, 7), {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16, (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16, (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16});
+    for (int e = 0; e < 32; e += 8) {
+      const int tri_row = L5_base0 + (e / 8) * 16;
+      const int tri_col = L5_base1 + e % 8;
+      const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+      const unsigned int tri_dst = tri_inv + 0 + tri_swizzle(tri_srow * 128 + tri_col * 2, 7);
+      const tri_u32x4 tri_v = {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16,
+          (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16,
+          (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16};
+      tri_st_shared_b128(tri_dst, tri_v);
+    }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     // The wgmmas of tl.dot at line 61 run on into the next iteration, in these registers:
     float tri_f0[32];
@@ -335,7 +361,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       #pragma unroll
       for (int e = 0; e < 2; ++e) cols[e] = start_n + offs_n[e];
       // ../conformance/constructs/attention_fwd.tri:48: qk = tl.dot(q, k)
-      // tl.dot fp16[64,64] x fp16[64,32] on wgmma m64n32k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
+      // tl.dot fp16[64,64] x fp16[64,32] on wgmma m64n32k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
+      //   in 1 m64 block(s).
       float qk[16];
       {
         float tri_d0[16];
@@ -436,8 +463,16 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         #pragma unroll
         for (int r = 0; r < 32; ++r) tri_f0[r] = acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_pack2_f16(p[0], p[1]), tri_pack2_f16(p[8], p[9]), tri_pack2_f16(p[2], p[3]), tri_pack2_f16(p[10], p[11]), tri_wgmma_desc(tri_stage, 4096, 1024, 1) + 256, 1);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_pack2_f16(p[4], p[5]), tri_pack2_f16(p[12], p[13]), tri_pack2_f16(p[6], p[7]), tri_pack2_f16(p[14], p[15]), tri_wgmma_desc(tri_stage, 4096, 1024, 1) + 384, 1);
+        const unsigned int tri_ar0 = tri_pack2_f16(p[0], p[1]);
+        const unsigned int tri_ar1 = tri_pack2_f16(p[8], p[9]);
+        const unsigned int tri_ar2 = tri_pack2_f16(p[2], p[3]);
+        const unsigned int tri_ar3 = tri_pack2_f16(p[10], p[11]);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 4096, 1024, 1) + 256, 1);
+        const unsigned int tri_ar4 = tri_pack2_f16(p[4], p[5]);
+        const unsigned int tri_ar5 = tri_pack2_f16(p[12], p[13]);
+        const unsigned int tri_ar6 = tri_pack2_f16(p[6], p[7]);
+        const unsigned int tri_ar7 = tri_pack2_f16(p[14], p[15]);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 4096, 1024, 1) + 384, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 2.
@@ -464,7 +499,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
           // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
-          for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 0 + tri_swizzle((L10_base1 + (e / 8) * 16) * 128 + (L10_base0 + e % 8) * 2, 7), t71[e], t74[e / 8 % 2]);
+          for (int e = 0; e < 16; e += 8) {
+            const int tri_row = L10_base0 + e % 8;
+            const int tri_col = L10_base1 + (e / 8) * 16;
+            const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
+            tri_cp_async_16(tri_dst, t71[e], t74[e / 8 % 2]);
+          }
           // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           int t109[2];
           #pragma unroll
@@ -482,7 +522,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
           // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
-          for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + (L14_base1 + e % 8) / 64 * 4096 + tri_swizzle((L14_base0 + (e / 8) * 16) * 128 + (L14_base1 + e % 8) % 64 * 2, 7), t115[e], t118[e / 8 % 2]);
+          for (int e = 0; e < 16; e += 8) {
+            const int tri_row = L14_base0 + (e / 8) * 16;
+            const int tri_col = L14_base1 + e % 8;
+            const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_col / 64 * 4096 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+            tri_cp_async_16(tri_dst, t115[e], t118[e / 8 % 2]);
+          }
         }
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.

@@ -3,13 +3,17 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: Q (tri_bf16*), K (tri_bf16*), V (tri_bf16*), O (tri_bf16*), sm_scale (float), N_CTX (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [128] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
-//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 128] tiles: 64 elements per thread
 //   #L8 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[8, 1], threadsPerWarp=[16, 2], warpsPerCTA=[1, 4], order=[0, 1]) for [128, 1] tiles: 8 elements per thread, replicated
@@ -18,8 +22,10 @@
 //   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
 //   #L13 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L14 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 128] tiles: 32 elements per thread, replicated
-//   #L15 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
-//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [128] tiles: 32 elements per thread, replicated
+//   #L15 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
+//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [128] tiles: 32 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -318,7 +324,12 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 32768 + 0 + (L10_base0 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L10_base1 + (e / 8) * 8) * 128 + (L10_base0 + e % 8) * 2 % 128, 7), t75[e], t78[e / 8 % 8]);
+        for (int e = 0; e < 64; e += 8) {
+          const int tri_row = L10_base0 + e % 8;
+          const int tri_col = L10_base1 + (e / 8) * 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 32768 + 0 + tri_row * 2 / 128 * 8192 + tri_swizzle(tri_col * 128 + tri_row * 2 % 128, 7);
+          tri_cp_async_16(tri_dst, t75[e], t78[e / 8 % 8]);
+        }
         // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t119[8];
         #pragma unroll
@@ -336,13 +347,27 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 32768 + 16384 + (L5_base1 + e % 8) / 64 * 8192 + tri_swizzle((L5_base0 + (e / 8) * 8) * 128 + (L5_base1 + e % 8) % 64 * 2, 7), t125[e], t128[e / 8 % 8]);
+        for (int e = 0; e < 64; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 8;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 32768 + 16384 + tri_col / 64 * 8192 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t125[e], t128[e / 8 % 8]);
+        }
       }
       tri_cp_async_commit();
     }
     // q, a of the tl.dot at line 45, is the same in every iteration: stored once
     #pragma unroll
-    for (int e = 0; e < 64; e += 8) tri_st_shared_b128(tri_inv + 0 + (L5_base1 + e % 8) * 2 / 128 * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 8) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 8) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 8) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 8) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 8) % 8) * 128 + (L5_base1 + e % 8) * 2 % 128, 7), {(unsigned int)(tri_bf16)q[e + 0] | (unsigned int)(tri_bf16)q[e + 1] << 16, (unsigned int)(tri_bf16)q[e + 2] | (unsigned int)(tri_bf16)q[e + 3] << 16, (unsigned int)(tri_bf16)q[e + 4] | (unsigned int)(tri_bf16)q[e + 5] << 16, (unsigned int)(tri_bf16)q[e + 6] | (unsigned int)(tri_bf16)q[e + 7] << 16});
+    for (int e = 0; e < 64; e += 8) {
+      const int tri_row = L5_base0 + (e / 8) * 8;
+      const int tri_col = L5_base1 + e % 8;
+      const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+      const unsigned int tri_dst = tri_inv + 0 + tri_col * 2 / 128 * 8192 + tri_swizzle(tri_srow * 128 + tri_col * 2 % 128, 7);
+      const tri_u32x4 tri_v = {(unsigned int)(tri_bf16)q[e + 0] | (unsigned int)(tri_bf16)q[e + 1] << 16,
+          (unsigned int)(tri_bf16)q[e + 2] | (unsigned int)(tri_bf16)q[e + 3] << 16, (unsigned int)(tri_bf16)q[e + 4] | (unsigned int)(tri_bf16)q[e + 5] << 16,
+          (unsigned int)(tri_bf16)q[e + 6] | (unsigned int)(tri_bf16)q[e + 7] << 16};
+      tri_st_shared_b128(tri_dst, tri_v);
+    }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     // The wgmmas of tl.dot at line 58 run on into the next iteration, in these registers:
     float tri_f0[64];
@@ -358,7 +383,8 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols[e] = start_n + offs_n[e];
       // ../conformance/constructs/attention_fwd_causal.tri:45: qk = tl.dot(q, k)
-      // tl.dot bf16[64,128] x bf16[128,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
+      // tl.dot bf16[64,128] x bf16[128,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
+      //   in 1 m64 block(s).
       float qk[32];
       {
         float tri_d0[32];
@@ -474,10 +500,26 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         #pragma unroll
         for (int r = 0; r < 64; ++r) tri_f0[r] = acc_1[(0 + r / 2 % 2) * 32 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_pack2_bf16(p[0], p[1]), tri_pack2_bf16(p[16], p[17]), tri_pack2_bf16(p[2], p[3]), tri_pack2_bf16(p[18], p[19]), tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1024, 1);
-        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_pack2_bf16(p[4], p[5]), tri_pack2_bf16(p[20], p[21]), tri_pack2_bf16(p[6], p[7]), tri_pack2_bf16(p[22], p[23]), tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1152, 1);
-        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_pack2_bf16(p[8], p[9]), tri_pack2_bf16(p[24], p[25]), tri_pack2_bf16(p[10], p[11]), tri_pack2_bf16(p[26], p[27]), tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1280, 1);
-        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_pack2_bf16(p[12], p[13]), tri_pack2_bf16(p[28], p[29]), tri_pack2_bf16(p[14], p[15]), tri_pack2_bf16(p[30], p[31]), tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1408, 1);
+        const unsigned int tri_ar0 = tri_pack2_bf16(p[0], p[1]);
+        const unsigned int tri_ar1 = tri_pack2_bf16(p[16], p[17]);
+        const unsigned int tri_ar2 = tri_pack2_bf16(p[2], p[3]);
+        const unsigned int tri_ar3 = tri_pack2_bf16(p[18], p[19]);
+        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1024, 1);
+        const unsigned int tri_ar4 = tri_pack2_bf16(p[4], p[5]);
+        const unsigned int tri_ar5 = tri_pack2_bf16(p[20], p[21]);
+        const unsigned int tri_ar6 = tri_pack2_bf16(p[6], p[7]);
+        const unsigned int tri_ar7 = tri_pack2_bf16(p[22], p[23]);
+        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1152, 1);
+        const unsigned int tri_ar8 = tri_pack2_bf16(p[8], p[9]);
+        const unsigned int tri_ar9 = tri_pack2_bf16(p[24], p[25]);
+        const unsigned int tri_ar10 = tri_pack2_bf16(p[10], p[11]);
+        const unsigned int tri_ar11 = tri_pack2_bf16(p[26], p[27]);
+        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1280, 1);
+        const unsigned int tri_ar12 = tri_pack2_bf16(p[12], p[13]);
+        const unsigned int tri_ar13 = tri_pack2_bf16(p[28], p[29]);
+        const unsigned int tri_ar14 = tri_pack2_bf16(p[14], p[15]);
+        const unsigned int tri_ar15 = tri_pack2_bf16(p[30], p[31]);
+        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1408, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 2.
@@ -504,7 +546,12 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
           // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
-          for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 32768 + 0 + (L10_base0 + e % 8) * 2 / 128 * 8192 + tri_swizzle((L10_base1 + (e / 8) * 8) * 128 + (L10_base0 + e % 8) * 2 % 128, 7), t75[e], t78[e / 8 % 8]);
+          for (int e = 0; e < 64; e += 8) {
+            const int tri_row = L10_base0 + e % 8;
+            const int tri_col = L10_base1 + (e / 8) * 8;
+            const unsigned int tri_dst = tri_stage0 + tri_write * 32768 + 0 + tri_row * 2 / 128 * 8192 + tri_swizzle(tri_col * 128 + tri_row * 2 % 128, 7);
+            tri_cp_async_16(tri_dst, t75[e], t78[e / 8 % 8]);
+          }
           // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           int t119[8];
           #pragma unroll
@@ -522,7 +569,12 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
           // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
-          for (int e = 0; e < 64; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 32768 + 16384 + (L5_base1 + e % 8) / 64 * 8192 + tri_swizzle((L5_base0 + (e / 8) * 8) * 128 + (L5_base1 + e % 8) % 64 * 2, 7), t125[e], t128[e / 8 % 8]);
+          for (int e = 0; e < 64; e += 8) {
+            const int tri_row = L5_base0 + (e / 8) * 8;
+            const int tri_col = L5_base1 + e % 8;
+            const unsigned int tri_dst = tri_stage0 + tri_write * 32768 + 16384 + tri_col / 64 * 8192 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+            tri_cp_async_16(tri_dst, t125[e], t128[e / 8 % 8]);
+          }
         }
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.

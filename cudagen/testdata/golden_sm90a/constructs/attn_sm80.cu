@@ -3,16 +3,20 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: Q (tri_half*), K (tri_half*), V (tri_half*), O (tri_half*), M (float*), sm_scale (float), N_CTX (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L6 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
-//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L8 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L9 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -136,7 +140,8 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
 }
 
 // Ask for 3 programs per SM (at most 170 registers a thread): one's softmax runs while another's wgmmas do.
-extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kernel(tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float* M, float sm_scale, int N_CTX) {
+extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kernel(
+    tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float* M, float sm_scale, int N_CTX) {
   // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
   // more than a kernel may declare statically: the launch passes its size.
   // Dynamic shared memory: 58368 bytes
@@ -289,7 +294,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 32; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 16384 + 0 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) * 2, 7), t68[e], t71[e / 8 % 4]);
+        for (int e = 0; e < 32; e += 8) {
+          const int tri_row = L4_base0 + (e / 8) * 16;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+          tri_cp_async_16(tri_dst, t68[e], t71[e / 8 % 4]);
+        }
         // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t110[4];
         #pragma unroll
@@ -307,13 +317,27 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 32; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 16384 + 8192 + (L4_base1 + e % 8) / 64 * 8192 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) % 64 * 2, 7), t116[e], t119[e / 8 % 4]);
+        for (int e = 0; e < 32; e += 8) {
+          const int tri_row = L4_base0 + (e / 8) * 16;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 8192 + tri_col / 64 * 8192 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t116[e], t119[e / 8 % 4]);
+        }
       }
       tri_cp_async_commit();
     }
     // q, a of the tl.dot at line 51, is the same in every iteration: stored once
     #pragma unroll
-    for (int e = 0; e < 32; e += 8) tri_st_shared_b128(tri_inv + 0 + tri_swizzle(((L4_base0 + (e / 8) * 16) / 8 % 4 / 4 * 64 + (L4_base0 + (e / 8) * 16) / 32 / 2 * 64 + (L4_base0 + (e / 8) * 16) / 8 % 4 * 16 + (L4_base0 + (e / 8) * 16) / 32 % 2 * 8 + (L4_base0 + (e / 8) * 16) % 8) * 128 + (L4_base1 + e % 8) * 2, 7), {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16, (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16, (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16});
+    for (int e = 0; e < 32; e += 8) {
+      const int tri_row = L4_base0 + (e / 8) * 16;
+      const int tri_col = L4_base1 + e % 8;
+      const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+      const unsigned int tri_dst = tri_inv + 0 + tri_swizzle(tri_srow * 128 + tri_col * 2, 7);
+      const tri_u32x4 tri_v = {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16,
+          (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16,
+          (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16};
+      tri_st_shared_b128(tri_dst, tri_v);
+    }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     // The wgmmas of tl.dot at line 60 run on into the next iteration, in these registers:
     float tri_f0[32];
@@ -329,7 +353,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       #pragma unroll
       for (int e = 0; e < 4; ++e) cols[e] = start_n + offs_n[e];
       // ../conformance/constructs/attn_sm80.tri:51: qk = tl.dot(q, tl.trans(k))
-      // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
+      // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
+      //   in 1 m64 block(s).
       float qk[32];
       {
         float tri_d0[32];
@@ -470,10 +495,26 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         #pragma unroll
         for (int r = 0; r < 32; ++r) tri_f0[r] = t127[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_pack2_f16(p[0], p[1]), tri_pack2_f16(p[16], p[17]), tri_pack2_f16(p[2], p[3]), tri_pack2_f16(p[18], p[19]), tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 512, 1);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_pack2_f16(p[4], p[5]), tri_pack2_f16(p[20], p[21]), tri_pack2_f16(p[6], p[7]), tri_pack2_f16(p[22], p[23]), tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 640, 1);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_pack2_f16(p[8], p[9]), tri_pack2_f16(p[24], p[25]), tri_pack2_f16(p[10], p[11]), tri_pack2_f16(p[26], p[27]), tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 768, 1);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_pack2_f16(p[12], p[13]), tri_pack2_f16(p[28], p[29]), tri_pack2_f16(p[14], p[15]), tri_pack2_f16(p[30], p[31]), tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 896, 1);
+        const unsigned int tri_ar0 = tri_pack2_f16(p[0], p[1]);
+        const unsigned int tri_ar1 = tri_pack2_f16(p[16], p[17]);
+        const unsigned int tri_ar2 = tri_pack2_f16(p[2], p[3]);
+        const unsigned int tri_ar3 = tri_pack2_f16(p[18], p[19]);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 512, 1);
+        const unsigned int tri_ar4 = tri_pack2_f16(p[4], p[5]);
+        const unsigned int tri_ar5 = tri_pack2_f16(p[20], p[21]);
+        const unsigned int tri_ar6 = tri_pack2_f16(p[6], p[7]);
+        const unsigned int tri_ar7 = tri_pack2_f16(p[22], p[23]);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 640, 1);
+        const unsigned int tri_ar8 = tri_pack2_f16(p[8], p[9]);
+        const unsigned int tri_ar9 = tri_pack2_f16(p[24], p[25]);
+        const unsigned int tri_ar10 = tri_pack2_f16(p[10], p[11]);
+        const unsigned int tri_ar11 = tri_pack2_f16(p[26], p[27]);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 768, 1);
+        const unsigned int tri_ar12 = tri_pack2_f16(p[12], p[13]);
+        const unsigned int tri_ar13 = tri_pack2_f16(p[28], p[29]);
+        const unsigned int tri_ar14 = tri_pack2_f16(p[14], p[15]);
+        const unsigned int tri_ar15 = tri_pack2_f16(p[30], p[31]);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 896, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 2.
@@ -500,7 +541,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
           // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
-          for (int e = 0; e < 32; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 16384 + 0 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) * 2, 7), t68[e], t71[e / 8 % 4]);
+          for (int e = 0; e < 32; e += 8) {
+            const int tri_row = L4_base0 + (e / 8) * 16;
+            const int tri_col = L4_base1 + e % 8;
+            const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+            tri_cp_async_16(tri_dst, t68[e], t71[e / 8 % 4]);
+          }
           // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           int t110[4];
           #pragma unroll
@@ -518,7 +564,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
           // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
-          for (int e = 0; e < 32; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 16384 + 8192 + (L4_base1 + e % 8) / 64 * 8192 + tri_swizzle((L4_base0 + (e / 8) * 16) * 128 + (L4_base1 + e % 8) % 64 * 2, 7), t116[e], t119[e / 8 % 4]);
+          for (int e = 0; e < 32; e += 8) {
+            const int tri_row = L4_base0 + (e / 8) * 16;
+            const int tri_col = L4_base1 + e % 8;
+            const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 8192 + tri_col / 64 * 8192 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+            tri_cp_async_16(tri_dst, t116[e], t119[e / 8 % 4]);
+          }
         }
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.

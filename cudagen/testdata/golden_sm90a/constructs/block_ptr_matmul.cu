@@ -4,19 +4,25 @@
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), c_ptr (float*), M (int), N (int), K (int)
 // Layouts:
 //   #L0 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
-//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L1 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 //   #L2 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 16 elements per thread, replicated
-//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
+//   #L3 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 1 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
-//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
+//   #L6 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
-//   #L8 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L8 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 //   #L9 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
-//   #L11 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
+//   #L11 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
 //   #L12 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
-//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 //   #L14 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
@@ -196,7 +202,13 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
         for (int e = 0; e < 16; ++e) p_a_ptrs[e] = a_ptr + p_a_offs[e];
         // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_s * 8192 + tri_swizzle(((L5_base0 + (e / 1) * 4) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 1) * 4) / 32 / 2 * 64 + (L5_base0 + (e / 1) * 4) / 8 % 4 * 16 + (L5_base0 + (e / 1) * 4) / 32 % 2 * 8 + (L5_base0 + (e / 1) * 4) % 8) * 64 + (L5_base1) * 2, 3), p_a_mask[e] ? *p_a_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) {
+          const int tri_row = L5_base0 + (e / 1) * 4;
+          const int tri_col = L5_base1;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_st_shared_u16(tri_dst, p_a_mask[e] ? *p_a_ptrs[e] : (unsigned short)0);
+        }
         // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
         long long p_b_idx0[2];
         #pragma unroll
@@ -239,7 +251,12 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
         for (int e = 0; e < 16; ++e) p_b_ptrs[e] = b_ptr + p_b_offs[e];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L10_base1 + e % 8) / 64 * 4096 + (L10_base0 + (e / 8) * 16) * 128 + (L10_base1 + e % 8) % 64 * 2, 7), p_b_ptrs[e], p_b_mask[e]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L10_base0 + (e / 8) * 16;
+          const int tri_col = L10_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, p_b_ptrs[e], p_b_mask[e]);
+        }
         // ../conformance/constructs/block_ptr_matmul.tri:32: p_a = tl.advance(p_a, (0, BK))
         long long p_a_off1_1 = p_a_off1 + 32LL;
         // ../conformance/constructs/block_ptr_matmul.tri:33: p_b = tl.advance(p_b, (BK, 0))
@@ -301,7 +318,13 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
         for (int e = 0; e < 16; ++e) p_a_ptrs[e] = a_ptr + p_a_offs[e];
         // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
         #pragma unroll
-        for (int e = 0; e < 16; ++e) tri_st_shared_u16(tri_stage0 + tri_write * 8192 + tri_swizzle(((L5_base0 + (e / 1) * 4) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 1) * 4) / 32 / 2 * 64 + (L5_base0 + (e / 1) * 4) / 8 % 4 * 16 + (L5_base0 + (e / 1) * 4) / 32 % 2 * 8 + (L5_base0 + (e / 1) * 4) % 8) * 64 + (L5_base1) * 2, 3), p_a_mask[e] ? *p_a_ptrs[e] : (unsigned short)0);
+        for (int e = 0; e < 16; ++e) {
+          const int tri_row = L5_base0 + (e / 1) * 4;
+          const int tri_col = L5_base1;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_st_shared_u16(tri_dst, p_a_mask[e] ? *p_a_ptrs[e] : (unsigned short)0);
+        }
         // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
         long long p_b_idx0[2];
         #pragma unroll
@@ -344,7 +367,12 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
         for (int e = 0; e < 16; ++e) p_b_ptrs[e] = b_ptr + p_b_offs[e];
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L10_base1 + e % 8) / 64 * 4096 + (L10_base0 + (e / 8) * 16) * 128 + (L10_base1 + e % 8) % 64 * 2, 7), p_b_ptrs[e], p_b_mask[e]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L10_base0 + (e / 8) * 16;
+          const int tri_col = L10_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, p_b_ptrs[e], p_b_mask[e]);
+        }
         // ../conformance/constructs/block_ptr_matmul.tri:32: p_a = tl.advance(p_a, (0, BK))
         long long p_a_off1_1 = p_a_off1 + 32LL;
         // ../conformance/constructs/block_ptr_matmul.tri:33: p_b = tl.advance(p_b, (BK, 0))

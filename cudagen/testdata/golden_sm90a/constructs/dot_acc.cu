@@ -3,16 +3,20 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), init_ptr (float*), c_ptr (float*), d_ptr (float*), K (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [32] tiles: 4 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [32] tiles: 4 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 32] tiles: 4 elements per thread, replicated
 //   #L6 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 1 elements per thread, replicated
 //   #L7 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 32] tiles: 8 elements per thread
 //   #L8 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 8 elements per thread, replicated
-//   #L9 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
+//   #L9 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -165,7 +169,8 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     {
       // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
       // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
+      const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
       const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
       #pragma unroll
       for (int tri_k = 0; tri_k < 32; tri_k += 16) {
@@ -177,7 +182,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
           for (int tri_j = 0; tri_j < 2; ++tri_j) {
             unsigned int tri_bf[2];
             tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
-            tri_mma_f16(acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+            float& tri_c0 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+            float& tri_c1 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+            float& tri_c2 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+            float& tri_c3 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
           }
         }
       }
@@ -196,7 +205,8 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     {
       // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
       // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 8;
+      const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
       const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
       #pragma unroll
       for (int tri_k = 0; tri_k < 32; tri_k += 16) {
@@ -208,7 +218,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
           for (int tri_j = 0; tri_j < 2; ++tri_j) {
             unsigned int tri_bf[2];
             tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
-            tri_mma_f16(acc2_2[(2 * tri_i + 0) * 4 + tri_j * 2 + 0], acc2_2[(2 * tri_i + 0) * 4 + tri_j * 2 + 1], acc2_2[(2 * tri_i + 1) * 4 + tri_j * 2 + 0], acc2_2[(2 * tri_i + 1) * 4 + tri_j * 2 + 1], tri_af, tri_bf);
+            float& tri_c0 = acc2_2[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+            float& tri_c1 = acc2_2[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+            float& tri_c2 = acc2_2[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+            float& tri_c3 = acc2_2[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
           }
         }
       }

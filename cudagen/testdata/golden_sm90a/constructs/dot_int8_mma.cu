@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (signed char*), b_ptr (signed char*), init_ptr (int*), e_ptr (int*), K (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 16 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 16 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
 //   #L4 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
@@ -15,9 +18,12 @@
 //   #L9 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
 //   #L11 = Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 32] tiles: 16 elements per thread, replicated
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 1 elements per thread, replicated
-//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
-//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[16, 2], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 1 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
+//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 16], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -57,7 +63,8 @@ TRI_DEV void tri_mma_i8(int& c0, int& c1, int& c2, int& c3, const unsigned int* 
 }
 
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
-extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_kernel(signed char* a_ptr, signed char* b_ptr, int* init_ptr, int* e_ptr, int K) {
+extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_kernel(
+    signed char* a_ptr, signed char* b_ptr, int* init_ptr, int* e_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[4096];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
@@ -206,7 +213,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       {
         // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const signed char* tri_a = reinterpret_cast<const signed char*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 16;
+        const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+        const signed char* tri_a = reinterpret_cast<const signed char*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 16;
         // Lane l packs b's fragment from rows 4 * (l % 4) + 0..3 and 16 more, column l / 4.
         const signed char* tri_b = reinterpret_cast<const signed char*>(tri_smem + 2048) + (lane_id % 4) * 256 + (warp_id % 2) * 8 + lane_id / 4;
         #pragma unroll
@@ -219,7 +227,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
             for (int tri_j = 0; tri_j < 4; ++tri_j) {
               unsigned int tri_bf[2];
               tri_bf[0] = tri_pack_i8(tri_b + tri_k * 64 + tri_j * 16, 64); tri_bf[1] = tri_pack_i8(tri_b + tri_k * 64 + tri_j * 16 + 1024, 64);
-              tri_mma_i8(acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+              int& tri_c0 = acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+              int& tri_c1 = acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+              int& tri_c2 = acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+              int& tri_c3 = acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+              tri_mma_i8(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }
@@ -255,7 +267,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       {
         // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const signed char* tri_a = reinterpret_cast<const signed char*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 32 + (lane_id / 16) * 16;
+        const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+        const signed char* tri_a = reinterpret_cast<const signed char*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 16;
         // Lane l packs b's fragment from rows 4 * (l % 4) + 0..3 and 16 more, column l / 4.
         const signed char* tri_b = reinterpret_cast<const signed char*>(tri_smem + 2048) + (lane_id % 4) * 256 + (warp_id % 2) * 8 + lane_id / 4;
         #pragma unroll
@@ -268,7 +281,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
             for (int tri_j = 0; tri_j < 4; ++tri_j) {
               unsigned int tri_bf[2];
               tri_bf[0] = tri_pack_i8(tri_b + tri_k * 64 + tri_j * 16, 64); tri_bf[1] = tri_pack_i8(tri_b + tri_k * 64 + tri_j * 16 + 1024, 64);
-              tri_mma_i8(acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+              int& tri_c0 = acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+              int& tri_c1 = acc[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+              int& tri_c2 = acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+              int& tri_c3 = acc[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+              tri_mma_i8(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }

@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (float*), b_ptr (float*), c_ptr (float*), c3_ptr (float*), K (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 8 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 16] tiles: 8 elements per thread
@@ -15,9 +18,12 @@
 //   #L9 = Blocked(sizePerThread=[1, 1], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 16] tiles: 1 elements per thread, replicated
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [64, 1] tiles: 4 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [1, 64] tiles: 8 elements per thread, replicated
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
-//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 4 elements per thread, replicated
-//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 4], threadsPerWarp=[2, 16], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 2 elements per thread, replicated
+//   #L13 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [64] tiles: 4 elements per thread, replicated
+//   #L14 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -167,7 +173,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       {
         // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const float* tri_a = reinterpret_cast<const float*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 16 + (lane_id / 16) * 4;
+        const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+        const float* tri_a = reinterpret_cast<const float*>(tri_smem) + tri_lrow * 16 + (lane_id / 16) * 4;
         // Lane l reads b's fragment at rows l % 4 and l % 4 + 4, column l / 4.
         const float* tri_b = reinterpret_cast<const float*>(tri_smem + 4096) + (lane_id % 4) * 64 + (warp_id % 2) * 8 + lane_id / 4;
         #pragma unroll
@@ -180,7 +187,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
             for (int tri_j = 0; tri_j < 4; ++tri_j) {
               unsigned int tri_bf[2];
               tri_bf[0] = tri_bits_f32(*(tri_b + tri_k * 64 + tri_j * 16)); tri_bf[1] = tri_bits_f32(*(tri_b + tri_k * 64 + tri_j * 16 + 256));
-              tri_mma_tf32(acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+              float& tri_c1 = acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+              float& tri_c2 = acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+              float& tri_c3 = acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+              tri_mma_tf32(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }
@@ -198,7 +209,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       {
         // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const float* tri_a = reinterpret_cast<const float*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 16 + (lane_id / 16) * 4;
+        const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+        const float* tri_a = reinterpret_cast<const float*>(tri_smem) + tri_lrow * 16 + (lane_id / 16) * 4;
         // Lane l reads b's fragment at rows l % 4 and l % 4 + 4, column l / 4.
         const float* tri_b = reinterpret_cast<const float*>(tri_smem + 4096) + (lane_id % 4) * 64 + (warp_id % 2) * 8 + lane_id / 4;
         #pragma unroll
@@ -211,7 +223,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
             for (int tri_j = 0; tri_j < 4; ++tri_j) {
               unsigned int tri_bf[2];
               tri_bf[0] = tri_bits_f32(*(tri_b + tri_k * 64 + tri_j * 16)); tri_bf[1] = tri_bits_f32(*(tri_b + tri_k * 64 + tri_j * 16 + 256));
-              tri_mma_tf32x3(acc3_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc3_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc3_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc3_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = acc3_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+              float& tri_c1 = acc3_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+              float& tri_c2 = acc3_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+              float& tri_c3 = acc3_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+              tri_mma_tf32x3(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }
@@ -255,7 +271,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       {
         // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const float* tri_a = reinterpret_cast<const float*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 16 + (lane_id / 16) * 4;
+        const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+        const float* tri_a = reinterpret_cast<const float*>(tri_smem) + tri_lrow * 16 + (lane_id / 16) * 4;
         // Lane l reads b's fragment at rows l % 4 and l % 4 + 4, column l / 4.
         const float* tri_b = reinterpret_cast<const float*>(tri_smem + 4096) + (lane_id % 4) * 64 + (warp_id % 2) * 8 + lane_id / 4;
         #pragma unroll
@@ -268,7 +285,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
             for (int tri_j = 0; tri_j < 4; ++tri_j) {
               unsigned int tri_bf[2];
               tri_bf[0] = tri_bits_f32(*(tri_b + tri_k * 64 + tri_j * 16)); tri_bf[1] = tri_bits_f32(*(tri_b + tri_k * 64 + tri_j * 16 + 256));
-              tri_mma_tf32(acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+              float& tri_c1 = acc_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+              float& tri_c2 = acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+              float& tri_c3 = acc_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+              tri_mma_tf32(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }
@@ -286,7 +307,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       {
         // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const float* tri_a = reinterpret_cast<const float*>(tri_smem) + ((warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16) * 16 + (lane_id / 16) * 4;
+        const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
+        const float* tri_a = reinterpret_cast<const float*>(tri_smem) + tri_lrow * 16 + (lane_id / 16) * 4;
         // Lane l reads b's fragment at rows l % 4 and l % 4 + 4, column l / 4.
         const float* tri_b = reinterpret_cast<const float*>(tri_smem + 4096) + (lane_id % 4) * 64 + (warp_id % 2) * 8 + lane_id / 4;
         #pragma unroll
@@ -299,7 +321,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
             for (int tri_j = 0; tri_j < 4; ++tri_j) {
               unsigned int tri_bf[2];
               tri_bf[0] = tri_bits_f32(*(tri_b + tri_k * 64 + tri_j * 16)); tri_bf[1] = tri_bits_f32(*(tri_b + tri_k * 64 + tri_j * 16 + 256));
-              tri_mma_tf32x3(acc3_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0], acc3_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1], acc3_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0], acc3_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = acc3_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 0];
+              float& tri_c1 = acc3_1[(2 * tri_i + 0) * 8 + tri_j * 2 + 1];
+              float& tri_c2 = acc3_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 0];
+              float& tri_c3 = acc3_1[(2 * tri_i + 1) * 8 + tri_j * 2 + 1];
+              tri_mma_tf32x3(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }

@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), bt_ptr (tri_half*), c_ptr (float*), d_ptr (float*), M (int), N (int), K (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 2 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 2 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 64] tiles: 32 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 32] tiles: 16 elements per thread
@@ -15,8 +18,10 @@
 //   #L9 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
 //   #L10 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [64, 1] tiles: 2 elements per thread, replicated
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]) for [1, 64] tiles: 16 elements per thread, replicated
-//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
+//   #L12 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L13 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -84,7 +89,8 @@ TRI_DEV void tri_wgmma_m64n64k16_f16_kb(float* d, unsigned long long da, unsigne
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
 
-extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
+extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
+    tri_half* a_ptr, tri_half* b_ptr, tri_half* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[32768];
   if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
@@ -123,7 +129,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
   // ../conformance/constructs/pipeline_sm80.tri:35: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+  // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K),
+  //   other=0.0)
   int t29[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t29[e] = rm[e] * K;
@@ -133,7 +140,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
   bool t40[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t40[e] = rm[e] < M;
-  // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N),
+  //   other=0.0)
   bool t70[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t70[e] = rn[e] < N;
@@ -151,7 +159,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+        //   :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -169,8 +178,15 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
         for (int e = 0; e < 16; ++e) t48[e] = (t40[e / 8 % 2] & t45[e % 8]) != 0;
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t37[e], t48[e]);
-        // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t37[e], t48[e]);
+        }
+        // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
+        //   :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -202,7 +218,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
         for (int e = 0; e < 16; ++e) t73[e] = (t67[e / 8 % 2] & t70[e % 8]) != 0;
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L9_base1 + e % 8) / 64 * 4096 + (L9_base0 + (e / 8) * 16) * 128 + (L9_base1 + e % 8) % 64 * 2, 7), t62[e], t73[e]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L9_base0 + (e / 8) * 16;
+          const int tri_col = L9_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t62[e], t73[e]);
+        }
       }
       tri_cp_async_commit();
     }
@@ -219,7 +240,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+        //   :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -237,8 +259,15 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
         for (int e = 0; e < 16; ++e) t48[e] = (t40[e / 8 % 2] & t45[e % 8]) != 0;
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t37[e], t48[e]);
-        // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t37[e], t48[e]);
+        }
+        // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
+        //   :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -270,7 +299,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
         for (int e = 0; e < 16; ++e) t73[e] = (t67[e / 8 % 2] & t70[e % 8]) != 0;
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L9_base1 + e % 8) / 64 * 4096 + (L9_base0 + (e / 8) * 16) * 128 + (L9_base1 + e % 8) % 64 * 2, 7), t62[e], t73[e]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L9_base0 + (e / 8) * 16;
+          const int tri_col = L9_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t62[e], t73[e]);
+        }
       }
       tri_cp_async_commit();
       tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier
@@ -332,14 +366,16 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
     // ../conformance/constructs/pipeline_sm80.tri:43: for k in range(0, K, BK):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc2[e] = 0.0f;
-    // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+    // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+    //   :] < K), other=0.0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t106[e] = rm[e] * K;
     #pragma unroll
     for (int e = 0; e < 2; ++e) a_ptrs_1[e] = a_ptr + t106[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t117[e] = rm[e] < M;
-    // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+    // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
+    //   :] < K), other=0.0)
     // rn is recomputed in #L0 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t129[e] = (t16) + (L0_base + e * 32);
@@ -360,14 +396,16 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
     // ../conformance/constructs/pipeline_sm80.tri:43: for k in range(0, K, BK):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc2[e] = 0.0f;
-    // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+    // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+    //   :] < K), other=0.0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t106[e] = rm[e] * K;
     #pragma unroll
     for (int e = 0; e < 2; ++e) a_ptrs_1[e] = a_ptr + t106[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t117[e] = rm[e] < M;
-    // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+    // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
+    //   :] < K), other=0.0)
     // rn is recomputed in #L0 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t129[e] = (t16) + (L0_base + e * 32);
@@ -395,7 +433,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+        //   :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -413,8 +452,15 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
         for (int e = 0; e < 16; ++e) t125[e] = (t117[e / 8 % 2] & t122[e % 8]) != 0;
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t114[e], t125[e]);
-        // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t114[e], t125[e]);
+        }
+        // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
+        //   :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -432,7 +478,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
         for (int e = 0; e < 16; ++e) t150[e] = (t142[e / 8 % 2] & t147[e % 8]) != 0;
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), t139[e], t150[e]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t139[e], t150[e]);
+        }
       }
       tri_cp_async_commit();
     }
@@ -449,7 +500,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
       tri_wgmma_commit();
       int tri_ahead = k_1 + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+        //   :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -467,8 +519,15 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
         for (int e = 0; e < 16; ++e) t125[e] = (t117[e / 8 % 2] & t122[e % 8]) != 0;
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + tri_swizzle(((L5_base0 + (e / 8) * 32) / 8 % 4 / 4 * 64 + (L5_base0 + (e / 8) * 32) / 32 / 2 * 64 + (L5_base0 + (e / 8) * 32) / 8 % 4 * 16 + (L5_base0 + (e / 8) * 32) / 32 % 2 * 8 + (L5_base0 + (e / 8) * 32) % 8) * 64 + (L5_base1 + e % 8) * 2, 3), t114[e], t125[e]);
-        // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const int tri_srow = tri_row / 8 % 4 / 4 * 64 + tri_row / 32 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 32 % 2 * 8 + tri_row % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t114[e], t125[e]);
+        }
+        // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
+        //   :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -486,7 +545,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(tri_half*
         for (int e = 0; e < 16; ++e) t150[e] = (t142[e / 8 % 2] & t147[e % 8]) != 0;
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
-        for (int e = 0; e < 16; e += 8) tri_cp_async_16(tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle((L5_base0 + (e / 8) * 32) * 64 + (L5_base1 + e % 8) * 2, 3), t139[e], t150[e]);
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L5_base0 + (e / 8) * 32;
+          const int tri_col = L5_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t139[e], t150[e]);
+        }
       }
       tri_cp_async_commit();
       tri_wgmma_wait<1>();  // the previous iteration's wgmma is done: its stage may be refilled after the next barrier

@@ -3,9 +3,12 @@
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
 // Parameters, in order: a_ptr (tri_bf16*), b_ptr (tri_bf16*), bt_ptr (tri_bf16*), c_ptr (float*), d_ptr (float*), M (int), N (int), K (int)
 // Layouts:
-//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [16] tiles: 1 elements per thread, replicated
-//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 1 elements per thread, replicated
-//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 8 elements per thread, replicated
+//   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [16] tiles: 1 elements per thread, replicated
+//   #L1 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 1 elements per thread, replicated
+//   #L2 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 8 elements per thread, replicated
 //   #L3 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0]) for [16, 32] tiles: 4 elements per thread
 //   #L4 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 1] tiles: 1 elements per thread, replicated
 //   #L5 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [16, 64] tiles: 8 elements per thread
@@ -17,10 +20,14 @@
 //   #L11 = Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0]) for [1, 32] tiles: 2 elements per thread, replicated
 //   #L12 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 1] tiles: 2 elements per thread, replicated
 //   #L13 = Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]) for [32, 64] tiles: 16 elements per thread
-//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0])) for [64] tiles: 16 elements per thread, replicated
-//   #L15 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0])) for [16] tiles: 2 elements per thread, replicated
-//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
-//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0])) for [32] tiles: 2 elements per thread, replicated
+//   #L14 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 1], threadsPerWarp=[1, 32], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [64] tiles: 16 elements per thread, replicated
+//   #L15 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0]))
+//     for [16] tiles: 2 elements per thread, replicated
+//   #L16 = Slice(dim=0, parent=Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[1, 4], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
+//   #L17 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[4, 8], warpsPerCTA=[4, 1], order=[1, 0]))
+//     for [32] tiles: 2 elements per thread, replicated
 
 // ---- tri prelude: what this kernel uses ----
 #if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
@@ -62,7 +69,8 @@ TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsi
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_bf16* a_ptr, tri_bf16* b_ptr, tri_bf16* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
+extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
+    tri_bf16* a_ptr, tri_bf16* b_ptr, tri_bf16* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[6144];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
@@ -100,19 +108,22 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
   // ../conformance/constructs/pipeline_sm80_bf16.tri:34: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+  // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+  //   :] < K), other=0.0)
   int t29[1];
   t29[0] = rm[0] * K;
   tri_bf16* a_ptrs[1];
   a_ptrs[0] = a_ptr + t29[0];
   bool t40[1];
   t40[0] = rm[0] < M;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+  // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
+  //   :] < N), other=0.0)
   bool t70[1];
   t70[0] = rn[0] < N;
   // ../conformance/constructs/pipeline_sm80_bf16.tri:34: for k in range(0, K, BK):
   for (int k = 0; k < K; k += 64) {
-    // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+    // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+    //   :] < K), other=0.0)
     int t33[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t33[e] = k + rk[e];
@@ -142,7 +153,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
     tri_bf16 b[16];
     if (t10 + 15 < M && k + 63 < K && t16 + 31 < N) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+      // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+      //   :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
         tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t37[e]);
@@ -151,7 +163,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         a[e + 5] = (tri_bf16)(vec.z >> 16); a[e + 6] = (tri_bf16)vec.w;
         a[e + 7] = (tri_bf16)(vec.w >> 16);
       }
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+      // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
+      //   :] < N), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) t53[e] = k + rk[e];
       // t53 is recomputed in #L14 rather than moved.
@@ -182,7 +195,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
       {
         // This warp's rows of the mma tiles start at (0) * 8, its columns at (warp_id % 4) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + ((0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8) * 64 + (lane_id / 16) * 8;
+        const int tri_lrow = (0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8;
+        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + tri_lrow * 64 + (lane_id / 16) * 8;
         const tri_bf16* tri_b = reinterpret_cast<const tri_bf16*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 4) * 8;
         #pragma unroll
         for (int tri_k = 0; tri_k < 64; tri_k += 16) {
@@ -194,7 +208,11 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
             for (int tri_j = 0; tri_j < 1; ++tri_j) {
               unsigned int tri_bf[2];
               tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 32);
-              tri_mma_bf16(acc[(2 * tri_i + 0) * 2 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 2 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 2 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 2 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = acc[(2 * tri_i + 0) * 2 + tri_j * 2 + 0];
+              float& tri_c1 = acc[(2 * tri_i + 0) * 2 + tri_j * 2 + 1];
+              float& tri_c2 = acc[(2 * tri_i + 1) * 2 + tri_j * 2 + 0];
+              float& tri_c3 = acc[(2 * tri_i + 1) * 2 + tri_j * 2 + 1];
+              tri_mma_bf16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }
@@ -202,10 +220,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
       __syncthreads();
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+      // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+      //   :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) a[e] = t48[e] ? *t37[e] : ((tri_bf16)0x0000);
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+      // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
+      //   :] < N), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) t53[e] = k + rk[e];
       // t53 is recomputed in #L14 rather than moved.
@@ -240,7 +260,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
       {
         // This warp's rows of the mma tiles start at (0) * 8, its columns at (warp_id % 4) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + ((0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8) * 64 + (lane_id / 16) * 8;
+        const int tri_lrow = (0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8;
+        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + tri_lrow * 64 + (lane_id / 16) * 8;
         const tri_bf16* tri_b = reinterpret_cast<const tri_bf16*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 4) * 8;
         #pragma unroll
         for (int tri_k = 0; tri_k < 64; tri_k += 16) {
@@ -252,7 +273,11 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
             for (int tri_j = 0; tri_j < 1; ++tri_j) {
               unsigned int tri_bf[2];
               tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 32);
-              tri_mma_bf16(acc[(2 * tri_i + 0) * 2 + tri_j * 2 + 0], acc[(2 * tri_i + 0) * 2 + tri_j * 2 + 1], acc[(2 * tri_i + 1) * 2 + tri_j * 2 + 0], acc[(2 * tri_i + 1) * 2 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = acc[(2 * tri_i + 0) * 2 + tri_j * 2 + 0];
+              float& tri_c1 = acc[(2 * tri_i + 0) * 2 + tri_j * 2 + 1];
+              float& tri_c2 = acc[(2 * tri_i + 1) * 2 + tri_j * 2 + 0];
+              float& tri_c3 = acc[(2 * tri_i + 1) * 2 + tri_j * 2 + 1];
+              tri_mma_bf16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }
@@ -302,14 +327,16 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
   // ../conformance/constructs/pipeline_sm80_bf16.tri:42: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc2[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+  // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+  //   :] < K), other=0.0)
   int t106[1];
   t106[0] = rm[0] * K;
   tri_bf16* a_ptrs_1[1];
   a_ptrs_1[0] = a_ptr + t106[0];
   bool t117[1];
   t117[0] = rm[0] < M;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+  // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
+  //   :] < K), other=0.0)
   // rn is recomputed in #L17 rather than moved.
   int t129[2];
   #pragma unroll
@@ -329,7 +356,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
   for (int e = 0; e < 2; ++e) t142[e] = t140[e] < N;
   // ../conformance/constructs/pipeline_sm80_bf16.tri:42: for k in range(0, K, BK):
   for (int k_1 = 0; k_1 < K; k_1 += 64) {
-    // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+    // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+    //   :] < K), other=0.0)
     int t110[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t110[e] = k_1 + rk[e];
@@ -356,7 +384,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
     tri_bf16 t154[16];
     if (t10 + 15 < M && k_1 + 63 < K && t16 + 31 < N) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+      // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+      //   :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
         tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t114[e]);
@@ -365,7 +394,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
         a_1[e + 4] = (tri_bf16)vec.z; a_1[e + 5] = (tri_bf16)(vec.z >> 16);
         a_1[e + 6] = (tri_bf16)vec.w; a_1[e + 7] = (tri_bf16)(vec.w >> 16);
       }
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+      // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:,
+      //   None] < N) & ((k + rk)[None, :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) t135[e] = k_1 + rk[e];
       #pragma unroll
@@ -399,7 +429,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
       {
         // This warp's rows of the mma tiles start at (0) * 8, its columns at (warp_id % 4) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + ((0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8) * 64 + (lane_id / 16) * 8;
+        const int tri_lrow = (0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8;
+        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + tri_lrow * 64 + (lane_id / 16) * 8;
         const tri_bf16* tri_b = reinterpret_cast<const tri_bf16*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 4) * 8;
         #pragma unroll
         for (int tri_k = 0; tri_k < 64; tri_k += 16) {
@@ -411,7 +442,11 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
             for (int tri_j = 0; tri_j < 1; ++tri_j) {
               unsigned int tri_bf[2];
               tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 32);
-              tri_mma_bf16(acc2[(2 * tri_i + 0) * 2 + tri_j * 2 + 0], acc2[(2 * tri_i + 0) * 2 + tri_j * 2 + 1], acc2[(2 * tri_i + 1) * 2 + tri_j * 2 + 0], acc2[(2 * tri_i + 1) * 2 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = acc2[(2 * tri_i + 0) * 2 + tri_j * 2 + 0];
+              float& tri_c1 = acc2[(2 * tri_i + 0) * 2 + tri_j * 2 + 1];
+              float& tri_c2 = acc2[(2 * tri_i + 1) * 2 + tri_j * 2 + 0];
+              float& tri_c3 = acc2[(2 * tri_i + 1) * 2 + tri_j * 2 + 1];
+              tri_mma_bf16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }
@@ -419,10 +454,12 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
       __syncthreads();
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+      // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
+      //   :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) a_1[e] = t125[e] ? *t114[e] : ((tri_bf16)0x0000);
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
+      // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:,
+      //   None] < N) & ((k + rk)[None, :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) t135[e] = k_1 + rk[e];
       #pragma unroll
@@ -454,7 +491,8 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
       {
         // This warp's rows of the mma tiles start at (0) * 8, its columns at (warp_id % 4) * 8;
         // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + ((0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8) * 64 + (lane_id / 16) * 8;
+        const int tri_lrow = (0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8;
+        const tri_bf16* tri_a = reinterpret_cast<const tri_bf16*>(tri_smem) + tri_lrow * 64 + (lane_id / 16) * 8;
         const tri_bf16* tri_b = reinterpret_cast<const tri_bf16*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 4) * 8;
         #pragma unroll
         for (int tri_k = 0; tri_k < 64; tri_k += 16) {
@@ -466,7 +504,11 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(tri_
             for (int tri_j = 0; tri_j < 1; ++tri_j) {
               unsigned int tri_bf[2];
               tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 32);
-              tri_mma_bf16(acc2[(2 * tri_i + 0) * 2 + tri_j * 2 + 0], acc2[(2 * tri_i + 0) * 2 + tri_j * 2 + 1], acc2[(2 * tri_i + 1) * 2 + tri_j * 2 + 0], acc2[(2 * tri_i + 1) * 2 + tri_j * 2 + 1], tri_af, tri_bf);
+              float& tri_c0 = acc2[(2 * tri_i + 0) * 2 + tri_j * 2 + 0];
+              float& tri_c1 = acc2[(2 * tri_i + 0) * 2 + tri_j * 2 + 1];
+              float& tri_c2 = acc2[(2 * tri_i + 1) * 2 + tri_j * 2 + 0];
+              float& tri_c3 = acc2[(2 * tri_i + 1) * 2 + tri_j * 2 + 1];
+              tri_mma_bf16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
             }
           }
         }
