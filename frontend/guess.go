@@ -108,9 +108,11 @@ func (g *guesses) rebound(m *module, before map[string]*Binding) {
 }
 
 // mark makes the final bindings of the uncertain names say so: a value's
-// comes from the host code run in order, or is the error; a def or an
-// import keeps the arm the lookup chose (an if around imports usually
-// picks between implementations that exist, which resolves checks).
+// comes from the host code run in order, or is the error; a def, an
+// import, or an assignment of a dotted name that stands for a function or
+// module (triton_tanh = libdevice.tanh) keeps the arm the lookup chose (an
+// if around those usually picks between implementations that exist, which
+// resolves checks).
 func (g *guesses) mark(m *module) {
 	names := make([]string, 0, len(g.uncertain))
 	for n := range g.uncertain {
@@ -119,7 +121,7 @@ func (g *guesses) mark(m *module) {
 	sort.Strings(names)
 	for _, n := range names {
 		b := m.env[n]
-		if b == nil || b.Global == nil || b.Global.Stale != "" {
+		if b == nil || b.Global == nil || b.Global.Stale != "" || m.namesObject(b.Global) {
 			continue
 		}
 		cond := g.uncertain[n]
@@ -131,4 +133,25 @@ func (g *guesses) mark(m *module) {
 		nb.Global = &gl
 		m.env[n] = &nb
 	}
+}
+
+// namesObject reports whether g's value is a dotted name that stands for a
+// function, a module or a path outside the project (libdevice.tanh,
+// tl.math): the binding is an alias, chosen as an import is, not a number
+// whose arm Python's run decides. A dotted name that reaches a value of
+// the project (other.BLOCK) or host code is not one.
+func (m *module) namesObject(g *Global) bool {
+	p := dottedName(g.Value)
+	if p == "" {
+		return false
+	}
+	s, d := m.dotted(p)
+	if d != nil {
+		return false
+	}
+	switch s.Kind {
+	case SymFunc, SymModule, SymPath:
+		return true
+	}
+	return false
 }
