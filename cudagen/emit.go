@@ -378,6 +378,8 @@ func (e *emitter) kernel() {
 		params = append(params, "unsigned char* __restrict__ tri_scratch")
 	}
 	e.w.line("")
+	// The file is named here once; each statement's comment gives its line.
+	e.w.comment("Source %s: each statement's comment quotes its line (N: text), or names another file's (file:N:).", e.k.File)
 	if b := e.minBlocks(); b > 1 {
 		// The same as __launch_bounds__(threads, blocks), which the clang
 		// prelude's one-argument macro cannot take.
@@ -516,7 +518,9 @@ func (e *emitter) storesTo(l *dist) bool {
 	return found
 }
 
-// source writes the comment quoting pos's source line, once per line.
+// source writes the comment quoting pos's source line, once per line:
+// "N: text" for a line of the kernel's file, which the kernel's head
+// names, and "file:N:" for a line of another (an imported @jit function).
 func (e *emitter) source(pos ir.Pos) {
 	if !pos.IsValid() || pos.Line == e.lastLine || e.inRegion {
 		return
@@ -527,11 +531,15 @@ func (e *emitter) source(pos ir.Pos) {
 		file = e.k.File
 	}
 	e.w.at = ir.Pos{File: file, Line: pos.Line, Col: pos.Col}
-	text := ""
-	if file == e.k.File && pos.Line <= len(e.lines) {
-		text = strings.TrimSpace(e.lines[pos.Line-1])
+	if file != e.k.File {
+		e.w.comment("%s:%d:", file, pos.Line)
+	} else {
+		text := ""
+		if pos.Line <= len(e.lines) {
+			text = strings.TrimSpace(e.lines[pos.Line-1])
+		}
+		e.w.comment("%d: %s", pos.Line, text)
 	}
-	e.w.comment("%s:%d: %s", file, pos.Line, text)
 	if e.opt.LineInfo {
 		e.w.raw(fmt.Sprintf("#line %d %s", pos.Line, cString(file)))
 	}

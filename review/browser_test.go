@@ -84,9 +84,9 @@ func newTab(t *testing.T, limit time.Duration) (context.Context, func() []string
 }
 
 // reComment is the comment cudagen writes above a statement's code,
-// quoting its source line: an oracle for the line map that does not read
-// Result.Lines.
-var reComment = regexp.MustCompile(`^\s*// [^:]+:(\d+): `)
+// quoting its line of the kernel's file ("// N: text"): an oracle for the
+// line map that does not read Result.Lines.
+var reComment = regexp.MustCompile(`^\s*// (\d+): `)
 
 // pageCase is a page to load and the source lines whose links it checks.
 type pageCase struct {

@@ -17,7 +17,7 @@ import (
 )
 
 // TestLineMap checks the links of add.tri's page against the CUDA's own
-// statement comments (// samples/add.tri:N: source text): every comment
+// statement comments (// N: source text): every comment
 // line and the code under it link to N, N links back to each, each line
 // with code counts its CUDA lines, and the JSON the script reads says the
 // same as the panes.

@@ -22,17 +22,18 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/arange.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) arange_kernel(int* a_ptr, int* b_ptr) {
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = tri_thread_id() % 32;  // index of this thread's first element in #L1 tiles
   bool L1_owner = tri_thread_id() < 32;  // #L1 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/arange.tri:13: pid = tl.program_id(0)
+  // 13: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/arange.tri:14: offs = tl.arange(0, BLOCK)
+  // 14: offs = tl.arange(0, BLOCK)
   int offs[1];
   offs[0] = L0_base;
-  // ../conformance/constructs/arange.tri:15: tl.store(a_ptr + pid * BLOCK + offs, offs + pid * 1000)
+  // 15: tl.store(a_ptr + pid * BLOCK + offs, offs + pid * 1000)
   int t5 = pid * 64;
   int* a_ptrs = a_ptr + t5;
   int* a_ptrs_1[1];
@@ -41,10 +42,10 @@ extern "C" __global__ void __launch_bounds__(128) arange_kernel(int* a_ptr, int*
   int t12[1];
   t12[0] = offs[0] + t10;
   if (L0_owner) *a_ptrs_1[0] = t12[0];
-  // ../conformance/constructs/arange.tri:16: shifted = tl.arange(8, 40)
+  // 16: shifted = tl.arange(8, 40)
   int shifted[1];
   shifted[0] = 8 + L1_base;
-  // ../conformance/constructs/arange.tri:17: tl.store(b_ptr + pid * 32 + shifted - 8, shifted * (pid + 1))
+  // 17: tl.store(b_ptr + pid * 32 + shifted - 8, shifted * (pid + 1))
   int t16 = pid * 32;
   int* b_ptrs = b_ptr + t16;
   int* b_ptrs_1[1];

@@ -25,9 +25,10 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/asm_f16x2.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) f16x2_kernel(tri_half* h_ptr, tri_half* g_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/asm_f16x2.tri:16: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t4 = tri_program_id_x() * 256;
   int t5[2];
   #pragma unroll
@@ -35,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(128) f16x2_kernel(tri_half* h_ptr, 
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t4 + t5[e];
-  // ../conformance/constructs/asm_f16x2.tri:17: h = tl.load(h_ptr + offs)
+  // 17: h = tl.load(h_ptr + offs)
   tri_half* h_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) h_ptrs[e] = h_ptr + offs[e];
@@ -45,8 +46,7 @@ extern "C" __global__ void __launch_bounds__(128) f16x2_kernel(tri_half* h_ptr, 
     unsigned int vec = *reinterpret_cast<const unsigned int*>(h_ptrs[e]);
     h[e + 0] = (tri_half)vec; h[e + 1] = (tri_half)(vec >> 16);
   }
-  // ../conformance/constructs/asm_f16x2.tri:18: a = tl.inline_asm_elementwise("and.b32 $0, $1, 0x7FFF7FFF;", "=r,r", [h], dtype=tl.float16, is_pure=True,
-  //   pack=2)
+  // 18: a = tl.inline_asm_elementwise("and.b32 $0, $1, 0x7FFF7FFF;", "=r,r", [h], dtype=tl.float16, is_pure=True, pack=2)
   tri_half a[2];
   // Inline PTX (tl.inline_asm_elementwise), 2 elements at a time; pure asm.
   {
@@ -57,7 +57,7 @@ extern "C" __global__ void __launch_bounds__(128) f16x2_kernel(tri_half* h_ptr, 
     a[0] = (tri_half)(tri_o0);
     a[1] = (tri_half)(tri_o0 >> 16);
   }
-  // ../conformance/constructs/asm_f16x2.tri:19: tl.store(g_ptr + offs, a)
+  // 19: tl.store(g_ptr + offs, a)
   tri_half* g_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) g_ptrs[e] = g_ptr + offs[e];

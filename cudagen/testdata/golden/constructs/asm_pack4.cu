@@ -24,9 +24,10 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/asm_pack4.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pack4_kernel(unsigned char* x_ptr, unsigned char* y_ptr, int n) {
   int L0_base = tri_thread_id() * 8;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/asm_pack4.tri:18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t5 = tri_program_id_x() * 1024;
   int t6[8];
   #pragma unroll
@@ -34,11 +35,11 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(unsigned char* x_
   int offs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs[e] = t5 + t6[e];
-  // ../conformance/constructs/asm_pack4.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/asm_pack4.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0)
   unsigned char* x_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -48,7 +49,7 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(unsigned char* x_
   unsigned char* y_ptrs[8];
   if (t5 + 1023 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/asm_pack4.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0)
+    // 20: x = tl.load(x_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {  // 8-byte vector loads
       tri_u32x2 vec = *reinterpret_cast<const tri_u32x2*>(x_ptrs[e]);
@@ -57,7 +58,7 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(unsigned char* x_
       x[e + 4] = (unsigned char)vec.y; x[e + 5] = (unsigned char)(vec.y >> 8);
       x[e + 6] = (unsigned char)(vec.y >> 16); x[e + 7] = (unsigned char)(vec.y >> 24);
     }
-    // ../conformance/constructs/asm_pack4.tri:21: y = tl.inline_asm_elementwise("and.b32 $0, $1, 0x1F1F1F1F; shl.b32 $0, $0, 3;", "=r,r", [x],
+    // 21: y = tl.inline_asm_elementwise("and.b32 $0, $1, 0x1F1F1F1F; shl.b32 $0, $0, 3;", "=r,r", [x],
     // Inline PTX (tl.inline_asm_elementwise), 4 elements at a time; pure asm.
     #pragma unroll
     for (int e = 0; e < 8; e += 4) {
@@ -70,7 +71,7 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(unsigned char* x_
       y[e + 2] = (unsigned char)(tri_o0 >> 16);
       y[e + 3] = (unsigned char)(tri_o0 >> 24);
     }
-    // ../conformance/constructs/asm_pack4.tri:23: tl.store(y_ptr + offs, y, mask=mask)
+    // 23: tl.store(y_ptr + offs, y, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
@@ -82,10 +83,10 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(unsigned char* x_
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/asm_pack4.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0)
+    // 20: x = tl.load(x_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = mask[e] ? *x_ptrs[e] : ((unsigned char)0);
-    // ../conformance/constructs/asm_pack4.tri:21: y = tl.inline_asm_elementwise("and.b32 $0, $1, 0x1F1F1F1F; shl.b32 $0, $0, 3;", "=r,r", [x],
+    // 21: y = tl.inline_asm_elementwise("and.b32 $0, $1, 0x1F1F1F1F; shl.b32 $0, $0, 3;", "=r,r", [x],
     // Inline PTX (tl.inline_asm_elementwise), 4 elements at a time; pure asm.
     #pragma unroll
     for (int e = 0; e < 8; e += 4) {
@@ -98,7 +99,7 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(unsigned char* x_
       y[e + 2] = (unsigned char)(tri_o0 >> 16);
       y[e + 3] = (unsigned char)(tri_o0 >> 24);
     }
-    // ../conformance/constructs/asm_pack4.tri:23: tl.store(y_ptr + offs, y, mask=mask)
+    // 23: tl.store(y_ptr + offs, y, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll

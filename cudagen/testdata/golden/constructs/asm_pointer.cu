@@ -20,16 +20,17 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/asm_pointer.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) ptr_asm_kernel(float* x_ptr, float* y_ptr) {
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/asm_pointer.tri:16: offs = tl.arange(0, BLOCK)
+  // 16: offs = tl.arange(0, BLOCK)
   int offs[1];
   offs[0] = L0_base;
-  // ../conformance/constructs/asm_pointer.tri:17: p = x_ptr + offs
+  // 17: p = x_ptr + offs
   float* p[1];
   p[0] = x_ptr + offs[0];
-  // ../conformance/constructs/asm_pointer.tri:18: q = tl.inline_asm_elementwise("add.s64 $0, $1, 4;", "=l,l", [p], dtype=p.dtype, is_pure=True, pack=1)
+  // 18: q = tl.inline_asm_elementwise("add.s64 $0, $1, 4;", "=l,l", [p], dtype=p.dtype, is_pure=True, pack=1)
   float* q[1];
   // Inline PTX (tl.inline_asm_elementwise), 1 element at a time; pure asm.
   {
@@ -39,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(128) ptr_asm_kernel(float* x_ptr, f
         : "l"((unsigned long long)(p[0])));
     q[0] = (float*)(tri_o0);
   }
-  // ../conformance/constructs/asm_pointer.tri:19: tl.store(y_ptr + offs, tl.load(q))
+  // 19: tl.store(y_ptr + offs, tl.load(q))
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float q_val[1];

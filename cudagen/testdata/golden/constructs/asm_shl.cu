@@ -24,9 +24,10 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/asm_shl.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr, unsigned int* y_ptr, int* s_ptr, int* z_ptr, unsigned int* w_ptr, int n) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/asm_shl.tri:21: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 512;
   int t9[4];
   #pragma unroll
@@ -34,11 +35,11 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = t8 + t9[e];
-  // ../conformance/constructs/asm_shl.tri:22: mask = offs < n
+  // 22: mask = offs < n
   bool mask[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/asm_shl.tri:23: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 23: x = tl.load(x_ptr + offs, mask=mask, other=0)
   unsigned int* x_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -54,13 +55,13 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
   unsigned int* w_ptrs[4];
   if (t8 + 511 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/asm_shl.tri:23: x = tl.load(x_ptr + offs, mask=mask, other=0)
+    // 23: x = tl.load(x_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 4; e += 4) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
-    // ../conformance/constructs/asm_shl.tri:24: y = tl.load(y_ptr + offs, mask=mask, other=0)
+    // 24: y = tl.load(y_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
@@ -68,7 +69,7 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(y_ptrs[e]);
       y[e + 0] = vec.x; y[e + 1] = vec.y; y[e + 2] = vec.z; y[e + 3] = vec.w;
     }
-    // ../conformance/constructs/asm_shl.tri:25: s = tl.load(s_ptr + offs, mask=mask, other=0)
+    // 25: s = tl.load(s_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) s_ptrs[e] = s_ptr + offs[e];
     #pragma unroll
@@ -76,7 +77,7 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(s_ptrs[e]);
       s[e + 0] = (int)vec.x; s[e + 1] = (int)vec.y; s[e + 2] = (int)vec.z; s[e + 3] = (int)vec.w;
     }
-    // ../conformance/constructs/asm_shl.tri:26: z = tl.inline_asm_elementwise("shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r, r, r", [x, y, s],
+    // 26: z = tl.inline_asm_elementwise("shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r, r, r", [x, y, s],
     // Inline PTX (tl.inline_asm_elementwise), 1 element at a time; pure asm.
     #pragma unroll
     for (int e = 0; e < 4; e += 1) {
@@ -86,7 +87,7 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
           : "r"((unsigned int)(x[e])), "r"((unsigned int)(y[e])), "r"((unsigned int)(s[e])));
       z[e] = (int)(tri_o0);
     }
-    // ../conformance/constructs/asm_shl.tri:28: w = tl.inline_asm_elementwise("shl.b32 $0, $1, $2;", "=r,r,r", [x, 5], dtype=tl.uint32, is_pure=True, pack=1)
+    // 28: w = tl.inline_asm_elementwise("shl.b32 $0, $1, $2;", "=r,r,r", [x, 5], dtype=tl.uint32, is_pure=True, pack=1)
     // Inline PTX (tl.inline_asm_elementwise), 1 element at a time; pure asm.
     #pragma unroll
     for (int e = 0; e < 4; e += 1) {
@@ -96,7 +97,7 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
           : "r"((unsigned int)(x[e])), "r"((unsigned int)(5)));
       w[e] = (unsigned int)(tri_o0);
     }
-    // ../conformance/constructs/asm_shl.tri:29: tl.store(z_ptr + offs, z, mask=mask)
+    // 29: tl.store(z_ptr + offs, z, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) z_ptrs[e] = z_ptr + offs[e];
     #pragma unroll
@@ -104,7 +105,7 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
       tri_u32x4 vec = {(unsigned int)z[e + 0], (unsigned int)z[e + 1], (unsigned int)z[e + 2], (unsigned int)z[e + 3]};
       *reinterpret_cast<tri_u32x4*>(z_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/asm_shl.tri:30: tl.store(w_ptr + offs, w, mask=mask)
+    // 30: tl.store(w_ptr + offs, w, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) w_ptrs[e] = w_ptr + offs[e];
     #pragma unroll
@@ -114,20 +115,20 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/asm_shl.tri:23: x = tl.load(x_ptr + offs, mask=mask, other=0)
+    // 23: x = tl.load(x_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0u;
-    // ../conformance/constructs/asm_shl.tri:24: y = tl.load(y_ptr + offs, mask=mask, other=0)
+    // 24: y = tl.load(y_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) y[e] = mask[e] ? *y_ptrs[e] : 0u;
-    // ../conformance/constructs/asm_shl.tri:25: s = tl.load(s_ptr + offs, mask=mask, other=0)
+    // 25: s = tl.load(s_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) s_ptrs[e] = s_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) s[e] = mask[e] ? *s_ptrs[e] : 0;
-    // ../conformance/constructs/asm_shl.tri:26: z = tl.inline_asm_elementwise("shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r, r, r", [x, y, s],
+    // 26: z = tl.inline_asm_elementwise("shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r, r, r", [x, y, s],
     // Inline PTX (tl.inline_asm_elementwise), 1 element at a time; pure asm.
     #pragma unroll
     for (int e = 0; e < 4; e += 1) {
@@ -137,7 +138,7 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
           : "r"((unsigned int)(x[e])), "r"((unsigned int)(y[e])), "r"((unsigned int)(s[e])));
       z[e] = (int)(tri_o0);
     }
-    // ../conformance/constructs/asm_shl.tri:28: w = tl.inline_asm_elementwise("shl.b32 $0, $1, $2;", "=r,r,r", [x, 5], dtype=tl.uint32, is_pure=True, pack=1)
+    // 28: w = tl.inline_asm_elementwise("shl.b32 $0, $1, $2;", "=r,r,r", [x, 5], dtype=tl.uint32, is_pure=True, pack=1)
     // Inline PTX (tl.inline_asm_elementwise), 1 element at a time; pure asm.
     #pragma unroll
     for (int e = 0; e < 4; e += 1) {
@@ -147,12 +148,12 @@ extern "C" __global__ void __launch_bounds__(128) shl_kernel(unsigned int* x_ptr
           : "r"((unsigned int)(x[e])), "r"((unsigned int)(5)));
       w[e] = (unsigned int)(tri_o0);
     }
-    // ../conformance/constructs/asm_shl.tri:29: tl.store(z_ptr + offs, z, mask=mask)
+    // 29: tl.store(z_ptr + offs, z, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) z_ptrs[e] = z_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) if (mask[e]) *z_ptrs[e] = z[e];
-    // ../conformance/constructs/asm_shl.tri:30: tl.store(w_ptr + offs, w, mask=mask)
+    // 30: tl.store(w_ptr + offs, w, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) w_ptrs[e] = w_ptr + offs[e];
     #pragma unroll

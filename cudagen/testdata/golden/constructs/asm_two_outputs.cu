@@ -29,9 +29,10 @@ TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=
 TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/asm_two_outputs.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) two_kernel(unsigned char* a_ptr, float* b_ptr, int* c_ptr, float* d_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/asm_two_outputs.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t6 = tri_program_id_x() * 256;
   int t7[2];
   #pragma unroll
@@ -39,14 +40,14 @@ extern "C" __global__ void __launch_bounds__(128) two_kernel(unsigned char* a_pt
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t6 + t7[e];
-  // ../conformance/constructs/asm_two_outputs.tri:21: a = tl.load(a_ptr + offs)
+  // 21: a = tl.load(a_ptr + offs)
   unsigned char* a_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) a_ptrs[e] = a_ptr + offs[e];
   unsigned char a[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) a[e] = *a_ptrs[e];
-  // ../conformance/constructs/asm_two_outputs.tri:22: b = tl.load(b_ptr + offs)
+  // 22: b = tl.load(b_ptr + offs)
   float* b_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) b_ptrs[e] = b_ptr + offs[e];
@@ -56,7 +57,7 @@ extern "C" __global__ void __launch_bounds__(128) two_kernel(unsigned char* a_pt
     tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(b_ptrs[e]);
     b[e + 0] = vec.x; b[e + 1] = vec.y;
   }
-  // ../conformance/constructs/asm_two_outputs.tri:23: (c, d) = tl.inline_asm_elementwise(
+  // 23: (c, d) = tl.inline_asm_elementwise(
   int inline_asm_0[2];
   float inline_asm_1[2];
   // Inline PTX (tl.inline_asm_elementwise), 4 elements at a time; pure asm.
@@ -98,7 +99,7 @@ extern "C" __global__ void __launch_bounds__(128) two_kernel(unsigned char* a_pt
   float d[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) d[e] = inline_asm_1[e];
-  // ../conformance/constructs/asm_two_outputs.tri:46: tl.store(c_ptr + offs, c)
+  // 46: tl.store(c_ptr + offs, c)
   int* c_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c_ptrs[e] = c_ptr + offs[e];
@@ -107,7 +108,7 @@ extern "C" __global__ void __launch_bounds__(128) two_kernel(unsigned char* a_pt
     tri_u32x2 vec = {(unsigned int)c[e + 0], (unsigned int)c[e + 1]};
     *reinterpret_cast<tri_u32x2*>(c_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/asm_two_outputs.tri:47: tl.store(d_ptr + offs, d)
+  // 47: tl.store(d_ptr + offs, d)
   float* d_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) d_ptrs[e] = d_ptr + offs[e];

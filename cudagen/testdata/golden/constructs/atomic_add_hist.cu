@@ -49,44 +49,45 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/atomic_add_hist.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) hist_kernel(int* x_ptr, float* w_ptr, int* counts_ptr, float* weights_ptr, int* total_ptr, int n) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/atomic_add_hist.tri:21: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 128;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/atomic_add_hist.tri:22: mask = offs < n
+  // 22: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/atomic_add_hist.tri:23: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 23: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/atomic_add_hist.tri:24: w = tl.load(w_ptr + offs, mask=mask, other=0.0)
+  // 24: w = tl.load(w_ptr + offs, mask=mask, other=0.0)
   float* w_ptrs[1];
   w_ptrs[0] = w_ptr + offs[0];
   float w[1];
   w[0] = mask[0] ? *w_ptrs[0] : 0.0f;
-  // ../conformance/constructs/atomic_add_hist.tri:25: bins = x % NBINS
+  // 25: bins = x % NBINS
   int bins[1];
   bins[0] = x[0] % 16;
-  // ../conformance/constructs/atomic_add_hist.tri:26: tl.atomic_add(counts_ptr + bins, 1, mask=mask)
+  // 26: tl.atomic_add(counts_ptr + bins, 1, mask=mask)
   int* counts_ptrs[1];
   counts_ptrs[0] = counts_ptr + bins[0];
   if (mask[0]) tri_atomic_add_i32_acq_rel_gpu(counts_ptrs[0], 1);
-  // ../conformance/constructs/atomic_add_hist.tri:27: tl.atomic_add(weights_ptr + bins, w, mask=mask, sem="relaxed")
+  // 27: tl.atomic_add(weights_ptr + bins, w, mask=mask, sem="relaxed")
   float* weights_ptrs[1];
   weights_ptrs[0] = weights_ptr + bins[0];
   if (mask[0]) tri_atomic_add_fp32_relaxed_gpu(weights_ptrs[0], w[0]);
-  // ../conformance/constructs/atomic_add_hist.tri:28: tl.atomic_add(total_ptr, 1, sem="acq_rel")
+  // 28: tl.atomic_add(total_ptr, 1, sem="acq_rel")
   if (tri_thread_id() == 0) tri_atomic_add_i32_acq_rel_gpu(total_ptr, 1);
-  // ../conformance/constructs/atomic_add_hist.tri:29: tl.atomic_add(total_ptr + 1, tl.sum(mask.to(tl.int32)))
+  // 29: tl.atomic_add(total_ptr + 1, tl.sum(mask.to(tl.int32)))
   int* total_ptrs = total_ptr + 1;
   int mask_i32[1];
   mask_i32[0] = (int)(mask[0]);

@@ -25,33 +25,34 @@ TRI_DEV int tri_atomic_or_i32_acq_rel_gpu(int* p, int v) { int r; asm volatile("
 TRI_DEV int tri_atomic_and_i32_acq_rel_gpu(int* p, int v) { int r; asm volatile("atom.acq_rel.gpu.global.and.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); return r; }
 TRI_DEV int tri_atomic_xor_i32_relaxed_gpu(int* p, int v) { int r; asm volatile("atom.relaxed.gpu.global.xor.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); return r; }
 
+// Source ../conformance/constructs/atomic_bitwise.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) bitwise_atomic_kernel(int* x_ptr, int* ors_ptr, int* ands_ptr, int* xors_ptr) {
   int L0_base = tri_thread_id() % 4;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 4;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/atomic_bitwise.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/atomic_bitwise.tri:19: lanes = tl.arange(0, BLOCK)
+  // 19: lanes = tl.arange(0, BLOCK)
   int lanes[1];
   lanes[0] = L0_base;
-  // ../conformance/constructs/atomic_bitwise.tri:20: bit = (tl.zeros((BLOCK,), dtype=tl.int32) + 1) << pid
+  // 20: bit = (tl.zeros((BLOCK,), dtype=tl.int32) + 1) << pid
   int t10[1];
   t10[0] = 0 + 1;
   int bit[1];
   bit[0] = t10[0] << pid;
-  // ../conformance/constructs/atomic_bitwise.tri:21: tl.atomic_or(ors_ptr + lanes, bit, mask=lanes != pid % BLOCK)
+  // 21: tl.atomic_or(ors_ptr + lanes, bit, mask=lanes != pid % BLOCK)
   int* ors_ptrs[1];
   ors_ptrs[0] = ors_ptr + lanes[0];
   int t16 = pid % 4;
   bool t18[1];
   t18[0] = lanes[0] != t16;
   if (L0_owner && t18[0]) tri_atomic_or_i32_acq_rel_gpu(ors_ptrs[0], bit[0]);
-  // ../conformance/constructs/atomic_bitwise.tri:22: tl.atomic_and(ands_ptr + lanes, ~bit)
+  // 22: tl.atomic_and(ands_ptr + lanes, ~bit)
   int* ands_ptrs[1];
   ands_ptrs[0] = ands_ptr + lanes[0];
   int t22[1];
   t22[0] = ~bit[0];
   if (L0_owner) tri_atomic_and_i32_acq_rel_gpu(ands_ptrs[0], t22[0]);
-  // ../conformance/constructs/atomic_bitwise.tri:23: tl.atomic_xor(xors_ptr + lanes, tl.load(x_ptr + pid * BLOCK + lanes), sem="relaxed")
+  // 23: tl.atomic_xor(xors_ptr + lanes, tl.load(x_ptr + pid * BLOCK + lanes), sem="relaxed")
   int* xors_ptrs[1];
   xors_ptrs[0] = xors_ptr + lanes[0];
   int t27 = pid * 4;

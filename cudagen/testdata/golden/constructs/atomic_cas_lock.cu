@@ -25,39 +25,40 @@ TRI_DEV int tri_atomic_cas_i32_acquire_gpu(int* p, int cmp, int v) { int r; asm 
 TRI_DEV int tri_atomic_xchg_i32_acq_rel_gpu(int* p, int v) { int r; asm volatile("atom.acq_rel.gpu.global.exch.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); return r; }
 TRI_DEV int tri_atomic_xchg_i32_release_gpu(int* p, int v) { int r; asm volatile("atom.release.gpu.global.exch.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); return r; }
 
+// Source ../conformance/constructs/atomic_cas_lock.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) lock_kernel(int* x_ptr, int* acc_ptr, int* locks_ptr, int* counts_ptr, int N) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
   int partial[1];
-  // ../conformance/constructs/atomic_cas_lock.tri:21: row = tl.program_id(0)
+  // 21: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../conformance/constructs/atomic_cas_lock.tri:22: cols = tl.arange(0, BLOCK)
+  // 22: cols = tl.arange(0, BLOCK)
   int cols[1];
   cols[0] = L0_base;
-  // ../conformance/constructs/atomic_cas_lock.tri:23: mask = cols < N
+  // 23: mask = cols < N
   bool mask[1];
   mask[0] = cols[0] < N;
-  // ../conformance/constructs/atomic_cas_lock.tri:24: partial = tl.load(x_ptr + row * N + cols, mask=mask, other=0)
+  // 24: partial = tl.load(x_ptr + row * N + cols, mask=mask, other=0)
   int t9 = row * N;
   int* x_ptrs = x_ptr + t9;
   int* x_ptrs_1[1];
   x_ptrs_1[0] = x_ptrs + cols[0];
   int partial_1[1];
   partial_1[0] = mask[0] ? *x_ptrs_1[0] : 0;
-  // ../conformance/constructs/atomic_cas_lock.tri:25: group = row % G
+  // 25: group = row % G
   int group = row % 4;
-  // ../conformance/constructs/atomic_cas_lock.tri:26: lock = locks_ptr + group
+  // 26: lock = locks_ptr + group
   int* lock = locks_ptr + group;
-  // ../conformance/constructs/atomic_cas_lock.tri:27: count_ptr = counts_ptr + group
+  // 27: count_ptr = counts_ptr + group
   int* count_ptr = counts_ptr + group;
-  // ../conformance/constructs/atomic_cas_lock.tri:28: acc_ptrs = acc_ptr + group * N + cols
+  // 28: acc_ptrs = acc_ptr + group * N + cols
   int t20 = group * N;
   int* acc_ptrs = acc_ptr + t20;
   int* acc_ptrs_1[1];
   acc_ptrs_1[0] = acc_ptrs + cols[0];
-  // ../conformance/constructs/atomic_cas_lock.tri:29: while tl.atomic_cas(lock, 0, 1, sem="acquire") == 1:
+  // 29: while tl.atomic_cas(lock, 0, 1, sem="acquire") == 1:
   for (;;) {
     // Thread 0 does the atomic; the program shares its result.
     if (tri_thread_id() == 0) reinterpret_cast<int*>(tri_smem)[0] = tri_atomic_cas_i32_acquire_gpu(lock, 0, 1);
@@ -67,25 +68,25 @@ extern "C" __global__ void __launch_bounds__(128) lock_kernel(int* x_ptr, int* a
     bool t28 = t26 == 1;
     if (!t28) break;
   }
-  // ../conformance/constructs/atomic_cas_lock.tri:31: count = tl.load(count_ptr)
+  // 31: count = tl.load(count_ptr)
   int count = *count_ptr;
-  // ../conformance/constructs/atomic_cas_lock.tri:32: if count == 0:
+  // 32: if count == 0:
   bool t31 = count == 0;
   if (t31) {
-    // ../conformance/constructs/atomic_cas_lock.tri:33: tl.atomic_xchg(count_ptr, 1)
+    // 33: tl.atomic_xchg(count_ptr, 1)
     if (tri_thread_id() == 0) tri_atomic_xchg_i32_acq_rel_gpu(count_ptr, 1);
-    // ../conformance/constructs/atomic_cas_lock.tri:32: if count == 0:
+    // 32: if count == 0:
     partial[0] = partial_1[0];
   } else {
-    // ../conformance/constructs/atomic_cas_lock.tri:35: partial += tl.load(acc_ptrs, mask=mask)
+    // 35: partial += tl.load(acc_ptrs, mask=mask)
     int acc_ptrs_val[1];
     acc_ptrs_val[0] = mask[0] ? *acc_ptrs_1[0] : 0;
     partial[0] = partial_1[0] + acc_ptrs_val[0];
   }
-  // ../conformance/constructs/atomic_cas_lock.tri:36: tl.store(acc_ptrs, partial, mask=mask)
+  // 36: tl.store(acc_ptrs, partial, mask=mask)
   if (L0_owner && mask[0]) *acc_ptrs_1[0] = partial[0];
-  // ../conformance/constructs/atomic_cas_lock.tri:37: tl.debug_barrier()
+  // 37: tl.debug_barrier()
   __syncthreads();
-  // ../conformance/constructs/atomic_cas_lock.tri:38: tl.atomic_xchg(lock, 0, sem="release")
+  // 38: tl.atomic_xchg(lock, 0, sem="release")
   if (tri_thread_id() == 0) tri_atomic_xchg_i32_release_gpu(lock, 0);
 }

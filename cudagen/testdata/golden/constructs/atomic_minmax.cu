@@ -30,45 +30,46 @@ TRI_DEV int tri_atomic_min_i32_relaxed_gpu(int* p, int v) { int r; asm volatile(
 TRI_DEV float tri_atomic_max_fp32_acq_rel_gpu(float* p, float v) { unsigned int r; int b = (int)tri_bits_f32(v); if (b >= 0) asm volatile("atom.acq_rel.gpu.global.max.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(b) : "memory"); else asm volatile("atom.acq_rel.gpu.global.min.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(b) : "memory"); return tri_f32_bits((unsigned int)r); }
 TRI_DEV float tri_atomic_min_fp32_acq_rel_gpu(float* p, float v) { unsigned int r; int b = (int)tri_bits_f32(v); if (b >= 0) asm volatile("atom.acq_rel.gpu.global.min.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(b) : "memory"); else asm volatile("atom.acq_rel.gpu.global.max.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(b) : "memory"); return tri_f32_bits((unsigned int)r); }
 
+// Source ../conformance/constructs/atomic_minmax.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) minmax_atomic_kernel(
     int* a_ptr, float* x_ptr, int* imax_ptr, int* imin_ptr, float* fmax_ptr, float* fmin_ptr, int N) {
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/atomic_minmax.tri:22: row = tl.program_id(0)
+  // 22: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../conformance/constructs/atomic_minmax.tri:23: cols = tl.arange(0, BLOCK)
+  // 23: cols = tl.arange(0, BLOCK)
   int cols[1];
   cols[0] = L0_base;
-  // ../conformance/constructs/atomic_minmax.tri:24: mask = cols < N
+  // 24: mask = cols < N
   bool mask[1];
   mask[0] = cols[0] < N;
-  // ../conformance/constructs/atomic_minmax.tri:25: a = tl.load(a_ptr + row * N + cols, mask=mask, other=0)
+  // 25: a = tl.load(a_ptr + row * N + cols, mask=mask, other=0)
   int t11 = row * N;
   int* a_ptrs = a_ptr + t11;
   int* a_ptrs_1[1];
   a_ptrs_1[0] = a_ptrs + cols[0];
   int a[1];
   a[0] = mask[0] ? *a_ptrs_1[0] : 0;
-  // ../conformance/constructs/atomic_minmax.tri:26: x = tl.load(x_ptr + row * N + cols, mask=mask, other=0.0)
+  // 26: x = tl.load(x_ptr + row * N + cols, mask=mask, other=0.0)
   int t18 = row * N;
   float* x_ptrs = x_ptr + t18;
   float* x_ptrs_1[1];
   x_ptrs_1[0] = x_ptrs + cols[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs_1[0] : 0.0f;
-  // ../conformance/constructs/atomic_minmax.tri:27: tl.atomic_max(imax_ptr + cols, a, mask=mask)
+  // 27: tl.atomic_max(imax_ptr + cols, a, mask=mask)
   int* imax_ptrs[1];
   imax_ptrs[0] = imax_ptr + cols[0];
   if (L0_owner && mask[0]) tri_atomic_max_i32_acq_rel_gpu(imax_ptrs[0], a[0]);
-  // ../conformance/constructs/atomic_minmax.tri:28: tl.atomic_min(imin_ptr + cols, a, mask=mask, sem="relaxed")
+  // 28: tl.atomic_min(imin_ptr + cols, a, mask=mask, sem="relaxed")
   int* imin_ptrs[1];
   imin_ptrs[0] = imin_ptr + cols[0];
   if (L0_owner && mask[0]) tri_atomic_min_i32_relaxed_gpu(imin_ptrs[0], a[0]);
-  // ../conformance/constructs/atomic_minmax.tri:29: tl.atomic_max(fmax_ptr + cols, x, mask=mask)
+  // 29: tl.atomic_max(fmax_ptr + cols, x, mask=mask)
   float* fmax_ptrs[1];
   fmax_ptrs[0] = fmax_ptr + cols[0];
   if (L0_owner && mask[0]) tri_atomic_max_fp32_acq_rel_gpu(fmax_ptrs[0], x[0]);
-  // ../conformance/constructs/atomic_minmax.tri:30: tl.atomic_min(fmin_ptr + cols, x, mask=mask)
+  // 30: tl.atomic_min(fmin_ptr + cols, x, mask=mask)
   float* fmin_ptrs[1];
   fmin_ptrs[0] = fmin_ptr + cols[0];
   if (L0_owner && mask[0]) tri_atomic_min_fp32_acq_rel_gpu(fmin_ptrs[0], x[0]);

@@ -32,36 +32,37 @@ TRI_DEV float tri_atomic_min_fp32_acq_rel_gpu(float* p, float v) { unsigned int 
 TRI_DEV double tri_atomic_max_fp64_acq_rel_gpu(double* p, double v) { unsigned long long r; long long b = (long long)tri_bits_f64(v); if (b >= 0) asm volatile("atom.acq_rel.gpu.global.max.s64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(b) : "memory"); else asm volatile("atom.acq_rel.gpu.global.min.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(b) : "memory"); return tri_f64_bits((unsigned long long)r); }
 TRI_DEV double tri_atomic_min_fp64_acq_rel_gpu(double* p, double v) { unsigned long long r; long long b = (long long)tri_bits_f64(v); if (b >= 0) asm volatile("atom.acq_rel.gpu.global.min.s64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(b) : "memory"); else asm volatile("atom.acq_rel.gpu.global.max.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(b) : "memory"); return tri_f64_bits((unsigned long long)r); }
 
+// Source ../conformance/constructs/atomic_neg_zero.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) neg_zero_atomic_kernel(float* x_ptr, float* fmax_ptr, float* fmin_ptr, double* dmax_ptr, double* dmin_ptr) {
   int L0_base = tri_thread_id() % 8;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 8;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/atomic_neg_zero.tri:21: row = tl.program_id(0)
+  // 21: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../conformance/constructs/atomic_neg_zero.tri:22: cols = tl.arange(0, BLOCK)
+  // 22: cols = tl.arange(0, BLOCK)
   int cols[1];
   cols[0] = L0_base;
-  // ../conformance/constructs/atomic_neg_zero.tri:23: x = tl.load(x_ptr + row * BLOCK + cols)
+  // 23: x = tl.load(x_ptr + row * BLOCK + cols)
   int t8 = row * 8;
   float* x_ptrs = x_ptr + t8;
   float* x_ptrs_1[1];
   x_ptrs_1[0] = x_ptrs + cols[0];
   float x[1];
   x[0] = *x_ptrs_1[0];
-  // ../conformance/constructs/atomic_neg_zero.tri:24: tl.atomic_max(fmax_ptr + cols, x)
+  // 24: tl.atomic_max(fmax_ptr + cols, x)
   float* fmax_ptrs[1];
   fmax_ptrs[0] = fmax_ptr + cols[0];
   if (L0_owner) tri_atomic_max_fp32_acq_rel_gpu(fmax_ptrs[0], x[0]);
-  // ../conformance/constructs/atomic_neg_zero.tri:25: tl.atomic_min(fmin_ptr + cols, x)
+  // 25: tl.atomic_min(fmin_ptr + cols, x)
   float* fmin_ptrs[1];
   fmin_ptrs[0] = fmin_ptr + cols[0];
   if (L0_owner) tri_atomic_min_fp32_acq_rel_gpu(fmin_ptrs[0], x[0]);
-  // ../conformance/constructs/atomic_neg_zero.tri:26: tl.atomic_max(dmax_ptr + cols, x.to(tl.float64))
+  // 26: tl.atomic_max(dmax_ptr + cols, x.to(tl.float64))
   double* dmax_ptrs[1];
   dmax_ptrs[0] = dmax_ptr + cols[0];
   double x_fp64[1];
   x_fp64[0] = (double)(x[0]);
   if (L0_owner) tri_atomic_max_fp64_acq_rel_gpu(dmax_ptrs[0], x_fp64[0]);
-  // ../conformance/constructs/atomic_neg_zero.tri:27: tl.atomic_min(dmin_ptr + cols, x.to(tl.float64))
+  // 27: tl.atomic_min(dmin_ptr + cols, x.to(tl.float64))
   double* dmin_ptrs[1];
   dmin_ptrs[0] = dmin_ptr + cols[0];
   double x_fp64_1[1];

@@ -23,28 +23,29 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 // ---- helpers used by this kernel ----
 TRI_DEV int tri_atomic_xchg_i32_acq_rel_gpu(int* p, int v) { int r; asm volatile("atom.acq_rel.gpu.global.exch.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); return r; }
 
+// Source ../conformance/constructs/atomic_xchg.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) xchg_kernel(int* mem_ptr, int* new_ptr, int* old_ptr, int* slots_ptr, int* olds_ptr, int n) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[256];
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/atomic_xchg.tri:19: pid = tl.program_id(0)
+  // 19: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/atomic_xchg.tri:20: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t8 = pid * 64;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/atomic_xchg.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/atomic_xchg.tri:22: new = tl.load(new_ptr + offs, mask=mask, other=0)
+  // 22: new = tl.load(new_ptr + offs, mask=mask, other=0)
   int* new_ptrs[1];
   new_ptrs[0] = new_ptr + offs[0];
   int new_[1];
   new_[0] = mask[0] ? *new_ptrs[0] : 0;
-  // ../conformance/constructs/atomic_xchg.tri:23: old = tl.atomic_xchg(mem_ptr + offs, new, mask=mask)
+  // 23: old = tl.atomic_xchg(mem_ptr + offs, new, mask=mask)
   int* mem_ptrs[1];
   mem_ptrs[0] = mem_ptr + offs[0];
   int old[1];
@@ -54,11 +55,11 @@ extern "C" __global__ void __launch_bounds__(128) xchg_kernel(int* mem_ptr, int*
   __syncthreads();
   old[0] = reinterpret_cast<int*>(tri_smem)[L0_base];
   __syncthreads();
-  // ../conformance/constructs/atomic_xchg.tri:24: tl.store(old_ptr + offs, old, mask=mask)
+  // 24: tl.store(old_ptr + offs, old, mask=mask)
   int* old_ptrs[1];
   old_ptrs[0] = old_ptr + offs[0];
   if (L0_owner && mask[0]) *old_ptrs[0] = old[0];
-  // ../conformance/constructs/atomic_xchg.tri:25: prev = tl.atomic_xchg(slots_ptr + pid, pid * 1000, sem="acq_rel")
+  // 25: prev = tl.atomic_xchg(slots_ptr + pid, pid * 1000, sem="acq_rel")
   int* slots_ptrs = slots_ptr + pid;
   int t27 = pid * 1000;
   // Thread 0 does the atomic; the program shares its result.
@@ -66,7 +67,7 @@ extern "C" __global__ void __launch_bounds__(128) xchg_kernel(int* mem_ptr, int*
   __syncthreads();
   int prev = reinterpret_cast<int*>(tri_smem)[0];
   __syncthreads();
-  // ../conformance/constructs/atomic_xchg.tri:26: tl.store(olds_ptr + pid, prev)
+  // 26: tl.store(olds_ptr + pid, prev)
   int* olds_ptrs = olds_ptr + pid;
   if (tri_thread_id() == 0) *olds_ptrs = prev;
 }

@@ -131,6 +131,7 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
+// Source ../conformance/constructs/attention_desc_q.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
     tri_half* desc_q_base, int desc_q_shape0, int desc_q_shape1, long long desc_q_stride0, tri_half* desc_k_base, int desc_k_shape0, int desc_k_shape1,
     long long desc_k_stride0, tri_half* desc_v_base, int desc_v_shape0, int desc_v_shape1, long long desc_v_stride0, tri_half* O, float* M, float sm_scale,
@@ -155,20 +156,20 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
   float acc_1[64];
   float l_i_1[2];
   float m_i_1[2];
-  // ../conformance/constructs/attention_desc_q.tri:30: def attn_desc_q_kernel(desc_q, desc_k, desc_v, O, M, sm_scale, N_CTX,
+  // 30: def attn_desc_q_kernel(desc_q, desc_k, desc_v, O, M, sm_scale, N_CTX,
   long long desc_q_shape0_1 = (long long)(desc_q_shape0);
   long long desc_q_shape1_1 = (long long)(desc_q_shape1);
   long long desc_k_shape0_1 = (long long)(desc_k_shape0);
   long long desc_k_shape1_1 = (long long)(desc_k_shape1);
   long long desc_v_shape0_1 = (long long)(desc_v_shape0);
   long long desc_v_shape1_1 = (long long)(desc_v_shape1);
-  // ../conformance/constructs/attention_desc_q.tri:33: start_m = tl.program_id(0)
+  // 33: start_m = tl.program_id(0)
   int start_m = tri_program_id_x();
-  // ../conformance/constructs/attention_desc_q.tri:34: off_hz = tl.program_id(1)
+  // 34: off_hz = tl.program_id(1)
   int off_hz = tri_program_id_y();
-  // ../conformance/constructs/attention_desc_q.tri:35: offset_y = off_hz * N_CTX
+  // 35: offset_y = off_hz * N_CTX
   int offset_y = off_hz * N_CTX;
-  // ../conformance/constructs/attention_desc_q.tri:36: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 36: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t32 = start_m * 64;
   int t33[2];
   #pragma unroll
@@ -176,25 +177,25 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
   int offs_m[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_m[e] = t32 + t33[e];
-  // ../conformance/constructs/attention_desc_q.tri:37: offs_n = tl.arange(0, BLOCK_N)
+  // 37: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_n[e] = L1_base + (e / 2) * 8 + e % 2;
-  // ../conformance/constructs/attention_desc_q.tri:38: offs_d = tl.arange(0, HEAD_DIM)
+  // 38: offs_d = tl.arange(0, HEAD_DIM)
   int offs_d[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) offs_d[e] = L2_base + (e / 2) * 8 + e % 2;
-  // ../conformance/constructs/attention_desc_q.tri:39: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+  // 39: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
   float m_i_2[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
-  // ../conformance/constructs/attention_desc_q.tri:40: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+  // 40: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
   float l_i_2[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) l_i_2[e] = 0.0f + 1.0f;
-  // ../conformance/constructs/attention_desc_q.tri:42: qk_scale = sm_scale * 1.44269504
+  // 42: qk_scale = sm_scale * 1.44269504
   float qk_scale = sm_scale * 1.442695f;
-  // ../conformance/constructs/attention_desc_q.tri:43: q = desc_q.load([offset_y + start_m * BLOCK_M, 0])
+  // 43: q = desc_q.load([offset_y + start_m * BLOCK_M, 0])
   int t53 = start_m * 64;
   int t54 = offset_y + t53;
   long long t54_i64 = (long long)(t54);
@@ -252,7 +253,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
   tri_half q[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) q[e] = desc_q_mask[e] ? *desc_q_ptrs[e] : ((tri_half)0x0000);
-  // ../conformance/constructs/attention_desc_q.tri:47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
+  // 47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
   int t95 = start_m * 64;
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
@@ -270,7 +271,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < t95) {
-        // ../conformance/constructs/attention_desc_q.tri:48: k = desc_k.load([offset_y + start_n, 0]).T
+        // 48: k = desc_k.load([offset_y + start_n, 0]).T
         int t102 = offset_y + tri_ahead;
         long long t102_i64 = (long long)(t102);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
@@ -286,7 +287,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
           const int tri_bytes = tri_in ? (int)tri_clamp_ll(desc_k_shape1_1 - tri_tcol, 0, 8) * 2 : 0;
           tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
         }
-        // ../conformance/constructs/attention_desc_q.tri:55: v = desc_v.load([offset_y + start_n, 0])
+        // 55: v = desc_v.load([offset_y + start_n, 0])
         int t162 = offset_y + tri_ahead;
         long long t162_i64 = (long long)(t162);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
@@ -342,7 +343,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       const unsigned int tri_stage = tri_stage0 + tri_read * 32768;
       int tri_ahead = start_n + 2 * 64;
       if (tri_ahead < t95) {
-        // ../conformance/constructs/attention_desc_q.tri:48: k = desc_k.load([offset_y + start_n, 0]).T
+        // 48: k = desc_k.load([offset_y + start_n, 0]).T
         int t102 = offset_y + tri_ahead;
         long long t102_i64 = (long long)(t102);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
@@ -358,7 +359,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
           const int tri_bytes = tri_in ? (int)tri_clamp_ll(desc_k_shape1_1 - tri_tcol, 0, 8) * 2 : 0;
           tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
         }
-        // ../conformance/constructs/attention_desc_q.tri:55: v = desc_v.load([offset_y + start_n, 0])
+        // 55: v = desc_v.load([offset_y + start_n, 0])
         int t162 = offset_y + tri_ahead;
         long long t162_i64 = (long long)(t162);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
@@ -376,7 +377,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
         }
       }
       tri_cp_async_commit();
-      // ../conformance/constructs/attention_desc_q.tri:49: qk = tl.dot(q, k) * qk_scale
+      // 49: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[64,128] x fp16[128,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
       //   ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
       float t145[32];
@@ -408,7 +409,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       float qk[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk[e] = t145[e] * qk_scale;
-      // ../conformance/constructs/attention_desc_q.tri:50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_max[2];
       // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -429,21 +430,21 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       float m_ij[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_max[e]);
-      // ../conformance/constructs/attention_desc_q.tri:51: p = tl.math.exp2(qk - m_ij[:, None])
+      // 51: p = tl.math.exp2(qk - m_ij[:, None])
       float t152[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t152[e] = qk[e] - m_ij[(e / 16 % 2) % 2];
       float p[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(t152[e]);
-      // ../conformance/constructs/attention_desc_q.tri:52: alpha = tl.math.exp2(m_i - m_ij)
+      // 52: alpha = tl.math.exp2(m_i - m_ij)
       float t154[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t154[e] = m_i[e] - m_ij[e];
       float alpha[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t154[e]);
-      // ../conformance/constructs/attention_desc_q.tri:53: l_i = l_i * alpha + tl.sum(p, 1)
+      // 53: l_i = l_i * alpha + tl.sum(p, 1)
       float t156[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t156[e] = l_i[e] * alpha[e];
@@ -467,11 +468,11 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       float l_i_3[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_3[e] = t156[e] + p_sum[e];
-      // ../conformance/constructs/attention_desc_q.tri:54: acc = acc * alpha[:, None]
+      // 54: acc = acc * alpha[:, None]
       float acc_2[64];
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_2[e] = acc[e] * alpha[(e / 32 % 2) % 2];
-      // ../conformance/constructs/attention_desc_q.tri:56: acc = tl.dot(p.to(tl.float16), v, acc)
+      // 56: acc = tl.dot(p.to(tl.float16), v, acc)
       // tl.dot fp16[64,64] x fp16[64,128] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
       //   ldmatrix.x4.trans); each warp owns 1 x 16 m16n8 tile(s).
       #pragma unroll
@@ -507,7 +508,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
           }
         }
       }
-      // ../conformance/constructs/attention_desc_q.tri:47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
+      // 47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i[e] = l_i_3[e];
       #pragma unroll
@@ -518,7 +519,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/attention_desc_q.tri:47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
+  // 47: for start_n in range(0, start_m * BLOCK_M, BLOCK_N):
   float acc_3[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc_3[e] = acc[e];
@@ -528,7 +529,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
   float m_i_3[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) m_i_3[e] = m_i[e];
-  // ../conformance/constructs/attention_desc_q.tri:59: for start_n in range(start_m * BLOCK_M, (start_m + 1) * BLOCK_M, BLOCK_N):
+  // 59: for start_n in range(start_m * BLOCK_M, (start_m + 1) * BLOCK_M, BLOCK_N):
   int t208 = start_m * 64;
   int t210 = start_m + 1;
   int t212 = t210 * 64;
@@ -548,7 +549,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = t208 + tri_s * 64;
       if (tri_ahead < t212) {
-        // ../conformance/constructs/attention_desc_q.tri:61: k = desc_k.load([offset_y + start_n, 0]).T
+        // 61: k = desc_k.load([offset_y + start_n, 0]).T
         int t220 = offset_y + tri_ahead;
         long long t220_i64 = (long long)(t220);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
@@ -564,7 +565,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
           const int tri_bytes = tri_in ? (int)tri_clamp_ll(desc_k_shape1_1 - tri_tcol, 0, 8) * 2 : 0;
           tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
         }
-        // ../conformance/constructs/attention_desc_q.tri:70: v = desc_v.load([offset_y + start_n, 0])
+        // 70: v = desc_v.load([offset_y + start_n, 0])
         int t293 = offset_y + tri_ahead;
         long long t293_i64 = (long long)(t293);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
@@ -620,7 +621,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       const unsigned int tri_stage = tri_stage0 + tri_read * 32768;
       int tri_ahead = start_n_1 + 2 * 64;
       if (tri_ahead < t212) {
-        // ../conformance/constructs/attention_desc_q.tri:61: k = desc_k.load([offset_y + start_n, 0]).T
+        // 61: k = desc_k.load([offset_y + start_n, 0]).T
         int t220 = offset_y + tri_ahead;
         long long t220_i64 = (long long)(t220);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
@@ -636,7 +637,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
           const int tri_bytes = tri_in ? (int)tri_clamp_ll(desc_k_shape1_1 - tri_tcol, 0, 8) * 2 : 0;
           tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
         }
-        // ../conformance/constructs/attention_desc_q.tri:70: v = desc_v.load([offset_y + start_n, 0])
+        // 70: v = desc_v.load([offset_y + start_n, 0])
         int t293 = offset_y + tri_ahead;
         long long t293_i64 = (long long)(t293);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
@@ -654,11 +655,11 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
         }
       }
       tri_cp_async_commit();
-      // ../conformance/constructs/attention_desc_q.tri:60: cols = start_n + offs_n
+      // 60: cols = start_n + offs_n
       int cols[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) cols[e] = start_n_1 + offs_n[e];
-      // ../conformance/constructs/attention_desc_q.tri:62: qk = tl.dot(q, k)
+      // 62: qk = tl.dot(q, k)
       // tl.dot fp16[64,128] x fp16[128,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
       //   ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
       float qk_1[32];
@@ -687,7 +688,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
           }
         }
       }
-      // ../conformance/constructs/attention_desc_q.tri:63: keep = (offs_m[:, None] >= cols[None, :]) & (cols[None, :] < N_CTX)
+      // 63: keep = (offs_m[:, None] >= cols[None, :]) & (cols[None, :] < N_CTX)
       bool t268[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t268[e] = offs_m[(e / 16 % 2) % 2] >= cols[(e % 2 + (e / 2 % 8) * 2) % 2 + ((e % 2 + (e / 2 % 8) * 2) / 2 % 8) * 2];
@@ -697,14 +698,14 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       bool keep[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) keep[e] = (t268[e] & t271[e % 2 + (e / 2 % 8) * 2]) != 0;
-      // ../conformance/constructs/attention_desc_q.tri:64: qk = tl.where(keep, qk * qk_scale, -1.0e6)
+      // 64: qk = tl.where(keep, qk * qk_scale, -1.0e6)
       float t275[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t275[e] = qk_1[e] * qk_scale;
       float qk_2[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk_2[e] = keep[e] ? t275[e] : (-1e+06f);
-      // ../conformance/constructs/attention_desc_q.tri:65: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 65: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_2_max[2];
       // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -725,21 +726,21 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       float m_ij_1[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) m_ij_1[e] = tri_max_f32(m_i_1[e], qk_2_max[e]);
-      // ../conformance/constructs/attention_desc_q.tri:66: p = tl.math.exp2(qk - m_ij[:, None])
+      // 66: p = tl.math.exp2(qk - m_ij[:, None])
       float t283[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t283[e] = qk_2[e] - m_ij_1[(e / 16 % 2) % 2];
       float p_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p_1[e] = tri_exp2_f32(t283[e]);
-      // ../conformance/constructs/attention_desc_q.tri:67: alpha = tl.math.exp2(m_i - m_ij)
+      // 67: alpha = tl.math.exp2(m_i - m_ij)
       float t285[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t285[e] = m_i_1[e] - m_ij_1[e];
       float alpha_1[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) alpha_1[e] = tri_exp2_f32(t285[e]);
-      // ../conformance/constructs/attention_desc_q.tri:68: l_i = l_i * alpha + tl.sum(p, 1)
+      // 68: l_i = l_i * alpha + tl.sum(p, 1)
       float t287[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t287[e] = l_i_1[e] * alpha_1[e];
@@ -763,11 +764,11 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       float l_i_5[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_5[e] = t287[e] + p_1_sum[e];
-      // ../conformance/constructs/attention_desc_q.tri:69: acc = acc * alpha[:, None]
+      // 69: acc = acc * alpha[:, None]
       float acc_4[64];
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 32 % 2) % 2];
-      // ../conformance/constructs/attention_desc_q.tri:71: acc = tl.dot(p.to(tl.float16), v, acc)
+      // 71: acc = tl.dot(p.to(tl.float16), v, acc)
       // tl.dot fp16[64,64] x fp16[64,128] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
       //   ldmatrix.x4.trans); each warp owns 1 x 16 m16n8 tile(s).
       #pragma unroll
@@ -803,7 +804,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
           }
         }
       }
-      // ../conformance/constructs/attention_desc_q.tri:59: for start_n in range(start_m * BLOCK_M, (start_m + 1) * BLOCK_M, BLOCK_N):
+      // 59: for start_n in range(start_m * BLOCK_M, (start_m + 1) * BLOCK_M, BLOCK_N):
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_1[e] = l_i_5[e];
       #pragma unroll
@@ -814,11 +815,11 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/attention_desc_q.tri:73: acc = acc / l_i[:, None]
+  // 73: acc = acc / l_i[:, None]
   float acc_5[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc_5[e] = tri_div_f32(acc_1[e], l_i_1[(e / 32 % 2) % 2]);
-  // ../conformance/constructs/attention_desc_q.tri:74: row = off_hz.to(tl.int64) * N_CTX + offs_m
+  // 74: row = off_hz.to(tl.int64) * N_CTX + offs_m
   long long off_hz_i64 = (long long)(off_hz);
   long long t342 = (long long)(N_CTX);
   long long t343 = off_hz_i64 * t342;
@@ -828,8 +829,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
   long long row[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) row[e] = t343 + offs_m_i64[e];
-  // ../conformance/constructs/attention_desc_q.tri:75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:,
-  //   None] < N_CTX)
+  // 75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
   long long t350[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t350[e] = row[e] * 128LL;
@@ -854,8 +854,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
   bool t370[2];
   if (t32 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attention_desc_q.tri:75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:,
-    //   None] < N_CTX)
+    // 75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -867,7 +866,7 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       tri_transpose4(w0, w1, w2, w3, lane_id);
       *reinterpret_cast<tri_u32x4*>(t356[e] + (lane_id % 4) * 6) = tri_u32x4{w0, w1, w2, w3};
     }
-    // ../conformance/constructs/attention_desc_q.tri:76: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < N_CTX)
+    // 76: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < N_CTX)
     t363 = off_hz * N_CTX;
     M_ptrs = M + t363;
     #pragma unroll
@@ -880,11 +879,10 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
     for (int e = 0; e < 2; ++e) if (L0_owner) *M_ptrs_1[e] = t368[e];
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attention_desc_q.tri:75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:,
-    //   None] < N_CTX)
+    // 75: tl.store(O + row[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
     #pragma unroll
     for (int e = 0; e < 64; ++e) if (t360[e / 32 % 2]) *t356[e] = acc_5_fp16[e];
-    // ../conformance/constructs/attention_desc_q.tri:76: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < N_CTX)
+    // 76: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < N_CTX)
     t363 = off_hz * N_CTX;
     M_ptrs = M + t363;
     #pragma unroll

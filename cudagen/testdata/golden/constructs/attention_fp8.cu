@@ -140,6 +140,7 @@ TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
 }
 
+// Source ../conformance/constructs/attention_fp8.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Ask for 4 programs per SM (at most 128 registers a thread): one's softmax runs while another's wgmmas do.
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kernel(
     tri_fp8e5* q_ptr, tri_fp8e5* k_ptr, tri_fp8e5* vt_ptr, float* o_ptr, float scale) {
@@ -159,7 +160,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
   float acc[32];
   float l_i[2];
   float m_i[2];
-  // ../conformance/constructs/attention_fp8.tri:25: offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 25: offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
   int t7 = tri_program_id_x() * 64;
   int t8[2];
   #pragma unroll
@@ -167,15 +168,15 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
   int offs_m[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_m[e] = t7 + t8[e];
-  // ../conformance/constructs/attention_fp8.tri:26: offs_n = tl.arange(0, BLOCK_N)
+  // 26: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_n[e] = L1_base + e * 32;
-  // ../conformance/constructs/attention_fp8.tri:27: offs_d = tl.arange(0, D)
+  // 27: offs_d = tl.arange(0, D)
   int offs_d[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_d[e] = L2_base + e;
-  // ../conformance/constructs/attention_fp8.tri:28: q = tl.load(q_ptr + offs_m[:, None] * D + offs_d[None, :])
+  // 28: q = tl.load(q_ptr + offs_m[:, None] * D + offs_d[None, :])
   int t16[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t16[e] = offs_m[e] * 64;
@@ -198,22 +199,22 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
     q[e + 12] = (tri_fp8e5)vec.w; q[e + 13] = (tri_fp8e5)(vec.w >> 8);
     q[e + 14] = (tri_fp8e5)(vec.w >> 16); q[e + 15] = (tri_fp8e5)(vec.w >> 24);
   }
-  // ../conformance/constructs/attention_fp8.tri:29: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+  // 29: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
   float m_i_1[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-  // ../conformance/constructs/attention_fp8.tri:30: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+  // 30: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
   float l_i_1[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) l_i_1[e] = 0.0f + 1.0f;
-  // ../conformance/constructs/attention_fp8.tri:32: for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=STAGES):
+  // 32: for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=STAGES):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 2; ++e) l_i[e] = l_i_1[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
-  // ../conformance/constructs/attention_fp8.tri:42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
+  // 42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
   // offs_d is recomputed in #L1 rather than moved.
   int t77[2];
   #pragma unroll
@@ -224,7 +225,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
   tri_fp8e5* vt_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) vt_ptrs[e] = vt_ptr + t80[e];
-  // ../conformance/constructs/attention_fp8.tri:32: for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=STAGES):
+  // 32: for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=STAGES):
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 2 shared-memory stages
   // with cp.async, 1 iteration(s) ahead; the rest of the body runs in its own iteration.
   {
@@ -234,7 +235,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
     for (int tri_s = 0; tri_s < 1; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < 192) {
-        // ../conformance/constructs/attention_fp8.tri:33: k = tl.load(k_ptr + (start_n + offs_n)[None, :] * D + offs_d[:, None])
+        // 33: k = tl.load(k_ptr + (start_n + offs_n)[None, :] * D + offs_d[:, None])
         int t44[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t44[e] = tri_ahead + offs_n[e];
@@ -255,7 +256,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 0 + tri_swizzle(tri_col * 64 + tri_row * 1, 3);
           tri_cp_async_16(tri_dst, t54[e], true);
         }
-        // ../conformance/constructs/attention_fp8.tri:42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
+        // 42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
         int t84[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t84[e] = tri_ahead + offs_n[e];
@@ -301,7 +302,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       tri_cp_async_wait<0>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 8192;
-      // ../conformance/constructs/attention_fp8.tri:34: qk = tl.dot(q, k)
+      // 34: qk = tl.dot(q, k)
       // tl.dot fp8e5[64,64] x fp8e5[64,64] on wgmma m64n64k32: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float qk[32];
@@ -317,7 +318,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); qk[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
-      // ../conformance/constructs/attention_fp8.tri:35: m_ij = tl.maximum(m_i, tl.max(qk, 1) * scale)
+      // 35: m_ij = tl.maximum(m_i, tl.max(qk, 1) * scale)
       float qk_max[2];
       // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -341,18 +342,18 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       float m_ij[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], t61[e]);
-      // ../conformance/constructs/attention_fp8.tri:36: qk = qk * scale - m_ij[:, None]
+      // 36: qk = qk * scale - m_ij[:, None]
       float t64[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t64[e] = qk[e] * scale;
       float qk_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk_1[e] = t64[e] - m_ij[(e / 16 % 2) % 2];
-      // ../conformance/constructs/attention_fp8.tri:37: p = tl.math.exp2(qk)
+      // 37: p = tl.math.exp2(qk)
       float p[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(qk_1[e]);
-      // ../conformance/constructs/attention_fp8.tri:38: l_ij = tl.sum(p, 1)
+      // 38: l_ij = tl.sum(p, 1)
       float l_ij[2];
       // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -370,25 +371,25 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         }
         l_ij[tri_o] = tri_acc0;
       }
-      // ../conformance/constructs/attention_fp8.tri:39: alpha = tl.math.exp2(m_i - m_ij)
+      // 39: alpha = tl.math.exp2(m_i - m_ij)
       float t70[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t70[e] = m_i[e] - m_ij[e];
       float alpha[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t70[e]);
-      // ../conformance/constructs/attention_fp8.tri:40: l_i = l_i * alpha + l_ij
+      // 40: l_i = l_i * alpha + l_ij
       float t72[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t72[e] = l_i[e] * alpha[e];
       float l_i_2[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_2[e] = t72[e] + l_ij[e];
-      // ../conformance/constructs/attention_fp8.tri:41: acc = acc * alpha[:, None]
+      // 41: acc = acc * alpha[:, None]
       float acc_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc_1[e] = acc[e] * alpha[(e / 16 % 2) % 2];
-      // ../conformance/constructs/attention_fp8.tri:43: acc = tl.dot(p.to(tl.float8e5), v, acc)
+      // 43: acc = tl.dot(p.to(tl.float8e5), v, acc)
       tri_fp8e5 p_fp8e5[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p_fp8e5[e] = tri_f_to_e5m2(p[e]);
@@ -412,7 +413,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         // While the wgmmas run: the copies for iteration start_n + 1.
         int tri_ahead = start_n + 1 * 64;
         if (tri_ahead < 192) {
-          // ../conformance/constructs/attention_fp8.tri:33: k = tl.load(k_ptr + (start_n + offs_n)[None, :] * D + offs_d[:, None])
+          // 33: k = tl.load(k_ptr + (start_n + offs_n)[None, :] * D + offs_d[:, None])
           int t44[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t44[e] = tri_ahead + offs_n[e];
@@ -433,7 +434,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
             const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 0 + tri_swizzle(tri_col * 64 + tri_row * 1, 3);
             tri_cp_async_16(tri_dst, t54[e], true);
           }
-          // ../conformance/constructs/attention_fp8.tri:42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
+          // 42: v = tl.load(vt_ptr + offs_d[None, :] * N_CTX + (start_n + offs_n)[:, None])
           int t84[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t84[e] = tri_ahead + offs_n[e];
@@ -456,7 +457,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.
       }
-      // ../conformance/constructs/attention_fp8.tri:32: for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=STAGES):
+      // 32: for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=STAGES):
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
       #pragma unroll
@@ -470,11 +471,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/attention_fp8.tri:45: acc = acc / l_i[:, None]
+  // 45: acc = acc / l_i[:, None]
   float acc_2[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_2[e] = tri_div_f32(acc[e], l_i[(e / 16 % 2) % 2]);
-  // ../conformance/constructs/attention_fp8.tri:46: tl.store(o_ptr + offs_m[:, None] * D + offs_d[None, :], acc)
+  // 46: tl.store(o_ptr + offs_m[:, None] * D + offs_d[None, :], acc)
   int t101[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t101[e] = offs_m[e] * 64;

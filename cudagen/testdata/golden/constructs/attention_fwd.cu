@@ -131,6 +131,7 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
+// Source ../conformance/constructs/attention_fwd.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Ask for 4 programs per SM (at most 128 registers a thread): one's softmax runs while another's mma.syncs do.
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_kernel(
     tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float sm_scale, int N_CTX, int H) {
@@ -153,16 +154,16 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
   float acc[32];
   float l_i[2];
   float m_i[2];
-  // ../conformance/constructs/attention_fwd.tri:28: start_m = tl.program_id(0)
+  // 28: start_m = tl.program_id(0)
   int start_m = tri_program_id_x();
-  // ../conformance/constructs/attention_fwd.tri:29: off_hz = tl.program_id(1)
+  // 29: off_hz = tl.program_id(1)
   int off_hz = tri_program_id_y();
-  // ../conformance/constructs/attention_fwd.tri:30: base = off_hz.to(tl.int64) * N_CTX * HEAD_DIM
+  // 30: base = off_hz.to(tl.int64) * N_CTX * HEAD_DIM
   long long off_hz_i64 = (long long)(off_hz);
   long long t10 = (long long)(N_CTX);
   long long t11 = off_hz_i64 * t10;
   long long base = t11 * 64LL;
-  // ../conformance/constructs/attention_fwd.tri:31: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 31: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t15 = start_m * 64;
   int t16[4];
   #pragma unroll
@@ -170,15 +171,15 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
   int offs_m[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs_m[e] = t15 + t16[e];
-  // ../conformance/constructs/attention_fwd.tri:32: offs_n = tl.arange(0, BLOCK_N)
+  // 32: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_n[e] = L1_base + e * 16;
-  // ../conformance/constructs/attention_fwd.tri:33: offs_d = tl.arange(0, HEAD_DIM)
+  // 33: offs_d = tl.arange(0, HEAD_DIM)
   int offs_d[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_d[e] = L2_base + e;
-  // ../conformance/constructs/attention_fwd.tri:34: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+  // 34: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
   tri_half* Q_ptrs = Q + base;
   int t25[4];
   #pragma unroll
@@ -189,7 +190,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
   tri_half* t31[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) t31[e] = Q_ptrs_1[e / 8 % 4] + offs_d[e % 8];
-  // ../conformance/constructs/attention_fwd.tri:35: mask=offs_m[:, None] < N_CTX, other=0.0)
+  // 35: mask=offs_m[:, None] < N_CTX, other=0.0)
   bool t34[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t34[e] = offs_m[e] < N_CTX;
@@ -202,7 +203,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
   tri_half* V_ptrs;
   if (t15 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attention_fwd.tri:34: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 34: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t31[e]);
@@ -211,51 +212,51 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       q[e + 5] = (tri_half)(vec.z >> 16); q[e + 6] = (tri_half)vec.w;
       q[e + 7] = (tri_half)(vec.w >> 16);
     }
-    // ../conformance/constructs/attention_fwd.tri:36: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 36: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../conformance/constructs/attention_fwd.tri:37: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    // 37: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i_1[e] = 0.0f + 1.0f;
-    // ../conformance/constructs/attention_fwd.tri:39: qk_scale = sm_scale * 1.44269504
+    // 39: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
-    // ../conformance/constructs/attention_fwd.tri:44: for start_n in range(0, hi, BLOCK_N):
+    // 44: for start_n in range(0, hi, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i[e] = l_i_1[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
-    // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+    // 46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
     K_ptrs = K + base;
-    // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attention_fwd.tri:34: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 34: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 32; ++e) q[e] = t34[e / 8 % 4] ? *t31[e] : ((tri_half)0x0000);
-    // ../conformance/constructs/attention_fwd.tri:36: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 36: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../conformance/constructs/attention_fwd.tri:37: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    // 37: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i_1[e] = 0.0f + 1.0f;
-    // ../conformance/constructs/attention_fwd.tri:39: qk_scale = sm_scale * 1.44269504
+    // 39: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
-    // ../conformance/constructs/attention_fwd.tri:44: for start_n in range(0, hi, BLOCK_N):
+    // 44: for start_n in range(0, hi, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i[e] = l_i_1[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
-    // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+    // 46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
     K_ptrs = K + base;
-    // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   }
-  // ../conformance/constructs/attention_fwd.tri:44: for start_n in range(0, hi, BLOCK_N):
+  // 44: for start_n in range(0, hi, BLOCK_N):
   // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
   // with cp.async, 2 iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in
   // 16-byte chunks; the rest of the body runs in its own iteration.
@@ -266,11 +267,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < N_CTX) {
-        // ../conformance/constructs/attention_fwd.tri:45: cols = start_n + offs_n
+        // 45: cols = start_n + offs_n
         int cols[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) cols[e] = tri_ahead + offs_n[e];
-        // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // 46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         int t65[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t65[e] = cols[e] * 64;
@@ -280,11 +281,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         tri_half* t71[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t71[e] = K_ptrs_1[e / 8 % 2] + offs_d[e % 8];
-        // ../conformance/constructs/attention_fwd.tri:47: mask=cols[None, :] < N_CTX, other=0.0)
+        // 47: mask=cols[None, :] < N_CTX, other=0.0)
         bool t74[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t74[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // 46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -293,7 +294,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t71[e], t74[e / 8 % 2]);
         }
-        // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t109[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t109[e] = cols[e] * 64;
@@ -303,11 +304,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         tri_half* t115[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t115[e] = V_ptrs_1[e / 8 % 2] + offs_d[e % 8];
-        // ../conformance/constructs/attention_fwd.tri:60: mask=cols[:, None] < N_CTX, other=0.0)
+        // 60: mask=cols[:, None] < N_CTX, other=0.0)
         bool t118[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t118[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -356,11 +357,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       const unsigned int tri_stage = tri_stage0 + tri_read * 8192;
       int tri_ahead = start_n + 2 * 32;
       if (tri_ahead < N_CTX) {
-        // ../conformance/constructs/attention_fwd.tri:45: cols = start_n + offs_n
+        // 45: cols = start_n + offs_n
         int cols[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) cols[e] = tri_ahead + offs_n[e];
-        // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // 46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         int t65[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t65[e] = cols[e] * 64;
@@ -370,11 +371,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         tri_half* t71[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t71[e] = K_ptrs_1[e / 8 % 2] + offs_d[e % 8];
-        // ../conformance/constructs/attention_fwd.tri:47: mask=cols[None, :] < N_CTX, other=0.0)
+        // 47: mask=cols[None, :] < N_CTX, other=0.0)
         bool t74[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t74[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attention_fwd.tri:46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // 46: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -383,7 +384,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t71[e], t74[e / 8 % 2]);
         }
-        // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t109[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t109[e] = cols[e] * 64;
@@ -393,11 +394,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         tri_half* t115[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t115[e] = V_ptrs_1[e / 8 % 2] + offs_d[e % 8];
-        // ../conformance/constructs/attention_fwd.tri:60: mask=cols[:, None] < N_CTX, other=0.0)
+        // 60: mask=cols[:, None] < N_CTX, other=0.0)
         bool t118[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t118[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attention_fwd.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -408,11 +409,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
         }
       }
       tri_cp_async_commit();
-      // ../conformance/constructs/attention_fwd.tri:45: cols = start_n + offs_n
+      // 45: cols = start_n + offs_n
       int cols[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) cols[e] = start_n + offs_n[e];
-      // ../conformance/constructs/attention_fwd.tri:48: qk = tl.dot(q, k)
+      // 48: qk = tl.dot(q, k)
       // tl.dot fp16[64,64] x fp16[64,32] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
       //   ldmatrix.x4); each warp owns 1 x 4 m16n8 tile(s).
       float qk[16];
@@ -441,7 +442,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
           }
         }
       }
-      // ../conformance/constructs/attention_fwd.tri:49: keep = cols[None, :] < N_CTX
+      // 49: keep = cols[None, :] < N_CTX
       // cols is recomputed in #L17 rather than moved.
       int t82[8];
       #pragma unroll
@@ -449,14 +450,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       bool keep[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) keep[e] = t82[e] < N_CTX;
-      // ../conformance/constructs/attention_fwd.tri:52: qk = tl.where(keep, qk * qk_scale, -1.0e6)
+      // 52: qk = tl.where(keep, qk * qk_scale, -1.0e6)
       float t86[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) t86[e] = qk[e] * qk_scale;
       float qk_1[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) qk_1[e] = keep[e % 2 + (e / 2 % 4) * 2] ? t86[e] : (-1e+06f);
-      // ../conformance/constructs/attention_fwd.tri:53: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 53: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_1_max[2];
       // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -477,22 +478,22 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       float m_ij[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_1_max[e]);
-      // ../conformance/constructs/attention_fwd.tri:54: qk = qk - m_ij[:, None]
+      // 54: qk = qk - m_ij[:, None]
       float qk_2[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) qk_2[e] = qk_1[e] - m_ij[(e / 8 % 2) % 2];
-      // ../conformance/constructs/attention_fwd.tri:55: p = tl.math.exp2(qk)
+      // 55: p = tl.math.exp2(qk)
       float p[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) p[e] = tri_exp2_f32(qk_2[e]);
-      // ../conformance/constructs/attention_fwd.tri:56: alpha = tl.math.exp2(m_i - m_ij)
+      // 56: alpha = tl.math.exp2(m_i - m_ij)
       float t97[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t97[e] = m_i[e] - m_ij[e];
       float alpha[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t97[e]);
-      // ../conformance/constructs/attention_fwd.tri:57: l_i = l_i * alpha + tl.sum(p, 1)
+      // 57: l_i = l_i * alpha + tl.sum(p, 1)
       float t99[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t99[e] = l_i[e] * alpha[e];
@@ -516,11 +517,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
       float l_i_2[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_2[e] = t99[e] + p_sum[e];
-      // ../conformance/constructs/attention_fwd.tri:58: acc = acc * alpha[:, None]
+      // 58: acc = acc * alpha[:, None]
       float acc_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc_1[e] = acc[e] * alpha[(e / 16 % 2) % 2];
-      // ../conformance/constructs/attention_fwd.tri:61: acc = tl.dot(p.to(v.dtype), v, acc)
+      // 61: acc = tl.dot(p.to(v.dtype), v, acc)
       // tl.dot fp16[64,32] x fp16[32,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
       //   ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
       #pragma unroll
@@ -556,7 +557,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
           }
         }
       }
-      // ../conformance/constructs/attention_fwd.tri:44: for start_n in range(0, hi, BLOCK_N):
+      // 44: for start_n in range(0, hi, BLOCK_N):
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
       #pragma unroll
@@ -567,11 +568,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/attention_fwd.tri:63: acc = acc / l_i[:, None]
+  // 63: acc = acc / l_i[:, None]
   float acc_2[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_2[e] = tri_div_f32(acc[e], l_i[(e / 16 % 2) % 2]);
-  // ../conformance/constructs/attention_fwd.tri:64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+  // 64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
   tri_half* O_ptrs = O + base;
   // offs_m is recomputed in #L6 rather than moved.
   int t132[2];
@@ -590,7 +591,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
   tri_half* t141[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) t141[e] = O_ptrs_1[e / 16 % 2] + t138[e % 2 + (e / 2 % 8) * 2];
-  // ../conformance/constructs/attention_fwd.tri:65: acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
+  // 65: acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
   tri_half acc_2_fp16[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_2_fp16[e] = tri_f2h(acc_2[e]);
@@ -604,7 +605,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t15 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attention_fwd.tri:64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -618,7 +619,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attention_fwd_
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attention_fwd.tri:64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (t145[e / 16 % 2]) *t141[e] = acc_2_fp16[e];
   }

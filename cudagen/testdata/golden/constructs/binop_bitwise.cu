@@ -21,48 +21,49 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/binop_bitwise.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) bitwise_kernel(int* x_ptr, int* y_ptr, int* a_ptr, int* o_ptr, int* e_ptr, int* inv_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/binop_bitwise.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/binop_bitwise.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t9 = pid * 128;
   int t10[1];
   t10[0] = L0_base;
   int offs[1];
   offs[0] = t9 + t10[0];
-  // ../conformance/constructs/binop_bitwise.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/binop_bitwise.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 21: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/binop_bitwise.tri:22: y = tl.load(y_ptr + offs, mask=mask, other=0)
+  // 22: y = tl.load(y_ptr + offs, mask=mask, other=0)
   int* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   int y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0;
-  // ../conformance/constructs/binop_bitwise.tri:23: tl.store(a_ptr + offs, x & y, mask=mask)
+  // 23: tl.store(a_ptr + offs, x & y, mask=mask)
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   int t27[1];
   t27[0] = x[0] & y[0];
   if (mask[0]) *a_ptrs[0] = t27[0];
-  // ../conformance/constructs/binop_bitwise.tri:24: tl.store(o_ptr + offs, x | y, mask=mask)
+  // 24: tl.store(o_ptr + offs, x | y, mask=mask)
   int* o_ptrs[1];
   o_ptrs[0] = o_ptr + offs[0];
   int t31[1];
   t31[0] = x[0] | y[0];
   if (mask[0]) *o_ptrs[0] = t31[0];
-  // ../conformance/constructs/binop_bitwise.tri:25: tl.store(e_ptr + offs, x ^ y, mask=mask)
+  // 25: tl.store(e_ptr + offs, x ^ y, mask=mask)
   int* e_ptrs[1];
   e_ptrs[0] = e_ptr + offs[0];
   int t35[1];
   t35[0] = x[0] ^ y[0];
   if (mask[0]) *e_ptrs[0] = t35[0];
-  // ../conformance/constructs/binop_bitwise.tri:26: tl.store(inv_ptr + offs, ~x, mask=mask)
+  // 26: tl.store(inv_ptr + offs, ~x, mask=mask)
   int* inv_ptrs[1];
   inv_ptrs[0] = inv_ptr + offs[0];
   int t39[1];

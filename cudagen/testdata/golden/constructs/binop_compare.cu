@@ -21,38 +21,39 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/binop_compare.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int* y_ptr, int* ib_ptr, int* fb_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/binop_compare.tri:28: pid = tl.program_id(0)
+  // 28: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/binop_compare.tri:29: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 29: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/binop_compare.tri:30: mask = offs < n
+  // 30: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/binop_compare.tri:31: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 31: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/binop_compare.tri:32: y = tl.load(y_ptr + offs, mask=mask, other=0)
+  // 32: y = tl.load(y_ptr + offs, mask=mask, other=0)
   int* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   int y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0;
-  // ../conformance/constructs/binop_compare.tri:33: tl.store(ib_ptr + offs, pack(x, y), mask=mask)
+  // 33: tl.store(ib_ptr + offs, pack(x, y), mask=mask)
   int* ib_ptrs[1];
   ib_ptrs[0] = ib_ptr + offs[0];
-  // ../conformance/constructs/binop_compare.tri:17: bits = (a < b).to(tl.int32)
+  // 17: bits = (a < b).to(tl.int32)
   bool t25[1];
   t25[0] = x[0] < y[0];
   int bits[1];
   bits[0] = (int)(t25[0]);
-  // ../conformance/constructs/binop_compare.tri:18: bits += (a <= b).to(tl.int32) * 2
+  // 18: bits += (a <= b).to(tl.int32) * 2
   bool t27[1];
   t27[0] = x[0] <= y[0];
   int t27_i32[1];
@@ -61,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t31[0] = t27_i32[0] * 2;
   int bits_1[1];
   bits_1[0] = bits[0] + t31[0];
-  // ../conformance/constructs/binop_compare.tri:19: bits += (a > b).to(tl.int32) * 4
+  // 19: bits += (a > b).to(tl.int32) * 4
   bool t33[1];
   t33[0] = x[0] > y[0];
   int t33_i32[1];
@@ -70,7 +71,7 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t37[0] = t33_i32[0] * 4;
   int bits_2[1];
   bits_2[0] = bits_1[0] + t37[0];
-  // ../conformance/constructs/binop_compare.tri:20: bits += (a >= b).to(tl.int32) * 8
+  // 20: bits += (a >= b).to(tl.int32) * 8
   bool t39[1];
   t39[0] = x[0] >= y[0];
   int t39_i32[1];
@@ -79,7 +80,7 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t43[0] = t39_i32[0] * 8;
   int bits_3[1];
   bits_3[0] = bits_2[0] + t43[0];
-  // ../conformance/constructs/binop_compare.tri:21: bits += (a == b).to(tl.int32) * 16
+  // 21: bits += (a == b).to(tl.int32) * 16
   bool t45[1];
   t45[0] = x[0] == y[0];
   int t45_i32[1];
@@ -88,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t49[0] = t45_i32[0] * 16;
   int bits_4[1];
   bits_4[0] = bits_3[0] + t49[0];
-  // ../conformance/constructs/binop_compare.tri:22: bits += (a != b).to(tl.int32) * 32
+  // 22: bits += (a != b).to(tl.int32) * 32
   bool t51[1];
   t51[0] = x[0] != y[0];
   int t51_i32[1];
@@ -97,9 +98,9 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t55[0] = t51_i32[0] * 32;
   int bits_5[1];
   bits_5[0] = bits_4[0] + t55[0];
-  // ../conformance/constructs/binop_compare.tri:33: tl.store(ib_ptr + offs, pack(x, y), mask=mask)
+  // 33: tl.store(ib_ptr + offs, pack(x, y), mask=mask)
   if (mask[0]) *ib_ptrs[0] = bits_5[0];
-  // ../conformance/constructs/binop_compare.tri:34: tl.store(fb_ptr + offs, pack(x.to(tl.float32) * 0.5, y.to(tl.float32) * 0.5), mask=mask)
+  // 34: tl.store(fb_ptr + offs, pack(x.to(tl.float32) * 0.5, y.to(tl.float32) * 0.5), mask=mask)
   int* fb_ptrs[1];
   fb_ptrs[0] = fb_ptr + offs[0];
   float x_fp32[1];
@@ -110,12 +111,12 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   y_fp32[0] = (float)(y[0]);
   float t67[1];
   t67[0] = y_fp32[0] * 0.5f;
-  // ../conformance/constructs/binop_compare.tri:17: bits = (a < b).to(tl.int32)
+  // 17: bits = (a < b).to(tl.int32)
   bool t68[1];
   t68[0] = t63[0] < t67[0];
   int bits_6[1];
   bits_6[0] = (int)(t68[0]);
-  // ../conformance/constructs/binop_compare.tri:18: bits += (a <= b).to(tl.int32) * 2
+  // 18: bits += (a <= b).to(tl.int32) * 2
   bool t70[1];
   t70[0] = t63[0] <= t67[0];
   int t70_i32[1];
@@ -124,7 +125,7 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t74[0] = t70_i32[0] * 2;
   int bits_7[1];
   bits_7[0] = bits_6[0] + t74[0];
-  // ../conformance/constructs/binop_compare.tri:19: bits += (a > b).to(tl.int32) * 4
+  // 19: bits += (a > b).to(tl.int32) * 4
   bool t76[1];
   t76[0] = t63[0] > t67[0];
   int t76_i32[1];
@@ -133,7 +134,7 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t80[0] = t76_i32[0] * 4;
   int bits_8[1];
   bits_8[0] = bits_7[0] + t80[0];
-  // ../conformance/constructs/binop_compare.tri:20: bits += (a >= b).to(tl.int32) * 8
+  // 20: bits += (a >= b).to(tl.int32) * 8
   bool t82[1];
   t82[0] = t63[0] >= t67[0];
   int t82_i32[1];
@@ -142,7 +143,7 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t86[0] = t82_i32[0] * 8;
   int bits_9[1];
   bits_9[0] = bits_8[0] + t86[0];
-  // ../conformance/constructs/binop_compare.tri:21: bits += (a == b).to(tl.int32) * 16
+  // 21: bits += (a == b).to(tl.int32) * 16
   bool t88[1];
   t88[0] = t63[0] == t67[0];
   int t88_i32[1];
@@ -151,7 +152,7 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t92[0] = t88_i32[0] * 16;
   int bits_10[1];
   bits_10[0] = bits_9[0] + t92[0];
-  // ../conformance/constructs/binop_compare.tri:22: bits += (a != b).to(tl.int32) * 32
+  // 22: bits += (a != b).to(tl.int32) * 32
   bool t94[1];
   t94[0] = t63[0] != t67[0];
   int t94_i32[1];
@@ -160,6 +161,6 @@ extern "C" __global__ void __launch_bounds__(128) compare_kernel(int* x_ptr, int
   t98[0] = t94_i32[0] * 32;
   int bits_11[1];
   bits_11[0] = bits_10[0] + t98[0];
-  // ../conformance/constructs/binop_compare.tri:34: tl.store(fb_ptr + offs, pack(x.to(tl.float32) * 0.5, y.to(tl.float32) * 0.5), mask=mask)
+  // 34: tl.store(fb_ptr + offs, pack(x.to(tl.float32) * 0.5, y.to(tl.float32) * 0.5), mask=mask)
   if (mask[0]) *fb_ptrs[0] = bits_11[0];
 }

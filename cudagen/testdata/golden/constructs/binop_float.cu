@@ -28,55 +28,56 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/binop_float.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) float_ops_kernel(
     float* x_ptr, float* y_ptr, float* s_ptr, float* d_ptr, float* p_ptr, float* q_ptr, float* r_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/binop_float.tri:20: pid = tl.program_id(0)
+  // 20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/binop_float.tri:21: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t10 = pid * 128;
   int t11[1];
   t11[0] = L0_base;
   int offs[1];
   offs[0] = t10 + t11[0];
-  // ../conformance/constructs/binop_float.tri:22: mask = offs < n
+  // 22: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/binop_float.tri:23: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 23: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/binop_float.tri:24: y = tl.load(y_ptr + offs, mask=mask, other=1.0)
+  // 24: y = tl.load(y_ptr + offs, mask=mask, other=1.0)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 1.0f;
-  // ../conformance/constructs/binop_float.tri:25: tl.store(s_ptr + offs, x + y, mask=mask)
+  // 25: tl.store(s_ptr + offs, x + y, mask=mask)
   float* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   float t28[1];
   t28[0] = x[0] + y[0];
   if (mask[0]) *s_ptrs[0] = t28[0];
-  // ../conformance/constructs/binop_float.tri:26: tl.store(d_ptr + offs, x - y, mask=mask)
+  // 26: tl.store(d_ptr + offs, x - y, mask=mask)
   float* d_ptrs[1];
   d_ptrs[0] = d_ptr + offs[0];
   float t32[1];
   t32[0] = x[0] - y[0];
   if (mask[0]) *d_ptrs[0] = t32[0];
-  // ../conformance/constructs/binop_float.tri:27: tl.store(p_ptr + offs, x * y, mask=mask)
+  // 27: tl.store(p_ptr + offs, x * y, mask=mask)
   float* p_ptrs[1];
   p_ptrs[0] = p_ptr + offs[0];
   float t36[1];
   t36[0] = x[0] * y[0];
   if (mask[0]) *p_ptrs[0] = t36[0];
-  // ../conformance/constructs/binop_float.tri:28: tl.store(q_ptr + offs, x / y, mask=mask)
+  // 28: tl.store(q_ptr + offs, x / y, mask=mask)
   float* q_ptrs[1];
   q_ptrs[0] = q_ptr + offs[0];
   float t40[1];
   t40[0] = tri_div_f32(x[0], y[0]);
   if (mask[0]) *q_ptrs[0] = t40[0];
-  // ../conformance/constructs/binop_float.tri:29: tl.store(r_ptr + offs, x % y, mask=mask)
+  // 29: tl.store(r_ptr + offs, x % y, mask=mask)
   float* r_ptrs[1];
   r_ptrs[0] = r_ptr + offs[0];
   float t44[1];

@@ -22,57 +22,58 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/binop_shift.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) shift_kernel(
     int* x_ptr, unsigned int* u_ptr, int* s_ptr, int* sl_ptr, int* sr_ptr, unsigned int* ul_ptr, unsigned int* ur_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/binop_shift.tri:20: pid = tl.program_id(0)
+  // 20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/binop_shift.tri:21: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t10 = pid * 128;
   int t11[1];
   t11[0] = L0_base;
   int offs[1];
   offs[0] = t10 + t11[0];
-  // ../conformance/constructs/binop_shift.tri:22: mask = offs < n
+  // 22: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/binop_shift.tri:23: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 23: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/binop_shift.tri:24: u = tl.load(u_ptr + offs, mask=mask, other=0)
+  // 24: u = tl.load(u_ptr + offs, mask=mask, other=0)
   unsigned int* u_ptrs[1];
   u_ptrs[0] = u_ptr + offs[0];
   unsigned int u[1];
   u[0] = mask[0] ? *u_ptrs[0] : 0u;
-  // ../conformance/constructs/binop_shift.tri:25: s = tl.load(s_ptr + offs, mask=mask, other=0)
+  // 25: s = tl.load(s_ptr + offs, mask=mask, other=0)
   int* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   int s[1];
   s[0] = mask[0] ? *s_ptrs[0] : 0;
-  // ../conformance/constructs/binop_shift.tri:26: tl.store(sl_ptr + offs, x << s, mask=mask)
+  // 26: tl.store(sl_ptr + offs, x << s, mask=mask)
   int* sl_ptrs[1];
   sl_ptrs[0] = sl_ptr + offs[0];
   int t33[1];
   t33[0] = x[0] << s[0];
   if (mask[0]) *sl_ptrs[0] = t33[0];
-  // ../conformance/constructs/binop_shift.tri:27: tl.store(sr_ptr + offs, x >> s, mask=mask)
+  // 27: tl.store(sr_ptr + offs, x >> s, mask=mask)
   int* sr_ptrs[1];
   sr_ptrs[0] = sr_ptr + offs[0];
   int t37[1];
   t37[0] = x[0] >> s[0];
   if (mask[0]) *sr_ptrs[0] = t37[0];
-  // ../conformance/constructs/binop_shift.tri:28: us = s.to(tl.uint32)
+  // 28: us = s.to(tl.uint32)
   unsigned int us[1];
   us[0] = (unsigned int)(s[0]);
-  // ../conformance/constructs/binop_shift.tri:29: tl.store(ul_ptr + offs, u << us, mask=mask)
+  // 29: tl.store(ul_ptr + offs, u << us, mask=mask)
   unsigned int* ul_ptrs[1];
   ul_ptrs[0] = ul_ptr + offs[0];
   unsigned int t42[1];
   t42[0] = u[0] << us[0];
   if (mask[0]) *ul_ptrs[0] = t42[0];
-  // ../conformance/constructs/binop_shift.tri:30: tl.store(ur_ptr + offs, u >> us, mask=mask)
+  // 30: tl.store(ur_ptr + offs, u >> us, mask=mask)
   unsigned int* ur_ptrs[1];
   ur_ptrs[0] = ur_ptr + offs[0];
   unsigned int t46[1];

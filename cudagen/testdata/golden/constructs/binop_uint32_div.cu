@@ -21,41 +21,42 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/binop_uint32_div.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) divmod_kernel(unsigned int* x_ptr, unsigned int* y_ptr, unsigned int* q_ptr, unsigned int* r_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/binop_uint32_div.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/binop_uint32_div.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/binop_uint32_div.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/binop_uint32_div.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0)
   unsigned int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   unsigned int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0u;
-  // ../conformance/constructs/binop_uint32_div.tri:21: y = tl.load(y_ptr + offs, mask=mask, other=1)
+  // 21: y = tl.load(y_ptr + offs, mask=mask, other=1)
   unsigned int* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   unsigned int y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 1u;
-  // ../conformance/constructs/binop_uint32_div.tri:22: y = tl.where(y == 0, 7, y)
+  // 22: y = tl.where(y == 0, 7, y)
   bool t25[1];
   t25[0] = y[0] == 0u;
   unsigned int y_1[1];
   y_1[0] = t25[0] ? 7u : y[0];
-  // ../conformance/constructs/binop_uint32_div.tri:23: tl.store(q_ptr + offs, x // y, mask=mask)
+  // 23: tl.store(q_ptr + offs, x // y, mask=mask)
   unsigned int* q_ptrs[1];
   q_ptrs[0] = q_ptr + offs[0];
   unsigned int t31[1];
   t31[0] = x[0] / y_1[0];
   if (mask[0]) *q_ptrs[0] = t31[0];
-  // ../conformance/constructs/binop_uint32_div.tri:24: tl.store(r_ptr + offs, x % y, mask=mask)
+  // 24: tl.store(r_ptr + offs, x % y, mask=mask)
   unsigned int* r_ptrs[1];
   r_ptrs[0] = r_ptr + offs[0];
   unsigned int t35[1];

@@ -28,6 +28,7 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/bitonic_merge.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) merge_kernel(int* x_ptr, float* f_ptr, int* up_ptr, float* fdown_ptr, int* bit_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
@@ -38,20 +39,20 @@ extern "C" __global__ void __launch_bounds__(128) merge_kernel(int* x_ptr, float
   int L4_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base = tri_thread_id() % 64;  // index of this thread's first element in #L5 tiles
   bool L5_owner = tri_thread_id() < 64;  // #L5 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/bitonic_merge.tri:21: rows = tl.program_id(0) * M + tl.arange(0, M)
+  // 21: rows = tl.program_id(0) * M + tl.arange(0, M)
   int t7 = tri_program_id_x() * 4;
   int t8[1];
   t8[0] = L0_base;
   int rows[1];
   rows[0] = t7 + t8[0];
-  // ../conformance/constructs/bitonic_merge.tri:22: offs = rows[:, None] * N + tl.arange(0, N)[None, :]
+  // 22: offs = rows[:, None] * N + tl.arange(0, N)[None, :]
   int t14[1];
   t14[0] = rows[0] * 32;
   int t15[1];
   t15[0] = L2_base;
   int offs[1];
   offs[0] = t14[0] + t15[0];
-  // ../conformance/constructs/bitonic_merge.tri:23: tl.store(up_ptr + offs, tl.bitonic_merge(tl.load(x_ptr + offs)))
+  // 23: tl.store(up_ptr + offs, tl.bitonic_merge(tl.load(x_ptr + offs)))
   int* up_ptrs[1];
   up_ptrs[0] = up_ptr + offs[0];
   int* x_ptrs[1];
@@ -79,7 +80,7 @@ extern "C" __global__ void __launch_bounds__(128) merge_kernel(int* x_ptr, float
   t25[0] = reinterpret_cast<int*>(tri_smem)[(L4_base0) * 32 + L4_base1];
   __syncthreads();
   *up_ptrs[0] = t25[0];
-  // ../conformance/constructs/bitonic_merge.tri:24: tl.store(fdown_ptr + offs, tl.bitonic_merge(tl.load(f_ptr + offs), dim=1, descending=True))
+  // 24: tl.store(fdown_ptr + offs, tl.bitonic_merge(tl.load(f_ptr + offs), dim=1, descending=True))
   float* fdown_ptrs[1];
   fdown_ptrs[0] = fdown_ptr + offs[0];
   float* f_ptrs[1];
@@ -107,10 +108,10 @@ extern "C" __global__ void __launch_bounds__(128) merge_kernel(int* x_ptr, float
   t32[0] = reinterpret_cast<float*>(tri_smem)[(L4_base0) * 32 + L4_base1];
   __syncthreads();
   *fdown_ptrs[0] = t32[0];
-  // ../conformance/constructs/bitonic_merge.tri:25: k = tl.arange(0, 64)
+  // 25: k = tl.arange(0, 64)
   int k[1];
   k[0] = L5_base;
-  // ../conformance/constructs/bitonic_merge.tri:26: b = tl.where(k < 32, k * 3, (63 - k) * 3 + 1)
+  // 26: b = tl.where(k < 32, k * 3, (63 - k) * 3 + 1)
   bool t37[1];
   t37[0] = k[0] < 32;
   int t40[1];
@@ -123,7 +124,7 @@ extern "C" __global__ void __launch_bounds__(128) merge_kernel(int* x_ptr, float
   t49[0] = t46[0] + 1;
   int b[1];
   b[0] = t37[0] ? t40[0] : t49[0];
-  // ../conformance/constructs/bitonic_merge.tri:27: tl.store(bit_ptr + k, tl.bitonic_merge(b))
+  // 27: tl.store(bit_ptr + k, tl.bitonic_merge(b))
   int* bit_ptrs[1];
   bit_ptrs[0] = bit_ptr + k[0];
   // tl.bitonic_merge: Triton's bitonic network over the 64 elements, rows of 64, in shared memory.

@@ -20,6 +20,7 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/block_ptr_1d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_ptr, float* y_ptr, int n) {
   int L0_base = tri_thread_id() % 16;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
@@ -29,30 +30,30 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_p
   long long src_shape0;
   long long src_stride0;
   long long src_off0;
-  // ../conformance/constructs/block_ptr_1d.tri:27: src = tl.make_block_ptr(x_ptr, (n.to(tl.int64),), (1,), (0,), (BLOCK,), (0,))
+  // 27: src = tl.make_block_ptr(x_ptr, (n.to(tl.int64),), (1,), (0,), (BLOCK,), (0,))
   long long src_shape0_1 = (long long)(n);
-  // ../conformance/constructs/block_ptr_1d.tri:28: dst = tl.make_block_ptr(y_ptr, (n,), (1,), (0,), (BLOCK,), (0,))
+  // 28: dst = tl.make_block_ptr(y_ptr, (n,), (1,), (0,), (BLOCK,), (0,))
   long long dst_shape0 = (long long)(n);
-  // ../conformance/constructs/block_ptr_1d.tri:30: for i in range(0, n, BLOCK):
+  // 30: for i in range(0, n, BLOCK):
   acc[0] = 0.0f;
   dst_off0 = 0LL;
   src_base = x_ptr;
   src_shape0 = src_shape0_1;
   src_stride0 = 1LL;
   src_off0 = 0LL;
-  // ../conformance/constructs/block_ptr_1d.tri:31: acc += tl.load(src, boundary_check=(0,), padding_option="zero")
+  // 31: acc += tl.load(src, boundary_check=(0,), padding_option="zero")
   int t20[1];
   t20[0] = L0_base;
   long long t20_i64[1];
   t20_i64[0] = (long long)(t20[0]);
-  // ../conformance/constructs/block_ptr_1d.tri:32: tl.store(dst, acc, boundary_check=(0,))
+  // 32: tl.store(dst, acc, boundary_check=(0,))
   int t38[1];
   t38[0] = L0_base;
   long long t38_i64[1];
   t38_i64[0] = (long long)(t38[0]);
-  // ../conformance/constructs/block_ptr_1d.tri:30: for i in range(0, n, BLOCK):
+  // 30: for i in range(0, n, BLOCK):
   for (int i = 0; i < n; i += 16) {
-    // ../conformance/constructs/block_ptr_1d.tri:31: acc += tl.load(src, boundary_check=(0,), padding_option="zero")
+    // 31: acc += tl.load(src, boundary_check=(0,), padding_option="zero")
     long long src_idx0[1];
     src_idx0[0] = src_off0 + t20_i64[0];
     long long src_offs[1];
@@ -69,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_p
     src_ptrs_val[0] = src_mask[0] ? *src_ptrs[0] : 0.0f;
     float acc_1[1];
     acc_1[0] = acc[0] + src_ptrs_val[0];
-    // ../conformance/constructs/block_ptr_1d.tri:32: tl.store(dst, acc, boundary_check=(0,))
+    // 32: tl.store(dst, acc, boundary_check=(0,))
     long long dst_idx0[1];
     dst_idx0[0] = dst_off0 + t38_i64[0];
     long long dst_offs[1];
@@ -83,11 +84,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_1d_kernel(float* x_p
     float* dst_ptrs[1];
     dst_ptrs[0] = y_ptr + dst_offs[0];
     if (L0_owner && dst_mask[0]) *dst_ptrs[0] = acc_1[0];
-    // ../conformance/constructs/block_ptr_1d.tri:22: return p.advance((BLOCK,))
+    // 22: return p.advance((BLOCK,))
     long long src_off0_1 = src_off0 + 16LL;
-    // ../conformance/constructs/block_ptr_1d.tri:34: dst = tl.advance(dst, (BLOCK,))
+    // 34: dst = tl.advance(dst, (BLOCK,))
     long long dst_off0_1 = dst_off0 + 16LL;
-    // ../conformance/constructs/block_ptr_1d.tri:30: for i in range(0, n, BLOCK):
+    // 30: for i in range(0, n, BLOCK):
     acc[0] = acc_1[0];
     dst_off0 = dst_off0_1;
     src_off0 = src_off0_1;

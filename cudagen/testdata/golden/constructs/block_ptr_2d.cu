@@ -34,16 +34,17 @@ TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(
 TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/block_ptr_2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
     float* x_ptr, float* y_ptr, float* zpad_ptr, float* npad_ptr, float* shifted_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L2_base = (lane_id % 8) * 2;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/block_ptr_2d.tri:24: pid_m = tl.program_id(0)
+  // 24: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../conformance/constructs/block_ptr_2d.tri:25: pid_n = tl.program_id(1)
+  // 25: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../conformance/constructs/block_ptr_2d.tri:26: x_block = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+  // 26: x_block = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t10 = pid_m * 16;
   int t12 = pid_n * 16;
   long long x_block_shape0 = (long long)(M);
@@ -51,7 +52,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
   long long x_block_stride0 = (long long)(N);
   long long x_block_off0 = (long long)(t10);
   long long x_block_off1 = (long long)(t12);
-  // ../conformance/constructs/block_ptr_2d.tri:27: x = tl.load(x_block, boundary_check=(0, 1))
+  // 27: x = tl.load(x_block, boundary_check=(0, 1))
   int t19[1];
   t19[0] = L0_base;
   long long t19_i64[1];
@@ -99,7 +100,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
   float x[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x[e] = x_block_mask[e] ? *x_block_ptrs[e] : 0.0f;
-  // ../conformance/constructs/block_ptr_2d.tri:28: y_block = tl.make_block_ptr(y_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+  // 28: y_block = tl.make_block_ptr(y_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t55 = pid_m * 16;
   int t57 = pid_n * 16;
   long long y_block_shape0 = (long long)(M);
@@ -107,7 +108,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
   long long y_block_stride0 = (long long)(N);
   long long y_block_off0 = (long long)(t55);
   long long y_block_off1 = (long long)(t57);
-  // ../conformance/constructs/block_ptr_2d.tri:29: tl.store(y_block, x * 2.0, boundary_check=(0, 1))
+  // 29: tl.store(y_block, x * 2.0, boundary_check=(0, 1))
   float t66[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t66[e] = x[e] * 2.0f;
@@ -157,7 +158,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
   for (int e = 0; e < 2; ++e) y_block_ptrs[e] = y_ptr + y_block_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (y_block_mask[e]) *y_block_ptrs[e] = t66[e];
-  // ../conformance/constructs/block_ptr_2d.tri:30: zeros = tl.load(x_block, boundary_check=(1, 0), padding_option="zero")
+  // 30: zeros = tl.load(x_block, boundary_check=(1, 0), padding_option="zero")
   int t102[1];
   t102[0] = L0_base;
   long long t102_i64[1];
@@ -205,7 +206,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
   float zeros[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) zeros[e] = x_block_mask_1[e] ? *x_block_ptrs_1[e] : 0.0f;
-  // ../conformance/constructs/block_ptr_2d.tri:31: nans = tl.load(x_block, boundary_check=(0, 1), padding_option="nan")
+  // 31: nans = tl.load(x_block, boundary_check=(0, 1), padding_option="nan")
   int t139[1];
   t139[0] = L0_base;
   long long t139_i64[1];
@@ -253,12 +254,12 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
   float nans[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) nans[e] = x_block_mask_2[e] ? *x_block_ptrs_2[e] : tri_f32_bits(0x7fc00000u);
-  // ../conformance/constructs/block_ptr_2d.tri:32: padded = tl.make_block_ptr(zpad_ptr, (48, 48), (48, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+  // 32: padded = tl.make_block_ptr(zpad_ptr, (48, 48), (48, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t177 = pid_m * 16;
   int t179 = pid_n * 16;
   long long padded_off0 = (long long)(t177);
   long long padded_off1 = (long long)(t179);
-  // ../conformance/constructs/block_ptr_2d.tri:33: tl.store(padded, zeros)
+  // 33: tl.store(padded, zeros)
   int t186[1];
   t186[0] = L0_base;
   long long t186_i64[1];
@@ -290,12 +291,12 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
     tri_f32x2 vec = {zeros[e + 0], zeros[e + 1]};
     *reinterpret_cast<tri_f32x2*>(padded_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/block_ptr_2d.tri:34: padded_nan = tl.make_block_ptr(npad_ptr, (48, 48), (48, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+  // 34: padded_nan = tl.make_block_ptr(npad_ptr, (48, 48), (48, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t207 = pid_m * 16;
   int t209 = pid_n * 16;
   long long padded_nan_off0 = (long long)(t207);
   long long padded_nan_off1 = (long long)(t209);
-  // ../conformance/constructs/block_ptr_2d.tri:35: tl.store(padded_nan, nans)
+  // 35: tl.store(padded_nan, nans)
   int t216[1];
   t216[0] = L0_base;
   long long t216_i64[1];
@@ -327,7 +328,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
     tri_f32x2 vec = {nans[e + 0], nans[e + 1]};
     *reinterpret_cast<tri_f32x2*>(padded_nan_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/block_ptr_2d.tri:36: up_left = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (pid_m * BM - 5, pid_n * BN - 3), (BM, BN), (1, 0))
+  // 36: up_left = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (pid_m * BM - 5, pid_n * BN - 3), (BM, BN), (1, 0))
   int t237 = pid_m * 16;
   int t239 = t237 - 5;
   int t241 = pid_n * 16;
@@ -337,7 +338,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
   long long up_left_stride0 = (long long)(N);
   long long up_left_off0 = (long long)(t239);
   long long up_left_off1 = (long long)(t243);
-  // ../conformance/constructs/block_ptr_2d.tri:37: moved = tl.load(up_left, boundary_check=(0, 1), padding_option="zero")
+  // 37: moved = tl.load(up_left, boundary_check=(0, 1), padding_option="zero")
   int t250[1];
   t250[0] = L0_base;
   long long t250_i64[1];
@@ -385,12 +386,12 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_2d_kernel(
   float moved[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) moved[e] = up_left_mask[e] ? *up_left_ptrs[e] : 0.0f;
-  // ../conformance/constructs/block_ptr_2d.tri:38: out = tl.make_block_ptr(shifted_ptr, (48, 48), (48, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+  // 38: out = tl.make_block_ptr(shifted_ptr, (48, 48), (48, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t288 = pid_m * 16;
   int t290 = pid_n * 16;
   long long out_off0 = (long long)(t288);
   long long out_off1 = (long long)(t290);
-  // ../conformance/constructs/block_ptr_2d.tri:39: tl.store(out, moved)
+  // 39: tl.store(out, moved)
   int t297[1];
   t297[0] = L0_base;
   long long t297_i64[1];

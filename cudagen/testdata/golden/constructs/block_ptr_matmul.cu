@@ -72,6 +72,7 @@ TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 
+// Source ../conformance/constructs/block_ptr_matmul.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[24576];
@@ -92,23 +93,23 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
   long long p_a_off1;
   long long p_b_off0;
   long long p_b_off1;
-  // ../conformance/constructs/block_ptr_matmul.tri:23: pid_m = tl.program_id(0)
+  // 23: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../conformance/constructs/block_ptr_matmul.tri:24: pid_n = tl.program_id(1)
+  // 24: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../conformance/constructs/block_ptr_matmul.tri:25: p_a = tl.make_block_ptr(a_ptr, (M, K), (K, 1), (pid_m * BM, 0), (BM, BK), (1, 0))
+  // 25: p_a = tl.make_block_ptr(a_ptr, (M, K), (K, 1), (pid_m * BM, 0), (BM, BK), (1, 0))
   int t9 = pid_m * 64;
   long long p_a_shape0 = (long long)(M);
   long long p_a_shape1 = (long long)(K);
   long long p_a_stride0 = (long long)(K);
   long long p_a_off0_1 = (long long)(t9);
-  // ../conformance/constructs/block_ptr_matmul.tri:26: p_b = tl.make_block_ptr(b_ptr, (K, N), (N, 1), (0, pid_n * BN), (BK, BN), (1, 0))
+  // 26: p_b = tl.make_block_ptr(b_ptr, (K, N), (N, 1), (0, pid_n * BN), (BK, BN), (1, 0))
   int t17 = pid_n * 64;
   long long p_b_shape0 = (long long)(K);
   long long p_b_shape1 = (long long)(N);
   long long p_b_stride0 = (long long)(N);
   long long p_b_off1_1 = (long long)(t17);
-  // ../conformance/constructs/block_ptr_matmul.tri:28: for k in range(0, tl.cdiv(K, BK)):
+  // 28: for k in range(0, tl.cdiv(K, BK)):
   int t27 = K + 32;
   int t29 = t27 - 1;
   int t31 = t29 / 32;
@@ -118,7 +119,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
   p_a_off1 = 0LL;
   p_b_off0 = 0LL;
   p_b_off1 = p_b_off1_1;
-  // ../conformance/constructs/block_ptr_matmul.tri:29: a = tl.load(p_a, boundary_check=(0, 1), padding_option="zero")
+  // 29: a = tl.load(p_a, boundary_check=(0, 1), padding_option="zero")
   int t40[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t40[e] = L1_base + e * 4;
@@ -129,7 +130,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
   t53[0] = L3_base;
   long long t53_i64[1];
   t53_i64[0] = (long long)(t53[0]);
-  // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
+  // 30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
   int t77[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t77[e] = L6_base + e * 16;
@@ -142,13 +143,13 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
   long long t90_i64[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t90_i64[e] = (long long)(t90[e]);
-  // ../conformance/constructs/block_ptr_matmul.tri:28: for k in range(0, tl.cdiv(K, BK)):
+  // 28: for k in range(0, tl.cdiv(K, BK)):
   // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
   // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
   // in 64- and 128-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../conformance/constructs/block_ptr_matmul.tri:31: acc = tl.dot(a, b, acc)
+    // 31: acc = tl.dot(a, b, acc)
     float acc_1[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc_1[e] = acc[e];
@@ -163,7 +164,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 1;
       if (tri_ahead < t31) {
-        // ../conformance/constructs/block_ptr_matmul.tri:29: a = tl.load(p_a, boundary_check=(0, 1), padding_option="zero")
+        // 29: a = tl.load(p_a, boundary_check=(0, 1), padding_option="zero")
         long long p_a_idx0[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) p_a_idx0[e] = p_a_off0 + t40_i64[e];
@@ -209,7 +210,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_st_shared_u16(tri_dst, tri_a_elems[e]);
         }
-        // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
+        // 30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
         long long p_b_idx0[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) p_b_idx0[e] = p_b_off0 + t77_i64[e];
@@ -257,11 +258,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
           tri_cp_async_16(tri_dst, p_b_ptrs[e], p_b_mask[e]);
         }
-        // ../conformance/constructs/block_ptr_matmul.tri:32: p_a = tl.advance(p_a, (0, BK))
+        // 32: p_a = tl.advance(p_a, (0, BK))
         long long p_a_off1_1 = p_a_off1 + 32LL;
-        // ../conformance/constructs/block_ptr_matmul.tri:33: p_b = tl.advance(p_b, (BK, 0))
+        // 33: p_b = tl.advance(p_b, (BK, 0))
         long long p_b_off0_1 = p_b_off0 + 32LL;
-        // ../conformance/constructs/block_ptr_matmul.tri:28: for k in range(0, tl.cdiv(K, BK)):
+        // 28: for k in range(0, tl.cdiv(K, BK)):
         p_a_off1 = p_a_off1_1;
         p_b_off0 = p_b_off0_1;
       }
@@ -273,7 +274,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k + 2 * 1;
       if (tri_ahead < t31) {
-        // ../conformance/constructs/block_ptr_matmul.tri:29: a = tl.load(p_a, boundary_check=(0, 1), padding_option="zero")
+        // 29: a = tl.load(p_a, boundary_check=(0, 1), padding_option="zero")
         long long p_a_idx0[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) p_a_idx0[e] = p_a_off0 + t40_i64[e];
@@ -319,7 +320,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_st_shared_u16(tri_dst, tri_a_elems[e]);
         }
-        // ../conformance/constructs/block_ptr_matmul.tri:30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
+        // 30: b = tl.load(p_b, boundary_check=(0, 1), padding_option="zero")
         long long p_b_idx0[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) p_b_idx0[e] = p_b_off0 + t77_i64[e];
@@ -367,11 +368,11 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
           tri_cp_async_16(tri_dst, p_b_ptrs[e], p_b_mask[e]);
         }
-        // ../conformance/constructs/block_ptr_matmul.tri:32: p_a = tl.advance(p_a, (0, BK))
+        // 32: p_a = tl.advance(p_a, (0, BK))
         long long p_a_off1_1 = p_a_off1 + 32LL;
-        // ../conformance/constructs/block_ptr_matmul.tri:33: p_b = tl.advance(p_b, (BK, 0))
+        // 33: p_b = tl.advance(p_b, (BK, 0))
         long long p_b_off0_1 = p_b_off0 + 32LL;
-        // ../conformance/constructs/block_ptr_matmul.tri:28: for k in range(0, tl.cdiv(K, BK)):
+        // 28: for k in range(0, tl.cdiv(K, BK)):
         p_a_off1 = p_a_off1_1;
         p_b_off0 = p_b_off0_1;
       }
@@ -409,7 +410,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/block_ptr_matmul.tri:34: p_c = tl.make_block_ptr(c_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
+  // 34: p_c = tl.make_block_ptr(c_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
   int t125 = pid_m * 64;
   int t127 = pid_n * 64;
   long long p_c_shape0 = (long long)(M);
@@ -417,7 +418,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
   long long p_c_stride0 = (long long)(N);
   long long p_c_off0 = (long long)(t125);
   long long p_c_off1 = (long long)(t127);
-  // ../conformance/constructs/block_ptr_matmul.tri:35: tl.store(p_c, acc, boundary_check=(0, 1))
+  // 35: tl.store(p_c, acc, boundary_check=(0, 1))
   int t134[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t134[e] = L11_base + e * 16;

@@ -27,30 +27,31 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/block_ptr_one_dim.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float* x_ptr, float* y_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   int L2_base = lane_id % 16;  // index of this thread's first element in #L2 tiles
   long long p_off1;
-  // ../conformance/constructs/block_ptr_one_dim.tri:20: pid = tl.program_id(0)
+  // 20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/block_ptr_one_dim.tri:21: p = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (0, pid * BN), (BM, BN), (1, 0))
+  // 21: p = tl.make_block_ptr(x_ptr, (M, N), (N, 1), (0, pid * BN), (BM, BN), (1, 0))
   int t6 = pid * 16;
   long long p_shape0 = (long long)(M);
   long long p_shape1 = (long long)(N);
   long long p_stride0 = (long long)(N);
   long long p_off1_1 = (long long)(t6);
-  // ../conformance/constructs/block_ptr_one_dim.tri:22: if pid % 2 == 1:
+  // 22: if pid % 2 == 1:
   int t14 = pid % 2;
   bool t16 = t14 == 1;
   if (t16) {
-    // ../conformance/constructs/block_ptr_one_dim.tri:23: p = tl.advance(p, (0, -BN))
+    // 23: p = tl.advance(p, (0, -BN))
     p_off1 = p_off1_1 + (-16LL);
   } else {
-    // ../conformance/constructs/block_ptr_one_dim.tri:22: if pid % 2 == 1:
+    // 22: if pid % 2 == 1:
     p_off1 = p_off1_1;
   }
-  // ../conformance/constructs/block_ptr_one_dim.tri:24: x = tl.load(p, boundary_check=(1,))
+  // 24: x = tl.load(p, boundary_check=(1,))
   int t20[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t20[e] = L0_base + e * 8;
@@ -86,13 +87,13 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_one_dim_kernel(float
   float x[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x[e] = t42[0] ? *p_ptrs[e] : 0.0f;
-  // ../conformance/constructs/block_ptr_one_dim.tri:25: q = tl.make_block_ptr(y_ptr, (M, N), (N, 1), (0, pid * BN), (BM, BN), (1, 0))
+  // 25: q = tl.make_block_ptr(y_ptr, (M, N), (N, 1), (0, pid * BN), (BM, BN), (1, 0))
   int t48 = pid * 16;
   long long q_shape0 = (long long)(M);
   long long q_shape1 = (long long)(N);
   long long q_stride0 = (long long)(N);
   long long q_off1 = (long long)(t48);
-  // ../conformance/constructs/block_ptr_one_dim.tri:26: tl.store(q, x, boundary_check=(1,))
+  // 26: tl.store(q, x, boundary_check=(1,))
   int t55[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t55[e] = L0_base + e * 8;

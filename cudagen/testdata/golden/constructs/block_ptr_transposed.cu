@@ -28,16 +28,16 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/block_ptr_transposed.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(float* x_ptr, float* y_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = lane_id % 16;  // index of this thread's first element in #L0 tiles
   int L2_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/block_ptr_transposed.tri:19: pid_m = tl.program_id(0)
+  // 19: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../conformance/constructs/block_ptr_transposed.tri:20: pid_n = tl.program_id(1)
+  // 20: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../conformance/constructs/block_ptr_transposed.tri:21: xt_block = tl.make_block_ptr(base=x_ptr, shape=(M, N), strides=(1, M), offsets=(pid_m * BM,
-  //   pid_n * BN),
+  // 21: xt_block = tl.make_block_ptr(base=x_ptr, shape=(M, N), strides=(1, M), offsets=(pid_m * BM, pid_n * BN),
   int t7 = pid_m * 16;
   int t9 = pid_n * 16;
   long long xt_block_shape0 = (long long)(M);
@@ -45,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   long long xt_block_stride1 = (long long)(M);
   long long xt_block_off0 = (long long)(t7);
   long long xt_block_off1 = (long long)(t9);
-  // ../conformance/constructs/block_ptr_transposed.tri:23: tile = tl.load(xt_block, boundary_check=(0, 1))
+  // 23: tile = tl.load(xt_block, boundary_check=(0, 1))
   int t16[1];
   t16[0] = L0_base;
   long long t16_i64[1];
@@ -93,8 +93,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   float tile[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) tile[e] = xt_block_mask[e] ? *xt_block_ptrs[e] : 0.0f;
-  // ../conformance/constructs/block_ptr_transposed.tri:24: y_block = tl.make_block_ptr(base=y_ptr, shape=(M, N), strides=(N, 1), offsets=(pid_m * BM,
-  //   pid_n * BN),
+  // 24: y_block = tl.make_block_ptr(base=y_ptr, shape=(M, N), strides=(N, 1), offsets=(pid_m * BM, pid_n * BN),
   int t52 = pid_m * 16;
   int t54 = pid_n * 16;
   long long y_block_shape0 = (long long)(M);
@@ -102,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_transposed_kernel(fl
   long long y_block_stride0 = (long long)(N);
   long long y_block_off0 = (long long)(t52);
   long long y_block_off1 = (long long)(t54);
-  // ../conformance/constructs/block_ptr_transposed.tri:26: tl.store(y_block, tile, boundary_check=(0, 1))
+  // 26: tl.store(y_block, tile, boundary_check=(0, 1))
   int t61[1];
   t61[0] = L0_base;
   long long t61_i64[1];

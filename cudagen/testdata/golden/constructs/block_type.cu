@@ -27,47 +27,48 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/block_type.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) block_type_kernel(float* x_ptr, tri_half* y_ptr, long long* facts_ptr) {
   int L0_base = tri_thread_id() % 16;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/block_type.tri:19: offs = tl.arange(0, BLOCK)
+  // 19: offs = tl.arange(0, BLOCK)
   int offs[1];
   offs[0] = L0_base;
-  // ../conformance/constructs/block_type.tri:20: x = tl.load(x_ptr + offs)
+  // 20: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/block_type.tri:29: f = tl.where(offs == 0, T.numel, f)
+  // 29: f = tl.where(offs == 0, T.numel, f)
   bool t11[1];
   t11[0] = offs[0] == 0;
   long long f[1];
   f[0] = t11[0] ? 16LL : 0LL;
-  // ../conformance/constructs/block_type.tri:30: f = tl.where(offs == 1, H.nbytes, f)
+  // 30: f = tl.where(offs == 1, H.nbytes, f)
   bool t17[1];
   t17[0] = offs[0] == 1;
   long long f_1[1];
   f_1[0] = t17[0] ? 32LL : f[0];
-  // ../conformance/constructs/block_type.tri:31: f = tl.where(offs == 2, H.shape[0] * 100 + H.shape[1], f)
+  // 31: f = tl.where(offs == 2, H.shape[0] * 100 + H.shape[1], f)
   bool t23[1];
   t23[0] = offs[0] == 2;
   long long f_2[1];
   f_2[0] = t23[0] ? 208LL : f_1[0];
-  // ../conformance/constructs/block_type.tri:32: f = tl.where(offs == 3, x.type.scalar.primitive_bitwidth, f)
+  // 32: f = tl.where(offs == 3, x.type.scalar.primitive_bitwidth, f)
   bool t29[1];
   t29[0] = offs[0] == 3;
   long long f_3[1];
   f_3[0] = t29[0] ? 32LL : f_2[0];
-  // ../conformance/constructs/block_type.tri:33: f = tl.where(offs == 4, H.element_ty.primitive_bitwidth, f)
+  // 33: f = tl.where(offs == 4, H.element_ty.primitive_bitwidth, f)
   bool t35[1];
   t35[0] = offs[0] == 4;
   long long f_4[1];
   f_4[0] = t35[0] ? 16LL : f_3[0];
-  // ../conformance/constructs/block_type.tri:34: tl.store(facts_ptr + offs, f)
+  // 34: tl.store(facts_ptr + offs, f)
   long long* facts_ptrs[1];
   facts_ptrs[0] = facts_ptr + offs[0];
   if (L0_owner) *facts_ptrs[0] = f_4[0];
-  // ../conformance/constructs/block_type.tri:35: tl.store(y_ptr + offs, x.to(H.element_ty))
+  // 35: tl.store(y_ptr + offs, x.to(H.element_ty))
   tri_half* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   tri_half x_fp16[1];

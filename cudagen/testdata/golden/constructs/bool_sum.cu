@@ -56,6 +56,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/bool_sum.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) bool_sum_kernel(int* a_ptr, int* b_ptr, int* par_ptr, int* pall_ptr, int* cnt_ptr, int* add_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[256];
@@ -66,10 +67,10 @@ extern "C" __global__ void __launch_bounds__(128) bool_sum_kernel(int* a_ptr, in
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (lane_id % 16) * 2;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base = tri_thread_id();  // index of this thread's first element in #L5 tiles
-  // ../conformance/constructs/bool_sum.tri:22: rows = tl.arange(0, M)
+  // 22: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/bool_sum.tri:23: offs = rows[:, None] * N + tl.arange(0, N)[None, :]
+  // 23: offs = rows[:, None] * N + tl.arange(0, N)[None, :]
   int t10[1];
   t10[0] = rows[0] * 32;
   int t11[2];
@@ -78,7 +79,7 @@ extern "C" __global__ void __launch_bounds__(128) bool_sum_kernel(int* a_ptr, in
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t10[0] + t11[e];
-  // ../conformance/constructs/bool_sum.tri:24: p = tl.load(a_ptr + offs) > 0
+  // 24: p = tl.load(a_ptr + offs) > 0
   int* a_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) a_ptrs[e] = a_ptr + offs[e];
@@ -91,7 +92,7 @@ extern "C" __global__ void __launch_bounds__(128) bool_sum_kernel(int* a_ptr, in
   bool p[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) p[e] = a[e] > 0;
-  // ../conformance/constructs/bool_sum.tri:25: q = tl.load(b_ptr + offs) > 0
+  // 25: q = tl.load(b_ptr + offs) > 0
   int* b_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) b_ptrs[e] = b_ptr + offs[e];
@@ -104,7 +105,7 @@ extern "C" __global__ void __launch_bounds__(128) bool_sum_kernel(int* a_ptr, in
   bool q[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) q[e] = b[e] > 0;
-  // ../conformance/constructs/bool_sum.tri:26: tl.store(par_ptr + rows, tl.sum(p, axis=1, dtype=tl.int1).to(tl.int32))
+  // 26: tl.store(par_ptr + rows, tl.sum(p, axis=1, dtype=tl.int1).to(tl.int32))
   int* par_ptrs[1];
   par_ptrs[0] = par_ptr + rows[0];
   bool p_sum[1];
@@ -126,7 +127,7 @@ extern "C" __global__ void __launch_bounds__(128) bool_sum_kernel(int* a_ptr, in
   int p_sum_i32[1];
   p_sum_i32[0] = (int)(p_sum[0]);
   if (L0_owner) *par_ptrs[0] = p_sum_i32[0];
-  // ../conformance/constructs/bool_sum.tri:27: tl.store(pall_ptr, tl.sum(p, dtype=tl.int1).to(tl.int32))
+  // 27: tl.store(pall_ptr, tl.sum(p, dtype=tl.int1).to(tl.int32))
   // Layout conversion #L4 -> #L5 through shared memory.
   #pragma unroll
   for (int e = 0; e < 2; ++e) reinterpret_cast<bool*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 2] = p[e];
@@ -164,7 +165,7 @@ extern "C" __global__ void __launch_bounds__(128) bool_sum_kernel(int* a_ptr, in
   __syncthreads();
   int t33_sum_i32 = (int)(t33_sum);
   if (tri_thread_id() == 0) *pall_ptr = t33_sum_i32;
-  // ../conformance/constructs/bool_sum.tri:28: tl.store(cnt_ptr + rows, tl.sum(p, axis=1))
+  // 28: tl.store(cnt_ptr + rows, tl.sum(p, axis=1))
   int* cnt_ptrs[1];
   cnt_ptrs[0] = cnt_ptr + rows[0];
   unsigned int p_u32[2];
@@ -189,7 +190,7 @@ extern "C" __global__ void __launch_bounds__(128) bool_sum_kernel(int* a_ptr, in
   int p_u32_sum_i32[1];
   p_u32_sum_i32[0] = (int)(p_u32_sum[0]);
   if (L0_owner) *cnt_ptrs[0] = p_u32_sum_i32[0];
-  // ../conformance/constructs/bool_sum.tri:29: tl.store(add_ptr + offs, (p + q).to(tl.int32))
+  // 29: tl.store(add_ptr + offs, (p + q).to(tl.int32))
   int* add_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) add_ptrs[e] = add_ptr + offs[e];

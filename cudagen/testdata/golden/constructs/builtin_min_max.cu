@@ -25,30 +25,31 @@ TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;"
 TRI_DEV float tri_min_f32(float a, float b) { float r; asm("min.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/builtin_min_max.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) builtin_kernel(float* x_ptr, float* y_ptr, float* a_ptr, float* b_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/builtin_min_max.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/builtin_min_max.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/builtin_min_max.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/builtin_min_max.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/builtin_min_max.tri:21: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+  // 21: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0.0f;
-  // ../conformance/constructs/builtin_min_max.tri:22: tl.store(a_ptr + offs, min(x, y) + max(x, 0.0), mask=mask)
+  // 22: tl.store(a_ptr + offs, min(x, y) + max(x, 0.0), mask=mask)
   float* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   float t25[1];
@@ -58,7 +59,7 @@ extern "C" __global__ void __launch_bounds__(128) builtin_kernel(float* x_ptr, f
   float t29[1];
   t29[0] = t25[0] + t28[0];
   if (mask[0]) *a_ptrs[0] = t29[0];
-  // ../conformance/constructs/builtin_min_max.tri:24: tl.store(b_ptr + offs, x * scale, mask=mask)
+  // 24: tl.store(b_ptr + offs, x * scale, mask=mask)
   float* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   float t35[1];

@@ -21,26 +21,27 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cast_bool.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) bool_kernel(
     int* i_ptr, int* j_ptr, unsigned char* bi_ptr, unsigned char* bf_ptr, int* ci_ptr, float* cf_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/cast_bool.tri:19: pid = tl.program_id(0)
+  // 19: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cast_bool.tri:20: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t9 = pid * 128;
   int t10[1];
   t10[0] = L0_base;
   int offs[1];
   offs[0] = t9 + t10[0];
-  // ../conformance/constructs/cast_bool.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/cast_bool.tri:22: i = tl.load(i_ptr + offs, mask=mask, other=0)
+  // 22: i = tl.load(i_ptr + offs, mask=mask, other=0)
   int* i_ptrs[1];
   i_ptrs[0] = i_ptr + offs[0];
   int i[1];
   i[0] = mask[0] ? *i_ptrs[0] : 0;
-  // ../conformance/constructs/cast_bool.tri:23: x = tl.load(j_ptr + offs, mask=mask, other=0).to(tl.float32) * 0.5
+  // 23: x = tl.load(j_ptr + offs, mask=mask, other=0).to(tl.float32) * 0.5
   int* j_ptrs[1];
   j_ptrs[0] = j_ptr + offs[0];
   int j[1];
@@ -49,21 +50,21 @@ extern "C" __global__ void __launch_bounds__(128) bool_kernel(
   j_fp32[0] = (float)(j[0]);
   float x[1];
   x[0] = j_fp32[0] * 0.5f;
-  // ../conformance/constructs/cast_bool.tri:24: bi = i.to(tl.int1)
+  // 24: bi = i.to(tl.int1)
   bool bi[1];
   bi[0] = i[0] != 0;
-  // ../conformance/constructs/cast_bool.tri:25: bf = x.to(tl.int1)
+  // 25: bf = x.to(tl.int1)
   bool bf[1];
   bf[0] = x[0] != 0.0f;
-  // ../conformance/constructs/cast_bool.tri:26: tl.store(bi_ptr + offs, bi, mask=mask)
+  // 26: tl.store(bi_ptr + offs, bi, mask=mask)
   unsigned char* bi_ptrs[1];
   bi_ptrs[0] = bi_ptr + offs[0];
   if (mask[0]) *bi_ptrs[0] = bi[0];
-  // ../conformance/constructs/cast_bool.tri:27: tl.store(bf_ptr + offs, bf, mask=mask)
+  // 27: tl.store(bf_ptr + offs, bf, mask=mask)
   unsigned char* bf_ptrs[1];
   bf_ptrs[0] = bf_ptr + offs[0];
   if (mask[0]) *bf_ptrs[0] = bf[0];
-  // ../conformance/constructs/cast_bool.tri:28: tl.store(ci_ptr + offs, (bi & bf).to(tl.int32) + bi.to(tl.int32), mask=mask)
+  // 28: tl.store(ci_ptr + offs, (bi & bf).to(tl.int32) + bi.to(tl.int32), mask=mask)
   int* ci_ptrs[1];
   ci_ptrs[0] = ci_ptr + offs[0];
   bool t43[1];
@@ -75,7 +76,7 @@ extern "C" __global__ void __launch_bounds__(128) bool_kernel(
   int t46[1];
   t46[0] = t43_i32[0] + bi_i32[0];
   if (mask[0]) *ci_ptrs[0] = t46[0];
-  // ../conformance/constructs/cast_bool.tri:29: tl.store(cf_ptr + offs, bf.to(tl.float32) * 1.5, mask=mask)
+  // 29: tl.store(cf_ptr + offs, bf.to(tl.float32) * 1.5, mask=mask)
   float* cf_ptrs[1];
   cf_ptrs[0] = cf_ptr + offs[0];
   float bf_fp32[1];

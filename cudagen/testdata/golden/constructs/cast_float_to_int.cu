@@ -21,31 +21,32 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cast_float_to_int.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) f2i_kernel(float* x_ptr, int* i_ptr, long long* j_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/cast_float_to_int.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cast_float_to_int.tri:16: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/cast_float_to_int.tri:17: mask = offs < n
+  // 17: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/cast_float_to_int.tri:18: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 18: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/cast_float_to_int.tri:19: tl.store(i_ptr + offs, x.to(tl.int32), mask=mask)
+  // 19: tl.store(i_ptr + offs, x.to(tl.int32), mask=mask)
   int* i_ptrs[1];
   i_ptrs[0] = i_ptr + offs[0];
   int x_i32[1];
   x_i32[0] = (int)(x[0]);
   if (mask[0]) *i_ptrs[0] = x_i32[0];
-  // ../conformance/constructs/cast_float_to_int.tri:20: tl.store(j_ptr + offs, (x * 1000.0).to(tl.int64), mask=mask)
+  // 20: tl.store(j_ptr + offs, (x * 1000.0).to(tl.int64), mask=mask)
   long long* j_ptrs[1];
   j_ptrs[0] = j_ptr + offs[0];
   float t25[1];

@@ -30,31 +30,32 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 TRI_DEV tri_bf16 tri_f2bf(float f) { tri_bf16 r; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cast_fp32_to_half.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) half_kernel(float* x_ptr, tri_half* h_ptr, tri_bf16* b_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/cast_fp32_to_half.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cast_fp32_to_half.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/cast_fp32_to_half.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/cast_fp32_to_half.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/cast_fp32_to_half.tri:21: tl.store(h_ptr + offs, x.to(tl.float16), mask=mask)
+  // 21: tl.store(h_ptr + offs, x.to(tl.float16), mask=mask)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   tri_half x_fp16[1];
   x_fp16[0] = tri_f2h(x[0]);
   if (mask[0]) *h_ptrs[0] = x_fp16[0];
-  // ../conformance/constructs/cast_fp32_to_half.tri:22: tl.store(b_ptr + offs, x.to(tl.bfloat16), mask=mask)
+  // 22: tl.store(b_ptr + offs, x.to(tl.bfloat16), mask=mask)
   tri_bf16* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   tri_bf16 x_bf16[1];

@@ -40,12 +40,13 @@ TRI_DEV tri_half tri_d2h(double f) { tri_half r; asm("cvt.rn.f16.f64 %0, %1;" : 
 TRI_DEV tri_bf16 tri_f2bf(float f) { tri_bf16 r; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cast_half_rounding.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
     float* x_ptr, float* e_ptr, tri_half* h_ptr, tri_bf16* b_ptr, tri_half* d_ptr, tri_half* q_ptr, tri_half* eh_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
   int L1_base = tri_thread_id() % 16;  // index of this thread's first element in #L1 tiles
   bool L1_owner = tri_thread_id() < 16;  // #L1 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/cast_half_rounding.tri:29: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 29: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t9 = tri_program_id_x() * 256;
   int t10[2];
   #pragma unroll
@@ -53,7 +54,7 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t9 + t10[e];
-  // ../conformance/constructs/cast_half_rounding.tri:30: bits = tl.load(x_ptr + offs).to(tl.int32, bitcast=True)
+  // 30: bits = tl.load(x_ptr + offs).to(tl.int32, bitcast=True)
   float* x_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -66,11 +67,11 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
   int bits[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) bits[e] = (int)tri_bits_f32(x[e]);
-  // ../conformance/constructs/cast_half_rounding.tri:31: k = offs % 4
+  // 31: k = offs % 4
   int k[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) k[e] = offs[e] % 4;
-  // ../conformance/constructs/cast_half_rounding.tri:33: half = tl.where(k == 0, 0x1000, tl.where(k == 1, 0x1001, tl.where(k == 2, 0xFFF, 0x1FFF)))
+  // 33: half = tl.where(k == 0, 0x1000, tl.where(k == 1, 0x1001, tl.where(k == 2, 0xFFF, 0x1FFF)))
   bool t22[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t22[e] = k[e] == 0;
@@ -89,7 +90,7 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
   int half_[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) half_[e] = t22[e] ? 4096 : t36[e];
-  // ../conformance/constructs/cast_half_rounding.tri:34: v = ((bits & -8192) + half).to(tl.float32, bitcast=True)
+  // 34: v = ((bits & -8192) + half).to(tl.float32, bitcast=True)
   int t42[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t42[e] = bits[e] & (-8192);
@@ -99,7 +100,7 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
   float v[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) v[e] = tri_f32_bits((unsigned int)t43[e]);
-  // ../conformance/constructs/cast_half_rounding.tri:35: tl.store(h_ptr + offs, v.to(tl.float16))
+  // 35: tl.store(h_ptr + offs, v.to(tl.float16))
   tri_half* h_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) h_ptrs[e] = h_ptr + offs[e];
@@ -111,7 +112,7 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
     unsigned int vec = (unsigned int)(tri_half)v_fp16[e + 0] | (unsigned int)(tri_half)v_fp16[e + 1] << 16;
     *reinterpret_cast<unsigned int*>(h_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/cast_half_rounding.tri:37: bhalf = tl.where(k == 0, 0x8000, tl.where(k == 1, 0x8001, tl.where(k == 2, 0x7FFF, 0xFFFF)))
+  // 37: bhalf = tl.where(k == 0, 0x8000, tl.where(k == 1, 0x8001, tl.where(k == 2, 0x7FFF, 0xFFFF)))
   bool t51[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t51[e] = k[e] == 0;
@@ -130,7 +131,7 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
   int bhalf[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) bhalf[e] = t51[e] ? 32768 : t65[e];
-  // ../conformance/constructs/cast_half_rounding.tri:38: tl.store(b_ptr + offs, ((bits & -65536) + bhalf).to(tl.float32, bitcast=True).to(tl.bfloat16))
+  // 38: tl.store(b_ptr + offs, ((bits & -65536) + bhalf).to(tl.float32, bitcast=True).to(tl.bfloat16))
   tri_bf16* b_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) b_ptrs[e] = b_ptr + offs[e];
@@ -151,7 +152,7 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
     unsigned int vec = (unsigned int)(tri_bf16)t75_bf16[e + 0] | (unsigned int)(tri_bf16)t75_bf16[e + 1] << 16;
     *reinterpret_cast<unsigned int*>(b_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/cast_half_rounding.tri:39: tie = ((bits & -8192) + 0x1000).to(tl.float32, bitcast=True).to(tl.float64)
+  // 39: tie = ((bits & -8192) + 0x1000).to(tl.float32, bitcast=True).to(tl.float64)
   int t80[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t80[e] = bits[e] & (-8192);
@@ -164,7 +165,7 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
   double tie[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) tie[e] = (double)(t84[e]);
-  // ../conformance/constructs/cast_half_rounding.tri:40: tl.store(d_ptr + offs, (tie + tie * 3.725290298461914e-09).to(tl.float16))
+  // 40: tl.store(d_ptr + offs, (tie + tie * 3.725290298461914e-09).to(tl.float16))
   tri_half* d_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) d_ptrs[e] = d_ptr + offs[e];
@@ -182,11 +183,11 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
     unsigned int vec = (unsigned int)(tri_half)t91_fp16[e + 0] | (unsigned int)(tri_half)t91_fp16[e + 1] << 16;
     *reinterpret_cast<unsigned int*>(d_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/cast_half_rounding.tri:41: a = v.to(tl.float16)
+  // 41: a = v.to(tl.float16)
   tri_half a[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) a[e] = tri_f2h(v[e]);
-  // ../conformance/constructs/cast_half_rounding.tri:42: tl.store(q_ptr + offs, a * (a * 0.001953125))
+  // 42: tl.store(q_ptr + offs, a * (a * 0.001953125))
   tri_half* q_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) q_ptrs[e] = q_ptr + offs[e];
@@ -201,13 +202,13 @@ extern "C" __global__ void __launch_bounds__(128) half_rounding_kernel(
     unsigned int vec = (unsigned int)(tri_half)t100[e + 0] | (unsigned int)(tri_half)t100[e + 1] << 16;
     *reinterpret_cast<unsigned int*>(q_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/cast_half_rounding.tri:43: if tl.program_id(0) == 0:
+  // 43: if tl.program_id(0) == 0:
   bool t104 = tri_program_id_x() == 0;
   if (t104) {
-    // ../conformance/constructs/cast_half_rounding.tri:44: j = tl.arange(0, 16)
+    // 44: j = tl.arange(0, 16)
     int j[1];
     j[0] = L1_base;
-    // ../conformance/constructs/cast_half_rounding.tri:45: tl.store(eh_ptr + j, tl.load(e_ptr + j).to(tl.float16))
+    // 45: tl.store(eh_ptr + j, tl.load(e_ptr + j).to(tl.float16))
     tri_half* eh_ptrs[1];
     eh_ptrs[0] = eh_ptr + j[0];
     float* e_ptrs[1];

@@ -28,36 +28,37 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cast_int_to_float.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) i2f_kernel(int* x_ptr, int* s_ptr, float* f_ptr, tri_half* h_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/cast_int_to_float.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cast_int_to_float.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/cast_int_to_float.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/cast_int_to_float.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 21: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/cast_int_to_float.tri:22: s = tl.load(s_ptr + offs, mask=mask, other=0)
+  // 22: s = tl.load(s_ptr + offs, mask=mask, other=0)
   int* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   int s[1];
   s[0] = mask[0] ? *s_ptrs[0] : 0;
-  // ../conformance/constructs/cast_int_to_float.tri:23: tl.store(f_ptr + offs, x.to(tl.float32), mask=mask)
+  // 23: tl.store(f_ptr + offs, x.to(tl.float32), mask=mask)
   float* f_ptrs[1];
   f_ptrs[0] = f_ptr + offs[0];
   float x_fp32[1];
   x_fp32[0] = (float)(x[0]);
   if (mask[0]) *f_ptrs[0] = x_fp32[0];
-  // ../conformance/constructs/cast_int_to_float.tri:24: tl.store(h_ptr + offs, s.to(tl.float16), mask=mask)
+  // 24: tl.store(h_ptr + offs, s.to(tl.float16), mask=mask)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   tri_half s_fp16[1];

@@ -21,51 +21,52 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cast_int_wrap.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) wrap_kernel(
     int* x_ptr, signed char* b_ptr, unsigned char* ub_ptr, short* w_ptr, long long* l_ptr, long long* ul_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/cast_int_wrap.tri:20: pid = tl.program_id(0)
+  // 20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cast_int_wrap.tri:21: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t9 = pid * 128;
   int t10[1];
   t10[0] = L0_base;
   int offs[1];
   offs[0] = t9 + t10[0];
-  // ../conformance/constructs/cast_int_wrap.tri:22: mask = offs < n
+  // 22: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/cast_int_wrap.tri:23: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 23: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/cast_int_wrap.tri:24: b = x.to(tl.int8)
+  // 24: b = x.to(tl.int8)
   signed char b[1];
   b[0] = (signed char)(x[0]);
-  // ../conformance/constructs/cast_int_wrap.tri:25: tl.store(b_ptr + offs, b, mask=mask)
+  // 25: tl.store(b_ptr + offs, b, mask=mask)
   signed char* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   if (mask[0]) *b_ptrs[0] = b[0];
-  // ../conformance/constructs/cast_int_wrap.tri:26: tl.store(ub_ptr + offs, x.to(tl.uint8), mask=mask)
+  // 26: tl.store(ub_ptr + offs, x.to(tl.uint8), mask=mask)
   unsigned char* ub_ptrs[1];
   ub_ptrs[0] = ub_ptr + offs[0];
   unsigned char x_u8[1];
   x_u8[0] = (unsigned char)(x[0]);
   if (mask[0]) *ub_ptrs[0] = x_u8[0];
-  // ../conformance/constructs/cast_int_wrap.tri:27: tl.store(w_ptr + offs, x.to(tl.int16), mask=mask)
+  // 27: tl.store(w_ptr + offs, x.to(tl.int16), mask=mask)
   short* w_ptrs[1];
   w_ptrs[0] = w_ptr + offs[0];
   short x_i16[1];
   x_i16[0] = (short)(x[0]);
   if (mask[0]) *w_ptrs[0] = x_i16[0];
-  // ../conformance/constructs/cast_int_wrap.tri:28: tl.store(l_ptr + offs, b.to(tl.int64), mask=mask)
+  // 28: tl.store(l_ptr + offs, b.to(tl.int64), mask=mask)
   long long* l_ptrs[1];
   l_ptrs[0] = l_ptr + offs[0];
   long long b_i64[1];
   b_i64[0] = (long long)(b[0]);
   if (mask[0]) *l_ptrs[0] = b_i64[0];
-  // ../conformance/constructs/cast_int_wrap.tri:29: tl.store(ul_ptr + offs, x.to(tl.uint32).to(tl.int64), mask=mask)
+  // 29: tl.store(ul_ptr + offs, x.to(tl.uint32).to(tl.int64), mask=mask)
   long long* ul_ptrs[1];
   ul_ptrs[0] = ul_ptr + offs[0];
   unsigned int x_u32[1];

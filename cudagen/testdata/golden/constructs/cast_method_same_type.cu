@@ -28,37 +28,37 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cast_method_same_type.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) cast_method_kernel(float* x_ptr, float* s_ptr, tri_half* h_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   float acc[1];
-  // ../conformance/constructs/cast_method_same_type.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cast_method_same_type.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/cast_method_same_type.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/cast_method_same_type.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 21: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/cast_method_same_type.tri:23: for i in range(0, 3, flatten=True, loop_unroll_factor=2, warp_specialize=False,
-  //   disallow_acc_multi_buffer=True):
+  // 23: for i in range(0, 3, flatten=True, loop_unroll_factor=2, warp_specialize=False, disallow_acc_multi_buffer=True):
   acc[0] = 0.0f;
   for (int i = 0; i < 3; i += 1) {
-    // ../conformance/constructs/cast_method_same_type.tri:24: acc += x.to(tl.float32, fp_downcast_rounding="rtz")
+    // 24: acc += x.to(tl.float32, fp_downcast_rounding="rtz")
     acc[0] = acc[0] + x[0];
   }
-  // ../conformance/constructs/cast_method_same_type.tri:25: tl.store(s_ptr + offs, acc, mask=mask)
+  // 25: tl.store(s_ptr + offs, acc, mask=mask)
   float* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   if (mask[0]) *s_ptrs[0] = acc[0];
-  // ../conformance/constructs/cast_method_same_type.tri:26: tl.store(h_ptr + offs, x.cast(tl.float16, fp_downcast_rounding="rtne"), mask=mask)
+  // 26: tl.store(h_ptr + offs, x.cast(tl.float16, fp_downcast_rounding="rtne"), mask=mask)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   tri_half x_fp16[1];

@@ -28,37 +28,38 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cast_uint8_float.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) u8_kernel(unsigned char* u_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* w_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/cast_uint8_float.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cast_uint8_float.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/cast_uint8_float.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/cast_uint8_float.tri:21: u = tl.load(u_ptr + offs, mask=mask, other=0)
+  // 21: u = tl.load(u_ptr + offs, mask=mask, other=0)
   unsigned char* u_ptrs[1];
   u_ptrs[0] = u_ptr + offs[0];
   unsigned char u[1];
   u[0] = mask[0] ? *u_ptrs[0] : ((unsigned char)0);
-  // ../conformance/constructs/cast_uint8_float.tri:22: tl.store(f_ptr + offs, u.to(tl.float32), mask=mask)
+  // 22: tl.store(f_ptr + offs, u.to(tl.float32), mask=mask)
   float* f_ptrs[1];
   f_ptrs[0] = f_ptr + offs[0];
   float u_fp32[1];
   u_fp32[0] = (float)(u[0]);
   if (mask[0]) *f_ptrs[0] = u_fp32[0];
-  // ../conformance/constructs/cast_uint8_float.tri:23: tl.store(h_ptr + offs, u.to(tl.float16), mask=mask)
+  // 23: tl.store(h_ptr + offs, u.to(tl.float16), mask=mask)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   tri_half u_fp16[1];
   u_fp16[0] = tri_f2h((float)(u[0]));
   if (mask[0]) *h_ptrs[0] = u_fp16[0];
-  // ../conformance/constructs/cast_uint8_float.tri:24: tl.store(w_ptr + offs, u + 100, mask=mask)
+  // 24: tl.store(w_ptr + offs, u + 100, mask=mask)
   unsigned char* w_ptrs[1];
   w_ptrs[0] = w_ptr + offs[0];
   unsigned char t30[1];

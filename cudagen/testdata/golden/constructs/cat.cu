@@ -48,15 +48,16 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/cat.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) cat_kernel(int* a_ptr, int* b_ptr, int* srt_ptr, int* tot_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   int L1_base = tri_thread_id();  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/cat.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cat.tri:19: a = tl.load(a_ptr + pid * N + tl.arange(0, N))
+  // 19: a = tl.load(a_ptr + pid * N + tl.arange(0, N))
   int t6 = pid * 64;
   int* a_ptrs = a_ptr + t6;
   int t8[1];
@@ -65,7 +66,7 @@ extern "C" __global__ void __launch_bounds__(128) cat_kernel(int* a_ptr, int* b_
   a_ptrs_1[0] = a_ptrs + t8[0];
   int a[1];
   a[0] = *a_ptrs_1[0];
-  // ../conformance/constructs/cat.tri:20: b = tl.load(b_ptr + pid * N + tl.arange(0, N))
+  // 20: b = tl.load(b_ptr + pid * N + tl.arange(0, N))
   int t13 = pid * 64;
   int* b_ptrs = b_ptr + t13;
   int t15[1];
@@ -74,7 +75,7 @@ extern "C" __global__ void __launch_bounds__(128) cat_kernel(int* a_ptr, int* b_
   b_ptrs_1[0] = b_ptrs + t15[0];
   int b[1];
   b[0] = *b_ptrs_1[0];
-  // ../conformance/constructs/cat.tri:21: c = tl.cat(a, b, can_reorder=True)
+  // 21: c = tl.cat(a, b, can_reorder=True)
   // cat through shared memory: #L0 -> #L1.
   reinterpret_cast<int*>(tri_smem)[L0_base] = a[0];
   reinterpret_cast<int*>(tri_smem + 256)[L0_base] = b[0];
@@ -82,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(128) cat_kernel(int* a_ptr, int* b_
   int c[1];
   c[0] = reinterpret_cast<int*>(tri_smem)[L1_base];
   __syncthreads();
-  // ../conformance/constructs/cat.tri:22: tl.store(srt_ptr + pid * 2 * N + tl.arange(0, 2 * N), tl.sort(c))
+  // 22: tl.store(srt_ptr + pid * 2 * N + tl.arange(0, 2 * N), tl.sort(c))
   int t21 = pid * 2;
   int t23 = t21 * 64;
   int* srt_ptrs = srt_ptr + t23;
@@ -112,7 +113,7 @@ extern "C" __global__ void __launch_bounds__(128) cat_kernel(int* a_ptr, int* b_
   t28[0] = reinterpret_cast<int*>(tri_smem)[L1_base];
   __syncthreads();
   *srt_ptrs_1[0] = t28[0];
-  // ../conformance/constructs/cat.tri:23: tl.store(tot_ptr + pid, tl.sum(c))
+  // 23: tl.store(tot_ptr + pid, tl.sum(c))
   int* tot_ptrs = tot_ptr + pid;
   int c_sum;
   // Reduce along axis 0: 1 element(s) in each thread, 32 lane(s), 4 warp(s).

@@ -19,17 +19,18 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/cdiv.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) cdiv_kernel(int* out_ptr, int n) {
-  // ../conformance/constructs/cdiv.tri:13: pid = tl.program_id(0)
+  // 13: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/cdiv.tri:14: tl.store(out_ptr + pid, tl.cdiv(n, pid + 1))
+  // 14: tl.store(out_ptr + pid, tl.cdiv(n, pid + 1))
   int* out_ptrs = out_ptr + pid;
   int t5 = pid + 1;
   int t6 = n + t5;
   int t8 = t6 - 1;
   int t9 = t8 / t5;
   if (tri_thread_id() == 0) *out_ptrs = t9;
-  // ../conformance/constructs/cdiv.tri:15: tl.store(out_ptr + 16 + pid, tl.cdiv(n, BLOCK) + tl.cdiv(BLOCK, 48) * 100)
+  // 15: tl.store(out_ptr + 16 + pid, tl.cdiv(n, BLOCK) + tl.cdiv(BLOCK, 48) * 100)
   int* out_ptrs_1 = out_ptr + 16;
   int* out_ptrs_2 = out_ptrs_1 + pid;
   int t15 = n + 128;

@@ -25,30 +25,31 @@ TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;"
 TRI_DEV float tri_min_f32(float a, float b) { float r; asm("min.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/clamp.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) clamp_kernel(float* x_ptr, float* lo_ptr, float* a_ptr, float* b_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/clamp.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/clamp.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/clamp.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/clamp.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/clamp.tri:21: lo = tl.load(lo_ptr + offs, mask=mask, other=0.0)
+  // 21: lo = tl.load(lo_ptr + offs, mask=mask, other=0.0)
   float* lo_ptrs[1];
   lo_ptrs[0] = lo_ptr + offs[0];
   float lo[1];
   lo[0] = mask[0] ? *lo_ptrs[0] : 0.0f;
-  // ../conformance/constructs/clamp.tri:22: tl.store(a_ptr + offs, tl.clamp(x, -0.5, 0.75), mask=mask)
+  // 22: tl.store(a_ptr + offs, tl.clamp(x, -0.5, 0.75), mask=mask)
   float* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   float t27[1];
@@ -56,7 +57,7 @@ extern "C" __global__ void __launch_bounds__(128) clamp_kernel(float* x_ptr, flo
   float t30[1];
   t30[0] = tri_min_f32(t27[0], 0.75f);
   if (mask[0]) *a_ptrs[0] = t30[0];
-  // ../conformance/constructs/clamp.tri:23: tl.store(b_ptr + offs, tl.clamp(x, lo, lo + 1.0), mask=mask)
+  // 23: tl.store(b_ptr + offs, tl.clamp(x, lo, lo + 1.0), mask=mask)
   float* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   float t36[1];

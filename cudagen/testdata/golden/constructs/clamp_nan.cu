@@ -28,35 +28,36 @@ TRI_DEV float tri_max_nan_f32(float a, float b) { float r; asm("max.NaN.f32 %0, 
 TRI_DEV float tri_min_nan_f32(float a, float b) { float r; asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/clamp_nan.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) clamp_nan_kernel(float* x_ptr, float* z_ptr, float* a_ptr, float* b_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/clamp_nan.tri:18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t7 = tri_program_id_x() * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/clamp_nan.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/clamp_nan.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/clamp_nan.tri:21: z = tl.load(z_ptr + offs, mask=mask, other=1.0)
+  // 21: z = tl.load(z_ptr + offs, mask=mask, other=1.0)
   float* z_ptrs[1];
   z_ptrs[0] = z_ptr + offs[0];
   float z[1];
   z[0] = mask[0] ? *z_ptrs[0] : 1.0f;
-  // ../conformance/constructs/clamp_nan.tri:22: x = tl.where(z == 0.0, z / z, x)
+  // 22: x = tl.where(z == 0.0, z / z, x)
   bool t25[1];
   t25[0] = z[0] == 0.0f;
   float t26[1];
   t26[0] = tri_div_f32(z[0], z[0]);
   float x_1[1];
   x_1[0] = t25[0] ? t26[0] : x[0];
-  // ../conformance/constructs/clamp_nan.tri:23: tl.store(a_ptr + offs, tl.clamp(x, -0.5, 0.75, propagate_nan=tl.PropagateNan.ALL), mask=mask)
+  // 23: tl.store(a_ptr + offs, tl.clamp(x, -0.5, 0.75, propagate_nan=tl.PropagateNan.ALL), mask=mask)
   float* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   float t32[1];
@@ -64,7 +65,7 @@ extern "C" __global__ void __launch_bounds__(128) clamp_nan_kernel(float* x_ptr,
   float t35[1];
   t35[0] = tri_min_nan_f32(t32[0], 0.75f);
   if (mask[0]) *a_ptrs[0] = t35[0];
-  // ../conformance/constructs/clamp_nan.tri:24: tl.store(b_ptr + offs, tl.clamp(x, -0.5, 0.75, tl.PropagateNan.NONE), mask=mask)
+  // 24: tl.store(b_ptr + offs, tl.clamp(x, -0.5, 0.75, tl.PropagateNan.NONE), mask=mask)
   float* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   float t41[1];

@@ -24,11 +24,12 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/constexpr_global.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) global_kernel(int* x_ptr, int* out_ptr, int n) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/constexpr_global.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/constexpr_global.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t5 = pid * 256;
   int t6[2];
   #pragma unroll
@@ -36,11 +37,11 @@ extern "C" __global__ void __launch_bounds__(128) global_kernel(int* x_ptr, int*
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t5 + t6[e];
-  // ../conformance/constructs/constexpr_global.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/constexpr_global.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 21: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -51,13 +52,13 @@ extern "C" __global__ void __launch_bounds__(128) global_kernel(int* x_ptr, int*
   int t23[2];
   if (t5 + 255 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/constexpr_global.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0)
+    // 21: x = tl.load(x_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 2; e += 2) {  // 8-byte vector loads
       tri_u32x2 vec = *reinterpret_cast<const tri_u32x2*>(x_ptrs[e]);
       x[e + 0] = (int)vec.x; x[e + 1] = (int)vec.y;
     }
-    // ../conformance/constructs/constexpr_global.tri:22: tl.store(out_ptr + offs, x * SCALE + OFFSET, mask=mask)
+    // 22: tl.store(out_ptr + offs, x * SCALE + OFFSET, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll
@@ -71,10 +72,10 @@ extern "C" __global__ void __launch_bounds__(128) global_kernel(int* x_ptr, int*
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/constexpr_global.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0)
+    // 21: x = tl.load(x_ptr + offs, mask=mask, other=0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0;
-    // ../conformance/constructs/constexpr_global.tri:22: tl.store(out_ptr + offs, x * SCALE + OFFSET, mask=mask)
+    // 22: tl.store(out_ptr + offs, x * SCALE + OFFSET, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll

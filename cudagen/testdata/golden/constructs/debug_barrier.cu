@@ -24,15 +24,16 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/debug_barrier.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) barrier_kernel(float* x_ptr, float* scratch_ptr, float* out_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/debug_barrier.tri:18: base = tl.program_id(0) * BLOCK
+  // 18: base = tl.program_id(0) * BLOCK
   int base = tri_program_id_x() * 256;
-  // ../conformance/constructs/debug_barrier.tri:19: lanes = tl.arange(0, BLOCK)
+  // 19: lanes = tl.arange(0, BLOCK)
   int lanes[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) lanes[e] = L0_base + e;
-  // ../conformance/constructs/debug_barrier.tri:20: tl.store(scratch_ptr + base + lanes, tl.load(x_ptr + base + lanes) * 2.0)
+  // 20: tl.store(scratch_ptr + base + lanes, tl.load(x_ptr + base + lanes) * 2.0)
   float* scratch_ptrs = scratch_ptr + base;
   float* scratch_ptrs_1[2];
   #pragma unroll
@@ -55,9 +56,9 @@ extern "C" __global__ void __launch_bounds__(128) barrier_kernel(float* x_ptr, f
     tri_f32x2 vec = {t16[e + 0], t16[e + 1]};
     *reinterpret_cast<tri_f32x2*>(scratch_ptrs_1[e]) = vec;
   }
-  // ../conformance/constructs/debug_barrier.tri:21: tl.debug_barrier()
+  // 21: tl.debug_barrier()
   __syncthreads();
-  // ../conformance/constructs/debug_barrier.tri:22: tl.store(out_ptr + base + lanes, tl.load(scratch_ptr + base + BLOCK - 1 - lanes))
+  // 22: tl.store(out_ptr + base + lanes, tl.load(scratch_ptr + base + BLOCK - 1 - lanes))
   float* out_ptrs = out_ptr + base;
   float* out_ptrs_1[2];
   #pragma unroll

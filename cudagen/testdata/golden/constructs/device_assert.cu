@@ -27,26 +27,27 @@ extern "C" __device__ void __assertfail(const void *, const void *, unsigned int
 #endif
 TRI_DEV void tri_assert_fail(const char *message, const char *file, unsigned int line, const char *function) { __assertfail(message, file, line, function, 1); }
 
+// Source ../conformance/constructs/device_assert.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) assert_kernel(int* x_ptr, int* out_ptr, int n) {
   int L0_base = tri_thread_id() % 8;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 8;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/device_assert.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/device_assert.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t5 = pid * 8;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/device_assert.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/device_assert.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=-1)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=-1)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : (-1);
-  // ../conformance/constructs/device_assert.tri:21: tl.device_assert(x >= 0, "x is non-negative in the mask", mask=mask)
+  // 21: tl.device_assert(x >= 0, "x is non-negative in the mask", mask=mask)
   bool t18[1];
   t18[0] = x[0] >= 0;
   bool t19[1];
@@ -54,13 +55,13 @@ extern "C" __global__ void __launch_bounds__(128) assert_kernel(int* x_ptr, int*
   bool t20[1];
   t20[0] = (t18[0] | t19[0]) != 0;
   if (!(t20[0])) tri_assert_fail("x is non-negative in the mask", "device_assert.tri", 21, "assert_kernel");
-  // ../conformance/constructs/device_assert.tri:22: tl.device_assert(pid < 3)
+  // 22: tl.device_assert(pid < 3)
   bool t23 = pid < 3;
   if (!(t23)) tri_assert_fail("", "device_assert.tri", 22, "assert_kernel");
-  // ../conformance/constructs/device_assert.tri:23: assert pid >= 0, "program ids are non-negative"
+  // 23: assert pid >= 0, "program ids are non-negative"
   bool t26 = pid >= 0;
   if (!(t26)) tri_assert_fail("program ids are non-negative", "device_assert.tri", 23, "assert_kernel");
-  // ../conformance/constructs/device_assert.tri:24: assert (x < n) | (x == -1), "x is below n"
+  // 24: assert (x < n) | (x == -1), "x is below n"
   bool t29[1];
   t29[0] = x[0] < n;
   bool t32[1];
@@ -68,7 +69,7 @@ extern "C" __global__ void __launch_bounds__(128) assert_kernel(int* x_ptr, int*
   bool t33[1];
   t33[0] = (t29[0] | t32[0]) != 0;
   if (!(t33[0])) tri_assert_fail("x is below n", "device_assert.tri", 24, "assert_kernel");
-  // ../conformance/constructs/device_assert.tri:25: tl.store(out_ptr + offs, x + 1, mask=mask)
+  // 25: tl.store(out_ptr + offs, x + 1, mask=mask)
   int* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   int t39[1];

@@ -61,6 +61,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/device_print.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, signed char* y_ptr, float* out_ptr) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id() % 4;  // index of this thread's first element in #L0 tiles
@@ -70,53 +71,53 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
   int L5_base0 = ((warp_id % 4) * 2 + lane_id / 16 % 2) % 2;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = (lane_id % 16) % 2;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   bool L5_owner = ((warp_id % 4) * 2 + lane_id / 16 % 2) * 1 < 2 && ((0) * 16 + lane_id % 16) * 1 < 2;  // #L5 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/device_print.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/device_print.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t5 = pid * 4;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/device_print.tri:20: x = tl.load(x_ptr + offs)
+  // 20: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/device_print.tri:21: y = tl.load(y_ptr + offs)
+  // 21: y = tl.load(y_ptr + offs)
   signed char* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   signed char y[1];
   y[0] = *y_ptrs[0];
-  // ../conformance/constructs/device_print.tri:22: tl.device_print("start")
+  // 22: tl.device_print("start")
   {
     const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
     if (tri_thread_id() == 0) tri_printf("pid (%u, %u, %u) start\012", tri_px, tri_py, tri_pz);
   }
-  // ../conformance/constructs/device_print.tri:23: tl.device_print("pid", pid)
+  // 23: tl.device_print("pid", pid)
   {
     const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
     if (tri_thread_id() == 0) tri_printf("pid (%u, %u, %u) idx () pid: %i\012", tri_px, tri_py, tri_pz, (int)pid);
   }
-  // ../conformance/constructs/device_print.tri:24: tl.device_print("x: ", x)
+  // 24: tl.device_print("x: ", x)
   {
     const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
     const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u) x: %f\012";
     if (L0_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (double)x[0]);
   }
-  // ../conformance/constructs/device_print.tri:25: tl.device_print("", y)
+  // 25: tl.device_print("", y)
   {
     const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
     const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u): %i\012";
     if (L0_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (int)y[0]);
   }
-  // ../conformance/constructs/device_print.tri:26: tl.device_print(" y=", y, hex=True)
+  // 26: tl.device_print(" y=", y, hex=True)
   {
     const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
     const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u) y=: 0x%02x\012";
     if (L0_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (int)y[0]);
   }
-  // ../conformance/constructs/device_print.tri:27: tl.device_print("x and y", x, y)
+  // 27: tl.device_print("x and y", x, y)
   {
     const unsigned int tri_px = tri_program_id_x(), tri_py = tri_program_id_y(), tri_pz = tri_program_id_z();
     const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u) x and y: (operand 0) %f\012";
@@ -124,7 +125,7 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
     const char* const tri_format1 = "pid (%u, %u, %u) idx (%1u) x and y: (operand 1) %i\012";
     if (L0_owner) tri_printf(tri_format1, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (int)y[0]);
   }
-  // ../conformance/constructs/device_print.tri:28: grid = tl.arange(0, 2)[:, None] * 10 + tl.arange(0, 2)[None, :]
+  // 28: grid = tl.arange(0, 2)[:, None] * 10 + tl.arange(0, 2)[None, :]
   int t21[1];
   t21[0] = L1_base;
   int t25[1];
@@ -133,7 +134,7 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
   t26[0] = L3_base;
   int grid[1];
   grid[0] = t25[0] + t26[0];
-  // ../conformance/constructs/device_print.tri:29: tl.device_print("grid", grid + pid * 100)
+  // 29: tl.device_print("grid", grid + pid * 100)
   int t32 = pid * 100;
   int t34[1];
   t34[0] = grid[0] + t32;
@@ -142,7 +143,7 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
     const char* const tri_format0 = "pid (%u, %u, %u) idx (%1u, %1u) grid: %i\012";
     if (L5_owner) tri_printf(tri_format0, tri_px, tri_py, tri_pz, (unsigned int)(L5_base0), (unsigned int)(L5_base1), (int)t34[0]);
   }
-  // ../conformance/constructs/device_print.tri:30: print("sum", tl.sum(x, axis=0), (y > 0))
+  // 30: print("sum", tl.sum(x, axis=0), (y > 0))
   float x_sum;
   // Reduce along axis 0: 1 element(s) in each thread, 4 lane(s), 1 warp(s).
   {
@@ -164,7 +165,7 @@ extern "C" __global__ void __launch_bounds__(128) print_kernel(float* x_ptr, sig
     const char* const tri_format1 = "pid (%u, %u, %u) idx (%1u) sum: (operand 1) %u\012";
     if (L0_owner) tri_printf(tri_format1, tri_px, tri_py, tri_pz, (unsigned int)(L0_base), (unsigned int)t40[0]);
   }
-  // ../conformance/constructs/device_print.tri:31: tl.store(out_ptr + offs, x * 2)
+  // 31: tl.store(out_ptr + offs, x * 2)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   float t46[1];

@@ -21,23 +21,24 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/div_guarded.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) guarded_kernel(int* x_ptr, int* q_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/div_guarded.tri:24: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 24: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t5 = tri_program_id_x() * 128;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/div_guarded.tri:25: mask = offs < n
+  // 25: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/div_guarded.tri:26: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 26: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/div_guarded.tri:27: tl.store(q_ptr + offs, tl.where(x != 0, 100 // x, -1), mask=mask)
+  // 27: tl.store(q_ptr + offs, tl.where(x != 0, 100 // x, -1), mask=mask)
   int* q_ptrs[1];
   q_ptrs[0] = q_ptr + offs[0];
   bool t20[1];

@@ -55,6 +55,7 @@ TRI_DEV float tri_dot_f16(const tri_half* a, const tri_half* b, int K, int ldb, 
   return acc;
 }
 
+// Source ../conformance/constructs/dot_batched.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) dot_batched_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[2048];
@@ -69,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_batched_kernel(tri_half* a
   int L8_base0 = warp_id / 2 % 2;  // coordinate along axis 0 of this thread's first element in #L8 tiles
   int L8_base1 = (warp_id % 2) * 8 + lane_id / 4 % 8;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L8_base2 = (lane_id % 4) * 4;  // coordinate along axis 2 of this thread's first element in #L8 tiles
-  // ../conformance/constructs/dot_batched.tri:16: rb = tl.arange(0, B)[:, None, None]
+  // 16: rb = tl.arange(0, B)[:, None, None]
   int t3[1];
   t3[0] = L0_base;
   // Layout conversion #L1 -> #L2 through shared memory.
@@ -78,16 +79,16 @@ extern "C" __global__ void __launch_bounds__(128) dot_batched_kernel(tri_half* a
   int rb[1];
   rb[0] = reinterpret_cast<int*>(tri_smem)[L2_base0];
   __syncthreads();
-  // ../conformance/constructs/dot_batched.tri:17: rm = tl.arange(0, M)
+  // 17: rm = tl.arange(0, M)
   int rm[1];
   rm[0] = L3_base;
-  // ../conformance/constructs/dot_batched.tri:18: rn = tl.arange(0, N)
+  // 18: rn = tl.arange(0, N)
   int rn[1];
   rn[0] = L3_base;
-  // ../conformance/constructs/dot_batched.tri:19: rk = tl.arange(0, K)
+  // 19: rk = tl.arange(0, K)
   int rk[1];
   rk[0] = L3_base;
-  // ../conformance/constructs/dot_batched.tri:20: a = tl.load(a_ptr + rb * (M * K) + rm[None, :, None] * K + rk[None, None, :])
+  // 20: a = tl.load(a_ptr + rb * (M * K) + rm[None, :, None] * K + rk[None, None, :])
   int t11[1];
   t11[0] = rb[0] * 256;
   tri_half* a_ptrs[1];
@@ -119,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_batched_kernel(tri_half* a
     a[e + 0] = (tri_half)vec.x; a[e + 1] = (tri_half)(vec.x >> 16); a[e + 2] = (tri_half)vec.y;
     a[e + 3] = (tri_half)(vec.y >> 16);
   }
-  // ../conformance/constructs/dot_batched.tri:21: b = tl.load(b_ptr + rb * (K * N) + rk[None, :, None] * N + rn[None, None, :])
+  // 21: b = tl.load(b_ptr + rb * (K * N) + rk[None, :, None] * N + rn[None, None, :])
   int t30[1];
   t30[0] = rb[0] * 256;
   tri_half* b_ptrs[1];
@@ -151,7 +152,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_batched_kernel(tri_half* a
     b[e + 0] = (tri_half)vec.x; b[e + 1] = (tri_half)(vec.x >> 16); b[e + 2] = (tri_half)vec.y;
     b[e + 3] = (tri_half)(vec.y >> 16);
   }
-  // ../conformance/constructs/dot_batched.tri:22: c = tl.dot(a, b)
+  // 22: c = tl.dot(a, b)
   // tl.dot fp16[2,16,16] x fp16[2,16,16] on the CUDA cores: operands staged in shared memory, FMAs along K = 16.
   #pragma unroll
   for (int e = 0; e < 4; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L8_base0) * 256 + (L8_base1) * 16 + L8_base2 + e % 4] = a[e];
@@ -166,7 +167,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_batched_kernel(tri_half* a
     c[e] = tri_dot_f16(tri_arow, tri_bcol, 16, 16, 0.0f);
   }
   __syncthreads();
-  // ../conformance/constructs/dot_batched.tri:23: tl.store(c_ptr + rb * (M * N) + rm[None, :, None] * N + rn[None, None, :], c)
+  // 23: tl.store(c_ptr + rb * (M * N) + rm[None, :, None] * N + rn[None, None, :], c)
   int t52[1];
   t52[0] = rb[0] * 256;
   float* c_ptrs[1];

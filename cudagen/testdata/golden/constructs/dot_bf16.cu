@@ -65,6 +65,7 @@ TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsi
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Source ../conformance/constructs/dot_bf16.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) dot_bf16_kernel(tri_bf16* a_ptr, tri_bf16* b_ptr, float* c_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[3072];
@@ -79,18 +80,18 @@ extern "C" __global__ void __launch_bounds__(128) dot_bf16_kernel(tri_bf16* a_pt
   int L12_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L12 tiles
   int L13_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L13 tiles
   int L14_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L14 tiles
-  // ../conformance/constructs/dot_bf16.tri:16: rm = tl.arange(0, M)
+  // 16: rm = tl.arange(0, M)
   int rm[1];
   rm[0] = L0_base;
-  // ../conformance/constructs/dot_bf16.tri:17: rn = tl.arange(0, N)
+  // 17: rn = tl.arange(0, N)
   int rn[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/dot_bf16.tri:18: rk = tl.arange(0, K)
+  // 18: rk = tl.arange(0, K)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/dot_bf16.tri:19: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 19: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   int t9[1];
   t9[0] = rm[0] * 32;
   tri_bf16* a_ptrs[1];
@@ -107,7 +108,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_bf16_kernel(tri_bf16* a_pt
     a[e + 5] = (tri_bf16)(vec.z >> 16); a[e + 6] = (tri_bf16)vec.w;
     a[e + 7] = (tri_bf16)(vec.w >> 16);
   }
-  // ../conformance/constructs/dot_bf16.tri:20: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+  // 20: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
   // rk is recomputed in #L12 rather than moved.
   int t17[1];
   t17[0] = L12_base;
@@ -125,7 +126,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_bf16_kernel(tri_bf16* a_pt
     b[e + 0] = (tri_bf16)vec.x; b[e + 1] = (tri_bf16)(vec.x >> 16); b[e + 2] = (tri_bf16)vec.y;
     b[e + 3] = (tri_bf16)(vec.y >> 16);
   }
-  // ../conformance/constructs/dot_bf16.tri:21: c = tl.dot(a, b)
+  // 21: c = tl.dot(a, b)
   // tl.dot bf16[32,32] x bf16[32,16] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
   #pragma unroll
   for (int e = 0; e < 8; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L5_base0) * 32 + L5_base1 + e % 8] = a[e];
@@ -161,7 +162,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_bf16_kernel(tri_bf16* a_pt
     }
   }
   __syncthreads();
-  // ../conformance/constructs/dot_bf16.tri:22: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+  // 22: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
   // rm is recomputed in #L13 rather than moved.
   int t31[2];
   #pragma unroll

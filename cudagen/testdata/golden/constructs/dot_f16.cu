@@ -61,6 +61,7 @@ TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsig
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Source ../conformance/constructs/dot_f16.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) dot_f16_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, tri_half* h_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[4096];
@@ -71,18 +72,18 @@ extern "C" __global__ void __launch_bounds__(128) dot_f16_kernel(tri_half* a_ptr
   int L4_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L8_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L8 tiles
   int L9_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
-  // ../conformance/constructs/dot_f16.tri:19: rm = tl.arange(0, M)
+  // 19: rm = tl.arange(0, M)
   int rm[1];
   rm[0] = L0_base;
-  // ../conformance/constructs/dot_f16.tri:20: rn = tl.arange(0, N)
+  // 20: rn = tl.arange(0, N)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/dot_f16.tri:21: rk = tl.arange(0, K)
+  // 21: rk = tl.arange(0, K)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L1_base + e;
-  // ../conformance/constructs/dot_f16.tri:22: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 22: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   int t10[1];
   t10[0] = rm[0] * 32;
   tri_half* a_ptrs[1];
@@ -99,7 +100,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f16_kernel(tri_half* a_ptr
     a[e + 5] = (tri_half)(vec.z >> 16); a[e + 6] = (tri_half)vec.w;
     a[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/dot_f16.tri:23: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+  // 23: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
   // rk is recomputed in #L0 rather than moved.
   int t18[1];
   t18[0] = L0_base;
@@ -119,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f16_kernel(tri_half* a_ptr
     b[e + 5] = (tri_half)(vec.z >> 16); b[e + 6] = (tri_half)vec.w;
     b[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/dot_f16.tri:24: c = tl.dot(a, b)
+  // 24: c = tl.dot(a, b)
   // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
   #pragma unroll
   for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
@@ -155,7 +156,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f16_kernel(tri_half* a_ptr
     }
   }
   __syncthreads();
-  // ../conformance/constructs/dot_f16.tri:25: h = tl.dot(a, b, out_dtype=tl.float16)
+  // 25: h = tl.dot(a, b, out_dtype=tl.float16)
   // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
   #pragma unroll
   for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
@@ -194,7 +195,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f16_kernel(tri_half* a_ptr
   #pragma unroll
   for (int e = 0; e < 8; ++e) h[e] = tri_f2h(h_f32[e]);
   __syncthreads();
-  // ../conformance/constructs/dot_f16.tri:26: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+  // 26: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
   // rm is recomputed in #L8 rather than moved.
   int t35[2];
   #pragma unroll
@@ -217,7 +218,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f16_kernel(tri_half* a_ptr
     tri_f32x2 vec = {c[e + 0], c[e + 1]};
     *reinterpret_cast<tri_f32x2*>(t44[e]) = vec;
   }
-  // ../conformance/constructs/dot_f16.tri:27: tl.store(h_ptr + rm[:, None] * N + rn[None, :], h)
+  // 27: tl.store(h_ptr + rm[:, None] * N + rn[None, :], h)
   // rm is recomputed in #L8 rather than moved.
   int t46[2];
   #pragma unroll

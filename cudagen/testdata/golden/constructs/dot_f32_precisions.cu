@@ -78,6 +78,7 @@ TRI_DEV void tri_mma_tf32x3(float& c0, float& c1, float& c2, float& c3, const un
   tri_mma_tf32(c0, c1, c2, c3, ab, bb);
 }
 
+// Source ../conformance/constructs/dot_f32_precisions.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
     float* a_ptr, float* b_ptr, float* ieee_ptr, float* tf32_ptr, float* tf32x3_ptr, float* no_tf32_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -91,19 +92,19 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
   int L7_base1 = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L7 tiles
   int L8_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L8 tiles
   int L9_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
-  // ../conformance/constructs/dot_f32_precisions.tri:24: rm = tl.arange(0, M)
+  // 24: rm = tl.arange(0, M)
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = L0_base + e * 16;
-  // ../conformance/constructs/dot_f32_precisions.tri:25: rn = tl.arange(0, N)
+  // 25: rn = tl.arange(0, N)
   int rn[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/dot_f32_precisions.tri:26: rk = tl.arange(0, K)
+  // 26: rk = tl.arange(0, K)
   int rk[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rk[e] = L1_base + e;
-  // ../conformance/constructs/dot_f32_precisions.tri:27: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 27: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   int t12[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t12[e] = rm[e] * 32;
@@ -119,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(t18[e]);
     a[e + 0] = vec.x; a[e + 1] = vec.y; a[e + 2] = vec.z; a[e + 3] = vec.w;
   }
-  // ../conformance/constructs/dot_f32_precisions.tri:28: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+  // 28: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
   // rk is recomputed in #L0 rather than moved.
   int t20[2];
   #pragma unroll
@@ -139,7 +140,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(t29[e]);
     b[e + 0] = vec.x; b[e + 1] = vec.y; b[e + 2] = vec.z; b[e + 3] = vec.w;
   }
-  // ../conformance/constructs/dot_f32_precisions.tri:29: offs = rm[:, None] * N + rn[None, :]
+  // 29: offs = rm[:, None] * N + rn[None, :]
   // rm is recomputed in #L8 rather than moved.
   int t31[2];
   #pragma unroll
@@ -154,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
   int offs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs[e] = t34[e / 4 % 2] + t35[e % 2 + (e / 2 % 2) * 2];
-  // ../conformance/constructs/dot_f32_precisions.tri:30: tl.store(ieee_ptr + offs, tl.dot(a, b, input_precision="ieee"))
+  // 30: tl.store(ieee_ptr + offs, tl.dot(a, b, input_precision="ieee"))
   float* ieee_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) ieee_ptrs[e] = ieee_ptr + offs[e];
@@ -177,7 +178,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
     tri_f32x2 vec = {t43[e + 0], t43[e + 1]};
     *reinterpret_cast<tri_f32x2*>(ieee_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/dot_f32_precisions.tri:31: tl.store(tf32_ptr + offs, tl.dot(a, b, input_precision="tf32"))
+  // 31: tl.store(tf32_ptr + offs, tl.dot(a, b, input_precision="tf32"))
   float* tf32_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) tf32_ptrs[e] = tf32_ptr + offs[e];
@@ -222,7 +223,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
     tri_f32x2 vec = {t49[e + 0], t49[e + 1]};
     *reinterpret_cast<tri_f32x2*>(tf32_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/dot_f32_precisions.tri:32: tl.store(tf32x3_ptr + offs, tl.dot(a, b, input_precision="tf32x3"))
+  // 32: tl.store(tf32x3_ptr + offs, tl.dot(a, b, input_precision="tf32x3"))
   float* tf32x3_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) tf32x3_ptrs[e] = tf32x3_ptr + offs[e];
@@ -267,7 +268,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f32_precisions_kernel(
     tri_f32x2 vec = {t55[e + 0], t55[e + 1]};
     *reinterpret_cast<tri_f32x2*>(tf32x3_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/dot_f32_precisions.tri:33: tl.store(no_tf32_ptr + offs, tl.dot(a, b, allow_tf32=False))
+  // 33: tl.store(no_tf32_ptr + offs, tl.dot(a, b, allow_tf32=False))
   float* no_tf32_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) no_tf32_ptrs[e] = no_tf32_ptr + offs[e];

@@ -50,6 +50,7 @@ TRI_DEV double tri_dot_f64(const double* a, const double* b, int K, int ldb, dou
   return acc;
 }
 
+// Source ../conformance/constructs/dot_f64.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) dot_f64_kernel(double* a_ptr, double* b_ptr, double* c_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[8192];
@@ -65,19 +66,19 @@ extern "C" __global__ void __launch_bounds__(128) dot_f64_kernel(double* a_ptr, 
   int L9_base1 = (lane_id % 8) * 2;  // coordinate along axis 1 of this thread's first element in #L9 tiles
   int L11_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L11 tiles
   int L12_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L12 tiles
-  // ../conformance/constructs/dot_f64.tri:15: rm = tl.arange(0, M)
+  // 15: rm = tl.arange(0, M)
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = L0_base + e * 8;
-  // ../conformance/constructs/dot_f64.tri:16: rn = tl.arange(0, N)
+  // 16: rn = tl.arange(0, N)
   int rn[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/dot_f64.tri:17: rk = tl.arange(0, K)
+  // 17: rk = tl.arange(0, K)
   int rk[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/dot_f64.tri:18: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 18: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   int t9[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t9[e] = rm[e] * 32;
@@ -93,7 +94,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f64_kernel(double* a_ptr, 
     tri_f64x2 vec = *reinterpret_cast<const tri_f64x2*>(t15[e]);
     a[e + 0] = vec.x; a[e + 1] = vec.y;
   }
-  // ../conformance/constructs/dot_f64.tri:19: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+  // 19: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
   // rk is recomputed in #L11 rather than moved.
   int t17[2];
   #pragma unroll
@@ -113,7 +114,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f64_kernel(double* a_ptr, 
     tri_f64x2 vec = *reinterpret_cast<const tri_f64x2*>(t26[e]);
     b[e + 0] = vec.x; b[e + 1] = vec.y;
   }
-  // ../conformance/constructs/dot_f64.tri:20: c = tl.dot(a, b)
+  // 20: c = tl.dot(a, b)
   // tl.dot fp64[16,32] x fp64[32,16] on the CUDA cores: operands staged in shared memory, FMAs along K = 32.
   #pragma unroll
   for (int e = 0; e < 4; ++e) reinterpret_cast<double*>(tri_smem)[(L5_base0 + (e / 2) * 8) * 32 + L5_base1 + e % 2] = a[e];
@@ -128,7 +129,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_f64_kernel(double* a_ptr, 
     c[e] = tri_dot_f64(tri_arow, tri_bcol, 32, 16, 0.0);
   }
   __syncthreads();
-  // ../conformance/constructs/dot_f64.tri:21: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+  // 21: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
   // rm is recomputed in #L12 rather than moved.
   int t31[1];
   t31[0] = L12_base;

@@ -54,6 +54,7 @@ TRI_DEV void tri_mma_i8(int& c0, int& c1, int& c2, int& c3, const unsigned int* 
                : "+r"(c0), "+r"(c1), "+r"(c2), "+r"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Source ../conformance/constructs/dot_int8.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a_ptr, signed char* b_ptr, int* init_ptr, int* c_ptr, int* e_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[2048];
@@ -64,18 +65,18 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
   int L4_base1 = (lane_id % 4) * 8;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L8_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L8 tiles
   int L9_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
-  // ../conformance/constructs/dot_int8.tri:19: rm = tl.arange(0, M)
+  // 19: rm = tl.arange(0, M)
   int rm[1];
   rm[0] = L0_base;
-  // ../conformance/constructs/dot_int8.tri:20: rn = tl.arange(0, N)
+  // 20: rn = tl.arange(0, N)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/dot_int8.tri:21: rk = tl.arange(0, K)
+  // 21: rk = tl.arange(0, K)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L1_base + e;
-  // ../conformance/constructs/dot_int8.tri:22: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 22: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   int t11[1];
   t11[0] = rm[0] * 32;
   signed char* a_ptrs[1];
@@ -96,7 +97,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
     a[e + 6] = (signed char)(unsigned char)(vec.y >> 16);
     a[e + 7] = (signed char)(unsigned char)(vec.y >> 24);
   }
-  // ../conformance/constructs/dot_int8.tri:23: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+  // 23: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
   // rk is recomputed in #L0 rather than moved.
   int t19[1];
   t19[0] = L0_base;
@@ -120,7 +121,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
     b[e + 6] = (signed char)(unsigned char)(vec.y >> 16);
     b[e + 7] = (signed char)(unsigned char)(vec.y >> 24);
   }
-  // ../conformance/constructs/dot_int8.tri:24: offs = rm[:, None] * N + rn[None, :]
+  // 24: offs = rm[:, None] * N + rn[None, :]
   // rm is recomputed in #L8 rather than moved.
   int t30[2];
   #pragma unroll
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
   int offs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs[e] = t33[e / 4 % 2] + t34[e % 2 + (e / 2 % 2) * 2];
-  // ../conformance/constructs/dot_int8.tri:25: tl.store(c_ptr + offs, tl.dot(a, b))
+  // 25: tl.store(c_ptr + offs, tl.dot(a, b))
   int* c_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) c_ptrs[e] = c_ptr + offs[e];
@@ -180,7 +181,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
     tri_u32x2 vec = {(unsigned int)t42[e + 0], (unsigned int)t42[e + 1]};
     *reinterpret_cast<tri_u32x2*>(c_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/dot_int8.tri:26: acc = tl.load(init_ptr + offs)
+  // 26: acc = tl.load(init_ptr + offs)
   int* init_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) init_ptrs[e] = init_ptr + offs[e];
@@ -190,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_int8_kernel(signed char* a
     tri_u32x2 vec = *reinterpret_cast<const tri_u32x2*>(init_ptrs[e]);
     acc[e + 0] = (int)vec.x; acc[e + 1] = (int)vec.y;
   }
-  // ../conformance/constructs/dot_int8.tri:27: tl.store(e_ptr + offs, tl.dot(a, b, acc, out_dtype=tl.int32))
+  // 27: tl.store(e_ptr + offs, tl.dot(a, b, acc, out_dtype=tl.int32))
   int* e_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) e_ptrs[e] = e_ptr + offs[e];

@@ -98,6 +98,7 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
+// Source ../conformance/constructs/dot_store_quads.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, tri_half* g_ptr, tri_half* f_ptr, tri_half* h_ptr, int K, int m) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -114,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
   int L12_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L12 tiles
   int L13_base = (lane_id % 4) * 2;  // index of this thread's first element in #L13 tiles
   float acc[32];
-  // ../conformance/constructs/dot_store_quads.tri:30: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 30: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t10 = tri_program_id_x() * 64;
   int t11[2];
   #pragma unroll
@@ -122,31 +123,31 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = t10 + t11[e];
-  // ../conformance/constructs/dot_store_quads.tri:31: rn = tl.arange(0, N)
+  // 31: rn = tl.arange(0, N)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/dot_store_quads.tri:32: rk = tl.arange(0, BK)
+  // 32: rk = tl.arange(0, BK)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/dot_store_quads.tri:34: for k in range(0, K, BK):
+  // 34: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/dot_store_quads.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+  // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
   int t24[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t24[e] = rm[e] * K;
   tri_half* a_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) a_ptrs[e] = a_ptr + t24[e];
-  // ../conformance/constructs/dot_store_quads.tri:34: for k in range(0, K, BK):
+  // 34: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with cp.async,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
-    // ../conformance/constructs/dot_store_quads.tri:37: acc = tl.dot(a, b, acc)
+    // 37: acc = tl.dot(a, b, acc)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -154,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/dot_store_quads.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         int t28[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t28[e] = tri_ahead + rk[e];
@@ -170,7 +171,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t32[e], true);
         }
-        // ../conformance/constructs/dot_store_quads.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        // 36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t35[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t35[e] = tri_ahead + rk[e];
@@ -211,7 +212,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/dot_store_quads.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         int t28[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t28[e] = tri_ahead + rk[e];
@@ -227,7 +228,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t32[e], true);
         }
-        // ../conformance/constructs/dot_store_quads.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        // 36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t35[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t35[e] = tri_ahead + rk[e];
@@ -264,11 +265,11 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/dot_store_quads.tri:38: c = acc.to(tl.float16)
+  // 38: c = acc.to(tl.float16)
   tri_half c[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c[e] = tri_f2h(acc[e]);
-  // ../conformance/constructs/dot_store_quads.tri:39: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+  // 39: tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
   int t53[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t53[e] = rm[e] * 64;
@@ -293,7 +294,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
     tri_transpose4(w0, w1, w2, w3, lane_id);
     *reinterpret_cast<tri_u32x4*>(t59[e] + (lane_id % 4) * 6) = tri_u32x4{w0, w1, w2, w3};
   }
-  // ../conformance/constructs/dot_store_quads.tri:40: gn = tl.max_contiguous(tl.multiple_of(rn + (rn // 16) * 16, 16), 16)
+  // 40: gn = tl.max_contiguous(tl.multiple_of(rn + (rn // 16) * 16, 16), 16)
   int t63[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t63[e] = rn[e] / 16;
@@ -303,7 +304,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
   int t67[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t67[e] = rn[e] + t66[e];
-  // ../conformance/constructs/dot_store_quads.tri:41: tl.store(g_ptr + rm[:, None] * (2 * N) + gn[None, :], c)
+  // 41: tl.store(g_ptr + rm[:, None] * (2 * N) + gn[None, :], c)
   int t73[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t73[e] = rm[e] * 128;
@@ -325,7 +326,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
     unsigned int vec = (unsigned int)(tri_half)c[e + 0] | (unsigned int)(tri_half)c[e + 1] << 16;
     *reinterpret_cast<unsigned int*>(t79[e]) = vec;
   }
-  // ../conformance/constructs/dot_store_quads.tri:42: tl.store(f_ptr + 2 + rm[:, None] * N + rn[None, :], c)
+  // 42: tl.store(f_ptr + 2 + rm[:, None] * N + rn[None, :], c)
   tri_half* f_ptrs = f_ptr + 2;
   int t86[2];
   #pragma unroll
@@ -345,7 +346,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
     unsigned int vec = (unsigned int)(tri_half)c[e + 0] | (unsigned int)(tri_half)c[e + 1] << 16;
     *reinterpret_cast<unsigned int*>(t92[e]) = vec;
   }
-  // ../conformance/constructs/dot_store_quads.tri:43: tl.store(h_ptr + rm[:, None] * N + rn[None, :], c, mask=rm[:, None] < m)
+  // 43: tl.store(h_ptr + rm[:, None] * N + rn[None, :], c, mask=rm[:, None] < m)
   int t97[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t97[e] = rm[e] * 64;
@@ -365,7 +366,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t10 + 63 < m) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/dot_store_quads.tri:43: tl.store(h_ptr + rm[:, None] * N + rn[None, :], c, mask=rm[:, None] < m)
+    // 43: tl.store(h_ptr + rm[:, None] * N + rn[None, :], c, mask=rm[:, None] < m)
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -379,7 +380,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_store_quads_kernel(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/dot_store_quads.tri:43: tl.store(h_ptr + rm[:, None] * N + rn[None, :], c, mask=rm[:, None] < m)
+    // 43: tl.store(h_ptr + rm[:, None] * N + rn[None, :], c, mask=rm[:, None] < m)
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (t106[e / 16 % 2]) *t103[e] = c[e];
   }

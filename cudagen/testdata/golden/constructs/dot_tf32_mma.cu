@@ -76,6 +76,7 @@ TRI_DEV void tri_mma_tf32x3(float& c0, float& c1, float& c2, float& c3, const un
   tri_mma_tf32(c0, c1, c2, c3, ab, bb);
 }
 
+// Source ../conformance/constructs/dot_tf32_mma.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_kernel(float* a_ptr, float* b_ptr, float* c_ptr, float* c3_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -93,37 +94,37 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
   int L14_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L14 tiles
   float acc[32];
   float acc3[32];
-  // ../conformance/constructs/dot_tf32_mma.tri:21: rm = tl.arange(0, M)
+  // 21: rm = tl.arange(0, M)
   int rm[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rm[e] = L0_base + e * 8;
-  // ../conformance/constructs/dot_tf32_mma.tri:22: rn = tl.arange(0, N)
+  // 22: rn = tl.arange(0, N)
   int rn[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/dot_tf32_mma.tri:23: rk = tl.arange(0, BK)
+  // 23: rk = tl.arange(0, BK)
   int rk[1];
   rk[0] = L2_base;
-  // ../conformance/constructs/dot_tf32_mma.tri:26: for kk in range(0, K, BK):
+  // 26: for kk in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc3[e] = 0.0f;
-  // ../conformance/constructs/dot_tf32_mma.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+  // 28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
   int t23[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t23[e] = rm[e] * K;
   float* a_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) a_ptrs[e] = a_ptr + t23[e];
-  // ../conformance/constructs/dot_tf32_mma.tri:26: for kk in range(0, K, BK):
+  // 26: for kk in range(0, K, BK):
   for (int kk = 0; kk < K; kk += 16) {
-    // ../conformance/constructs/dot_tf32_mma.tri:27: mk = (kk + rk) < K
+    // 27: mk = (kk + rk) < K
     int t18[1];
     t18[0] = kk + rk[0];
     bool mk[1];
     mk[0] = t18[0] < K;
-    // ../conformance/constructs/dot_tf32_mma.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+    // 28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
     int t27[1];
     t27[0] = kk + rk[0];
     float* t31[8];
@@ -142,10 +143,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
     float acc3_1[32];
     if (kk + 15 < K) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../conformance/constructs/dot_tf32_mma.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+      // 28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) a[e] = *t31[e];
-      // ../conformance/constructs/dot_tf32_mma.tri:29: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+      // 29: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
       t38[0] = kk + rk[0];
       // t38 is recomputed in #L12 rather than moved.
       #pragma unroll
@@ -161,7 +162,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
         tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(t48[e]);
         b[e + 0] = vec.x; b[e + 1] = vec.y; b[e + 2] = vec.z; b[e + 3] = vec.w;
       }
-      // ../conformance/constructs/dot_tf32_mma.tri:30: acc = tl.dot(a, b, acc)
+      // 30: acc = tl.dot(a, b, acc)
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k8 along K = 16.
       // Its loop is not software-pipelined: the dot at line 30 is not fp16, bf16 or fp8 into fp32.
       #pragma unroll
@@ -198,7 +199,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
         }
       }
       __syncthreads();
-      // ../conformance/constructs/dot_tf32_mma.tri:31: acc3 = tl.dot(a, b, acc3, input_precision="tf32x3")
+      // 31: acc3 = tl.dot(a, b, acc3, input_precision="tf32x3")
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, 3 x mma.sync m16n8k8 along K = 16.
       // Its loop is not software-pipelined: the dot at line 30 is not fp16, bf16 or fp8 into fp32.
       #pragma unroll
@@ -235,17 +236,17 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
         }
       }
       __syncthreads();
-      // ../conformance/constructs/dot_tf32_mma.tri:26: for kk in range(0, K, BK):
+      // 26: for kk in range(0, K, BK):
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc[e] = acc_1[e];
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc3[e] = acc3_1[e];
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../conformance/constructs/dot_tf32_mma.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+      // 28: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) a[e] = mk[0] ? *t31[e] : 0.0f;
-      // ../conformance/constructs/dot_tf32_mma.tri:29: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+      // 29: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
       t38[0] = kk + rk[0];
       // t38 is recomputed in #L12 rather than moved.
       #pragma unroll
@@ -261,7 +262,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
       for (int e = 0; e < 2; ++e) t49[e] = ((kk) + (L12_base + e * 8)) < (K);
       #pragma unroll
       for (int e = 0; e < 8; ++e) b[e] = t49[e / 4 % 2] ? *t48[e] : 0.0f;
-      // ../conformance/constructs/dot_tf32_mma.tri:30: acc = tl.dot(a, b, acc)
+      // 30: acc = tl.dot(a, b, acc)
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k8 along K = 16.
       // Its loop is not software-pipelined: the dot at line 30 is not fp16, bf16 or fp8 into fp32.
       #pragma unroll
@@ -298,7 +299,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
         }
       }
       __syncthreads();
-      // ../conformance/constructs/dot_tf32_mma.tri:31: acc3 = tl.dot(a, b, acc3, input_precision="tf32x3")
+      // 31: acc3 = tl.dot(a, b, acc3, input_precision="tf32x3")
       // tl.dot fp32[64,16] x fp32[16,64] on the tensor cores: operands staged in shared memory, 3 x mma.sync m16n8k8 along K = 16.
       // Its loop is not software-pipelined: the dot at line 30 is not fp16, bf16 or fp8 into fp32.
       #pragma unroll
@@ -335,14 +336,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
         }
       }
       __syncthreads();
-      // ../conformance/constructs/dot_tf32_mma.tri:26: for kk in range(0, K, BK):
+      // 26: for kk in range(0, K, BK):
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc[e] = acc_1[e];
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc3[e] = acc3_1[e];
     }
   }
-  // ../conformance/constructs/dot_tf32_mma.tri:32: offs = rm[:, None] * N + rn[None, :]
+  // 32: offs = rm[:, None] * N + rn[None, :]
   // rm is recomputed in #L13 rather than moved.
   int t58[4];
   #pragma unroll
@@ -357,7 +358,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
   int offs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) offs[e] = t61[e / 8 % 4] + t62[e % 2 + (e / 2 % 4) * 2];
-  // ../conformance/constructs/dot_tf32_mma.tri:33: tl.store(c_ptr + offs, acc)
+  // 33: tl.store(c_ptr + offs, acc)
   float* c_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c_ptrs[e] = c_ptr + offs[e];
@@ -366,7 +367,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_tf32_mma_k
     tri_f32x2 vec = {acc[e + 0], acc[e + 1]};
     *reinterpret_cast<tri_f32x2*>(c_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/dot_tf32_mma.tri:34: tl.store(c3_ptr + offs, acc3)
+  // 34: tl.store(c3_ptr + offs, acc3)
   float* c3_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c3_ptrs[e] = c3_ptr + offs[e];

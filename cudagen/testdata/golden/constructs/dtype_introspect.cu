@@ -23,67 +23,68 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/dtype_introspect.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) introspect_kernel(float* x_ptr, short* h_ptr, long long* facts_ptr, int* bits_ptr) {
   int L0_base = tri_thread_id() % 16;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/dtype_introspect.tri:22: offs = tl.arange(0, BLOCK)
+  // 22: offs = tl.arange(0, BLOCK)
   int offs[1];
   offs[0] = L0_base;
-  // ../conformance/constructs/dtype_introspect.tri:23: x = tl.load(x_ptr + offs)
+  // 23: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/dtype_introspect.tri:24: h = tl.load(h_ptr + offs)
+  // 24: h = tl.load(h_ptr + offs)
   short* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   short h[1];
   h[0] = *h_ptrs[0];
-  // ../conformance/constructs/dtype_introspect.tri:33: f = tl.where(offs == 0, XBITS, f)
+  // 33: f = tl.where(offs == 0, XBITS, f)
   bool t15[1];
   t15[0] = offs[0] == 0;
   long long f[1];
   f[0] = t15[0] ? 32LL : 0LL;
-  // ../conformance/constructs/dtype_introspect.tri:34: f = tl.where(offs == 1, h.dtype.itemsize, f)
+  // 34: f = tl.where(offs == 1, h.dtype.itemsize, f)
   bool t21[1];
   t21[0] = offs[0] == 1;
   long long f_1[1];
   f_1[0] = t21[0] ? 2LL : f[0];
-  // ../conformance/constructs/dtype_introspect.tri:35: f = tl.where(offs == 2, h.dtype.int_bitwidth, f)
+  // 35: f = tl.where(offs == 2, h.dtype.int_bitwidth, f)
   bool t27[1];
   t27[0] = offs[0] == 2;
   long long f_2[1];
   f_2[0] = t27[0] ? 16LL : f_1[0];
-  // ../conformance/constructs/dtype_introspect.tri:36: f = tl.where(offs == 3, h.dtype.get_int_max_value(), f)
+  // 36: f = tl.where(offs == 3, h.dtype.get_int_max_value(), f)
   bool t33[1];
   t33[0] = offs[0] == 3;
   long long f_3[1];
   f_3[0] = t33[0] ? 32767LL : f_2[0];
-  // ../conformance/constructs/dtype_introspect.tri:37: f = tl.where(offs == 4, facts_ptr.dtype.element_ty.primitive_bitwidth, f)
+  // 37: f = tl.where(offs == 4, facts_ptr.dtype.element_ty.primitive_bitwidth, f)
   bool t39[1];
   t39[0] = offs[0] == 4;
   long long f_4[1];
   f_4[0] = t39[0] ? 64LL : f_3[0];
-  // ../conformance/constructs/dtype_introspect.tri:38: f = tl.where(offs == 5, x.dtype.scalar.primitive_bitwidth, f)
+  // 38: f = tl.where(offs == 5, x.dtype.scalar.primitive_bitwidth, f)
   bool t45[1];
   t45[0] = offs[0] == 5;
   long long f_5[1];
   f_5[0] = t45[0] ? 32LL : f_4[0];
-  // ../conformance/constructs/dtype_introspect.tri:39: f = tl.where(offs == 6, HALF.value, f)
+  // 39: f = tl.where(offs == 6, HALF.value, f)
   bool t51[1];
   t51[0] = offs[0] == 6;
   long long f_6[1];
   f_6[0] = t51[0] ? 16LL : f_5[0];
-  // ../conformance/constructs/dtype_introspect.tri:40: f = tl.where(offs == 7, BLOCK * h.dtype.itemsize, f)
+  // 40: f = tl.where(offs == 7, BLOCK * h.dtype.itemsize, f)
   bool t57[1];
   t57[0] = offs[0] == 7;
   long long f_7[1];
   f_7[0] = t57[0] ? 32LL : f_6[0];
-  // ../conformance/constructs/dtype_introspect.tri:41: tl.store(facts_ptr + offs, f)
+  // 41: tl.store(facts_ptr + offs, f)
   long long* facts_ptrs[1];
   facts_ptrs[0] = facts_ptr + offs[0];
   if (L0_owner) *facts_ptrs[0] = f_7[0];
-  // ../conformance/constructs/dtype_introspect.tri:42: tl.store(bits_ptr + offs, x.to(int_ty, bitcast=True))
+  // 42: tl.store(bits_ptr + offs, x.to(int_ty, bitcast=True))
   int* bits_ptrs[1];
   bits_ptrs[0] = bits_ptr + offs[0];
   int t66[1];

@@ -21,32 +21,33 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/early_return.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) early_kernel(float* x_ptr, float* out_ptr, int n, int limit) {
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/early_return.tri:16: pid = tl.program_id(0)
+  // 16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/early_return.tri:17: if pid >= limit:
+  // 17: if pid >= limit:
   bool t5 = pid >= limit;
   if (t5) {
-    // ../conformance/constructs/early_return.tri:18: return
+    // 18: return
     return;
   }
-  // ../conformance/constructs/early_return.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 64;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/early_return.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/early_return.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 21: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/early_return.tri:22: tl.store(out_ptr + offs, -x, mask=mask)
+  // 22: tl.store(out_ptr + offs, -x, mask=mask)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   float t20[1];

@@ -31,6 +31,7 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/flip.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) flip_kernel(float* x_ptr, signed char* b_ptr, float* fx_ptr, signed char* fb_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
@@ -40,18 +41,18 @@ extern "C" __global__ void __launch_bounds__(128) flip_kernel(float* x_ptr, sign
   int L3_base = lane_id % 32;  // index of this thread's first element in #L3 tiles
   int L5_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   int L5_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L5 tiles
-  // ../conformance/constructs/flip.tri:17: offs = tl.program_id(0) * N + tl.arange(0, N)
+  // 17: offs = tl.program_id(0) * N + tl.arange(0, N)
   int t6 = tri_program_id_x() * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/flip.tri:18: x = tl.load(x_ptr + offs)
+  // 18: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/flip.tri:19: x = tl.where(offs % 5 == 0, x / 0.0, x)
+  // 19: x = tl.where(offs % 5 == 0, x / 0.0, x)
   int t15[1];
   t15[0] = offs[0] % 5;
   bool t18[1];
@@ -60,7 +61,7 @@ extern "C" __global__ void __launch_bounds__(128) flip_kernel(float* x_ptr, sign
   t21[0] = tri_div_f32(x[0], 0.0f);
   float x_1[1];
   x_1[0] = t18[0] ? t21[0] : x[0];
-  // ../conformance/constructs/flip.tri:20: x = tl.where(offs % 7 == 0, x * 0.0 - 0.0, x)
+  // 20: x = tl.where(offs % 7 == 0, x * 0.0 - 0.0, x)
   int t25[1];
   t25[0] = offs[0] % 7;
   bool t28[1];
@@ -71,7 +72,7 @@ extern "C" __global__ void __launch_bounds__(128) flip_kernel(float* x_ptr, sign
   t34[0] = t31[0] - 0.0f;
   float x_2[1];
   x_2[0] = t28[0] ? t34[0] : x_1[0];
-  // ../conformance/constructs/flip.tri:21: tl.store(fx_ptr + offs, tl.flip(x, 0))
+  // 21: tl.store(fx_ptr + offs, tl.flip(x, 0))
   float* fx_ptrs[1];
   fx_ptrs[0] = fx_ptr + offs[0];
   // flip through shared memory: #L0 -> #L0.
@@ -81,25 +82,25 @@ extern "C" __global__ void __launch_bounds__(128) flip_kernel(float* x_ptr, sign
   t38[0] = reinterpret_cast<float*>(tri_smem)[127 - L0_base];
   __syncthreads();
   *fx_ptrs[0] = t38[0];
-  // ../conformance/constructs/flip.tri:22: rows = tl.program_id(0) * M + tl.arange(0, M)
+  // 22: rows = tl.program_id(0) * M + tl.arange(0, M)
   int t42 = tri_program_id_x() * 4;
   int t43[1];
   t43[0] = L1_base;
   int rows[1];
   rows[0] = t42 + t43[0];
-  // ../conformance/constructs/flip.tri:23: offs2 = rows[:, None] * K + tl.arange(0, K)[None, :]
+  // 23: offs2 = rows[:, None] * K + tl.arange(0, K)[None, :]
   int t49[1];
   t49[0] = rows[0] * 32;
   int t50[1];
   t50[0] = L3_base;
   int offs2[1];
   offs2[0] = t49[0] + t50[0];
-  // ../conformance/constructs/flip.tri:24: b = tl.load(b_ptr + offs2)
+  // 24: b = tl.load(b_ptr + offs2)
   signed char* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs2[0];
   signed char b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/flip.tri:25: tl.store(fb_ptr + offs2, tl.flip(b, dim=1))
+  // 25: tl.store(fb_ptr + offs2, tl.flip(b, dim=1))
   signed char* fb_ptrs[1];
   fb_ptrs[0] = fb_ptr + offs2[0];
   // flip through shared memory: #L5 -> #L5.

@@ -32,30 +32,31 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/fp16_arith.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fp16_kernel(tri_half* a_ptr, tri_half* b_ptr, tri_half* p_ptr, tri_half* d_ptr, tri_half* q_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/fp16_arith.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/fp16_arith.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t8 = pid * 128;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/fp16_arith.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/fp16_arith.tri:21: a = tl.load(a_ptr + offs, mask=mask, other=0.0)
+  // 21: a = tl.load(a_ptr + offs, mask=mask, other=0.0)
   tri_half* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   tri_half a[1];
   a[0] = mask[0] ? *a_ptrs[0] : ((tri_half)0x0000);
-  // ../conformance/constructs/fp16_arith.tri:22: b = tl.load(b_ptr + offs, mask=mask, other=1.0)
+  // 22: b = tl.load(b_ptr + offs, mask=mask, other=1.0)
   tri_half* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   tri_half b[1];
   b[0] = mask[0] ? *b_ptrs[0] : ((tri_half)0x3c00);
-  // ../conformance/constructs/fp16_arith.tri:23: tl.store(p_ptr + offs, (a + b) * b, mask=mask)
+  // 23: tl.store(p_ptr + offs, (a + b) * b, mask=mask)
   tri_half* p_ptrs[1];
   p_ptrs[0] = p_ptr + offs[0];
   tri_half t26[1];
@@ -63,13 +64,13 @@ extern "C" __global__ void __launch_bounds__(128) fp16_kernel(tri_half* a_ptr, t
   tri_half t27[1];
   t27[0] = tri_f2h(tri_h2f(t26[0]) * tri_h2f(b[0]));
   if (mask[0]) *p_ptrs[0] = t27[0];
-  // ../conformance/constructs/fp16_arith.tri:24: tl.store(d_ptr + offs, a - b, mask=mask)
+  // 24: tl.store(d_ptr + offs, a - b, mask=mask)
   tri_half* d_ptrs[1];
   d_ptrs[0] = d_ptr + offs[0];
   tri_half t31[1];
   t31[0] = tri_f2h(tri_h2f(a[0]) - tri_h2f(b[0]));
   if (mask[0]) *d_ptrs[0] = t31[0];
-  // ../conformance/constructs/fp16_arith.tri:25: tl.store(q_ptr + offs, a / b, mask=mask)
+  // 25: tl.store(q_ptr + offs, a / b, mask=mask)
   tri_half* q_ptrs[1];
   q_ptrs[0] = q_ptr + offs[0];
   float a_fp32[1];

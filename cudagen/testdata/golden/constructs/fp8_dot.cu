@@ -106,6 +106,7 @@ TRI_DEV void tri_mma_e4m3_e5m2(float& c0, float& c1, float& c2, float& c3, const
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Source ../conformance/constructs/fp8_dot.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel(
     tri_fp8e4nv* a_ptr, tri_fp8e4nv* b_ptr, tri_fp8e5* b5_ptr, float* init_ptr, float* c_ptr, tri_half* h_ptr, float* d_ptr, int K) {
@@ -123,26 +124,26 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
   int L13_base = (lane_id % 4) * 16;  // index of this thread's first element in #L13 tiles
   int L14_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L14 tiles
   float acc[32];
-  // ../conformance/constructs/fp8_dot.tri:27: rm = tl.arange(0, M)
+  // 27: rm = tl.arange(0, M)
   int rm[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rm[e] = L0_base + e * 16;
-  // ../conformance/constructs/fp8_dot.tri:28: rn = tl.arange(0, N)
+  // 28: rn = tl.arange(0, N)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L1_base + (e / 2) * 16 + e % 2;
-  // ../conformance/constructs/fp8_dot.tri:29: rk = tl.arange(0, BK)
+  // 29: rk = tl.arange(0, BK)
   int rk[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/fp8_dot.tri:30: offs = rm[:, None] * N + rn[None, :]
+  // 30: offs = rm[:, None] * N + rn[None, :]
   int t14[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t14[e] = rm[e] * 64;
   int offs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) offs[e] = t14[e / 8 % 4] + rn[(e % 2 + (e / 2 % 4) * 2) % 2 + ((e % 2 + (e / 2 % 4) * 2) / 2 % 4) * 2];
-  // ../conformance/constructs/fp8_dot.tri:31: acc = tl.load(init_ptr + offs)
+  // 31: acc = tl.load(init_ptr + offs)
   float* init_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) init_ptrs[e] = init_ptr + offs[e];
@@ -152,10 +153,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(init_ptrs[e]);
     acc_1[e + 0] = vec.x; acc_1[e + 1] = vec.y;
   }
-  // ../conformance/constructs/fp8_dot.tri:32: for kk in range(0, K, BK):
+  // 32: for kk in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = acc_1[e];
-  // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+  // 34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
   // rm is recomputed in #L12 rather than moved.
   int t30[1];
   t30[0] = L12_base;
@@ -163,21 +164,21 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
   t32[0] = t30[0] * K;
   tri_fp8e4nv* a_ptrs[1];
   a_ptrs[0] = a_ptr + t32[0];
-  // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+  // 35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
   // rn is recomputed in #L13 rather than moved.
   int t54[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t54[e] = L13_base + e;
-  // ../conformance/constructs/fp8_dot.tri:32: for kk in range(0, K, BK):
+  // 32: for kk in range(0, K, BK):
   for (int kk = 0; kk < K; kk += 32) {
-    // ../conformance/constructs/fp8_dot.tri:33: mk = (kk + rk) < K
+    // 33: mk = (kk + rk) < K
     int t27[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t27[e] = kk + rk[e];
     bool mk[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) mk[e] = t27[e] < K;
-    // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+    // 34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
     int t36[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t36[e] = kk + rk[e];
@@ -195,7 +196,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     tri_fp8e4nv b[16];
     if (kk + 31 < K) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+      // 34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
       #pragma unroll
       for (int e = 0; e < 16; e += 16) {  // 16-byte vector loads
         tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t40[e]);
@@ -208,7 +209,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
         a[e + 12] = (tri_fp8e4nv)vec.w; a[e + 13] = (tri_fp8e4nv)(vec.w >> 8);
         a[e + 14] = (tri_fp8e4nv)(vec.w >> 16); a[e + 15] = (tri_fp8e4nv)(vec.w >> 24);
       }
-      // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+      // 35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) t47[e] = kk + rk[e];
       // t47 is recomputed in #L14 rather than moved.
@@ -229,7 +230,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
         b[e + 12] = (tri_fp8e4nv)vec.w; b[e + 13] = (tri_fp8e4nv)(vec.w >> 8);
         b[e + 14] = (tri_fp8e4nv)(vec.w >> 16); b[e + 15] = (tri_fp8e4nv)(vec.w >> 24);
       }
-      // ../conformance/constructs/fp8_dot.tri:36: acc = tl.dot(a, b, acc)
+      // 36: acc = tl.dot(a, b, acc)
       // tl.dot fp8e4nv[64,32] x fp8e4nv[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
       // Its loop is not software-pipelined: the pipelines on mma.sync (sm_90) take fp16 or bf16 operands into fp32, not fp8e4nv x fp8e4nv into fp32.
       #pragma unroll
@@ -268,10 +269,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
       __syncthreads();
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+      // 34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) a[e] = mk[e] ? *t40[e] : ((tri_fp8e4nv)0x00);
-      // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+      // 35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) t47[e] = kk + rk[e];
       // t47 is recomputed in #L14 rather than moved.
@@ -284,7 +285,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
       t58[0] = ((kk) + (L14_base)) < (K);
       #pragma unroll
       for (int e = 0; e < 16; ++e) b[e] = t58[0] ? *t57[e] : ((tri_fp8e4nv)0x00);
-      // ../conformance/constructs/fp8_dot.tri:36: acc = tl.dot(a, b, acc)
+      // 36: acc = tl.dot(a, b, acc)
       // tl.dot fp8e4nv[64,32] x fp8e4nv[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
       // Its loop is not software-pipelined: the pipelines on mma.sync (sm_90) take fp16 or bf16 operands into fp32, not fp8e4nv x fp8e4nv into fp32.
       #pragma unroll
@@ -323,7 +324,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
       __syncthreads();
     }
   }
-  // ../conformance/constructs/fp8_dot.tri:37: tl.store(c_ptr + offs, acc)
+  // 37: tl.store(c_ptr + offs, acc)
   float* c_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c_ptrs[e] = c_ptr + offs[e];
@@ -332,7 +333,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     tri_f32x2 vec = {acc[e + 0], acc[e + 1]};
     *reinterpret_cast<tri_f32x2*>(c_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/fp8_dot.tri:38: a0 = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 38: a0 = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   // rm is recomputed in #L12 rather than moved.
   int t68[1];
   t68[0] = L12_base;
@@ -356,7 +357,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     a0[e + 12] = (tri_fp8e4nv)vec.w; a0[e + 13] = (tri_fp8e4nv)(vec.w >> 8);
     a0[e + 14] = (tri_fp8e4nv)(vec.w >> 16); a0[e + 15] = (tri_fp8e4nv)(vec.w >> 24);
   }
-  // ../conformance/constructs/fp8_dot.tri:39: b0 = tl.load(b5_ptr + rk[:, None] * N + rn[None, :])
+  // 39: b0 = tl.load(b5_ptr + rk[:, None] * N + rn[None, :])
   // rk is recomputed in #L14 rather than moved.
   int t78[1];
   t78[0] = L14_base;
@@ -384,14 +385,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     b0[e + 12] = (tri_fp8e5)vec.w; b0[e + 13] = (tri_fp8e5)(vec.w >> 8);
     b0[e + 14] = (tri_fp8e5)(vec.w >> 16); b0[e + 15] = (tri_fp8e5)(vec.w >> 24);
   }
-  // ../conformance/constructs/fp8_dot.tri:40: a5 = a0.to(tl.float16).to(tl.float8e5)
+  // 40: a5 = a0.to(tl.float16).to(tl.float8e5)
   tri_half a0_fp16[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) a0_fp16[e] = tri_e4m3_to_h(a0[e]);
   tri_fp8e5 a5[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) a5[e] = tri_h_to_e5m2(a0_fp16[e]);
-  // ../conformance/constructs/fp8_dot.tri:41: tl.store(h_ptr + offs, tl.dot(a5, b0, out_dtype=tl.float16))
+  // 41: tl.store(h_ptr + offs, tl.dot(a5, b0, out_dtype=tl.float16))
   tri_half* h_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) h_ptrs[e] = h_ptr + offs[e];
@@ -445,7 +446,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) fp8_dot_kernel
     tri_transpose4(w0, w1, w2, w3, lane_id);
     *reinterpret_cast<tri_u32x4*>(h_ptrs[e] + (lane_id % 4) * 14) = tri_u32x4{w0, w1, w2, w3};
   }
-  // ../conformance/constructs/fp8_dot.tri:42: tl.store(d_ptr + offs, tl.dot(a0, b0))
+  // 42: tl.store(d_ptr + offs, tl.dot(a0, b0))
   float* d_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) d_ptrs[e] = d_ptr + offs[e];

@@ -48,10 +48,11 @@ TRI_DEV tri_fp8e4b15 tri_h_to_e4b15(tri_half h) {
 TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h_rz(f)); }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/fp8_e4b15.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     unsigned char* c_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* e_ptr, unsigned char* eh_ptr, unsigned char* ez_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/fp8_e4b15.tri:27: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 27: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 256;
   int t9[2];
   #pragma unroll
@@ -59,11 +60,11 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
   int i[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) i[e] = t8 + t9[e];
-  // ../conformance/constructs/fp8_e4b15.tri:28: first = i < 256
+  // 28: first = i < 256
   bool first[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) first[e] = i[e] < 256;
-  // ../conformance/constructs/fp8_e4b15.tri:29: code = tl.load(c_ptr + i, mask=first, other=0)
+  // 29: code = tl.load(c_ptr + i, mask=first, other=0)
   unsigned char* c_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c_ptrs[e] = c_ptr + i[e];
@@ -106,13 +107,13 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
   unsigned char t95[2];
   if (t8 + 255 < 256) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/fp8_e4b15.tri:29: code = tl.load(c_ptr + i, mask=first, other=0)
+    // 29: code = tl.load(c_ptr + i, mask=first, other=0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) code[e] = *c_ptrs[e];
-    // ../conformance/constructs/fp8_e4b15.tri:30: v = code.to(tl.float8e4b15, bitcast=True)
+    // 30: v = code.to(tl.float8e4b15, bitcast=True)
     #pragma unroll
     for (int e = 0; e < 2; ++e) v[e] = (tri_fp8e4b15)(code[e]);
-    // ../conformance/constructs/fp8_e4b15.tri:31: tl.store(f_ptr + i, v.to(tl.float32), mask=first)
+    // 31: tl.store(f_ptr + i, v.to(tl.float32), mask=first)
     #pragma unroll
     for (int e = 0; e < 2; ++e) f_ptrs[e] = f_ptr + i[e];
     #pragma unroll
@@ -122,7 +123,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
       tri_f32x2 vec = {v_fp32[e + 0], v_fp32[e + 1]};
       *reinterpret_cast<tri_f32x2*>(f_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/fp8_e4b15.tri:32: tl.store(h_ptr + i, v.to(tl.float16), mask=first)
+    // 32: tl.store(h_ptr + i, v.to(tl.float16), mask=first)
     #pragma unroll
     for (int e = 0; e < 2; ++e) h_ptrs[e] = h_ptr + i[e];
     #pragma unroll
@@ -132,25 +133,25 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
       unsigned int vec = (unsigned int)(tri_half)v_fp16[e + 0] | (unsigned int)(tri_half)v_fp16[e + 1] << 16;
       *reinterpret_cast<unsigned int*>(h_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/fp8_e4b15.tri:33: top = i & 31
+    // 33: top = i & 31
     #pragma unroll
     for (int e = 0; e < 2; ++e) top[e] = i[e] & 31;
-    // ../conformance/constructs/fp8_e4b15.tri:34: low = (i >> 5) & 1
+    // 34: low = (i >> 5) & 1
     #pragma unroll
     for (int e = 0; e < 2; ++e) t34[e] = i[e] >> 5;
     #pragma unroll
     for (int e = 0; e < 2; ++e) low[e] = t34[e] & 1;
-    // ../conformance/constructs/fp8_e4b15.tri:35: ex = (i >> 6) & 63
+    // 35: ex = (i >> 6) & 63
     #pragma unroll
     for (int e = 0; e < 2; ++e) t40[e] = i[e] >> 6;
     #pragma unroll
     for (int e = 0; e < 2; ++e) ex[e] = t40[e] & 63;
-    // ../conformance/constructs/fp8_e4b15.tri:36: sign = (i >> 12) & 1
+    // 36: sign = (i >> 12) & 1
     #pragma unroll
     for (int e = 0; e < 2; ++e) t46[e] = i[e] >> 12;
     #pragma unroll
     for (int e = 0; e < 2; ++e) sign[e] = t46[e] & 1;
-    // ../conformance/constructs/fp8_e4b15.tri:37: field = tl.where(ex == 0, 0, tl.where(ex == 63, 255, 100 + ex))
+    // 37: field = tl.where(ex == 0, 0, tl.where(ex == 63, 255, 100 + ex))
     #pragma unroll
     for (int e = 0; e < 2; ++e) t52[e] = ex[e] == 0;
     #pragma unroll
@@ -161,7 +162,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) t61[e] = t55[e] ? 255 : t58[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) field[e] = t52[e] ? 0 : t61[e];
-    // ../conformance/constructs/fp8_e4b15.tri:38: bits = (sign << 31) | (field << 23) | (top << 18) | (low * 0x3FFFF)
+    // 38: bits = (sign << 31) | (field << 23) | (top << 18) | (low * 0x3FFFF)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t67[e] = sign[e] << 31;
     #pragma unroll
@@ -176,10 +177,10 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) t78[e] = low[e] * 262143;
     #pragma unroll
     for (int e = 0; e < 2; ++e) bits[e] = t75[e] | t78[e];
-    // ../conformance/constructs/fp8_e4b15.tri:39: x = bits.to(tl.float32, bitcast=True)
+    // 39: x = bits.to(tl.float32, bitcast=True)
     #pragma unroll
     for (int e = 0; e < 2; ++e) x[e] = tri_f32_bits((unsigned int)bits[e]);
-    // ../conformance/constructs/fp8_e4b15.tri:40: tl.store(e_ptr + i, x.to(tl.float8e4b15).to(tl.uint8, bitcast=True))
+    // 40: tl.store(e_ptr + i, x.to(tl.float8e4b15).to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) e_ptrs[e] = e_ptr + i[e];
     #pragma unroll
@@ -188,7 +189,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) t84[e] = (unsigned char)(x_fp8e4b15[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) *e_ptrs[e] = t84[e];
-    // ../conformance/constructs/fp8_e4b15.tri:41: tl.store(eh_ptr + i, x.to(tl.float16).to(tl.float8e4b15).to(tl.uint8, bitcast=True))
+    // 41: tl.store(eh_ptr + i, x.to(tl.float16).to(tl.float8e4b15).to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) eh_ptrs[e] = eh_ptr + i[e];
     #pragma unroll
@@ -199,7 +200,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) t90[e] = (unsigned char)(x_fp16_fp8e4b15[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) *eh_ptrs[e] = t90[e];
-    // ../conformance/constructs/fp8_e4b15.tri:42: tl.store(ez_ptr + i, x.to(tl.float8e4b15, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
+    // 42: tl.store(ez_ptr + i, x.to(tl.float8e4b15, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) ez_ptrs[e] = ez_ptr + i[e];
     #pragma unroll
@@ -210,45 +211,45 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) *ez_ptrs[e] = t95[e];
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/fp8_e4b15.tri:29: code = tl.load(c_ptr + i, mask=first, other=0)
+    // 29: code = tl.load(c_ptr + i, mask=first, other=0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) code[e] = first[e] ? *c_ptrs[e] : ((unsigned char)0);
-    // ../conformance/constructs/fp8_e4b15.tri:30: v = code.to(tl.float8e4b15, bitcast=True)
+    // 30: v = code.to(tl.float8e4b15, bitcast=True)
     #pragma unroll
     for (int e = 0; e < 2; ++e) v[e] = (tri_fp8e4b15)(code[e]);
-    // ../conformance/constructs/fp8_e4b15.tri:31: tl.store(f_ptr + i, v.to(tl.float32), mask=first)
+    // 31: tl.store(f_ptr + i, v.to(tl.float32), mask=first)
     #pragma unroll
     for (int e = 0; e < 2; ++e) f_ptrs[e] = f_ptr + i[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) v_fp32[e] = tri_h2f(tri_e4b15_to_h(v[e]));
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (first[e]) *f_ptrs[e] = v_fp32[e];
-    // ../conformance/constructs/fp8_e4b15.tri:32: tl.store(h_ptr + i, v.to(tl.float16), mask=first)
+    // 32: tl.store(h_ptr + i, v.to(tl.float16), mask=first)
     #pragma unroll
     for (int e = 0; e < 2; ++e) h_ptrs[e] = h_ptr + i[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) v_fp16[e] = tri_e4b15_to_h(v[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (first[e]) *h_ptrs[e] = v_fp16[e];
-    // ../conformance/constructs/fp8_e4b15.tri:33: top = i & 31
+    // 33: top = i & 31
     #pragma unroll
     for (int e = 0; e < 2; ++e) top[e] = i[e] & 31;
-    // ../conformance/constructs/fp8_e4b15.tri:34: low = (i >> 5) & 1
+    // 34: low = (i >> 5) & 1
     #pragma unroll
     for (int e = 0; e < 2; ++e) t34[e] = i[e] >> 5;
     #pragma unroll
     for (int e = 0; e < 2; ++e) low[e] = t34[e] & 1;
-    // ../conformance/constructs/fp8_e4b15.tri:35: ex = (i >> 6) & 63
+    // 35: ex = (i >> 6) & 63
     #pragma unroll
     for (int e = 0; e < 2; ++e) t40[e] = i[e] >> 6;
     #pragma unroll
     for (int e = 0; e < 2; ++e) ex[e] = t40[e] & 63;
-    // ../conformance/constructs/fp8_e4b15.tri:36: sign = (i >> 12) & 1
+    // 36: sign = (i >> 12) & 1
     #pragma unroll
     for (int e = 0; e < 2; ++e) t46[e] = i[e] >> 12;
     #pragma unroll
     for (int e = 0; e < 2; ++e) sign[e] = t46[e] & 1;
-    // ../conformance/constructs/fp8_e4b15.tri:37: field = tl.where(ex == 0, 0, tl.where(ex == 63, 255, 100 + ex))
+    // 37: field = tl.where(ex == 0, 0, tl.where(ex == 63, 255, 100 + ex))
     #pragma unroll
     for (int e = 0; e < 2; ++e) t52[e] = ex[e] == 0;
     #pragma unroll
@@ -259,7 +260,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) t61[e] = t55[e] ? 255 : t58[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) field[e] = t52[e] ? 0 : t61[e];
-    // ../conformance/constructs/fp8_e4b15.tri:38: bits = (sign << 31) | (field << 23) | (top << 18) | (low * 0x3FFFF)
+    // 38: bits = (sign << 31) | (field << 23) | (top << 18) | (low * 0x3FFFF)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t67[e] = sign[e] << 31;
     #pragma unroll
@@ -274,10 +275,10 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) t78[e] = low[e] * 262143;
     #pragma unroll
     for (int e = 0; e < 2; ++e) bits[e] = t75[e] | t78[e];
-    // ../conformance/constructs/fp8_e4b15.tri:39: x = bits.to(tl.float32, bitcast=True)
+    // 39: x = bits.to(tl.float32, bitcast=True)
     #pragma unroll
     for (int e = 0; e < 2; ++e) x[e] = tri_f32_bits((unsigned int)bits[e]);
-    // ../conformance/constructs/fp8_e4b15.tri:40: tl.store(e_ptr + i, x.to(tl.float8e4b15).to(tl.uint8, bitcast=True))
+    // 40: tl.store(e_ptr + i, x.to(tl.float8e4b15).to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) e_ptrs[e] = e_ptr + i[e];
     #pragma unroll
@@ -286,7 +287,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) t84[e] = (unsigned char)(x_fp8e4b15[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) *e_ptrs[e] = t84[e];
-    // ../conformance/constructs/fp8_e4b15.tri:41: tl.store(eh_ptr + i, x.to(tl.float16).to(tl.float8e4b15).to(tl.uint8, bitcast=True))
+    // 41: tl.store(eh_ptr + i, x.to(tl.float16).to(tl.float8e4b15).to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) eh_ptrs[e] = eh_ptr + i[e];
     #pragma unroll
@@ -297,7 +298,7 @@ extern "C" __global__ void __launch_bounds__(128) e4b15_kernel(
     for (int e = 0; e < 2; ++e) t90[e] = (unsigned char)(x_fp16_fp8e4b15[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) *eh_ptrs[e] = t90[e];
-    // ../conformance/constructs/fp8_e4b15.tri:42: tl.store(ez_ptr + i, x.to(tl.float8e4b15, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
+    // 42: tl.store(ez_ptr + i, x.to(tl.float8e4b15, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
     #pragma unroll
     for (int e = 0; e < 2; ++e) ez_ptrs[e] = ez_ptr + i[e];
     #pragma unroll

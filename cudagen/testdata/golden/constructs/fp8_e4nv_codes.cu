@@ -34,41 +34,42 @@ TRI_DEV tri_fp8e4nv tri_f_to_e4m3(float f) { unsigned short r; asm("cvt.rn.satfi
 TRI_DEV tri_fp8e4nv tri_h_to_e4m3(tri_half h) { unsigned short r; asm("cvt.rn.satfinite.e4m3x2.f16x2 %0, %1;" : "=h"(r) : "r"((unsigned int)h)); return (tri_fp8e4nv)r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/fp8_e4nv_codes.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) e4nv_codes_kernel(
     unsigned char* c_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* back_ptr, tri_fp8e4nv* back_h_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/fp8_e4nv_codes.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 128;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/fp8_e4nv_codes.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/fp8_e4nv_codes.tri:22: code = tl.load(c_ptr + offs, mask=mask, other=0)
+  // 22: code = tl.load(c_ptr + offs, mask=mask, other=0)
   unsigned char* c_ptrs[1];
   c_ptrs[0] = c_ptr + offs[0];
   unsigned char code[1];
   code[0] = mask[0] ? *c_ptrs[0] : ((unsigned char)0);
-  // ../conformance/constructs/fp8_e4nv_codes.tri:23: x = code.to(tl.float8e4nv, bitcast=True)
+  // 23: x = code.to(tl.float8e4nv, bitcast=True)
   tri_fp8e4nv x[1];
   x[0] = (tri_fp8e4nv)(code[0]);
-  // ../conformance/constructs/fp8_e4nv_codes.tri:24: f = x.to(tl.float32)
+  // 24: f = x.to(tl.float32)
   float f[1];
   f[0] = tri_h2f(tri_e4m3_to_h(x[0]));
-  // ../conformance/constructs/fp8_e4nv_codes.tri:25: h = x.to(tl.float16)
+  // 25: h = x.to(tl.float16)
   tri_half h[1];
   h[0] = tri_e4m3_to_h(x[0]);
-  // ../conformance/constructs/fp8_e4nv_codes.tri:26: tl.store(f_ptr + offs, f, mask=mask)
+  // 26: tl.store(f_ptr + offs, f, mask=mask)
   float* f_ptrs[1];
   f_ptrs[0] = f_ptr + offs[0];
   if (mask[0]) *f_ptrs[0] = f[0];
-  // ../conformance/constructs/fp8_e4nv_codes.tri:27: tl.store(h_ptr + offs, h, mask=mask)
+  // 27: tl.store(h_ptr + offs, h, mask=mask)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   if (mask[0]) *h_ptrs[0] = h[0];
-  // ../conformance/constructs/fp8_e4nv_codes.tri:28: tl.store(back_ptr + offs, f.to(tl.float8e4nv).to(tl.uint8, bitcast=True), mask=mask)
+  // 28: tl.store(back_ptr + offs, f.to(tl.float8e4nv).to(tl.uint8, bitcast=True), mask=mask)
   unsigned char* back_ptrs[1];
   back_ptrs[0] = back_ptr + offs[0];
   tri_fp8e4nv f_fp8e4nv[1];
@@ -76,7 +77,7 @@ extern "C" __global__ void __launch_bounds__(128) e4nv_codes_kernel(
   unsigned char t31[1];
   t31[0] = (unsigned char)(f_fp8e4nv[0]);
   if (mask[0]) *back_ptrs[0] = t31[0];
-  // ../conformance/constructs/fp8_e4nv_codes.tri:29: tl.store(back_h_ptr + offs, h.to(tl.float8e4nv), mask=mask)
+  // 29: tl.store(back_h_ptr + offs, h.to(tl.float8e4nv), mask=mask)
   tri_fp8e4nv* back_h_ptrs[1];
   back_h_ptrs[0] = back_h_ptr + offs[0];
   tri_fp8e4nv h_fp8e4nv[1];

@@ -39,41 +39,42 @@ TRI_DEV tri_fp8e5 tri_h_to_e5m2_rz(tri_half h) { return (tri_fp8e5)(h >> 8); }
 TRI_DEV tri_fp8e5 tri_f_to_e5m2_rz(float f) { return tri_h_to_e5m2_rz(tri_f2h_rz(f)); }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/fp8_e5_codes.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) e5_codes_kernel(
     unsigned char* c_ptr, float* f_ptr, tri_half* h_ptr, unsigned char* back_ptr, tri_fp8e5* back_h_ptr, unsigned char* back_z_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/fp8_e5_codes.tri:23: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 23: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t9 = tri_program_id_x() * 128;
   int t10[1];
   t10[0] = L0_base;
   int offs[1];
   offs[0] = t9 + t10[0];
-  // ../conformance/constructs/fp8_e5_codes.tri:24: mask = offs < n
+  // 24: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/fp8_e5_codes.tri:25: code = tl.load(c_ptr + offs, mask=mask, other=0)
+  // 25: code = tl.load(c_ptr + offs, mask=mask, other=0)
   unsigned char* c_ptrs[1];
   c_ptrs[0] = c_ptr + offs[0];
   unsigned char code[1];
   code[0] = mask[0] ? *c_ptrs[0] : ((unsigned char)0);
-  // ../conformance/constructs/fp8_e5_codes.tri:26: x = code.to(tl.float8e5, bitcast=True)
+  // 26: x = code.to(tl.float8e5, bitcast=True)
   tri_fp8e5 x[1];
   x[0] = (tri_fp8e5)(code[0]);
-  // ../conformance/constructs/fp8_e5_codes.tri:27: f = x.to(tl.float32)
+  // 27: f = x.to(tl.float32)
   float f[1];
   f[0] = tri_h2f(tri_e5m2_to_h(x[0]));
-  // ../conformance/constructs/fp8_e5_codes.tri:28: h = x.to(tl.float16)
+  // 28: h = x.to(tl.float16)
   tri_half h[1];
   h[0] = tri_e5m2_to_h(x[0]);
-  // ../conformance/constructs/fp8_e5_codes.tri:29: tl.store(f_ptr + offs, f, mask=mask)
+  // 29: tl.store(f_ptr + offs, f, mask=mask)
   float* f_ptrs[1];
   f_ptrs[0] = f_ptr + offs[0];
   if (mask[0]) *f_ptrs[0] = f[0];
-  // ../conformance/constructs/fp8_e5_codes.tri:30: tl.store(h_ptr + offs, h, mask=mask)
+  // 30: tl.store(h_ptr + offs, h, mask=mask)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   if (mask[0]) *h_ptrs[0] = h[0];
-  // ../conformance/constructs/fp8_e5_codes.tri:31: tl.store(back_ptr + offs, f.to(tl.float8e5).to(tl.uint8, bitcast=True), mask=mask)
+  // 31: tl.store(back_ptr + offs, f.to(tl.float8e5).to(tl.uint8, bitcast=True), mask=mask)
   unsigned char* back_ptrs[1];
   back_ptrs[0] = back_ptr + offs[0];
   tri_fp8e5 f_fp8e5[1];
@@ -81,16 +82,16 @@ extern "C" __global__ void __launch_bounds__(128) e5_codes_kernel(
   unsigned char t32[1];
   t32[0] = (unsigned char)(f_fp8e5[0]);
   if (mask[0]) *back_ptrs[0] = t32[0];
-  // ../conformance/constructs/fp8_e5_codes.tri:32: tl.store(back_h_ptr + offs, h.to(tl.float8e5), mask=mask)
+  // 32: tl.store(back_h_ptr + offs, h.to(tl.float8e5), mask=mask)
   tri_fp8e5* back_h_ptrs[1];
   back_h_ptrs[0] = back_h_ptr + offs[0];
   tri_fp8e5 h_fp8e5[1];
   h_fp8e5[0] = tri_h_to_e5m2(h[0]);
   if (mask[0]) *back_h_ptrs[0] = h_fp8e5[0];
-  // ../conformance/constructs/fp8_e5_codes.tri:33: z = f.to(tl.float8e5, fp_downcast_rounding="rtz")
+  // 33: z = f.to(tl.float8e5, fp_downcast_rounding="rtz")
   tri_fp8e5 z[1];
   z[0] = tri_f_to_e5m2_rz(f[0]);
-  // ../conformance/constructs/fp8_e5_codes.tri:34: tl.store(back_z_ptr + offs, z.to(tl.uint8, bitcast=True), mask=mask)
+  // 34: tl.store(back_z_ptr + offs, z.to(tl.uint8, bitcast=True), mask=mask)
   unsigned char* back_z_ptrs[1];
   back_z_ptrs[0] = back_z_ptr + offs[0];
   unsigned char t41[1];

@@ -37,6 +37,7 @@ typedef unsigned char tri_fp8e5;
 TRI_DEV tri_half tri_e4m3_to_h(tri_fp8e4nv x) { unsigned int r; asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(r) : "h"((unsigned short)x)); return (tri_half)r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/fp8_memory.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
     tri_fp8e4nv* x_ptr, tri_fp8e5* w_ptr, tri_fp8e4nv* y_ptr, tri_fp8e4nv* z_ptr, tri_fp8e5* v_ptr, int n) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -45,7 +46,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
   int L0_base = tri_thread_id() * 8;  // index of this thread's first element in #L0 tiles
   int L1_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L1 tiles
   int L1_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L1 tiles
-  // ../conformance/constructs/fp8_memory.tri:22: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 22: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 1024;
   int t9[8];
   #pragma unroll
@@ -53,11 +54,11 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
   int offs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs[e] = t8 + t9[e];
-  // ../conformance/constructs/fp8_memory.tri:23: mask = offs < n
+  // 23: mask = offs < n
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/fp8_memory.tri:24: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 24: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   tri_fp8e4nv* x_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -77,7 +78,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
   tri_fp8e5 t42[8];
   if (t8 + 1023 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/fp8_memory.tri:24: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    // 24: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {  // 8-byte vector loads
       tri_u32x2 vec = *reinterpret_cast<const tri_u32x2*>(x_ptrs[e]);
@@ -86,7 +87,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
       x[e + 4] = (tri_fp8e4nv)vec.y; x[e + 5] = (tri_fp8e4nv)(vec.y >> 8);
       x[e + 6] = (tri_fp8e4nv)(vec.y >> 16); x[e + 7] = (tri_fp8e4nv)(vec.y >> 24);
     }
-    // ../conformance/constructs/fp8_memory.tri:25: tl.store(y_ptr + offs, x, mask=mask)
+    // 25: tl.store(y_ptr + offs, x, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
@@ -96,12 +97,12 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
           << 16 | (unsigned int)(tri_fp8e4nv)x[e + 7] << 24};
       *reinterpret_cast<tri_u32x2*>(y_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/fp8_memory.tri:26: neg = x.to(tl.float32) < 0
+    // 26: neg = x.to(tl.float32) < 0
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_fp32[e] = tri_h2f(tri_e4m3_to_h(x[e]));
     #pragma unroll
     for (int e = 0; e < 8; ++e) neg[e] = x_fp32[e] < 0.0f;
-    // ../conformance/constructs/fp8_memory.tri:27: tl.store(z_ptr + offs, tl.where(neg, x, tl.zeros_like(x)), mask=mask)
+    // 27: tl.store(z_ptr + offs, tl.where(neg, x, tl.zeros_like(x)), mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) z_ptrs[e] = z_ptr + offs[e];
     #pragma unroll
@@ -113,7 +114,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
           int)(tri_fp8e4nv)t30[e + 6] << 16 | (unsigned int)(tri_fp8e4nv)t30[e + 7] << 24};
       *reinterpret_cast<tri_u32x2*>(z_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/fp8_memory.tri:28: w = tl.load(w_ptr + offs, mask=mask, other=0.0)
+    // 28: w = tl.load(w_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 8; ++e) w_ptrs[e] = w_ptr + offs[e];
     #pragma unroll
@@ -124,7 +125,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
       w[e + 4] = (tri_fp8e5)vec.y; w[e + 5] = (tri_fp8e5)(vec.y >> 8);
       w[e + 6] = (tri_fp8e5)(vec.y >> 16); w[e + 7] = (tri_fp8e5)(vec.y >> 24);
     }
-    // ../conformance/constructs/fp8_memory.tri:29: r = tl.reshape(w, (32, 32))
+    // 29: r = tl.reshape(w, (32, 32))
     // Layout conversion #L0 -> #L1 through shared memory.
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<tri_fp8e5*>(tri_smem)[L0_base + e] = w[e];
@@ -132,7 +133,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
     #pragma unroll
     for (int e = 0; e < 8; ++e) r[e] = reinterpret_cast<tri_fp8e5*>(tri_smem)[(L1_base0 + (e / 1) * 4) * 32 + L1_base1];
     __syncthreads();
-    // ../conformance/constructs/fp8_memory.tri:30: tl.store(v_ptr + offs, tl.reshape(tl.trans(tl.trans(r)), (1024,)), mask=mask)
+    // 30: tl.store(v_ptr + offs, tl.reshape(tl.trans(tl.trans(r)), (1024,)), mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) v_ptrs[e] = v_ptr + offs[e];
     // Layout conversion #L1 -> #L1 through shared memory.
@@ -165,32 +166,32 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/fp8_memory.tri:24: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    // 24: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = mask[e] ? *x_ptrs[e] : ((tri_fp8e4nv)0x00);
-    // ../conformance/constructs/fp8_memory.tri:25: tl.store(y_ptr + offs, x, mask=mask)
+    // 25: tl.store(y_ptr + offs, x, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) if (mask[e]) *y_ptrs[e] = x[e];
-    // ../conformance/constructs/fp8_memory.tri:26: neg = x.to(tl.float32) < 0
+    // 26: neg = x.to(tl.float32) < 0
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_fp32[e] = tri_h2f(tri_e4m3_to_h(x[e]));
     #pragma unroll
     for (int e = 0; e < 8; ++e) neg[e] = x_fp32[e] < 0.0f;
-    // ../conformance/constructs/fp8_memory.tri:27: tl.store(z_ptr + offs, tl.where(neg, x, tl.zeros_like(x)), mask=mask)
+    // 27: tl.store(z_ptr + offs, tl.where(neg, x, tl.zeros_like(x)), mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) z_ptrs[e] = z_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t30[e] = neg[e] ? x[e] : ((tri_fp8e4nv)0x00);
     #pragma unroll
     for (int e = 0; e < 8; ++e) if (mask[e]) *z_ptrs[e] = t30[e];
-    // ../conformance/constructs/fp8_memory.tri:28: w = tl.load(w_ptr + offs, mask=mask, other=0.0)
+    // 28: w = tl.load(w_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 8; ++e) w_ptrs[e] = w_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) w[e] = mask[e] ? *w_ptrs[e] : ((tri_fp8e5)0x00);
-    // ../conformance/constructs/fp8_memory.tri:29: r = tl.reshape(w, (32, 32))
+    // 29: r = tl.reshape(w, (32, 32))
     // Layout conversion #L0 -> #L1 through shared memory.
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<tri_fp8e5*>(tri_smem)[L0_base + e] = w[e];
@@ -198,7 +199,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_memory_kernel(
     #pragma unroll
     for (int e = 0; e < 8; ++e) r[e] = reinterpret_cast<tri_fp8e5*>(tri_smem)[(L1_base0 + (e / 1) * 4) * 32 + L1_base1];
     __syncthreads();
-    // ../conformance/constructs/fp8_memory.tri:30: tl.store(v_ptr + offs, tl.reshape(tl.trans(tl.trans(r)), (1024,)), mask=mask)
+    // 30: tl.store(v_ptr + offs, tl.reshape(tl.trans(tl.trans(r)), (1024,)), mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) v_ptrs[e] = v_ptr + offs[e];
     // Layout conversion #L1 -> #L1 through shared memory.

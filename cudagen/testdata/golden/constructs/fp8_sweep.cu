@@ -47,10 +47,11 @@ TRI_DEV tri_fp8e5 tri_h_to_e5m2_rz(tri_half h) { return (tri_fp8e5)(h >> 8); }
 TRI_DEV tri_fp8e5 tri_f_to_e5m2_rz(float f) { return tri_h_to_e5m2_rz(tri_f2h_rz(f)); }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/fp8_sweep.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
     float* x_ptr, unsigned char* e4_ptr, unsigned char* e5_ptr, unsigned char* e5z_ptr, unsigned char* e4h_ptr, unsigned char* e5h_ptr) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/fp8_sweep.tri:27: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 27: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 256;
   int t9[2];
   #pragma unroll
@@ -58,32 +59,32 @@ extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
   int i[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) i[e] = t8 + t9[e];
-  // ../conformance/constructs/fp8_sweep.tri:28: top = i & 31
+  // 28: top = i & 31
   int top[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) top[e] = i[e] & 31;
-  // ../conformance/constructs/fp8_sweep.tri:29: low = (i >> 5) & 1
+  // 29: low = (i >> 5) & 1
   int t17[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t17[e] = i[e] >> 5;
   int low[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) low[e] = t17[e] & 1;
-  // ../conformance/constructs/fp8_sweep.tri:30: e = (i >> 6) & 63
+  // 30: e = (i >> 6) & 63
   int t23[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t23[e] = i[e] >> 6;
   int e_[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) e_[e] = t23[e] & 63;
-  // ../conformance/constructs/fp8_sweep.tri:31: sign = (i >> 12) & 1
+  // 31: sign = (i >> 12) & 1
   int t29[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t29[e] = i[e] >> 12;
   int sign[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) sign[e] = t29[e] & 1;
-  // ../conformance/constructs/fp8_sweep.tri:32: field = tl.where(e == 0, 0, tl.where(e == 63, 255, 100 + e))
+  // 32: field = tl.where(e == 0, 0, tl.where(e == 63, 255, 100 + e))
   bool t35[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t35[e] = e_[e] == 0;
@@ -99,7 +100,7 @@ extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
   int field[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) field[e] = t35[e] ? 0 : t44[e];
-  // ../conformance/constructs/fp8_sweep.tri:33: bits = (sign << 31) | (field << 23) | (top << 18) | low
+  // 33: bits = (sign << 31) | (field << 23) | (top << 18) | low
   int t50[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t50[e] = sign[e] << 31;
@@ -118,11 +119,11 @@ extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
   int bits[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) bits[e] = t58[e] | low[e];
-  // ../conformance/constructs/fp8_sweep.tri:34: x = bits.to(tl.float32, bitcast=True)
+  // 34: x = bits.to(tl.float32, bitcast=True)
   float x[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x[e] = tri_f32_bits((unsigned int)bits[e]);
-  // ../conformance/constructs/fp8_sweep.tri:35: tl.store(x_ptr + i, x)
+  // 35: tl.store(x_ptr + i, x)
   float* x_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_ptrs[e] = x_ptr + i[e];
@@ -131,7 +132,7 @@ extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
     tri_f32x2 vec = {x[e + 0], x[e + 1]};
     *reinterpret_cast<tri_f32x2*>(x_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/fp8_sweep.tri:36: tl.store(e4_ptr + i, x.to(tl.float8e4nv).to(tl.uint8, bitcast=True))
+  // 36: tl.store(e4_ptr + i, x.to(tl.float8e4nv).to(tl.uint8, bitcast=True))
   unsigned char* e4_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) e4_ptrs[e] = e4_ptr + i[e];
@@ -143,7 +144,7 @@ extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
   for (int e = 0; e < 2; ++e) t67[e] = (unsigned char)(x_fp8e4nv[e]);
   #pragma unroll
   for (int e = 0; e < 2; ++e) *e4_ptrs[e] = t67[e];
-  // ../conformance/constructs/fp8_sweep.tri:37: tl.store(e5_ptr + i, x.to(tl.float8e5).to(tl.uint8, bitcast=True))
+  // 37: tl.store(e5_ptr + i, x.to(tl.float8e5).to(tl.uint8, bitcast=True))
   unsigned char* e5_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) e5_ptrs[e] = e5_ptr + i[e];
@@ -155,7 +156,7 @@ extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
   for (int e = 0; e < 2; ++e) t72[e] = (unsigned char)(x_fp8e5[e]);
   #pragma unroll
   for (int e = 0; e < 2; ++e) *e5_ptrs[e] = t72[e];
-  // ../conformance/constructs/fp8_sweep.tri:38: tl.store(e5z_ptr + i, x.to(tl.float8e5, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
+  // 38: tl.store(e5z_ptr + i, x.to(tl.float8e5, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True))
   unsigned char* e5z_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) e5z_ptrs[e] = e5z_ptr + i[e];
@@ -167,11 +168,11 @@ extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
   for (int e = 0; e < 2; ++e) t77[e] = (unsigned char)(x_fp8e5_1[e]);
   #pragma unroll
   for (int e = 0; e < 2; ++e) *e5z_ptrs[e] = t77[e];
-  // ../conformance/constructs/fp8_sweep.tri:39: h = x.to(tl.float16)
+  // 39: h = x.to(tl.float16)
   tri_half h[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) h[e] = tri_f2h(x[e]);
-  // ../conformance/constructs/fp8_sweep.tri:40: tl.store(e4h_ptr + i, h.to(tl.float8e4nv).to(tl.uint8, bitcast=True))
+  // 40: tl.store(e4h_ptr + i, h.to(tl.float8e4nv).to(tl.uint8, bitcast=True))
   unsigned char* e4h_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) e4h_ptrs[e] = e4h_ptr + i[e];
@@ -183,7 +184,7 @@ extern "C" __global__ void __launch_bounds__(128) sweep_kernel(
   for (int e = 0; e < 2; ++e) t83[e] = (unsigned char)(h_fp8e4nv[e]);
   #pragma unroll
   for (int e = 0; e < 2; ++e) *e4h_ptrs[e] = t83[e];
-  // ../conformance/constructs/fp8_sweep.tri:41: tl.store(e5h_ptr + i, h.to(tl.float8e5).to(tl.uint8, bitcast=True))
+  // 41: tl.store(e5h_ptr + i, h.to(tl.float8e5).to(tl.uint8, bitcast=True))
   unsigned char* e5h_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) e5h_ptrs[e] = e5h_ptr + i[e];

@@ -22,15 +22,16 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/gather_1d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) gather_1d_kernel(float* src_ptr, int* idx_ptr, float* out_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   int L1_base = tri_thread_id() % 64;  // index of this thread's first element in #L1 tiles
   bool L1_owner = tri_thread_id() < 64;  // #L1 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/gather_1d.tri:16: pid = tl.program_id(0)
+  // 16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/gather_1d.tri:17: src = tl.load(src_ptr + pid * N + tl.arange(0, N))
+  // 17: src = tl.load(src_ptr + pid * N + tl.arange(0, N))
   int t5 = pid * 128;
   float* src_ptrs = src_ptr + t5;
   int t7[1];
@@ -39,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(128) gather_1d_kernel(float* src_pt
   src_ptrs_1[0] = src_ptrs + t7[0];
   float src[1];
   src[0] = *src_ptrs_1[0];
-  // ../conformance/constructs/gather_1d.tri:18: idx = tl.load(idx_ptr + pid * M + tl.arange(0, M))
+  // 18: idx = tl.load(idx_ptr + pid * M + tl.arange(0, M))
   int t12 = pid * 64;
   int* idx_ptrs = idx_ptr + t12;
   int t14[1];
@@ -48,7 +49,7 @@ extern "C" __global__ void __launch_bounds__(128) gather_1d_kernel(float* src_pt
   idx_ptrs_1[0] = idx_ptrs + t14[0];
   int idx[1];
   idx[0] = *idx_ptrs_1[0];
-  // ../conformance/constructs/gather_1d.tri:19: tl.store(out_ptr + pid * M + tl.arange(0, M), tl.gather(src, idx, 0))
+  // 19: tl.store(out_ptr + pid * M + tl.arange(0, M), tl.gather(src, idx, 0))
   int t19 = pid * 64;
   float* out_ptrs = out_ptr + t19;
   int t21[1];

@@ -43,6 +43,7 @@ struct alignas(16) tri_u64x2 { unsigned long long x, y; };
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/gather_2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) gather_2d_kernel(int* src_ptr, long long* ci_ptr, int* ri_ptr, int* by_col_ptr, int* by_row_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[2048];
@@ -56,10 +57,10 @@ extern "C" __global__ void __launch_bounds__(128) gather_2d_kernel(int* src_ptr,
   int L9_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L9 tiles
   int L11_base = (lane_id % 16) * 2;  // index of this thread's first element in #L11 tiles
   int L13_base1 = (lane_id % 16) * 2;  // coordinate along axis 1 of this thread's first element in #L13 tiles
-  // ../conformance/constructs/gather_2d.tri:18: m = tl.arange(0, M)
+  // 18: m = tl.arange(0, M)
   int m[1];
   m[0] = L0_base;
-  // ../conformance/constructs/gather_2d.tri:19: src = tl.load(src_ptr + m[:, None] * N + tl.arange(0, N)[None, :])
+  // 19: src = tl.load(src_ptr + m[:, None] * N + tl.arange(0, N)[None, :])
   int t9[1];
   t9[0] = m[0] * 32;
   int* src_ptrs[1];
@@ -77,11 +78,11 @@ extern "C" __global__ void __launch_bounds__(128) gather_2d_kernel(int* src_ptr,
     src[e + 0] = (int)vec.x; src[e + 1] = (int)vec.y; src[e + 2] = (int)vec.z;
     src[e + 3] = (int)vec.w;
   }
-  // ../conformance/constructs/gather_2d.tri:20: k = tl.arange(0, N // 2)
+  // 20: k = tl.arange(0, N // 2)
   int k[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) k[e] = L5_base + e;
-  // ../conformance/constructs/gather_2d.tri:21: cols = tl.load(ci_ptr + m[:, None] * (N // 2) + k[None, :])
+  // 21: cols = tl.load(ci_ptr + m[:, None] * (N // 2) + k[None, :])
   int t22[1];
   t22[0] = m[0] * 16;
   long long* ci_ptrs[1];
@@ -95,7 +96,7 @@ extern "C" __global__ void __launch_bounds__(128) gather_2d_kernel(int* src_ptr,
     tri_u64x2 vec = *reinterpret_cast<const tri_u64x2*>(t28[e]);
     cols[e + 0] = (long long)vec.x; cols[e + 1] = (long long)vec.y;
   }
-  // ../conformance/constructs/gather_2d.tri:22: tl.store(by_col_ptr + m[:, None] * (N // 2) + k[None, :], tl.gather(src, cols, 1))
+  // 22: tl.store(by_col_ptr + m[:, None] * (N // 2) + k[None, :], tl.gather(src, cols, 1))
   int t33[1];
   t33[0] = m[0] * 16;
   int* by_col_ptrs[1];
@@ -116,10 +117,10 @@ extern "C" __global__ void __launch_bounds__(128) gather_2d_kernel(int* src_ptr,
     tri_u32x2 vec = {(unsigned int)t40[e + 0], (unsigned int)t40[e + 1]};
     *reinterpret_cast<tri_u32x2*>(t39[e]) = vec;
   }
-  // ../conformance/constructs/gather_2d.tri:23: h = tl.arange(0, M // 2)
+  // 23: h = tl.arange(0, M // 2)
   int h[1];
   h[0] = L9_base;
-  // ../conformance/constructs/gather_2d.tri:24: rows = tl.load(ri_ptr + h[:, None] * N + tl.arange(0, N)[None, :])
+  // 24: rows = tl.load(ri_ptr + h[:, None] * N + tl.arange(0, N)[None, :])
   int t46[1];
   t46[0] = h[0] * 32;
   int* ri_ptrs[1];
@@ -136,7 +137,7 @@ extern "C" __global__ void __launch_bounds__(128) gather_2d_kernel(int* src_ptr,
     tri_u32x2 vec = *reinterpret_cast<const tri_u32x2*>(t53[e]);
     rows[e + 0] = (int)vec.x; rows[e + 1] = (int)vec.y;
   }
-  // ../conformance/constructs/gather_2d.tri:25: tl.store(by_row_ptr + h[:, None] * N + tl.arange(0, N)[None, :], src.gather(rows, axis=-2))
+  // 25: tl.store(by_row_ptr + h[:, None] * N + tl.arange(0, N)[None, :], src.gather(rows, axis=-2))
   int t58[1];
   t58[0] = h[0] * 32;
   int* by_row_ptrs[1];

@@ -24,9 +24,10 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/gdc.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) gdc_add_kernel(float* x_ptr, float* y_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/gdc.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t6 = tri_program_id_x() * 256;
   int t7[2];
   #pragma unroll
@@ -34,13 +35,13 @@ extern "C" __global__ void __launch_bounds__(128) gdc_add_kernel(float* x_ptr, f
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t6 + t7[e];
-  // ../conformance/constructs/gdc.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/gdc.tri:23: tl.extra.cuda.gdc_wait()
+  // 23: tl.extra.cuda.gdc_wait()
   // griddepcontrol.wait: needs sm_90; a no-op on this target.
-  // ../conformance/constructs/gdc.tri:24: x = tl.load(x_ptr + offs, mask=mask)
+  // 24: x = tl.load(x_ptr + offs, mask=mask)
   float* x_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -52,13 +53,13 @@ extern "C" __global__ void __launch_bounds__(128) gdc_add_kernel(float* x_ptr, f
   float t22[2];
   if (t6 + 255 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/gdc.tri:24: x = tl.load(x_ptr + offs, mask=mask)
+    // 24: x = tl.load(x_ptr + offs, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; e += 2) {  // 8-byte vector loads
       tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y;
     }
-    // ../conformance/constructs/gdc.tri:25: y = tl.load(y_ptr + offs, mask=mask)
+    // 25: y = tl.load(y_ptr + offs, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
@@ -66,9 +67,9 @@ extern "C" __global__ void __launch_bounds__(128) gdc_add_kernel(float* x_ptr, f
       tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(y_ptrs[e]);
       y[e + 0] = vec.x; y[e + 1] = vec.y;
     }
-    // ../conformance/constructs/gdc.tri:27: tl.extra.cuda.gdc_launch_dependents()
+    // 27: tl.extra.cuda.gdc_launch_dependents()
     // griddepcontrol.launch_dependents: needs sm_90; a no-op on this target.
-    // ../conformance/constructs/gdc.tri:28: tl.store(out_ptr + offs, x + y, mask=mask)
+    // 28: tl.store(out_ptr + offs, x + y, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll
@@ -80,17 +81,17 @@ extern "C" __global__ void __launch_bounds__(128) gdc_add_kernel(float* x_ptr, f
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/gdc.tri:24: x = tl.load(x_ptr + offs, mask=mask)
+    // 24: x = tl.load(x_ptr + offs, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-    // ../conformance/constructs/gdc.tri:25: y = tl.load(y_ptr + offs, mask=mask)
+    // 25: y = tl.load(y_ptr + offs, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) y[e] = mask[e] ? *y_ptrs[e] : 0.0f;
-    // ../conformance/constructs/gdc.tri:27: tl.extra.cuda.gdc_launch_dependents()
+    // 27: tl.extra.cuda.gdc_launch_dependents()
     // griddepcontrol.launch_dependents: needs sm_90; a no-op on this target.
-    // ../conformance/constructs/gdc.tri:28: tl.store(out_ptr + offs, x + y, mask=mask)
+    // 28: tl.store(out_ptr + offs, x + y, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll

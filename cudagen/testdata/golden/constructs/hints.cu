@@ -21,29 +21,30 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/hints.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) hints_kernel(float* x_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/hints.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/hints.tri:16: tl.assume(pid >= 0)
+  // 16: tl.assume(pid >= 0)
   bool t5 = pid >= 0;
-  // ../conformance/constructs/hints.tri:17: tl.assume(n > 0)
+  // 17: tl.assume(n > 0)
   bool t8 = n > 0;
-  // ../conformance/constructs/hints.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t11 = pid * 128;
   int t12[1];
   t12[0] = L0_base;
   int offs[1];
   offs[0] = t11 + t12[0];
-  // ../conformance/constructs/hints.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/hints.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 21: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/hints.tri:22: tl.store(out_ptr + offs, x * 2.0, mask=mask)
+  // 22: tl.store(out_ptr + offs, x * 2.0, mask=mask)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   float t28[1];

@@ -24,12 +24,13 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/hints_statement.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) hints_statement_kernel(long long* table, float* out_ptr) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/hints_statement.tri:19: base = tl.load(table).to(tl.pointer_type(tl.float32))
+  // 19: base = tl.load(table).to(tl.pointer_type(tl.float32))
   long long base_i64 = *table;
   float* base = (float*)(base_i64);
-  // ../conformance/constructs/hints_statement.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t6 = tri_program_id_x() * 512;
   int t7[4];
   #pragma unroll
@@ -37,18 +38,18 @@ extern "C" __global__ void __launch_bounds__(128) hints_statement_kernel(long lo
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = t6 + t7[e];
-  // ../conformance/constructs/hints_statement.tri:21: x_ptrs = base + offs
+  // 21: x_ptrs = base + offs
   float* x_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x_ptrs[e] = base + offs[e];
-  // ../conformance/constructs/hints_statement.tri:24: x = tl.load(x_ptrs)
+  // 24: x = tl.load(x_ptrs)
   float x[4];
   #pragma unroll
   for (int e = 0; e < 4; e += 4) {  // 16-byte vector loads
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(x_ptrs[e]);
     x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
   }
-  // ../conformance/constructs/hints_statement.tri:25: tl.store(out_ptr + offs, x * 2.0 + 1.0)
+  // 25: tl.store(out_ptr + offs, x * 2.0 + 1.0)
   float* out_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) out_ptrs[e] = out_ptr + offs[e];

@@ -26,6 +26,7 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/histogram.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) histogram_kernel(int* x_ptr, int* h64_ptr, int* h8_ptr, int n) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[1536];
@@ -34,9 +35,9 @@ extern "C" __global__ void __launch_bounds__(128) histogram_kernel(int* x_ptr, i
   bool L1_owner = tri_thread_id() < 64;  // #L1 is replicated: only this thread's copy is stored
   int L2_base = tri_thread_id() % 8;  // index of this thread's first element in #L2 tiles
   bool L2_owner = tri_thread_id() < 8;  // #L2 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/histogram.tri:19: pid = tl.program_id(0)
+  // 19: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/histogram.tri:20: offs = pid * N + tl.arange(0, N)
+  // 20: offs = pid * N + tl.arange(0, N)
   int t6 = pid * 256;
   int t7[2];
   #pragma unroll
@@ -44,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(128) histogram_kernel(int* x_ptr, i
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t6 + t7[e];
-  // ../conformance/constructs/histogram.tri:21: x = tl.load(x_ptr + offs)
+  // 21: x = tl.load(x_ptr + offs)
   int* x_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -54,7 +55,7 @@ extern "C" __global__ void __launch_bounds__(128) histogram_kernel(int* x_ptr, i
     tri_u32x2 vec = *reinterpret_cast<const tri_u32x2*>(x_ptrs[e]);
     x[e + 0] = (int)vec.x; x[e + 1] = (int)vec.y;
   }
-  // ../conformance/constructs/histogram.tri:22: h = tl.histogram(x, 64, mask=offs < n)
+  // 22: h = tl.histogram(x, 64, mask=offs < n)
   bool t14[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t14[e] = offs[e] < n;
@@ -76,7 +77,7 @@ extern "C" __global__ void __launch_bounds__(128) histogram_kernel(int* x_ptr, i
   int h[1];
   h[0] = reinterpret_cast<int*>(tri_smem + 1280)[L1_base];
   __syncthreads();
-  // ../conformance/constructs/histogram.tri:23: tl.store(h64_ptr + pid * 64 + tl.arange(0, 64), h)
+  // 23: tl.store(h64_ptr + pid * 64 + tl.arange(0, 64), h)
   int t17 = pid * 64;
   int* h64_ptrs = h64_ptr + t17;
   int t19[1];
@@ -84,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(128) histogram_kernel(int* x_ptr, i
   int* h64_ptrs_1[1];
   h64_ptrs_1[0] = h64_ptrs + t19[0];
   if (L1_owner) *h64_ptrs_1[0] = h[0];
-  // ../conformance/constructs/histogram.tri:24: tl.store(h8_ptr + pid * 8 + tl.arange(0, 8), x.histogram(8))
+  // 24: tl.store(h8_ptr + pid * 8 + tl.arange(0, 8), x.histogram(8))
   int t24 = pid * 8;
   int* h8_ptrs = h8_ptr + t24;
   int t26[1];

@@ -21,37 +21,38 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/if_constexpr.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) mode_kernel(float* x_ptr, float* out_ptr, int* folded_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/if_constexpr.tri:19: pid = tl.program_id(0)
+  // 19: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/if_constexpr.tri:20: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/if_constexpr.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/if_constexpr.tri:22: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 22: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/if_constexpr.tri:26: y = x * 3.0
+  // 26: y = x * 3.0
   float y[1];
   y[0] = x[0] * 3.0f;
-  // ../conformance/constructs/if_constexpr.tri:31: tl.store(out_ptr + offs, y, mask=mask)
+  // 31: tl.store(out_ptr + offs, y, mask=mask)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   if (mask[0]) *out_ptrs[0] = y[0];
-  // ../conformance/constructs/if_constexpr.tri:32: if pid == 0:
+  // 32: if pid == 0:
   bool t24 = pid == 0;
   if (t24) {
-    // ../conformance/constructs/if_constexpr.tri:33: tl.store(folded_ptr, A // B)
+    // 33: tl.store(folded_ptr, A // B)
     if (tri_thread_id() == 0) *folded_ptr = (-4);
-    // ../conformance/constructs/if_constexpr.tri:34: tl.store(folded_ptr + 1, A % B)
+    // 34: tl.store(folded_ptr + 1, A % B)
     int* folded_ptrs = folded_ptr + 1;
     if (tri_thread_id() == 0) *folded_ptrs = 1;
   }

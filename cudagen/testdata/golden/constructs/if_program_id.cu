@@ -19,34 +19,35 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/if_program_id.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pid_branch_kernel(int* out_ptr) {
   int v;
-  // ../conformance/constructs/if_program_id.tri:13: pid = tl.program_id(0)
+  // 13: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/if_program_id.tri:14: v = pid * 10
+  // 14: v = pid * 10
   int v_1 = pid * 10;
-  // ../conformance/constructs/if_program_id.tri:15: if pid % 3 == 0:
+  // 15: if pid % 3 == 0:
   int t5 = pid % 3;
   bool t7 = t5 == 0;
   if (t7) {
-    // ../conformance/constructs/if_program_id.tri:16: v += 1
+    // 16: v += 1
     v = v_1 + 1;
   } else {
     int v_2;
-    // ../conformance/constructs/if_program_id.tri:17: elif pid == 4:
+    // 17: elif pid == 4:
     bool t11 = pid == 4;
-    // ../conformance/constructs/if_program_id.tri:16: v += 1
+    // 16: v += 1
     if (t11) {
-      // ../conformance/constructs/if_program_id.tri:18: v = v * 2
+      // 18: v = v * 2
       v_2 = v_1 * 2;
     } else {
-      // ../conformance/constructs/if_program_id.tri:20: v -= 3
+      // 20: v -= 3
       v_2 = v_1 - 3;
     }
-    // ../conformance/constructs/if_program_id.tri:16: v += 1
+    // 16: v += 1
     v = v_2;
   }
-  // ../conformance/constructs/if_program_id.tri:21: tl.store(out_ptr + pid, v)
+  // 21: tl.store(out_ptr + pid, v)
   int* out_ptrs = out_ptr + pid;
   if (tri_thread_id() == 0) *out_ptrs = v;
 }

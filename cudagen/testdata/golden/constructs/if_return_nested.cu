@@ -21,58 +21,59 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/if_return_nested.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) if_return_nested_kernel(float* x_ptr, float* y_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
   float x[1];
   float x_1[1];
-  // ../conformance/constructs/if_return_nested.tri:20: pid = tl.program_id(0)
+  // 20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/if_return_nested.tri:21: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t4 = pid * 32;
   int t5[1];
   t5[0] = L0_base;
   int offs[1];
   offs[0] = t4 + t5[0];
-  // ../conformance/constructs/if_return_nested.tri:22: x = tl.load(x_ptr + offs)
+  // 22: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x_2[1];
   x_2[0] = *x_ptrs[0];
-  // ../conformance/constructs/if_return_nested.tri:23: if pid % 4 >= 2:
+  // 23: if pid % 4 >= 2:
   int t12 = pid % 4;
   bool t14 = t12 >= 2;
   if (t14) {
     float x_3[1];
-    // ../conformance/constructs/if_return_nested.tri:24: if pid % 4 == 2:
+    // 24: if pid % 4 == 2:
     int t16 = pid % 4;
     bool t18 = t16 == 2;
     if (t18) {
-      // ../conformance/constructs/if_return_nested.tri:25: x = x + 1.0
+      // 25: x = x + 1.0
       x_3[0] = x_2[0] + 1.0f;
     } else {
-      // ../conformance/constructs/if_return_nested.tri:27: return
+      // 27: return
       return;
     }
-    // ../conformance/constructs/if_return_nested.tri:24: if pid % 4 == 2:
+    // 24: if pid % 4 == 2:
     x[0] = x_3[0];
   } else {
-    // ../conformance/constructs/if_return_nested.tri:23: if pid % 4 >= 2:
+    // 23: if pid % 4 >= 2:
     x[0] = x_2[0];
   }
-  // ../conformance/constructs/if_return_nested.tri:28: x = x * 3.0
+  // 28: x = x * 3.0
   float x_4[1];
   x_4[0] = x[0] * 3.0f;
-  // ../conformance/constructs/if_return_nested.tri:29: if pid >= 6:
+  // 29: if pid >= 6:
   bool t28 = pid >= 6;
   if (t28) {
-    // ../conformance/constructs/if_return_nested.tri:30: return
+    // 30: return
     return;
   } else {
-    // ../conformance/constructs/if_return_nested.tri:32: x = x - 0.5
+    // 32: x = x - 0.5
     x_1[0] = x_4[0] - 0.5f;
   }
-  // ../conformance/constructs/if_return_nested.tri:33: tl.store(y_ptr + offs, x)
+  // 33: tl.store(y_ptr + offs, x)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   if (L0_owner) *y_ptrs[0] = x_1[0];

@@ -21,49 +21,50 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/if_runtime.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) branch_kernel(int* sel_ptr, float* x_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   float y[1];
-  // ../conformance/constructs/if_runtime.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/if_runtime.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/if_runtime.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/if_runtime.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/if_runtime.tri:21: s = tl.load(sel_ptr + pid)
+  // 21: s = tl.load(sel_ptr + pid)
   int* sel_ptrs = sel_ptr + pid;
   int s = *sel_ptrs;
-  // ../conformance/constructs/if_runtime.tri:22: if s < 0:
+  // 22: if s < 0:
   bool t20 = s < 0;
   if (t20) {
-    // ../conformance/constructs/if_runtime.tri:23: y = x * 2.0
+    // 23: y = x * 2.0
     y[0] = x[0] * 2.0f;
   } else {
     float y_1[1];
-    // ../conformance/constructs/if_runtime.tri:24: elif s == 0:
+    // 24: elif s == 0:
     bool t25 = s == 0;
-    // ../conformance/constructs/if_runtime.tri:23: y = x * 2.0
+    // 23: y = x * 2.0
     if (t25) {
-      // ../conformance/constructs/if_runtime.tri:25: y = x + 1.0
+      // 25: y = x + 1.0
       y_1[0] = x[0] + 1.0f;
     } else {
-      // ../conformance/constructs/if_runtime.tri:27: y = -x
+      // 27: y = -x
       y_1[0] = -x[0];
     }
-    // ../conformance/constructs/if_runtime.tri:23: y = x * 2.0
+    // 23: y = x * 2.0
     y[0] = y_1[0];
   }
-  // ../conformance/constructs/if_runtime.tri:28: tl.store(out_ptr + offs, y, mask=mask)
+  // 28: tl.store(out_ptr + offs, y, mask=mask)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   if (mask[0]) *out_ptrs[0] = y[0];

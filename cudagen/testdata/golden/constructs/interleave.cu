@@ -37,6 +37,7 @@ struct alignas(8) tri_f32x2 { float x, y; };
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/interleave.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) interleave_kernel(float* a_ptr, float* b_ptr, float* out_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[1024];
@@ -52,7 +53,7 @@ extern "C" __global__ void __launch_bounds__(128) interleave_kernel(float* a_ptr
   int L10_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L10 tiles
   int L10_base1 = lane_id / 2 % 16;  // coordinate along axis 1 of this thread's first element in #L10 tiles
   int L10_base2 = lane_id % 2;  // coordinate along axis 2 of this thread's first element in #L10 tiles
-  // ../conformance/constructs/interleave.tri:16: offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+  // 16: offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
   int t3[1];
   t3[0] = L0_base;
   int t7[1];
@@ -61,17 +62,17 @@ extern "C" __global__ void __launch_bounds__(128) interleave_kernel(float* a_ptr
   t8[0] = L2_base;
   int offs[1];
   offs[0] = t7[0] + t8[0];
-  // ../conformance/constructs/interleave.tri:17: a = tl.load(a_ptr + offs)
+  // 17: a = tl.load(a_ptr + offs)
   float* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   float a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/interleave.tri:18: b = tl.load(b_ptr + offs)
+  // 18: b = tl.load(b_ptr + offs)
   float* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   float b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/interleave.tri:19: o = tl.arange(0, M)[:, None] * (2 * N) + tl.arange(0, 2 * N)[None, :]
+  // 19: o = tl.arange(0, M)[:, None] * (2 * N) + tl.arange(0, 2 * N)[None, :]
   int t19[1];
   t19[0] = L5_base;
   int t23[1];
@@ -82,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(128) interleave_kernel(float* a_ptr
   int o[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) o[e] = t23[0] + t24[e];
-  // ../conformance/constructs/interleave.tri:20: tl.store(out_ptr + o, tl.interleave(a, b))
+  // 20: tl.store(out_ptr + o, tl.interleave(a, b))
   float* out_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + o[e];

@@ -25,37 +25,38 @@ TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;"
 TRI_DEV float tri_min_f32(float a, float b) { float r; asm("min.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/jit_call.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) call_kernel(float* x_ptr, float* lo_ptr, float* hi_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/jit_call.tri:26: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 26: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = tri_program_id_x() * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/jit_call.tri:27: return offs, offs < n
+  // 27: return offs, offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/jit_call.tri:18: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 18: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/jit_call.tri:32: return (x + shift) * scale
+  // 32: return (x + shift) * scale
   float t19[1];
   t19[0] = x[0] + 1.0f;
   float y[1];
   y[0] = t19[0] * 3.0f;
-  // ../conformance/constructs/jit_call.tri:38: return tl.minimum(y, 0.0), tl.maximum(y, 0.0)
+  // 38: return tl.minimum(y, 0.0), tl.maximum(y, 0.0)
   float a[1];
   a[0] = tri_min_f32(y[0], 0.0f);
   float b[1];
   b[0] = tri_max_f32(y[0], 0.0f);
-  // ../conformance/constructs/jit_call.tri:20: tl.store(lo_ptr + offs, a, mask=mask)
+  // 20: tl.store(lo_ptr + offs, a, mask=mask)
   float* lo_ptrs[1];
   lo_ptrs[0] = lo_ptr + offs[0];
   if (mask[0]) *lo_ptrs[0] = a[0];
-  // ../conformance/constructs/jit_call.tri:21: tl.store(hi_ptr + offs, b, mask=mask)
+  // 21: tl.store(hi_ptr + offs, b, mask=mask)
   float* hi_ptrs[1];
   hi_ptrs[0] = hi_ptr + offs[0];
   if (mask[0]) *hi_ptrs[0] = b[0];

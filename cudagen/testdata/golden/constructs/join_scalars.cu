@@ -21,18 +21,19 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/join_scalars.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) join_scalars_kernel(int* x_ptr, int* y_ptr, float* j_ptr, int* w_ptr, int u, int v) {
   int L0_base = tri_thread_id() % 2;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 2;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/join_scalars.tri:21: pid = tl.program_id(0)
+  // 21: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/join_scalars.tri:22: x = tl.load(x_ptr + pid)
+  // 22: x = tl.load(x_ptr + pid)
   int* x_ptrs = x_ptr + pid;
   int x = *x_ptrs;
-  // ../conformance/constructs/join_scalars.tri:23: y = tl.load(y_ptr + pid)
+  // 23: y = tl.load(y_ptr + pid)
   int* y_ptrs = y_ptr + pid;
   int y = *y_ptrs;
-  // ../conformance/constructs/join_scalars.tri:24: tl.store(j_ptr + pid * 2 + tl.arange(0, 2), tl.join(x, y))
+  // 24: tl.store(j_ptr + pid * 2 + tl.arange(0, 2), tl.join(x, y))
   int t12 = pid * 2;
   float* j_ptrs = j_ptr + t12;
   int t14[1];
@@ -44,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(128) join_scalars_kernel(int* x_ptr
   float t17_fp32[1];
   t17_fp32[0] = (float)(t17[0]);
   if (L0_owner) *j_ptrs_1[0] = t17_fp32[0];
-  // ../conformance/constructs/join_scalars.tri:25: tl.store(w_ptr + pid * 2 + tl.arange(0, 2), tl.interleave(u + pid, v - pid))
+  // 25: tl.store(w_ptr + pid * 2 + tl.arange(0, 2), tl.interleave(u + pid, v - pid))
   int t21 = pid * 2;
   int* w_ptrs = w_ptr + t21;
   int t23[1];

@@ -77,62 +77,63 @@ TRI_DEV float tri_nv_ynf(int a0, float a1) { return tri_ftz_f32(__nv_ynf(a0, (a1
 TRI_DEV float tri_nv_ynf(int a0, float a1) { return tri_ftz_f32(ynf(a0, (a1 > 0.0f ? tri_ftz_f32(a1) : a1))); }
 #endif
 
+// Source ../conformance/constructs/libdevice_bessel.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) bessel_kernel(
     float* x_ptr, float* j0_ptr, float* j1_ptr, float* y0_ptr, float* y1_ptr, float* cyl_bessel_i0_ptr, float* cyl_bessel_i1_ptr, float* jn2_ptr,
     float* yn2_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_bessel.tri:24: o = tl.arange(0, BLOCK)
+  // 24: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_bessel.tri:25: x = tl.load(x_ptr + o)
+  // 25: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_bessel.tri:26: tl.store(j0_ptr + o, libdevice.j0(x))
+  // 26: tl.store(j0_ptr + o, libdevice.j0(x))
   float* j0_ptrs[1];
   j0_ptrs[0] = j0_ptr + o[0];
   float t15[1];
   t15[0] = tri_nv_j0f(x[0]);
   if (L0_owner) *j0_ptrs[0] = t15[0];
-  // ../conformance/constructs/libdevice_bessel.tri:27: tl.store(j1_ptr + o, libdevice.j1(x))
+  // 27: tl.store(j1_ptr + o, libdevice.j1(x))
   float* j1_ptrs[1];
   j1_ptrs[0] = j1_ptr + o[0];
   float t19[1];
   t19[0] = tri_nv_j1f(x[0]);
   if (L0_owner) *j1_ptrs[0] = t19[0];
-  // ../conformance/constructs/libdevice_bessel.tri:28: tl.store(y0_ptr + o, libdevice.y0(x))
+  // 28: tl.store(y0_ptr + o, libdevice.y0(x))
   float* y0_ptrs[1];
   y0_ptrs[0] = y0_ptr + o[0];
   float t23[1];
   t23[0] = tri_nv_y0f(x[0]);
   if (L0_owner) *y0_ptrs[0] = t23[0];
-  // ../conformance/constructs/libdevice_bessel.tri:29: tl.store(y1_ptr + o, libdevice.y1(x))
+  // 29: tl.store(y1_ptr + o, libdevice.y1(x))
   float* y1_ptrs[1];
   y1_ptrs[0] = y1_ptr + o[0];
   float t27[1];
   t27[0] = tri_nv_y1f(x[0]);
   if (L0_owner) *y1_ptrs[0] = t27[0];
-  // ../conformance/constructs/libdevice_bessel.tri:30: tl.store(cyl_bessel_i0_ptr + o, libdevice.cyl_bessel_i0(x))
+  // 30: tl.store(cyl_bessel_i0_ptr + o, libdevice.cyl_bessel_i0(x))
   float* cyl_bessel_i0_ptrs[1];
   cyl_bessel_i0_ptrs[0] = cyl_bessel_i0_ptr + o[0];
   float t31[1];
   t31[0] = tri_nv_cyl_bessel_i0f(x[0]);
   if (L0_owner) *cyl_bessel_i0_ptrs[0] = t31[0];
-  // ../conformance/constructs/libdevice_bessel.tri:31: tl.store(cyl_bessel_i1_ptr + o, libdevice.cyl_bessel_i1(x))
+  // 31: tl.store(cyl_bessel_i1_ptr + o, libdevice.cyl_bessel_i1(x))
   float* cyl_bessel_i1_ptrs[1];
   cyl_bessel_i1_ptrs[0] = cyl_bessel_i1_ptr + o[0];
   float t35[1];
   t35[0] = tri_nv_cyl_bessel_i1f(x[0]);
   if (L0_owner) *cyl_bessel_i1_ptrs[0] = t35[0];
-  // ../conformance/constructs/libdevice_bessel.tri:32: tl.store(jn2_ptr + o, libdevice.jn(2, x))
+  // 32: tl.store(jn2_ptr + o, libdevice.jn(2, x))
   float* jn2_ptrs[1];
   jn2_ptrs[0] = jn2_ptr + o[0];
   float t41[1];
   t41[0] = tri_nv_jnf(2, x[0]);
   if (L0_owner) *jn2_ptrs[0] = t41[0];
-  // ../conformance/constructs/libdevice_bessel.tri:33: tl.store(yn2_ptr + o, libdevice.yn(2, x))
+  // 33: tl.store(yn2_ptr + o, libdevice.yn(2, x))
   float* yn2_ptrs[1];
   yn2_ptrs[0] = yn2_ptr + o[0];
   float t47[1];

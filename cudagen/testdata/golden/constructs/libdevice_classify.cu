@@ -75,25 +75,26 @@ TRI_DEV int tri_nv_isfinited(double a0) { return __nv_isfinited(a0); }
 TRI_DEV int tri_nv_isfinited(double a0) { return (tri_bits_f64(a0) & 0x7fffffffffffffffull) < 0x7ff0000000000000ull; }
 #endif
 
+// Source ../conformance/constructs/libdevice_classify.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) classify_kernel(
     float* x_ptr, double* xd_ptr, signed char* nan_ptr, signed char* inf_ptr, int* sgn_ptr, int* fin_ptr, signed char* nand_ptr, signed char* infd_ptr,
     int* sgnd_ptr, int* find_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_classify.tri:25: o = tl.arange(0, BLOCK)
+  // 25: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_classify.tri:26: x = tl.load(x_ptr + o)
+  // 26: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_classify.tri:27: xd = tl.load(xd_ptr + o)
+  // 27: xd = tl.load(xd_ptr + o)
   double* xd_ptrs[1];
   xd_ptrs[0] = xd_ptr + o[0];
   double xd[1];
   xd[0] = *xd_ptrs[0];
-  // ../conformance/constructs/libdevice_classify.tri:28: tl.store(nan_ptr + o, libdevice.isnan(x))
+  // 28: tl.store(nan_ptr + o, libdevice.isnan(x))
   signed char* nan_ptrs[1];
   nan_ptrs[0] = nan_ptr + o[0];
   int t19[1];
@@ -103,7 +104,7 @@ extern "C" __global__ void __launch_bounds__(128) classify_kernel(
   signed char t22_i8[1];
   t22_i8[0] = (signed char)(t22[0]);
   if (L0_owner) *nan_ptrs[0] = t22_i8[0];
-  // ../conformance/constructs/libdevice_classify.tri:29: tl.store(inf_ptr + o, libdevice.isinf(x))
+  // 29: tl.store(inf_ptr + o, libdevice.isinf(x))
   signed char* inf_ptrs[1];
   inf_ptrs[0] = inf_ptr + o[0];
   int t27[1];
@@ -113,19 +114,19 @@ extern "C" __global__ void __launch_bounds__(128) classify_kernel(
   signed char t30_i8[1];
   t30_i8[0] = (signed char)(t30[0]);
   if (L0_owner) *inf_ptrs[0] = t30_i8[0];
-  // ../conformance/constructs/libdevice_classify.tri:30: tl.store(sgn_ptr + o, libdevice.signbit(x))
+  // 30: tl.store(sgn_ptr + o, libdevice.signbit(x))
   int* sgn_ptrs[1];
   sgn_ptrs[0] = sgn_ptr + o[0];
   int t35[1];
   t35[0] = tri_nv_signbitf(x[0]);
   if (L0_owner) *sgn_ptrs[0] = t35[0];
-  // ../conformance/constructs/libdevice_classify.tri:31: tl.store(fin_ptr + o, libdevice.finitef(x))
+  // 31: tl.store(fin_ptr + o, libdevice.finitef(x))
   int* fin_ptrs[1];
   fin_ptrs[0] = fin_ptr + o[0];
   int t39[1];
   t39[0] = tri_nv_finitef(x[0]);
   if (L0_owner) *fin_ptrs[0] = t39[0];
-  // ../conformance/constructs/libdevice_classify.tri:32: tl.store(nand_ptr + o, libdevice.isnan(xd))
+  // 32: tl.store(nand_ptr + o, libdevice.isnan(xd))
   signed char* nand_ptrs[1];
   nand_ptrs[0] = nand_ptr + o[0];
   int t43[1];
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) classify_kernel(
   signed char t46_i8[1];
   t46_i8[0] = (signed char)(t46[0]);
   if (L0_owner) *nand_ptrs[0] = t46_i8[0];
-  // ../conformance/constructs/libdevice_classify.tri:33: tl.store(infd_ptr + o, libdevice.isinf(xd))
+  // 33: tl.store(infd_ptr + o, libdevice.isinf(xd))
   signed char* infd_ptrs[1];
   infd_ptrs[0] = infd_ptr + o[0];
   int t51[1];
@@ -145,13 +146,13 @@ extern "C" __global__ void __launch_bounds__(128) classify_kernel(
   signed char t54_i8[1];
   t54_i8[0] = (signed char)(t54[0]);
   if (L0_owner) *infd_ptrs[0] = t54_i8[0];
-  // ../conformance/constructs/libdevice_classify.tri:34: tl.store(sgnd_ptr + o, libdevice.signbit(xd))
+  // 34: tl.store(sgnd_ptr + o, libdevice.signbit(xd))
   int* sgnd_ptrs[1];
   sgnd_ptrs[0] = sgnd_ptr + o[0];
   int t59[1];
   t59[0] = tri_nv_signbitd(xd[0]);
   if (L0_owner) *sgnd_ptrs[0] = t59[0];
-  // ../conformance/constructs/libdevice_classify.tri:35: tl.store(find_ptr + o, libdevice.isfinited(xd))
+  // 35: tl.store(find_ptr + o, libdevice.isfinited(xd))
   int* find_ptrs[1];
   find_ptrs[0] = find_ptr + o[0];
   int t63[1];

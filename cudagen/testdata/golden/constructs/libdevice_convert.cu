@@ -417,6 +417,7 @@ TRI_DEV double tri_nv_hiloint2double(int a0, int a1) { return __nv_hiloint2doubl
 TRI_DEV double tri_nv_hiloint2double(int a0, int a1) { return __hiloint2double(a0, a1); }
 #endif
 
+// Source ../conformance/constructs/libdevice_convert.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) convert_kernel(
     double* d_ptr, long long* l_ptr, int* i_ptr, float* double2float_rn_ptr, int* double2int_rn_ptr, int* double2uint_rn_ptr, long long* double2ll_rn_ptr,
     long long* double2ull_rn_ptr, int* float2uint_rn_ptr, long long* float2ll_rn_ptr, long long* float2ull_rn_ptr, float* ll2float_rn_ptr,
@@ -432,82 +433,82 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
     double* uint2double_rn_ptr, float* uint_as_float_ptr, double* hilo_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_convert.tri:83: o = tl.arange(0, BLOCK)
+  // 83: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_convert.tri:84: d = tl.load(d_ptr + o)
+  // 84: d = tl.load(d_ptr + o)
   double* d_ptrs[1];
   d_ptrs[0] = d_ptr + o[0];
   double d[1];
   d[0] = *d_ptrs[0];
-  // ../conformance/constructs/libdevice_convert.tri:85: l = tl.load(l_ptr + o)
+  // 85: l = tl.load(l_ptr + o)
   long long* l_ptrs[1];
   l_ptrs[0] = l_ptr + o[0];
   long long l[1];
   l[0] = *l_ptrs[0];
-  // ../conformance/constructs/libdevice_convert.tri:86: i = tl.load(i_ptr + o)
+  // 86: i = tl.load(i_ptr + o)
   int* i_ptrs[1];
   i_ptrs[0] = i_ptr + o[0];
   int i[1];
   i[0] = *i_ptrs[0];
-  // ../conformance/constructs/libdevice_convert.tri:87: f = d.to(tl.float32)
+  // 87: f = d.to(tl.float32)
   float f[1];
   f[0] = (float)(d[0]);
-  // ../conformance/constructs/libdevice_convert.tri:88: tl.store(double2float_rn_ptr + o, libdevice.double2float_rn(d))
+  // 88: tl.store(double2float_rn_ptr + o, libdevice.double2float_rn(d))
   float* double2float_rn_ptrs[1];
   double2float_rn_ptrs[0] = double2float_rn_ptr + o[0];
   float t77[1];
   t77[0] = tri_nv_double2float_rn(d[0]);
   if (L0_owner) *double2float_rn_ptrs[0] = t77[0];
-  // ../conformance/constructs/libdevice_convert.tri:89: tl.store(double2int_rn_ptr + o, libdevice.double2int_rn(d))
+  // 89: tl.store(double2int_rn_ptr + o, libdevice.double2int_rn(d))
   int* double2int_rn_ptrs[1];
   double2int_rn_ptrs[0] = double2int_rn_ptr + o[0];
   int t81[1];
   t81[0] = tri_nv_double2int_rn(d[0]);
   if (L0_owner) *double2int_rn_ptrs[0] = t81[0];
-  // ../conformance/constructs/libdevice_convert.tri:90: tl.store(double2uint_rn_ptr + o, libdevice.double2uint_rn(d))
+  // 90: tl.store(double2uint_rn_ptr + o, libdevice.double2uint_rn(d))
   int* double2uint_rn_ptrs[1];
   double2uint_rn_ptrs[0] = double2uint_rn_ptr + o[0];
   int t85[1];
   t85[0] = tri_nv_double2uint_rn(d[0]);
   if (L0_owner) *double2uint_rn_ptrs[0] = t85[0];
-  // ../conformance/constructs/libdevice_convert.tri:91: tl.store(double2ll_rn_ptr + o, libdevice.double2ll_rn(d))
+  // 91: tl.store(double2ll_rn_ptr + o, libdevice.double2ll_rn(d))
   long long* double2ll_rn_ptrs[1];
   double2ll_rn_ptrs[0] = double2ll_rn_ptr + o[0];
   long long t89[1];
   t89[0] = tri_nv_double2ll_rn(d[0]);
   if (L0_owner) *double2ll_rn_ptrs[0] = t89[0];
-  // ../conformance/constructs/libdevice_convert.tri:92: tl.store(double2ull_rn_ptr + o, libdevice.double2ull_rn(d))
+  // 92: tl.store(double2ull_rn_ptr + o, libdevice.double2ull_rn(d))
   long long* double2ull_rn_ptrs[1];
   double2ull_rn_ptrs[0] = double2ull_rn_ptr + o[0];
   long long t93[1];
   t93[0] = tri_nv_double2ull_rn(d[0]);
   if (L0_owner) *double2ull_rn_ptrs[0] = t93[0];
-  // ../conformance/constructs/libdevice_convert.tri:93: tl.store(float2uint_rn_ptr + o, libdevice.float2uint_rn(f))
+  // 93: tl.store(float2uint_rn_ptr + o, libdevice.float2uint_rn(f))
   int* float2uint_rn_ptrs[1];
   float2uint_rn_ptrs[0] = float2uint_rn_ptr + o[0];
   int t97[1];
   t97[0] = tri_nv_float2uint_rn(f[0]);
   if (L0_owner) *float2uint_rn_ptrs[0] = t97[0];
-  // ../conformance/constructs/libdevice_convert.tri:94: tl.store(float2ll_rn_ptr + o, libdevice.float2ll_rn(f))
+  // 94: tl.store(float2ll_rn_ptr + o, libdevice.float2ll_rn(f))
   long long* float2ll_rn_ptrs[1];
   float2ll_rn_ptrs[0] = float2ll_rn_ptr + o[0];
   long long t101[1];
   t101[0] = tri_nv_float2ll_rn(f[0]);
   if (L0_owner) *float2ll_rn_ptrs[0] = t101[0];
-  // ../conformance/constructs/libdevice_convert.tri:95: tl.store(float2ull_rn_ptr + o, libdevice.float2ull_rn(f))
+  // 95: tl.store(float2ull_rn_ptr + o, libdevice.float2ull_rn(f))
   long long* float2ull_rn_ptrs[1];
   float2ull_rn_ptrs[0] = float2ull_rn_ptr + o[0];
   long long t105[1];
   t105[0] = tri_nv_float2ull_rn(f[0]);
   if (L0_owner) *float2ull_rn_ptrs[0] = t105[0];
-  // ../conformance/constructs/libdevice_convert.tri:96: tl.store(ll2float_rn_ptr + o, libdevice.ll2float_rn(l))
+  // 96: tl.store(ll2float_rn_ptr + o, libdevice.ll2float_rn(l))
   float* ll2float_rn_ptrs[1];
   ll2float_rn_ptrs[0] = ll2float_rn_ptr + o[0];
   float t109[1];
   t109[0] = tri_nv_ll2float_rn(l[0]);
   if (L0_owner) *ll2float_rn_ptrs[0] = t109[0];
-  // ../conformance/constructs/libdevice_convert.tri:97: tl.store(ull2float_rn_ptr + o, libdevice.ull2float_rn(l.to(tl.uint64)))
+  // 97: tl.store(ull2float_rn_ptr + o, libdevice.ull2float_rn(l.to(tl.uint64)))
   float* ull2float_rn_ptrs[1];
   ull2float_rn_ptrs[0] = ull2float_rn_ptr + o[0];
   unsigned long long l_u64[1];
@@ -515,13 +516,13 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t114[1];
   t114[0] = tri_nv_ull2float_rn(l_u64[0]);
   if (L0_owner) *ull2float_rn_ptrs[0] = t114[0];
-  // ../conformance/constructs/libdevice_convert.tri:98: tl.store(ll2double_rn_ptr + o, libdevice.ll2double_rn(l))
+  // 98: tl.store(ll2double_rn_ptr + o, libdevice.ll2double_rn(l))
   double* ll2double_rn_ptrs[1];
   ll2double_rn_ptrs[0] = ll2double_rn_ptr + o[0];
   double t118[1];
   t118[0] = tri_nv_ll2double_rn(l[0]);
   if (L0_owner) *ll2double_rn_ptrs[0] = t118[0];
-  // ../conformance/constructs/libdevice_convert.tri:99: tl.store(ull2double_rn_ptr + o, libdevice.ull2double_rn(l.to(tl.uint64)))
+  // 99: tl.store(ull2double_rn_ptr + o, libdevice.ull2double_rn(l.to(tl.uint64)))
   double* ull2double_rn_ptrs[1];
   ull2double_rn_ptrs[0] = ull2double_rn_ptr + o[0];
   unsigned long long l_u64_1[1];
@@ -529,7 +530,7 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   double t123[1];
   t123[0] = tri_nv_ull2double_rn(l_u64_1[0]);
   if (L0_owner) *ull2double_rn_ptrs[0] = t123[0];
-  // ../conformance/constructs/libdevice_convert.tri:100: tl.store(uint2float_rn_ptr + o, libdevice.uint2float_rn(i.to(tl.uint32)))
+  // 100: tl.store(uint2float_rn_ptr + o, libdevice.uint2float_rn(i.to(tl.uint32)))
   float* uint2float_rn_ptrs[1];
   uint2float_rn_ptrs[0] = uint2float_rn_ptr + o[0];
   unsigned int i_u32[1];
@@ -537,61 +538,61 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t128[1];
   t128[0] = tri_nv_uint2float_rn(i_u32[0]);
   if (L0_owner) *uint2float_rn_ptrs[0] = t128[0];
-  // ../conformance/constructs/libdevice_convert.tri:101: tl.store(double2float_rz_ptr + o, libdevice.double2float_rz(d))
+  // 101: tl.store(double2float_rz_ptr + o, libdevice.double2float_rz(d))
   float* double2float_rz_ptrs[1];
   double2float_rz_ptrs[0] = double2float_rz_ptr + o[0];
   float t132[1];
   t132[0] = tri_nv_double2float_rz(d[0]);
   if (L0_owner) *double2float_rz_ptrs[0] = t132[0];
-  // ../conformance/constructs/libdevice_convert.tri:102: tl.store(double2int_rz_ptr + o, libdevice.double2int_rz(d))
+  // 102: tl.store(double2int_rz_ptr + o, libdevice.double2int_rz(d))
   int* double2int_rz_ptrs[1];
   double2int_rz_ptrs[0] = double2int_rz_ptr + o[0];
   int t136[1];
   t136[0] = tri_nv_double2int_rz(d[0]);
   if (L0_owner) *double2int_rz_ptrs[0] = t136[0];
-  // ../conformance/constructs/libdevice_convert.tri:103: tl.store(double2uint_rz_ptr + o, libdevice.double2uint_rz(d))
+  // 103: tl.store(double2uint_rz_ptr + o, libdevice.double2uint_rz(d))
   int* double2uint_rz_ptrs[1];
   double2uint_rz_ptrs[0] = double2uint_rz_ptr + o[0];
   int t140[1];
   t140[0] = tri_nv_double2uint_rz(d[0]);
   if (L0_owner) *double2uint_rz_ptrs[0] = t140[0];
-  // ../conformance/constructs/libdevice_convert.tri:104: tl.store(double2ll_rz_ptr + o, libdevice.double2ll_rz(d))
+  // 104: tl.store(double2ll_rz_ptr + o, libdevice.double2ll_rz(d))
   long long* double2ll_rz_ptrs[1];
   double2ll_rz_ptrs[0] = double2ll_rz_ptr + o[0];
   long long t144[1];
   t144[0] = tri_nv_double2ll_rz(d[0]);
   if (L0_owner) *double2ll_rz_ptrs[0] = t144[0];
-  // ../conformance/constructs/libdevice_convert.tri:105: tl.store(double2ull_rz_ptr + o, libdevice.double2ull_rz(d))
+  // 105: tl.store(double2ull_rz_ptr + o, libdevice.double2ull_rz(d))
   long long* double2ull_rz_ptrs[1];
   double2ull_rz_ptrs[0] = double2ull_rz_ptr + o[0];
   long long t148[1];
   t148[0] = tri_nv_double2ull_rz(d[0]);
   if (L0_owner) *double2ull_rz_ptrs[0] = t148[0];
-  // ../conformance/constructs/libdevice_convert.tri:106: tl.store(float2uint_rz_ptr + o, libdevice.float2uint_rz(f))
+  // 106: tl.store(float2uint_rz_ptr + o, libdevice.float2uint_rz(f))
   int* float2uint_rz_ptrs[1];
   float2uint_rz_ptrs[0] = float2uint_rz_ptr + o[0];
   int t152[1];
   t152[0] = tri_nv_float2uint_rz(f[0]);
   if (L0_owner) *float2uint_rz_ptrs[0] = t152[0];
-  // ../conformance/constructs/libdevice_convert.tri:107: tl.store(float2ll_rz_ptr + o, libdevice.float2ll_rz(f))
+  // 107: tl.store(float2ll_rz_ptr + o, libdevice.float2ll_rz(f))
   long long* float2ll_rz_ptrs[1];
   float2ll_rz_ptrs[0] = float2ll_rz_ptr + o[0];
   long long t156[1];
   t156[0] = tri_nv_float2ll_rz(f[0]);
   if (L0_owner) *float2ll_rz_ptrs[0] = t156[0];
-  // ../conformance/constructs/libdevice_convert.tri:108: tl.store(float2ull_rz_ptr + o, libdevice.float2ull_rz(f))
+  // 108: tl.store(float2ull_rz_ptr + o, libdevice.float2ull_rz(f))
   long long* float2ull_rz_ptrs[1];
   float2ull_rz_ptrs[0] = float2ull_rz_ptr + o[0];
   long long t160[1];
   t160[0] = tri_nv_float2ull_rz(f[0]);
   if (L0_owner) *float2ull_rz_ptrs[0] = t160[0];
-  // ../conformance/constructs/libdevice_convert.tri:109: tl.store(ll2float_rz_ptr + o, libdevice.ll2float_rz(l))
+  // 109: tl.store(ll2float_rz_ptr + o, libdevice.ll2float_rz(l))
   float* ll2float_rz_ptrs[1];
   ll2float_rz_ptrs[0] = ll2float_rz_ptr + o[0];
   float t164[1];
   t164[0] = tri_nv_ll2float_rz(l[0]);
   if (L0_owner) *ll2float_rz_ptrs[0] = t164[0];
-  // ../conformance/constructs/libdevice_convert.tri:110: tl.store(ull2float_rz_ptr + o, libdevice.ull2float_rz(l.to(tl.uint64)))
+  // 110: tl.store(ull2float_rz_ptr + o, libdevice.ull2float_rz(l.to(tl.uint64)))
   float* ull2float_rz_ptrs[1];
   ull2float_rz_ptrs[0] = ull2float_rz_ptr + o[0];
   unsigned long long l_u64_2[1];
@@ -599,13 +600,13 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t169[1];
   t169[0] = tri_nv_ull2float_rz(l_u64_2[0]);
   if (L0_owner) *ull2float_rz_ptrs[0] = t169[0];
-  // ../conformance/constructs/libdevice_convert.tri:111: tl.store(ll2double_rz_ptr + o, libdevice.ll2double_rz(l))
+  // 111: tl.store(ll2double_rz_ptr + o, libdevice.ll2double_rz(l))
   double* ll2double_rz_ptrs[1];
   ll2double_rz_ptrs[0] = ll2double_rz_ptr + o[0];
   double t173[1];
   t173[0] = tri_nv_ll2double_rz(l[0]);
   if (L0_owner) *ll2double_rz_ptrs[0] = t173[0];
-  // ../conformance/constructs/libdevice_convert.tri:112: tl.store(ull2double_rz_ptr + o, libdevice.ull2double_rz(l.to(tl.uint64)))
+  // 112: tl.store(ull2double_rz_ptr + o, libdevice.ull2double_rz(l.to(tl.uint64)))
   double* ull2double_rz_ptrs[1];
   ull2double_rz_ptrs[0] = ull2double_rz_ptr + o[0];
   unsigned long long l_u64_3[1];
@@ -613,7 +614,7 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   double t178[1];
   t178[0] = tri_nv_ull2double_rz(l_u64_3[0]);
   if (L0_owner) *ull2double_rz_ptrs[0] = t178[0];
-  // ../conformance/constructs/libdevice_convert.tri:113: tl.store(uint2float_rz_ptr + o, libdevice.uint2float_rz(i.to(tl.uint32)))
+  // 113: tl.store(uint2float_rz_ptr + o, libdevice.uint2float_rz(i.to(tl.uint32)))
   float* uint2float_rz_ptrs[1];
   uint2float_rz_ptrs[0] = uint2float_rz_ptr + o[0];
   unsigned int i_u32_1[1];
@@ -621,61 +622,61 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t183[1];
   t183[0] = tri_nv_uint2float_rz(i_u32_1[0]);
   if (L0_owner) *uint2float_rz_ptrs[0] = t183[0];
-  // ../conformance/constructs/libdevice_convert.tri:114: tl.store(double2float_rd_ptr + o, libdevice.double2float_rd(d))
+  // 114: tl.store(double2float_rd_ptr + o, libdevice.double2float_rd(d))
   float* double2float_rd_ptrs[1];
   double2float_rd_ptrs[0] = double2float_rd_ptr + o[0];
   float t187[1];
   t187[0] = tri_nv_double2float_rd(d[0]);
   if (L0_owner) *double2float_rd_ptrs[0] = t187[0];
-  // ../conformance/constructs/libdevice_convert.tri:115: tl.store(double2int_rd_ptr + o, libdevice.double2int_rd(d))
+  // 115: tl.store(double2int_rd_ptr + o, libdevice.double2int_rd(d))
   int* double2int_rd_ptrs[1];
   double2int_rd_ptrs[0] = double2int_rd_ptr + o[0];
   int t191[1];
   t191[0] = tri_nv_double2int_rd(d[0]);
   if (L0_owner) *double2int_rd_ptrs[0] = t191[0];
-  // ../conformance/constructs/libdevice_convert.tri:116: tl.store(double2uint_rd_ptr + o, libdevice.double2uint_rd(d))
+  // 116: tl.store(double2uint_rd_ptr + o, libdevice.double2uint_rd(d))
   int* double2uint_rd_ptrs[1];
   double2uint_rd_ptrs[0] = double2uint_rd_ptr + o[0];
   int t195[1];
   t195[0] = tri_nv_double2uint_rd(d[0]);
   if (L0_owner) *double2uint_rd_ptrs[0] = t195[0];
-  // ../conformance/constructs/libdevice_convert.tri:117: tl.store(double2ll_rd_ptr + o, libdevice.double2ll_rd(d))
+  // 117: tl.store(double2ll_rd_ptr + o, libdevice.double2ll_rd(d))
   long long* double2ll_rd_ptrs[1];
   double2ll_rd_ptrs[0] = double2ll_rd_ptr + o[0];
   long long t199[1];
   t199[0] = tri_nv_double2ll_rd(d[0]);
   if (L0_owner) *double2ll_rd_ptrs[0] = t199[0];
-  // ../conformance/constructs/libdevice_convert.tri:118: tl.store(double2ull_rd_ptr + o, libdevice.double2ull_rd(d))
+  // 118: tl.store(double2ull_rd_ptr + o, libdevice.double2ull_rd(d))
   long long* double2ull_rd_ptrs[1];
   double2ull_rd_ptrs[0] = double2ull_rd_ptr + o[0];
   long long t203[1];
   t203[0] = tri_nv_double2ull_rd(d[0]);
   if (L0_owner) *double2ull_rd_ptrs[0] = t203[0];
-  // ../conformance/constructs/libdevice_convert.tri:119: tl.store(float2uint_rd_ptr + o, libdevice.float2uint_rd(f))
+  // 119: tl.store(float2uint_rd_ptr + o, libdevice.float2uint_rd(f))
   int* float2uint_rd_ptrs[1];
   float2uint_rd_ptrs[0] = float2uint_rd_ptr + o[0];
   int t207[1];
   t207[0] = tri_nv_float2uint_rd(f[0]);
   if (L0_owner) *float2uint_rd_ptrs[0] = t207[0];
-  // ../conformance/constructs/libdevice_convert.tri:120: tl.store(float2ll_rd_ptr + o, libdevice.float2ll_rd(f))
+  // 120: tl.store(float2ll_rd_ptr + o, libdevice.float2ll_rd(f))
   long long* float2ll_rd_ptrs[1];
   float2ll_rd_ptrs[0] = float2ll_rd_ptr + o[0];
   long long t211[1];
   t211[0] = tri_nv_float2ll_rd(f[0]);
   if (L0_owner) *float2ll_rd_ptrs[0] = t211[0];
-  // ../conformance/constructs/libdevice_convert.tri:121: tl.store(float2ull_rd_ptr + o, libdevice.float2ull_rd(f))
+  // 121: tl.store(float2ull_rd_ptr + o, libdevice.float2ull_rd(f))
   long long* float2ull_rd_ptrs[1];
   float2ull_rd_ptrs[0] = float2ull_rd_ptr + o[0];
   long long t215[1];
   t215[0] = tri_nv_float2ull_rd(f[0]);
   if (L0_owner) *float2ull_rd_ptrs[0] = t215[0];
-  // ../conformance/constructs/libdevice_convert.tri:122: tl.store(ll2float_rd_ptr + o, libdevice.ll2float_rd(l))
+  // 122: tl.store(ll2float_rd_ptr + o, libdevice.ll2float_rd(l))
   float* ll2float_rd_ptrs[1];
   ll2float_rd_ptrs[0] = ll2float_rd_ptr + o[0];
   float t219[1];
   t219[0] = tri_nv_ll2float_rd(l[0]);
   if (L0_owner) *ll2float_rd_ptrs[0] = t219[0];
-  // ../conformance/constructs/libdevice_convert.tri:123: tl.store(ull2float_rd_ptr + o, libdevice.ull2float_rd(l.to(tl.uint64)))
+  // 123: tl.store(ull2float_rd_ptr + o, libdevice.ull2float_rd(l.to(tl.uint64)))
   float* ull2float_rd_ptrs[1];
   ull2float_rd_ptrs[0] = ull2float_rd_ptr + o[0];
   unsigned long long l_u64_4[1];
@@ -683,13 +684,13 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t224[1];
   t224[0] = tri_nv_ull2float_rd(l_u64_4[0]);
   if (L0_owner) *ull2float_rd_ptrs[0] = t224[0];
-  // ../conformance/constructs/libdevice_convert.tri:124: tl.store(ll2double_rd_ptr + o, libdevice.ll2double_rd(l))
+  // 124: tl.store(ll2double_rd_ptr + o, libdevice.ll2double_rd(l))
   double* ll2double_rd_ptrs[1];
   ll2double_rd_ptrs[0] = ll2double_rd_ptr + o[0];
   double t228[1];
   t228[0] = tri_nv_ll2double_rd(l[0]);
   if (L0_owner) *ll2double_rd_ptrs[0] = t228[0];
-  // ../conformance/constructs/libdevice_convert.tri:125: tl.store(ull2double_rd_ptr + o, libdevice.ull2double_rd(l.to(tl.uint64)))
+  // 125: tl.store(ull2double_rd_ptr + o, libdevice.ull2double_rd(l.to(tl.uint64)))
   double* ull2double_rd_ptrs[1];
   ull2double_rd_ptrs[0] = ull2double_rd_ptr + o[0];
   unsigned long long l_u64_5[1];
@@ -697,7 +698,7 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   double t233[1];
   t233[0] = tri_nv_ull2double_rd(l_u64_5[0]);
   if (L0_owner) *ull2double_rd_ptrs[0] = t233[0];
-  // ../conformance/constructs/libdevice_convert.tri:126: tl.store(uint2float_rd_ptr + o, libdevice.uint2float_rd(i.to(tl.uint32)))
+  // 126: tl.store(uint2float_rd_ptr + o, libdevice.uint2float_rd(i.to(tl.uint32)))
   float* uint2float_rd_ptrs[1];
   uint2float_rd_ptrs[0] = uint2float_rd_ptr + o[0];
   unsigned int i_u32_2[1];
@@ -705,61 +706,61 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t238[1];
   t238[0] = tri_nv_uint2float_rd(i_u32_2[0]);
   if (L0_owner) *uint2float_rd_ptrs[0] = t238[0];
-  // ../conformance/constructs/libdevice_convert.tri:127: tl.store(double2float_ru_ptr + o, libdevice.double2float_ru(d))
+  // 127: tl.store(double2float_ru_ptr + o, libdevice.double2float_ru(d))
   float* double2float_ru_ptrs[1];
   double2float_ru_ptrs[0] = double2float_ru_ptr + o[0];
   float t242[1];
   t242[0] = tri_nv_double2float_ru(d[0]);
   if (L0_owner) *double2float_ru_ptrs[0] = t242[0];
-  // ../conformance/constructs/libdevice_convert.tri:128: tl.store(double2int_ru_ptr + o, libdevice.double2int_ru(d))
+  // 128: tl.store(double2int_ru_ptr + o, libdevice.double2int_ru(d))
   int* double2int_ru_ptrs[1];
   double2int_ru_ptrs[0] = double2int_ru_ptr + o[0];
   int t246[1];
   t246[0] = tri_nv_double2int_ru(d[0]);
   if (L0_owner) *double2int_ru_ptrs[0] = t246[0];
-  // ../conformance/constructs/libdevice_convert.tri:129: tl.store(double2uint_ru_ptr + o, libdevice.double2uint_ru(d))
+  // 129: tl.store(double2uint_ru_ptr + o, libdevice.double2uint_ru(d))
   int* double2uint_ru_ptrs[1];
   double2uint_ru_ptrs[0] = double2uint_ru_ptr + o[0];
   int t250[1];
   t250[0] = tri_nv_double2uint_ru(d[0]);
   if (L0_owner) *double2uint_ru_ptrs[0] = t250[0];
-  // ../conformance/constructs/libdevice_convert.tri:130: tl.store(double2ll_ru_ptr + o, libdevice.double2ll_ru(d))
+  // 130: tl.store(double2ll_ru_ptr + o, libdevice.double2ll_ru(d))
   long long* double2ll_ru_ptrs[1];
   double2ll_ru_ptrs[0] = double2ll_ru_ptr + o[0];
   long long t254[1];
   t254[0] = tri_nv_double2ll_ru(d[0]);
   if (L0_owner) *double2ll_ru_ptrs[0] = t254[0];
-  // ../conformance/constructs/libdevice_convert.tri:131: tl.store(double2ull_ru_ptr + o, libdevice.double2ull_ru(d))
+  // 131: tl.store(double2ull_ru_ptr + o, libdevice.double2ull_ru(d))
   long long* double2ull_ru_ptrs[1];
   double2ull_ru_ptrs[0] = double2ull_ru_ptr + o[0];
   long long t258[1];
   t258[0] = tri_nv_double2ull_ru(d[0]);
   if (L0_owner) *double2ull_ru_ptrs[0] = t258[0];
-  // ../conformance/constructs/libdevice_convert.tri:132: tl.store(float2uint_ru_ptr + o, libdevice.float2uint_ru(f))
+  // 132: tl.store(float2uint_ru_ptr + o, libdevice.float2uint_ru(f))
   int* float2uint_ru_ptrs[1];
   float2uint_ru_ptrs[0] = float2uint_ru_ptr + o[0];
   int t262[1];
   t262[0] = tri_nv_float2uint_ru(f[0]);
   if (L0_owner) *float2uint_ru_ptrs[0] = t262[0];
-  // ../conformance/constructs/libdevice_convert.tri:133: tl.store(float2ll_ru_ptr + o, libdevice.float2ll_ru(f))
+  // 133: tl.store(float2ll_ru_ptr + o, libdevice.float2ll_ru(f))
   long long* float2ll_ru_ptrs[1];
   float2ll_ru_ptrs[0] = float2ll_ru_ptr + o[0];
   long long t266[1];
   t266[0] = tri_nv_float2ll_ru(f[0]);
   if (L0_owner) *float2ll_ru_ptrs[0] = t266[0];
-  // ../conformance/constructs/libdevice_convert.tri:134: tl.store(float2ull_ru_ptr + o, libdevice.float2ull_ru(f))
+  // 134: tl.store(float2ull_ru_ptr + o, libdevice.float2ull_ru(f))
   long long* float2ull_ru_ptrs[1];
   float2ull_ru_ptrs[0] = float2ull_ru_ptr + o[0];
   long long t270[1];
   t270[0] = tri_nv_float2ull_ru(f[0]);
   if (L0_owner) *float2ull_ru_ptrs[0] = t270[0];
-  // ../conformance/constructs/libdevice_convert.tri:135: tl.store(ll2float_ru_ptr + o, libdevice.ll2float_ru(l))
+  // 135: tl.store(ll2float_ru_ptr + o, libdevice.ll2float_ru(l))
   float* ll2float_ru_ptrs[1];
   ll2float_ru_ptrs[0] = ll2float_ru_ptr + o[0];
   float t274[1];
   t274[0] = tri_nv_ll2float_ru(l[0]);
   if (L0_owner) *ll2float_ru_ptrs[0] = t274[0];
-  // ../conformance/constructs/libdevice_convert.tri:136: tl.store(ull2float_ru_ptr + o, libdevice.ull2float_ru(l.to(tl.uint64)))
+  // 136: tl.store(ull2float_ru_ptr + o, libdevice.ull2float_ru(l.to(tl.uint64)))
   float* ull2float_ru_ptrs[1];
   ull2float_ru_ptrs[0] = ull2float_ru_ptr + o[0];
   unsigned long long l_u64_6[1];
@@ -767,13 +768,13 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t279[1];
   t279[0] = tri_nv_ull2float_ru(l_u64_6[0]);
   if (L0_owner) *ull2float_ru_ptrs[0] = t279[0];
-  // ../conformance/constructs/libdevice_convert.tri:137: tl.store(ll2double_ru_ptr + o, libdevice.ll2double_ru(l))
+  // 137: tl.store(ll2double_ru_ptr + o, libdevice.ll2double_ru(l))
   double* ll2double_ru_ptrs[1];
   ll2double_ru_ptrs[0] = ll2double_ru_ptr + o[0];
   double t283[1];
   t283[0] = tri_nv_ll2double_ru(l[0]);
   if (L0_owner) *ll2double_ru_ptrs[0] = t283[0];
-  // ../conformance/constructs/libdevice_convert.tri:138: tl.store(ull2double_ru_ptr + o, libdevice.ull2double_ru(l.to(tl.uint64)))
+  // 138: tl.store(ull2double_ru_ptr + o, libdevice.ull2double_ru(l.to(tl.uint64)))
   double* ull2double_ru_ptrs[1];
   ull2double_ru_ptrs[0] = ull2double_ru_ptr + o[0];
   unsigned long long l_u64_7[1];
@@ -781,7 +782,7 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   double t288[1];
   t288[0] = tri_nv_ull2double_ru(l_u64_7[0]);
   if (L0_owner) *ull2double_ru_ptrs[0] = t288[0];
-  // ../conformance/constructs/libdevice_convert.tri:139: tl.store(uint2float_ru_ptr + o, libdevice.uint2float_ru(i.to(tl.uint32)))
+  // 139: tl.store(uint2float_ru_ptr + o, libdevice.uint2float_ru(i.to(tl.uint32)))
   float* uint2float_ru_ptrs[1];
   uint2float_ru_ptrs[0] = uint2float_ru_ptr + o[0];
   unsigned int i_u32_3[1];
@@ -789,43 +790,43 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t293[1];
   t293[0] = tri_nv_uint2float_ru(i_u32_3[0]);
   if (L0_owner) *uint2float_ru_ptrs[0] = t293[0];
-  // ../conformance/constructs/libdevice_convert.tri:140: tl.store(double2loint_ptr + o, libdevice.double2loint(d))
+  // 140: tl.store(double2loint_ptr + o, libdevice.double2loint(d))
   int* double2loint_ptrs[1];
   double2loint_ptrs[0] = double2loint_ptr + o[0];
   int t297[1];
   t297[0] = tri_nv_double2loint(d[0]);
   if (L0_owner) *double2loint_ptrs[0] = t297[0];
-  // ../conformance/constructs/libdevice_convert.tri:141: tl.store(double2hiint_ptr + o, libdevice.double2hiint(d))
+  // 141: tl.store(double2hiint_ptr + o, libdevice.double2hiint(d))
   int* double2hiint_ptrs[1];
   double2hiint_ptrs[0] = double2hiint_ptr + o[0];
   int t301[1];
   t301[0] = tri_nv_double2hiint(d[0]);
   if (L0_owner) *double2hiint_ptrs[0] = t301[0];
-  // ../conformance/constructs/libdevice_convert.tri:142: tl.store(double_as_longlong_ptr + o, libdevice.double_as_longlong(d))
+  // 142: tl.store(double_as_longlong_ptr + o, libdevice.double_as_longlong(d))
   long long* double_as_longlong_ptrs[1];
   double_as_longlong_ptrs[0] = double_as_longlong_ptr + o[0];
   long long t305[1];
   t305[0] = tri_nv_double_as_longlong(d[0]);
   if (L0_owner) *double_as_longlong_ptrs[0] = t305[0];
-  // ../conformance/constructs/libdevice_convert.tri:143: tl.store(float_as_uint_ptr + o, libdevice.float_as_uint(f))
+  // 143: tl.store(float_as_uint_ptr + o, libdevice.float_as_uint(f))
   int* float_as_uint_ptrs[1];
   float_as_uint_ptrs[0] = float_as_uint_ptr + o[0];
   int t309[1];
   t309[0] = tri_nv_float_as_uint(f[0]);
   if (L0_owner) *float_as_uint_ptrs[0] = t309[0];
-  // ../conformance/constructs/libdevice_convert.tri:144: tl.store(longlong_as_double_ptr + o, libdevice.longlong_as_double(l))
+  // 144: tl.store(longlong_as_double_ptr + o, libdevice.longlong_as_double(l))
   double* longlong_as_double_ptrs[1];
   longlong_as_double_ptrs[0] = longlong_as_double_ptr + o[0];
   double t313[1];
   t313[0] = tri_nv_longlong_as_double(l[0]);
   if (L0_owner) *longlong_as_double_ptrs[0] = t313[0];
-  // ../conformance/constructs/libdevice_convert.tri:145: tl.store(int2double_rn_ptr + o, libdevice.int2double_rn(i))
+  // 145: tl.store(int2double_rn_ptr + o, libdevice.int2double_rn(i))
   double* int2double_rn_ptrs[1];
   int2double_rn_ptrs[0] = int2double_rn_ptr + o[0];
   double t317[1];
   t317[0] = tri_nv_int2double_rn(i[0]);
   if (L0_owner) *int2double_rn_ptrs[0] = t317[0];
-  // ../conformance/constructs/libdevice_convert.tri:146: tl.store(uint2double_rn_ptr + o, libdevice.uint2double_rn(i.to(tl.uint32)))
+  // 146: tl.store(uint2double_rn_ptr + o, libdevice.uint2double_rn(i.to(tl.uint32)))
   double* uint2double_rn_ptrs[1];
   uint2double_rn_ptrs[0] = uint2double_rn_ptr + o[0];
   unsigned int i_u32_4[1];
@@ -833,7 +834,7 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   double t322[1];
   t322[0] = tri_nv_uint2double_rn(i_u32_4[0]);
   if (L0_owner) *uint2double_rn_ptrs[0] = t322[0];
-  // ../conformance/constructs/libdevice_convert.tri:147: tl.store(uint_as_float_ptr + o, libdevice.uint_as_float(i.to(tl.uint32)))
+  // 147: tl.store(uint_as_float_ptr + o, libdevice.uint_as_float(i.to(tl.uint32)))
   float* uint_as_float_ptrs[1];
   uint_as_float_ptrs[0] = uint_as_float_ptr + o[0];
   unsigned int i_u32_5[1];
@@ -841,7 +842,7 @@ extern "C" __global__ void __launch_bounds__(128) convert_kernel(
   float t327[1];
   t327[0] = tri_nv_uint_as_float(i_u32_5[0]);
   if (L0_owner) *uint_as_float_ptrs[0] = t327[0];
-  // ../conformance/constructs/libdevice_convert.tri:148: tl.store(hilo_ptr + o, libdevice.hiloint2double(i, i + 1))
+  // 148: tl.store(hilo_ptr + o, libdevice.hiloint2double(i, i + 1))
   double* hilo_ptrs[1];
   hilo_ptrs[0] = hilo_ptr + o[0];
   int t333[1];

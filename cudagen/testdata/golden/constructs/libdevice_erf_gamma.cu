@@ -83,73 +83,74 @@ TRI_DEV float tri_nv_tgammaf(float a0) { return tri_ftz_f32(__nv_tgammaf(tri_ftz
 TRI_DEV float tri_nv_tgammaf(float a0) { return tri_ftz_f32(tgammaf(tri_ftz_f32(a0))); }
 #endif
 
+// Source ../conformance/constructs/libdevice_erf_gamma.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) erf_gamma_kernel(
     float* x_ptr, float* p_ptr, float* erf_ptr, float* erfc_ptr, float* erfcx_ptr, float* erfinv_ptr, float* erfcinv_ptr, float* normcdf_ptr,
     float* normcdfinv_ptr, float* lgamma_ptr, float* tgamma_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_erf_gamma.tri:27: o = tl.arange(0, BLOCK)
+  // 27: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_erf_gamma.tri:28: x = tl.load(x_ptr + o)
+  // 28: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:29: p = tl.load(p_ptr + o)
+  // 29: p = tl.load(p_ptr + o)
   float* p_ptrs[1];
   p_ptrs[0] = p_ptr + o[0];
   float p[1];
   p[0] = *p_ptrs[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:30: tl.store(erf_ptr + o, libdevice.erf(x))
+  // 30: tl.store(erf_ptr + o, libdevice.erf(x))
   float* erf_ptrs[1];
   erf_ptrs[0] = erf_ptr + o[0];
   float t20[1];
   t20[0] = tri_nv_erff(x[0]);
   if (L0_owner) *erf_ptrs[0] = t20[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:31: tl.store(erfc_ptr + o, libdevice.erfc(x))
+  // 31: tl.store(erfc_ptr + o, libdevice.erfc(x))
   float* erfc_ptrs[1];
   erfc_ptrs[0] = erfc_ptr + o[0];
   float t24[1];
   t24[0] = tri_nv_erfcf(x[0]);
   if (L0_owner) *erfc_ptrs[0] = t24[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:32: tl.store(erfcx_ptr + o, libdevice.erfcx(x))
+  // 32: tl.store(erfcx_ptr + o, libdevice.erfcx(x))
   float* erfcx_ptrs[1];
   erfcx_ptrs[0] = erfcx_ptr + o[0];
   float t28[1];
   t28[0] = tri_nv_erfcxf(x[0]);
   if (L0_owner) *erfcx_ptrs[0] = t28[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:33: tl.store(erfinv_ptr + o, libdevice.erfinv(p))
+  // 33: tl.store(erfinv_ptr + o, libdevice.erfinv(p))
   float* erfinv_ptrs[1];
   erfinv_ptrs[0] = erfinv_ptr + o[0];
   float t32[1];
   t32[0] = tri_nv_erfinvf(p[0]);
   if (L0_owner) *erfinv_ptrs[0] = t32[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:34: tl.store(erfcinv_ptr + o, libdevice.erfcinv(p))
+  // 34: tl.store(erfcinv_ptr + o, libdevice.erfcinv(p))
   float* erfcinv_ptrs[1];
   erfcinv_ptrs[0] = erfcinv_ptr + o[0];
   float t36[1];
   t36[0] = tri_nv_erfcinvf(p[0]);
   if (L0_owner) *erfcinv_ptrs[0] = t36[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:35: tl.store(normcdf_ptr + o, libdevice.normcdf(x))
+  // 35: tl.store(normcdf_ptr + o, libdevice.normcdf(x))
   float* normcdf_ptrs[1];
   normcdf_ptrs[0] = normcdf_ptr + o[0];
   float t40[1];
   t40[0] = tri_nv_normcdff(x[0]);
   if (L0_owner) *normcdf_ptrs[0] = t40[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:36: tl.store(normcdfinv_ptr + o, libdevice.normcdfinv(p))
+  // 36: tl.store(normcdfinv_ptr + o, libdevice.normcdfinv(p))
   float* normcdfinv_ptrs[1];
   normcdfinv_ptrs[0] = normcdfinv_ptr + o[0];
   float t44[1];
   t44[0] = tri_nv_normcdfinvf(p[0]);
   if (L0_owner) *normcdfinv_ptrs[0] = t44[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:37: tl.store(lgamma_ptr + o, libdevice.lgamma(x))
+  // 37: tl.store(lgamma_ptr + o, libdevice.lgamma(x))
   float* lgamma_ptrs[1];
   lgamma_ptrs[0] = lgamma_ptr + o[0];
   float t48[1];
   t48[0] = tri_nv_lgammaf(x[0]);
   if (L0_owner) *lgamma_ptrs[0] = t48[0];
-  // ../conformance/constructs/libdevice_erf_gamma.tri:38: tl.store(tgamma_ptr + o, libdevice.tgamma(x))
+  // 38: tl.store(tgamma_ptr + o, libdevice.tgamma(x))
   float* tgamma_ptrs[1];
   tgamma_ptrs[0] = tgamma_ptr + o[0];
   float t52[1];

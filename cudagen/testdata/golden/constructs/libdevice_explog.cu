@@ -109,92 +109,93 @@ TRI_DEV float tri_nv_rsqrtf(float a0) { return tri_ftz_f32(__nv_rsqrtf(tri_ftz_f
 TRI_DEV float tri_nv_rsqrtf(float a0) { return tri_ftz_f32(rsqrtf(tri_ftz_f32(a0))); }
 #endif
 
+// Source ../conformance/constructs/libdevice_explog.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) explog_kernel(
     float* x_ptr, float* exp_ptr, float* exp2_ptr, float* exp10_ptr, float* expm1_ptr, float* log_ptr, float* log2_ptr, float* log10_ptr, float* log1p_ptr,
     float* logb_ptr, float* cbrt_ptr, float* rcbrt_ptr, float* sqrt_ptr, float* rsqrt_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_explog.tri:31: o = tl.arange(0, BLOCK)
+  // 31: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_explog.tri:32: x = tl.load(x_ptr + o)
+  // 32: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_explog.tri:33: tl.store(exp_ptr + o, libdevice.exp(x))
+  // 33: tl.store(exp_ptr + o, libdevice.exp(x))
   float* exp_ptrs[1];
   exp_ptrs[0] = exp_ptr + o[0];
   float t20[1];
   t20[0] = tri_nv_expf(x[0]);
   if (L0_owner) *exp_ptrs[0] = t20[0];
-  // ../conformance/constructs/libdevice_explog.tri:34: tl.store(exp2_ptr + o, libdevice.exp2(x))
+  // 34: tl.store(exp2_ptr + o, libdevice.exp2(x))
   float* exp2_ptrs[1];
   exp2_ptrs[0] = exp2_ptr + o[0];
   float t24[1];
   t24[0] = tri_nv_exp2f(x[0]);
   if (L0_owner) *exp2_ptrs[0] = t24[0];
-  // ../conformance/constructs/libdevice_explog.tri:35: tl.store(exp10_ptr + o, libdevice.exp10(x))
+  // 35: tl.store(exp10_ptr + o, libdevice.exp10(x))
   float* exp10_ptrs[1];
   exp10_ptrs[0] = exp10_ptr + o[0];
   float t28[1];
   t28[0] = tri_nv_exp10f(x[0]);
   if (L0_owner) *exp10_ptrs[0] = t28[0];
-  // ../conformance/constructs/libdevice_explog.tri:36: tl.store(expm1_ptr + o, libdevice.expm1(x))
+  // 36: tl.store(expm1_ptr + o, libdevice.expm1(x))
   float* expm1_ptrs[1];
   expm1_ptrs[0] = expm1_ptr + o[0];
   float t32[1];
   t32[0] = tri_nv_expm1f(x[0]);
   if (L0_owner) *expm1_ptrs[0] = t32[0];
-  // ../conformance/constructs/libdevice_explog.tri:37: tl.store(log_ptr + o, libdevice.log(x))
+  // 37: tl.store(log_ptr + o, libdevice.log(x))
   float* log_ptrs[1];
   log_ptrs[0] = log_ptr + o[0];
   float t36[1];
   t36[0] = tri_nv_logf(x[0]);
   if (L0_owner) *log_ptrs[0] = t36[0];
-  // ../conformance/constructs/libdevice_explog.tri:38: tl.store(log2_ptr + o, libdevice.log2(x))
+  // 38: tl.store(log2_ptr + o, libdevice.log2(x))
   float* log2_ptrs[1];
   log2_ptrs[0] = log2_ptr + o[0];
   float t40[1];
   t40[0] = tri_nv_log2f(x[0]);
   if (L0_owner) *log2_ptrs[0] = t40[0];
-  // ../conformance/constructs/libdevice_explog.tri:39: tl.store(log10_ptr + o, libdevice.log10(x))
+  // 39: tl.store(log10_ptr + o, libdevice.log10(x))
   float* log10_ptrs[1];
   log10_ptrs[0] = log10_ptr + o[0];
   float t44[1];
   t44[0] = tri_nv_log10f(x[0]);
   if (L0_owner) *log10_ptrs[0] = t44[0];
-  // ../conformance/constructs/libdevice_explog.tri:40: tl.store(log1p_ptr + o, libdevice.log1p(x))
+  // 40: tl.store(log1p_ptr + o, libdevice.log1p(x))
   float* log1p_ptrs[1];
   log1p_ptrs[0] = log1p_ptr + o[0];
   float t48[1];
   t48[0] = tri_nv_log1pf(x[0]);
   if (L0_owner) *log1p_ptrs[0] = t48[0];
-  // ../conformance/constructs/libdevice_explog.tri:41: tl.store(logb_ptr + o, libdevice.logb(x))
+  // 41: tl.store(logb_ptr + o, libdevice.logb(x))
   float* logb_ptrs[1];
   logb_ptrs[0] = logb_ptr + o[0];
   float t52[1];
   t52[0] = tri_nv_logbf(x[0]);
   if (L0_owner) *logb_ptrs[0] = t52[0];
-  // ../conformance/constructs/libdevice_explog.tri:42: tl.store(cbrt_ptr + o, libdevice.cbrt(x))
+  // 42: tl.store(cbrt_ptr + o, libdevice.cbrt(x))
   float* cbrt_ptrs[1];
   cbrt_ptrs[0] = cbrt_ptr + o[0];
   float t56[1];
   t56[0] = tri_nv_cbrtf(x[0]);
   if (L0_owner) *cbrt_ptrs[0] = t56[0];
-  // ../conformance/constructs/libdevice_explog.tri:43: tl.store(rcbrt_ptr + o, libdevice.rcbrt(x))
+  // 43: tl.store(rcbrt_ptr + o, libdevice.rcbrt(x))
   float* rcbrt_ptrs[1];
   rcbrt_ptrs[0] = rcbrt_ptr + o[0];
   float t60[1];
   t60[0] = tri_nv_rcbrtf(x[0]);
   if (L0_owner) *rcbrt_ptrs[0] = t60[0];
-  // ../conformance/constructs/libdevice_explog.tri:44: tl.store(sqrt_ptr + o, libdevice.sqrt(x))
+  // 44: tl.store(sqrt_ptr + o, libdevice.sqrt(x))
   float* sqrt_ptrs[1];
   sqrt_ptrs[0] = sqrt_ptr + o[0];
   float t64[1];
   t64[0] = tri_nv_sqrtf(x[0]);
   if (L0_owner) *sqrt_ptrs[0] = t64[0];
-  // ../conformance/constructs/libdevice_explog.tri:45: tl.store(rsqrt_ptr + o, libdevice.rsqrt(x))
+  // 45: tl.store(rsqrt_ptr + o, libdevice.rsqrt(x))
   float* rsqrt_ptrs[1];
   rsqrt_ptrs[0] = rsqrt_ptr + o[0];
   float t68[1];

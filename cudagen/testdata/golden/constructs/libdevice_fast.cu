@@ -89,79 +89,80 @@ TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return tri_ftz_f32(__nv
 TRI_DEV float tri_nv_fast_fdividef(float a0, float a1) { return tri_ftz_f32(__fdividef(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 
+// Source ../conformance/constructs/libdevice_fast.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fast_kernel(
     float* x_ptr, float* y_ptr, float* fast_expf_ptr, float* fast_exp10f_ptr, float* fast_sinf_ptr, float* fast_cosf_ptr, float* fast_tanf_ptr,
     float* fast_logf_ptr, float* fast_log2f_ptr, float* fast_log10f_ptr, float* pw_ptr, float* dv_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_fast.tri:31: o = tl.arange(0, BLOCK)
+  // 31: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_fast.tri:32: x = tl.load(x_ptr + o)
+  // 32: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_fast.tri:33: y = tl.load(y_ptr + o)
+  // 33: y = tl.load(y_ptr + o)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + o[0];
   float y[1];
   y[0] = *y_ptrs[0];
-  // ../conformance/constructs/libdevice_fast.tri:34: tl.store(fast_expf_ptr + o, libdevice.fast_expf(x))
+  // 34: tl.store(fast_expf_ptr + o, libdevice.fast_expf(x))
   float* fast_expf_ptrs[1];
   fast_expf_ptrs[0] = fast_expf_ptr + o[0];
   float t21[1];
   t21[0] = tri_nv_fast_expf(x[0]);
   if (L0_owner) *fast_expf_ptrs[0] = t21[0];
-  // ../conformance/constructs/libdevice_fast.tri:35: tl.store(fast_exp10f_ptr + o, libdevice.fast_exp10f(x))
+  // 35: tl.store(fast_exp10f_ptr + o, libdevice.fast_exp10f(x))
   float* fast_exp10f_ptrs[1];
   fast_exp10f_ptrs[0] = fast_exp10f_ptr + o[0];
   float t25[1];
   t25[0] = tri_nv_fast_exp10f(x[0]);
   if (L0_owner) *fast_exp10f_ptrs[0] = t25[0];
-  // ../conformance/constructs/libdevice_fast.tri:36: tl.store(fast_sinf_ptr + o, libdevice.fast_sinf(x))
+  // 36: tl.store(fast_sinf_ptr + o, libdevice.fast_sinf(x))
   float* fast_sinf_ptrs[1];
   fast_sinf_ptrs[0] = fast_sinf_ptr + o[0];
   float t29[1];
   t29[0] = tri_nv_fast_sinf(x[0]);
   if (L0_owner) *fast_sinf_ptrs[0] = t29[0];
-  // ../conformance/constructs/libdevice_fast.tri:37: tl.store(fast_cosf_ptr + o, libdevice.fast_cosf(x))
+  // 37: tl.store(fast_cosf_ptr + o, libdevice.fast_cosf(x))
   float* fast_cosf_ptrs[1];
   fast_cosf_ptrs[0] = fast_cosf_ptr + o[0];
   float t33[1];
   t33[0] = tri_nv_fast_cosf(x[0]);
   if (L0_owner) *fast_cosf_ptrs[0] = t33[0];
-  // ../conformance/constructs/libdevice_fast.tri:38: tl.store(fast_tanf_ptr + o, libdevice.fast_tanf(x))
+  // 38: tl.store(fast_tanf_ptr + o, libdevice.fast_tanf(x))
   float* fast_tanf_ptrs[1];
   fast_tanf_ptrs[0] = fast_tanf_ptr + o[0];
   float t37[1];
   t37[0] = tri_nv_fast_tanf(x[0]);
   if (L0_owner) *fast_tanf_ptrs[0] = t37[0];
-  // ../conformance/constructs/libdevice_fast.tri:39: tl.store(fast_logf_ptr + o, libdevice.fast_logf(y))
+  // 39: tl.store(fast_logf_ptr + o, libdevice.fast_logf(y))
   float* fast_logf_ptrs[1];
   fast_logf_ptrs[0] = fast_logf_ptr + o[0];
   float t41[1];
   t41[0] = tri_nv_fast_logf(y[0]);
   if (L0_owner) *fast_logf_ptrs[0] = t41[0];
-  // ../conformance/constructs/libdevice_fast.tri:40: tl.store(fast_log2f_ptr + o, libdevice.fast_log2f(y))
+  // 40: tl.store(fast_log2f_ptr + o, libdevice.fast_log2f(y))
   float* fast_log2f_ptrs[1];
   fast_log2f_ptrs[0] = fast_log2f_ptr + o[0];
   float t45[1];
   t45[0] = tri_nv_fast_log2f(y[0]);
   if (L0_owner) *fast_log2f_ptrs[0] = t45[0];
-  // ../conformance/constructs/libdevice_fast.tri:41: tl.store(fast_log10f_ptr + o, libdevice.fast_log10f(y))
+  // 41: tl.store(fast_log10f_ptr + o, libdevice.fast_log10f(y))
   float* fast_log10f_ptrs[1];
   fast_log10f_ptrs[0] = fast_log10f_ptr + o[0];
   float t49[1];
   t49[0] = tri_nv_fast_log10f(y[0]);
   if (L0_owner) *fast_log10f_ptrs[0] = t49[0];
-  // ../conformance/constructs/libdevice_fast.tri:42: tl.store(pw_ptr + o, libdevice.fast_powf(y, x))
+  // 42: tl.store(pw_ptr + o, libdevice.fast_powf(y, x))
   float* pw_ptrs[1];
   pw_ptrs[0] = pw_ptr + o[0];
   float t53[1];
   t53[0] = tri_nv_fast_powf(y[0], x[0]);
   if (L0_owner) *pw_ptrs[0] = t53[0];
-  // ../conformance/constructs/libdevice_fast.tri:43: tl.store(dv_ptr + o, libdevice.fast_dividef(x, y))
+  // 43: tl.store(dv_ptr + o, libdevice.fast_dividef(x, y))
   float* dv_ptrs[1];
   dv_ptrs[0] = dv_ptr + o[0];
   float t57[1];

@@ -165,152 +165,153 @@ TRI_DEV float tri_nv_double2float_rz(double a0) { return tri_ftz_f32(__nv_double
 TRI_DEV float tri_nv_double2float_rz(double a0) { return tri_ftz_f32(__double2float_rz(a0)); }
 #endif
 
+// Source ../conformance/constructs/libdevice_fp64.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fp64_kernel(
     double* x_ptr, double* y_ptr, double* exp_ptr, double* log_ptr, double* sin_ptr, double* cos_ptr, double* tan_ptr, double* asin_ptr, double* atan_ptr,
     double* sinh_ptr, double* tanh_ptr, double* erf_ptr, double* erfinv_ptr, double* lgamma_ptr, double* cbrt_ptr, double* expm1_ptr, double* log1p_ptr,
     double* pw_ptr, double* dz_ptr, double* du_ptr, double* fd_ptr, double* sq_ptr, float* d2f_ptr, float* d2fz_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_fp64.tri:40: o = tl.arange(0, BLOCK)
+  // 40: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_fp64.tri:41: x = tl.load(x_ptr + o)
+  // 41: x = tl.load(x_ptr + o)
   double* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   double x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_fp64.tri:42: y = tl.load(y_ptr + o)
+  // 42: y = tl.load(y_ptr + o)
   double* y_ptrs[1];
   y_ptrs[0] = y_ptr + o[0];
   double y[1];
   y[0] = *y_ptrs[0];
-  // ../conformance/constructs/libdevice_fp64.tri:43: tl.store(exp_ptr + o, libdevice.exp(x))
+  // 43: tl.store(exp_ptr + o, libdevice.exp(x))
   double* exp_ptrs[1];
   exp_ptrs[0] = exp_ptr + o[0];
   double t33[1];
   t33[0] = tri_nv_exp(x[0]);
   if (L0_owner) *exp_ptrs[0] = t33[0];
-  // ../conformance/constructs/libdevice_fp64.tri:44: tl.store(log_ptr + o, libdevice.log(x))
+  // 44: tl.store(log_ptr + o, libdevice.log(x))
   double* log_ptrs[1];
   log_ptrs[0] = log_ptr + o[0];
   double t37[1];
   t37[0] = tri_nv_log(x[0]);
   if (L0_owner) *log_ptrs[0] = t37[0];
-  // ../conformance/constructs/libdevice_fp64.tri:45: tl.store(sin_ptr + o, libdevice.sin(x))
+  // 45: tl.store(sin_ptr + o, libdevice.sin(x))
   double* sin_ptrs[1];
   sin_ptrs[0] = sin_ptr + o[0];
   double t41[1];
   t41[0] = tri_nv_sin(x[0]);
   if (L0_owner) *sin_ptrs[0] = t41[0];
-  // ../conformance/constructs/libdevice_fp64.tri:46: tl.store(cos_ptr + o, libdevice.cos(x))
+  // 46: tl.store(cos_ptr + o, libdevice.cos(x))
   double* cos_ptrs[1];
   cos_ptrs[0] = cos_ptr + o[0];
   double t45[1];
   t45[0] = tri_nv_cos(x[0]);
   if (L0_owner) *cos_ptrs[0] = t45[0];
-  // ../conformance/constructs/libdevice_fp64.tri:47: tl.store(tan_ptr + o, libdevice.tan(x))
+  // 47: tl.store(tan_ptr + o, libdevice.tan(x))
   double* tan_ptrs[1];
   tan_ptrs[0] = tan_ptr + o[0];
   double t49[1];
   t49[0] = tri_nv_tan(x[0]);
   if (L0_owner) *tan_ptrs[0] = t49[0];
-  // ../conformance/constructs/libdevice_fp64.tri:48: tl.store(asin_ptr + o, libdevice.asin(x))
+  // 48: tl.store(asin_ptr + o, libdevice.asin(x))
   double* asin_ptrs[1];
   asin_ptrs[0] = asin_ptr + o[0];
   double t53[1];
   t53[0] = tri_nv_asin(x[0]);
   if (L0_owner) *asin_ptrs[0] = t53[0];
-  // ../conformance/constructs/libdevice_fp64.tri:49: tl.store(atan_ptr + o, libdevice.atan(x))
+  // 49: tl.store(atan_ptr + o, libdevice.atan(x))
   double* atan_ptrs[1];
   atan_ptrs[0] = atan_ptr + o[0];
   double t57[1];
   t57[0] = tri_nv_atan(x[0]);
   if (L0_owner) *atan_ptrs[0] = t57[0];
-  // ../conformance/constructs/libdevice_fp64.tri:50: tl.store(sinh_ptr + o, libdevice.sinh(x))
+  // 50: tl.store(sinh_ptr + o, libdevice.sinh(x))
   double* sinh_ptrs[1];
   sinh_ptrs[0] = sinh_ptr + o[0];
   double t61[1];
   t61[0] = tri_nv_sinh(x[0]);
   if (L0_owner) *sinh_ptrs[0] = t61[0];
-  // ../conformance/constructs/libdevice_fp64.tri:51: tl.store(tanh_ptr + o, libdevice.tanh(x))
+  // 51: tl.store(tanh_ptr + o, libdevice.tanh(x))
   double* tanh_ptrs[1];
   tanh_ptrs[0] = tanh_ptr + o[0];
   double t65[1];
   t65[0] = tri_nv_tanh(x[0]);
   if (L0_owner) *tanh_ptrs[0] = t65[0];
-  // ../conformance/constructs/libdevice_fp64.tri:52: tl.store(erf_ptr + o, libdevice.erf(x))
+  // 52: tl.store(erf_ptr + o, libdevice.erf(x))
   double* erf_ptrs[1];
   erf_ptrs[0] = erf_ptr + o[0];
   double t69[1];
   t69[0] = tri_nv_erf(x[0]);
   if (L0_owner) *erf_ptrs[0] = t69[0];
-  // ../conformance/constructs/libdevice_fp64.tri:53: tl.store(erfinv_ptr + o, libdevice.erfinv(x))
+  // 53: tl.store(erfinv_ptr + o, libdevice.erfinv(x))
   double* erfinv_ptrs[1];
   erfinv_ptrs[0] = erfinv_ptr + o[0];
   double t73[1];
   t73[0] = tri_nv_erfinv(x[0]);
   if (L0_owner) *erfinv_ptrs[0] = t73[0];
-  // ../conformance/constructs/libdevice_fp64.tri:54: tl.store(lgamma_ptr + o, libdevice.lgamma(x))
+  // 54: tl.store(lgamma_ptr + o, libdevice.lgamma(x))
   double* lgamma_ptrs[1];
   lgamma_ptrs[0] = lgamma_ptr + o[0];
   double t77[1];
   t77[0] = tri_nv_lgamma(x[0]);
   if (L0_owner) *lgamma_ptrs[0] = t77[0];
-  // ../conformance/constructs/libdevice_fp64.tri:55: tl.store(cbrt_ptr + o, libdevice.cbrt(x))
+  // 55: tl.store(cbrt_ptr + o, libdevice.cbrt(x))
   double* cbrt_ptrs[1];
   cbrt_ptrs[0] = cbrt_ptr + o[0];
   double t81[1];
   t81[0] = tri_nv_cbrt(x[0]);
   if (L0_owner) *cbrt_ptrs[0] = t81[0];
-  // ../conformance/constructs/libdevice_fp64.tri:56: tl.store(expm1_ptr + o, libdevice.expm1(x))
+  // 56: tl.store(expm1_ptr + o, libdevice.expm1(x))
   double* expm1_ptrs[1];
   expm1_ptrs[0] = expm1_ptr + o[0];
   double t85[1];
   t85[0] = tri_nv_expm1(x[0]);
   if (L0_owner) *expm1_ptrs[0] = t85[0];
-  // ../conformance/constructs/libdevice_fp64.tri:57: tl.store(log1p_ptr + o, libdevice.log1p(x))
+  // 57: tl.store(log1p_ptr + o, libdevice.log1p(x))
   double* log1p_ptrs[1];
   log1p_ptrs[0] = log1p_ptr + o[0];
   double t89[1];
   t89[0] = tri_nv_log1p(x[0]);
   if (L0_owner) *log1p_ptrs[0] = t89[0];
-  // ../conformance/constructs/libdevice_fp64.tri:58: tl.store(pw_ptr + o, libdevice.pow(x, y))
+  // 58: tl.store(pw_ptr + o, libdevice.pow(x, y))
   double* pw_ptrs[1];
   pw_ptrs[0] = pw_ptr + o[0];
   double t93[1];
   t93[0] = tri_nv_pow(x[0], y[0]);
   if (L0_owner) *pw_ptrs[0] = t93[0];
-  // ../conformance/constructs/libdevice_fp64.tri:59: tl.store(dz_ptr + o, libdevice.div_rz(x, y))
+  // 59: tl.store(dz_ptr + o, libdevice.div_rz(x, y))
   double* dz_ptrs[1];
   dz_ptrs[0] = dz_ptr + o[0];
   double t97[1];
   t97[0] = tri_nv_ddiv_rz(x[0], y[0]);
   if (L0_owner) *dz_ptrs[0] = t97[0];
-  // ../conformance/constructs/libdevice_fp64.tri:60: tl.store(du_ptr + o, libdevice.div_ru(x, y))
+  // 60: tl.store(du_ptr + o, libdevice.div_ru(x, y))
   double* du_ptrs[1];
   du_ptrs[0] = du_ptr + o[0];
   double t101[1];
   t101[0] = tri_nv_ddiv_ru(x[0], y[0]);
   if (L0_owner) *du_ptrs[0] = t101[0];
-  // ../conformance/constructs/libdevice_fp64.tri:61: tl.store(fd_ptr + o, libdevice.fma_rd(x, y, x))
+  // 61: tl.store(fd_ptr + o, libdevice.fma_rd(x, y, x))
   double* fd_ptrs[1];
   fd_ptrs[0] = fd_ptr + o[0];
   double t105[1];
   t105[0] = tri_nv_fma_rd(x[0], y[0], x[0]);
   if (L0_owner) *fd_ptrs[0] = t105[0];
-  // ../conformance/constructs/libdevice_fp64.tri:62: tl.store(sq_ptr + o, libdevice.sqrt_ru(y))
+  // 62: tl.store(sq_ptr + o, libdevice.sqrt_ru(y))
   double* sq_ptrs[1];
   sq_ptrs[0] = sq_ptr + o[0];
   double t109[1];
   t109[0] = tri_nv_dsqrt_ru(y[0]);
   if (L0_owner) *sq_ptrs[0] = t109[0];
-  // ../conformance/constructs/libdevice_fp64.tri:63: tl.store(d2f_ptr + o, libdevice.double2float_rn(x))
+  // 63: tl.store(d2f_ptr + o, libdevice.double2float_rn(x))
   float* d2f_ptrs[1];
   d2f_ptrs[0] = d2f_ptr + o[0];
   float t113[1];
   t113[0] = tri_nv_double2float_rn(x[0]);
   if (L0_owner) *d2f_ptrs[0] = t113[0];
-  // ../conformance/constructs/libdevice_fp64.tri:64: tl.store(d2fz_ptr + o, libdevice.double2float_rz(x))
+  // 64: tl.store(d2fz_ptr + o, libdevice.double2float_rz(x))
   float* d2fz_ptrs[1];
   d2fz_ptrs[0] = d2fz_ptr + o[0];
   float t117[1];

@@ -227,6 +227,7 @@ TRI_DEV double tri_nv_nearbyint(double a0) { return __nv_nearbyint(a0); }
 TRI_DEV double tri_nv_nearbyint(double a0) { return nearbyint(a0); }
 #endif
 
+// Source ../conformance/constructs/libdevice_fp64_more.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fp64_more_kernel(
     double* x_ptr, double* exp2_ptr, double* exp10_ptr, double* log2_ptr, double* log10_ptr, double* logb_ptr, double* sqrt_ptr, double* rsqrt_ptr,
     double* rcbrt_ptr, double* sinpi_ptr, double* cospi_ptr, double* acos_ptr, double* acosh_ptr, double* atanh_ptr, double* cosh_ptr, double* asinh_ptr,
@@ -235,207 +236,207 @@ extern "C" __global__ void __launch_bounds__(128) fp64_more_kernel(
     double* round_ptr, double* rint_ptr, double* nearbyint_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_fp64_more.tri:49: o = tl.arange(0, BLOCK)
+  // 49: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_fp64_more.tri:50: x = tl.load(x_ptr + o)
+  // 50: x = tl.load(x_ptr + o)
   double* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   double x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:51: tl.store(exp2_ptr + o, libdevice.exp2(x))
+  // 51: tl.store(exp2_ptr + o, libdevice.exp2(x))
   double* exp2_ptrs[1];
   exp2_ptrs[0] = exp2_ptr + o[0];
   double t40[1];
   t40[0] = tri_nv_exp2(x[0]);
   if (L0_owner) *exp2_ptrs[0] = t40[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:52: tl.store(exp10_ptr + o, libdevice.exp10(x))
+  // 52: tl.store(exp10_ptr + o, libdevice.exp10(x))
   double* exp10_ptrs[1];
   exp10_ptrs[0] = exp10_ptr + o[0];
   double t44[1];
   t44[0] = tri_nv_exp10(x[0]);
   if (L0_owner) *exp10_ptrs[0] = t44[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:53: tl.store(log2_ptr + o, libdevice.log2(x))
+  // 53: tl.store(log2_ptr + o, libdevice.log2(x))
   double* log2_ptrs[1];
   log2_ptrs[0] = log2_ptr + o[0];
   double t48[1];
   t48[0] = tri_nv_log2(x[0]);
   if (L0_owner) *log2_ptrs[0] = t48[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:54: tl.store(log10_ptr + o, libdevice.log10(x))
+  // 54: tl.store(log10_ptr + o, libdevice.log10(x))
   double* log10_ptrs[1];
   log10_ptrs[0] = log10_ptr + o[0];
   double t52[1];
   t52[0] = tri_nv_log10(x[0]);
   if (L0_owner) *log10_ptrs[0] = t52[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:55: tl.store(logb_ptr + o, libdevice.logb(x))
+  // 55: tl.store(logb_ptr + o, libdevice.logb(x))
   double* logb_ptrs[1];
   logb_ptrs[0] = logb_ptr + o[0];
   double t56[1];
   t56[0] = tri_nv_logb(x[0]);
   if (L0_owner) *logb_ptrs[0] = t56[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:56: tl.store(sqrt_ptr + o, libdevice.sqrt(x))
+  // 56: tl.store(sqrt_ptr + o, libdevice.sqrt(x))
   double* sqrt_ptrs[1];
   sqrt_ptrs[0] = sqrt_ptr + o[0];
   double t60[1];
   t60[0] = tri_nv_sqrt(x[0]);
   if (L0_owner) *sqrt_ptrs[0] = t60[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:57: tl.store(rsqrt_ptr + o, libdevice.rsqrt(x))
+  // 57: tl.store(rsqrt_ptr + o, libdevice.rsqrt(x))
   double* rsqrt_ptrs[1];
   rsqrt_ptrs[0] = rsqrt_ptr + o[0];
   double t64[1];
   t64[0] = tri_nv_rsqrt(x[0]);
   if (L0_owner) *rsqrt_ptrs[0] = t64[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:58: tl.store(rcbrt_ptr + o, libdevice.rcbrt(x))
+  // 58: tl.store(rcbrt_ptr + o, libdevice.rcbrt(x))
   double* rcbrt_ptrs[1];
   rcbrt_ptrs[0] = rcbrt_ptr + o[0];
   double t68[1];
   t68[0] = tri_nv_rcbrt(x[0]);
   if (L0_owner) *rcbrt_ptrs[0] = t68[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:59: tl.store(sinpi_ptr + o, libdevice.sinpi(x))
+  // 59: tl.store(sinpi_ptr + o, libdevice.sinpi(x))
   double* sinpi_ptrs[1];
   sinpi_ptrs[0] = sinpi_ptr + o[0];
   double t72[1];
   t72[0] = tri_nv_sinpi(x[0]);
   if (L0_owner) *sinpi_ptrs[0] = t72[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:60: tl.store(cospi_ptr + o, libdevice.cospi(x))
+  // 60: tl.store(cospi_ptr + o, libdevice.cospi(x))
   double* cospi_ptrs[1];
   cospi_ptrs[0] = cospi_ptr + o[0];
   double t76[1];
   t76[0] = tri_nv_cospi(x[0]);
   if (L0_owner) *cospi_ptrs[0] = t76[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:61: tl.store(acos_ptr + o, libdevice.acos(x))
+  // 61: tl.store(acos_ptr + o, libdevice.acos(x))
   double* acos_ptrs[1];
   acos_ptrs[0] = acos_ptr + o[0];
   double t80[1];
   t80[0] = tri_nv_acos(x[0]);
   if (L0_owner) *acos_ptrs[0] = t80[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:62: tl.store(acosh_ptr + o, libdevice.acosh(x))
+  // 62: tl.store(acosh_ptr + o, libdevice.acosh(x))
   double* acosh_ptrs[1];
   acosh_ptrs[0] = acosh_ptr + o[0];
   double t84[1];
   t84[0] = tri_nv_acosh(x[0]);
   if (L0_owner) *acosh_ptrs[0] = t84[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:63: tl.store(atanh_ptr + o, libdevice.atanh(x))
+  // 63: tl.store(atanh_ptr + o, libdevice.atanh(x))
   double* atanh_ptrs[1];
   atanh_ptrs[0] = atanh_ptr + o[0];
   double t88[1];
   t88[0] = tri_nv_atanh(x[0]);
   if (L0_owner) *atanh_ptrs[0] = t88[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:64: tl.store(cosh_ptr + o, libdevice.cosh(x))
+  // 64: tl.store(cosh_ptr + o, libdevice.cosh(x))
   double* cosh_ptrs[1];
   cosh_ptrs[0] = cosh_ptr + o[0];
   double t92[1];
   t92[0] = tri_nv_cosh(x[0]);
   if (L0_owner) *cosh_ptrs[0] = t92[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:65: tl.store(asinh_ptr + o, libdevice.asinh(x))
+  // 65: tl.store(asinh_ptr + o, libdevice.asinh(x))
   double* asinh_ptrs[1];
   asinh_ptrs[0] = asinh_ptr + o[0];
   double t96[1];
   t96[0] = tri_nv_asinh(x[0]);
   if (L0_owner) *asinh_ptrs[0] = t96[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:66: tl.store(erfc_ptr + o, libdevice.erfc(x))
+  // 66: tl.store(erfc_ptr + o, libdevice.erfc(x))
   double* erfc_ptrs[1];
   erfc_ptrs[0] = erfc_ptr + o[0];
   double t100[1];
   t100[0] = tri_nv_erfc(x[0]);
   if (L0_owner) *erfc_ptrs[0] = t100[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:67: tl.store(erfcx_ptr + o, libdevice.erfcx(x))
+  // 67: tl.store(erfcx_ptr + o, libdevice.erfcx(x))
   double* erfcx_ptrs[1];
   erfcx_ptrs[0] = erfcx_ptr + o[0];
   double t104[1];
   t104[0] = tri_nv_erfcx(x[0]);
   if (L0_owner) *erfcx_ptrs[0] = t104[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:68: tl.store(erfcinv_ptr + o, libdevice.erfcinv(x))
+  // 68: tl.store(erfcinv_ptr + o, libdevice.erfcinv(x))
   double* erfcinv_ptrs[1];
   erfcinv_ptrs[0] = erfcinv_ptr + o[0];
   double t108[1];
   t108[0] = tri_nv_erfcinv(x[0]);
   if (L0_owner) *erfcinv_ptrs[0] = t108[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:69: tl.store(normcdf_ptr + o, libdevice.normcdf(x))
+  // 69: tl.store(normcdf_ptr + o, libdevice.normcdf(x))
   double* normcdf_ptrs[1];
   normcdf_ptrs[0] = normcdf_ptr + o[0];
   double t112[1];
   t112[0] = tri_nv_normcdf(x[0]);
   if (L0_owner) *normcdf_ptrs[0] = t112[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:70: tl.store(normcdfinv_ptr + o, libdevice.normcdfinv(x))
+  // 70: tl.store(normcdfinv_ptr + o, libdevice.normcdfinv(x))
   double* normcdfinv_ptrs[1];
   normcdfinv_ptrs[0] = normcdfinv_ptr + o[0];
   double t116[1];
   t116[0] = tri_nv_normcdfinv(x[0]);
   if (L0_owner) *normcdfinv_ptrs[0] = t116[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:71: tl.store(tgamma_ptr + o, libdevice.tgamma(x))
+  // 71: tl.store(tgamma_ptr + o, libdevice.tgamma(x))
   double* tgamma_ptrs[1];
   tgamma_ptrs[0] = tgamma_ptr + o[0];
   double t120[1];
   t120[0] = tri_nv_tgamma(x[0]);
   if (L0_owner) *tgamma_ptrs[0] = t120[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:72: tl.store(j0_ptr + o, libdevice.j0(x))
+  // 72: tl.store(j0_ptr + o, libdevice.j0(x))
   double* j0_ptrs[1];
   j0_ptrs[0] = j0_ptr + o[0];
   double t124[1];
   t124[0] = tri_nv_j0(x[0]);
   if (L0_owner) *j0_ptrs[0] = t124[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:73: tl.store(j1_ptr + o, libdevice.j1(x))
+  // 73: tl.store(j1_ptr + o, libdevice.j1(x))
   double* j1_ptrs[1];
   j1_ptrs[0] = j1_ptr + o[0];
   double t128[1];
   t128[0] = tri_nv_j1(x[0]);
   if (L0_owner) *j1_ptrs[0] = t128[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:74: tl.store(y0_ptr + o, libdevice.y0(x))
+  // 74: tl.store(y0_ptr + o, libdevice.y0(x))
   double* y0_ptrs[1];
   y0_ptrs[0] = y0_ptr + o[0];
   double t132[1];
   t132[0] = tri_nv_y0(x[0]);
   if (L0_owner) *y0_ptrs[0] = t132[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:75: tl.store(y1_ptr + o, libdevice.y1(x))
+  // 75: tl.store(y1_ptr + o, libdevice.y1(x))
   double* y1_ptrs[1];
   y1_ptrs[0] = y1_ptr + o[0];
   double t136[1];
   t136[0] = tri_nv_y1(x[0]);
   if (L0_owner) *y1_ptrs[0] = t136[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:76: tl.store(cyl_bessel_i0_ptr + o, libdevice.cyl_bessel_i0(x))
+  // 76: tl.store(cyl_bessel_i0_ptr + o, libdevice.cyl_bessel_i0(x))
   double* cyl_bessel_i0_ptrs[1];
   cyl_bessel_i0_ptrs[0] = cyl_bessel_i0_ptr + o[0];
   double t140[1];
   t140[0] = tri_nv_cyl_bessel_i0(x[0]);
   if (L0_owner) *cyl_bessel_i0_ptrs[0] = t140[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:77: tl.store(cyl_bessel_i1_ptr + o, libdevice.cyl_bessel_i1(x))
+  // 77: tl.store(cyl_bessel_i1_ptr + o, libdevice.cyl_bessel_i1(x))
   double* cyl_bessel_i1_ptrs[1];
   cyl_bessel_i1_ptrs[0] = cyl_bessel_i1_ptr + o[0];
   double t144[1];
   t144[0] = tri_nv_cyl_bessel_i1(x[0]);
   if (L0_owner) *cyl_bessel_i1_ptrs[0] = t144[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:78: tl.store(floor_ptr + o, libdevice.floor(x))
+  // 78: tl.store(floor_ptr + o, libdevice.floor(x))
   double* floor_ptrs[1];
   floor_ptrs[0] = floor_ptr + o[0];
   double t148[1];
   t148[0] = tri_nv_floor(x[0]);
   if (L0_owner) *floor_ptrs[0] = t148[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:79: tl.store(ceil_ptr + o, libdevice.ceil(x))
+  // 79: tl.store(ceil_ptr + o, libdevice.ceil(x))
   double* ceil_ptrs[1];
   ceil_ptrs[0] = ceil_ptr + o[0];
   double t152[1];
   t152[0] = tri_nv_ceil(x[0]);
   if (L0_owner) *ceil_ptrs[0] = t152[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:80: tl.store(trunc_ptr + o, libdevice.trunc(x))
+  // 80: tl.store(trunc_ptr + o, libdevice.trunc(x))
   double* trunc_ptrs[1];
   trunc_ptrs[0] = trunc_ptr + o[0];
   double t156[1];
   t156[0] = tri_nv_trunc(x[0]);
   if (L0_owner) *trunc_ptrs[0] = t156[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:81: tl.store(round_ptr + o, libdevice.round(x))
+  // 81: tl.store(round_ptr + o, libdevice.round(x))
   double* round_ptrs[1];
   round_ptrs[0] = round_ptr + o[0];
   double t160[1];
   t160[0] = tri_nv_round(x[0]);
   if (L0_owner) *round_ptrs[0] = t160[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:82: tl.store(rint_ptr + o, libdevice.rint(x))
+  // 82: tl.store(rint_ptr + o, libdevice.rint(x))
   double* rint_ptrs[1];
   rint_ptrs[0] = rint_ptr + o[0];
   double t164[1];
   t164[0] = tri_nv_rint(x[0]);
   if (L0_owner) *rint_ptrs[0] = t164[0];
-  // ../conformance/constructs/libdevice_fp64_more.tri:83: tl.store(nearbyint_ptr + o, libdevice.nearbyint(x))
+  // 83: tl.store(nearbyint_ptr + o, libdevice.nearbyint(x))
   double* nearbyint_ptrs[1];
   nearbyint_ptrs[0] = nearbyint_ptr + o[0];
   double t168[1];

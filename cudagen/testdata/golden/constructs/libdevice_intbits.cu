@@ -177,6 +177,7 @@ TRI_DEV int tri_nv_float_as_int(float a0) { return __nv_float_as_int(a0); }
 TRI_DEV int tri_nv_float_as_int(float a0) { return __float_as_int(a0); }
 #endif
 
+// Source ../conformance/constructs/libdevice_intbits.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
     int* i_ptr, int* j_ptr, long long* l_ptr, int* popc_ptr, int* clz_ptr, int* ffs_ptr, int* brev_ptr, int* popcl_ptr, int* clzl_ptr, int* ffsl_ptr,
     long long* brevl_ptr, int* bperm_ptr, int* mulhi_ptr, unsigned int* umulhi_ptr, long long* mulhil_ptr, unsigned long long* umulhil_ptr, int* mul24_ptr,
@@ -184,73 +185,73 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
     int* iabs_ptr, long long* labs_ptr, int* f2i_ptr, float* i2f_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_intbits.tri:44: o = tl.arange(0, BLOCK)
+  // 44: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_intbits.tri:45: i = tl.load(i_ptr + o)
+  // 45: i = tl.load(i_ptr + o)
   int* i_ptrs[1];
   i_ptrs[0] = i_ptr + o[0];
   int i[1];
   i[0] = *i_ptrs[0];
-  // ../conformance/constructs/libdevice_intbits.tri:46: j = tl.load(j_ptr + o)
+  // 46: j = tl.load(j_ptr + o)
   int* j_ptrs[1];
   j_ptrs[0] = j_ptr + o[0];
   int j[1];
   j[0] = *j_ptrs[0];
-  // ../conformance/constructs/libdevice_intbits.tri:47: l = tl.load(l_ptr + o)
+  // 47: l = tl.load(l_ptr + o)
   long long* l_ptrs[1];
   l_ptrs[0] = l_ptr + o[0];
   long long l[1];
   l[0] = *l_ptrs[0];
-  // ../conformance/constructs/libdevice_intbits.tri:48: tl.store(popc_ptr + o, libdevice.popc(i))
+  // 48: tl.store(popc_ptr + o, libdevice.popc(i))
   int* popc_ptrs[1];
   popc_ptrs[0] = popc_ptr + o[0];
   int t40[1];
   t40[0] = tri_nv_popc(i[0]);
   if (L0_owner) *popc_ptrs[0] = t40[0];
-  // ../conformance/constructs/libdevice_intbits.tri:49: tl.store(clz_ptr + o, libdevice.clz(i))
+  // 49: tl.store(clz_ptr + o, libdevice.clz(i))
   int* clz_ptrs[1];
   clz_ptrs[0] = clz_ptr + o[0];
   int t44[1];
   t44[0] = tri_nv_clz(i[0]);
   if (L0_owner) *clz_ptrs[0] = t44[0];
-  // ../conformance/constructs/libdevice_intbits.tri:50: tl.store(ffs_ptr + o, libdevice.ffs(i))
+  // 50: tl.store(ffs_ptr + o, libdevice.ffs(i))
   int* ffs_ptrs[1];
   ffs_ptrs[0] = ffs_ptr + o[0];
   int t48[1];
   t48[0] = tri_nv_ffs(i[0]);
   if (L0_owner) *ffs_ptrs[0] = t48[0];
-  // ../conformance/constructs/libdevice_intbits.tri:51: tl.store(brev_ptr + o, libdevice.brev(i))
+  // 51: tl.store(brev_ptr + o, libdevice.brev(i))
   int* brev_ptrs[1];
   brev_ptrs[0] = brev_ptr + o[0];
   int t52[1];
   t52[0] = tri_nv_brev(i[0]);
   if (L0_owner) *brev_ptrs[0] = t52[0];
-  // ../conformance/constructs/libdevice_intbits.tri:52: tl.store(popcl_ptr + o, libdevice.popc(l))
+  // 52: tl.store(popcl_ptr + o, libdevice.popc(l))
   int* popcl_ptrs[1];
   popcl_ptrs[0] = popcl_ptr + o[0];
   int t56[1];
   t56[0] = tri_nv_popcll(l[0]);
   if (L0_owner) *popcl_ptrs[0] = t56[0];
-  // ../conformance/constructs/libdevice_intbits.tri:53: tl.store(clzl_ptr + o, libdevice.clz(l))
+  // 53: tl.store(clzl_ptr + o, libdevice.clz(l))
   int* clzl_ptrs[1];
   clzl_ptrs[0] = clzl_ptr + o[0];
   int t60[1];
   t60[0] = tri_nv_clzll(l[0]);
   if (L0_owner) *clzl_ptrs[0] = t60[0];
-  // ../conformance/constructs/libdevice_intbits.tri:54: tl.store(ffsl_ptr + o, libdevice.ffs(l))
+  // 54: tl.store(ffsl_ptr + o, libdevice.ffs(l))
   int* ffsl_ptrs[1];
   ffsl_ptrs[0] = ffsl_ptr + o[0];
   int t64[1];
   t64[0] = tri_nv_ffsll(l[0]);
   if (L0_owner) *ffsl_ptrs[0] = t64[0];
-  // ../conformance/constructs/libdevice_intbits.tri:55: tl.store(brevl_ptr + o, libdevice.brev(l))
+  // 55: tl.store(brevl_ptr + o, libdevice.brev(l))
   long long* brevl_ptrs[1];
   brevl_ptrs[0] = brevl_ptr + o[0];
   long long t68[1];
   t68[0] = tri_nv_brevll(l[0]);
   if (L0_owner) *brevl_ptrs[0] = t68[0];
-  // ../conformance/constructs/libdevice_intbits.tri:56: tl.store(bperm_ptr + o, libdevice.byte_perm(i, j, 0x3210 + o * 0x1111))
+  // 56: tl.store(bperm_ptr + o, libdevice.byte_perm(i, j, 0x3210 + o * 0x1111))
   int* bperm_ptrs[1];
   bperm_ptrs[0] = bperm_ptr + o[0];
   int t74[1];
@@ -260,13 +261,13 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   int t78[1];
   t78[0] = tri_nv_byte_perm(i[0], j[0], t77[0]);
   if (L0_owner) *bperm_ptrs[0] = t78[0];
-  // ../conformance/constructs/libdevice_intbits.tri:57: tl.store(mulhi_ptr + o, libdevice.mulhi(i, j))
+  // 57: tl.store(mulhi_ptr + o, libdevice.mulhi(i, j))
   int* mulhi_ptrs[1];
   mulhi_ptrs[0] = mulhi_ptr + o[0];
   int t82[1];
   t82[0] = tri_nv_mulhi(i[0], j[0]);
   if (L0_owner) *mulhi_ptrs[0] = t82[0];
-  // ../conformance/constructs/libdevice_intbits.tri:58: tl.store(umulhi_ptr + o, libdevice.mulhi(i.to(tl.uint32), j.to(tl.uint32)))
+  // 58: tl.store(umulhi_ptr + o, libdevice.mulhi(i.to(tl.uint32), j.to(tl.uint32)))
   unsigned int* umulhi_ptrs[1];
   umulhi_ptrs[0] = umulhi_ptr + o[0];
   unsigned int i_u32[1];
@@ -276,13 +277,13 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   unsigned int t88[1];
   t88[0] = tri_nv_umulhi(i_u32[0], j_u32[0]);
   if (L0_owner) *umulhi_ptrs[0] = t88[0];
-  // ../conformance/constructs/libdevice_intbits.tri:59: tl.store(mulhil_ptr + o, libdevice.mulhi(l, l))
+  // 59: tl.store(mulhil_ptr + o, libdevice.mulhi(l, l))
   long long* mulhil_ptrs[1];
   mulhil_ptrs[0] = mulhil_ptr + o[0];
   long long t92[1];
   t92[0] = tri_nv_mul64hi(l[0], l[0]);
   if (L0_owner) *mulhil_ptrs[0] = t92[0];
-  // ../conformance/constructs/libdevice_intbits.tri:60: tl.store(umulhil_ptr + o, libdevice.mulhi(l.to(tl.uint64), l.to(tl.uint64)))
+  // 60: tl.store(umulhil_ptr + o, libdevice.mulhi(l.to(tl.uint64), l.to(tl.uint64)))
   unsigned long long* umulhil_ptrs[1];
   umulhil_ptrs[0] = umulhil_ptr + o[0];
   unsigned long long l_u64[1];
@@ -292,13 +293,13 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   unsigned long long t98[1];
   t98[0] = tri_nv_umul64hi(l_u64[0], l_u64_1[0]);
   if (L0_owner) *umulhil_ptrs[0] = t98[0];
-  // ../conformance/constructs/libdevice_intbits.tri:61: tl.store(mul24_ptr + o, libdevice.mul24(i, j))
+  // 61: tl.store(mul24_ptr + o, libdevice.mul24(i, j))
   int* mul24_ptrs[1];
   mul24_ptrs[0] = mul24_ptr + o[0];
   int t102[1];
   t102[0] = tri_nv_mul24(i[0], j[0]);
   if (L0_owner) *mul24_ptrs[0] = t102[0];
-  // ../conformance/constructs/libdevice_intbits.tri:62: tl.store(umul24_ptr + o, libdevice.mul24(i.to(tl.uint32), j.to(tl.uint32)))
+  // 62: tl.store(umul24_ptr + o, libdevice.mul24(i.to(tl.uint32), j.to(tl.uint32)))
   unsigned int* umul24_ptrs[1];
   umul24_ptrs[0] = umul24_ptr + o[0];
   unsigned int i_u32_1[1];
@@ -308,7 +309,7 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   unsigned int t108[1];
   t108[0] = tri_nv_umul24(i_u32_1[0], j_u32_1[0]);
   if (L0_owner) *umul24_ptrs[0] = t108[0];
-  // ../conformance/constructs/libdevice_intbits.tri:63: tl.store(sad_ptr + o, libdevice.sad(i, j, j.to(tl.uint32)))
+  // 63: tl.store(sad_ptr + o, libdevice.sad(i, j, j.to(tl.uint32)))
   int* sad_ptrs[1];
   sad_ptrs[0] = sad_ptr + o[0];
   unsigned int j_u32_2[1];
@@ -316,7 +317,7 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   int t113[1];
   t113[0] = tri_nv_sad(i[0], j[0], j_u32_2[0]);
   if (L0_owner) *sad_ptrs[0] = t113[0];
-  // ../conformance/constructs/libdevice_intbits.tri:64: tl.store(usad_ptr + o, libdevice.sad(i.to(tl.uint32), j.to(tl.uint32), j.to(tl.uint32)))
+  // 64: tl.store(usad_ptr + o, libdevice.sad(i.to(tl.uint32), j.to(tl.uint32), j.to(tl.uint32)))
   unsigned int* usad_ptrs[1];
   usad_ptrs[0] = usad_ptr + o[0];
   unsigned int i_u32_2[1];
@@ -328,13 +329,13 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   unsigned int t120[1];
   t120[0] = tri_nv_usad(i_u32_2[0], j_u32_3[0], j_u32_4[0]);
   if (L0_owner) *usad_ptrs[0] = t120[0];
-  // ../conformance/constructs/libdevice_intbits.tri:65: tl.store(hadd_ptr + o, libdevice.hadd(i, j))
+  // 65: tl.store(hadd_ptr + o, libdevice.hadd(i, j))
   int* hadd_ptrs[1];
   hadd_ptrs[0] = hadd_ptr + o[0];
   int t124[1];
   t124[0] = tri_nv_hadd(i[0], j[0]);
   if (L0_owner) *hadd_ptrs[0] = t124[0];
-  // ../conformance/constructs/libdevice_intbits.tri:66: tl.store(uhadd_ptr + o, libdevice.hadd(i.to(tl.uint32), j.to(tl.uint32)))
+  // 66: tl.store(uhadd_ptr + o, libdevice.hadd(i.to(tl.uint32), j.to(tl.uint32)))
   unsigned int* uhadd_ptrs[1];
   uhadd_ptrs[0] = uhadd_ptr + o[0];
   unsigned int i_u32_3[1];
@@ -344,13 +345,13 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   unsigned int t130[1];
   t130[0] = tri_nv_uhadd(i_u32_3[0], j_u32_5[0]);
   if (L0_owner) *uhadd_ptrs[0] = t130[0];
-  // ../conformance/constructs/libdevice_intbits.tri:67: tl.store(rhadd_ptr + o, libdevice.rhadd(i, j))
+  // 67: tl.store(rhadd_ptr + o, libdevice.rhadd(i, j))
   int* rhadd_ptrs[1];
   rhadd_ptrs[0] = rhadd_ptr + o[0];
   int t134[1];
   t134[0] = tri_nv_rhadd(i[0], j[0]);
   if (L0_owner) *rhadd_ptrs[0] = t134[0];
-  // ../conformance/constructs/libdevice_intbits.tri:68: tl.store(urhadd_ptr + o, libdevice.rhadd(i.to(tl.uint32), j.to(tl.uint32)))
+  // 68: tl.store(urhadd_ptr + o, libdevice.rhadd(i.to(tl.uint32), j.to(tl.uint32)))
   unsigned int* urhadd_ptrs[1];
   urhadd_ptrs[0] = urhadd_ptr + o[0];
   unsigned int i_u32_4[1];
@@ -360,19 +361,19 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   unsigned int t140[1];
   t140[0] = tri_nv_urhadd(i_u32_4[0], j_u32_6[0]);
   if (L0_owner) *urhadd_ptrs[0] = t140[0];
-  // ../conformance/constructs/libdevice_intbits.tri:69: tl.store(iabs_ptr + o, libdevice.abs(i))
+  // 69: tl.store(iabs_ptr + o, libdevice.abs(i))
   int* iabs_ptrs[1];
   iabs_ptrs[0] = iabs_ptr + o[0];
   int t144[1];
   t144[0] = tri_nv_abs(i[0]);
   if (L0_owner) *iabs_ptrs[0] = t144[0];
-  // ../conformance/constructs/libdevice_intbits.tri:70: tl.store(labs_ptr + o, libdevice.abs(l))
+  // 70: tl.store(labs_ptr + o, libdevice.abs(l))
   long long* labs_ptrs[1];
   labs_ptrs[0] = labs_ptr + o[0];
   long long t148[1];
   t148[0] = tri_nv_llabs(l[0]);
   if (L0_owner) *labs_ptrs[0] = t148[0];
-  // ../conformance/constructs/libdevice_intbits.tri:71: tl.store(f2i_ptr + o, libdevice.float_as_int(libdevice.int_as_float(i)))
+  // 71: tl.store(f2i_ptr + o, libdevice.float_as_int(libdevice.int_as_float(i)))
   int* f2i_ptrs[1];
   f2i_ptrs[0] = f2i_ptr + o[0];
   float t152[1];
@@ -380,7 +381,7 @@ extern "C" __global__ void __launch_bounds__(128) intbits_kernel(
   int t153[1];
   t153[0] = tri_nv_float_as_int(t152[0]);
   if (L0_owner) *f2i_ptrs[0] = t153[0];
-  // ../conformance/constructs/libdevice_intbits.tri:72: tl.store(i2f_ptr + o, libdevice.int_as_float(j))
+  // 72: tl.store(i2f_ptr + o, libdevice.int_as_float(j))
   float* i2f_ptrs[1];
   i2f_ptrs[0] = i2f_ptr + o[0];
   float t157[1];

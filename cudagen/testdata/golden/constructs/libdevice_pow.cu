@@ -85,72 +85,73 @@ TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) {
 TRI_DEV float tri_nv_rnorm4df(float a0, float a1, float a2, float a3) { return rnorm4df(tri_ftz_f32(a0), tri_ftz_f32(a1), tri_ftz_f32(a2), tri_ftz_f32(a3)); }
 #endif
 
+// Source ../conformance/constructs/libdevice_pow.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pow_kernel(
     float* x_ptr, float* y_ptr, int* n_ptr, float* p_ptr, float* pi_ptr, float* h_ptr, float* rh_ptr, float* n3_ptr, float* rn3_ptr, float* n4_ptr,
     float* rn4_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_pow.tri:28: o = tl.arange(0, BLOCK)
+  // 28: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_pow.tri:29: x = tl.load(x_ptr + o)
+  // 29: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_pow.tri:30: y = tl.load(y_ptr + o)
+  // 30: y = tl.load(y_ptr + o)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + o[0];
   float y[1];
   y[0] = *y_ptrs[0];
-  // ../conformance/constructs/libdevice_pow.tri:31: n = tl.load(n_ptr + o)
+  // 31: n = tl.load(n_ptr + o)
   int* n_ptrs[1];
   n_ptrs[0] = n_ptr + o[0];
   int n[1];
   n[0] = *n_ptrs[0];
-  // ../conformance/constructs/libdevice_pow.tri:32: tl.store(p_ptr + o, libdevice.pow(x, y))
+  // 32: tl.store(p_ptr + o, libdevice.pow(x, y))
   float* p_ptrs[1];
   p_ptrs[0] = p_ptr + o[0];
   float t23[1];
   t23[0] = tri_nv_powf(x[0], y[0]);
   if (L0_owner) *p_ptrs[0] = t23[0];
-  // ../conformance/constructs/libdevice_pow.tri:33: tl.store(pi_ptr + o, libdevice.pow(x, n))
+  // 33: tl.store(pi_ptr + o, libdevice.pow(x, n))
   float* pi_ptrs[1];
   pi_ptrs[0] = pi_ptr + o[0];
   float t27[1];
   t27[0] = tri_nv_powif(x[0], n[0]);
   if (L0_owner) *pi_ptrs[0] = t27[0];
-  // ../conformance/constructs/libdevice_pow.tri:34: tl.store(h_ptr + o, libdevice.hypot(x, y))
+  // 34: tl.store(h_ptr + o, libdevice.hypot(x, y))
   float* h_ptrs[1];
   h_ptrs[0] = h_ptr + o[0];
   float t31[1];
   t31[0] = tri_nv_hypotf(x[0], y[0]);
   if (L0_owner) *h_ptrs[0] = t31[0];
-  // ../conformance/constructs/libdevice_pow.tri:35: tl.store(rh_ptr + o, libdevice.rhypot(x, y))
+  // 35: tl.store(rh_ptr + o, libdevice.rhypot(x, y))
   float* rh_ptrs[1];
   rh_ptrs[0] = rh_ptr + o[0];
   float t35[1];
   t35[0] = tri_nv_rhypotf(x[0], y[0]);
   if (L0_owner) *rh_ptrs[0] = t35[0];
-  // ../conformance/constructs/libdevice_pow.tri:36: tl.store(n3_ptr + o, libdevice.norm3d(x, y, 2.0))
+  // 36: tl.store(n3_ptr + o, libdevice.norm3d(x, y, 2.0))
   float* n3_ptrs[1];
   n3_ptrs[0] = n3_ptr + o[0];
   float t41[1];
   t41[0] = tri_nv_norm3df(x[0], y[0], 2.0f);
   if (L0_owner) *n3_ptrs[0] = t41[0];
-  // ../conformance/constructs/libdevice_pow.tri:37: tl.store(rn3_ptr + o, libdevice.rnorm3d(x, y, 2.0))
+  // 37: tl.store(rn3_ptr + o, libdevice.rnorm3d(x, y, 2.0))
   float* rn3_ptrs[1];
   rn3_ptrs[0] = rn3_ptr + o[0];
   float t47[1];
   t47[0] = tri_nv_rnorm3df(x[0], y[0], 2.0f);
   if (L0_owner) *rn3_ptrs[0] = t47[0];
-  // ../conformance/constructs/libdevice_pow.tri:38: tl.store(n4_ptr + o, libdevice.norm4d(x, y, x, 1.0))
+  // 38: tl.store(n4_ptr + o, libdevice.norm4d(x, y, x, 1.0))
   float* n4_ptrs[1];
   n4_ptrs[0] = n4_ptr + o[0];
   float t53[1];
   t53[0] = tri_nv_norm4df(x[0], y[0], x[0], 1.0f);
   if (L0_owner) *n4_ptrs[0] = t53[0];
-  // ../conformance/constructs/libdevice_pow.tri:39: tl.store(rn4_ptr + o, libdevice.rnorm4d(x, y, x, 1.0))
+  // 39: tl.store(rn4_ptr + o, libdevice.rnorm4d(x, y, x, 1.0))
   float* rn4_ptrs[1];
   rn4_ptrs[0] = rn4_ptr + o[0];
   float t59[1];

@@ -266,6 +266,7 @@ TRI_DEV float tri_nv_frsqrt_rn(float a0) { return tri_ftz_f32(__nv_frsqrt_rn(tri
 TRI_DEV float tri_nv_frsqrt_rn(float a0) { return tri_ftz_f32(__frsqrt_rn(tri_ftz_f32(a0))); }
 #endif
 
+// Source ../conformance/constructs/libdevice_rounded_arith.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) rounded_arith_kernel(
     float* a_ptr, float* b_ptr, int* k_ptr, float* add_rn_ptr, float* add_rz_ptr, float* add_rd_ptr, float* add_ru_ptr, float* sub_rn_ptr, float* sub_rz_ptr,
     float* sub_rd_ptr, float* sub_ru_ptr, float* mul_rn_ptr, float* mul_rz_ptr, float* mul_rd_ptr, float* mul_ru_ptr, float* div_rn_ptr, float* div_rz_ptr,
@@ -275,181 +276,181 @@ extern "C" __global__ void __launch_bounds__(128) rounded_arith_kernel(
     float* rsq_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_rounded_arith.tri:59: o = tl.arange(0, BLOCK)
+  // 59: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_rounded_arith.tri:60: a = tl.load(a_ptr + o)
+  // 60: a = tl.load(a_ptr + o)
   float* a_ptrs[1];
   a_ptrs[0] = a_ptr + o[0];
   float a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:61: b = tl.load(b_ptr + o)
+  // 61: b = tl.load(b_ptr + o)
   float* b_ptrs[1];
   b_ptrs[0] = b_ptr + o[0];
   float b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:62: k = tl.load(k_ptr + o)
+  // 62: k = tl.load(k_ptr + o)
   int* k_ptrs[1];
   k_ptrs[0] = k_ptr + o[0];
   int k[1];
   k[0] = *k_ptrs[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:63: tl.store(add_rn_ptr + o, libdevice.add_rn(a, b))
+  // 63: tl.store(add_rn_ptr + o, libdevice.add_rn(a, b))
   float* add_rn_ptrs[1];
   add_rn_ptrs[0] = add_rn_ptr + o[0];
   float t54[1];
   t54[0] = tri_nv_fadd_rn(a[0], b[0]);
   if (L0_owner) *add_rn_ptrs[0] = t54[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:64: tl.store(add_rz_ptr + o, libdevice.add_rz(a, b))
+  // 64: tl.store(add_rz_ptr + o, libdevice.add_rz(a, b))
   float* add_rz_ptrs[1];
   add_rz_ptrs[0] = add_rz_ptr + o[0];
   float t58[1];
   t58[0] = tri_nv_fadd_rz(a[0], b[0]);
   if (L0_owner) *add_rz_ptrs[0] = t58[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:65: tl.store(add_rd_ptr + o, libdevice.add_rd(a, b))
+  // 65: tl.store(add_rd_ptr + o, libdevice.add_rd(a, b))
   float* add_rd_ptrs[1];
   add_rd_ptrs[0] = add_rd_ptr + o[0];
   float t62[1];
   t62[0] = tri_nv_fadd_rd(a[0], b[0]);
   if (L0_owner) *add_rd_ptrs[0] = t62[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:66: tl.store(add_ru_ptr + o, libdevice.add_ru(a, b))
+  // 66: tl.store(add_ru_ptr + o, libdevice.add_ru(a, b))
   float* add_ru_ptrs[1];
   add_ru_ptrs[0] = add_ru_ptr + o[0];
   float t66[1];
   t66[0] = tri_nv_fadd_ru(a[0], b[0]);
   if (L0_owner) *add_ru_ptrs[0] = t66[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:67: tl.store(sub_rn_ptr + o, libdevice.sub_rn(a, b))
+  // 67: tl.store(sub_rn_ptr + o, libdevice.sub_rn(a, b))
   float* sub_rn_ptrs[1];
   sub_rn_ptrs[0] = sub_rn_ptr + o[0];
   float t70[1];
   t70[0] = tri_nv_fsub_rn(a[0], b[0]);
   if (L0_owner) *sub_rn_ptrs[0] = t70[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:68: tl.store(sub_rz_ptr + o, libdevice.sub_rz(a, b))
+  // 68: tl.store(sub_rz_ptr + o, libdevice.sub_rz(a, b))
   float* sub_rz_ptrs[1];
   sub_rz_ptrs[0] = sub_rz_ptr + o[0];
   float t74[1];
   t74[0] = tri_nv_fsub_rz(a[0], b[0]);
   if (L0_owner) *sub_rz_ptrs[0] = t74[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:69: tl.store(sub_rd_ptr + o, libdevice.sub_rd(a, b))
+  // 69: tl.store(sub_rd_ptr + o, libdevice.sub_rd(a, b))
   float* sub_rd_ptrs[1];
   sub_rd_ptrs[0] = sub_rd_ptr + o[0];
   float t78[1];
   t78[0] = tri_nv_fsub_rd(a[0], b[0]);
   if (L0_owner) *sub_rd_ptrs[0] = t78[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:70: tl.store(sub_ru_ptr + o, libdevice.sub_ru(a, b))
+  // 70: tl.store(sub_ru_ptr + o, libdevice.sub_ru(a, b))
   float* sub_ru_ptrs[1];
   sub_ru_ptrs[0] = sub_ru_ptr + o[0];
   float t82[1];
   t82[0] = tri_nv_fsub_ru(a[0], b[0]);
   if (L0_owner) *sub_ru_ptrs[0] = t82[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:71: tl.store(mul_rn_ptr + o, libdevice.mul_rn(a, b))
+  // 71: tl.store(mul_rn_ptr + o, libdevice.mul_rn(a, b))
   float* mul_rn_ptrs[1];
   mul_rn_ptrs[0] = mul_rn_ptr + o[0];
   float t86[1];
   t86[0] = tri_nv_fmul_rn(a[0], b[0]);
   if (L0_owner) *mul_rn_ptrs[0] = t86[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:72: tl.store(mul_rz_ptr + o, libdevice.mul_rz(a, b))
+  // 72: tl.store(mul_rz_ptr + o, libdevice.mul_rz(a, b))
   float* mul_rz_ptrs[1];
   mul_rz_ptrs[0] = mul_rz_ptr + o[0];
   float t90[1];
   t90[0] = tri_nv_fmul_rz(a[0], b[0]);
   if (L0_owner) *mul_rz_ptrs[0] = t90[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:73: tl.store(mul_rd_ptr + o, libdevice.mul_rd(a, b))
+  // 73: tl.store(mul_rd_ptr + o, libdevice.mul_rd(a, b))
   float* mul_rd_ptrs[1];
   mul_rd_ptrs[0] = mul_rd_ptr + o[0];
   float t94[1];
   t94[0] = tri_nv_fmul_rd(a[0], b[0]);
   if (L0_owner) *mul_rd_ptrs[0] = t94[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:74: tl.store(mul_ru_ptr + o, libdevice.mul_ru(a, b))
+  // 74: tl.store(mul_ru_ptr + o, libdevice.mul_ru(a, b))
   float* mul_ru_ptrs[1];
   mul_ru_ptrs[0] = mul_ru_ptr + o[0];
   float t98[1];
   t98[0] = tri_nv_fmul_ru(a[0], b[0]);
   if (L0_owner) *mul_ru_ptrs[0] = t98[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:75: tl.store(div_rn_ptr + o, libdevice.div_rn(a, b))
+  // 75: tl.store(div_rn_ptr + o, libdevice.div_rn(a, b))
   float* div_rn_ptrs[1];
   div_rn_ptrs[0] = div_rn_ptr + o[0];
   float t102[1];
   t102[0] = tri_nv_fdiv_rn(a[0], b[0]);
   if (L0_owner) *div_rn_ptrs[0] = t102[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:76: tl.store(div_rz_ptr + o, libdevice.div_rz(a, b))
+  // 76: tl.store(div_rz_ptr + o, libdevice.div_rz(a, b))
   float* div_rz_ptrs[1];
   div_rz_ptrs[0] = div_rz_ptr + o[0];
   float t106[1];
   t106[0] = tri_nv_fdiv_rz(a[0], b[0]);
   if (L0_owner) *div_rz_ptrs[0] = t106[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:77: tl.store(div_rd_ptr + o, libdevice.div_rd(a, b))
+  // 77: tl.store(div_rd_ptr + o, libdevice.div_rd(a, b))
   float* div_rd_ptrs[1];
   div_rd_ptrs[0] = div_rd_ptr + o[0];
   float t110[1];
   t110[0] = tri_nv_fdiv_rd(a[0], b[0]);
   if (L0_owner) *div_rd_ptrs[0] = t110[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:78: tl.store(div_ru_ptr + o, libdevice.div_ru(a, b))
+  // 78: tl.store(div_ru_ptr + o, libdevice.div_ru(a, b))
   float* div_ru_ptrs[1];
   div_ru_ptrs[0] = div_ru_ptr + o[0];
   float t114[1];
   t114[0] = tri_nv_fdiv_ru(a[0], b[0]);
   if (L0_owner) *div_ru_ptrs[0] = t114[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:79: tl.store(rcp_rn_ptr + o, libdevice.rcp_rn(b))
+  // 79: tl.store(rcp_rn_ptr + o, libdevice.rcp_rn(b))
   float* rcp_rn_ptrs[1];
   rcp_rn_ptrs[0] = rcp_rn_ptr + o[0];
   float t118[1];
   t118[0] = tri_nv_frcp_rn(b[0]);
   if (L0_owner) *rcp_rn_ptrs[0] = t118[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:80: tl.store(rcp_rz_ptr + o, libdevice.rcp_rz(b))
+  // 80: tl.store(rcp_rz_ptr + o, libdevice.rcp_rz(b))
   float* rcp_rz_ptrs[1];
   rcp_rz_ptrs[0] = rcp_rz_ptr + o[0];
   float t122[1];
   t122[0] = tri_nv_frcp_rz(b[0]);
   if (L0_owner) *rcp_rz_ptrs[0] = t122[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:81: tl.store(rcp_rd_ptr + o, libdevice.rcp_rd(b))
+  // 81: tl.store(rcp_rd_ptr + o, libdevice.rcp_rd(b))
   float* rcp_rd_ptrs[1];
   rcp_rd_ptrs[0] = rcp_rd_ptr + o[0];
   float t126[1];
   t126[0] = tri_nv_frcp_rd(b[0]);
   if (L0_owner) *rcp_rd_ptrs[0] = t126[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:82: tl.store(rcp_ru_ptr + o, libdevice.rcp_ru(b))
+  // 82: tl.store(rcp_ru_ptr + o, libdevice.rcp_ru(b))
   float* rcp_ru_ptrs[1];
   rcp_ru_ptrs[0] = rcp_ru_ptr + o[0];
   float t130[1];
   t130[0] = tri_nv_frcp_ru(b[0]);
   if (L0_owner) *rcp_ru_ptrs[0] = t130[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:83: tl.store(sqrt_rn_ptr + o, libdevice.sqrt_rn(b))
+  // 83: tl.store(sqrt_rn_ptr + o, libdevice.sqrt_rn(b))
   float* sqrt_rn_ptrs[1];
   sqrt_rn_ptrs[0] = sqrt_rn_ptr + o[0];
   float t134[1];
   t134[0] = tri_nv_fsqrt_rn(b[0]);
   if (L0_owner) *sqrt_rn_ptrs[0] = t134[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:84: tl.store(sqrt_rz_ptr + o, libdevice.sqrt_rz(b))
+  // 84: tl.store(sqrt_rz_ptr + o, libdevice.sqrt_rz(b))
   float* sqrt_rz_ptrs[1];
   sqrt_rz_ptrs[0] = sqrt_rz_ptr + o[0];
   float t138[1];
   t138[0] = tri_nv_fsqrt_rz(b[0]);
   if (L0_owner) *sqrt_rz_ptrs[0] = t138[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:85: tl.store(sqrt_rd_ptr + o, libdevice.sqrt_rd(b))
+  // 85: tl.store(sqrt_rd_ptr + o, libdevice.sqrt_rd(b))
   float* sqrt_rd_ptrs[1];
   sqrt_rd_ptrs[0] = sqrt_rd_ptr + o[0];
   float t142[1];
   t142[0] = tri_nv_fsqrt_rd(b[0]);
   if (L0_owner) *sqrt_rd_ptrs[0] = t142[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:86: tl.store(sqrt_ru_ptr + o, libdevice.sqrt_ru(b))
+  // 86: tl.store(sqrt_ru_ptr + o, libdevice.sqrt_ru(b))
   float* sqrt_ru_ptrs[1];
   sqrt_ru_ptrs[0] = sqrt_ru_ptr + o[0];
   float t146[1];
   t146[0] = tri_nv_fsqrt_ru(b[0]);
   if (L0_owner) *sqrt_ru_ptrs[0] = t146[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:87: tl.store(fma_rn_ptr + o, libdevice.fma_rn(a, b, a))
+  // 87: tl.store(fma_rn_ptr + o, libdevice.fma_rn(a, b, a))
   float* fma_rn_ptrs[1];
   fma_rn_ptrs[0] = fma_rn_ptr + o[0];
   float t150[1];
   t150[0] = tri_nv_fmaf_rn(a[0], b[0], a[0]);
   if (L0_owner) *fma_rn_ptrs[0] = t150[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:88: tl.store(i2f_rn_ptr + o, libdevice.int2float_rn(k))
+  // 88: tl.store(i2f_rn_ptr + o, libdevice.int2float_rn(k))
   float* i2f_rn_ptrs[1];
   i2f_rn_ptrs[0] = i2f_rn_ptr + o[0];
   float t154[1];
   t154[0] = tri_nv_int2float_rn(k[0]);
   if (L0_owner) *i2f_rn_ptrs[0] = t154[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:89: tl.store(f2i_rn_ptr + o, libdevice.float2int_rn(a * 1000.0))
+  // 89: tl.store(f2i_rn_ptr + o, libdevice.float2int_rn(a * 1000.0))
   int* f2i_rn_ptrs[1];
   f2i_rn_ptrs[0] = f2i_rn_ptr + o[0];
   float t160[1];
@@ -457,19 +458,19 @@ extern "C" __global__ void __launch_bounds__(128) rounded_arith_kernel(
   int t161[1];
   t161[0] = tri_nv_float2int_rn(t160[0]);
   if (L0_owner) *f2i_rn_ptrs[0] = t161[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:90: tl.store(fma_rz_ptr + o, libdevice.fma_rz(a, b, a))
+  // 90: tl.store(fma_rz_ptr + o, libdevice.fma_rz(a, b, a))
   float* fma_rz_ptrs[1];
   fma_rz_ptrs[0] = fma_rz_ptr + o[0];
   float t165[1];
   t165[0] = tri_nv_fmaf_rz(a[0], b[0], a[0]);
   if (L0_owner) *fma_rz_ptrs[0] = t165[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:91: tl.store(i2f_rz_ptr + o, libdevice.int2float_rz(k))
+  // 91: tl.store(i2f_rz_ptr + o, libdevice.int2float_rz(k))
   float* i2f_rz_ptrs[1];
   i2f_rz_ptrs[0] = i2f_rz_ptr + o[0];
   float t169[1];
   t169[0] = tri_nv_int2float_rz(k[0]);
   if (L0_owner) *i2f_rz_ptrs[0] = t169[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:92: tl.store(f2i_rz_ptr + o, libdevice.float2int_rz(a * 1000.0))
+  // 92: tl.store(f2i_rz_ptr + o, libdevice.float2int_rz(a * 1000.0))
   int* f2i_rz_ptrs[1];
   f2i_rz_ptrs[0] = f2i_rz_ptr + o[0];
   float t175[1];
@@ -477,19 +478,19 @@ extern "C" __global__ void __launch_bounds__(128) rounded_arith_kernel(
   int t176[1];
   t176[0] = tri_nv_float2int_rz(t175[0]);
   if (L0_owner) *f2i_rz_ptrs[0] = t176[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:93: tl.store(fma_rd_ptr + o, libdevice.fma_rd(a, b, a))
+  // 93: tl.store(fma_rd_ptr + o, libdevice.fma_rd(a, b, a))
   float* fma_rd_ptrs[1];
   fma_rd_ptrs[0] = fma_rd_ptr + o[0];
   float t180[1];
   t180[0] = tri_nv_fmaf_rd(a[0], b[0], a[0]);
   if (L0_owner) *fma_rd_ptrs[0] = t180[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:94: tl.store(i2f_rd_ptr + o, libdevice.int2float_rd(k))
+  // 94: tl.store(i2f_rd_ptr + o, libdevice.int2float_rd(k))
   float* i2f_rd_ptrs[1];
   i2f_rd_ptrs[0] = i2f_rd_ptr + o[0];
   float t184[1];
   t184[0] = tri_nv_int2float_rd(k[0]);
   if (L0_owner) *i2f_rd_ptrs[0] = t184[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:95: tl.store(f2i_rd_ptr + o, libdevice.float2int_rd(a * 1000.0))
+  // 95: tl.store(f2i_rd_ptr + o, libdevice.float2int_rd(a * 1000.0))
   int* f2i_rd_ptrs[1];
   f2i_rd_ptrs[0] = f2i_rd_ptr + o[0];
   float t190[1];
@@ -497,19 +498,19 @@ extern "C" __global__ void __launch_bounds__(128) rounded_arith_kernel(
   int t191[1];
   t191[0] = tri_nv_float2int_rd(t190[0]);
   if (L0_owner) *f2i_rd_ptrs[0] = t191[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:96: tl.store(fma_ru_ptr + o, libdevice.fma_ru(a, b, a))
+  // 96: tl.store(fma_ru_ptr + o, libdevice.fma_ru(a, b, a))
   float* fma_ru_ptrs[1];
   fma_ru_ptrs[0] = fma_ru_ptr + o[0];
   float t195[1];
   t195[0] = tri_nv_fmaf_ru(a[0], b[0], a[0]);
   if (L0_owner) *fma_ru_ptrs[0] = t195[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:97: tl.store(i2f_ru_ptr + o, libdevice.int2float_ru(k))
+  // 97: tl.store(i2f_ru_ptr + o, libdevice.int2float_ru(k))
   float* i2f_ru_ptrs[1];
   i2f_ru_ptrs[0] = i2f_ru_ptr + o[0];
   float t199[1];
   t199[0] = tri_nv_int2float_ru(k[0]);
   if (L0_owner) *i2f_ru_ptrs[0] = t199[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:98: tl.store(f2i_ru_ptr + o, libdevice.float2int_ru(a * 1000.0))
+  // 98: tl.store(f2i_ru_ptr + o, libdevice.float2int_ru(a * 1000.0))
   int* f2i_ru_ptrs[1];
   f2i_ru_ptrs[0] = f2i_ru_ptr + o[0];
   float t205[1];
@@ -517,19 +518,19 @@ extern "C" __global__ void __launch_bounds__(128) rounded_arith_kernel(
   int t206[1];
   t206[0] = tri_nv_float2int_ru(t205[0]);
   if (L0_owner) *f2i_ru_ptrs[0] = t206[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:99: tl.store(tdiv_ptr + o, tl.div_rn(a, b))
+  // 99: tl.store(tdiv_ptr + o, tl.div_rn(a, b))
   float* tdiv_ptrs[1];
   tdiv_ptrs[0] = tdiv_ptr + o[0];
   float t210[1];
   t210[0] = tri_div_rn(a[0], b[0]);
   if (L0_owner) *tdiv_ptrs[0] = t210[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:100: tl.store(tsqrt_ptr + o, tl.sqrt_rn(b))
+  // 100: tl.store(tsqrt_ptr + o, tl.sqrt_rn(b))
   float* tsqrt_ptrs[1];
   tsqrt_ptrs[0] = tsqrt_ptr + o[0];
   float t214[1];
   t214[0] = tri_nv_fsqrt_rn(b[0]);
   if (L0_owner) *tsqrt_ptrs[0] = t214[0];
-  // ../conformance/constructs/libdevice_rounded_arith.tri:101: tl.store(rsq_ptr + o, libdevice.rsqrt_rn(b))
+  // 101: tl.store(rsq_ptr + o, libdevice.rsqrt_rn(b))
   float* rsq_ptrs[1];
   rsq_ptrs[0] = rsq_ptr + o[0];
   float t218[1];

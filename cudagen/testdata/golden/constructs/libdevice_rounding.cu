@@ -147,138 +147,139 @@ TRI_DEV float tri_nv_saturatef(float a0) { return tri_ftz_f32(__nv_saturatef(tri
 TRI_DEV float tri_nv_saturatef(float a0) { return tri_ftz_f32(__saturatef(tri_ftz_f32(a0))); }
 #endif
 
+// Source ../conformance/constructs/libdevice_rounding.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) rounding_kernel(
     float* x_ptr, float* y_ptr, int* n_ptr, float* floor_ptr, float* ceil_ptr, float* trunc_ptr, float* round_ptr, float* rint_ptr, float* nearbyint_ptr,
     float* logb_ptr, long long* lri_ptr, long long* lro_ptr, int* ilb_ptr, float* ldx_ptr, float* scb_ptr, float* fmd_ptr, float* rem_ptr, float* fdm_ptr,
     float* cps_ptr, float* nxt_ptr, float* sat_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_rounding.tri:39: o = tl.arange(0, BLOCK)
+  // 39: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_rounding.tri:40: x = tl.load(x_ptr + o)
+  // 40: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_rounding.tri:41: y = tl.load(y_ptr + o)
+  // 41: y = tl.load(y_ptr + o)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + o[0];
   float y[1];
   y[0] = *y_ptrs[0];
-  // ../conformance/constructs/libdevice_rounding.tri:42: n = tl.load(n_ptr + o)
+  // 42: n = tl.load(n_ptr + o)
   int* n_ptrs[1];
   n_ptrs[0] = n_ptr + o[0];
   int n[1];
   n[0] = *n_ptrs[0];
-  // ../conformance/constructs/libdevice_rounding.tri:43: tl.store(floor_ptr + o, libdevice.floor(x))
+  // 43: tl.store(floor_ptr + o, libdevice.floor(x))
   float* floor_ptrs[1];
   floor_ptrs[0] = floor_ptr + o[0];
   float t33[1];
   t33[0] = tri_nv_floorf(x[0]);
   if (L0_owner) *floor_ptrs[0] = t33[0];
-  // ../conformance/constructs/libdevice_rounding.tri:44: tl.store(ceil_ptr + o, libdevice.ceil(x))
+  // 44: tl.store(ceil_ptr + o, libdevice.ceil(x))
   float* ceil_ptrs[1];
   ceil_ptrs[0] = ceil_ptr + o[0];
   float t37[1];
   t37[0] = tri_nv_ceilf(x[0]);
   if (L0_owner) *ceil_ptrs[0] = t37[0];
-  // ../conformance/constructs/libdevice_rounding.tri:45: tl.store(trunc_ptr + o, libdevice.trunc(x))
+  // 45: tl.store(trunc_ptr + o, libdevice.trunc(x))
   float* trunc_ptrs[1];
   trunc_ptrs[0] = trunc_ptr + o[0];
   float t41[1];
   t41[0] = tri_nv_truncf(x[0]);
   if (L0_owner) *trunc_ptrs[0] = t41[0];
-  // ../conformance/constructs/libdevice_rounding.tri:46: tl.store(round_ptr + o, libdevice.round(x))
+  // 46: tl.store(round_ptr + o, libdevice.round(x))
   float* round_ptrs[1];
   round_ptrs[0] = round_ptr + o[0];
   float t45[1];
   t45[0] = tri_nv_roundf(x[0]);
   if (L0_owner) *round_ptrs[0] = t45[0];
-  // ../conformance/constructs/libdevice_rounding.tri:47: tl.store(rint_ptr + o, libdevice.rint(x))
+  // 47: tl.store(rint_ptr + o, libdevice.rint(x))
   float* rint_ptrs[1];
   rint_ptrs[0] = rint_ptr + o[0];
   float t49[1];
   t49[0] = tri_nv_rintf(x[0]);
   if (L0_owner) *rint_ptrs[0] = t49[0];
-  // ../conformance/constructs/libdevice_rounding.tri:48: tl.store(nearbyint_ptr + o, libdevice.nearbyint(x))
+  // 48: tl.store(nearbyint_ptr + o, libdevice.nearbyint(x))
   float* nearbyint_ptrs[1];
   nearbyint_ptrs[0] = nearbyint_ptr + o[0];
   float t53[1];
   t53[0] = tri_nv_nearbyintf(x[0]);
   if (L0_owner) *nearbyint_ptrs[0] = t53[0];
-  // ../conformance/constructs/libdevice_rounding.tri:49: tl.store(logb_ptr + o, libdevice.logb(x))
+  // 49: tl.store(logb_ptr + o, libdevice.logb(x))
   float* logb_ptrs[1];
   logb_ptrs[0] = logb_ptr + o[0];
   float t57[1];
   t57[0] = tri_nv_logbf(x[0]);
   if (L0_owner) *logb_ptrs[0] = t57[0];
-  // ../conformance/constructs/libdevice_rounding.tri:50: z = tl.where(y == y, y, 4.5)
+  // 50: z = tl.where(y == y, y, 4.5)
   bool t59[1];
   t59[0] = y[0] == y[0];
   float z[1];
   z[0] = t59[0] ? y[0] : 4.5f;
-  // ../conformance/constructs/libdevice_rounding.tri:51: tl.store(lri_ptr + o, libdevice.llrint(z))
+  // 51: tl.store(lri_ptr + o, libdevice.llrint(z))
   long long* lri_ptrs[1];
   lri_ptrs[0] = lri_ptr + o[0];
   long long t65[1];
   t65[0] = tri_nv_llrintf(z[0]);
   if (L0_owner) *lri_ptrs[0] = t65[0];
-  // ../conformance/constructs/libdevice_rounding.tri:52: tl.store(lro_ptr + o, libdevice.llround(z))
+  // 52: tl.store(lro_ptr + o, libdevice.llround(z))
   long long* lro_ptrs[1];
   lro_ptrs[0] = lro_ptr + o[0];
   long long t69[1];
   t69[0] = tri_nv_llroundf(z[0]);
   if (L0_owner) *lro_ptrs[0] = t69[0];
-  // ../conformance/constructs/libdevice_rounding.tri:53: tl.store(ilb_ptr + o, libdevice.ilogb(x))
+  // 53: tl.store(ilb_ptr + o, libdevice.ilogb(x))
   int* ilb_ptrs[1];
   ilb_ptrs[0] = ilb_ptr + o[0];
   int t73[1];
   t73[0] = tri_nv_ilogbf(x[0]);
   if (L0_owner) *ilb_ptrs[0] = t73[0];
-  // ../conformance/constructs/libdevice_rounding.tri:54: tl.store(ldx_ptr + o, libdevice.ldexp(x, n))
+  // 54: tl.store(ldx_ptr + o, libdevice.ldexp(x, n))
   float* ldx_ptrs[1];
   ldx_ptrs[0] = ldx_ptr + o[0];
   float t77[1];
   t77[0] = tri_nv_ldexpf(x[0], n[0]);
   if (L0_owner) *ldx_ptrs[0] = t77[0];
-  // ../conformance/constructs/libdevice_rounding.tri:55: tl.store(scb_ptr + o, libdevice.scalbn(y, n))
+  // 55: tl.store(scb_ptr + o, libdevice.scalbn(y, n))
   float* scb_ptrs[1];
   scb_ptrs[0] = scb_ptr + o[0];
   float t81[1];
   t81[0] = tri_nv_scalbnf(y[0], n[0]);
   if (L0_owner) *scb_ptrs[0] = t81[0];
-  // ../conformance/constructs/libdevice_rounding.tri:56: tl.store(fmd_ptr + o, libdevice.fmod(x, y))
+  // 56: tl.store(fmd_ptr + o, libdevice.fmod(x, y))
   float* fmd_ptrs[1];
   fmd_ptrs[0] = fmd_ptr + o[0];
   float t85[1];
   t85[0] = tri_nv_fmodf(x[0], y[0]);
   if (L0_owner) *fmd_ptrs[0] = t85[0];
-  // ../conformance/constructs/libdevice_rounding.tri:57: tl.store(rem_ptr + o, libdevice.remainder(x, y))
+  // 57: tl.store(rem_ptr + o, libdevice.remainder(x, y))
   float* rem_ptrs[1];
   rem_ptrs[0] = rem_ptr + o[0];
   float t89[1];
   t89[0] = tri_nv_remainderf(x[0], y[0]);
   if (L0_owner) *rem_ptrs[0] = t89[0];
-  // ../conformance/constructs/libdevice_rounding.tri:58: tl.store(fdm_ptr + o, libdevice.fdim(x, y))
+  // 58: tl.store(fdm_ptr + o, libdevice.fdim(x, y))
   float* fdm_ptrs[1];
   fdm_ptrs[0] = fdm_ptr + o[0];
   float t93[1];
   t93[0] = tri_nv_fdimf(x[0], y[0]);
   if (L0_owner) *fdm_ptrs[0] = t93[0];
-  // ../conformance/constructs/libdevice_rounding.tri:59: tl.store(cps_ptr + o, libdevice.copysign(x, y))
+  // 59: tl.store(cps_ptr + o, libdevice.copysign(x, y))
   float* cps_ptrs[1];
   cps_ptrs[0] = cps_ptr + o[0];
   float t97[1];
   t97[0] = tri_nv_copysignf(x[0], y[0]);
   if (L0_owner) *cps_ptrs[0] = t97[0];
-  // ../conformance/constructs/libdevice_rounding.tri:60: tl.store(nxt_ptr + o, libdevice.nextafter(x, y))
+  // 60: tl.store(nxt_ptr + o, libdevice.nextafter(x, y))
   float* nxt_ptrs[1];
   nxt_ptrs[0] = nxt_ptr + o[0];
   float t101[1];
   t101[0] = tri_nv_nextafterf(x[0], y[0]);
   if (L0_owner) *nxt_ptrs[0] = t101[0];
-  // ../conformance/constructs/libdevice_rounding.tri:61: tl.store(sat_ptr + o, libdevice.saturatef(x))
+  // 61: tl.store(sat_ptr + o, libdevice.saturatef(x))
   float* sat_ptrs[1];
   sat_ptrs[0] = sat_ptr + o[0];
   float t105[1];

@@ -121,109 +121,110 @@ TRI_DEV float tri_nv_atan2f(float a0, float a1) { return tri_ftz_f32(__nv_atan2f
 TRI_DEV float tri_nv_atan2f(float a0, float a1) { return tri_ftz_f32(atan2f(tri_ftz_f32(a0), tri_ftz_f32(a1))); }
 #endif
 
+// Source ../conformance/constructs/libdevice_trig.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) trig_kernel(
     float* x_ptr, float* y_ptr, float* sin_ptr, float* cos_ptr, float* tan_ptr, float* sinpi_ptr, float* cospi_ptr, float* asin_ptr, float* acos_ptr,
     float* atan_ptr, float* sinh_ptr, float* cosh_ptr, float* tanh_ptr, float* asinh_ptr, float* acosh_ptr, float* atanh_ptr, float* at2_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/libdevice_trig.tri:32: o = tl.arange(0, BLOCK)
+  // 32: o = tl.arange(0, BLOCK)
   int o[1];
   o[0] = L0_base;
-  // ../conformance/constructs/libdevice_trig.tri:33: x = tl.load(x_ptr + o)
+  // 33: x = tl.load(x_ptr + o)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + o[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/libdevice_trig.tri:34: y = tl.load(y_ptr + o)
+  // 34: y = tl.load(y_ptr + o)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + o[0];
   float y[1];
   y[0] = *y_ptrs[0];
-  // ../conformance/constructs/libdevice_trig.tri:35: tl.store(sin_ptr + o, libdevice.sin(x))
+  // 35: tl.store(sin_ptr + o, libdevice.sin(x))
   float* sin_ptrs[1];
   sin_ptrs[0] = sin_ptr + o[0];
   float t26[1];
   t26[0] = tri_nv_sinf(x[0]);
   if (L0_owner) *sin_ptrs[0] = t26[0];
-  // ../conformance/constructs/libdevice_trig.tri:36: tl.store(cos_ptr + o, libdevice.cos(x))
+  // 36: tl.store(cos_ptr + o, libdevice.cos(x))
   float* cos_ptrs[1];
   cos_ptrs[0] = cos_ptr + o[0];
   float t30[1];
   t30[0] = tri_nv_cosf(x[0]);
   if (L0_owner) *cos_ptrs[0] = t30[0];
-  // ../conformance/constructs/libdevice_trig.tri:37: tl.store(tan_ptr + o, libdevice.tan(x))
+  // 37: tl.store(tan_ptr + o, libdevice.tan(x))
   float* tan_ptrs[1];
   tan_ptrs[0] = tan_ptr + o[0];
   float t34[1];
   t34[0] = tri_nv_tanf(x[0]);
   if (L0_owner) *tan_ptrs[0] = t34[0];
-  // ../conformance/constructs/libdevice_trig.tri:38: tl.store(sinpi_ptr + o, libdevice.sinpi(x))
+  // 38: tl.store(sinpi_ptr + o, libdevice.sinpi(x))
   float* sinpi_ptrs[1];
   sinpi_ptrs[0] = sinpi_ptr + o[0];
   float t38[1];
   t38[0] = tri_nv_sinpif(x[0]);
   if (L0_owner) *sinpi_ptrs[0] = t38[0];
-  // ../conformance/constructs/libdevice_trig.tri:39: tl.store(cospi_ptr + o, libdevice.cospi(x))
+  // 39: tl.store(cospi_ptr + o, libdevice.cospi(x))
   float* cospi_ptrs[1];
   cospi_ptrs[0] = cospi_ptr + o[0];
   float t42[1];
   t42[0] = tri_nv_cospif(x[0]);
   if (L0_owner) *cospi_ptrs[0] = t42[0];
-  // ../conformance/constructs/libdevice_trig.tri:40: tl.store(asin_ptr + o, libdevice.asin(x))
+  // 40: tl.store(asin_ptr + o, libdevice.asin(x))
   float* asin_ptrs[1];
   asin_ptrs[0] = asin_ptr + o[0];
   float t46[1];
   t46[0] = tri_nv_asinf(x[0]);
   if (L0_owner) *asin_ptrs[0] = t46[0];
-  // ../conformance/constructs/libdevice_trig.tri:41: tl.store(acos_ptr + o, libdevice.acos(x))
+  // 41: tl.store(acos_ptr + o, libdevice.acos(x))
   float* acos_ptrs[1];
   acos_ptrs[0] = acos_ptr + o[0];
   float t50[1];
   t50[0] = tri_nv_acosf(x[0]);
   if (L0_owner) *acos_ptrs[0] = t50[0];
-  // ../conformance/constructs/libdevice_trig.tri:42: tl.store(atan_ptr + o, libdevice.atan(x))
+  // 42: tl.store(atan_ptr + o, libdevice.atan(x))
   float* atan_ptrs[1];
   atan_ptrs[0] = atan_ptr + o[0];
   float t54[1];
   t54[0] = tri_nv_atanf(x[0]);
   if (L0_owner) *atan_ptrs[0] = t54[0];
-  // ../conformance/constructs/libdevice_trig.tri:43: tl.store(sinh_ptr + o, libdevice.sinh(x))
+  // 43: tl.store(sinh_ptr + o, libdevice.sinh(x))
   float* sinh_ptrs[1];
   sinh_ptrs[0] = sinh_ptr + o[0];
   float t58[1];
   t58[0] = tri_nv_sinhf(x[0]);
   if (L0_owner) *sinh_ptrs[0] = t58[0];
-  // ../conformance/constructs/libdevice_trig.tri:44: tl.store(cosh_ptr + o, libdevice.cosh(x))
+  // 44: tl.store(cosh_ptr + o, libdevice.cosh(x))
   float* cosh_ptrs[1];
   cosh_ptrs[0] = cosh_ptr + o[0];
   float t62[1];
   t62[0] = tri_nv_coshf(x[0]);
   if (L0_owner) *cosh_ptrs[0] = t62[0];
-  // ../conformance/constructs/libdevice_trig.tri:45: tl.store(tanh_ptr + o, libdevice.tanh(x))
+  // 45: tl.store(tanh_ptr + o, libdevice.tanh(x))
   float* tanh_ptrs[1];
   tanh_ptrs[0] = tanh_ptr + o[0];
   float t66[1];
   t66[0] = tri_nv_tanhf(x[0]);
   if (L0_owner) *tanh_ptrs[0] = t66[0];
-  // ../conformance/constructs/libdevice_trig.tri:46: tl.store(asinh_ptr + o, libdevice.asinh(x))
+  // 46: tl.store(asinh_ptr + o, libdevice.asinh(x))
   float* asinh_ptrs[1];
   asinh_ptrs[0] = asinh_ptr + o[0];
   float t70[1];
   t70[0] = tri_nv_asinhf(x[0]);
   if (L0_owner) *asinh_ptrs[0] = t70[0];
-  // ../conformance/constructs/libdevice_trig.tri:47: tl.store(acosh_ptr + o, libdevice.acosh(x))
+  // 47: tl.store(acosh_ptr + o, libdevice.acosh(x))
   float* acosh_ptrs[1];
   acosh_ptrs[0] = acosh_ptr + o[0];
   float t74[1];
   t74[0] = tri_nv_acoshf(x[0]);
   if (L0_owner) *acosh_ptrs[0] = t74[0];
-  // ../conformance/constructs/libdevice_trig.tri:48: tl.store(atanh_ptr + o, libdevice.atanh(x))
+  // 48: tl.store(atanh_ptr + o, libdevice.atanh(x))
   float* atanh_ptrs[1];
   atanh_ptrs[0] = atanh_ptr + o[0];
   float t78[1];
   t78[0] = tri_nv_atanhf(x[0]);
   if (L0_owner) *atanh_ptrs[0] = t78[0];
-  // ../conformance/constructs/libdevice_trig.tri:49: tl.store(at2_ptr + o, libdevice.atan2(x, y))
+  // 49: tl.store(at2_ptr + o, libdevice.atan2(x, y))
   float* at2_ptrs[1];
   at2_ptrs[0] = at2_ptr + o[0];
   float t82[1];

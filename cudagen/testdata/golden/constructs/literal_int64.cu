@@ -21,32 +21,33 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/literal_int64.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) literal_kernel(int* x_ptr, long long* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/literal_int64.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/literal_int64.tri:16: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t5 = pid * 128;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/literal_int64.tri:17: mask = offs < n
+  // 17: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/literal_int64.tri:18: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 18: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/literal_int64.tri:19: y = x.to(tl.int64) * 4294967296 + 3000000000
+  // 19: y = x.to(tl.int64) * 4294967296 + 3000000000
   long long x_i64[1];
   x_i64[0] = (long long)(x[0]);
   long long t19[1];
   t19[0] = x_i64[0] * 4294967296LL;
   long long y[1];
   y[0] = t19[0] + 3000000000LL;
-  // ../conformance/constructs/literal_int64.tri:20: tl.store(out_ptr + offs, y, mask=mask)
+  // 20: tl.store(out_ptr + offs, y, mask=mask)
   long long* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   if (mask[0]) *out_ptrs[0] = y[0];

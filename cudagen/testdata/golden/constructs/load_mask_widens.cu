@@ -29,18 +29,19 @@ struct alignas(16) tri_f32x4 { float x, y, z, w; };
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/load_mask_widens.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) widen_kernel(float* x_ptr, float* out_ptr, int m, int n) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 8) * 4;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/load_mask_widens.tri:18: rows = tl.arange(0, BM)
+  // 18: rows = tl.arange(0, BM)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/load_mask_widens.tri:19: cols = tl.arange(0, BN)
+  // 19: cols = tl.arange(0, BN)
   int cols[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) cols[e] = L1_base + e;
-  // ../conformance/constructs/load_mask_widens.tri:20: mask = (rows[:, None] < m) & (cols[None, :] < n)
+  // 20: mask = (rows[:, None] < m) & (cols[None, :] < n)
   bool t8[1];
   t8[0] = rows[0] < m;
   bool t11[4];
@@ -49,7 +50,7 @@ extern "C" __global__ void __launch_bounds__(128) widen_kernel(float* x_ptr, flo
   bool mask[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) mask[e] = (t8[0] & t11[e]) != 0;
-  // ../conformance/constructs/load_mask_widens.tri:21: x = tl.load(x_ptr + cols[None, :], mask=mask, other=0.0)
+  // 21: x = tl.load(x_ptr + cols[None, :], mask=mask, other=0.0)
   float* x_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x_ptrs[e] = x_ptr + cols[e];
@@ -60,13 +61,13 @@ extern "C" __global__ void __launch_bounds__(128) widen_kernel(float* x_ptr, flo
   float* t31[4];
   if (15 < m && 31 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/load_mask_widens.tri:21: x = tl.load(x_ptr + cols[None, :], mask=mask, other=0.0)
+    // 21: x = tl.load(x_ptr + cols[None, :], mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 4; e += 4) {  // 16-byte vector loads
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
-    // ../conformance/constructs/load_mask_widens.tri:22: tl.store(out_ptr + rows[:, None] * BN + cols[None, :], x)
+    // 22: tl.store(out_ptr + rows[:, None] * BN + cols[None, :], x)
     t25[0] = rows[0] * 32;
     out_ptrs[0] = out_ptr + t25[0];
     #pragma unroll
@@ -78,10 +79,10 @@ extern "C" __global__ void __launch_bounds__(128) widen_kernel(float* x_ptr, flo
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/load_mask_widens.tri:21: x = tl.load(x_ptr + cols[None, :], mask=mask, other=0.0)
+    // 21: x = tl.load(x_ptr + cols[None, :], mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-    // ../conformance/constructs/load_mask_widens.tri:22: tl.store(out_ptr + rows[:, None] * BN + cols[None, :], x)
+    // 22: tl.store(out_ptr + rows[:, None] * BN + cols[None, :], x)
     t25[0] = rows[0] * 32;
     out_ptrs[0] = out_ptr + t25[0];
     #pragma unroll

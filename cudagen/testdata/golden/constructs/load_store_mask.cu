@@ -21,29 +21,30 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/load_store_mask.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) masked_kernel(float* x_ptr, float* out_ptr, float* kept_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/load_store_mask.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/load_store_mask.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/load_store_mask.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/load_store_mask.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=-7.5)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=-7.5)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : (-7.5f);
-  // ../conformance/constructs/load_store_mask.tri:21: tl.store(out_ptr + offs, x)
+  // 21: tl.store(out_ptr + offs, x)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   *out_ptrs[0] = x[0];
-  // ../conformance/constructs/load_store_mask.tri:22: tl.store(kept_ptr + offs, x * 2.0, mask=mask)
+  // 22: tl.store(kept_ptr + offs, x * 2.0, mask=mask)
   float* kept_ptrs[1];
   kept_ptrs[0] = kept_ptr + offs[0];
   float t24[1];

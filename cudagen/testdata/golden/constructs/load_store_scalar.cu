@@ -19,19 +19,20 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/load_store_scalar.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) scalar_kernel(int* x_ptr, int* out_ptr, int n) {
-  // ../conformance/constructs/load_store_scalar.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/load_store_scalar.tri:16: v = tl.load(x_ptr + pid)
+  // 16: v = tl.load(x_ptr + pid)
   int* x_ptrs = x_ptr + pid;
   int v = *x_ptrs;
-  // ../conformance/constructs/load_store_scalar.tri:17: nxt = tl.load(x_ptr + pid + 1, mask=pid + 1 < n, other=1000)
+  // 17: nxt = tl.load(x_ptr + pid + 1, mask=pid + 1 < n, other=1000)
   int* x_ptrs_1 = x_ptr + pid;
   int* x_ptrs_2 = x_ptrs_1 + 1;
   int t10 = pid + 1;
   bool t11 = t10 < n;
   int nxt = t11 ? *x_ptrs_2 : 1000;
-  // ../conformance/constructs/load_store_scalar.tri:18: tl.store(out_ptr + pid, v * 3 - nxt)
+  // 18: tl.store(out_ptr + pid, v * 3 - nxt)
   int* out_ptrs = out_ptr + pid;
   int t16 = v * 3;
   int t17 = t16 - nxt;

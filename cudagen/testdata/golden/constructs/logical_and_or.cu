@@ -21,33 +21,34 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/logical_and_or.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) logical_kernel(
     int* x_ptr, int* y_ptr, signed char* a_ptr, signed char* o_ptr, signed char* a2_ptr, signed char* o2_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/logical_and_or.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t9 = tri_program_id_x() * 128;
   int t10[1];
   t10[0] = L0_base;
   int offs[1];
   offs[0] = t9 + t10[0];
-  // ../conformance/constructs/logical_and_or.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/logical_and_or.tri:22: p = tl.load(x_ptr + offs, mask=mask) > 0
+  // 22: p = tl.load(x_ptr + offs, mask=mask) > 0
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
   bool p[1];
   p[0] = x[0] > 0;
-  // ../conformance/constructs/logical_and_or.tri:23: q = tl.load(y_ptr + offs, mask=mask) < 2
+  // 23: q = tl.load(y_ptr + offs, mask=mask) < 2
   int* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   int y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0;
   bool q[1];
   q[0] = y[0] < 2;
-  // ../conformance/constructs/logical_and_or.tri:24: tl.store(a_ptr + offs, p.logical_and(q).to(tl.int8), mask=mask)
+  // 24: tl.store(a_ptr + offs, p.logical_and(q).to(tl.int8), mask=mask)
   signed char* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   bool t29[1];
@@ -55,7 +56,7 @@ extern "C" __global__ void __launch_bounds__(128) logical_kernel(
   signed char t29_i8[1];
   t29_i8[0] = (signed char)(t29[0]);
   if (mask[0]) *a_ptrs[0] = t29_i8[0];
-  // ../conformance/constructs/logical_and_or.tri:25: tl.store(o_ptr + offs, p.logical_or(q).to(tl.int8), mask=mask)
+  // 25: tl.store(o_ptr + offs, p.logical_or(q).to(tl.int8), mask=mask)
   signed char* o_ptrs[1];
   o_ptrs[0] = o_ptr + offs[0];
   bool t34[1];
@@ -63,7 +64,7 @@ extern "C" __global__ void __launch_bounds__(128) logical_kernel(
   signed char t34_i8[1];
   t34_i8[0] = (signed char)(t34[0]);
   if (mask[0]) *o_ptrs[0] = t34_i8[0];
-  // ../conformance/constructs/logical_and_or.tri:26: tl.store(a2_ptr + offs, (p and q).to(tl.int8), mask=mask)
+  // 26: tl.store(a2_ptr + offs, (p and q).to(tl.int8), mask=mask)
   signed char* a2_ptrs[1];
   a2_ptrs[0] = a2_ptr + offs[0];
   bool t39[1];
@@ -71,7 +72,7 @@ extern "C" __global__ void __launch_bounds__(128) logical_kernel(
   signed char t39_i8[1];
   t39_i8[0] = (signed char)(t39[0]);
   if (mask[0]) *a2_ptrs[0] = t39_i8[0];
-  // ../conformance/constructs/logical_and_or.tri:27: tl.store(o2_ptr + offs, (p or q).to(tl.int8), mask=mask)
+  // 27: tl.store(o2_ptr + offs, (p or q).to(tl.int8), mask=mask)
   signed char* o2_ptrs[1];
   o2_ptrs[0] = o2_ptr + offs[0];
   bool t44[1];

@@ -20,18 +20,19 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_builtin_range_keywords.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) builtin_range_kernel(int* x_ptr, int* a_ptr, int* b_ptr, int N) {
   int L0_base = tri_thread_id() % 16;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
   int a[1];
   int b[1];
-  // ../conformance/constructs/loop_builtin_range_keywords.tri:19: lanes = tl.arange(0, BLOCK)
+  // 19: lanes = tl.arange(0, BLOCK)
   int lanes[1];
   lanes[0] = L0_base;
-  // ../conformance/constructs/loop_builtin_range_keywords.tri:21: for i in range(0, N, 1, num_stages=3, loop_unroll_factor=2, disallow_acc_multi_buffer=True,
+  // 21: for i in range(0, N, 1, num_stages=3, loop_unroll_factor=2, disallow_acc_multi_buffer=True,
   a[0] = 0;
   for (int i = 0; i < N; i += 1) {
-    // ../conformance/constructs/loop_builtin_range_keywords.tri:23: a = a * 3 + tl.load(x_ptr + i * BLOCK + lanes)
+    // 23: a = a * 3 + tl.load(x_ptr + i * BLOCK + lanes)
     int t13[1];
     t13[0] = a[0] * 3;
     int t15 = i * 16;
@@ -42,10 +43,10 @@ extern "C" __global__ void __launch_bounds__(128) builtin_range_kernel(int* x_pt
     x[0] = *x_ptrs_1[0];
     a[0] = t13[0] + x[0];
   }
-  // ../conformance/constructs/loop_builtin_range_keywords.tri:25: for i in range(0, N, step=2):
+  // 25: for i in range(0, N, step=2):
   b[0] = 0;
   for (int i_1 = 0; i_1 < N; i_1 += 1) {
-    // ../conformance/constructs/loop_builtin_range_keywords.tri:26: b = b * 5 + tl.load(x_ptr + i * BLOCK + lanes)
+    // 26: b = b * 5 + tl.load(x_ptr + i * BLOCK + lanes)
     int t30[1];
     t30[0] = b[0] * 5;
     int t32 = i_1 * 16;
@@ -56,11 +57,11 @@ extern "C" __global__ void __launch_bounds__(128) builtin_range_kernel(int* x_pt
     x_1[0] = *x_ptrs_3[0];
     b[0] = t30[0] + x_1[0];
   }
-  // ../conformance/constructs/loop_builtin_range_keywords.tri:27: tl.store(a_ptr + lanes, a)
+  // 27: tl.store(a_ptr + lanes, a)
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + lanes[0];
   if (L0_owner) *a_ptrs[0] = a[0];
-  // ../conformance/constructs/loop_builtin_range_keywords.tri:28: tl.store(b_ptr + lanes, b)
+  // 28: tl.store(b_ptr + lanes, b)
   int* b_ptrs[1];
   b_ptrs[0] = b_ptr + lanes[0];
   if (L0_owner) *b_ptrs[0] = b[0];

@@ -24,59 +24,60 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_carried_block.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) carried_kernel(float* x_ptr, float* best_ptr, int* hits_ptr, int N) {
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
   float best[1];
   int hits[1];
   float* p;
-  // ../conformance/constructs/loop_carried_block.tri:18: row = tl.program_id(0)
+  // 18: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../conformance/constructs/loop_carried_block.tri:19: cols = tl.arange(0, BLOCK)
+  // 19: cols = tl.arange(0, BLOCK)
   int cols[1];
   cols[0] = L0_base;
-  // ../conformance/constructs/loop_carried_block.tri:22: p = x_ptr + row * N
+  // 22: p = x_ptr + row * N
   int t10 = row * N;
   float* p_1 = x_ptr + t10;
-  // ../conformance/constructs/loop_carried_block.tri:23: for start in range(0, N, BLOCK):
+  // 23: for start in range(0, N, BLOCK):
   best[0] = (-1e+30f);
   hits[0] = 0;
   p = p_1;
   for (int start = 0; start < N; start += 64) {
-    // ../conformance/constructs/loop_carried_block.tri:24: mask = start + cols < N
+    // 24: mask = start + cols < N
     int t19[1];
     t19[0] = start + cols[0];
     bool mask[1];
     mask[0] = t19[0] < N;
-    // ../conformance/constructs/loop_carried_block.tri:25: x = tl.load(p + cols, mask=mask, other=-1.0e30)
+    // 25: x = tl.load(p + cols, mask=mask, other=-1.0e30)
     float* p_ptrs[1];
     p_ptrs[0] = p + cols[0];
     float x[1];
     x[0] = mask[0] ? *p_ptrs[0] : (-1e+30f);
-    // ../conformance/constructs/loop_carried_block.tri:26: best = tl.maximum(best, x)
+    // 26: best = tl.maximum(best, x)
     float best_1[1];
     best_1[0] = tri_max_f32(best[0], x[0]);
-    // ../conformance/constructs/loop_carried_block.tri:27: hits += (x > 1.0).to(tl.int32)
+    // 27: hits += (x > 1.0).to(tl.int32)
     bool t30[1];
     t30[0] = x[0] > 1.0f;
     int t30_i32[1];
     t30_i32[0] = (int)(t30[0]);
     int hits_1[1];
     hits_1[0] = hits[0] + t30_i32[0];
-    // ../conformance/constructs/loop_carried_block.tri:28: p += BLOCK
+    // 28: p += BLOCK
     float* p_2 = p + 64;
-    // ../conformance/constructs/loop_carried_block.tri:23: for start in range(0, N, BLOCK):
+    // 23: for start in range(0, N, BLOCK):
     best[0] = best_1[0];
     hits[0] = hits_1[0];
     p = p_2;
   }
-  // ../conformance/constructs/loop_carried_block.tri:29: tl.store(best_ptr + row * BLOCK + cols, best)
+  // 29: tl.store(best_ptr + row * BLOCK + cols, best)
   int t39 = row * 64;
   float* best_ptrs = best_ptr + t39;
   float* best_ptrs_1[1];
   best_ptrs_1[0] = best_ptrs + cols[0];
   if (L0_owner) *best_ptrs_1[0] = best[0];
-  // ../conformance/constructs/loop_carried_block.tri:30: tl.store(hits_ptr + row * BLOCK + cols, hits)
+  // 30: tl.store(hits_ptr + row * BLOCK + cols, hits)
   int t45 = row * 64;
   int* hits_ptrs = hits_ptr + t45;
   int* hits_ptrs_1[1];

@@ -24,37 +24,38 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_exp_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_disable_licm.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) licm_kernel(float* x_ptr, float* w_ptr, float* out_ptr, int N, float s) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/loop_disable_licm.tri:20: row = tl.program_id(0)
+  // 20: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../conformance/constructs/loop_disable_licm.tri:21: cols = tl.arange(0, BLOCK)
+  // 21: cols = tl.arange(0, BLOCK)
   int cols[1];
   cols[0] = L0_base;
-  // ../conformance/constructs/loop_disable_licm.tri:24: w = tl.load(w_ptr + cols)
+  // 24: w = tl.load(w_ptr + cols)
   float* w_ptrs[1];
   w_ptrs[0] = w_ptr + cols[0];
-  // ../conformance/constructs/loop_disable_licm.tri:25: x = tl.load(x_ptr + row * N + start + cols)
+  // 25: x = tl.load(x_ptr + row * N + start + cols)
   int t14 = row * N;
   float* x_ptrs = x_ptr + t14;
-  // ../conformance/constructs/loop_disable_licm.tri:26: tl.store(out_ptr + row * N + start + cols, x * w * scale)
+  // 26: tl.store(out_ptr + row * N + start + cols, x * w * scale)
   int t20 = row * N;
   float* out_ptrs = out_ptr + t20;
-  // ../conformance/constructs/loop_disable_licm.tri:22: for start in tl.range(0, N, BLOCK, disable_licm=True):
+  // 22: for start in tl.range(0, N, BLOCK, disable_licm=True):
   for (int start = 0; start < N; start += 32) {
-    // ../conformance/constructs/loop_disable_licm.tri:23: scale = tl.exp(s)
+    // 23: scale = tl.exp(s)
     float scale = tri_exp_f32(s);
-    // ../conformance/constructs/loop_disable_licm.tri:24: w = tl.load(w_ptr + cols)
+    // 24: w = tl.load(w_ptr + cols)
     float w[1];
     w[0] = *w_ptrs[0];
-    // ../conformance/constructs/loop_disable_licm.tri:25: x = tl.load(x_ptr + row * N + start + cols)
+    // 25: x = tl.load(x_ptr + row * N + start + cols)
     float* x_ptrs_1 = x_ptrs + start;
     float* x_ptrs_2[1];
     x_ptrs_2[0] = x_ptrs_1 + cols[0];
     float x[1];
     x[0] = *x_ptrs_2[0];
-    // ../conformance/constructs/loop_disable_licm.tri:26: tl.store(out_ptr + row * N + start + cols, x * w * scale)
+    // 26: tl.store(out_ptr + row * N + start + cols, x * w * scale)
     float* out_ptrs_1 = out_ptrs + start;
     float* out_ptrs_2[1];
     out_ptrs_2[0] = out_ptrs_1 + cols[0];

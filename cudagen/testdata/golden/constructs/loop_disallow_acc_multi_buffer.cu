@@ -78,6 +78,7 @@ TRI_DEV void tri_wgmma_m64n64k16_f16(float* d, unsigned long long da, unsigned l
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
 
+// Source ../conformance/constructs/loop_disallow_acc_multi_buffer.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[32768];
@@ -93,7 +94,7 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
   int L12_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L12 tiles
   int L13_base = (lane_id % 4) * 2;  // index of this thread's first element in #L13 tiles
   float acc[32];
-  // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:21: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 21: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t6 = tri_program_id_x() * 64;
   int t7[2];
   #pragma unroll
@@ -101,31 +102,31 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = t6 + t7[e];
-  // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:22: rn = tl.arange(0, N)
+  // 22: rn = tl.arange(0, N)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:23: rk = tl.arange(0, BK)
+  // 23: rk = tl.arange(0, BK)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:25: for k in tl.range(0, K, BK, disallow_acc_multi_buffer=True):
+  // 25: for k in tl.range(0, K, BK, disallow_acc_multi_buffer=True):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+  // 26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
   int t20[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t20[e] = rm[e] * K;
   tri_half* a_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) a_ptrs[e] = a_ptr + t20[e];
-  // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:25: for k in tl.range(0, K, BK, disallow_acc_multi_buffer=True):
+  // 25: for k in tl.range(0, K, BK, disallow_acc_multi_buffer=True):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with cp.async,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
-    // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:28: acc = tl.dot(a, b, acc)
+    // 28: acc = tl.dot(a, b, acc)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -133,7 +134,7 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        // 26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         int t24[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t24[e] = tri_ahead + rk[e];
@@ -149,7 +150,7 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t28[e], true);
         }
-        // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        // 27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t31[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t31[e] = tri_ahead + rk[e];
@@ -190,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        // 26: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         int t24[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t24[e] = tri_ahead + rk[e];
@@ -206,7 +207,7 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t28[e], true);
         }
-        // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        // 27: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t31[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t31[e] = tri_ahead + rk[e];
@@ -243,7 +244,7 @@ extern "C" __global__ void __launch_bounds__(128) disallow_acc_kernel(tri_half* 
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/loop_disallow_acc_multi_buffer.tri:29: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+  // 29: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
   int t48[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t48[e] = rm[e] * 64;

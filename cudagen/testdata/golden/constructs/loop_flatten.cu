@@ -28,38 +28,39 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV int tri_num_programs_x(void) { int r; asm("mov.u32 %0, %%nctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_flatten.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) flatten_kernel(float* x_ptr, float* out_ptr, int TILES, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = warp_id % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 32;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/loop_flatten.tri:19: rows = tl.arange(0, ROWS)
+  // 19: rows = tl.arange(0, ROWS)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/loop_flatten.tri:20: cols = tl.arange(0, BLOCK)
+  // 20: cols = tl.arange(0, BLOCK)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/loop_flatten.tri:21: for tile in tl.range(tl.program_id(0), TILES, tl.num_programs(0), flatten=True):
+  // 21: for tile in tl.range(tl.program_id(0), TILES, tl.num_programs(0), flatten=True):
   for (int tile = tri_program_id_x(); tri_num_programs_x() > 0 ? tile < TILES : tile > TILES; tile += tri_num_programs_x()) {
     float acc[1];
-    // ../conformance/constructs/loop_flatten.tri:22: r = tile * ROWS + rows
+    // 22: r = tile * ROWS + rows
     int t10 = tile * 4;
     int r[1];
     r[0] = t10 + rows[0];
-    // ../conformance/constructs/loop_flatten.tri:24: for start in tl.range(0, N, BLOCK):
+    // 24: for start in tl.range(0, N, BLOCK):
     acc[0] = 0.0f;
-    // ../conformance/constructs/loop_flatten.tri:26: acc += tl.load(x_ptr + r[:, None] * N + (start + cols)[None, :], mask=mask, other=0.0)
+    // 26: acc += tl.load(x_ptr + r[:, None] * N + (start + cols)[None, :], mask=mask, other=0.0)
     int t26[1];
     t26[0] = r[0] * N;
     float* x_ptrs[1];
     x_ptrs[0] = x_ptr + t26[0];
-    // ../conformance/constructs/loop_flatten.tri:24: for start in tl.range(0, N, BLOCK):
+    // 24: for start in tl.range(0, N, BLOCK):
     for (int start = 0; start < N; start += 32) {
-      // ../conformance/constructs/loop_flatten.tri:25: mask = (start + cols < N)[None, :]
+      // 25: mask = (start + cols < N)[None, :]
       int t20[1];
       t20[0] = start + cols[0];
       bool t22[1];
       t22[0] = t20[0] < N;
-      // ../conformance/constructs/loop_flatten.tri:26: acc += tl.load(x_ptr + r[:, None] * N + (start + cols)[None, :], mask=mask, other=0.0)
+      // 26: acc += tl.load(x_ptr + r[:, None] * N + (start + cols)[None, :], mask=mask, other=0.0)
       int t30[1];
       t30[0] = start + cols[0];
       float* t34[1];
@@ -68,7 +69,7 @@ extern "C" __global__ void __launch_bounds__(128) flatten_kernel(float* x_ptr, f
       t38[0] = t22[0] ? *t34[0] : 0.0f;
       acc[0] = acc[0] + t38[0];
     }
-    // ../conformance/constructs/loop_flatten.tri:27: tl.store(out_ptr + r[:, None] * BLOCK + cols[None, :], acc)
+    // 27: tl.store(out_ptr + r[:, None] * BLOCK + cols[None, :], acc)
     int t44[1];
     t44[0] = r[0] * 32;
     float* out_ptrs[1];

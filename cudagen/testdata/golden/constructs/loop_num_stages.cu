@@ -84,6 +84,7 @@ TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
 }
 
+// Source ../conformance/constructs/loop_num_stages.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, float* d_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[40960];
@@ -100,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
   int L13_base = (lane_id % 4) * 2;  // index of this thread's first element in #L13 tiles
   float acc[32];
   float acc1[32];
-  // ../conformance/constructs/loop_num_stages.tri:23: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 23: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t7 = tri_program_id_x() * 64;
   int t8[2];
   #pragma unroll
@@ -108,31 +109,31 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = t7 + t8[e];
-  // ../conformance/constructs/loop_num_stages.tri:24: rn = tl.arange(0, N)
+  // 24: rn = tl.arange(0, N)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L1_base + e;
-  // ../conformance/constructs/loop_num_stages.tri:25: rk = tl.arange(0, BK)
+  // 25: rk = tl.arange(0, BK)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/loop_num_stages.tri:27: for k in tl.range(0, K, BK, num_stages=4):
+  // 27: for k in tl.range(0, K, BK, num_stages=4):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/loop_num_stages.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+  // 28: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
   int t21[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t21[e] = rm[e] * K;
   tri_half* a_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) a_ptrs[e] = a_ptr + t21[e];
-  // ../conformance/constructs/loop_num_stages.tri:27: for k in tl.range(0, K, BK, num_stages=4):
+  // 27: for k in tl.range(0, K, BK, num_stages=4):
   // Software-pipelined: the loads feeding tl.dot stream into 5 shared-memory buffers with cp.async,
   // 3 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
-    // ../conformance/constructs/loop_num_stages.tri:30: acc = tl.dot(a, b, acc)
+    // 30: acc = tl.dot(a, b, acc)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -140,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
     for (int tri_s = 0; tri_s < 3; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/loop_num_stages.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        // 28: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         int t25[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t25[e] = tri_ahead + rk[e];
@@ -156,7 +157,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t29[e], true);
         }
-        // ../conformance/constructs/loop_num_stages.tri:29: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        // 29: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t32[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t32[e] = tri_ahead + rk[e];
@@ -197,7 +198,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
       tri_wgmma_commit();
       int tri_ahead = k + 3 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/loop_num_stages.tri:28: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        // 28: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
         int t25[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t25[e] = tri_ahead + rk[e];
@@ -213,7 +214,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t29[e], true);
         }
-        // ../conformance/constructs/loop_num_stages.tri:29: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        // 29: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         int t32[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t32[e] = tri_ahead + rk[e];
@@ -250,7 +251,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/loop_num_stages.tri:31: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+  // 31: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
   int t49[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t49[e] = rm[e] * 64;
@@ -269,19 +270,19 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
     tri_f32x2 vec = {acc[e + 0], acc[e + 1]};
     *reinterpret_cast<tri_f32x2*>(t55[e]) = vec;
   }
-  // ../conformance/constructs/loop_num_stages.tri:33: for k in tl.range(0, K, BK, num_stages=1):
+  // 33: for k in tl.range(0, K, BK, num_stages=1):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc1[e] = 0.0f;
-  // ../conformance/constructs/loop_num_stages.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+  // 34: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
   int t65[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t65[e] = rm[e] * K;
   tri_half* a_ptrs_1[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) a_ptrs_1[e] = a_ptr + t65[e];
-  // ../conformance/constructs/loop_num_stages.tri:33: for k in tl.range(0, K, BK, num_stages=1):
+  // 33: for k in tl.range(0, K, BK, num_stages=1):
   for (int k_1 = 0; k_1 < K; k_1 += 32) {
-    // ../conformance/constructs/loop_num_stages.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+    // 34: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
     int t69[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t69[e] = k_1 + rk[e];
@@ -297,7 +298,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
       a_1[e + 4] = (tri_half)vec.z; a_1[e + 5] = (tri_half)(vec.z >> 16);
       a_1[e + 6] = (tri_half)vec.w; a_1[e + 7] = (tri_half)(vec.w >> 16);
     }
-    // ../conformance/constructs/loop_num_stages.tri:35: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+    // 35: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
     int t76[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t76[e] = k_1 + rk[e];
@@ -323,7 +324,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
       b_1[e + 4] = (tri_half)vec.z; b_1[e + 5] = (tri_half)(vec.z >> 16);
       b_1[e + 6] = (tri_half)vec.w; b_1[e + 7] = (tri_half)(vec.w >> 16);
     }
-    // ../conformance/constructs/loop_num_stages.tri:36: acc1 = tl.dot(a, b, acc1)
+    // 36: acc1 = tl.dot(a, b, acc1)
     {
       const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
       // a (a_1, K-major): 4096 bytes stored at tri_stage, 16-byte vectors
@@ -373,7 +374,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
     }
     __syncthreads();  // the scratch memory is free again
   }
-  // ../conformance/constructs/loop_num_stages.tri:37: tl.store(d_ptr + rm[:, None] * N + rn[None, :], acc1)
+  // 37: tl.store(d_ptr + rm[:, None] * N + rn[None, :], acc1)
   int t93[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t93[e] = rm[e] * 64;

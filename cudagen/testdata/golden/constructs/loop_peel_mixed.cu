@@ -23,22 +23,23 @@ struct alignas(16) tri_f32x4 { float x, y, z, w; };
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_peel_mixed.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) k(float* X, float* W, float* Y, int N, int M) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/loop_peel_mixed.tri:18: cols = off + tl.arange(0, BLOCK)
+  // 18: cols = off + tl.arange(0, BLOCK)
   int t8[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t8[e] = L0_base + (e / 4) * 512 + e % 4;
-  // ../conformance/constructs/loop_peel_mixed.tri:17: for off in range(0, N, BLOCK):
+  // 17: for off in range(0, N, BLOCK):
   // The loop is written twice: over the full tiles, unmasked and vectorized, then over the rest, masked.
   {
     int off = 0;
     for (; off + 1023 < M && off + 1023 < N; off += 1024) {
-      // ../conformance/constructs/loop_peel_mixed.tri:18: cols = off + tl.arange(0, BLOCK)
+      // 18: cols = off + tl.arange(0, BLOCK)
       int cols[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols[e] = off + t8[e];
-      // ../conformance/constructs/loop_peel_mixed.tri:19: x = tl.load(X + cols, mask=cols < M, other=0.)
+      // 19: x = tl.load(X + cols, mask=cols < M, other=0.)
       float* X_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) X_ptrs[e] = X + cols[e];
@@ -51,7 +52,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float* X, float* W, float* Y
         tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(X_ptrs[e]);
         x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
       }
-      // ../conformance/constructs/loop_peel_mixed.tri:20: w = tl.load(W + cols)
+      // 20: w = tl.load(W + cols)
       float* W_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) W_ptrs[e] = W + cols[e];
@@ -61,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float* X, float* W, float* Y
         tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(W_ptrs[e]);
         w[e + 0] = vec.x; w[e + 1] = vec.y; w[e + 2] = vec.z; w[e + 3] = vec.w;
       }
-      // ../conformance/constructs/loop_peel_mixed.tri:21: tl.store(Y + cols, x * w, mask=cols < N)
+      // 21: tl.store(Y + cols, x * w, mask=cols < N)
       float* Y_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) Y_ptrs[e] = Y + cols[e];
@@ -75,11 +76,11 @@ extern "C" __global__ void __launch_bounds__(128) k(float* X, float* W, float* Y
       }
     }
     for (; off < N; off += 1024) {
-      // ../conformance/constructs/loop_peel_mixed.tri:18: cols = off + tl.arange(0, BLOCK)
+      // 18: cols = off + tl.arange(0, BLOCK)
       int cols[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols[e] = off + t8[e];
-      // ../conformance/constructs/loop_peel_mixed.tri:19: x = tl.load(X + cols, mask=cols < M, other=0.)
+      // 19: x = tl.load(X + cols, mask=cols < M, other=0.)
       float* X_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) X_ptrs[e] = X + cols[e];
@@ -89,7 +90,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float* X, float* W, float* Y
       float x[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x[e] = t14[e] ? *X_ptrs[e] : 0.0f;
-      // ../conformance/constructs/loop_peel_mixed.tri:20: w = tl.load(W + cols)
+      // 20: w = tl.load(W + cols)
       float* W_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) W_ptrs[e] = W + cols[e];
@@ -99,7 +100,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float* X, float* W, float* Y
         tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(W_ptrs[e]);
         w[e + 0] = vec.x; w[e + 1] = vec.y; w[e + 2] = vec.z; w[e + 3] = vec.w;
       }
-      // ../conformance/constructs/loop_peel_mixed.tri:21: tl.store(Y + cols, x * w, mask=cols < N)
+      // 21: tl.store(Y + cols, x * w, mask=cols < N)
       float* Y_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) Y_ptrs[e] = Y + cols[e];

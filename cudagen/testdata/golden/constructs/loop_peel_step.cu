@@ -23,22 +23,23 @@ struct alignas(16) tri_f32x4 { float x, y, z, w; };
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_peel_step.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) k(float* X, float* Y, int N) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/loop_peel_step.tri:17: cols = off + tl.arange(0, BLOCK)
+  // 17: cols = off + tl.arange(0, BLOCK)
   int t6[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t6[e] = L0_base + (e / 4) * 512 + e % 4;
-  // ../conformance/constructs/loop_peel_step.tri:16: for off in range(0, N, BLOCK // 4):
+  // 16: for off in range(0, N, BLOCK // 4):
   // The loop is written twice: over the full tiles, unmasked and vectorized, then over the rest, masked.
   {
     int off = 0;
     for (; off + 1023 < N; off += 256) {
-      // ../conformance/constructs/loop_peel_step.tri:17: cols = off + tl.arange(0, BLOCK)
+      // 17: cols = off + tl.arange(0, BLOCK)
       int cols[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols[e] = off + t6[e];
-      // ../conformance/constructs/loop_peel_step.tri:18: x = tl.load(X + cols, mask=cols < N, other=0.)
+      // 18: x = tl.load(X + cols, mask=cols < N, other=0.)
       float* X_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) X_ptrs[e] = X + cols[e];
@@ -51,7 +52,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float* X, float* Y, int N) {
         tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(X_ptrs[e]);
         x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
       }
-      // ../conformance/constructs/loop_peel_step.tri:19: tl.store(Y + cols, x + 1, mask=cols < N)
+      // 19: tl.store(Y + cols, x + 1, mask=cols < N)
       float* Y_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) Y_ptrs[e] = Y + cols[e];
@@ -65,11 +66,11 @@ extern "C" __global__ void __launch_bounds__(128) k(float* X, float* Y, int N) {
       }
     }
     for (; off < N; off += 256) {
-      // ../conformance/constructs/loop_peel_step.tri:17: cols = off + tl.arange(0, BLOCK)
+      // 17: cols = off + tl.arange(0, BLOCK)
       int cols[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols[e] = off + t6[e];
-      // ../conformance/constructs/loop_peel_step.tri:18: x = tl.load(X + cols, mask=cols < N, other=0.)
+      // 18: x = tl.load(X + cols, mask=cols < N, other=0.)
       float* X_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) X_ptrs[e] = X + cols[e];
@@ -79,7 +80,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float* X, float* Y, int N) {
       float x[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x[e] = t12[e] ? *X_ptrs[e] : 0.0f;
-      // ../conformance/constructs/loop_peel_step.tri:19: tl.store(Y + cols, x + 1, mask=cols < N)
+      // 19: tl.store(Y + cols, x + 1, mask=cols < N)
       float* Y_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) Y_ptrs[e] = Y + cols[e];

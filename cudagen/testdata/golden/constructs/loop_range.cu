@@ -19,34 +19,35 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_range.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) range_kernel(float* x_ptr, float* sums_ptr, int* counts_ptr, int N, int lo, int step) {
   float acc;
   int count;
-  // ../conformance/constructs/loop_range.tri:17: row = tl.program_id(0)
+  // 17: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../conformance/constructs/loop_range.tri:20: for j in range(lo, N - row, step):
+  // 20: for j in range(lo, N - row, step):
   int t7 = N - row;
   acc = 0.0f;
   count = 0;
-  // ../conformance/constructs/loop_range.tri:21: acc += tl.load(x_ptr + row * N + j)
+  // 21: acc += tl.load(x_ptr + row * N + j)
   int t13 = row * N;
   float* x_ptrs = x_ptr + t13;
-  // ../conformance/constructs/loop_range.tri:20: for j in range(lo, N - row, step):
+  // 20: for j in range(lo, N - row, step):
   for (int j = lo; step > 0 ? j < t7 : j > t7; j += step) {
-    // ../conformance/constructs/loop_range.tri:21: acc += tl.load(x_ptr + row * N + j)
+    // 21: acc += tl.load(x_ptr + row * N + j)
     float* x_ptrs_1 = x_ptrs + j;
     float x = *x_ptrs_1;
     float acc_1 = acc + x;
-    // ../conformance/constructs/loop_range.tri:22: count += 1
+    // 22: count += 1
     int count_1 = count + 1;
-    // ../conformance/constructs/loop_range.tri:20: for j in range(lo, N - row, step):
+    // 20: for j in range(lo, N - row, step):
     acc = acc_1;
     count = count_1;
   }
-  // ../conformance/constructs/loop_range.tri:23: tl.store(sums_ptr + row, acc)
+  // 23: tl.store(sums_ptr + row, acc)
   float* sums_ptrs = sums_ptr + row;
   if (tri_thread_id() == 0) *sums_ptrs = acc;
-  // ../conformance/constructs/loop_range.tri:24: tl.store(counts_ptr + row, count)
+  // 24: tl.store(counts_ptr + row, count)
   int* counts_ptrs = counts_ptr + row;
   if (tri_thread_id() == 0) *counts_ptrs = count;
 }

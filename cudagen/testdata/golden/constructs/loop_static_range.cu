@@ -21,25 +21,26 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_static_range.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) static_kernel(int* x_ptr, int* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/loop_static_range.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/loop_static_range.tri:16: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t5 = pid * 128;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/loop_static_range.tri:17: mask = offs < n
+  // 17: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/loop_static_range.tri:18: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 18: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/loop_static_range.tri:21: acc += x * (i + 1)
+  // 21: acc += x * (i + 1)
   int t20[1];
   t20[0] = x[0] * 1;
   int acc[1];
@@ -56,7 +57,7 @@ extern "C" __global__ void __launch_bounds__(128) static_kernel(int* x_ptr, int*
   t32[0] = x[0] * 4;
   int acc_3[1];
   acc_3[0] = acc_2[0] + t32[0];
-  // ../conformance/constructs/loop_static_range.tri:23: acc = acc * 2 - j
+  // 23: acc = acc * 2 - j
   int t36[1];
   t36[0] = acc_3[0] * 2;
   int acc_4[1];
@@ -69,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(128) static_kernel(int* x_ptr, int*
   t48[0] = acc_5[0] * 2;
   int acc_6[1];
   acc_6[0] = t48[0] - 5;
-  // ../conformance/constructs/loop_static_range.tri:24: tl.store(out_ptr + offs, acc, mask=mask)
+  // 24: tl.store(out_ptr + offs, acc, mask=mask)
   int* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   if (mask[0]) *out_ptrs[0] = acc_6[0];

@@ -21,28 +21,29 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_tl_range.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tl_range_kernel(float* x_ptr, float* out_ptr, int N) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
   float acc[1];
-  // ../conformance/constructs/loop_tl_range.tri:16: row = tl.program_id(0)
+  // 16: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../conformance/constructs/loop_tl_range.tri:17: cols = tl.arange(0, BLOCK)
+  // 17: cols = tl.arange(0, BLOCK)
   int cols[1];
   cols[0] = L0_base;
-  // ../conformance/constructs/loop_tl_range.tri:19: for start in tl.range(0, N, BLOCK, num_stages=2):
+  // 19: for start in tl.range(0, N, BLOCK, num_stages=2):
   acc[0] = 0.0f;
-  // ../conformance/constructs/loop_tl_range.tri:21: acc += tl.load(x_ptr + row * N + start + cols, mask=mask, other=0.0)
+  // 21: acc += tl.load(x_ptr + row * N + start + cols, mask=mask, other=0.0)
   int t15 = row * N;
   float* x_ptrs = x_ptr + t15;
-  // ../conformance/constructs/loop_tl_range.tri:19: for start in tl.range(0, N, BLOCK, num_stages=2):
+  // 19: for start in tl.range(0, N, BLOCK, num_stages=2):
   for (int start = 0; start < N; start += 32) {
-    // ../conformance/constructs/loop_tl_range.tri:20: mask = start + cols < N
+    // 20: mask = start + cols < N
     int t12[1];
     t12[0] = start + cols[0];
     bool mask[1];
     mask[0] = t12[0] < N;
-    // ../conformance/constructs/loop_tl_range.tri:21: acc += tl.load(x_ptr + row * N + start + cols, mask=mask, other=0.0)
+    // 21: acc += tl.load(x_ptr + row * N + start + cols, mask=mask, other=0.0)
     float* x_ptrs_1 = x_ptrs + start;
     float* x_ptrs_2[1];
     x_ptrs_2[0] = x_ptrs_1 + cols[0];
@@ -50,7 +51,7 @@ extern "C" __global__ void __launch_bounds__(128) tl_range_kernel(float* x_ptr, 
     x[0] = mask[0] ? *x_ptrs_2[0] : 0.0f;
     acc[0] = acc[0] + x[0];
   }
-  // ../conformance/constructs/loop_tl_range.tri:22: tl.store(out_ptr + row * BLOCK + cols, acc)
+  // 22: tl.store(out_ptr + row * BLOCK + cols, acc)
   int t26 = row * 32;
   float* out_ptrs = out_ptr + t26;
   float* out_ptrs_1[1];

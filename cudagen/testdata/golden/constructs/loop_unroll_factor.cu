@@ -20,24 +20,25 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/loop_unroll_factor.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) unroll_kernel(int* x_ptr, int* h_ptr, int* g_ptr, int N) {
   int L0_base = tri_thread_id() % 16;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
   int h[1];
   int g[1];
-  // ../conformance/constructs/loop_unroll_factor.tri:20: rows = tl.arange(0, BLOCK)
+  // 20: rows = tl.arange(0, BLOCK)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/loop_unroll_factor.tri:22: for i in tl.range(0, N, 1, loop_unroll_factor=4):
+  // 22: for i in tl.range(0, N, 1, loop_unroll_factor=4):
   h[0] = 0;
-  // ../conformance/constructs/loop_unroll_factor.tri:23: h = h * 31 + tl.load(x_ptr + rows * N + i)
+  // 23: h = h * 31 + tl.load(x_ptr + rows * N + i)
   int t15[1];
   t15[0] = rows[0] * N;
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + t15[0];
-  // ../conformance/constructs/loop_unroll_factor.tri:22: for i in tl.range(0, N, 1, loop_unroll_factor=4):
+  // 22: for i in tl.range(0, N, 1, loop_unroll_factor=4):
   for (int i = 0; i < N; i += 1) {
-    // ../conformance/constructs/loop_unroll_factor.tri:23: h = h * 31 + tl.load(x_ptr + rows * N + i)
+    // 23: h = h * 31 + tl.load(x_ptr + rows * N + i)
     int t13[1];
     t13[0] = h[0] * 31;
     int* x_ptrs_1[1];
@@ -46,17 +47,17 @@ extern "C" __global__ void __launch_bounds__(128) unroll_kernel(int* x_ptr, int*
     x[0] = *x_ptrs_1[0];
     h[0] = t13[0] + x[0];
   }
-  // ../conformance/constructs/loop_unroll_factor.tri:25: for i in tl.range(N - 1, -1, -1, loop_unroll_factor=3):
+  // 25: for i in tl.range(N - 1, -1, -1, loop_unroll_factor=3):
   int t26 = N - 1;
   g[0] = 0;
-  // ../conformance/constructs/loop_unroll_factor.tri:26: g = g * 7 + tl.load(x_ptr + rows * N + i)
+  // 26: g = g * 7 + tl.load(x_ptr + rows * N + i)
   int t35[1];
   t35[0] = rows[0] * N;
   int* x_ptrs_2[1];
   x_ptrs_2[0] = x_ptr + t35[0];
-  // ../conformance/constructs/loop_unroll_factor.tri:25: for i in tl.range(N - 1, -1, -1, loop_unroll_factor=3):
+  // 25: for i in tl.range(N - 1, -1, -1, loop_unroll_factor=3):
   for (int i_1 = t26; i_1 > (-1); i_1 += (-1)) {
-    // ../conformance/constructs/loop_unroll_factor.tri:26: g = g * 7 + tl.load(x_ptr + rows * N + i)
+    // 26: g = g * 7 + tl.load(x_ptr + rows * N + i)
     int t33[1];
     t33[0] = g[0] * 7;
     int* x_ptrs_3[1];
@@ -65,11 +66,11 @@ extern "C" __global__ void __launch_bounds__(128) unroll_kernel(int* x_ptr, int*
     x_1[0] = *x_ptrs_3[0];
     g[0] = t33[0] + x_1[0];
   }
-  // ../conformance/constructs/loop_unroll_factor.tri:27: tl.store(h_ptr + rows, h)
+  // 27: tl.store(h_ptr + rows, h)
   int* h_ptrs[1];
   h_ptrs[0] = h_ptr + rows[0];
   if (L0_owner) *h_ptrs[0] = h[0];
-  // ../conformance/constructs/loop_unroll_factor.tri:28: tl.store(g_ptr + rows, g)
+  // 28: tl.store(g_ptr + rows, g)
   int* g_ptrs[1];
   g_ptrs[0] = g_ptr + rows[0];
   if (L0_owner) *g_ptrs[0] = g[0];

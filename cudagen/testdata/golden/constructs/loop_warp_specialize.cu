@@ -112,6 +112,7 @@ TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
 }
 
+// Source ../conformance/constructs/loop_warp_specialize.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
     tri_half* a_desc_base, int a_desc_shape0, int a_desc_shape1, long long a_desc_stride0, tri_half* b_desc_base, int b_desc_shape0, int b_desc_shape1,
     long long b_desc_stride0, float* c_ptr, int K, const __grid_constant__ tri_tmap a_desc_tmap8x32, const __grid_constant__ tri_tmap a_desc_tmap64x32) {
@@ -124,13 +125,12 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
   int L12_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L12 tiles
   int L12_base1 = (lane_id % 8) * 8;  // coordinate along axis 1 of this thread's first element in #L12 tiles
   float acc[32];
-  // ../conformance/constructs/loop_warp_specialize.tri:24: def warp_specialize_kernel(a_desc, b_desc, c_ptr, K, N: tl.constexpr, BM: tl.constexpr,
-  //   BK: tl.constexpr):
+  // 24: def warp_specialize_kernel(a_desc, b_desc, c_ptr, K, N: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr):
   long long a_desc_shape0_1 = (long long)(a_desc_shape0);
   long long a_desc_shape1_1 = (long long)(a_desc_shape1);
   long long b_desc_shape0_1 = (long long)(b_desc_shape0);
   long long b_desc_shape1_1 = (long long)(b_desc_shape1);
-  // ../conformance/constructs/loop_warp_specialize.tri:25: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 25: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t20 = tri_program_id_x() * 64;
   int t21[2];
   #pragma unroll
@@ -138,17 +138,17 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = t20 + t21[e];
-  // ../conformance/constructs/loop_warp_specialize.tri:26: rn = tl.arange(0, N)
+  // 26: rn = tl.arange(0, N)
   int rn[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) rn[e] = L1_base + (e / 2) * 8 + e % 2;
-  // ../conformance/constructs/loop_warp_specialize.tri:28: for k in tl.range(0, K, BK, warp_specialize=True):
+  // 28: for k in tl.range(0, K, BK, warp_specialize=True):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/loop_warp_specialize.tri:29: a = a_desc.load([tl.program_id(0) * BM, k])
+  // 29: a = a_desc.load([tl.program_id(0) * BM, k])
   int t33 = tri_program_id_x() * 64;
   long long t33_i64 = (long long)(t33);
-  // ../conformance/constructs/loop_warp_specialize.tri:28: for k in tl.range(0, K, BK, warp_specialize=True):
+  // 28: for k in tl.range(0, K, BK, warp_specialize=True):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with the TMA unit and cp.async,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
@@ -163,7 +163,7 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
     }
     __syncthreads();
     if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies
-    // ../conformance/constructs/loop_warp_specialize.tri:31: acc = tl.dot(a, b, acc)
+    // 31: acc = tl.dot(a, b, acc)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -171,7 +171,7 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/loop_warp_specialize.tri:29: a = a_desc.load([tl.program_id(0) * BM, k])
+        // 29: a = a_desc.load([tl.program_id(0) * BM, k])
         long long t35 = (long long)(tri_ahead);
         // a: 4096 bytes copied by the TMA unit from a_desc_tmap8x32, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -189,7 +189,7 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
             }
           }
         }
-        // ../conformance/constructs/loop_warp_specialize.tri:30: b = b_desc.load([k, 0])
+        // 30: b = b_desc.load([k, 0])
         long long t73 = (long long)(tri_ahead);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
@@ -222,7 +222,7 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/loop_warp_specialize.tri:29: a = a_desc.load([tl.program_id(0) * BM, k])
+        // 29: a = a_desc.load([tl.program_id(0) * BM, k])
         long long t35 = (long long)(tri_ahead);
         // a: 4096 bytes copied by the TMA unit from a_desc_tmap8x32, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -240,7 +240,7 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
             }
           }
         }
-        // ../conformance/constructs/loop_warp_specialize.tri:30: b = b_desc.load([k, 0])
+        // 30: b = b_desc.load([k, 0])
         long long t73 = (long long)(tri_ahead);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
@@ -268,7 +268,7 @@ extern "C" __global__ void __launch_bounds__(128) warp_specialize_kernel(
     __syncthreads();  // the stages are scratch memory again
     if (tri_thread_id() == 0) for (int b = 0; b < 4; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));
   }
-  // ../conformance/constructs/loop_warp_specialize.tri:32: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+  // 32: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
   int t117[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t117[e] = rm[e] * 64;

@@ -22,23 +22,24 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/map_elementwise.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float* r_ptr, int* s_ptr, float* c_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/map_elementwise.tri:32: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 32: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t7 = tri_program_id_x() * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/map_elementwise.tri:33: mask = offs < n
+  // 33: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/map_elementwise.tri:34: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 34: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/map_elementwise.tri:35: r, s = tl.map_elementwise(leaky_sign, x, tl.full((1,), 0.125, tl.float32))
+  // 35: r, s = tl.map_elementwise(leaky_sign, x, tl.full((1,), 0.125, tl.float32))
   float map_elementwise_0[1];
   int map_elementwise_1[1];
   // tl.map_elementwise: the function, inlined, on each element.
@@ -61,15 +62,15 @@ extern "C" __global__ void __launch_bounds__(128) map_kernel(float* x_ptr, float
   r_1[0] = map_elementwise_0[0];
   int s_1[1];
   s_1[0] = map_elementwise_1[0];
-  // ../conformance/constructs/map_elementwise.tri:36: tl.store(r_ptr + offs, r, mask=mask)
+  // 36: tl.store(r_ptr + offs, r, mask=mask)
   float* r_ptrs[1];
   r_ptrs[0] = r_ptr + offs[0];
   if (mask[0]) *r_ptrs[0] = r_1[0];
-  // ../conformance/constructs/map_elementwise.tri:37: tl.store(s_ptr + offs, s, mask=mask)
+  // 37: tl.store(s_ptr + offs, s, mask=mask)
   int* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   if (mask[0]) *s_ptrs[0] = s_1[0];
-  // ../conformance/constructs/map_elementwise.tri:38: tl.store(c_ptr + offs, tl.map_elementwise(cube, x), mask=mask)
+  // 38: tl.store(c_ptr + offs, tl.map_elementwise(cube, x), mask=mask)
   float* c_ptrs[1];
   c_ptrs[0] = c_ptr + offs[0];
   float t48[1];

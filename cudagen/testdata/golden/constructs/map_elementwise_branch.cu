@@ -21,24 +21,25 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/map_elementwise_branch.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) branch_kernel(int* x_ptr, int* y_ptr, int n) {
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/map_elementwise_branch.tri:28: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 28: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t5 = tri_program_id_x() * 64;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/map_elementwise_branch.tri:29: mask = offs < n
+  // 29: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/map_elementwise_branch.tri:30: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 30: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/map_elementwise_branch.tri:31: tl.store(y_ptr + offs, tl.map_elementwise(collatz_step, x), mask=mask)
+  // 31: tl.store(y_ptr + offs, tl.map_elementwise(collatz_step, x), mask=mask)
   int* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   int t46[1];

@@ -25,9 +25,10 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/map_elementwise_pack2.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, float* y_ptr, float* z_ptr, int* s_ptr, float* p_ptr, int n) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/map_elementwise_pack2.tri:46: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 46: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 512;
   int t9[4];
   #pragma unroll
@@ -35,11 +36,11 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = t8 + t9[e];
-  // ../conformance/constructs/map_elementwise_pack2.tri:47: mask = offs < n
+  // 47: mask = offs < n
   bool mask[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/map_elementwise_pack2.tri:48: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 48: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -55,13 +56,13 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
   float* p_ptrs[4];
   if (t8 + 511 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/map_elementwise_pack2.tri:48: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    // 48: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 4; e += 4) {  // 16-byte vector loads
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
-    // ../conformance/constructs/map_elementwise_pack2.tri:49: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+    // 49: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
@@ -69,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(y_ptrs[e]);
       y[e + 0] = vec.x; y[e + 1] = vec.y; y[e + 2] = vec.z; y[e + 3] = vec.w;
     }
-    // ../conformance/constructs/map_elementwise_pack2.tri:50: z, s = tl.map_elementwise(cmul, x, y, pack=2)
+    // 50: z, s = tl.map_elementwise(cmul, x, y, pack=2)
     float map_elementwise_0[4];
     int map_elementwise_1[4];
     // tl.map_elementwise: the function, inlined, on each group of 2 consecutive elements along the last axis.
@@ -104,7 +105,7 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
     for (int e = 0; e < 4; ++e) z[e] = map_elementwise_0[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) s[e] = map_elementwise_1[e];
-    // ../conformance/constructs/map_elementwise_pack2.tri:51: tl.store(z_ptr + offs, z, mask=mask)
+    // 51: tl.store(z_ptr + offs, z, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) z_ptrs[e] = z_ptr + offs[e];
     #pragma unroll
@@ -112,7 +113,7 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
       tri_f32x4 vec = {z[e + 0], z[e + 1], z[e + 2], z[e + 3]};
       *reinterpret_cast<tri_f32x4*>(z_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/map_elementwise_pack2.tri:52: tl.store(s_ptr + offs, s, mask=mask)
+    // 52: tl.store(s_ptr + offs, s, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) s_ptrs[e] = s_ptr + offs[e];
     #pragma unroll
@@ -120,7 +121,7 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
       tri_u32x4 vec = {(unsigned int)s[e + 0], (unsigned int)s[e + 1], (unsigned int)s[e + 2], (unsigned int)s[e + 3]};
       *reinterpret_cast<tri_u32x4*>(s_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/map_elementwise_pack2.tri:53: (p,) = tl.map_elementwise(sort_pair, x, pack=2)
+    // 53: (p,) = tl.map_elementwise(sort_pair, x, pack=2)
     float map_elementwise_2_0[4];
     // tl.map_elementwise: the function, inlined, on each group of 2 consecutive elements along the last axis.
     #pragma unroll
@@ -144,7 +145,7 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
     }
     #pragma unroll
     for (int e = 0; e < 4; ++e) p[e] = map_elementwise_2_0[e];
-    // ../conformance/constructs/map_elementwise_pack2.tri:54: tl.store(p_ptr + offs, p, mask=mask)
+    // 54: tl.store(p_ptr + offs, p, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) p_ptrs[e] = p_ptr + offs[e];
     #pragma unroll
@@ -154,15 +155,15 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/map_elementwise_pack2.tri:48: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    // 48: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-    // ../conformance/constructs/map_elementwise_pack2.tri:49: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+    // 49: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 4; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) y[e] = mask[e] ? *y_ptrs[e] : 0.0f;
-    // ../conformance/constructs/map_elementwise_pack2.tri:50: z, s = tl.map_elementwise(cmul, x, y, pack=2)
+    // 50: z, s = tl.map_elementwise(cmul, x, y, pack=2)
     float map_elementwise_0[4];
     int map_elementwise_1[4];
     // tl.map_elementwise: the function, inlined, on each group of 2 consecutive elements along the last axis.
@@ -197,17 +198,17 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
     for (int e = 0; e < 4; ++e) z[e] = map_elementwise_0[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) s[e] = map_elementwise_1[e];
-    // ../conformance/constructs/map_elementwise_pack2.tri:51: tl.store(z_ptr + offs, z, mask=mask)
+    // 51: tl.store(z_ptr + offs, z, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) z_ptrs[e] = z_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) if (mask[e]) *z_ptrs[e] = z[e];
-    // ../conformance/constructs/map_elementwise_pack2.tri:52: tl.store(s_ptr + offs, s, mask=mask)
+    // 52: tl.store(s_ptr + offs, s, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) s_ptrs[e] = s_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) if (mask[e]) *s_ptrs[e] = s[e];
-    // ../conformance/constructs/map_elementwise_pack2.tri:53: (p,) = tl.map_elementwise(sort_pair, x, pack=2)
+    // 53: (p,) = tl.map_elementwise(sort_pair, x, pack=2)
     float map_elementwise_2_0[4];
     // tl.map_elementwise: the function, inlined, on each group of 2 consecutive elements along the last axis.
     #pragma unroll
@@ -231,7 +232,7 @@ extern "C" __global__ void __launch_bounds__(128) pack2_kernel(float* x_ptr, flo
     }
     #pragma unroll
     for (int e = 0; e < 4; ++e) p[e] = map_elementwise_2_0[e];
-    // ../conformance/constructs/map_elementwise_pack2.tri:54: tl.store(p_ptr + offs, p, mask=mask)
+    // 54: tl.store(p_ptr + offs, p, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) p_ptrs[e] = p_ptr + offs[e];
     #pragma unroll

@@ -38,30 +38,31 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/map_elementwise_pack4.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pack4_kernel(tri_half* x_ptr, float* s_ptr, float* c_ptr, int* a_ptr, int M) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 8) * 8;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/map_elementwise_pack4.tri:43: rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+  // 43: rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
   int t7 = tri_program_id_x() * 16;
   int t8[1];
   t8[0] = L0_base;
   int rows[1];
   rows[0] = t7 + t8[0];
-  // ../conformance/constructs/map_elementwise_pack4.tri:44: cols = tl.arange(0, COLS)
+  // 44: cols = tl.arange(0, COLS)
   int cols[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) cols[e] = L1_base + e;
-  // ../conformance/constructs/map_elementwise_pack4.tri:45: offs = rows[:, None] * COLS + cols[None, :]
+  // 45: offs = rows[:, None] * COLS + cols[None, :]
   int t15[1];
   t15[0] = rows[0] * 64;
   int offs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs[e] = t15[0] + cols[e];
-  // ../conformance/constructs/map_elementwise_pack4.tri:46: mask = rows[:, None] < M
+  // 46: mask = rows[:, None] < M
   bool mask[1];
   mask[0] = rows[0] < M;
-  // ../conformance/constructs/map_elementwise_pack4.tri:47: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 47: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   tri_half* x_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -76,7 +77,7 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(tri_half* x_ptr, 
   int* a_ptrs[8];
   if (t7 + 15 < M) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/map_elementwise_pack4.tri:47: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    // 47: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(x_ptrs[e]);
@@ -85,10 +86,10 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(tri_half* x_ptr, 
       x[e + 5] = (tri_half)(vec.z >> 16); x[e + 6] = (tri_half)vec.w;
       x[e + 7] = (tri_half)(vec.w >> 16);
     }
-    // ../conformance/constructs/map_elementwise_pack4.tri:48: s = tl.load(s_ptr + rows, mask=rows < M, other=0.0)
+    // 48: s = tl.load(s_ptr + rows, mask=rows < M, other=0.0)
     s_ptrs[0] = s_ptr + rows[0];
     s[0] = *s_ptrs[0];
-    // ../conformance/constructs/map_elementwise_pack4.tri:49: c, a = tl.map_elementwise(center4, x, s[:, None], pack=4)
+    // 49: c, a = tl.map_elementwise(center4, x, s[:, None], pack=4)
     float map_elementwise_0[8];
     int map_elementwise_1[8];
     // tl.map_elementwise: the function, inlined, on each group of 4 consecutive elements along the last axis.
@@ -163,7 +164,7 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(tri_half* x_ptr, 
     for (int e = 0; e < 8; ++e) c[e] = map_elementwise_0[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) a[e] = map_elementwise_1[e];
-    // ../conformance/constructs/map_elementwise_pack4.tri:50: tl.store(c_ptr + offs, c, mask=mask)
+    // 50: tl.store(c_ptr + offs, c, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) c_ptrs[e] = c_ptr + offs[e];
     #pragma unroll
@@ -171,7 +172,7 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(tri_half* x_ptr, 
       tri_f32x4 vec = {c[e + 0], c[e + 1], c[e + 2], c[e + 3]};
       *reinterpret_cast<tri_f32x4*>(c_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/map_elementwise_pack4.tri:51: tl.store(a_ptr + offs, a, mask=mask)
+    // 51: tl.store(a_ptr + offs, a, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) a_ptrs[e] = a_ptr + offs[e];
     #pragma unroll
@@ -181,14 +182,14 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(tri_half* x_ptr, 
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/map_elementwise_pack4.tri:47: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    // 47: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = mask[0] ? *x_ptrs[e] : ((tri_half)0x0000);
-    // ../conformance/constructs/map_elementwise_pack4.tri:48: s = tl.load(s_ptr + rows, mask=rows < M, other=0.0)
+    // 48: s = tl.load(s_ptr + rows, mask=rows < M, other=0.0)
     s_ptrs[0] = s_ptr + rows[0];
     t32[0] = rows[0] < M;
     s[0] = t32[0] ? *s_ptrs[0] : 0.0f;
-    // ../conformance/constructs/map_elementwise_pack4.tri:49: c, a = tl.map_elementwise(center4, x, s[:, None], pack=4)
+    // 49: c, a = tl.map_elementwise(center4, x, s[:, None], pack=4)
     float map_elementwise_0[8];
     int map_elementwise_1[8];
     // tl.map_elementwise: the function, inlined, on each group of 4 consecutive elements along the last axis.
@@ -263,12 +264,12 @@ extern "C" __global__ void __launch_bounds__(128) pack4_kernel(tri_half* x_ptr, 
     for (int e = 0; e < 8; ++e) c[e] = map_elementwise_0[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) a[e] = map_elementwise_1[e];
-    // ../conformance/constructs/map_elementwise_pack4.tri:50: tl.store(c_ptr + offs, c, mask=mask)
+    // 50: tl.store(c_ptr + offs, c, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) c_ptrs[e] = c_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) if (mask[0]) *c_ptrs[e] = c[e];
-    // ../conformance/constructs/map_elementwise_pack4.tri:51: tl.store(a_ptr + offs, a, mask=mask)
+    // 51: tl.store(a_ptr + offs, a, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) a_ptrs[e] = a_ptr + offs[e];
     #pragma unroll

@@ -33,6 +33,7 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV float tri_floor_f32(float x) { float r; asm("cvt.rmi.f32.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/map_elementwise_pack_shared.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pack_shared_kernel(float* a_ptr, float* b_ptr, float* u_ptr, int* w_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[8192];
@@ -41,20 +42,20 @@ extern "C" __global__ void __launch_bounds__(128) pack_shared_kernel(float* a_pt
   int L1_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L1 tiles
   int L4_base0 = (lane_id % 8) * 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  // ../conformance/constructs/map_elementwise_pack_shared.tri:28: rows = tl.arange(0, ROWS)
+  // 28: rows = tl.arange(0, ROWS)
   int rows[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rows[e] = L0_base + e;
-  // ../conformance/constructs/map_elementwise_pack_shared.tri:29: cols = tl.arange(0, COLS)
+  // 29: cols = tl.arange(0, COLS)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/map_elementwise_pack_shared.tri:30: offs = rows[:, None] + cols[None, :] * ROWS
+  // 30: offs = rows[:, None] + cols[None, :] * ROWS
   int t10[1];
   t10[0] = cols[0] * 32;
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = rows[e] + t10[0];
-  // ../conformance/constructs/map_elementwise_pack_shared.tri:31: a = tl.load(a_ptr + offs)
+  // 31: a = tl.load(a_ptr + offs)
   float* a_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) a_ptrs[e] = a_ptr + offs[e];
@@ -64,7 +65,7 @@ extern "C" __global__ void __launch_bounds__(128) pack_shared_kernel(float* a_pt
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(a_ptrs[e]);
     a[e + 0] = vec.x; a[e + 1] = vec.y; a[e + 2] = vec.z; a[e + 3] = vec.w;
   }
-  // ../conformance/constructs/map_elementwise_pack_shared.tri:32: b = tl.load(b_ptr + offs)
+  // 32: b = tl.load(b_ptr + offs)
   float* b_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) b_ptrs[e] = b_ptr + offs[e];
@@ -74,7 +75,7 @@ extern "C" __global__ void __launch_bounds__(128) pack_shared_kernel(float* a_pt
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(b_ptrs[e]);
     b[e + 0] = vec.x; b[e + 1] = vec.y; b[e + 2] = vec.z; b[e + 3] = vec.w;
   }
-  // ../conformance/constructs/map_elementwise_pack_shared.tri:33: u, w = tl.map_elementwise(fma_floor, a, b, pack=2)
+  // 33: u, w = tl.map_elementwise(fma_floor, a, b, pack=2)
   // tl.map_elementwise through shared memory: #L4 does not give each thread runs of 2 elements along the last axis.
   #pragma unroll
   for (int e = 0; e < 4; ++e) reinterpret_cast<float*>(tri_smem)[(L4_base0 + e % 4) * 16 + L4_base1] = a[e];
@@ -115,7 +116,7 @@ extern "C" __global__ void __launch_bounds__(128) pack_shared_kernel(float* a_pt
   int w[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) w[e] = map_elementwise_1[e];
-  // ../conformance/constructs/map_elementwise_pack_shared.tri:34: tl.store(u_ptr + offs, u)
+  // 34: tl.store(u_ptr + offs, u)
   float* u_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) u_ptrs[e] = u_ptr + offs[e];
@@ -124,7 +125,7 @@ extern "C" __global__ void __launch_bounds__(128) pack_shared_kernel(float* a_pt
     tri_f32x4 vec = {u[e + 0], u[e + 1], u[e + 2], u[e + 3]};
     *reinterpret_cast<tri_f32x4*>(u_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/map_elementwise_pack_shared.tri:35: tl.store(w_ptr + offs, w)
+  // 35: tl.store(w_ptr + offs, w)
   int* w_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) w_ptrs[e] = w_ptr + offs[e];

@@ -21,26 +21,27 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/map_elementwise_return.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) return_kernel(float* x_ptr, int* s_ptr, float* r_ptr, int* t_ptr, int* u_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   int sign3_result;
-  // ../conformance/constructs/map_elementwise_return.tri:49: pid = tl.program_id(0)
+  // 49: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/map_elementwise_return.tri:50: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 50: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t8 = pid * 128;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/map_elementwise_return.tri:51: mask = offs < n
+  // 51: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/map_elementwise_return.tri:52: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 52: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/map_elementwise_return.tri:53: tl.store(s_ptr + offs, tl.map_elementwise(sign3, tl.where(offs % 9 == 0, 0.0, x)), mask=mask)
+  // 53: tl.store(s_ptr + offs, tl.map_elementwise(sign3, tl.where(offs % 9 == 0, 0.0, x)), mask=mask)
   int* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   int t23[1];
@@ -73,7 +74,7 @@ extern "C" __global__ void __launch_bounds__(128) return_kernel(float* x_ptr, in
     t40[e] = sign3_result_4;
   }
   if (mask[0]) *s_ptrs[0] = t40[0];
-  // ../conformance/constructs/map_elementwise_return.tri:54: tl.store(r_ptr + offs, tl.map_elementwise(relu_twice, x), mask=mask)
+  // 54: tl.store(r_ptr + offs, tl.map_elementwise(relu_twice, x), mask=mask)
   float* r_ptrs[1];
   r_ptrs[0] = r_ptr + offs[0];
   float t51[1];
@@ -93,36 +94,36 @@ extern "C" __global__ void __launch_bounds__(128) return_kernel(float* x_ptr, in
     t51[e] = relu_twice_result_1;
   }
   if (mask[0]) *r_ptrs[0] = t51[0];
-  // ../conformance/constructs/map_elementwise_return.tri:55: tl.store(t_ptr + pid, sign3(pid - 3))
+  // 55: tl.store(t_ptr + pid, sign3(pid - 3))
   int* t_ptrs = t_ptr + pid;
   int t55 = pid - 3;
-  // ../conformance/constructs/map_elementwise_return.tri:23: if x > 0:
+  // 23: if x > 0:
   bool t57 = t55 > 0;
   if (t57) {
     sign3_result = 1;
   } else {
     int sign3_result_5;
-    // ../conformance/constructs/map_elementwise_return.tri:26: if x < 0:
+    // 26: if x < 0:
     bool t59 = t55 < 0;
     if (t59) {
       sign3_result_5 = (-1);
     } else {
-      // ../conformance/constructs/map_elementwise_return.tri:26: if x < 0:
+      // 26: if x < 0:
       sign3_result_5 = 0;
     }
-    // ../conformance/constructs/map_elementwise_return.tri:26: if x < 0:
+    // 26: if x < 0:
     sign3_result = sign3_result_5;
   }
-  // ../conformance/constructs/map_elementwise_return.tri:55: tl.store(t_ptr + pid, sign3(pid - 3))
+  // 55: tl.store(t_ptr + pid, sign3(pid - 3))
   if (tri_thread_id() == 0) *t_ptrs = sign3_result;
-  // ../conformance/constructs/map_elementwise_return.tri:56: store_positive(u_ptr + pid, pid - 3)
+  // 56: store_positive(u_ptr + pid, pid - 3)
   int* u_ptrs = u_ptr + pid;
   int t68 = pid - 3;
-  // ../conformance/constructs/map_elementwise_return.tri:42: if v <= 0:
+  // 42: if v <= 0:
   bool t70 = t68 <= 0;
   if (t70) {
   } else {
-    // ../conformance/constructs/map_elementwise_return.tri:44: tl.store(p, v)
+    // 44: tl.store(p, v)
     if (tri_thread_id() == 0) *u_ptrs = t68;
   }
 }

@@ -24,23 +24,24 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_exp_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/map_elementwise_selu.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) selu_kernel(float* x_ptr, float* y_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/map_elementwise_selu.tri:31: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 31: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t5 = tri_program_id_x() * 128;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/map_elementwise_selu.tri:32: mask = offs < n
+  // 32: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/map_elementwise_selu.tri:33: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 33: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/map_elementwise_selu.tri:35: tl.store(y_ptr + offs, tl.map_elementwise(selu_scalar, x, alpha), mask=mask)
+  // 35: tl.store(y_ptr + offs, tl.map_elementwise(selu_scalar, x, alpha), mask=mask)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float t29[1];

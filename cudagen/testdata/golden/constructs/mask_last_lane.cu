@@ -32,15 +32,16 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/mask_last_lane.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
     float* x_ptr, float* out_ptr, float* kept_ptr, float* w_ptr, float* wout_ptr, float* wkept_ptr, int n, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id / 8 % 4;  // index of this thread's first element in #L1 tiles
   int L2_base = (lane_id % 8) * 4;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/mask_last_lane.tri:27: pid = tl.program_id(0)
+  // 27: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/mask_last_lane.tri:30: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 30: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t11 = pid * 128;
   int t12[4];
   #pragma unroll
@@ -48,11 +49,11 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = t11 + t12[e];
-  // ../conformance/constructs/mask_last_lane.tri:31: mask = offs < n
+  // 31: mask = offs < n
   bool mask[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/mask_last_lane.tri:32: rows = pid * BM + tl.arange(0, BM)
+  // 32: rows = pid * BM + tl.arange(0, BM)
   int t18 = pid * 8;
   int t19[2];
   #pragma unroll
@@ -60,11 +61,11 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
   int rows[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rows[e] = t18 + t19[e];
-  // ../conformance/constructs/mask_last_lane.tri:33: cols = tl.arange(0, BN)
+  // 33: cols = tl.arange(0, BN)
   int cols[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) cols[e] = L2_base + e;
-  // ../conformance/constructs/mask_last_lane.tri:34: inside = (rows[:, None] < M) & (cols[None, :] < N)
+  // 34: inside = (rows[:, None] < M) & (cols[None, :] < N)
   bool t25[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t25[e] = rows[e] < M;
@@ -74,14 +75,14 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
   bool inside[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) inside[e] = (t25[e / 4 % 2] & t28[e % 4]) != 0;
-  // ../conformance/constructs/mask_last_lane.tri:35: at = rows[:, None] * 32 + cols[None, :]
+  // 35: at = rows[:, None] * 32 + cols[None, :]
   int t35[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t35[e] = rows[e] * 32;
   int at[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) at[e] = t35[e / 4 % 2] + cols[e % 4];
-  // ../conformance/constructs/mask_last_lane.tri:36: x = tl.load(x_ptr + offs, mask=mask, other=-7.5)
+  // 36: x = tl.load(x_ptr + offs, mask=mask, other=-7.5)
   float* x_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -97,13 +98,13 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
   float t66[8];
   if (t11 + 127 < n && t18 + 7 < M && 31 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/mask_last_lane.tri:36: x = tl.load(x_ptr + offs, mask=mask, other=-7.5)
+    // 36: x = tl.load(x_ptr + offs, mask=mask, other=-7.5)
     #pragma unroll
     for (int e = 0; e < 4; e += 4) {  // 16-byte vector loads
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
-    // ../conformance/constructs/mask_last_lane.tri:37: tl.store(out_ptr + offs, x)
+    // 37: tl.store(out_ptr + offs, x)
     #pragma unroll
     for (int e = 0; e < 4; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll
@@ -111,7 +112,7 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
       tri_f32x4 vec = {x[e + 0], x[e + 1], x[e + 2], x[e + 3]};
       *reinterpret_cast<tri_f32x4*>(out_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/mask_last_lane.tri:38: tl.store(kept_ptr + offs, x * 2.0, mask=mask)
+    // 38: tl.store(kept_ptr + offs, x * 2.0, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) kept_ptrs[e] = kept_ptr + offs[e];
     #pragma unroll
@@ -121,7 +122,7 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
       tri_f32x4 vec = {t52[e + 0], t52[e + 1], t52[e + 2], t52[e + 3]};
       *reinterpret_cast<tri_f32x4*>(kept_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/mask_last_lane.tri:39: w = tl.load(w_ptr + at, mask=inside, other=3.0)
+    // 39: w = tl.load(w_ptr + at, mask=inside, other=3.0)
     #pragma unroll
     for (int e = 0; e < 8; ++e) w_ptrs[e] = w_ptr + at[e];
     #pragma unroll
@@ -129,7 +130,7 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(w_ptrs[e]);
       w[e + 0] = vec.x; w[e + 1] = vec.y; w[e + 2] = vec.z; w[e + 3] = vec.w;
     }
-    // ../conformance/constructs/mask_last_lane.tri:40: tl.store(wout_ptr + at, w)
+    // 40: tl.store(wout_ptr + at, w)
     #pragma unroll
     for (int e = 0; e < 8; ++e) wout_ptrs[e] = wout_ptr + at[e];
     #pragma unroll
@@ -137,7 +138,7 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
       tri_f32x4 vec = {w[e + 0], w[e + 1], w[e + 2], w[e + 3]};
       *reinterpret_cast<tri_f32x4*>(wout_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/mask_last_lane.tri:41: tl.store(wkept_ptr + at, w + 1.0, mask=inside)
+    // 41: tl.store(wkept_ptr + at, w + 1.0, mask=inside)
     #pragma unroll
     for (int e = 0; e < 8; ++e) wkept_ptrs[e] = wkept_ptr + at[e];
     #pragma unroll
@@ -149,10 +150,10 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/mask_last_lane.tri:36: x = tl.load(x_ptr + offs, mask=mask, other=-7.5)
+    // 36: x = tl.load(x_ptr + offs, mask=mask, other=-7.5)
     #pragma unroll
     for (int e = 0; e < 4; ++e) x[e] = mask[e] ? *x_ptrs[e] : (-7.5f);
-    // ../conformance/constructs/mask_last_lane.tri:37: tl.store(out_ptr + offs, x)
+    // 37: tl.store(out_ptr + offs, x)
     #pragma unroll
     for (int e = 0; e < 4; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll
@@ -160,19 +161,19 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
       tri_f32x4 vec = {x[e + 0], x[e + 1], x[e + 2], x[e + 3]};
       *reinterpret_cast<tri_f32x4*>(out_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/mask_last_lane.tri:38: tl.store(kept_ptr + offs, x * 2.0, mask=mask)
+    // 38: tl.store(kept_ptr + offs, x * 2.0, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) kept_ptrs[e] = kept_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) t52[e] = x[e] * 2.0f;
     #pragma unroll
     for (int e = 0; e < 4; ++e) if (mask[e]) *kept_ptrs[e] = t52[e];
-    // ../conformance/constructs/mask_last_lane.tri:39: w = tl.load(w_ptr + at, mask=inside, other=3.0)
+    // 39: w = tl.load(w_ptr + at, mask=inside, other=3.0)
     #pragma unroll
     for (int e = 0; e < 8; ++e) w_ptrs[e] = w_ptr + at[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) w[e] = inside[e] ? *w_ptrs[e] : 3.0f;
-    // ../conformance/constructs/mask_last_lane.tri:40: tl.store(wout_ptr + at, w)
+    // 40: tl.store(wout_ptr + at, w)
     #pragma unroll
     for (int e = 0; e < 8; ++e) wout_ptrs[e] = wout_ptr + at[e];
     #pragma unroll
@@ -180,7 +181,7 @@ extern "C" __global__ void __launch_bounds__(32) last_lane_kernel(
       tri_f32x4 vec = {w[e + 0], w[e + 1], w[e + 2], w[e + 3]};
       *reinterpret_cast<tri_f32x4*>(wout_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/mask_last_lane.tri:41: tl.store(wkept_ptr + at, w + 1.0, mask=inside)
+    // 41: tl.store(wkept_ptr + at, w + 1.0, mask=inside)
     #pragma unroll
     for (int e = 0; e < 8; ++e) wkept_ptrs[e] = wkept_ptr + at[e];
     #pragma unroll

@@ -24,48 +24,49 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_abs_f32(float x) { float r; asm("abs.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/math_abs.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) abs_kernel(
     float* x_ptr, int* i_ptr, signed char* b_ptr, float* ax_ptr, int* ai_ptr, signed char* ab_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/math_abs.tri:19: pid = tl.program_id(0)
+  // 19: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/math_abs.tri:20: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t9 = pid * 128;
   int t10[1];
   t10[0] = L0_base;
   int offs[1];
   offs[0] = t9 + t10[0];
-  // ../conformance/constructs/math_abs.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/math_abs.tri:22: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 22: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_abs.tri:23: i = tl.load(i_ptr + offs, mask=mask, other=0)
+  // 23: i = tl.load(i_ptr + offs, mask=mask, other=0)
   int* i_ptrs[1];
   i_ptrs[0] = i_ptr + offs[0];
   int i[1];
   i[0] = mask[0] ? *i_ptrs[0] : 0;
-  // ../conformance/constructs/math_abs.tri:24: b = tl.load(b_ptr + offs, mask=mask, other=0)
+  // 24: b = tl.load(b_ptr + offs, mask=mask, other=0)
   signed char* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   signed char b[1];
   b[0] = mask[0] ? *b_ptrs[0] : ((signed char)0);
-  // ../conformance/constructs/math_abs.tri:25: tl.store(ax_ptr + offs, tl.abs(x), mask=mask)
+  // 25: tl.store(ax_ptr + offs, tl.abs(x), mask=mask)
   float* ax_ptrs[1];
   ax_ptrs[0] = ax_ptr + offs[0];
   float t32[1];
   t32[0] = tri_abs_f32(x[0]);
   if (mask[0]) *ax_ptrs[0] = t32[0];
-  // ../conformance/constructs/math_abs.tri:26: tl.store(ai_ptr + offs, tl.abs(i), mask=mask)
+  // 26: tl.store(ai_ptr + offs, tl.abs(i), mask=mask)
   int* ai_ptrs[1];
   ai_ptrs[0] = ai_ptr + offs[0];
   int t36[1];
   t36[0] = i[0] < 0 ? -i[0] : i[0];
   if (mask[0]) *ai_ptrs[0] = t36[0];
-  // ../conformance/constructs/math_abs.tri:27: tl.store(ab_ptr + offs, tl.abs(b), mask=mask)
+  // 27: tl.store(ab_ptr + offs, tl.abs(b), mask=mask)
   signed char* ab_ptrs[1];
   ab_ptrs[0] = ab_ptr + offs[0];
   signed char t40[1];

@@ -34,34 +34,35 @@ TRI_DEV double tri_erf(double x) { return __nv_erf(x); }
 TRI_DEV double tri_erf(double x) { return erf(x); }
 #endif
 
+// Source ../conformance/constructs/math_erf.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) erf_kernel(float* x_ptr, float* y_ptr, double* xd_ptr, double* yd_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/math_erf.tri:18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t7 = tri_program_id_x() * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/math_erf.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/math_erf.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_erf.tri:21: tl.store(y_ptr + offs, tl.erf(x), mask=mask)
+  // 21: tl.store(y_ptr + offs, tl.erf(x), mask=mask)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float t20[1];
   t20[0] = tri_erff(x[0]);
   if (mask[0]) *y_ptrs[0] = t20[0];
-  // ../conformance/constructs/math_erf.tri:22: xd = tl.load(xd_ptr + offs, mask=mask, other=0.0)
+  // 22: xd = tl.load(xd_ptr + offs, mask=mask, other=0.0)
   double* xd_ptrs[1];
   xd_ptrs[0] = xd_ptr + offs[0];
   double xd[1];
   xd[0] = mask[0] ? *xd_ptrs[0] : 0.0;
-  // ../conformance/constructs/math_erf.tri:23: tl.store(yd_ptr + offs, tl.erf(xd), mask=mask)
+  // 23: tl.store(yd_ptr + offs, tl.erf(xd), mask=mask)
   double* yd_ptrs[1];
   yd_ptrs[0] = yd_ptr + offs[0];
   double t29[1];

@@ -25,23 +25,24 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_exp2_f32(float x) { float r; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/math_exp2_ftz.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) exp2_ftz_kernel(float* x_ptr, float* e2_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/math_exp2_ftz.tri:18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t5 = tri_program_id_x() * 128;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/math_exp2_ftz.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/math_exp2_ftz.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_exp2_ftz.tri:21: x = tl.where(offs < 900, x, x * 0.02 + 3.0)
+  // 21: x = tl.where(offs < 900, x, x * 0.02 + 3.0)
   bool t18[1];
   t18[0] = offs[0] < 900;
   float t21[1];
@@ -50,7 +51,7 @@ extern "C" __global__ void __launch_bounds__(128) exp2_ftz_kernel(float* x_ptr, 
   t24[0] = t21[0] + 3.0f;
   float x_1[1];
   x_1[0] = t18[0] ? x[0] : t24[0];
-  // ../conformance/constructs/math_exp2_ftz.tri:22: tl.store(e2_ptr + offs, tl.exp2(x), mask=mask)
+  // 22: tl.store(e2_ptr + offs, tl.exp2(x), mask=mask)
   float* e2_ptrs[1];
   e2_ptrs[0] = e2_ptr + offs[0];
   float t28[1];

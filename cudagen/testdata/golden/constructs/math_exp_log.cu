@@ -34,49 +34,50 @@ TRI_DEV float tri_log2_f32(float x) { float r; asm("lg2.approx.f32 %0, %1;" : "=
 TRI_DEV float tri_log_f32(float x) { return TRI_LOG_F32(x); }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/math_exp_log.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) exp_log_kernel(
     float* x_ptr, float* y_ptr, float* e_ptr, float* e2_ptr, float* lg_ptr, float* lg2_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/math_exp_log.tri:19: pid = tl.program_id(0)
+  // 19: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/math_exp_log.tri:20: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t9 = pid * 128;
   int t10[1];
   t10[0] = L0_base;
   int offs[1];
   offs[0] = t9 + t10[0];
-  // ../conformance/constructs/math_exp_log.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/math_exp_log.tri:22: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 22: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_exp_log.tri:23: y = tl.load(y_ptr + offs, mask=mask, other=1.0)
+  // 23: y = tl.load(y_ptr + offs, mask=mask, other=1.0)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 1.0f;
-  // ../conformance/constructs/math_exp_log.tri:24: tl.store(e_ptr + offs, tl.exp(x), mask=mask)
+  // 24: tl.store(e_ptr + offs, tl.exp(x), mask=mask)
   float* e_ptrs[1];
   e_ptrs[0] = e_ptr + offs[0];
   float t27[1];
   t27[0] = tri_exp_f32(x[0]);
   if (mask[0]) *e_ptrs[0] = t27[0];
-  // ../conformance/constructs/math_exp_log.tri:25: tl.store(e2_ptr + offs, tl.exp2(x), mask=mask)
+  // 25: tl.store(e2_ptr + offs, tl.exp2(x), mask=mask)
   float* e2_ptrs[1];
   e2_ptrs[0] = e2_ptr + offs[0];
   float t31[1];
   t31[0] = tri_exp2_f32(x[0]);
   if (mask[0]) *e2_ptrs[0] = t31[0];
-  // ../conformance/constructs/math_exp_log.tri:26: tl.store(lg_ptr + offs, tl.log(y), mask=mask)
+  // 26: tl.store(lg_ptr + offs, tl.log(y), mask=mask)
   float* lg_ptrs[1];
   lg_ptrs[0] = lg_ptr + offs[0];
   float t35[1];
   t35[0] = tri_log_f32(y[0]);
   if (mask[0]) *lg_ptrs[0] = t35[0];
-  // ../conformance/constructs/math_exp_log.tri:27: tl.store(lg2_ptr + offs, tl.log2(y), mask=mask)
+  // 27: tl.store(lg2_ptr + offs, tl.log2(y), mask=mask)
   float* lg2_ptrs[1];
   lg2_ptrs[0] = lg2_ptr + offs[0];
   float t39[1];

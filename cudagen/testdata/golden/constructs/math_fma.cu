@@ -24,35 +24,36 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_fma_f32(float a, float b, float c) { float r; asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(r) : "f"(a), "f"(b), "f"(c)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/math_fma.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fma_kernel(float* x_ptr, float* y_ptr, float* z_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/math_fma.tri:16: pid = tl.program_id(0)
+  // 16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/math_fma.tri:17: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 17: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/math_fma.tri:18: mask = offs < n
+  // 18: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/math_fma.tri:19: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 19: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_fma.tri:20: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+  // 20: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_fma.tri:21: z = tl.load(z_ptr + offs, mask=mask, other=0.0)
+  // 21: z = tl.load(z_ptr + offs, mask=mask, other=0.0)
   float* z_ptrs[1];
   z_ptrs[0] = z_ptr + offs[0];
   float z[1];
   z[0] = mask[0] ? *z_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_fma.tri:22: tl.store(out_ptr + offs, tl.fma(x, y, z), mask=mask)
+  // 22: tl.store(out_ptr + offs, tl.fma(x, y, z), mask=mask)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   float t30[1];

@@ -25,25 +25,26 @@ TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1,
 TRI_DEV float tri_exp_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/math_sigmoid.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) sigmoid_kernel(float* x_ptr, float* y_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/math_sigmoid.tri:14: pid = tl.program_id(0)
+  // 14: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/math_sigmoid.tri:15: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 15: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t5 = pid * 128;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/math_sigmoid.tri:16: mask = offs < n
+  // 16: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/math_sigmoid.tri:17: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 17: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_sigmoid.tri:18: tl.store(y_ptr + offs, tl.sigmoid(x), mask=mask)
+  // 18: tl.store(y_ptr + offs, tl.sigmoid(x), mask=mask)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float t18[1];

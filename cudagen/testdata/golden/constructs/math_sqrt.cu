@@ -25,31 +25,32 @@ TRI_DEV float tri_sqrt_f32(float x) { float r; asm("sqrt.approx.f32 %0, %1;" : "
 TRI_DEV float tri_rsqrt_f32(float x) { float r; asm("rsqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/math_sqrt.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) sqrt_kernel(float* x_ptr, float* s_ptr, float* r_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/math_sqrt.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/math_sqrt.tri:16: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/math_sqrt.tri:17: mask = offs < n
+  // 17: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/math_sqrt.tri:18: x = tl.load(x_ptr + offs, mask=mask, other=1.0)
+  // 18: x = tl.load(x_ptr + offs, mask=mask, other=1.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 1.0f;
-  // ../conformance/constructs/math_sqrt.tri:19: tl.store(s_ptr + offs, tl.sqrt(x), mask=mask)
+  // 19: tl.store(s_ptr + offs, tl.sqrt(x), mask=mask)
   float* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   float t19[1];
   t19[0] = tri_sqrt_f32(x[0]);
   if (mask[0]) *s_ptrs[0] = t19[0];
-  // ../conformance/constructs/math_sqrt.tri:20: tl.store(r_ptr + offs, tl.rsqrt(x), mask=mask)
+  // 20: tl.store(r_ptr + offs, tl.rsqrt(x), mask=mask)
   float* r_ptrs[1];
   r_ptrs[0] = r_ptr + offs[0];
   float t23[1];

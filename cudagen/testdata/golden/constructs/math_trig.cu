@@ -33,31 +33,32 @@ TRI_DEV float tri_sin_f32(float x) { return TRI_SIN_F32(x); }
 TRI_DEV float tri_cos_f32(float x) { return TRI_COS_F32(x); }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/math_trig.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) trig_kernel(float* x_ptr, float* s_ptr, float* c_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/math_trig.tri:16: pid = tl.program_id(0)
+  // 16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/math_trig.tri:17: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 17: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/math_trig.tri:18: mask = offs < n
+  // 18: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/math_trig.tri:19: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 19: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/math_trig.tri:20: tl.store(s_ptr + offs, tl.sin(x), mask=mask)
+  // 20: tl.store(s_ptr + offs, tl.sin(x), mask=mask)
   float* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   float t19[1];
   t19[0] = tri_sin_f32(x[0]);
   if (mask[0]) *s_ptrs[0] = t19[0];
-  // ../conformance/constructs/math_trig.tri:21: tl.store(c_ptr + offs, tl.cos(x), mask=mask)
+  // 21: tl.store(c_ptr + offs, tl.cos(x), mask=mask)
   float* c_ptrs[1];
   c_ptrs[0] = c_ptr + offs[0];
   float t23[1];

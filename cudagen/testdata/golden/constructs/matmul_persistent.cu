@@ -67,6 +67,7 @@ TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 
+// Source ../conformance/constructs/matmul_persistent.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -86,47 +87,47 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
   int L10_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L10 tiles
   int L11_base = warp_id % 4;  // index of this thread's first element in #L11 tiles
   int tile_id_c;
-  // ../conformance/constructs/matmul_persistent.tri:37: start_pid = tl.program_id(axis=0)
+  // 37: start_pid = tl.program_id(axis=0)
   int start_pid = tri_program_id_x();
-  // ../conformance/constructs/matmul_persistent.tri:38: num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+  // 38: num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
   int t11 = M + 64;
   int t13 = t11 - 1;
   int num_pid_m = t13 / 64;
-  // ../conformance/constructs/matmul_persistent.tri:39: num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+  // 39: num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
   int t17 = N + 64;
   int t19 = t17 - 1;
   int num_pid_n = t19 / 64;
-  // ../conformance/constructs/matmul_persistent.tri:40: k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+  // 40: k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
   int t23 = K + 32;
   int t25 = t23 - 1;
   int k_tiles = t25 / 32;
-  // ../conformance/constructs/matmul_persistent.tri:41: num_tiles = num_pid_m * num_pid_n
+  // 41: num_tiles = num_pid_m * num_pid_n
   int num_tiles = num_pid_m * num_pid_n;
-  // ../conformance/constructs/matmul_persistent.tri:42: tile_id_c = start_pid - NUM_SMS
+  // 42: tile_id_c = start_pid - NUM_SMS
   int tile_id_c_1 = start_pid - 108;
-  // ../conformance/constructs/matmul_persistent.tri:43: offs_k_for_mask = tl.arange(0, BLOCK_SIZE_K)
+  // 43: offs_k_for_mask = tl.arange(0, BLOCK_SIZE_K)
   int offs_k_for_mask[1];
   offs_k_for_mask[0] = L0_base;
-  // ../conformance/constructs/matmul_persistent.tri:44: num_pid_in_group = GROUP_SIZE_M * num_pid_n
+  // 44: num_pid_in_group = GROUP_SIZE_M * num_pid_n
   int num_pid_in_group = 4 * num_pid_n;
-  // ../conformance/constructs/matmul_persistent.tri:45: for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
+  // 45: for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
   tile_id_c = tile_id_c_1;
   for (int tile_id = start_pid; tile_id < num_tiles; tile_id += 108) {
     float accumulator[32];
-    // ../conformance/constructs/matmul_persistent.tri:25: group_id = tile_id // num_pid_in_group
+    // 25: group_id = tile_id // num_pid_in_group
     int group_id = tile_id / num_pid_in_group;
-    // ../conformance/constructs/matmul_persistent.tri:26: first_pid_m = group_id * GROUP_SIZE_M
+    // 26: first_pid_m = group_id * GROUP_SIZE_M
     int first_pid_m = group_id * 4;
-    // ../conformance/constructs/matmul_persistent.tri:27: group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    // 27: group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
     int t40 = num_pid_m - first_pid_m;
     int group_size_m = t40 < 4 ? t40 : 4;
-    // ../conformance/constructs/matmul_persistent.tri:28: pid_m = first_pid_m + (tile_id % group_size_m)
+    // 28: pid_m = first_pid_m + (tile_id % group_size_m)
     int t43 = tile_id % group_size_m;
     int pid_m = first_pid_m + t43;
-    // ../conformance/constructs/matmul_persistent.tri:29: pid_n = (tile_id % num_pid_in_group) // group_size_m
+    // 29: pid_n = (tile_id % num_pid_in_group) // group_size_m
     int t45 = tile_id % num_pid_in_group;
     int pid_n = t45 / group_size_m;
-    // ../conformance/constructs/matmul_persistent.tri:47: offs_am = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    // 47: offs_am = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
     int t48 = pid_m * 64;
     int t49[16];
     #pragma unroll
@@ -134,7 +135,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
     int offs_am[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) offs_am[e] = t48 + t49[e];
-    // ../conformance/constructs/matmul_persistent.tri:48: offs_bn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    // 48: offs_bn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
     int t53 = pid_n * 64;
     int t54[2];
     #pragma unroll
@@ -142,46 +143,46 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
     int offs_bn[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) offs_bn[e] = t53 + t54[e];
-    // ../conformance/constructs/matmul_persistent.tri:49: offs_am = tl.where(offs_am < M, offs_am, 0)
+    // 49: offs_am = tl.where(offs_am < M, offs_am, 0)
     bool t58[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t58[e] = offs_am[e] < M;
     int offs_am_1[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) offs_am_1[e] = t58[e] ? offs_am[e] : 0;
-    // ../conformance/constructs/matmul_persistent.tri:50: offs_bn = tl.where(offs_bn < N, offs_bn, 0)
+    // 50: offs_bn = tl.where(offs_bn < N, offs_bn, 0)
     bool t63[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t63[e] = offs_bn[e] < N;
     int offs_bn_1[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) offs_bn_1[e] = t63[e] ? offs_bn[e] : 0;
-    // ../conformance/constructs/matmul_persistent.tri:52: for ki in range(k_tiles):
+    // 52: for ki in range(k_tiles):
     #pragma unroll
     for (int e = 0; e < 32; ++e) accumulator[e] = 0.0f;
-    // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+    // 53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
     int t75[1];
     t75[0] = L0_base;
-    // ../conformance/constructs/matmul_persistent.tri:54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    // 54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
     int t80[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t80[e] = offs_am_1[e] * stride_am;
-    // ../conformance/constructs/matmul_persistent.tri:55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    // 55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
     int t96[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t96[e] = offs_bn_1[e] * 1;
-    // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
+    // 57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
     // offs_k_for_mask is recomputed in #L11 rather than moved.
     int t112[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t112[e] = L11_base + e * 4;
-    // ../conformance/constructs/matmul_persistent.tri:52: for ki in range(k_tiles):
+    // 52: for ki in range(k_tiles):
     // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
     // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
     // in 64- and 128-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
     {
       const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-      // ../conformance/constructs/matmul_persistent.tri:58: accumulator = tl.dot(a, b, accumulator)
+      // 58: accumulator = tl.dot(a, b, accumulator)
       #pragma unroll
       for (int e = 0; e < 32; ++e) accumulator[e] = accumulator[e];
       // This warp's mma tiles start at row (warp_id / 2 % 2) * 8 and column (warp_id % 2) * 8; lane l gives ldmatrix
@@ -195,11 +196,11 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
       for (int tri_s = 0; tri_s < 2; ++tri_s) {
         int tri_ahead = 0 + tri_s * 1;
         if (tri_ahead < k_tiles) {
-          // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+          // 53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
           int t74 = tri_ahead * 32;
           int offs_k[1];
           offs_k[0] = t74 + t75[0];
-          // ../conformance/constructs/matmul_persistent.tri:54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+          // 54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
           int t84[1];
           t84[0] = offs_k[0] * 1;
           int t87[16];
@@ -208,7 +209,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
           tri_half* a_ptrs[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptr + t87[e];
-          // ../conformance/constructs/matmul_persistent.tri:55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+          // 55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
           // offs_k is recomputed in #L11 rather than moved.
           int t90[8];
           #pragma unroll
@@ -222,7 +223,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
           tri_half* b_ptrs[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) b_ptrs[e] = b_ptr + t99[e];
-          // ../conformance/constructs/matmul_persistent.tri:56: a = tl.load(a_ptrs, mask=offs_k_for_mask[None, :] < K - ki * BLOCK_SIZE_K, other=0.0)
+          // 56: a = tl.load(a_ptrs, mask=offs_k_for_mask[None, :] < K - ki * BLOCK_SIZE_K, other=0.0)
           int t104 = tri_ahead * 32;
           int t105 = K - t104;
           bool t107[1];
@@ -238,7 +239,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
             tri_st_shared_u16(tri_dst, tri_a_elems[e]);
           }
-          // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
+          // 57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
           int t114 = tri_ahead * 32;
           int t115 = K - t114;
           bool t117[8];
@@ -264,11 +265,11 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
         __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
         int tri_ahead = ki + 2 * 1;
         if (tri_ahead < k_tiles) {
-          // ../conformance/constructs/matmul_persistent.tri:53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
+          // 53: offs_k = ki * BLOCK_SIZE_K + tl.arange(0, BLOCK_SIZE_K)
           int t74 = tri_ahead * 32;
           int offs_k[1];
           offs_k[0] = t74 + t75[0];
-          // ../conformance/constructs/matmul_persistent.tri:54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+          // 54: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
           int t84[1];
           t84[0] = offs_k[0] * 1;
           int t87[16];
@@ -277,7 +278,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
           tri_half* a_ptrs[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptr + t87[e];
-          // ../conformance/constructs/matmul_persistent.tri:55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+          // 55: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
           // offs_k is recomputed in #L11 rather than moved.
           int t90[8];
           #pragma unroll
@@ -291,7 +292,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
           tri_half* b_ptrs[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) b_ptrs[e] = b_ptr + t99[e];
-          // ../conformance/constructs/matmul_persistent.tri:56: a = tl.load(a_ptrs, mask=offs_k_for_mask[None, :] < K - ki * BLOCK_SIZE_K, other=0.0)
+          // 56: a = tl.load(a_ptrs, mask=offs_k_for_mask[None, :] < K - ki * BLOCK_SIZE_K, other=0.0)
           int t104 = tri_ahead * 32;
           int t105 = K - t104;
           bool t107[1];
@@ -307,7 +308,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
             tri_st_shared_u16(tri_dst, tri_a_elems[e]);
           }
-          // ../conformance/constructs/matmul_persistent.tri:57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
+          // 57: b = tl.load(b_ptrs, mask=offs_k_for_mask[:, None] < K - ki * BLOCK_SIZE_K, other=0.0)
           int t114 = tri_ahead * 32;
           int t115 = K - t114;
           bool t117[8];
@@ -357,22 +358,22 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
       tri_cp_async_wait<0>();
       __syncthreads();  // the stages are scratch memory again
     }
-    // ../conformance/constructs/matmul_persistent.tri:59: tile_id_c += NUM_SMS
+    // 59: tile_id_c += NUM_SMS
     int tile_id_c_2 = tile_id_c + 108;
-    // ../conformance/constructs/matmul_persistent.tri:25: group_id = tile_id // num_pid_in_group
+    // 25: group_id = tile_id // num_pid_in_group
     int group_id_1 = tile_id_c_2 / num_pid_in_group;
-    // ../conformance/constructs/matmul_persistent.tri:26: first_pid_m = group_id * GROUP_SIZE_M
+    // 26: first_pid_m = group_id * GROUP_SIZE_M
     int first_pid_m_1 = group_id_1 * 4;
-    // ../conformance/constructs/matmul_persistent.tri:27: group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    // 27: group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
     int t129 = num_pid_m - first_pid_m_1;
     int group_size_m_1 = t129 < 4 ? t129 : 4;
-    // ../conformance/constructs/matmul_persistent.tri:28: pid_m = first_pid_m + (tile_id % group_size_m)
+    // 28: pid_m = first_pid_m + (tile_id % group_size_m)
     int t132 = tile_id_c_2 % group_size_m_1;
     int pid_m_1 = first_pid_m_1 + t132;
-    // ../conformance/constructs/matmul_persistent.tri:29: pid_n = (tile_id % num_pid_in_group) // group_size_m
+    // 29: pid_n = (tile_id % num_pid_in_group) // group_size_m
     int t134 = tile_id_c_2 % num_pid_in_group;
     int pid_n_1 = t134 / group_size_m_1;
-    // ../conformance/constructs/matmul_persistent.tri:61: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    // 61: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
     int t137 = pid_m_1 * 64;
     int t138[16];
     #pragma unroll
@@ -380,7 +381,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
     int offs_cm[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) offs_cm[e] = t137 + t138[e];
-    // ../conformance/constructs/matmul_persistent.tri:62: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    // 62: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
     int t142 = pid_n_1 * 64;
     int t143[2];
     #pragma unroll
@@ -388,7 +389,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
     int offs_cn[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) offs_cn[e] = t142 + t143[e];
-    // ../conformance/constructs/matmul_persistent.tri:63: c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    // 63: c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
     int t148[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t148[e] = stride_cm * offs_cm[e];
@@ -401,7 +402,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
     tri_half* c_ptrs_1[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) c_ptrs_1[e] = c_ptrs[e / 2 % 16] + t154[e % 2];
-    // ../conformance/constructs/matmul_persistent.tri:64: c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    // 64: c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     bool t160[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t160[e] = offs_cm[e] < M;
@@ -411,7 +412,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
     bool c_mask[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) c_mask[e] = (t160[e / 2 % 16] & t163[e % 2]) != 0;
-    // ../conformance/constructs/matmul_persistent.tri:65: tl.store(c_ptrs, accumulator.to(tl.float16), mask=c_mask)
+    // 65: tl.store(c_ptrs, accumulator.to(tl.float16), mask=c_mask)
     tri_half t167[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) t167[e] = tri_f2h(accumulator[e]);
@@ -430,7 +431,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_persistent_kernel(
     __syncthreads();  // the scratch memory is free again
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (c_mask[e]) *c_ptrs_1[e] = tri_st168[e];
-    // ../conformance/constructs/matmul_persistent.tri:45: for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
+    // 45: for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
     tile_id_c = tile_id_c_2;
   }
 }

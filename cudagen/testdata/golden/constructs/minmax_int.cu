@@ -23,59 +23,60 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/minmax_int.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) minmax_int_kernel(
     int* x_ptr, int* y_ptr, unsigned int* u_ptr, unsigned int* v_ptr, int* mx_ptr, int* mn_ptr, unsigned int* umx_ptr, unsigned int* umn_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/minmax_int.tri:21: pid = tl.program_id(0)
+  // 21: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/minmax_int.tri:22: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 22: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t11 = pid * 128;
   int t12[1];
   t12[0] = L0_base;
   int offs[1];
   offs[0] = t11 + t12[0];
-  // ../conformance/constructs/minmax_int.tri:23: mask = offs < n
+  // 23: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/minmax_int.tri:24: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 24: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/minmax_int.tri:25: y = tl.load(y_ptr + offs, mask=mask, other=0)
+  // 25: y = tl.load(y_ptr + offs, mask=mask, other=0)
   int* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   int y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0;
-  // ../conformance/constructs/minmax_int.tri:26: u = tl.load(u_ptr + offs, mask=mask, other=0)
+  // 26: u = tl.load(u_ptr + offs, mask=mask, other=0)
   unsigned int* u_ptrs[1];
   u_ptrs[0] = u_ptr + offs[0];
   unsigned int u[1];
   u[0] = mask[0] ? *u_ptrs[0] : 0u;
-  // ../conformance/constructs/minmax_int.tri:27: v = tl.load(v_ptr + offs, mask=mask, other=0)
+  // 27: v = tl.load(v_ptr + offs, mask=mask, other=0)
   unsigned int* v_ptrs[1];
   v_ptrs[0] = v_ptr + offs[0];
   unsigned int v[1];
   v[0] = mask[0] ? *v_ptrs[0] : 0u;
-  // ../conformance/constructs/minmax_int.tri:28: tl.store(mx_ptr + offs, tl.maximum(x, y), mask=mask)
+  // 28: tl.store(mx_ptr + offs, tl.maximum(x, y), mask=mask)
   int* mx_ptrs[1];
   mx_ptrs[0] = mx_ptr + offs[0];
   int t39[1];
   t39[0] = x[0] > y[0] ? x[0] : y[0];
   if (mask[0]) *mx_ptrs[0] = t39[0];
-  // ../conformance/constructs/minmax_int.tri:29: tl.store(mn_ptr + offs, tl.minimum(x, y), mask=mask)
+  // 29: tl.store(mn_ptr + offs, tl.minimum(x, y), mask=mask)
   int* mn_ptrs[1];
   mn_ptrs[0] = mn_ptr + offs[0];
   int t43[1];
   t43[0] = x[0] < y[0] ? x[0] : y[0];
   if (mask[0]) *mn_ptrs[0] = t43[0];
-  // ../conformance/constructs/minmax_int.tri:30: tl.store(umx_ptr + offs, tl.maximum(u, v), mask=mask)
+  // 30: tl.store(umx_ptr + offs, tl.maximum(u, v), mask=mask)
   unsigned int* umx_ptrs[1];
   umx_ptrs[0] = umx_ptr + offs[0];
   unsigned int t47[1];
   t47[0] = u[0] > v[0] ? u[0] : v[0];
   if (mask[0]) *umx_ptrs[0] = t47[0];
-  // ../conformance/constructs/minmax_int.tri:31: tl.store(umn_ptr + offs, tl.minimum(u, v), mask=mask)
+  // 31: tl.store(umn_ptr + offs, tl.minimum(u, v), mask=mask)
   unsigned int* umn_ptrs[1];
   umn_ptrs[0] = umn_ptr + offs[0];
   unsigned int t51[1];

@@ -26,58 +26,59 @@ TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;"
 TRI_DEV float tri_min_f32(float a, float b) { float r; asm("min.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/minmax_nan.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) minmax_kernel(float* x_ptr, float* y_ptr, float* z_ptr, float* mx_ptr, float* mn_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/minmax_nan.tri:20: pid = tl.program_id(0)
+  // 20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/minmax_nan.tri:21: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t8 = pid * 128;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/minmax_nan.tri:22: mask = offs < n
+  // 22: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/minmax_nan.tri:23: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 23: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/minmax_nan.tri:24: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+  // 24: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0.0f;
-  // ../conformance/constructs/minmax_nan.tri:25: z = tl.load(z_ptr + offs, mask=mask, other=0.0)
+  // 25: z = tl.load(z_ptr + offs, mask=mask, other=0.0)
   float* z_ptrs[1];
   z_ptrs[0] = z_ptr + offs[0];
   float z[1];
   z[0] = mask[0] ? *z_ptrs[0] : 0.0f;
-  // ../conformance/constructs/minmax_nan.tri:26: nan = z / z
+  // 26: nan = z / z
   float nan_[1];
   nan_[0] = tri_div_f32(z[0], z[0]);
-  // ../conformance/constructs/minmax_nan.tri:27: x = tl.where(offs % 5 == 1, nan, x)
+  // 27: x = tl.where(offs % 5 == 1, nan, x)
   int t32[1];
   t32[0] = offs[0] % 5;
   bool t35[1];
   t35[0] = t32[0] == 1;
   float x_1[1];
   x_1[0] = t35[0] ? nan_[0] : x[0];
-  // ../conformance/constructs/minmax_nan.tri:28: y = tl.where(offs % 7 == 1, nan, y)
+  // 28: y = tl.where(offs % 7 == 1, nan, y)
   int t39[1];
   t39[0] = offs[0] % 7;
   bool t42[1];
   t42[0] = t39[0] == 1;
   float y_1[1];
   y_1[0] = t42[0] ? nan_[0] : y[0];
-  // ../conformance/constructs/minmax_nan.tri:29: tl.store(mx_ptr + offs, tl.maximum(x, y), mask=mask)
+  // 29: tl.store(mx_ptr + offs, tl.maximum(x, y), mask=mask)
   float* mx_ptrs[1];
   mx_ptrs[0] = mx_ptr + offs[0];
   float t46[1];
   t46[0] = tri_max_f32(x_1[0], y_1[0]);
   if (mask[0]) *mx_ptrs[0] = t46[0];
-  // ../conformance/constructs/minmax_nan.tri:30: tl.store(mn_ptr + offs, tl.minimum(x, y), mask=mask)
+  // 30: tl.store(mn_ptr + offs, tl.minimum(x, y), mask=mask)
   float* mn_ptrs[1];
   mn_ptrs[0] = mn_ptr + offs[0];
   float t50[1];

@@ -21,32 +21,33 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/pass_stmt.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pass_kernel(float* x_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/pass_stmt.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/pass_stmt.tri:16: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t5 = pid * 128;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../conformance/constructs/pass_stmt.tri:17: mask = offs < n
+  // 17: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/pass_stmt.tri:18: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 18: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/pass_stmt.tri:23: if pid == 2:
+  // 23: if pid == 2:
   bool t17 = pid == 2;
   if (t17) {
   }
-  // ../conformance/constructs/pass_stmt.tri:25: for i in range(0, 3):
+  // 25: for i in range(0, 3):
   for (int i = 0; i < 3; i += 1) {
   }
-  // ../conformance/constructs/pass_stmt.tri:27: tl.store(out_ptr + offs, x + 1.0, mask=mask)
+  // 27: tl.store(out_ptr + offs, x + 1.0, mask=mask)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   float t26[1];

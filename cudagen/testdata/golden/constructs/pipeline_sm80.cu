@@ -74,6 +74,7 @@ TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 
+// Source ../conformance/constructs/pipeline_sm80.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -92,7 +93,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   int L14_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L14 tiles
   float acc[32];
   float acc2[32];
-  // ../conformance/constructs/pipeline_sm80.tri:31: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 31: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t10 = tri_program_id_x() * 64;
   int t11[2];
   #pragma unroll
@@ -100,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = t10 + t11[e];
-  // ../conformance/constructs/pipeline_sm80.tri:32: rn = tl.program_id(1) * BN + tl.arange(0, BN)
+  // 32: rn = tl.program_id(1) * BN + tl.arange(0, BN)
   int t16 = tri_program_id_y() * 64;
   int t17[8];
   #pragma unroll
@@ -108,15 +109,14 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = t16 + t17[e];
-  // ../conformance/constructs/pipeline_sm80.tri:33: rk = tl.arange(0, BK)
+  // 33: rk = tl.arange(0, BK)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/pipeline_sm80.tri:35: for k in range(0, K, BK):
+  // 35: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K),
-  //   other=0.0)
+  // 36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
   int t29[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t29[e] = rm[e] * K;
@@ -126,18 +126,17 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   bool t40[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t40[e] = rm[e] < M;
-  // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N),
-  //   other=0.0)
+  // 37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
   bool t70[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t70[e] = rn[e] < N;
-  // ../conformance/constructs/pipeline_sm80.tri:35: for k in range(0, K, BK):
+  // 35: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
   // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
   // in 64- and 128-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../conformance/constructs/pipeline_sm80.tri:38: acc = tl.dot(a, b, acc)
+    // 38: acc = tl.dot(a, b, acc)
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = acc[e];
     // This warp's mma tiles start at row (warp_id / 2 % 2) * 8 and column (warp_id % 2) * 8; lane l gives ldmatrix
@@ -151,8 +150,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -176,8 +174,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t37[e], t48[e]);
         }
-        // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
-        //   :] < N), other=0.0)
+        // 37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -224,8 +221,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -249,8 +245,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t37[e], t48[e]);
         }
-        // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
-        //   :] < N), other=0.0)
+        // 37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -321,7 +316,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/pipeline_sm80.tri:39: out = rm[:, None] * N + rn[None, :]
+  // 39: out = rm[:, None] * N + rn[None, :]
   // rm is recomputed in #L13 rather than moved.
   int t79[4];
   #pragma unroll
@@ -336,7 +331,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   int out[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) out[e] = t81[e / 8 % 4] + t82[e % 2 + (e / 2 % 4) * 2];
-  // ../conformance/constructs/pipeline_sm80.tri:40: inside = (rm[:, None] < M) & (rn[None, :] < N)
+  // 40: inside = (rm[:, None] < M) & (rn[None, :] < N)
   // rm is recomputed in #L13 rather than moved.
   int t86[4];
   #pragma unroll
@@ -354,7 +349,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   bool inside[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) inside[e] = (t88[e / 8 % 4] & t91[e % 2 + (e / 2 % 4) * 2]) != 0;
-  // ../conformance/constructs/pipeline_sm80.tri:41: tl.store(c_ptr + out, acc, mask=inside)
+  // 41: tl.store(c_ptr + out, acc, mask=inside)
   float* c_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c_ptrs[e] = c_ptr + out[e];
@@ -369,25 +364,23 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   bool t142[2];
   if (t10 + 63 < M && t16 + 63 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/pipeline_sm80.tri:41: tl.store(c_ptr + out, acc, mask=inside)
+    // 41: tl.store(c_ptr + out, acc, mask=inside)
     #pragma unroll
     for (int e = 0; e < 32; e += 2) {  // 8-byte vector stores
       tri_f32x2 vec = {acc[e + 0], acc[e + 1]};
       *reinterpret_cast<tri_f32x2*>(c_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/pipeline_sm80.tri:43: for k in range(0, K, BK):
+    // 43: for k in range(0, K, BK):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc2[e] = 0.0f;
-    // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t106[e] = rm[e] * K;
     #pragma unroll
     for (int e = 0; e < 2; ++e) a_ptrs_1[e] = a_ptr + t106[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t117[e] = rm[e] < M;
-    // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
     // rn is recomputed in #L0 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t129[e] = (t16) + (L0_base + e * 32);
@@ -402,22 +395,20 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     for (int e = 0; e < 2; ++e) t142[e] = t140[e] < N;
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/pipeline_sm80.tri:41: tl.store(c_ptr + out, acc, mask=inside)
+    // 41: tl.store(c_ptr + out, acc, mask=inside)
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (inside[e]) *c_ptrs[e] = acc[e];
-    // ../conformance/constructs/pipeline_sm80.tri:43: for k in range(0, K, BK):
+    // 43: for k in range(0, K, BK):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc2[e] = 0.0f;
-    // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t106[e] = rm[e] * K;
     #pragma unroll
     for (int e = 0; e < 2; ++e) a_ptrs_1[e] = a_ptr + t106[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t117[e] = rm[e] < M;
-    // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
     // rn is recomputed in #L0 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t129[e] = (t16) + (L0_base + e * 32);
@@ -431,13 +422,13 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     #pragma unroll
     for (int e = 0; e < 2; ++e) t142[e] = t140[e] < N;
   }
-  // ../conformance/constructs/pipeline_sm80.tri:43: for k in range(0, K, BK):
+  // 43: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
   // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: K-major),
   // in 64- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../conformance/constructs/pipeline_sm80.tri:46: acc2 = tl.dot(a, tl.trans(bt), acc2)
+    // 46: acc2 = tl.dot(a, tl.trans(bt), acc2)
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc2[e] = acc2[e];
     // This warp's mma tiles start at row (warp_id / 2 % 2) * 8 and column (warp_id % 2) * 8; lane l gives ldmatrix
@@ -450,8 +441,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -475,8 +465,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t114[e], t125[e]);
         }
-        // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -509,8 +498,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k_1 + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -534,8 +522,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t114[e], t125[e]);
         }
-        // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -588,14 +575,14 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/pipeline_sm80.tri:47: tl.store(d_ptr + out, acc2, mask=inside)
+  // 47: tl.store(d_ptr + out, acc2, mask=inside)
   float* d_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) d_ptrs[e] = d_ptr + out[e];
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t10 + 63 < M && t16 + 63 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/pipeline_sm80.tri:47: tl.store(d_ptr + out, acc2, mask=inside)
+    // 47: tl.store(d_ptr + out, acc2, mask=inside)
     #pragma unroll
     for (int e = 0; e < 32; e += 2) {  // 8-byte vector stores
       tri_f32x2 vec = {acc2[e + 0], acc2[e + 1]};
@@ -603,7 +590,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/pipeline_sm80.tri:47: tl.store(d_ptr + out, acc2, mask=inside)
+    // 47: tl.store(d_ptr + out, acc2, mask=inside)
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (inside[e]) *d_ptrs[e] = acc2[e];
   }

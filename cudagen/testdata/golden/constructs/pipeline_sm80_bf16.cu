@@ -78,6 +78,7 @@ TRI_DEV void tri_ldsm_x2_trans(unsigned int* r, unsigned int a) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
 }
 
+// Source ../conformance/constructs/pipeline_sm80_bf16.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
     tri_bf16* a_ptr, tri_bf16* b_ptr, tri_bf16* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -99,44 +100,42 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
   int L17_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L17 tiles
   float acc[4];
   float acc2[4];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:30: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 30: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t10 = tri_program_id_x() * 16;
   int t11[1];
   t11[0] = L0_base;
   int rm[1];
   rm[0] = t10 + t11[0];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:31: rn = tl.program_id(1) * BN + tl.arange(0, BN)
+  // 31: rn = tl.program_id(1) * BN + tl.arange(0, BN)
   int t16 = tri_program_id_y() * 32;
   int t17[1];
   t17[0] = L1_base;
   int rn[1];
   rn[0] = t16 + t17[0];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:32: rk = tl.arange(0, BK)
+  // 32: rk = tl.arange(0, BK)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:34: for k in range(0, K, BK):
+  // 34: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-  //   :] < K), other=0.0)
+  // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
   int t29[1];
   t29[0] = rm[0] * K;
   tri_bf16* a_ptrs[1];
   a_ptrs[0] = a_ptr + t29[0];
   bool t40[1];
   t40[0] = rm[0] < M;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
-  //   :] < N), other=0.0)
+  // 36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
   bool t70[1];
   t70[0] = rn[0] < N;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:34: for k in range(0, K, BK):
+  // 34: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory stages with cp.async,
   // 3 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
   // in 128- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../conformance/constructs/pipeline_sm80_bf16.tri:37: acc = tl.dot(a, b, acc)
+    // 37: acc = tl.dot(a, b, acc)
     #pragma unroll
     for (int e = 0; e < 4; ++e) acc[e] = acc[e];
     // This warp's mma tiles start at row (0) * 8 and column (warp_id % 4) * 8; lane l gives ldmatrix
@@ -150,8 +149,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
     for (int tri_s = 0; tri_s < 3; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:,
-        //   None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -175,8 +173,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 6144 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
           tri_cp_async_16(tri_dst, t37[e], t48[e]);
         }
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:,
-        //   None] < K) & (rn[None, :] < N), other=0.0)
+        // 36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -226,8 +223,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k + 3 * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:,
-        //   None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -251,8 +247,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
           tri_cp_async_16(tri_dst, t37[e], t48[e]);
         }
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:,
-        //   None] < K) & (rn[None, :] < N), other=0.0)
+        // 36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -326,7 +321,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:38: out = rm[:, None] * N + rn[None, :]
+  // 38: out = rm[:, None] * N + rn[None, :]
   // rm is recomputed in #L15 rather than moved.
   int t79[2];
   #pragma unroll
@@ -341,7 +336,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
   int out[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) out[e] = t81[e / 2 % 2] + t82[e % 2];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:39: inside = (rm[:, None] < M) & (rn[None, :] < N)
+  // 39: inside = (rm[:, None] < M) & (rn[None, :] < N)
   // rm is recomputed in #L15 rather than moved.
   int t86[2];
   #pragma unroll
@@ -359,25 +354,23 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
   bool inside[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) inside[e] = (t88[e / 2 % 2] & t91[e % 2]) != 0;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:40: tl.store(c_ptr + out, acc, mask=inside)
+  // 40: tl.store(c_ptr + out, acc, mask=inside)
   float* c_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) c_ptrs[e] = c_ptr + out[e];
   #pragma unroll
   for (int e = 0; e < 4; ++e) if (inside[e]) *c_ptrs[e] = acc[e];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:42: for k in range(0, K, BK):
+  // 42: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc2[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-  //   :] < K), other=0.0)
+  // 43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
   int t106[1];
   t106[0] = rm[0] * K;
   tri_bf16* a_ptrs_1[1];
   a_ptrs_1[0] = a_ptr + t106[0];
   bool t117[1];
   t117[0] = rm[0] < M;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-  //   :] < K), other=0.0)
+  // 44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
   // rn is recomputed in #L17 rather than moved.
   int t129[2];
   #pragma unroll
@@ -395,13 +388,13 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
   bool t142[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t142[e] = t140[e] < N;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:42: for k in range(0, K, BK):
+  // 42: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory stages with cp.async,
   // 3 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: K-major),
   // in 128- and 128-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../conformance/constructs/pipeline_sm80_bf16.tri:45: acc2 = tl.dot(a, tl.trans(bt), acc2)
+    // 45: acc2 = tl.dot(a, tl.trans(bt), acc2)
     #pragma unroll
     for (int e = 0; e < 4; ++e) acc2[e] = acc2[e];
     // This warp's mma tiles start at row (0) * 8 and column (warp_id % 4) * 8; lane l gives ldmatrix
@@ -414,8 +407,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
     for (int tri_s = 0; tri_s < 3; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:,
-        //   None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // 43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -439,8 +431,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 6144 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
           tri_cp_async_16(tri_dst, t114[e], t125[e]);
         }
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:,
-        //   None] < N) & ((k + rk)[None, :] < K), other=0.0)
+        // 44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -473,8 +464,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k_1 + 3 * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:,
-        //   None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        // 43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -498,8 +488,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
           tri_cp_async_16(tri_dst, t114[e], t125[e]);
         }
-        // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:,
-        //   None] < N) & ((k + rk)[None, :] < K), other=0.0)
+        // 44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -552,7 +541,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:46: tl.store(d_ptr + out, acc2, mask=inside)
+  // 46: tl.store(d_ptr + out, acc2, mask=inside)
   float* d_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) d_ptrs[e] = d_ptr + out[e];

@@ -24,32 +24,33 @@ TRI_DEV int tri_num_programs_y(void) { int r; asm("mov.u32 %0, %%nctaid.y;" : "=
 TRI_DEV int tri_num_programs_z(void) { int r; asm("mov.u32 %0, %%nctaid.z;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/program_id_3d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) grid3d_kernel(int* ids_ptr, int* nums_ptr) {
-  // ../conformance/constructs/program_id_3d.tri:14: p0 = tl.program_id(0)
+  // 14: p0 = tl.program_id(0)
   int p0 = tri_program_id_x();
-  // ../conformance/constructs/program_id_3d.tri:15: p1 = tl.program_id(axis=1)
+  // 15: p1 = tl.program_id(axis=1)
   int p1 = tri_program_id_y();
-  // ../conformance/constructs/program_id_3d.tri:16: p2 = tl.program_id(2)
+  // 16: p2 = tl.program_id(2)
   int p2 = tri_program_id_z();
-  // ../conformance/constructs/program_id_3d.tri:17: n0 = tl.num_programs(0)
+  // 17: n0 = tl.num_programs(0)
   int n0 = tri_num_programs_x();
-  // ../conformance/constructs/program_id_3d.tri:18: n1 = tl.num_programs(1)
+  // 18: n1 = tl.num_programs(1)
   int n1 = tri_num_programs_y();
-  // ../conformance/constructs/program_id_3d.tri:19: n2 = tl.num_programs(axis=2)
+  // 19: n2 = tl.num_programs(axis=2)
   int n2 = tri_num_programs_z();
-  // ../conformance/constructs/program_id_3d.tri:20: linear = p0 + n0 * (p1 + n1 * p2)
+  // 20: linear = p0 + n0 * (p1 + n1 * p2)
   int t8 = n1 * p2;
   int t9 = p1 + t8;
   int t10 = n0 * t9;
   int linear = p0 + t10;
-  // ../conformance/constructs/program_id_3d.tri:21: tl.store(ids_ptr + linear, p0 * 100 + p1 * 10 + p2)
+  // 21: tl.store(ids_ptr + linear, p0 * 100 + p1 * 10 + p2)
   int* ids_ptrs = ids_ptr + linear;
   int t14 = p0 * 100;
   int t16 = p1 * 10;
   int t17 = t14 + t16;
   int t18 = t17 + p2;
   if (tri_thread_id() == 0) *ids_ptrs = t18;
-  // ../conformance/constructs/program_id_3d.tri:22: tl.store(nums_ptr + linear, n0 * 100 + n1 * 10 + n2)
+  // 22: tl.store(nums_ptr + linear, n0 * 100 + n1 * 10 + n2)
   int* nums_ptrs = nums_ptr + linear;
   int t22 = n0 * 100;
   int t24 = n1 * 10;

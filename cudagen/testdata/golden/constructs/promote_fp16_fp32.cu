@@ -28,30 +28,31 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/promote_fp16_fp32.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) h_f_kernel(tri_half* h_ptr, float* f_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/promote_fp16_fp32.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/promote_fp16_fp32.tri:16: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/promote_fp16_fp32.tri:17: mask = offs < n
+  // 17: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/promote_fp16_fp32.tri:18: h = tl.load(h_ptr + offs, mask=mask, other=0.0)
+  // 18: h = tl.load(h_ptr + offs, mask=mask, other=0.0)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   tri_half h[1];
   h[0] = mask[0] ? *h_ptrs[0] : ((tri_half)0x0000);
-  // ../conformance/constructs/promote_fp16_fp32.tri:19: f = tl.load(f_ptr + offs, mask=mask, other=0.0)
+  // 19: f = tl.load(f_ptr + offs, mask=mask, other=0.0)
   float* f_ptrs[1];
   f_ptrs[0] = f_ptr + offs[0];
   float f[1];
   f[0] = mask[0] ? *f_ptrs[0] : 0.0f;
-  // ../conformance/constructs/promote_fp16_fp32.tri:20: tl.store(out_ptr + offs, h * f, mask=mask)
+  // 20: tl.store(out_ptr + offs, h * f, mask=mask)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   float h_fp32[1];

@@ -29,30 +29,31 @@ TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r)
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/promote_int32_fp16.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) i_h_kernel(int* i_ptr, tri_half* h_ptr, tri_half* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/promote_int32_fp16.tri:16: pid = tl.program_id(0)
+  // 16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/promote_int32_fp16.tri:17: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 17: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/promote_int32_fp16.tri:18: mask = offs < n
+  // 18: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/promote_int32_fp16.tri:19: i = tl.load(i_ptr + offs, mask=mask, other=0)
+  // 19: i = tl.load(i_ptr + offs, mask=mask, other=0)
   int* i_ptrs[1];
   i_ptrs[0] = i_ptr + offs[0];
   int i[1];
   i[0] = mask[0] ? *i_ptrs[0] : 0;
-  // ../conformance/constructs/promote_int32_fp16.tri:20: h = tl.load(h_ptr + offs, mask=mask, other=0.0)
+  // 20: h = tl.load(h_ptr + offs, mask=mask, other=0.0)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   tri_half h[1];
   h[0] = mask[0] ? *h_ptrs[0] : ((tri_half)0x0000);
-  // ../conformance/constructs/promote_int32_fp16.tri:21: tl.store(out_ptr + offs, i + h, mask=mask)
+  // 21: tl.store(out_ptr + offs, i + h, mask=mask)
   tri_half* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   tri_half i_fp16[1];

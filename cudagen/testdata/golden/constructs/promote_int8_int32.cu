@@ -21,30 +21,31 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/promote_int8_int32.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) i8_i32_kernel(signed char* a_ptr, int* b_ptr, int* wide_ptr, signed char* narrow_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/promote_int8_int32.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/promote_int8_int32.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/promote_int8_int32.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/promote_int8_int32.tri:20: a = tl.load(a_ptr + offs, mask=mask, other=0)
+  // 20: a = tl.load(a_ptr + offs, mask=mask, other=0)
   signed char* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   signed char a[1];
   a[0] = mask[0] ? *a_ptrs[0] : ((signed char)0);
-  // ../conformance/constructs/promote_int8_int32.tri:21: b = tl.load(b_ptr + offs, mask=mask, other=0)
+  // 21: b = tl.load(b_ptr + offs, mask=mask, other=0)
   int* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   int b[1];
   b[0] = mask[0] ? *b_ptrs[0] : 0;
-  // ../conformance/constructs/promote_int8_int32.tri:22: tl.store(wide_ptr + offs, a + b, mask=mask)
+  // 22: tl.store(wide_ptr + offs, a + b, mask=mask)
   int* wide_ptrs[1];
   wide_ptrs[0] = wide_ptr + offs[0];
   int a_i32[1];
@@ -52,7 +53,7 @@ extern "C" __global__ void __launch_bounds__(128) i8_i32_kernel(signed char* a_p
   int t26[1];
   t26[0] = a_i32[0] + b[0];
   if (mask[0]) *wide_ptrs[0] = t26[0];
-  // ../conformance/constructs/promote_int8_int32.tri:23: tl.store(narrow_ptr + offs, a + a, mask=mask)
+  // 23: tl.store(narrow_ptr + offs, a + a, mask=mask)
   signed char* narrow_ptrs[1];
   narrow_ptrs[0] = narrow_ptr + offs[0];
   signed char t30[1];

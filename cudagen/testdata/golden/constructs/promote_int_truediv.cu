@@ -24,35 +24,36 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/promote_int_truediv.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) truediv_kernel(int* x_ptr, int* y_ptr, float* q_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/promote_int_truediv.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/promote_int_truediv.tri:16: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/promote_int_truediv.tri:17: mask = offs < n
+  // 17: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/promote_int_truediv.tri:18: x = tl.load(x_ptr + offs, mask=mask, other=0)
+  // 18: x = tl.load(x_ptr + offs, mask=mask, other=0)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../conformance/constructs/promote_int_truediv.tri:19: y = tl.load(y_ptr + offs, mask=mask, other=1)
+  // 19: y = tl.load(y_ptr + offs, mask=mask, other=1)
   int* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   int y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 1;
-  // ../conformance/constructs/promote_int_truediv.tri:20: y = tl.where(y == 0, 3, y)
+  // 20: y = tl.where(y == 0, 3, y)
   bool t24[1];
   t24[0] = y[0] == 0;
   int y_1[1];
   y_1[0] = t24[0] ? 3 : y[0];
-  // ../conformance/constructs/promote_int_truediv.tri:21: tl.store(q_ptr + offs, x / y, mask=mask)
+  // 21: tl.store(q_ptr + offs, x / y, mask=mask)
   float* q_ptrs[1];
   q_ptrs[0] = q_ptr + offs[0];
   float x_fp32[1];

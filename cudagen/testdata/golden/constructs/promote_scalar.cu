@@ -32,31 +32,32 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/promote_scalar.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) scalar_promo_kernel(
     tri_half* h_ptr, signed char* b_ptr, tri_half* hs_ptr, signed char* bs_ptr, float* hd_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/promote_scalar.tri:19: pid = tl.program_id(0)
+  // 19: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/promote_scalar.tri:20: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t8 = pid * 128;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/promote_scalar.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/promote_scalar.tri:22: h = tl.load(h_ptr + offs, mask=mask, other=0.0)
+  // 22: h = tl.load(h_ptr + offs, mask=mask, other=0.0)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   tri_half h[1];
   h[0] = mask[0] ? *h_ptrs[0] : ((tri_half)0x0000);
-  // ../conformance/constructs/promote_scalar.tri:23: b = tl.load(b_ptr + offs, mask=mask, other=0)
+  // 23: b = tl.load(b_ptr + offs, mask=mask, other=0)
   signed char* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   signed char b[1];
   b[0] = mask[0] ? *b_ptrs[0] : ((signed char)0);
-  // ../conformance/constructs/promote_scalar.tri:24: tl.store(hs_ptr + offs, (h * 0.1) * 3.0, mask=mask)
+  // 24: tl.store(hs_ptr + offs, (h * 0.1) * 3.0, mask=mask)
   tri_half* hs_ptrs[1];
   hs_ptrs[0] = hs_ptr + offs[0];
   tri_half t28[1];
@@ -64,13 +65,13 @@ extern "C" __global__ void __launch_bounds__(128) scalar_promo_kernel(
   tri_half t31[1];
   t31[0] = tri_f2h(tri_h2f(t28[0]) * tri_h2f(((tri_half)0x4200)));
   if (mask[0]) *hs_ptrs[0] = t31[0];
-  // ../conformance/constructs/promote_scalar.tri:25: tl.store(bs_ptr + offs, b + 100, mask=mask)
+  // 25: tl.store(bs_ptr + offs, b + 100, mask=mask)
   signed char* bs_ptrs[1];
   bs_ptrs[0] = bs_ptr + offs[0];
   signed char t37[1];
   t37[0] = (signed char)(b[0] + ((signed char)100));
   if (mask[0]) *bs_ptrs[0] = t37[0];
-  // ../conformance/constructs/promote_scalar.tri:26: tl.store(hd_ptr + offs, h / 3.0, mask=mask)
+  // 26: tl.store(hd_ptr + offs, h / 3.0, mask=mask)
   float* hd_ptrs[1];
   hd_ptrs[0] = hd_ptr + offs[0];
   float h_fp32[1];

@@ -21,30 +21,31 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/promote_uint32_int32.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) u_i_kernel(int* i_ptr, unsigned int* u_ptr, unsigned char* lt_ptr, unsigned int* s_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/promote_uint32_int32.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/promote_uint32_int32.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/promote_uint32_int32.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/promote_uint32_int32.tri:20: i = tl.load(i_ptr + offs, mask=mask, other=0)
+  // 20: i = tl.load(i_ptr + offs, mask=mask, other=0)
   int* i_ptrs[1];
   i_ptrs[0] = i_ptr + offs[0];
   int i[1];
   i[0] = mask[0] ? *i_ptrs[0] : 0;
-  // ../conformance/constructs/promote_uint32_int32.tri:21: u = tl.load(u_ptr + offs, mask=mask, other=0)
+  // 21: u = tl.load(u_ptr + offs, mask=mask, other=0)
   unsigned int* u_ptrs[1];
   u_ptrs[0] = u_ptr + offs[0];
   unsigned int u[1];
   u[0] = mask[0] ? *u_ptrs[0] : 0u;
-  // ../conformance/constructs/promote_uint32_int32.tri:22: tl.store(lt_ptr + offs, i < u, mask=mask)
+  // 22: tl.store(lt_ptr + offs, i < u, mask=mask)
   unsigned char* lt_ptrs[1];
   lt_ptrs[0] = lt_ptr + offs[0];
   unsigned int i_u32[1];
@@ -52,7 +53,7 @@ extern "C" __global__ void __launch_bounds__(128) u_i_kernel(int* i_ptr, unsigne
   bool t26[1];
   t26[0] = i_u32[0] < u[0];
   if (mask[0]) *lt_ptrs[0] = t26[0];
-  // ../conformance/constructs/promote_uint32_int32.tri:23: tl.store(s_ptr + offs, i + u, mask=mask)
+  // 23: tl.store(s_ptr + offs, i + u, mask=mask)
   unsigned int* s_ptrs[1];
   s_ptrs[0] = s_ptr + offs[0];
   unsigned int i_u32_1[1];

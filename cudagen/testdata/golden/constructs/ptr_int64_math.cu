@@ -21,32 +21,33 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/ptr_int64_math.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) addr_kernel(float* x_ptr, float* y_ptr, long long* diffs_ptr, int* bits_ptr, int* flags_ptr) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/ptr_int64_math.tri:20: pid = tl.program_id(0)
+  // 20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/ptr_int64_math.tri:21: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 32;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/ptr_int64_math.tri:22: base = x_ptr.to(tl.int64)
+  // 22: base = x_ptr.to(tl.int64)
   long long base = (long long)(x_ptr);
-  // ../conformance/constructs/ptr_int64_math.tri:23: addr = base + offs.to(tl.int64) * 4
+  // 23: addr = base + offs.to(tl.int64) * 4
   long long offs_i64[1];
   offs_i64[0] = (long long)(offs[0]);
   long long t15[1];
   t15[0] = offs_i64[0] * 4LL;
   long long addr[1];
   addr[0] = base + t15[0];
-  // ../conformance/constructs/ptr_int64_math.tri:24: x = tl.load(addr.to(tl.pointer_type(tl.float32)))
+  // 24: x = tl.load(addr.to(tl.pointer_type(tl.float32)))
   float* addr_ptr[1];
   addr_ptr[0] = (float*)(addr[0]);
   float x[1];
   x[0] = *addr_ptr[0];
-  // ../conformance/constructs/ptr_int64_math.tri:25: out = (y_ptr.to(tl.uint64) + (offs * 4).to(tl.uint64)).to(tl.pointer_type(tl.float32))
+  // 25: out = (y_ptr.to(tl.uint64) + (offs * 4).to(tl.uint64)).to(tl.pointer_type(tl.float32))
   unsigned long long t20 = (unsigned long long)(y_ptr);
   int t23[1];
   t23[0] = offs[0] * 4;
@@ -56,11 +57,11 @@ extern "C" __global__ void __launch_bounds__(128) addr_kernel(float* x_ptr, floa
   t26[0] = t20 + t23_u64[0];
   float* out[1];
   out[0] = (float*)(t26[0]);
-  // ../conformance/constructs/ptr_int64_math.tri:26: tl.store(out, x + 1.0)
+  // 26: tl.store(out, x + 1.0)
   float t30[1];
   t30[0] = x[0] + 1.0f;
   if (L0_owner) *out[0] = t30[0];
-  // ../conformance/constructs/ptr_int64_math.tri:27: tl.store(diffs_ptr + offs, (x_ptr + offs).to(tl.uint64).to(tl.int64) - base)
+  // 27: tl.store(diffs_ptr + offs, (x_ptr + offs).to(tl.uint64).to(tl.int64) - base)
   long long* diffs_ptrs[1];
   diffs_ptrs[0] = diffs_ptr + offs[0];
   float* x_ptrs[1];
@@ -72,7 +73,7 @@ extern "C" __global__ void __launch_bounds__(128) addr_kernel(float* x_ptr, floa
   long long t39[1];
   t39[0] = x_ptrs_u64_i64[0] - base;
   if (L0_owner) *diffs_ptrs[0] = t39[0];
-  // ../conformance/constructs/ptr_int64_math.tri:28: tl.store(bits_ptr + offs, tl.load(x_ptr.to(tl.pi32_t) + offs))
+  // 28: tl.store(bits_ptr + offs, tl.load(x_ptr.to(tl.pi32_t) + offs))
   int* bits_ptrs[1];
   bits_ptrs[0] = bits_ptr + offs[0];
   int* t43 = (int*)(x_ptr);
@@ -81,9 +82,9 @@ extern "C" __global__ void __launch_bounds__(128) addr_kernel(float* x_ptr, floa
   int t46[1];
   t46[0] = *t45[0];
   if (L0_owner) *bits_ptrs[0] = t46[0];
-  // ../conformance/constructs/ptr_int64_math.tri:29: xi = x_ptr.to(tl.pointer_type(tl.int32), bitcast=True)
+  // 29: xi = x_ptr.to(tl.pointer_type(tl.int32), bitcast=True)
   int* xi = (int*)(x_ptr);
-  // ../conformance/constructs/ptr_int64_math.tri:30: tl.store(bits_ptr + 64 + offs, tl.load(xi + offs))
+  // 30: tl.store(bits_ptr + 64 + offs, tl.load(xi + offs))
   int* bits_ptrs_1 = bits_ptr + 64;
   int* bits_ptrs_2[1];
   bits_ptrs_2[0] = bits_ptrs_1 + offs[0];
@@ -92,7 +93,7 @@ extern "C" __global__ void __launch_bounds__(128) addr_kernel(float* x_ptr, floa
   int xi_val[1];
   xi_val[0] = *xi_ptrs[0];
   if (L0_owner) *bits_ptrs_2[0] = xi_val[0];
-  // ../conformance/constructs/ptr_int64_math.tri:31: tl.store(flags_ptr + pid, (x_ptr + pid).to(tl.int1).to(tl.int32))
+  // 31: tl.store(flags_ptr + pid, (x_ptr + pid).to(tl.int1).to(tl.int32))
   int* flags_ptrs = flags_ptr + pid;
   float* x_ptrs_1 = x_ptr + pid;
   bool x_ptrs_1_i1 = x_ptrs_1 != 0;

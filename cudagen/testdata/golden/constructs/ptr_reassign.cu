@@ -21,39 +21,40 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/ptr_reassign.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) ptr_kernel(float* x_ptr, float* y_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/ptr_reassign.tri:16: pid = tl.program_id(0)
+  // 16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/ptr_reassign.tri:17: x_ptr += pid * BLOCK
+  // 17: x_ptr += pid * BLOCK
   int t6 = pid * 128;
   float* x_ptr_1 = x_ptr + t6;
-  // ../conformance/constructs/ptr_reassign.tri:18: y_ptr = y_ptr + pid * BLOCK
+  // 18: y_ptr = y_ptr + pid * BLOCK
   int t9 = pid * 128;
   float* y_ptr_1 = y_ptr + t9;
-  // ../conformance/constructs/ptr_reassign.tri:19: out_ptr = out_ptr + pid * BLOCK
+  // 19: out_ptr = out_ptr + pid * BLOCK
   int t12 = pid * 128;
   float* out_ptr_1 = out_ptr + t12;
-  // ../conformance/constructs/ptr_reassign.tri:20: offs = tl.arange(0, BLOCK)
+  // 20: offs = tl.arange(0, BLOCK)
   int offs[1];
   offs[0] = L0_base;
-  // ../conformance/constructs/ptr_reassign.tri:21: mask = pid * BLOCK + offs < n
+  // 21: mask = pid * BLOCK + offs < n
   int t16 = pid * 128;
   int t18[1];
   t18[0] = t16 + offs[0];
   bool mask[1];
   mask[0] = t18[0] < n;
-  // ../conformance/constructs/ptr_reassign.tri:22: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 22: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr_1 + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/ptr_reassign.tri:23: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+  // 23: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr_1 + offs[0];
   float y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0.0f;
-  // ../conformance/constructs/ptr_reassign.tri:24: tl.store(out_ptr + offs, x - y, mask=mask)
+  // 24: tl.store(out_ptr + offs, x - y, mask=mask)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr_1 + offs[0];
   float t33[1];

@@ -21,32 +21,33 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/ptr_table.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) table_kernel(long long* table_ptr, int* sizes_ptr, float* out_ptr) {
   int L0_base = tri_thread_id() % 64;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 64;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/ptr_table.tri:20: g = tl.program_id(0)
+  // 20: g = tl.program_id(0)
   int g = tri_program_id_x();
-  // ../conformance/constructs/ptr_table.tri:21: src = tl.load(table_ptr + g).to(tl.pointer_type(tl.float32))
+  // 21: src = tl.load(table_ptr + g).to(tl.pointer_type(tl.float32))
   long long* table_ptrs = table_ptr + g;
   long long src_i64 = *table_ptrs;
   float* src = (float*)(src_i64);
-  // ../conformance/constructs/ptr_table.tri:22: n = tl.load(sizes_ptr + g)
+  // 22: n = tl.load(sizes_ptr + g)
   int* sizes_ptrs = sizes_ptr + g;
   int n = *sizes_ptrs;
-  // ../conformance/constructs/ptr_table.tri:23: offs = tl.arange(0, BLOCK)
+  // 23: offs = tl.arange(0, BLOCK)
   int offs[1];
   offs[0] = L0_base;
-  // ../conformance/constructs/ptr_table.tri:24: x = tl.load(src + offs, mask=offs < n, other=0.0)
+  // 24: x = tl.load(src + offs, mask=offs < n, other=0.0)
   float* src_ptrs[1];
   src_ptrs[0] = src + offs[0];
   bool t13[1];
   t13[0] = offs[0] < n;
   float x[1];
   x[0] = t13[0] ? *src_ptrs[0] : 0.0f;
-  // ../conformance/constructs/ptr_table.tri:25: scale = (g + 1).to(tl.float32)
+  // 25: scale = (g + 1).to(tl.float32)
   int t18 = g + 1;
   float scale = (float)(t18);
-  // ../conformance/constructs/ptr_table.tri:26: tl.store(out_ptr + g * BLOCK + offs, x * scale, mask=offs < n)
+  // 26: tl.store(out_ptr + g * BLOCK + offs, x * scale, mask=offs < n)
   int t21 = g * 64;
   float* out_ptrs = out_ptr + t21;
   float* out_ptrs_1[1];

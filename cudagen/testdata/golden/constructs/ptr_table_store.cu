@@ -29,30 +29,31 @@ TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r)
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/ptr_table_store.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) scale_kernel(unsigned long long* srcs_ptr, unsigned long long* dsts_ptr, int n) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/ptr_table_store.tri:21: i = tl.program_id(0)
+  // 21: i = tl.program_id(0)
   int i = tri_program_id_x();
-  // ../conformance/constructs/ptr_table_store.tri:22: src = tl.load(srcs_ptr + i).to(tl.pointer_type(tl.float16))
+  // 22: src = tl.load(srcs_ptr + i).to(tl.pointer_type(tl.float16))
   unsigned long long* srcs_ptrs = srcs_ptr + i;
   unsigned long long src_u64 = *srcs_ptrs;
   tri_half* src = (tri_half*)(src_u64);
-  // ../conformance/constructs/ptr_table_store.tri:23: dst = tl.load(dsts_ptr + i).to(tl.pointer_type(tl.float16))
+  // 23: dst = tl.load(dsts_ptr + i).to(tl.pointer_type(tl.float16))
   unsigned long long* dsts_ptrs = dsts_ptr + i;
   unsigned long long dst_u64 = *dsts_ptrs;
   tri_half* dst = (tri_half*)(dst_u64);
-  // ../conformance/constructs/ptr_table_store.tri:24: offs = tl.arange(0, BLOCK)
+  // 24: offs = tl.arange(0, BLOCK)
   int offs[1];
   offs[0] = L0_base;
-  // ../conformance/constructs/ptr_table_store.tri:25: x = tl.load(src + offs, mask=offs < n, other=0.0)
+  // 25: x = tl.load(src + offs, mask=offs < n, other=0.0)
   tri_half* src_ptrs[1];
   src_ptrs[0] = src + offs[0];
   bool t14[1];
   t14[0] = offs[0] < n;
   tri_half x[1];
   x[0] = t14[0] ? *src_ptrs[0] : ((tri_half)0x0000);
-  // ../conformance/constructs/ptr_table_store.tri:26: tl.store(dst + offs, x * 2 + i, mask=offs < n)
+  // 26: tl.store(dst + offs, x * 2 + i, mask=offs < n)
   tri_half* dst_ptrs[1];
   dst_ptrs[0] = dst + offs[0];
   tri_half t22[1];

@@ -30,9 +30,10 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_4x.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, float* unif_ptr, int n, long long seed) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_4x.tri:18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t6 = tri_program_id_x() * 256;
   int t7[2];
   #pragma unroll
@@ -40,11 +41,11 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t6 + t7[e];
-  // ../conformance/constructs/rand_4x.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/rand_4x.tri:20: r0, r1, r2, r3 = tl.randint4x(seed, offs)
+  // 20: r0, r1, r2, r3 = tl.randint4x(seed, offs)
   unsigned int c0[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c0[e] = (unsigned int)(offs[e]);
@@ -312,7 +313,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
   unsigned int r3[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) r3[e] = 3528531795u * c0_r9[e];
-  // ../conformance/constructs/rand_4x.tri:21: tl.store(ints_ptr + offs, r0, mask=mask)
+  // 21: tl.store(ints_ptr + offs, r0, mask=mask)
   int* ints_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) ints_ptrs[e] = ints_ptr + offs[e];
@@ -475,13 +476,13 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
   float* unif_ptrs_6[2];
   if (t6 + 255 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/rand_4x.tri:21: tl.store(ints_ptr + offs, r0, mask=mask)
+    // 21: tl.store(ints_ptr + offs, r0, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; e += 2) {  // 8-byte vector stores
       tri_u32x2 vec = {(unsigned int)r0_i32[e + 0], (unsigned int)r0_i32[e + 1]};
       *reinterpret_cast<tri_u32x2*>(ints_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/rand_4x.tri:22: tl.store(ints_ptr + n + offs, r1, mask=mask)
+    // 22: tl.store(ints_ptr + n + offs, r1, mask=mask)
     ints_ptrs_1 = ints_ptr + n;
     #pragma unroll
     for (int e = 0; e < 2; ++e) ints_ptrs_2[e] = ints_ptrs_1 + offs[e];
@@ -492,7 +493,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
       tri_u32x2 vec = {(unsigned int)r1_i32[e + 0], (unsigned int)r1_i32[e + 1]};
       *reinterpret_cast<tri_u32x2*>(ints_ptrs_2[e]) = vec;
     }
-    // ../conformance/constructs/rand_4x.tri:23: tl.store(ints_ptr + 2 * n + offs, r2, mask=mask)
+    // 23: tl.store(ints_ptr + 2 * n + offs, r2, mask=mask)
     t250 = 2 * n;
     ints_ptrs_3 = ints_ptr + t250;
     #pragma unroll
@@ -504,7 +505,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
       tri_u32x2 vec = {(unsigned int)r2_i32[e + 0], (unsigned int)r2_i32[e + 1]};
       *reinterpret_cast<tri_u32x2*>(ints_ptrs_4[e]) = vec;
     }
-    // ../conformance/constructs/rand_4x.tri:24: tl.store(ints_ptr + 3 * n + offs, r3, mask=mask)
+    // 24: tl.store(ints_ptr + 3 * n + offs, r3, mask=mask)
     t257 = 3 * n;
     ints_ptrs_5 = ints_ptr + t257;
     #pragma unroll
@@ -516,7 +517,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
       tri_u32x2 vec = {(unsigned int)r3_i32[e + 0], (unsigned int)r3_i32[e + 1]};
       *reinterpret_cast<tri_u32x2*>(ints_ptrs_6[e]) = vec;
     }
-    // ../conformance/constructs/rand_4x.tri:25: u0, u1, u2, u3 = tl.rand4x(seed, offs)
+    // 25: u0, u1, u2, u3 = tl.rand4x(seed, offs)
     #pragma unroll
     for (int e = 0; e < 2; ++e) c0_1[e] = (unsigned int)(offs[e]);
     t266 = (unsigned long long)(seed);
@@ -759,7 +760,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
     for (int e = 0; e < 2; ++e) t538_fp32[e] = (float)(t538[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) u3[e] = t538_fp32[e] * 4.6566126e-10f;
-    // ../conformance/constructs/rand_4x.tri:26: tl.store(unif_ptr + offs, u0, mask=mask)
+    // 26: tl.store(unif_ptr + offs, u0, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) unif_ptrs[e] = unif_ptr + offs[e];
     #pragma unroll
@@ -767,7 +768,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
       tri_f32x2 vec = {u0[e + 0], u0[e + 1]};
       *reinterpret_cast<tri_f32x2*>(unif_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/rand_4x.tri:27: tl.store(unif_ptr + n + offs, u1, mask=mask)
+    // 27: tl.store(unif_ptr + n + offs, u1, mask=mask)
     unif_ptrs_1 = unif_ptr + n;
     #pragma unroll
     for (int e = 0; e < 2; ++e) unif_ptrs_2[e] = unif_ptrs_1 + offs[e];
@@ -776,7 +777,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
       tri_f32x2 vec = {u1[e + 0], u1[e + 1]};
       *reinterpret_cast<tri_f32x2*>(unif_ptrs_2[e]) = vec;
     }
-    // ../conformance/constructs/rand_4x.tri:28: tl.store(unif_ptr + 2 * n + offs, u2, mask=mask)
+    // 28: tl.store(unif_ptr + 2 * n + offs, u2, mask=mask)
     t551 = 2 * n;
     unif_ptrs_3 = unif_ptr + t551;
     #pragma unroll
@@ -786,7 +787,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
       tri_f32x2 vec = {u2[e + 0], u2[e + 1]};
       *reinterpret_cast<tri_f32x2*>(unif_ptrs_4[e]) = vec;
     }
-    // ../conformance/constructs/rand_4x.tri:29: tl.store(unif_ptr + 3 * n + offs, u3, mask=mask)
+    // 29: tl.store(unif_ptr + 3 * n + offs, u3, mask=mask)
     t557 = 3 * n;
     unif_ptrs_5 = unif_ptr + t557;
     #pragma unroll
@@ -798,10 +799,10 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/rand_4x.tri:21: tl.store(ints_ptr + offs, r0, mask=mask)
+    // 21: tl.store(ints_ptr + offs, r0, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *ints_ptrs[e] = r0_i32[e];
-    // ../conformance/constructs/rand_4x.tri:22: tl.store(ints_ptr + n + offs, r1, mask=mask)
+    // 22: tl.store(ints_ptr + n + offs, r1, mask=mask)
     ints_ptrs_1 = ints_ptr + n;
     #pragma unroll
     for (int e = 0; e < 2; ++e) ints_ptrs_2[e] = ints_ptrs_1 + offs[e];
@@ -809,7 +810,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
     for (int e = 0; e < 2; ++e) r1_i32[e] = (int)(r1[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *ints_ptrs_2[e] = r1_i32[e];
-    // ../conformance/constructs/rand_4x.tri:23: tl.store(ints_ptr + 2 * n + offs, r2, mask=mask)
+    // 23: tl.store(ints_ptr + 2 * n + offs, r2, mask=mask)
     t250 = 2 * n;
     ints_ptrs_3 = ints_ptr + t250;
     #pragma unroll
@@ -818,7 +819,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
     for (int e = 0; e < 2; ++e) r2_i32[e] = (int)(r2[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *ints_ptrs_4[e] = r2_i32[e];
-    // ../conformance/constructs/rand_4x.tri:24: tl.store(ints_ptr + 3 * n + offs, r3, mask=mask)
+    // 24: tl.store(ints_ptr + 3 * n + offs, r3, mask=mask)
     t257 = 3 * n;
     ints_ptrs_5 = ints_ptr + t257;
     #pragma unroll
@@ -827,7 +828,7 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
     for (int e = 0; e < 2; ++e) r3_i32[e] = (int)(r3[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *ints_ptrs_6[e] = r3_i32[e];
-    // ../conformance/constructs/rand_4x.tri:25: u0, u1, u2, u3 = tl.rand4x(seed, offs)
+    // 25: u0, u1, u2, u3 = tl.rand4x(seed, offs)
     #pragma unroll
     for (int e = 0; e < 2; ++e) c0_1[e] = (unsigned int)(offs[e]);
     t266 = (unsigned long long)(seed);
@@ -1070,25 +1071,25 @@ extern "C" __global__ void __launch_bounds__(128) four_kernel(int* ints_ptr, flo
     for (int e = 0; e < 2; ++e) t538_fp32[e] = (float)(t538[e]);
     #pragma unroll
     for (int e = 0; e < 2; ++e) u3[e] = t538_fp32[e] * 4.6566126e-10f;
-    // ../conformance/constructs/rand_4x.tri:26: tl.store(unif_ptr + offs, u0, mask=mask)
+    // 26: tl.store(unif_ptr + offs, u0, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) unif_ptrs[e] = unif_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *unif_ptrs[e] = u0[e];
-    // ../conformance/constructs/rand_4x.tri:27: tl.store(unif_ptr + n + offs, u1, mask=mask)
+    // 27: tl.store(unif_ptr + n + offs, u1, mask=mask)
     unif_ptrs_1 = unif_ptr + n;
     #pragma unroll
     for (int e = 0; e < 2; ++e) unif_ptrs_2[e] = unif_ptrs_1 + offs[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *unif_ptrs_2[e] = u1[e];
-    // ../conformance/constructs/rand_4x.tri:28: tl.store(unif_ptr + 2 * n + offs, u2, mask=mask)
+    // 28: tl.store(unif_ptr + 2 * n + offs, u2, mask=mask)
     t551 = 2 * n;
     unif_ptrs_3 = unif_ptr + t551;
     #pragma unroll
     for (int e = 0; e < 2; ++e) unif_ptrs_4[e] = unif_ptrs_3 + offs[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *unif_ptrs_4[e] = u2[e];
-    // ../conformance/constructs/rand_4x.tri:29: tl.store(unif_ptr + 3 * n + offs, u3, mask=mask)
+    // 29: tl.store(unif_ptr + 3 * n + offs, u3, mask=mask)
     t557 = 3 * n;
     unif_ptrs_5 = unif_ptr + t557;
     #pragma unroll

@@ -26,24 +26,25 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_int64_offsets.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) offs64_kernel(
     long long* ints_ptr, float* unif_ptr, long long* four_ptr, int n, long long base, long long seed) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_int64_offsets.tri:20: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 128;
   int t9[1];
   t9[0] = L0_base;
   int i[1];
   i[0] = t8 + t9[0];
-  // ../conformance/constructs/rand_int64_offsets.tri:21: mask = i < n
+  // 21: mask = i < n
   bool mask[1];
   mask[0] = i[0] < n;
-  // ../conformance/constructs/rand_int64_offsets.tri:22: offs = base + i
+  // 22: offs = base + i
   long long i_i64[1];
   i_i64[0] = (long long)(i[0]);
   long long offs[1];
   offs[0] = base + i_i64[0];
-  // ../conformance/constructs/rand_int64_offsets.tri:23: tl.store(ints_ptr + i, tl.randint(seed, offs), mask=mask)
+  // 23: tl.store(ints_ptr + i, tl.randint(seed, offs), mask=mask)
   long long* ints_ptrs[1];
   ints_ptrs[0] = ints_ptr + i[0];
   unsigned int c0[1];
@@ -229,7 +230,7 @@ extern "C" __global__ void __launch_bounds__(128) offs64_kernel(
   long long t238_i64[1];
   t238_i64[0] = (long long)(t238[0]);
   if (mask[0]) *ints_ptrs[0] = t238_i64[0];
-  // ../conformance/constructs/rand_int64_offsets.tri:24: tl.store(unif_ptr + i, tl.rand(seed, offs), mask=mask)
+  // 24: tl.store(unif_ptr + i, tl.rand(seed, offs), mask=mask)
   float* unif_ptrs[1];
   unif_ptrs[0] = unif_ptr + i[0];
   unsigned int c0_1[1];
@@ -427,7 +428,7 @@ extern "C" __global__ void __launch_bounds__(128) offs64_kernel(
   float t475[1];
   t475[0] = t471_fp32[0] * 4.6566126e-10f;
   if (mask[0]) *unif_ptrs[0] = t475[0];
-  // ../conformance/constructs/rand_int64_offsets.tri:25: r0, r1, r2, r3 = tl.randint4x(seed, offs)
+  // 25: r0, r1, r2, r3 = tl.randint4x(seed, offs)
   unsigned int c0_2[1];
   c0_2[0] = (unsigned int)(offs[0]);
   long long t482[1];
@@ -618,20 +619,20 @@ extern "C" __global__ void __launch_bounds__(128) offs64_kernel(
   r2[0] = t703[0] ^ k1_r10_2;
   unsigned int r3[1];
   r3[0] = 3528531795u * c0_r9_2[0];
-  // ../conformance/constructs/rand_int64_offsets.tri:26: tl.store(four_ptr + i, r0, mask=mask)
+  // 26: tl.store(four_ptr + i, r0, mask=mask)
   long long* four_ptrs[1];
   four_ptrs[0] = four_ptr + i[0];
   long long r0_i64[1];
   r0_i64[0] = (long long)(r0[0]);
   if (mask[0]) *four_ptrs[0] = r0_i64[0];
-  // ../conformance/constructs/rand_int64_offsets.tri:27: tl.store(four_ptr + n + i, r1, mask=mask)
+  // 27: tl.store(four_ptr + n + i, r1, mask=mask)
   long long* four_ptrs_1 = four_ptr + n;
   long long* four_ptrs_2[1];
   four_ptrs_2[0] = four_ptrs_1 + i[0];
   long long r1_i64[1];
   r1_i64[0] = (long long)(r1[0]);
   if (mask[0]) *four_ptrs_2[0] = r1_i64[0];
-  // ../conformance/constructs/rand_int64_offsets.tri:28: tl.store(four_ptr + 2 * n + i, r2, mask=mask)
+  // 28: tl.store(four_ptr + 2 * n + i, r2, mask=mask)
   int t719 = 2 * n;
   long long* four_ptrs_3 = four_ptr + t719;
   long long* four_ptrs_4[1];
@@ -639,7 +640,7 @@ extern "C" __global__ void __launch_bounds__(128) offs64_kernel(
   long long r2_i64[1];
   r2_i64[0] = (long long)(r2[0]);
   if (mask[0]) *four_ptrs_4[0] = r2_i64[0];
-  // ../conformance/constructs/rand_int64_offsets.tri:29: tl.store(four_ptr + 3 * n + i, r3, mask=mask)
+  // 29: tl.store(four_ptr + 3 * n + i, r3, mask=mask)
   int t726 = 3 * n;
   long long* four_ptrs_5 = four_ptr + t726;
   long long* four_ptrs_6[1];

@@ -37,17 +37,18 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_offsets_2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, int* ints_ptr, int M, int N, int seed) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 8) * 4;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/rand_offsets_2d.tri:19: rows = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 19: rows = tl.program_id(0) * BM + tl.arange(0, BM)
   int t7 = tri_program_id_x() * 16;
   int t8[1];
   t8[0] = L0_base;
   int rows[1];
   rows[0] = t7 + t8[0];
-  // ../conformance/constructs/rand_offsets_2d.tri:20: cols = tl.program_id(1) * BN + tl.arange(0, BN)
+  // 20: cols = tl.program_id(1) * BN + tl.arange(0, BN)
   int t13 = tri_program_id_y() * 32;
   int t14[4];
   #pragma unroll
@@ -55,13 +56,13 @@ extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, in
   int cols[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) cols[e] = t13 + t14[e];
-  // ../conformance/constructs/rand_offsets_2d.tri:21: offs = rows[:, None] * N + cols[None, :]
+  // 21: offs = rows[:, None] * N + cols[None, :]
   int t19[1];
   t19[0] = rows[0] * N;
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = t19[0] + cols[e];
-  // ../conformance/constructs/rand_offsets_2d.tri:22: mask = (rows[:, None] < M) & (cols[None, :] < N)
+  // 22: mask = (rows[:, None] < M) & (cols[None, :] < N)
   bool t26[1];
   t26[0] = rows[0] < M;
   bool t29[4];
@@ -70,7 +71,7 @@ extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, in
   bool mask[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) mask[e] = (t26[0] & t29[e]) != 0;
-  // ../conformance/constructs/rand_offsets_2d.tri:23: tl.store(u_ptr + offs, tl.rand(seed, offs), mask=mask)
+  // 23: tl.store(u_ptr + offs, tl.rand(seed, offs), mask=mask)
   float* u_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) u_ptrs[e] = u_ptr + offs[e];
@@ -452,13 +453,13 @@ extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, in
   int t482_i32[4];
   if (t7 + 15 < M && t13 + 31 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/rand_offsets_2d.tri:23: tl.store(u_ptr + offs, tl.rand(seed, offs), mask=mask)
+    // 23: tl.store(u_ptr + offs, tl.rand(seed, offs), mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; e += 4) {  // 16-byte vector stores
       tri_f32x4 vec = {t263[e + 0], t263[e + 1], t263[e + 2], t263[e + 3]};
       *reinterpret_cast<tri_f32x4*>(u_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/rand_offsets_2d.tri:24: tl.store(ints_ptr + offs, tl.randint(seed, offs), mask=mask)
+    // 24: tl.store(ints_ptr + offs, tl.randint(seed, offs), mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) ints_ptrs[e] = ints_ptr + offs[e];
     #pragma unroll
@@ -646,10 +647,10 @@ extern "C" __global__ void __launch_bounds__(128) rand2d_kernel(float* u_ptr, in
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/rand_offsets_2d.tri:23: tl.store(u_ptr + offs, tl.rand(seed, offs), mask=mask)
+    // 23: tl.store(u_ptr + offs, tl.rand(seed, offs), mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) if (mask[e]) *u_ptrs[e] = t263[e];
-    // ../conformance/constructs/rand_offsets_2d.tri:24: tl.store(ints_ptr + offs, tl.randint(seed, offs), mask=mask)
+    // 24: tl.store(ints_ptr + offs, tl.randint(seed, offs), mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) ints_ptrs[e] = ints_ptr + offs[e];
     #pragma unroll

@@ -41,28 +41,29 @@ TRI_DEV float tri_log_f32(float x) { return TRI_LOG_F32(x); }
 TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/rand_pair_normal.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) normal_kernel(float* u1_ptr, float* u2_ptr, float* n1_ptr, float* n2_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_pair_normal.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t7 = tri_program_id_x() * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/rand_pair_normal.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/rand_pair_normal.tri:22: a = tl.load(u1_ptr + offs, mask=mask, other=0.5)
+  // 22: a = tl.load(u1_ptr + offs, mask=mask, other=0.5)
   float* u1_ptrs[1];
   u1_ptrs[0] = u1_ptr + offs[0];
   float a[1];
   a[0] = mask[0] ? *u1_ptrs[0] : 0.5f;
-  // ../conformance/constructs/rand_pair_normal.tri:23: b = tl.load(u2_ptr + offs, mask=mask, other=0.5)
+  // 23: b = tl.load(u2_ptr + offs, mask=mask, other=0.5)
   float* u2_ptrs[1];
   u2_ptrs[0] = u2_ptr + offs[0];
   float b[1];
   b[0] = mask[0] ? *u2_ptrs[0] : 0.5f;
-  // ../conformance/constructs/rand_pair_normal.tri:24: a = tl.where(offs < 4, offs.to(tl.float32) * 1e-8, a)
+  // 24: a = tl.where(offs < 4, offs.to(tl.float32) * 1e-8, a)
   bool t25[1];
   t25[0] = offs[0] < 4;
   float offs_fp32[1];
@@ -71,7 +72,7 @@ extern "C" __global__ void __launch_bounds__(128) normal_kernel(float* u1_ptr, f
   t29[0] = offs_fp32[0] * 1e-08f;
   float a_1[1];
   a_1[0] = t25[0] ? t29[0] : a[0];
-  // ../conformance/constructs/rand_pair_normal.tri:25: x, y = tl.random.pair_uniform_to_normal(a, b)
+  // 25: x, y = tl.random.pair_uniform_to_normal(a, b)
   float t33[1];
   t33[0] = tri_max_f32(1e-07f, a_1[0]);
   float th[1];
@@ -90,11 +91,11 @@ extern "C" __global__ void __launch_bounds__(128) normal_kernel(float* u1_ptr, f
   t44[0] = tri_sin_f32(th[0]);
   float y[1];
   y[0] = r[0] * t44[0];
-  // ../conformance/constructs/rand_pair_normal.tri:26: tl.store(n1_ptr + offs, x, mask=mask)
+  // 26: tl.store(n1_ptr + offs, x, mask=mask)
   float* n1_ptrs[1];
   n1_ptrs[0] = n1_ptr + offs[0];
   if (mask[0]) *n1_ptrs[0] = x[0];
-  // ../conformance/constructs/rand_pair_normal.tri:27: tl.store(n2_ptr + offs, y, mask=mask)
+  // 27: tl.store(n2_ptr + offs, y, mask=mask)
   float* n2_ptrs[1];
   n2_ptrs[0] = n2_ptr + offs[0];
   if (mask[0]) *n2_ptrs[0] = y[0];

@@ -26,43 +26,44 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_philox.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) philox_kernel(int* cs_ptr, int* out_ptr, int* impl_ptr, int n, int k0, int k1) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_philox.tri:21: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 128;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/rand_philox.tri:22: mask = offs < n
+  // 22: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/rand_philox.tri:23: c0 = tl.load(cs_ptr + offs, mask=mask)
+  // 23: c0 = tl.load(cs_ptr + offs, mask=mask)
   int* cs_ptrs[1];
   cs_ptrs[0] = cs_ptr + offs[0];
   int c0[1];
   c0[0] = mask[0] ? *cs_ptrs[0] : 0;
-  // ../conformance/constructs/rand_philox.tri:24: c1 = tl.load(cs_ptr + n + offs, mask=mask)
+  // 24: c1 = tl.load(cs_ptr + n + offs, mask=mask)
   int* cs_ptrs_1 = cs_ptr + n;
   int* cs_ptrs_2[1];
   cs_ptrs_2[0] = cs_ptrs_1 + offs[0];
   int c1[1];
   c1[0] = mask[0] ? *cs_ptrs_2[0] : 0;
-  // ../conformance/constructs/rand_philox.tri:25: c2 = tl.load(cs_ptr + 2 * n + offs, mask=mask)
+  // 25: c2 = tl.load(cs_ptr + 2 * n + offs, mask=mask)
   int t22 = 2 * n;
   int* cs_ptrs_3 = cs_ptr + t22;
   int* cs_ptrs_4[1];
   cs_ptrs_4[0] = cs_ptrs_3 + offs[0];
   int c2[1];
   c2[0] = mask[0] ? *cs_ptrs_4[0] : 0;
-  // ../conformance/constructs/rand_philox.tri:26: c3 = tl.load(cs_ptr + 3 * n + offs, mask=mask)
+  // 26: c3 = tl.load(cs_ptr + 3 * n + offs, mask=mask)
   int t28 = 3 * n;
   int* cs_ptrs_5 = cs_ptr + t28;
   int* cs_ptrs_6[1];
   cs_ptrs_6[0] = cs_ptrs_5 + offs[0];
   int c3[1];
   c3[0] = mask[0] ? *cs_ptrs_6[0] : 0;
-  // ../conformance/constructs/rand_philox.tri:27: r0, r1, r2, r3 = tl.philox(seed, c0, c1, c2, c3, n_rounds=7)
+  // 27: r0, r1, r2, r3 = tl.philox(seed, c0, c1, c2, c3, n_rounds=7)
   unsigned long long t34 = (unsigned long long)(1);
   unsigned long long t36 = t34 >> 32ull;
   unsigned long long t38 = t36 & 4294967295ull;
@@ -201,20 +202,20 @@ extern "C" __global__ void __launch_bounds__(128) philox_kernel(int* cs_ptr, int
   r2[0] = t191[0] ^ k1_r7;
   unsigned int r3[1];
   r3[0] = 3528531795u * c0_r6[0];
-  // ../conformance/constructs/rand_philox.tri:28: tl.store(out_ptr + offs, r0, mask=mask)
+  // 28: tl.store(out_ptr + offs, r0, mask=mask)
   int* out_ptrs[1];
   out_ptrs[0] = out_ptr + offs[0];
   int r0_i32[1];
   r0_i32[0] = (int)(r0[0]);
   if (mask[0]) *out_ptrs[0] = r0_i32[0];
-  // ../conformance/constructs/rand_philox.tri:29: tl.store(out_ptr + n + offs, r1, mask=mask)
+  // 29: tl.store(out_ptr + n + offs, r1, mask=mask)
   int* out_ptrs_1 = out_ptr + n;
   int* out_ptrs_2[1];
   out_ptrs_2[0] = out_ptrs_1 + offs[0];
   int r1_i32[1];
   r1_i32[0] = (int)(r1[0]);
   if (mask[0]) *out_ptrs_2[0] = r1_i32[0];
-  // ../conformance/constructs/rand_philox.tri:30: tl.store(out_ptr + 2 * n + offs, r2, mask=mask)
+  // 30: tl.store(out_ptr + 2 * n + offs, r2, mask=mask)
   int t207 = 2 * n;
   int* out_ptrs_3 = out_ptr + t207;
   int* out_ptrs_4[1];
@@ -222,7 +223,7 @@ extern "C" __global__ void __launch_bounds__(128) philox_kernel(int* cs_ptr, int
   int r2_i32[1];
   r2_i32[0] = (int)(r2[0]);
   if (mask[0]) *out_ptrs_4[0] = r2_i32[0];
-  // ../conformance/constructs/rand_philox.tri:31: tl.store(out_ptr + 3 * n + offs, r3, mask=mask)
+  // 31: tl.store(out_ptr + 3 * n + offs, r3, mask=mask)
   int t214 = 3 * n;
   int* out_ptrs_5 = out_ptr + t214;
   int* out_ptrs_6[1];
@@ -230,23 +231,23 @@ extern "C" __global__ void __launch_bounds__(128) philox_kernel(int* cs_ptr, int
   int r3_i32[1];
   r3_i32[0] = (int)(r3[0]);
   if (mask[0]) *out_ptrs_6[0] = r3_i32[0];
-  // ../conformance/constructs/rand_philox.tri:32: u0 = c0.to(tl.uint32, bitcast=True)
+  // 32: u0 = c0.to(tl.uint32, bitcast=True)
   unsigned int u0[1];
   u0[0] = (unsigned int)(c0[0]);
-  // ../conformance/constructs/rand_philox.tri:33: u1 = c1.to(tl.uint32, bitcast=True)
+  // 33: u1 = c1.to(tl.uint32, bitcast=True)
   unsigned int u1[1];
   u1[0] = (unsigned int)(c1[0]);
-  // ../conformance/constructs/rand_philox.tri:34: u2 = c2.to(tl.uint32, bitcast=True)
+  // 34: u2 = c2.to(tl.uint32, bitcast=True)
   unsigned int u2[1];
   u2[0] = (unsigned int)(c2[0]);
-  // ../conformance/constructs/rand_philox.tri:35: u3 = c3.to(tl.uint32, bitcast=True)
+  // 35: u3 = c3.to(tl.uint32, bitcast=True)
   unsigned int u3[1];
   u3[0] = (unsigned int)(c3[0]);
-  // ../conformance/constructs/rand_philox.tri:36: key0 = k0.to(tl.uint32, bitcast=True)
+  // 36: key0 = k0.to(tl.uint32, bitcast=True)
   unsigned int key0 = (unsigned int)(k0);
-  // ../conformance/constructs/rand_philox.tri:37: key1 = k1.to(tl.uint32)
+  // 37: key1 = k1.to(tl.uint32)
   unsigned int key1 = (unsigned int)(k1);
-  // ../conformance/constructs/rand_philox.tri:38: s0, s1, s2, s3 = tl.random.philox_impl(u0, u1, u2, u3, key0, key1)
+  // 38: s0, s1, s2, s3 = tl.random.philox_impl(u0, u1, u2, u3, key0, key1)
   unsigned int t228[1];
   t228[0] = tri_umulhi_u32(3449720151u, u2[0]);
   unsigned int t229[1];
@@ -425,20 +426,20 @@ extern "C" __global__ void __launch_bounds__(128) philox_kernel(int* cs_ptr, int
   s2[0] = t436[0] ^ k1_r10;
   unsigned int s3[1];
   s3[0] = 3528531795u * c0_r9[0];
-  // ../conformance/constructs/rand_philox.tri:39: tl.store(impl_ptr + offs, s0, mask=mask)
+  // 39: tl.store(impl_ptr + offs, s0, mask=mask)
   int* impl_ptrs[1];
   impl_ptrs[0] = impl_ptr + offs[0];
   int s0_i32[1];
   s0_i32[0] = (int)(s0[0]);
   if (mask[0]) *impl_ptrs[0] = s0_i32[0];
-  // ../conformance/constructs/rand_philox.tri:40: tl.store(impl_ptr + n + offs, s1, mask=mask)
+  // 40: tl.store(impl_ptr + n + offs, s1, mask=mask)
   int* impl_ptrs_1 = impl_ptr + n;
   int* impl_ptrs_2[1];
   impl_ptrs_2[0] = impl_ptrs_1 + offs[0];
   int s1_i32[1];
   s1_i32[0] = (int)(s1[0]);
   if (mask[0]) *impl_ptrs_2[0] = s1_i32[0];
-  // ../conformance/constructs/rand_philox.tri:41: tl.store(impl_ptr + 2 * n + offs, s2, mask=mask)
+  // 41: tl.store(impl_ptr + 2 * n + offs, s2, mask=mask)
   int t452 = 2 * n;
   int* impl_ptrs_3 = impl_ptr + t452;
   int* impl_ptrs_4[1];
@@ -446,7 +447,7 @@ extern "C" __global__ void __launch_bounds__(128) philox_kernel(int* cs_ptr, int
   int s2_i32[1];
   s2_i32[0] = (int)(s2[0]);
   if (mask[0]) *impl_ptrs_4[0] = s2_i32[0];
-  // ../conformance/constructs/rand_philox.tri:42: tl.store(impl_ptr + 3 * n + offs, s3, mask=mask)
+  // 42: tl.store(impl_ptr + 3 * n + offs, s3, mask=mask)
   int t459 = 3 * n;
   int* impl_ptrs_5 = impl_ptr + t459;
   int* impl_ptrs_6[1];

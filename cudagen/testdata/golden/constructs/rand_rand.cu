@@ -27,11 +27,12 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_rand.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) rand_kernel(float* out_ptr, unsigned long long* useeds_ptr, float* urows_ptr, int n, long long seed) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_rand.tri:18: row = tl.program_id(1)
+  // 18: row = tl.program_id(1)
   int row = tri_program_id_y();
-  // ../conformance/constructs/rand_rand.tri:19: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 512;
   int t9[4];
   #pragma unroll
@@ -39,11 +40,11 @@ extern "C" __global__ void __launch_bounds__(128) rand_kernel(float* out_ptr, un
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = t8 + t9[e];
-  // ../conformance/constructs/rand_rand.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/rand_rand.tri:21: tl.store(out_ptr + offs, tl.rand(seed, offs), mask=mask & (row == 0))
+  // 21: tl.store(out_ptr + offs, tl.rand(seed, offs), mask=mask & (row == 0))
   float* out_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) out_ptrs[e] = out_ptr + offs[e];
@@ -326,10 +327,10 @@ extern "C" __global__ void __launch_bounds__(128) rand_kernel(float* out_ptr, un
   for (int e = 0; e < 4; ++e) t248[e] = (mask[e] & t246) != 0;
   #pragma unroll
   for (int e = 0; e < 4; ++e) if (t248[e]) *out_ptrs[e] = t244[e];
-  // ../conformance/constructs/rand_rand.tri:22: useed = tl.load(useeds_ptr + row)
+  // 22: useed = tl.load(useeds_ptr + row)
   unsigned long long* useeds_ptrs = useeds_ptr + row;
   unsigned long long useed = *useeds_ptrs;
-  // ../conformance/constructs/rand_rand.tri:23: tl.store(urows_ptr + row * n + offs, tl.random.rand(useed, offs), mask=mask)
+  // 23: tl.store(urows_ptr + row * n + offs, tl.random.rand(useed, offs), mask=mask)
   int t252 = row * n;
   float* urows_ptrs = urows_ptr + t252;
   float* urows_ptrs_1[4];

@@ -29,9 +29,10 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_randint.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) randint_kernel(int* out_ptr, int n, int seed) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_randint.tri:18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t5 = tri_program_id_x() * 1024;
   int t6[8];
   #pragma unroll
@@ -39,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(128) randint_kernel(int* out_ptr, i
   int offs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs[e] = t5 + t6[e];
-  // ../conformance/constructs/rand_randint.tri:19: r = tl.randint(seed, offs)
+  // 19: r = tl.randint(seed, offs)
   unsigned int c0[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) c0[e] = (unsigned int)(offs[e]);
@@ -292,7 +293,7 @@ extern "C" __global__ void __launch_bounds__(128) randint_kernel(int* out_ptr, i
   unsigned int r[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) r[e] = t222[e] ^ k0_r10;
-  // ../conformance/constructs/rand_randint.tri:20: tl.store(out_ptr + offs, r, mask=offs < n)
+  // 20: tl.store(out_ptr + offs, r, mask=offs < n)
   int* out_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) out_ptrs[e] = out_ptr + offs[e];
@@ -305,7 +306,7 @@ extern "C" __global__ void __launch_bounds__(128) randint_kernel(int* out_ptr, i
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t5 + 1023 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/rand_randint.tri:20: tl.store(out_ptr + offs, r, mask=offs < n)
+    // 20: tl.store(out_ptr + offs, r, mask=offs < n)
     #pragma unroll
     for (int e = 0; e < 8; e += 4) {  // 16-byte vector stores
       tri_u32x4 vec = {(unsigned int)r_i32[e + 0], (unsigned int)r_i32[e + 1], (unsigned int)r_i32[e + 2], (unsigned int)r_i32[e + 3]};
@@ -313,7 +314,7 @@ extern "C" __global__ void __launch_bounds__(128) randint_kernel(int* out_ptr, i
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/rand_randint.tri:20: tl.store(out_ptr + offs, r, mask=offs < n)
+    // 20: tl.store(out_ptr + offs, r, mask=offs < n)
     #pragma unroll
     for (int e = 0; e < 8; ++e) if (t228[e]) *out_ptrs[e] = r_i32[e];
   }

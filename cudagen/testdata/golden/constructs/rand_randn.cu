@@ -45,14 +45,15 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_randn.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) randn_kernel(long long* seeds_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_randn.tri:19: row = tl.program_id(1)
+  // 19: row = tl.program_id(1)
   int row = tri_program_id_y();
-  // ../conformance/constructs/rand_randn.tri:20: seed = tl.load(seeds_ptr + row)
+  // 20: seed = tl.load(seeds_ptr + row)
   long long* seeds_ptrs = seeds_ptr + row;
   long long seed = *seeds_ptrs;
-  // ../conformance/constructs/rand_randn.tri:21: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 21: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t8 = tri_program_id_x() * 256;
   int t9[2];
   #pragma unroll
@@ -60,7 +61,7 @@ extern "C" __global__ void __launch_bounds__(128) randn_kernel(long long* seeds_
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t8 + t9[e];
-  // ../conformance/constructs/rand_randn.tri:22: tl.store(out_ptr + row * n + offs, tl.randn(seed, offs), mask=offs < n)
+  // 22: tl.store(out_ptr + row * n + offs, tl.randn(seed, offs), mask=offs < n)
   int t12 = row * n;
   float* out_ptrs = out_ptr + t12;
   float* out_ptrs_1[2];
@@ -390,7 +391,7 @@ extern "C" __global__ void __launch_bounds__(128) randn_kernel(long long* seeds_
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t8 + 255 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/rand_randn.tri:22: tl.store(out_ptr + row * n + offs, tl.randn(seed, offs), mask=offs < n)
+    // 22: tl.store(out_ptr + row * n + offs, tl.randn(seed, offs), mask=offs < n)
     #pragma unroll
     for (int e = 0; e < 2; e += 2) {  // 8-byte vector stores
       tri_f32x2 vec = {t273[e + 0], t273[e + 1]};
@@ -398,7 +399,7 @@ extern "C" __global__ void __launch_bounds__(128) randn_kernel(long long* seeds_
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/rand_randn.tri:22: tl.store(out_ptr + row * n + offs, tl.randn(seed, offs), mask=offs < n)
+    // 22: tl.store(out_ptr + row * n + offs, tl.randn(seed, offs), mask=offs < n)
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (t275[e]) *out_ptrs_1[e] = t273[e];
   }

@@ -49,9 +49,10 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_randn4x.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) randn4x_kernel(float* out_ptr, int n, int seed) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_randn4x.tri:17: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 17: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t5 = tri_program_id_x() * 256;
   int t6[2];
   #pragma unroll
@@ -59,11 +60,11 @@ extern "C" __global__ void __launch_bounds__(128) randn4x_kernel(float* out_ptr,
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t5 + t6[e];
-  // ../conformance/constructs/rand_randn4x.tri:18: mask = offs < n
+  // 18: mask = offs < n
   bool mask[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/rand_randn4x.tri:19: n0, n1, n2, n3 = tl.randn4x(seed, offs)
+  // 19: n0, n1, n2, n3 = tl.randn4x(seed, offs)
   unsigned int c0[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) c0[e] = (unsigned int)(offs[e]);
@@ -469,7 +470,7 @@ extern "C" __global__ void __launch_bounds__(128) randn4x_kernel(float* out_ptr,
   float n3[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) n3[e] = r_1[e] * t319[e];
-  // ../conformance/constructs/rand_randn4x.tri:20: tl.store(out_ptr + offs, n0, mask=mask)
+  // 20: tl.store(out_ptr + offs, n0, mask=mask)
   float* out_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + offs[e];
@@ -484,13 +485,13 @@ extern "C" __global__ void __launch_bounds__(128) randn4x_kernel(float* out_ptr,
   float* out_ptrs_6[2];
   if (t5 + 255 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/rand_randn4x.tri:20: tl.store(out_ptr + offs, n0, mask=mask)
+    // 20: tl.store(out_ptr + offs, n0, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; e += 2) {  // 8-byte vector stores
       tri_f32x2 vec = {n0[e + 0], n0[e + 1]};
       *reinterpret_cast<tri_f32x2*>(out_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/rand_randn4x.tri:21: tl.store(out_ptr + n + offs, n1, mask=mask)
+    // 21: tl.store(out_ptr + n + offs, n1, mask=mask)
     out_ptrs_1 = out_ptr + n;
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs_2[e] = out_ptrs_1 + offs[e];
@@ -499,7 +500,7 @@ extern "C" __global__ void __launch_bounds__(128) randn4x_kernel(float* out_ptr,
       tri_f32x2 vec = {n1[e + 0], n1[e + 1]};
       *reinterpret_cast<tri_f32x2*>(out_ptrs_2[e]) = vec;
     }
-    // ../conformance/constructs/rand_randn4x.tri:22: tl.store(out_ptr + 2 * n + offs, n2, mask=mask)
+    // 22: tl.store(out_ptr + 2 * n + offs, n2, mask=mask)
     t329 = 2 * n;
     out_ptrs_3 = out_ptr + t329;
     #pragma unroll
@@ -509,7 +510,7 @@ extern "C" __global__ void __launch_bounds__(128) randn4x_kernel(float* out_ptr,
       tri_f32x2 vec = {n2[e + 0], n2[e + 1]};
       *reinterpret_cast<tri_f32x2*>(out_ptrs_4[e]) = vec;
     }
-    // ../conformance/constructs/rand_randn4x.tri:23: tl.store(out_ptr + 3 * n + offs, n3, mask=mask)
+    // 23: tl.store(out_ptr + 3 * n + offs, n3, mask=mask)
     t335 = 3 * n;
     out_ptrs_5 = out_ptr + t335;
     #pragma unroll
@@ -521,23 +522,23 @@ extern "C" __global__ void __launch_bounds__(128) randn4x_kernel(float* out_ptr,
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/rand_randn4x.tri:20: tl.store(out_ptr + offs, n0, mask=mask)
+    // 20: tl.store(out_ptr + offs, n0, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *out_ptrs[e] = n0[e];
-    // ../conformance/constructs/rand_randn4x.tri:21: tl.store(out_ptr + n + offs, n1, mask=mask)
+    // 21: tl.store(out_ptr + n + offs, n1, mask=mask)
     out_ptrs_1 = out_ptr + n;
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs_2[e] = out_ptrs_1 + offs[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *out_ptrs_2[e] = n1[e];
-    // ../conformance/constructs/rand_randn4x.tri:22: tl.store(out_ptr + 2 * n + offs, n2, mask=mask)
+    // 22: tl.store(out_ptr + 2 * n + offs, n2, mask=mask)
     t329 = 2 * n;
     out_ptrs_3 = out_ptr + t329;
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs_4[e] = out_ptrs_3 + offs[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *out_ptrs_4[e] = n2[e];
-    // ../conformance/constructs/rand_randn4x.tri:23: tl.store(out_ptr + 3 * n + offs, n3, mask=mask)
+    // 23: tl.store(out_ptr + 3 * n + offs, n3, mask=mask)
     t335 = 3 * n;
     out_ptrs_5 = out_ptr + t335;
     #pragma unroll

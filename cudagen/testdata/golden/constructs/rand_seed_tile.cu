@@ -35,21 +35,22 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_seed_tile.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) seed_tile_kernel(int* seeds_ptr, float* out_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 16) * 4;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/rand_seed_tile.tri:18: rows = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 18: rows = tl.program_id(0) * BM + tl.arange(0, BM)
   int t6 = tri_program_id_x() * 8;
   int t7[1];
   t7[0] = L0_base;
   int rows[1];
   rows[0] = t6 + t7[0];
-  // ../conformance/constructs/rand_seed_tile.tri:19: cols = tl.arange(0, BN)
+  // 19: cols = tl.arange(0, BN)
   int cols[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) cols[e] = L1_base + e;
-  // ../conformance/constructs/rand_seed_tile.tri:20: seed = tl.load(seeds_ptr + rows, mask=rows < M, other=0)[:, None]
+  // 20: seed = tl.load(seeds_ptr + rows, mask=rows < M, other=0)[:, None]
   int* seeds_ptrs[1];
   seeds_ptrs[0] = seeds_ptr + rows[0];
   bool t14[1];
@@ -171,9 +172,9 @@ extern "C" __global__ void __launch_bounds__(128) seed_tile_kernel(int* seeds_pt
   bool t291[4];
   if (t6 + 7 < M && 63 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/rand_seed_tile.tri:20: seed = tl.load(seeds_ptr + rows, mask=rows < M, other=0)[:, None]
+    // 20: seed = tl.load(seeds_ptr + rows, mask=rows < M, other=0)[:, None]
     seeds[0] = *seeds_ptrs[0];
-    // ../conformance/constructs/rand_seed_tile.tri:21: r = tl.rand(seed, cols[None, :])
+    // 21: r = tl.rand(seed, cols[None, :])
     #pragma unroll
     for (int e = 0; e < 4; ++e) c0[e] = (unsigned int)(cols[e]);
     t23[0] = (unsigned long long)(seeds[0]);
@@ -364,7 +365,7 @@ extern "C" __global__ void __launch_bounds__(128) seed_tile_kernel(int* seeds_pt
     for (int e = 0; e < 4; ++e) t269_fp32[e] = (float)(t269[e]);
     #pragma unroll
     for (int e = 0; e < 4; ++e) r[e] = t269_fp32[e] * 4.6566126e-10f;
-    // ../conformance/constructs/rand_seed_tile.tri:22: tl.store(out_ptr + rows[:, None] * N + cols[None, :], r, mask=(rows[:, None] < M) & (cols[None, :] < N))
+    // 22: tl.store(out_ptr + rows[:, None] * N + cols[None, :], r, mask=(rows[:, None] < M) & (cols[None, :] < N))
     t276[0] = rows[0] * N;
     out_ptrs[0] = out_ptr + t276[0];
     #pragma unroll
@@ -376,9 +377,9 @@ extern "C" __global__ void __launch_bounds__(128) seed_tile_kernel(int* seeds_pt
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/rand_seed_tile.tri:20: seed = tl.load(seeds_ptr + rows, mask=rows < M, other=0)[:, None]
+    // 20: seed = tl.load(seeds_ptr + rows, mask=rows < M, other=0)[:, None]
     seeds[0] = t14[0] ? *seeds_ptrs[0] : 0;
-    // ../conformance/constructs/rand_seed_tile.tri:21: r = tl.rand(seed, cols[None, :])
+    // 21: r = tl.rand(seed, cols[None, :])
     #pragma unroll
     for (int e = 0; e < 4; ++e) c0[e] = (unsigned int)(cols[e]);
     t23[0] = (unsigned long long)(seeds[0]);
@@ -569,7 +570,7 @@ extern "C" __global__ void __launch_bounds__(128) seed_tile_kernel(int* seeds_pt
     for (int e = 0; e < 4; ++e) t269_fp32[e] = (float)(t269[e]);
     #pragma unroll
     for (int e = 0; e < 4; ++e) r[e] = t269_fp32[e] * 4.6566126e-10f;
-    // ../conformance/constructs/rand_seed_tile.tri:22: tl.store(out_ptr + rows[:, None] * N + cols[None, :], r, mask=(rows[:, None] < M) & (cols[None, :] < N))
+    // 22: tl.store(out_ptr + rows[:, None] * N + cols[None, :], r, mask=(rows[:, None] < M) & (cols[None, :] < N))
     t276[0] = rows[0] * N;
     out_ptrs[0] = out_ptr + t276[0];
     #pragma unroll

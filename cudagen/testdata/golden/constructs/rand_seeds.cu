@@ -31,14 +31,15 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_seeds.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) seeds_kernel(long long* seeds_ptr, int* ints_ptr, float* unif_ptr, int n) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_seeds.tri:18: row = tl.program_id(1)
+  // 18: row = tl.program_id(1)
   int row = tri_program_id_y();
-  // ../conformance/constructs/rand_seeds.tri:19: seed = tl.load(seeds_ptr + row)
+  // 19: seed = tl.load(seeds_ptr + row)
   long long* seeds_ptrs = seeds_ptr + row;
   long long seed = *seeds_ptrs;
-  // ../conformance/constructs/rand_seeds.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t9 = tri_program_id_x() * 256;
   int t10[2];
   #pragma unroll
@@ -46,11 +47,11 @@ extern "C" __global__ void __launch_bounds__(128) seeds_kernel(long long* seeds_
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t9 + t10[e];
-  // ../conformance/constructs/rand_seeds.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = offs[e] < n;
-  // ../conformance/constructs/rand_seeds.tri:22: tl.store(ints_ptr + row * n + offs, tl.randint(seed, offs), mask=mask)
+  // 22: tl.store(ints_ptr + row * n + offs, tl.randint(seed, offs), mask=mask)
   int t15 = row * n;
   int* ints_ptrs = ints_ptr + t15;
   int* ints_ptrs_1[2];
@@ -424,13 +425,13 @@ extern "C" __global__ void __launch_bounds__(128) seeds_kernel(long long* seeds_
   float t469[2];
   if (t9 + 255 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/rand_seeds.tri:22: tl.store(ints_ptr + row * n + offs, tl.randint(seed, offs), mask=mask)
+    // 22: tl.store(ints_ptr + row * n + offs, tl.randint(seed, offs), mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; e += 2) {  // 8-byte vector stores
       tri_u32x2 vec = {(unsigned int)t234_i32[e + 0], (unsigned int)t234_i32[e + 1]};
       *reinterpret_cast<tri_u32x2*>(ints_ptrs_1[e]) = vec;
     }
-    // ../conformance/constructs/rand_seeds.tri:23: tl.store(unif_ptr + row * n + offs, tl.rand(seed, offs), mask=mask)
+    // 23: tl.store(unif_ptr + row * n + offs, tl.rand(seed, offs), mask=mask)
     t237 = row * n;
     unif_ptrs = unif_ptr + t237;
     #pragma unroll
@@ -632,10 +633,10 @@ extern "C" __global__ void __launch_bounds__(128) seeds_kernel(long long* seeds_
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/rand_seeds.tri:22: tl.store(ints_ptr + row * n + offs, tl.randint(seed, offs), mask=mask)
+    // 22: tl.store(ints_ptr + row * n + offs, tl.randint(seed, offs), mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (mask[e]) *ints_ptrs_1[e] = t234_i32[e];
-    // ../conformance/constructs/rand_seeds.tri:23: tl.store(unif_ptr + row * n + offs, tl.rand(seed, offs), mask=mask)
+    // 23: tl.store(unif_ptr + row * n + offs, tl.rand(seed, offs), mask=mask)
     t237 = row * n;
     unif_ptrs = unif_ptr + t237;
     #pragma unroll

@@ -33,84 +33,85 @@ TRI_DEV unsigned long long tri_umulhi_u64(unsigned long long a, unsigned long lo
   unsigned long long r; asm("mul.hi.u64 %0, %1, %2;" : "=l"(r) : "l"(a), "l"(b)); return r;
 }
 
+// Source ../conformance/constructs/rand_umulhi.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) umulhi_kernel(
     int* a32_ptr, int* b32_ptr, unsigned int* au_ptr, unsigned int* bu_ptr, long long* a64_ptr, long long* b64_ptr, unsigned long long* au64_ptr,
     unsigned long long* bu64_ptr, int* h32_ptr, unsigned int* hu_ptr, unsigned int* hc_ptr, long long* h64_ptr, unsigned long long* hu64_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/rand_umulhi.tri:29: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 29: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t16 = tri_program_id_x() * 128;
   int t17[1];
   t17[0] = L0_base;
   int offs[1];
   offs[0] = t16 + t17[0];
-  // ../conformance/constructs/rand_umulhi.tri:30: mask = offs < n
+  // 30: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/rand_umulhi.tri:31: a32 = tl.load(a32_ptr + offs, mask=mask)
+  // 31: a32 = tl.load(a32_ptr + offs, mask=mask)
   int* a32_ptrs[1];
   a32_ptrs[0] = a32_ptr + offs[0];
   int a32[1];
   a32[0] = mask[0] ? *a32_ptrs[0] : 0;
-  // ../conformance/constructs/rand_umulhi.tri:32: b32 = tl.load(b32_ptr + offs, mask=mask)
+  // 32: b32 = tl.load(b32_ptr + offs, mask=mask)
   int* b32_ptrs[1];
   b32_ptrs[0] = b32_ptr + offs[0];
   int b32[1];
   b32[0] = mask[0] ? *b32_ptrs[0] : 0;
-  // ../conformance/constructs/rand_umulhi.tri:33: au = tl.load(au_ptr + offs, mask=mask)
+  // 33: au = tl.load(au_ptr + offs, mask=mask)
   unsigned int* au_ptrs[1];
   au_ptrs[0] = au_ptr + offs[0];
   unsigned int au[1];
   au[0] = mask[0] ? *au_ptrs[0] : 0u;
-  // ../conformance/constructs/rand_umulhi.tri:34: bu = tl.load(bu_ptr + offs, mask=mask)
+  // 34: bu = tl.load(bu_ptr + offs, mask=mask)
   unsigned int* bu_ptrs[1];
   bu_ptrs[0] = bu_ptr + offs[0];
   unsigned int bu[1];
   bu[0] = mask[0] ? *bu_ptrs[0] : 0u;
-  // ../conformance/constructs/rand_umulhi.tri:35: a64 = tl.load(a64_ptr + offs, mask=mask)
+  // 35: a64 = tl.load(a64_ptr + offs, mask=mask)
   long long* a64_ptrs[1];
   a64_ptrs[0] = a64_ptr + offs[0];
   long long a64[1];
   a64[0] = mask[0] ? *a64_ptrs[0] : 0LL;
-  // ../conformance/constructs/rand_umulhi.tri:36: b64 = tl.load(b64_ptr + offs, mask=mask)
+  // 36: b64 = tl.load(b64_ptr + offs, mask=mask)
   long long* b64_ptrs[1];
   b64_ptrs[0] = b64_ptr + offs[0];
   long long b64[1];
   b64[0] = mask[0] ? *b64_ptrs[0] : 0LL;
-  // ../conformance/constructs/rand_umulhi.tri:37: au64 = tl.load(au64_ptr + offs, mask=mask)
+  // 37: au64 = tl.load(au64_ptr + offs, mask=mask)
   unsigned long long* au64_ptrs[1];
   au64_ptrs[0] = au64_ptr + offs[0];
   unsigned long long au64[1];
   au64[0] = mask[0] ? *au64_ptrs[0] : 0ull;
-  // ../conformance/constructs/rand_umulhi.tri:38: bu64 = tl.load(bu64_ptr + offs, mask=mask)
+  // 38: bu64 = tl.load(bu64_ptr + offs, mask=mask)
   unsigned long long* bu64_ptrs[1];
   bu64_ptrs[0] = bu64_ptr + offs[0];
   unsigned long long bu64[1];
   bu64[0] = mask[0] ? *bu64_ptrs[0] : 0ull;
-  // ../conformance/constructs/rand_umulhi.tri:39: tl.store(h32_ptr + offs, tl.umulhi(a32, b32), mask=mask)
+  // 39: tl.store(h32_ptr + offs, tl.umulhi(a32, b32), mask=mask)
   int* h32_ptrs[1];
   h32_ptrs[0] = h32_ptr + offs[0];
   int t48[1];
   t48[0] = (int)(tri_umulhi_u32((unsigned int)a32[0], (unsigned int)b32[0]));
   if (mask[0]) *h32_ptrs[0] = t48[0];
-  // ../conformance/constructs/rand_umulhi.tri:40: tl.store(hu_ptr + offs, tl.umulhi(au, bu), mask=mask)
+  // 40: tl.store(hu_ptr + offs, tl.umulhi(au, bu), mask=mask)
   unsigned int* hu_ptrs[1];
   hu_ptrs[0] = hu_ptr + offs[0];
   unsigned int t52[1];
   t52[0] = tri_umulhi_u32(au[0], bu[0]);
   if (mask[0]) *hu_ptrs[0] = t52[0];
-  // ../conformance/constructs/rand_umulhi.tri:41: tl.store(hc_ptr + offs, tl.umulhi(au, 0xCD9E8D57), mask=mask)
+  // 41: tl.store(hc_ptr + offs, tl.umulhi(au, 0xCD9E8D57), mask=mask)
   unsigned int* hc_ptrs[1];
   hc_ptrs[0] = hc_ptr + offs[0];
   unsigned int t58[1];
   t58[0] = tri_umulhi_u32(au[0], 3449720151u);
   if (mask[0]) *hc_ptrs[0] = t58[0];
-  // ../conformance/constructs/rand_umulhi.tri:42: tl.store(h64_ptr + offs, tl.umulhi(a64, b64), mask=mask)
+  // 42: tl.store(h64_ptr + offs, tl.umulhi(a64, b64), mask=mask)
   long long* h64_ptrs[1];
   h64_ptrs[0] = h64_ptr + offs[0];
   long long t62[1];
   t62[0] = (long long)(tri_umulhi_u64((unsigned long long)a64[0], (unsigned long long)b64[0]));
   if (mask[0]) *h64_ptrs[0] = t62[0];
-  // ../conformance/constructs/rand_umulhi.tri:43: tl.store(hu64_ptr + offs, tl.math.umulhi(au64, bu64), mask=mask)
+  // 43: tl.store(hu64_ptr + offs, tl.math.umulhi(au64, bu64), mask=mask)
   unsigned long long* hu64_ptrs[1];
   hu64_ptrs[0] = hu64_ptr + offs[0];
   unsigned long long t66[1];

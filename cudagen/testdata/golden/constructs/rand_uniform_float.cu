@@ -21,29 +21,30 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/rand_uniform_float.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) uniform_kernel(int* x32_ptr, long long* x64_ptr, float* f32_ptr, float* f64_ptr, int n) {
   int L0_base = tri_thread_id() % 16;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/rand_uniform_float.tri:20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+  // 20: offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
   int t7 = tri_program_id_x() * 16;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/rand_uniform_float.tri:21: mask = offs < n
+  // 21: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/rand_uniform_float.tri:22: a = tl.load(x32_ptr + offs, mask=mask)
+  // 22: a = tl.load(x32_ptr + offs, mask=mask)
   int* x32_ptrs[1];
   x32_ptrs[0] = x32_ptr + offs[0];
   int a[1];
   a[0] = mask[0] ? *x32_ptrs[0] : 0;
-  // ../conformance/constructs/rand_uniform_float.tri:23: b = tl.load(x64_ptr + offs, mask=mask)
+  // 23: b = tl.load(x64_ptr + offs, mask=mask)
   long long* x64_ptrs[1];
   x64_ptrs[0] = x64_ptr + offs[0];
   long long b[1];
   b[0] = mask[0] ? *x64_ptrs[0] : 0LL;
-  // ../conformance/constructs/rand_uniform_float.tri:24: tl.store(f32_ptr + offs, tl.random.uint_to_uniform_float(a), mask=mask)
+  // 24: tl.store(f32_ptr + offs, tl.random.uint_to_uniform_float(a), mask=mask)
   float* f32_ptrs[1];
   f32_ptrs[0] = f32_ptr + offs[0];
   int t21[1];
@@ -59,7 +60,7 @@ extern "C" __global__ void __launch_bounds__(128) uniform_kernel(int* x32_ptr, l
   float t32[1];
   t32[0] = t28_fp32[0] * 4.6566126e-10f;
   if (L0_owner && mask[0]) *f32_ptrs[0] = t32[0];
-  // ../conformance/constructs/rand_uniform_float.tri:25: tl.store(f64_ptr + offs, tl.uint_to_uniform_float(b), mask=mask)
+  // 25: tl.store(f64_ptr + offs, tl.uint_to_uniform_float(b), mask=mask)
   float* f64_ptrs[1];
   f64_ptrs[0] = f64_ptr + offs[0];
   long long t36[1];

@@ -67,6 +67,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_argmax.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) argmax_kernel(
     float* x_ptr, tri_half* h_ptr, signed char* c_ptr, int* amax1_ptr, int* amin0_ptr, int* amaxk_ptr, int* amin8_ptr, int* amax16_ptr, float* mval_ptr,
     int* midx_ptr) {
@@ -82,23 +83,23 @@ extern "C" __global__ void __launch_bounds__(128) argmax_kernel(
   int L5_base1 = (lane_id % 32) % 16;  // coordinate along axis 1 of this thread's first element in #L5 tiles
   bool L5_owner = ((warp_id % 4) * 1 + 0) * 1 < 1 && ((0) * 32 + lane_id % 32) * 1 < 16;  // #L5 is replicated: only this thread's copy is stored
   int L6_base = (lane_id % 32) % 16;  // index of this thread's first element in #L6 tiles
-  // ../conformance/constructs/reduce_argmax.tri:25: rows = tl.arange(0, M)
+  // 25: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/reduce_argmax.tri:26: cols = tl.arange(0, N)
+  // 26: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/reduce_argmax.tri:27: offs = rows[:, None] * N + cols[None, :]
+  // 27: offs = rows[:, None] * N + cols[None, :]
   int t15[1];
   t15[0] = rows[0] * 16;
   int offs[1];
   offs[0] = t15[0] + cols[0];
-  // ../conformance/constructs/reduce_argmax.tri:28: x = tl.load(x_ptr + offs)
+  // 28: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/reduce_argmax.tri:29: tl.store(amax1_ptr + rows, tl.argmax(x, axis=1))
+  // 29: tl.store(amax1_ptr + rows, tl.argmax(x, axis=1))
   int* amax1_ptrs[1];
   amax1_ptrs[0] = amax1_ptr + rows[0];
   int x_argmax[1];
@@ -119,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(128) argmax_kernel(
     x_argmax[0] = tri_index;
   }
   if (L0_owner) *amax1_ptrs[0] = x_argmax[0];
-  // ../conformance/constructs/reduce_argmax.tri:30: tl.store(amin0_ptr + cols, tl.argmin(x, 0))
+  // 30: tl.store(amin0_ptr + cols, tl.argmin(x, 0))
   int* amin0_ptrs[1];
   amin0_ptrs[0] = amin0_ptr + cols[0];
   int x_argmin[1];
@@ -160,7 +161,7 @@ extern "C" __global__ void __launch_bounds__(128) argmax_kernel(
   }
   __syncthreads();
   if (L1_owner) *amin0_ptrs[0] = x_argmin[0];
-  // ../conformance/constructs/reduce_argmax.tri:31: tl.store(amaxk_ptr + cols[None, :], tl.argmax(x, axis=-2, keep_dims=True))
+  // 31: tl.store(amaxk_ptr + cols[None, :], tl.argmax(x, axis=-2, keep_dims=True))
   // cols is recomputed in #L6 rather than moved.
   int t31[1];
   t31[0] = L6_base;
@@ -210,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(128) argmax_kernel(
   t35[0] = reinterpret_cast<int*>(tri_smem)[L5_base1];
   __syncthreads();
   if (L5_owner) *amaxk_ptrs[0] = t35[0];
-  // ../conformance/constructs/reduce_argmax.tri:32: tl.store(amin8_ptr + rows, tl.argmin(tl.load(c_ptr + offs), axis=1))
+  // 32: tl.store(amin8_ptr + rows, tl.argmin(tl.load(c_ptr + offs), axis=1))
   int* amin8_ptrs[1];
   amin8_ptrs[0] = amin8_ptr + rows[0];
   signed char* c_ptrs[1];
@@ -235,7 +236,7 @@ extern "C" __global__ void __launch_bounds__(128) argmax_kernel(
     c_argmin[0] = tri_index;
   }
   if (L0_owner) *amin8_ptrs[0] = c_argmin[0];
-  // ../conformance/constructs/reduce_argmax.tri:33: tl.store(amax16_ptr + rows, tl.argmax(tl.load(h_ptr + offs), axis=1))
+  // 33: tl.store(amax16_ptr + rows, tl.argmax(tl.load(h_ptr + offs), axis=1))
   int* amax16_ptrs[1];
   amax16_ptrs[0] = amax16_ptr + rows[0];
   tri_half* h_ptrs[1];
@@ -260,7 +261,7 @@ extern "C" __global__ void __launch_bounds__(128) argmax_kernel(
     h_argmax[0] = tri_index;
   }
   if (L0_owner) *amax16_ptrs[0] = h_argmax[0];
-  // ../conformance/constructs/reduce_argmax.tri:34: v, i = tl.max(x * 0.5, axis=1, return_indices=True)
+  // 34: v, i = tl.max(x * 0.5, axis=1, return_indices=True)
   float t53[1];
   t53[0] = x[0] * 0.5f;
   float v[1];
@@ -291,11 +292,11 @@ extern "C" __global__ void __launch_bounds__(128) argmax_kernel(
     }
     i[0] = tri_index;
   }
-  // ../conformance/constructs/reduce_argmax.tri:35: tl.store(mval_ptr + rows, v)
+  // 35: tl.store(mval_ptr + rows, v)
   float* mval_ptrs[1];
   mval_ptrs[0] = mval_ptr + rows[0];
   if (L0_owner) *mval_ptrs[0] = v[0];
-  // ../conformance/constructs/reduce_argmax.tri:36: tl.store(midx_ptr + rows, i)
+  // 36: tl.store(midx_ptr + rows, i)
   int* midx_ptrs[1];
   midx_ptrs[0] = midx_ptr + rows[0];
   if (L0_owner) *midx_ptrs[0] = i[0];

@@ -62,6 +62,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_butterfly.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
     float* x_ptr, int* s32_ptr, int* x32_ptr, long long* s64_ptr, float* rs_ptr, float* rm_ptr, int* ca_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -74,17 +75,17 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
   int L3_base = (lane_id % 8) * 4;  // index of this thread's first element in #L3 tiles
   bool L3_owner = lane_id / 8 % 4 == 0 && warp_id % 2 == 0;  // #L3 is replicated: only this thread's copy is stored
   int L6_base0 = (warp_id % 2) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L6 tiles
-  // ../conformance/constructs/reduce_butterfly.tri:25: pid = tl.program_id(0)
+  // 25: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/reduce_butterfly.tri:26: lanes = tl.arange(0, 32)
+  // 26: lanes = tl.arange(0, 32)
   int lanes[1];
   lanes[0] = L0_base;
-  // ../conformance/constructs/reduce_butterfly.tri:27: bits = (tl.full([32], 1, tl.int32) << lanes) + pid
+  // 27: bits = (tl.full([32], 1, tl.int32) << lanes) + pid
   int t11[1];
   t11[0] = 1 << lanes[0];
   int bits[1];
   bits[0] = t11[0] + pid;
-  // ../conformance/constructs/reduce_butterfly.tri:28: tl.store(s32_ptr + pid, tl.sum(bits))
+  // 28: tl.store(s32_ptr + pid, tl.sum(bits))
   int* s32_ptrs = s32_ptr + pid;
   int bits_sum;
   // Reduce along axis 0: 1 element(s) in each thread, 32 lane(s), 1 warp(s).
@@ -98,7 +99,7 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
     bits_sum = tri_acc0;
   }
   if (tri_thread_id() == 0) *s32_ptrs = bits_sum;
-  // ../conformance/constructs/reduce_butterfly.tri:29: tl.store(x32_ptr + pid, tl.xor_sum(bits))
+  // 29: tl.store(x32_ptr + pid, tl.xor_sum(bits))
   int* x32_ptrs = x32_ptr + pid;
   int bits_xor;
   // Reduce along axis 0: 1 element(s) in each thread, 32 lane(s), 1 warp(s).
@@ -112,14 +113,14 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
     bits_xor = tri_acc0;
   }
   if (tri_thread_id() == 0) *x32_ptrs = bits_xor;
-  // ../conformance/constructs/reduce_butterfly.tri:30: wide = tl.full([64], 1, tl.int64) << tl.arange(0, 64).to(tl.int64)
+  // 30: wide = tl.full([64], 1, tl.int64) << tl.arange(0, 64).to(tl.int64)
   int t22[1];
   t22[0] = L1_base;
   long long t22_i64[1];
   t22_i64[0] = (long long)(t22[0]);
   long long wide[1];
   wide[0] = 1LL << t22_i64[0];
-  // ../conformance/constructs/reduce_butterfly.tri:31: tl.store(s64_ptr + pid, tl.sum(wide - pid))
+  // 31: tl.store(s64_ptr + pid, tl.sum(wide - pid))
   long long* s64_ptrs = s64_ptr + pid;
   long long pid_i64 = (long long)(pid);
   long long t28[1];
@@ -147,15 +148,15 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
   }
   __syncthreads();
   if (tri_thread_id() == 0) *s64_ptrs = t28_sum;
-  // ../conformance/constructs/reduce_butterfly.tri:32: rows = tl.arange(0, M)
+  // 32: rows = tl.arange(0, M)
   int rows[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rows[e] = L2_base + e * 8;
-  // ../conformance/constructs/reduce_butterfly.tri:33: cols = tl.arange(0, N)
+  // 33: cols = tl.arange(0, N)
   int cols[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) cols[e] = L3_base + e;
-  // ../conformance/constructs/reduce_butterfly.tri:34: x = tl.load(x_ptr + pid * M * N + rows[:, None] * N + cols[None, :])
+  // 34: x = tl.load(x_ptr + pid * M * N + rows[:, None] * N + cols[None, :])
   int t34 = pid * 16;
   int t36 = t34 * 32;
   float* x_ptrs = x_ptr + t36;
@@ -174,7 +175,7 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(t47[e]);
     x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
   }
-  // ../conformance/constructs/reduce_butterfly.tri:35: tl.store(rs_ptr + pid * M + rows, tl.sum(x, axis=1))
+  // 35: tl.store(rs_ptr + pid * M + rows, tl.sum(x, axis=1))
   int t50 = pid * 16;
   float* rs_ptrs = rs_ptr + t50;
   float* rs_ptrs_1[2];
@@ -199,7 +200,7 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
   }
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (L2_owner) *rs_ptrs_1[e] = x_sum[e];
-  // ../conformance/constructs/reduce_butterfly.tri:36: tl.store(rm_ptr + pid * M + rows, tl.max(x, axis=1))
+  // 36: tl.store(rm_ptr + pid * M + rows, tl.max(x, axis=1))
   int t57 = pid * 16;
   float* rm_ptrs = rm_ptr + t57;
   float* rm_ptrs_1[2];
@@ -224,7 +225,7 @@ extern "C" __global__ void __launch_bounds__(64) butterfly_kernel(
   }
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (L2_owner) *rm_ptrs_1[e] = x_max[e];
-  // ../conformance/constructs/reduce_butterfly.tri:37: tl.store(ca_ptr + pid * N + cols, tl.argmax(x, axis=0))
+  // 37: tl.store(ca_ptr + pid * N + cols, tl.argmax(x, axis=0))
   int t64 = pid * 32;
   int* ca_ptrs = ca_ptr + t64;
   int* ca_ptrs_1[4];

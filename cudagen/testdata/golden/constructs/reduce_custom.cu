@@ -59,6 +59,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_custom.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) custom_reduce_kernel(int* a_ptr, float* x_ptr, int* ors_ptr, float* mags_ptr, int* prods_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[256];
@@ -70,28 +71,28 @@ extern "C" __global__ void __launch_bounds__(128) custom_reduce_kernel(int* a_pt
   int L5_base0 = (lane_id % 32) % 8;  // coordinate along axis 0 of this thread's first element in #L5 tiles
   bool L5_owner = ((0) * 32 + lane_id % 32) * 1 < 8 && ((warp_id % 4) * 1 + 0) * 1 < 1;  // #L5 is replicated: only this thread's copy is stored
   int L6_base = (lane_id % 32) % 8;  // index of this thread's first element in #L6 tiles
-  // ../conformance/constructs/reduce_custom.tri:34: rows = tl.arange(0, M)
+  // 34: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/reduce_custom.tri:35: cols = tl.arange(0, N)
+  // 35: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/reduce_custom.tri:36: offs = rows[:, None] * N + cols[None, :]
+  // 36: offs = rows[:, None] * N + cols[None, :]
   int t10[1];
   t10[0] = rows[0] * 16;
   int offs[1];
   offs[0] = t10[0] + cols[0];
-  // ../conformance/constructs/reduce_custom.tri:37: a = tl.load(a_ptr + offs)
+  // 37: a = tl.load(a_ptr + offs)
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   int a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/reduce_custom.tri:38: x = tl.load(x_ptr + offs)
+  // 38: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/reduce_custom.tri:39: tl.store(ors_ptr + cols, tl.reduce(a, 0, _or))
+  // 39: tl.store(ors_ptr + cols, tl.reduce(a, 0, _or))
   int* ors_ptrs[1];
   ors_ptrs[0] = ors_ptr + cols[0];
   int a_custom[1];
@@ -127,7 +128,7 @@ extern "C" __global__ void __launch_bounds__(128) custom_reduce_kernel(int* a_pt
   }
   __syncthreads();
   if (L1_owner) *ors_ptrs[0] = a_custom[0];
-  // ../conformance/constructs/reduce_custom.tri:40: tl.store(mags_ptr + rows, tl.reduce(x, axis=1, combine_fn=_max_abs))
+  // 40: tl.store(mags_ptr + rows, tl.reduce(x, axis=1, combine_fn=_max_abs))
   float* mags_ptrs[1];
   mags_ptrs[0] = mags_ptr + rows[0];
   float x_custom[1];
@@ -149,12 +150,12 @@ extern "C" __global__ void __launch_bounds__(128) custom_reduce_kernel(int* a_pt
     x_custom[0] = tri_acc0;
   }
   if (L0_owner) *mags_ptrs[0] = x_custom[0];
-  // ../conformance/constructs/reduce_custom.tri:41: small = a % 3 + 1
+  // 41: small = a % 3 + 1
   int t39[1];
   t39[0] = a[0] % 3;
   int small[1];
   small[0] = t39[0] + 1;
-  // ../conformance/constructs/reduce_custom.tri:42: tl.store(prods_ptr + rows[:, None], small.reduce(1, _mul, keep_dims=True))
+  // 42: tl.store(prods_ptr + rows[:, None], small.reduce(1, _mul, keep_dims=True))
   // rows is recomputed in #L6 rather than moved.
   int t43[1];
   t43[0] = L6_base;

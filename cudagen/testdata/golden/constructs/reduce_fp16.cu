@@ -68,6 +68,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_fp16.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fp16_reduce_kernel(tri_half* x_ptr, float* s_ptr, float* mx_ptr, float* mn_ptr, float* sall_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
@@ -79,14 +80,14 @@ extern "C" __global__ void __launch_bounds__(128) fp16_reduce_kernel(tri_half* x
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (lane_id % 16) * 2;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base = tri_thread_id();  // index of this thread's first element in #L5 tiles
-  // ../conformance/constructs/reduce_fp16.tri:20: rows = tl.arange(0, M)
+  // 20: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/reduce_fp16.tri:21: cols = tl.arange(0, N)
+  // 21: cols = tl.arange(0, N)
   int cols[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) cols[e] = L1_base + e;
-  // ../conformance/constructs/reduce_fp16.tri:22: x = tl.load(x_ptr + rows[:, None] * N + cols[None, :]) * 0.25
+  // 22: x = tl.load(x_ptr + rows[:, None] * N + cols[None, :]) * 0.25
   int t10[1];
   t10[0] = rows[0] * 32;
   tri_half* x_ptrs[1];
@@ -103,7 +104,7 @@ extern "C" __global__ void __launch_bounds__(128) fp16_reduce_kernel(tri_half* x
   tri_half x[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x[e] = tri_f2h(tri_h2f(t17[e]) * tri_h2f(((tri_half)0x3400)));
-  // ../conformance/constructs/reduce_fp16.tri:23: tl.store(s_ptr + rows, tl.sum(x, axis=1) * 0.3)
+  // 23: tl.store(s_ptr + rows, tl.sum(x, axis=1) * 0.3)
   float* s_ptrs[1];
   s_ptrs[0] = s_ptr + rows[0];
   tri_half x_sum[1];
@@ -127,7 +128,7 @@ extern "C" __global__ void __launch_bounds__(128) fp16_reduce_kernel(tri_half* x
   float t26_fp32[1];
   t26_fp32[0] = tri_h2f(t26[0]);
   if (L0_owner) *s_ptrs[0] = t26_fp32[0];
-  // ../conformance/constructs/reduce_fp16.tri:24: tl.store(mx_ptr + rows, tl.max(x, axis=1) * 0.3)
+  // 24: tl.store(mx_ptr + rows, tl.max(x, axis=1) * 0.3)
   float* mx_ptrs[1];
   mx_ptrs[0] = mx_ptr + rows[0];
   float x_fp32[2];
@@ -152,7 +153,7 @@ extern "C" __global__ void __launch_bounds__(128) fp16_reduce_kernel(tri_half* x
   float t35[1];
   t35[0] = x_fp32_max[0] * 0.3f;
   if (L0_owner) *mx_ptrs[0] = t35[0];
-  // ../conformance/constructs/reduce_fp16.tri:25: tl.store(mn_ptr + cols, tl.min(x, axis=0) * 0.3)
+  // 25: tl.store(mn_ptr + cols, tl.min(x, axis=0) * 0.3)
   float* mn_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mn_ptrs[e] = mn_ptr + cols[e];
@@ -191,7 +192,7 @@ extern "C" __global__ void __launch_bounds__(128) fp16_reduce_kernel(tri_half* x
     tri_f32x2 vec = {t43[e + 0], t43[e + 1]};
     if (L1_owner) *reinterpret_cast<tri_f32x2*>(mn_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/reduce_fp16.tri:26: tl.store(sall_ptr, tl.sum(x) * 0.3)
+  // 26: tl.store(sall_ptr, tl.sum(x) * 0.3)
   // Layout conversion #L4 -> #L5 through shared memory.
   #pragma unroll
   for (int e = 0; e < 2; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 2] = x[e];

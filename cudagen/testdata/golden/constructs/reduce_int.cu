@@ -55,6 +55,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_int.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
     signed char* a_ptr, int* b_ptr, int* s8_ptr, int* mx8_ptr, int* mn8_ptr, signed char* x8_ptr, int* s32_ptr, int* x32_ptr, int* mx32_ptr, int* mn32_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -67,28 +68,28 @@ extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base = tri_thread_id();  // index of this thread's first element in #L5 tiles
-  // ../conformance/constructs/reduce_int.tri:25: rows = tl.arange(0, M)
+  // 25: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/reduce_int.tri:26: cols = tl.arange(0, N)
+  // 26: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/reduce_int.tri:27: offs = rows[:, None] * N + cols[None, :]
+  // 27: offs = rows[:, None] * N + cols[None, :]
   int t15[1];
   t15[0] = rows[0] * 16;
   int offs[1];
   offs[0] = t15[0] + cols[0];
-  // ../conformance/constructs/reduce_int.tri:28: a = tl.load(a_ptr + offs)
+  // 28: a = tl.load(a_ptr + offs)
   signed char* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   signed char a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/reduce_int.tri:29: b = tl.load(b_ptr + offs)
+  // 29: b = tl.load(b_ptr + offs)
   int* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   int b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/reduce_int.tri:30: tl.store(s8_ptr + rows, tl.sum(a, axis=1))
+  // 30: tl.store(s8_ptr + rows, tl.sum(a, axis=1))
   int* s8_ptrs[1];
   s8_ptrs[0] = s8_ptr + rows[0];
   int a_i32[1];
@@ -105,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
     a_i32_sum[0] = tri_acc0;
   }
   if (L0_owner) *s8_ptrs[0] = a_i32_sum[0];
-  // ../conformance/constructs/reduce_int.tri:31: tl.store(mx8_ptr + cols, tl.max(a, axis=0) + 200)
+  // 31: tl.store(mx8_ptr + cols, tl.max(a, axis=0) + 200)
   int* mx8_ptrs[1];
   mx8_ptrs[0] = mx8_ptr + cols[0];
   int a_i32_1[1];
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
   int t37[1];
   t37[0] = a_i32_1_max[0] + 200;
   if (L1_owner) *mx8_ptrs[0] = t37[0];
-  // ../conformance/constructs/reduce_int.tri:32: tl.store(mn8_ptr + rows, tl.min(a, axis=-1) - 200)
+  // 32: tl.store(mn8_ptr + rows, tl.min(a, axis=-1) - 200)
   int* mn8_ptrs[1];
   mn8_ptrs[0] = mn8_ptr + rows[0];
   int a_i32_2[1];
@@ -154,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
   int t45[1];
   t45[0] = a_i32_2_min[0] - 200;
   if (L0_owner) *mn8_ptrs[0] = t45[0];
-  // ../conformance/constructs/reduce_int.tri:33: tl.store(x8_ptr + rows, tl.xor_sum(a, axis=1))
+  // 33: tl.store(x8_ptr + rows, tl.xor_sum(a, axis=1))
   signed char* x8_ptrs[1];
   x8_ptrs[0] = x8_ptr + rows[0];
   signed char a_xor[1];
@@ -169,7 +170,7 @@ extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
     a_xor[0] = tri_acc0;
   }
   if (L0_owner) *x8_ptrs[0] = a_xor[0];
-  // ../conformance/constructs/reduce_int.tri:34: tl.store(s32_ptr + cols, tl.sum(b, axis=0))
+  // 34: tl.store(s32_ptr + cols, tl.sum(b, axis=0))
   int* s32_ptrs[1];
   s32_ptrs[0] = s32_ptr + cols[0];
   int b_sum[1];
@@ -195,7 +196,7 @@ extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
   }
   __syncthreads();
   if (L1_owner) *s32_ptrs[0] = b_sum[0];
-  // ../conformance/constructs/reduce_int.tri:35: tl.store(x32_ptr + rows, b.xor_sum(axis=1))
+  // 35: tl.store(x32_ptr + rows, b.xor_sum(axis=1))
   int* x32_ptrs[1];
   x32_ptrs[0] = x32_ptr + rows[0];
   int b_xor[1];
@@ -210,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
     b_xor[0] = tri_acc0;
   }
   if (L0_owner) *x32_ptrs[0] = b_xor[0];
-  // ../conformance/constructs/reduce_int.tri:36: tl.store(mx32_ptr, tl.max(b))
+  // 36: tl.store(mx32_ptr, tl.max(b))
   // Layout conversion #L4 -> #L5 through shared memory.
   reinterpret_cast<int*>(tri_smem)[(L4_base0) * 16 + L4_base1] = b[0];
   __syncthreads();
@@ -240,7 +241,7 @@ extern "C" __global__ void __launch_bounds__(128) int_reduce_kernel(
   }
   __syncthreads();
   if (tri_thread_id() == 0) *mx32_ptr = t59_max;
-  // ../conformance/constructs/reduce_int.tri:37: tl.store(mn32_ptr + cols, tl.min(b, axis=-2))
+  // 37: tl.store(mn32_ptr + cols, tl.min(b, axis=-2))
   int* mn32_ptrs[1];
   mn32_ptrs[0] = mn32_ptr + cols[0];
   int b_min[1];

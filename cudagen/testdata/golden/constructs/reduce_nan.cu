@@ -58,6 +58,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_nan.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(
     float* x_ptr, float* z_ptr, float* rmax_ptr, float* rmin_ptr, float* cmax_ptr, float* amax_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -70,31 +71,31 @@ extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
   int L5_base = tri_thread_id();  // index of this thread's first element in #L5 tiles
-  // ../conformance/constructs/reduce_nan.tri:20: rows = tl.arange(0, M)
+  // 20: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/reduce_nan.tri:21: cols = tl.arange(0, N)
+  // 21: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/reduce_nan.tri:22: offs = rows[:, None] * N + cols[None, :]
+  // 22: offs = rows[:, None] * N + cols[None, :]
   int t11[1];
   t11[0] = rows[0] * 16;
   int offs[1];
   offs[0] = t11[0] + cols[0];
-  // ../conformance/constructs/reduce_nan.tri:23: x = tl.load(x_ptr + offs)
+  // 23: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/reduce_nan.tri:24: z = tl.load(z_ptr + offs)
+  // 24: z = tl.load(z_ptr + offs)
   float* z_ptrs[1];
   z_ptrs[0] = z_ptr + offs[0];
   float z[1];
   z[0] = *z_ptrs[0];
-  // ../conformance/constructs/reduce_nan.tri:25: nan = z / z
+  // 25: nan = z / z
   float nan_[1];
   nan_[0] = tri_div_f32(z[0], z[0]);
-  // ../conformance/constructs/reduce_nan.tri:26: x = tl.where((offs % 7 == 3) | (rows[:, None] == M - 1), nan, x)
+  // 26: x = tl.where((offs % 7 == 3) | (rows[:, None] == M - 1), nan, x)
   int t25[1];
   t25[0] = offs[0] % 7;
   bool t28[1];
@@ -105,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(
   t34[0] = (t28[0] | t32[0]) != 0;
   float x_1[1];
   x_1[0] = t34[0] ? nan_[0] : x[0];
-  // ../conformance/constructs/reduce_nan.tri:27: tl.store(rmax_ptr + rows, tl.max(x, axis=1))
+  // 27: tl.store(rmax_ptr + rows, tl.max(x, axis=1))
   float* rmax_ptrs[1];
   rmax_ptrs[0] = rmax_ptr + rows[0];
   float x_1_max[1];
@@ -120,7 +121,7 @@ extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(
     x_1_max[0] = tri_acc0;
   }
   if (L0_owner) *rmax_ptrs[0] = x_1_max[0];
-  // ../conformance/constructs/reduce_nan.tri:28: tl.store(rmin_ptr + rows, tl.min(x, axis=1))
+  // 28: tl.store(rmin_ptr + rows, tl.min(x, axis=1))
   float* rmin_ptrs[1];
   rmin_ptrs[0] = rmin_ptr + rows[0];
   float x_1_min[1];
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(
     x_1_min[0] = tri_acc0;
   }
   if (L0_owner) *rmin_ptrs[0] = x_1_min[0];
-  // ../conformance/constructs/reduce_nan.tri:29: tl.store(cmax_ptr + cols, tl.max(x, axis=0))
+  // 29: tl.store(cmax_ptr + cols, tl.max(x, axis=0))
   float* cmax_ptrs[1];
   cmax_ptrs[0] = cmax_ptr + cols[0];
   float x_1_max_1[1];
@@ -161,7 +162,7 @@ extern "C" __global__ void __launch_bounds__(128) nan_reduce_kernel(
   }
   __syncthreads();
   if (L1_owner) *cmax_ptrs[0] = x_1_max_1[0];
-  // ../conformance/constructs/reduce_nan.tri:30: tl.store(amax_ptr, tl.max(x))
+  // 30: tl.store(amax_ptr, tl.max(x))
   // Layout conversion #L4 -> #L5 through shared memory.
   reinterpret_cast<float*>(tri_smem)[(L4_base0) * 16 + L4_base1] = x_1[0];
   __syncthreads();

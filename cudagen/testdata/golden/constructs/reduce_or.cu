@@ -56,6 +56,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_or.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) or_reduce_kernel(int* a_ptr, unsigned char* b_ptr, int* r32_ptr, unsigned char* c8_ptr, int* all32_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
@@ -69,28 +70,28 @@ extern "C" __global__ void __launch_bounds__(128) or_reduce_kernel(int* a_ptr, u
   bool L5_owner = ((warp_id % 4) * 1 + 0) * 1 < 1 && ((0) * 32 + lane_id % 32) * 1 < 16;  // #L5 is replicated: only this thread's copy is stored
   int L6_base = tri_thread_id();  // index of this thread's first element in #L6 tiles
   int L7_base = (lane_id % 32) % 16;  // index of this thread's first element in #L7 tiles
-  // ../conformance/constructs/reduce_or.tri:18: rows = tl.arange(0, M)
+  // 18: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/reduce_or.tri:19: cols = tl.arange(0, N)
+  // 19: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/reduce_or.tri:20: offs = rows[:, None] * N + cols[None, :]
+  // 20: offs = rows[:, None] * N + cols[None, :]
   int t10[1];
   t10[0] = rows[0] * 16;
   int offs[1];
   offs[0] = t10[0] + cols[0];
-  // ../conformance/constructs/reduce_or.tri:21: a = tl.load(a_ptr + offs)
+  // 21: a = tl.load(a_ptr + offs)
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   int a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/reduce_or.tri:22: b = tl.load(b_ptr + offs)
+  // 22: b = tl.load(b_ptr + offs)
   unsigned char* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   unsigned char b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/reduce_or.tri:23: tl.store(r32_ptr + rows, tl.reduce_or(a, axis=1))
+  // 23: tl.store(r32_ptr + rows, tl.reduce_or(a, axis=1))
   int* r32_ptrs[1];
   r32_ptrs[0] = r32_ptr + rows[0];
   int a_or[1];
@@ -105,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(128) or_reduce_kernel(int* a_ptr, u
     a_or[0] = tri_acc0;
   }
   if (L0_owner) *r32_ptrs[0] = a_or[0];
-  // ../conformance/constructs/reduce_or.tri:24: tl.store(c8_ptr + cols[None, :], b.reduce_or(0, keep_dims=True))
+  // 24: tl.store(c8_ptr + cols[None, :], b.reduce_or(0, keep_dims=True))
   // cols is recomputed in #L7 rather than moved.
   int t25[1];
   t25[0] = L7_base;
@@ -140,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(128) or_reduce_kernel(int* a_ptr, u
   t29[0] = reinterpret_cast<unsigned char*>(tri_smem)[L5_base1];
   __syncthreads();
   if (L5_owner) *c8_ptrs[0] = t29[0];
-  // ../conformance/constructs/reduce_or.tri:25: tl.store(all32_ptr, tl.reduce_or(a, axis=None))
+  // 25: tl.store(all32_ptr, tl.reduce_or(a, axis=None))
   // Layout conversion #L4 -> #L6 through shared memory.
   reinterpret_cast<int*>(tri_smem)[(L4_base0) * 16 + L4_base1] = a[0];
   __syncthreads();

@@ -56,6 +56,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_replicated_warps.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(256) colred_kernel(long long* x_ptr, float* y_ptr, long long* s_ptr, float* m_ptr, int* a_ptr, int N) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[768];
@@ -64,37 +65,37 @@ extern "C" __global__ void __launch_bounds__(256) colred_kernel(long long* x_ptr
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
   bool L1_owner = lane_id / 16 % 2 == 0 && warp_id % 8 == 0;  // #L1 is replicated: only this thread's copy is stored
   int L4_base0 = ((warp_id % 8) * 2 + lane_id / 16 % 2) % 8;  // coordinate along axis 0 of this thread's first element in #L4 tiles
-  // ../conformance/constructs/reduce_replicated_warps.tri:20: pid = tl.program_id(0)
+  // 20: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/reduce_replicated_warps.tri:21: rows = pid * BM + tl.arange(0, BM)
+  // 21: rows = pid * BM + tl.arange(0, BM)
   int t8 = pid * 8;
   int t9[1];
   t9[0] = L0_base;
   int rows[1];
   rows[0] = t8 + t9[0];
-  // ../conformance/constructs/reduce_replicated_warps.tri:22: cols = tl.arange(0, BN)
+  // 22: cols = tl.arange(0, BN)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/reduce_replicated_warps.tri:23: offs = rows[:, None] * N + cols[None, :]
+  // 23: offs = rows[:, None] * N + cols[None, :]
   int t15[1];
   t15[0] = rows[0] * N;
   int offs[1];
   offs[0] = t15[0] + cols[0];
-  // ../conformance/constructs/reduce_replicated_warps.tri:24: x = tl.load(x_ptr + offs)
+  // 24: x = tl.load(x_ptr + offs)
   long long* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   long long x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/reduce_replicated_warps.tri:25: y = tl.load(y_ptr + offs)
+  // 25: y = tl.load(y_ptr + offs)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float y[1];
   y[0] = *y_ptrs[0];
-  // ../conformance/constructs/reduce_replicated_warps.tri:26: out = pid * BN + cols
+  // 26: out = pid * BN + cols
   int t27 = pid * 16;
   int out[1];
   out[0] = t27 + cols[0];
-  // ../conformance/constructs/reduce_replicated_warps.tri:27: tl.store(s_ptr + out, tl.sum(x, axis=0))
+  // 27: tl.store(s_ptr + out, tl.sum(x, axis=0))
   long long* s_ptrs[1];
   s_ptrs[0] = s_ptr + out[0];
   long long x_sum[1];
@@ -120,7 +121,7 @@ extern "C" __global__ void __launch_bounds__(256) colred_kernel(long long* x_ptr
   }
   __syncthreads();
   if (L1_owner) *s_ptrs[0] = x_sum[0];
-  // ../conformance/constructs/reduce_replicated_warps.tri:28: tl.store(m_ptr + out, tl.max(y, axis=0))
+  // 28: tl.store(m_ptr + out, tl.max(y, axis=0))
   float* m_ptrs[1];
   m_ptrs[0] = m_ptr + out[0];
   float y_max[1];
@@ -146,7 +147,7 @@ extern "C" __global__ void __launch_bounds__(256) colred_kernel(long long* x_ptr
   }
   __syncthreads();
   if (L1_owner) *m_ptrs[0] = y_max[0];
-  // ../conformance/constructs/reduce_replicated_warps.tri:29: tl.store(a_ptr + out, tl.argmax(x, axis=0))
+  // 29: tl.store(a_ptr + out, tl.argmax(x, axis=0))
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + out[0];
   int x_argmax[1];

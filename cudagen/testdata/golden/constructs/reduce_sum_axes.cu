@@ -57,6 +57,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_sum_axes.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
     float* x_ptr, float* s0_ptr, float* s1_ptr, float* sneg_ptr, float* sall_ptr, float* sk_ptr, float* k_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -72,23 +73,23 @@ extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
   int L6_base0 = (lane_id % 32) % 8;  // coordinate along axis 0 of this thread's first element in #L6 tiles
   bool L6_owner = ((0) * 32 + lane_id % 32) * 1 < 8 && ((warp_id % 4) * 1 + 0) * 1 < 1;  // #L6 is replicated: only this thread's copy is stored
   int L8_base = (lane_id % 32) % 8;  // index of this thread's first element in #L8 tiles
-  // ../conformance/constructs/reduce_sum_axes.tri:22: rows = tl.arange(0, M)
+  // 22: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/reduce_sum_axes.tri:23: cols = tl.arange(0, N)
+  // 23: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/reduce_sum_axes.tri:24: offs = rows[:, None] * N + cols[None, :]
+  // 24: offs = rows[:, None] * N + cols[None, :]
   int t12[1];
   t12[0] = rows[0] * 16;
   int offs[1];
   offs[0] = t12[0] + cols[0];
-  // ../conformance/constructs/reduce_sum_axes.tri:25: x = tl.load(x_ptr + offs)
+  // 25: x = tl.load(x_ptr + offs)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/reduce_sum_axes.tri:26: tl.store(s0_ptr + cols, tl.sum(x, axis=0))
+  // 26: tl.store(s0_ptr + cols, tl.sum(x, axis=0))
   float* s0_ptrs[1];
   s0_ptrs[0] = s0_ptr + cols[0];
   float x_sum[1];
@@ -114,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
   }
   __syncthreads();
   if (L1_owner) *s0_ptrs[0] = x_sum[0];
-  // ../conformance/constructs/reduce_sum_axes.tri:27: tl.store(s1_ptr + rows, tl.sum(x, 1))
+  // 27: tl.store(s1_ptr + rows, tl.sum(x, 1))
   float* s1_ptrs[1];
   s1_ptrs[0] = s1_ptr + rows[0];
   float x_sum_1[1];
@@ -129,7 +130,7 @@ extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
     x_sum_1[0] = tri_acc0;
   }
   if (L0_owner) *s1_ptrs[0] = x_sum_1[0];
-  // ../conformance/constructs/reduce_sum_axes.tri:28: tl.store(sneg_ptr + cols, x.sum(axis=-2))
+  // 28: tl.store(sneg_ptr + cols, x.sum(axis=-2))
   float* sneg_ptrs[1];
   sneg_ptrs[0] = sneg_ptr + cols[0];
   float x_sum_2[1];
@@ -155,7 +156,7 @@ extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
   }
   __syncthreads();
   if (L1_owner) *sneg_ptrs[0] = x_sum_2[0];
-  // ../conformance/constructs/reduce_sum_axes.tri:29: tl.store(sall_ptr, tl.sum(x))
+  // 29: tl.store(sall_ptr, tl.sum(x))
   // Layout conversion #L4 -> #L5 through shared memory.
   reinterpret_cast<float*>(tri_smem)[(L4_base0) * 16 + L4_base1] = x[0];
   __syncthreads();
@@ -185,7 +186,7 @@ extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
   }
   __syncthreads();
   if (tri_thread_id() == 0) *sall_ptr = t32_sum;
-  // ../conformance/constructs/reduce_sum_axes.tri:30: tl.store(sk_ptr + rows[:, None], tl.sum(x, axis=-1, keep_dims=True))
+  // 30: tl.store(sk_ptr + rows[:, None], tl.sum(x, axis=-1, keep_dims=True))
   // rows is recomputed in #L8 rather than moved.
   int t35[1];
   t35[0] = L8_base;
@@ -209,7 +210,7 @@ extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
   t39[0] = reinterpret_cast<float*>(tri_smem)[L6_base0];
   __syncthreads();
   if (L6_owner) *sk_ptrs[0] = t39[0];
-  // ../conformance/constructs/reduce_sum_axes.tri:31: k = x - tl.sum(x, axis=1, keep_dims=True) + tl.sum(x, axis=None, keep_dims=True)
+  // 31: k = x - tl.sum(x, axis=1, keep_dims=True) + tl.sum(x, axis=None, keep_dims=True)
   float x_sum_4[1];
   // Reduce along axis 1: 1 element(s) in each thread, 16 lane(s), 1 warp(s).
   {
@@ -253,7 +254,7 @@ extern "C" __global__ void __launch_bounds__(128) sum_axes_kernel(
   __syncthreads();
   float k[1];
   k[0] = t44[0] + t45_sum;
-  // ../conformance/constructs/reduce_sum_axes.tri:32: tl.store(k_ptr + offs, k)
+  // 32: tl.store(k_ptr + offs, k)
   float* k_ptrs[1];
   k_ptrs[0] = k_ptr + offs[0];
   *k_ptrs[0] = k[0];

@@ -55,6 +55,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_sum_fp32.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) sum_fp32_kernel(float* x_ptr, float* rs_ptr, float* cs_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -64,15 +65,15 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) sum_fp32_kerne
   bool L0_owner = lane_id % 32 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = (lane_id % 32) * 4;  // index of this thread's first element in #L1 tiles
   bool L1_owner = warp_id % 4 == 0;  // #L1 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/reduce_sum_fp32.tri:17: rows = tl.arange(0, M)
+  // 17: rows = tl.arange(0, M)
   int rows[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rows[e] = L0_base + e * 4;
-  // ../conformance/constructs/reduce_sum_fp32.tri:18: cols = tl.arange(0, N)
+  // 18: cols = tl.arange(0, N)
   int cols[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) cols[e] = L1_base + (e / 4) * 128 + e % 4;
-  // ../conformance/constructs/reduce_sum_fp32.tri:19: x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
+  // 19: x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
   int t8[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t8[e] = rows[e] * 256;
@@ -88,7 +89,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) sum_fp32_kerne
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(t14[e]);
     x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
   }
-  // ../conformance/constructs/reduce_sum_fp32.tri:20: tl.store(rs_ptr + rows, tl.sum(x, axis=1))
+  // 20: tl.store(rs_ptr + rows, tl.sum(x, axis=1))
   float* rs_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rs_ptrs[e] = rs_ptr + rows[e];
@@ -111,7 +112,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) sum_fp32_kerne
   }
   #pragma unroll
   for (int e = 0; e < 4; ++e) if (L0_owner) *rs_ptrs[e] = x_sum[e];
-  // ../conformance/constructs/reduce_sum_fp32.tri:21: tl.store(cs_ptr + cols, tl.sum(x, axis=0))
+  // 21: tl.store(cs_ptr + cols, tl.sum(x, axis=0))
   float* cs_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) cs_ptrs[e] = cs_ptr + cols[e];

@@ -52,18 +52,19 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_tuple.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tuple_reduce_kernel(int* x_ptr, int* val_ptr, int* idx_ptr) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   bool L0_owner = lane_id % 16 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/reduce_tuple.tri:24: rows = tl.arange(0, M)
+  // 24: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/reduce_tuple.tri:25: cols = tl.arange(0, N)
+  // 25: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/reduce_tuple.tri:26: x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
+  // 26: x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
   int t8[1];
   t8[0] = rows[0] * 16;
   int* x_ptrs[1];
@@ -72,7 +73,7 @@ extern "C" __global__ void __launch_bounds__(128) tuple_reduce_kernel(int* x_ptr
   t14[0] = x_ptrs[0] + cols[0];
   int x[1];
   x[0] = *t14[0];
-  // ../conformance/constructs/reduce_tuple.tri:28: v, i = tl.reduce((x, index), 1, _argmax_abs)
+  // 28: v, i = tl.reduce((x, index), 1, _argmax_abs)
   int reduce_0[1];
   int reduce_1[1];
   // Reduce along axis 1: 1 element(s) in each thread, 16 lane(s), 1 warp(s).
@@ -108,11 +109,11 @@ extern "C" __global__ void __launch_bounds__(128) tuple_reduce_kernel(int* x_ptr
   v[0] = reduce_0[0];
   int i[1];
   i[0] = reduce_1[0];
-  // ../conformance/constructs/reduce_tuple.tri:29: tl.store(val_ptr + rows, v)
+  // 29: tl.store(val_ptr + rows, v)
   int* val_ptrs[1];
   val_ptrs[0] = val_ptr + rows[0];
   if (L0_owner) *val_ptrs[0] = v[0];
-  // ../conformance/constructs/reduce_tuple.tri:30: tl.store(idx_ptr + rows, i)
+  // 30: tl.store(idx_ptr + rows, i)
   int* idx_ptrs[1];
   idx_ptrs[0] = idx_ptr + rows[0];
   if (L0_owner) *idx_ptrs[0] = i[0];

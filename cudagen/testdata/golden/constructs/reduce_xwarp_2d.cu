@@ -88,6 +88,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/reduce_xwarp_2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, float* y_ptr, float* s_ptr, float* m_ptr, int* a_ptr, float* t_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[2048];
@@ -110,17 +111,17 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
   int L20_base0 = warp_id / 2 % 4;  // coordinate along axis 0 of this thread's first element in #L20 tiles
   int L20_base1 = (lane_id % 2) * 4;  // coordinate along axis 1 of this thread's first element in #L20 tiles
   bool L20_owner = lane_id / 2 % 16 == 0 && warp_id % 2 == 0;  // #L20 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/reduce_xwarp_2d.tri:24: pid = tl.program_id(0)
+  // 24: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/reduce_xwarp_2d.tri:25: rows = tl.arange(0, M)
+  // 25: rows = tl.arange(0, M)
   int rows[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rows[e] = L0_base + e * 32;
-  // ../conformance/constructs/reduce_xwarp_2d.tri:26: cols = tl.arange(0, N)
+  // 26: cols = tl.arange(0, N)
   int cols[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) cols[e] = L1_base + e;
-  // ../conformance/constructs/reduce_xwarp_2d.tri:27: x = tl.load(x_ptr + pid * M * N + rows[:, None] * N + cols[None, :])
+  // 27: x = tl.load(x_ptr + pid * M * N + rows[:, None] * N + cols[None, :])
   int t10 = pid * 64;
   int t12 = t10 * 32;
   float* x_ptrs = x_ptr + t12;
@@ -139,7 +140,7 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(t23[e]);
     x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
   }
-  // ../conformance/constructs/reduce_xwarp_2d.tri:28: tl.store(s_ptr + pid * N + cols, tl.sum(x, axis=0))
+  // 28: tl.store(s_ptr + pid * N + cols, tl.sum(x, axis=0))
   int t26 = pid * 32;
   float* s_ptrs = s_ptr + t26;
   float* s_ptrs_1[4];
@@ -179,7 +180,7 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
     tri_f32x4 vec = {x_sum[e + 0], x_sum[e + 1], x_sum[e + 2], x_sum[e + 3]};
     if (L1_owner) *reinterpret_cast<tri_f32x4*>(s_ptrs_1[e]) = vec;
   }
-  // ../conformance/constructs/reduce_xwarp_2d.tri:29: tl.store(m_ptr + pid * N + cols, tl.max(x, axis=0))
+  // 29: tl.store(m_ptr + pid * N + cols, tl.max(x, axis=0))
   int t33 = pid * 32;
   float* m_ptrs = m_ptr + t33;
   float* m_ptrs_1[4];
@@ -219,7 +220,7 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
     tri_f32x4 vec = {x_max[e + 0], x_max[e + 1], x_max[e + 2], x_max[e + 3]};
     if (L1_owner) *reinterpret_cast<tri_f32x4*>(m_ptrs_1[e]) = vec;
   }
-  // ../conformance/constructs/reduce_xwarp_2d.tri:30: tl.store(a_ptr + pid * N + cols, tl.argmax(x, axis=0))
+  // 30: tl.store(a_ptr + pid * N + cols, tl.argmax(x, axis=0))
   int t40 = pid * 32;
   int* a_ptrs = a_ptr + t40;
   int* a_ptrs_1[4];
@@ -279,7 +280,7 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
     tri_u32x4 vec = {(unsigned int)x_argmax[e + 0], (unsigned int)x_argmax[e + 1], (unsigned int)x_argmax[e + 2], (unsigned int)x_argmax[e + 3]};
     if (L1_owner) *reinterpret_cast<tri_u32x4*>(a_ptrs_1[e]) = vec;
   }
-  // ../conformance/constructs/reduce_xwarp_2d.tri:31: i = tl.arange(0, A)[:, None, None]
+  // 31: i = tl.arange(0, A)[:, None, None]
   int t46[1];
   t46[0] = L5_base;
   // Layout conversion #L6 -> #L7 through shared memory.
@@ -288,7 +289,7 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
   int i[1];
   i[0] = reinterpret_cast<int*>(tri_smem)[L7_base0];
   __syncthreads();
-  // ../conformance/constructs/reduce_xwarp_2d.tri:32: j = tl.arange(0, B)[None, :, None]
+  // 32: j = tl.arange(0, B)[None, :, None]
   int t49[1];
   t49[0] = L8_base;
   // Layout conversion #L9 -> #L10 through shared memory.
@@ -297,7 +298,7 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
   int j[1];
   j[0] = reinterpret_cast<int*>(tri_smem)[L10_base1];
   __syncthreads();
-  // ../conformance/constructs/reduce_xwarp_2d.tri:33: k = tl.arange(0, C)[None, None, :]
+  // 33: k = tl.arange(0, C)[None, None, :]
   int t52[1];
   t52[0] = L11_base;
   // Layout conversion #L12 -> #L13 through shared memory.
@@ -307,7 +308,7 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
   #pragma unroll
   for (int e = 0; e < 4; ++e) k[e] = reinterpret_cast<int*>(tri_smem)[L13_base2 + e % 4];
   __syncthreads();
-  // ../conformance/constructs/reduce_xwarp_2d.tri:34: y = tl.load(y_ptr + pid * A * B * C + i * B * C + j * C + k)
+  // 34: y = tl.load(y_ptr + pid * A * B * C + i * B * C + j * C + k)
   int t56 = pid * 4;
   int t58 = t56 * 32;
   int t60 = t58 * 8;
@@ -331,14 +332,14 @@ extern "C" __global__ void __launch_bounds__(256) xwarp_kernel(float* x_ptr, flo
     tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(t78[e]);
     y[e + 0] = vec.x; y[e + 1] = vec.y; y[e + 2] = vec.z; y[e + 3] = vec.w;
   }
-  // ../conformance/constructs/reduce_xwarp_2d.tri:35: ii = tl.arange(0, A)[:, None]
+  // 35: ii = tl.arange(0, A)[:, None]
   int t80[1];
   t80[0] = L16_base;
-  // ../conformance/constructs/reduce_xwarp_2d.tri:36: kk = tl.arange(0, C)[None, :]
+  // 36: kk = tl.arange(0, C)[None, :]
   int t82[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t82[e] = L18_base + e;
-  // ../conformance/constructs/reduce_xwarp_2d.tri:37: tl.store(t_ptr + pid * A * C + ii * C + kk, tl.sum(y, axis=1))
+  // 37: tl.store(t_ptr + pid * A * C + ii * C + kk, tl.sum(y, axis=1))
   int t85 = pid * 4;
   int t87 = t85 * 8;
   float* t_ptrs = t_ptr + t87;

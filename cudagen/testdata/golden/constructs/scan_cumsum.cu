@@ -26,6 +26,7 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/scan_cumsum.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(int* a_ptr, signed char* c_ptr, int* r1_ptr, int* r0_ptr, int* rr_ptr, int* rc_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
@@ -34,7 +35,7 @@ extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(int* a_ptr, sign
   int L2_base = lane_id % 16;  // index of this thread's first element in #L2 tiles
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 16;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  // ../conformance/constructs/scan_cumsum.tri:19: offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+  // 19: offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
   int t6[1];
   t6[0] = L0_base;
   int t10[1];
@@ -43,12 +44,12 @@ extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(int* a_ptr, sign
   t11[0] = L2_base;
   int offs[1];
   offs[0] = t10[0] + t11[0];
-  // ../conformance/constructs/scan_cumsum.tri:20: a = tl.load(a_ptr + offs)
+  // 20: a = tl.load(a_ptr + offs)
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   int a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/scan_cumsum.tri:21: tl.store(r1_ptr + offs, tl.cumsum(a, axis=1))
+  // 21: tl.store(r1_ptr + offs, tl.cumsum(a, axis=1))
   int* r1_ptrs[1];
   r1_ptrs[0] = r1_ptr + offs[0];
   // Scan (forward) along axis 1 through shared memory: 4 Hillis-Steele steps.
@@ -74,7 +75,7 @@ extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(int* a_ptr, sign
   a_cumsum[0] = reinterpret_cast<int*>(tri_smem)[(L4_base0) * 16 + L4_base1];
   __syncthreads();
   *r1_ptrs[0] = a_cumsum[0];
-  // ../conformance/constructs/scan_cumsum.tri:22: tl.store(r0_ptr + offs, a.cumsum(0))
+  // 22: tl.store(r0_ptr + offs, a.cumsum(0))
   int* r0_ptrs[1];
   r0_ptrs[0] = r0_ptr + offs[0];
   // Scan (forward) along axis 0 through shared memory: 3 Hillis-Steele steps.
@@ -100,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(int* a_ptr, sign
   a_cumsum_1[0] = reinterpret_cast<int*>(tri_smem)[(L4_base0) * 16 + L4_base1];
   __syncthreads();
   *r0_ptrs[0] = a_cumsum_1[0];
-  // ../conformance/constructs/scan_cumsum.tri:23: tl.store(rr_ptr + offs, tl.cumsum(a, 1, reverse=True))
+  // 23: tl.store(rr_ptr + offs, tl.cumsum(a, 1, reverse=True))
   int* rr_ptrs[1];
   rr_ptrs[0] = rr_ptr + offs[0];
   // Scan (reverse) along axis 1 through shared memory: 4 Hillis-Steele steps.
@@ -126,7 +127,7 @@ extern "C" __global__ void __launch_bounds__(128) cumsum_kernel(int* a_ptr, sign
   a_cumsum_2[0] = reinterpret_cast<int*>(tri_smem)[(L4_base0) * 16 + L4_base1];
   __syncthreads();
   *rr_ptrs[0] = a_cumsum_2[0];
-  // ../conformance/constructs/scan_cumsum.tri:24: tl.store(rc_ptr + offs, tl.cumsum(tl.load(c_ptr + offs), axis=1))
+  // 24: tl.store(rc_ptr + offs, tl.cumsum(tl.load(c_ptr + offs), axis=1))
   int* rc_ptrs[1];
   rc_ptrs[0] = rc_ptr + offs[0];
   signed char* c_ptrs[1];

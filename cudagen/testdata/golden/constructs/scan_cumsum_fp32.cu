@@ -24,11 +24,12 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/scan_cumsum_fp32.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) cumsum_fp32_kernel(float* x_ptr, float* out_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[1024];
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/scan_cumsum_fp32.tri:16: offs = tl.program_id(0) * N + tl.arange(0, N)
+  // 16: offs = tl.program_id(0) * N + tl.arange(0, N)
   int t4 = tri_program_id_x() * 256;
   int t5[2];
   #pragma unroll
@@ -36,7 +37,7 @@ extern "C" __global__ void __launch_bounds__(128) cumsum_fp32_kernel(float* x_pt
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t4 + t5[e];
-  // ../conformance/constructs/scan_cumsum_fp32.tri:17: tl.store(out_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), axis=0))
+  // 17: tl.store(out_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), axis=0))
   float* out_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + offs[e];

@@ -26,6 +26,7 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/scan_custom.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) scan_custom_kernel(
     int* x_ptr, int* ma_ptr, int* mb_ptr, int* fwd_ptr, int* bwd_ptr, int* ra_ptr, int* rb_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -35,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(128) scan_custom_kernel(
   int L2_base = lane_id % 32;  // index of this thread's first element in #L2 tiles
   int L4_base0 = warp_id % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = lane_id % 32;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  // ../conformance/constructs/scan_custom.tri:31: offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+  // 31: offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
   int t7[1];
   t7[0] = L0_base;
   int t11[1];
@@ -44,17 +45,17 @@ extern "C" __global__ void __launch_bounds__(128) scan_custom_kernel(
   t12[0] = L2_base;
   int offs[1];
   offs[0] = t11[0] + t12[0];
-  // ../conformance/constructs/scan_custom.tri:32: x = tl.load(x_ptr + offs)
+  // 32: x = tl.load(x_ptr + offs)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = *x_ptrs[0];
-  // ../conformance/constructs/scan_custom.tri:33: x = tl.where(x > 0, 0, x)
+  // 33: x = tl.where(x > 0, 0, x)
   bool t22[1];
   t22[0] = x[0] > 0;
   int x_1[1];
   x_1[0] = t22[0] ? 0 : x[0];
-  // ../conformance/constructs/scan_custom.tri:34: tl.store(fwd_ptr + offs, tl.associative_scan(x, 1, _fill))
+  // 34: tl.store(fwd_ptr + offs, tl.associative_scan(x, 1, _fill))
   int* fwd_ptrs[1];
   fwd_ptrs[0] = fwd_ptr + offs[0];
   // Scan (forward) along axis 1 through shared memory: 5 Hillis-Steele steps.
@@ -86,7 +87,7 @@ extern "C" __global__ void __launch_bounds__(128) scan_custom_kernel(
   x_1_cumcustom[0] = reinterpret_cast<int*>(tri_smem)[(L4_base0) * 32 + L4_base1];
   __syncthreads();
   *fwd_ptrs[0] = x_1_cumcustom[0];
-  // ../conformance/constructs/scan_custom.tri:35: tl.store(bwd_ptr + offs, tl.associative_scan(x, axis=1, combine_fn=_fill, reverse=True))
+  // 35: tl.store(bwd_ptr + offs, tl.associative_scan(x, axis=1, combine_fn=_fill, reverse=True))
   int* bwd_ptrs[1];
   bwd_ptrs[0] = bwd_ptr + offs[0];
   // Scan (reverse) along axis 1 through shared memory: 5 Hillis-Steele steps.
@@ -118,7 +119,7 @@ extern "C" __global__ void __launch_bounds__(128) scan_custom_kernel(
   x_1_cumcustom_1[0] = reinterpret_cast<int*>(tri_smem)[(L4_base0) * 32 + L4_base1];
   __syncthreads();
   *bwd_ptrs[0] = x_1_cumcustom_1[0];
-  // ../conformance/constructs/scan_custom.tri:36: a, b = tl.associative_scan((tl.load(ma_ptr + offs), tl.load(mb_ptr + offs)), 1, _affine)
+  // 36: a, b = tl.associative_scan((tl.load(ma_ptr + offs), tl.load(mb_ptr + offs)), 1, _affine)
   int* ma_ptrs[1];
   ma_ptrs[0] = ma_ptr + offs[0];
   int ma[1];
@@ -172,11 +173,11 @@ extern "C" __global__ void __launch_bounds__(128) scan_custom_kernel(
   a_2[0] = scan_0[0];
   int b_2[1];
   b_2[0] = scan_1[0];
-  // ../conformance/constructs/scan_custom.tri:37: tl.store(ra_ptr + offs, a)
+  // 37: tl.store(ra_ptr + offs, a)
   int* ra_ptrs[1];
   ra_ptrs[0] = ra_ptr + offs[0];
   *ra_ptrs[0] = a_2[0];
-  // ../conformance/constructs/scan_custom.tri:38: tl.store(rb_ptr + offs, b)
+  // 38: tl.store(rb_ptr + offs, b)
   int* rb_ptrs[1];
   rb_ptrs[0] = rb_ptr + offs[0];
   *rb_ptrs[0] = b_2[0];

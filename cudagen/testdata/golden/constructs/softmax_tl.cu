@@ -62,6 +62,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../conformance/constructs/softmax_tl.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* x_ptr, float* y_ptr, float* p_ptr, float* q_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
@@ -69,15 +70,15 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* x_ptr, f
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   int L1_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L1 tiles
   int L3_base = (lane_id % 16) * 2;  // index of this thread's first element in #L3 tiles
-  // ../conformance/constructs/softmax_tl.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/softmax_tl.tri:19: offs = pid * N + tl.arange(0, N)
+  // 19: offs = pid * N + tl.arange(0, N)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/softmax_tl.tri:20: tl.store(p_ptr + offs, tl.softmax(tl.load(x_ptr + offs)))
+  // 20: tl.store(p_ptr + offs, tl.softmax(tl.load(x_ptr + offs)))
   float* p_ptrs[1];
   p_ptrs[0] = p_ptr + offs[0];
   float* x_ptrs[1];
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* x_ptr, f
   float t21[1];
   t21[0] = tri_div_f32(t18[0], t18_sum);
   *p_ptrs[0] = t21[0];
-  // ../conformance/constructs/softmax_tl.tri:21: o2 = pid * M * K + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :]
+  // 21: o2 = pid * M * K + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :]
   int t24 = pid * 8;
   int t26 = t24 * 32;
   int t27[1];
@@ -150,7 +151,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* x_ptr, f
   int o2[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) o2[e] = t33[0] + t34[e];
-  // ../conformance/constructs/softmax_tl.tri:22: y = tl.load(y_ptr + o2)
+  // 22: y = tl.load(y_ptr + o2)
   float* y_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) y_ptrs[e] = y_ptr + o2[e];
@@ -160,7 +161,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* x_ptr, f
     tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(y_ptrs[e]);
     y[e + 0] = vec.x; y[e + 1] = vec.y;
   }
-  // ../conformance/constructs/softmax_tl.tri:23: tl.store(q_ptr + o2, tl.softmax(y, dim=1, keep_dims=True))
+  // 23: tl.store(q_ptr + o2, tl.softmax(y, dim=1, keep_dims=True))
   float* q_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) q_ptrs[e] = q_ptr + o2[e];

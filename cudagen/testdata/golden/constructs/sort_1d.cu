@@ -27,11 +27,12 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV unsigned int tri_bits_f32(float f) { unsigned int r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/sort_1d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) sort_1d_kernel(int* x_ptr, int* up_ptr, int* down_ptr, int* fup_ptr, int* fdown_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[1024];
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/sort_1d.tri:21: offs = tl.program_id(0) * N + tl.arange(0, N)
+  // 21: offs = tl.program_id(0) * N + tl.arange(0, N)
   int t7 = tri_program_id_x() * 256;
   int t8[2];
   #pragma unroll
@@ -39,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_1d_kernel(int* x_ptr, int
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t7 + t8[e];
-  // ../conformance/constructs/sort_1d.tri:22: x = tl.load(x_ptr + offs)
+  // 22: x = tl.load(x_ptr + offs)
   int* x_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -49,7 +50,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_1d_kernel(int* x_ptr, int
     tri_u32x2 vec = *reinterpret_cast<const tri_u32x2*>(x_ptrs[e]);
     x[e + 0] = (int)vec.x; x[e + 1] = (int)vec.y;
   }
-  // ../conformance/constructs/sort_1d.tri:23: tl.store(up_ptr + offs, tl.sort(x))
+  // 23: tl.store(up_ptr + offs, tl.sort(x))
   int* up_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) up_ptrs[e] = up_ptr + offs[e];
@@ -81,7 +82,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_1d_kernel(int* x_ptr, int
     tri_u32x2 vec = {(unsigned int)t16[e + 0], (unsigned int)t16[e + 1]};
     *reinterpret_cast<tri_u32x2*>(up_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/sort_1d.tri:24: tl.store(down_ptr + offs, tl.sort(x, descending=True))
+  // 24: tl.store(down_ptr + offs, tl.sort(x, descending=True))
   int* down_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) down_ptrs[e] = down_ptr + offs[e];
@@ -113,11 +114,11 @@ extern "C" __global__ void __launch_bounds__(128) sort_1d_kernel(int* x_ptr, int
     tri_u32x2 vec = {(unsigned int)t20[e + 0], (unsigned int)t20[e + 1]};
     *reinterpret_cast<tri_u32x2*>(down_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/sort_1d.tri:25: xf = x.to(tl.float32)
+  // 25: xf = x.to(tl.float32)
   float xf[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) xf[e] = (float)(x[e]);
-  // ../conformance/constructs/sort_1d.tri:26: f = tl.where(x < 0, xf * 0.0, xf * 0.25)
+  // 26: f = tl.where(x < 0, xf * 0.0, xf * 0.25)
   bool t25[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t25[e] = x[e] < 0;
@@ -130,7 +131,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_1d_kernel(int* x_ptr, int
   float f[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) f[e] = t25[e] ? t28[e] : t31[e];
-  // ../conformance/constructs/sort_1d.tri:27: tl.store(fup_ptr + offs, tl.sort(f, dim=0).to(tl.int32, bitcast=True))
+  // 27: tl.store(fup_ptr + offs, tl.sort(f, dim=0).to(tl.int32, bitcast=True))
   int* fup_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) fup_ptrs[e] = fup_ptr + offs[e];
@@ -165,7 +166,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_1d_kernel(int* x_ptr, int
     tri_u32x2 vec = {(unsigned int)t36[e + 0], (unsigned int)t36[e + 1]};
     *reinterpret_cast<tri_u32x2*>(fup_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/sort_1d.tri:28: tl.store(fdown_ptr + offs, tl.sort(f, 0, True).to(tl.int32, bitcast=True))
+  // 28: tl.store(fdown_ptr + offs, tl.sort(f, 0, True).to(tl.int32, bitcast=True))
   int* fdown_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) fdown_ptrs[e] = fdown_ptr + offs[e];

@@ -38,6 +38,7 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/sort_2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
     int* x_ptr, tri_half* h_ptr, unsigned char* u_ptr, int* up_ptr, tri_half* hdown_ptr, unsigned char* uup_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -47,13 +48,13 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
   int L2_base = (lane_id % 16) * 4;  // index of this thread's first element in #L2 tiles
   int L4_base0 = (warp_id % 4) * 2 + lane_id / 16 % 2;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (lane_id % 16) * 4;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  // ../conformance/constructs/sort_2d.tri:20: rows = tl.program_id(0) * M + tl.arange(0, M)
+  // 20: rows = tl.program_id(0) * M + tl.arange(0, M)
   int t8 = tri_program_id_x() * 8;
   int t9[1];
   t9[0] = L0_base;
   int rows[1];
   rows[0] = t8 + t9[0];
-  // ../conformance/constructs/sort_2d.tri:21: offs = rows[:, None] * N + tl.arange(0, N)[None, :]
+  // 21: offs = rows[:, None] * N + tl.arange(0, N)[None, :]
   int t15[1];
   t15[0] = rows[0] * 64;
   int t16[4];
@@ -62,7 +63,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = t15[0] + t16[e];
-  // ../conformance/constructs/sort_2d.tri:22: x = tl.load(x_ptr + offs)
+  // 22: x = tl.load(x_ptr + offs)
   int* x_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -72,7 +73,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
     tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(x_ptrs[e]);
     x[e + 0] = (int)vec.x; x[e + 1] = (int)vec.y; x[e + 2] = (int)vec.z; x[e + 3] = (int)vec.w;
   }
-  // ../conformance/constructs/sort_2d.tri:23: tl.store(up_ptr + offs, tl.sort(x))
+  // 23: tl.store(up_ptr + offs, tl.sort(x))
   int* up_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) up_ptrs[e] = up_ptr + offs[e];
@@ -104,7 +105,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
     tri_u32x4 vec = {(unsigned int)t26[e + 0], (unsigned int)t26[e + 1], (unsigned int)t26[e + 2], (unsigned int)t26[e + 3]};
     *reinterpret_cast<tri_u32x4*>(up_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/sort_2d.tri:24: h = tl.load(h_ptr + offs)
+  // 24: h = tl.load(h_ptr + offs)
   tri_half* h_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) h_ptrs[e] = h_ptr + offs[e];
@@ -115,7 +116,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
     h[e + 0] = (tri_half)vec.x; h[e + 1] = (tri_half)(vec.x >> 16); h[e + 2] = (tri_half)vec.y;
     h[e + 3] = (tri_half)(vec.y >> 16);
   }
-  // ../conformance/constructs/sort_2d.tri:25: tl.store(hdown_ptr + offs, tl.sort(h, dim=1, descending=True))
+  // 25: tl.store(hdown_ptr + offs, tl.sort(h, dim=1, descending=True))
   tri_half* hdown_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) hdown_ptrs[e] = hdown_ptr + offs[e];
@@ -148,7 +149,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
         (unsigned int)(tri_half)t33[e + 2] | (unsigned int)(tri_half)t33[e + 3] << 16};
     *reinterpret_cast<tri_u32x2*>(hdown_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/sort_2d.tri:26: u = tl.load(u_ptr + offs)
+  // 26: u = tl.load(u_ptr + offs)
   unsigned char* u_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) u_ptrs[e] = u_ptr + offs[e];
@@ -159,7 +160,7 @@ extern "C" __global__ void __launch_bounds__(128) sort_2d_kernel(
     u[e + 0] = (unsigned char)vec; u[e + 1] = (unsigned char)(vec >> 8);
     u[e + 2] = (unsigned char)(vec >> 16); u[e + 3] = (unsigned char)(vec >> 24);
   }
-  // ../conformance/constructs/sort_2d.tri:27: tl.store(uup_ptr + offs, tl.sort(u, descending=False))
+  // 27: tl.store(uup_ptr + offs, tl.sort(u, descending=False))
   unsigned char* uup_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) uup_ptrs[e] = uup_ptr + offs[e];

@@ -22,12 +22,13 @@ TRI_DEV int tri_num_programs_x(void) { int r; asm("mov.u32 %0, %%nctaid.x;" : "=
 TRI_DEV int tri_num_programs_y(void) { int r; asm("mov.u32 %0, %%nctaid.y;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/swizzle2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) swizzle2d_kernel(int* out_ptr, int* out2_ptr) {
-  // ../conformance/constructs/swizzle2d.tri:18: i = tl.program_id(0)
+  // 18: i = tl.program_id(0)
   int i = tri_program_id_x();
-  // ../conformance/constructs/swizzle2d.tri:19: j = tl.program_id(1)
+  // 19: j = tl.program_id(1)
   int j = tri_program_id_y();
-  // ../conformance/constructs/swizzle2d.tri:20: pid_m, pid_n = tl.swizzle2d(i, j, 5, 4, 3)
+  // 20: pid_m, pid_n = tl.swizzle2d(i, j, 5, 4, 3)
   int t5 = i * 4;
   int t6 = t5 + j;
   int t8 = t6 / 12;
@@ -38,18 +39,18 @@ extern "C" __global__ void __launch_bounds__(128) swizzle2d_kernel(int* out_ptr,
   int t17 = t16 % t14;
   int pid_m = t10 + t17;
   int pid_n = t16 / t14;
-  // ../conformance/constructs/swizzle2d.tri:21: tl.store(out_ptr + pid_m * 4 + pid_n, i * 4 + j)
+  // 21: tl.store(out_ptr + pid_m * 4 + pid_n, i * 4 + j)
   int t21 = pid_m * 4;
   int* out_ptrs = out_ptr + t21;
   int* out_ptrs_1 = out_ptrs + pid_n;
   int t25 = i * 4;
   int t26 = t25 + j;
   if (tri_thread_id() == 0) *out_ptrs_1 = t26;
-  // ../conformance/constructs/swizzle2d.tri:22: n_m = tl.num_programs(0)
+  // 22: n_m = tl.num_programs(0)
   int n_m = tri_num_programs_x();
-  // ../conformance/constructs/swizzle2d.tri:23: n_n = tl.num_programs(1)
+  // 23: n_n = tl.num_programs(1)
   int n_n = tri_num_programs_y();
-  // ../conformance/constructs/swizzle2d.tri:24: pid_m2, pid_n2 = tl.swizzle2d(i, j, n_m, n_n, G)
+  // 24: pid_m2, pid_n2 = tl.swizzle2d(i, j, n_m, n_n, G)
   int t30 = i * n_n;
   int t31 = t30 + j;
   int t33 = 3 * n_n;
@@ -61,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(128) swizzle2d_kernel(int* out_ptr,
   int t41 = t40 % t39;
   int pid_m2 = t36 + t41;
   int pid_n2 = t40 / t39;
-  // ../conformance/constructs/swizzle2d.tri:25: tl.store(out2_ptr + pid_m2 * n_n + pid_n2, i * n_n + j)
+  // 25: tl.store(out2_ptr + pid_m2 * n_n + pid_n2, i * n_n + j)
   int t44 = pid_m2 * n_n;
   int* out2_ptrs = out2_ptr + t44;
   int* out2_ptrs_1 = out2_ptrs + pid_n2;

@@ -31,24 +31,25 @@ TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(
 TRI_DEV float tri_f32_bits(unsigned int u) { float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(u)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tensor_desc_2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
     float* x_ptr, float* y_ptr, float* zpad_ptr, float* npad_ptr, float* shifted_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L2_base = (lane_id % 8) * 2;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/tensor_desc_2d.tri:36: pid_m = tl.program_id(0)
+  // 36: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../conformance/constructs/tensor_desc_2d.tri:37: pid_n = tl.program_id(1)
+  // 37: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../conformance/constructs/tensor_desc_2d.tri:38: x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+  // 38: x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
   long long x_desc_shape0 = (long long)(M);
   long long x_desc_shape1 = (long long)(N);
   long long t11 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_2d.tri:39: y_desc = tl.make_tensor_descriptor(y_ptr, [M, N], [N, 1], [BM, BN])
+  // 39: y_desc = tl.make_tensor_descriptor(y_ptr, [M, N], [N, 1], [BM, BN])
   long long y_desc_shape0 = (long long)(M);
   long long y_desc_shape1 = (long long)(N);
   long long t17 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_2d.tri:40: x = x_desc.load([pid_m * BM, pid_n * BN])
+  // 40: x = x_desc.load([pid_m * BM, pid_n * BN])
   int t22 = pid_m * 16;
   int t24 = pid_n * 16;
   long long t22_i64 = (long long)(t22);
@@ -100,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
   float x[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x[e] = x_desc_mask[e] ? *x_desc_ptrs[e] : 0.0f;
-  // ../conformance/constructs/tensor_desc_2d.tri:41: y_desc.store([pid_m * BM, pid_n * BN], x * 2.0)
+  // 41: y_desc.store([pid_m * BM, pid_n * BN], x * 2.0)
   int t65 = pid_m * 16;
   int t67 = pid_n * 16;
   float t70[2];
@@ -154,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
   for (int e = 0; e < 2; ++e) y_desc_ptrs[e] = y_ptr + y_desc_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (y_desc_mask[e]) *y_desc_ptrs[e] = t70[e];
-  // ../conformance/constructs/tensor_desc_2d.tri:43: zpad_desc.store([pid_m * BM, pid_n * BN], x)
+  // 43: zpad_desc.store([pid_m * BM, pid_n * BN], x)
   int t114 = pid_m * 16;
   int t116 = pid_n * 16;
   long long t114_i64 = (long long)(t114);
@@ -205,12 +206,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
   for (int e = 0; e < 2; ++e) zpad_desc_ptrs[e] = zpad_ptr + zpad_desc_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (zpad_desc_mask[e]) *zpad_desc_ptrs[e] = x[e];
-  // ../conformance/constructs/tensor_desc_2d.tri:44: x_nan = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN], padding_option="nan")
+  // 44: x_nan = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN], padding_option="nan")
   long long x_nan_shape0 = (long long)(M);
   long long x_nan_shape1 = (long long)(N);
   long long t156 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_2d.tri:46: tl.store_tensor_descriptor(npad_desc, [pid_m * BM, pid_n * BN], tl.load_tensor_descriptor(x_nan,
-  //   [pid_m * BM, pid_n * BN]))
+  // 46: tl.store_tensor_descriptor(npad_desc, [pid_m * BM, pid_n * BN], tl.load_tensor_descriptor(x_nan, [pid_m * BM, pid_n * BN]))
   int t166 = pid_m * 16;
   int t168 = pid_n * 16;
   int t170 = pid_m * 16;
@@ -312,7 +312,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
   for (int e = 0; e < 2; ++e) npad_desc_ptrs[e] = npad_ptr + npad_desc_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (npad_desc_mask[e]) *npad_desc_ptrs[e] = x_nan_ptrs_val[e];
-  // ../conformance/constructs/tensor_desc_2d.tri:47: moved = x_desc.load([pid_m * BM - 5, pid_n * BN - 4])
+  // 47: moved = x_desc.load([pid_m * BM - 5, pid_n * BN - 4])
   int t250 = pid_m * 16;
   int t252 = t250 - 5;
   int t254 = pid_n * 16;
@@ -366,7 +366,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
   float moved[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) moved[e] = x_desc_mask_1[e] ? *x_desc_ptrs_1[e] : 0.0f;
-  // ../conformance/constructs/tensor_desc_2d.tri:49: shifted_desc.store([pid_m * BM, pid_n * BN], moved)
+  // 49: shifted_desc.store([pid_m * BM, pid_n * BN], moved)
   int t302 = pid_m * 16;
   int t304 = pid_n * 16;
   long long t302_i64 = (long long)(t302);

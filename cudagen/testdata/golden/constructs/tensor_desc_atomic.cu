@@ -32,25 +32,26 @@ TRI_DEV int tri_atomic_add_i32_relaxed_gpu(int* p, int v) { int r; asm volatile(
 TRI_DEV int tri_atomic_max_i32_relaxed_gpu(int* p, int v) { int r; asm volatile("atom.relaxed.gpu.global.max.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); return r; }
 TRI_DEV int tri_atomic_xor_i32_relaxed_gpu(int* p, int v) { int r; asm volatile("atom.relaxed.gpu.global.xor.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); return r; }
 
+// Source ../conformance/constructs/tensor_desc_atomic.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_atomic_kernel(int* s_ptr, int* mx_ptr, int* xr_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   int L2_base = lane_id % 16;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/tensor_desc_atomic.tri:30: pid_m = tl.program_id(0)
+  // 30: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../conformance/constructs/tensor_desc_atomic.tri:31: pid_n = tl.program_id(1)
+  // 31: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../conformance/constructs/tensor_desc_atomic.tri:32: p = pid_m * 3 + pid_n
+  // 32: p = pid_m * 3 + pid_n
   int t8 = pid_m * 3;
   int p = t8 + pid_n;
-  // ../conformance/constructs/tensor_desc_atomic.tri:33: i = tl.arange(0, B)[:, None]
+  // 33: i = tl.arange(0, B)[:, None]
   int t10[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t10[e] = L0_base + e * 8;
-  // ../conformance/constructs/tensor_desc_atomic.tri:34: j = tl.arange(0, B)[None, :]
+  // 34: j = tl.arange(0, B)[None, :]
   int t12[1];
   t12[0] = L2_base;
-  // ../conformance/constructs/tensor_desc_atomic.tri:35: v = p * 7 + i * 3 + j
+  // 35: v = p * 7 + i * 3 + j
   int t15 = p * 7;
   int t18[2];
   #pragma unroll
@@ -61,11 +62,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_atomic_kernel(int*
   int v[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) v[e] = t20[e] + t12[0];
-  // ../conformance/constructs/tensor_desc_atomic.tri:36: s_desc = tl.make_tensor_descriptor(s_ptr, [M, N], [N, 1], [B, B])
+  // 36: s_desc = tl.make_tensor_descriptor(s_ptr, [M, N], [N, 1], [B, B])
   long long s_desc_shape0 = (long long)(M);
   long long s_desc_shape1 = (long long)(N);
   long long t26 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_atomic.tri:37: s_desc.atomic_add([pid_m * 8, pid_n * 8], v)
+  // 37: s_desc.atomic_add([pid_m * 8, pid_n * 8], v)
   int t31 = pid_m * 8;
   int t33 = pid_n * 8;
   long long t31_i64 = (long long)(t31);
@@ -116,11 +117,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_atomic_kernel(int*
   for (int e = 0; e < 2; ++e) s_desc_ptrs[e] = s_ptr + s_desc_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (s_desc_mask[e]) tri_atomic_add_i32_relaxed_gpu(s_desc_ptrs[e], v[e]);
-  // ../conformance/constructs/tensor_desc_atomic.tri:38: mx_desc = tl.make_tensor_descriptor(mx_ptr, [M, N], [N, 1], [B, B])
+  // 38: mx_desc = tl.make_tensor_descriptor(mx_ptr, [M, N], [N, 1], [B, B])
   long long mx_desc_shape0 = (long long)(M);
   long long mx_desc_shape1 = (long long)(N);
   long long t73 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_atomic.tri:39: mx_desc.atomic_max([pid_m * 8, pid_n * 8], v)
+  // 39: mx_desc.atomic_max([pid_m * 8, pid_n * 8], v)
   int t78 = pid_m * 8;
   int t80 = pid_n * 8;
   long long t78_i64 = (long long)(t78);
@@ -171,11 +172,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_atomic_kernel(int*
   for (int e = 0; e < 2; ++e) mx_desc_ptrs[e] = mx_ptr + mx_desc_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (mx_desc_mask[e]) tri_atomic_max_i32_relaxed_gpu(mx_desc_ptrs[e], v[e]);
-  // ../conformance/constructs/tensor_desc_atomic.tri:40: xr_desc = tl.make_tensor_descriptor(xr_ptr, [M, N], [N, 1], [B, B])
+  // 40: xr_desc = tl.make_tensor_descriptor(xr_ptr, [M, N], [N, 1], [B, B])
   long long xr_desc_shape0 = (long long)(M);
   long long xr_desc_shape1 = (long long)(N);
   long long t120 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_atomic.tri:41: xr_desc.atomic_xor([pid_m * 8, pid_n * 8], v)
+  // 41: xr_desc.atomic_xor([pid_m * 8, pid_n * 8], v)
   int t125 = pid_m * 8;
   int t127 = pid_n * 8;
   long long t125_i64 = (long long)(t125);

@@ -28,20 +28,21 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tensor_desc_autotune.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_autotune_kernel(
     float* x_desc_base, int x_desc_shape0, int x_desc_shape1, long long x_desc_stride0, float* y_desc_base, int y_desc_shape0, int y_desc_shape1,
     long long y_desc_stride0, int M) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L2_base = (lane_id % 8) * 4;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/tensor_desc_autotune.tri:31: def tensor_desc_autotune_kernel(x_desc, y_desc, M, BLOCK_M: tl.constexpr):
+  // 31: def tensor_desc_autotune_kernel(x_desc, y_desc, M, BLOCK_M: tl.constexpr):
   long long x_desc_shape0_1 = (long long)(x_desc_shape0);
   long long x_desc_shape1_1 = (long long)(x_desc_shape1);
   long long y_desc_shape0_1 = (long long)(y_desc_shape0);
   long long y_desc_shape1_1 = (long long)(y_desc_shape1);
-  // ../conformance/constructs/tensor_desc_autotune.tri:33: off = tl.program_id(0) * BLOCK_M
+  // 33: off = tl.program_id(0) * BLOCK_M
   int off = tri_program_id_x() * 64;
-  // ../conformance/constructs/tensor_desc_autotune.tri:34: y_desc.store([off, 0], x_desc.load([off, 0]) + 1.0)
+  // 34: y_desc.store([off, 0], x_desc.load([off, 0]) + 1.0)
   long long off_i64 = (long long)(off);
   int t22[4];
   #pragma unroll

@@ -29,22 +29,23 @@ struct alignas(8) tri_f32x2 { float x, y; };
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tensor_desc_gather.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(float* x_ptr, int* idx_ptr, float* g_ptr, float* s_ptr, int X, int Y) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L2_base = (lane_id % 8) * 2;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/tensor_desc_gather.tri:36: rows = tl.load(idx_ptr + tl.arange(0, 16))
+  // 36: rows = tl.load(idx_ptr + tl.arange(0, 16))
   int t6[1];
   t6[0] = L0_base;
   int* idx_ptrs[1];
   idx_ptrs[0] = idx_ptr + t6[0];
   int rows[1];
   rows[0] = *idx_ptrs[0];
-  // ../conformance/constructs/tensor_desc_gather.tri:37: x_desc = tl.make_tensor_descriptor(x_ptr, [X, Y], [Y, 1], [1, 16])
+  // 37: x_desc = tl.make_tensor_descriptor(x_ptr, [X, Y], [Y, 1], [1, 16])
   long long x_desc_shape0 = (long long)(X);
   long long x_desc_shape1 = (long long)(Y);
   long long t12 = (long long)(Y);
-  // ../conformance/constructs/tensor_desc_gather.tri:38: out = x_desc.gather(rows, 24)
+  // 38: out = x_desc.gather(rows, 24)
   long long x_desc_idx0[1];
   x_desc_idx0[0] = (long long)(rows[0]);
   long long t20[1];
@@ -88,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(floa
   float out[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) out[e] = x_desc_mask[e] ? *x_desc_ptrs[e] : 0.0f;
-  // ../conformance/constructs/tensor_desc_gather.tri:39: tl.store(g_ptr + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], out)
+  // 39: tl.store(g_ptr + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], out)
   int t51[1];
   t51[0] = L0_base;
   int t55[1];
@@ -106,11 +107,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_gather_kernel(floa
     tri_f32x2 vec = {out[e + 0], out[e + 1]};
     *reinterpret_cast<tri_f32x2*>(t62[e]) = vec;
   }
-  // ../conformance/constructs/tensor_desc_gather.tri:40: s_desc = tl.make_tensor_descriptor(s_ptr, [X, Y], [Y, 1], [1, 16])
+  // 40: s_desc = tl.make_tensor_descriptor(s_ptr, [X, Y], [Y, 1], [1, 16])
   long long s_desc_shape0 = (long long)(X);
   long long s_desc_shape1 = (long long)(Y);
   long long t66 = (long long)(Y);
-  // ../conformance/constructs/tensor_desc_gather.tri:41: s_desc.scatter(out, 39 - rows, 24)
+  // 41: s_desc.scatter(out, 39 - rows, 24)
   int t72[1];
   t72[0] = 39 - rows[0];
   long long s_desc_idx0[1];

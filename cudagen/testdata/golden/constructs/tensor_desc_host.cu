@@ -39,6 +39,7 @@ TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r)
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tensor_desc_host.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
     tri_half* x_desc_base, int x_desc_shape0, int x_desc_shape1, long long x_desc_stride0, tri_half* x_nan_desc_base, int x_nan_desc_shape0,
     int x_nan_desc_shape1, long long x_nan_desc_stride0, tri_half* y_desc_base, int y_desc_shape0, int y_desc_shape1, long long y_desc_stride0, tri_half* z_ptr,
@@ -46,18 +47,18 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   int L2_base = (lane_id % 8) * 2;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/tensor_desc_host.tri:40: def tensor_desc_host_kernel(x_desc, x_nan_desc, y_desc, z_ptr, npad_ptr, M, N):
+  // 40: def tensor_desc_host_kernel(x_desc, x_nan_desc, y_desc, z_ptr, npad_ptr, M, N):
   long long x_desc_shape0_1 = (long long)(x_desc_shape0);
   long long x_desc_shape1_1 = (long long)(x_desc_shape1);
   long long x_nan_desc_shape0_1 = (long long)(x_nan_desc_shape0);
   long long x_nan_desc_shape1_1 = (long long)(x_nan_desc_shape1);
   long long y_desc_shape0_1 = (long long)(y_desc_shape0);
   long long y_desc_shape1_1 = (long long)(y_desc_shape1);
-  // ../conformance/constructs/tensor_desc_host.tri:43: off_m = tl.program_id(0) * BM
+  // 43: off_m = tl.program_id(0) * BM
   int off_m = tri_program_id_x() * 16;
-  // ../conformance/constructs/tensor_desc_host.tri:44: off_n = tl.program_id(1) * BN
+  // 44: off_n = tl.program_id(1) * BN
   int off_n = tri_program_id_y() * 16;
-  // ../conformance/constructs/tensor_desc_host.tri:45: x = x_desc.load([off_m, off_n])
+  // 45: x = x_desc.load([off_m, off_n])
   long long off_m_i64 = (long long)(off_m);
   long long off_n_i64 = (long long)(off_n);
   int t36[1];
@@ -107,7 +108,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
   tri_half x[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x[e] = x_desc_mask[e] ? *x_desc_ptrs[e] : ((tri_half)0x0000);
-  // ../conformance/constructs/tensor_desc_host.tri:47: y_desc.store([off_m, off_n], (x * 2).to(y_desc.dtype))
+  // 47: y_desc.store([off_m, off_n], (x * 2).to(y_desc.dtype))
   tri_half t75[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t75[e] = tri_f2h(tri_h2f(x[e]) * tri_h2f(((tri_half)0x4000)));
@@ -159,11 +160,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
   for (int e = 0; e < 2; ++e) y_desc_ptrs[e] = y_desc_base + y_desc_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (y_desc_mask[e]) *y_desc_ptrs[e] = t75[e];
-  // ../conformance/constructs/tensor_desc_host.tri:36: return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+  // 36: return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
   long long z_desc_shape0 = (long long)(M);
   long long z_desc_shape1 = (long long)(N);
   long long t115 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_host.tri:49: z_desc.store([off_m, off_n], x + 1.0)
+  // 49: z_desc.store([off_m, off_n], x + 1.0)
   tri_half t121[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t121[e] = tri_f2h(tri_h2f(x[e]) + tri_h2f(((tri_half)0x3c00)));
@@ -215,7 +216,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
   for (int e = 0; e < 2; ++e) z_desc_ptrs[e] = z_ptr + z_desc_offs[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) if (z_desc_mask[e]) *z_desc_ptrs[e] = t121[e];
-  // ../conformance/constructs/tensor_desc_host.tri:51: npad_desc.store([off_m, off_n], x_nan_desc.load([off_m, off_n]))
+  // 51: npad_desc.store([off_m, off_n], x_nan_desc.load([off_m, off_n]))
   long long off_m_i64_3 = (long long)(off_m);
   long long off_n_i64_3 = (long long)(off_n);
   int t166[1];

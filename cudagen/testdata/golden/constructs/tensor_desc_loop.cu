@@ -27,6 +27,7 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tensor_desc_loop.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float* x_ptr, float* x2_ptr, float* y_ptr, float* z_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L1_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L1 tiles
@@ -42,13 +43,13 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
   long long out_shape1;
   long long out_stride0;
   long long out_stride1;
-  // ../conformance/constructs/tensor_desc_loop.tri:34: pid = tl.program_id(0)
+  // 34: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/tensor_desc_loop.tri:35: desc = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])
+  // 35: desc = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])
   long long desc_shape0_1 = (long long)(M);
   long long desc_shape1_1 = (long long)(N);
   long long t9 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_loop.tri:37: for j in range(0, N // BN):
+  // 37: for j in range(0, N // BN):
   int t16 = N / 16;
   #pragma unroll
   for (int e = 0; e < 2; ++e) acc[e] = 0.0f;
@@ -57,7 +58,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
   desc_shape1 = desc_shape1_1;
   desc_stride0 = t9;
   desc_stride1 = 1LL;
-  // ../conformance/constructs/tensor_desc_loop.tri:38: acc += desc.load([pid * BM, j * BN])
+  // 38: acc += desc.load([pid * BM, j * BN])
   int t27 = pid * 16;
   long long t27_i64 = (long long)(t27);
   int t32[2];
@@ -76,14 +77,14 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
   t45[0] = L3_base;
   long long t45_i64[1];
   t45_i64[0] = (long long)(t45[0]);
-  // ../conformance/constructs/tensor_desc_loop.tri:37: for j in range(0, N // BN):
+  // 37: for j in range(0, N // BN):
   for (int j = 0; j < t16; j += 1) {
     float* desc_base_1;
     long long desc_shape0_2;
     long long desc_shape1_2;
     long long desc_stride0_1;
     long long desc_stride1_1;
-    // ../conformance/constructs/tensor_desc_loop.tri:38: acc += desc.load([pid * BM, j * BN])
+    // 38: acc += desc.load([pid * BM, j * BN])
     int t29 = j * 16;
     long long t29_i64 = (long long)(t29);
     long long t38[2];
@@ -120,39 +121,39 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
     float acc_1[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) acc_1[e] = acc[e] + desc_ptrs_val[e];
-    // ../conformance/constructs/tensor_desc_loop.tri:39: if j % 2 == 0:
+    // 39: if j % 2 == 0:
     int t71 = j % 2;
     bool t73 = t71 == 0;
     if (t73) {
-      // ../conformance/constructs/tensor_desc_loop.tri:40: desc = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])
+      // 40: desc = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])
       long long desc_shape0_3 = (long long)(M);
       long long desc_shape1_3 = (long long)(N);
       long long t76 = (long long)(N);
-      // ../conformance/constructs/tensor_desc_loop.tri:39: if j % 2 == 0:
+      // 39: if j % 2 == 0:
       desc_base_1 = x_ptr;
       desc_shape0_2 = desc_shape0_3;
       desc_shape1_2 = desc_shape1_3;
       desc_stride0_1 = t76;
       desc_stride1_1 = 1LL;
     } else {
-      // ../conformance/constructs/tensor_desc_loop.tri:42: desc = tl.make_tensor_descriptor(x2_ptr, [M, N], [N, 1], [BM, BN])
+      // 42: desc = tl.make_tensor_descriptor(x2_ptr, [M, N], [N, 1], [BM, BN])
       long long desc_shape0_4 = (long long)(M);
       long long desc_shape1_4 = (long long)(N);
       long long t82 = (long long)(N);
-      // ../conformance/constructs/tensor_desc_loop.tri:39: if j % 2 == 0:
+      // 39: if j % 2 == 0:
       desc_base_1 = x2_ptr;
       desc_shape0_2 = desc_shape0_4;
       desc_shape1_2 = desc_shape1_4;
       desc_stride0_1 = t82;
       desc_stride1_1 = 1LL;
     }
-    // ../conformance/constructs/tensor_desc_loop.tri:39: if j % 2 == 0:
+    // 39: if j % 2 == 0:
     float* desc_base_2 = desc_base_1;
     long long desc_shape0_5 = desc_shape0_2;
     long long desc_shape1_5 = desc_shape1_2;
     long long desc_stride0_2 = desc_stride0_1;
     long long desc_stride1_2 = desc_stride1_1;
-    // ../conformance/constructs/tensor_desc_loop.tri:37: for j in range(0, N // BN):
+    // 37: for j in range(0, N // BN):
     #pragma unroll
     for (int e = 0; e < 2; ++e) acc[e] = acc_1[e];
     desc_base = desc_base_2;
@@ -161,29 +162,29 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_loop_kernel(float*
     desc_stride0 = desc_stride0_2;
     desc_stride1 = desc_stride1_2;
   }
-  // ../conformance/constructs/tensor_desc_loop.tri:43: if pid % 2 == 0:
+  // 43: if pid % 2 == 0:
   int t98 = pid % 2;
   bool t100 = t98 == 0;
   if (t100) {
-    // ../conformance/constructs/tensor_desc_loop.tri:44: out = tl.make_tensor_descriptor(y_ptr, [M, BN], [BN, 1], [BM, BN])
+    // 44: out = tl.make_tensor_descriptor(y_ptr, [M, BN], [BN, 1], [BM, BN])
     long long out_shape0_1 = (long long)(M);
-    // ../conformance/constructs/tensor_desc_loop.tri:43: if pid % 2 == 0:
+    // 43: if pid % 2 == 0:
     out_base = y_ptr;
     out_shape0 = out_shape0_1;
     out_shape1 = 16LL;
     out_stride0 = 16LL;
     out_stride1 = 1LL;
   } else {
-    // ../conformance/constructs/tensor_desc_loop.tri:46: out = tl.make_tensor_descriptor(z_ptr, [M, BN], [BN, 1], [BM, BN])
+    // 46: out = tl.make_tensor_descriptor(z_ptr, [M, BN], [BN, 1], [BM, BN])
     long long out_shape0_2 = (long long)(M);
-    // ../conformance/constructs/tensor_desc_loop.tri:43: if pid % 2 == 0:
+    // 43: if pid % 2 == 0:
     out_base = z_ptr;
     out_shape0 = out_shape0_2;
     out_shape1 = 16LL;
     out_stride0 = 16LL;
     out_stride1 = 1LL;
   }
-  // ../conformance/constructs/tensor_desc_loop.tri:47: out.store([pid * BM, 0], acc)
+  // 47: out.store([pid * BM, 0], acc)
   int t117 = pid * 16;
   long long t117_i64 = (long long)(t117);
   int t120[2];

@@ -63,6 +63,7 @@ TRI_DEV void tri_cp_async_16n(unsigned int dst, const void* src, int n) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(n) : "memory");
 }
 
+// Source ../conformance/constructs/tensor_desc_matmul.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[24576];
@@ -73,39 +74,39 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_
   int L7_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L7 tiles
   int L9_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L9 tiles
   float accumulator[32];
-  // ../conformance/constructs/tensor_desc_matmul.tri:32: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+  // 32: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
   long long a_desc_shape0 = (long long)(M);
   long long a_desc_shape1 = (long long)(K);
   long long t8 = (long long)(K);
-  // ../conformance/constructs/tensor_desc_matmul.tri:33: b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+  // 33: b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
   long long b_desc_shape0 = (long long)(N);
   long long b_desc_shape1 = (long long)(K);
   long long t14 = (long long)(K);
-  // ../conformance/constructs/tensor_desc_matmul.tri:34: c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+  // 34: c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
   long long c_desc_shape0 = (long long)(M);
   long long c_desc_shape1 = (long long)(N);
   long long t20 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_matmul.tri:35: offs_am = tl.program_id(0) * BM
+  // 35: offs_am = tl.program_id(0) * BM
   int offs_am = tri_program_id_x() * 64;
-  // ../conformance/constructs/tensor_desc_matmul.tri:36: offs_bn = tl.program_id(1) * BN
+  // 36: offs_bn = tl.program_id(1) * BN
   int offs_bn = tri_program_id_y() * 64;
-  // ../conformance/constructs/tensor_desc_matmul.tri:38: for k in range(tl.cdiv(K, BK)):
+  // 38: for k in range(tl.cdiv(K, BK)):
   int t33 = K + 32;
   int t35 = t33 - 1;
   int t37 = t35 / 32;
   #pragma unroll
   for (int e = 0; e < 32; ++e) accumulator[e] = 0.0f;
-  // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+  // 40: a = a_desc.load([offs_am, offs_k])
   long long offs_am_i64 = (long long)(offs_am);
-  // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+  // 41: b = b_desc.load([offs_bn, offs_k])
   long long offs_bn_i64 = (long long)(offs_bn);
-  // ../conformance/constructs/tensor_desc_matmul.tri:38: for k in range(tl.cdiv(K, BK)):
+  // 38: for k in range(tl.cdiv(K, BK)):
   // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
   // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: K-major),
   // in 64- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../conformance/constructs/tensor_desc_matmul.tri:42: accumulator = tl.dot(a, b.T, accumulator)
+    // 42: accumulator = tl.dot(a, b.T, accumulator)
     #pragma unroll
     for (int e = 0; e < 32; ++e) accumulator[e] = accumulator[e];
     // This warp's mma tiles start at row (warp_id / 2 % 2) * 8 and column (warp_id % 2) * 8; lane l gives ldmatrix
@@ -118,9 +119,9 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 1;
       if (tri_ahead < t37) {
-        // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
+        // 39: offs_k = k * BK
         int offs_k = tri_ahead * 32;
-        // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+        // 40: a = a_desc.load([offs_am, offs_k])
         long long offs_k_i64 = (long long)(offs_k);
         // a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_
           const int tri_bytes = tri_in ? (int)tri_clamp_ll(a_desc_shape1 - tri_tcol, 0, 8) * 2 : 0;
           tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
         }
-        // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+        // 41: b = b_desc.load([offs_bn, offs_k])
         long long offs_k_i64_1 = (long long)(offs_k);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
@@ -159,9 +160,9 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k + 2 * 1;
       if (tri_ahead < t37) {
-        // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
+        // 39: offs_k = k * BK
         int offs_k = tri_ahead * 32;
-        // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+        // 40: a = a_desc.load([offs_am, offs_k])
         long long offs_k_i64 = (long long)(offs_k);
         // a: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
@@ -176,7 +177,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_
           const int tri_bytes = tri_in ? (int)tri_clamp_ll(a_desc_shape1 - tri_tcol, 0, 8) * 2 : 0;
           tri_cp_async_16n(tri_dst, tri_src, tri_bytes);
         }
-        // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+        // 41: b = b_desc.load([offs_bn, offs_k])
         long long offs_k_i64_1 = (long long)(offs_k);
         // b: 16-byte copies of rows from the descriptor, each cut at the tensor's edge (zero-filled past it)
         #pragma unroll
@@ -220,7 +221,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(tri_
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/tensor_desc_matmul.tri:43: c_desc.store([offs_am, offs_bn], accumulator)
+  // 43: c_desc.store([offs_am, offs_bn], accumulator)
   long long offs_am_i64_1 = (long long)(offs_am);
   long long offs_bn_i64_1 = (long long)(offs_bn);
   int t127[4];

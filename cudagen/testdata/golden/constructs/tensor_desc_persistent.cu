@@ -183,6 +183,7 @@ TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int 
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(bar) : "memory");
 }
 
+// Source ../conformance/constructs/tensor_desc_persistent.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(256) device_persistent(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, unsigned char* __restrict__ tri_scratch) {
   // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
@@ -202,19 +203,19 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
   tri_tmap* const d_desc_tmap8x64 = tri_maps + 3;
   tri_tmap* const d_desc_tmap128x64 = tri_maps + 4;
   tri_tmap* const c_desc_tmap128x64 = tri_maps + 5;
-  // ../conformance/constructs/tensor_desc_persistent.tri:35: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+  // 35: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
   long long a_desc_shape0 = (long long)(M);
   long long a_desc_shape1 = (long long)(K);
   long long t8 = (long long)(K);
-  // ../conformance/constructs/tensor_desc_persistent.tri:36: b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+  // 36: b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
   long long b_desc_shape0 = (long long)(N);
   long long b_desc_shape1 = (long long)(K);
   long long t14 = (long long)(K);
-  // ../conformance/constructs/tensor_desc_persistent.tri:37: c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+  // 37: c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
   long long c_desc_shape0 = (long long)(M);
   long long c_desc_shape1 = (long long)(N);
   long long t20 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_persistent.tri:38: num_tiles = tl.cdiv(M, BM) * tl.cdiv(N, BN)
+  // 38: num_tiles = tl.cdiv(M, BM) * tl.cdiv(N, BN)
   int t25 = M + 128;
   int t27 = t25 - 1;
   int t29 = t27 / 128;
@@ -222,23 +223,22 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
   int t33 = t31 - 1;
   int t35 = t33 / 128;
   int num_tiles = t29 * t35;
-  // ../conformance/constructs/tensor_desc_persistent.tri:40: offs_am = tile_id // tl.cdiv(N, BN) * BM
+  // 40: offs_am = tile_id // tl.cdiv(N, BN) * BM
   int t41 = N + 128;
   int t43 = t41 - 1;
-  // ../conformance/constructs/tensor_desc_persistent.tri:41: offs_bn = tile_id % tl.cdiv(N, BN) * BN
+  // 41: offs_bn = tile_id % tl.cdiv(N, BN) * BN
   int t50 = N + 128;
   int t52 = t50 - 1;
-  // ../conformance/constructs/tensor_desc_persistent.tri:42: d_desc = tl.make_tensor_descriptor(a_ptr + offs_am * K, shape=[M - offs_am, K], strides=[K, 1],
-  //   block_shape=[BM, BK])
+  // 42: d_desc = tl.make_tensor_descriptor(a_ptr + offs_am * K, shape=[M - offs_am, K], strides=[K, 1], block_shape=[BM, BK])
   long long d_desc_shape1 = (long long)(K);
   long long t63 = (long long)(K);
-  // ../conformance/constructs/tensor_desc_persistent.tri:44: for k in range(0, tl.cdiv(K, BK)):
+  // 44: for k in range(0, tl.cdiv(K, BK)):
   int t70 = K + 64;
   int t72 = t70 - 1;
-  // ../conformance/constructs/tensor_desc_persistent.tri:48: for k in range(0, tl.cdiv(K, BK)):
+  // 48: for k in range(0, tl.cdiv(K, BK)):
   int t165 = K + 64;
   int t167 = t165 - 1;
-  // ../conformance/constructs/tensor_desc_persistent.tri:39: for tile_id in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0)):
+  // 39: for tile_id in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0)):
   // The TMA unit's map of a_desc, in boxes of 8 x 64 elements, 128-byte swizzle: thread 0 builds it in this program's scratch.
   if (tri_thread_id() == 0) tri_tmap_build_2d<64, 8, 1, 3>(a_desc_tmap8x64, a_ptr, a_desc_shape1, a_desc_shape0, (t8) * 2);
   // The TMA unit's map of a_desc, in boxes of 128 x 64 elements, 128-byte swizzle, rows in wgmma's order (a 5-D view):
@@ -251,29 +251,28 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
   for (int tile_id = tri_program_id_x(); tri_num_programs_x() > 0 ? tile_id < num_tiles : tile_id > num_tiles; tile_id += tri_num_programs_x()) {
     float acc[64];
     float acc_1[64];
-    // ../conformance/constructs/tensor_desc_persistent.tri:40: offs_am = tile_id // tl.cdiv(N, BN) * BM
+    // 40: offs_am = tile_id // tl.cdiv(N, BN) * BM
     int t45 = t43 / 128;
     int t46 = tile_id / t45;
     int offs_am = t46 * 128;
-    // ../conformance/constructs/tensor_desc_persistent.tri:41: offs_bn = tile_id % tl.cdiv(N, BN) * BN
+    // 41: offs_bn = tile_id % tl.cdiv(N, BN) * BN
     int t54 = t52 / 128;
     int t55 = tile_id % t54;
     int offs_bn = t55 * 128;
-    // ../conformance/constructs/tensor_desc_persistent.tri:42: d_desc = tl.make_tensor_descriptor(a_ptr + offs_am * K, shape=[M - offs_am, K], strides=[K, 1],
-    //   block_shape=[BM, BK])
+    // 42: d_desc = tl.make_tensor_descriptor(a_ptr + offs_am * K, shape=[M - offs_am, K], strides=[K, 1], block_shape=[BM, BK])
     int t58 = offs_am * K;
     tri_half* a_ptrs = a_ptr + t58;
     int t60 = M - offs_am;
     long long d_desc_shape0 = (long long)(t60);
-    // ../conformance/constructs/tensor_desc_persistent.tri:44: for k in range(0, tl.cdiv(K, BK)):
+    // 44: for k in range(0, tl.cdiv(K, BK)):
     int t74 = t72 / 64;
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
-    // ../conformance/constructs/tensor_desc_persistent.tri:45: a = a_desc.load([offs_am, k * BK])
+    // 45: a = a_desc.load([offs_am, k * BK])
     long long offs_am_i64 = (long long)(offs_am);
-    // ../conformance/constructs/tensor_desc_persistent.tri:46: b = b_desc.load([offs_bn, k * BK])
+    // 46: b = b_desc.load([offs_bn, k * BK])
     long long offs_bn_i64 = (long long)(offs_bn);
-    // ../conformance/constructs/tensor_desc_persistent.tri:44: for k in range(0, tl.cdiv(K, BK)):
+    // 44: for k in range(0, tl.cdiv(K, BK)):
     // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with the TMA unit,
     // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: K-major, 128- and 128-byte swizzled rows).
     // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
@@ -288,7 +287,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
       }
       __syncthreads();
       if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies
-      // ../conformance/constructs/tensor_desc_persistent.tri:47: acc = tl.dot(a, b.T, acc)
+      // 47: acc = tl.dot(a, b.T, acc)
       float tri_d0[64];
       #pragma unroll
       for (int r = 0; r < 64; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 32 + r / 4 * 2 + r % 2 * 1];
@@ -296,7 +295,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
       for (int tri_s = 0; tri_s < 2; ++tri_s) {
         int tri_ahead = 0 + tri_s * 1;
         if (tri_ahead < t74) {
-          // ../conformance/constructs/tensor_desc_persistent.tri:45: a = a_desc.load([offs_am, k * BK])
+          // 45: a = a_desc.load([offs_am, k * BK])
           int t80 = tri_ahead * 64;
           long long t80_i64 = (long long)(t80);
           // a: 16384 bytes copied by the TMA unit from a_desc_tmap8x64, completing on the buffer's mbarrier
@@ -315,7 +314,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
               }
             }
           }
-          // ../conformance/constructs/tensor_desc_persistent.tri:46: b = b_desc.load([offs_bn, k * BK])
+          // 46: b = b_desc.load([offs_bn, k * BK])
           int t121 = tri_ahead * 64;
           long long t121_i64 = (long long)(t121);
           // b: 16384 bytes copied by the TMA unit from b_desc_tmap128x64, completing on the buffer's mbarrier
@@ -343,7 +342,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
         tri_wgmma_commit();
         int tri_ahead = k + 2 * 1;
         if (tri_ahead < t74) {
-          // ../conformance/constructs/tensor_desc_persistent.tri:45: a = a_desc.load([offs_am, k * BK])
+          // 45: a = a_desc.load([offs_am, k * BK])
           int t80 = tri_ahead * 64;
           long long t80_i64 = (long long)(t80);
           // a: 16384 bytes copied by the TMA unit from a_desc_tmap8x64, completing on the buffer's mbarrier
@@ -362,7 +361,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
               }
             }
           }
-          // ../conformance/constructs/tensor_desc_persistent.tri:46: b = b_desc.load([offs_bn, k * BK])
+          // 46: b = b_desc.load([offs_bn, k * BK])
           int t121 = tri_ahead * 64;
           long long t121_i64 = (long long)(t121);
           // b: 16384 bytes copied by the TMA unit from b_desc_tmap128x64, completing on the buffer's mbarrier
@@ -384,17 +383,17 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
       __syncthreads();  // the stages are scratch memory again
       if (tri_thread_id() == 0) for (int b = 0; b < 4; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));
     }
-    // ../conformance/constructs/tensor_desc_persistent.tri:44: for k in range(0, tl.cdiv(K, BK)):
+    // 44: for k in range(0, tl.cdiv(K, BK)):
     float acc_2[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc_2[e] = acc[e];
-    // ../conformance/constructs/tensor_desc_persistent.tri:48: for k in range(0, tl.cdiv(K, BK)):
+    // 48: for k in range(0, tl.cdiv(K, BK)):
     int t169 = t167 / 64;
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc_1[e] = acc_2[e];
-    // ../conformance/constructs/tensor_desc_persistent.tri:50: b = b_desc.load([offs_bn, k * BK])
+    // 50: b = b_desc.load([offs_bn, k * BK])
     long long offs_bn_i64_1 = (long long)(offs_bn);
-    // ../conformance/constructs/tensor_desc_persistent.tri:48: for k in range(0, tl.cdiv(K, BK)):
+    // 48: for k in range(0, tl.cdiv(K, BK)):
     // The TMA unit's map of d_desc, in boxes of 8 x 64 elements, 128-byte swizzle: thread 0 builds it in this program's scratch.
     if (tri_thread_id() == 0) tri_tmap_build_2d<64, 8, 1, 3>(d_desc_tmap8x64, a_ptrs, d_desc_shape1, d_desc_shape0, (t63) * 2);
     // The TMA unit's map of d_desc, in boxes of 128 x 64 elements, 128-byte swizzle, rows in wgmma's order (a 5-D view):
@@ -414,7 +413,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
       }
       __syncthreads();
       if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies
-      // ../conformance/constructs/tensor_desc_persistent.tri:51: acc = tl.dot(a, b.T, acc)
+      // 51: acc = tl.dot(a, b.T, acc)
       float tri_d0[64];
       #pragma unroll
       for (int r = 0; r < 64; ++r) tri_d0[r] = acc_1[(0 + r / 2 % 2) * 32 + r / 4 * 2 + r % 2 * 1];
@@ -422,7 +421,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
       for (int tri_s = 0; tri_s < 2; ++tri_s) {
         int tri_ahead = 0 + tri_s * 1;
         if (tri_ahead < t169) {
-          // ../conformance/constructs/tensor_desc_persistent.tri:49: a = d_desc.load([0, k * BK])
+          // 49: a = d_desc.load([0, k * BK])
           int t175 = tri_ahead * 64;
           long long t175_i64 = (long long)(t175);
           // a: 16384 bytes copied by the TMA unit from d_desc_tmap8x64, completing on the buffer's mbarrier
@@ -441,7 +440,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
               }
             }
           }
-          // ../conformance/constructs/tensor_desc_persistent.tri:50: b = b_desc.load([offs_bn, k * BK])
+          // 50: b = b_desc.load([offs_bn, k * BK])
           int t216 = tri_ahead * 64;
           long long t216_i64 = (long long)(t216);
           // b: 16384 bytes copied by the TMA unit from b_desc_tmap128x64, completing on the buffer's mbarrier
@@ -469,7 +468,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
         tri_wgmma_commit();
         int tri_ahead = k_1 + 2 * 1;
         if (tri_ahead < t169) {
-          // ../conformance/constructs/tensor_desc_persistent.tri:49: a = d_desc.load([0, k * BK])
+          // 49: a = d_desc.load([0, k * BK])
           int t175 = tri_ahead * 64;
           long long t175_i64 = (long long)(t175);
           // a: 16384 bytes copied by the TMA unit from d_desc_tmap8x64, completing on the buffer's mbarrier
@@ -488,7 +487,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
               }
             }
           }
-          // ../conformance/constructs/tensor_desc_persistent.tri:50: b = b_desc.load([offs_bn, k * BK])
+          // 50: b = b_desc.load([offs_bn, k * BK])
           int t216 = tri_ahead * 64;
           long long t216_i64 = (long long)(t216);
           // b: 16384 bytes copied by the TMA unit from b_desc_tmap128x64, completing on the buffer's mbarrier
@@ -510,7 +509,7 @@ extern "C" __global__ void __launch_bounds__(256) device_persistent(
       __syncthreads();  // the stages are scratch memory again
       if (tri_thread_id() == 0) for (int b = 0; b < 4; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));
     }
-    // ../conformance/constructs/tensor_desc_persistent.tri:52: c_desc.store([offs_am, offs_bn], acc.to(tl.float16))
+    // 52: c_desc.store([offs_am, offs_bn], acc.to(tl.float16))
     tri_half t259[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) t259[e] = tri_f2h(acc_1[e]);

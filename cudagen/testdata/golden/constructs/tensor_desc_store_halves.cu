@@ -115,6 +115,7 @@ TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int 
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(bar) : "memory");
 }
 
+// Source ../conformance/constructs/tensor_desc_store_halves.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kernel(
     tri_half* a_desc_base, int a_desc_shape0, int a_desc_shape1, long long a_desc_stride0, tri_half* b_desc_base, int b_desc_shape0, int b_desc_shape1,
     long long b_desc_stride0, tri_half* c_desc_base, int c_desc_shape0, int c_desc_shape1, long long c_desc_stride0, int K,
@@ -137,25 +138,25 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
   int L8_base1 = lane_id / 2 % 16;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   int L8_base2 = lane_id % 2;  // coordinate along axis 2 of this thread's first element in #L8 tiles
   float acc[128];
-  // ../conformance/constructs/tensor_desc_store_halves.tri:23: def tensor_desc_store_halves_kernel(a_desc, b_desc, c_desc, K):
+  // 23: def tensor_desc_store_halves_kernel(a_desc, b_desc, c_desc, K):
   long long a_desc_shape0_1 = (long long)(a_desc_shape0);
   long long a_desc_shape1_1 = (long long)(a_desc_shape1);
   long long b_desc_shape0_1 = (long long)(b_desc_shape0);
   long long b_desc_shape1_1 = (long long)(b_desc_shape1);
   long long c_desc_shape0_1 = (long long)(c_desc_shape0);
   long long c_desc_shape1_1 = (long long)(c_desc_shape1);
-  // ../conformance/constructs/tensor_desc_store_halves.tri:27: offs_am = tl.program_id(0) * BM
+  // 27: offs_am = tl.program_id(0) * BM
   int offs_am = tri_program_id_x() * 128;
-  // ../conformance/constructs/tensor_desc_store_halves.tri:28: offs_bn = tl.program_id(1) * BN
+  // 28: offs_bn = tl.program_id(1) * BN
   int offs_bn = tri_program_id_y() * 128;
-  // ../conformance/constructs/tensor_desc_store_halves.tri:30: for k in range(0, K, BK):
+  // 30: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 128; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/tensor_desc_store_halves.tri:31: a = a_desc.load([offs_am, k])
+  // 31: a = a_desc.load([offs_am, k])
   long long offs_am_i64 = (long long)(offs_am);
-  // ../conformance/constructs/tensor_desc_store_halves.tri:32: b = b_desc.load([offs_bn, k])
+  // 32: b = b_desc.load([offs_bn, k])
   long long offs_bn_i64 = (long long)(offs_bn);
-  // ../conformance/constructs/tensor_desc_store_halves.tri:30: for k in range(0, K, BK):
+  // 30: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with the TMA unit,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: K-major, 128- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
@@ -170,7 +171,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
     }
     __syncthreads();
     if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies
-    // ../conformance/constructs/tensor_desc_store_halves.tri:33: acc = tl.dot(a, b.T, acc)
+    // 33: acc = tl.dot(a, b.T, acc)
     float tri_d0[64];
     #pragma unroll
     for (int r = 0; r < 64; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 32 + r / 4 * 2 + r % 2 * 1];
@@ -181,7 +182,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/tensor_desc_store_halves.tri:31: a = a_desc.load([offs_am, k])
+        // 31: a = a_desc.load([offs_am, k])
         long long t38 = (long long)(tri_ahead);
         // a: 16384 bytes copied by the TMA unit from a_desc_tmap8x64, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -199,7 +200,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
             }
           }
         }
-        // ../conformance/constructs/tensor_desc_store_halves.tri:32: b = b_desc.load([offs_bn, k])
+        // 32: b = b_desc.load([offs_bn, k])
         long long t77 = (long long)(tri_ahead);
         // b: 16384 bytes copied by the TMA unit from b_desc_tmap128x64, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -230,7 +231,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/tensor_desc_store_halves.tri:31: a = a_desc.load([offs_am, k])
+        // 31: a = a_desc.load([offs_am, k])
         long long t38 = (long long)(tri_ahead);
         // a: 16384 bytes copied by the TMA unit from a_desc_tmap8x64, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -248,7 +249,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
             }
           }
         }
-        // ../conformance/constructs/tensor_desc_store_halves.tri:32: b = b_desc.load([offs_bn, k])
+        // 32: b = b_desc.load([offs_bn, k])
         long long t77 = (long long)(tri_ahead);
         // b: 16384 bytes copied by the TMA unit from b_desc_tmap128x64, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -271,7 +272,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
     __syncthreads();  // the stages are scratch memory again
     if (tri_thread_id() == 0) for (int b = 0; b < 4; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));
   }
-  // ../conformance/constructs/tensor_desc_store_halves.tri:34: acc = tl.reshape(acc, (BM, 2, BN // 2))
+  // 34: acc = tl.reshape(acc, (BM, 2, BN // 2))
   // Layout conversion #L0 -> #L7 through shared memory.
   #pragma unroll
   for (int e = 0; e < 128; ++e) reinterpret_cast<float*>(tri_smem)[(L0_base0 + (e / 32) * 32) * 128 + L0_base1 + (e / 2 % 16) * 8 + e % 2] = acc[e];
@@ -283,7 +284,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
     acc_1[e] = reinterpret_cast<float*>(tri_smem)[tri_j];
   }
   __syncthreads();
-  // ../conformance/constructs/tensor_desc_store_halves.tri:35: acc = tl.permute(acc, (0, 2, 1))
+  // 35: acc = tl.permute(acc, (0, 2, 1))
   // Layout conversion #L7 -> #L8 through shared memory.
   #pragma unroll
   for (int e = 0; e < 128; ++e) {
@@ -295,7 +296,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
   #pragma unroll
   for (int e = 0; e < 128; ++e) acc_2[e] = reinterpret_cast<float*>(tri_smem)[(L8_base0 + (e / 4) * 4) * 128 + (L8_base2) * 64 + L8_base1 + (e % 4) * 16];
   __syncthreads();
-  // ../conformance/constructs/tensor_desc_store_halves.tri:36: acc0, acc1 = tl.split(acc)
+  // 36: acc0, acc1 = tl.split(acc)
   // Split through shared memory: #L8 -> #L5.
   #pragma unroll
   for (int e = 0; e < 128; ++e) reinterpret_cast<float*>(tri_smem)[(L8_base0 + (e / 4) * 4) * 128 + (L8_base1 + (e % 4) * 16) * 2 + L8_base2] = acc_2[e];
@@ -313,7 +314,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
   float acc1[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc1[e] = split_1[e];
-  // ../conformance/constructs/tensor_desc_store_halves.tri:37: c_desc.store([offs_am, offs_bn], acc0.to(tl.float16))
+  // 37: c_desc.store([offs_am, offs_bn], acc0.to(tl.float16))
   tri_half acc0_fp16[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc0_fp16[e] = tri_f2h(acc0[e]);
@@ -343,7 +344,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
     }
     __syncthreads();  // the scratch memory is free again
   }
-  // ../conformance/constructs/tensor_desc_store_halves.tri:38: c_desc.store([offs_am, offs_bn + BN // 2], acc1.to(tl.float16))
+  // 38: c_desc.store([offs_am, offs_bn + BN // 2], acc1.to(tl.float16))
   int t162 = offs_bn + 64;
   tri_half acc1_fp16[64];
   #pragma unroll

@@ -115,6 +115,7 @@ TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int 
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(bar) : "memory");
 }
 
+// Source ../conformance/constructs/tensor_desc_tma.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(
     tri_half* a_desc_base, int a_desc_shape0, int a_desc_shape1, long long a_desc_stride0, tri_half* b_desc_base, int b_desc_shape0, int b_desc_shape1,
     long long b_desc_stride0, tri_half* c_desc_base, int c_desc_shape0, int c_desc_shape1, long long c_desc_stride0, int K,
@@ -129,25 +130,25 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(
   int L0_base0 = (warp_id % 4) * 8 + lane_id / 4 % 8;  // coordinate along axis 0 of this thread's first element in #L0 tiles
   int L0_base1 = (lane_id % 4) * 2;  // coordinate along axis 1 of this thread's first element in #L0 tiles
   float acc[64];
-  // ../conformance/constructs/tensor_desc_tma.tri:23: def tensor_desc_tma_kernel(a_desc, b_desc, c_desc, K):
+  // 23: def tensor_desc_tma_kernel(a_desc, b_desc, c_desc, K):
   long long a_desc_shape0_1 = (long long)(a_desc_shape0);
   long long a_desc_shape1_1 = (long long)(a_desc_shape1);
   long long b_desc_shape0_1 = (long long)(b_desc_shape0);
   long long b_desc_shape1_1 = (long long)(b_desc_shape1);
   long long c_desc_shape0_1 = (long long)(c_desc_shape0);
   long long c_desc_shape1_1 = (long long)(c_desc_shape1);
-  // ../conformance/constructs/tensor_desc_tma.tri:27: offs_am = tl.program_id(0) * BM
+  // 27: offs_am = tl.program_id(0) * BM
   int offs_am = tri_program_id_x() * 128;
-  // ../conformance/constructs/tensor_desc_tma.tri:28: offs_bn = tl.program_id(1) * BN
+  // 28: offs_bn = tl.program_id(1) * BN
   int offs_bn = tri_program_id_y() * 64;
-  // ../conformance/constructs/tensor_desc_tma.tri:30: for k in range(0, K, BK):
+  // 30: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/tensor_desc_tma.tri:31: a = a_desc.load([offs_am, k])
+  // 31: a = a_desc.load([offs_am, k])
   long long offs_am_i64 = (long long)(offs_am);
-  // ../conformance/constructs/tensor_desc_tma.tri:32: b = b_desc.load([offs_bn, k])
+  // 32: b = b_desc.load([offs_bn, k])
   long long offs_bn_i64 = (long long)(offs_bn);
-  // ../conformance/constructs/tensor_desc_tma.tri:30: for k in range(0, K, BK):
+  // 30: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with the TMA unit,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: K-major, 128- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
@@ -162,7 +163,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(
     }
     __syncthreads();
     if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies
-    // ../conformance/constructs/tensor_desc_tma.tri:33: acc = tl.dot(a, b.T, acc)
+    // 33: acc = tl.dot(a, b.T, acc)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -173,7 +174,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/tensor_desc_tma.tri:31: a = a_desc.load([offs_am, k])
+        // 31: a = a_desc.load([offs_am, k])
         long long t38 = (long long)(tri_ahead);
         // a: 16384 bytes copied by the TMA unit from a_desc_tmap8x64, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -191,7 +192,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(
             }
           }
         }
-        // ../conformance/constructs/tensor_desc_tma.tri:32: b = b_desc.load([offs_bn, k])
+        // 32: b = b_desc.load([offs_bn, k])
         long long t77 = (long long)(tri_ahead);
         // b: 8192 bytes copied by the TMA unit from b_desc_tmap64x64, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -222,7 +223,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 64;
       if (tri_ahead < K) {
-        // ../conformance/constructs/tensor_desc_tma.tri:31: a = a_desc.load([offs_am, k])
+        // 31: a = a_desc.load([offs_am, k])
         long long t38 = (long long)(tri_ahead);
         // a: 16384 bytes copied by the TMA unit from a_desc_tmap8x64, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -240,7 +241,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(
             }
           }
         }
-        // ../conformance/constructs/tensor_desc_tma.tri:32: b = b_desc.load([offs_bn, k])
+        // 32: b = b_desc.load([offs_bn, k])
         long long t77 = (long long)(tri_ahead);
         // b: 8192 bytes copied by the TMA unit from b_desc_tmap64x64, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -263,7 +264,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_tma_kernel(
     __syncthreads();  // the stages are scratch memory again
     if (tri_thread_id() == 0) for (int b = 0; b < 4; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));
   }
-  // ../conformance/constructs/tensor_desc_tma.tri:34: c_desc.store([offs_am, offs_bn], acc.to(tl.float16))
+  // 34: c_desc.store([offs_am, offs_bn], acc.to(tl.float16))
   tri_half t118[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) t118[e] = tri_f2h(acc[e]);

@@ -26,29 +26,30 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_broadcast_to.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) broadcast_kernel(int* a_ptr, int* b_ptr, int* s_ptr, int* out_ptr) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/tile_broadcast_to.tri:16: rows = tl.arange(0, M)
+  // 16: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/tile_broadcast_to.tri:17: cols = tl.arange(0, N)
+  // 17: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/tile_broadcast_to.tri:18: a = tl.broadcast_to(tl.load(a_ptr + rows)[:, None], (M, N))
+  // 18: a = tl.broadcast_to(tl.load(a_ptr + rows)[:, None], (M, N))
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + rows[0];
   int a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/tile_broadcast_to.tri:19: b = tl.broadcast_to(tl.load(b_ptr + cols)[None, :], [M, N])
+  // 19: b = tl.broadcast_to(tl.load(b_ptr + cols)[None, :], [M, N])
   int* b_ptrs[1];
   b_ptrs[0] = b_ptr + cols[0];
   int b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/tile_broadcast_to.tri:20: s = tl.broadcast_to(tl.load(s_ptr), (M, N))
+  // 20: s = tl.broadcast_to(tl.load(s_ptr), (M, N))
   int s = *s_ptr;
-  // ../conformance/constructs/tile_broadcast_to.tri:23: tl.store(out_ptr + r * N + c, a * s - b)
+  // 23: tl.store(out_ptr + r * N + c, a * s - b)
   int t24[1];
   t24[0] = rows[0] * 16;
   int* out_ptrs[1];

@@ -40,6 +40,7 @@ struct alignas(8) tri_f32x2 { float x, y; };
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_expand_dims.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) expand_kernel(float* a_ptr, float* b_ptr, float* outer_ptr, float* cube_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
@@ -49,35 +50,35 @@ extern "C" __global__ void __launch_bounds__(128) expand_kernel(float* a_ptr, fl
   int L5_base = (lane_id % 32) % 2;  // index of this thread's first element in #L5 tiles
   int L6_base1 = (lane_id % 32) % 2;  // coordinate along axis 1 of this thread's first element in #L6 tiles
   int L7_base2 = 0;  // coordinate along axis 2 of this thread's first element in #L7 tiles
-  // ../conformance/constructs/tile_expand_dims.tri:19: rows = tl.arange(0, M)
+  // 19: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/tile_expand_dims.tri:20: cols = tl.arange(0, N)
+  // 20: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/tile_expand_dims.tri:21: col_a = tl.expand_dims(tl.load(a_ptr + rows), 1)
+  // 21: col_a = tl.expand_dims(tl.load(a_ptr + rows), 1)
   float* a_ptrs[1];
   a_ptrs[0] = a_ptr + rows[0];
   float a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/tile_expand_dims.tri:22: row_b = tl.expand_dims(tl.load(b_ptr + cols), -2)
+  // 22: row_b = tl.expand_dims(tl.load(b_ptr + cols), -2)
   float* b_ptrs[1];
   b_ptrs[0] = b_ptr + cols[0];
   float b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/tile_expand_dims.tri:23: offs = tl.expand_dims(rows, -1) * N + tl.expand_dims(cols, 0)
+  // 23: offs = tl.expand_dims(rows, -1) * N + tl.expand_dims(cols, 0)
   int t17[1];
   t17[0] = rows[0] * 16;
   int offs[1];
   offs[0] = t17[0] + cols[0];
-  // ../conformance/constructs/tile_expand_dims.tri:24: outer = col_a * row_b
+  // 24: outer = col_a * row_b
   float outer[1];
   outer[0] = a[0] * b[0];
-  // ../conformance/constructs/tile_expand_dims.tri:25: tl.store(outer_ptr + offs, outer)
+  // 25: tl.store(outer_ptr + offs, outer)
   float* outer_ptrs[1];
   outer_ptrs[0] = outer_ptr + offs[0];
   *outer_ptrs[0] = outer[0];
-  // ../conformance/constructs/tile_expand_dims.tri:26: k = tl.expand_dims(tl.arange(0, 2), (0, 1))
+  // 26: k = tl.expand_dims(tl.arange(0, 2), (0, 1))
   int t28[1];
   t28[0] = L5_base;
   // Layout conversion #L6 -> #L7 through shared memory.
@@ -87,7 +88,7 @@ extern "C" __global__ void __launch_bounds__(128) expand_kernel(float* a_ptr, fl
   #pragma unroll
   for (int e = 0; e < 2; ++e) k[e] = reinterpret_cast<int*>(tri_smem)[L7_base2 + e % 2];
   __syncthreads();
-  // ../conformance/constructs/tile_expand_dims.tri:27: cube = tl.expand_dims(outer, -1) * (k + 1)
+  // 27: cube = tl.expand_dims(outer, -1) * (k + 1)
   int t34[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t34[e] = k[e] + 1;
@@ -97,7 +98,7 @@ extern "C" __global__ void __launch_bounds__(128) expand_kernel(float* a_ptr, fl
   float cube[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) cube[e] = outer[0] * t34_fp32[e];
-  // ../conformance/constructs/tile_expand_dims.tri:28: tl.store(cube_ptr + tl.expand_dims(offs, 2) * 2 + k, cube)
+  // 28: tl.store(cube_ptr + tl.expand_dims(offs, 2) * 2 + k, cube)
   int t42[1];
   t42[0] = offs[0] * 2;
   float* cube_ptrs[1];

@@ -29,17 +29,18 @@ TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(
 TRI_DEV int tri_program_id_z(void) { int r; asm("mov.u32 %0, %%ctaid.z;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_grid_3d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) batched_trans_kernel(float* x_ptr, float* y_ptr, int M, int N) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 16;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/tile_grid_3d.tri:19: b = tl.program_id(0)
+  // 19: b = tl.program_id(0)
   int b = tri_program_id_x();
-  // ../conformance/constructs/tile_grid_3d.tri:20: pid_m = tl.program_id(1)
+  // 20: pid_m = tl.program_id(1)
   int pid_m = tri_program_id_y();
-  // ../conformance/constructs/tile_grid_3d.tri:21: pid_n = tl.program_id(2)
+  // 21: pid_n = tl.program_id(2)
   int pid_n = tri_program_id_z();
-  // ../conformance/constructs/tile_grid_3d.tri:22: rows = pid_m * BM + tl.arange(0, BM)
+  // 22: rows = pid_m * BM + tl.arange(0, BM)
   int t8 = pid_m * 16;
   int t9[2];
   #pragma unroll
@@ -47,13 +48,13 @@ extern "C" __global__ void __launch_bounds__(128) batched_trans_kernel(float* x_
   int rows[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rows[e] = t8 + t9[e];
-  // ../conformance/constructs/tile_grid_3d.tri:23: cols = pid_n * BN + tl.arange(0, BN)
+  // 23: cols = pid_n * BN + tl.arange(0, BN)
   int t13 = pid_n * 16;
   int t14[1];
   t14[0] = L1_base;
   int cols[1];
   cols[0] = t13 + t14[0];
-  // ../conformance/constructs/tile_grid_3d.tri:24: mask = (rows[:, None] < M) & (cols[None, :] < N)
+  // 24: mask = (rows[:, None] < M) & (cols[None, :] < N)
   bool t19[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t19[e] = rows[e] < M;
@@ -62,7 +63,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_trans_kernel(float* x_
   bool mask[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = (t19[e] & t22[0]) != 0;
-  // ../conformance/constructs/tile_grid_3d.tri:25: x = tl.load(x_ptr + b * M * N + rows[:, None] * N + cols[None, :], mask=mask)
+  // 25: x = tl.load(x_ptr + b * M * N + rows[:, None] * N + cols[None, :], mask=mask)
   int t26 = b * M;
   int t27 = t26 * N;
   float* x_ptrs = x_ptr + t27;
@@ -78,7 +79,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_trans_kernel(float* x_
   float x[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x[e] = mask[e] ? *t37[e] : 0.0f;
-  // ../conformance/constructs/tile_grid_3d.tri:26: tl.store(y_ptr + b * M * N + cols[None, :] * M + rows[:, None], x, mask=mask)
+  // 26: tl.store(y_ptr + b * M * N + cols[None, :] * M + rows[:, None], x, mask=mask)
   int t39 = b * M;
   int t40 = t39 * N;
   float* y_ptrs = y_ptr + t40;

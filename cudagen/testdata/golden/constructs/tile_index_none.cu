@@ -33,6 +33,7 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_index_none.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) index_none_kernel(int* a_ptr, int* b_ptr, int* out_ptr, int* t_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[64];
@@ -43,23 +44,23 @@ extern "C" __global__ void __launch_bounds__(128) index_none_kernel(int* a_ptr, 
   int L6_base1 = lane_id % 8;  // coordinate along axis 1 of this thread's first element in #L6 tiles
   int L8_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L8 tiles
   int L9_base = lane_id % 8;  // index of this thread's first element in #L9 tiles
-  // ../conformance/constructs/tile_index_none.tri:17: rows = tl.arange(0, M)
+  // 17: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/tile_index_none.tri:18: cols = tl.arange(0, N)
+  // 18: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/tile_index_none.tri:19: a = tl.load(a_ptr + rows)
+  // 19: a = tl.load(a_ptr + rows)
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + rows[0];
   int a[1];
   a[0] = *a_ptrs[0];
-  // ../conformance/constructs/tile_index_none.tri:20: b = tl.load(b_ptr + cols)
+  // 20: b = tl.load(b_ptr + cols)
   int* b_ptrs[1];
   b_ptrs[0] = b_ptr + cols[0];
   int b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/tile_index_none.tri:21: tl.store(out_ptr + rows[:, None] * N + cols[None, :], a[:, None] * 100 + b[None, :])
+  // 21: tl.store(out_ptr + rows[:, None] * N + cols[None, :], a[:, None] * 100 + b[None, :])
   int t15[1];
   t15[0] = rows[0] * 16;
   int* out_ptrs[1];
@@ -71,7 +72,7 @@ extern "C" __global__ void __launch_bounds__(128) index_none_kernel(int* a_ptr, 
   int t29[1];
   t29[0] = t25[0] + b[0];
   *t21[0] = t29[0];
-  // ../conformance/constructs/tile_index_none.tri:22: tl.store(t_ptr + cols[:, None] * M + rows[None, :], b[:, None] - a[None, :])
+  // 22: tl.store(t_ptr + cols[:, None] * M + rows[None, :], b[:, None] - a[None, :])
   // cols is recomputed in #L8 rather than moved.
   int t31[1];
   t31[0] = L8_base;

@@ -27,6 +27,7 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_join_split.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) join_split_kernel(float* xy_ptr, float* s_ptr, float* d_ptr, float* j_ptr, float* il_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[256];
@@ -39,17 +40,17 @@ extern "C" __global__ void __launch_bounds__(128) join_split_kernel(float* xy_pt
   bool L4_owner = ((warp_id % 4) * 16 + lane_id / 2 % 16) * 1 < 32;  // #L4 is replicated: only this thread's copy is stored
   int L5_base = tri_thread_id() % 64;  // index of this thread's first element in #L5 tiles
   bool L5_owner = tri_thread_id() < 64;  // #L5 is replicated: only this thread's copy is stored
-  // ../conformance/constructs/tile_join_split.tri:18: i = tl.arange(0, N)
+  // 18: i = tl.arange(0, N)
   int i[1];
   i[0] = L0_base;
-  // ../conformance/constructs/tile_join_split.tri:19: pair_offs = i[:, None] * 2 + tl.arange(0, 2)[None, :]
+  // 19: pair_offs = i[:, None] * 2 + tl.arange(0, 2)[None, :]
   int t9[1];
   t9[0] = i[0] * 2;
   int t10[1];
   t10[0] = L2_base;
   int pair_offs[1];
   pair_offs[0] = t9[0] + t10[0];
-  // ../conformance/constructs/tile_join_split.tri:20: x, y = tl.split(tl.load(xy_ptr + pair_offs))
+  // 20: x, y = tl.split(tl.load(xy_ptr + pair_offs))
   float* xy_ptrs[1];
   xy_ptrs[0] = xy_ptr + pair_offs[0];
   float xy[1];
@@ -66,19 +67,19 @@ extern "C" __global__ void __launch_bounds__(128) join_split_kernel(float* xy_pt
   x[0] = split_0[0];
   float y[1];
   y[0] = split_1[0];
-  // ../conformance/constructs/tile_join_split.tri:21: tl.store(s_ptr + i, x + y)
+  // 21: tl.store(s_ptr + i, x + y)
   float* s_ptrs[1];
   s_ptrs[0] = s_ptr + i[0];
   float t23[1];
   t23[0] = x[0] + y[0];
   if (L0_owner) *s_ptrs[0] = t23[0];
-  // ../conformance/constructs/tile_join_split.tri:22: tl.store(d_ptr + i, x - y)
+  // 22: tl.store(d_ptr + i, x - y)
   float* d_ptrs[1];
   d_ptrs[0] = d_ptr + i[0];
   float t27[1];
   t27[0] = x[0] - y[0];
   if (L0_owner) *d_ptrs[0] = t27[0];
-  // ../conformance/constructs/tile_join_split.tri:23: tl.store(j_ptr + pair_offs, tl.join(y * 2.0, x))
+  // 23: tl.store(j_ptr + pair_offs, tl.join(y * 2.0, x))
   float* j_ptrs[1];
   j_ptrs[0] = j_ptr + pair_offs[0];
   float t33[1];
@@ -91,7 +92,7 @@ extern "C" __global__ void __launch_bounds__(128) join_split_kernel(float* xy_pt
   t34[0] = reinterpret_cast<float*>(tri_smem)[(L4_base1) * 32 + L4_base0];
   __syncthreads();
   if (L4_owner) *j_ptrs[0] = t34[0];
-  // ../conformance/constructs/tile_join_split.tri:24: tl.store(il_ptr + tl.arange(0, 2 * N), tl.reshape(tl.join(x + 1.0, y), (2 * N,)))
+  // 24: tl.store(il_ptr + tl.arange(0, 2 * N), tl.reshape(tl.join(x + 1.0, y), (2 * N,)))
   int t36[1];
   t36[0] = L5_base;
   float* il_ptrs[1];

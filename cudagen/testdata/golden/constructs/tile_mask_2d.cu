@@ -28,15 +28,16 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_mask_2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) mask2d_kernel(float* x_ptr, float* out_ptr, int* tile_ptr, int M, int N, int stride) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = warp_id % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 32;  // index of this thread's first element in #L1 tiles
-  // ../conformance/constructs/tile_mask_2d.tri:20: pid_m = tl.program_id(0)
+  // 20: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../conformance/constructs/tile_mask_2d.tri:21: pid_n = tl.program_id(1)
+  // 21: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../conformance/constructs/tile_mask_2d.tri:22: rows = pid_m * BM + tl.arange(0, BM)
+  // 22: rows = pid_m * BM + tl.arange(0, BM)
   int t9 = pid_m * 16;
   int t10[4];
   #pragma unroll
@@ -44,20 +45,20 @@ extern "C" __global__ void __launch_bounds__(128) mask2d_kernel(float* x_ptr, fl
   int rows[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rows[e] = t9 + t10[e];
-  // ../conformance/constructs/tile_mask_2d.tri:23: cols = pid_n * BN + tl.arange(0, BN)
+  // 23: cols = pid_n * BN + tl.arange(0, BN)
   int t14 = pid_n * 32;
   int t15[1];
   t15[0] = L1_base;
   int cols[1];
   cols[0] = t14 + t15[0];
-  // ../conformance/constructs/tile_mask_2d.tri:24: offs = rows[:, None] * stride + cols[None, :]
+  // 24: offs = rows[:, None] * stride + cols[None, :]
   int t20[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t20[e] = rows[e] * stride;
   int offs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs[e] = t20[e] + cols[0];
-  // ../conformance/constructs/tile_mask_2d.tri:25: mask = (rows[:, None] < M) & (cols[None, :] < N)
+  // 25: mask = (rows[:, None] < M) & (cols[None, :] < N)
   bool t27[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t27[e] = rows[e] < M;
@@ -66,21 +67,21 @@ extern "C" __global__ void __launch_bounds__(128) mask2d_kernel(float* x_ptr, fl
   bool mask[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) mask[e] = (t27[e] & t30[0]) != 0;
-  // ../conformance/constructs/tile_mask_2d.tri:26: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 26: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x_ptrs[e] = x_ptr + offs[e];
   float x[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-  // ../conformance/constructs/tile_mask_2d.tri:27: upper = mask & (cols[None, :] >= rows[:, None])
+  // 27: upper = mask & (cols[None, :] >= rows[:, None])
   bool t43[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t43[e] = cols[0] >= rows[e];
   bool upper[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) upper[e] = (mask[e] & t43[e]) != 0;
-  // ../conformance/constructs/tile_mask_2d.tri:28: tl.store(out_ptr + offs, x * 2.0, mask=upper)
+  // 28: tl.store(out_ptr + offs, x * 2.0, mask=upper)
   float* out_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) out_ptrs[e] = out_ptr + offs[e];
@@ -89,7 +90,7 @@ extern "C" __global__ void __launch_bounds__(128) mask2d_kernel(float* x_ptr, fl
   for (int e = 0; e < 4; ++e) t49[e] = x[e] * 2.0f;
   #pragma unroll
   for (int e = 0; e < 4; ++e) if (upper[e]) *out_ptrs[e] = t49[e];
-  // ../conformance/constructs/tile_mask_2d.tri:29: ids = tl.zeros((BM, BN), dtype=tl.int32) + pid_m * 100 + pid_n
+  // 29: ids = tl.zeros((BM, BN), dtype=tl.int32) + pid_m * 100 + pid_n
   int t54 = pid_m * 100;
   int t56[4];
   #pragma unroll
@@ -97,7 +98,7 @@ extern "C" __global__ void __launch_bounds__(128) mask2d_kernel(float* x_ptr, fl
   int ids[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) ids[e] = t56[e] + pid_n;
-  // ../conformance/constructs/tile_mask_2d.tri:30: tl.store(tile_ptr + offs, ids, mask=mask)
+  // 30: tl.store(tile_ptr + offs, ids, mask=mask)
   int* tile_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) tile_ptrs[e] = tile_ptr + offs[e];

@@ -67,6 +67,7 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_permute_3d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) permute_kernel(int* x_ptr, int* p_ptr, int* q_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[256];
@@ -103,16 +104,16 @@ extern "C" __global__ void __launch_bounds__(128) permute_kernel(int* x_ptr, int
   int L24_base = ((warp_id % 4) * 8 + lane_id / 4 % 8) % 8;  // index of this thread's first element in #L24 tiles
   int L25_base = (lane_id % 32) % 2;  // index of this thread's first element in #L25 tiles
   int L26_base = ((warp_id % 4) * 4 + lane_id / 8 % 4) % 4;  // index of this thread's first element in #L26 tiles
-  // ../conformance/constructs/tile_permute_3d.tri:16: i = tl.arange(0, A)
+  // 16: i = tl.arange(0, A)
   int i[1];
   i[0] = L0_base;
-  // ../conformance/constructs/tile_permute_3d.tri:17: j = tl.arange(0, B)
+  // 17: j = tl.arange(0, B)
   int j[1];
   j[0] = L1_base;
-  // ../conformance/constructs/tile_permute_3d.tri:18: k = tl.arange(0, C)
+  // 18: k = tl.arange(0, C)
   int k[1];
   k[0] = L2_base;
-  // ../conformance/constructs/tile_permute_3d.tri:19: x = tl.load(x_ptr + i[:, None, None] * (B * C) + j[None, :, None] * C + k[None, None, :])
+  // 19: x = tl.load(x_ptr + i[:, None, None] * (B * C) + j[None, :, None] * C + k[None, None, :])
   // Layout conversion #L3 -> #L4 through shared memory.
   reinterpret_cast<int*>(tri_smem)[L3_base0] = i[0];
   __syncthreads();
@@ -143,14 +144,14 @@ extern "C" __global__ void __launch_bounds__(128) permute_kernel(int* x_ptr, int
   t25[0] = t20[0] + t22[0];
   int x[1];
   x[0] = *t25[0];
-  // ../conformance/constructs/tile_permute_3d.tri:20: p = tl.permute(x, 2, 0, 1)
+  // 20: p = tl.permute(x, 2, 0, 1)
   // Layout conversion #L10 -> #L11 through shared memory.
   reinterpret_cast<int*>(tri_smem)[(L10_base0) * 32 + (L10_base1) * 8 + L10_base2] = x[0];
   __syncthreads();
   int p[1];
   p[0] = reinterpret_cast<int*>(tri_smem)[(L11_base1) * 32 + (L11_base2) * 8 + L11_base0];
   __syncthreads();
-  // ../conformance/constructs/tile_permute_3d.tri:21: tl.store(p_ptr + k[:, None, None] * (A * B) + i[None, :, None] * B + j[None, None, :], p)
+  // 21: tl.store(p_ptr + k[:, None, None] * (A * B) + i[None, :, None] * B + j[None, None, :], p)
   // k is recomputed in #L24 rather than moved.
   int t28[1];
   t28[0] = L24_base;
@@ -186,15 +187,14 @@ extern "C" __global__ void __launch_bounds__(128) permute_kernel(int* x_ptr, int
   int* t47[1];
   t47[0] = t42[0] + t44[0];
   if (L11_owner) *t47[0] = p[0];
-  // ../conformance/constructs/tile_permute_3d.tri:22: q = tl.trans(x, (1, 0, 2))
+  // 22: q = tl.trans(x, (1, 0, 2))
   // Layout conversion #L10 -> #L18 through shared memory.
   reinterpret_cast<int*>(tri_smem)[(L10_base0) * 32 + (L10_base1) * 8 + L10_base2] = x[0];
   __syncthreads();
   int q[1];
   q[0] = reinterpret_cast<int*>(tri_smem)[(L18_base1) * 32 + (L18_base0) * 8 + L18_base2];
   __syncthreads();
-  // ../conformance/constructs/tile_permute_3d.tri:23: tl.store(q_ptr + j[:, None, None] * (A * C) + i[None, :, None] * C + k[None, None, :], q + j[:, None,
-  //   None])
+  // 23: tl.store(q_ptr + j[:, None, None] * (A * C) + i[None, :, None] * C + k[None, None, :], q + j[:, None, None])
   // j is recomputed in #L26 rather than moved.
   int t50[1];
   t50[0] = L26_base;

@@ -37,6 +37,7 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_reshape.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) reshape_kernel(int* x_ptr, int* t_ptr, int* w_ptr, int* c_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
@@ -55,28 +56,28 @@ extern "C" __global__ void __launch_bounds__(128) reshape_kernel(int* x_ptr, int
   int L10_base = ((warp_id % 4) * 2 + lane_id / 16 % 2) % 2;  // index of this thread's first element in #L10 tiles
   int L11_base0 = ((warp_id % 4) * 2 + lane_id / 16 % 2) % 2;  // coordinate along axis 0 of this thread's first element in #L11 tiles
   int L12_base0 = warp_id / 2 % 2;  // coordinate along axis 0 of this thread's first element in #L12 tiles
-  // ../conformance/constructs/tile_reshape.tri:17: flat_offs = tl.arange(0, M * N)
+  // 17: flat_offs = tl.arange(0, M * N)
   int flat_offs[1];
   flat_offs[0] = L0_base;
-  // ../conformance/constructs/tile_reshape.tri:18: flat = tl.load(x_ptr + flat_offs)
+  // 18: flat = tl.load(x_ptr + flat_offs)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + flat_offs[0];
   int flat[1];
   flat[0] = *x_ptrs[0];
-  // ../conformance/constructs/tile_reshape.tri:19: x = tl.reshape(flat, (M, N))
+  // 19: x = tl.reshape(flat, (M, N))
   // Layout conversion #L0 -> #L1 through shared memory.
   reinterpret_cast<int*>(tri_smem)[L0_base] = flat[0];
   __syncthreads();
   int x[1];
   x[0] = reinterpret_cast<int*>(tri_smem)[(L1_base0) * 16 + L1_base1];
   __syncthreads();
-  // ../conformance/constructs/tile_reshape.tri:20: rows = tl.arange(0, M)[:, None]
+  // 20: rows = tl.arange(0, M)[:, None]
   int t9[1];
   t9[0] = L2_base;
-  // ../conformance/constructs/tile_reshape.tri:21: cols = tl.arange(0, N)[None, :]
+  // 21: cols = tl.arange(0, N)[None, :]
   int t11[1];
   t11[0] = L4_base;
-  // ../conformance/constructs/tile_reshape.tri:22: tl.store(t_ptr + cols * M + rows, x + rows * 10000)
+  // 22: tl.store(t_ptr + cols * M + rows, x + rows * 10000)
   int t15[1];
   t15[0] = t11[0] * 8;
   int* t_ptrs[1];
@@ -88,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(128) reshape_kernel(int* x_ptr, int
   int t25[1];
   t25[0] = x[0] + t23[0];
   *t20[0] = t25[0];
-  // ../conformance/constructs/tile_reshape.tri:23: w = flat.reshape(N, M) + tl.arange(0, M)[None, :] * 10000
+  // 23: w = flat.reshape(N, M) + tl.arange(0, M)[None, :] * 10000
   // Layout conversion #L0 -> #L6 through shared memory.
   reinterpret_cast<int*>(tri_smem)[L0_base] = flat[0];
   __syncthreads();
@@ -101,7 +102,7 @@ extern "C" __global__ void __launch_bounds__(128) reshape_kernel(int* x_ptr, int
   t32[0] = t28[0] * 10000;
   int w[1];
   w[0] = t27[0] + t32[0];
-  // ../conformance/constructs/tile_reshape.tri:24: tl.store(w_ptr + flat_offs, tl.reshape(w, [M * N]))
+  // 24: tl.store(w_ptr + flat_offs, tl.reshape(w, [M * N]))
   int* w_ptrs[1];
   w_ptrs[0] = w_ptr + flat_offs[0];
   // Layout conversion #L6 -> #L0 through shared memory.
@@ -111,7 +112,7 @@ extern "C" __global__ void __launch_bounds__(128) reshape_kernel(int* x_ptr, int
   t37[0] = reinterpret_cast<int*>(tri_smem)[L0_base];
   __syncthreads();
   *w_ptrs[0] = t37[0];
-  // ../conformance/constructs/tile_reshape.tri:25: cube = tl.reshape(flat, [2, M // 2, N]) + tl.arange(0, 2)[:, None, None] * 10000
+  // 25: cube = tl.reshape(flat, [2, M // 2, N]) + tl.arange(0, 2)[:, None, None] * 10000
   // Layout conversion #L0 -> #L9 through shared memory.
   reinterpret_cast<int*>(tri_smem)[L0_base] = flat[0];
   __syncthreads();
@@ -130,7 +131,7 @@ extern "C" __global__ void __launch_bounds__(128) reshape_kernel(int* x_ptr, int
   t45[0] = t42[0] * 10000;
   int cube[1];
   cube[0] = t39[0] + t45[0];
-  // ../conformance/constructs/tile_reshape.tri:26: tl.store(c_ptr + flat_offs, cube.reshape(M * N))
+  // 26: tl.store(c_ptr + flat_offs, cube.reshape(M * N))
   int* c_ptrs[1];
   c_ptrs[0] = c_ptr + flat_offs[0];
   // Layout conversion #L9 -> #L0 through shared memory.

@@ -26,11 +26,12 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_shape_index.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) shape_kernel(int* x_ptr, int* out_ptr, int* dims_ptr) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 2 + lane_id / 16 % 2;  // index of this thread's first element in #L0 tiles
   int L2_base = lane_id % 16;  // index of this thread's first element in #L2 tiles
-  // ../conformance/constructs/tile_shape_index.tri:15: x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+  // 15: x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
   int t3[1];
   t3[0] = L0_base;
   int t7[1];
@@ -43,20 +44,20 @@ extern "C" __global__ void __launch_bounds__(128) shape_kernel(int* x_ptr, int* 
   t14[0] = x_ptrs[0] + t10[0];
   int x[1];
   x[0] = *t14[0];
-  // ../conformance/constructs/tile_shape_index.tri:16: rows = tl.arange(0, x.shape[0])
+  // 16: rows = tl.arange(0, x.shape[0])
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/tile_shape_index.tri:17: cols = tl.arange(0, x.shape[1])
+  // 17: cols = tl.arange(0, x.shape[1])
   int cols[1];
   cols[0] = L2_base;
-  // ../conformance/constructs/tile_shape_index.tri:19: acc += x * x.shape[1] + x.shape[0]
+  // 19: acc += x * x.shape[1] + x.shape[0]
   int t22[1];
   t22[0] = x[0] * 16;
   int t25[1];
   t25[0] = t22[0] + 8;
   int acc[1];
   acc[0] = 0 + t25[0];
-  // ../conformance/constructs/tile_shape_index.tri:20: tl.store(out_ptr + rows[:, None] * x.shape[-1] + cols[None, :], acc)
+  // 20: tl.store(out_ptr + rows[:, None] * x.shape[-1] + cols[None, :], acc)
   int t30[1];
   t30[0] = rows[0] * 16;
   int* out_ptrs[1];
@@ -64,9 +65,9 @@ extern "C" __global__ void __launch_bounds__(128) shape_kernel(int* x_ptr, int* 
   int* t36[1];
   t36[0] = out_ptrs[0] + cols[0];
   *t36[0] = acc[0];
-  // ../conformance/constructs/tile_shape_index.tri:21: tl.store(dims_ptr, x.shape[0])
+  // 21: tl.store(dims_ptr, x.shape[0])
   if (tri_thread_id() == 0) *dims_ptr = 8;
-  // ../conformance/constructs/tile_shape_index.tri:22: tl.store(dims_ptr + 1, x.shape[-1])
+  // 22: tl.store(dims_ptr + 1, x.shape[-1])
   int* dims_ptrs = dims_ptr + 1;
   if (tri_thread_id() == 0) *dims_ptrs = 16;
 }

@@ -21,13 +21,14 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_split_scalars.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) split_scalars_kernel(float* xy_ptr, float* s_ptr, float* d_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
   int L0_base = tri_thread_id() % 2;  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/tile_split_scalars.tri:16: pid = tl.program_id(0)
+  // 16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/tile_split_scalars.tri:17: a, b = tl.split(tl.load(xy_ptr + pid * 2 + tl.arange(0, 2)))
+  // 17: a, b = tl.split(tl.load(xy_ptr + pid * 2 + tl.arange(0, 2)))
   int t5 = pid * 2;
   float* xy_ptrs = xy_ptr + t5;
   int t7[1];
@@ -44,11 +45,11 @@ extern "C" __global__ void __launch_bounds__(128) split_scalars_kernel(float* xy
   __syncthreads();
   float a = split_0;
   float b = split_1;
-  // ../conformance/constructs/tile_split_scalars.tri:18: tl.store(s_ptr + pid, a + b)
+  // 18: tl.store(s_ptr + pid, a + b)
   float* s_ptrs = s_ptr + pid;
   float t15 = a + b;
   if (tri_thread_id() == 0) *s_ptrs = t15;
-  // ../conformance/constructs/tile_split_scalars.tri:19: tl.store(d_ptr + pid, a - b)
+  // 19: tl.store(d_ptr + pid, a - b)
   float* d_ptrs = d_ptr + pid;
   float t18 = a - b;
   if (tri_thread_id() == 0) *d_ptrs = t18;

@@ -33,6 +33,7 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/tile_trans.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) trans_kernel(int* x_ptr, int* a_ptr, int* b_ptr, int* c_ptr, int* d_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[512];
@@ -45,13 +46,13 @@ extern "C" __global__ void __launch_bounds__(128) trans_kernel(int* x_ptr, int* 
   int L7_base1 = lane_id % 8;  // coordinate along axis 1 of this thread's first element in #L7 tiles
   int L8_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L8 tiles
   int L9_base = lane_id % 8;  // index of this thread's first element in #L9 tiles
-  // ../conformance/constructs/tile_trans.tri:17: rows = tl.arange(0, M)
+  // 17: rows = tl.arange(0, M)
   int rows[1];
   rows[0] = L0_base;
-  // ../conformance/constructs/tile_trans.tri:18: cols = tl.arange(0, N)
+  // 18: cols = tl.arange(0, N)
   int cols[1];
   cols[0] = L1_base;
-  // ../conformance/constructs/tile_trans.tri:19: x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
+  // 19: x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
   int t10[1];
   t10[0] = rows[0] * 16;
   int* x_ptrs[1];
@@ -60,7 +61,7 @@ extern "C" __global__ void __launch_bounds__(128) trans_kernel(int* x_ptr, int* 
   t16[0] = x_ptrs[0] + cols[0];
   int x[1];
   x[0] = *t16[0];
-  // ../conformance/constructs/tile_trans.tri:20: t_offs = cols[:, None] * M + rows[None, :]
+  // 20: t_offs = cols[:, None] * M + rows[None, :]
   // cols is recomputed in #L8 rather than moved.
   int t18[1];
   t18[0] = L8_base;
@@ -71,7 +72,7 @@ extern "C" __global__ void __launch_bounds__(128) trans_kernel(int* x_ptr, int* 
   t22[0] = L9_base;
   int t_offs[1];
   t_offs[0] = t21[0] + t22[0];
-  // ../conformance/constructs/tile_trans.tri:21: tl.store(a_ptr + t_offs, tl.trans(x))
+  // 21: tl.store(a_ptr + t_offs, tl.trans(x))
   int* a_ptrs[1];
   a_ptrs[0] = a_ptr + t_offs[0];
   // Layout conversion #L4 -> #L7 through shared memory.
@@ -81,7 +82,7 @@ extern "C" __global__ void __launch_bounds__(128) trans_kernel(int* x_ptr, int* 
   t28[0] = reinterpret_cast<int*>(tri_smem)[(L7_base1) * 16 + L7_base0];
   __syncthreads();
   *a_ptrs[0] = t28[0];
-  // ../conformance/constructs/tile_trans.tri:22: tl.store(b_ptr + t_offs, x.T * 2)
+  // 22: tl.store(b_ptr + t_offs, x.T * 2)
   int* b_ptrs[1];
   b_ptrs[0] = b_ptr + t_offs[0];
   // Layout conversion #L4 -> #L7 through shared memory.
@@ -93,7 +94,7 @@ extern "C" __global__ void __launch_bounds__(128) trans_kernel(int* x_ptr, int* 
   int t35[1];
   t35[0] = t32[0] * 2;
   *b_ptrs[0] = t35[0];
-  // ../conformance/constructs/tile_trans.tri:23: tl.store(c_ptr + t_offs, tl.permute(x, (1, 0)) + 1)
+  // 23: tl.store(c_ptr + t_offs, tl.permute(x, (1, 0)) + 1)
   int* c_ptrs[1];
   c_ptrs[0] = c_ptr + t_offs[0];
   // Layout conversion #L4 -> #L7 through shared memory.
@@ -105,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(128) trans_kernel(int* x_ptr, int* 
   int t42[1];
   t42[0] = t39[0] + 1;
   *c_ptrs[0] = t42[0];
-  // ../conformance/constructs/tile_trans.tri:24: tl.store(d_ptr + t_offs, x.trans() - rows[None, :])
+  // 24: tl.store(d_ptr + t_offs, x.trans() - rows[None, :])
   int* d_ptrs[1];
   d_ptrs[0] = d_ptr + t_offs[0];
   // Layout conversion #L4 -> #L7 through shared memory.

@@ -40,6 +40,7 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/topk.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) topk_kernel(float* x_ptr, short* s_ptr, float* top_ptr, int* stop_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[2048];
@@ -53,13 +54,13 @@ extern "C" __global__ void __launch_bounds__(128) topk_kernel(float* x_ptr, shor
   int L8_base1 = lane_id % 8;  // coordinate along axis 1 of this thread's first element in #L8 tiles
   bool L8_owner = ((warp_id % 4) * 4 + lane_id / 8 % 4) * 1 < 4;  // #L8 is replicated: only this thread's copy is stored
   int L9_base = ((warp_id % 4) * 4 + lane_id / 8 % 4) % 4;  // index of this thread's first element in #L9 tiles
-  // ../conformance/constructs/topk.tri:18: rows = tl.program_id(0) * M + tl.arange(0, M)
+  // 18: rows = tl.program_id(0) * M + tl.arange(0, M)
   int t6 = tri_program_id_x() * 4;
   int t7[1];
   t7[0] = L0_base;
   int rows[1];
   rows[0] = t6 + t7[0];
-  // ../conformance/constructs/topk.tri:19: offs = rows[:, None] * N + tl.arange(0, N)[None, :]
+  // 19: offs = rows[:, None] * N + tl.arange(0, N)[None, :]
   int t13[1];
   t13[0] = rows[0] * 64;
   int t14[2];
@@ -68,7 +69,7 @@ extern "C" __global__ void __launch_bounds__(128) topk_kernel(float* x_ptr, shor
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t13[0] + t14[e];
-  // ../conformance/constructs/topk.tri:20: out = rows[:, None] * K + tl.arange(0, K)[None, :]
+  // 20: out = rows[:, None] * K + tl.arange(0, K)[None, :]
   // rows is recomputed in #L9 rather than moved.
   int t19[1];
   t19[0] = (t6) + (L9_base);
@@ -78,7 +79,7 @@ extern "C" __global__ void __launch_bounds__(128) topk_kernel(float* x_ptr, shor
   t23[0] = L6_base;
   int out[1];
   out[0] = t22[0] + t23[0];
-  // ../conformance/constructs/topk.tri:21: x = tl.load(x_ptr + offs)
+  // 21: x = tl.load(x_ptr + offs)
   float* x_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -88,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(128) topk_kernel(float* x_ptr, shor
     tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(x_ptrs[e]);
     x[e + 0] = vec.x; x[e + 1] = vec.y;
   }
-  // ../conformance/constructs/topk.tri:22: tl.store(top_ptr + out, tl.topk(x, K))
+  // 22: tl.store(top_ptr + out, tl.topk(x, K))
   float* top_ptrs[1];
   top_ptrs[0] = top_ptr + out[0];
   // tl.topk(k=8): Triton's bitonic network over the 256 elements, rows of 64, in shared memory.
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) topk_kernel(float* x_ptr, shor
   t33[0] = reinterpret_cast<float*>(tri_smem + 1024)[(L8_base0) * 8 + L8_base1];
   __syncthreads();
   if (L8_owner) *top_ptrs[0] = t33[0];
-  // ../conformance/constructs/topk.tri:23: s = tl.load(s_ptr + offs)
+  // 23: s = tl.load(s_ptr + offs)
   short* s_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) s_ptrs[e] = s_ptr + offs[e];
@@ -145,7 +146,7 @@ extern "C" __global__ void __launch_bounds__(128) topk_kernel(float* x_ptr, shor
     unsigned int vec = *reinterpret_cast<const unsigned int*>(s_ptrs[e]);
     s[e + 0] = (short)(unsigned short)vec; s[e + 1] = (short)(unsigned short)(vec >> 16);
   }
-  // ../conformance/constructs/topk.tri:24: tl.store(stop_ptr + out, tl.topk(s, K, dim=1))
+  // 24: tl.store(stop_ptr + out, tl.topk(s, K, dim=1))
   int* stop_ptrs[1];
   stop_ptrs[0] = stop_ptr + out[0];
   int s_i32[2];

@@ -21,61 +21,62 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/unary.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) unary_kernel(float* x_ptr, int* i_ptr, float* neg_ptr, int* inv_ptr, int* flag_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   int f;
-  // ../conformance/constructs/unary.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/unary.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t8 = pid * 128;
   int t9[1];
   t9[0] = L0_base;
   int offs[1];
   offs[0] = t8 + t9[0];
-  // ../conformance/constructs/unary.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/unary.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 21: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/unary.tri:22: i = tl.load(i_ptr + offs, mask=mask, other=0)
+  // 22: i = tl.load(i_ptr + offs, mask=mask, other=0)
   int* i_ptrs[1];
   i_ptrs[0] = i_ptr + offs[0];
   int i[1];
   i[0] = mask[0] ? *i_ptrs[0] : 0;
-  // ../conformance/constructs/unary.tri:23: tl.store(neg_ptr + offs, -x, mask=mask)
+  // 23: tl.store(neg_ptr + offs, -x, mask=mask)
   float* neg_ptrs[1];
   neg_ptrs[0] = neg_ptr + offs[0];
   float t26[1];
   t26[0] = -x[0];
   if (mask[0]) *neg_ptrs[0] = t26[0];
-  // ../conformance/constructs/unary.tri:24: tl.store(inv_ptr + offs, ~i, mask=mask)
+  // 24: tl.store(inv_ptr + offs, ~i, mask=mask)
   int* inv_ptrs[1];
   inv_ptrs[0] = inv_ptr + offs[0];
   int t30[1];
   t30[0] = ~i[0];
   if (mask[0]) *inv_ptrs[0] = t30[0];
-  // ../conformance/constructs/unary.tri:27: f += 10
+  // 27: f += 10
   int f_1 = pid + 10;
-  // ../conformance/constructs/unary.tri:31: f += 100
+  // 31: f += 100
   int f_2 = f_1 + 100;
-  // ../conformance/constructs/unary.tri:32: first = tl.load(i_ptr + pid * BLOCK)
+  // 32: first = tl.load(i_ptr + pid * BLOCK)
   int t37 = pid * 128;
   int* i_ptrs_1 = i_ptr + t37;
   int first = *i_ptrs_1;
-  // ../conformance/constructs/unary.tri:33: if not (first < 0):
+  // 33: if not (first < 0):
   bool t41 = first < 0;
   bool t42 = !t41;
   if (t42) {
-    // ../conformance/constructs/unary.tri:34: f += 10000
+    // 34: f += 10000
     f = f_2 + 10000;
   } else {
-    // ../conformance/constructs/unary.tri:33: if not (first < 0):
+    // 33: if not (first < 0):
     f = f_2;
   }
-  // ../conformance/constructs/unary.tri:35: tl.store(flag_ptr + pid, f)
+  // 35: tl.store(flag_ptr + pid, f)
   int* flag_ptrs = flag_ptr + pid;
   if (tri_thread_id() == 0) *flag_ptrs = f;
 }

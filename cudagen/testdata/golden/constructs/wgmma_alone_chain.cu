@@ -99,6 +99,7 @@ TRI_DEV void tri_wgmma_m64n32k16_f16_ra(float* d, unsigned int a0, unsigned int 
     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(db), "r"(scale_d) : "memory");
 }
 
+// Source ../conformance/constructs/wgmma_alone_chain.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Each thread holds many elements: ask for 2 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(tri_half* q_ptr, tri_half* kt_ptr, tri_half* v_ptr, float* o_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -118,23 +119,23 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
   int L17_base = (warp_id % 8) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L17 tiles
   int L18_base = (warp_id % 8) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L18 tiles
   int L19_base = (lane_id % 4) * 2;  // index of this thread's first element in #L19 tiles
-  // ../conformance/constructs/wgmma_alone_chain.tri:23: rm = tl.arange(0, M)
+  // 23: rm = tl.arange(0, M)
   int rm[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rm[e] = L0_base + e * 32;
-  // ../conformance/constructs/wgmma_alone_chain.tri:24: rd = tl.arange(0, D)
+  // 24: rd = tl.arange(0, D)
   int rd[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rd[e] = L1_base + e;
-  // ../conformance/constructs/wgmma_alone_chain.tri:25: rn = tl.arange(0, N)
+  // 25: rn = tl.arange(0, N)
   int rn[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rn[e] = L2_base + e * 32;
-  // ../conformance/constructs/wgmma_alone_chain.tri:26: re = tl.arange(0, E)
+  // 26: re = tl.arange(0, E)
   int re[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) re[e] = L3_base + e;
-  // ../conformance/constructs/wgmma_alone_chain.tri:27: q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+  // 27: q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
   int t11[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t11[e] = rm[e] * 64;
@@ -153,7 +154,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     q[e + 5] = (tri_half)(vec.z >> 16); q[e + 6] = (tri_half)vec.w;
     q[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_chain.tri:29: k = tl.load(kt_ptr + rd[:, None] + rn[None, :] * D)
+  // 29: k = tl.load(kt_ptr + rd[:, None] + rn[None, :] * D)
   tri_half* kt_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) kt_ptrs[e] = kt_ptr + rd[e];
@@ -172,7 +173,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     k[e + 5] = (tri_half)(vec.z >> 16); k[e + 6] = (tri_half)vec.w;
     k[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_chain.tri:30: s = tl.dot(q, k) * 0.125
+  // 30: s = tl.dot(q, k) * 0.125
   {
     const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
     // a (q, K-major): 16384 bytes stored at tri_stage, 16-byte vectors
@@ -225,11 +226,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
   float s[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) s[e] = t32[e] * 0.125f;
-  // ../conformance/constructs/wgmma_alone_chain.tri:31: p = s.to(tl.float16)
+  // 31: p = s.to(tl.float16)
   tri_half p[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) p[e] = tri_f2h(s[e]);
-  // ../conformance/constructs/wgmma_alone_chain.tri:32: v = tl.load(v_ptr + rn[:, None] * E + re[None, :])
+  // 32: v = tl.load(v_ptr + rn[:, None] * E + re[None, :])
   // rn is recomputed in #L17 rather than moved.
   int t37[1];
   t37[0] = L17_base;
@@ -249,7 +250,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
     v[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_chain.tri:33: o_ptrs = o_ptr + rm[:, None] * E + re[None, :]
+  // 33: o_ptrs = o_ptr + rm[:, None] * E + re[None, :]
   // rm is recomputed in #L18 rather than moved.
   int t48[2];
   #pragma unroll
@@ -267,7 +268,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
   float* o_ptrs_1[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) o_ptrs_1[e] = o_ptrs[e / 8 % 2] + t54[e % 2 + (e / 2 % 4) * 2];
-  // ../conformance/constructs/wgmma_alone_chain.tri:34: o = tl.dot(p, v, tl.load(o_ptrs))
+  // 34: o = tl.dot(p, v, tl.load(o_ptrs))
   float o_ptrs_val[16];
   #pragma unroll
   for (int e = 0; e < 16; e += 2) {  // 8-byte vector loads
@@ -327,7 +328,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     for (int r = 0; r < 16; ++r) { tri_fence_reg(tri_d0[r]); o[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
   }
   __syncthreads();  // the scratch memory is free again
-  // ../conformance/constructs/wgmma_alone_chain.tri:35: tl.store(o_ptrs, o)
+  // 35: tl.store(o_ptrs, o)
   #pragma unroll
   for (int e = 0; e < 16; e += 2) {  // 8-byte vector stores
     tri_f32x2 vec = {o[e + 0], o[e + 1]};

@@ -81,6 +81,7 @@ TRI_DEV void tri_wgmma_m64n32k16_f16_kb(float* d, unsigned long long da, unsigne
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
 
+// Source ../conformance/constructs/wgmma_alone_hoist.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
     tri_half* x_ptr, tri_half* wt_ptr, tri_half* w_ptr, tri_half* y_ptr, float* c_ptr, float* d_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -97,15 +98,15 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
   int L11_base = (lane_id % 4) * 2;  // index of this thread's first element in #L11 tiles
   float acc[16];
   float acc2[16];
-  // ../conformance/constructs/wgmma_alone_hoist.tri:23: rm = tl.arange(0, 64)
+  // 23: rm = tl.arange(0, 64)
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = L0_base + e * 32;
-  // ../conformance/constructs/wgmma_alone_hoist.tri:24: r = tl.arange(0, 32)
+  // 24: r = tl.arange(0, 32)
   int r[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) r[e] = L1_base + e;
-  // ../conformance/constructs/wgmma_alone_hoist.tri:25: x = tl.load(x_ptr + rm[:, None] * 32 + r[None, :])
+  // 25: x = tl.load(x_ptr + rm[:, None] * 32 + r[None, :])
   int t11[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t11[e] = rm[e] * 32;
@@ -124,7 +125,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
     x[e + 5] = (tri_half)(vec.z >> 16); x[e + 6] = (tri_half)vec.w;
     x[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_hoist.tri:26: wt = tl.load(wt_ptr + r[:, None] * 32 + r[None, :])
+  // 26: wt = tl.load(wt_ptr + r[:, None] * 32 + r[None, :])
   // r is recomputed in #L10 rather than moved.
   int t19[1];
   t19[0] = L10_base;
@@ -144,22 +145,22 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
     wt[e + 4] = (tri_half)vec.z; wt[e + 5] = (tri_half)(vec.z >> 16);
     wt[e + 6] = (tri_half)vec.w; wt[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_hoist.tri:29: for i in tl.range(0, ITERS, num_stages=1):
+  // 29: for i in tl.range(0, ITERS, num_stages=1):
   #pragma unroll
   for (int e = 0; e < 16; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 16; ++e) acc2[e] = 0.0f;
-  // ../conformance/constructs/wgmma_alone_hoist.tri:30: w = tl.load(w_ptr + i * 1024 + r[:, None] * 32 + r[None, :])
+  // 30: w = tl.load(w_ptr + i * 1024 + r[:, None] * 32 + r[None, :])
   // r is recomputed in #L10 rather than moved.
   int t43[1];
   t43[0] = L10_base;
   int t46[1];
   t46[0] = t43[0] * 32;
-  // ../conformance/constructs/wgmma_alone_hoist.tri:32: y = tl.load(y_ptr + i * 2048 + rm[:, None] * 32 + r[None, :])
+  // 32: y = tl.load(y_ptr + i * 2048 + rm[:, None] * 32 + r[None, :])
   int t61[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t61[e] = rm[e] * 32;
-  // ../conformance/constructs/wgmma_alone_hoist.tri:29: for i in tl.range(0, ITERS, num_stages=1):
+  // 29: for i in tl.range(0, ITERS, num_stages=1):
   {
     // The dots of this loop read operands defined before it: stored once, after the scratch memory the body uses.
     const unsigned int tri_hoist0 = tri_smem_addr(tri_smem) + 4096u;
@@ -193,7 +194,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
     __syncthreads();
     for (int i = 0; i < 3; i += 1) {
-      // ../conformance/constructs/wgmma_alone_hoist.tri:30: w = tl.load(w_ptr + i * 1024 + r[:, None] * 32 + r[None, :])
+      // 30: w = tl.load(w_ptr + i * 1024 + r[:, None] * 32 + r[None, :])
       int t41 = i * 1024;
       tri_half* w_ptrs = w_ptr + t41;
       tri_half* w_ptrs_1[1];
@@ -210,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         w[e + 5] = (tri_half)(vec.z >> 16); w[e + 6] = (tri_half)vec.w;
         w[e + 7] = (tri_half)(vec.w >> 16);
       }
-      // ../conformance/constructs/wgmma_alone_hoist.tri:31: acc = tl.dot(x, w, acc)
+      // 31: acc = tl.dot(x, w, acc)
       {
         const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
         // b (w, MN-major): 2048 bytes stored at tri_stage, 16-byte vectors
@@ -247,7 +248,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         for (int r = 0; r < 16; ++r) { tri_fence_reg(tri_d0[r]); acc_1[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
       __syncthreads();  // the scratch memory is free again
-      // ../conformance/constructs/wgmma_alone_hoist.tri:32: y = tl.load(y_ptr + i * 2048 + rm[:, None] * 32 + r[None, :])
+      // 32: y = tl.load(y_ptr + i * 2048 + rm[:, None] * 32 + r[None, :])
       int t56 = i * 2048;
       tri_half* y_ptrs = y_ptr + t56;
       tri_half* y_ptrs_1[2];
@@ -265,7 +266,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         y[e + 5] = (tri_half)(vec.z >> 16); y[e + 6] = (tri_half)vec.w;
         y[e + 7] = (tri_half)(vec.w >> 16);
       }
-      // ../conformance/constructs/wgmma_alone_hoist.tri:33: acc2 = tl.dot(y, tl.trans(wt), acc2)
+      // 33: acc2 = tl.dot(y, tl.trans(wt), acc2)
       {
         const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
         // a (y, K-major): 4096 bytes stored at tri_stage, 16-byte vectors
@@ -302,7 +303,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         for (int r = 0; r < 16; ++r) { tri_fence_reg(tri_d0[r]); acc2_1[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
       __syncthreads();  // the scratch memory is free again
-      // ../conformance/constructs/wgmma_alone_hoist.tri:29: for i in tl.range(0, ITERS, num_stages=1):
+      // 29: for i in tl.range(0, ITERS, num_stages=1):
       #pragma unroll
       for (int e = 0; e < 16; ++e) acc[e] = acc_1[e];
       #pragma unroll
@@ -310,7 +311,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
     }
     __syncthreads();  // the region is scratch memory again
   }
-  // ../conformance/constructs/wgmma_alone_hoist.tri:34: tl.store(c_ptr + rm[:, None] * 32 + r[None, :], acc)
+  // 34: tl.store(c_ptr + rm[:, None] * 32 + r[None, :], acc)
   int t76[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t76[e] = rm[e] * 32;
@@ -329,7 +330,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
     tri_f32x2 vec = {acc[e + 0], acc[e + 1]};
     *reinterpret_cast<tri_f32x2*>(t82[e]) = vec;
   }
-  // ../conformance/constructs/wgmma_alone_hoist.tri:35: tl.store(d_ptr + rm[:, None] * 32 + r[None, :], acc2)
+  // 35: tl.store(d_ptr + rm[:, None] * 32 + r[None, :], acc2)
   int t87[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t87[e] = rm[e] * 32;

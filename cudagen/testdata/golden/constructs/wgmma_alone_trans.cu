@@ -79,6 +79,7 @@ TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
 }
 
+// Source ../conformance/constructs/wgmma_alone_trans.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_trans_kernel(tri_half* a_ptr, tri_half* bt_ptr, float* c_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -94,7 +95,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_trans_kern
   int L7_base1 = (lane_id % 16) * 8;  // coordinate along axis 1 of this thread's first element in #L7 tiles
   int L12_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L12 tiles
   int L13_base = (lane_id % 4) * 2;  // index of this thread's first element in #L13 tiles
-  // ../conformance/constructs/wgmma_alone_trans.tri:22: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 22: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t5 = tri_program_id_x() * 128;
   int t6[16];
   #pragma unroll
@@ -102,15 +103,15 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_trans_kern
   int rm[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) rm[e] = t5 + t6[e];
-  // ../conformance/constructs/wgmma_alone_trans.tri:23: rn = tl.arange(0, BN)
+  // 23: rn = tl.arange(0, BN)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L1_base + e * 8;
-  // ../conformance/constructs/wgmma_alone_trans.tri:24: rk = tl.arange(0, K)
+  // 24: rk = tl.arange(0, K)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/wgmma_alone_trans.tri:25: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 25: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   int t14[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t14[e] = rm[e] * 128;
@@ -129,7 +130,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_trans_kern
     a[e + 5] = (tri_half)(vec.z >> 16); a[e + 6] = (tri_half)vec.w;
     a[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_trans.tri:26: bt = tl.load(bt_ptr + rn[:, None] * K + rk[None, :])
+  // 26: bt = tl.load(bt_ptr + rn[:, None] * K + rk[None, :])
   int t25[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t25[e] = rn[e] * 128;
@@ -148,7 +149,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_trans_kern
     bt[e + 4] = (tri_half)vec.z; bt[e + 5] = (tri_half)(vec.z >> 16);
     bt[e + 6] = (tri_half)vec.w; bt[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_trans.tri:27: c = tl.dot(a, tl.trans(bt))
+  // 27: c = tl.dot(a, tl.trans(bt))
   {
     const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
     // a (a, K-major): 32768 bytes stored at tri_stage, 16-byte vectors
@@ -213,7 +214,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_trans_kern
     for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d1[r]); c[(2 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d1[r]; }
   }
   __syncthreads();  // the scratch memory is free again
-  // ../conformance/constructs/wgmma_alone_trans.tri:28: tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
+  // 28: tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
   // rm is recomputed in #L12 rather than moved.
   int t37[4];
   #pragma unroll

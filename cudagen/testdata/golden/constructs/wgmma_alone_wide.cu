@@ -92,6 +92,7 @@ TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
 }
 
+// Source ../conformance/constructs/wgmma_alone_wide.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) wide_kernel(tri_bf16* a_ptr, tri_bf16* b_ptr, float* c_ptr) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[10240];
@@ -107,18 +108,18 @@ extern "C" __global__ void __launch_bounds__(128) wide_kernel(tri_bf16* a_ptr, t
   int L12_base = warp_id % 4;  // index of this thread's first element in #L12 tiles
   int L13_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L13 tiles
   int L14_base = (lane_id % 4) * 2;  // index of this thread's first element in #L14 tiles
-  // ../conformance/constructs/wgmma_alone_wide.tri:19: rm = tl.arange(0, M)
+  // 19: rm = tl.arange(0, M)
   int rm[1];
   rm[0] = L0_base;
-  // ../conformance/constructs/wgmma_alone_wide.tri:20: rk = tl.arange(0, K)
+  // 20: rk = tl.arange(0, K)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L1_base + e;
-  // ../conformance/constructs/wgmma_alone_wide.tri:21: rn = tl.arange(0, N)
+  // 21: rn = tl.arange(0, N)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L2_base + e;
-  // ../conformance/constructs/wgmma_alone_wide.tri:22: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 22: a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   int t9[1];
   t9[0] = rm[0] * 16;
   tri_bf16* a_ptrs[1];
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) wide_kernel(tri_bf16* a_ptr, t
     a[e + 5] = (tri_bf16)(vec.z >> 16); a[e + 6] = (tri_bf16)vec.w;
     a[e + 7] = (tri_bf16)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_wide.tri:23: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+  // 23: b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
   // rk is recomputed in #L12 rather than moved.
   int t17[4];
   #pragma unroll
@@ -158,7 +159,7 @@ extern "C" __global__ void __launch_bounds__(128) wide_kernel(tri_bf16* a_ptr, t
     b[e + 5] = (tri_bf16)(vec.z >> 16); b[e + 6] = (tri_bf16)vec.w;
     b[e + 7] = (tri_bf16)(vec.w >> 16);
   }
-  // ../conformance/constructs/wgmma_alone_wide.tri:24: c_ptrs = c_ptr + rm[:, None] * N + rn[None, :]
+  // 24: c_ptrs = c_ptr + rm[:, None] * N + rn[None, :]
   // rm is recomputed in #L13 rather than moved.
   int t28[2];
   #pragma unroll
@@ -176,7 +177,7 @@ extern "C" __global__ void __launch_bounds__(128) wide_kernel(tri_bf16* a_ptr, t
   float* c_ptrs_1[128];
   #pragma unroll
   for (int e = 0; e < 128; ++e) c_ptrs_1[e] = c_ptrs[e / 64 % 2] + t34[e % 2 + (e / 2 % 32) * 2];
-  // ../conformance/constructs/wgmma_alone_wide.tri:25: tl.store(c_ptrs, tl.dot(a, b, tl.load(c_ptrs)))
+  // 25: tl.store(c_ptrs, tl.dot(a, b, tl.load(c_ptrs)))
   float c_ptrs_val[128];
   #pragma unroll
   for (int e = 0; e < 128; e += 2) {  // 8-byte vector loads

@@ -21,30 +21,31 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/where.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) where_kernel(float* x_ptr, float* y_ptr, float* a_ptr, float* b_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/where.tri:17: pid = tl.program_id(0)
+  // 17: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/where.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 128;
   int t8[1];
   t8[0] = L0_base;
   int offs[1];
   offs[0] = t7 + t8[0];
-  // ../conformance/constructs/where.tri:19: mask = offs < n
+  // 19: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/where.tri:20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 20: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/where.tri:21: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+  // 21: y = tl.load(y_ptr + offs, mask=mask, other=0.0)
   float* y_ptrs[1];
   y_ptrs[0] = y_ptr + offs[0];
   float y[1];
   y[0] = mask[0] ? *y_ptrs[0] : 0.0f;
-  // ../conformance/constructs/where.tri:22: tl.store(a_ptr + offs, tl.where(x > y, x, y), mask=mask)
+  // 22: tl.store(a_ptr + offs, tl.where(x > y, x, y), mask=mask)
   float* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   bool t25[1];
@@ -52,7 +53,7 @@ extern "C" __global__ void __launch_bounds__(128) where_kernel(float* x_ptr, flo
   float t26[1];
   t26[0] = t25[0] ? x[0] : y[0];
   if (mask[0]) *a_ptrs[0] = t26[0];
-  // ../conformance/constructs/where.tri:23: tl.store(b_ptr + offs, tl.where(offs % 3 == 0, -1.0, x), mask=mask)
+  // 23: tl.store(b_ptr + offs, tl.where(offs % 3 == 0, -1.0, x), mask=mask)
   float* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   int t32[1];

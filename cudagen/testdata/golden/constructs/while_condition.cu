@@ -20,28 +20,29 @@
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/while_condition.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) condition_kernel(float* x_ptr, float* w_ptr, float* out_ptr, int N) {
   int L0_base = tri_thread_id() % 32;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 32;  // #L0 is replicated: only this thread's copy is stored
   float acc[1];
   int i;
-  // ../conformance/constructs/while_condition.tri:19: lanes = tl.arange(0, BLOCK)
+  // 19: lanes = tl.arange(0, BLOCK)
   int lanes[1];
   lanes[0] = L0_base;
-  // ../conformance/constructs/while_condition.tri:22: while tl.condition(i < N, disable_licm=True):
+  // 22: while tl.condition(i < N, disable_licm=True):
   acc[0] = 0.0f;
   i = 0;
-  // ../conformance/constructs/while_condition.tri:23: w = tl.load(w_ptr + lanes)
+  // 23: w = tl.load(w_ptr + lanes)
   float* w_ptrs[1];
   w_ptrs[0] = w_ptr + lanes[0];
-  // ../conformance/constructs/while_condition.tri:22: while tl.condition(i < N, disable_licm=True):
+  // 22: while tl.condition(i < N, disable_licm=True):
   for (;;) {
     bool t10 = i < N;
     if (!t10) break;
-    // ../conformance/constructs/while_condition.tri:23: w = tl.load(w_ptr + lanes)
+    // 23: w = tl.load(w_ptr + lanes)
     float w[1];
     w[0] = *w_ptrs[0];
-    // ../conformance/constructs/while_condition.tri:24: acc += w * tl.load(x_ptr + i * BLOCK + lanes)
+    // 24: acc += w * tl.load(x_ptr + i * BLOCK + lanes)
     int t17 = i * 32;
     float* x_ptrs = x_ptr + t17;
     float* x_ptrs_1[1];
@@ -52,13 +53,13 @@ extern "C" __global__ void __launch_bounds__(128) condition_kernel(float* x_ptr,
     t22[0] = w[0] * x[0];
     float acc_1[1];
     acc_1[0] = acc[0] + t22[0];
-    // ../conformance/constructs/while_condition.tri:25: i += 1
+    // 25: i += 1
     int i_1 = i + 1;
-    // ../conformance/constructs/while_condition.tri:22: while tl.condition(i < N, disable_licm=True):
+    // 22: while tl.condition(i < N, disable_licm=True):
     acc[0] = acc_1[0];
     i = i_1;
   }
-  // ../conformance/constructs/while_condition.tri:26: tl.store(out_ptr + lanes, acc)
+  // 26: tl.store(out_ptr + lanes, acc)
   float* out_ptrs[1];
   out_ptrs[0] = out_ptr + lanes[0];
   if (L0_owner) *out_ptrs[0] = acc[0];

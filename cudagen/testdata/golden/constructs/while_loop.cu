@@ -19,15 +19,16 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/while_loop.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) collatz_kernel(int* x_ptr, int* steps_ptr) {
   int count;
   int v;
-  // ../conformance/constructs/while_loop.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/while_loop.tri:16: v = tl.load(x_ptr + pid)
+  // 16: v = tl.load(x_ptr + pid)
   int* x_ptrs = x_ptr + pid;
   int v_1 = *x_ptrs;
-  // ../conformance/constructs/while_loop.tri:18: while v != 1:
+  // 18: while v != 1:
   count = 0;
   v = v_1;
   for (;;) {
@@ -35,25 +36,25 @@ extern "C" __global__ void __launch_bounds__(128) collatz_kernel(int* x_ptr, int
     if (!t9) break;
     int v_2;
     int v_3 = v;
-    // ../conformance/constructs/while_loop.tri:19: if v % 2 == 0:
+    // 19: if v % 2 == 0:
     int t13 = v_3 % 2;
     bool t15 = t13 == 0;
     if (t15) {
-      // ../conformance/constructs/while_loop.tri:20: v = v // 2
+      // 20: v = v // 2
       v_2 = v_3 / 2;
     } else {
-      // ../conformance/constructs/while_loop.tri:22: v = 3 * v + 1
+      // 22: v = 3 * v + 1
       int t19 = 3 * v_3;
       v_2 = t19 + 1;
     }
-    // ../conformance/constructs/while_loop.tri:19: if v % 2 == 0:
+    // 19: if v % 2 == 0:
     int v_4 = v_2;
-    // ../conformance/constructs/while_loop.tri:23: count += 1
+    // 23: count += 1
     count = count + 1;
-    // ../conformance/constructs/while_loop.tri:18: while v != 1:
+    // 18: while v != 1:
     v = v_4;
   }
-  // ../conformance/constructs/while_loop.tri:24: tl.store(steps_ptr + pid, count)
+  // 24: tl.store(steps_ptr + pid, count)
   int* steps_ptrs = steps_ptr + pid;
   if (tri_thread_id() == 0) *steps_ptrs = count;
 }

@@ -21,31 +21,32 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/zeros_full.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fill_kernel(float* x_ptr, float* a_ptr, int* b_ptr, int n) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/zeros_full.tri:15: pid = tl.program_id(0)
+  // 15: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../conformance/constructs/zeros_full.tri:16: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 16: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t6 = pid * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/zeros_full.tri:17: mask = offs < n
+  // 17: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../conformance/constructs/zeros_full.tri:18: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+  // 18: x = tl.load(x_ptr + offs, mask=mask, other=0.0)
   float* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   float x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-  // ../conformance/constructs/zeros_full.tri:21: tl.store(a_ptr + offs, z + x, mask=mask)
+  // 21: tl.store(a_ptr + offs, z + x, mask=mask)
   float* a_ptrs[1];
   a_ptrs[0] = a_ptr + offs[0];
   float t23[1];
   t23[0] = 0.0f + x[0];
   if (mask[0]) *a_ptrs[0] = t23[0];
-  // ../conformance/constructs/zeros_full.tri:22: tl.store(b_ptr + offs, f * pid, mask=mask)
+  // 22: tl.store(b_ptr + offs, f * pid, mask=mask)
   int* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   int t28[1];

@@ -29,29 +29,30 @@ TRI_DEV float tri_h2f(tri_half h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r)
 TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f)); return r; }
 // ---- end of prelude ----
 
+// Source ../conformance/constructs/zeros_like.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) zeros_like_kernel(signed char* b_ptr, tri_half* h_ptr, signed char* zb_ptr, tri_half* zh_ptr) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../conformance/constructs/zeros_like.tri:17: offs = tl.program_id(0) * N + tl.arange(0, N)
+  // 17: offs = tl.program_id(0) * N + tl.arange(0, N)
   int t6 = tri_program_id_x() * 128;
   int t7[1];
   t7[0] = L0_base;
   int offs[1];
   offs[0] = t6 + t7[0];
-  // ../conformance/constructs/zeros_like.tri:18: b = tl.load(b_ptr + offs)
+  // 18: b = tl.load(b_ptr + offs)
   signed char* b_ptrs[1];
   b_ptrs[0] = b_ptr + offs[0];
   signed char b[1];
   b[0] = *b_ptrs[0];
-  // ../conformance/constructs/zeros_like.tri:19: h = tl.load(h_ptr + offs)
+  // 19: h = tl.load(h_ptr + offs)
   tri_half* h_ptrs[1];
   h_ptrs[0] = h_ptr + offs[0];
   tri_half h[1];
   h[0] = *h_ptrs[0];
-  // ../conformance/constructs/zeros_like.tri:20: tl.store(zb_ptr + offs, tl.zeros_like(b))
+  // 20: tl.store(zb_ptr + offs, tl.zeros_like(b))
   signed char* zb_ptrs[1];
   zb_ptrs[0] = zb_ptr + offs[0];
   *zb_ptrs[0] = ((signed char)0);
-  // ../conformance/constructs/zeros_like.tri:21: tl.store(zh_ptr + offs, tl.zeros_like(h) + h - h)
+  // 21: tl.store(zh_ptr + offs, tl.zeros_like(h) + h - h)
   tri_half* zh_ptrs[1];
   zh_ptrs[0] = zh_ptr + offs[0];
   tri_half t25[1];

@@ -24,24 +24,25 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/add.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x_ptr, float* y_ptr, float* output_ptr, int n_elements) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../samples/add.tri:21: pid = tl.program_id(axis=0)
+  // 21: pid = tl.program_id(axis=0)
   int pid = tri_program_id_x();
-  // ../samples/add.tri:22: block_start = pid * BLOCK_SIZE
+  // 22: block_start = pid * BLOCK_SIZE
   int block_start = pid * 1024;
-  // ../samples/add.tri:23: offsets = block_start + tl.arange(0, BLOCK_SIZE)
+  // 23: offsets = block_start + tl.arange(0, BLOCK_SIZE)
   int t7[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t7[e] = L0_base + (e / 4) * 512 + e % 4;
   int offsets[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offsets[e] = block_start + t7[e];
-  // ../samples/add.tri:24: mask = offsets < n_elements
+  // 24: mask = offsets < n_elements
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = offsets[e] < n_elements;
-  // ../samples/add.tri:25: x = tl.load(x_ptr + offsets, mask=mask)
+  // 25: x = tl.load(x_ptr + offsets, mask=mask)
   float* x_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) x_ptrs[e] = x_ptr + offsets[e];
@@ -53,13 +54,13 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x_ptr, float
   float* output_ptrs[8];
   if (block_start + 1023 < n_elements) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/add.tri:25: x = tl.load(x_ptr + offsets, mask=mask)
+    // 25: x = tl.load(x_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; e += 4) {  // 16-byte vector loads
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
-    // ../samples/add.tri:26: y = tl.load(y_ptr + offsets, mask=mask)
+    // 26: y = tl.load(y_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offsets[e];
     #pragma unroll
@@ -67,10 +68,10 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x_ptr, float
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(y_ptrs[e]);
       y[e + 0] = vec.x; y[e + 1] = vec.y; y[e + 2] = vec.z; y[e + 3] = vec.w;
     }
-    // ../samples/add.tri:27: output = x + y
+    // 27: output = x + y
     #pragma unroll
     for (int e = 0; e < 8; ++e) output[e] = x[e] + y[e];
-    // ../samples/add.tri:28: tl.store(output_ptr + offsets, output, mask=mask)
+    // 28: tl.store(output_ptr + offsets, output, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) output_ptrs[e] = output_ptr + offsets[e];
     #pragma unroll
@@ -80,18 +81,18 @@ extern "C" __global__ void __launch_bounds__(128) add_kernel(float* x_ptr, float
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/add.tri:25: x = tl.load(x_ptr + offsets, mask=mask)
+    // 25: x = tl.load(x_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-    // ../samples/add.tri:26: y = tl.load(y_ptr + offsets, mask=mask)
+    // 26: y = tl.load(y_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offsets[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) y[e] = mask[e] ? *y_ptrs[e] : 0.0f;
-    // ../samples/add.tri:27: output = x + y
+    // 27: output = x + y
     #pragma unroll
     for (int e = 0; e < 8; ++e) output[e] = x[e] + y[e];
-    // ../samples/add.tri:28: tl.store(output_ptr + offsets, output, mask=mask)
+    // 28: tl.store(output_ptr + offsets, output, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) output_ptrs[e] = output_ptr + offsets[e];
     #pragma unroll

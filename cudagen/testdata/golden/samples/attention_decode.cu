@@ -111,6 +111,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../samples/attention_decode.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
     tri_half* Q, tri_half* K_cache, tri_half* V_cache, int* Block_table, int* Seq_lens, float* Mid_O, float* Mid_LSE, float sm_scale, int stride_qb,
     int stride_qh, int stride_kp, int stride_ks, int stride_kh, int stride_vp, int stride_vs, int stride_vh, int stride_bt, int stride_mob, int stride_moh,
@@ -137,43 +138,43 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
   float acc[8];
   float l_i[1];
   float m_i[1];
-  // ../samples/attention_decode.tri:58: b = tl.program_id(0)
+  // 58: b = tl.program_id(0)
   int b = tri_program_id_x();
-  // ../samples/attention_decode.tri:59: kv_head = tl.program_id(1)
+  // 59: kv_head = tl.program_id(1)
   int kv_head = tri_program_id_y();
-  // ../samples/attention_decode.tri:60: split = tl.program_id(2)
+  // 60: split = tl.program_id(2)
   int split = tri_program_id_z();
-  // ../samples/attention_decode.tri:61: seq_len = tl.load(Seq_lens + b)
+  // 61: seq_len = tl.load(Seq_lens + b)
   int* Seq_lens_ptrs = Seq_lens + b;
   int seq_len = *Seq_lens_ptrs;
-  // ../samples/attention_decode.tri:62: per_split = tl.cdiv(seq_len, NUM_KV_SPLITS)
+  // 62: per_split = tl.cdiv(seq_len, NUM_KV_SPLITS)
   int t28 = seq_len + 4;
   int t30 = t28 - 1;
   int per_split = t30 / 4;
-  // ../samples/attention_decode.tri:63: start = split * per_split
+  // 63: start = split * per_split
   int start = split * per_split;
-  // ../samples/attention_decode.tri:64: end = tl.minimum(start + per_split, seq_len)
+  // 64: end = tl.minimum(start + per_split, seq_len)
   int t34 = start + per_split;
   int end = t34 < seq_len ? t34 : seq_len;
-  // ../samples/attention_decode.tri:66: offs_g = tl.arange(0, BLOCK_H)
+  // 66: offs_g = tl.arange(0, BLOCK_H)
   int offs_g[1];
   offs_g[0] = L0_base;
-  // ../samples/attention_decode.tri:67: heads = kv_head * GROUP + offs_g
+  // 67: heads = kv_head * GROUP + offs_g
   int t38 = kv_head * 4;
   int heads[1];
   heads[0] = t38 + offs_g[0];
-  // ../samples/attention_decode.tri:68: in_group = offs_g < GROUP
+  // 68: in_group = offs_g < GROUP
   bool in_group[1];
   in_group[0] = offs_g[0] < 4;
-  // ../samples/attention_decode.tri:69: offs_d = tl.arange(0, HEAD_DIM)
+  // 69: offs_d = tl.arange(0, HEAD_DIM)
   int offs_d[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_d[e] = L1_base + e;
-  // ../samples/attention_decode.tri:70: offs_n = tl.arange(0, BLOCK_N)
+  // 70: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_n[e] = L2_base + e * 16;
-  // ../samples/attention_decode.tri:71: q = tl.load(Q + b * stride_qb + heads[:, None] * stride_qh + offs_d[None, :],
+  // 71: q = tl.load(Q + b * stride_qb + heads[:, None] * stride_qh + offs_d[None, :],
   int t46 = b * stride_qb;
   tri_half* Q_ptrs = Q + t46;
   int t50[1];
@@ -196,7 +197,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
   long long t144_i64;
   if (15 < 4) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/attention_decode.tri:71: q = tl.load(Q + b * stride_qb + heads[:, None] * stride_qh + offs_d[None, :],
+    // 71: q = tl.load(Q + b * stride_qb + heads[:, None] * stride_qh + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t56[e]);
@@ -205,59 +206,59 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       q[e + 5] = (tri_half)(vec.z >> 16); q[e + 6] = (tri_half)vec.w;
       q[e + 7] = (tri_half)(vec.w >> 16);
     }
-    // ../samples/attention_decode.tri:73: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
+    // 73: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
     qk_scale = sm_scale * 1.442695f;
-    // ../samples/attention_decode.tri:77: pages = Block_table + b * stride_bt
+    // 77: pages = Block_table + b * stride_bt
     t70 = b * stride_bt;
     pages = Block_table + t70;
-    // ../samples/attention_decode.tri:78: for start_n in range(start, end, BLOCK_N):
+    // 78: for start_n in range(start, end, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
     l_i[0] = 0.0f;
     m_i[0] = tri_f32_bits(0xff800000u);
-    // ../samples/attention_decode.tri:84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
+    // 84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
     t93 = (long long)(stride_kp);
     t100 = kv_head * stride_kh;
     t100_i64 = (long long)(t100);
-    // ../samples/attention_decode.tri:92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
+    // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
     t137 = (long long)(stride_vp);
     t144 = kv_head * stride_vh;
     t144_i64 = (long long)(t144);
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/attention_decode.tri:71: q = tl.load(Q + b * stride_qb + heads[:, None] * stride_qh + offs_d[None, :],
+    // 71: q = tl.load(Q + b * stride_qb + heads[:, None] * stride_qh + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 8; ++e) q[e] = in_group[0] ? *t56[e] : ((tri_half)0x0000);
-    // ../samples/attention_decode.tri:73: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
+    // 73: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
     qk_scale = sm_scale * 1.442695f;
-    // ../samples/attention_decode.tri:77: pages = Block_table + b * stride_bt
+    // 77: pages = Block_table + b * stride_bt
     t70 = b * stride_bt;
     pages = Block_table + t70;
-    // ../samples/attention_decode.tri:78: for start_n in range(start, end, BLOCK_N):
+    // 78: for start_n in range(start, end, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
     l_i[0] = 0.0f;
     m_i[0] = tri_f32_bits(0xff800000u);
-    // ../samples/attention_decode.tri:84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
+    // 84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
     t93 = (long long)(stride_kp);
     t100 = kv_head * stride_kh;
     t100_i64 = (long long)(t100);
-    // ../samples/attention_decode.tri:92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
+    // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
     t137 = (long long)(stride_vp);
     t144 = kv_head * stride_vh;
     t144_i64 = (long long)(t144);
   }
-  // ../samples/attention_decode.tri:78: for start_n in range(start, end, BLOCK_N):
+  // 78: for start_n in range(start, end, BLOCK_N):
   for (int start_n = start; start_n < end; start_n += 32) {
-    // ../samples/attention_decode.tri:79: tok = start_n + offs_n
+    // 79: tok = start_n + offs_n
     int tok[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) tok[e] = start_n + offs_n[e];
-    // ../samples/attention_decode.tri:80: live = tok < end
+    // 80: live = tok < end
     bool live[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) live[e] = tok[e] < end;
-    // ../samples/attention_decode.tri:82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
+    // 82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
     int t83[2];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t83[e] = tok[e] / 16;
@@ -303,15 +304,15 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
     float t163[8];
     if (start_n + 31 < end) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../samples/attention_decode.tri:82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
+      // 82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
       #pragma unroll
       for (int e = 0; e < 2; ++e) page_i32[e] = *pages_ptrs[e];
       #pragma unroll
       for (int e = 0; e < 2; ++e) page[e] = (long long)(page_i32[e]);
-      // ../samples/attention_decode.tri:83: slot = tok % PAGE_SIZE
+      // 83: slot = tok % PAGE_SIZE
       #pragma unroll
       for (int e = 0; e < 2; ++e) slot[e] = tok[e] % 16;
-      // ../samples/attention_decode.tri:84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
+      // 84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
       #pragma unroll
       for (int e = 0; e < 2; ++e) t95[e] = page[e] * t93;
       #pragma unroll
@@ -334,7 +335,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
         k[e + 5] = (tri_half)(vec.z >> 16); k[e + 6] = (tri_half)vec.w;
         k[e + 7] = (tri_half)(vec.w >> 16);
       }
-      // ../samples/attention_decode.tri:86: qk = tl.dot(q, k) * qk_scale
+      // 86: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
       // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
       //   N and K of 16.
@@ -373,13 +374,13 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 4; ++e) qk[e] = t118[e] * qk_scale;
-      // ../samples/attention_decode.tri:87: qk = tl.where(live[None, :], qk, float("-inf"))
+      // 87: qk = tl.where(live[None, :], qk, float("-inf"))
       // live is recomputed in #L16 rather than moved.
       #pragma unroll
       for (int e = 0; e < 2; ++e) t121[e] = ((start_n) + (L16_base + e)) < (end);
       #pragma unroll
       for (int e = 0; e < 4; ++e) qk_1[e] = t121[e % 2] ? qk[e] : tri_f32_bits(0xff800000u);
-      // ../samples/attention_decode.tri:88: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 88: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_1_max_slice[2];
       // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
       #pragma unroll
@@ -416,7 +417,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       qk_1_max[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
       __syncthreads();
       m_ij[0] = tri_max_f32(m_i[0], qk_1_max[0]);
-      // ../samples/attention_decode.tri:89: p = tl.math.exp2(qk - m_ij[:, None])
+      // 89: p = tl.math.exp2(qk - m_ij[:, None])
       // Layout conversion #L0 -> #L14 through shared memory.
       reinterpret_cast<float*>(tri_smem)[L0_base] = m_ij[0];
       __syncthreads();
@@ -427,10 +428,10 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       for (int e = 0; e < 4; ++e) t130[e] = qk_1[e] - t128[e / 2 % 2];
       #pragma unroll
       for (int e = 0; e < 4; ++e) p[e] = tri_exp2_f32(t130[e]);
-      // ../samples/attention_decode.tri:90: alpha = tl.math.exp2(m_i - m_ij)
+      // 90: alpha = tl.math.exp2(m_i - m_ij)
       t132[0] = m_i[0] - m_ij[0];
       alpha[0] = tri_exp2_f32(t132[0]);
-      // ../samples/attention_decode.tri:91: l_i = l_i * alpha + tl.sum(p, 1)
+      // 91: l_i = l_i * alpha + tl.sum(p, 1)
       t134[0] = l_i[0] * alpha[0];
       float p_sum_slice[2];
       // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
@@ -468,7 +469,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       p_sum[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
       __syncthreads();
       l_i_1[0] = t134[0] + p_sum[0];
-      // ../samples/attention_decode.tri:92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
+      // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
       #pragma unroll
       for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
       #pragma unroll
@@ -491,7 +492,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
         v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
         v[e + 7] = (tri_half)(vec.w >> 16);
       }
-      // ../samples/attention_decode.tri:94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+      // 94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
       #pragma unroll
       for (int e = 0; e < 4; ++e) p_fp16[e] = tri_f2h(p[e]);
       // Layout conversion #L0 -> #L14 through shared memory.
@@ -538,20 +539,20 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
         }
       }
       __syncthreads();
-      // ../samples/attention_decode.tri:78: for start_n in range(start, end, BLOCK_N):
+      // 78: for start_n in range(start, end, BLOCK_N):
       l_i[0] = l_i_1[0];
       m_i[0] = m_ij[0];
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../samples/attention_decode.tri:82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
+      // 82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
       #pragma unroll
       for (int e = 0; e < 2; ++e) page_i32[e] = live[e] ? *pages_ptrs[e] : 0;
       #pragma unroll
       for (int e = 0; e < 2; ++e) page[e] = (long long)(page_i32[e]);
-      // ../samples/attention_decode.tri:83: slot = tok % PAGE_SIZE
+      // 83: slot = tok % PAGE_SIZE
       #pragma unroll
       for (int e = 0; e < 2; ++e) slot[e] = tok[e] % 16;
-      // ../samples/attention_decode.tri:84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
+      // 84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
       #pragma unroll
       for (int e = 0; e < 2; ++e) t95[e] = page[e] * t93;
       #pragma unroll
@@ -568,7 +569,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       for (int e = 0; e < 16; ++e) t110[e] = K_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
       #pragma unroll
       for (int e = 0; e < 16; ++e) k[e] = live[(e / 8 % 2) % 2] ? *t110[e] : ((tri_half)0x0000);
-      // ../samples/attention_decode.tri:86: qk = tl.dot(q, k) * qk_scale
+      // 86: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
       // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
       //   N and K of 16.
@@ -607,13 +608,13 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       __syncthreads();
       #pragma unroll
       for (int e = 0; e < 4; ++e) qk[e] = t118[e] * qk_scale;
-      // ../samples/attention_decode.tri:87: qk = tl.where(live[None, :], qk, float("-inf"))
+      // 87: qk = tl.where(live[None, :], qk, float("-inf"))
       // live is recomputed in #L16 rather than moved.
       #pragma unroll
       for (int e = 0; e < 2; ++e) t121[e] = ((start_n) + (L16_base + e)) < (end);
       #pragma unroll
       for (int e = 0; e < 4; ++e) qk_1[e] = t121[e % 2] ? qk[e] : tri_f32_bits(0xff800000u);
-      // ../samples/attention_decode.tri:88: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 88: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_1_max_slice[2];
       // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
       #pragma unroll
@@ -650,7 +651,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       qk_1_max[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
       __syncthreads();
       m_ij[0] = tri_max_f32(m_i[0], qk_1_max[0]);
-      // ../samples/attention_decode.tri:89: p = tl.math.exp2(qk - m_ij[:, None])
+      // 89: p = tl.math.exp2(qk - m_ij[:, None])
       // Layout conversion #L0 -> #L14 through shared memory.
       reinterpret_cast<float*>(tri_smem)[L0_base] = m_ij[0];
       __syncthreads();
@@ -661,10 +662,10 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       for (int e = 0; e < 4; ++e) t130[e] = qk_1[e] - t128[e / 2 % 2];
       #pragma unroll
       for (int e = 0; e < 4; ++e) p[e] = tri_exp2_f32(t130[e]);
-      // ../samples/attention_decode.tri:90: alpha = tl.math.exp2(m_i - m_ij)
+      // 90: alpha = tl.math.exp2(m_i - m_ij)
       t132[0] = m_i[0] - m_ij[0];
       alpha[0] = tri_exp2_f32(t132[0]);
-      // ../samples/attention_decode.tri:91: l_i = l_i * alpha + tl.sum(p, 1)
+      // 91: l_i = l_i * alpha + tl.sum(p, 1)
       t134[0] = l_i[0] * alpha[0];
       float p_sum_slice[2];
       // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
@@ -702,7 +703,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       p_sum[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
       __syncthreads();
       l_i_1[0] = t134[0] + p_sum[0];
-      // ../samples/attention_decode.tri:92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
+      // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
       #pragma unroll
       for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
       #pragma unroll
@@ -719,7 +720,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
       #pragma unroll
       for (int e = 0; e < 16; ++e) v[e] = live[(e / 8 % 2) % 2] ? *t154[e] : ((tri_half)0x0000);
-      // ../samples/attention_decode.tri:94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+      // 94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
       #pragma unroll
       for (int e = 0; e < 4; ++e) p_fp16[e] = tri_f2h(p[e]);
       // Layout conversion #L0 -> #L14 through shared memory.
@@ -766,15 +767,15 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
         }
       }
       __syncthreads();
-      // ../samples/attention_decode.tri:78: for start_n in range(start, end, BLOCK_N):
+      // 78: for start_n in range(start, end, BLOCK_N):
       l_i[0] = l_i_1[0];
       m_i[0] = m_ij[0];
     }
   }
-  // ../samples/attention_decode.tri:96: seen = l_i > 0
+  // 96: seen = l_i > 0
   bool seen[1];
   seen[0] = l_i[0] > 0.0f;
-  // ../samples/attention_decode.tri:97: lse = tl.where(seen, m_i + tl.math.log2(tl.where(seen, l_i, 1.0)), float("-inf"))
+  // 97: lse = tl.where(seen, m_i + tl.math.log2(tl.where(seen, l_i, 1.0)), float("-inf"))
   float t173[1];
   t173[0] = seen[0] ? l_i[0] : 1.0f;
   float t174[1];
@@ -783,7 +784,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
   t175[0] = m_i[0] + t174[0];
   float lse[1];
   lse[0] = seen[0] ? t175[0] : tri_f32_bits(0xff800000u);
-  // ../samples/attention_decode.tri:98: part = acc / tl.where(seen, l_i, 1.0)[:, None]
+  // 98: part = acc / tl.where(seen, l_i, 1.0)[:, None]
   float t181[1];
   t181[0] = seen[0] ? l_i[0] : 1.0f;
   // Layout conversion #L0 -> #L14 through shared memory.
@@ -796,7 +797,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
   float part[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) part[e] = tri_div_f32(acc[e], t182[e / 4 % 2]);
-  // ../samples/attention_decode.tri:99: tl.store(Mid_O + b * stride_mob + heads[:, None] * stride_moh + split * stride_mos + offs_d[None, :],
+  // 99: tl.store(Mid_O + b * stride_mob + heads[:, None] * stride_moh + split * stride_mos + offs_d[None, :],
   int t185 = b * stride_mob;
   float* Mid_O_ptrs = Mid_O + t185;
   // heads is recomputed in #L17 rather than moved.
@@ -820,7 +821,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
   float* t198[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t198[e] = Mid_O_ptrs_2[e / 4 % 2] + t195[e % 2 + (e / 2 % 2) * 2];
-  // ../samples/attention_decode.tri:100: part, mask=in_group[:, None])
+  // 100: part, mask=in_group[:, None])
   // in_group is recomputed in #L17 rather than moved.
   bool t199[2];
   #pragma unroll
@@ -833,13 +834,13 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
   float* Mid_LSE_ptrs_2[1];
   if (15 < 4) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/attention_decode.tri:99: tl.store(Mid_O + b * stride_mob + heads[:, None] * stride_moh + split * stride_mos + offs_d[None, :],
+    // 99: tl.store(Mid_O + b * stride_mob + heads[:, None] * stride_moh + split * stride_mos + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 8; e += 2) {  // 8-byte vector stores
       tri_f32x2 vec = {part[e + 0], part[e + 1]};
       *reinterpret_cast<tri_f32x2*>(t198[e]) = vec;
     }
-    // ../samples/attention_decode.tri:101: tl.store(Mid_LSE + b * stride_mlb + heads * stride_mlh + split, lse, mask=in_group)
+    // 101: tl.store(Mid_LSE + b * stride_mlb + heads * stride_mlh + split, lse, mask=in_group)
     t202 = b * stride_mlb;
     Mid_LSE_ptrs = Mid_LSE + t202;
     t205[0] = heads[0] * stride_mlh;
@@ -848,10 +849,10 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
     if (L0_owner) *Mid_LSE_ptrs_2[0] = lse[0];
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/attention_decode.tri:99: tl.store(Mid_O + b * stride_mob + heads[:, None] * stride_moh + split * stride_mos + offs_d[None, :],
+    // 99: tl.store(Mid_O + b * stride_mob + heads[:, None] * stride_moh + split * stride_mos + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 8; ++e) if (t199[e / 4 % 2]) *t198[e] = part[e];
-    // ../samples/attention_decode.tri:101: tl.store(Mid_LSE + b * stride_mlb + heads * stride_mlh + split, lse, mask=in_group)
+    // 101: tl.store(Mid_LSE + b * stride_mlb + heads * stride_mlh + split, lse, mask=in_group)
     t202 = b * stride_mlb;
     Mid_LSE_ptrs = Mid_LSE + t202;
     t205[0] = heads[0] * stride_mlh;

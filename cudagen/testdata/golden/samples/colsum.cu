@@ -27,6 +27,7 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/colsum.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) colsum_kernel(float* x_ptr, float* out_ptr, int M, int N, int stride_m) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[1024];
@@ -35,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(128) colsum_kernel(float* x_ptr, fl
   bool L0_owner = warp_id % 4 == 0;  // #L0 is replicated: only this thread's copy is stored
   int L1_base = warp_id % 4;  // index of this thread's first element in #L1 tiles
   float acc[2];
-  // ../samples/colsum.tri:17: cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 17: cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
   int t7 = tri_program_id_x() * 64;
   int t8[2];
   #pragma unroll
@@ -43,31 +44,31 @@ extern "C" __global__ void __launch_bounds__(128) colsum_kernel(float* x_ptr, fl
   int cols[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) cols[e] = t7 + t8[e];
-  // ../samples/colsum.tri:19: for m in range(0, M, BLOCK_M):
+  // 19: for m in range(0, M, BLOCK_M):
   #pragma unroll
   for (int e = 0; e < 2; ++e) acc[e] = 0.0f;
-  // ../samples/colsum.tri:20: rows = m + tl.arange(0, BLOCK_M)
+  // 20: rows = m + tl.arange(0, BLOCK_M)
   int t17[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t17[e] = L1_base + e * 4;
-  // ../samples/colsum.tri:21: mask = (rows[:, None] < M) & (cols[None, :] < N)
+  // 21: mask = (rows[:, None] < M) & (cols[None, :] < N)
   bool t25[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t25[e] = cols[e] < N;
-  // ../samples/colsum.tri:19: for m in range(0, M, BLOCK_M):
+  // 19: for m in range(0, M, BLOCK_M):
   for (int m = 0; m < M; m += 32) {
-    // ../samples/colsum.tri:20: rows = m + tl.arange(0, BLOCK_M)
+    // 20: rows = m + tl.arange(0, BLOCK_M)
     int rows[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) rows[e] = m + t17[e];
-    // ../samples/colsum.tri:21: mask = (rows[:, None] < M) & (cols[None, :] < N)
+    // 21: mask = (rows[:, None] < M) & (cols[None, :] < N)
     bool t22[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t22[e] = rows[e] < M;
     bool mask[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) mask[e] = (t22[e / 2 % 8] & t25[e % 2]) != 0;
-    // ../samples/colsum.tri:22: tile = tl.load(x_ptr + rows[:, None] * stride_m + cols[None, :], mask=mask, other=0.0)
+    // 22: tile = tl.load(x_ptr + rows[:, None] * stride_m + cols[None, :], mask=mask, other=0.0)
     int t31[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t31[e] = rows[e] * stride_m;
@@ -80,7 +81,7 @@ extern "C" __global__ void __launch_bounds__(128) colsum_kernel(float* x_ptr, fl
     float tile[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) tile[e] = mask[e] ? *t37[e] : 0.0f;
-    // ../samples/colsum.tri:23: acc += tl.sum(tile, axis=0)
+    // 23: acc += tl.sum(tile, axis=0)
     float tile_sum[2];
     // Reduce along axis 0: 8 element(s) in each thread, 1 lane(s), 4 warp(s).
     #pragma unroll
@@ -108,7 +109,7 @@ extern "C" __global__ void __launch_bounds__(128) colsum_kernel(float* x_ptr, fl
     #pragma unroll
     for (int e = 0; e < 2; ++e) acc[e] = acc[e] + tile_sum[e];
   }
-  // ../samples/colsum.tri:24: tl.store(out_ptr + cols, acc, mask=cols < N)
+  // 24: tl.store(out_ptr + cols, acc, mask=cols < N)
   float* out_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + cols[e];

@@ -21,26 +21,27 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/copy.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) copy_k(int* x_ptr, int* z_ptr, int n) {
   int L0_base = tri_thread_id() % 16;  // index of this thread's first element in #L0 tiles
   bool L0_owner = tri_thread_id() < 16;  // #L0 is replicated: only this thread's copy is stored
-  // ../samples/copy.tri:16: pid = tl.program_id(0)
+  // 16: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../samples/copy.tri:17: offs = pid * bs + tl.arange(0, bs)  # offsets of this program's block
+  // 17: offs = pid * bs + tl.arange(0, bs)  # offsets of this program's block
   int t5 = pid * 16;
   int t6[1];
   t6[0] = L0_base;
   int offs[1];
   offs[0] = t5 + t6[0];
-  // ../samples/copy.tri:18: mask = offs < n
+  // 18: mask = offs < n
   bool mask[1];
   mask[0] = offs[0] < n;
-  // ../samples/copy.tri:19: x = tl.load(x_ptr + offs, mask)
+  // 19: x = tl.load(x_ptr + offs, mask)
   int* x_ptrs[1];
   x_ptrs[0] = x_ptr + offs[0];
   int x[1];
   x[0] = mask[0] ? *x_ptrs[0] : 0;
-  // ../samples/copy.tri:20: tl.store(z_ptr + offs, x, mask)
+  // 20: tl.store(z_ptr + offs, x, mask)
   int* z_ptrs[1];
   z_ptrs[0] = z_ptr + offs[0];
   if (L0_owner && mask[0]) *z_ptrs[0] = x[0];

@@ -32,24 +32,25 @@ TRI_DEV unsigned int tri_umulhi_u32(unsigned int a, unsigned int b) {
   unsigned int r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r;
 }
 
+// Source ../samples/dropout_tutorial04.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) _seeded_dropout(float* x_ptr, float* output_ptr, int n_elements, float p, int seed) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../samples/dropout_tutorial04.tri:28: pid = tl.program_id(axis=0)
+  // 28: pid = tl.program_id(axis=0)
   int pid = tri_program_id_x();
-  // ../samples/dropout_tutorial04.tri:29: block_start = pid * BLOCK_SIZE
+  // 29: block_start = pid * BLOCK_SIZE
   int block_start = pid * 1024;
-  // ../samples/dropout_tutorial04.tri:30: offsets = block_start + tl.arange(0, BLOCK_SIZE)
+  // 30: offsets = block_start + tl.arange(0, BLOCK_SIZE)
   int t8[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t8[e] = L0_base + (e / 4) * 512 + e % 4;
   int offsets[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offsets[e] = block_start + t8[e];
-  // ../samples/dropout_tutorial04.tri:32: mask = offsets < n_elements
+  // 32: mask = offsets < n_elements
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = offsets[e] < n_elements;
-  // ../samples/dropout_tutorial04.tri:33: x = tl.load(x_ptr + offsets, mask=mask)
+  // 33: x = tl.load(x_ptr + offsets, mask=mask)
   float* x_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) x_ptrs[e] = x_ptr + offsets[e];
@@ -169,13 +170,13 @@ extern "C" __global__ void __launch_bounds__(128) _seeded_dropout(float* x_ptr, 
   float* output_ptrs[8];
   if (block_start + 1023 < n_elements) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/dropout_tutorial04.tri:33: x = tl.load(x_ptr + offsets, mask=mask)
+    // 33: x = tl.load(x_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; e += 4) {  // 16-byte vector loads
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
-    // ../samples/dropout_tutorial04.tri:35: random = tl.rand(seed, offsets)
+    // 35: random = tl.rand(seed, offsets)
     #pragma unroll
     for (int e = 0; e < 8; ++e) c0[e] = (unsigned int)(offsets[e]);
     t19 = (unsigned long long)(seed);
@@ -366,16 +367,16 @@ extern "C" __global__ void __launch_bounds__(128) _seeded_dropout(float* x_ptr, 
     for (int e = 0; e < 8; ++e) t240_fp32[e] = (float)(t240[e]);
     #pragma unroll
     for (int e = 0; e < 8; ++e) random[e] = t240_fp32[e] * 4.6566126e-10f;
-    // ../samples/dropout_tutorial04.tri:36: x_keep = random > p
+    // 36: x_keep = random > p
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_keep[e] = random[e] > p;
-    // ../samples/dropout_tutorial04.tri:38: output = tl.where(x_keep, x / (1 - p), 0.0)
+    // 38: output = tl.where(x_keep, x / (1 - p), 0.0)
     t248 = 1.0f - p;
     #pragma unroll
     for (int e = 0; e < 8; ++e) t250[e] = tri_div_f32(x[e], t248);
     #pragma unroll
     for (int e = 0; e < 8; ++e) output[e] = x_keep[e] ? t250[e] : 0.0f;
-    // ../samples/dropout_tutorial04.tri:39: tl.store(output_ptr + offsets, output, mask=mask)
+    // 39: tl.store(output_ptr + offsets, output, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) output_ptrs[e] = output_ptr + offsets[e];
     #pragma unroll
@@ -385,10 +386,10 @@ extern "C" __global__ void __launch_bounds__(128) _seeded_dropout(float* x_ptr, 
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/dropout_tutorial04.tri:33: x = tl.load(x_ptr + offsets, mask=mask)
+    // 33: x = tl.load(x_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-    // ../samples/dropout_tutorial04.tri:35: random = tl.rand(seed, offsets)
+    // 35: random = tl.rand(seed, offsets)
     #pragma unroll
     for (int e = 0; e < 8; ++e) c0[e] = (unsigned int)(offsets[e]);
     t19 = (unsigned long long)(seed);
@@ -579,16 +580,16 @@ extern "C" __global__ void __launch_bounds__(128) _seeded_dropout(float* x_ptr, 
     for (int e = 0; e < 8; ++e) t240_fp32[e] = (float)(t240[e]);
     #pragma unroll
     for (int e = 0; e < 8; ++e) random[e] = t240_fp32[e] * 4.6566126e-10f;
-    // ../samples/dropout_tutorial04.tri:36: x_keep = random > p
+    // 36: x_keep = random > p
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_keep[e] = random[e] > p;
-    // ../samples/dropout_tutorial04.tri:38: output = tl.where(x_keep, x / (1 - p), 0.0)
+    // 38: output = tl.where(x_keep, x / (1 - p), 0.0)
     t248 = 1.0f - p;
     #pragma unroll
     for (int e = 0; e < 8; ++e) t250[e] = tri_div_f32(x[e], t248);
     #pragma unroll
     for (int e = 0; e < 8; ++e) output[e] = x_keep[e] ? t250[e] : 0.0f;
-    // ../samples/dropout_tutorial04.tri:39: tl.store(output_ptr + offsets, output, mask=mask)
+    // 39: tl.store(output_ptr + offsets, output, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) output_ptrs[e] = output_ptr + offsets[e];
     #pragma unroll

@@ -37,24 +37,25 @@ TRI_DEV float tri_nv_asinf(float a0) { return tri_ftz_f32(__nv_asinf(tri_ftz_f32
 TRI_DEV float tri_nv_asinf(float a0) { return tri_ftz_f32(asinf(tri_ftz_f32(a0))); }
 #endif
 
+// Source ../samples/extern_tutorial07.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) asin_kernel(float* x_ptr, float* y_ptr, int n_elements) {
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
-  // ../samples/extern_tutorial07.tri:32: pid = tl.program_id(axis=0)
+  // 32: pid = tl.program_id(axis=0)
   int pid = tri_program_id_x();
-  // ../samples/extern_tutorial07.tri:33: block_start = pid * BLOCK_SIZE
+  // 33: block_start = pid * BLOCK_SIZE
   int block_start = pid * 1024;
-  // ../samples/extern_tutorial07.tri:34: offsets = block_start + tl.arange(0, BLOCK_SIZE)
+  // 34: offsets = block_start + tl.arange(0, BLOCK_SIZE)
   int t6[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t6[e] = L0_base + (e / 4) * 512 + e % 4;
   int offsets[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offsets[e] = block_start + t6[e];
-  // ../samples/extern_tutorial07.tri:35: mask = offsets < n_elements
+  // 35: mask = offsets < n_elements
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = offsets[e] < n_elements;
-  // ../samples/extern_tutorial07.tri:36: x = tl.load(x_ptr + offsets, mask=mask)
+  // 36: x = tl.load(x_ptr + offsets, mask=mask)
   float* x_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) x_ptrs[e] = x_ptr + offsets[e];
@@ -64,16 +65,16 @@ extern "C" __global__ void __launch_bounds__(128) asin_kernel(float* x_ptr, floa
   float* y_ptrs[8];
   if (block_start + 1023 < n_elements) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/extern_tutorial07.tri:36: x = tl.load(x_ptr + offsets, mask=mask)
+    // 36: x = tl.load(x_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; e += 4) {  // 16-byte vector loads
       tri_f32x4 vec = *reinterpret_cast<const tri_f32x4*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y; x[e + 2] = vec.z; x[e + 3] = vec.w;
     }
-    // ../samples/extern_tutorial07.tri:37: x = libdevice.asin(x)
+    // 37: x = libdevice.asin(x)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_1[e] = tri_nv_asinf(x[e]);
-    // ../samples/extern_tutorial07.tri:38: tl.store(y_ptr + offsets, x, mask=mask)
+    // 38: tl.store(y_ptr + offsets, x, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offsets[e];
     #pragma unroll
@@ -83,13 +84,13 @@ extern "C" __global__ void __launch_bounds__(128) asin_kernel(float* x_ptr, floa
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/extern_tutorial07.tri:36: x = tl.load(x_ptr + offsets, mask=mask)
+    // 36: x = tl.load(x_ptr + offsets, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-    // ../samples/extern_tutorial07.tri:37: x = libdevice.asin(x)
+    // 37: x = libdevice.asin(x)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_1[e] = tri_nv_asinf(x[e]);
-    // ../samples/extern_tutorial07.tri:38: tl.store(y_ptr + offsets, x, mask=mask)
+    // 38: tl.store(y_ptr + offsets, x, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) y_ptrs[e] = y_ptr + offsets[e];
     #pragma unroll

@@ -36,11 +36,12 @@ TRI_DEV float tri_div_f32(float a, float b) { float r; asm("div.full.f32 %0, %1,
 TRI_DEV float tri_exp_f32(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504088896341f)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/fused_fp16.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_ptr, tri_half* y_ptr, tri_half* out_ptr, int n, float bias) {
   int L0_base = tri_thread_id() * 8;  // index of this thread's first element in #L0 tiles
-  // ../samples/fused_fp16.tri:18: pid = tl.program_id(0)
+  // 18: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../samples/fused_fp16.tri:19: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 19: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t7 = pid * 2048;
   int t8[16];
   #pragma unroll
@@ -48,11 +49,11 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
   int offs[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs[e] = t7 + t8[e];
-  // ../samples/fused_fp16.tri:20: mask = offs < n
+  // 20: mask = offs < n
   bool mask[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) mask[e] = offs[e] < n;
-  // ../samples/fused_fp16.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+  // 21: x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
   tri_half* x_ptrs[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -73,7 +74,7 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
   tri_half out_fp16[16];
   if (t7 + 2047 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/fused_fp16.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    // 21: x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(x_ptrs[e]);
@@ -84,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     }
     #pragma unroll
     for (int e = 0; e < 16; ++e) x[e] = tri_h2f(x_fp16[e]);
-    // ../samples/fused_fp16.tri:22: y = tl.load(y_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    // 22: y = tl.load(y_ptr + offs, mask=mask, other=0.0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 16; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
@@ -97,7 +98,7 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     }
     #pragma unroll
     for (int e = 0; e < 16; ++e) y[e] = tri_h2f(y_fp16[e]);
-    // ../samples/fused_fp16.tri:23: silu = x * tl.sigmoid(x)
+    // 23: silu = x * tl.sigmoid(x)
     #pragma unroll
     for (int e = 0; e < 16; ++e) t25[e] = -x[e];
     #pragma unroll
@@ -108,12 +109,12 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     for (int e = 0; e < 16; ++e) t32[e] = tri_div_f32(1.0f, t29[e]);
     #pragma unroll
     for (int e = 0; e < 16; ++e) silu[e] = x[e] * t32[e];
-    // ../samples/fused_fp16.tri:24: out = silu * y + bias
+    // 24: out = silu * y + bias
     #pragma unroll
     for (int e = 0; e < 16; ++e) t34[e] = silu[e] * y[e];
     #pragma unroll
     for (int e = 0; e < 16; ++e) out[e] = t34[e] + bias;
-    // ../samples/fused_fp16.tri:25: tl.store(out_ptr + offs, out.to(tl.float16), mask=mask)
+    // 25: tl.store(out_ptr + offs, out.to(tl.float16), mask=mask)
     #pragma unroll
     for (int e = 0; e < 16; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll
@@ -128,19 +129,19 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/fused_fp16.tri:21: x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    // 21: x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 16; ++e) x_fp16[e] = mask[e] ? *x_ptrs[e] : ((tri_half)0x0000);
     #pragma unroll
     for (int e = 0; e < 16; ++e) x[e] = tri_h2f(x_fp16[e]);
-    // ../samples/fused_fp16.tri:22: y = tl.load(y_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    // 22: y = tl.load(y_ptr + offs, mask=mask, other=0.0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 16; ++e) y_ptrs[e] = y_ptr + offs[e];
     #pragma unroll
     for (int e = 0; e < 16; ++e) y_fp16[e] = mask[e] ? *y_ptrs[e] : ((tri_half)0x0000);
     #pragma unroll
     for (int e = 0; e < 16; ++e) y[e] = tri_h2f(y_fp16[e]);
-    // ../samples/fused_fp16.tri:23: silu = x * tl.sigmoid(x)
+    // 23: silu = x * tl.sigmoid(x)
     #pragma unroll
     for (int e = 0; e < 16; ++e) t25[e] = -x[e];
     #pragma unroll
@@ -151,12 +152,12 @@ extern "C" __global__ void __launch_bounds__(128) silu_mul_kernel(tri_half* x_pt
     for (int e = 0; e < 16; ++e) t32[e] = tri_div_f32(1.0f, t29[e]);
     #pragma unroll
     for (int e = 0; e < 16; ++e) silu[e] = x[e] * t32[e];
-    // ../samples/fused_fp16.tri:24: out = silu * y + bias
+    // 24: out = silu * y + bias
     #pragma unroll
     for (int e = 0; e < 16; ++e) t34[e] = silu[e] * y[e];
     #pragma unroll
     for (int e = 0; e < 16; ++e) out[e] = t34[e] + bias;
-    // ../samples/fused_fp16.tri:25: tl.store(out_ptr + offs, out.to(tl.float16), mask=mask)
+    // 25: tl.store(out_ptr + offs, out.to(tl.float16), mask=mask)
     #pragma unroll
     for (int e = 0; e < 16; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll

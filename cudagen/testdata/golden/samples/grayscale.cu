@@ -28,15 +28,16 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/grayscale.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) rgb2grey_k(unsigned char* x_ptr, unsigned char* out_ptr, int h, int w) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = warp_id % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 32;  // index of this thread's first element in #L1 tiles
-  // ../samples/grayscale.tri:18: pid_0 = tl.program_id(0)
+  // 18: pid_0 = tl.program_id(0)
   int pid_0 = tri_program_id_x();
-  // ../samples/grayscale.tri:19: pid_1 = tl.program_id(1)
+  // 19: pid_1 = tl.program_id(1)
   int pid_1 = tri_program_id_y();
-  // ../samples/grayscale.tri:20: offs_0 = pid_0 * bs0 + tl.arange(0, bs0)
+  // 20: offs_0 = pid_0 * bs0 + tl.arange(0, bs0)
   int t7 = pid_0 * 32;
   int t8[8];
   #pragma unroll
@@ -44,31 +45,31 @@ extern "C" __global__ void __launch_bounds__(128) rgb2grey_k(unsigned char* x_pt
   int offs_0[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_0[e] = t7 + t8[e];
-  // ../samples/grayscale.tri:21: offs_1 = pid_1 * bs1 + tl.arange(0, bs1)
+  // 21: offs_1 = pid_1 * bs1 + tl.arange(0, bs1)
   int t12 = pid_1 * 32;
   int t13[1];
   t13[0] = L1_base;
   int offs_1[1];
   offs_1[0] = t12 + t13[0];
-  // ../samples/grayscale.tri:22: offs = w * offs_0[:, None] + offs_1[None, :]
+  // 22: offs = w * offs_0[:, None] + offs_1[None, :]
   int t18[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t18[e] = w * offs_0[e];
   int offs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs[e] = t18[e] + offs_1[0];
-  // ../samples/grayscale.tri:23: mask_0 = offs_0 < h
+  // 23: mask_0 = offs_0 < h
   bool mask_0[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask_0[e] = offs_0[e] < h;
-  // ../samples/grayscale.tri:24: mask_1 = offs_1 < w
+  // 24: mask_1 = offs_1 < w
   bool mask_1[1];
   mask_1[0] = offs_1[0] < w;
-  // ../samples/grayscale.tri:25: mask = mask_0[:, None] & mask_1[None, :]
+  // 25: mask = mask_0[:, None] & mask_1[None, :]
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = (mask_0[e] & mask_1[0]) != 0;
-  // ../samples/grayscale.tri:26: r = tl.load(x_ptr + 0 * h * w + offs, mask=mask)
+  // 26: r = tl.load(x_ptr + 0 * h * w + offs, mask=mask)
   int t33 = 0 * h;
   int t34 = t33 * w;
   unsigned char* x_ptrs = x_ptr + t34;
@@ -78,7 +79,7 @@ extern "C" __global__ void __launch_bounds__(128) rgb2grey_k(unsigned char* x_pt
   unsigned char r[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) r[e] = mask[e] ? *x_ptrs_1[e] : ((unsigned char)0);
-  // ../samples/grayscale.tri:27: g = tl.load(x_ptr + 1 * h * w + offs, mask=mask)
+  // 27: g = tl.load(x_ptr + 1 * h * w + offs, mask=mask)
   int t40 = 1 * h;
   int t41 = t40 * w;
   unsigned char* x_ptrs_2 = x_ptr + t41;
@@ -88,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(128) rgb2grey_k(unsigned char* x_pt
   unsigned char g[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) g[e] = mask[e] ? *x_ptrs_3[e] : ((unsigned char)0);
-  // ../samples/grayscale.tri:28: b = tl.load(x_ptr + 2 * h * w + offs, mask=mask)
+  // 28: b = tl.load(x_ptr + 2 * h * w + offs, mask=mask)
   int t47 = 2 * h;
   int t48 = t47 * w;
   unsigned char* x_ptrs_4 = x_ptr + t48;
@@ -98,7 +99,7 @@ extern "C" __global__ void __launch_bounds__(128) rgb2grey_k(unsigned char* x_pt
   unsigned char b[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) b[e] = mask[e] ? *x_ptrs_5[e] : ((unsigned char)0);
-  // ../samples/grayscale.tri:29: out = 0.2989 * r + 0.5870 * g + 0.1140 * b
+  // 29: out = 0.2989 * r + 0.5870 * g + 0.1140 * b
   float r_fp32[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) r_fp32[e] = (float)(r[e]);
@@ -123,7 +124,7 @@ extern "C" __global__ void __launch_bounds__(128) rgb2grey_k(unsigned char* x_pt
   float out[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) out[e] = t61[e] + t65[e];
-  // ../samples/grayscale.tri:30: tl.store(out_ptr + offs, out, mask=mask)
+  // 30: tl.store(out_ptr + offs, out, mask=mask)
   unsigned char* out_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) out_ptrs[e] = out_ptr + offs[e];

@@ -24,9 +24,10 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/helpers.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) act_kernel(float* x_ptr, float* out_ptr, int n) {
   int L0_base = tri_thread_id() * 2;  // index of this thread's first element in #L0 tiles
-  // ../samples/helpers.tri:18: offs = pid * BLOCK + tl.arange(0, BLOCK)
+  // 18: offs = pid * BLOCK + tl.arange(0, BLOCK)
   int t5 = tri_program_id_x() * 256;
   int t6[2];
   #pragma unroll
@@ -34,11 +35,11 @@ extern "C" __global__ void __launch_bounds__(128) act_kernel(float* x_ptr, float
   int offs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs[e] = t5 + t6[e];
-  // ../samples/helpers.tri:19: return offs, offs < n
+  // 19: return offs, offs < n
   bool mask[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) mask[e] = offs[e] < n;
-  // ../samples/helpers.tri:35: x = tl.load(x_ptr + offs, mask=mask)
+  // 35: x = tl.load(x_ptr + offs, mask=mask)
   float* x_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) x_ptrs[e] = x_ptr + offs[e];
@@ -50,20 +51,20 @@ extern "C" __global__ void __launch_bounds__(128) act_kernel(float* x_ptr, float
   float* out_ptrs[2];
   if (t5 + 255 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/helpers.tri:35: x = tl.load(x_ptr + offs, mask=mask)
+    // 35: x = tl.load(x_ptr + offs, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; e += 2) {  // 8-byte vector loads
       tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(x_ptrs[e]);
       x[e + 0] = vec.x; x[e + 1] = vec.y;
     }
-    // ../samples/helpers.tri:24: return tl.where(x >= 0, x, x * slope)
+    // 24: return tl.where(x >= 0, x, x * slope)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t16[e] = x[e] >= 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) t19[e] = x[e] * 0.01f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) y[e] = t16[e] ? x[e] : t19[e];
-    // ../samples/helpers.tri:42: tl.store(out_ptr + offs, y, mask=mask)
+    // 42: tl.store(out_ptr + offs, y, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll
@@ -73,17 +74,17 @@ extern "C" __global__ void __launch_bounds__(128) act_kernel(float* x_ptr, float
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/helpers.tri:35: x = tl.load(x_ptr + offs, mask=mask)
+    // 35: x = tl.load(x_ptr + offs, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) x[e] = mask[e] ? *x_ptrs[e] : 0.0f;
-    // ../samples/helpers.tri:24: return tl.where(x >= 0, x, x * slope)
+    // 24: return tl.where(x >= 0, x, x * slope)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t16[e] = x[e] >= 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) t19[e] = x[e] * 0.01f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) y[e] = t16[e] ? x[e] : t19[e];
-    // ../samples/helpers.tri:42: tl.store(out_ptr + offs, y, mask=mask)
+    // 42: tl.store(out_ptr + offs, y, mask=mask)
     #pragma unroll
     for (int e = 0; e < 2; ++e) out_ptrs[e] = out_ptr + offs[e];
     #pragma unroll

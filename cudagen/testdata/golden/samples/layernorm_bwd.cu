@@ -65,6 +65,7 @@ TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, 
 TRI_DEV int tri_atomic_cas_i32_acq_rel_gpu(int* p, int cmp, int v) { int r; asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(cmp), "r"(v) : "memory"); return r; }
 TRI_DEV int tri_atomic_xchg_i32_acq_rel_gpu(int* p, int v) { int r; asm volatile("atom.acq_rel.gpu.global.exch.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); return r; }
 
+// Source ../samples/layernorm_bwd.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     tri_half* DX, tri_half* DY, float* DW, float* DB, tri_half* X, tri_half* W, float* Mean, float* Rstd, int* Lock, int stride, int N) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -73,44 +74,44 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
   int L0_base = tri_thread_id() * 4;  // index of this thread's first element in #L0 tiles
   float partial_db[4];
   float partial_dw[4];
-  // ../samples/layernorm_bwd.tri:30: row = tl.program_id(0)
+  // 30: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../samples/layernorm_bwd.tri:31: cols = tl.arange(0, BLOCK_SIZE_N)
+  // 31: cols = tl.arange(0, BLOCK_SIZE_N)
   int cols[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) cols[e] = L0_base + e;
-  // ../samples/layernorm_bwd.tri:32: mask = cols < N
+  // 32: mask = cols < N
   bool mask[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) mask[e] = cols[e] < N;
-  // ../samples/layernorm_bwd.tri:33: X += row * stride
+  // 33: X += row * stride
   int t15 = row * stride;
   tri_half* X_1 = X + t15;
-  // ../samples/layernorm_bwd.tri:34: DY += row * stride
+  // 34: DY += row * stride
   int t17 = row * stride;
   tri_half* DY_1 = DY + t17;
-  // ../samples/layernorm_bwd.tri:35: DX += row * stride
+  // 35: DX += row * stride
   int t19 = row * stride;
   tri_half* DX_1 = DX + t19;
-  // ../samples/layernorm_bwd.tri:37: lock_id = row % GROUP_SIZE_M
+  // 37: lock_id = row % GROUP_SIZE_M
   int lock_id = row % 16;
-  // ../samples/layernorm_bwd.tri:38: Lock += lock_id
+  // 38: Lock += lock_id
   int* Lock_1 = Lock + lock_id;
-  // ../samples/layernorm_bwd.tri:39: Count = Lock + GROUP_SIZE_M
+  // 39: Count = Lock + GROUP_SIZE_M
   int* Count = Lock_1 + 16;
-  // ../samples/layernorm_bwd.tri:40: DW = DW + lock_id * N + cols
+  // 40: DW = DW + lock_id * N + cols
   int t26 = lock_id * N;
   float* DW_ptrs = DW + t26;
   float* DW_1[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) DW_1[e] = DW_ptrs + cols[e];
-  // ../samples/layernorm_bwd.tri:41: DB = DB + lock_id * N + cols
+  // 41: DB = DB + lock_id * N + cols
   int t30 = lock_id * N;
   float* DB_ptrs = DB + t30;
   float* DB_1[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) DB_1[e] = DB_ptrs + cols[e];
-  // ../samples/layernorm_bwd.tri:42: x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
+  // 42: x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
   tri_half* X_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) X_ptrs[e] = X_1 + cols[e];
@@ -148,19 +149,19 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
   float partial_dw_1[4];
   if (511 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/layernorm_bwd.tri:42: x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
+    // 42: x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 4; ++e) x_fp16[e] = *X_ptrs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) x[e] = tri_h2f(x_fp16[e]);
-    // ../samples/layernorm_bwd.tri:43: dy = tl.load(DY + cols, mask=mask, other=0).to(tl.float32)
+    // 43: dy = tl.load(DY + cols, mask=mask, other=0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 4; ++e) DY_ptrs[e] = DY_1 + cols[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) dy_fp16[e] = *DY_ptrs[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) dy[e] = tri_h2f(dy_fp16[e]);
-    // ../samples/layernorm_bwd.tri:44: w = tl.load(W + cols, mask=mask).to(tl.float32)
+    // 44: w = tl.load(W + cols, mask=mask).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 4; ++e) W_ptrs[e] = W + cols[e];
     #pragma unroll
@@ -171,27 +172,27 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     }
     #pragma unroll
     for (int e = 0; e < 4; ++e) w[e] = tri_h2f(w_fp16[e]);
-    // ../samples/layernorm_bwd.tri:45: mean = tl.load(Mean + row)
+    // 45: mean = tl.load(Mean + row)
     Mean_ptrs = Mean + row;
     mean = *Mean_ptrs;
-    // ../samples/layernorm_bwd.tri:46: rstd = tl.load(Rstd + row)
+    // 46: rstd = tl.load(Rstd + row)
     Rstd_ptrs = Rstd + row;
     rstd = *Rstd_ptrs;
-    // ../samples/layernorm_bwd.tri:47: xhat = (x - mean) * rstd
+    // 47: xhat = (x - mean) * rstd
     #pragma unroll
     for (int e = 0; e < 4; ++e) t55[e] = x[e] - mean;
     #pragma unroll
     for (int e = 0; e < 4; ++e) xhat[e] = t55[e] * rstd;
-    // ../samples/layernorm_bwd.tri:48: wdy = w * dy
+    // 48: wdy = w * dy
     #pragma unroll
     for (int e = 0; e < 4; ++e) wdy[e] = w[e] * dy[e];
-    // ../samples/layernorm_bwd.tri:49: xhat = tl.where(mask, xhat, 0.)
+    // 49: xhat = tl.where(mask, xhat, 0.)
     #pragma unroll
     for (int e = 0; e < 4; ++e) xhat_1[e] = mask[e] ? xhat[e] : 0.0f;
-    // ../samples/layernorm_bwd.tri:50: wdy = tl.where(mask, wdy, 0.)
+    // 50: wdy = tl.where(mask, wdy, 0.)
     #pragma unroll
     for (int e = 0; e < 4; ++e) wdy_1[e] = mask[e] ? wdy[e] : 0.0f;
-    // ../samples/layernorm_bwd.tri:51: c1 = tl.sum(xhat * wdy, axis=0) / N
+    // 51: c1 = tl.sum(xhat * wdy, axis=0) / N
     #pragma unroll
     for (int e = 0; e < 4; ++e) t65[e] = xhat_1[e] * wdy_1[e];
     // Reduce along axis 0: 4 element(s) in each thread, 32 lane(s), 4 warp(s).
@@ -222,7 +223,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     __syncthreads();
     t67 = (float)(N);
     c1 = tri_div_f32(t65_sum, t67);
-    // ../samples/layernorm_bwd.tri:52: c2 = tl.sum(wdy, axis=0) / N
+    // 52: c2 = tl.sum(wdy, axis=0) / N
     // Reduce along axis 0: 4 element(s) in each thread, 32 lane(s), 4 warp(s).
     {
       float tri_acc0 = wdy_1[0];
@@ -251,7 +252,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     __syncthreads();
     t70 = (float)(N);
     c2 = tri_div_f32(wdy_1_sum, t70);
-    // ../samples/layernorm_bwd.tri:53: dx = (wdy - (xhat * c1 + c2)) * rstd
+    // 53: dx = (wdy - (xhat * c1 + c2)) * rstd
     #pragma unroll
     for (int e = 0; e < 4; ++e) t73[e] = xhat_1[e] * c1;
     #pragma unroll
@@ -260,58 +261,58 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     for (int e = 0; e < 4; ++e) t76[e] = wdy_1[e] - t75[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) dx[e] = t76[e] * rstd;
-    // ../samples/layernorm_bwd.tri:54: tl.store(DX + cols, dx, mask=mask)
+    // 54: tl.store(DX + cols, dx, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) DX_ptrs[e] = DX_1 + cols[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) dx_fp16[e] = tri_f2h(dx[e]);
     #pragma unroll
     for (int e = 0; e < 4; ++e) *DX_ptrs[e] = dx_fp16[e];
-    // ../samples/layernorm_bwd.tri:56: partial_dw = (dy * xhat).to(w.dtype)
+    // 56: partial_dw = (dy * xhat).to(w.dtype)
     #pragma unroll
     for (int e = 0; e < 4; ++e) partial_dw_1[e] = dy[e] * xhat_1[e];
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/layernorm_bwd.tri:42: x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
+    // 42: x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 4; ++e) x_fp16[e] = mask[e] ? *X_ptrs[e] : ((tri_half)0x0000);
     #pragma unroll
     for (int e = 0; e < 4; ++e) x[e] = tri_h2f(x_fp16[e]);
-    // ../samples/layernorm_bwd.tri:43: dy = tl.load(DY + cols, mask=mask, other=0).to(tl.float32)
+    // 43: dy = tl.load(DY + cols, mask=mask, other=0).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 4; ++e) DY_ptrs[e] = DY_1 + cols[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) dy_fp16[e] = mask[e] ? *DY_ptrs[e] : ((tri_half)0x0000);
     #pragma unroll
     for (int e = 0; e < 4; ++e) dy[e] = tri_h2f(dy_fp16[e]);
-    // ../samples/layernorm_bwd.tri:44: w = tl.load(W + cols, mask=mask).to(tl.float32)
+    // 44: w = tl.load(W + cols, mask=mask).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 4; ++e) W_ptrs[e] = W + cols[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) w_fp16[e] = mask[e] ? *W_ptrs[e] : ((tri_half)0x0000);
     #pragma unroll
     for (int e = 0; e < 4; ++e) w[e] = tri_h2f(w_fp16[e]);
-    // ../samples/layernorm_bwd.tri:45: mean = tl.load(Mean + row)
+    // 45: mean = tl.load(Mean + row)
     Mean_ptrs = Mean + row;
     mean = *Mean_ptrs;
-    // ../samples/layernorm_bwd.tri:46: rstd = tl.load(Rstd + row)
+    // 46: rstd = tl.load(Rstd + row)
     Rstd_ptrs = Rstd + row;
     rstd = *Rstd_ptrs;
-    // ../samples/layernorm_bwd.tri:47: xhat = (x - mean) * rstd
+    // 47: xhat = (x - mean) * rstd
     #pragma unroll
     for (int e = 0; e < 4; ++e) t55[e] = x[e] - mean;
     #pragma unroll
     for (int e = 0; e < 4; ++e) xhat[e] = t55[e] * rstd;
-    // ../samples/layernorm_bwd.tri:48: wdy = w * dy
+    // 48: wdy = w * dy
     #pragma unroll
     for (int e = 0; e < 4; ++e) wdy[e] = w[e] * dy[e];
-    // ../samples/layernorm_bwd.tri:49: xhat = tl.where(mask, xhat, 0.)
+    // 49: xhat = tl.where(mask, xhat, 0.)
     #pragma unroll
     for (int e = 0; e < 4; ++e) xhat_1[e] = mask[e] ? xhat[e] : 0.0f;
-    // ../samples/layernorm_bwd.tri:50: wdy = tl.where(mask, wdy, 0.)
+    // 50: wdy = tl.where(mask, wdy, 0.)
     #pragma unroll
     for (int e = 0; e < 4; ++e) wdy_1[e] = mask[e] ? wdy[e] : 0.0f;
-    // ../samples/layernorm_bwd.tri:51: c1 = tl.sum(xhat * wdy, axis=0) / N
+    // 51: c1 = tl.sum(xhat * wdy, axis=0) / N
     #pragma unroll
     for (int e = 0; e < 4; ++e) t65[e] = xhat_1[e] * wdy_1[e];
     // Reduce along axis 0: 4 element(s) in each thread, 32 lane(s), 4 warp(s).
@@ -342,7 +343,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     __syncthreads();
     t67 = (float)(N);
     c1 = tri_div_f32(t65_sum, t67);
-    // ../samples/layernorm_bwd.tri:52: c2 = tl.sum(wdy, axis=0) / N
+    // 52: c2 = tl.sum(wdy, axis=0) / N
     // Reduce along axis 0: 4 element(s) in each thread, 32 lane(s), 4 warp(s).
     {
       float tri_acc0 = wdy_1[0];
@@ -371,7 +372,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     __syncthreads();
     t70 = (float)(N);
     c2 = tri_div_f32(wdy_1_sum, t70);
-    // ../samples/layernorm_bwd.tri:53: dx = (wdy - (xhat * c1 + c2)) * rstd
+    // 53: dx = (wdy - (xhat * c1 + c2)) * rstd
     #pragma unroll
     for (int e = 0; e < 4; ++e) t73[e] = xhat_1[e] * c1;
     #pragma unroll
@@ -380,18 +381,18 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     for (int e = 0; e < 4; ++e) t76[e] = wdy_1[e] - t75[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) dx[e] = t76[e] * rstd;
-    // ../samples/layernorm_bwd.tri:54: tl.store(DX + cols, dx, mask=mask)
+    // 54: tl.store(DX + cols, dx, mask=mask)
     #pragma unroll
     for (int e = 0; e < 4; ++e) DX_ptrs[e] = DX_1 + cols[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) dx_fp16[e] = tri_f2h(dx[e]);
     #pragma unroll
     for (int e = 0; e < 4; ++e) if (mask[e]) *DX_ptrs[e] = dx_fp16[e];
-    // ../samples/layernorm_bwd.tri:56: partial_dw = (dy * xhat).to(w.dtype)
+    // 56: partial_dw = (dy * xhat).to(w.dtype)
     #pragma unroll
     for (int e = 0; e < 4; ++e) partial_dw_1[e] = dy[e] * xhat_1[e];
   }
-  // ../samples/layernorm_bwd.tri:58: while tl.atomic_cas(Lock, 0, 1) == 1:
+  // 58: while tl.atomic_cas(Lock, 0, 1) == 1:
   for (;;) {
     // Thread 0 does the atomic; the program shares its result.
     if (tri_thread_id() == 0) reinterpret_cast<int*>(tri_smem)[0] = tri_atomic_cas_i32_acq_rel_gpu(Lock_1, 0, 1);
@@ -401,44 +402,44 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_bwd_dx_fused(
     bool t88 = t86 == 1;
     if (!t88) break;
   }
-  // ../samples/layernorm_bwd.tri:60: count = tl.load(Count)
+  // 60: count = tl.load(Count)
   int count = *Count;
-  // ../samples/layernorm_bwd.tri:61: if count == 0:
+  // 61: if count == 0:
   bool t91 = count == 0;
   if (t91) {
-    // ../samples/layernorm_bwd.tri:62: tl.atomic_xchg(Count, 1)
+    // 62: tl.atomic_xchg(Count, 1)
     if (tri_thread_id() == 0) tri_atomic_xchg_i32_acq_rel_gpu(Count, 1);
-    // ../samples/layernorm_bwd.tri:61: if count == 0:
+    // 61: if count == 0:
     #pragma unroll
     for (int e = 0; e < 4; ++e) partial_db[e] = dy[e];
     #pragma unroll
     for (int e = 0; e < 4; ++e) partial_dw[e] = partial_dw_1[e];
   } else {
-    // ../samples/layernorm_bwd.tri:64: partial_dw += tl.load(DW, mask=mask)
+    // 64: partial_dw += tl.load(DW, mask=mask)
     float DW_val[4];
     #pragma unroll
     for (int e = 0; e < 4; ++e) DW_val[e] = mask[e] ? *DW_1[e] : 0.0f;
     float partial_dw_2[4];
     #pragma unroll
     for (int e = 0; e < 4; ++e) partial_dw_2[e] = partial_dw_1[e] + DW_val[e];
-    // ../samples/layernorm_bwd.tri:65: partial_db += tl.load(DB, mask=mask)
+    // 65: partial_db += tl.load(DB, mask=mask)
     float DB_val[4];
     #pragma unroll
     for (int e = 0; e < 4; ++e) DB_val[e] = mask[e] ? *DB_1[e] : 0.0f;
     #pragma unroll
     for (int e = 0; e < 4; ++e) partial_db[e] = dy[e] + DB_val[e];
-    // ../samples/layernorm_bwd.tri:61: if count == 0:
+    // 61: if count == 0:
     #pragma unroll
     for (int e = 0; e < 4; ++e) partial_dw[e] = partial_dw_2[e];
   }
-  // ../samples/layernorm_bwd.tri:66: tl.store(DW, partial_dw, mask=mask)
+  // 66: tl.store(DW, partial_dw, mask=mask)
   #pragma unroll
   for (int e = 0; e < 4; ++e) if (mask[e]) *DW_1[e] = partial_dw[e];
-  // ../samples/layernorm_bwd.tri:67: tl.store(DB, partial_db, mask=mask)
+  // 67: tl.store(DB, partial_db, mask=mask)
   #pragma unroll
   for (int e = 0; e < 4; ++e) if (mask[e]) *DB_1[e] = partial_db[e];
-  // ../samples/layernorm_bwd.tri:68: tl.debug_barrier()
+  // 68: tl.debug_barrier()
   __syncthreads();
-  // ../samples/layernorm_bwd.tri:69: tl.atomic_xchg(Lock, 0)
+  // 69: tl.atomic_xchg(Lock, 0)
   if (tri_thread_id() == 0) tri_atomic_xchg_i32_acq_rel_gpu(Lock_1, 0);
 }

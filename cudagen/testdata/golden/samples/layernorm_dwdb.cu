@@ -27,6 +27,7 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/layernorm_dwdb.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bwd_dwdb(float* DW, float* DB, float* FINAL_DW, float* FINAL_DB, int M, int N) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -37,9 +38,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
   int L2_base = warp_id % 4;  // index of this thread's first element in #L2 tiles
   float db[32];
   float dw[32];
-  // ../samples/layernorm_dwdb.tri:21: pid = tl.program_id(0)
+  // 21: pid = tl.program_id(0)
   int pid = tri_program_id_x();
-  // ../samples/layernorm_dwdb.tri:22: cols = pid * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+  // 22: cols = pid * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
   int t8 = pid * 128;
   int t9[4];
   #pragma unroll
@@ -47,40 +48,40 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
   int cols[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) cols[e] = t8 + t9[e];
-  // ../samples/layernorm_dwdb.tri:25: for i in range(0, M, BLOCK_SIZE_M):
+  // 25: for i in range(0, M, BLOCK_SIZE_M):
   #pragma unroll
   for (int e = 0; e < 32; ++e) db[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 32; ++e) dw[e] = 0.0f;
-  // ../samples/layernorm_dwdb.tri:26: rows = i + tl.arange(0, BLOCK_SIZE_M)
+  // 26: rows = i + tl.arange(0, BLOCK_SIZE_M)
   int t21[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t21[e] = L2_base + e * 4;
-  // ../samples/layernorm_dwdb.tri:27: mask = (rows[:, None] < M) & (cols[None, :] < N)
+  // 27: mask = (rows[:, None] < M) & (cols[None, :] < N)
   bool t29[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t29[e] = cols[e] < N;
-  // ../samples/layernorm_dwdb.tri:25: for i in range(0, M, BLOCK_SIZE_M):
+  // 25: for i in range(0, M, BLOCK_SIZE_M):
   for (int i = 0; i < M; i += 32) {
-    // ../samples/layernorm_dwdb.tri:26: rows = i + tl.arange(0, BLOCK_SIZE_M)
+    // 26: rows = i + tl.arange(0, BLOCK_SIZE_M)
     int rows[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) rows[e] = i + t21[e];
-    // ../samples/layernorm_dwdb.tri:27: mask = (rows[:, None] < M) & (cols[None, :] < N)
+    // 27: mask = (rows[:, None] < M) & (cols[None, :] < N)
     bool t26[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t26[e] = rows[e] < M;
     bool mask[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) mask[e] = (t26[e / 4 % 8] & t29[e % 4]) != 0;
-    // ../samples/layernorm_dwdb.tri:28: offs = rows[:, None] * N + cols[None, :]
+    // 28: offs = rows[:, None] * N + cols[None, :]
     int t35[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t35[e] = rows[e] * N;
     int offs[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) offs[e] = t35[e / 4 % 8] + cols[e % 4];
-    // ../samples/layernorm_dwdb.tri:29: dw += tl.load(DW + offs, mask=mask, other=0.)
+    // 29: dw += tl.load(DW + offs, mask=mask, other=0.)
     float* DW_ptrs[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) DW_ptrs[e] = DW + offs[e];
@@ -90,7 +91,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
     float dw_1[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) dw_1[e] = dw[e] + DW_val[e];
-    // ../samples/layernorm_dwdb.tri:30: db += tl.load(DB + offs, mask=mask, other=0.)
+    // 30: db += tl.load(DB + offs, mask=mask, other=0.)
     float* DB_ptrs[32];
     #pragma unroll
     for (int e = 0; e < 32; ++e) DB_ptrs[e] = DB + offs[e];
@@ -99,11 +100,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
     for (int e = 0; e < 32; ++e) DB_val[e] = mask[e] ? *DB_ptrs[e] : 0.0f;
     #pragma unroll
     for (int e = 0; e < 32; ++e) db[e] = db[e] + DB_val[e];
-    // ../samples/layernorm_dwdb.tri:25: for i in range(0, M, BLOCK_SIZE_M):
+    // 25: for i in range(0, M, BLOCK_SIZE_M):
     #pragma unroll
     for (int e = 0; e < 32; ++e) dw[e] = dw_1[e];
   }
-  // ../samples/layernorm_dwdb.tri:31: sum_dw = tl.sum(dw, axis=0)
+  // 31: sum_dw = tl.sum(dw, axis=0)
   float sum_dw[4];
   // Reduce along axis 0: 8 element(s) in each thread, 1 lane(s), 4 warp(s).
   #pragma unroll
@@ -128,7 +129,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
     sum_dw[tri_o] = tri_acc0;
   }
   __syncthreads();
-  // ../samples/layernorm_dwdb.tri:32: sum_db = tl.sum(db, axis=0)
+  // 32: sum_db = tl.sum(db, axis=0)
   float sum_db[4];
   // Reduce along axis 0: 8 element(s) in each thread, 1 lane(s), 4 warp(s).
   #pragma unroll
@@ -153,7 +154,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
     sum_db[tri_o] = tri_acc0;
   }
   __syncthreads();
-  // ../samples/layernorm_dwdb.tri:33: tl.store(FINAL_DW + cols, sum_dw, mask=cols < N)
+  // 33: tl.store(FINAL_DW + cols, sum_dw, mask=cols < N)
   float* FINAL_DW_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) FINAL_DW_ptrs[e] = FINAL_DW + cols[e];
@@ -162,7 +163,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) _layer_norm_bw
   for (int e = 0; e < 4; ++e) t59[e] = cols[e] < N;
   #pragma unroll
   for (int e = 0; e < 4; ++e) if (L0_owner && t59[e]) *FINAL_DW_ptrs[e] = sum_dw[e];
-  // ../samples/layernorm_dwdb.tri:34: tl.store(FINAL_DB + cols, sum_db, mask=cols < N)
+  // 34: tl.store(FINAL_DB + cols, sum_db, mask=cols < N)
   float* FINAL_DB_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) FINAL_DB_ptrs[e] = FINAL_DB + cols[e];

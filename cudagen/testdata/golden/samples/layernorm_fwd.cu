@@ -62,6 +62,7 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../samples/layernorm_fwd.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
     tri_half* X, tri_half* Y, tri_half* W, tri_half* B, float* Mean, float* Rstd, int stride, int N, float eps) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -70,28 +71,28 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
   int L0_base = tri_thread_id() * 8;  // index of this thread's first element in #L0 tiles
   float _mean[8];
   float _var[8];
-  // ../samples/layernorm_fwd.tri:24: row = tl.program_id(0)
+  // 24: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../samples/layernorm_fwd.tri:25: Y += row * stride
+  // 25: Y += row * stride
   int t10 = row * stride;
   tri_half* Y_1 = Y + t10;
-  // ../samples/layernorm_fwd.tri:26: X += row * stride
+  // 26: X += row * stride
   int t12 = row * stride;
   tri_half* X_1 = X + t12;
-  // ../samples/layernorm_fwd.tri:30: for off in range(0, N, BLOCK_SIZE):
+  // 30: for off in range(0, N, BLOCK_SIZE):
   #pragma unroll
   for (int e = 0; e < 8; ++e) _mean[e] = 0.0f;
-  // ../samples/layernorm_fwd.tri:31: cols = off + tl.arange(0, BLOCK_SIZE)
+  // 31: cols = off + tl.arange(0, BLOCK_SIZE)
   int t20[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t20[e] = L0_base + e;
-  // ../samples/layernorm_fwd.tri:30: for off in range(0, N, BLOCK_SIZE):
+  // 30: for off in range(0, N, BLOCK_SIZE):
   for (int off = 0; off < N; off += 1024) {
-    // ../samples/layernorm_fwd.tri:31: cols = off + tl.arange(0, BLOCK_SIZE)
+    // 31: cols = off + tl.arange(0, BLOCK_SIZE)
     int cols[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) cols[e] = off + t20[e];
-    // ../samples/layernorm_fwd.tri:32: a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    // 32: a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
     tri_half* X_ptrs[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) X_ptrs[e] = X_1 + cols[e];
@@ -104,11 +105,11 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
     float a[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) a[e] = tri_h2f(a_fp16[e]);
-    // ../samples/layernorm_fwd.tri:33: _mean += a
+    // 33: _mean += a
     #pragma unroll
     for (int e = 0; e < 8; ++e) _mean[e] = _mean[e] + a[e];
   }
-  // ../samples/layernorm_fwd.tri:34: mean = tl.sum(_mean, axis=0) / N
+  // 34: mean = tl.sum(_mean, axis=0) / N
   float t33;
   // Reduce along axis 0: 8 element(s) in each thread, 32 lane(s), 4 warp(s).
   {
@@ -138,20 +139,20 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
   __syncthreads();
   float t34 = (float)(N);
   float mean = tri_div_f32(t33, t34);
-  // ../samples/layernorm_fwd.tri:37: for off in range(0, N, BLOCK_SIZE):
+  // 37: for off in range(0, N, BLOCK_SIZE):
   #pragma unroll
   for (int e = 0; e < 8; ++e) _var[e] = 0.0f;
-  // ../samples/layernorm_fwd.tri:38: cols = off + tl.arange(0, BLOCK_SIZE)
+  // 38: cols = off + tl.arange(0, BLOCK_SIZE)
   int t42[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t42[e] = L0_base + e;
-  // ../samples/layernorm_fwd.tri:37: for off in range(0, N, BLOCK_SIZE):
+  // 37: for off in range(0, N, BLOCK_SIZE):
   for (int off_1 = 0; off_1 < N; off_1 += 1024) {
-    // ../samples/layernorm_fwd.tri:38: cols = off + tl.arange(0, BLOCK_SIZE)
+    // 38: cols = off + tl.arange(0, BLOCK_SIZE)
     int cols_1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) cols_1[e] = off_1 + t42[e];
-    // ../samples/layernorm_fwd.tri:39: x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    // 39: x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
     tri_half* X_ptrs_1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) X_ptrs_1[e] = X_1 + cols_1[e];
@@ -164,7 +165,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
     float x[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = tri_h2f(x_fp16[e]);
-    // ../samples/layernorm_fwd.tri:40: x = tl.where(cols < N, x - mean, 0.)
+    // 40: x = tl.where(cols < N, x - mean, 0.)
     bool t54[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t54[e] = cols_1[e] < N;
@@ -174,14 +175,14 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
     float x_1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_1[e] = t54[e] ? t56[e] : 0.0f;
-    // ../samples/layernorm_fwd.tri:41: _var += x * x
+    // 41: _var += x * x
     float t60[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t60[e] = x_1[e] * x_1[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) _var[e] = _var[e] + t60[e];
   }
-  // ../samples/layernorm_fwd.tri:42: var = tl.sum(_var, axis=0) / N
+  // 42: var = tl.sum(_var, axis=0) / N
   float t63;
   // Reduce along axis 0: 8 element(s) in each thread, 32 lane(s), 4 warp(s).
   {
@@ -211,34 +212,34 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
   __syncthreads();
   float t64 = (float)(N);
   float var = tri_div_f32(t63, t64);
-  // ../samples/layernorm_fwd.tri:43: rstd = 1 / tl.sqrt(var + eps)
+  // 43: rstd = 1 / tl.sqrt(var + eps)
   float t66 = var + eps;
   float t67 = tri_sqrt_f32(t66);
   float rstd = tri_div_f32(1.0f, t67);
-  // ../samples/layernorm_fwd.tri:44: tl.store(Mean + row, mean)
+  // 44: tl.store(Mean + row, mean)
   float* Mean_ptrs = Mean + row;
   if (tri_thread_id() == 0) *Mean_ptrs = mean;
-  // ../samples/layernorm_fwd.tri:45: tl.store(Rstd + row, rstd)
+  // 45: tl.store(Rstd + row, rstd)
   float* Rstd_ptrs = Rstd + row;
   if (tri_thread_id() == 0) *Rstd_ptrs = rstd;
-  // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
+  // 48: cols = off + tl.arange(0, BLOCK_SIZE)
   int t77[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t77[e] = L0_base + e;
-  // ../samples/layernorm_fwd.tri:47: for off in range(0, N, BLOCK_SIZE):
+  // 47: for off in range(0, N, BLOCK_SIZE):
   // The loop is written twice: over the full tiles, unmasked and vectorized, then over the rest, masked.
   {
     int off_2 = 0;
     for (; off_2 + 1023 < N; off_2 += 1024) {
-      // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
+      // 48: cols = off + tl.arange(0, BLOCK_SIZE)
       int cols_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols_2[e] = off_2 + t77[e];
-      // ../samples/layernorm_fwd.tri:49: mask = cols < N
+      // 49: mask = cols < N
       bool mask[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) mask[e] = cols_2[e] < N;
-      // ../samples/layernorm_fwd.tri:50: w = tl.load(W + cols, mask=mask)
+      // 50: w = tl.load(W + cols, mask=mask)
       tri_half* W_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) W_ptrs[e] = W + cols_2[e];
@@ -251,7 +252,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
         w[e + 5] = (tri_half)(vec.z >> 16); w[e + 6] = (tri_half)vec.w;
         w[e + 7] = (tri_half)(vec.w >> 16);
       }
-      // ../samples/layernorm_fwd.tri:51: b = tl.load(B + cols, mask=mask)
+      // 51: b = tl.load(B + cols, mask=mask)
       tri_half* B_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) B_ptrs[e] = B + cols_2[e];
@@ -264,7 +265,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
         b[e + 5] = (tri_half)(vec.z >> 16); b[e + 6] = (tri_half)vec.w;
         b[e + 7] = (tri_half)(vec.w >> 16);
       }
-      // ../samples/layernorm_fwd.tri:52: x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+      // 52: x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
       tri_half* X_ptrs_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) X_ptrs_2[e] = X_1 + cols_2[e];
@@ -274,14 +275,14 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
       float x_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_2[e] = tri_h2f(x_fp16_1[e]);
-      // ../samples/layernorm_fwd.tri:53: x_hat = (x - mean) * rstd
+      // 53: x_hat = (x - mean) * rstd
       float t95[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) t95[e] = x_2[e] - mean;
       float x_hat[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_hat[e] = t95[e] * rstd;
-      // ../samples/layernorm_fwd.tri:54: y = x_hat * w + b
+      // 54: y = x_hat * w + b
       float w_fp32[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) w_fp32[e] = tri_h2f(w[e]);
@@ -294,7 +295,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
       float y[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) y[e] = t99[e] + b_fp32[e];
-      // ../samples/layernorm_fwd.tri:55: tl.store(Y + cols, y, mask=mask)
+      // 55: tl.store(Y + cols, y, mask=mask)
       tri_half* Y_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) Y_ptrs[e] = Y_1 + cols_2[e];
@@ -305,29 +306,29 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
       for (int e = 0; e < 8; ++e) *Y_ptrs[e] = y_fp16[e];
     }
     for (; off_2 < N; off_2 += 1024) {
-      // ../samples/layernorm_fwd.tri:48: cols = off + tl.arange(0, BLOCK_SIZE)
+      // 48: cols = off + tl.arange(0, BLOCK_SIZE)
       int cols_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols_2[e] = off_2 + t77[e];
-      // ../samples/layernorm_fwd.tri:49: mask = cols < N
+      // 49: mask = cols < N
       bool mask[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) mask[e] = cols_2[e] < N;
-      // ../samples/layernorm_fwd.tri:50: w = tl.load(W + cols, mask=mask)
+      // 50: w = tl.load(W + cols, mask=mask)
       tri_half* W_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) W_ptrs[e] = W + cols_2[e];
       tri_half w[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) w[e] = mask[e] ? *W_ptrs[e] : ((tri_half)0x0000);
-      // ../samples/layernorm_fwd.tri:51: b = tl.load(B + cols, mask=mask)
+      // 51: b = tl.load(B + cols, mask=mask)
       tri_half* B_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) B_ptrs[e] = B + cols_2[e];
       tri_half b[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) b[e] = mask[e] ? *B_ptrs[e] : ((tri_half)0x0000);
-      // ../samples/layernorm_fwd.tri:52: x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+      // 52: x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
       tri_half* X_ptrs_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) X_ptrs_2[e] = X_1 + cols_2[e];
@@ -337,14 +338,14 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
       float x_2[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_2[e] = tri_h2f(x_fp16_1[e]);
-      // ../samples/layernorm_fwd.tri:53: x_hat = (x - mean) * rstd
+      // 53: x_hat = (x - mean) * rstd
       float t95[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) t95[e] = x_2[e] - mean;
       float x_hat[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) x_hat[e] = t95[e] * rstd;
-      // ../samples/layernorm_fwd.tri:54: y = x_hat * w + b
+      // 54: y = x_hat * w + b
       float w_fp32[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) w_fp32[e] = tri_h2f(w[e]);
@@ -357,7 +358,7 @@ extern "C" __global__ void __launch_bounds__(128) _layer_norm_fwd_fused(
       float y[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) y[e] = t99[e] + b_fp32[e];
-      // ../samples/layernorm_fwd.tri:55: tl.store(Y + cols, y, mask=mask)
+      // 55: tl.store(Y + cols, y, mask=mask)
       tri_half* Y_ptrs[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) Y_ptrs[e] = Y_1 + cols_2[e];

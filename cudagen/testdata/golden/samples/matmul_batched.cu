@@ -72,6 +72,7 @@ TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 
+// Source ../samples/matmul_batched.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_az, int stride_am, int stride_bz, int stride_bk, int stride_cz,
     int stride_cm) {
@@ -91,22 +92,22 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
   tri_half* a_ptrs[16];
   float acc[16];
   tri_half* b_ptrs[8];
-  // ../samples/matmul_batched.tri:31: pid_m = tl.program_id(0)
+  // 31: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../samples/matmul_batched.tri:32: pid_n = tl.program_id(1)
+  // 32: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../samples/matmul_batched.tri:33: pid_z = tl.program_id(2)
+  // 33: pid_z = tl.program_id(2)
   int pid_z = tri_program_id_z();
-  // ../samples/matmul_batched.tri:35: a_ptr += pid_z * stride_az
+  // 35: a_ptr += pid_z * stride_az
   int t15 = pid_z * stride_az;
   tri_half* a_ptr_1 = a_ptr + t15;
-  // ../samples/matmul_batched.tri:36: b_ptr += pid_z * stride_bz
+  // 36: b_ptr += pid_z * stride_bz
   int t17 = pid_z * stride_bz;
   tri_half* b_ptr_1 = b_ptr + t17;
-  // ../samples/matmul_batched.tri:37: c_ptr += pid_z * stride_cz
+  // 37: c_ptr += pid_z * stride_cz
   int t19 = pid_z * stride_cz;
   tri_half* c_ptr_1 = c_ptr + t19;
-  // ../samples/matmul_batched.tri:39: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 39: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t22 = pid_m * 64;
   int t23[16];
   #pragma unroll
@@ -114,16 +115,16 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
   int rm[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) rm[e] = t22 + t23[e];
-  // ../samples/matmul_batched.tri:40: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 40: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
   int t27 = pid_n * 32;
   int t28[1];
   t28[0] = L1_base;
   int rn[1];
   rn[0] = t27 + t28[0];
-  // ../samples/matmul_batched.tri:41: rk = tl.arange(0, BLOCK_K)
+  // 41: rk = tl.arange(0, BLOCK_K)
   int rk[1];
   rk[0] = L1_base;
-  // ../samples/matmul_batched.tri:42: a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+  // 42: a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
   int t34[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t34[e] = rm[e] * stride_am;
@@ -135,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
   tri_half* a_ptrs_2[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) a_ptrs_2[e] = a_ptrs_1[e] + t40[0];
-  // ../samples/matmul_batched.tri:43: b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+  // 43: b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
   // rk is recomputed in #L10 rather than moved.
   int t44[8];
   #pragma unroll
@@ -151,7 +152,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
   tri_half* b_ptrs_2[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) b_ptrs_2[e] = b_ptrs_1[e] + t52[0];
-  // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
+  // 45: for k in range(0, tl.cdiv(K, BLOCK_K)):
   int t59 = K + 32;
   int t61 = t59 - 1;
   int t63 = t61 / 32;
@@ -161,26 +162,26 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
   for (int e = 0; e < 16; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 8; ++e) b_ptrs[e] = b_ptrs_2[e];
-  // ../samples/matmul_batched.tri:47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+  // 47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
   bool t75[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t75[e] = rm[e] < M;
-  // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+  // 48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
   // rk is recomputed in #L10 rather than moved.
   int t85[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t85[e] = L10_base + e * 4;
   bool t90[1];
   t90[0] = rn[0] < N;
-  // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
+  // 51: b_ptrs += BLOCK_K * stride_bk
   int t102 = 32 * stride_bk;
-  // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
+  // 45: for k in range(0, tl.cdiv(K, BLOCK_K)):
   // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
   // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
   // in 64- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../samples/matmul_batched.tri:49: acc = tl.dot(a, b, acc)
+    // 49: acc = tl.dot(a, b, acc)
     float acc_1[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) acc_1[e] = acc[e];
@@ -195,10 +196,10 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 1;
       if (tri_ahead < t63) {
-        // ../samples/matmul_batched.tri:46: k_left = K - k * BLOCK_K
+        // 46: k_left = K - k * BLOCK_K
         int t71 = tri_ahead * 32;
         int k_left = K - t71;
-        // ../samples/matmul_batched.tri:47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+        // 47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
         bool t78[1];
         t78[0] = rk[0] < k_left;
         bool t81[16];
@@ -215,7 +216,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 6144 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_st_shared_u16(tri_dst, tri_a_elems[e]);
         }
-        // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+        // 48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
         bool t87[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t87[e] = t85[e] < k_left;
@@ -233,15 +234,15 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 6144 + 4096 + tri_swizzle(tri_col / 32 * 2048 + tri_row * 64 + tri_col % 32 * 2, 3);
           tri_st_shared_u16(tri_dst, tri_b_elems[e]);
         }
-        // ../samples/matmul_batched.tri:50: a_ptrs += BLOCK_K * stride_ak
+        // 50: a_ptrs += BLOCK_K * stride_ak
         tri_half* a_ptrs_3[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) a_ptrs_3[e] = a_ptrs[e] + 32;
-        // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
+        // 51: b_ptrs += BLOCK_K * stride_bk
         tri_half* b_ptrs_3[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) b_ptrs_3[e] = b_ptrs[e] + t102;
-        // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
+        // 45: for k in range(0, tl.cdiv(K, BLOCK_K)):
         #pragma unroll
         for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptrs_3[e];
         #pragma unroll
@@ -255,10 +256,10 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k + 2 * 1;
       if (tri_ahead < t63) {
-        // ../samples/matmul_batched.tri:46: k_left = K - k * BLOCK_K
+        // 46: k_left = K - k * BLOCK_K
         int t71 = tri_ahead * 32;
         int k_left = K - t71;
-        // ../samples/matmul_batched.tri:47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+        // 47: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
         bool t78[1];
         t78[0] = rk[0] < k_left;
         bool t81[16];
@@ -275,7 +276,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_st_shared_u16(tri_dst, tri_a_elems[e]);
         }
-        // ../samples/matmul_batched.tri:48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+        // 48: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
         bool t87[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t87[e] = t85[e] < k_left;
@@ -293,15 +294,15 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 6144 + 4096 + tri_swizzle(tri_col / 32 * 2048 + tri_row * 64 + tri_col % 32 * 2, 3);
           tri_st_shared_u16(tri_dst, tri_b_elems[e]);
         }
-        // ../samples/matmul_batched.tri:50: a_ptrs += BLOCK_K * stride_ak
+        // 50: a_ptrs += BLOCK_K * stride_ak
         tri_half* a_ptrs_3[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) a_ptrs_3[e] = a_ptrs[e] + 32;
-        // ../samples/matmul_batched.tri:51: b_ptrs += BLOCK_K * stride_bk
+        // 51: b_ptrs += BLOCK_K * stride_bk
         tri_half* b_ptrs_3[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) b_ptrs_3[e] = b_ptrs[e] + t102;
-        // ../samples/matmul_batched.tri:45: for k in range(0, tl.cdiv(K, BLOCK_K)):
+        // 45: for k in range(0, tl.cdiv(K, BLOCK_K)):
         #pragma unroll
         for (int e = 0; e < 16; ++e) a_ptrs[e] = a_ptrs_3[e];
         #pragma unroll
@@ -341,7 +342,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../samples/matmul_batched.tri:53: c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+  // 53: c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
   // rm is recomputed in #L11 rather than moved.
   int t108[2];
   #pragma unroll
@@ -362,7 +363,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
   tri_half* c_ptrs_1[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) c_ptrs_1[e] = c_ptrs[e / 8 % 2] + t116[e % 2 + (e / 2 % 4) * 2];
-  // ../samples/matmul_batched.tri:54: tl.store(c_ptrs, acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 54: tl.store(c_ptrs, acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
   tri_half t120[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t120[e] = tri_f2h(acc[e]);

@@ -90,6 +90,7 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
+// Source ../samples/matmul_fp8.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Each thread holds many elements: ask for 2 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_kernel(
     tri_fp8e4nv* a_ptr, tri_fp8e4nv* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_am, int stride_bn, int stride_cm) {
@@ -108,33 +109,33 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   tri_fp8e4nv* a_ptrs[64];
   float accumulator[64];
   tri_fp8e4nv* b_ptrs[64];
-  // ../samples/matmul_fp8.tri:42: pid = tl.program_id(axis=0)
+  // 42: pid = tl.program_id(axis=0)
   int pid = tri_program_id_x();
-  // ../samples/matmul_fp8.tri:43: num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+  // 43: num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
   int t11 = M + 128;
   int t13 = t11 - 1;
   int num_pid_m = t13 / 128;
-  // ../samples/matmul_fp8.tri:44: num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+  // 44: num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
   int t17 = N + 128;
   int t19 = t17 - 1;
   int num_pid_n = t19 / 128;
-  // ../samples/matmul_fp8.tri:45: num_pid_in_group = GROUP_SIZE_M * num_pid_n
+  // 45: num_pid_in_group = GROUP_SIZE_M * num_pid_n
   int num_pid_in_group = 8 * num_pid_n;
-  // ../samples/matmul_fp8.tri:46: group_id = pid // num_pid_in_group
+  // 46: group_id = pid // num_pid_in_group
   int group_id = pid / num_pid_in_group;
-  // ../samples/matmul_fp8.tri:47: first_pid_m = group_id * GROUP_SIZE_M
+  // 47: first_pid_m = group_id * GROUP_SIZE_M
   int first_pid_m = group_id * 8;
-  // ../samples/matmul_fp8.tri:48: group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+  // 48: group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
   int t27 = num_pid_m - first_pid_m;
   int group_size_m = t27 < 8 ? t27 : 8;
-  // ../samples/matmul_fp8.tri:49: pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+  // 49: pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
   int t30 = pid % num_pid_in_group;
   int t31 = t30 % group_size_m;
   int pid_m = first_pid_m + t31;
-  // ../samples/matmul_fp8.tri:50: pid_n = (pid % num_pid_in_group) // group_size_m
+  // 50: pid_n = (pid % num_pid_in_group) // group_size_m
   int t33 = pid % num_pid_in_group;
   int pid_n = t33 / group_size_m;
-  // ../samples/matmul_fp8.tri:52: offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+  // 52: offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
   int t36 = pid_m * 128;
   int t37[4];
   #pragma unroll
@@ -145,7 +146,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   int offs_am[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs_am[e] = t39[e] % M;
-  // ../samples/matmul_fp8.tri:53: offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+  // 53: offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
   int t43 = pid_n * 128;
   int t44[4];
   #pragma unroll
@@ -156,11 +157,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   int offs_bn[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs_bn[e] = t46[e] % N;
-  // ../samples/matmul_fp8.tri:54: offs_k = tl.arange(0, BLOCK_SIZE_K)
+  // 54: offs_k = tl.arange(0, BLOCK_SIZE_K)
   int offs_k[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_k[e] = L2_base + e;
-  // ../samples/matmul_fp8.tri:55: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+  // 55: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
   int t52[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t52[e] = offs_am[e] * stride_am;
@@ -173,7 +174,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   tri_fp8e4nv* a_ptrs_1[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) a_ptrs_1[e] = a_ptr + t59[e];
-  // ../samples/matmul_fp8.tri:56: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+  // 56: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
   int t65[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t65[e] = offs_k[e] * 1;
@@ -186,7 +187,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   tri_fp8e4nv* b_ptrs_1[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) b_ptrs_1[e] = b_ptr + t71[e];
-  // ../samples/matmul_fp8.tri:59: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+  // 59: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
   int t77 = K + 128;
   int t79 = t77 - 1;
   int t81 = t79 / 128;
@@ -197,7 +198,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   #pragma unroll
   for (int e = 0; e < 64; ++e) b_ptrs[e] = b_ptrs_1[e];
   for (int k = 0; k < t81; k += 1) {
-    // ../samples/matmul_fp8.tri:60: a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+    // 60: a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
     int t90 = k * 128;
     int t91 = K - t90;
     bool t93[16];
@@ -206,7 +207,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
     tri_fp8e4nv a[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) a[e] = t93[e % 16] ? *a_ptrs[e] : ((tri_fp8e4nv)0x00);
-    // ../samples/matmul_fp8.tri:61: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+    // 61: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
     int t100 = k * 128;
     int t101 = K - t100;
     bool t103[16];
@@ -215,7 +216,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
     tri_fp8e4nv b[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) b[e] = t103[e % 16] ? *b_ptrs[e] : ((tri_fp8e4nv)0x00);
-    // ../samples/matmul_fp8.tri:62: accumulator = tl.dot(a, b, accumulator)
+    // 62: accumulator = tl.dot(a, b, accumulator)
     // tl.dot fp8e4nv[128,128] x fp8e4nv[128,128] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 128.
     // Its loop is not software-pipelined: the pipelines on mma.sync (sm_90) take fp16 or bf16 operands into fp32, not fp8e4nv x fp8e4nv into fp32.
     #pragma unroll
@@ -253,15 +254,15 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
       }
     }
     __syncthreads();
-    // ../samples/matmul_fp8.tri:63: a_ptrs += BLOCK_SIZE_K * stride_ak
+    // 63: a_ptrs += BLOCK_SIZE_K * stride_ak
     tri_fp8e4nv* a_ptrs_2[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) a_ptrs_2[e] = a_ptrs[e] + 128;
-    // ../samples/matmul_fp8.tri:64: b_ptrs += BLOCK_SIZE_K * stride_bk
+    // 64: b_ptrs += BLOCK_SIZE_K * stride_bk
     tri_fp8e4nv* b_ptrs_2[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) b_ptrs_2[e] = b_ptrs[e] + 128;
-    // ../samples/matmul_fp8.tri:59: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+    // 59: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
     #pragma unroll
     for (int e = 0; e < 64; ++e) a_ptrs[e] = a_ptrs_2[e];
     #pragma unroll
@@ -269,11 +270,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
     #pragma unroll
     for (int e = 0; e < 64; ++e) b_ptrs[e] = b_ptrs_2[e];
   }
-  // ../samples/matmul_fp8.tri:65: c = accumulator.to(tl.float16)
+  // 65: c = accumulator.to(tl.float16)
   tri_half c[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) c[e] = tri_f2h(accumulator[e]);
-  // ../samples/matmul_fp8.tri:67: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+  // 67: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
   int t120 = pid_m * 128;
   int t121[4];
   #pragma unroll
@@ -281,7 +282,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   int offs_cm[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs_cm[e] = t120 + t121[e];
-  // ../samples/matmul_fp8.tri:68: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+  // 68: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
   int t125 = pid_n * 128;
   int t126[16];
   #pragma unroll
@@ -289,7 +290,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   int offs_cn[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_cn[e] = t125 + t126[e];
-  // ../samples/matmul_fp8.tri:69: c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+  // 69: c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
   int t131[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t131[e] = stride_cm * offs_cm[e];
@@ -302,7 +303,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   tri_half* c_ptrs_1[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) c_ptrs_1[e] = c_ptrs[e / 16 % 4] + t137[e % 2 + (e / 2 % 8) * 2];
-  // ../samples/matmul_fp8.tri:70: c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+  // 70: c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
   bool t143[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t143[e] = offs_cm[e] < M;
@@ -315,7 +316,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t120 + 127 < M && t125 + 127 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/matmul_fp8.tri:71: tl.store(c_ptrs, c, mask=c_mask)
+    // 71: tl.store(c_ptrs, c, mask=c_mask)
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -329,7 +330,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) matmul_fp8_ker
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/matmul_fp8.tri:71: tl.store(c_ptrs, c, mask=c_mask)
+    // 71: tl.store(c_ptrs, c, mask=c_mask)
     #pragma unroll
     for (int e = 0; e < 64; ++e) if (c_mask[e]) *c_ptrs_1[e] = c[e];
   }

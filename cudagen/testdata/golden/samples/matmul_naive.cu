@@ -68,6 +68,7 @@ TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 
+// Source ../samples/matmul_naive.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int m, int n, int k, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -83,10 +84,10 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
   float acc[8];
   tri_half* offs_a[8];
   tri_half* offs_b[8];
-  // ../samples/matmul_naive.tri:42: pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+  // 42: pid_m, pid_n = tl.program_id(0), tl.program_id(1)
   int pid_m = tri_program_id_x();
   int pid_n = tri_program_id_y();
-  // ../samples/matmul_naive.tri:25: return n_prev_chunks * size + tl.arange(0, size)
+  // 25: return n_prev_chunks * size + tl.arange(0, size)
   int t12 = pid_m * 32;
   int t13[1];
   t13[0] = L0_base;
@@ -105,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = 0 + t21[e];
-  // ../samples/matmul_naive.tri:30: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
+  // 30: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
   int t27[1];
   t27[0] = rm[0] * stride_am;
   int t31[8];
@@ -114,11 +115,11 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
   int t34[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t34[e] = t27[0] + t31[e];
-  // ../samples/matmul_naive.tri:46: offs_a = a_ptr + get_2d_offset(rm, rk, stride_am, stride_ak)
+  // 46: offs_a = a_ptr + get_2d_offset(rm, rk, stride_am, stride_ak)
   tri_half* offs_a_1[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_a_1[e] = a_ptr + t34[e];
-  // ../samples/matmul_naive.tri:30: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
+  // 30: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
   // rk is recomputed in #L0 rather than moved.
   int t37[1];
   t37[0] = (0) + (L0_base);
@@ -130,26 +131,26 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
   int t46[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t46[e] = t39[0] + t43[e];
-  // ../samples/matmul_naive.tri:47: offs_b = b_ptr + get_2d_offset(rk, rn, stride_bk, stride_bn)
+  // 47: offs_b = b_ptr + get_2d_offset(rk, rn, stride_bk, stride_bn)
   tri_half* offs_b_1[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_b_1[e] = b_ptr + t46[e];
-  // ../samples/matmul_naive.tri:49: for _ in range(0, k, bk):
+  // 49: for _ in range(0, k, bk):
   #pragma unroll
   for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_1[e];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_1[e];
-  // ../samples/matmul_naive.tri:54: offs_b += bk * stride_bk
+  // 54: offs_b += bk * stride_bk
   int t66 = 32 * stride_bk;
-  // ../samples/matmul_naive.tri:49: for _ in range(0, k, bk):
+  // 49: for _ in range(0, k, bk):
   // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
   // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
   // in 64- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../samples/matmul_naive.tri:52: acc += tl.dot(a, b, allow_tf32=False)
+    // 52: acc += tl.dot(a, b, allow_tf32=False)
     float acc_1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
@@ -164,7 +165,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < k) {
-        // ../samples/matmul_naive.tri:50: a = tl.load(offs_a)
+        // 50: a = tl.load(offs_a)
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 8; e += 8) {
@@ -173,7 +174,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
           const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, offs_a[e], true);
         }
-        // ../samples/matmul_naive.tri:51: b = tl.load(offs_b)
+        // 51: b = tl.load(offs_b)
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 8; e += 8) {
@@ -182,15 +183,15 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
           const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + 2048 + tri_swizzle(tri_col / 32 * 2048 + tri_row * 64 + tri_col % 32 * 2, 3);
           tri_cp_async_16(tri_dst, offs_b[e], true);
         }
-        // ../samples/matmul_naive.tri:53: offs_a += bk * stride_ak
+        // 53: offs_a += bk * stride_ak
         tri_half* offs_a_2[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
-        // ../samples/matmul_naive.tri:54: offs_b += bk * stride_bk
+        // 54: offs_b += bk * stride_bk
         tri_half* offs_b_2[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t66;
-        // ../samples/matmul_naive.tri:49: for _ in range(0, k, bk):
+        // 49: for _ in range(0, k, bk):
         #pragma unroll
         for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
         #pragma unroll
@@ -204,7 +205,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = _ + 2 * 32;
       if (tri_ahead < k) {
-        // ../samples/matmul_naive.tri:50: a = tl.load(offs_a)
+        // 50: a = tl.load(offs_a)
         // a: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 8; e += 8) {
@@ -213,7 +214,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
           const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, offs_a[e], true);
         }
-        // ../samples/matmul_naive.tri:51: b = tl.load(offs_b)
+        // 51: b = tl.load(offs_b)
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 8; e += 8) {
@@ -222,15 +223,15 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
           const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + 2048 + tri_swizzle(tri_col / 32 * 2048 + tri_row * 64 + tri_col % 32 * 2, 3);
           tri_cp_async_16(tri_dst, offs_b[e], true);
         }
-        // ../samples/matmul_naive.tri:53: offs_a += bk * stride_ak
+        // 53: offs_a += bk * stride_ak
         tri_half* offs_a_2[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
-        // ../samples/matmul_naive.tri:54: offs_b += bk * stride_bk
+        // 54: offs_b += bk * stride_bk
         tri_half* offs_b_2[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t66;
-        // ../samples/matmul_naive.tri:49: for _ in range(0, k, bk):
+        // 49: for _ in range(0, k, bk):
         #pragma unroll
         for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
         #pragma unroll
@@ -270,7 +271,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../samples/matmul_naive.tri:30: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
+  // 30: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
   // rm is recomputed in #L8 rather than moved.
   int t72[2];
   #pragma unroll
@@ -288,11 +289,11 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
   int t81[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t81[e] = t74[e / 4 % 2] + t78[e % 2 + (e / 2 % 2) * 2];
-  // ../samples/matmul_naive.tri:55: c = c_ptr + get_2d_offset(rm, rn, stride_cm, stride_cn)
+  // 55: c = c_ptr + get_2d_offset(rm, rn, stride_cm, stride_cn)
   tri_half* c[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) c[e] = c_ptr + t81[e];
-  // ../samples/matmul_naive.tri:35: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
+  // 35: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
   // rm is recomputed in #L8 rather than moved.
   int t84[2];
   #pragma unroll
@@ -310,14 +311,14 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = (t86[e / 4 % 2] & t89[e % 2 + (e / 2 % 2) * 2]) != 0;
-  // ../samples/matmul_naive.tri:57: tl.store(c, acc, mask=mask)
+  // 57: tl.store(c, acc, mask=mask)
   tri_half t93[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t93[e] = tri_f2h(acc[e]);
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t12 + 31 < m && t17 + 31 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/matmul_naive.tri:57: tl.store(c, acc, mask=mask)
+    // 57: tl.store(c, acc, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; e += 2) {  // 4-byte vector stores
       unsigned int vec = (unsigned int)(tri_half)t93[e + 0] | (unsigned int)(tri_half)t93[e + 1] << 16;
@@ -325,7 +326,7 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/matmul_naive.tri:57: tl.store(c, acc, mask=mask)
+    // 57: tl.store(c, acc, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) if (mask[e]) *c[e] = t93[e];
   }

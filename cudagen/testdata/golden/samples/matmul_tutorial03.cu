@@ -67,6 +67,7 @@ TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 
+// Source ../samples/matmul_tutorial03.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
@@ -90,33 +91,33 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   tri_half* a_ptrs[32];
   float accumulator[128];
   tri_half* b_ptrs[64];
-  // ../samples/matmul_tutorial03.tri:63: pid = tl.program_id(axis=0)
+  // 63: pid = tl.program_id(axis=0)
   int pid = tri_program_id_x();
-  // ../samples/matmul_tutorial03.tri:64: num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+  // 64: num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
   int t11 = M + 128;
   int t13 = t11 - 1;
   int num_pid_m = t13 / 128;
-  // ../samples/matmul_tutorial03.tri:65: num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+  // 65: num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
   int t17 = N + 256;
   int t19 = t17 - 1;
   int num_pid_n = t19 / 256;
-  // ../samples/matmul_tutorial03.tri:66: num_pid_in_group = GROUP_SIZE_M * num_pid_n
+  // 66: num_pid_in_group = GROUP_SIZE_M * num_pid_n
   int num_pid_in_group = 8 * num_pid_n;
-  // ../samples/matmul_tutorial03.tri:67: group_id = pid // num_pid_in_group
+  // 67: group_id = pid // num_pid_in_group
   int group_id = pid / num_pid_in_group;
-  // ../samples/matmul_tutorial03.tri:68: first_pid_m = group_id * GROUP_SIZE_M
+  // 68: first_pid_m = group_id * GROUP_SIZE_M
   int first_pid_m = group_id * 8;
-  // ../samples/matmul_tutorial03.tri:69: group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+  // 69: group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
   int t27 = num_pid_m - first_pid_m;
   int group_size_m = t27 < 8 ? t27 : 8;
-  // ../samples/matmul_tutorial03.tri:70: pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+  // 70: pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
   int t30 = pid % num_pid_in_group;
   int t31 = t30 % group_size_m;
   int pid_m = first_pid_m + t31;
-  // ../samples/matmul_tutorial03.tri:71: pid_n = (pid % num_pid_in_group) // group_size_m
+  // 71: pid_n = (pid % num_pid_in_group) // group_size_m
   int t33 = pid % num_pid_in_group;
   int pid_n = t33 / group_size_m;
-  // ../samples/matmul_tutorial03.tri:75: offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+  // 75: offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
   int t36 = pid_m * 128;
   int t37[16];
   #pragma unroll
@@ -127,7 +128,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   int offs_am[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_am[e] = t39[e] % M;
-  // ../samples/matmul_tutorial03.tri:76: offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+  // 76: offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
   int t43 = pid_n * 256;
   int t44[8];
   #pragma unroll
@@ -138,11 +139,11 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   int offs_bn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_bn[e] = t46[e] % N;
-  // ../samples/matmul_tutorial03.tri:77: offs_k = tl.arange(0, BLOCK_SIZE_K)
+  // 77: offs_k = tl.arange(0, BLOCK_SIZE_K)
   int offs_k[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_k[e] = L2_base + e * 32;
-  // ../samples/matmul_tutorial03.tri:78: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+  // 78: a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
   int t52[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t52[e] = offs_am[e] * stride_am;
@@ -155,7 +156,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   tri_half* a_ptrs_1[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) a_ptrs_1[e] = a_ptr + t59[e];
-  // ../samples/matmul_tutorial03.tri:79: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+  // 79: b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
   // offs_k is recomputed in #L11 rather than moved.
   int t62[8];
   #pragma unroll
@@ -172,7 +173,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   tri_half* b_ptrs_1[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) b_ptrs_1[e] = b_ptr + t71[e];
-  // ../samples/matmul_tutorial03.tri:82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+  // 82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
   int t77 = K + 64;
   int t79 = t77 - 1;
   int t81 = t79 / 64;
@@ -182,20 +183,20 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   for (int e = 0; e < 128; ++e) accumulator[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 64; ++e) b_ptrs[e] = b_ptrs_1[e];
-  // ../samples/matmul_tutorial03.tri:84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+  // 84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
   // offs_k is recomputed in #L11 rather than moved.
   int t98[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t98[e] = L11_base + e * 8;
-  // ../samples/matmul_tutorial03.tri:87: b_ptrs += BLOCK_SIZE_K * stride_bk
+  // 87: b_ptrs += BLOCK_SIZE_K * stride_bk
   int t113 = 64 * stride_bk;
-  // ../samples/matmul_tutorial03.tri:82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+  // 82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
   // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
   // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
   // in 128- and 128-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
-    // ../samples/matmul_tutorial03.tri:85: accumulator = tl.dot(a, b, accumulator)
+    // 85: accumulator = tl.dot(a, b, accumulator)
     float accumulator_1[128];
     #pragma unroll
     for (int e = 0; e < 128; ++e) accumulator_1[e] = accumulator[e];
@@ -210,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 1;
       if (tri_ahead < t81) {
-        // ../samples/matmul_tutorial03.tri:83: a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        // 83: a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
         int t90 = tri_ahead * 64;
         int t91 = K - t90;
         bool t93[2];
@@ -227,7 +228,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 49152 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
           tri_st_shared_u16(tri_dst, tri_a_elems[e]);
         }
-        // ../samples/matmul_tutorial03.tri:84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        // 84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
         int t100 = tri_ahead * 64;
         int t101 = K - t100;
         bool t103[8];
@@ -244,15 +245,15 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 49152 + 16384 + tri_swizzle(tri_col / 64 * 8192 + tri_row * 128 + tri_col % 64 * 2, 7);
           tri_st_shared_u16(tri_dst, tri_b_elems[e]);
         }
-        // ../samples/matmul_tutorial03.tri:86: a_ptrs += BLOCK_SIZE_K * stride_ak
+        // 86: a_ptrs += BLOCK_SIZE_K * stride_ak
         tri_half* a_ptrs_2[32];
         #pragma unroll
         for (int e = 0; e < 32; ++e) a_ptrs_2[e] = a_ptrs[e] + 64;
-        // ../samples/matmul_tutorial03.tri:87: b_ptrs += BLOCK_SIZE_K * stride_bk
+        // 87: b_ptrs += BLOCK_SIZE_K * stride_bk
         tri_half* b_ptrs_2[64];
         #pragma unroll
         for (int e = 0; e < 64; ++e) b_ptrs_2[e] = b_ptrs[e] + t113;
-        // ../samples/matmul_tutorial03.tri:82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        // 82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
         #pragma unroll
         for (int e = 0; e < 32; ++e) a_ptrs[e] = a_ptrs_2[e];
         #pragma unroll
@@ -266,7 +267,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
       __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
       int tri_ahead = k + 2 * 1;
       if (tri_ahead < t81) {
-        // ../samples/matmul_tutorial03.tri:83: a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        // 83: a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
         int t90 = tri_ahead * 64;
         int t91 = K - t90;
         bool t93[2];
@@ -283,7 +284,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 49152 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
           tri_st_shared_u16(tri_dst, tri_a_elems[e]);
         }
-        // ../samples/matmul_tutorial03.tri:84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        // 84: b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
         int t100 = tri_ahead * 64;
         int t101 = K - t100;
         bool t103[8];
@@ -300,15 +301,15 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 49152 + 16384 + tri_swizzle(tri_col / 64 * 8192 + tri_row * 128 + tri_col % 64 * 2, 7);
           tri_st_shared_u16(tri_dst, tri_b_elems[e]);
         }
-        // ../samples/matmul_tutorial03.tri:86: a_ptrs += BLOCK_SIZE_K * stride_ak
+        // 86: a_ptrs += BLOCK_SIZE_K * stride_ak
         tri_half* a_ptrs_2[32];
         #pragma unroll
         for (int e = 0; e < 32; ++e) a_ptrs_2[e] = a_ptrs[e] + 64;
-        // ../samples/matmul_tutorial03.tri:87: b_ptrs += BLOCK_SIZE_K * stride_bk
+        // 87: b_ptrs += BLOCK_SIZE_K * stride_bk
         tri_half* b_ptrs_2[64];
         #pragma unroll
         for (int e = 0; e < 64; ++e) b_ptrs_2[e] = b_ptrs[e] + t113;
-        // ../samples/matmul_tutorial03.tri:82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        // 82: for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
         #pragma unroll
         for (int e = 0; e < 32; ++e) a_ptrs[e] = a_ptrs_2[e];
         #pragma unroll
@@ -348,7 +349,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../samples/matmul_tutorial03.tri:103: return tl.where(x >= 0, x, 0.01 * x)
+  // 103: return tl.where(x >= 0, x, 0.01 * x)
   bool t121[128];
   #pragma unroll
   for (int e = 0; e < 128; ++e) t121[e] = accumulator[e] >= 0.0f;
@@ -358,11 +359,11 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   float accumulator_2[128];
   #pragma unroll
   for (int e = 0; e < 128; ++e) accumulator_2[e] = t121[e] ? accumulator[e] : t124[e];
-  // ../samples/matmul_tutorial03.tri:92: c = accumulator.to(tl.float16)
+  // 92: c = accumulator.to(tl.float16)
   tri_half c[128];
   #pragma unroll
   for (int e = 0; e < 128; ++e) c[e] = tri_f2h(accumulator_2[e]);
-  // ../samples/matmul_tutorial03.tri:94: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+  // 94: offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
   int t128 = pid_m * 128;
   int t129[16];
   #pragma unroll
@@ -370,7 +371,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   int offs_cm[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_cm[e] = t128 + t129[e];
-  // ../samples/matmul_tutorial03.tri:95: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+  // 95: offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
   int t133 = pid_n * 256;
   int t134[8];
   #pragma unroll
@@ -378,7 +379,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   int offs_cn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_cn[e] = t133 + t134[e];
-  // ../samples/matmul_tutorial03.tri:96: c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+  // 96: c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
   int t139[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t139[e] = stride_cm * offs_cm[e];
@@ -391,7 +392,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   tri_half* c_ptrs_1[128];
   #pragma unroll
   for (int e = 0; e < 128; ++e) c_ptrs_1[e] = c_ptrs[e / 8 % 16] + t145[e % 8];
-  // ../samples/matmul_tutorial03.tri:97: c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+  // 97: c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
   bool t151[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t151[e] = offs_cm[e] < M;
@@ -401,7 +402,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_kernel(
   bool c_mask[128];
   #pragma unroll
   for (int e = 0; e < 128; ++e) c_mask[e] = (t151[e / 8 % 16] & t154[e % 8]) != 0;
-  // ../samples/matmul_tutorial03.tri:98: tl.store(c_ptrs, c, mask=c_mask)
+  // 98: tl.store(c_ptrs, c, mask=c_mask)
   // To the pointers' layout #L10 through shared memory (from #L9), so that each store is coalesced.
   __syncthreads();  // the scratch memory is free
   #pragma unroll

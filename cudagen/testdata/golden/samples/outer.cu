@@ -28,11 +28,12 @@ TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(
 TRI_DEV int tri_program_id_y(void) { int r; asm("mov.u32 %0, %%ctaid.y;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/outer.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) outer_kernel(float* a_ptr, float* b_ptr, float* out_ptr, int M, int N, int stride_m) {
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = warp_id % 4;  // index of this thread's first element in #L0 tiles
   int L1_base = lane_id % 32;  // index of this thread's first element in #L1 tiles
-  // ../samples/outer.tri:18: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 18: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t8 = tri_program_id_x() * 32;
   int t9[8];
   #pragma unroll
@@ -40,7 +41,7 @@ extern "C" __global__ void __launch_bounds__(128) outer_kernel(float* a_ptr, flo
   int rm[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rm[e] = t8 + t9[e];
-  // ../samples/outer.tri:19: rn = tl.program_id(1) * BN + tl.arange(0, BN)
+  // 19: rn = tl.program_id(1) * BN + tl.arange(0, BN)
   int t14 = tri_program_id_y() * 64;
   int t15[2];
   #pragma unroll
@@ -48,7 +49,7 @@ extern "C" __global__ void __launch_bounds__(128) outer_kernel(float* a_ptr, flo
   int rn[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rn[e] = t14 + t15[e];
-  // ../samples/outer.tri:20: a = tl.load(a_ptr + rm, mask=rm < M, other=0.0)
+  // 20: a = tl.load(a_ptr + rm, mask=rm < M, other=0.0)
   float* a_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) a_ptrs[e] = a_ptr + rm[e];
@@ -58,7 +59,7 @@ extern "C" __global__ void __launch_bounds__(128) outer_kernel(float* a_ptr, flo
   float a[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) a[e] = t21[e] ? *a_ptrs[e] : 0.0f;
-  // ../samples/outer.tri:21: b = tl.load(b_ptr + rn, mask=rn < N, other=0.0)
+  // 21: b = tl.load(b_ptr + rn, mask=rn < N, other=0.0)
   float* b_ptrs[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) b_ptrs[e] = b_ptr + rn[e];
@@ -68,11 +69,11 @@ extern "C" __global__ void __launch_bounds__(128) outer_kernel(float* a_ptr, flo
   float b[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) b[e] = t28[e] ? *b_ptrs[e] : 0.0f;
-  // ../samples/outer.tri:22: prod = a[:, None] * b[None, :]
+  // 22: prod = a[:, None] * b[None, :]
   float prod[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) prod[e] = a[(e / 2 % 8) % 8] * b[e % 2];
-  // ../samples/outer.tri:23: mask = (rm[:, None] < M) & (rn[None, :] < N)
+  // 23: mask = (rm[:, None] < M) & (rn[None, :] < N)
   bool t39[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t39[e] = rm[e] < M;
@@ -82,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(128) outer_kernel(float* a_ptr, flo
   bool mask[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) mask[e] = (t39[e / 2 % 8] & t42[e % 2]) != 0;
-  // ../samples/outer.tri:24: tl.store(out_ptr + rm[:, None] * stride_m + rn[None, :], prod, mask=mask)
+  // 24: tl.store(out_ptr + rm[:, None] * stride_m + rn[None, :], prod, mask=mask)
   int t48[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t48[e] = rm[e] * stride_m;

@@ -62,22 +62,23 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../samples/rmsnorm.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) rmsnorm_kernel(tri_half* x_ptr, tri_half* w_ptr, tri_half* y_ptr, int stride, int N, float eps) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id() * 8;  // index of this thread's first element in #L0 tiles
-  // ../samples/rmsnorm.tri:19: row = tl.program_id(0)
+  // 19: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../samples/rmsnorm.tri:20: cols = tl.arange(0, BLOCK_SIZE)
+  // 20: cols = tl.arange(0, BLOCK_SIZE)
   int cols[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) cols[e] = L0_base + e;
-  // ../samples/rmsnorm.tri:21: mask = cols < N
+  // 21: mask = cols < N
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = cols[e] < N;
-  // ../samples/rmsnorm.tri:22: x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+  // 22: x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.).to(tl.float32)
   int t10 = row * stride;
   tri_half* x_ptrs = x_ptr + t10;
   tri_half* x_ptrs_1[8];
@@ -103,12 +104,12 @@ extern "C" __global__ void __launch_bounds__(128) rmsnorm_kernel(tri_half* x_ptr
   tri_half y_fp16[8];
   if (1023 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/rmsnorm.tri:22: x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+    // 22: x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_fp16[e] = *x_ptrs_1[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = tri_h2f(x_fp16[e]);
-    // ../samples/rmsnorm.tri:23: mean_sq = tl.sum(x * x, axis=0) / N
+    // 23: mean_sq = tl.sum(x * x, axis=0) / N
     #pragma unroll
     for (int e = 0; e < 8; ++e) t18[e] = x[e] * x[e];
     // Reduce along axis 0: 8 element(s) in each thread, 32 lane(s), 4 warp(s).
@@ -139,10 +140,10 @@ extern "C" __global__ void __launch_bounds__(128) rmsnorm_kernel(tri_half* x_ptr
     __syncthreads();
     t20 = (float)(N);
     mean_sq = tri_div_f32(t18_sum, t20);
-    // ../samples/rmsnorm.tri:24: rstd = tl.rsqrt(mean_sq + eps)
+    // 24: rstd = tl.rsqrt(mean_sq + eps)
     t22 = mean_sq + eps;
     rstd = tri_rsqrt_f32(t22);
-    // ../samples/rmsnorm.tri:25: w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+    // 25: w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 8; ++e) w_ptrs[e] = w_ptr + cols[e];
     #pragma unroll
@@ -155,12 +156,12 @@ extern "C" __global__ void __launch_bounds__(128) rmsnorm_kernel(tri_half* x_ptr
     }
     #pragma unroll
     for (int e = 0; e < 8; ++e) w[e] = tri_h2f(w_fp16[e]);
-    // ../samples/rmsnorm.tri:26: y = x * rstd * w
+    // 26: y = x * rstd * w
     #pragma unroll
     for (int e = 0; e < 8; ++e) t29[e] = x[e] * rstd;
     #pragma unroll
     for (int e = 0; e < 8; ++e) y[e] = t29[e] * w[e];
-    // ../samples/rmsnorm.tri:27: tl.store(y_ptr + row * stride + cols, y.to(tl.float16), mask=mask)
+    // 27: tl.store(y_ptr + row * stride + cols, y.to(tl.float16), mask=mask)
     t31 = row * stride;
     y_ptrs = y_ptr + t31;
     #pragma unroll
@@ -171,12 +172,12 @@ extern "C" __global__ void __launch_bounds__(128) rmsnorm_kernel(tri_half* x_ptr
     for (int e = 0; e < 8; ++e) *y_ptrs_1[e] = y_fp16[e];
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/rmsnorm.tri:22: x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+    // 22: x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 8; ++e) x_fp16[e] = mask[e] ? *x_ptrs_1[e] : ((tri_half)0x0000);
     #pragma unroll
     for (int e = 0; e < 8; ++e) x[e] = tri_h2f(x_fp16[e]);
-    // ../samples/rmsnorm.tri:23: mean_sq = tl.sum(x * x, axis=0) / N
+    // 23: mean_sq = tl.sum(x * x, axis=0) / N
     #pragma unroll
     for (int e = 0; e < 8; ++e) t18[e] = x[e] * x[e];
     // Reduce along axis 0: 8 element(s) in each thread, 32 lane(s), 4 warp(s).
@@ -207,22 +208,22 @@ extern "C" __global__ void __launch_bounds__(128) rmsnorm_kernel(tri_half* x_ptr
     __syncthreads();
     t20 = (float)(N);
     mean_sq = tri_div_f32(t18_sum, t20);
-    // ../samples/rmsnorm.tri:24: rstd = tl.rsqrt(mean_sq + eps)
+    // 24: rstd = tl.rsqrt(mean_sq + eps)
     t22 = mean_sq + eps;
     rstd = tri_rsqrt_f32(t22);
-    // ../samples/rmsnorm.tri:25: w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+    // 25: w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
     #pragma unroll
     for (int e = 0; e < 8; ++e) w_ptrs[e] = w_ptr + cols[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) w_fp16[e] = mask[e] ? *w_ptrs[e] : ((tri_half)0x0000);
     #pragma unroll
     for (int e = 0; e < 8; ++e) w[e] = tri_h2f(w_fp16[e]);
-    // ../samples/rmsnorm.tri:26: y = x * rstd * w
+    // 26: y = x * rstd * w
     #pragma unroll
     for (int e = 0; e < 8; ++e) t29[e] = x[e] * rstd;
     #pragma unroll
     for (int e = 0; e < 8; ++e) y[e] = t29[e] * w[e];
-    // ../samples/rmsnorm.tri:27: tl.store(y_ptr + row * stride + cols, y.to(tl.float16), mask=mask)
+    // 27: tl.store(y_ptr + row * stride + cols, y.to(tl.float16), mask=mask)
     t31 = row * stride;
     y_ptrs = y_ptr + t31;
     #pragma unroll

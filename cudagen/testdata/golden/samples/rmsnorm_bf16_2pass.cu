@@ -59,31 +59,32 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../samples/rmsnorm_bf16_2pass.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(256) rms_norm_2pass(tri_bf16* X, tri_bf16* W, tri_bf16* Y, int stride, int N, float eps) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[32];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   float acc[1];
-  // ../samples/rmsnorm_bf16_2pass.tri:21: row = tl.program_id(0)
+  // 21: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../samples/rmsnorm_bf16_2pass.tri:22: X += row * stride
+  // 22: X += row * stride
   int t7 = row * stride;
   tri_bf16* X_1 = X + t7;
-  // ../samples/rmsnorm_bf16_2pass.tri:23: Y += row * stride
+  // 23: Y += row * stride
   int t9 = row * stride;
   tri_bf16* Y_1 = Y + t9;
-  // ../samples/rmsnorm_bf16_2pass.tri:25: for off in range(0, N, BLOCK_SIZE):
+  // 25: for off in range(0, N, BLOCK_SIZE):
   acc[0] = 0.0f;
-  // ../samples/rmsnorm_bf16_2pass.tri:26: cols = off + tl.arange(0, BLOCK_SIZE)
+  // 26: cols = off + tl.arange(0, BLOCK_SIZE)
   int t17[1];
   t17[0] = L0_base;
-  // ../samples/rmsnorm_bf16_2pass.tri:25: for off in range(0, N, BLOCK_SIZE):
+  // 25: for off in range(0, N, BLOCK_SIZE):
   for (int off = 0; off < N; off += 256) {
-    // ../samples/rmsnorm_bf16_2pass.tri:26: cols = off + tl.arange(0, BLOCK_SIZE)
+    // 26: cols = off + tl.arange(0, BLOCK_SIZE)
     int cols[1];
     cols[0] = off + t17[0];
-    // ../samples/rmsnorm_bf16_2pass.tri:27: x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    // 27: x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
     tri_bf16* X_ptrs[1];
     X_ptrs[0] = X_1 + cols[0];
     bool t23[1];
@@ -92,12 +93,12 @@ extern "C" __global__ void __launch_bounds__(256) rms_norm_2pass(tri_bf16* X, tr
     x_bf16[0] = t23[0] ? *X_ptrs[0] : ((tri_bf16)0x0000);
     float x[1];
     x[0] = tri_bf2f(x_bf16[0]);
-    // ../samples/rmsnorm_bf16_2pass.tri:28: acc += x * x
+    // 28: acc += x * x
     float t28[1];
     t28[0] = x[0] * x[0];
     acc[0] = acc[0] + t28[0];
   }
-  // ../samples/rmsnorm_bf16_2pass.tri:29: rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
+  // 29: rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
   float t31;
   // Reduce along axis 0: 1 element(s) in each thread, 32 lane(s), 8 warp(s).
   {
@@ -125,32 +126,32 @@ extern "C" __global__ void __launch_bounds__(256) rms_norm_2pass(tri_bf16* X, tr
   float t34 = t33 + eps;
   float t35 = tri_sqrt_f32(t34);
   float rstd = tri_div_f32(1.0f, t35);
-  // ../samples/rmsnorm_bf16_2pass.tri:31: cols = off + tl.arange(0, BLOCK_SIZE)
+  // 31: cols = off + tl.arange(0, BLOCK_SIZE)
   int t41[1];
   t41[0] = L0_base;
-  // ../samples/rmsnorm_bf16_2pass.tri:30: for off in range(0, N, BLOCK_SIZE):
+  // 30: for off in range(0, N, BLOCK_SIZE):
   for (int off_1 = 0; off_1 < N; off_1 += 256) {
-    // ../samples/rmsnorm_bf16_2pass.tri:31: cols = off + tl.arange(0, BLOCK_SIZE)
+    // 31: cols = off + tl.arange(0, BLOCK_SIZE)
     int cols_1[1];
     cols_1[0] = off_1 + t41[0];
-    // ../samples/rmsnorm_bf16_2pass.tri:32: mask = cols < N
+    // 32: mask = cols < N
     bool mask[1];
     mask[0] = cols_1[0] < N;
-    // ../samples/rmsnorm_bf16_2pass.tri:33: w = tl.load(W + cols, mask=mask).to(tl.float32)
+    // 33: w = tl.load(W + cols, mask=mask).to(tl.float32)
     tri_bf16* W_ptrs[1];
     W_ptrs[0] = W + cols_1[0];
     tri_bf16 w_bf16[1];
     w_bf16[0] = mask[0] ? *W_ptrs[0] : ((tri_bf16)0x0000);
     float w[1];
     w[0] = tri_bf2f(w_bf16[0]);
-    // ../samples/rmsnorm_bf16_2pass.tri:34: x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+    // 34: x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
     tri_bf16* X_ptrs_1[1];
     X_ptrs_1[0] = X_1 + cols_1[0];
     tri_bf16 x_bf16_1[1];
     x_bf16_1[0] = mask[0] ? *X_ptrs_1[0] : ((tri_bf16)0x0000);
     float x_1[1];
     x_1[0] = tri_bf2f(x_bf16_1[0]);
-    // ../samples/rmsnorm_bf16_2pass.tri:35: tl.store(Y + cols, (x * rstd * w).to(tl.bfloat16), mask=mask)
+    // 35: tl.store(Y + cols, (x * rstd * w).to(tl.bfloat16), mask=mask)
     tri_bf16* Y_ptrs[1];
     Y_ptrs[0] = Y_1 + cols_1[0];
     float t59[1];

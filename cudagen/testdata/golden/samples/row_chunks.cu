@@ -21,54 +21,55 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
 // ---- end of prelude ----
 
+// Source ../samples/row_chunks.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) row_chunks_kernel(float* x_ptr, float* y_ptr, float* partial_ptr, int N, int stride, float alpha) {
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
   float acc[1];
   float* x_ptr_1;
-  // ../samples/row_chunks.tri:20: row = tl.program_id(0)
+  // 20: row = tl.program_id(0)
   int row = tri_program_id_x();
-  // ../samples/row_chunks.tri:21: x_ptr += row * stride
+  // 21: x_ptr += row * stride
   int t7 = row * stride;
   float* x_ptr_2 = x_ptr + t7;
-  // ../samples/row_chunks.tri:22: y_row = y_ptr + row * stride
+  // 22: y_row = y_ptr + row * stride
   int t9 = row * stride;
   float* y_row = y_ptr + t9;
-  // ../samples/row_chunks.tri:24: cols = tl.arange(0, BLOCK)
+  // 24: cols = tl.arange(0, BLOCK)
   int cols[1];
   cols[0] = L0_base;
-  // ../samples/row_chunks.tri:25: for start in range(0, N, BLOCK):
+  // 25: for start in range(0, N, BLOCK):
   acc[0] = 0.0f;
   x_ptr_1 = x_ptr_2;
   for (int start = 0; start < N; start += 128) {
-    // ../samples/row_chunks.tri:26: mask = start + cols < N
+    // 26: mask = start + cols < N
     int t20[1];
     t20[0] = start + cols[0];
     bool mask[1];
     mask[0] = t20[0] < N;
-    // ../samples/row_chunks.tri:27: x = tl.load(x_ptr + cols, mask=mask, other=0.0)
+    // 27: x = tl.load(x_ptr + cols, mask=mask, other=0.0)
     float* x_ptrs[1];
     x_ptrs[0] = x_ptr_1 + cols[0];
     float x[1];
     x[0] = mask[0] ? *x_ptrs[0] : 0.0f;
-    // ../samples/row_chunks.tri:28: acc += x * x
+    // 28: acc += x * x
     float t28[1];
     t28[0] = x[0] * x[0];
     float acc_1[1];
     acc_1[0] = acc[0] + t28[0];
-    // ../samples/row_chunks.tri:29: tl.store(y_row + start + cols, x * alpha, mask=mask)
+    // 29: tl.store(y_row + start + cols, x * alpha, mask=mask)
     float* y_row_ptrs = y_row + start;
     float* y_row_ptrs_1[1];
     y_row_ptrs_1[0] = y_row_ptrs + cols[0];
     float t34[1];
     t34[0] = x[0] * alpha;
     if (mask[0]) *y_row_ptrs_1[0] = t34[0];
-    // ../samples/row_chunks.tri:30: x_ptr += BLOCK
+    // 30: x_ptr += BLOCK
     float* x_ptr_3 = x_ptr_1 + 128;
-    // ../samples/row_chunks.tri:25: for start in range(0, N, BLOCK):
+    // 25: for start in range(0, N, BLOCK):
     acc[0] = acc_1[0];
     x_ptr_1 = x_ptr_3;
   }
-  // ../samples/row_chunks.tri:31: tl.store(partial_ptr + row * BLOCK + cols, acc)
+  // 31: tl.store(partial_ptr + row * BLOCK + cols, acc)
   int t41 = row * 128;
   float* partial_ptrs = partial_ptr + t41;
   float* partial_ptrs_1[1];

@@ -52,22 +52,23 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../samples/softmax.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* output_ptr, float* input_ptr, int input_row_stride, int output_row_stride, int n_cols) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../samples/softmax.tri:19: row_idx = tl.program_id(0)
+  // 19: row_idx = tl.program_id(0)
   int row_idx = tri_program_id_x();
-  // ../samples/softmax.tri:20: col_offsets = tl.arange(0, BLOCK_SIZE)
+  // 20: col_offsets = tl.arange(0, BLOCK_SIZE)
   int col_offsets[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) col_offsets[e] = L0_base + e * 128;
-  // ../samples/softmax.tri:21: mask = col_offsets < n_cols
+  // 21: mask = col_offsets < n_cols
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = col_offsets[e] < n_cols;
-  // ../samples/softmax.tri:22: row = tl.load(input_ptr + row_idx * input_row_stride + col_offsets, mask=mask, other=-float('inf'))
+  // 22: row = tl.load(input_ptr + row_idx * input_row_stride + col_offsets, mask=mask, other=-float('inf'))
   int t9 = row_idx * input_row_stride;
   float* input_ptrs = input_ptr + t9;
   float* input_ptrs_1[8];
@@ -76,7 +77,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* output_p
   float row[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) row[e] = mask[e] ? *input_ptrs_1[e] : tri_f32_bits(0xff800000u);
-  // ../samples/softmax.tri:23: row_minus_max = row - tl.max(row, axis=0)
+  // 23: row_minus_max = row - tl.max(row, axis=0)
   float row_max;
   // Reduce along axis 0: 8 element(s) in each thread, 32 lane(s), 4 warp(s).
   {
@@ -107,11 +108,11 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* output_p
   float row_minus_max[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) row_minus_max[e] = row[e] - row_max;
-  // ../samples/softmax.tri:24: numerator = tl.exp(row_minus_max)
+  // 24: numerator = tl.exp(row_minus_max)
   float numerator[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) numerator[e] = tri_exp_f32(row_minus_max[e]);
-  // ../samples/softmax.tri:25: denominator = tl.sum(numerator, axis=0)
+  // 25: denominator = tl.sum(numerator, axis=0)
   float denominator;
   // Reduce along axis 0: 8 element(s) in each thread, 32 lane(s), 4 warp(s).
   {
@@ -139,11 +140,11 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(float* output_p
     denominator = tri_acc0;
   }
   __syncthreads();
-  // ../samples/softmax.tri:26: softmax_output = numerator / denominator
+  // 26: softmax_output = numerator / denominator
   float softmax_output[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) softmax_output[e] = tri_div_f32(numerator[e], denominator);
-  // ../samples/softmax.tri:27: tl.store(output_ptr + row_idx * output_row_stride + col_offsets, softmax_output, mask=mask)
+  // 27: tl.store(output_ptr + row_idx * output_row_stride + col_offsets, softmax_output, mask=mask)
   int t23 = row_idx * output_row_stride;
   float* output_ptrs = output_ptr + t23;
   float* output_ptrs_1[8];

@@ -54,38 +54,39 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 
+// Source ../samples/softmax_persistent.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) softmax_kernel(
     float* output_ptr, float* input_ptr, int input_row_stride, int output_row_stride, int n_rows, int n_cols) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[16];
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = tri_thread_id();  // index of this thread's first element in #L0 tiles
-  // ../samples/softmax_persistent.tri:22: row_start = tl.program_id(0)
+  // 22: row_start = tl.program_id(0)
   int row_start = tri_program_id_x();
-  // ../samples/softmax_persistent.tri:23: row_step = tl.num_programs(0)
+  // 23: row_step = tl.num_programs(0)
   int row_step = tri_num_programs_x();
-  // ../samples/softmax_persistent.tri:26: col_offsets = tl.arange(0, BLOCK_SIZE)
+  // 26: col_offsets = tl.arange(0, BLOCK_SIZE)
   int col_offsets[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) col_offsets[e] = L0_base + e * 128;
-  // ../samples/softmax_persistent.tri:28: mask = col_offsets < n_cols
+  // 28: mask = col_offsets < n_cols
   bool mask[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) mask[e] = col_offsets[e] < n_cols;
-  // ../samples/softmax_persistent.tri:24: for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
+  // 24: for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
   for (int row_idx = row_start; row_step > 0 ? row_idx < n_rows : row_idx > n_rows; row_idx += row_step) {
-    // ../samples/softmax_persistent.tri:25: row_start_ptr = input_ptr + row_idx * input_row_stride
+    // 25: row_start_ptr = input_ptr + row_idx * input_row_stride
     int t9 = row_idx * input_row_stride;
     float* row_start_ptr = input_ptr + t9;
-    // ../samples/softmax_persistent.tri:27: input_ptrs = row_start_ptr + col_offsets
+    // 27: input_ptrs = row_start_ptr + col_offsets
     float* input_ptrs[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) input_ptrs[e] = row_start_ptr + col_offsets[e];
-    // ../samples/softmax_persistent.tri:29: row = tl.load(input_ptrs, mask=mask, other=-float('inf'))
+    // 29: row = tl.load(input_ptrs, mask=mask, other=-float('inf'))
     float row[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) row[e] = mask[e] ? *input_ptrs[e] : tri_f32_bits(0xff800000u);
-    // ../samples/softmax_persistent.tri:30: row_minus_max = row - tl.max(row, axis=0)
+    // 30: row_minus_max = row - tl.max(row, axis=0)
     float row_max;
     // Reduce along axis 0: 8 element(s) in each thread, 32 lane(s), 4 warp(s).
     {
@@ -116,11 +117,11 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(
     float row_minus_max[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) row_minus_max[e] = row[e] - row_max;
-    // ../samples/softmax_persistent.tri:31: numerator = tl.exp(row_minus_max)
+    // 31: numerator = tl.exp(row_minus_max)
     float numerator[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) numerator[e] = tri_exp_f32(row_minus_max[e]);
-    // ../samples/softmax_persistent.tri:32: denominator = tl.sum(numerator, axis=0)
+    // 32: denominator = tl.sum(numerator, axis=0)
     float denominator;
     // Reduce along axis 0: 8 element(s) in each thread, 32 lane(s), 4 warp(s).
     {
@@ -148,18 +149,18 @@ extern "C" __global__ void __launch_bounds__(128) softmax_kernel(
       denominator = tri_acc0;
     }
     __syncthreads();
-    // ../samples/softmax_persistent.tri:33: softmax_output = numerator / denominator
+    // 33: softmax_output = numerator / denominator
     float softmax_output[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) softmax_output[e] = tri_div_f32(numerator[e], denominator);
-    // ../samples/softmax_persistent.tri:34: output_row_start_ptr = output_ptr + row_idx * output_row_stride
+    // 34: output_row_start_ptr = output_ptr + row_idx * output_row_stride
     int t26 = row_idx * output_row_stride;
     float* output_row_start_ptr = output_ptr + t26;
-    // ../samples/softmax_persistent.tri:35: output_ptrs = output_row_start_ptr + col_offsets
+    // 35: output_ptrs = output_row_start_ptr + col_offsets
     float* output_ptrs[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) output_ptrs[e] = output_row_start_ptr + col_offsets[e];
-    // ../samples/softmax_persistent.tri:36: tl.store(output_ptrs, softmax_output, mask=mask)
+    // 36: tl.store(output_ptrs, softmax_output, mask=mask)
     #pragma unroll
     for (int e = 0; e < 8; ++e) if (mask[e]) *output_ptrs[e] = softmax_output[e];
   }

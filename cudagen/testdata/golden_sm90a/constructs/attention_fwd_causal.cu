@@ -151,6 +151,7 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
+// Source ../conformance/constructs/attention_fwd_causal.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16* Q, tri_bf16* K, tri_bf16* V, tri_bf16* O, float sm_scale, int N_CTX) {
   // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
   // more than a kernel may declare statically: the launch passes its size.
@@ -171,16 +172,16 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
   float acc[64];
   float l_i[2];
   float m_i[2];
-  // ../conformance/constructs/attention_fwd_causal.tri:25: start_m = tl.program_id(0)
+  // 25: start_m = tl.program_id(0)
   int start_m = tri_program_id_x();
-  // ../conformance/constructs/attention_fwd_causal.tri:26: off_hz = tl.program_id(1)
+  // 26: off_hz = tl.program_id(1)
   int off_hz = tri_program_id_y();
-  // ../conformance/constructs/attention_fwd_causal.tri:27: base = off_hz.to(tl.int64) * N_CTX * HEAD_DIM
+  // 27: base = off_hz.to(tl.int64) * N_CTX * HEAD_DIM
   long long off_hz_i64 = (long long)(off_hz);
   long long t9 = (long long)(N_CTX);
   long long t10 = off_hz_i64 * t9;
   long long base = t10 * 128LL;
-  // ../conformance/constructs/attention_fwd_causal.tri:28: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 28: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t14 = start_m * 64;
   int t15[8];
   #pragma unroll
@@ -188,15 +189,15 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
   int offs_m[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_m[e] = t14 + t15[e];
-  // ../conformance/constructs/attention_fwd_causal.tri:29: offs_n = tl.arange(0, BLOCK_N)
+  // 29: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_n[e] = L1_base + e * 8;
-  // ../conformance/constructs/attention_fwd_causal.tri:30: offs_d = tl.arange(0, HEAD_DIM)
+  // 30: offs_d = tl.arange(0, HEAD_DIM)
   int offs_d[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_d[e] = L2_base + e;
-  // ../conformance/constructs/attention_fwd_causal.tri:31: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+  // 31: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
   tri_bf16* Q_ptrs = Q + base;
   int t24[8];
   #pragma unroll
@@ -207,7 +208,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
   tri_bf16* t30[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) t30[e] = Q_ptrs_1[e / 8 % 8] + offs_d[e % 8];
-  // ../conformance/constructs/attention_fwd_causal.tri:32: mask=offs_m[:, None] < N_CTX, other=0.0)
+  // 32: mask=offs_m[:, None] < N_CTX, other=0.0)
   bool t33[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t33[e] = offs_m[e] < N_CTX;
@@ -224,7 +225,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
   tri_bf16* V_ptrs;
   if (t14 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attention_fwd_causal.tri:31: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 31: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 64; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t30[e]);
@@ -233,67 +234,67 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       q[e + 5] = (tri_bf16)(vec.z >> 16); q[e + 6] = (tri_bf16)vec.w;
       q[e + 7] = (tri_bf16)(vec.w >> 16);
     }
-    // ../conformance/constructs/attention_fwd_causal.tri:33: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 33: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../conformance/constructs/attention_fwd_causal.tri:34: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    // 34: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i_1[e] = 0.0f + 1.0f;
-    // ../conformance/constructs/attention_fwd_causal.tri:36: qk_scale = sm_scale * 1.44269504
+    // 36: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
-    // ../conformance/constructs/attention_fwd_causal.tri:38: hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
+    // 38: hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
     t53 = start_m + 1;
     t55 = t53 * 64;
     hi = t55 < N_CTX ? t55 : N_CTX;
-    // ../conformance/constructs/attention_fwd_causal.tri:41: for start_n in range(0, hi, BLOCK_N):
+    // 41: for start_n in range(0, hi, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i[e] = l_i_1[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
-    // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+    // 43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
     K_ptrs = K + base;
-    // ../conformance/constructs/attention_fwd_causal.tri:48: keep = keep & (offs_m[:, None] >= cols[None, :])
+    // 48: keep = keep & (offs_m[:, None] >= cols[None, :])
     // offs_m is recomputed in #L6 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t89[e] = (t14) + (L6_base + e * 32);
-    // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attention_fwd_causal.tri:31: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 31: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 64; ++e) q[e] = t33[e / 8 % 8] ? *t30[e] : ((tri_bf16)0x0000);
-    // ../conformance/constructs/attention_fwd_causal.tri:33: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 33: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../conformance/constructs/attention_fwd_causal.tri:34: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    // 34: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i_1[e] = 0.0f + 1.0f;
-    // ../conformance/constructs/attention_fwd_causal.tri:36: qk_scale = sm_scale * 1.44269504
+    // 36: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
-    // ../conformance/constructs/attention_fwd_causal.tri:38: hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
+    // 38: hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX)
     t53 = start_m + 1;
     t55 = t53 * 64;
     hi = t55 < N_CTX ? t55 : N_CTX;
-    // ../conformance/constructs/attention_fwd_causal.tri:41: for start_n in range(0, hi, BLOCK_N):
+    // 41: for start_n in range(0, hi, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i[e] = l_i_1[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
-    // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+    // 43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
     K_ptrs = K + base;
-    // ../conformance/constructs/attention_fwd_causal.tri:48: keep = keep & (offs_m[:, None] >= cols[None, :])
+    // 48: keep = keep & (offs_m[:, None] >= cols[None, :])
     // offs_m is recomputed in #L6 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t89[e] = (t14) + (L6_base + e * 32);
-    // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   }
-  // ../conformance/constructs/attention_fwd_causal.tri:41: for start_n in range(0, hi, BLOCK_N):
+  // 41: for start_n in range(0, hi, BLOCK_N):
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 3 shared-memory stages
   // with cp.async, 2 iteration(s) ahead; the rest of the body runs in its own iteration.
   {
@@ -303,11 +304,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < hi) {
-        // ../conformance/constructs/attention_fwd_causal.tri:42: cols = start_n + offs_n
+        // 42: cols = start_n + offs_n
         int cols[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) cols[e] = tri_ahead + offs_n[e];
-        // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // 43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         int t69[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t69[e] = cols[e] * 128;
@@ -317,11 +318,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         tri_bf16* t75[64];
         #pragma unroll
         for (int e = 0; e < 64; ++e) t75[e] = K_ptrs_1[e / 8 % 8] + offs_d[e % 8];
-        // ../conformance/constructs/attention_fwd_causal.tri:44: mask=cols[None, :] < N_CTX, other=0.0)
+        // 44: mask=cols[None, :] < N_CTX, other=0.0)
         bool t78[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t78[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // 43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 64; e += 8) {
@@ -330,7 +331,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
           const unsigned int tri_dst = tri_stage0 + tri_s * 32768 + 0 + tri_row * 2 / 128 * 8192 + tri_swizzle(tri_col * 128 + tri_row * 2 % 128, 7);
           tri_cp_async_16(tri_dst, t75[e], t78[e / 8 % 8]);
         }
-        // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t119[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t119[e] = cols[e] * 128;
@@ -340,11 +341,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         tri_bf16* t125[64];
         #pragma unroll
         for (int e = 0; e < 64; ++e) t125[e] = V_ptrs_1[e / 8 % 8] + offs_d[e % 8];
-        // ../conformance/constructs/attention_fwd_causal.tri:57: mask=cols[:, None] < N_CTX, other=0.0)
+        // 57: mask=cols[:, None] < N_CTX, other=0.0)
         bool t128[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t128[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 64; e += 8) {
@@ -378,11 +379,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       tri_cp_async_wait<1>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 32768;
-      // ../conformance/constructs/attention_fwd_causal.tri:42: cols = start_n + offs_n
+      // 42: cols = start_n + offs_n
       int cols[8];
       #pragma unroll
       for (int e = 0; e < 8; ++e) cols[e] = start_n + offs_n[e];
-      // ../conformance/constructs/attention_fwd_causal.tri:45: qk = tl.dot(q, k)
+      // 45: qk = tl.dot(q, k)
       // tl.dot bf16[64,128] x bf16[128,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float qk[32];
@@ -404,7 +405,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); qk[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
-      // ../conformance/constructs/attention_fwd_causal.tri:46: keep = cols[None, :] < N_CTX
+      // 46: keep = cols[None, :] < N_CTX
       // cols is recomputed in #L15 rather than moved.
       int t86[16];
       #pragma unroll
@@ -412,7 +413,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       bool keep[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) keep[e] = t86[e] < N_CTX;
-      // ../conformance/constructs/attention_fwd_causal.tri:48: keep = keep & (offs_m[:, None] >= cols[None, :])
+      // 48: keep = keep & (offs_m[:, None] >= cols[None, :])
       // cols is recomputed in #L15 rather than moved.
       int t90[16];
       #pragma unroll
@@ -423,14 +424,14 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       bool keep_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) keep_1[e] = (keep[e % 2 + (e / 2 % 8) * 2] & t93[e]) != 0;
-      // ../conformance/constructs/attention_fwd_causal.tri:49: qk = tl.where(keep, qk * qk_scale, -1.0e6)
+      // 49: qk = tl.where(keep, qk * qk_scale, -1.0e6)
       float t97[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t97[e] = qk[e] * qk_scale;
       float qk_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk_1[e] = keep_1[e] ? t97[e] : (-1e+06f);
-      // ../conformance/constructs/attention_fwd_causal.tri:50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 50: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_1_max[2];
       // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -451,22 +452,22 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       float m_ij[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_1_max[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:51: qk = qk - m_ij[:, None]
+      // 51: qk = qk - m_ij[:, None]
       float qk_2[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk_2[e] = qk_1[e] - m_ij[(e / 16 % 2) % 2];
-      // ../conformance/constructs/attention_fwd_causal.tri:52: p = tl.math.exp2(qk)
+      // 52: p = tl.math.exp2(qk)
       float p[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(qk_2[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:53: alpha = tl.math.exp2(m_i - m_ij)
+      // 53: alpha = tl.math.exp2(m_i - m_ij)
       float t107[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t107[e] = m_i[e] - m_ij[e];
       float alpha[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t107[e]);
-      // ../conformance/constructs/attention_fwd_causal.tri:54: l_i = l_i * alpha + tl.sum(p, 1)
+      // 54: l_i = l_i * alpha + tl.sum(p, 1)
       float t109[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t109[e] = l_i[e] * alpha[e];
@@ -490,11 +491,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       float l_i_2[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_2[e] = t109[e] + p_sum[e];
-      // ../conformance/constructs/attention_fwd_causal.tri:55: acc = acc * alpha[:, None]
+      // 55: acc = acc * alpha[:, None]
       float acc_1[64];
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_1[e] = acc[e] * alpha[(e / 32 % 2) % 2];
-      // ../conformance/constructs/attention_fwd_causal.tri:58: acc = tl.dot(p.to(v.dtype), v, acc)
+      // 58: acc = tl.dot(p.to(v.dtype), v, acc)
       // tl.dot bf16[64,64] x bf16[64,128] on wgmma m64n128k16: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         #pragma unroll
@@ -525,11 +526,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         // While the wgmmas run: the copies for iteration start_n + 2.
         int tri_ahead = start_n + 2 * 64;
         if (tri_ahead < hi) {
-          // ../conformance/constructs/attention_fwd_causal.tri:42: cols = start_n + offs_n
+          // 42: cols = start_n + offs_n
           int cols[8];
           #pragma unroll
           for (int e = 0; e < 8; ++e) cols[e] = tri_ahead + offs_n[e];
-          // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+          // 43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
           int t69[8];
           #pragma unroll
           for (int e = 0; e < 8; ++e) t69[e] = cols[e] * 128;
@@ -539,11 +540,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
           tri_bf16* t75[64];
           #pragma unroll
           for (int e = 0; e < 64; ++e) t75[e] = K_ptrs_1[e / 8 % 8] + offs_d[e % 8];
-          // ../conformance/constructs/attention_fwd_causal.tri:44: mask=cols[None, :] < N_CTX, other=0.0)
+          // 44: mask=cols[None, :] < N_CTX, other=0.0)
           bool t78[8];
           #pragma unroll
           for (int e = 0; e < 8; ++e) t78[e] = cols[e] < N_CTX;
-          // ../conformance/constructs/attention_fwd_causal.tri:43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+          // 43: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
           for (int e = 0; e < 64; e += 8) {
@@ -552,7 +553,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
             const unsigned int tri_dst = tri_stage0 + tri_write * 32768 + 0 + tri_row * 2 / 128 * 8192 + tri_swizzle(tri_col * 128 + tri_row * 2 % 128, 7);
             tri_cp_async_16(tri_dst, t75[e], t78[e / 8 % 8]);
           }
-          // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+          // 56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           int t119[8];
           #pragma unroll
           for (int e = 0; e < 8; ++e) t119[e] = cols[e] * 128;
@@ -562,11 +563,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
           tri_bf16* t125[64];
           #pragma unroll
           for (int e = 0; e < 64; ++e) t125[e] = V_ptrs_1[e / 8 % 8] + offs_d[e % 8];
-          // ../conformance/constructs/attention_fwd_causal.tri:57: mask=cols[:, None] < N_CTX, other=0.0)
+          // 57: mask=cols[:, None] < N_CTX, other=0.0)
           bool t128[8];
           #pragma unroll
           for (int e = 0; e < 8; ++e) t128[e] = cols[e] < N_CTX;
-          // ../conformance/constructs/attention_fwd_causal.tri:56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+          // 56: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
           for (int e = 0; e < 64; e += 8) {
@@ -579,7 +580,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.
       }
-      // ../conformance/constructs/attention_fwd_causal.tri:41: for start_n in range(0, hi, BLOCK_N):
+      // 41: for start_n in range(0, hi, BLOCK_N):
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
       #pragma unroll
@@ -593,11 +594,11 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/attention_fwd_causal.tri:60: acc = acc / l_i[:, None]
+  // 60: acc = acc / l_i[:, None]
   float acc_2[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc_2[e] = tri_div_f32(acc[e], l_i[(e / 32 % 2) % 2]);
-  // ../conformance/constructs/attention_fwd_causal.tri:61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+  // 61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
   tri_bf16* O_ptrs = O + base;
   // offs_m is recomputed in #L6 rather than moved.
   int t142[2];
@@ -616,7 +617,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
   tri_bf16* t151[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) t151[e] = O_ptrs_1[e / 32 % 2] + t148[e % 2 + (e / 2 % 16) * 2];
-  // ../conformance/constructs/attention_fwd_causal.tri:62: acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
+  // 62: acc.to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
   tri_bf16 acc_2_bf16[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) acc_2_bf16[e] = tri_f2bf(acc_2[e]);
@@ -630,7 +631,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t14 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attention_fwd_causal.tri:61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -644,7 +645,7 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attention_fwd_causal.tri:61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 61: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 64; ++e) if (t155[e / 32 % 2]) *t151[e] = acc_2_bf16[e];
   }

@@ -139,6 +139,7 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
+// Source ../conformance/constructs/attn_sm80.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Ask for 3 programs per SM (at most 170 registers a thread): one's softmax runs while another's wgmmas do.
 extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kernel(
     tri_half* Q, tri_half* K, tri_half* V, tri_half* O, float* M, float sm_scale, int N_CTX) {
@@ -159,16 +160,16 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
   float acc[32];
   float l_i[4];
   float m_i[4];
-  // ../conformance/constructs/attn_sm80.tri:35: start_m = tl.program_id(0)
+  // 35: start_m = tl.program_id(0)
   int start_m = tri_program_id_x();
-  // ../conformance/constructs/attn_sm80.tri:36: off_hz = tl.program_id(1)
+  // 36: off_hz = tl.program_id(1)
   int off_hz = tri_program_id_y();
-  // ../conformance/constructs/attn_sm80.tri:37: base = off_hz.to(tl.int64) * N_CTX * HEAD_DIM
+  // 37: base = off_hz.to(tl.int64) * N_CTX * HEAD_DIM
   long long off_hz_i64 = (long long)(off_hz);
   long long t10 = (long long)(N_CTX);
   long long t11 = off_hz_i64 * t10;
   long long base = t11 * 64LL;
-  // ../conformance/constructs/attn_sm80.tri:38: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 38: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t15 = start_m * 64;
   int t16[4];
   #pragma unroll
@@ -176,15 +177,15 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
   int offs_m[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs_m[e] = t15 + t16[e];
-  // ../conformance/constructs/attn_sm80.tri:39: offs_n = tl.arange(0, BLOCK_N)
+  // 39: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) offs_n[e] = L0_base + e * 16;
-  // ../conformance/constructs/attn_sm80.tri:40: offs_d = tl.arange(0, HEAD_DIM)
+  // 40: offs_d = tl.arange(0, HEAD_DIM)
   int offs_d[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_d[e] = L1_base + e;
-  // ../conformance/constructs/attn_sm80.tri:41: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+  // 41: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
   tri_half* Q_ptrs = Q + base;
   int t25[4];
   #pragma unroll
@@ -195,7 +196,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
   tri_half* t31[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) t31[e] = Q_ptrs_1[e / 8 % 4] + offs_d[e % 8];
-  // ../conformance/constructs/attn_sm80.tri:42: mask=offs_m[:, None] < N_CTX, other=0.0)
+  // 42: mask=offs_m[:, None] < N_CTX, other=0.0)
   bool t34[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t34[e] = offs_m[e] < N_CTX;
@@ -208,7 +209,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
   tri_half* V_ptrs;
   if (t15 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attn_sm80.tri:41: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 41: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t31[e]);
@@ -217,53 +218,53 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       q[e + 5] = (tri_half)(vec.z >> 16); q[e + 6] = (tri_half)vec.w;
       q[e + 7] = (tri_half)(vec.w >> 16);
     }
-    // ../conformance/constructs/attn_sm80.tri:43: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 43: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 4; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../conformance/constructs/attn_sm80.tri:46: qk_scale = sm_scale * 1.44269504
+    // 46: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
-    // ../conformance/constructs/attn_sm80.tri:47: for start_n in range(0, N_CTX, BLOCK_N):
+    // 47: for start_n in range(0, N_CTX, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 4; ++e) l_i[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 4; ++e) m_i[e] = m_i_1[e];
-    // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     K_ptrs = K + base;
-    // ../conformance/constructs/attn_sm80.tri:52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
+    // 52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
     // offs_m is recomputed in #L8 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t83[e] = (t15) + (L8_base + e * 32);
-    // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attn_sm80.tri:41: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 41: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 32; ++e) q[e] = t34[e / 8 % 4] ? *t31[e] : ((tri_half)0x0000);
-    // ../conformance/constructs/attn_sm80.tri:43: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 43: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 4; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../conformance/constructs/attn_sm80.tri:46: qk_scale = sm_scale * 1.44269504
+    // 46: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
-    // ../conformance/constructs/attn_sm80.tri:47: for start_n in range(0, N_CTX, BLOCK_N):
+    // 47: for start_n in range(0, N_CTX, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 4; ++e) l_i[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 4; ++e) m_i[e] = m_i_1[e];
-    // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     K_ptrs = K + base;
-    // ../conformance/constructs/attn_sm80.tri:52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
+    // 52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
     // offs_m is recomputed in #L8 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t83[e] = (t15) + (L8_base + e * 32);
-    // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   }
-  // ../conformance/constructs/attn_sm80.tri:47: for start_n in range(0, N_CTX, BLOCK_N):
+  // 47: for start_n in range(0, N_CTX, BLOCK_N):
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 3 shared-memory stages
   // with cp.async, 2 iteration(s) ahead; the rest of the body runs in its own iteration.
   {
@@ -273,11 +274,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < N_CTX) {
-        // ../conformance/constructs/attn_sm80.tri:48: cols = start_n + offs_n
+        // 48: cols = start_n + offs_n
         int cols[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) cols[e] = tri_ahead + offs_n[e];
-        // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t62[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t62[e] = cols[e] * 64;
@@ -287,11 +288,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         tri_half* t68[32];
         #pragma unroll
         for (int e = 0; e < 32; ++e) t68[e] = K_ptrs_1[e / 8 % 4] + offs_d[e % 8];
-        // ../conformance/constructs/attn_sm80.tri:50: mask=cols[:, None] < N_CTX, other=0.0)
+        // 50: mask=cols[:, None] < N_CTX, other=0.0)
         bool t71[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t71[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 32; e += 8) {
@@ -300,7 +301,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
           tri_cp_async_16(tri_dst, t68[e], t71[e / 8 % 4]);
         }
-        // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t110[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t110[e] = cols[e] * 64;
@@ -310,11 +311,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         tri_half* t116[32];
         #pragma unroll
         for (int e = 0; e < 32; ++e) t116[e] = V_ptrs_1[e / 8 % 4] + offs_d[e % 8];
-        // ../conformance/constructs/attn_sm80.tri:59: mask=cols[:, None] < N_CTX, other=0.0)
+        // 59: mask=cols[:, None] < N_CTX, other=0.0)
         bool t119[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t119[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 32; e += 8) {
@@ -348,11 +349,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       tri_cp_async_wait<1>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
-      // ../conformance/constructs/attn_sm80.tri:48: cols = start_n + offs_n
+      // 48: cols = start_n + offs_n
       int cols[4];
       #pragma unroll
       for (int e = 0; e < 4; ++e) cols[e] = start_n + offs_n[e];
-      // ../conformance/constructs/attn_sm80.tri:51: qk = tl.dot(q, tl.trans(k))
+      // 51: qk = tl.dot(q, tl.trans(k))
       // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float qk[32];
@@ -370,7 +371,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); qk[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
-      // ../conformance/constructs/attn_sm80.tri:52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
+      // 52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
       // cols is recomputed in #L9 rather than moved.
       int t80[16];
       #pragma unroll
@@ -388,14 +389,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       bool keep[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) keep[e] = (t82[e % 2 + (e / 2 % 8) * 2] & t87[e]) != 0;
-      // ../conformance/constructs/attn_sm80.tri:53: qk = tl.where(keep, qk * qk_scale, -1.0e6)
+      // 53: qk = tl.where(keep, qk * qk_scale, -1.0e6)
       float t91[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t91[e] = qk[e] * qk_scale;
       float qk_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk_1[e] = keep[e] ? t91[e] : (-1e+06f);
-      // ../conformance/constructs/attn_sm80.tri:54: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 54: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_1_max_slice[2];
       // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -424,7 +425,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       float m_ij[4];
       #pragma unroll
       for (int e = 0; e < 4; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_1_max[e]);
-      // ../conformance/constructs/attn_sm80.tri:55: p = tl.math.exp2(qk - m_ij[:, None])
+      // 55: p = tl.math.exp2(qk - m_ij[:, None])
       // Layout conversion #L0 -> #L7 through shared memory.
       #pragma unroll
       for (int e = 0; e < 4; ++e) reinterpret_cast<float*>(tri_smem)[L0_base + e * 16] = m_ij[e];
@@ -439,14 +440,14 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       float p[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(t99[e]);
-      // ../conformance/constructs/attn_sm80.tri:56: alpha = tl.math.exp2(m_i - m_ij)
+      // 56: alpha = tl.math.exp2(m_i - m_ij)
       float t101[4];
       #pragma unroll
       for (int e = 0; e < 4; ++e) t101[e] = m_i[e] - m_ij[e];
       float alpha[4];
       #pragma unroll
       for (int e = 0; e < 4; ++e) alpha[e] = tri_exp2_f32(t101[e]);
-      // ../conformance/constructs/attn_sm80.tri:57: l_i = l_i * alpha + tl.sum(p, 1)
+      // 57: l_i = l_i * alpha + tl.sum(p, 1)
       float t103[4];
       #pragma unroll
       for (int e = 0; e < 4; ++e) t103[e] = l_i[e] * alpha[e];
@@ -478,7 +479,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       float l_i_1[4];
       #pragma unroll
       for (int e = 0; e < 4; ++e) l_i_1[e] = t103[e] + p_sum[e];
-      // ../conformance/constructs/attn_sm80.tri:60: acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])
+      // 60: acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])
       // Layout conversion #L0 -> #L7 through shared memory.
       #pragma unroll
       for (int e = 0; e < 4; ++e) reinterpret_cast<float*>(tri_smem)[L0_base + e * 16] = alpha[e];
@@ -520,11 +521,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         // While the wgmmas run: the copies for iteration start_n + 2.
         int tri_ahead = start_n + 2 * 64;
         if (tri_ahead < N_CTX) {
-          // ../conformance/constructs/attn_sm80.tri:48: cols = start_n + offs_n
+          // 48: cols = start_n + offs_n
           int cols[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) cols[e] = tri_ahead + offs_n[e];
-          // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+          // 49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           int t62[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t62[e] = cols[e] * 64;
@@ -534,11 +535,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
           tri_half* t68[32];
           #pragma unroll
           for (int e = 0; e < 32; ++e) t68[e] = K_ptrs_1[e / 8 % 4] + offs_d[e % 8];
-          // ../conformance/constructs/attn_sm80.tri:50: mask=cols[:, None] < N_CTX, other=0.0)
+          // 50: mask=cols[:, None] < N_CTX, other=0.0)
           bool t71[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t71[e] = cols[e] < N_CTX;
-          // ../conformance/constructs/attn_sm80.tri:49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+          // 49: k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
           for (int e = 0; e < 32; e += 8) {
@@ -547,7 +548,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
             const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
             tri_cp_async_16(tri_dst, t68[e], t71[e / 8 % 4]);
           }
-          // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+          // 58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           int t110[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t110[e] = cols[e] * 64;
@@ -557,11 +558,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
           tri_half* t116[32];
           #pragma unroll
           for (int e = 0; e < 32; ++e) t116[e] = V_ptrs_1[e / 8 % 4] + offs_d[e % 8];
-          // ../conformance/constructs/attn_sm80.tri:59: mask=cols[:, None] < N_CTX, other=0.0)
+          // 59: mask=cols[:, None] < N_CTX, other=0.0)
           bool t119[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t119[e] = cols[e] < N_CTX;
-          // ../conformance/constructs/attn_sm80.tri:58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+          // 58: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
           for (int e = 0; e < 32; e += 8) {
@@ -574,7 +575,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.
       }
-      // ../conformance/constructs/attn_sm80.tri:47: for start_n in range(0, N_CTX, BLOCK_N):
+      // 47: for start_n in range(0, N_CTX, BLOCK_N):
       #pragma unroll
       for (int e = 0; e < 4; ++e) l_i[e] = l_i_1[e];
       #pragma unroll
@@ -588,11 +589,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/attn_sm80.tri:62: rows = offs_m < N_CTX
+  // 62: rows = offs_m < N_CTX
   bool rows[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rows[e] = offs_m[e] < N_CTX;
-  // ../conformance/constructs/attn_sm80.tri:63: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=rows)
+  // 63: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=rows)
   int t134 = off_hz * N_CTX;
   float* M_ptrs = M + t134;
   float* M_ptrs_1[4];
@@ -617,10 +618,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
   bool t156[2];
   if (t15 + 63 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attn_sm80.tri:63: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=rows)
+    // 63: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=rows)
     #pragma unroll
     for (int e = 0; e < 4; ++e) if (L0_owner) *M_ptrs_1[e] = t139[e];
-    // ../conformance/constructs/attn_sm80.tri:64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     O_ptrs = O + base;
     // offs_m is recomputed in #L8 rather than moved.
     #pragma unroll
@@ -634,7 +635,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
     for (int e = 0; e < 16; ++e) t148[e] = L9_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2;
     #pragma unroll
     for (int e = 0; e < 32; ++e) t151[e] = O_ptrs_1[e / 16 % 2] + t148[e % 2 + (e / 2 % 8) * 2];
-    // ../conformance/constructs/attn_sm80.tri:65: (acc / l_i[:, None]).to(tl.float16), mask=rows[:, None])
+    // 65: (acc / l_i[:, None]).to(tl.float16), mask=rows[:, None])
     // Layout conversion #L0 -> #L7 through shared memory.
     #pragma unroll
     for (int e = 0; e < 4; ++e) reinterpret_cast<float*>(tri_smem)[L0_base + e * 16] = l_i[e];
@@ -646,7 +647,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
     for (int e = 0; e < 32; ++e) t154[e] = tri_div_f32(acc[e], t152[e / 16 % 2]);
     #pragma unroll
     for (int e = 0; e < 32; ++e) t154_fp16[e] = tri_f2h(t154[e]);
-    // ../conformance/constructs/attn_sm80.tri:64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -660,10 +661,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attn_sm80.tri:63: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=rows)
+    // 63: tl.store(M + off_hz * N_CTX + offs_m, m_i + tl.math.log2(l_i), mask=rows)
     #pragma unroll
     for (int e = 0; e < 4; ++e) if (L0_owner && rows[e]) *M_ptrs_1[e] = t139[e];
-    // ../conformance/constructs/attn_sm80.tri:64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     O_ptrs = O + base;
     // offs_m is recomputed in #L8 rather than moved.
     #pragma unroll
@@ -677,7 +678,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
     for (int e = 0; e < 16; ++e) t148[e] = L9_base + ((e % 2 + (e / 2 % 8) * 2) / 2) * 8 + (e % 2 + (e / 2 % 8) * 2) % 2;
     #pragma unroll
     for (int e = 0; e < 32; ++e) t151[e] = O_ptrs_1[e / 16 % 2] + t148[e % 2 + (e / 2 % 8) * 2];
-    // ../conformance/constructs/attn_sm80.tri:65: (acc / l_i[:, None]).to(tl.float16), mask=rows[:, None])
+    // 65: (acc / l_i[:, None]).to(tl.float16), mask=rows[:, None])
     // Layout conversion #L0 -> #L7 through shared memory.
     #pragma unroll
     for (int e = 0; e < 4; ++e) reinterpret_cast<float*>(tri_smem)[L0_base + e * 16] = l_i[e];
@@ -692,7 +693,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
     // rows is recomputed in #L8 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t156[e] = ((t15) + (L8_base + e * 32)) < (N_CTX);
-    // ../conformance/constructs/attn_sm80.tri:64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 64: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (t156[e / 16 % 2]) *t151[e] = t154_fp16[e];
   }

@@ -179,6 +179,7 @@ TRI_DEV void tri_wgmma_m64n32k16_bf16(float* d, unsigned long long da, unsigned 
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
 
+// Source ../conformance/constructs/attn_sm80_bf16.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     tri_bf16* Q, tri_bf16* K, tri_bf16* V, tri_bf16* W, tri_bf16* U, tri_bf16* O, float* G, float* Hm, float sm_scale, int N_CTX) {
   // Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,
@@ -212,16 +213,16 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
   float m_i[2];
   float g[16];
   float h[16];
-  // ../conformance/constructs/attn_sm80_bf16.tri:35: start_m = tl.program_id(0)
+  // 35: start_m = tl.program_id(0)
   int start_m = tri_program_id_x();
-  // ../conformance/constructs/attn_sm80_bf16.tri:36: off_hz = tl.program_id(1)
+  // 36: off_hz = tl.program_id(1)
   int off_hz = tri_program_id_y();
-  // ../conformance/constructs/attn_sm80_bf16.tri:37: base = off_hz.to(tl.int64) * N_CTX * HEAD_DIM
+  // 37: base = off_hz.to(tl.int64) * N_CTX * HEAD_DIM
   long long off_hz_i64 = (long long)(off_hz);
   long long t13 = (long long)(N_CTX);
   long long t14 = off_hz_i64 * t13;
   long long base = t14 * 128LL;
-  // ../conformance/constructs/attn_sm80_bf16.tri:38: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 38: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t18 = start_m * 128;
   int t19[8];
   #pragma unroll
@@ -229,19 +230,19 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
   int offs_m[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_m[e] = t18 + t19[e];
-  // ../conformance/constructs/attn_sm80_bf16.tri:39: offs_n = tl.arange(0, BLOCK_N)
+  // 39: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_n[e] = L1_base + e * 16;
-  // ../conformance/constructs/attn_sm80_bf16.tri:40: offs_d = tl.arange(0, HEAD_DIM)
+  // 40: offs_d = tl.arange(0, HEAD_DIM)
   int offs_d[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_d[e] = L2_base + e;
-  // ../conformance/constructs/attn_sm80_bf16.tri:41: rows = offs_m < N_CTX
+  // 41: rows = offs_m < N_CTX
   bool rows[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rows[e] = offs_m[e] < N_CTX;
-  // ../conformance/constructs/attn_sm80_bf16.tri:42: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], mask=rows[:, None], other=0.0)
+  // 42: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], mask=rows[:, None], other=0.0)
   tri_bf16* Q_ptrs = Q + base;
   int t30[8];
   #pragma unroll
@@ -261,7 +262,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
   tri_bf16* V_ptrs;
   if (t18 + 127 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attn_sm80_bf16.tri:42: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], mask=rows[:, None], other=0.0)
+    // 42: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], mask=rows[:, None], other=0.0)
     #pragma unroll
     for (int e = 0; e < 64; e += 8) {  // 16-byte vector loads
       tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t36[e]);
@@ -270,53 +271,53 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
       q[e + 5] = (tri_bf16)(vec.z >> 16); q[e + 6] = (tri_bf16)vec.w;
       q[e + 7] = (tri_bf16)(vec.w >> 16);
     }
-    // ../conformance/constructs/attn_sm80_bf16.tri:43: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 43: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../conformance/constructs/attn_sm80_bf16.tri:46: qk_scale = sm_scale * 1.44269504
+    // 46: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
-    // ../conformance/constructs/attn_sm80_bf16.tri:47: for start_n in range(0, N_CTX, BLOCK_N):
+    // 47: for start_n in range(0, N_CTX, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
-    // ../conformance/constructs/attn_sm80_bf16.tri:49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+    // 49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
     K_ptrs = K + base;
-    // ../conformance/constructs/attn_sm80_bf16.tri:52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
+    // 52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
     // offs_m is recomputed in #L6 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t85[e] = (t18) + (L6_base + e * 64);
-    // ../conformance/constructs/attn_sm80_bf16.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attn_sm80_bf16.tri:42: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], mask=rows[:, None], other=0.0)
+    // 42: q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], mask=rows[:, None], other=0.0)
     #pragma unroll
     for (int e = 0; e < 64; ++e) q[e] = rows[(e / 8 % 8) % 8] ? *t36[e] : ((tri_bf16)0x0000);
-    // ../conformance/constructs/attn_sm80_bf16.tri:43: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 43: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i_1[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../conformance/constructs/attn_sm80_bf16.tri:46: qk_scale = sm_scale * 1.44269504
+    // 46: qk_scale = sm_scale * 1.44269504
     qk_scale = sm_scale * 1.442695f;
-    // ../conformance/constructs/attn_sm80_bf16.tri:47: for start_n in range(0, N_CTX, BLOCK_N):
+    // 47: for start_n in range(0, N_CTX, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i[e] = m_i_1[e];
-    // ../conformance/constructs/attn_sm80_bf16.tri:49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+    // 49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
     K_ptrs = K + base;
-    // ../conformance/constructs/attn_sm80_bf16.tri:52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
+    // 52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
     // offs_m is recomputed in #L6 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t85[e] = (t18) + (L6_base + e * 64);
-    // ../conformance/constructs/attn_sm80_bf16.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+    // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
     V_ptrs = V + base;
   }
-  // ../conformance/constructs/attn_sm80_bf16.tri:47: for start_n in range(0, N_CTX, BLOCK_N):
+  // 47: for start_n in range(0, N_CTX, BLOCK_N):
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 2 shared-memory stages
   // with cp.async, 1 iteration(s) ahead; the rest of the body runs in its own iteration.
   {
@@ -326,11 +327,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     for (int tri_s = 0; tri_s < 1; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < N_CTX) {
-        // ../conformance/constructs/attn_sm80_bf16.tri:48: cols = start_n + offs_n
+        // 48: cols = start_n + offs_n
         int cols[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) cols[e] = tri_ahead + offs_n[e];
-        // ../conformance/constructs/attn_sm80_bf16.tri:49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // 49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         int t65[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t65[e] = cols[e] * 128;
@@ -340,11 +341,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         tri_bf16* t71[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t71[e] = K_ptrs_1[e / 8 % 2] + offs_d[e % 8];
-        // ../conformance/constructs/attn_sm80_bf16.tri:50: mask=cols[None, :] < N_CTX, other=0.0)
+        // 50: mask=cols[None, :] < N_CTX, other=0.0)
         bool t74[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t74[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attn_sm80_bf16.tri:49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+        // 49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -353,7 +354,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_row * 2 / 128 * 4096 + tri_swizzle(tri_col * 128 + tri_row * 2 % 128, 7);
           tri_cp_async_16(tri_dst, t71[e], t74[e / 8 % 2]);
         }
-        // ../conformance/constructs/attn_sm80_bf16.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         int t115[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t115[e] = cols[e] * 128;
@@ -363,11 +364,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         tri_bf16* t121[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t121[e] = V_ptrs_1[e / 8 % 2] + offs_d[e % 8];
-        // ../conformance/constructs/attn_sm80_bf16.tri:60: mask=cols[:, None] < N_CTX, other=0.0)
+        // 60: mask=cols[:, None] < N_CTX, other=0.0)
         bool t124[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t124[e] = cols[e] < N_CTX;
-        // ../conformance/constructs/attn_sm80_bf16.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+        // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -401,11 +402,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
       tri_cp_async_wait<0>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
-      // ../conformance/constructs/attn_sm80_bf16.tri:48: cols = start_n + offs_n
+      // 48: cols = start_n + offs_n
       int cols[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) cols[e] = start_n + offs_n[e];
-      // ../conformance/constructs/attn_sm80_bf16.tri:51: qk = tl.dot(q, k)
+      // 51: qk = tl.dot(q, k)
       // tl.dot bf16[128,128] x bf16[128,32] on wgmma m64n32k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float qk[16];
@@ -427,7 +428,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         #pragma unroll
         for (int r = 0; r < 16; ++r) { tri_fence_reg(tri_d0[r]); qk[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
-      // ../conformance/constructs/attn_sm80_bf16.tri:52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
+      // 52: keep = (cols[None, :] < N_CTX) & (offs_m[:, None] >= cols[None, :])
       // cols is recomputed in #L24 rather than moved.
       int t82[8];
       #pragma unroll
@@ -445,14 +446,14 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
       bool keep[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) keep[e] = (t84[e % 2 + (e / 2 % 4) * 2] & t89[e]) != 0;
-      // ../conformance/constructs/attn_sm80_bf16.tri:53: qk = tl.where(keep, qk * qk_scale, -1.0e6)
+      // 53: qk = tl.where(keep, qk * qk_scale, -1.0e6)
       float t93[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) t93[e] = qk[e] * qk_scale;
       float qk_1[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) qk_1[e] = keep[e] ? t93[e] : (-1e+06f);
-      // ../conformance/constructs/attn_sm80_bf16.tri:54: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 54: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_1_max[2];
       // Reduce along axis 1: 8 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -473,21 +474,21 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
       float m_ij[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], qk_1_max[e]);
-      // ../conformance/constructs/attn_sm80_bf16.tri:55: p = tl.math.exp2(qk - m_ij[:, None])
+      // 55: p = tl.math.exp2(qk - m_ij[:, None])
       float t101[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) t101[e] = qk_1[e] - m_ij[(e / 8 % 2) % 2];
       float p[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) p[e] = tri_exp2_f32(t101[e]);
-      // ../conformance/constructs/attn_sm80_bf16.tri:56: alpha = tl.math.exp2(m_i - m_ij)
+      // 56: alpha = tl.math.exp2(m_i - m_ij)
       float t103[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t103[e] = m_i[e] - m_ij[e];
       float alpha[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t103[e]);
-      // ../conformance/constructs/attn_sm80_bf16.tri:57: l_i = l_i * alpha + tl.sum(p, 1)
+      // 57: l_i = l_i * alpha + tl.sum(p, 1)
       float t105[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t105[e] = l_i[e] * alpha[e];
@@ -511,11 +512,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
       float l_i_1[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_1[e] = t105[e] + p_sum[e];
-      // ../conformance/constructs/attn_sm80_bf16.tri:58: acc = acc * alpha[:, None]
+      // 58: acc = acc * alpha[:, None]
       float acc_1[64];
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_1[e] = acc[e] * alpha[(e / 32 % 2) % 2];
-      // ../conformance/constructs/attn_sm80_bf16.tri:61: acc = tl.dot(p.to(tl.bfloat16), v, acc)
+      // 61: acc = tl.dot(p.to(tl.bfloat16), v, acc)
       // tl.dot bf16[128,32] x bf16[32,128] on wgmma m64n128k16: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         #pragma unroll
@@ -536,11 +537,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         // While the wgmmas run: the copies for iteration start_n + 1.
         int tri_ahead = start_n + 1 * 32;
         if (tri_ahead < N_CTX) {
-          // ../conformance/constructs/attn_sm80_bf16.tri:48: cols = start_n + offs_n
+          // 48: cols = start_n + offs_n
           int cols[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) cols[e] = tri_ahead + offs_n[e];
-          // ../conformance/constructs/attn_sm80_bf16.tri:49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+          // 49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
           int t65[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t65[e] = cols[e] * 128;
@@ -550,11 +551,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
           tri_bf16* t71[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) t71[e] = K_ptrs_1[e / 8 % 2] + offs_d[e % 8];
-          // ../conformance/constructs/attn_sm80_bf16.tri:50: mask=cols[None, :] < N_CTX, other=0.0)
+          // 50: mask=cols[None, :] < N_CTX, other=0.0)
           bool t74[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t74[e] = cols[e] < N_CTX;
-          // ../conformance/constructs/attn_sm80_bf16.tri:49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
+          // 49: k = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
           for (int e = 0; e < 16; e += 8) {
@@ -563,7 +564,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_row * 2 / 128 * 4096 + tri_swizzle(tri_col * 128 + tri_row * 2 % 128, 7);
             tri_cp_async_16(tri_dst, t71[e], t74[e / 8 % 2]);
           }
-          // ../conformance/constructs/attn_sm80_bf16.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+          // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           int t115[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t115[e] = cols[e] * 128;
@@ -573,11 +574,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
           tri_bf16* t121[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) t121[e] = V_ptrs_1[e / 8 % 2] + offs_d[e % 8];
-          // ../conformance/constructs/attn_sm80_bf16.tri:60: mask=cols[:, None] < N_CTX, other=0.0)
+          // 60: mask=cols[:, None] < N_CTX, other=0.0)
           bool t124[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t124[e] = cols[e] < N_CTX;
-          // ../conformance/constructs/attn_sm80_bf16.tri:59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
+          // 59: v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :],
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
           for (int e = 0; e < 16; e += 8) {
@@ -590,7 +591,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.
       }
-      // ../conformance/constructs/attn_sm80_bf16.tri:47: for start_n in range(0, N_CTX, BLOCK_N):
+      // 47: for start_n in range(0, N_CTX, BLOCK_N):
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i[e] = l_i_1[e];
       #pragma unroll
@@ -604,7 +605,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/attn_sm80_bf16.tri:63: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+  // 63: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
   tri_bf16* O_ptrs = O + base;
   // offs_m is recomputed in #L6 rather than moved.
   int t135[2];
@@ -623,7 +624,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
   tri_bf16* t144[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) t144[e] = O_ptrs_1[e / 32 % 2] + t141[e % 2 + (e / 2 % 16) * 2];
-  // ../conformance/constructs/attn_sm80_bf16.tri:64: (acc / l_i[:, None]).to(tl.bfloat16), mask=rows[:, None])
+  // 64: (acc / l_i[:, None]).to(tl.bfloat16), mask=rows[:, None])
   float t147[64];
   #pragma unroll
   for (int e = 0; e < 64; ++e) t147[e] = tri_div_f32(acc[e], l_i[(e / 32 % 2) % 2]);
@@ -648,7 +649,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
   bool t208[2];
   if (t18 + 127 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attn_sm80_bf16.tri:63: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 63: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -660,16 +661,15 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
       tri_transpose4(w0, w1, w2, w3, lane_id);
       *reinterpret_cast<tri_u32x4*>(t144[e] + (lane_id % 4) * 6) = tri_u32x4{w0, w1, w2, w3};
     }
-    // ../conformance/constructs/attn_sm80_bf16.tri:65: offs_g = tl.arange(0, 32)
+    // 65: offs_g = tl.arange(0, 32)
     #pragma unroll
     for (int e = 0; e < 4; ++e) offs_g[e] = L17_base + e;
-    // ../conformance/constructs/attn_sm80_bf16.tri:68: for kk in range(0, HEAD_DIM, 32):
+    // 68: for kk in range(0, HEAD_DIM, 32):
     #pragma unroll
     for (int e = 0; e < 16; ++e) g[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 16; ++e) h[e] = 0.0f;
-    // ../conformance/constructs/attn_sm80_bf16.tri:69: a = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None],
-    //   other=0.0)
+    // 69: a = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None], other=0.0)
     Q_ptrs_2 = Q + base;
     // offs_m is recomputed in #L26 rather than moved.
     #pragma unroll
@@ -681,8 +681,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     // rows is recomputed in #L26 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t176[e] = ((t18) + (L26_base + e * 64)) < (N_CTX);
-    // ../conformance/constructs/attn_sm80_bf16.tri:72: a2 = tl.load(K + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None],
-    //   other=0.0)
+    // 72: a2 = tl.load(K + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None], other=0.0)
     K_ptrs_2 = K + base;
     // offs_m is recomputed in #L26 rather than moved.
     #pragma unroll
@@ -696,19 +695,18 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     for (int e = 0; e < 2; ++e) t208[e] = ((t18) + (L26_base + e * 64)) < (N_CTX);
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attn_sm80_bf16.tri:63: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+    // 63: tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
     #pragma unroll
     for (int e = 0; e < 64; ++e) if (t149[e / 32 % 2]) *t144[e] = t147_bf16[e];
-    // ../conformance/constructs/attn_sm80_bf16.tri:65: offs_g = tl.arange(0, 32)
+    // 65: offs_g = tl.arange(0, 32)
     #pragma unroll
     for (int e = 0; e < 4; ++e) offs_g[e] = L17_base + e;
-    // ../conformance/constructs/attn_sm80_bf16.tri:68: for kk in range(0, HEAD_DIM, 32):
+    // 68: for kk in range(0, HEAD_DIM, 32):
     #pragma unroll
     for (int e = 0; e < 16; ++e) g[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 16; ++e) h[e] = 0.0f;
-    // ../conformance/constructs/attn_sm80_bf16.tri:69: a = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None],
-    //   other=0.0)
+    // 69: a = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None], other=0.0)
     Q_ptrs_2 = Q + base;
     // offs_m is recomputed in #L26 rather than moved.
     #pragma unroll
@@ -720,8 +718,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     // rows is recomputed in #L26 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t176[e] = ((t18) + (L26_base + e * 64)) < (N_CTX);
-    // ../conformance/constructs/attn_sm80_bf16.tri:72: a2 = tl.load(K + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None],
-    //   other=0.0)
+    // 72: a2 = tl.load(K + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None], other=0.0)
     K_ptrs_2 = K + base;
     // offs_m is recomputed in #L26 rather than moved.
     #pragma unroll
@@ -734,7 +731,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     #pragma unroll
     for (int e = 0; e < 2; ++e) t208[e] = ((t18) + (L26_base + e * 64)) < (N_CTX);
   }
-  // ../conformance/constructs/attn_sm80_bf16.tri:68: for kk in range(0, HEAD_DIM, 32):
+  // 68: for kk in range(0, HEAD_DIM, 32):
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 2 shared-memory stages
   // with cp.async, 1 iteration(s) ahead; the rest of the body runs in its own iteration.
   {
@@ -744,8 +741,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     for (int tri_s = 0; tri_s < 1; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < 128) {
-        // ../conformance/constructs/attn_sm80_bf16.tri:69: a = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None],
-        //   other=0.0)
+        // 69: a = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None], other=0.0)
         int t171[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t171[e] = tri_ahead + offs_g[e];
@@ -765,7 +761,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 20480 + 0 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t175[e], t176[e / 8 % 2]);
         }
-        // ../conformance/constructs/attn_sm80_bf16.tri:70: w = tl.load(W + (kk + offs_g)[:, None] * 32 + offs_g[None, :])
+        // 70: w = tl.load(W + (kk + offs_g)[:, None] * 32 + offs_g[None, :])
         int t182[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t182[e] = tri_ahead + offs_g[e];
@@ -787,8 +783,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 20480 + 8192 + tri_col / 32 * 2048 + tri_swizzle(tri_row * 64 + tri_col % 32 * 2, 3);
           tri_cp_async_8(tri_dst, t192[e], true);
         }
-        // ../conformance/constructs/attn_sm80_bf16.tri:72: a2 = tl.load(K + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None],
-        //   other=0.0)
+        // 72: a2 = tl.load(K + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None], other=0.0)
         int t203[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t203[e] = tri_ahead + offs_g[e];
@@ -808,7 +803,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 20480 + 10240 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t207[e], t208[e / 8 % 2]);
         }
-        // ../conformance/constructs/attn_sm80_bf16.tri:73: u = tl.load(U + (kk + offs_g)[:, None] * 32 + offs_g[None, :])
+        // 73: u = tl.load(U + (kk + offs_g)[:, None] * 32 + offs_g[None, :])
         int t214[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t214[e] = tri_ahead + offs_g[e];
@@ -842,7 +837,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
       tri_cp_async_wait<0>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 20480;
-      // ../conformance/constructs/attn_sm80_bf16.tri:71: g = tl.dot(a, w, g)
+      // 71: g = tl.dot(a, w, g)
       // tl.dot bf16[128,32] x bf16[32,32] on wgmma m64n32k16: a from the stage, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       float g_1[16];
       {
@@ -859,7 +854,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         #pragma unroll
         for (int r = 0; r < 16; ++r) { tri_fence_reg(tri_d0[r]); g_1[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
-      // ../conformance/constructs/attn_sm80_bf16.tri:74: h += tl.dot(a2, u)
+      // 74: h += tl.dot(a2, u)
       // tl.dot bf16[128,32] x bf16[32,32] on wgmma m64n32k16: a from the stage, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         #pragma unroll
@@ -872,8 +867,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         // While the wgmmas run: the copies for iteration kk + 1.
         int tri_ahead = kk + 1 * 32;
         if (tri_ahead < 128) {
-          // ../conformance/constructs/attn_sm80_bf16.tri:69: a = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None],
-          //   other=0.0)
+          // 69: a = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None], other=0.0)
           int t171[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t171[e] = tri_ahead + offs_g[e];
@@ -893,7 +887,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_write * 20480 + 0 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
             tri_cp_async_16(tri_dst, t175[e], t176[e / 8 % 2]);
           }
-          // ../conformance/constructs/attn_sm80_bf16.tri:70: w = tl.load(W + (kk + offs_g)[:, None] * 32 + offs_g[None, :])
+          // 70: w = tl.load(W + (kk + offs_g)[:, None] * 32 + offs_g[None, :])
           int t182[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t182[e] = tri_ahead + offs_g[e];
@@ -915,8 +909,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_write * 20480 + 8192 + tri_col / 32 * 2048 + tri_swizzle(tri_row * 64 + tri_col % 32 * 2, 3);
             tri_cp_async_8(tri_dst, t192[e], true);
           }
-          // ../conformance/constructs/attn_sm80_bf16.tri:72: a2 = tl.load(K + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None],
-          //   other=0.0)
+          // 72: a2 = tl.load(K + base + offs_m[:, None] * HEAD_DIM + (kk + offs_g)[None, :], mask=rows[:, None], other=0.0)
           int t203[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t203[e] = tri_ahead + offs_g[e];
@@ -936,7 +929,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_write * 20480 + 10240 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
             tri_cp_async_16(tri_dst, t207[e], t208[e / 8 % 2]);
           }
-          // ../conformance/constructs/attn_sm80_bf16.tri:73: u = tl.load(U + (kk + offs_g)[:, None] * 32 + offs_g[None, :])
+          // 73: u = tl.load(U + (kk + offs_g)[:, None] * 32 + offs_g[None, :])
           int t214[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t214[e] = tri_ahead + offs_g[e];
@@ -962,7 +955,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in h.
       }
-      // ../conformance/constructs/attn_sm80_bf16.tri:68: for kk in range(0, HEAD_DIM, 32):
+      // 68: for kk in range(0, HEAD_DIM, 32):
       #pragma unroll
       for (int e = 0; e < 16; ++e) g[e] = g_1[e];
       tri_read = tri_read == 1 ? 0 : tri_read + 1;
@@ -974,7 +967,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/attn_sm80_bf16.tri:75: out = off_hz.to(tl.int64) * N_CTX * 32 + offs_m[:, None] * 32 + offs_g[None, :]
+  // 75: out = off_hz.to(tl.int64) * N_CTX * 32 + offs_m[:, None] * 32 + offs_g[None, :]
   long long off_hz_i64_1 = (long long)(off_hz);
   long long t232 = (long long)(N_CTX);
   long long t233 = off_hz_i64_1 * t232;
@@ -1002,7 +995,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
   long long out[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) out[e] = t242[e / 8 % 2] + t243_i64[e % 2 + (e / 2 % 4) * 2];
-  // ../conformance/constructs/attn_sm80_bf16.tri:76: tl.store(G + out, g, mask=rows[:, None])
+  // 76: tl.store(G + out, g, mask=rows[:, None])
   float* G_ptrs[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) G_ptrs[e] = G + out[e];
@@ -1015,13 +1008,13 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
   bool t255[2];
   if (t18 + 127 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/attn_sm80_bf16.tri:76: tl.store(G + out, g, mask=rows[:, None])
+    // 76: tl.store(G + out, g, mask=rows[:, None])
     #pragma unroll
     for (int e = 0; e < 16; e += 2) {  // 8-byte vector stores
       tri_f32x2 vec = {g[e + 0], g[e + 1]};
       *reinterpret_cast<tri_f32x2*>(G_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/attn_sm80_bf16.tri:77: tl.store(Hm + out, h, mask=rows[:, None])
+    // 77: tl.store(Hm + out, h, mask=rows[:, None])
     #pragma unroll
     for (int e = 0; e < 16; ++e) Hm_ptrs[e] = Hm + out[e];
     #pragma unroll
@@ -1031,10 +1024,10 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/attn_sm80_bf16.tri:76: tl.store(G + out, g, mask=rows[:, None])
+    // 76: tl.store(G + out, g, mask=rows[:, None])
     #pragma unroll
     for (int e = 0; e < 16; ++e) if (t250[e / 8 % 2]) *G_ptrs[e] = g[e];
-    // ../conformance/constructs/attn_sm80_bf16.tri:77: tl.store(Hm + out, h, mask=rows[:, None])
+    // 77: tl.store(Hm + out, h, mask=rows[:, None])
     #pragma unroll
     for (int e = 0; e < 16; ++e) Hm_ptrs[e] = Hm + out[e];
     // rows is recomputed in #L6 rather than moved.

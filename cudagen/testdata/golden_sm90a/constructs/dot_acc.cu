@@ -57,6 +57,7 @@ TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsig
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Source ../conformance/constructs/dot_acc.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr, tri_half* b_ptr, float* init_ptr, float* c_ptr, float* d_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
   __shared__ __attribute__((aligned(16))) unsigned char tri_smem[4096];
@@ -69,19 +70,19 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
   int L9_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L9 tiles
   float acc[8];
   float acc2[8];
-  // ../conformance/constructs/dot_acc.tri:21: rm = tl.arange(0, M)
+  // 21: rm = tl.arange(0, M)
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = L0_base + e * 16;
-  // ../conformance/constructs/dot_acc.tri:22: rn = tl.arange(0, N)
+  // 22: rn = tl.arange(0, N)
   int rn[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rn[e] = L1_base + (e / 2) * 16 + e % 2;
-  // ../conformance/constructs/dot_acc.tri:23: rk = tl.arange(0, BK)
+  // 23: rk = tl.arange(0, BK)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/dot_acc.tri:25: acc2 = tl.load(init_ptr + rm[:, None] * N + rn[None, :])
+  // 25: acc2 = tl.load(init_ptr + rm[:, None] * N + rn[None, :])
   int t14[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t14[e] = rm[e] * 32;
@@ -97,12 +98,12 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(t20[e]);
     acc2_1[e + 0] = vec.x; acc2_1[e + 1] = vec.y;
   }
-  // ../conformance/constructs/dot_acc.tri:26: for kk in range(0, K, BK):
+  // 26: for kk in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 8; ++e) acc2[e] = acc2_1[e];
-  // ../conformance/constructs/dot_acc.tri:27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
+  // 27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
   // rm is recomputed in #L9 rather than moved.
   int t27[1];
   t27[0] = L9_base;
@@ -110,14 +111,14 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
   t29[0] = t27[0] * K;
   tri_half* a_ptrs[1];
   a_ptrs[0] = a_ptr + t29[0];
-  // ../conformance/constructs/dot_acc.tri:28: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :])
+  // 28: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :])
   // rn is recomputed in #L2 rather than moved.
   int t47[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t47[e] = L2_base + e;
-  // ../conformance/constructs/dot_acc.tri:26: for kk in range(0, K, BK):
+  // 26: for kk in range(0, K, BK):
   for (int kk = 0; kk < K; kk += 32) {
-    // ../conformance/constructs/dot_acc.tri:27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
+    // 27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
     int t33[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t33[e] = kk + rk[e];
@@ -133,7 +134,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
       a[e + 5] = (tri_half)(vec.z >> 16); a[e + 6] = (tri_half)vec.w;
       a[e + 7] = (tri_half)(vec.w >> 16);
     }
-    // ../conformance/constructs/dot_acc.tri:28: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :])
+    // 28: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :])
     int t40[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t40[e] = kk + rk[e];
@@ -156,7 +157,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
       b[e + 5] = (tri_half)(vec.z >> 16); b[e + 6] = (tri_half)vec.w;
       b[e + 7] = (tri_half)(vec.w >> 16);
     }
-    // ../conformance/constructs/dot_acc.tri:29: acc = tl.dot(a, b, acc)
+    // 29: acc = tl.dot(a, b, acc)
     // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 8] = a[e];
@@ -192,7 +193,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
       }
     }
     __syncthreads();
-    // ../conformance/constructs/dot_acc.tri:30: acc2 = tl.dot(a, b, acc=acc2)
+    // 30: acc2 = tl.dot(a, b, acc=acc2)
     // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 8] = a[e];
@@ -228,13 +229,13 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
       }
     }
     __syncthreads();
-    // ../conformance/constructs/dot_acc.tri:26: for kk in range(0, K, BK):
+    // 26: for kk in range(0, K, BK):
     #pragma unroll
     for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
     #pragma unroll
     for (int e = 0; e < 8; ++e) acc2[e] = acc2_2[e];
   }
-  // ../conformance/constructs/dot_acc.tri:31: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+  // 31: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
   int t59[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t59[e] = rm[e] * 32;
@@ -249,7 +250,7 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
     tri_f32x2 vec = {acc[e + 0], acc[e + 1]};
     *reinterpret_cast<tri_f32x2*>(t65[e]) = vec;
   }
-  // ../conformance/constructs/dot_acc.tri:32: tl.store(d_ptr + rm[:, None] * N + rn[None, :], acc2)
+  // 32: tl.store(d_ptr + rm[:, None] * N + rn[None, :], acc2)
   int t70[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t70[e] = rm[e] * 32;

@@ -62,6 +62,7 @@ TRI_DEV void tri_mma_i8(int& c0, int& c1, int& c2, int& c3, const unsigned int* 
                : "+r"(c0), "+r"(c1), "+r"(c2), "+r"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Source ../conformance/constructs/dot_int8_mma.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Each thread holds many elements: ask for 4 programs per SM so loads stay in flight (at most 128 registers a thread).
 extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_kernel(
     signed char* a_ptr, signed char* b_ptr, int* init_ptr, int* e_ptr, int K) {
@@ -79,26 +80,26 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
   int L13_base = (lane_id % 4) * 16;  // index of this thread's first element in #L13 tiles
   int L14_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L14 tiles
   int acc[32];
-  // ../conformance/constructs/dot_int8_mma.tri:22: rm = tl.arange(0, M)
+  // 22: rm = tl.arange(0, M)
   int rm[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rm[e] = L0_base + e * 16;
-  // ../conformance/constructs/dot_int8_mma.tri:23: rn = tl.arange(0, N)
+  // 23: rn = tl.arange(0, N)
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = L1_base + (e / 2) * 16 + e % 2;
-  // ../conformance/constructs/dot_int8_mma.tri:24: rk = tl.arange(0, BK)
+  // 24: rk = tl.arange(0, BK)
   int rk[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/dot_int8_mma.tri:25: offs = rm[:, None] * N + rn[None, :]
+  // 25: offs = rm[:, None] * N + rn[None, :]
   int t11[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t11[e] = rm[e] * 64;
   int offs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) offs[e] = t11[e / 8 % 4] + rn[(e % 2 + (e / 2 % 4) * 2) % 2 + ((e % 2 + (e / 2 % 4) * 2) / 2 % 4) * 2];
-  // ../conformance/constructs/dot_int8_mma.tri:26: acc = tl.load(init_ptr + offs)
+  // 26: acc = tl.load(init_ptr + offs)
   int* init_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) init_ptrs[e] = init_ptr + offs[e];
@@ -108,10 +109,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
     tri_u32x2 vec = *reinterpret_cast<const tri_u32x2*>(init_ptrs[e]);
     acc_1[e + 0] = (int)vec.x; acc_1[e + 1] = (int)vec.y;
   }
-  // ../conformance/constructs/dot_int8_mma.tri:27: for kk in range(0, K, BK):
+  // 27: for kk in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = acc_1[e];
-  // ../conformance/constructs/dot_int8_mma.tri:29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
+  // 29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
   // rm is recomputed in #L12 rather than moved.
   int t27[1];
   t27[0] = L12_base;
@@ -119,21 +120,21 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
   t29[0] = t27[0] * K;
   signed char* a_ptrs[1];
   a_ptrs[0] = a_ptr + t29[0];
-  // ../conformance/constructs/dot_int8_mma.tri:30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
+  // 30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
   // rn is recomputed in #L13 rather than moved.
   int t51[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t51[e] = L13_base + e;
-  // ../conformance/constructs/dot_int8_mma.tri:27: for kk in range(0, K, BK):
+  // 27: for kk in range(0, K, BK):
   for (int kk = 0; kk < K; kk += 32) {
-    // ../conformance/constructs/dot_int8_mma.tri:28: mk = (kk + rk) < K
+    // 28: mk = (kk + rk) < K
     int t24[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t24[e] = kk + rk[e];
     bool mk[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) mk[e] = t24[e] < K;
-    // ../conformance/constructs/dot_int8_mma.tri:29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
+    // 29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
     int t33[16];
     #pragma unroll
     for (int e = 0; e < 16; ++e) t33[e] = kk + rk[e];
@@ -151,7 +152,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
     signed char b[16];
     if (kk + 31 < K) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../conformance/constructs/dot_int8_mma.tri:29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
+      // 29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
       #pragma unroll
       for (int e = 0; e < 16; e += 16) {  // 16-byte vector loads
         tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t37[e]);
@@ -172,7 +173,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
         a[e + 14] = (signed char)(unsigned char)(vec.w >> 16);
         a[e + 15] = (signed char)(unsigned char)(vec.w >> 24);
       }
-      // ../conformance/constructs/dot_int8_mma.tri:30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
+      // 30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) t44[e] = kk + rk[e];
       // t44 is recomputed in #L14 rather than moved.
@@ -201,7 +202,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
         b[e + 14] = (signed char)(unsigned char)(vec.w >> 16);
         b[e + 15] = (signed char)(unsigned char)(vec.w >> 24);
       }
-      // ../conformance/constructs/dot_int8_mma.tri:31: acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+      // 31: acc = tl.dot(a, b, acc, out_dtype=tl.int32)
       // tl.dot i8[64,32] x i8[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
       #pragma unroll
       for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
@@ -239,10 +240,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       __syncthreads();
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../conformance/constructs/dot_int8_mma.tri:29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
+      // 29: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) a[e] = mk[e] ? *t37[e] : ((signed char)0);
-      // ../conformance/constructs/dot_int8_mma.tri:30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
+      // 30: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0)
       #pragma unroll
       for (int e = 0; e < 16; ++e) t44[e] = kk + rk[e];
       // t44 is recomputed in #L14 rather than moved.
@@ -255,7 +256,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       t55[0] = ((kk) + (L14_base)) < (K);
       #pragma unroll
       for (int e = 0; e < 16; ++e) b[e] = t55[0] ? *t54[e] : ((signed char)0);
-      // ../conformance/constructs/dot_int8_mma.tri:31: acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+      // 31: acc = tl.dot(a, b, acc, out_dtype=tl.int32)
       // tl.dot i8[64,32] x i8[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k32 along K = 32.
       #pragma unroll
       for (int e = 0; e < 16; ++e) reinterpret_cast<signed char*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 16] = a[e];
@@ -293,7 +294,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_int8_mma_k
       __syncthreads();
     }
   }
-  // ../conformance/constructs/dot_int8_mma.tri:32: tl.store(e_ptr + offs, acc)
+  // 32: tl.store(e_ptr + offs, acc)
   int* e_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) e_ptrs[e] = e_ptr + offs[e];

@@ -135,6 +135,7 @@ TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
 }
 
+// Source ../conformance/constructs/fp8_dot.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     tri_fp8e4nv* a_ptr, tri_fp8e4nv* b_ptr, tri_fp8e5* b5_ptr, float* init_ptr, float* c_ptr, tri_half* h_ptr, float* d_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -154,26 +155,26 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
   int L13_base = (lane_id % 4) * 16;  // index of this thread's first element in #L13 tiles
   int L14_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L14 tiles
   float acc[32];
-  // ../conformance/constructs/fp8_dot.tri:27: rm = tl.arange(0, M)
+  // 27: rm = tl.arange(0, M)
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = L0_base + e * 32;
-  // ../conformance/constructs/fp8_dot.tri:28: rn = tl.arange(0, N)
+  // 28: rn = tl.arange(0, N)
   int rn[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) rn[e] = L1_base + (e / 2) * 8 + e % 2;
-  // ../conformance/constructs/fp8_dot.tri:29: rk = tl.arange(0, BK)
+  // 29: rk = tl.arange(0, BK)
   int rk[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/fp8_dot.tri:30: offs = rm[:, None] * N + rn[None, :]
+  // 30: offs = rm[:, None] * N + rn[None, :]
   int t14[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t14[e] = rm[e] * 64;
   int offs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) offs[e] = t14[e / 16 % 2] + rn[(e % 2 + (e / 2 % 8) * 2) % 2 + ((e % 2 + (e / 2 % 8) * 2) / 2 % 8) * 2];
-  // ../conformance/constructs/fp8_dot.tri:31: acc = tl.load(init_ptr + offs)
+  // 31: acc = tl.load(init_ptr + offs)
   float* init_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) init_ptrs[e] = init_ptr + offs[e];
@@ -183,10 +184,10 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     tri_f32x2 vec = *reinterpret_cast<const tri_f32x2*>(init_ptrs[e]);
     acc_1[e + 0] = vec.x; acc_1[e + 1] = vec.y;
   }
-  // ../conformance/constructs/fp8_dot.tri:32: for kk in range(0, K, BK):
+  // 32: for kk in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = acc_1[e];
-  // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+  // 34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
   // rm is recomputed in #L12 rather than moved.
   int t30[1];
   t30[0] = L12_base;
@@ -194,18 +195,18 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
   t32[0] = t30[0] * K;
   tri_fp8e4nv* a_ptrs[1];
   a_ptrs[0] = a_ptr + t32[0];
-  // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+  // 35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
   // rn is recomputed in #L13 rather than moved.
   int t54[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t54[e] = L13_base + e;
-  // ../conformance/constructs/fp8_dot.tri:32: for kk in range(0, K, BK):
+  // 32: for kk in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with cp.async,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: K-major, 32- and 32-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
-    // ../conformance/constructs/fp8_dot.tri:36: acc = tl.dot(a, b, acc)
+    // 36: acc = tl.dot(a, b, acc)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -213,14 +214,14 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/fp8_dot.tri:33: mk = (kk + rk) < K
+        // 33: mk = (kk + rk) < K
         int t27[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t27[e] = tri_ahead + rk[e];
         bool mk[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) mk[e] = t27[e] < K;
-        // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+        // 34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
         int t36[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t36[e] = tri_ahead + rk[e];
@@ -236,7 +237,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + tri_swizzle(tri_srow * 32 + tri_col * 1, 1);
           tri_cp_async_16(tri_dst, t40[e], mk[e]);
         }
-        // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+        // 35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
         int t47[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t47[e] = tri_ahead + rk[e];
@@ -277,14 +278,14 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
       tri_wgmma_commit();
       int tri_ahead = kk + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/fp8_dot.tri:33: mk = (kk + rk) < K
+        // 33: mk = (kk + rk) < K
         int t27[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t27[e] = tri_ahead + rk[e];
         bool mk[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) mk[e] = t27[e] < K;
-        // ../conformance/constructs/fp8_dot.tri:34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
+        // 34: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :], mask=mk[None, :], other=0.0)
         int t36[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t36[e] = tri_ahead + rk[e];
@@ -300,7 +301,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + tri_swizzle(tri_srow * 32 + tri_col * 1, 1);
           tri_cp_async_16(tri_dst, t40[e], mk[e]);
         }
-        // ../conformance/constructs/fp8_dot.tri:35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
+        // 35: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :], mask=mk[:, None], other=0.0)
         int t47[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t47[e] = tri_ahead + rk[e];
@@ -337,7 +338,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/fp8_dot.tri:37: tl.store(c_ptr + offs, acc)
+  // 37: tl.store(c_ptr + offs, acc)
   float* c_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c_ptrs[e] = c_ptr + offs[e];
@@ -346,7 +347,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     tri_f32x2 vec = {acc[e + 0], acc[e + 1]};
     *reinterpret_cast<tri_f32x2*>(c_ptrs[e]) = vec;
   }
-  // ../conformance/constructs/fp8_dot.tri:38: a0 = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+  // 38: a0 = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
   // rm is recomputed in #L12 rather than moved.
   int t68[1];
   t68[0] = L12_base;
@@ -370,7 +371,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     a0[e + 12] = (tri_fp8e4nv)vec.w; a0[e + 13] = (tri_fp8e4nv)(vec.w >> 8);
     a0[e + 14] = (tri_fp8e4nv)(vec.w >> 16); a0[e + 15] = (tri_fp8e4nv)(vec.w >> 24);
   }
-  // ../conformance/constructs/fp8_dot.tri:39: b0 = tl.load(b5_ptr + rk[:, None] * N + rn[None, :])
+  // 39: b0 = tl.load(b5_ptr + rk[:, None] * N + rn[None, :])
   // rk is recomputed in #L14 rather than moved.
   int t78[1];
   t78[0] = L14_base;
@@ -398,14 +399,14 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     b0[e + 12] = (tri_fp8e5)vec.w; b0[e + 13] = (tri_fp8e5)(vec.w >> 8);
     b0[e + 14] = (tri_fp8e5)(vec.w >> 16); b0[e + 15] = (tri_fp8e5)(vec.w >> 24);
   }
-  // ../conformance/constructs/fp8_dot.tri:40: a5 = a0.to(tl.float16).to(tl.float8e5)
+  // 40: a5 = a0.to(tl.float16).to(tl.float8e5)
   tri_half a0_fp16[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) a0_fp16[e] = tri_e4m3_to_h(a0[e]);
   tri_fp8e5 a5[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) a5[e] = tri_h_to_e5m2(a0_fp16[e]);
-  // ../conformance/constructs/fp8_dot.tri:41: tl.store(h_ptr + offs, tl.dot(a5, b0, out_dtype=tl.float16))
+  // 41: tl.store(h_ptr + offs, tl.dot(a5, b0, out_dtype=tl.float16))
   tri_half* h_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) h_ptrs[e] = h_ptr + offs[e];
@@ -434,7 +435,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     tri_transpose4(w0, w1, w2, w3, lane_id);
     *reinterpret_cast<tri_u32x4*>(h_ptrs[e] + (lane_id % 4) * 6) = tri_u32x4{w0, w1, w2, w3};
   }
-  // ../conformance/constructs/fp8_dot.tri:42: tl.store(d_ptr + offs, tl.dot(a0, b0))
+  // 42: tl.store(d_ptr + offs, tl.dot(a0, b0))
   float* d_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) d_ptrs[e] = d_ptr + offs[e];

@@ -89,6 +89,7 @@ TRI_DEV void tri_wgmma_m64n64k16_f16_kb(float* d, unsigned long long da, unsigne
     : "l"(da), "l"(db), "r"(scale_d) : "memory");
 }
 
+// Source ../conformance/constructs/pipeline_sm80.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -106,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   int L13_base = (lane_id % 4) * 2;  // index of this thread's first element in #L13 tiles
   float acc[32];
   float acc2[32];
-  // ../conformance/constructs/pipeline_sm80.tri:31: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 31: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t10 = tri_program_id_x() * 64;
   int t11[2];
   #pragma unroll
@@ -114,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   int rm[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rm[e] = t10 + t11[e];
-  // ../conformance/constructs/pipeline_sm80.tri:32: rn = tl.program_id(1) * BN + tl.arange(0, BN)
+  // 32: rn = tl.program_id(1) * BN + tl.arange(0, BN)
   int t16 = tri_program_id_y() * 64;
   int t17[8];
   #pragma unroll
@@ -122,15 +123,14 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = t16 + t17[e];
-  // ../conformance/constructs/pipeline_sm80.tri:33: rk = tl.arange(0, BK)
+  // 33: rk = tl.arange(0, BK)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/pipeline_sm80.tri:35: for k in range(0, K, BK):
+  // 35: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K),
-  //   other=0.0)
+  // 36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
   int t29[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t29[e] = rm[e] * K;
@@ -140,18 +140,17 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   bool t40[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t40[e] = rm[e] < M;
-  // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N),
-  //   other=0.0)
+  // 37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
   bool t70[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t70[e] = rn[e] < N;
-  // ../conformance/constructs/pipeline_sm80.tri:35: for k in range(0, K, BK):
+  // 35: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with cp.async,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
-    // ../conformance/constructs/pipeline_sm80.tri:38: acc = tl.dot(a, b, acc)
+    // 38: acc = tl.dot(a, b, acc)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -159,8 +158,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -185,8 +183,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t37[e], t48[e]);
         }
-        // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
-        //   :] < N), other=0.0)
+        // 37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -240,8 +237,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 36: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t33[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
@@ -266,8 +262,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t37[e], t48[e]);
         }
-        // ../conformance/constructs/pipeline_sm80.tri:37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
-        //   :] < N), other=0.0)
+        // 37: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         int t53[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t53[e] = tri_ahead + rk[e];
@@ -317,7 +312,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/pipeline_sm80.tri:39: out = rm[:, None] * N + rn[None, :]
+  // 39: out = rm[:, None] * N + rn[None, :]
   int t81[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t81[e] = rm[e] * N;
@@ -328,7 +323,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   int out[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) out[e] = t81[e / 16 % 2] + t82[e % 2 + (e / 2 % 8) * 2];
-  // ../conformance/constructs/pipeline_sm80.tri:40: inside = (rm[:, None] < M) & (rn[None, :] < N)
+  // 40: inside = (rm[:, None] < M) & (rn[None, :] < N)
   bool t88[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t88[e] = rm[e] < M;
@@ -342,7 +337,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   bool inside[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) inside[e] = (t88[e / 16 % 2] & t91[e % 2 + (e / 2 % 8) * 2]) != 0;
-  // ../conformance/constructs/pipeline_sm80.tri:41: tl.store(c_ptr + out, acc, mask=inside)
+  // 41: tl.store(c_ptr + out, acc, mask=inside)
   float* c_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c_ptrs[e] = c_ptr + out[e];
@@ -357,25 +352,23 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
   bool t142[2];
   if (t10 + 63 < M && t16 + 63 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/pipeline_sm80.tri:41: tl.store(c_ptr + out, acc, mask=inside)
+    // 41: tl.store(c_ptr + out, acc, mask=inside)
     #pragma unroll
     for (int e = 0; e < 32; e += 2) {  // 8-byte vector stores
       tri_f32x2 vec = {acc[e + 0], acc[e + 1]};
       *reinterpret_cast<tri_f32x2*>(c_ptrs[e]) = vec;
     }
-    // ../conformance/constructs/pipeline_sm80.tri:43: for k in range(0, K, BK):
+    // 43: for k in range(0, K, BK):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc2[e] = 0.0f;
-    // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t106[e] = rm[e] * K;
     #pragma unroll
     for (int e = 0; e < 2; ++e) a_ptrs_1[e] = a_ptr + t106[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t117[e] = rm[e] < M;
-    // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
     // rn is recomputed in #L0 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t129[e] = (t16) + (L0_base + e * 32);
@@ -390,22 +383,20 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     for (int e = 0; e < 2; ++e) t142[e] = t140[e] < N;
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/pipeline_sm80.tri:41: tl.store(c_ptr + out, acc, mask=inside)
+    // 41: tl.store(c_ptr + out, acc, mask=inside)
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (inside[e]) *c_ptrs[e] = acc[e];
-    // ../conformance/constructs/pipeline_sm80.tri:43: for k in range(0, K, BK):
+    // 43: for k in range(0, K, BK):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc2[e] = 0.0f;
-    // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
     #pragma unroll
     for (int e = 0; e < 2; ++e) t106[e] = rm[e] * K;
     #pragma unroll
     for (int e = 0; e < 2; ++e) a_ptrs_1[e] = a_ptr + t106[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) t117[e] = rm[e] < M;
-    // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
     // rn is recomputed in #L0 rather than moved.
     #pragma unroll
     for (int e = 0; e < 2; ++e) t129[e] = (t16) + (L0_base + e * 32);
@@ -419,13 +410,13 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     #pragma unroll
     for (int e = 0; e < 2; ++e) t142[e] = t140[e] < N;
   }
-  // ../conformance/constructs/pipeline_sm80.tri:43: for k in range(0, K, BK):
+  // 43: for k in range(0, K, BK):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with cp.async,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: K-major, 64- and 64-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
-    // ../conformance/constructs/pipeline_sm80.tri:46: acc2 = tl.dot(a, tl.trans(bt), acc2)
+    // 46: acc2 = tl.dot(a, tl.trans(bt), acc2)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = acc2[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -433,8 +424,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -459,8 +449,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t114[e], t125[e]);
         }
-        // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -500,8 +489,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
       tri_wgmma_commit();
       int tri_ahead = k_1 + 2 * 32;
       if (tri_ahead < K) {
-        // ../conformance/constructs/pipeline_sm80.tri:44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 44: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         int t110[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t110[e] = tri_ahead + rk[e];
@@ -526,8 +514,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_cp_async_16(tri_dst, t114[e], t125[e]);
         }
-        // ../conformance/constructs/pipeline_sm80.tri:45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-        //   :] < K), other=0.0)
+        // 45: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
         int t135[8];
         #pragma unroll
         for (int e = 0; e < 8; ++e) t135[e] = tri_ahead + rk[e];
@@ -563,14 +550,14 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../conformance/constructs/pipeline_sm80.tri:47: tl.store(d_ptr + out, acc2, mask=inside)
+  // 47: tl.store(d_ptr + out, acc2, mask=inside)
   float* d_ptrs[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) d_ptrs[e] = d_ptr + out[e];
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t10 + 63 < M && t16 + 63 < N) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../conformance/constructs/pipeline_sm80.tri:47: tl.store(d_ptr + out, acc2, mask=inside)
+    // 47: tl.store(d_ptr + out, acc2, mask=inside)
     #pragma unroll
     for (int e = 0; e < 32; e += 2) {  // 8-byte vector stores
       tri_f32x2 vec = {acc2[e + 0], acc2[e + 1]};
@@ -578,7 +565,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_kernel(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../conformance/constructs/pipeline_sm80.tri:47: tl.store(d_ptr + out, acc2, mask=inside)
+    // 47: tl.store(d_ptr + out, acc2, mask=inside)
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (inside[e]) *d_ptrs[e] = acc2[e];
   }

@@ -69,6 +69,7 @@ TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsi
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Source ../conformance/constructs/pipeline_sm80_bf16.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
     tri_bf16* a_ptr, tri_bf16* b_ptr, tri_bf16* bt_ptr, float* c_ptr, float* d_ptr, int M, int N, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -89,41 +90,38 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
   int L17_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L17 tiles
   float acc[4];
   float acc2[4];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:30: rm = tl.program_id(0) * BM + tl.arange(0, BM)
+  // 30: rm = tl.program_id(0) * BM + tl.arange(0, BM)
   int t10 = tri_program_id_x() * 16;
   int t11[1];
   t11[0] = L0_base;
   int rm[1];
   rm[0] = t10 + t11[0];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:31: rn = tl.program_id(1) * BN + tl.arange(0, BN)
+  // 31: rn = tl.program_id(1) * BN + tl.arange(0, BN)
   int t16 = tri_program_id_y() * 32;
   int t17[1];
   t17[0] = L1_base;
   int rn[1];
   rn[0] = t16 + t17[0];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:32: rk = tl.arange(0, BK)
+  // 32: rk = tl.arange(0, BK)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L2_base + e;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:34: for k in range(0, K, BK):
+  // 34: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-  //   :] < K), other=0.0)
+  // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
   int t29[1];
   t29[0] = rm[0] * K;
   tri_bf16* a_ptrs[1];
   a_ptrs[0] = a_ptr + t29[0];
   bool t40[1];
   t40[0] = rm[0] < M;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
-  //   :] < N), other=0.0)
+  // 36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
   bool t70[1];
   t70[0] = rn[0] < N;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:34: for k in range(0, K, BK):
+  // 34: for k in range(0, K, BK):
   for (int k = 0; k < K; k += 64) {
-    // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
     int t33[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t33[e] = k + rk[e];
@@ -153,8 +151,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
     tri_bf16 b[16];
     if (t10 + 15 < M && k + 63 < K && t16 + 31 < N) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-      //   :] < K), other=0.0)
+      // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
         tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t37[e]);
@@ -163,8 +160,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
         a[e + 5] = (tri_bf16)(vec.z >> 16); a[e + 6] = (tri_bf16)vec.w;
         a[e + 7] = (tri_bf16)(vec.w >> 16);
       }
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
-      //   :] < N), other=0.0)
+      // 36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) t53[e] = k + rk[e];
       // t53 is recomputed in #L14 rather than moved.
@@ -183,7 +179,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       for (int e = 0; e < 16; ++e) t65[e] = (k) + (L14_base + e * 4);
       #pragma unroll
       for (int e = 0; e < 16; ++e) b[e] = *t62[e];
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:37: acc = tl.dot(a, b, acc)
+      // 37: acc = tl.dot(a, b, acc)
       // tl.dot bf16[16,64] x bf16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L5_base0) * 64 + L5_base1 + e % 8] = a[e];
@@ -220,12 +216,10 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       __syncthreads();
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-      //   :] < K), other=0.0)
+      // 35: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) a[e] = t48[e] ? *t37[e] : ((tri_bf16)0x0000);
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None,
-      //   :] < N), other=0.0)
+      // 36: b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) t53[e] = k + rk[e];
       // t53 is recomputed in #L14 rather than moved.
@@ -248,7 +242,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       for (int e = 0; e < 16; ++e) t73[e] = (t67[e] & t70[0]) != 0;
       #pragma unroll
       for (int e = 0; e < 16; ++e) b[e] = t73[e] ? *t62[e] : ((tri_bf16)0x0000);
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:37: acc = tl.dot(a, b, acc)
+      // 37: acc = tl.dot(a, b, acc)
       // tl.dot bf16[16,64] x bf16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L5_base0) * 64 + L5_base1 + e % 8] = a[e];
@@ -285,7 +279,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       __syncthreads();
     }
   }
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:38: out = rm[:, None] * N + rn[None, :]
+  // 38: out = rm[:, None] * N + rn[None, :]
   // rm is recomputed in #L15 rather than moved.
   int t79[2];
   #pragma unroll
@@ -300,7 +294,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
   int out[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) out[e] = t81[e / 2 % 2] + t82[e % 2];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:39: inside = (rm[:, None] < M) & (rn[None, :] < N)
+  // 39: inside = (rm[:, None] < M) & (rn[None, :] < N)
   // rm is recomputed in #L15 rather than moved.
   int t86[2];
   #pragma unroll
@@ -318,25 +312,23 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
   bool inside[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) inside[e] = (t88[e / 2 % 2] & t91[e % 2]) != 0;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:40: tl.store(c_ptr + out, acc, mask=inside)
+  // 40: tl.store(c_ptr + out, acc, mask=inside)
   float* c_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) c_ptrs[e] = c_ptr + out[e];
   #pragma unroll
   for (int e = 0; e < 4; ++e) if (inside[e]) *c_ptrs[e] = acc[e];
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:42: for k in range(0, K, BK):
+  // 42: for k in range(0, K, BK):
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc2[e] = 0.0f;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-  //   :] < K), other=0.0)
+  // 43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
   int t106[1];
   t106[0] = rm[0] * K;
   tri_bf16* a_ptrs_1[1];
   a_ptrs_1[0] = a_ptr + t106[0];
   bool t117[1];
   t117[0] = rm[0] < M;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None,
-  //   :] < K), other=0.0)
+  // 44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
   // rn is recomputed in #L17 rather than moved.
   int t129[2];
   #pragma unroll
@@ -354,10 +346,9 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
   bool t142[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t142[e] = t140[e] < N;
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:42: for k in range(0, K, BK):
+  // 42: for k in range(0, K, BK):
   for (int k_1 = 0; k_1 < K; k_1 += 64) {
-    // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-    //   :] < K), other=0.0)
+    // 43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
     int t110[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t110[e] = k_1 + rk[e];
@@ -384,8 +375,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
     tri_bf16 t154[16];
     if (t10 + 15 < M && k_1 + 63 < K && t16 + 31 < N) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-      //   :] < K), other=0.0)
+      // 43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
         tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t114[e]);
@@ -394,8 +384,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
         a_1[e + 4] = (tri_bf16)vec.z; a_1[e + 5] = (tri_bf16)(vec.z >> 16);
         a_1[e + 6] = (tri_bf16)vec.w; a_1[e + 7] = (tri_bf16)(vec.w >> 16);
       }
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:,
-      //   None] < N) & ((k + rk)[None, :] < K), other=0.0)
+      // 44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) t135[e] = k_1 + rk[e];
       #pragma unroll
@@ -410,7 +399,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
         bt[e + 4] = (tri_bf16)vec.z; bt[e + 5] = (tri_bf16)(vec.z >> 16);
         bt[e + 6] = (tri_bf16)vec.w; bt[e + 7] = (tri_bf16)(vec.w >> 16);
       }
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:45: acc2 = tl.dot(a, tl.trans(bt), acc2)
+      // 45: acc2 = tl.dot(a, tl.trans(bt), acc2)
       // Layout conversion #L13 -> #L9 through shared memory.
       #pragma unroll
       for (int e = 0; e < 16; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L13_base0 + (e / 8) * 16) * 64 + L13_base1 + e % 8] = bt[e];
@@ -454,12 +443,10 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       __syncthreads();
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None,
-      //   :] < K), other=0.0)
+      // 43: a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) a_1[e] = t125[e] ? *t114[e] : ((tri_bf16)0x0000);
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:,
-      //   None] < N) & ((k + rk)[None, :] < K), other=0.0)
+      // 44: bt = tl.load(bt_ptr + rn[:, None] * K + (k + rk)[None, :], mask=(rn[:, None] < N) & ((k + rk)[None, :] < K), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) t135[e] = k_1 + rk[e];
       #pragma unroll
@@ -472,7 +459,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       for (int e = 0; e < 16; ++e) t150[e] = (t142[e / 8 % 2] & t147[e % 8]) != 0;
       #pragma unroll
       for (int e = 0; e < 16; ++e) bt[e] = t150[e] ? *t139[e] : ((tri_bf16)0x0000);
-      // ../conformance/constructs/pipeline_sm80_bf16.tri:45: acc2 = tl.dot(a, tl.trans(bt), acc2)
+      // 45: acc2 = tl.dot(a, tl.trans(bt), acc2)
       // Layout conversion #L13 -> #L9 through shared memory.
       #pragma unroll
       for (int e = 0; e < 16; ++e) reinterpret_cast<tri_bf16*>(tri_smem)[(L13_base0 + (e / 8) * 16) * 64 + L13_base1 + e % 8] = bt[e];
@@ -516,7 +503,7 @@ extern "C" __global__ void __launch_bounds__(128) pipeline_sm80_bf16_kernel(
       __syncthreads();
     }
   }
-  // ../conformance/constructs/pipeline_sm80_bf16.tri:46: tl.store(d_ptr + out, acc2, mask=inside)
+  // 46: tl.store(d_ptr + out, acc2, mask=inside)
   float* d_ptrs[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) d_ptrs[e] = d_ptr + out[e];

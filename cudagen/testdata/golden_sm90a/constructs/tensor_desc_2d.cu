@@ -82,6 +82,7 @@ TRI_DEV void tri_tmap_build_2d(tri_tmap* m, const void* base, long long dim0, lo
                   "l"(stride1), "r"(1), "n"(TYPE), "n"(SWIZZLE) : "memory");
 }
 
+// Source ../conformance/constructs/tensor_desc_2d.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
     float* x_ptr, float* y_ptr, float* zpad_ptr, float* npad_ptr, float* shifted_ptr, int M, int N, unsigned char* __restrict__ tri_scratch) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -96,19 +97,19 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
   tri_tmap* const desc_tmap16x16 = tri_maps + 1;
   tri_tmap* const desc_tmap16x16_1 = tri_maps + 2;
   tri_tmap* const desc_tmap16x16_2 = tri_maps + 3;
-  // ../conformance/constructs/tensor_desc_2d.tri:36: pid_m = tl.program_id(0)
+  // 36: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../conformance/constructs/tensor_desc_2d.tri:37: pid_n = tl.program_id(1)
+  // 37: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../conformance/constructs/tensor_desc_2d.tri:38: x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+  // 38: x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
   long long x_desc_shape0 = (long long)(M);
   long long x_desc_shape1 = (long long)(N);
   long long t11 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_2d.tri:39: y_desc = tl.make_tensor_descriptor(y_ptr, [M, N], [N, 1], [BM, BN])
+  // 39: y_desc = tl.make_tensor_descriptor(y_ptr, [M, N], [N, 1], [BM, BN])
   long long y_desc_shape0 = (long long)(M);
   long long y_desc_shape1 = (long long)(N);
   long long t17 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_2d.tri:40: x = x_desc.load([pid_m * BM, pid_n * BN])
+  // 40: x = x_desc.load([pid_m * BM, pid_n * BN])
   int t22 = pid_m * 16;
   int t24 = pid_n * 16;
   long long t22_i64 = (long long)(t22);
@@ -138,7 +139,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
       }
     }
   }
-  // ../conformance/constructs/tensor_desc_2d.tri:41: y_desc.store([pid_m * BM, pid_n * BN], x * 2.0)
+  // 41: y_desc.store([pid_m * BM, pid_n * BN], x * 2.0)
   int t65 = pid_m * 16;
   int t67 = pid_n * 16;
   float t70[2];
@@ -160,7 +161,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
     tri_bulk_wait_read();  // the TMA unit has read the block
   }
   __syncthreads();  // the scratch memory is free again
-  // ../conformance/constructs/tensor_desc_2d.tri:43: zpad_desc.store([pid_m * BM, pid_n * BN], x)
+  // 43: zpad_desc.store([pid_m * BM, pid_n * BN], x)
   int t114 = pid_m * 16;
   int t116 = pid_n * 16;
   long long t114_i64 = (long long)(t114);
@@ -179,12 +180,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
     tri_bulk_wait_read();  // the TMA unit has read the block
   }
   __syncthreads();  // the scratch memory is free again
-  // ../conformance/constructs/tensor_desc_2d.tri:44: x_nan = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN], padding_option="nan")
+  // 44: x_nan = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN], padding_option="nan")
   long long x_nan_shape0 = (long long)(M);
   long long x_nan_shape1 = (long long)(N);
   long long t156 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_2d.tri:46: tl.store_tensor_descriptor(npad_desc, [pid_m * BM, pid_n * BN], tl.load_tensor_descriptor(x_nan,
-  //   [pid_m * BM, pid_n * BN]))
+  // 46: tl.store_tensor_descriptor(npad_desc, [pid_m * BM, pid_n * BN], tl.load_tensor_descriptor(x_nan, [pid_m * BM, pid_n * BN]))
   int t166 = pid_m * 16;
   int t168 = pid_n * 16;
   int t170 = pid_m * 16;
@@ -232,7 +232,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
     tri_bulk_wait_read();  // the TMA unit has read the block
   }
   __syncthreads();  // the scratch memory is free again
-  // ../conformance/constructs/tensor_desc_2d.tri:47: moved = x_desc.load([pid_m * BM - 5, pid_n * BN - 4])
+  // 47: moved = x_desc.load([pid_m * BM - 5, pid_n * BN - 4])
   int t250 = pid_m * 16;
   int t252 = t250 - 5;
   int t254 = pid_n * 16;
@@ -264,7 +264,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_2d_kernel(
       }
     }
   }
-  // ../conformance/constructs/tensor_desc_2d.tri:49: shifted_desc.store([pid_m * BM, pid_n * BN], moved)
+  // 49: shifted_desc.store([pid_m * BM, pid_n * BN], moved)
   int t302 = pid_m * 16;
   int t304 = pid_n * 16;
   long long t302_i64 = (long long)(t302);

@@ -52,6 +52,7 @@ TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
 
+// Source ../conformance/constructs/tensor_desc_autotune.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_autotune_kernel(
     float* x_desc_base, int x_desc_shape0, int x_desc_shape1, long long x_desc_stride0, float* y_desc_base, int y_desc_shape0, int y_desc_shape1,
     long long y_desc_stride0, int M, const __grid_constant__ tri_tmap y_desc_tmap64x32) {
@@ -61,14 +62,14 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_autotune_kernel(
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L4_base0 = (warp_id % 4) * 4 + lane_id / 8 % 4;  // coordinate along axis 0 of this thread's first element in #L4 tiles
   int L4_base1 = (lane_id % 8) * 4;  // coordinate along axis 1 of this thread's first element in #L4 tiles
-  // ../conformance/constructs/tensor_desc_autotune.tri:31: def tensor_desc_autotune_kernel(x_desc, y_desc, M, BLOCK_M: tl.constexpr):
+  // 31: def tensor_desc_autotune_kernel(x_desc, y_desc, M, BLOCK_M: tl.constexpr):
   long long x_desc_shape0_1 = (long long)(x_desc_shape0);
   long long x_desc_shape1_1 = (long long)(x_desc_shape1);
   long long y_desc_shape0_1 = (long long)(y_desc_shape0);
   long long y_desc_shape1_1 = (long long)(y_desc_shape1);
-  // ../conformance/constructs/tensor_desc_autotune.tri:33: off = tl.program_id(0) * BLOCK_M
+  // 33: off = tl.program_id(0) * BLOCK_M
   int off = tri_program_id_x() * 64;
-  // ../conformance/constructs/tensor_desc_autotune.tri:34: y_desc.store([off, 0], x_desc.load([off, 0]) + 1.0)
+  // 34: y_desc.store([off, 0], x_desc.load([off, 0]) + 1.0)
   long long off_i64 = (long long)(off);
   float x_desc_ptrs_val[16];
   // Read by rows from the descriptor: a run of 4 elements a thread, zero past the tensor's edge;

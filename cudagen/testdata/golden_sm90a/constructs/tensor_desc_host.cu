@@ -88,6 +88,7 @@ TRI_DEV void tri_tmap_build_2d(tri_tmap* m, const void* base, long long dim0, lo
                   "l"(stride1), "r"(1), "n"(TYPE), "n"(SWIZZLE) : "memory");
 }
 
+// Source ../conformance/constructs/tensor_desc_host.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
     tri_half* x_desc_base, int x_desc_shape0, int x_desc_shape1, long long x_desc_stride0, tri_half* x_nan_desc_base, int x_nan_desc_shape0,
     int x_nan_desc_shape1, long long x_nan_desc_stride0, tri_half* y_desc_base, int y_desc_shape0, int y_desc_shape1, long long y_desc_stride0, tri_half* z_ptr,
@@ -102,18 +103,18 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
   tri_tmap* const tri_maps = reinterpret_cast<tri_tmap*>(tri_scratch) + tri_program * 2;
   tri_tmap* const z_desc_tmap16x16 = tri_maps + 0;
   tri_tmap* const desc_tmap16x16 = tri_maps + 1;
-  // ../conformance/constructs/tensor_desc_host.tri:40: def tensor_desc_host_kernel(x_desc, x_nan_desc, y_desc, z_ptr, npad_ptr, M, N):
+  // 40: def tensor_desc_host_kernel(x_desc, x_nan_desc, y_desc, z_ptr, npad_ptr, M, N):
   long long x_desc_shape0_1 = (long long)(x_desc_shape0);
   long long x_desc_shape1_1 = (long long)(x_desc_shape1);
   long long x_nan_desc_shape0_1 = (long long)(x_nan_desc_shape0);
   long long x_nan_desc_shape1_1 = (long long)(x_nan_desc_shape1);
   long long y_desc_shape0_1 = (long long)(y_desc_shape0);
   long long y_desc_shape1_1 = (long long)(y_desc_shape1);
-  // ../conformance/constructs/tensor_desc_host.tri:43: off_m = tl.program_id(0) * BM
+  // 43: off_m = tl.program_id(0) * BM
   int off_m = tri_program_id_x() * 16;
-  // ../conformance/constructs/tensor_desc_host.tri:44: off_n = tl.program_id(1) * BN
+  // 44: off_n = tl.program_id(1) * BN
   int off_n = tri_program_id_y() * 16;
-  // ../conformance/constructs/tensor_desc_host.tri:45: x = x_desc.load([off_m, off_n])
+  // 45: x = x_desc.load([off_m, off_n])
   long long off_m_i64 = (long long)(off_m);
   long long off_n_i64 = (long long)(off_n);
   tri_half x[2];
@@ -141,7 +142,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
       }
     }
   }
-  // ../conformance/constructs/tensor_desc_host.tri:47: y_desc.store([off_m, off_n], (x * 2).to(y_desc.dtype))
+  // 47: y_desc.store([off_m, off_n], (x * 2).to(y_desc.dtype))
   tri_half t75[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t75[e] = tri_f2h(tri_h2f(x[e]) * tri_h2f(((tri_half)0x4000)));
@@ -159,11 +160,11 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
     tri_bulk_wait_read();  // the TMA unit has read the block
   }
   __syncthreads();  // the scratch memory is free again
-  // ../conformance/constructs/tensor_desc_host.tri:36: return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+  // 36: return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
   long long z_desc_shape0 = (long long)(M);
   long long z_desc_shape1 = (long long)(N);
   long long t115 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_host.tri:49: z_desc.store([off_m, off_n], x + 1.0)
+  // 49: z_desc.store([off_m, off_n], x + 1.0)
   tri_half t121[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t121[e] = tri_f2h(tri_h2f(x[e]) + tri_h2f(((tri_half)0x3c00)));
@@ -183,7 +184,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_host_kernel(
     tri_bulk_wait_read();  // the TMA unit has read the block
   }
   __syncthreads();  // the scratch memory is free again
-  // ../conformance/constructs/tensor_desc_host.tri:51: npad_desc.store([off_m, off_n], x_nan_desc.load([off_m, off_n]))
+  // 51: npad_desc.store([off_m, off_n], x_nan_desc.load([off_m, off_n]))
   long long off_m_i64_3 = (long long)(off_m);
   long long off_n_i64_3 = (long long)(off_n);
   tri_half x_nan_desc_ptrs_val[2];

@@ -179,6 +179,7 @@ TRI_DEV void tri_tma_load_5d(unsigned int dst, const tri_tmap* map, int c0, int 
                :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(bar) : "memory");
 }
 
+// Source ../conformance/constructs/tensor_desc_matmul.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(
     tri_half* a_ptr, tri_half* b_ptr, float* c_ptr, int M, int N, int K, unsigned char* __restrict__ tri_scratch) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -195,33 +196,33 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(
   tri_tmap* const b_desc_tmap64x32 = tri_maps + 2;
   tri_tmap* const c_desc_tmap64x32 = tri_maps + 3;
   float accumulator[32];
-  // ../conformance/constructs/tensor_desc_matmul.tri:32: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+  // 32: a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
   long long a_desc_shape0 = (long long)(M);
   long long a_desc_shape1 = (long long)(K);
   long long t8 = (long long)(K);
-  // ../conformance/constructs/tensor_desc_matmul.tri:33: b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+  // 33: b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
   long long b_desc_shape0 = (long long)(N);
   long long b_desc_shape1 = (long long)(K);
   long long t14 = (long long)(K);
-  // ../conformance/constructs/tensor_desc_matmul.tri:34: c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+  // 34: c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
   long long c_desc_shape0 = (long long)(M);
   long long c_desc_shape1 = (long long)(N);
   long long t20 = (long long)(N);
-  // ../conformance/constructs/tensor_desc_matmul.tri:35: offs_am = tl.program_id(0) * BM
+  // 35: offs_am = tl.program_id(0) * BM
   int offs_am = tri_program_id_x() * 64;
-  // ../conformance/constructs/tensor_desc_matmul.tri:36: offs_bn = tl.program_id(1) * BN
+  // 36: offs_bn = tl.program_id(1) * BN
   int offs_bn = tri_program_id_y() * 64;
-  // ../conformance/constructs/tensor_desc_matmul.tri:38: for k in range(tl.cdiv(K, BK)):
+  // 38: for k in range(tl.cdiv(K, BK)):
   int t33 = K + 32;
   int t35 = t33 - 1;
   int t37 = t35 / 32;
   #pragma unroll
   for (int e = 0; e < 32; ++e) accumulator[e] = 0.0f;
-  // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+  // 40: a = a_desc.load([offs_am, offs_k])
   long long offs_am_i64 = (long long)(offs_am);
-  // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+  // 41: b = b_desc.load([offs_bn, offs_k])
   long long offs_bn_i64 = (long long)(offs_bn);
-  // ../conformance/constructs/tensor_desc_matmul.tri:38: for k in range(tl.cdiv(K, BK)):
+  // 38: for k in range(tl.cdiv(K, BK)):
   // The TMA unit's map of a_desc, in boxes of 8 x 32 elements, 64-byte swizzle: thread 0 builds it in this program's scratch.
   if (tri_thread_id() == 0) tri_tmap_build_2d<32, 8, 1, 2>(a_desc_tmap8x32, a_ptr, a_desc_shape1, a_desc_shape0, (t8) * 2);
   // The TMA unit's map of a_desc, in boxes of 64 x 32 elements, 64-byte swizzle, rows in wgmma's order (a 5-D view):
@@ -243,7 +244,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(
     }
     __syncthreads();
     if (tri_thread_id() == 0) tri_fence_proxy_async();  // earlier generic accesses to the stages come before the copies
-    // ../conformance/constructs/tensor_desc_matmul.tri:42: accumulator = tl.dot(a, b.T, accumulator)
+    // 42: accumulator = tl.dot(a, b.T, accumulator)
     float tri_d0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_d0[r] = accumulator[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -251,9 +252,9 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 1;
       if (tri_ahead < t37) {
-        // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
+        // 39: offs_k = k * BK
         int offs_k = tri_ahead * 32;
-        // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+        // 40: a = a_desc.load([offs_am, offs_k])
         long long offs_k_i64 = (long long)(offs_k);
         // a: 4096 bytes copied by the TMA unit from a_desc_tmap8x32, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -271,7 +272,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(
             }
           }
         }
-        // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+        // 41: b = b_desc.load([offs_bn, offs_k])
         long long offs_k_i64_1 = (long long)(offs_k);
         // b: 4096 bytes copied by the TMA unit from b_desc_tmap64x32, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -296,9 +297,9 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(
       tri_wgmma_commit();
       int tri_ahead = k + 2 * 1;
       if (tri_ahead < t37) {
-        // ../conformance/constructs/tensor_desc_matmul.tri:39: offs_k = k * BK
+        // 39: offs_k = k * BK
         int offs_k = tri_ahead * 32;
-        // ../conformance/constructs/tensor_desc_matmul.tri:40: a = a_desc.load([offs_am, offs_k])
+        // 40: a = a_desc.load([offs_am, offs_k])
         long long offs_k_i64 = (long long)(offs_k);
         // a: 4096 bytes copied by the TMA unit from a_desc_tmap8x32, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -316,7 +317,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(
             }
           }
         }
-        // ../conformance/constructs/tensor_desc_matmul.tri:41: b = b_desc.load([offs_bn, offs_k])
+        // 41: b = b_desc.load([offs_bn, offs_k])
         long long offs_k_i64_1 = (long long)(offs_k);
         // b: 4096 bytes copied by the TMA unit from b_desc_tmap64x32, completing on the buffer's mbarrier
         if (tri_thread_id() == 0) {
@@ -337,7 +338,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_matmul_kernel(
     __syncthreads();  // the stages are scratch memory again
     if (tri_thread_id() == 0) for (int b = 0; b < 4; ++b) tri_mbar_inval(tri_smem_addr(&tri_mbar[b]));
   }
-  // ../conformance/constructs/tensor_desc_matmul.tri:43: c_desc.store([offs_am, offs_bn], accumulator)
+  // 43: c_desc.store([offs_am, offs_bn], accumulator)
   long long offs_am_i64_1 = (long long)(offs_am);
   long long offs_bn_i64_1 = (long long)(offs_bn);
   // The TMA unit's map of c_desc, in boxes of 64 x 32 elements, 128-byte swizzle: thread 0 builds it in this program's scratch.

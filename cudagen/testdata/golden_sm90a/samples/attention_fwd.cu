@@ -146,6 +146,7 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
+// Source ../samples/attention_fwd.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 // Ask for 2 programs per SM (at most 128 registers a thread): one's softmax runs while another's wgmmas do.
 extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     tri_half* Q, tri_half* K, tri_half* V, float sm_scale, float* M, tri_half* Out, int stride_qz, int stride_qh, int stride_qm, int stride_kz, int stride_kh,
@@ -174,15 +175,15 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   float acc_1[32];
   float l_i_1[2];
   float m_i_1[2];
-  // ../samples/attention_fwd.tri:80: start_m = tl.program_id(0)
+  // 80: start_m = tl.program_id(0)
   int start_m = tri_program_id_x();
-  // ../samples/attention_fwd.tri:81: off_hz = tl.program_id(1)
+  // 81: off_hz = tl.program_id(1)
   int off_hz = tri_program_id_y();
-  // ../samples/attention_fwd.tri:82: off_z = off_hz // H
+  // 82: off_z = off_hz // H
   int off_z = off_hz / H;
-  // ../samples/attention_fwd.tri:83: off_h = off_hz % H
+  // 83: off_h = off_hz % H
   int off_h = off_hz % H;
-  // ../samples/attention_fwd.tri:84: Q += off_z.to(tl.int64) * stride_qz + off_h.to(tl.int64) * stride_qh
+  // 84: Q += off_z.to(tl.int64) * stride_qz + off_h.to(tl.int64) * stride_qh
   long long off_z_i64 = (long long)(off_z);
   long long t25 = (long long)(stride_qz);
   long long t26 = off_z_i64 * t25;
@@ -191,7 +192,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   long long t29 = off_h_i64 * t28;
   long long t30 = t26 + t29;
   tri_half* Q_1 = Q + t30;
-  // ../samples/attention_fwd.tri:85: K += off_z.to(tl.int64) * stride_kz + off_h.to(tl.int64) * stride_kh
+  // 85: K += off_z.to(tl.int64) * stride_kz + off_h.to(tl.int64) * stride_kh
   long long off_z_i64_1 = (long long)(off_z);
   long long t33 = (long long)(stride_kz);
   long long t34 = off_z_i64_1 * t33;
@@ -200,7 +201,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   long long t37 = off_h_i64_1 * t36;
   long long t38 = t34 + t37;
   tri_half* K_1 = K + t38;
-  // ../samples/attention_fwd.tri:86: V += off_z.to(tl.int64) * stride_vz + off_h.to(tl.int64) * stride_vh
+  // 86: V += off_z.to(tl.int64) * stride_vz + off_h.to(tl.int64) * stride_vh
   long long off_z_i64_2 = (long long)(off_z);
   long long t41 = (long long)(stride_vz);
   long long t42 = off_z_i64_2 * t41;
@@ -209,7 +210,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   long long t45 = off_h_i64_2 * t44;
   long long t46 = t42 + t45;
   tri_half* V_1 = V + t46;
-  // ../samples/attention_fwd.tri:87: Out += off_z.to(tl.int64) * stride_oz + off_h.to(tl.int64) * stride_oh
+  // 87: Out += off_z.to(tl.int64) * stride_oz + off_h.to(tl.int64) * stride_oh
   long long off_z_i64_3 = (long long)(off_z);
   long long t49 = (long long)(stride_oz);
   long long t50 = off_z_i64_3 * t49;
@@ -218,7 +219,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   long long t53 = off_h_i64_3 * t52;
   long long t54 = t50 + t53;
   tri_half* Out_1 = Out + t54;
-  // ../samples/attention_fwd.tri:88: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 88: offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t57 = start_m * 128;
   int t58[2];
   #pragma unroll
@@ -226,19 +227,19 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   int offs_m[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_m[e] = t57 + t58[e];
-  // ../samples/attention_fwd.tri:89: offs_n = tl.arange(0, BLOCK_N)
+  // 89: offs_n = tl.arange(0, BLOCK_N)
   int offs_n[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) offs_n[e] = L1_base + e * 32;
-  // ../samples/attention_fwd.tri:90: offs_d = tl.arange(0, HEAD_DIM)
+  // 90: offs_d = tl.arange(0, HEAD_DIM)
   int offs_d[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_d[e] = L2_base + (e / 2) * 8 + e % 2;
-  // ../samples/attention_fwd.tri:91: rows = offs_m[:, None] < N_CTX
+  // 91: rows = offs_m[:, None] < N_CTX
   bool rows[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rows[e] = offs_m[e] < N_CTX;
-  // ../samples/attention_fwd.tri:92: q = tl.load(Q + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=rows, other=0.0)
+  // 92: q = tl.load(Q + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=rows, other=0.0)
   int t68[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t68[e] = offs_m[e] * stride_qm;
@@ -264,30 +265,30 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   int t127[8];
   if (t57 + 127 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/attention_fwd.tri:92: q = tl.load(Q + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=rows, other=0.0)
+    // 92: q = tl.load(Q + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=rows, other=0.0)
     #pragma unroll
     for (int e = 0; e < 32; e += 2) {  // 4-byte vector loads
       unsigned int vec = *reinterpret_cast<const unsigned int*>(t77[e]);
       q[e + 0] = (tri_half)vec; q[e + 1] = (tri_half)(vec >> 16);
     }
-    // ../samples/attention_fwd.tri:93: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 93: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../samples/attention_fwd.tri:94: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    // 94: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i_2[e] = 0.0f + 1.0f;
-    // ../samples/attention_fwd.tri:96: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
+    // 96: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
     qk_scale = sm_scale * 1.442695f;
-    // ../samples/attention_fwd.tri:99: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, 0, start_m * BLOCK_M,
+    // 99: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, 0, start_m * BLOCK_M,
     t97 = start_m * 128;
-    // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+    // 36: for start_n in range(lo, hi, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i[e] = m_i_2[e];
-    // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+    // 39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
     // offs_d is recomputed in #L12 rather than moved.
     #pragma unroll
     for (int e = 0; e < 8; ++e) t107[e] = L12_base + e;
@@ -295,7 +296,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     for (int e = 0; e < 8; ++e) t110[e] = t107[e] * 1;
     #pragma unroll
     for (int e = 0; e < 8; ++e) K_ptrs[e] = K_1 + t110[e];
-    // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+    // 40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
     // offs_d is recomputed in #L13 rather than moved.
     #pragma unroll
     for (int e = 0; e < 8; ++e) t124[e] = L13_base + e;
@@ -303,27 +304,27 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     for (int e = 0; e < 8; ++e) t127[e] = t124[e] * 1;
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/attention_fwd.tri:92: q = tl.load(Q + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=rows, other=0.0)
+    // 92: q = tl.load(Q + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk, mask=rows, other=0.0)
     #pragma unroll
     for (int e = 0; e < 32; ++e) q[e] = rows[e / 16 % 2] ? *t77[e] : ((tri_half)0x0000);
-    // ../samples/attention_fwd.tri:93: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    // 93: m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i_2[e] = 0.0f - tri_f32_bits(0x7f800000u);
-    // ../samples/attention_fwd.tri:94: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    // 94: l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i_2[e] = 0.0f + 1.0f;
-    // ../samples/attention_fwd.tri:96: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
+    // 96: qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
     qk_scale = sm_scale * 1.442695f;
-    // ../samples/attention_fwd.tri:99: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, 0, start_m * BLOCK_M,
+    // 99: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, 0, start_m * BLOCK_M,
     t97 = start_m * 128;
-    // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+    // 36: for start_n in range(lo, hi, BLOCK_N):
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
     #pragma unroll
     for (int e = 0; e < 2; ++e) l_i[e] = l_i_2[e];
     #pragma unroll
     for (int e = 0; e < 2; ++e) m_i[e] = m_i_2[e];
-    // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+    // 39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
     // offs_d is recomputed in #L12 rather than moved.
     #pragma unroll
     for (int e = 0; e < 8; ++e) t107[e] = L12_base + e;
@@ -331,14 +332,14 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     for (int e = 0; e < 8; ++e) t110[e] = t107[e] * 1;
     #pragma unroll
     for (int e = 0; e < 8; ++e) K_ptrs[e] = K_1 + t110[e];
-    // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+    // 40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
     // offs_d is recomputed in #L13 rather than moved.
     #pragma unroll
     for (int e = 0; e < 8; ++e) t124[e] = L13_base + e;
     #pragma unroll
     for (int e = 0; e < 8; ++e) t127[e] = t124[e] * 1;
   }
-  // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+  // 36: for start_n in range(lo, hi, BLOCK_N):
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 3 shared-memory stages
   // with cp.async, 2 iteration(s) ahead; the rest of the body runs in its own iteration.
   {
@@ -348,18 +349,18 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < t97) {
-        // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+        // 38: cols = start_n + offs_n
         int cols[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) cols[e] = tri_ahead + offs_n[e];
-        // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+        // 39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
         int t115[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t115[e] = cols[e] * stride_kn;
         tri_half* k_ptrs[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) k_ptrs[e] = K_ptrs[e % 8] + t115[e / 8 % 2];
-        // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+        // 40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
         int t121[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t121[e] = cols[e] * stride_vn;
@@ -369,7 +370,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         tri_half* v_ptrs[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) v_ptrs[e] = V_ptrs[e / 8 % 2] + t127[e % 8];
-        // ../samples/attention_fwd.tri:42: k = tl.load(k_ptrs)
+        // 42: k = tl.load(k_ptrs)
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -378,7 +379,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, k_ptrs[e], true);
         }
-        // ../samples/attention_fwd.tri:62: v = tl.load(v_ptrs)
+        // 62: v = tl.load(v_ptrs)
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -410,7 +411,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       tri_cp_async_wait<1>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
-      // ../samples/attention_fwd.tri:45: qk = tl.dot(q, k)
+      // 45: qk = tl.dot(q, k)
       // tl.dot fp16[128,64] x fp16[64,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float qk[32];
@@ -428,7 +429,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); qk[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
-      // ../samples/attention_fwd.tri:47: m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+      // 47: m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
       float qk_max[2];
       // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -452,25 +453,25 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       float m_ij[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) m_ij[e] = tri_max_f32(m_i[e], t137[e]);
-      // ../samples/attention_fwd.tri:48: qk = qk * qk_scale - m_ij[:, None]
+      // 48: qk = qk * qk_scale - m_ij[:, None]
       float t140[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t140[e] = qk[e] * qk_scale;
       float qk_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk_1[e] = t140[e] - m_ij[(e / 16 % 2) % 2];
-      // ../samples/attention_fwd.tri:57: p = tl.math.exp2(qk)
+      // 57: p = tl.math.exp2(qk)
       float p[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p[e] = tri_exp2_f32(qk_1[e]);
-      // ../samples/attention_fwd.tri:58: alpha = tl.math.exp2(m_i - m_ij)
+      // 58: alpha = tl.math.exp2(m_i - m_ij)
       float t145[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t145[e] = m_i[e] - m_ij[e];
       float alpha[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) alpha[e] = tri_exp2_f32(t145[e]);
-      // ../samples/attention_fwd.tri:59: l_i = l_i * alpha + tl.sum(p, 1)
+      // 59: l_i = l_i * alpha + tl.sum(p, 1)
       float t147[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t147[e] = l_i[e] * alpha[e];
@@ -494,11 +495,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       float l_i_3[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_3[e] = t147[e] + p_sum[e];
-      // ../samples/attention_fwd.tri:60: acc = acc * alpha[:, None]
+      // 60: acc = acc * alpha[:, None]
       float acc_2[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc_2[e] = acc[e] * alpha[(e / 16 % 2) % 2];
-      // ../samples/attention_fwd.tri:65: acc = tl.dot(p.to(v.dtype), v, acc)
+      // 65: acc = tl.dot(p.to(v.dtype), v, acc)
       // tl.dot fp16[128,64] x fp16[64,64] on wgmma m64n64k16: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         #pragma unroll
@@ -529,18 +530,18 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         // While the wgmmas run: the copies for iteration start_n + 2.
         int tri_ahead = start_n + 2 * 64;
         if (tri_ahead < t97) {
-          // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+          // 38: cols = start_n + offs_n
           int cols[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) cols[e] = tri_ahead + offs_n[e];
-          // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+          // 39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
           int t115[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t115[e] = cols[e] * stride_kn;
           tri_half* k_ptrs[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) k_ptrs[e] = K_ptrs[e % 8] + t115[e / 8 % 2];
-          // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+          // 40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
           int t121[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t121[e] = cols[e] * stride_vn;
@@ -550,7 +551,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
           tri_half* v_ptrs[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) v_ptrs[e] = V_ptrs[e / 8 % 2] + t127[e % 8];
-          // ../samples/attention_fwd.tri:42: k = tl.load(k_ptrs)
+          // 42: k = tl.load(k_ptrs)
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
           for (int e = 0; e < 16; e += 8) {
@@ -559,7 +560,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
             const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
             tri_cp_async_16(tri_dst, k_ptrs[e], true);
           }
-          // ../samples/attention_fwd.tri:62: v = tl.load(v_ptrs)
+          // 62: v = tl.load(v_ptrs)
           // b: 16-byte copies into the stage, zero-filled where masked off
           #pragma unroll
           for (int e = 0; e < 16; e += 8) {
@@ -572,7 +573,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc.
       }
-      // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+      // 36: for start_n in range(lo, hi, BLOCK_N):
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i[e] = l_i_3[e];
       #pragma unroll
@@ -586,7 +587,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+  // 36: for start_n in range(lo, hi, BLOCK_N):
   float acc_3[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_3[e] = acc[e];
@@ -596,20 +597,20 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   float m_i_3[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) m_i_3[e] = m_i[e];
-  // ../samples/attention_fwd.tri:104: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, start_m * BLOCK_M,
+  // 104: acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K, V, start_m * BLOCK_M,
   int t160 = start_m * 128;
-  // ../samples/attention_fwd.tri:105: tl.minimum((start_m + 1) * BLOCK_M, N_CTX),
+  // 105: tl.minimum((start_m + 1) * BLOCK_M, N_CTX),
   int t162 = start_m + 1;
   int t164 = t162 * 128;
   int t165 = t164 < N_CTX ? t164 : N_CTX;
-  // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+  // 36: for start_n in range(lo, hi, BLOCK_N):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_1[e] = acc_3[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) l_i_1[e] = l_i_4[e];
   #pragma unroll
   for (int e = 0; e < 2; ++e) m_i_1[e] = m_i_3[e];
-  // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+  // 39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
   // offs_d is recomputed in #L12 rather than moved.
   int t174[8];
   #pragma unroll
@@ -620,7 +621,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   tri_half* K_ptrs_1[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) K_ptrs_1[e] = K_1 + t177[e];
-  // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+  // 40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
   // offs_d is recomputed in #L13 rather than moved.
   int t191[8];
   #pragma unroll
@@ -628,7 +629,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   int t194[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t194[e] = t191[e] * 1;
-  // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+  // 36: for start_n in range(lo, hi, BLOCK_N):
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 3 shared-memory stages
   // with cp.async, 2 iteration(s) ahead; the rest of the body runs in its own iteration.
   {
@@ -638,18 +639,18 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = t160 + tri_s * 64;
       if (tri_ahead < t165) {
-        // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+        // 38: cols = start_n + offs_n
         int cols_1[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) cols_1[e] = tri_ahead + offs_n[e];
-        // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+        // 39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
         int t182[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t182[e] = cols_1[e] * stride_kn;
         tri_half* k_ptrs_1[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) k_ptrs_1[e] = K_ptrs_1[e % 8] + t182[e / 8 % 2];
-        // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+        // 40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
         int t188[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t188[e] = cols_1[e] * stride_vn;
@@ -659,7 +660,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         tri_half* v_ptrs_1[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) v_ptrs_1[e] = V_ptrs_1[e / 8 % 2] + t194[e % 8];
-        // ../samples/attention_fwd.tri:44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
+        // 44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
         bool t200[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t200[e] = cols_1[e] < N_CTX;
@@ -671,7 +672,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, k_ptrs_1[e], t200[e / 8 % 2]);
         }
-        // ../samples/attention_fwd.tri:64: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
+        // 64: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
         bool t237[2];
         #pragma unroll
         for (int e = 0; e < 2; ++e) t237[e] = cols_1[e] < N_CTX;
@@ -706,11 +707,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       tri_cp_async_wait<1>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
-      // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+      // 38: cols = start_n + offs_n
       int cols_1[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) cols_1[e] = start_n_1 + offs_n[e];
-      // ../samples/attention_fwd.tri:45: qk = tl.dot(q, k)
+      // 45: qk = tl.dot(q, k)
       // tl.dot fp16[128,64] x fp16[64,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float qk_2[32];
@@ -728,7 +729,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_d0[r]); qk_2[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
-      // ../samples/attention_fwd.tri:51: keep = offs_m[:, None] >= cols[None, :]
+      // 51: keep = offs_m[:, None] >= cols[None, :]
       // cols_1 is recomputed in #L2 rather than moved.
       int t209[16];
       #pragma unroll
@@ -736,7 +737,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       bool keep[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) keep[e] = offs_m[(e / 16 % 2) % 2] >= t209[e % 2 + (e / 2 % 8) * 2];
-      // ../samples/attention_fwd.tri:54: qk = qk * qk_scale + tl.where(keep, 0, -1.0e6)
+      // 54: qk = qk * qk_scale + tl.where(keep, 0, -1.0e6)
       float t214[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) t214[e] = qk_2[e] * qk_scale;
@@ -746,7 +747,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       float qk_3[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk_3[e] = t214[e] + t219[e];
-      // ../samples/attention_fwd.tri:55: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      // 55: m_ij = tl.maximum(m_i, tl.max(qk, 1))
       float qk_3_max[2];
       // Reduce along axis 1: 16 element(s) in each thread, 4 lane(s), 1 warp(s).
       #pragma unroll
@@ -767,22 +768,22 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       float m_ij_1[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) m_ij_1[e] = tri_max_f32(m_i_1[e], qk_3_max[e]);
-      // ../samples/attention_fwd.tri:56: qk -= m_ij[:, None]
+      // 56: qk -= m_ij[:, None]
       float qk_4[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) qk_4[e] = qk_3[e] - m_ij_1[(e / 16 % 2) % 2];
-      // ../samples/attention_fwd.tri:57: p = tl.math.exp2(qk)
+      // 57: p = tl.math.exp2(qk)
       float p_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) p_1[e] = tri_exp2_f32(qk_4[e]);
-      // ../samples/attention_fwd.tri:58: alpha = tl.math.exp2(m_i - m_ij)
+      // 58: alpha = tl.math.exp2(m_i - m_ij)
       float t227[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t227[e] = m_i_1[e] - m_ij_1[e];
       float alpha_1[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) alpha_1[e] = tri_exp2_f32(t227[e]);
-      // ../samples/attention_fwd.tri:59: l_i = l_i * alpha + tl.sum(p, 1)
+      // 59: l_i = l_i * alpha + tl.sum(p, 1)
       float t229[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) t229[e] = l_i_1[e] * alpha_1[e];
@@ -806,11 +807,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       float l_i_5[2];
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_5[e] = t229[e] + p_1_sum[e];
-      // ../samples/attention_fwd.tri:60: acc = acc * alpha[:, None]
+      // 60: acc = acc * alpha[:, None]
       float acc_4[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 16 % 2) % 2];
-      // ../samples/attention_fwd.tri:65: acc = tl.dot(p.to(v.dtype), v, acc)
+      // 65: acc = tl.dot(p.to(v.dtype), v, acc)
       // tl.dot fp16[128,64] x fp16[64,64] on wgmma m64n64k16: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         #pragma unroll
@@ -841,18 +842,18 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         // While the wgmmas run: the copies for iteration start_n_1 + 2.
         int tri_ahead = start_n_1 + 2 * 64;
         if (tri_ahead < t165) {
-          // ../samples/attention_fwd.tri:38: cols = start_n + offs_n
+          // 38: cols = start_n + offs_n
           int cols_1[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) cols_1[e] = tri_ahead + offs_n[e];
-          // ../samples/attention_fwd.tri:39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
+          // 39: k_ptrs = K + offs_d[:, None] * stride_kk + cols[None, :] * stride_kn
           int t182[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t182[e] = cols_1[e] * stride_kn;
           tri_half* k_ptrs_1[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) k_ptrs_1[e] = K_ptrs_1[e % 8] + t182[e / 8 % 2];
-          // ../samples/attention_fwd.tri:40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
+          // 40: v_ptrs = V + cols[:, None] * stride_vn + offs_d[None, :] * stride_vk
           int t188[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t188[e] = cols_1[e] * stride_vn;
@@ -862,7 +863,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
           tri_half* v_ptrs_1[16];
           #pragma unroll
           for (int e = 0; e < 16; ++e) v_ptrs_1[e] = V_ptrs_1[e / 8 % 2] + t194[e % 8];
-          // ../samples/attention_fwd.tri:44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
+          // 44: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
           bool t200[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t200[e] = cols_1[e] < N_CTX;
@@ -874,7 +875,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
             const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
             tri_cp_async_16(tri_dst, k_ptrs_1[e], t200[e / 8 % 2]);
           }
-          // ../samples/attention_fwd.tri:64: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
+          // 64: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
           bool t237[2];
           #pragma unroll
           for (int e = 0; e < 2; ++e) t237[e] = cols_1[e] < N_CTX;
@@ -890,7 +891,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         tri_cp_async_commit();
         // Not waited for here: the next iteration's first wait lands it in acc_1.
       }
-      // ../samples/attention_fwd.tri:36: for start_n in range(lo, hi, BLOCK_N):
+      // 36: for start_n in range(lo, hi, BLOCK_N):
       #pragma unroll
       for (int e = 0; e < 2; ++e) l_i_1[e] = l_i_5[e];
       #pragma unroll
@@ -904,18 +905,18 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../samples/attention_fwd.tri:118: m_i += tl.math.log2(l_i)
+  // 118: m_i += tl.math.log2(l_i)
   float t247[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) t247[e] = tri_log2_f32(l_i_1[e]);
   float m_i_4[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) m_i_4[e] = m_i_1[e] + t247[e];
-  // ../samples/attention_fwd.tri:119: acc = acc / l_i[:, None]
+  // 119: acc = acc / l_i[:, None]
   float acc_5[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_5[e] = tri_div_f32(acc_1[e], l_i_1[(e / 16 % 2) % 2]);
-  // ../samples/attention_fwd.tri:120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
+  // 120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
   long long off_hz_i64 = (long long)(off_hz);
   long long t253 = (long long)(N_CTX);
   long long t254 = off_hz_i64 * t253;
@@ -934,10 +935,10 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
   tri_half acc_5_fp16[32];
   if (t57 + 127 < N_CTX) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/attention_fwd.tri:120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
+    // 120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (L0_owner) *M_ptrs_1[e] = m_i_4[e];
-    // ../samples/attention_fwd.tri:121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
+    // 121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
     #pragma unroll
     for (int e = 0; e < 2; ++e) t263[e] = offs_m[e] * stride_om;
     #pragma unroll
@@ -946,10 +947,10 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     for (int e = 0; e < 16; ++e) t269[e] = offs_d[e % 2 + (e / 2 % 8) * 2] * 1;
     #pragma unroll
     for (int e = 0; e < 32; ++e) t272[e] = Out_ptrs[e / 16 % 2] + t269[e % 2 + (e / 2 % 8) * 2];
-    // ../samples/attention_fwd.tri:122: acc.to(Out.dtype.element_ty), mask=rows)
+    // 122: acc.to(Out.dtype.element_ty), mask=rows)
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc_5_fp16[e] = tri_f2h(acc_5[e]);
-    // ../samples/attention_fwd.tri:121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
+    // 121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -963,10 +964,10 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/attention_fwd.tri:120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
+    // 120: tl.store(M + off_hz.to(tl.int64) * N_CTX + offs_m, m_i, mask=offs_m < N_CTX)
     #pragma unroll
     for (int e = 0; e < 2; ++e) if (L0_owner && t259[e]) *M_ptrs_1[e] = m_i_4[e];
-    // ../samples/attention_fwd.tri:121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
+    // 121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
     #pragma unroll
     for (int e = 0; e < 2; ++e) t263[e] = offs_m[e] * stride_om;
     #pragma unroll
@@ -975,10 +976,10 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     for (int e = 0; e < 16; ++e) t269[e] = offs_d[e % 2 + (e / 2 % 8) * 2] * 1;
     #pragma unroll
     for (int e = 0; e < 32; ++e) t272[e] = Out_ptrs[e / 16 % 2] + t269[e % 2 + (e / 2 % 8) * 2];
-    // ../samples/attention_fwd.tri:122: acc.to(Out.dtype.element_ty), mask=rows)
+    // 122: acc.to(Out.dtype.element_ty), mask=rows)
     #pragma unroll
     for (int e = 0; e < 32; ++e) acc_5_fp16[e] = tri_f2h(acc_5[e]);
-    // ../samples/attention_fwd.tri:121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
+    // 121: tl.store(Out + offs_m[:, None] * stride_om + offs_d[None, :] * stride_ok,
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (rows[e / 16 % 2]) *t272[e] = acc_5_fp16[e];
   }

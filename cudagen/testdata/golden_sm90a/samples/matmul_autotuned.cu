@@ -106,6 +106,7 @@ TRI_DEV void tri_transpose4(unsigned int& w0, unsigned int& w1, unsigned int& w2
   tri_transpose_step(w0, w2, (lane & 2) != 0, 2); tri_transpose_step(w1, w3, (lane & 2) != 0, 2);
 }
 
+// Source ../samples/matmul_autotuned.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int m, int n, int k, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -125,13 +126,13 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
   float acc[32];
   tri_half* offs_a[16];
   tri_half* offs_b[16];
-  // ../samples/matmul_autotuned.tri:58: pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+  // 58: pid_m, pid_n = tl.program_id(0), tl.program_id(1)
   int pid_m = tri_program_id_x();
   int pid_n = tri_program_id_y();
-  // ../samples/matmul_autotuned.tri:59: num_pid_m, num_pid_n = tl.num_programs(0), tl.num_programs(1)
+  // 59: num_pid_m, num_pid_n = tl.num_programs(0), tl.num_programs(1)
   int num_pid_m = tri_num_programs_x();
   int num_pid_n = tri_num_programs_y();
-  // ../samples/matmul_autotuned.tri:60: pid_m, pid_n = tl.swizzle2d(pid_m, pid_n, num_pid_m, num_pid_n, group_sz)
+  // 60: pid_m, pid_n = tl.swizzle2d(pid_m, pid_n, num_pid_m, num_pid_n, group_sz)
   int t13 = pid_m * num_pid_n;
   int t14 = t13 + pid_n;
   int t16 = 8 * num_pid_n;
@@ -143,7 +144,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
   int t24 = t23 % t22;
   int pid_m_1 = t19 + t24;
   int pid_n_1 = t23 / t22;
-  // ../samples/matmul_autotuned.tri:26: return n_prev_chunks * size + tl.arange(0, size)
+  // 26: return n_prev_chunks * size + tl.arange(0, size)
   int t28 = pid_m_1 * 64;
   int t29[16];
   #pragma unroll
@@ -162,7 +163,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
   t37[0] = L2_base;
   int rk[1];
   rk[0] = 0 + t37[0];
-  // ../samples/matmul_autotuned.tri:31: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
+  // 31: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
   int t43[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t43[e] = rm[e] * stride_am;
@@ -171,11 +172,11 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
   int t50[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t50[e] = t43[e] + t47[0];
-  // ../samples/matmul_autotuned.tri:64: offs_a = a_ptr + get_2d_offset(rm, rk, stride_am, stride_ak)
+  // 64: offs_a = a_ptr + get_2d_offset(rm, rk, stride_am, stride_ak)
   tri_half* offs_a_1[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_a_1[e] = a_ptr + t50[e];
-  // ../samples/matmul_autotuned.tri:31: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
+  // 31: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
   // rk is recomputed in #L12 rather than moved.
   int t53[2];
   #pragma unroll
@@ -189,33 +190,33 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
   int t62[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t62[e] = t55[e / 8 % 2] + t59[e % 8];
-  // ../samples/matmul_autotuned.tri:65: offs_b = b_ptr + get_2d_offset(rk, rn, stride_bk, stride_bn)
+  // 65: offs_b = b_ptr + get_2d_offset(rk, rn, stride_bk, stride_bn)
   tri_half* offs_b_1[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_b_1[e] = b_ptr + t62[e];
-  // ../samples/matmul_autotuned.tri:67: for kk in range(0, k, bk):
+  // 67: for kk in range(0, k, bk):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_a[e] = offs_a_1[e];
   #pragma unroll
   for (int e = 0; e < 16; ++e) offs_b[e] = offs_b_1[e];
-  // ../samples/matmul_autotuned.tri:36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
+  // 36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
   bool t77[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) t77[e] = rm[e] < m;
   bool t94[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t94[e] = rn[e] < n;
-  // ../samples/matmul_autotuned.tri:72: offs_b += bk * stride_bk
+  // 72: offs_b += bk * stride_bk
   int t106 = 32 * stride_bk;
-  // ../samples/matmul_autotuned.tri:67: for kk in range(0, k, bk):
+  // 67: for kk in range(0, k, bk):
   // Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory buffers with cp.async,
   // 2 iteration(s) ahead of the wgmma that reads them (a: K-major, b: MN-major, 64- and 128-byte swizzled rows).
   // Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.
   {
     const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0, 1024-byte aligned
-    // ../samples/matmul_autotuned.tri:70: acc = tl.dot(a, b, acc)
+    // 70: acc = tl.dot(a, b, acc)
     float acc_1[32];
     float tri_d0[32];
     #pragma unroll
@@ -224,16 +225,16 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 32;
       if (tri_ahead < k) {
-        // ../samples/matmul_autotuned.tri:68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
+        // 68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
         int t74[1];
         t74[0] = rk[0] + tri_ahead;
-        // ../samples/matmul_autotuned.tri:36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
+        // 36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
         bool t80[1];
         t80[0] = t74[0] < k;
         bool t83[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t83[e] = (t77[e] & t80[0]) != 0;
-        // ../samples/matmul_autotuned.tri:68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
+        // 68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
         // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
         #pragma unroll
         for (int e = 0; e < 16; ++e) {
@@ -243,10 +244,10 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_st_shared_u16(tri_dst, t83[e] ? *offs_a[e] : (unsigned short)0);
         }
-        // ../samples/matmul_autotuned.tri:69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
+        // 69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
         int t88[1];
         t88[0] = rk[0] + tri_ahead;
-        // ../samples/matmul_autotuned.tri:36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
+        // 36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
         // t88 is recomputed in #L12 rather than moved.
         int t89[2];
         #pragma unroll
@@ -257,7 +258,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
         bool t97[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t97[e] = (t91[e / 8 % 2] & t94[e % 8]) != 0;
-        // ../samples/matmul_autotuned.tri:69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
+        // 69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -266,15 +267,15 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
           const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
           tri_cp_async_16(tri_dst, offs_b[e], t97[e]);
         }
-        // ../samples/matmul_autotuned.tri:71: offs_a += bk * stride_ak
+        // 71: offs_a += bk * stride_ak
         tri_half* offs_a_2[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) offs_a_2[e] = offs_a[e] + 32;
-        // ../samples/matmul_autotuned.tri:72: offs_b += bk * stride_bk
+        // 72: offs_b += bk * stride_bk
         tri_half* offs_b_2[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) offs_b_2[e] = offs_b[e] + t106;
-        // ../samples/matmul_autotuned.tri:67: for kk in range(0, k, bk):
+        // 67: for kk in range(0, k, bk):
         #pragma unroll
         for (int e = 0; e < 16; ++e) offs_a[e] = offs_a_2[e];
         #pragma unroll
@@ -296,16 +297,16 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
       tri_wgmma_commit();
       int tri_ahead = kk + 2 * 32;
       if (tri_ahead < k) {
-        // ../samples/matmul_autotuned.tri:68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
+        // 68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
         int t74[1];
         t74[0] = rk[0] + tri_ahead;
-        // ../samples/matmul_autotuned.tri:36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
+        // 36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
         bool t80[1];
         t80[0] = t74[0] < k;
         bool t83[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t83[e] = (t77[e] & t80[0]) != 0;
-        // ../samples/matmul_autotuned.tri:68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
+        // 68: a = tl.load(offs_a, mask=get_2d_mask(rm, rk + kk, m, k), other=0.0)
         // a, element by element (no 4-byte run is contiguous, aligned and under one mask)
         #pragma unroll
         for (int e = 0; e < 16; ++e) {
@@ -315,10 +316,10 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + tri_swizzle(tri_srow * 64 + tri_col * 2, 3);
           tri_st_shared_u16(tri_dst, t83[e] ? *offs_a[e] : (unsigned short)0);
         }
-        // ../samples/matmul_autotuned.tri:69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
+        // 69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
         int t88[1];
         t88[0] = rk[0] + tri_ahead;
-        // ../samples/matmul_autotuned.tri:36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
+        // 36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
         // t88 is recomputed in #L12 rather than moved.
         int t89[2];
         #pragma unroll
@@ -329,7 +330,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
         bool t97[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) t97[e] = (t91[e / 8 % 2] & t94[e % 8]) != 0;
-        // ../samples/matmul_autotuned.tri:69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
+        // 69: b = tl.load(offs_b, mask=get_2d_mask(rk + kk, rn, k, n), other=0.0)
         // b: 16-byte copies into the stage, zero-filled where masked off
         #pragma unroll
         for (int e = 0; e < 16; e += 8) {
@@ -338,15 +339,15 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
           const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_swizzle(tri_col / 64 * 4096 + tri_row * 128 + tri_col % 64 * 2, 7);
           tri_cp_async_16(tri_dst, offs_b[e], t97[e]);
         }
-        // ../samples/matmul_autotuned.tri:71: offs_a += bk * stride_ak
+        // 71: offs_a += bk * stride_ak
         tri_half* offs_a_2[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) offs_a_2[e] = offs_a[e] + 32;
-        // ../samples/matmul_autotuned.tri:72: offs_b += bk * stride_bk
+        // 72: offs_b += bk * stride_bk
         tri_half* offs_b_2[16];
         #pragma unroll
         for (int e = 0; e < 16; ++e) offs_b_2[e] = offs_b[e] + t106;
-        // ../samples/matmul_autotuned.tri:67: for kk in range(0, k, bk):
+        // 67: for kk in range(0, k, bk):
         #pragma unroll
         for (int e = 0; e < 16; ++e) offs_a[e] = offs_a_2[e];
         #pragma unroll
@@ -365,7 +366,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // ../samples/matmul_autotuned.tri:31: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
+  // 31: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
   // rm is recomputed in #L13 rather than moved.
   int t112[2];
   #pragma unroll
@@ -383,15 +384,15 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
   int t121[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) t121[e] = t114[e / 16 % 2] + t118[e % 2 + (e / 2 % 8) * 2];
-  // ../samples/matmul_autotuned.tri:73: c = c_ptr + get_2d_offset(rm, rn, stride_cm, stride_cn)
+  // 73: c = c_ptr + get_2d_offset(rm, rn, stride_cm, stride_cn)
   tri_half* c[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) c[e] = c_ptr + t121[e];
-  // ../samples/matmul_autotuned.tri:74: tl.store(c, acc.to(tl.float16), mask=get_2d_mask(rm, rn, m, n))
+  // 74: tl.store(c, acc.to(tl.float16), mask=get_2d_mask(rm, rn, m, n))
   tri_half t124[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) t124[e] = tri_f2h(acc[e]);
-  // ../samples/matmul_autotuned.tri:36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
+  // 36: return (tl.expand_dims(offs_0, 1) < max_0) & (tl.expand_dims(offs_1, 0) < max_1)
   // rm is recomputed in #L13 rather than moved.
   int t125[2];
   #pragma unroll
@@ -412,7 +413,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t28 + 63 < m && t33 + 63 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/matmul_autotuned.tri:74: tl.store(c, acc.to(tl.float16), mask=get_2d_mask(rm, rn, m, n))
+    // 74: tl.store(c, acc.to(tl.float16), mask=get_2d_mask(rm, rn, m, n))
     // 16-byte vector stores: in 4 consecutive repetitions along axis 1, the 4 lanes of a quad (lane_id % 4) hold a 4-byte run each;
     // tri_transpose4 trades the runs through shuffles so that each lane holds one repetition's 8 consecutive elements.
     #pragma unroll
@@ -426,7 +427,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_autotuned_matmul_k(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/matmul_autotuned.tri:74: tl.store(c, acc.to(tl.float16), mask=get_2d_mask(rm, rn, m, n))
+    // 74: tl.store(c, acc.to(tl.float16), mask=get_2d_mask(rm, rn, m, n))
     #pragma unroll
     for (int e = 0; e < 32; ++e) if (t133[e]) *c[e] = t124[e];
   }

@@ -64,6 +64,7 @@ TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsig
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Source ../samples/matmul_grouped.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int m, int n, int k, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -78,13 +79,13 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
   float acc[8];
   tri_half* offs_a[8];
   tri_half* offs_b[8];
-  // ../samples/matmul_grouped.tri:24: pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+  // 24: pid_m, pid_n = tl.program_id(0), tl.program_id(1)
   int pid_m = tri_program_id_x();
   int pid_n = tri_program_id_y();
-  // ../samples/matmul_grouped.tri:25: num_pid_m, num_pid_n = tl.num_programs(0), tl.num_programs(1)
+  // 25: num_pid_m, num_pid_n = tl.num_programs(0), tl.num_programs(1)
   int num_pid_m = tri_num_programs_x();
   int num_pid_n = tri_num_programs_y();
-  // ../samples/matmul_grouped.tri:26: pid_m, pid_n = tl.swizzle2d(pid_m, pid_n, num_pid_m, num_pid_n, group_sz)
+  // 26: pid_m, pid_n = tl.swizzle2d(pid_m, pid_n, num_pid_m, num_pid_n, group_sz)
   int t13 = pid_m * num_pid_n;
   int t14 = t13 + pid_n;
   int t16 = 4 * num_pid_n;
@@ -96,13 +97,13 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
   int t24 = t23 % t22;
   int pid_m_1 = t19 + t24;
   int pid_n_1 = t23 / t22;
-  // ../samples/matmul_grouped.tri:27: rm = pid_m * bm + tl.arange(0, bm)
+  // 27: rm = pid_m * bm + tl.arange(0, bm)
   int t28 = pid_m_1 * 32;
   int t29[1];
   t29[0] = L0_base;
   int rm[1];
   rm[0] = t28 + t29[0];
-  // ../samples/matmul_grouped.tri:28: rn = pid_n * bn + tl.arange(0, bn)
+  // 28: rn = pid_n * bn + tl.arange(0, bn)
   int t33 = pid_n_1 * 32;
   int t34[8];
   #pragma unroll
@@ -110,11 +111,11 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
   int rn[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rn[e] = t33 + t34[e];
-  // ../samples/matmul_grouped.tri:29: rk = tl.arange(0, bk)
+  // 29: rk = tl.arange(0, bk)
   int rk[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rk[e] = L1_base + e;
-  // ../samples/matmul_grouped.tri:30: offs_a = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+  // 30: offs_a = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
   int t40[1];
   t40[0] = rm[0] * stride_am;
   tri_half* a_ptrs[1];
@@ -125,7 +126,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
   tri_half* offs_a_1[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_a_1[e] = a_ptrs[0] + t46[e];
-  // ../samples/matmul_grouped.tri:31: offs_b = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+  // 31: offs_b = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
   // rk is recomputed in #L0 rather than moved.
   int t50[1];
   t50[0] = L0_base;
@@ -139,28 +140,28 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
   tri_half* offs_b_1[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_b_1[e] = b_ptrs[0] + t58[e];
-  // ../samples/matmul_grouped.tri:33: for kk in range(0, k, bk):
+  // 33: for kk in range(0, k, bk):
   #pragma unroll
   for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_1[e];
   #pragma unroll
   for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_1[e];
-  // ../samples/matmul_grouped.tri:34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
+  // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
   bool t72[1];
   t72[0] = rm[0] < m;
-  // ../samples/matmul_grouped.tri:35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
+  // 35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
   // rk is recomputed in #L0 rather than moved.
   int t84[1];
   t84[0] = L0_base;
   bool t91[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t91[e] = rn[e] < n;
-  // ../samples/matmul_grouped.tri:38: offs_b += bk * stride_bk
+  // 38: offs_b += bk * stride_bk
   int t103 = 32 * stride_bk;
-  // ../samples/matmul_grouped.tri:33: for kk in range(0, k, bk):
+  // 33: for kk in range(0, k, bk):
   for (int kk = 0; kk < k; kk += 32) {
-    // ../samples/matmul_grouped.tri:34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
+    // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
     int t75[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t75[e] = rk[e] + kk;
@@ -181,10 +182,10 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
     tri_half* offs_b_2[8];
     if (t28 + 31 < m && kk + 31 < k && t33 + 31 < n) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // ../samples/matmul_grouped.tri:34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
+      // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) a[e] = *offs_a[e];
-      // ../samples/matmul_grouped.tri:35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
+      // 35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
       t86[0] = t84[0] + kk;
       #pragma unroll
       for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
@@ -194,7 +195,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
         b[e + 5] = (tri_half)(vec.z >> 16); b[e + 6] = (tri_half)vec.w;
         b[e + 7] = (tri_half)(vec.w >> 16);
       }
-      // ../samples/matmul_grouped.tri:36: acc = tl.dot(a, b, acc)
+      // 36: acc = tl.dot(a, b, acc)
       // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
@@ -229,13 +230,13 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
         }
       }
       __syncthreads();
-      // ../samples/matmul_grouped.tri:37: offs_a += bk * stride_ak
+      // 37: offs_a += bk * stride_ak
       #pragma unroll
       for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
-      // ../samples/matmul_grouped.tri:38: offs_b += bk * stride_bk
+      // 38: offs_b += bk * stride_bk
       #pragma unroll
       for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t103;
-      // ../samples/matmul_grouped.tri:33: for kk in range(0, k, bk):
+      // 33: for kk in range(0, k, bk):
       #pragma unroll
       for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
       #pragma unroll
@@ -244,17 +245,17 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
       for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
     } else {
       // Partial tile: masked accesses, element by element.
-      // ../samples/matmul_grouped.tri:34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
+      // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
       #pragma unroll
       for (int e = 0; e < 8; ++e) a[e] = t80[e] ? *offs_a[e] : ((tri_half)0x0000);
-      // ../samples/matmul_grouped.tri:35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
+      // 35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
       t86[0] = t84[0] + kk;
       t88[0] = t86[0] < k;
       #pragma unroll
       for (int e = 0; e < 8; ++e) t94[e] = (t88[0] & t91[e]) != 0;
       #pragma unroll
       for (int e = 0; e < 8; ++e) b[e] = t94[e] ? *offs_b[e] : ((tri_half)0x0000);
-      // ../samples/matmul_grouped.tri:36: acc = tl.dot(a, b, acc)
+      // 36: acc = tl.dot(a, b, acc)
       // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
@@ -289,13 +290,13 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
         }
       }
       __syncthreads();
-      // ../samples/matmul_grouped.tri:37: offs_a += bk * stride_ak
+      // 37: offs_a += bk * stride_ak
       #pragma unroll
       for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
-      // ../samples/matmul_grouped.tri:38: offs_b += bk * stride_bk
+      // 38: offs_b += bk * stride_bk
       #pragma unroll
       for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t103;
-      // ../samples/matmul_grouped.tri:33: for kk in range(0, k, bk):
+      // 33: for kk in range(0, k, bk):
       #pragma unroll
       for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
       #pragma unroll
@@ -304,7 +305,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
       for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
     }
   }
-  // ../samples/matmul_grouped.tri:39: c = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+  // 39: c = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
   // rm is recomputed in #L8 rather than moved.
   int t109[2];
   #pragma unroll
@@ -325,7 +326,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
   tri_half* c[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) c[e] = c_ptrs[e / 4 % 2] + t117[e % 2 + (e / 2 % 2) * 2];
-  // ../samples/matmul_grouped.tri:40: tl.store(c, acc.to(tl.float16), mask=(rm[:, None] < m) & (rn[None, :] < n))
+  // 40: tl.store(c, acc.to(tl.float16), mask=(rm[:, None] < m) & (rn[None, :] < n))
   tri_half t121[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t121[e] = tri_f2h(acc[e]);
@@ -349,7 +350,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
   // The rest of this block is written twice: for a full tile and for the last, partial one.
   if (t28 + 31 < m && t33 + 31 < n) {
     // Full tile: every mask below is true; unmasked, vectorized accesses.
-    // ../samples/matmul_grouped.tri:40: tl.store(c, acc.to(tl.float16), mask=(rm[:, None] < m) & (rn[None, :] < n))
+    // 40: tl.store(c, acc.to(tl.float16), mask=(rm[:, None] < m) & (rn[None, :] < n))
     #pragma unroll
     for (int e = 0; e < 8; e += 2) {  // 4-byte vector stores
       unsigned int vec = (unsigned int)(tri_half)t121[e + 0] | (unsigned int)(tri_half)t121[e + 1] << 16;
@@ -357,7 +358,7 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
     }
   } else {
     // Partial tile: masked accesses, element by element.
-    // ../samples/matmul_grouped.tri:40: tl.store(c, acc.to(tl.float16), mask=(rm[:, None] < m) & (rn[None, :] < n))
+    // 40: tl.store(c, acc.to(tl.float16), mask=(rm[:, None] < m) & (rn[None, :] < n))
     #pragma unroll
     for (int e = 0; e < 8; ++e) if (t130[e]) *c[e] = t121[e];
   }

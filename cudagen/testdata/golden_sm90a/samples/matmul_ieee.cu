@@ -39,6 +39,7 @@ TRI_DEV float tri_dot_f32_ieee(const float* a, const float* b, int K, int ldb, f
   return acc;
 }
 
+// Source ../samples/matmul_ieee.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
     float* a_ptr, float* b_ptr, float* c_ptr, int M, int N, int K, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
@@ -51,11 +52,11 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
   float* a_ptrs[8];
   float acc[8];
   float* b_ptrs[8];
-  // ../samples/matmul_ieee.tri:28: pid_m = tl.program_id(0)
+  // 28: pid_m = tl.program_id(0)
   int pid_m = tri_program_id_x();
-  // ../samples/matmul_ieee.tri:29: pid_n = tl.program_id(1)
+  // 29: pid_n = tl.program_id(1)
   int pid_n = tri_program_id_y();
-  // ../samples/matmul_ieee.tri:30: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+  // 30: rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
   int t12 = pid_m * 32;
   int t13[8];
   #pragma unroll
@@ -63,16 +64,16 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
   int rm[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rm[e] = t12 + t13[e];
-  // ../samples/matmul_ieee.tri:31: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+  // 31: rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
   int t17 = pid_n * 32;
   int t18[1];
   t18[0] = L1_base;
   int rn[1];
   rn[0] = t17 + t18[0];
-  // ../samples/matmul_ieee.tri:32: rk = tl.arange(0, BLOCK_K)
+  // 32: rk = tl.arange(0, BLOCK_K)
   int rk[1];
   rk[0] = L1_base;
-  // ../samples/matmul_ieee.tri:33: a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+  // 33: a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
   int t24[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t24[e] = rm[e] * stride_am;
@@ -84,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
   float* a_ptrs_2[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) a_ptrs_2[e] = a_ptrs_1[e] + t30[0];
-  // ../samples/matmul_ieee.tri:34: b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+  // 34: b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
   // rk is recomputed in #L0 rather than moved.
   int t34[8];
   #pragma unroll
@@ -100,7 +101,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
   float* b_ptrs_2[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) b_ptrs_2[e] = b_ptrs_1[e] + t42[0];
-  // ../samples/matmul_ieee.tri:36: for k in range(0, tl.cdiv(K, BLOCK_K)):
+  // 36: for k in range(0, tl.cdiv(K, BLOCK_K)):
   int t49 = K + 32;
   int t51 = t49 - 1;
   int t53 = t51 / 32;
@@ -110,25 +111,25 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
   for (int e = 0; e < 8; ++e) acc[e] = 0.0f;
   #pragma unroll
   for (int e = 0; e < 8; ++e) b_ptrs[e] = b_ptrs_2[e];
-  // ../samples/matmul_ieee.tri:38: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+  // 38: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
   bool t65[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t65[e] = rm[e] < M;
-  // ../samples/matmul_ieee.tri:39: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+  // 39: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
   // rk is recomputed in #L0 rather than moved.
   int t75[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t75[e] = L0_base + e * 4;
   bool t80[1];
   t80[0] = rn[0] < N;
-  // ../samples/matmul_ieee.tri:42: b_ptrs += BLOCK_K * stride_bk
+  // 42: b_ptrs += BLOCK_K * stride_bk
   int t92 = 32 * stride_bk;
-  // ../samples/matmul_ieee.tri:36: for k in range(0, tl.cdiv(K, BLOCK_K)):
+  // 36: for k in range(0, tl.cdiv(K, BLOCK_K)):
   for (int k = 0; k < t53; k += 1) {
-    // ../samples/matmul_ieee.tri:37: k_left = K - k * BLOCK_K
+    // 37: k_left = K - k * BLOCK_K
     int t61 = k * 32;
     int k_left = K - t61;
-    // ../samples/matmul_ieee.tri:38: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+    // 38: a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
     bool t68[1];
     t68[0] = rk[0] < k_left;
     bool t71[8];
@@ -137,7 +138,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
     float a[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) a[e] = t71[e] ? *a_ptrs[e] : 0.0f;
-    // ../samples/matmul_ieee.tri:39: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+    // 39: b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
     bool t77[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) t77[e] = t75[e] < k_left;
@@ -147,7 +148,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
     float b[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) b[e] = t83[e] ? *b_ptrs[e] : 0.0f;
-    // ../samples/matmul_ieee.tri:40: acc = tl.dot(a, b, acc, input_precision="ieee")
+    // 40: acc = tl.dot(a, b, acc, input_precision="ieee")
     // tl.dot fp32[32,32] x fp32[32,32] on the CUDA cores: operands staged in shared memory, FMAs along K = 32.
     #pragma unroll
     for (int e = 0; e < 8; ++e) reinterpret_cast<float*>(tri_smem)[(L4_base0 + (e / 1) * 4) * 32 + L4_base1] = a[e];
@@ -162,15 +163,15 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
       acc_1[e] = tri_dot_f32_ieee(tri_arow, tri_bcol, 32, 32, acc[e]);
     }
     __syncthreads();
-    // ../samples/matmul_ieee.tri:41: a_ptrs += BLOCK_K * stride_ak
+    // 41: a_ptrs += BLOCK_K * stride_ak
     float* a_ptrs_3[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) a_ptrs_3[e] = a_ptrs[e] + 32;
-    // ../samples/matmul_ieee.tri:42: b_ptrs += BLOCK_K * stride_bk
+    // 42: b_ptrs += BLOCK_K * stride_bk
     float* b_ptrs_3[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) b_ptrs_3[e] = b_ptrs[e] + t92;
-    // ../samples/matmul_ieee.tri:36: for k in range(0, tl.cdiv(K, BLOCK_K)):
+    // 36: for k in range(0, tl.cdiv(K, BLOCK_K)):
     #pragma unroll
     for (int e = 0; e < 8; ++e) a_ptrs[e] = a_ptrs_3[e];
     #pragma unroll
@@ -178,7 +179,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
     #pragma unroll
     for (int e = 0; e < 8; ++e) b_ptrs[e] = b_ptrs_3[e];
   }
-  // ../samples/matmul_ieee.tri:44: c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+  // 44: c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
   int t100[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t100[e] = rm[e] * stride_cm;
@@ -190,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(128) matmul_ieee_kernel(
   float* c_ptrs_1[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) c_ptrs_1[e] = c_ptrs[e] + t106[0];
-  // ../samples/matmul_ieee.tri:45: tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+  // 45: tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
   bool t112[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t112[e] = rm[e] < M;
