@@ -156,7 +156,8 @@ func refCastHalfRounding(in tensors, _ map[string]float64) tensors {
 // refTensorDescStoreRows is store_rows_kernel: x's first 700 rows and 15
 // columns are the tensor its descriptors see. p (1024 x 16, every element
 // written) holds x there and zero elsewhere; y and z (720 x 24) hold 2x
-// there, rounded to fp16, and keep their elements elsewhere.
+// there, rounded to fp16, and keep their elements elsewhere; z's view is
+// 16 columns wide, so its 16th column, below row 700, is 0.
 func refTensorDescStoreRows(in tensors, num map[string]float64) tensors {
 	x, p, y, z := in["x"], in["p"], in["y"], in["z"]
 	rows, cols := int(num["M"]), int(num["N"])
@@ -172,9 +173,12 @@ func refTensorDescStoreRows(in tensors, num map[string]float64) tensors {
 	}
 	for r := range 720 {
 		for c := range 24 {
+			v := 0.0 // z's 16th column: x's view reads 0 past its 15th
 			if inside(r, c) {
-				v := rh16(2 * x.Float(r*16+c))
+				v = rh16(2 * x.Float(r*16+c))
 				y.SetFloat(r*24+c, v)
+			}
+			if r < rows && c < 16 {
 				z.SetFloat(r*24+c, v)
 			}
 		}
