@@ -102,7 +102,7 @@ var differences = map[string]string{
 	"print":                                  "As `tl.device_print`.",
 	"triton.language.static_print":           "Writes to stderr at compile time, once per specialization.",
 	"triton.language.max_constancy":          "Checked (one value per dimension) and ignored: tri does not use constancy hints.",
-	"triton.language.make_tensor_descriptor": "The descriptor is taken to follow Triton's contract (a 16-byte aligned base and leading strides); on sm_90a the kernel builds its TMA map itself in a scratch buffer the launch allocates, so `triton.set_allocator` is not needed.",
+	"triton.language.make_tensor_descriptor": "The descriptor is taken to follow Triton's contract (a 16-byte aligned base and leading strides); on sm_90a the kernel builds its TMA map itself in a scratch buffer the launch allocates, so `triton.set_allocator` is not needed. A descriptor store done by the TMA unit (sm_90a) clips a row in 16-byte pieces: where the inner dimension's edge falls inside a piece, the elements past it in that piece are written too, as Triton's TMA stores do (measured on an H200); the interpreter writes nothing past the edge, as Triton's does.",
 	"triton.language.rand":                   "Philox 4x32-10, bit for bit with Triton.",
 	"triton.language.randint":                "Philox 4x32-10, bit for bit with Triton.",
 	"triton.language.randn":                  "Philox 4x32-10, bit for bit with Triton.",
