@@ -109,7 +109,7 @@ func (e *export) compileFunc(w *cWriter) {
 	w.line("static CUresult tri_compile(const char *arch, char **cubin) {")
 	w.line("  void *lib = tri_open_nvrtc();")
 	w.line("  if (lib == NULL) {")
-	w.line(`    return tri_fail(CUDA_ERROR_JIT_COMPILER_NOT_FOUND, "cannot find libnvrtc to compile the kernel `+
+	w.line(`    return tri_fail(CUDA_ERROR_JIT_COMPILER_NOT_FOUND, "cannot find libnvrtc to compile the kernel ` +
 		`(looked at $TRI_NVRTC, $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader's path; set TRI_NVRTC to its path); the last try: %%s", dlerror());`)
 	w.line("  }")
 	w.line("  tri_nvrtc_api api;")
