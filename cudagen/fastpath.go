@@ -69,16 +69,8 @@ func (e *emitter) fullTest(b *ir.Block, from, to int) (split int, test string) {
 		if !ok {
 			continue
 		}
-		var mask *ir.Value
-		switch v.Op {
-		case ir.OpLoad:
-			mask = v.Args[1]
-		case ir.OpStore:
-			mask = v.Args[2]
-		}
-		if mask == nil || e.tmaStores[v.ID] != nil || e.directStores[v.ID] {
-			// The TMA unit writes only what lies inside the tensor: a TMA
-			// store needs no test of its mask.
+		mask := e.testedMask(v)
+		if mask == nil {
 			continue
 		}
 		a, isTile := accessOf(v)
@@ -111,56 +103,101 @@ func (e *emitter) fullTest(b *ir.Block, from, to int) (split int, test string) {
 	return split, strings.Join(conds, " && ")
 }
 
-// maskTest returns the conditions under which every lane of mask is true,
-// using only scalars defined before statement split of b.
-func (e *emitter) maskTest(mask *ir.Value, b *ir.Block, split int) ([]string, bool) {
+// testedMask is the mask of v, a load or store, that the full-tile test
+// covers, or nil: v is no access, has no mask, or is a TMA or direct
+// store (the TMA unit writes only what lies inside the tensor: a TMA
+// store needs no test of its mask).
+func (e *emitter) testedMask(v *ir.Value) *ir.Value {
+	var mask *ir.Value
+	switch v.Op {
+	case ir.OpLoad:
+		mask = v.Args[1]
+	case ir.OpStore:
+		mask = v.Args[2]
+	}
+	if mask == nil || e.tmaStores[v.ID] != nil || e.directStores[v.ID] {
+		return nil
+	}
+	return mask
+}
+
+// bound is one comparison of a full-tile mask: every lane's af (an
+// integer tile of dtype d) is below limit, a scalar (at most limit where
+// le).
+type bound struct {
+	af    affine
+	d     ir.DType
+	le    bool
+	limit *ir.Value
+}
+
+// maskBounds splits mask, an & of comparisons affine(arange) < scalar (in
+// either direction, broadcast or not), into its bounds, or reports that it
+// has another form.
+func maskBounds(mask *ir.Value) ([]bound, bool) {
 	switch mask.Op {
 	case ir.OpBroadcast, ir.OpExpandDims:
-		return e.maskTest(mask.Args[0], b, split)
+		return maskBounds(mask.Args[0])
 	case ir.OpAnd:
-		x, ok1 := e.maskTest(mask.Args[0], b, split)
-		y, ok2 := e.maskTest(mask.Args[1], b, split)
+		x, ok1 := maskBounds(mask.Args[0])
+		y, ok2 := maskBounds(mask.Args[1])
 		return append(x, y...), ok1 && ok2
 	case ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
 	default:
 		return nil, false
 	}
-	lhs, rhs, op := mask.Args[0], mask.Args[1], mask.Op
-	if op == ir.OpGt || op == ir.OpGe {
+	lhs, rhs := mask.Args[0], mask.Args[1]
+	if mask.Op == ir.OpGt || mask.Op == ir.OpGe {
 		lhs, rhs = rhs, lhs
-		op = map[ir.Op]ir.Op{ir.OpGt: ir.OpLt, ir.OpGe: ir.OpLe}[op]
 	}
 	d := lhs.Type.DType
 	if !d.Kind.IsInt() || d.Kind == ir.Bool || rhs.Op != ir.OpSplat {
 		return nil, false
 	}
 	af, ok := affineOf(lhs)
-	if !ok || !e.definedBefore(rhs.Args[0], b, split) {
+	if !ok {
 		return nil, false
 	}
-	k := af.k + af.hi
-	var parts []string
-	for _, t := range af.terms {
-		if !e.definedBefore(t.v, b, split) {
+	return []bound{{af: af, d: d, le: mask.Op == ir.OpLe || mask.Op == ir.OpGe, limit: rhs.Args[0]}}, true
+}
+
+// maskTest returns the conditions under which every lane of mask is true,
+// using only scalars defined before statement split of b.
+func (e *emitter) maskTest(mask *ir.Value, b *ir.Block, split int) ([]string, bool) {
+	bs, ok := maskBounds(mask)
+	if !ok {
+		return nil, false
+	}
+	var conds []string
+	for _, bd := range bs {
+		if !e.definedBefore(bd.limit, b, split) {
 			return nil, false
 		}
-		x := e.expr(t.v, "")
-		if t.v.Type.DType != d {
-			x = fmt.Sprintf("(%s)%s", e.cType(d), x)
+		d := bd.d
+		var parts []string
+		for _, t := range bd.af.terms {
+			if !e.definedBefore(t.v, b, split) {
+				return nil, false
+			}
+			x := e.expr(t.v, "")
+			if t.v.Type.DType != d {
+				x = fmt.Sprintf("(%s)%s", e.cType(d), x)
+			}
+			if t.mult != 1 {
+				x = fmt.Sprintf("%s * %s", x, e.literal(d, ir.IntConst(t.mult)))
+			}
+			parts = append(parts, x)
 		}
-		if t.mult != 1 {
-			x = fmt.Sprintf("%s * %s", x, e.literal(d, ir.IntConst(t.mult)))
+		if k := bd.af.k + bd.af.hi; k != 0 || len(parts) == 0 {
+			parts = append(parts, e.literal(d, ir.IntConst(k)))
 		}
-		parts = append(parts, x)
+		opr := "<"
+		if bd.le {
+			opr = "<="
+		}
+		conds = append(conds, fmt.Sprintf("%s %s %s", strings.Join(parts, " + "), opr, e.expr(bd.limit, "")))
 	}
-	if k != 0 || len(parts) == 0 {
-		parts = append(parts, e.literal(d, ir.IntConst(k)))
-	}
-	opr := "<"
-	if op == ir.OpLe {
-		opr = "<="
-	}
-	return []string{fmt.Sprintf("%s %s %s", strings.Join(parts, " + "), opr, e.expr(rhs.Args[0], ""))}, true
+	return conds, true
 }
 
 // definedBefore reports whether scalar v is available before statement

@@ -84,99 +84,76 @@ func (e *emitter) peeledBody(b *ir.Block, split int, full bool) {
 	e.lastLine = 0
 }
 
-// fallsOnce reports whether the full-tile test of loop s's body (the masks
-// of the accesses from statement split on) can only go from true to
-// false as the loop runs: each bound is defined outside the loop, and each
-// term of each compared sum is either the loop variable, with a positive
-// factor, or defined outside the loop.
-func (e *emitter) fallsOnce(s *ir.For, split int) bool {
-	b := s.Body
-	outside := func(v *ir.Value) bool {
-		if v.Op == ir.OpConst || v.Op == ir.OpParam {
-			return true
-		}
-		return e.defs[v.ID].Block != b
-	}
-	var ok func(mask *ir.Value) bool
-	ok = func(mask *ir.Value) bool {
-		switch mask.Op {
-		case ir.OpBroadcast, ir.OpExpandDims:
-			return ok(mask.Args[0])
-		case ir.OpAnd:
-			return ok(mask.Args[0]) && ok(mask.Args[1])
-		case ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
-		default:
-			return false
-		}
-		lhs, rhs := mask.Args[0], mask.Args[1]
-		if mask.Op == ir.OpGt || mask.Op == ir.OpGe {
-			lhs, rhs = rhs, lhs
-		}
-		if rhs.Op != ir.OpSplat || !outside(rhs.Args[0]) {
-			return false
-		}
-		af, good := affineOf(lhs)
-		if !good {
-			return false
-		}
-		for _, t := range af.terms {
-			isVar := t.v.Op == ir.OpVarRead && t.v.Var == s.Var && e.inlined[t.v.ID]
-			if !(isVar && t.mult > 0) && !(!isVar && outside(t.v)) {
-				return false
-			}
-		}
-		return true
-	}
-	for _, st := range b.Stmts[split:] {
+// loopBounds returns the bounds of the masks the full-tile test of loop
+// s's body covers (its accesses from statement split on).
+func (e *emitter) loopBounds(s *ir.For, split int) ([]bound, bool) {
+	var all []bound
+	for _, st := range s.Body.Stmts[split:] {
 		v, isValue := st.(*ir.Value)
 		if !isValue {
 			continue
 		}
-		var mask *ir.Value
-		switch v.Op {
-		case ir.OpLoad:
-			mask = v.Args[1]
-		case ir.OpStore:
-			mask = v.Args[2]
-		}
-		if mask == nil || e.tmaStores[v.ID] != nil || e.directStores[v.ID] {
+		mask := e.testedMask(v)
+		if mask == nil {
 			continue
 		}
-		if !ok(mask) {
+		bs, ok := maskBounds(mask)
+		if !ok {
+			return nil, false
+		}
+		all = append(all, bs...)
+	}
+	return all, true
+}
+
+// fallsOnce reports whether the full-tile test of loop s's body can only
+// go from true to false as the loop runs: each bound is defined outside
+// the loop, and each term of each compared sum is either the loop
+// variable, with a positive factor, or defined outside the loop.
+func (e *emitter) fallsOnce(s *ir.For, split int) bool {
+	outside := func(v *ir.Value) bool {
+		if v.Op == ir.OpConst || v.Op == ir.OpParam {
+			return true
+		}
+		return e.defs[v.ID].Block != s.Body
+	}
+	bs, ok := e.loopBounds(s, split)
+	if !ok {
+		return false
+	}
+	for _, bd := range bs {
+		if !outside(bd.limit) {
 			return false
+		}
+		for _, t := range bd.af.terms {
+			if e.isLoopVar(s, t.v) {
+				if t.mult <= 0 {
+					return false
+				}
+			} else if !outside(t.v) {
+				return false
+			}
 		}
 	}
 	return true
 }
 
-// impliesBound reports whether one of the masks of loop s's body (from
-// statement split on) compares the loop variable plus a constant that is
-// not negative against the loop's own bound, so that the full-tile test
-// implies the loop's condition.
+// impliesBound reports whether one of the full-tile test's bounds is the
+// loop variable plus a constant that is not negative, below the loop's own
+// bound: the test then implies the loop's condition.
 func (e *emitter) impliesBound(s *ir.For, split int) bool {
-	for _, st := range s.Body.Stmts[split:] {
-		v, ok := st.(*ir.Value)
-		if !ok || (v.Op != ir.OpLoad && v.Op != ir.OpStore) {
-			continue
-		}
-		mask := v.Args[1]
-		if v.Op == ir.OpStore {
-			mask = v.Args[2]
-		}
-		if mask == nil {
-			continue // an unmasked access
-		}
-		for mask.Op == ir.OpBroadcast || mask.Op == ir.OpExpandDims {
-			mask = mask.Args[0]
-		}
-		if mask.Op != ir.OpLt || mask.Args[1].Op != ir.OpSplat || mask.Args[1].Args[0] != s.Hi {
-			continue
-		}
-		af, good := affineOf(mask.Args[0])
-		if good && len(af.terms) == 1 && af.terms[0].v.Op == ir.OpVarRead && af.terms[0].v.Var == s.Var &&
+	bs, _ := e.loopBounds(s, split)
+	for _, bd := range bs {
+		af := bd.af
+		if !bd.le && bd.limit == s.Hi && len(af.terms) == 1 && e.isLoopVar(s, af.terms[0].v) &&
 			af.terms[0].mult == 1 && af.k >= 0 && af.lo >= 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// isLoopVar reports whether v reads loop s's variable, printed as its name.
+func (e *emitter) isLoopVar(s *ir.For, v *ir.Value) bool {
+	return v.Op == ir.OpVarRead && v.Var == s.Var && e.inlined[v.ID]
 }
