@@ -3,7 +3,8 @@ package conformance
 // This file implements the references of constructs taken from launches of
 // Triton's own language tests that tri once ran to other values than
 // Triton: tl.join and tl.interleave of two scalars, float atomic max and
-// min with -0.0, sums of bools.
+// min with -0.0, sums of bools, tl.flip along an axis where a thread
+// holds several elements.
 
 import "math"
 
@@ -11,6 +12,17 @@ func init() {
 	references["join_scalars"] = refJoinScalars
 	references["atomic_neg_zero"] = refAtomicNegZero
 	references["bool_sum"] = refBoolSum
+	references["flip_inner_vector"] = refFlipInnerVector
+}
+
+// refFlipInnerVector mirrors a [16, 64] block of x along its rows (z) and
+// along its columns (y).
+func refFlipInnerVector(in tensors, _ map[string]float64) tensors {
+	x := in["x"]
+	return tensors{
+		"z": eachInt(in["z"], func(k int) int64 { return x.Int(k/64*64 + 63 - k%64) }),
+		"y": eachInt(in["y"], func(k int) int64 { return x.Int((15-k/64)*64 + k%64) }),
+	}
 }
 
 func refJoinScalars(in tensors, num map[string]float64) tensors {

@@ -12,6 +12,7 @@ package cudagen
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
@@ -85,11 +86,23 @@ func (e *emitter) moveOp(v *ir.Value) {
 	e.define(v, func(i string) string {
 		c := e.coords(d, i)
 		if v.Op == ir.OpFlip {
-			c[v.Axis] = fmt.Sprintf("%d - %s", d.Shape[v.Axis]-1, c[v.Axis])
+			// The coordinate may be a sum (a thread's first element plus
+			// its register, base + e % 4): n-1 minus all of it, or the
+			// read runs past its row and, on the last, past the scratch.
+			c[v.Axis] = fmt.Sprintf("%d - %s", d.Shape[v.Axis]-1, parenSum(c[v.Axis]))
 		}
 		return e.smem(v.Type.DType, 0, linearOf(d.Shape, c))
 	})
 	e.w.line("__syncthreads();")
+}
+
+// parenSum parenthesizes a C expression that is more than one name or
+// number, so that it can follow a minus.
+func parenSum(s string) string {
+	if strings.ContainsAny(s, " +-*/%&|^<>?") {
+		return "(" + s + ")"
+	}
+	return s
 }
 
 // gatherOp reads each element of the source at the coordinates of the

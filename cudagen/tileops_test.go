@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -146,5 +147,28 @@ func TestPacksInRegisters(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, packsInRegisters(newDist(tc.b, tc.shape, 4), tc.pack))
 		})
+	}
+}
+
+// TestFlipMirrorsWholeCoordinate checks that a flip along an axis where
+// each thread holds several consecutive elements reads n-1 minus the whole
+// coordinate (the thread's first element plus its register): without the
+// parentheses, 63 - base + e read past its row, and past the scratch on
+// the last row (Triton's test_flip[2-int32-1-16-64]: an illegal address).
+func TestFlipMirrorsWholeCoordinate(t *testing.T) {
+	b := newBuilder(t, "flip_rows", "misc.tri", 8)
+	in := b.param("in", ir.PtrTo(ir.Int32), true)
+	out := b.param("out", ir.PtrTo(ir.Int32), true)
+	shape := ir.Shape{16, 64}
+	rows := b.expand(b.op(ir.OpMul, b.arange(16), b.splat(b.i32(64), ir.Shape{16})), 1)
+	offs := b.op(ir.OpAdd, b.bcast(rows, shape), b.bcast(b.expand(b.arange(64), 0), shape))
+	x := b.load(b.ptrAdd(b.splat(in, shape), offs), nil, nil)
+	b.store(b.ptrAdd(b.splat(out, shape), offs), b.emit(&ir.Value{Op: ir.OpFlip, Type: x.Type, Args: []*ir.Value{x}, Axis: 1}), nil)
+	src, err := gen(b.k, Options{})
+	require.NoError(t, err)
+	reads := regexp.MustCompile(`tri_smem\)\[[^\]]*63 - [^\]]*\]`).FindAllString(src, -1)
+	require.NotEmpty(t, reads, "no mirrored read in:\n%s", src)
+	for _, r := range reads {
+		assert.Regexp(t, `63 - (\w+|\([^()]*\))\]$`, r, "the mirrored coordinate must be subtracted whole")
 	}
 }
