@@ -391,6 +391,9 @@ func argPos(fn *frontend.Func, l *hosteval.Launch, i int) diag.Pos {
 func specialize(p *frontend.Param, v hosteval.Value, noSpec bool) (sema.Arg, error) {
 	if p.Constexpr {
 		c, err := constexprOf(v)
+		if err != nil && v.Kind == hosteval.VUint {
+			return sema.Arg{}, fmt.Errorf("parameter '%s': %v", p.Name, err)
+		}
 		if err != nil {
 			return sema.Arg{}, fmt.Errorf("parameter '%s' is a tl.constexpr and needs a compile-time value (int, float, bool, str, dtype, None or a tuple of these), not %s", p.Name, v.Describe())
 		}
@@ -455,6 +458,10 @@ func specializeValue(p *frontend.Param, v hosteval.Value, noSpec bool, path stri
 			d = ir.TInt64
 		}
 		return sema.Arg{Kind: sema.ArgRuntime, DType: d, DivisibleBy16: !noSpec && v.Int%16 == 0}, nil
+	case hosteval.VUint:
+		// Above int64's range Triton's specialization says u64 (and
+		// divisibility by 16 from the low bits).
+		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TUint64, DivisibleBy16: !noSpec && v.Int&15 == 0}, nil
 	case hosteval.VFloat:
 		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TFloat32}, nil
 	case hosteval.VStr, hosteval.VDType:
@@ -471,6 +478,8 @@ func constexprOf(v hosteval.Value) (sema.Constexpr, error) {
 	switch v.Kind {
 	case hosteval.VInt:
 		return sema.Constexpr{Kind: sema.CInt, Int: v.Int}, nil
+	case hosteval.VUint:
+		return sema.Constexpr{}, fmt.Errorf("the integer %s is above int64, and tri's compile-time integers are int64 (as a runtime argument it is a uint64)", v)
 	case hosteval.VFloat:
 		return sema.Constexpr{Kind: sema.CFloat, Float: v.Float}, nil
 	case hosteval.VBool:

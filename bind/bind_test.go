@@ -104,6 +104,10 @@ func TestBindKeywordsAndSpecialization(t *testing.T) {
 		{"2**31 - 1", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt32}},
 		{"2**31", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt64, DivisibleBy16: true}},
 		{"-2**31 - 1", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt64}},
+		{"-2**63", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TInt64, DivisibleBy16: true}},
+		// Above int64, Triton's specialization (specialize.cc) says u64.
+		{"2**64 - 1", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TUint64}},
+		{"18446744073709551600", sema.Arg{Kind: sema.ArgRuntime, DType: ir.TUint64, DivisibleBy16: true}},
 	} {
 		b, _, err := bind(t, e, "k[(1,)](y_ptr=x, x_ptr=x, n="+tc.n+", scale=1, seed=1, flag=0, bias_ptr=x, ACT=None, B=64, num_warps=NW, num_stages=NW)")
 		require.NoError(t, err, tc.n)
@@ -131,6 +135,8 @@ func TestBindErrors(t *testing.T) {
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, launch_cooperative_grid=1)", "launch:1:62: launch_cooperative_grid must be True or False, not 1"},
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_ctas=0)", "launch:1:47: num_ctas must be a positive integer, not 0"},
 		{"k[(1,)](x, x, n, 1.0, 0, True, x, 1, num_ctas='2')", "launch:1:47: num_ctas must be a positive integer, not a str"},
+		{"k[(1,)](x, x, 2**64, 1.0, 0, True, x, 1)", "launch:1:15: integer 18446744073709551616 does not fit in 64 bits"},
+		{"k[(1,)](x, x, n, 1.0, 0, True, x, 2**63)", "launch:1:35: parameter 'ACT': the integer 9223372036854775808 is above int64, and tri's compile-time integers are int64 (as a runtime argument it is a uint64)"},
 	} {
 		_, _, err := bind(t, e, tc.line)
 		require.Error(t, err, tc.line)

@@ -32,6 +32,9 @@ func binaryOp(at frontend.Node, op string, a, b Value) (Value, error) {
 	if a.Kind == VInt && b.Kind == VInt {
 		return intBinary(at, op, a.Int, b.Int)
 	}
+	if isWholeInt(a) && isWholeInt(b) && op != "/" {
+		return uintBinary(at, op, a, b)
+	}
 	x, ok1 := Numeric(a)
 	y, ok2 := Numeric(b)
 	if !ok1 || !ok2 {
@@ -56,10 +59,11 @@ func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
 	r, err := pyrules.Int64Op(op, x, y)
 	switch {
 	case errors.Is(err, pyrules.ErrOverflow):
-		// Python's ints do not wrap, and tri's host ints are int64: name
-		// the true result where it is small enough to print.
+		// Python's ints do not wrap, and tri's host ints are int64 (or
+		// uint64 above it, Triton's u64): name the true result where it is
+		// small enough to print.
 		if exact, err := pyrules.IntOp(op, big.NewInt(x), big.NewInt(y), 128); err == nil && op != "**" {
-			return Value{}, Errf(at, "integer %s does not fit in 64 bits", exact)
+			return intOf(at, exact)
 		}
 		return Value{}, Errf(at, "%d %s %d does not fit in 64 bits", x, op, y)
 	case errors.Is(err, pyrules.ErrUnsupported):
@@ -68,6 +72,33 @@ func intBinary(at frontend.Node, op string, x, y int64) (Value, error) {
 		return Value{}, Errf(at, "%v", err)
 	}
 	return IntValue(r), nil
+}
+
+// isWholeInt says whether v is an int of either range (VInt or VUint).
+func isWholeInt(v Value) bool { return v.Kind == VInt || v.Kind == VUint }
+
+// bigOf is the Python integer v holds.
+func bigOf(v Value) *big.Int {
+	if v.Kind == VUint {
+		return new(big.Int).SetUint64(uint64(v.Int))
+	}
+	return big.NewInt(v.Int)
+}
+
+// uintBinary applies op to integers one of which is above int64 (a
+// VUint) exactly, as Python does; the result is an int64 or a uint64
+// again, or an error.
+func uintBinary(at frontend.Node, op string, a, b Value) (Value, error) {
+	r, err := pyrules.IntOp(op, bigOf(a), bigOf(b), maxIntBits)
+	switch {
+	case errors.Is(err, pyrules.ErrOverflow):
+		return Value{}, Errf(at, "integer %s %s %s is too large to compute (over %d bits)", a, op, b, maxIntBits)
+	case errors.Is(err, pyrules.ErrUnsupported):
+		return Value{}, Errf(at, "operator %s is not supported on integers", op)
+	case err != nil:
+		return Value{}, Errf(at, "%v", err)
+	}
+	return intOf(at, r)
 }
 
 func floatBinary(at frontend.Node, op string, x, y float64) (Value, error) {

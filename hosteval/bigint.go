@@ -90,17 +90,15 @@ func (e *Env) exactInt(x frontend.Expr, sc scope, depth int) (r *big.Int, ok boo
 }
 
 // exactIntValue is the value of the integer expression x (ok false where x
-// is not one, see exactInt): an error placed at x if it does not fit in
-// 64 bits.
+// is not one, see exactInt): an error placed at x if it fits in neither
+// int64 nor uint64 (intOf).
 func (e *Env) exactIntValue(x frontend.Expr, sc scope, depth int) (Value, bool, error) {
 	r, ok, err := e.exactInt(x, sc, depth)
 	if !ok || err != nil {
 		return Value{}, ok, err
 	}
-	if !r.IsInt64() {
-		return Value{}, true, Errf(x, "integer %s does not fit in 64 bits", shortInt(r))
-	}
-	return IntValue(r.Int64()), true, nil
+	v, err := intOf(x, r)
+	return v, true, err
 }
 
 func boolInt(b bool) *big.Int {

@@ -153,10 +153,7 @@ func (e *Env) evalDepth(x frontend.Expr, sc scope, depth int) (Value, error) {
 func constValue(c *frontend.Const) (Value, error) {
 	switch c.Kind {
 	case frontend.ConstInt:
-		if !c.Int.IsInt64() {
-			return Value{}, Errf(c, "integer %s does not fit in 64 bits", c.Int)
-		}
-		return IntValue(c.Int.Int64()), nil
+		return intOf(c, c.Int)
 	case frontend.ConstFloat:
 		return FloatValue(c.Float), nil
 	case frontend.ConstStr:
@@ -383,6 +380,8 @@ func Numeric(v Value) (float64, bool) {
 	switch v.Kind {
 	case VInt:
 		return float64(v.Int), true
+	case VUint:
+		return float64(uint64(v.Int)), true
 	case VBool:
 		if v.Bool {
 			return 1, true

@@ -200,9 +200,9 @@ func TestLetErrors(t *testing.T) {
 		{"x=zeros(n) % 2", "--let x:1:3: a tensor may be combined with a number by + - * // only, not %"},
 		{"x = full(n)", "--let x:1:5: full() takes 2 arguments but 1 were given"},
 		{"x=(1,", "--let x:1:"},
-		{"x=2**63", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
-		{"x=10**19", "--let x:1:3: integer 10000000000000000000 does not fit in 64 bits"},
-		{"x=2**64 - 2**63 + n", "--let x:1:3: integer 9223372036854775812 does not fit in 64 bits"},
+		{"x=2**64", "--let x:1:3: integer 18446744073709551616 does not fit in 64 bits"},
+		{"x=10**20", "--let x:1:3: integer 100000000000000000000 does not fit in 64 bits"},
+		{"x=2**64 - 2 + n", "--let x:1:3: integer 18446744073709551618 does not fit in 64 bits"},
 		{"x=2**5000", "--let x:1:3: integer 2 ** 5000 is too large to compute (over 4096 bits)"},
 		{"x=4 ** (10 ** 9)", "--let x:1:3: integer 4 ** 1000000000 is too large to compute (over 4096 bits)"},
 		{"x=float('nope')", "--let x:1:9: could not convert string to float: 'nope'"},
@@ -214,12 +214,12 @@ func TestLetErrors(t *testing.T) {
 		{"x=[1]*10**8", "--let x:1:3: a list or tuple of 100000000 elements is too long (at most 1048576); full(shape, value) makes a large tensor"},
 		{"x=(1, 2) * 2**62", "--let x:1:3: a list or tuple of 9223372036854775808 elements is too long (at most 1048576); full(shape, value) makes a large tensor"},
 		{"x=(2**62)*4", "--let x:1:3: integer 18446744073709551616 does not fit in 64 bits"},
-		{"x=9223372036854775807 + 1", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
+		{"x=18446744073709551615 + 1", "--let x:1:3: integer 18446744073709551616 does not fit in 64 bits"},
 		{"x=-9223372036854775807 - 2", "--let x:1:3: integer -9223372036854775809 does not fit in 64 bits"},
-		{"x=-(-9223372036854775807 - 1)", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
-		{"x=(-9223372036854775807 - 1) // -1", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
-		{"x=1 << 63", "--let x:1:3: integer 9223372036854775808 does not fit in 64 bits"},
-		{"x=3 << 62", "--let x:1:3: integer 13835058055282163712 does not fit in 64 bits"},
+		{"x=-(2**64 - 1)", "--let x:1:3: integer -18446744073709551615 does not fit in 64 bits"},
+		{"x=(-9223372036854775807 - 1) * -2", "--let x:1:3: integer 18446744073709551616 does not fit in 64 bits"},
+		{"x=1 << 64", "--let x:1:3: integer 18446744073709551616 does not fit in 64 bits"},
+		{"x=5 << 62", "--let x:1:3: integer 23058430092136939520 does not fit in 64 bits"},
 	} {
 		e := lets(t, "n=4")
 		err := e.Let(tc.spec)
@@ -260,6 +260,23 @@ func TestLetExactIntegers(t *testing.T) {
 	e = lets(t, "x=2**62 * 0.5", "y=tensor([1, 2], dtype='int64') * (2**62 // 2**60)")
 	assert.Equal(t, FloatValue(1<<61), lookup(t, e, "x"))
 	assert.Equal(t, []float64{4, 8}, elems(lookup(t, e, "y").Tensor))
+}
+
+// TestLetUint64 checks that integers from 2**63 to 2**64-1, which Triton
+// passes to a kernel as uint64, are values (VUint), also through
+// arithmetic, and that a result back in int64's range is an int again.
+func TestLetUint64(t *testing.T) {
+	e := lets(t, "n=4", "a=18446744073709551615", "b=2**63", "c=n + 9223372036854775807", "d=a - n", "f=a - 2**63 - 1",
+		"g=a // 2**32", "h=b * 0.5")
+	u := func(x uint64) Value { return Value{Kind: VUint, Int: int64(x)} }
+	assert.Equal(t, u(math.MaxUint64), lookup(t, e, "a"))
+	assert.Equal(t, "18446744073709551615", lookup(t, e, "a").String())
+	assert.Equal(t, u(1<<63), lookup(t, e, "b"))
+	assert.Equal(t, u(1<<63+3), lookup(t, e, "c"))
+	assert.Equal(t, u(math.MaxUint64-4), lookup(t, e, "d"))
+	assert.Equal(t, IntValue(math.MaxInt64-1), lookup(t, e, "f"))
+	assert.Equal(t, IntValue(math.MaxUint32), lookup(t, e, "g"))
+	assert.Equal(t, FloatValue(1<<62), lookup(t, e, "h"))
 }
 
 func TestLetRunawayRecursion(t *testing.T) {

@@ -5,6 +5,7 @@ package hosteval
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -29,12 +30,16 @@ const (
 	VLambda                  // Lambda: a grid function
 	VDict                    // Dict: the meta dict inside a grid lambda
 	VDesc                    // Desc: a host tensor descriptor (descriptor.go)
+	// VUint is an integer from 2**63 to 2**64-1, its bits in Int: Triton
+	// passes such an argument as uint64 (specialize.cc), so it only
+	// reaches a parameter; arithmetic on it is refused.
+	VUint
 )
 
 var valueKindNames = [...]string{
 	VNone: "None", VInt: "int", VFloat: "float", VBool: "bool", VStr: "str",
 	VDType: "dtype", VTensor: "tensor", VTuple: "tuple", VLambda: "lambda", VDict: "dict",
-	VDesc: "TensorDescriptor",
+	VDesc: "TensorDescriptor", VUint: "int",
 }
 
 // String is the kind's Python-ish name, for error messages.
@@ -81,6 +86,19 @@ type Lambda struct {
 // IntValue returns an int Value.
 func IntValue(i int64) Value { return Value{Kind: VInt, Int: i} }
 
+// intOf is the Value of a Python integer: an int where it fits in int64,
+// a VUint where it fits in uint64 (Triton's u64 arguments), else an error
+// placed at at.
+func intOf(at frontend.Node, n *big.Int) (Value, error) {
+	switch {
+	case n.IsInt64():
+		return IntValue(n.Int64()), nil
+	case n.IsUint64():
+		return Value{Kind: VUint, Int: int64(n.Uint64())}, nil
+	}
+	return Value{}, Errf(at, "integer %s does not fit in 64 bits", shortInt(n))
+}
+
 // FloatValue returns a float Value.
 func FloatValue(f float64) Value { return Value{Kind: VFloat, Float: f} }
 
@@ -109,6 +127,8 @@ func (v Value) String() string {
 		return "None"
 	case VInt:
 		return strconv.FormatInt(v.Int, 10)
+	case VUint:
+		return strconv.FormatUint(uint64(v.Int), 10)
 	case VFloat:
 		s := strconv.FormatFloat(v.Float, 'g', -1, 64)
 		if !strings.ContainsAny(s, ".eEnN") {
@@ -153,7 +173,7 @@ func (v Value) Describe() string {
 	switch v.Kind {
 	case VNone:
 		return "None"
-	case VInt:
+	case VInt, VUint:
 		return "an int"
 	}
 	return "a " + v.Kind.String()

@@ -71,6 +71,11 @@ func scalarConst(v hosteval.Value, d ir.DType) (ir.Const, error) {
 			return ir.FloatConst(roundTo(d.Kind, float64(v.Int))), nil
 		}
 		return ir.IntConst(v.Int), nil
+	case hosteval.VUint:
+		if d.Kind.IsFloat() {
+			return ir.FloatConst(roundTo(d.Kind, float64(uint64(v.Int)))), nil
+		}
+		return ir.IntConst(v.Int), nil
 	case hosteval.VBool:
 		if v.Bool {
 			return ir.IntConst(1), nil
