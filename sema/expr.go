@@ -337,9 +337,17 @@ func (c *compiler) attrOf(x *val, name string, pos diag.Pos) *val {
 		if e.Name == "index" || e.Name == "count" {
 			return c.errorf(e.Pos, diag.CodeUnsupported, "tuple.%s is not supported", e.Name)
 		}
-	case kInt, kFloat, kBool, kStr:
+	case kConstType:
 		if e.Name == "value" {
+			return x.recv
+		}
+	case kInt, kFloat, kBool, kStr, kNone:
+		if e.Name == "value" && x.k != kNone {
 			return x
+		}
+		if e.Name == "type" {
+			// Triton's constexpr.type is constexpr_type(value).
+			return &val{k: kConstType, recv: x}
 		}
 		if x.isNum() {
 			if _, ok := members[e.Name]; ok {

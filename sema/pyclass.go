@@ -17,6 +17,17 @@ func addPyClassBuiltins(tl func(string) string) {
 	builtins[tl("tensor")] = &builtin{[]string{"handle", "type"}, 0, bTensorCtor}
 	builtins["isinstance"] = &builtin{[]string{"obj", "cls"}, 2, bIsinstance}
 	builtins[tl("tuple")] = &builtin{[]string{"args", "type"}, 1, bTuple}
+	builtins[tl("constexpr_type")] = &builtin{[]string{"value"}, 1, bConstexprType}
+}
+
+// bConstexprType is tl.constexpr_type(value), the type of a compile-time
+// value (what x.type gives for one).
+func bConstexprType(c *compiler, a *args) *val {
+	v := a.vals[0]
+	if !v.isConst() {
+		return c.errorf(a.pos, diag.CodeValue, "tl.constexpr_type needs a compile-time value, got %s", v.describe())
+	}
+	return &val{k: kConstType, recv: v}
 }
 
 // bTuple is tl.tuple(args): Triton's tuple of the values of a tuple or
@@ -74,7 +85,7 @@ func bIsinstance(c *compiler, a *args) *val {
 			return invalid
 		}
 		if k.k != kBuiltin || !isinstanceClasses[k.s] {
-			return c.errorf(a.pos, diag.CodeUnsupported, "isinstance in a kernel is supported with the classes tl.tensor, tl.tensor_descriptor, tl.dtype, tl.pointer_type, tl.block_type, tl.constexpr and tl.tuple only, got %s", k.describe())
+			return c.errorf(a.pos, diag.CodeUnsupported, "isinstance in a kernel is supported with the classes tl.tensor, tl.tensor_descriptor, tl.dtype, tl.pointer_type, tl.block_type, tl.constexpr, tl.constexpr_type and tl.tuple only, got %s", k.describe())
 		}
 	}
 	for _, k := range classes {
@@ -90,7 +101,7 @@ func bIsinstance(c *compiler, a *args) *val {
 var isinstanceClasses = map[string]bool{
 	"triton.language.tensor": true, descClass: true, descClass + "_base": true,
 	"triton.language.dtype": true, "triton.language.pointer_type": true, "triton.language.block_type": true,
-	"triton.language.constexpr": true, "triton.language.tuple": true,
+	"triton.language.constexpr": true, "triton.language.tuple": true, "triton.language.constexpr_type": true,
 }
 
 // isInstance is isinstance(obj, cls) for one of isinstanceClasses, as the
@@ -117,6 +128,8 @@ func isInstance(obj *val, cls string) bool {
 		return false
 	case "triton.language.tuple":
 		return obj.k == kTuple
+	case "triton.language.constexpr_type":
+		return obj.k == kConstType
 	}
 	return isDesc
 }

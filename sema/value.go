@@ -33,6 +33,9 @@ const (
 	kPyModule // a module of the project (mod)
 	kBlockPtr // a block pointer (blockptr.go)
 	kGetter   // a host function that returns an attribute of a Triton module (getter.go)
+	// kConstType is the type of a compile-time value (x.type, Triton's
+	// tl.constexpr_type); recv holds the value.
+	kConstType
 )
 
 // val is the result of evaluating an expression.
@@ -180,6 +183,8 @@ func (v *val) describe() string {
 		return "the module " + moduleName(v.mod)
 	case kBuiltin, kMethod, kGetter:
 		return "the function " + v.s
+	case kConstType:
+		return "the type constexpr_type[" + v.recv.repr() + "]"
 	case kBlockPtr:
 		if v.bp.desc {
 			return "a tensor descriptor of type " + v.bp.typeString()
