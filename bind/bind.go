@@ -14,6 +14,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
@@ -448,7 +449,19 @@ func specializeValue(p *frontend.Param, v hosteval.Value, noSpec bool, path stri
 		}
 		return sema.Arg{Kind: sema.ArgDesc, DType: ir.PtrTo(d.Base.Tensor.Kind), Block: block, Padding: d.Padding, ShapeDiv16: div}, nil
 	case hosteval.VBool:
+		if d, ok := annotatedScalar(p); ok && path == "" {
+			return sema.Arg{Kind: sema.ArgRuntime, DType: d}, nil
+		}
 		return sema.Arg{Kind: sema.ArgRuntime, DType: ir.TBool}, nil
+	case hosteval.VInt, hosteval.VUint, hosteval.VFloat:
+		if d, ok := annotatedScalar(p); ok && path == "" {
+			// The annotation is the type (jit.py's annotation_type); only
+			// an integer type keeps the value's divisibility by 16.
+			div := !noSpec && d.Kind.IsInt() && d.Kind != ir.Bool && v.Kind != hosteval.VFloat && v.Int&15 == 0
+			return sema.Arg{Kind: sema.ArgRuntime, DType: d, DivisibleBy16: div}, nil
+		}
+	}
+	switch v.Kind {
 	case hosteval.VInt:
 		if v.Int == 1 && !noSpec {
 			return sema.Arg{Kind: sema.ArgOne, DType: ir.TInt32}, nil
@@ -471,6 +484,15 @@ func specializeValue(p *frontend.Param, v hosteval.Value, noSpec bool, path stri
 		return sema.Arg{Kind: sema.ArgConstexpr, Value: c}, nil
 	}
 	return sema.Arg{}, fmt.Errorf("parameter '%s'%s cannot take %s", p.Name, path, v.Describe())
+}
+
+// annotatedScalar is the scalar dtype a parameter's annotation gives it
+// (frontend.Param.Type: tl.float16, "tl.uint8", int), if any.
+func annotatedScalar(p *frontend.Param) (ir.DType, bool) {
+	if p.Type == "" || strings.HasPrefix(p.Type, "*") {
+		return ir.DType{}, false
+	}
+	return ir.ParseDType(p.Type)
 }
 
 // constexprOf converts a value to a compile-time constant.

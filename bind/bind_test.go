@@ -311,3 +311,43 @@ func TestMaxNRegValue(t *testing.T) {
 		assert.Equal(t, c.bad, why != "", "%v: %s", c.v, why)
 	}
 }
+
+// TestBindAnnotatedScalars checks that a parameter annotated with a type
+// takes it whatever the value, as Triton's launcher does (jit.py's
+// annotation_type): floats and bools unspecialized, integers keeping their
+// divisibility by 16 but never the constant 1; a tl.constexpr, a pointer
+// annotation, torch.Tensor and an annotated tuple's elements are as before.
+func TestBindAnnotatedScalars(t *testing.T) {
+	const src = `import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr: torch.Tensor, h: tl.float16, u: "tl.uint8", w: tl.int64, i: int, f: float, b: bool, s: "fp16", t: tl.int64):
+    pass
+`
+	f, diags := frontend.Parse("k.tri", []byte(src))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	fn := f.Func("k")
+	e := lets(t, "x=zeros(4)")
+	e.UseGlobals(f.Globals)
+	l, err := hosteval.ParseLaunch("k[(1,)](x, 2, 1, 32, 5, 1, 1, 0.5, (1, 16))")
+	require.NoError(t, err)
+	b, err := Args(fn, l, e)
+	require.NoError(t, err)
+	rt := func(d ir.DType, div bool) sema.Arg {
+		return sema.Arg{Kind: sema.ArgRuntime, DType: d, DivisibleBy16: div}
+	}
+	want := []sema.Arg{
+		rt(ir.PtrTo(ir.Float32), true),
+		rt(ir.Scalar(ir.Float16), false),
+		rt(ir.TUint8, false),
+		rt(ir.TInt64, true),
+		rt(ir.TInt32, false),
+		rt(ir.TFloat32, false),
+		rt(ir.TBool, false),
+		rt(ir.Scalar(ir.Float16), false),
+		{Kind: sema.ArgTuple, Elems: []sema.Arg{{Kind: sema.ArgOne, DType: ir.TInt32}, rt(ir.TInt32, true)}},
+	}
+	assert.Equal(t, want, b.Signature.Args)
+}

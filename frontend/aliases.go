@@ -48,6 +48,77 @@ func resolveName(aliases map[string]string, dotted string) string {
 	return normalize(dotted)
 }
 
+// annotationType is the type a parameter annotation gives, as Triton's
+// KernelParam.annotation_type reads it (jit.py's _normalize_ty): a dtype
+// of triton.language (tl.float16), a string naming one ("tl.uint8", "fp16",
+// "*fp32": only a "tl." prefix is dropped), or the builtins int, float and
+// bool (i32, fp32, u1). Anything else is "", an annotation Triton ignores.
+func annotationType(aliases map[string]string, e Expr) string {
+	var name string
+	switch x := e.(type) {
+	case *Const:
+		if x.Kind != ConstStr {
+			return ""
+		}
+		name = strings.TrimPrefix(strings.TrimSpace(x.Str), "tl.")
+		if strings.HasPrefix(name, "*") {
+			name = "*" + strings.TrimPrefix(strings.TrimSpace(name[1:]), "tl.")
+		}
+	default:
+		dotted := dottedName(e)
+		if dotted == "" {
+			return ""
+		}
+		if _, aliased := aliases[dotted]; !aliased {
+			switch dotted {
+			case "int":
+				return "i32"
+			case "float":
+				return "fp32"
+			case "bool":
+				return "u1"
+			}
+		}
+		r := resolveName(aliases, dotted)
+		if !strings.HasPrefix(r, "triton.language.") {
+			return ""
+		}
+		name = strings.TrimPrefix(r, "triton.language.")
+	}
+	if p, ok := strings.CutPrefix(name, "*"); ok {
+		if t := tritonTypeName(p); t != "" {
+			return "*" + t
+		}
+		return ""
+	}
+	return tritonTypeName(name)
+}
+
+// tritonTypeName is Triton's canonical name of a scalar type name
+// (_utils.py's type_canonicalisation_dict, after dropping "_t"), or "".
+func tritonTypeName(s string) string {
+	s = strings.ReplaceAll(s, "_t", "")
+	if c, ok := tritonTypeNames[s]; ok {
+		return c
+	}
+	for _, c := range tritonTypeNames {
+		if c == s {
+			return c
+		}
+	}
+	return ""
+}
+
+var tritonTypeNames = map[string]string{
+	"bool": "u1", "int1": "u1", "uint1": "u1", "i1": "u1",
+	"float8e4nv": "fp8e4nv", "float8e5": "fp8e5", "float8e4b15": "fp8e4b15", "float8_e4m3fn": "fp8e4nv",
+	"float8e4b8": "fp8e4b8", "float8_e4m3fnuz": "fp8e4b8", "float8_e5m2": "fp8e5", "float8e5b16": "fp8e5b16",
+	"float8_e5m2fnuz": "fp8e5b16", "half": "fp16", "float16": "fp16", "bfloat16": "bf16", "float": "fp32",
+	"float32": "fp32", "double": "fp64", "float64": "fp64",
+	"int8": "i8", "int16": "i16", "int": "i32", "int32": "i32", "int64": "i64",
+	"uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+}
+
 // dottedName returns "a.b.c" for a Name or chain of Attributes, or "".
 func dottedName(e Expr) string {
 	switch e := e.(type) {

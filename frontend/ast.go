@@ -128,7 +128,11 @@ type Param struct {
 	Pos        diag.Pos
 	Annotation Expr // nil if none
 	Constexpr  bool // annotated tl.constexpr (or triton.language.constexpr)
-	Default    Expr // nil if none
+	// Type is the type an annotation naming a dtype gives the parameter, as
+	// Triton's jit.py normalizes it ("fp16", "u8", "i32", "*fp32"); "" for
+	// none or for an annotation Triton ignores (torch.Tensor).
+	Type    string
+	Default Expr // nil if none
 }
 
 // Decorator is one decorator of a @jit function: its resolved dotted name

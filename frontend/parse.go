@@ -386,6 +386,9 @@ func (c *converter) param(a *ast.Arg) *Param {
 	prm := &Param{Name: string(a.Arg), Pos: c.pos(a.Pos), Annotation: c.expr(a.Annotation)}
 	if prm.Annotation != nil {
 		prm.Constexpr = isConstexprName(c.aliases, dottedName(prm.Annotation))
+		if !prm.Constexpr {
+			prm.Type = annotationType(c.aliases, prm.Annotation)
+		}
 	}
 	return prm
 }

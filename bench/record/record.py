@@ -53,6 +53,7 @@ with one specialization (source, dtypes, constexprs, options); --max-launches
 (default 5000); --max-bytes (default 256 MiB of tensors per launch).
 """
 import argparse
+import ast
 import hashlib
 import inspect
 import io
@@ -204,6 +205,46 @@ def rename_names(src, names):
                 s = names[s]
         out.append((t.type, s))
     return tokenize.untokenize(out)
+
+
+def annotation_text(a):
+    """A parameter annotation as text tri reads as Triton does, or None for
+    one Triton ignores: strings as they are, dtypes by their name,
+    tl.constexpr, and the builtins int, float and bool."""
+    if isinstance(a, str):
+        return repr(a)
+    if a in (int, float, bool):
+        return a.__name__
+    if getattr(a, "__name__", None) == "constexpr" and "triton" in getattr(a, "__module__", ""):
+        return "tl.constexpr"
+    name = getattr(a, "name", None)
+    if isinstance(name, str) and "triton" in type(a).__module__:
+        return repr(name)
+    return None
+
+
+def add_annotations(src, fn):
+    """src (a def from its first line) with the annotations fn carries but
+    its source does not write: a decorator that sets fn.__annotations__
+    (test_annotations.py's annotated_function) changes the types Triton
+    gives the parameters."""
+    anns = getattr(fn, "__annotations__", None) or {}
+    if not anns:
+        return src
+    try:
+        fd = ast.parse(src).body[0]
+    except SyntaxError:
+        return src
+    lines = src.splitlines(keepends=True)
+    args = fd.args.posonlyargs + fd.args.args + fd.args.kwonlyargs
+    for a in sorted(args, key=lambda a: (a.lineno, a.col_offset), reverse=True):
+        text = annotation_text(anns[a.arg]) if a.arg in anns and a.annotation is None else None
+        if text is None:
+            continue
+        line = lines[a.lineno - 1].encode()  # ast's columns count UTF-8 bytes
+        end = a.col_offset + len(a.arg.encode())
+        lines[a.lineno - 1] = (line[:end] + b": " + text.encode() + line[end:]).decode()
+    return "".join(lines)
 
 
 def jit_source(jf):
@@ -425,7 +466,7 @@ class Recorder:
         root = module_root(mod, path)
         nonlocals = inspect.getclosurevars(fn).nonlocals
         plain = (mod is not None and getattr(mod, fn.__name__, None) is jf and fn.__qualname__ == fn.__name__
-                 and not nonlocals and file_source(jf) == src)
+                 and not nonlocals and file_source(jf) == src and add_annotations(src, fn) == src)
         if plain:
             return os.path.abspath(path), fn.__name__, root
         return self.synthesize(jf, src, mod, path, nonlocals), fn.__name__ + "_launched", root
@@ -463,6 +504,7 @@ class Recorder:
             lines = [rename_names(l, renames) if l.lstrip().startswith("@") else l for l in lines]
         body = rename_names(src, renames) if renames else src
         body = re.sub(r"^def\s+\w+", "def " + jf.fn.__name__ + "_launched", body, count=1)
+        body = add_annotations(body, jf.fn)
         head = []
         if not re.search(r"^import triton\s*$", text, re.M):
             head.append("import triton")

@@ -105,6 +105,21 @@ class RecordPartsTest(unittest.TestCase):
         m = types.SimpleNamespace(__name__="__main__")
         self.assertEqual(record.module_root(m, "/p/prog.py"), "/p")
 
+    def test_add_annotations(self):
+        # A decorator that sets __annotations__ (test_annotations.py's
+        # annotated_function) gives types the def does not write.
+        class Dtype:
+            name = "fp16"
+        Dtype.__module__ = "triton.language.core"
+
+        def k(X, v, val, n, m: "fp32"):
+            pass
+        k.__annotations__ = {"X": list, "v": "tl.uint8", "val": Dtype(), "n": int, "m": "fp32"}
+        src = "def k_launched(X, v,\n        val, n, m: 'fp32'):\n    pass\n"
+        self.assertEqual(record.add_annotations(src, k),
+                         "def k_launched(X, v: 'tl.uint8',\n        val: 'fp16', n: int, m: 'fp32'):\n    pass\n")
+        self.assertEqual(record.add_annotations(src, lambda: None), src)
+
     def test_rename_names(self):
         src = "def k(X):\n    y = N + 1\n    z = f(N=N)\n    w = a.N\n"
         tree = ast.parse(record.rename_names(src, {"N": "N_launched"}))
