@@ -160,7 +160,7 @@ func TestRootMustBeAFolder(t *testing.T) {
 // TestLaunchIntegersAsPython: a launch argument or --let whose integer
 // expression passes through values beyond 64 bits, as Python's ints may,
 // is taken when its final value fits: 2**63-1 and -(2**63) reach the
-// kernel whole.
+// kernel whole, and 2**64-2 as a uint64.
 func TestLaunchIntegersAsPython(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "k.tri")
@@ -173,7 +173,14 @@ func TestLaunchIntegersAsPython(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, o.Int(0), line)
 	}
-	_, stderr, code := tri(t, "run", "--interpret", path, "k[(1,)](o, 2**63)", "--let", "o=zeros(1, dtype='int64')")
+	// From 2**63 to 2**64-1 Triton passes a uint64; past that, nothing.
+	out := filepath.Join(dir, "u.npy")
+	_, stderr, code := tri(t, "run", "--interpret", path, "k[(1,)](o, 2**64 - 2)", "--let", "o=zeros(1, dtype='uint64')", "--save", "o="+out)
+	require.Equal(t, 0, code, stderr)
+	o, err := tensor.LoadNPY(out)
+	require.NoError(t, err)
+	assert.Equal(t, int64(-2), o.Int(0), "the bits of 2**64-2")
+	_, stderr, code = tri(t, "run", "--interpret", path, "k[(1,)](o, 2**64)", "--let", "o=zeros(1, dtype='int64')")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "launch:1:12: integer 9223372036854775808 does not fit in 64 bits")
+	assert.Contains(t, stderr, "launch:1:12: integer 18446744073709551616 does not fit in 64 bits")
 }
