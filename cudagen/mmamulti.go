@@ -48,45 +48,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// mmaMultiWhy is why dot wd of a multi-dot loop has no pipelined form on
-// mma.sync here, or "": fp16 or bf16 operands, M whole m16 tiles in each
-// of the warps, which own whole rows, and N and K multiples of 16 (two n8
-// tiles an ldmatrix.x4, and p's columns whole k16 steps).
-func (p *plan) mmaMultiWhy(wd *wgDot) string {
-	a := wd.dot.Args[0].Type.Kind
-	if !isHalf(a) {
-		return fmt.Sprintf("the dot at line %d takes %s operands: the pipelines on mma.sync (sm_%d) take fp16 or bf16", wd.dot.Pos.Line, a, p.arch)
-	}
-	if wd.m%(16*p.numWarps) != 0 || wd.n%16 != 0 || wd.k%16 != 0 {
-		return fmt.Sprintf("the dot at line %d (%dx%dx%d) has no mma.sync shape with %d warps owning whole rows: M a multiple of %d, N and K of 16",
-			wd.dot.Pos.Line, wd.m, wd.n, wd.k, p.numWarps, 16*p.numWarps)
-	}
-	return ""
-}
-
-// dotEngine names the instruction the pipelines issue dots as here.
-func (p *plan) dotEngine() string {
-	if p.wgmma {
-		return "wgmma"
-	}
-	return "mma.sync"
-}
-
-// notPipelined says why the loop of dot v, whose operands are staged
-// through shared memory each time it runs, is not software-pipelined, or
-// "": the reason the pipeliners recorded. On sm_90a only the single-dot
-// pipeliner's reasons are said here (its dots elsewhere are wgmma's,
-// which say theirs).
-func (p *plan) notPipelined(v *ir.Value) string {
-	if why := p.unpiped[v.ID]; why != "" || p.wgmma {
-		return why
-	}
-	if f := p.innermostFor(p.defs[v.ID].Block); f != nil {
-		return p.whyNot[f]
-	}
-	return ""
-}
-
 // tensorOps names the dots a program's tensor cores run, for the comment
 // on the programs asked for per SM.
 func (e *emitter) tensorOps() string {

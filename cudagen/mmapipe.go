@@ -30,67 +30,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// mmaPipeShapeOK reports whether dot v, of fp16 or bf16 operands, has a
-// pipelined mma.sync form with numWarps warps: an mma.sync accumulator
-// layout, and rows of a (k halves: one K-major b.T row too) of 32, 64 or
-// 128 bytes, each one swizzled row of the stage.
-func mmaPipeShapeOK(v *ir.Value, numWarps int) bool {
-	if _, ok := mmaBlocked(v, numWarps); !ok {
-		return false
-	}
-	row := v.Args[0].Type.Shape[1] * v.Args[0].Type.Kind.Bytes()
-	return row == 32 || row == 64 || row == 128
-}
-
-// sharedPerProgram is the most shared memory one program may use, with
-// the opt-in attribute, on a target of compute capability arch (CUDA's
-// table): 163 KiB on sm_80 and sm_87, 227 KiB on sm_90 and sm_100 to
-// sm_110, 99 KiB on the others (sm_86, sm_89, sm_120).
-func sharedPerProgram(arch int) int {
-	switch {
-	case arch == 80 || arch == 87:
-		return 163 * 1024
-	case arch >= 90 && arch < 120:
-		return maxDynamicShared
-	}
-	return 99 * 1024
-}
-
-// mmaStages sizes the stages of pipeline pl on mma.sync: a then b, each
-// stage 128-byte aligned (the swizzle's lines), as many as num_stages
-// (stages) asks and the target's shared memory holds; nil where fewer than
-// two fit.
-func (p *plan) mmaStages(pl *pipeline, stages int) *pipeline {
-	pl.stageSize = (pl.aBytes + pl.k*pl.n*pl.elem + 127) / 128 * 128
-	pl.stages = min(stages, sharedPerProgram(p.arch)/pl.stageSize)
-	if pl.stages < stages {
-		pl.asked = stages
-	}
-	if pl.stages < 2 {
-		return nil
-	}
-	pl.buffers = pl.stages
-	return pl
-}
-
-// refuseMmaPipe records why the loop of dot, whose a and b (or the
-// [N, K] tile b transposes) are loads in the loop body, is not pipelined
-// on this target: its kinds. fp32 (tf32), int8 and fp8 dots keep their
-// operands staged through shared memory each iteration.
-func (p *plan) refuseMmaPipe(dot *ir.Value, inBody map[int]bool) {
-	a, b := dot.Args[0], dot.Args[1]
-	if b.Op == ir.OpTrans {
-		b = b.Args[0]
-	}
-	for _, ld := range []*ir.Value{a, b} {
-		if ld.Op != ir.OpLoad || !inBody[ld.ID] {
-			return
-		}
-	}
-	p.unpiped[dot.ID] = fmt.Sprintf("the pipelines on mma.sync (sm_%d) take fp16 or bf16 operands into fp32, not %s x %s into %s",
-		p.arch, a.Type.Kind, dot.Args[1].Type.Kind, dot.Type.Kind)
-}
-
 // mmaPipelinedFor writes loop s as pipeline pl on mma.sync: the copies of
 // the first stages-1 iterations; then in each iteration, a wait for its
 // stage's copies, a barrier, the copies of iteration i+stages-1 (into the

@@ -178,25 +178,6 @@ func (p *plan) hoistOperands(wd *wgDot) {
 	}
 }
 
-// innermostFor is the innermost for loop whose body is block b or holds
-// it, or nil.
-func (p *plan) innermostFor(b *ir.Block) *ir.For {
-	for ; b != nil; b = p.parent[b] {
-		if f, ok := p.owner[b].(*ir.For); ok {
-			return f
-		}
-	}
-	return nil
-}
-
-// stagesOf is the num_stages loop s runs at: its own, else the kernel's.
-func (p *plan) stagesOf(s *ir.For) int {
-	if s.NumStages > 0 {
-		return s.NumStages
-	}
-	return p.k.NumStages
-}
-
 // inside reports whether block b is block outer or nested in it.
 func (p *plan) inside(b, outer *ir.Block) bool {
 	for ; b != nil; b = p.parent[b] {

@@ -1,0 +1,775 @@
+package cudagen
+
+// This file implements the planning half of the software pipelining of
+// loops of one or more dots with other work around them (multipipe.go
+// prints it on wgmma, mmamulti.go on mma.sync): where each operand of
+// each dot comes from (streamed, stored once before the loop, or in
+// registers), how a streamed one is copied and where it lies in a stage
+// (smemTile), which statements run ahead, how many stages fit, which dot
+// may stay in flight, and why a loop is refused. It prints nothing: the
+// printers read the multiPipe record it makes.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// operandForm says where a wgmma operand comes from.
+type operandForm int
+
+// smemTile is how one wgmma operand lies in shared memory.
+type smemTile struct {
+	rows   int  // the extent that is not K: M of a, N of b
+	k      int  // the K extent
+	elem   int  // bytes of an element
+	kMajor bool // each row of a or column of b is contiguous along K
+	perm   bool // the rows of a are stored in permRow's order
+	off    int  // byte offset in its stage or region, a multiple of 1024
+}
+
+// rowBytes is the length of one swizzle row: up to 128 bytes of K of a
+// row (K-major), or of up to 64 columns of b (MN-major).
+func (t smemTile) rowBytes() int {
+	if t.kMajor {
+		return min(128, t.k*t.elem)
+	}
+	return t.elem * min(t.rows, 64)
+}
+
+// bytes is the tile's size, rounded up to 1024 bytes so that the next
+// tile starts on a swizzle atom.
+func (t smemTile) bytes() int { return (t.rows*t.k*t.elem + 1023) / 1024 * 1024 }
+
+// chunkBytes is the size of one 128-byte K chunk of a K-major tile.
+func (t smemTile) chunkBytes() int { return t.rows * t.rowBytes() }
+
+// wgOperand is one operand of a dot of a multi-dot pipeline.
+type wgOperand struct {
+	form  operandForm
+	src   *ir.Value // the load (streamed) or the value (invariant, in registers)
+	trans bool      // b is tl.trans of src, an [N, K] load
+	// cvt is the fp32 operand of an a in registers that is its rounding
+	// to fp16 or bf16 (p.to(tl.float16)): the A fragments are converted
+	// from it two at a time (cvt.rn.f16x2.f32).
+	cvt  *ir.Value
+	tile smemTile // streamed and invariant operands
+	// direct marks a streamed load through a tensor descriptor copied by
+	// rows from the descriptor (directStageCopies), without its pointer
+	// and mask tiles; tma, one the TMA unit copies with this map
+	// (tmaOperand), in boxes of the tile's swizzle rows. For an invariant
+	// a that the TMA unit copies (findTMAInvariants), tma is the map of
+	// 8-row boxes and rows, where not nil, the 5-D view whose one box per
+	// chunk lands the rows in permRow's order (wgmmaRowAxes).
+	direct bool
+	tma    *tensorMap
+	rows   *tensorMap
+	// shares is the streamed operand whose copy this b reads: the same
+	// load, lying in shared memory as this b's tile would (sameStorage).
+	shares *wgOperand
+	// base, where set, is the C name of the shared address the operand's
+	// tile is at: a loop's region of operands stored before it (wgdot.go).
+	base string
+}
+
+// tmaOperands is how many streamed operands of mp the TMA unit copies.
+func (mp *multiPipe) tmaOperands() int {
+	n := 0
+	for _, o := range mp.streamed {
+		if o.tma != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// copyAxis is the axis of src along which a streamed operand's copies run:
+// the axis that is contiguous in shared memory.
+func (o *wgOperand) copyAxis(isA bool) int {
+	if isA {
+		return 1
+	}
+	kAxis, nAxis := o.axes()
+	if o.tile.kMajor {
+		return kAxis
+	}
+	return nAxis
+}
+
+// sameStorage returns the streamed b operand of mp that copies the same
+// load as b operand o into a tile where every element of the load lies
+// where o's tile would hold it, or nil.
+func (mp *multiPipe) sameStorage(o *wgOperand) *wgOperand {
+	for _, x := range mp.streamed {
+		if mp.aIsA[x] || x.src != o.src || x.tile.elem != o.tile.elem {
+			continue
+		}
+		r, c := o.src.Type.Shape[0], o.src.Type.Shape[1]
+		same := true
+		for i := 0; i < r && same; i++ {
+			for j := 0; j < c && same; j++ {
+				same = x.byteOffset(i, j) == o.byteOffset(i, j)
+			}
+		}
+		if same {
+			return x
+		}
+	}
+	return nil
+}
+
+// byteOffset is where element (i, j) of b operand o's load lies in its
+// tile, from the tile's start: the number offset's C expression computes.
+func (o *wgOperand) byteOffset(i, j int) int {
+	t := o.tile
+	r, c := i, j // b.T: (n, k)
+	if !o.trans {
+		r, c = j, i // b: (k, n)
+	}
+	rb := t.rowBytes()
+	swz := func(x int) int { return x ^ (x>>7&(rb/16-1))<<4 }
+	if !t.kMajor {
+		cols := rb / t.elem
+		return r/cols*t.k*rb + swz(c*rb+r%cols*t.elem)
+	}
+	in, chunk := c*t.elem, 0
+	if t.k*t.elem > rb {
+		in, chunk = c*t.elem%rb, c*t.elem/rb*t.chunkBytes()
+	}
+	return chunk + swz(r*rb+in)
+}
+
+// wgDot is one dot of a multi-dot pipeline.
+type wgDot struct {
+	dot     *ir.Value
+	m, n, k int
+	a, b    wgOperand
+	zeroAcc bool // the accumulator is zero: the first wgmma ignores it
+	// assign is the Var an in-flight dot's result is assigned to.
+	assign *ir.Var
+	// alone marks a dot outside the pipelines (wgdot.go).
+	alone bool
+}
+
+// multiPipe is a loop pipelined with several dots (see above).
+type multiPipe struct {
+	dots      []*wgDot
+	streamed  []*wgOperand // in body order, each with its offset in a stage
+	aIsA      map[*wgOperand]bool
+	ahead     map[ir.Stmt]bool
+	compute   map[ir.Stmt]bool // the statements run in their own iteration
+	stages    int
+	asked     int // the stages num_stages asked for, where more than fit
+	stageSize int // bytes of one stage, a multiple of 1024
+	invSize   int // bytes of the invariant operands, stored before the stages
+	// inFlight, if set, is the last dot, left running into the next
+	// iteration (see deferLast).
+	inFlight *wgDot
+}
+
+// sharedBytes is the shared memory of the pipeline (its invariant operands
+// and stages), from a 1024-byte aligned start.
+func (mp *multiPipe) sharedBytes() int { return mp.invSize + mp.stages*mp.stageSize }
+
+// multiPipeOf returns loop s as a multi-dot pipeline, or nil.
+func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
+	stages := p.stagesOf(s)
+	switch {
+	case stages < 2:
+		return p.refuse(s, fmt.Sprintf("its loop runs at num_stages=%d", stages))
+	case s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0:
+		return p.refuse(s, "its loop's step is not a positive constant")
+	case p.wgmma && p.numWarps%4 != 0:
+		return p.refuse(s, fmt.Sprintf("num_warps=%d is not whole warpgroups", p.numWarps))
+	}
+	body := s.Body.Stmts
+	inBody := map[int]bool{}
+	var dots []*ir.Value
+	for _, st := range body {
+		switch st := st.(type) {
+		case *ir.Value:
+			inBody[st.ID] = true
+			if st.Op == ir.OpDot {
+				dots = append(dots, st)
+			}
+		case *ir.Assign:
+		default:
+			return p.refuse(s, "its body holds a loop, an if or a return")
+		}
+	}
+	if len(dots) == 0 {
+		return nil
+	}
+	// A value used once, by u, in the body, and by no control statement.
+	onlyFor := func(v, u *ir.Value) bool {
+		return inBody[v.ID] && len(p.users[v.ID]) == 1 && p.users[v.ID][0] == u && p.ctlUse[v.ID] == 0
+	}
+	// A load streams when dots are all that read it, directly or through
+	// a transpose that one dot reads (attention backward's qT feeds
+	// tl.dot(k, qT) and tl.dot(dsT, tl.trans(qT))).
+	streamable := func(ld *ir.Value) bool {
+		if ld.Op != ir.OpLoad || !inBody[ld.ID] || p.ctlUse[ld.ID] > 0 || ld.Flags&ir.FlagVolatile != 0 || !isZeroOrNil(ld.Args[2]) {
+			return false
+		}
+		for _, u := range p.users[ld.ID] {
+			dot := u.Op == ir.OpDot && inBody[u.ID]
+			trans := u.Op == ir.OpTrans && len(p.users[u.ID]) == 1 && onlyFor(u, p.users[u.ID][0]) && p.users[u.ID][0].Op == ir.OpDot
+			if !dot && !trans {
+				return false
+			}
+		}
+		return true
+	}
+	mp := &multiPipe{aIsA: map[*wgOperand]bool{}}
+	m := 0
+	skip := map[int]bool{} // the streamed loads and the transposes of b: the dots read them
+	for _, d := range dots {
+		a, b, acc := d.Args[0], d.Args[1], d.Args[2]
+		fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
+		if d.Type.Shape.Rank() != 2 || d.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) && !fp8 {
+			return p.refuse(s, fmt.Sprintf("the dot at line %d is not fp16, bf16 or fp8 into fp32", d.Pos.Line))
+		}
+		wd := &wgDot{dot: d, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
+		if m == 0 {
+			m = wd.m
+		}
+		es := a.Type.Kind.Bytes()
+		if !p.wgmma {
+			if why := p.mmaMultiWhy(wd); why != "" {
+				return p.refuse(s, why)
+			}
+		} else if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
+			return p.refuse(s, fmt.Sprintf("the dot at line %d (%dx%dx%d) has no wgmma shape here", d.Pos.Line, wd.m, wd.n, wd.k))
+		}
+		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.
+		kRows := swizzleRows(wd.k * es)
+		// b: a load of [K, N], or the transpose of a load of [N, K].
+		bLoad := b
+		if b.Op == ir.OpTrans && onlyFor(b, d) && b.Args[0].Type.Shape.Rank() == 2 {
+			bLoad, wd.b.trans = b.Args[0], true
+			skip[b.ID] = true
+		}
+		if !streamable(bLoad) {
+			return p.refuse(s, fmt.Sprintf("b of the dot at line %d is not a load in the body that only dots read", d.Pos.Line))
+		}
+		wd.b.form, wd.b.src = streamed, bLoad
+		// b is K-major where the load's memory runs along K: a b.T of a
+		// load contiguous along K, or a b loaded through transposed
+		// strides; else MN-major.
+		kMajor := wd.b.trans
+		if bLoad.Desc == nil {
+			f := p.axes.dims(bLoad.Args[0])
+			kAxis, nAxis := wd.b.axes()
+			kMajor = f[kAxis].Contig > f[nAxis].Contig || wd.b.trans && f[kAxis].Contig == f[nAxis].Contig
+		}
+		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
+		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) || fp8 && !kMajor {
+			// wgmma reads 8-bit operands K-major only.
+			return p.refuse(s, fmt.Sprintf("b of the dot at line %d lies in no shared-memory form %s reads", d.Pos.Line, p.dotEngine()))
+		}
+		skip[bLoad.ID] = true
+		// a: streamed, invariant, or in registers.
+		wd.a.src = a
+		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: p.wgmma}
+		switch {
+		case !kRows && (!inBody[a.ID] || streamable(a) || fp8):
+			return p.refuse(s, fmt.Sprintf("a of the dot at line %d has rows of %d bytes, which no swizzle mode reads", d.Pos.Line, wd.k*es))
+		case !inBody[a.ID]:
+			wd.a.form = invariant
+			wd.a.tile.off = mp.invSize
+			mp.invSize += wd.a.tile.bytes()
+		case streamable(a):
+			wd.a.form = streamed
+			skip[a.ID] = true
+		case fp8:
+			wd.a.form = staged
+		default:
+			wd.a.form = inRegisters
+			if a.Op == ir.OpCast && a.Flags&ir.FlagRoundTZ == 0 && a.Args[0].Type.Kind == ir.Float32 && a.Args[0].Type.Shape.Rank() == 2 {
+				wd.a.cvt = a.Args[0]
+			}
+		}
+		mp.dots = append(mp.dots, wd)
+	}
+	// The streamed operands, in body order, get their places in a stage;
+	// a b that lies in shared memory as another b of the same load does
+	// reads that one's copy.
+	for _, st := range body {
+		for _, wd := range mp.dots {
+			for _, o := range []*wgOperand{&wd.a, &wd.b} {
+				if o.form != streamed || ir.Stmt(o.src) != st {
+					continue
+				}
+				if o != &wd.a {
+					if twin := mp.sameStorage(o); twin != nil {
+						o.tile.off, o.shares = twin.tile.off, twin
+						continue
+					}
+				}
+				o.tile.off = mp.stageSize
+				mp.stageSize += o.tile.bytes()
+				mp.streamed = append(mp.streamed, o)
+				mp.aIsA[o] = o == &wd.a
+			}
+		}
+	}
+
+	assigns := map[*ir.Var][]*ir.Assign{}
+	for _, st := range body {
+		if as, ok := st.(*ir.Assign); ok {
+			assigns[as.Var] = append(assigns[as.Var], as)
+		}
+	}
+	// The ahead statements: the streamed loads and everything they read
+	// in the body, with the assignments of the Vars they read.
+	ahead := map[ir.Stmt]bool{}
+	carried := map[*ir.Var]bool{}
+	ok := true
+	var add func(v *ir.Value)
+	add = func(v *ir.Value) {
+		if v == nil || !inBody[v.ID] || ahead[v] {
+			return
+		}
+		if v.Op == ir.OpDot {
+			ok = false
+			return
+		}
+		ahead[v] = true
+		for _, x := range v.Args {
+			add(x)
+		}
+		if v.Op == ir.OpVarRead && len(assigns[v.Var]) > 0 && !carried[v.Var] {
+			carried[v.Var] = true
+			for _, as := range assigns[v.Var] {
+				ahead[as] = true
+				add(as.Value)
+			}
+		}
+	}
+	for _, o := range mp.streamed {
+		if !mp.aIsA[o] {
+			o.tma = p.multiTMA(o, func(v *ir.Value) bool { return inBody[v.ID] })
+		}
+		if o.direct = o.tma == nil && p.directCopies(o.src, o.copyAxis(mp.aIsA[o]) == 1); !o.direct && o.tma == nil {
+			add(o.src)
+			continue
+		}
+		ahead[o.src] = true
+		for _, x := range o.src.Desc.Scalars() {
+			add(x)
+		}
+	}
+	if !ok {
+		return p.refuse(s, "a streamed load's address depends on a dot")
+	}
+	// The statements of the iteration itself: everything but the streamed
+	// loads, the transposes the dots read and the carried assignments,
+	// with the ahead values they need computed again for this iteration.
+	compute := map[ir.Stmt]bool{}
+	dotOf := map[*ir.Value]*wgDot{}
+	for _, wd := range mp.dots {
+		dotOf[wd.dot] = wd
+	}
+	var need func(v *ir.Value)
+	need = func(v *ir.Value) {
+		if v == nil || !inBody[v.ID] || compute[v] {
+			return
+		}
+		if skip[v.ID] || v.Op == ir.OpVarRead && carried[v.Var] {
+			ok = false
+			return
+		}
+		compute[v] = true
+		if v.Op == ir.OpDot {
+			// b is streamed, a is streamed, invariant or in registers.
+			if wd := dotOf[v]; wd.a.cvt != nil {
+				need(wd.a.cvt)
+			} else if !skip[v.Args[0].ID] {
+				need(v.Args[0])
+			}
+			need(v.Args[2])
+			return
+		}
+		for _, x := range v.Args {
+			need(x)
+		}
+	}
+	for _, st := range body {
+		switch st := st.(type) {
+		case *ir.Value:
+			// The roots: values nothing reads (stores, prints, and other
+			// side effects), dots, and values control statements read;
+			// the rest is computed where they need it.
+			root := len(p.users[st.ID]) == 0 && !p.unusedPure(st) || st.Op == ir.OpDot || p.ctlUse[st.ID] > 0
+			if !ahead[st] && !skip[st.ID] && root {
+				need(st)
+			}
+		case *ir.Assign:
+			if !carried[st.Var] {
+				compute[st] = true
+				need(st.Value)
+			}
+		}
+	}
+	if !ok {
+		return p.refuse(s, "the body reads a loaded operand or an advanced pointer outside the dots")
+	}
+	// The carried Vars run ahead: nothing outside the loop may use them.
+	if p.readOutside(carried, inBody) {
+		return p.refuse(s, "a pointer the streamed loads advance is read after the loop")
+	}
+	mp.ahead, mp.compute = ahead, compute
+	if mp.stageSize == 0 {
+		return nil
+	}
+	most, asked := maxDynamicShared, stages
+	if !p.wgmma {
+		most = sharedPerProgram(p.arch)
+	}
+	if mp.tmaOperands() > 0 {
+		// The stages' mbarriers are static shared memory besides them.
+		most -= 8 * maxTMABuffers
+		stages = min(stages, maxTMABuffers)
+	}
+	mp.stages = min(stages, (most-mp.invSize)/mp.stageSize)
+	if mp.stages < asked {
+		mp.asked = asked
+	}
+	if mp.stages < 2 {
+		return p.refuse(s, fmt.Sprintf("two stages of %d bytes do not fit in shared memory", mp.stageSize))
+	}
+	mp.inFlight = p.deferLast(mp, body)
+	for _, o := range mp.streamed {
+		p.addTensorMap(o.tma, s)
+	}
+	return mp
+}
+
+// refuse records why loop s is not a multi-dot pipeline, for the comment
+// of its dots and --dump=layout, and returns nil.
+func (p *plan) refuse(s *ir.For, why string) *multiPipe {
+	if p.whyNot == nil {
+		p.whyNot = map[*ir.For]string{}
+	}
+	p.whyNot[s] = why
+	return nil
+}
+
+// deferLast returns the last of mp's dots if it can run on into the next
+// iteration, as Triton's pipeliner lets attention's P @ V run: its result
+// is only assigned to a loop-carried Var, and in the body nothing reads
+// that Var before the first dot, whose wait (for every wgmma in flight)
+// is where the last iteration's result lands in the Var. The copies of
+// the iteration then follow the last dot's issue, after a barrier that
+// every warpgroup reaches once its wgmmas of the last iteration are done.
+func (p *plan) deferLast(mp *multiPipe, body []ir.Stmt) *wgDot {
+	if len(mp.dots) < 2 || !p.wgmma { // mma.sync is synchronous
+		return nil
+	}
+	last, first := mp.dots[len(mp.dots)-1], mp.dots[0]
+	if last.a.form == staged {
+		// Its a lies in the scratch memory, which the next iteration reuses.
+		return nil
+	}
+	v := last.dot
+	if len(p.users[v.ID]) != 0 || p.ctlUse[v.ID] != 1 {
+		return nil
+	}
+	var x *ir.Var
+	index := map[ir.Stmt]int{}
+	for i, st := range body {
+		index[st] = i
+		if as, ok := st.(*ir.Assign); ok && as.Value == v {
+			x = as.Var
+		}
+	}
+	if x == nil || x.Type.Shape.Rank() != 2 {
+		return nil
+	}
+	for _, st := range body {
+		if as, ok := st.(*ir.Assign); ok && as.Var == x && as.Value != v {
+			return nil
+		}
+		r, ok := st.(*ir.Value)
+		if !ok || r.Op != ir.OpVarRead || r.Var != x {
+			continue
+		}
+		for _, u := range p.users[r.ID] {
+			if i, in := index[u]; !in || i <= index[first.dot] {
+				return nil
+			}
+		}
+		if p.ctlUse[r.ID] > 0 {
+			return nil
+		}
+	}
+	last.assign = x
+	return last
+}
+
+// fp8ARegisters lets the 8-bit a operands of dots on wgmma that are
+// stored where the dot stands be read from registers instead, where the
+// layouts chosen gave them the accumulator layout (fp8AFragments).
+func (p *plan) fp8ARegisters() {
+	want := wgmmaBlocked(p.numWarps).String()
+	for _, wd := range p.wgDots {
+		if wd.a.form != staged || !wd.a.src.Type.Kind.IsFP8() {
+			continue
+		}
+		if d := p.layoutOf(wd.a.src); d != nil && d.Layout.String() == want && !d.Repl {
+			wd.a.form = inRegisters
+		}
+	}
+	// A last dot whose a left the scratch memory may now run on into the
+	// next iteration.
+	for s, mp := range p.mloops {
+		if mp.inFlight == nil {
+			mp.inFlight = p.deferLast(mp, s.Body.Stmts)
+		}
+	}
+}
+
+// validMultiPipe reports whether the layouts chosen let mp's dots run on
+// wgmma: every result, and every operand in registers, has the layout
+// wgmmaBlocked.
+func (p *plan) validMultiPipe(mp *multiPipe) bool {
+	want := wgmmaBlocked(p.numWarps).String()
+	is := func(v *ir.Value) bool {
+		d := p.layoutOf(v)
+		return d != nil && d.Layout.String() == want && !d.Repl
+	}
+	for _, wd := range mp.dots {
+		if !is(wd.dot) || wd.a.form == inRegisters && !is(wd.a.src) || wd.a.cvt != nil && !is(wd.a.cvt) {
+			return false
+		}
+	}
+	return true
+}
+
+// findTMAInvariants lets the TMA unit copy the invariant a operands of
+// the multi-dot pipelines whose streamed operands it copies, straight
+// into their place before each loop, as Triton copies attention's q: an
+// a loaded through a descriptor (rank 2, zero padding) whose only users
+// are such dots, and whose memory nothing may write between the load and
+// the loops. The load itself is then not emitted (findDeadValues), so
+// that its registers are not held across the loops.
+func (p *plan) findTMAInvariants() {
+	p.tmaInvariants = map[int]bool{}
+	if !p.tma {
+		return
+	}
+	var loops []*ir.For
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, st := range b.Stmts {
+			switch st := st.(type) {
+			case *ir.For:
+				if p.mloops[st] != nil {
+					loops = append(loops, st)
+				}
+				walk(st.Body)
+			case *ir.While:
+				walk(st.Cond)
+				walk(st.Body)
+			case *ir.If:
+				walk(st.Then)
+				walk(st.Else)
+			}
+		}
+	}
+	walk(p.k.Body)
+	users := map[int][]*ir.For{}
+	var vals []*ir.Value
+	for _, s := range loops {
+		mp := p.mloops[s]
+		if mp.tmaOperands() == 0 {
+			continue
+		}
+		for _, wd := range mp.dots {
+			if v := wd.a.src; wd.a.form == invariant && p.tmaInvariantLoad(v, wd.a.tile, wd.m) && !p.writesBefore(v, s) {
+				if users[v.ID] == nil {
+					vals = append(vals, v)
+				}
+				users[v.ID] = append(users[v.ID], s)
+			}
+		}
+	}
+	for _, v := range vals {
+		ok := p.ctlUse[v.ID] == 0
+		for _, u := range p.users[v.ID] {
+			ok = ok && slices.ContainsFunc(users[v.ID], func(s *ir.For) bool {
+				return slices.ContainsFunc(p.mloops[s].dots, func(wd *wgDot) bool { return wd.dot == u && wd.a.src == v })
+			})
+		}
+		if !ok {
+			continue
+		}
+		p.tmaInvariants[v.ID] = true
+		for _, s := range users[v.ID] {
+			for _, wd := range p.mloops[s].dots {
+				if wd.a.src != v {
+					continue
+				}
+				t := wd.a.tile
+				rb := t.rowBytes()
+				wd.a.tma = p.tensorMapOf(v.Desc, 8, rb/t.elem, rb, t.elem, nil)
+				p.addTensorMap(wd.a.tma, s)
+				if axes := wgmmaRowAxes(wd.m, p.numWarps); axes != nil {
+					wd.a.rows = p.tensorMapOf(v.Desc, wd.m, rb/t.elem, rb, t.elem, axes)
+					p.addTensorMap(wd.a.rows, s)
+				}
+			}
+		}
+	}
+}
+
+// tmaInvariantLoad reports whether v, the invariant a of a dot of m rows
+// stored as tile t, is a load the TMA unit can copy into t: a rank-2
+// block of a descriptor with zero padding, rows of whole swizzle rows.
+func (p *plan) tmaInvariantLoad(v *ir.Value, t smemTile, m int) bool {
+	if v.Op != ir.OpLoad || v.Desc == nil || !tmaDesc(v.Desc) || v.Type.Shape.Rank() != 2 || !isZeroOrNil(v.Args[2]) || v.Flags&ir.FlagVolatile != 0 {
+		return false
+	}
+	// The copies before each loop print the descriptor's scalars again:
+	// each must mean there what it meant at the load.
+	if slices.ContainsFunc(v.Desc.Scalars(), p.mayChange) {
+		return false
+	}
+	rb := t.rowBytes()
+	return (rb == 32 || rb == 64 || rb == 128) && m%8 == 0 && t.k*t.elem%rb == 0
+}
+
+// mayChange reports whether the C expression of scalar v may name a
+// variable that is assigned: a read of a Var other than a loop's index,
+// which the emitter may print as the Var itself (emitter.canInline).
+func (p *plan) mayChange(v *ir.Value) bool {
+	for v.Op == ir.OpMultipleOf || v.Op == ir.OpMaxContiguous {
+		v = v.Args[0]
+	}
+	return v.Op == ir.OpVarRead && p.varBlock[v.Var.ID] != nil
+}
+
+// writesBefore reports whether memory may be written between the
+// definition of v and the end of loop s, which v's block holds: by a
+// statement after v in that block up to the one holding s, whole.
+func (p *plan) writesBefore(v *ir.Value, s *ir.For) bool {
+	def := p.defs[v.ID]
+	var at ir.Stmt = s
+	for {
+		site, ok := p.ctlSite[at]
+		if !ok {
+			return true
+		}
+		if site.Block == def.Block {
+			if site.Index < def.Index {
+				return true
+			}
+			for _, st := range def.Block.Stmts[def.Index+1 : site.Index+1] {
+				if writesMemory(st) {
+					return true
+				}
+			}
+			return false
+		}
+		if at = p.owner[site.Block]; at == nil {
+			return true
+		}
+	}
+}
+
+// writesMemory reports whether statement st, or one nested in it, may
+// write memory: a store, an atomic or inline assembly.
+func writesMemory(st ir.Stmt) bool {
+	found := false
+	check := func(v *ir.Value) {
+		switch v.Op.Info().Class {
+		case ir.ClassAtomic, ir.ClassInlineAsm:
+			found = true
+		}
+		found = found || v.Op == ir.OpStore
+	}
+	ir.Inspect(&ir.Block{Stmts: []ir.Stmt{st}}, check)
+	return found
+}
+
+// mloopOf is the multi-dot pipeline wd belongs to.
+func (p *plan) mloopOf(wd *wgDot) *multiPipe {
+	for _, mp := range p.mloops {
+		for _, x := range mp.dots {
+			if x == wd {
+				return mp
+			}
+		}
+	}
+	return nil
+}
+
+// mmaMultiWhy is why dot wd of a multi-dot loop has no pipelined form on
+// mma.sync here, or "": fp16 or bf16 operands, M whole m16 tiles in each
+// of the warps, which own whole rows, and N and K multiples of 16 (two n8
+// tiles an ldmatrix.x4, and p's columns whole k16 steps).
+func (p *plan) mmaMultiWhy(wd *wgDot) string {
+	a := wd.dot.Args[0].Type.Kind
+	if !isHalf(a) {
+		return fmt.Sprintf("the dot at line %d takes %s operands: the pipelines on mma.sync (sm_%d) take fp16 or bf16", wd.dot.Pos.Line, a, p.arch)
+	}
+	if wd.m%(16*p.numWarps) != 0 || wd.n%16 != 0 || wd.k%16 != 0 {
+		return fmt.Sprintf("the dot at line %d (%dx%dx%d) has no mma.sync shape with %d warps owning whole rows: M a multiple of %d, N and K of 16",
+			wd.dot.Pos.Line, wd.m, wd.n, wd.k, p.numWarps, 16*p.numWarps)
+	}
+	return ""
+}
+
+// dotEngine names the instruction the pipelines issue dots as here.
+func (p *plan) dotEngine() string {
+	if p.wgmma {
+		return "wgmma"
+	}
+	return "mma.sync"
+}
+
+// notPipelined says why the loop of dot v, whose operands are staged
+// through shared memory each time it runs, is not software-pipelined, or
+// "": the reason the pipeliners recorded. On sm_90a only the single-dot
+// pipeliner's reasons are said here (its dots elsewhere are wgmma's,
+// which say theirs).
+func (p *plan) notPipelined(v *ir.Value) string {
+	if why := p.unpiped[v.ID]; why != "" || p.wgmma {
+		return why
+	}
+	if f := p.innermostFor(p.defs[v.ID].Block); f != nil {
+		return p.whyNot[f]
+	}
+	return ""
+}
+
+const (
+	streamed    operandForm = iota // loaded in the body and copied ahead into the stages
+	invariant                      // defined before the loop and stored into shared memory once
+	inRegisters                    // computed in the body (a only), read from the registers of layout wgmmaBlocked
+	staged                         // a dot outside the pipelines: stored from registers where the dot stands (wgdot.go)
+	hoisted                        // the same, defined before the dot's loop: stored once before it (wgdot.go)
+)
+
+// multiTMA returns the tensor map the TMA unit copies streamed b operand
+// o with, or nil: o must load a rank-2 block of a descriptor (made outside
+// the loop, inLoop telling) whose rows run along the stage's swizzle rows,
+// as a K-major b read transposed (k.T) and an MN-major b (v) do; the block
+// then goes in boxes of its rows by one swizzle row, one box per chunk.
+func (p *plan) multiTMA(o *wgOperand, inLoop func(*ir.Value) bool) *tensorMap {
+	ld, t := o.src, o.tile
+	d := ld.Desc
+	if !p.tma || !p.wgmma || !tmaDesc(d) || ld.Type.Shape.Rank() != 2 || t.kMajor != o.trans {
+		return nil
+	}
+	if !d.Host() && slices.ContainsFunc(descMade(d), inLoop) {
+		return nil
+	}
+	rb := t.rowBytes()
+	rows, inner := ld.Type.Shape[0], ld.Type.Shape[1]
+	if rb != 32 && rb != 64 && rb != 128 || rows > 256 || rows%8 != 0 || inner*t.elem%rb != 0 {
+		return nil
+	}
+	return p.tensorMapOf(d, rows, rb/t.elem, rb, t.elem, nil)
+}
