@@ -186,65 +186,28 @@ func (p *plan) describeLoops(e *emitter) []Loop {
 		for _, v := range dotsOf[f] {
 			l.Dots = append(l.Dots, LoopDot{Pos: v.Pos, Name: e.names[v.ID], Words: p.dotWords(v)})
 		}
-		switch pl, mp := p.loops[f], p.mloops[f]; {
-		case pl != nil && p.pipelined(pl.dot):
-			l.Pipelined, l.Engine = true, "wgmma"
-			if pl.mma {
-				l.Engine = "mma.sync"
-			}
-			l.Stages, l.Asked, l.Buffers, l.SharedBytes = pl.stages, pl.asked, pl.buffers, pl.sharedBytes()
-			for i, ld := range pl.loads {
-				if ld == nil {
-					continue
-				}
-				cp := "cp.async"
-				switch {
-				case pl.tma[i] != nil:
-					cp = "TMA"
-				case pl.direct[i]:
-					cp = "cp.async by rows"
-				}
-				l.Operands = append(l.Operands, Operand{Pos: ld.Pos, Name: e.names[ld.ID], Form: "streamed", Copy: cp})
-			}
-			if pl.inFlight() {
-				l.InFlight = e.names[pl.dot.ID]
-			}
-		case mp != nil:
-			l.Pipelined, l.Engine = true, p.dotEngine()
-			l.Stages, l.Asked, l.Buffers, l.SharedBytes = mp.stages, mp.asked, mp.stages, mp.sharedBytes()
-			seen := map[*ir.Value]bool{}
-			for _, o := range mp.streamed {
-				if seen[o.src] {
-					continue
-				}
-				seen[o.src] = true
-				cp := "cp.async"
-				switch {
-				case o.tma != nil:
-					cp = "TMA"
-				case o.direct:
-					cp = "cp.async by rows"
-				}
-				l.Operands = append(l.Operands, Operand{Pos: o.src.Pos, Name: e.names[o.src.ID], Form: "streamed", Copy: cp})
-			}
-			for _, wd := range mp.dots {
-				for _, o := range []*wgOperand{&wd.a, &wd.b} {
-					if o.form == streamed || seen[o.src] {
-						continue
-					}
-					seen[o.src] = true
-					form := "stored once"
-					if o.form == inRegisters {
-						form = "in registers"
-					}
-					l.Operands = append(l.Operands, Operand{Pos: o.src.Pos, Name: e.names[o.src.ID], Form: form})
-				}
-			}
-			if mp.inFlight != nil {
-				l.InFlight = e.names[mp.inFlight.dot.ID]
-			}
-		default:
+		r := p.piped[f]
+		if r == nil {
 			l.Why = p.loopWhy(f, dotsOf[f])
+			out = append(out, l)
+			continue
+		}
+		l.Pipelined, l.Engine = true, r.engine
+		l.Stages, l.Asked, l.Buffers, l.SharedBytes = r.stages, r.asked, r.buffers, r.sharedBytes()
+		for _, o := range r.operands {
+			op := Operand{Pos: o.src.Pos, Name: e.names[o.src.ID], Form: "streamed"}
+			switch o.form {
+			case streamed:
+				op.Copy = o.copy.String()
+			case inRegisters:
+				op.Form = "in registers"
+			default:
+				op.Form = "stored once"
+			}
+			l.Operands = append(l.Operands, op)
+		}
+		if r.inFlight != nil {
+			l.InFlight = e.names[r.inFlight.ID]
 		}
 		out = append(out, l)
 	}

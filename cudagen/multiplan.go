@@ -154,23 +154,17 @@ type wgDot struct {
 
 // multiPipe is a loop pipelined with several dots (see above).
 type multiPipe struct {
-	dots      []*wgDot
-	streamed  []*wgOperand // in body order, each with its offset in a stage
-	aIsA      map[*wgOperand]bool
-	ahead     map[ir.Stmt]bool
-	compute   map[ir.Stmt]bool // the statements run in their own iteration
-	stages    int
-	asked     int // the stages num_stages asked for, where more than fit
-	stageSize int // bytes of one stage, a multiple of 1024
-	invSize   int // bytes of the invariant operands, stored before the stages
+	dots     []*wgDot
+	streamed []*wgOperand // in body order, each with its offset in a stage
+	aIsA     map[*wgOperand]bool
+	compute  map[ir.Stmt]bool // the statements run in their own iteration
+	// stagePlan: its invariant operands, then its stages (as many
+	// buffers as stages), each a multiple of 1024 bytes.
+	stagePlan
 	// inFlight, if set, is the last dot, left running into the next
 	// iteration (see deferLast).
 	inFlight *wgDot
 }
-
-// sharedBytes is the shared memory of the pipeline (its invariant operands
-// and stages), from a 1024-byte aligned start.
-func (mp *multiPipe) sharedBytes() int { return mp.invSize + mp.stages*mp.stageSize }
 
 // multiPipeOf returns loop s as a multi-dot pipeline, or nil.
 func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
@@ -433,6 +427,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		stages = min(stages, maxTMABuffers)
 	}
 	mp.stages = min(stages, (most-mp.invSize)/mp.stageSize)
+	mp.buffers = mp.stages
 	if mp.stages < asked {
 		mp.asked = asked
 	}
@@ -772,4 +767,22 @@ func (p *plan) multiTMA(o *wgOperand, inLoop func(*ir.Value) bool) *tensorMap {
 		return nil
 	}
 	return p.tensorMapOf(d, rows, rb/t.elem, rb, t.elem, nil)
+}
+
+// axes are the axes of b operand o's value along K and along N: a b of
+// [K, N], or the [N, K] value a b.T transposes.
+func (o *wgOperand) axes() (kAxis, nAxis int) {
+	if o.trans {
+		return 1, 0
+	}
+	return 0, 1
+}
+
+// sharedBytes is the tile's size in shared memory, none where the operand
+// is not stored there.
+func (t smemTile) sharedBytes() int {
+	if t.rows == 0 {
+		return 0
+	}
+	return t.bytes()
 }

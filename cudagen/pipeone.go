@@ -17,21 +17,20 @@ import (
 // pipeline is a K loop that runs its dot on wgmma with its operands
 // streamed through shared memory.
 type pipeline struct {
-	loop      *ir.For
-	dot       *ir.Value
-	loads     [2]*ir.Value // a and b
-	ahead     map[ir.Stmt]bool
-	stages    int // the loads run stages-1 iterations ahead of the dot
-	buffers   int // shared-memory stages: stages, or one more to keep a wgmma in flight
-	asked     int // the stages num_stages asked for, where more than fit
-	m, n, k   int
-	elem      int  // bytes of one operand element: 2, or 1 for fp8
-	bKMajor   bool // b is stored K-major (fp8, or b.T): a column of b is a row of bytes
-	bTrans    bool // b is tl.trans of a [N, K] load (b.T): its rows are the columns of b
-	aRow      int  // bytes of one row of a in shared memory (k elements)
-	bCols     int  // columns of b per swizzle block (MN-major b)
-	aBytes    int  // bytes of a in one stage
-	stageSize int  // bytes of one stage (a then b), a multiple of 1024
+	loop  *ir.For
+	dot   *ir.Value
+	loads [2]*ir.Value // a and b
+	// stagePlan: its stages of a then b (multiples of 1024 bytes on
+	// wgmma, of 128 on mma.sync), and one more buffer where a wgmma is
+	// kept in flight.
+	stagePlan
+	m, n, k int
+	elem    int  // bytes of one operand element: 2, or 1 for fp8
+	bKMajor bool // b is stored K-major (fp8, or b.T): a column of b is a row of bytes
+	bTrans  bool // b is tl.trans of a [N, K] load (b.T): its rows are the columns of b
+	aRow    int  // bytes of one row of a in shared memory (k elements)
+	bCols   int  // columns of b per swizzle block (MN-major b)
+	aBytes  int  // bytes of a in one stage
 	// tma holds, for a and b, the tensor map the TMA unit copies the load
 	// with (nil: cp.async copies through the load's pointers).
 	tma [2]*tensorMap
@@ -55,10 +54,6 @@ func (pl *pipeline) anyTMA() bool { return pl.tma[0] != nil || pl.tma[1] != nil 
 
 // anyCpAsync reports whether a load of the pipeline is copied by cp.async.
 func (pl *pipeline) anyCpAsync() bool { return pl.tma[0] == nil || pl.tma[1] == nil }
-
-// sharedBytes is the shared memory of the pipeline's buffers, from the
-// scratch memory's 1024-byte aligned start.
-func (pl *pipeline) sharedBytes() int { return pl.buffers * pl.stageSize }
 
 // inFlight reports whether each iteration's wgmma runs on while the next
 // is issued: there is a buffer for it.
@@ -246,7 +241,7 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 		return nil
 	}
 
-	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, bLoad}, ahead: ahead, m: m, n: n, k: k,
+	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, bLoad}, stagePlan: stagePlan{ahead: ahead}, m: m, n: n, k: k,
 		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma, aRows: aRows, direct: direct,
 		mma: !p.wgmma}
 	pl.aBytes = m * pl.aRow

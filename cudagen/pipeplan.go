@@ -3,11 +3,130 @@ package cudagen
 // This file implements the software pipeliner's entry: findPipelines asks
 // each loop of the kernel for its pipeline, the K loop of one dot
 // (pipeone.go) or a loop of several dots (multiplan.go), and records what
-// it finds for the layouts and the printers.
+// it finds for the layouts and the printers; once the layouts are chosen,
+// recordPipelines makes the one record of each pipelined loop (pipePlan),
+// whatever its form, which Describe reports.
 
 import (
 	"github.com/tri-lang/tri/ir"
 )
+
+// pipePlan is the record of one software-pipelined loop, whatever the
+// form that planned it: its instruction, its stages and their shared
+// memory, the operands of its dots and how each reaches them, and the dot
+// left in flight. The form's own record (one or multi) holds what only
+// its printer needs: the layouts of the operands in a stage, the ahead
+// and compute statements, the tensor maps.
+type pipePlan struct {
+	loop     *ir.For
+	engine   string // the instruction the dots run on: "wgmma" or "mma.sync"
+	dots     []*ir.Value
+	operands []pipeOperand // the streamed ones first, in body order, each value once
+	*stagePlan
+	inFlight *ir.Value  // the dot whose wgmma runs on into the next iteration, or nil
+	one      *pipeline  // the K loop of one dot (pipeone.go), or nil
+	multi    *multiPipe // a loop of several dots (multiplan.go), or nil
+}
+
+// pipeOperand is one operand of a pipelined loop's dots.
+type pipeOperand struct {
+	src  *ir.Value // the load (streamed) or the value
+	form operandForm
+	copy copyKind // how a streamed operand is copied into its stage
+}
+
+// copyKind is how a streamed load is copied into its stage.
+type copyKind int
+
+const (
+	cpAsyncCopy copyKind = iota // cp.async, through the load's pointers and mask
+	tmaCopy                     // the TMA unit, through a tensor map
+	rowsCopy                    // cp.async by rows from the load's tensor descriptor
+)
+
+// String names the copy as Describe reports it.
+func (c copyKind) String() string {
+	switch c {
+	case tmaCopy:
+		return "TMA"
+	case rowsCopy:
+		return "cp.async by rows"
+	}
+	return "cp.async"
+}
+
+// copyOf is the copyKind of a streamed load the TMA unit copies (tma),
+// or cp.async from its descriptor (direct), or else through its pointers.
+func copyOf(tma *tensorMap, direct bool) copyKind {
+	switch {
+	case tma != nil:
+		return tmaCopy
+	case direct:
+		return rowsCopy
+	}
+	return cpAsyncCopy
+}
+
+// recordPipelines makes the record of each loop that is written as a
+// pipeline (after the layouts, which may leave a K loop's dot without
+// its instruction's accumulator layout), in program order.
+func (p *plan) recordPipelines() {
+	p.piped = map[*ir.For]*pipePlan{}
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if v.Op != ir.OpDot {
+			return
+		}
+		if pl := p.pipes[v.ID]; pl != nil && p.pipelined(v) {
+			p.piped[pl.loop] = p.recordOne(pl)
+		}
+	})
+	for s, mp := range p.mloops {
+		p.piped[s] = p.recordMulti(s, mp)
+	}
+}
+
+// recordOne is the record of the K loop of one dot pl.
+func (p *plan) recordOne(pl *pipeline) *pipePlan {
+	r := &pipePlan{loop: pl.loop, engine: "wgmma", dots: []*ir.Value{pl.dot}, stagePlan: &pl.stagePlan, one: pl}
+	if pl.mma {
+		r.engine = "mma.sync"
+	}
+	for i, ld := range pl.loads {
+		if ld != nil {
+			r.operands = append(r.operands, pipeOperand{src: ld, form: streamed, copy: copyOf(pl.tma[i], pl.direct[i])})
+		}
+	}
+	if pl.inFlight() {
+		r.inFlight = pl.dot
+	}
+	return r
+}
+
+// recordMulti is the record of loop s of several dots mp: the streamed
+// operands, then the others.
+func (p *plan) recordMulti(s *ir.For, mp *multiPipe) *pipePlan {
+	r := &pipePlan{loop: s, engine: p.dotEngine(), stagePlan: &mp.stagePlan, multi: mp}
+	seen := map[*ir.Value]bool{}
+	for _, o := range mp.streamed {
+		if !seen[o.src] {
+			seen[o.src] = true
+			r.operands = append(r.operands, pipeOperand{src: o.src, form: streamed, copy: copyOf(o.tma, o.direct)})
+		}
+	}
+	for _, wd := range mp.dots {
+		r.dots = append(r.dots, wd.dot)
+		for _, o := range []*wgOperand{&wd.a, &wd.b} {
+			if o.form != streamed && !seen[o.src] {
+				seen[o.src] = true
+				r.operands = append(r.operands, pipeOperand{src: o.src, form: o.form})
+			}
+		}
+	}
+	if mp.inFlight != nil {
+		r.inFlight = mp.inFlight.dot
+	}
+	return r
+}
 
 // findPipelines records the loops whose dot can be pipelined, by dot and
 // by loop: onto wgmma on sm_90a, onto mma.sync elsewhere (mmapipe.go,

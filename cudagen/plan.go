@@ -56,6 +56,9 @@ type plan struct {
 	// whyNot says, by loop, why a loop with dots is not a multi-dot
 	// pipeline (multipipe.go).
 	whyNot map[*ir.For]string
+	// piped is the record of each loop written as a software pipeline
+	// (pipeplan.go), whatever its form.
+	piped map[*ir.For]*pipePlan
 	// hoists are the loops whose dots on wgmma outside the pipelines read
 	// operands stored once before them (wgdot.go).
 	hoists map[*ir.For]*hoistRegion
@@ -194,6 +197,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	p.findDeadValues()
 	p.placeAloneDots()
 	p.fp8ARegisters()
+	p.recordPipelines()
 	return p, nil
 }
 

@@ -188,24 +188,6 @@ func (p *plan) inside(b, outer *ir.Block) bool {
 	return false
 }
 
-// axes are the axes of b operand o's value along K and along N: a b of
-// [K, N], or the [N, K] value a b.T transposes.
-func (o *wgOperand) axes() (kAxis, nAxis int) {
-	if o.trans {
-		return 1, 0
-	}
-	return 0, 1
-}
-
-// sharedBytes is the tile's size in shared memory, none where the operand
-// is not stored there.
-func (t smemTile) sharedBytes() int {
-	if t.rows == 0 {
-		return 0
-	}
-	return t.bytes()
-}
-
 // aloneDot writes dot wd, outside the pipelines: its operands stored into
 // the scratch memory, then its wgmmas.
 func (e *emitter) aloneDot(wd *wgDot) {
