@@ -363,39 +363,96 @@ func (p *plan) aloneWhy(wd *wgDot) string {
 	return "its loop is not one the pipeliners take"
 }
 
-// fp8AFragments is the C of the four A registers of wgmma k32 step kk for
-// the m64 block mb, from an 8-bit a held in the accumulator layout pd.
-// wgmma's 8-bit A fragment gives lane 4g+t the 4 consecutive k 4t..4t+3
-// (and 16+4t..) of rows g and g+8, while the accumulator layout gives it
-// k 2t, 2t+1, 8+2t and 9+2t of each 16: each lane packs those four bytes
-// into a word, and two shuffles within its quad fetch the halves it
-// needs (tri_fp8_afrag).
+// fp8AFragments binds the words of the four A registers of wgmma k32
+// step kk for the m64 block mb, from an 8-bit a held in the accumulator
+// layout pd, and returns their names. wgmma's 8-bit A fragment gives lane
+// 4g+t the 4 consecutive k 4t..4t+3 (and 16+4t..) of rows g and g+8,
+// while the accumulator layout gives it k 2t, 2t+1, 8+2t and 9+2t of
+// each 16. Each lane packs its four bytes of a row's first 16 k into one
+// word and those of the next 16 into another; two shuffles within the
+// quad then move the halves each lane needs for both registers of that
+// row (tri_fp8_afrag2). Where a is the conversion of an fp32 value of the
+// same layout, the bytes come from that value, two to a cvt.
 func (e *emitter) fp8AFragments(src *ir.Value, pd *dist, mb, kk int) []string {
 	e.helpers.add("shfl_idx", shflIdxHelper)
-	e.use("tri_fp8_afrag", "tri_pack4_u8", "lane_id")
-	regs := make([]string, 4)
-	for q := range regs {
-		row, half := q%2, q/2
+	e.use("tri_fp8_afrag2", "lane_id")
+	word := func(row, half int) string {
 		j0 := 4*kk + 2*half // the 8-column group of k 32kk+16half .. +7
-		x := func(j, p int) string { return e.expr(src, fragIndexConst(pd, mb, 4*j+2*row+p)) }
-		regs[q] = fmt.Sprintf("tri_fp8_afrag(tri_pack4_u8(%s, %s, %s, %s), lane_id)", x(j0, 0), x(j0, 1), x(j0+1, 0), x(j0+1, 1))
+		x := func(v *ir.Value, j, p int) string { return e.expr(v, fragIndexConst(pd, mb, 4*j+2*row+p)) }
+		if f, cvt := fp8Source(e, src, pd); f != nil {
+			e.use(cvt)
+			return fmt.Sprintf("%s(%s, %s, %s, %s)", cvt, x(f, j0, 0), x(f, j0, 1), x(f, j0+1, 0), x(f, j0+1, 1))
+		}
+		e.use("tri_pack4_u8")
+		return fmt.Sprintf("tri_pack4_u8(%s, %s, %s, %s)", x(src, j0, 0), x(src, j0, 1), x(src, j0+1, 0), x(src, j0+1, 1))
+	}
+	regs := make([]string, 4)
+	for row := range 2 {
+		lo, hi := fmt.Sprintf("tri_fa%d_%d_%d", mb, kk, row), fmt.Sprintf("tri_fb%d_%d_%d", mb, kk, row)
+		e.w.line("unsigned int %s, %s;", lo, hi)
+		e.w.line("tri_fp8_afrag2(%s, %s, lane_id, %s, %s);", word(row, 0), word(row, 1), lo, hi)
+		regs[row], regs[row+2] = lo, hi
 	}
 	return regs
+}
+
+// fp8Source is the fp32 value that the 8-bit a src converts, rounding to
+// nearest, and the helper that converts four of its values into one word,
+// where that value has src's layout pd; else nil.
+func fp8Source(e *emitter, src *ir.Value, pd *dist) (*ir.Value, string) {
+	if src.Op != ir.OpCast || src.Flags&ir.FlagRoundTZ != 0 || len(src.Args) != 1 || src.Args[0].Type.Kind != ir.Float32 {
+		return nil, ""
+	}
+	f := src.Args[0]
+	if fd := e.layoutOf(f); fd == nil || fd.Layout.String() != pd.Layout.String() || fd.Repl != pd.Repl {
+		return nil, ""
+	}
+	switch src.Type.Kind {
+	case ir.Float8E5:
+		return f, "tri_cvt4_e5m2"
+	case ir.Float8E4NV:
+		return f, "tri_cvt4_e4m3"
+	}
+	return nil, ""
 }
 
 // shflIdxHelper packs four bytes into a word and reorders 8-bit
 // accumulator-layout values within a quad of lanes into wgmma's A fragment.
 var shflIdxHelper = cgroup{`// 8-bit wgmma A fragments from values in the accumulator layout: lane t of a quad holds k 2t, 2t+1,
-// 8+2t, 9+2t of 16, and needs 4t..4t+3, which lanes 2t and 2t+1 (t < 2) or 2t-4 and 2t-3 hold.`, []cdef{
+// 8+2t, 9+2t of each 16, and needs 4t..4t+3, which lanes 2t and 2t+1 (t < 2) or 2t-4 and 2t-3 hold.`, []cdef{
 	{"tri_pack4_u8", nil, `TRI_DEV unsigned int tri_pack4_u8(unsigned char a, unsigned char b, unsigned char c, unsigned char d) {
   return (unsigned int)a | (unsigned int)b << 8 | (unsigned int)c << 16 | (unsigned int)d << 24;
+}`},
+	{"tri_cvt4_e5m2", nil, `TRI_DEV unsigned int tri_cvt4_e5m2(float a, float b, float c, float d) {
+  unsigned short lo, hi; unsigned int r;
+  asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(lo) : "f"(b), "f"(a));
+  asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(hi) : "f"(d), "f"(c));
+  asm("mov.b32 %0, {%1, %2};" : "=r"(r) : "h"(lo), "h"(hi)); return r;
+}`},
+	{"tri_cvt4_e4m3", nil, `TRI_DEV unsigned int tri_cvt4_e4m3(float a, float b, float c, float d) {
+  unsigned short lo, hi; unsigned int r;
+  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(lo) : "f"(b), "f"(a));
+  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(hi) : "f"(d), "f"(c));
+  asm("mov.b32 %0, {%1, %2};" : "=r"(r) : "h"(lo), "h"(hi)); return r;
 }`},
 	{"tri_shfl_idx_b32", nil, `TRI_DEV unsigned int tri_shfl_idx_b32(unsigned int v, int lane) {
   unsigned int r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane)); return r;
 }`},
-	{"tri_fp8_afrag", []string{"tri_shfl_idx_b32"}, `TRI_DEV unsigned int tri_fp8_afrag(unsigned int w, int lane) {
-  const int t = lane & 3, first = (lane & ~3) + (t < 2 ? 2 * t : 2 * t - 4);
-  const unsigned int w1 = tri_shfl_idx_b32(w, first), w2 = tri_shfl_idx_b32(w, first + 1);
-  return t < 2 ? (w1 & 0xffffu) | w2 << 16 : w1 >> 16 | (w2 & 0xffff0000u);
+	// Words w0 (k 0..15 of a row) and w1 (k 16..31) hold, in lane t, the
+	// byte pairs of k 2t and 8+2t of each. Lane t needs the pair at half
+	// t/2 of lanes 2t%4 and 2t%4+1, for r0 from w0 and r1 from w1. The
+	// first shuffle reads lane 2t (t < 2) or 2t-3, the second 2t+1 or
+	// 2t-4, so each lane is read by one lane a shuffle and sends the half
+	// its reader needs of both words, packed before the shuffle.
+	{"tri_prmt", nil, `TRI_DEV unsigned int tri_prmt(unsigned int x, unsigned int y, unsigned int sel) {
+  unsigned int r; asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(sel)); return r;
+}`},
+	{"tri_fp8_afrag2", []string{"tri_prmt", "tri_shfl_idx_b32"}, `TRI_DEV void tri_fp8_afrag2(unsigned int w0, unsigned int w1, int lane, unsigned int& r0, unsigned int& r1) {
+  const int t = lane & 3, quad = lane & ~3;
+  const unsigned int y = tri_prmt(w0, w1, (t & 1) ? 0x7632u : 0x5410u), z = tri_prmt(w0, w1, (t & 1) ? 0x5410u : 0x7632u);
+  const unsigned int a = tri_shfl_idx_b32(y, quad + (t < 2 ? 2 * t : 2 * t - 3));
+  const unsigned int b = tri_shfl_idx_b32(z, quad + (t < 2 ? 2 * t + 1 : 2 * t - 4));
+  r0 = tri_prmt(a, b, t < 2 ? 0x5410u : 0x1054u);
+  r1 = tri_prmt(a, b, t < 2 ? 0x7632u : 0x3276u);
 }`},
 }}

@@ -123,17 +123,26 @@ TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
 // 8-bit wgmma A fragments from values in the accumulator layout: lane t of a quad holds k 2t, 2t+1,
-// 8+2t, 9+2t of 16, and needs 4t..4t+3, which lanes 2t and 2t+1 (t < 2) or 2t-4 and 2t-3 hold.
-TRI_DEV unsigned int tri_pack4_u8(unsigned char a, unsigned char b, unsigned char c, unsigned char d) {
-  return (unsigned int)a | (unsigned int)b << 8 | (unsigned int)c << 16 | (unsigned int)d << 24;
+// 8+2t, 9+2t of each 16, and needs 4t..4t+3, which lanes 2t and 2t+1 (t < 2) or 2t-4 and 2t-3 hold.
+TRI_DEV unsigned int tri_cvt4_e5m2(float a, float b, float c, float d) {
+  unsigned short lo, hi; unsigned int r;
+  asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(lo) : "f"(b), "f"(a));
+  asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(hi) : "f"(d), "f"(c));
+  asm("mov.b32 %0, {%1, %2};" : "=r"(r) : "h"(lo), "h"(hi)); return r;
 }
 TRI_DEV unsigned int tri_shfl_idx_b32(unsigned int v, int lane) {
   unsigned int r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane)); return r;
 }
-TRI_DEV unsigned int tri_fp8_afrag(unsigned int w, int lane) {
-  const int t = lane & 3, first = (lane & ~3) + (t < 2 ? 2 * t : 2 * t - 4);
-  const unsigned int w1 = tri_shfl_idx_b32(w, first), w2 = tri_shfl_idx_b32(w, first + 1);
-  return t < 2 ? (w1 & 0xffffu) | w2 << 16 : w1 >> 16 | (w2 & 0xffff0000u);
+TRI_DEV unsigned int tri_prmt(unsigned int x, unsigned int y, unsigned int sel) {
+  unsigned int r; asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(sel)); return r;
+}
+TRI_DEV void tri_fp8_afrag2(unsigned int w0, unsigned int w1, int lane, unsigned int& r0, unsigned int& r1) {
+  const int t = lane & 3, quad = lane & ~3;
+  const unsigned int y = tri_prmt(w0, w1, (t & 1) ? 0x7632u : 0x5410u), z = tri_prmt(w0, w1, (t & 1) ? 0x5410u : 0x7632u);
+  const unsigned int a = tri_shfl_idx_b32(y, quad + (t < 2 ? 2 * t : 2 * t - 3));
+  const unsigned int b = tri_shfl_idx_b32(z, quad + (t < 2 ? 2 * t + 1 : 2 * t - 4));
+  r0 = tri_prmt(a, b, t < 2 ? 0x5410u : 0x1054u);
+  r1 = tri_prmt(a, b, t < 2 ? 0x7632u : 0x3276u);
 }
 // Vector stores to a shared address.
 TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
@@ -397,16 +406,24 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       {
         #pragma unroll
         for (int r = 0; r < 32; ++r) tri_f0[r] = acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
+        unsigned int tri_fa0_0_0, tri_fb0_0_0;
+        tri_fp8_afrag2(tri_cvt4_e5m2(p[0], p[1], p[2], p[3]), tri_cvt4_e5m2(p[4], p[5], p[6], p[7]), lane_id, tri_fa0_0_0, tri_fb0_0_0);
+        unsigned int tri_fa0_0_1, tri_fb0_0_1;
+        tri_fp8_afrag2(tri_cvt4_e5m2(p[16], p[17], p[18], p[19]), tri_cvt4_e5m2(p[20], p[21], p[22], p[23]), lane_id, tri_fa0_0_1, tri_fb0_0_1);
+        const unsigned int tri_ar0 = tri_fa0_0_0;
+        const unsigned int tri_ar1 = tri_fa0_0_1;
+        const unsigned int tri_ar2 = tri_fb0_0_0;
+        const unsigned int tri_ar3 = tri_fb0_0_1;
+        unsigned int tri_fa0_1_0, tri_fb0_1_0;
+        tri_fp8_afrag2(tri_cvt4_e5m2(p[8], p[9], p[10], p[11]), tri_cvt4_e5m2(p[12], p[13], p[14], p[15]), lane_id, tri_fa0_1_0, tri_fb0_1_0);
+        unsigned int tri_fa0_1_1, tri_fb0_1_1;
+        tri_fp8_afrag2(tri_cvt4_e5m2(p[24], p[25], p[26], p[27]), tri_cvt4_e5m2(p[28], p[29], p[30], p[31]), lane_id, tri_fa0_1_1, tri_fb0_1_1);
+        const unsigned int tri_ar4 = tri_fa0_1_0;
+        const unsigned int tri_ar5 = tri_fa0_1_1;
+        const unsigned int tri_ar6 = tri_fb0_1_0;
+        const unsigned int tri_ar7 = tri_fb0_1_1;
         tri_wgmma_fence();
-        const unsigned int tri_ar0 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[0], p_fp8e5[1], p_fp8e5[2], p_fp8e5[3]), lane_id);
-        const unsigned int tri_ar1 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[16], p_fp8e5[17], p_fp8e5[18], p_fp8e5[19]), lane_id);
-        const unsigned int tri_ar2 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[4], p_fp8e5[5], p_fp8e5[6], p_fp8e5[7]), lane_id);
-        const unsigned int tri_ar3 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[20], p_fp8e5[21], p_fp8e5[22], p_fp8e5[23]), lane_id);
         tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 16, 512, 2) + 256, 1);
-        const unsigned int tri_ar4 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[8], p_fp8e5[9], p_fp8e5[10], p_fp8e5[11]), lane_id);
-        const unsigned int tri_ar5 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[24], p_fp8e5[25], p_fp8e5[26], p_fp8e5[27]), lane_id);
-        const unsigned int tri_ar6 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[12], p_fp8e5[13], p_fp8e5[14], p_fp8e5[15]), lane_id);
-        const unsigned int tri_ar7 = tri_fp8_afrag(tri_pack4_u8(p_fp8e5[28], p_fp8e5[29], p_fp8e5[30], p_fp8e5[31]), lane_id);
         tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 16, 512, 2) + 258, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
