@@ -15,6 +15,7 @@ Usage: bench_attn_fp8.py --tri bin/tri --tutorial06 PATH [--dims 64,128]
 """
 import argparse
 import importlib.util
+import inspect
 import os
 import shutil
 import statistics
@@ -24,6 +25,81 @@ import tempfile
 import numpy as np
 import torch
 import triton
+
+
+def descriptor_rows(args, kern):
+    """Tutorial 06 as Triton 3.6 writes it: _attn_fwd over host tensor
+    descriptors, autotuned by its own @triton.autotune on both sides (the same
+    configs; each side's choice is printed), launched as _attention.forward
+    launches it for fp8 (FP8_OUTPUT, v transposed in memory)."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    z, h, sm_scale = 4, 32, 0.5
+    rows = []
+    causals = {"both": (False, True), "true": (True,), "false": (False,)}[args.causal]
+    for d in (int(x) for x in args.dims.split(",")):
+        for n in (int(x) for x in args.sizes.split(",")):
+            for causal in causals:
+                stage = 3 if causal else 1
+                f8 = torch.float8_e5m2
+                q = torch.randn((z, h, n, d), device="cuda", dtype=torch.float16).to(f8)
+                k = torch.randn((z, h, n, d), device="cuda", dtype=torch.float16).to(f8)
+                vt = torch.randn((z, h, d, n), device="cuda", dtype=torch.float16).to(f8)
+                o = torch.empty((z, h, n, d), device="cuda", dtype=f8)
+                M = torch.empty((z, h, n), device="cuda", dtype=torch.float32)
+                y = z * h * n
+                dq = TensorDescriptor(q, shape=[y, d], strides=[d, 1], block_shape=[1, 1])
+                dk = TensorDescriptor(k, shape=[y, d], strides=[d, 1], block_shape=[1, 1])
+                dv = TensorDescriptor(vt, shape=[d, y], strides=[n, 1], block_shape=[1, 1])
+                do = TensorDescriptor(o, shape=[y, d], strides=[d, 1], block_shape=[1, 1])
+                grid = lambda meta: (triton.cdiv(n, meta["BLOCK_M"]), z * h, 1)
+                fn = lambda: kern[grid](sm_scale, M, z, h, dq, dk, dv, do, N_CTX=n, HEAD_DIM=d, FP8_OUTPUT=True,
+                                        STAGE=stage, warp_specialize=False, IS_HOPPER=True)
+                tmp = tempfile.mkdtemp()
+                for name, t in (("q", q), ("k", k), ("vt", vt)):
+                    np.save(f"{tmp}/{name}.npy", t.view(torch.uint8).cpu().numpy())
+                lets = [f"Z={z}", f"H={h}", f"N_CTX={n}", f"D={d}", "y_dim=Z * H * N_CTX",
+                        f"q=load('{tmp}/q.npy', dtype='float8e5')", f"k=load('{tmp}/k.npy', dtype='float8e5')",
+                        f"vt=load('{tmp}/vt.npy', dtype='float8e5')", "M=empty(Z, H, N_CTX)",
+                        "o=empty(Z, H, N_CTX, D, dtype='float8e5')",
+                        "desc_q=TensorDescriptor(q, shape=[y_dim, D], strides=[D, 1], block_shape=[1, 1])",
+                        "desc_k=TensorDescriptor(k, shape=[y_dim, D], strides=[D, 1], block_shape=[1, 1])",
+                        "desc_v=TensorDescriptor(vt, shape=[D, y_dim], strides=[N_CTX, 1], block_shape=[1, 1])",
+                        "desc_o=TensorDescriptor(o, shape=[y_dim, D], strides=[D, 1], block_shape=[1, 1])"]
+                launch = (f"_attn_fwd[lambda META: (triton.cdiv(N_CTX, META['BLOCK_M']), Z * H, 1)]({sm_scale}, M, Z, H, "
+                          f"desc_q, desc_k, desc_v, desc_o, N_CTX=N_CTX, HEAD_DIM=D, FP8_OUTPUT=True, STAGE={stage}, "
+                          "warp_specialize=False, IS_HOPPER=True)")
+                flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
+                letargs = [x for l in lets for x in ("--let", l)]
+                fn()
+                torch.cuda.synchronize()
+                t_ms, r_ms = [], []
+                for _ in range(args.rounds):
+                    t_ms.append(triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median"))
+                    p = subprocess.run([args.tri, "bench", args.tutorial06, launch, "--flops", str(flops)] + letargs,
+                                       capture_output=True, text=True)
+                    if p.returncode != 0:
+                        raise RuntimeError(p.stderr)
+                    r_ms.append(float(p.stdout.strip().splitlines()[-1].split()[-4]))
+                fn()
+                torch.cuda.synchronize()
+                p = subprocess.run([args.tri, "run", args.tutorial06, launch, "--save", f"o={tmp}/o.npy"] + letargs,
+                                   capture_output=True, text=True)
+                if p.returncode != 0:
+                    raise RuntimeError(p.stderr)
+                chosen = [l for l in p.stderr.splitlines() if "fastest" in l or "cached config" in l]
+                got = torch.from_numpy(np.load(f"{tmp}/o.npy")).cuda().view(f8).float()
+                diff = (got.reshape(o.shape) - o.float()).abs().max().item()
+                shutil.rmtree(tmp)
+                name = f"fp8 d{d} {'causal' if causal else 'full'} N={n}"
+                ms, tri_ms = statistics.median(t_ms), statistics.median(r_ms)
+                rows.append((name, flops / (ms * 1e9), flops / (tri_ms * 1e9), diff))
+                print(f"{name:26} triton {t_ms} tri {r_ms} diff {diff:.3g}", flush=True)
+                print(f"   Triton's config: {getattr(kern, 'best_config', None)}", flush=True)
+                print(f"   tri's: {chosen[-1].split('): ', 1)[-1].strip() if chosen else '?'}", flush=True)
+    print(f"{'workload':26} {'Triton TFLOP/s':>15} {'tri TFLOP/s':>12} {'tri/Triton':>10} {'max |diff|':>10}")
+    for name, t, r, diff in rows:
+        print(f"{name:26} {t:15.2f} {r:12.2f} {r / t:10.3f} {diff:10.3g}")
 
 
 def main():
@@ -41,9 +117,12 @@ def main():
     spec = importlib.util.spec_from_file_location("tutorial06", dst)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    kern = mod._attn_fwd
+    tuned = mod._attn_fwd
+    kern = tuned
     if hasattr(kern, "configs"):  # under @triton.autotune: launch the config given here
         kern = kern.fn
+    if "desc_q" in inspect.signature(kern.fn).parameters:
+        return descriptor_rows(args, tuned)
     bm, bn, nw, ns = (int(x) for x in args.config.split(","))
     z, h, sm_scale = 4, 32, 0.5
     rows = []
