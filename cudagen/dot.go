@@ -139,16 +139,10 @@ func (p *plan) usesMma(v *ir.Value) bool {
 	return d.Layout.String() == want.String() && !d.Repl && d.Reps[0]%2 == 0
 }
 
-// dot writes v = tl.dot(a, b, acc).
-func (e *emitter) dot(v *ir.Value) {
-	if wd := e.wgDots[v.ID]; wd != nil {
-		if wd.alone {
-			e.aloneDot(wd)
-		} else {
-			e.wgmmaDot(wd)
-		}
-		return
-	}
+// stagedDot writes v = tl.dot(a, b, acc) with its operands staged
+// through shared memory where it stands: on mma.sync fed by ldmatrix, or
+// on the CUDA cores.
+func (e *emitter) stagedDot(v *ir.Value) {
 	a, b, acc := v.Args[0], v.Args[1], v.Args[2]
 	at := a.Type
 	r := at.Shape.Rank()

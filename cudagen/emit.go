@@ -461,7 +461,7 @@ func (e *emitter) minBlocks() int {
 		most = max(most, l.Elems)
 	}
 	if len(e.mloops) > 0 && len(e.loops) == 0 {
-		return e.multiPipeBlocks()
+		return e.pipeBlocks()
 	}
 	if e.aloneDotRegisters() > 100 {
 		// Wide accumulators need more than 128 registers a thread. The
@@ -597,12 +597,8 @@ func (e *emitter) control(s ir.Stmt) {
 	e.buildMaps(s)
 	switch s := s.(type) {
 	case *ir.For:
-		if pl := e.loops[s]; pl != nil && e.pipelined(pl.dot) {
-			e.pipelinedFor(s, pl)
-			break
-		}
-		if mp := e.mloops[s]; mp != nil {
-			e.multiPipedFor(s, mp)
+		if r := e.piped[s]; r != nil {
+			e.pipelinedLoop(s, r)
 			break
 		}
 		if h := e.hoists[s]; h != nil {

@@ -1,0 +1,210 @@
+package cudagen
+
+// This file implements the wgmma instruction's pieces that its printers
+// share: the helper that issues one wgmma.mma_async for a shape and
+// operand kinds, the shared-memory matrix descriptors of an operand's
+// tile, and the places of the accumulator fragments in a thread's
+// registers.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// swizzleMode is the descriptor's layout type for rows of n bytes: 1 for
+// 128-byte, 2 for 64-byte, 3 for 32-byte swizzling.
+func swizzleMode(n int) int {
+	switch n {
+	case 128:
+		return 1
+	case 64:
+		return 2
+	}
+	return 3
+}
+
+// descPlus is the C expression of descriptor d moved off bytes on.
+func descPlus(d string, off int) string {
+	if off == 0 {
+		return d
+	}
+	return fmt.Sprintf("%s + %d", d, off/16)
+}
+
+// fragIndex is the C expression of the element of the accumulator layout
+// d that wgmma register r of m64 block mb holds: register 4j + 2h + c
+// holds row 8h + g of the warp's 16, column 8j + 2t + c, which is
+// repetition 2mb + h along the rows, j along the columns, element c.
+func fragIndex(d *dist, mb int, r string) string {
+	return fmt.Sprintf("(%d + %s / 2 %% 2) * %d + %s / 4 * %d + %s %% 2 * %d", 2*mb, r, d.RStride[0], r, d.RStride[1], r, d.KStride[1])
+}
+
+// wgmmaHelpers are cp.async, the proxy fence and wgmma's fences, with the
+// descriptor and swizzle arithmetic.
+var wgmmaHelpers = cgroup{`// Hopper: cp.async copies into shared memory, wgmma.mma_async reading it through matrix descriptors.`, slices.Concat(cpAsyncDefs, []cdef{
+	{"tri_fence_proxy_async", nil, `TRI_DEV void tri_fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }`},
+	{"tri_wgmma_fence", nil, `TRI_DEV void tri_wgmma_fence(void) { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }`},
+	{"tri_wgmma_commit", nil, `TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }`},
+	{"tri_wgmma_wait", nil, `template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }`},
+	{"tri_pack2", nil, `// Two halves (fp16 or bf16 bits) in one register, lo in the low half: an A fragment register.
+TRI_DEV unsigned int tri_pack2(unsigned short lo, unsigned short hi) { return (unsigned int)lo | (unsigned int)hi << 16; }`},
+	{"tri_fence_reg", nil, `// Keeps the compiler from moving an accumulator across the wait.
+TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }`},
+	{"tri_wgmma_desc", nil, `// A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
+TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
+  return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
+         (unsigned long long)((sbo & 0x3ffffu) >> 4) << 32 | (unsigned long long)mode << 62;
+}`},
+})}
+
+// instrKind names the wgmma helper of pl: its operand kinds, with _kb
+// for 16-bit operands whose b is K-major.
+func (pl *pipeline) instrKind() string {
+	a, b := pl.loads[0].Type.Kind, pl.loads[1].Type.Kind
+	if pl.bKMajor && !a.IsFP8() {
+		return wgmmaKind(a, b) + "_kb"
+	}
+	return wgmmaKind(a, b)
+}
+
+// wgmmaKind names the operand kinds of a wgmma helper.
+func wgmmaKind(a, b ir.Kind) string {
+	if a.IsFP8() {
+		return fp8MmaName(a, b)
+	}
+	return kindSuffix(a)
+}
+
+// wgmmaInstr is the helper that issues one wgmma.mma_async with fp32
+// accumulators: m64nNk16 on fp16 or bf16, a K-major and b MN-major (its
+// transpose bit set) or K-major (bKMajor), or m64nNk32 on fp8, both
+// K-major (fp8 takes no transposed operand). With regA, a comes from
+// registers (four 32-bit registers of two halves each: wgmma's A
+// fragment) instead of a descriptor. scale_d 0 makes the instruction
+// ignore the accumulators' values (d = a * b).
+func wgmmaInstr(n int, a, b ir.Kind, bKMajor, regA bool) cgroup {
+	regs := n / 2
+	var ops, outs []string
+	for i := 0; i < regs; i++ {
+		ops = append(ops, fmt.Sprintf("%%%d", i))
+		outs = append(outs, fmt.Sprintf("\"+f\"(d[%d])", i))
+	}
+	var lines []string
+	for i := 0; i < len(outs); i += 8 {
+		lines = append(lines, "      "+strings.Join(outs[i:min(i+8, len(outs))], ", "))
+	}
+	kind := wgmmaKind(a, b)
+	name := kind
+	k, types, imm, what := 16, kind+"."+kind, "1, 1, 0, 1", kind+" inputs, fp32 accumulators d += a * b (a K-major, b MN-major)"
+	if bKMajor && !a.IsFP8() {
+		name, imm, what = kind+"_kb", "1, 1, 0, 0", kind+" inputs, fp32 accumulators d += a * b (a and b K-major)"
+	}
+	if a.IsFP8() {
+		k, types, imm = 32, fp8Names[a]+"."+fp8Names[b], "1, 1"
+		what = fp8Names[a] + " x " + fp8Names[b] + " inputs, fp32 accumulators d += a * b (a and b K-major)"
+	}
+	aParams, aOperand, aInputs := "unsigned long long da", fmt.Sprintf("%%%d", regs), `"l"(da)`
+	next := regs + 1
+	if regA {
+		// No transpose bit for a from registers.
+		name += "_ra"
+		switch {
+		case a.IsFP8():
+			// 8-bit operands have no transpose bits at all.
+		case bKMajor:
+			imm = "1, 1, 0"
+		default:
+			imm = "1, 1, 1"
+		}
+		what = strings.Replace(what, "(a K-major, ", "(a from registers, ", 1)
+		what = strings.Replace(what, "(a and b K-major)", "(a from registers, b K-major)", 1)
+		aParams = "unsigned int a0, unsigned int a1, unsigned int a2, unsigned int a3"
+		aOperand = fmt.Sprintf("{%%%d, %%%d, %%%d, %%%d}", regs, regs+1, regs+2, regs+3)
+		aInputs = `"r"(a0), "r"(a1), "r"(a2), "r"(a3)`
+		next = regs + 4
+	}
+	return cgroup{fmt.Sprintf("// wgmma.mma_async m64n%dk%d, %s.", n, k, what), []cdef{{fmt.Sprintf("tri_wgmma_m64n%dk%d_%s", n, k, name), nil, fmt.Sprintf(`TRI_DEV void tri_wgmma_m64n%[1]dk%[2]d_%[12]s(float* d, %[13]s, unsigned long long db, int scale_d) {
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %%%[5]d, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n%[1]dk%[2]d.f32.%[6]s {%[7]s}, %[8]s, %%%[9]d, p, %[10]s; }"
+    : %[11]s
+    : %[14]s, "l"(db), "r"(scale_d) : "memory");
+}`, n, k, what, kind, next+1, types, strings.Join(ops, ", "), aOperand, next, imm, strings.TrimSpace(strings.Join(lines, ",\n")), name, aParams, aInputs)}}}
+}
+
+// desc is the C expression of the matrix descriptor of the kk-th wgmma
+// (32 bytes of K each) of the operand at stage or region base; for a, of
+// the m64 block mb of the calling warp's warpgroup.
+func (t smemTile) desc(s nameSet, base string, kk, mb, perGroup int) string {
+	// The constant offset goes to the start address field of a descriptor
+	// that the instructions share (it holds any shared address without a
+	// carry).
+	rb := t.rowBytes()
+	s.use("tri_wgmma_desc")
+	if !t.kMajor {
+		return descPlus(fmt.Sprintf("tri_wgmma_desc(%s, %d, %d, %d)", base, t.k*rb, 8*rb, swizzleMode(rb)), t.off+kk*16*rb)
+	}
+	at := t.off + 32*kk/rb*t.chunkBytes() + 32*kk%rb
+	rows := ""
+	if t.perm {
+		s.use("warp_id")
+		rows = fmt.Sprintf(" + warp_id / 4 * %d", perGroup*rb)
+		at += 64 * mb * rb
+	}
+	return descPlus(fmt.Sprintf("tri_wgmma_desc(%s%s, 16, %d, %d)", base, rows, 8*rb, swizzleMode(rb)), at)
+}
+
+// instr names the wgmma helper of wd.
+func (wd *wgDot) instr() string {
+	a, b := wd.a.src.Type.Kind, wd.b.src.Type.Kind
+	name := fmt.Sprintf("m64n%dk%d_%s", wd.n, wd.instrK(), wgmmaKind(a, b))
+	if wd.b.tile.kMajor && !a.IsFP8() {
+		name += "_kb"
+	}
+	if wd.a.form == inRegisters {
+		name += "_ra"
+	}
+	return name
+}
+
+// instrK is the K of one wgmma of wd: 32 bytes of operand.
+func (wd *wgDot) instrK() int { return 32 / wd.a.src.Type.Kind.Bytes() }
+
+// fragIndexConst is fragIndex for a known register r, as a number.
+func fragIndexConst(d *dist, mb, r int) string {
+	return fmt.Sprint((2*mb+r/2%2)*d.RStride[0] + r/4*d.RStride[1] + r%2*d.KStride[1])
+}
+
+// packHelpers round two fp32 values to fp16 or bf16 (to nearest even) into
+// one register, lo in the low half: cvt.rn.f16x2.f32 takes the high half
+// first.
+var packHelpers = map[ir.Kind]cgroup{
+	ir.Float16: cgroup{`// Two fp32 values rounded to fp16 in one register (lo in the low half): an A fragment register.`, []cdef{
+		{"tri_pack2_f16", nil, `TRI_DEV unsigned int tri_pack2_f16(float lo, float hi) { unsigned int r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`},
+	}},
+	ir.BFloat16: cgroup{`// Two fp32 values rounded to bf16 in one register (lo in the low half): an A fragment register.`, []cdef{
+		{"tri_pack2_bf16", nil, `TRI_DEV unsigned int tri_pack2_bf16(float lo, float hi) { unsigned int r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }`},
+	}},
+}
+
+// cpAsyncDefs are the swizzle arithmetic, cp.async copies of 16, 8 and 4
+// bytes (zero-filled where the predicate is false), shared-memory stores
+// of one element and cp.async's group commit and wait.
+var cpAsyncDefs = []cdef{
+	{"tri_swizzle", nil, `TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }`},
+	{"tri_cp_async_16", nil, `TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}`},
+	{"tri_cp_async_8", nil, `TRI_DEV void tri_cp_async_8(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(pred ? 8 : 0) : "memory");
+}`},
+	{"tri_cp_async_4", nil, `TRI_DEV void tri_cp_async_4(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
+}`},
+	{"tri_st_shared_u16", nil, `TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }`},
+	{"tri_st_shared_u8", nil, `TRI_DEV void tri_st_shared_u8(unsigned int dst, unsigned char x) { asm volatile("st.shared.u8 [%0], %1;" :: "r"(dst), "h"((unsigned short)x) : "memory"); }`},
+	{"tri_cp_async_commit", nil, `TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }`},
+	{"tri_cp_async_wait", nil, `template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }`},
+}
