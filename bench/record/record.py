@@ -340,7 +340,9 @@ class Recorder:
         parts = [jf.fn.__code__.co_filename, jf.fn.__qualname__, src]
         for v in list(args) + [kwargs[k] for k in sorted(kwargs)]:
             if hasattr(v, "data_ptr"):
-                parts.append(f"T{v.dtype}{v.dim()}")
+                # triton.reinterpret's TensorWrapper has no dim(): its base's shape
+                shape = v.shape if hasattr(v, "shape") else getattr(v, "base", v).shape
+                parts.append(f"T{v.dtype}{len(shape)}")
             elif isinstance(v, (int, float, bool)) and not isinstance(v, bool):
                 parts.append(type(v).__name__ + ("1" if v == 1 else "16" if isinstance(v, int) and v % 16 == 0 else ""))
             else:
