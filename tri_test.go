@@ -309,3 +309,29 @@ func TestOddValues(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	assert.Contains(t, e.Report(), "x = tl.load(x_ptr + offsets, mask=mask)\n            ^")
 }
+
+// TestShiftSignedByUnsigned: x >> y with x int8 and y uint8 shifts the
+// promoted uint8 bits arithmetically, as Triton's tensor.__rshift__ picks
+// ashr from the left operand (test_core.py's test_shift_op[1-int8-uint8->>]
+// gave 3 where Triton gives 255); uint8 >> int8 stays logical, and the
+// same-signedness cases are unchanged.
+func TestShiftSignedByUnsigned(t *testing.T) {
+	src := `import triton
+import triton.language as tl
+
+@triton.jit
+def shr(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) >> tl.load(y_ptr + offs))
+`
+	f, err := Parse("shr.py", src, nil)
+	require.NoError(t, err)
+	out := make([]uint8, 4)
+	require.NoError(t, f.Interpret("shr[(1,)](x, y, out, BLOCK=4)",
+		Args{"x": []int8{-1, -128, 64, -2}, "y": []uint8{6, 1, 2, 0}, "out": out}))
+	assert.Equal(t, []uint8{255, 192, 16, 254}, out)
+	uout := make([]uint8, 2)
+	require.NoError(t, f.Interpret("shr[(1,)](x, y, out, BLOCK=2)",
+		Args{"x": []uint8{255, 128}, "y": []int8{6, 1}, "out": uout}))
+	assert.Equal(t, []uint8{3, 64}, uout)
+}

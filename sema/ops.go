@@ -98,6 +98,16 @@ func (c *compiler) binary(op string, a, b *val, pos diag.Pos) *val {
 	if !ok {
 		return invalid
 	}
+	if op == ">>" && xd.Kind.IsSigned() && t.Kind.IsUnsigned() && t.Kind != ir.Bool {
+		// Triton's tensor.__rshift__ picks the shift from the left operand
+		// as written (ashr for a signed one) and runs it on the promoted
+		// type: int8 >> uint8 shifts the uint8 bits arithmetically.
+		s := ir.DType{Kind: ir.Int8 + (t.Kind - ir.Uint8)}
+		sx := c.emit(ir.OpBitcast, ir.Type{DType: s, Shape: cloneShape(x.Type.Shape)}, pos, x)
+		sy := c.emit(ir.OpBitcast, ir.Type{DType: s, Shape: cloneShape(y.Type.Shape)}, pos, y)
+		r := c.emit(irop, sx.Type, pos, sx, sy)
+		return rtVal(c.emit(ir.OpBitcast, x.Type, pos, r))
+	}
 	return rtVal(c.emit(irop, x.Type, pos, x, y))
 }
 
