@@ -573,6 +573,22 @@ func bAbs(c *compiler, a *args) *val {
 	if x.Type.Kind.IsUnsigned() {
 		return rtVal(x)
 	}
+	if f, ok := x.Type.Kind.FP8(); ok {
+		// The 8-bit floats are not computed on: abs clears the sign bit of
+		// the code, as Triton's math.abs does for fp8e4b15 (and its fabs
+		// comes to for the others); 0x80, the NaN of the FNUZ formats,
+		// stays NaN.
+		u8 := ir.Type{DType: ir.TUint8, Shape: cloneShape(x.Type.Shape)}
+		bits := rtVal(c.emit(ir.OpBitcast, u8, a.pos, x))
+		r := c.binary("&", bits, intVal(0x7f), a.pos)
+		if f.FNUZ {
+			r = c.tlCall("where", a.pos, c.binary("==", bits, intVal(0x80), a.pos), bits, r)
+		}
+		if r.k != kRuntime {
+			return invalid
+		}
+		return rtVal(c.emit(ir.OpBitcast, x.Type, a.pos, r.rt))
+	}
 	return rtVal(c.emit(ir.OpAbs, x.Type, a.pos, x))
 }
 
