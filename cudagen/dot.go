@@ -27,117 +27,8 @@ package cudagen
 import (
 	"fmt"
 
-	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
-
-// dotSharedBytes is the scratch memory a dot needs for its two operands.
-func dotSharedBytes(v *ir.Value) (aBytes, total int) {
-	a, b := v.Args[0].Type, v.Args[1].Type
-	aBytes = (a.Shape.NumElements()*a.Kind.Bytes() + 15) / 16 * 16
-	return aBytes, aBytes + b.Shape.NumElements()*b.Kind.Bytes()
-}
-
-// checkDot reports a dot whose operands do not fit the scratch memory.
-func checkDot(v *ir.Value, errs *diag.List) {
-	if _, n := dotSharedBytes(v); n > maxSharedBytes {
-		errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported,
-			"tl.dot of %s and %s needs %d KiB of shared memory to stage its operands; a program has at most %d KiB (use smaller blocks)",
-			v.Args[0].Type, v.Args[1].Type, (n+1023)/1024, maxSharedBytes/1024)
-	}
-}
-
-// mmaOp is the mma.sync instruction a tensor-core dot runs as.
-type mmaOp struct {
-	name string  // the helper's suffix: tri_mma_<name>
-	k    int     // the K of one instruction: 32 bytes of operand
-	acc  ir.Kind // the accumulator's kind
-}
-
-// String names the instruction, as --dump=layout and the comments say it.
-func (o mmaOp) String() string {
-	s := fmt.Sprintf("mma.sync m16n8k%d", o.k)
-	if o.name == "tf32x3" {
-		s = "3 x " + s
-	}
-	return s
-}
-
-// mmaOpOf is the mma.sync form of dot v: m16n8k16 for fp16 and bf16
-// operands (into fp32, or fp16 through fp32), m16n8k8 for fp32 operands
-// under input_precision "tf32" and "tf32x3" (three of them per step), and
-// m16n8k32 for int8 into int32 and for fp8 (sm_89) into fp32. ok is false for the dots with no tensor
-// core form: fp64, ieee fp32 and rank 3.
-func mmaOpOf(v *ir.Value) (mmaOp, bool) {
-	in, out := v.Args[0].Type.Kind, v.Type.Kind
-	if v.Args[0].Type.Shape.Rank() != 2 {
-		return mmaOp{}, false
-	}
-	switch {
-	case isHalf(in) && (out == ir.Float32 || out == ir.Float16):
-		return mmaOp{name: kindSuffix(in), k: 16, acc: ir.Float32}, true
-	case in == ir.Float32 && out == ir.Float32 && v.Precision != ir.PrecisionIEEE:
-		return mmaOp{name: v.Precision.String(), k: 8, acc: ir.Float32}, true
-	case in == ir.Int8 && out == ir.Int32:
-		return mmaOp{name: "i8", k: 32, acc: ir.Int32}, true
-	case in.IsFP8() && (out == ir.Float32 || out == ir.Float16):
-		return mmaOp{name: fp8MmaName(in, v.Args[1].Type.Kind), k: 32, acc: ir.Float32}, true
-	}
-	return mmaOp{}, false
-}
-
-// mmaBlocked is the layout of a dot result that lets the tensor cores
-// compute it: sizePerThread [1, 2], threadsPerWarp [8, 4], the warps split
-// between rows (16 each) and columns (8 each) with no replication, as
-// evenly as the shape allows. ok is false for dots that have no mma.sync
-// form (see mmaOpOf) or shapes the warps cannot tile.
-func mmaBlocked(v *ir.Value, numWarps int) (Blocked, bool) {
-	op, ok := mmaOpOf(v)
-	if !ok {
-		return Blocked{}, false
-	}
-	m, k, n := v.Args[0].Type.Shape[0], v.Args[0].Type.Shape[1], v.Type.Shape[1]
-	if m%16 != 0 || n%8 != 0 || k%op.k != 0 {
-		return Blocked{}, false
-	}
-	// Of the splits that tile the result, the one whose warp tiles are
-	// closest to square, so each warp reuses its A and B fragments best.
-	best, bestSkew := 0, 0
-	for wm := numWarps; wm >= 1; wm /= 2 {
-		wn := numWarps / wm
-		if m%(16*wm) != 0 || n%(8*wn) != 0 {
-			continue
-		}
-		skew := max(m/wm, n/wn) / min(m/wm, n/wn)
-		if best == 0 || skew < bestSkew {
-			best, bestSkew = wm, skew
-		}
-	}
-	if best > 0 {
-		return Blocked{SizePerThread: []int{1, 2}, ThreadsPerWarp: []int{8, 4}, WarpsPerCTA: []int{best, numWarps / best}, Order: []int{1, 0}}, true
-	}
-	return Blocked{}, false
-}
-
-// dotBlocked is the layout dot v's result needs for the tensor cores:
-// wgmma's for a dot on wgmma, else mma.sync's (pipelined or not).
-func (p *plan) dotBlocked(v *ir.Value) (Blocked, bool) {
-	if pl := p.pipes[v.ID]; pl != nil && !pl.mma || p.wgDots[v.ID] != nil {
-		return wgmmaBlocked(p.numWarps), true
-	}
-	return mmaBlocked(v, p.numWarps)
-}
-
-// usesMma reports whether dot v runs on the tensor cores with mma.sync:
-// its result got the layout dotBlocked asks for.
-func (p *plan) usesMma(v *ir.Value) bool {
-	want, ok := p.dotBlocked(v)
-	if !ok {
-		return false
-	}
-	d := p.layoutOf(v)
-	return d.Layout.String() == want.String() && !d.Repl && d.Reps[0]%2 == 0
-}
 
 // stagedDot writes v = tl.dot(a, b, acc) with its operands staged
 // through shared memory where it stands: on mma.sync fed by ldmatrix, or
@@ -434,23 +325,6 @@ func (e *emitter) dotHelper(in, bIn, out ir.Kind, p ir.Precision) (string, ir.Ki
   return acc;
 }`, acc, name, aType, bType, acc, step)}}})
 	return name, compute
-}
-
-// kindSuffix names a kind in helper names.
-func kindSuffix(k ir.Kind) string {
-	switch k {
-	case ir.Float16:
-		return "f16"
-	case ir.BFloat16:
-		return "bf16"
-	case ir.Float32:
-		return "f32"
-	case ir.Float64:
-		return "f64"
-	case ir.Float8E4NV, ir.Float8E5:
-		return fp8Names[k]
-	}
-	return "i8"
 }
 
 // tf32Helper cuts a float to tf32 (10 mantissa bits) as an mma.sync of

@@ -16,19 +16,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// operandForm says where a wgmma operand comes from.
-type operandForm int
-
-// smemTile is how one wgmma operand lies in shared memory.
-type smemTile struct {
-	rows   int  // the extent that is not K: M of a, N of b
-	k      int  // the K extent
-	elem   int  // bytes of an element
-	kMajor bool // each row of a or column of b is contiguous along K
-	perm   bool // the rows of a are stored in permRow's order
-	off    int  // byte offset in its stage or region, a multiple of 1024
-}
-
 // rowBytes is the length of one swizzle row: up to 128 bytes of K of a
 // row (K-major), or of up to 64 columns of b (MN-major).
 func (t smemTile) rowBytes() int {
@@ -44,34 +31,6 @@ func (t smemTile) bytes() int { return (t.rows*t.k*t.elem + 1023) / 1024 * 1024 
 
 // chunkBytes is the size of one 128-byte K chunk of a K-major tile.
 func (t smemTile) chunkBytes() int { return t.rows * t.rowBytes() }
-
-// wgOperand is one operand of a dot of a multi-dot pipeline.
-type wgOperand struct {
-	form  operandForm
-	src   *ir.Value // the load (streamed) or the value (invariant, in registers)
-	trans bool      // b is tl.trans of src, an [N, K] load
-	// cvt is the fp32 operand of an a in registers that is its rounding
-	// to fp16 or bf16 (p.to(tl.float16)): the A fragments are converted
-	// from it two at a time (cvt.rn.f16x2.f32).
-	cvt  *ir.Value
-	tile smemTile // streamed and invariant operands
-	// direct marks a streamed load through a tensor descriptor copied by
-	// rows from the descriptor (directStageCopies), without its pointer
-	// and mask tiles; tma, one the TMA unit copies with this map
-	// (tmaOperand), in boxes of the tile's swizzle rows. For an invariant
-	// a that the TMA unit copies (findTMAInvariants), tma is the map of
-	// 8-row boxes and rows, where not nil, the 5-D view whose one box per
-	// chunk lands the rows in permRow's order (wgmmaRowAxes).
-	direct bool
-	tma    *tensorMap
-	rows   *tensorMap
-	// shares is the streamed operand whose copy this b reads: the same
-	// load, lying in shared memory as this b's tile would (sameStorage).
-	shares *wgOperand
-	// base, where set, is the C name of the shared address the operand's
-	// tile is at: a loop's region of operands stored before it (wgdot.go).
-	base string
-}
 
 // tmaOperands is how many streamed operands of mp the TMA unit copies.
 func (mp *multiPipe) tmaOperands() int {
@@ -138,32 +97,6 @@ func (o *wgOperand) byteOffset(i, j int) int {
 		in, chunk = c*t.elem%rb, c*t.elem/rb*t.chunkBytes()
 	}
 	return chunk + swz(r*rb+in)
-}
-
-// wgDot is one dot of a multi-dot pipeline.
-type wgDot struct {
-	dot     *ir.Value
-	m, n, k int
-	a, b    wgOperand
-	zeroAcc bool // the accumulator is zero: the first wgmma ignores it
-	// assign is the Var an in-flight dot's result is assigned to.
-	assign *ir.Var
-	// alone marks a dot outside the pipelines (wgdot.go).
-	alone bool
-}
-
-// multiPipe is a loop pipelined with several dots (see above).
-type multiPipe struct {
-	dots     []*wgDot
-	streamed []*wgOperand // in body order, each with its offset in a stage
-	aIsA     map[*wgOperand]bool
-	compute  map[ir.Stmt]bool // the statements run in their own iteration
-	// stagePlan: its invariant operands, then its stages (as many
-	// buffers as stages), each a multiple of 1024 bytes.
-	stagePlan
-	// inFlight, if set, is the last dot, left running into the next
-	// iteration (see deferLast).
-	inFlight *wgDot
 }
 
 // multiPipeOf returns loop s as a multi-dot pipeline, or nil.
@@ -738,14 +671,6 @@ func (p *plan) notPipelined(v *ir.Value) string {
 	}
 	return ""
 }
-
-const (
-	streamed    operandForm = iota // loaded in the body and copied ahead into the stages
-	invariant                      // defined before the loop and stored into shared memory once
-	inRegisters                    // computed in the body (a only), read from the registers of layout wgmmaBlocked
-	staged                         // a dot outside the pipelines: stored from registers where the dot stands (wgdot.go)
-	hoisted                        // the same, defined before the dot's loop: stored once before it (wgdot.go)
-)
 
 // multiTMA returns the tensor map the TMA unit copies streamed b operand
 // o with, or nil: o must load a rank-2 block of a descriptor (made outside

@@ -14,41 +14,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// pipeline is a K loop that runs its dot on wgmma with its operands
-// streamed through shared memory.
-type pipeline struct {
-	loop  *ir.For
-	dot   *ir.Value
-	loads [2]*ir.Value // a and b
-	// stagePlan: its stages of a then b (multiples of 1024 bytes on
-	// wgmma, of 128 on mma.sync), and one more buffer where a wgmma is
-	// kept in flight.
-	stagePlan
-	m, n, k int
-	elem    int  // bytes of one operand element: 2, or 1 for fp8
-	bKMajor bool // b is stored K-major (fp8, or b.T): a column of b is a row of bytes
-	bTrans  bool // b is tl.trans of a [N, K] load (b.T): its rows are the columns of b
-	aRow    int  // bytes of one row of a in shared memory (k elements)
-	bCols   int  // columns of b per swizzle block (MN-major b)
-	aBytes  int  // bytes of a in one stage
-	// tma holds, for a and b, the tensor map the TMA unit copies the load
-	// with (nil: cp.async copies through the load's pointers).
-	tma [2]*tensorMap
-	// aRows, where not nil, is a map of a's descriptor whose one box lands
-	// a block of whole rows in wgmma's order (wgmmaRowAxes); tma[0] copies
-	// the block at the tensor's edge in 8-row boxes.
-	aRows *tensorMap
-	// direct marks, for a and b, a load through a tensor descriptor that
-	// cp.async copies by rows from the descriptor's base, offsets, shape
-	// and strides (a byte count per copy stops it at the tensor's edge),
-	// without the load's pointer and mask tiles.
-	direct [2]bool
-	// mma marks a pipeline whose dot runs as mma.sync fed by ldmatrix
-	// (targets without wgmma, mmapipe.go): a's rows lie in the stage in
-	// their own order, and no wgmma is kept in flight.
-	mma bool
-}
-
 // anyTMA reports whether a load of the pipeline is copied by the TMA unit.
 func (pl *pipeline) anyTMA() bool { return pl.tma[0] != nil || pl.tma[1] != nil }
 

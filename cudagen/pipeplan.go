@@ -11,39 +11,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// pipePlan is the record of one software-pipelined loop, whatever the
-// form that planned it: its instruction, its stages and their shared
-// memory, the operands of its dots and how each reaches them, and the dot
-// left in flight. The form's own record (one or multi) holds what only
-// its printer needs: the layouts of the operands in a stage, the ahead
-// and compute statements, the tensor maps.
-type pipePlan struct {
-	loop     *ir.For
-	engine   string // the instruction the dots run on: "wgmma" or "mma.sync"
-	dots     []*ir.Value
-	operands []pipeOperand // the streamed ones first, in body order, each value once
-	*stagePlan
-	inFlight *ir.Value  // the dot whose wgmma runs on into the next iteration, or nil
-	one      *pipeline  // the K loop of one dot (pipeone.go), or nil
-	multi    *multiPipe // a loop of several dots (multiplan.go), or nil
-}
-
-// pipeOperand is one operand of a pipelined loop's dots.
-type pipeOperand struct {
-	src  *ir.Value // the load (streamed) or the value
-	form operandForm
-	copy copyKind // how a streamed operand is copied into its stage
-}
-
-// copyKind is how a streamed load is copied into its stage.
-type copyKind int
-
-const (
-	cpAsyncCopy copyKind = iota // cp.async, through the load's pointers and mask
-	tmaCopy                     // the TMA unit, through a tensor map
-	rowsCopy                    // cp.async by rows from the load's tensor descriptor
-)
-
 // String names the copy as Describe reports it.
 func (c copyKind) String() string {
 	switch c {
@@ -162,25 +129,4 @@ func (p *plan) findPipelines() {
 		}
 	}
 	walk(p.k.Body)
-}
-
-// usesWgmma reports whether dot v runs as a pipelined wgmma: its loop was
-// found pipelinable on sm_90a and its result got the accumulator layout.
-func (p *plan) usesWgmma(v *ir.Value) bool {
-	return p.wgmma && p.pipelined(v)
-}
-
-// pipelined reports whether dot v's loop is written as its pipeline: the
-// loop was found pipelinable and the dot's result got the accumulator
-// layout of the pipeline's instruction (wgmma's, or mma.sync's).
-func (p *plan) pipelined(v *ir.Value) bool {
-	pl := p.pipes[v.ID]
-	if pl == nil {
-		return false
-	}
-	if pl.mma {
-		return p.usesMma(v)
-	}
-	d := p.layoutOf(v)
-	return d.Layout.String() == wgmmaBlocked(p.numWarps).String() && !d.Repl
 }

@@ -10,26 +10,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// stagePlan is what a pipelined loop of either form decides of its stages
-// and their shared memory: the statements that run ahead of the dots, the
-// stages, and the allocation, from the scratch memory's 1024-byte aligned
-// start (after what the rest of the loop body needs, for a loop of
-// several dots): the operands stored once before the loop (invSize
-// bytes), then buffers stages of stageSize bytes each.
-type stagePlan struct {
-	ahead map[ir.Stmt]bool
-	// stages is num_stages as the loop runs it: the copies run stages-1
-	// iterations ahead of the dots; asked, where not 0, the num_stages
-	// asked for, more than the shared memory holds.
-	stages, asked int
-	// buffers is the number of stages in shared memory: stages, or one
-	// more where a wgmma runs on while the next iteration's copies are
-	// issued (pipeone.go).
-	buffers   int
-	stageSize int
-	invSize   int
-}
-
 // sharedBytes is the shared memory of the stages and the operands stored
 // once, from a 1024-byte aligned start.
 func (sp *stagePlan) sharedBytes() int { return sp.invSize + sp.buffers*sp.stageSize }

@@ -12,31 +12,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// tensorMap is a tensor map (CUtensorMap) the TMA unit copies blocks of a
-// tensor descriptor with, in boxes of BoxRows rows of BoxInner elements,
-// rows swizzled as wgmma reads them. The map of a descriptor made on the
-// host is a kernel parameter, which the launch encodes from the
-// descriptor's parameters (Of names them: Of_base, Of_shape0, ...). The
-// map of a descriptor made in the kernel (dev) is built by the kernel in
-// slot of its program's part of the global scratch memory (tmapdev.go).
-type tensorMap struct {
-	Of       string // the descriptor's name: its parameters are Of_base, Of_shape0, ...
-	BoxInner int
-	BoxRows  int
-	Swizzle  int // bytes of a swizzled row: 32, 64 or 128
-	// rows, where not empty, makes the map a 5-D view of the descriptor's
-	// rows (wgmmaRowAxes): a box is 8 consecutive rows, repeated along
-	// each of these axes, innermost first; BoxRows counts them all.
-	rows []rowAxis
-	elem int
-	dev  *ir.DescAccess // the descriptor made in the kernel; nil for one from the host
-	slot int
-}
-
-// rowAxis is an axis of a tensor map's view of a descriptor's rows:
-// Count blocks of rows, Stride rows apart.
-type rowAxis struct{ Count, Stride int }
-
 // wgmmaRowAxes are the axes of a view of a's rows in which one box of m
 // rows lands them in shared memory in the order permRow gives (numWarps
 // warps): the row axis of 8 consecutive rows, then, innermost first, the

@@ -141,16 +141,6 @@ func (p *plan) aloneDots() []*wgDot {
 	return ds
 }
 
-// hoistRegion is the shared memory of a loop's dots' operands that are
-// defined before it: each is stored once, before the loop, into its own
-// tile of the region, which lies after the scratch memory the loop's body
-// uses and is kept until the loop ends.
-type hoistRegion struct {
-	name  string       // the C name of its shared address
-	tiles []*wgOperand // in order of their offsets
-	bytes int
-}
-
 // hoistOperands moves the staged operands of dot wd that are defined
 // outside the innermost for loop holding it (attention backward's k and
 // v, q and do) into that loop's region, as Triton's loop-invariant code
