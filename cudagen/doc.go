@@ -4,11 +4,12 @@
 // without the SDK (-nocudainc -nocudalib).
 //
 // A program instance is one CTA of num_warps*32 threads. Generate works in
-// two phases: planning (plan.go and the analyses it calls) decides, before
-// anything is printed, where every value lives and how every statement is
-// lowered, and keeps the decisions as records on the plan; the emitter
-// (emit.go and the files of each kind of statement) then walks the IR tree
-// once and prints it from those records. Describe and DumpLayouts return
+// two phases: planning (newPlan, newplan.go, and the passes it calls in
+// order, over the plan of plan.go) decides, before anything is printed,
+// where every value lives and how every statement is lowered, and keeps
+// the decisions as records on the plan; the emitter (emit.go, driven by
+// generate.go, and the files of each kind of statement) then walks the IR
+// tree once and prints it from those records. Describe and DumpLayouts return
 // the same records (describe.go, tiles.go) for tri review and
 // --dump=layout.
 //
@@ -156,6 +157,19 @@
 //
 // # Pipelines
 //
+// One pipeliner plans every loop whose loads feed dots (pipeplan.go's
+// findPipelines) and leaves one record of each pipelined loop, pipePlan
+// (piperecord.go): its instruction (wgmma or mma.sync), its dots, each
+// operand with its form and copy (TMA, cp.async, or cp.async by rows from
+// a descriptor), its stages and their shared memory (stagePlan), and the
+// dot left in flight. Its two forms are planned by pipeone.go (the K loop
+// of one dot) and multiplan.go (several dots), with what both share in
+// stages.go and the TMA choice in tensormap.go; pipeprint.go picks the
+// printer of a record, and the four printers (pipeline.go, multipipe.go on
+// wgmma; mmapipe.go, mmamulti.go on mma.sync) share the copies of
+// stagecopy.go, the dot of wgmmadot.go and the instruction pieces of
+// wgmmaasm.go.
+//
 // A K loop of one dot and the two loads feeding it (pipeline.go) is cut in
 // two stages after Triton's pipeliner: the loads and everything they
 // depend on run num_stages-1 iterations ahead of the dot, as cp.async (or
@@ -200,7 +214,8 @@
 // at planning: num_stages, a step that is not constant, a loop or an if in
 // the body, a dot's shape or dtypes, shared memory, a row permutation the
 // accumulator layout cannot take (plan.whyNot for the multi-dot form,
-// plan.unpiped for the one-dot form on mma.sync). The dot's CUDA comment,
+// plan.unpiped for the one-dot form on mma.sync; a loop with a pipePlan
+// has none). The dot's CUDA comment,
 // --dump=layout and Describe's Loop records say it in one line.
 //
 // # Shared memory
