@@ -10,6 +10,12 @@ k float8_e5m2, v stored transposed (v.permute(0, 1, 3, 2).contiguous()
 through its .fn). Batch 4, 32 heads; medians in TFLOP/s, tri/Triton, and the
 largest difference of tri's output (as float) from Triton's.
 
+Triton 3.6's tutorial file (its _attn_fwd over host tensor descriptors,
+under @triton.autotune) is launched as its _attention.forward launches fp8
+instead, each side autotuning the same configs; the config each chose is
+printed under its row (outputs differ where the choices do, since p is
+rounded to e5m2 block by block).
+
 Usage: bench_attn_fp8.py --tri bin/tri --tutorial06 PATH [--dims 64,128]
        [--sizes 1024,4096] [--causal both|true|false] [--config 128,64,8,3]
 """
