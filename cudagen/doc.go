@@ -168,7 +168,7 @@
 // printer of a record, and the four printers (pipeline.go, multipipe.go on
 // wgmma; mmapipe.go, mmamulti.go on mma.sync) share the copies of
 // stagecopy.go, the dot of wgmmadot.go and the instruction pieces of
-// wgmmaasm.go.
+// tensorasm.go.
 //
 // A K loop of one dot and the two loads feeding it (pipeline.go) is cut in
 // two stages after Triton's pipeliner: the loads and everything they

@@ -198,28 +198,6 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	}
 }
 
-// mmaHelpers are ldmatrix and mma.sync as inline PTX.
-var mmaHelpers = cgroup{`// Tensor cores: ldmatrix from shared memory and mma.sync m16n8k16 with fp32 accumulators.`, []cdef{
-	{"tri_smem_addr", nil, `TRI_DEV unsigned int tri_smem_addr(const void* p) {
-  unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
-}`},
-	{"tri_ldmatrix_x4", []string{"tri_smem_addr"}, `TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}`},
-	{"tri_ldmatrix_x2_trans", []string{"tri_smem_addr"}, `TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}`},
-	{"tri_mma_f16", nil, `TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}`},
-	{"tri_mma_bf16", nil, `TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}`},
-}}
-
 // mmaTF32Helpers are mma.sync m16n8k8 of kind tf32, which reads fp32
 // registers and ignores their low 13 mantissa bits, and its 3xTF32 form:
 // each operand split into a big part (cut to tf32) and a small one (the

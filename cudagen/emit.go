@@ -460,3 +460,26 @@ func (s nameSet) specialReg(v *ir.Value) string {
 	s.use(f)
 	return f + "()"
 }
+
+// tooMuchShared unwinds the emitter when a statement needs more scratch
+// shared memory than a program has: a limit of the kernel's block sizes
+// (Generate reports it at pos), not a fault of tri.
+type tooMuchShared struct {
+	pos   ir.Pos
+	bytes int
+}
+
+// useShared reserves n bytes of scratch shared memory.
+func (e *emitter) useShared(n int) {
+	if n > maxSharedBytes {
+		panic(tooMuchShared{e.w.at, n})
+	}
+	e.smemBytes = max(e.smemBytes, (n+15)/16*16)
+}
+
+// checkStop unwinds the emitter if its context has ended.
+func (e *emitter) checkStop(pos ir.Pos) {
+	if e.opt.Context != nil && e.opt.Context.Err() != nil {
+		panic(stopped{pos})
+	}
+}

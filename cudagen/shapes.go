@@ -13,30 +13,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// maxSharedBytes is the shared memory a kernel may use: above the 48 KiB
-// a kernel may declare statically, the scratch memory becomes dynamic and
-// the launch asks for it (see DynamicSharedBytes).
-const maxSharedBytes = maxDynamicShared
-
-// maxStaticShared is the most shared memory a kernel declares statically.
-const maxStaticShared = 48 * 1024
-
-// tooMuchShared unwinds the emitter when a statement needs more scratch
-// shared memory than a program has: a limit of the kernel's block sizes
-// (Generate reports it at pos), not a fault of tri.
-type tooMuchShared struct {
-	pos   ir.Pos
-	bytes int
-}
-
-// useShared reserves n bytes of scratch shared memory.
-func (e *emitter) useShared(n int) {
-	if n > maxSharedBytes {
-		panic(tooMuchShared{e.w.at, n})
-	}
-	e.smemBytes = max(e.smemBytes, (n+15)/16*16)
-}
-
 // smem is the C expression of element idx of the scratch memory seen as an
 // array of dtype d, starting at byte offset off.
 func (s nameSet) smem(d ir.DType, off int, idx string) string {

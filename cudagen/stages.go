@@ -198,3 +198,11 @@ func swizzleRows(n int) bool { return n == 32 || n == 64 || n%128 == 0 }
 
 // halfKinds reports whether a dot's operands are both fp16 or both bf16.
 func halfKinds(a, b ir.Kind) bool { return isHalf(a) && a == b }
+
+// maxSharedBytes is the shared memory a kernel may use: above the 48 KiB
+// a kernel may declare statically, the scratch memory becomes dynamic and
+// the launch asks for it (see DynamicSharedBytes).
+const maxSharedBytes = maxDynamicShared
+
+// maxStaticShared is the most shared memory a kernel declares statically.
+const maxStaticShared = 48 * 1024

@@ -16,13 +16,6 @@ import (
 // has ended; pos is the statement about to be printed.
 type stopped struct{ pos ir.Pos }
 
-// checkStop unwinds the emitter if its context has ended.
-func (e *emitter) checkStop(pos ir.Pos) {
-	if e.opt.Context != nil && e.opt.Context.Err() != nil {
-		panic(stopped{pos})
-	}
-}
-
 // stopError is the error Generate returns for a stop at pos: the
 // context's cause (tri's "stopped at --timeout 5s") and where it was.
 func stopError(ctx context.Context, k *ir.Kernel, pos ir.Pos) error {

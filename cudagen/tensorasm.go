@@ -1,10 +1,11 @@
 package cudagen
 
-// This file implements the wgmma instruction's pieces that its printers
-// share: the helper that issues one wgmma.mma_async for a shape and
-// operand kinds, the shared-memory matrix descriptors of an operand's
-// tile, and the places of the accumulator fragments in a thread's
-// registers.
+// This file implements the tensor-core instructions' pieces that their
+// printers share: the mma.sync helpers, the helper that issues one
+// wgmma.mma_async for a shape and operand kinds, the shared-memory matrix
+// descriptors of an operand's tile, the places of the accumulator
+// fragments in a thread's registers, and the cp.async definitions the
+// copies into shared memory use.
 
 import (
 	"fmt"
@@ -208,3 +209,25 @@ var cpAsyncDefs = []cdef{
 	{"tri_cp_async_commit", nil, `TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }`},
 	{"tri_cp_async_wait", nil, `template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }`},
 }
+
+// mmaHelpers are ldmatrix and mma.sync as inline PTX.
+var mmaHelpers = cgroup{`// Tensor cores: ldmatrix from shared memory and mma.sync m16n8k16 with fp32 accumulators.`, []cdef{
+	{"tri_smem_addr", nil, `TRI_DEV unsigned int tri_smem_addr(const void* p) {
+  unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
+}`},
+	{"tri_ldmatrix_x4", []string{"tri_smem_addr"}, `TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
+}`},
+	{"tri_ldmatrix_x2_trans", []string{"tri_smem_addr"}, `TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
+}`},
+	{"tri_mma_f16", nil, `TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}`},
+	{"tri_mma_bf16", nil, `TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}`},
+}}
