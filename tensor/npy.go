@@ -196,6 +196,7 @@ func npyDescr(t *Tensor) (string, []byte, error) {
 	if t == nil {
 		return "", nil, errors.New("no tensor to write (nil)")
 	}
+	t.Materialize()
 	if want := t.NumElements() * t.ElemSize(); len(t.Data) != want {
 		return "", nil, fmt.Errorf("tensor %v holds %d bytes, want %d", t, len(t.Data), want)
 	}

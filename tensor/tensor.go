@@ -11,10 +11,13 @@ import (
 
 // Tensor is a dense, row-major host tensor. Data holds NumElements()
 // elements of Kind, little-endian; Bool is one byte per element (0 or 1).
+// A deferred tensor (see Deferred) has no Data until Materialize makes it.
 type Tensor struct {
 	Kind  ir.Kind
 	Shape []int
 	Data  []byte
+	// fill, while not nil, makes the elements of a deferred tensor.
+	fill func(*Tensor)
 }
 
 // New allocates a zeroed tensor. It is for shapes the caller has already
@@ -34,22 +37,32 @@ func New(k ir.Kind, shape ...int) *Tensor {
 // dimension, or more bytes than an int counts (without the check such a
 // shape's product wraps, and New(k, 1<<40, 1<<40) held no elements).
 func Make(k ir.Kind, shape ...int) (*Tensor, error) {
+	n, err := byteSize(k, shape)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tensor{Kind: k, Shape: append([]int(nil), shape...)}
+	t.Data = make([]byte, n)
+	return t, nil
+}
+
+// byteSize is the size in bytes of a tensor of kind k and the given shape,
+// or the error of Make for a shape no tensor can have.
+func byteSize(k ir.Kind, shape []int) (int, error) {
 	n := 1
 	for _, d := range shape {
 		if d < 0 {
-			return nil, fmt.Errorf("tensor: negative dimension %d in shape %v", d, shape)
+			return 0, fmt.Errorf("tensor: negative dimension %d in shape %v", d, shape)
 		}
 		if d != 0 && n > math.MaxInt/d {
-			return nil, fmt.Errorf("tensor: shape %v has more elements than an int counts", shape)
+			return 0, fmt.Errorf("tensor: shape %v has more elements than an int counts", shape)
 		}
 		n *= d
 	}
 	if b := k.Bytes(); b > 1 && n > math.MaxInt/b {
-		return nil, fmt.Errorf("tensor: a %s tensor of shape %v has more bytes than an int counts", ir.Scalar(k).PyName(), shape)
+		return 0, fmt.Errorf("tensor: a %s tensor of shape %v has more bytes than an int counts", ir.Scalar(k).PyName(), shape)
 	}
-	t := &Tensor{Kind: k, Shape: append([]int(nil), shape...)}
-	t.Data = make([]byte, n*k.Bytes())
-	return t, nil
+	return n * k.Bytes(), nil
 }
 
 // NumElements is the product of the shape (1 for rank 0).
@@ -67,9 +80,14 @@ func (t *Tensor) Stride(i int) int {
 	return s
 }
 
-// Clone returns a deep copy.
+// Clone returns a deep copy; a deferred tensor's copy is deferred too,
+// with the same elements to come.
 func (t *Tensor) Clone() *Tensor {
-	return &Tensor{Kind: t.Kind, Shape: append([]int(nil), t.Shape...), Data: append([]byte(nil), t.Data...)}
+	c := &Tensor{Kind: t.Kind, Shape: append([]int(nil), t.Shape...), fill: t.fill}
+	if t.fill == nil {
+		c.Data = append([]byte(nil), t.Data...)
+	}
+	return c
 }
 
 // String describes the tensor's dtype and shape.
@@ -80,6 +98,7 @@ func (t *Tensor) String() string {
 // Float returns element i as float64 (integers converted exactly where they
 // fit). Like indexing a slice, it panics when i is outside the tensor.
 func (t *Tensor) Float(i int) float64 {
+	t.Materialize()
 	b := t.Data[i*t.ElemSize():]
 	switch t.Kind {
 	case ir.Bool, ir.Uint8:
@@ -117,6 +136,7 @@ func (t *Tensor) Float(i int) float64 {
 // truncated toward zero). Like indexing a slice, it panics when i is
 // outside the tensor.
 func (t *Tensor) Int(i int) int64 {
+	t.Materialize()
 	b := t.Data[i*t.ElemSize():]
 	switch t.Kind {
 	case ir.Bool, ir.Uint8:
@@ -141,6 +161,7 @@ func (t *Tensor) Int(i int) int64 {
 // nearest even for floats, saturating for fp8 as ir.FP8Format.RoundSat
 // does; integers truncate toward zero and wrap).
 func (t *Tensor) SetFloat(i int, v float64) {
+	t.Materialize()
 	if t.Kind.IsFloat() {
 		b := t.Data[i*t.ElemSize():]
 		switch t.Kind {
@@ -173,6 +194,7 @@ func (t *Tensor) SetFloat(i int, v float64) {
 // SetInt stores v into element i, wrapping to the kind's width (floats get
 // the nearest value).
 func (t *Tensor) SetInt(i int, v int64) {
+	t.Materialize()
 	b := t.Data[i*t.ElemSize():]
 	switch t.Kind.Bytes() {
 	case 1:
