@@ -1,10 +1,10 @@
 package cudagen
 
 // This file holds the tensor maps (CUtensorMap) that the pipelines' TMA
-// copies read, and the choice of the loads the TMA unit copies: the one
-// check of a load's eligibility for each pipeline form (tmaFor for the
-// K loop of one dot, multiTMA for a streamed b of a multi-dot loop), the
-// kernel's maps, and TensorMap, each map as the launch encodes it.
+// copies read: the check of a load of the K loop of one dot (tmaFor; a
+// streamed b of a loop of several dots has its own, multiplan.go's
+// multiTMA), the kernel's maps, and TensorMap, each map as the launch
+// encodes it.
 
 import (
 	"slices"
