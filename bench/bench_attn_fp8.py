@@ -33,6 +33,39 @@ import torch
 import triton
 
 
+def print_table(rows):
+    """The table of (workload, Triton TFLOP/s, tri TFLOP/s, max |diff|) rows."""
+    print(f"{'workload':26} {'Triton TFLOP/s':>15} {'tri TFLOP/s':>12} {'tri/Triton':>10} {'max |diff|':>10}")
+    for name, t, r, diff in rows:
+        print(f"{name:26} {t:15.2f} {r:12.2f} {r / t:10.3f} {diff:10.3g}")
+
+
+def time_and_compare(args, fn, launch, letargs, flops, tmp, o):
+    """Alternates Triton's fn and `tri bench` of launch for --rounds rounds
+    (median ms of each), then runs both once more and compares tri's o with
+    Triton's; returns (Triton ms, tri ms, max |diff|, tri's stderr)."""
+    fn()
+    torch.cuda.synchronize()
+    t_ms, r_ms = [], []
+    for _ in range(args.rounds):
+        t_ms.append(triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median"))
+        p = subprocess.run([args.tri, "bench", args.tutorial06, launch, "--flops", str(flops)] + letargs,
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(p.stderr)
+        r_ms.append(float(p.stdout.strip().splitlines()[-1].split()[-4]))
+    fn()
+    torch.cuda.synchronize()
+    p = subprocess.run([args.tri, "run", args.tutorial06, launch, "--save", f"o={tmp}/o.npy"] + letargs,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr)
+    got = torch.from_numpy(np.load(f"{tmp}/o.npy")).cuda().view(o.dtype).float()
+    diff = (got.reshape(o.shape) - o.float()).abs().max().item()
+    print(f"   triton {t_ms} tri {r_ms}", flush=True)
+    return statistics.median(t_ms), statistics.median(r_ms), diff, p.stderr
+
+
 def descriptor_rows(args, kern):
     """Tutorial 06 as Triton 3.6 writes it: _attn_fwd over host tensor
     descriptors, autotuned by its own @triton.autotune on both sides (the same
@@ -77,35 +110,15 @@ def descriptor_rows(args, kern):
                           "warp_specialize=False, IS_HOPPER=True)")
                 flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
                 letargs = [x for l in lets for x in ("--let", l)]
-                fn()
-                torch.cuda.synchronize()
-                t_ms, r_ms = [], []
-                for _ in range(args.rounds):
-                    t_ms.append(triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median"))
-                    p = subprocess.run([args.tri, "bench", args.tutorial06, launch, "--flops", str(flops)] + letargs,
-                                       capture_output=True, text=True)
-                    if p.returncode != 0:
-                        raise RuntimeError(p.stderr)
-                    r_ms.append(float(p.stdout.strip().splitlines()[-1].split()[-4]))
-                fn()
-                torch.cuda.synchronize()
-                p = subprocess.run([args.tri, "run", args.tutorial06, launch, "--save", f"o={tmp}/o.npy"] + letargs,
-                                   capture_output=True, text=True)
-                if p.returncode != 0:
-                    raise RuntimeError(p.stderr)
-                chosen = [l for l in p.stderr.splitlines() if "fastest" in l or "cached config" in l]
-                got = torch.from_numpy(np.load(f"{tmp}/o.npy")).cuda().view(f8).float()
-                diff = (got.reshape(o.shape) - o.float()).abs().max().item()
+                ms, tri_ms, diff, stderr = time_and_compare(args, fn, launch, letargs, flops, tmp, o)
+                chosen = [l for l in stderr.splitlines() if "fastest" in l or "cached config" in l]
                 shutil.rmtree(tmp)
                 name = f"fp8 d{d} {'causal' if causal else 'full'} N={n}"
-                ms, tri_ms = statistics.median(t_ms), statistics.median(r_ms)
                 rows.append((name, flops / (ms * 1e9), flops / (tri_ms * 1e9), diff))
-                print(f"{name:26} triton {t_ms} tri {r_ms} diff {diff:.3g}", flush=True)
+                print(f"{name:26} diff {diff:.3g}", flush=True)
                 print(f"   Triton's config: {getattr(kern, 'best_config', None)}", flush=True)
                 print(f"   tri's: {chosen[-1].split('): ', 1)[-1].strip() if chosen else '?'}", flush=True)
-    print(f"{'workload':26} {'Triton TFLOP/s':>15} {'tri TFLOP/s':>12} {'tri/Triton':>10} {'max |diff|':>10}")
-    for name, t, r, diff in rows:
-        print(f"{name:26} {t:15.2f} {r:12.2f} {r / t:10.3f} {diff:10.3g}")
+    print_table(rows)
 
 
 def main():
@@ -159,30 +172,12 @@ def main():
                           f"Z, H, N_CTX=N_CTX, HEAD_DIM=D, BLOCK_M={bm}, BLOCK_N={bn}, STAGE={stage}, num_warps={nw}, num_stages={ns})")
                 flops = 4.0 * z * h * n * n * d * (0.5 if causal else 1.0)
                 letargs = [x for l in lets for x in ("--let", l)]
-                t_ms, r_ms = [], []
-                for _ in range(args.rounds):
-                    t_ms.append(triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median"))
-                    p = subprocess.run([args.tri, "bench", args.tutorial06, launch, "--flops", str(flops)] + letargs,
-                                       capture_output=True, text=True)
-                    if p.returncode != 0:
-                        raise RuntimeError(p.stderr)
-                    r_ms.append(float(p.stdout.strip().splitlines()[-1].split()[-4]))
-                fn()
-                torch.cuda.synchronize()
-                p = subprocess.run([args.tri, "run", args.tutorial06, launch, "--save", f"o={tmp}/o.npy"] + letargs,
-                                   capture_output=True, text=True)
-                if p.returncode != 0:
-                    raise RuntimeError(p.stderr)
-                got = torch.from_numpy(np.load(f"{tmp}/o.npy")).cuda().view(torch.float8_e5m2).float()
-                diff = (got.reshape(o.shape) - o.float()).abs().max().item()
+                ms, tri_ms, diff, _ = time_and_compare(args, fn, launch, letargs, flops, tmp, o)
                 shutil.rmtree(tmp)
                 name = f"fp8 d{d} {'causal' if causal else 'full'} N={n}"
-                ms, tri_ms = statistics.median(t_ms), statistics.median(r_ms)
                 rows.append((name, flops / (ms * 1e9), flops / (tri_ms * 1e9), diff))
-                print(f"{name:26} triton {t_ms} tri {r_ms} diff {diff:.3g}", flush=True)
-    print(f"{'workload':26} {'Triton TFLOP/s':>15} {'tri TFLOP/s':>12} {'tri/Triton':>10} {'max |diff|':>10}")
-    for name, t, r, diff in rows:
-        print(f"{name:26} {t:15.2f} {r:12.2f} {r / t:10.3f} {diff:10.3g}")
+                print(f"{name:26} diff {diff:.3g}", flush=True)
+    print_table(rows)
 
 
 if __name__ == "__main__":
