@@ -140,7 +140,28 @@ func tensorScalar(at frontend.Node, op string, a, b Value) (Value, error) {
 		return Value{}, Errf(at, "unsupported operand types for %s: a tensor and %s", op, sv.Describe())
 	}
 	src := tv.Tensor
+	apply := func(out *tensor.Tensor) error {
+		return scalarOp(at, op, src, sv, s, tensorLeft, out)
+	}
+	if src.IsDeferred() && src.Kind.IsFloat() {
+		// Float arithmetic cannot fail, so the result can wait for its
+		// source's elements as the source does.
+		out, err := tensor.Deferred(src.Kind, src.Shape, func(out *tensor.Tensor) { _ = apply(out) })
+		if err != nil {
+			return Value{}, Errf(at, "%v", err)
+		}
+		return TensorValue(out), nil
+	}
 	out := tensor.New(src.Kind, src.Shape...)
+	if err := apply(out); err != nil {
+		return Value{}, err
+	}
+	return TensorValue(out), nil
+}
+
+// scalarOp sets out's elements to src's combined with the scalar sv (s as
+// a float) by op; tensorLeft says which side src is on.
+func scalarOp(at frontend.Node, op string, src *tensor.Tensor, sv Value, s float64, tensorLeft bool, out *tensor.Tensor) error {
 	intMath := !src.Kind.IsFloat() && sv.Kind == VInt
 	for i := range src.NumElements() {
 		if intMath {
@@ -150,7 +171,7 @@ func tensorScalar(at frontend.Node, op string, a, b Value) (Value, error) {
 			}
 			r, err := intBinary(at, op, x, y)
 			if err != nil {
-				return Value{}, err
+				return err
 			}
 			out.SetInt(i, r.Int)
 			continue
@@ -160,7 +181,7 @@ func tensorScalar(at frontend.Node, op string, a, b Value) (Value, error) {
 			x, y = y, x
 		}
 		if y == 0 && (op == "/" || op == "//") && !src.Kind.IsFloat() {
-			return Value{}, Errf(at, "integer division by zero")
+			return Errf(at, "integer division by zero")
 		}
 		var r float64
 		switch op {
@@ -177,7 +198,7 @@ func tensorScalar(at frontend.Node, op string, a, b Value) (Value, error) {
 		}
 		out.SetFloat(i, r)
 	}
-	return TensorValue(out), nil
+	return nil
 }
 
 func unary(x *frontend.Unary, a Value) (Value, error) {

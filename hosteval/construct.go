@@ -14,11 +14,19 @@ package hosteval
 // (0x5A5A5A5A for int32; bool elements are True), so elements a kernel
 // never writes show. A device= keyword, as in torch, is accepted and
 // ignored.
+//
+// Under Env.DeferData the constructors but tensor, load and ptrs make
+// deferred tensors: a random one keeps the state of its binding's stream
+// and makes the same numbers when read (see stream). Fills look at the
+// dtype once per chunk of elements (tensor.SetFloats), not per element.
 
 import (
-	"encoding/binary"
+	"fmt"
 	"math"
+	"math/bits"
+	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 
 	"github.com/tri-lang/tri/frontend"
 	"github.com/tri-lang/tri/ir"
@@ -26,74 +34,120 @@ import (
 )
 
 // maxElements bounds the size of a generated tensor unless
-// Env.MaxElements sets a lower bound.
-const maxElements int64 = 1 << 31
+// Env.MaxElements sets a lower bound; deferredMaxElements bounds a deferred
+// one (Env.DeferData), which costs nothing until it is made.
+const (
+	maxElements         int64 = 1 << 31
+	deferredMaxElements int64 = 1 << 48
+)
 
 // elementLimit is the most elements a constructor may make.
 func (e *Env) elementLimit() int64 {
-	if e.MaxElements > 0 && e.MaxElements < maxElements {
+	limit := maxElements
+	if e.DeferData {
+		limit = deferredMaxElements
+	}
+	if e.MaxElements > 0 && e.MaxElements < limit {
 		return e.MaxElements
 	}
-	return maxElements
+	return limit
+}
+
+// tooLarge is the error of a tensor of more than limit elements.
+func tooLarge(at frontend.Node, fn string, limit int64) error {
+	n := strconv.FormatInt(limit, 10)
+	if limit&(limit-1) == 0 {
+		n = fmt.Sprintf("2^%d", bits.TrailingZeros64(uint64(limit)))
+	}
+	return Errf(at, "%s(): a tensor of more than %s elements is too large", fn, n)
 }
 
 var constructors = map[string]builtin{
-	"randn":      ctorFill(fillRandn, true),
-	"rand":       ctorFill(fillRand, true),
-	"zeros":      ctorFill(fillZeros, false),
-	"ones":       ctorFill(fillOnes, false),
-	"empty":      ctorFill(fillPoison, false),
+	"randn":      ctorRandom(fillRandn),
+	"rand":       ctorRandom(fillRand),
+	"zeros":      ctorFill(fillZeros),
+	"ones":       ctorFill(fillOnes),
+	"empty":      ctorFill(fillPoison),
 	"randint":    ctorRandint,
 	"full":       ctorFull,
 	"arange":     ctorArange,
-	"randn_like": ctorLike(fillRandn, true),
-	"rand_like":  ctorLike(fillRand, true),
-	"zeros_like": ctorLike(fillZeros, false),
-	"ones_like":  ctorLike(fillOnes, false),
-	"empty_like": ctorLike(fillPoison, false),
+	"randn_like": ctorLike(fillRandn, nil),
+	"rand_like":  ctorLike(fillRand, nil),
+	"zeros_like": ctorLike(nil, fillZeros),
+	"ones_like":  ctorLike(nil, fillOnes),
+	"empty_like": ctorLike(nil, fillPoison),
 	"full_like":  ctorFullLike,
 	"tensor":     ctorTensor,
 	"load":       ctorLoad,
 	"ptrs":       ctorPtrs,
 }
 
-// filler fills a new tensor's elements.
-type filler func(e *Env, t *tensor.Tensor)
+// filler sets the elements of a new (zeroed) tensor.
+type filler func(t *tensor.Tensor)
 
-func fillRandn(e *Env, t *tensor.Tensor) {
-	for i := range t.NumElements() {
-		t.SetFloat(i, e.rng.NormFloat64())
+// randomFiller sets the elements of a new tensor from r, in order; with
+// store false it only draws the numbers it would store (to move a stream
+// past a deferred tensor), and t's elements need not be made.
+type randomFiller func(r *rand.Rand, t *tensor.Tensor, store bool)
+
+// drawChunk is how many numbers a random filler draws before it stores
+// them, with the tensor's kind looked at once.
+const drawChunk = 1024
+
+func fillRandn(r *rand.Rand, t *tensor.Tensor, store bool) {
+	var buf [drawChunk]float64
+	for i, n := 0, t.NumElements(); i < n; i += drawChunk {
+		c := buf[:min(drawChunk, n-i)]
+		for j := range c {
+			c[j] = r.NormFloat64()
+		}
+		if store {
+			t.SetFloats(i, c)
+		}
 	}
 }
 
-func fillRand(e *Env, t *tensor.Tensor) {
-	for i := range t.NumElements() {
-		t.SetFloat(i, e.rng.Float64())
+func fillRand(r *rand.Rand, t *tensor.Tensor, store bool) {
+	var buf [drawChunk]float64
+	for i, n := 0, t.NumElements(); i < n; i += drawChunk {
+		c := buf[:min(drawChunk, n-i)]
+		for j := range c {
+			c[j] = r.Float64()
+		}
+		if store {
+			t.SetFloats(i, c)
+		}
 	}
 }
 
-func fillZeros(e *Env, t *tensor.Tensor) {}
-
-func fillOnes(e *Env, t *tensor.Tensor) {
-	for i := range t.NumElements() {
-		t.SetInt(i, 1)
+// fillRandint returns the filler of integers in [lo, lo+span).
+func fillRandint(lo int64, span uint64) randomFiller {
+	return func(r *rand.Rand, t *tensor.Tensor, store bool) {
+		var buf [drawChunk]int64
+		for i, n := 0, t.NumElements(); i < n; i += drawChunk {
+			c := buf[:min(drawChunk, n-i)]
+			for j := range c {
+				c[j] = lo + int64(r.Uint64N(span))
+			}
+			if store {
+				t.SetInts(i, c)
+			}
+		}
 	}
 }
+
+func fillZeros(t *tensor.Tensor) {}
+
+func fillOnes(t *tensor.Tensor) { t.FillInt(1) }
 
 // fillPoison fills with NaN for floats, 0x5A bytes for integers, True for
 // bools.
-func fillPoison(e *Env, t *tensor.Tensor) {
-	switch t.Kind {
-	case ir.Bool:
-		fillOnes(e, t)
-	case ir.Float16:
-		fillBits16(t, 0x7e00)
-	case ir.BFloat16:
-		fillBits16(t, 0x7fc0)
-	case ir.Float32, ir.Float64, ir.Float8E4NV, ir.Float8E5, ir.Float8E4B8, ir.Float8E5B16:
-		for i := range t.NumElements() {
-			t.SetFloat(i, math.NaN())
-		}
+func fillPoison(t *tensor.Tensor) {
+	switch {
+	case t.Kind == ir.Bool:
+		t.FillInt(1)
+	case t.Kind.IsFloat():
+		t.FillFloat(math.NaN())
 	default:
 		for i := range t.Data {
 			t.Data[i] = 0x5a
@@ -101,10 +155,47 @@ func fillPoison(e *Env, t *tensor.Tensor) {
 	}
 }
 
-func fillBits16(t *tensor.Tensor, bits uint16) {
-	for i := range t.NumElements() {
-		binary.LittleEndian.PutUint16(t.Data[2*i:], bits)
+// newTensor allocates a tensor of kind k and the given shape (rank 0 for an
+// empty shape).
+func newTensor(k ir.Kind, shape []int) *tensor.Tensor {
+	return tensor.New(k, shape...)
+}
+
+// filled returns a tensor of kind k and the given shape that fill sets:
+// deferred under e.DeferData, else made at once. fill may run any number of
+// times, on tensors made from scratch.
+func (e *Env) filled(k ir.Kind, shape []int, fill filler) (*tensor.Tensor, error) {
+	if e.DeferData {
+		return tensor.Deferred(k, shape, fill)
 	}
+	t, err := tensor.Make(k, shape...)
+	if err != nil {
+		return nil, err
+	}
+	fill(t)
+	return t, nil
+}
+
+// random returns a tensor that fill sets from the evaluation's random
+// stream: deferred under e.DeferData, where the stream owes its draws to
+// what draws after it, else made at once. Either way each element gets the
+// same number.
+func (e *Env) random(k ir.Kind, shape []int, fill randomFiller) (*tensor.Tensor, error) {
+	if !e.DeferData {
+		t, err := tensor.Make(k, shape...)
+		if err != nil {
+			return nil, err
+		}
+		fill(e.rng.now(), t, true)
+		return t, nil
+	}
+	var start func() *rand.Rand
+	t, err := tensor.Deferred(k, shape, func(t *tensor.Tensor) { fill(start(), t, true) })
+	if err != nil {
+		return nil, err
+	}
+	start = e.rng.later(func(r *rand.Rand) { fill(r, t, false) })
+	return t, nil
 }
 
 // dtype reads the dtype= keyword, defaulting to def.
@@ -154,7 +245,7 @@ func (c *callArgs) shape(from int, limit int64) ([]int, error) {
 			return nil, Errf(d.at, "%s(): negative dimension %d", c.name, v.Int)
 		}
 		if v.Int > limit || total*v.Int > limit {
-			return nil, Errf(d.at, "%s(): a tensor of more than 2^31 elements is too large", c.name)
+			return nil, tooLarge(d.at, c.name, limit)
 		}
 		total *= v.Int
 		shape = append(shape, int(v.Int))
@@ -162,35 +253,55 @@ func (c *callArgs) shape(from int, limit int64) ([]int, error) {
 	return shape, nil
 }
 
-// newTensor allocates a tensor of kind k and the given shape (rank 0 for an
-// empty shape).
-func newTensor(k ir.Kind, shape []int) *tensor.Tensor {
-	return tensor.New(k, shape...)
-}
-
-// ctorFill makes randn, rand, zeros, ones and empty: NAME(*shape, dtype=).
-func ctorFill(fill filler, floatOnly bool) builtin {
+// ctorFill makes zeros, ones and empty: NAME(*shape, dtype=).
+func ctorFill(fill filler) builtin {
 	return func(e *Env, c *callArgs) (Value, error) {
-		k, err := c.dtype(ir.Float32)
+		k, shape, err := c.dtypeAndShape(e, false)
 		if err != nil {
 			return Value{}, err
 		}
-		if floatOnly && !k.IsFloat() {
-			return Value{}, Errf(c.call, "%s() makes floats, not %s; use randint for integers", c.name, ir.Scalar(k).PyName())
-		}
-		shape, err := c.shape(0, e.elementLimit())
-		if err != nil {
-			return Value{}, err
-		}
-		t := newTensor(k, shape)
-		fill(e, t)
-		return TensorValue(t), nil
+		return c.result(e.filled(k, shape, fill))
 	}
 }
 
+// ctorRandom makes randn and rand: NAME(*shape, dtype=), floats only.
+func ctorRandom(fill randomFiller) builtin {
+	return func(e *Env, c *callArgs) (Value, error) {
+		k, shape, err := c.dtypeAndShape(e, true)
+		if err != nil {
+			return Value{}, err
+		}
+		return c.result(e.random(k, shape, fill))
+	}
+}
+
+// dtypeAndShape reads the dtype= keyword (default float32; with
+// floatOnly, a float) and the positional shape.
+func (c *callArgs) dtypeAndShape(e *Env, floatOnly bool) (ir.Kind, []int, error) {
+	k, err := c.dtype(ir.Float32)
+	if err != nil {
+		return 0, nil, err
+	}
+	if floatOnly && !k.IsFloat() {
+		return 0, nil, Errf(c.call, "%s() makes floats, not %s; use randint for integers", c.name, ir.Scalar(k).PyName())
+	}
+	shape, err := c.shape(0, e.elementLimit())
+	return k, shape, err
+}
+
+// result is the value of a constructor's tensor, or its error (a
+// shape past what an int counts) placed at the call.
+func (c *callArgs) result(t *tensor.Tensor, err error) (Value, error) {
+	if err != nil {
+		return Value{}, Errf(c.call, "%s(): %v", c.name, err)
+	}
+	return TensorValue(t), nil
+}
+
 // ctorLike makes the *_like forms: NAME(x, dtype=) with x's shape and, by
-// default, its dtype.
-func ctorLike(fill filler, floatOnly bool) builtin {
+// default, its dtype; random (randn_like, rand_like, floats only) or fill
+// sets the elements.
+func ctorLike(random randomFiller, fill filler) builtin {
 	return func(e *Env, c *callArgs) (Value, error) {
 		src, err := c.tensorArg(0, 1)
 		if err != nil {
@@ -200,12 +311,13 @@ func ctorLike(fill filler, floatOnly bool) builtin {
 		if err != nil {
 			return Value{}, err
 		}
-		if floatOnly && !k.IsFloat() {
+		if random == nil {
+			return c.result(e.filled(k, src.Shape, fill))
+		}
+		if !k.IsFloat() {
 			return Value{}, Errf(c.call, "%s() makes floats, not %s", c.name, ir.Scalar(k).PyName())
 		}
-		t := newTensor(k, src.Shape)
-		fill(e, t)
-		return TensorValue(t), nil
+		return c.result(e.random(k, src.Shape, random))
 	}
 }
 
@@ -246,12 +358,7 @@ func ctorRandint(e *Env, c *callArgs) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	t := newTensor(k, shape)
-	span := uint64(hi - lo)
-	for i := range t.NumElements() {
-		t.SetInt(i, lo+int64(e.rng.Uint64N(span)))
-	}
-	return TensorValue(t), nil
+	return c.result(e.random(k, shape, fillRandint(lo, uint64(hi-lo))))
 }
 
 // ctorFull is full(shape, value, dtype=).
@@ -268,11 +375,11 @@ func ctorFull(e *Env, c *callArgs) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	t := newTensor(k, shape)
-	if err := fillValue(t, c.pos[1], c.name); err != nil {
+	fill, err := fillValue(c.pos[1], c.name)
+	if err != nil {
 		return Value{}, err
 	}
-	return TensorValue(t), nil
+	return c.result(e.filled(k, shape, fill))
 }
 
 // ctorFullLike is full_like(x, value, dtype=).
@@ -285,29 +392,23 @@ func ctorFullLike(e *Env, c *callArgs) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	t := newTensor(k, src.Shape)
-	if err := fillValue(t, c.pos[1], c.name); err != nil {
+	fill, err := fillValue(c.pos[1], c.name)
+	if err != nil {
 		return Value{}, err
 	}
-	return TensorValue(t), nil
+	return c.result(e.filled(k, src.Shape, fill))
 }
 
-// fillValue sets every element of t to a number.
-func fillValue(t *tensor.Tensor, a arg, fn string) error {
+// fillValue returns the filler that sets every element to the number a.
+func fillValue(a arg, fn string) (filler, error) {
 	v := a.v.AsInt()
 	switch v.Kind {
 	case VInt:
-		for i := range t.NumElements() {
-			t.SetInt(i, v.Int)
-		}
+		return func(t *tensor.Tensor) { t.FillInt(v.Int) }, nil
 	case VFloat:
-		for i := range t.NumElements() {
-			t.SetFloat(i, v.Float)
-		}
-	default:
-		return Errf(a.at, "%s(): the fill value must be a number, not %s", fn, a.v.Describe())
+		return func(t *tensor.Tensor) { t.FillFloat(v.Float) }, nil
 	}
-	return nil
+	return nil, Errf(a.at, "%s(): the fill value must be a number, not %s", fn, a.v.Describe())
 }
 
 // ctorArange is arange(n), arange(lo, hi) or arange(lo, hi, step), dtype=.
@@ -339,14 +440,19 @@ func ctorArange(e *Env, c *callArgs) (Value, error) {
 	if (step > 0 && hi > lo) || (step < 0 && hi < lo) {
 		n = (hi - lo + step - sign(step)) / step
 	}
-	if n > e.elementLimit() {
-		return Value{}, Errf(c.call, "arange(): a tensor of more than 2^31 elements is too large")
+	if limit := e.elementLimit(); n > limit {
+		return Value{}, tooLarge(c.call, "arange", limit)
 	}
-	t := newTensor(k, []int{int(n)})
-	for i := range int(n) {
-		t.SetInt(i, lo+int64(i)*step)
-	}
-	return TensorValue(t), nil
+	return c.result(e.filled(k, []int{int(n)}, func(t *tensor.Tensor) {
+		var buf [drawChunk]int64
+		for i := 0; i < int(n); i += drawChunk {
+			c := buf[:min(drawChunk, int(n)-i)]
+			for j := range c {
+				c[j] = lo + int64(i+j)*step
+			}
+			t.SetInts(i, c)
+		}
+	}))
 }
 
 func sign(x int64) int64 {

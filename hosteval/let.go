@@ -5,6 +5,7 @@ package hosteval
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/tri-lang/tri/frontend"
@@ -23,6 +24,13 @@ type Env struct {
 	// MaxElements, when positive, bounds the elements of a tensor that a
 	// constructor makes below the default 2^31 (fuzzing lowers it).
 	MaxElements int64
+	// DeferData, when set, makes the tensors of the constructors (randn,
+	// zeros, empty, ..., the *_like forms and arithmetic on their floats)
+	// deferred (tensor.Deferred): their elements are made, the same as
+	// without it, only when something reads them. It is for commands that
+	// read only dtypes, shapes and strides (tri build), which then spend
+	// nothing on data: a deferred tensor may have up to 2^48 elements.
+	DeferData bool
 	// Device is the GPU that torch.cuda.get_device_properties describes
 	// (nil: an A100, the oldest architecture tri targets).
 	Device *DeviceInfo
@@ -33,7 +41,7 @@ type Env struct {
 	globals map[string]frontend.Expr
 	// rng is the random stream of the binding being evaluated, and calls
 	// counts the lambda calls of the evaluation, to stop runaway recursion.
-	rng   *rand.Rand
+	rng   *stream
 	calls int
 }
 
@@ -154,8 +162,44 @@ func (e *Env) begin(idx int) (end func()) {
 // stream returns the random stream of binding number idx: a PCG generator
 // keyed by the seed and the index, so streams are independent of each
 // other and of the bindings around them.
-func (e *Env) stream(idx int) *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(e.seed), 0x9e3779b97f4a7c15^uint64(idx)))
+func (e *Env) stream(idx int) *stream {
+	return &stream{src: *rand.NewPCG(uint64(e.seed), 0x9e3779b97f4a7c15^uint64(idx))}
+}
+
+// stream is the random stream of one evaluation. A deferred tensor draws
+// its numbers only when it is made: it keeps the state of the stream where
+// it was bound, and the stream owes its draws to whatever draws after it,
+// so that every tensor, made at once or later, gets the numbers it would
+// have got had all been made in binding order.
+type stream struct {
+	src  rand.PCG
+	owed []func(*rand.Rand) // the draws of deferred tensors, in order
+}
+
+// now returns the generator for numbers drawn at once: the stream after
+// the draws it owes.
+func (s *stream) now() *rand.Rand {
+	r := rand.New(&s.src)
+	for _, skip := range s.owed {
+		skip(r)
+	}
+	s.owed = nil
+	return r
+}
+
+// later returns what makes a generator at the stream's present point, for
+// a deferred tensor, and owes skip, that tensor's draws, from then on.
+func (s *stream) later(skip func(*rand.Rand)) (start func() *rand.Rand) {
+	src, owed := s.src, slices.Clone(s.owed)
+	s.owed = append(s.owed, skip)
+	return func() *rand.Rand {
+		src := src
+		r := rand.New(&src)
+		for _, f := range owed {
+			f(r)
+		}
+		return r
+	}
 }
 
 func isIdent(s string) bool {

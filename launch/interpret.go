@@ -118,6 +118,9 @@ func (p *Prepared) runtimeArgs() ([]runtimeArg, error) {
 			if v.Kind != hosteval.VTensor {
 				return nil, fmt.Errorf("parameter %s is a pointer but got a %s", param.Name, v.Kind)
 			}
+			// A tensor the launch line made itself is no binding that ready
+			// made.
+			v.Tensor.Materialize()
 			continue
 		}
 		if args[i].scalar, err = scalarConst(v, param.DType); err != nil {

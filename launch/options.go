@@ -58,6 +58,12 @@ type Options struct {
 	// JSON (--json) prints the warnings found on the way to Stderr as JSON
 	// lines (diag.WriteJSON) instead of for a person.
 	JSON bool
+	// DeferData binds the --let tensors deferred (hosteval.Env.DeferData):
+	// their elements are made only if something reads them. tri build and
+	// the review pages set it, since specializing reads only dtypes,
+	// shapes and strides; a run, interpretation or tuning of the Prepared
+	// makes them first.
+	DeferData bool
 
 	// ctx ends the compiling phases at the command's --timeout (see
 	// withDeadline); nil: no deadline.

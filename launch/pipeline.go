@@ -251,6 +251,7 @@ func newLaunchSetup(path, line string, o *Options) (_ *launchSetup, err error) {
 		return nil, hosteval.Usage(unknownKernel(sf, l.Kernel, hosteval.LaunchSource))
 	}
 	env := hosteval.NewEnv(o.Seed)
+	env.DeferData = o.DeferData
 	hostEnv(sf, fn, env, o)
 	budget := o.memoryBudget()
 	for _, spec := range lets {
@@ -300,10 +301,17 @@ func (s *launchSetup) sourced(err *error) {
 }
 
 // ready reports a Prepared that Prepare did not make (a zero struct), which
-// Interpret, RunGPU, Upload and Autotune cannot run.
+// Interpret, RunGPU, Upload and Autotune cannot run, and makes the
+// elements of the tensors bound deferred (Options.DeferData), which all of
+// them read.
 func (p *Prepared) ready() error {
 	if p.Kernel == nil || p.Bound == nil || p.Env == nil {
 		return errors.New("launch: a Prepared that Prepare or PrepareValues did not make (no kernel, binding or environment)")
+	}
+	for _, n := range p.Env.Names() {
+		if v, _ := p.Env.Lookup(n); v.Kind == hosteval.VTensor && v.Tensor != nil {
+			v.Tensor.Materialize()
+		}
 	}
 	return nil
 }

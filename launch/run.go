@@ -108,7 +108,11 @@ func BuildFile(path, line string, o *Options) error {
 			return err
 		}
 	} else {
-		p, err := Prepare(path, line, o.untuned())
+		// Building reads the tensors' dtypes, shapes and strides, never
+		// their elements: those are never made.
+		bo := o.untuned()
+		bo.DeferData = true
+		p, err := Prepare(path, line, bo)
 		if err != nil {
 			return err
 		}

@@ -126,7 +126,11 @@ func Build(path, line string, o Options) (*Page, error) {
 		lo = *o.Launch
 	}
 	lo.Stdout, lo.Stderr = &bytes.Buffer{}, &bytes.Buffer{}
-	prep, err := launch.Prepare(path, line, &lo)
+	// The page reads the tensors' dtypes and shapes, not their elements,
+	// which are then never made (the check below makes its own).
+	po := lo
+	po.DeferData = true
+	prep, err := launch.Prepare(path, line, &po)
 	if err != nil {
 		return nil, err
 	}

@@ -70,6 +70,7 @@ func buildKernel(j *job) (string, derived, error) {
 // CUDA (without NVRTC, which needs no GPU but is not what is measured).
 func buildDerived(sf *launch.SourceFile, fn *frontend.Func, tuning *autotune.Tuning, d derived, j *job) error {
 	env := hosteval.NewEnv(0)
+	env.DeferData = true // a build reads no tensor's elements
 	env.UseGlobals(launch.KernelGlobals(sf, fn))
 	for _, let := range d.lets {
 		if err := env.Let(let); err != nil {
