@@ -133,7 +133,9 @@ constexpr value), or from a launch line whose arguments give the signature:
 
 Without either, the launch recorded in the file's header is used. A kernel
 under @triton.autotune is built with its first config, or the I-th with
---config I. The CUDA goes to stdout unless -o is given. No GPU is needed.
+--config I. The CUDA goes to stdout unless -o is given. No GPU is needed,
+and the elements of the --let tensors are never made (the build reads their
+dtypes, shapes and strides): inputs of billions of elements cost nothing.
 
 ` + aotHelp + `
 ` + launch.HeaderHelp,
