@@ -679,19 +679,15 @@ func (p *plan) notPipelined(v *ir.Value) string {
 // then goes in boxes of its rows by one swizzle row, one box per chunk.
 func (p *plan) multiTMA(o *wgOperand, inLoop func(*ir.Value) bool) *tensorMap {
 	ld, t := o.src, o.tile
-	d := ld.Desc
-	if !p.tma || !p.wgmma || !tmaDesc(d) || ld.Type.Shape.Rank() != 2 || t.kMajor != o.trans {
-		return nil
-	}
-	if !d.Host() && slices.ContainsFunc(descMade(d), inLoop) {
+	if ld.Type.Shape.Rank() != 2 || t.kMajor != o.trans {
 		return nil
 	}
 	rb := t.rowBytes()
 	rows, inner := ld.Type.Shape[0], ld.Type.Shape[1]
-	if rb != 32 && rb != 64 && rb != 128 || rows > 256 || rows%8 != 0 || inner*t.elem%rb != 0 {
+	if rows%8 != 0 || inner*t.elem%rb != 0 {
 		return nil
 	}
-	return p.tensorMapOf(d, rows, rb/t.elem, rb, t.elem, nil)
+	return p.tmaBoxes(ld, rows, rb/t.elem, t.elem, inLoop)
 }
 
 // axes are the axes of b operand o's value along K and along N: a b of

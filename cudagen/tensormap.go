@@ -1,10 +1,10 @@
 package cudagen
 
 // This file holds the tensor maps (CUtensorMap) that the pipelines' TMA
-// copies read: the check of a load of the K loop of one dot (tmaFor; a
-// streamed b of a loop of several dots has its own, multiplan.go's
-// multiTMA), the kernel's maps, and TensorMap, each map as the launch
-// encodes it.
+// copies read: the one check of a load the TMA unit may copy (tmaBoxes),
+// which the K loop of one dot (tmaFor) and a streamed b of a loop of
+// several dots (multiplan.go's multiTMA) make with their box shapes, the
+// kernel's maps, and TensorMap, each map as the launch encodes it.
 
 import (
 	"slices"
@@ -102,16 +102,30 @@ func (tm *tensorMap) param(k *ir.Kernel, name string) TensorMap {
 // made outside the loop (inLoop reports the values made inside it), so
 // that its map is built before the loop.
 func (p *plan) tmaFor(ld *ir.Value, rows, k, es int, ok bool, boxRows int, inLoop func(*ir.Value) bool) *tensorMap {
+	if !ok || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k || rows%boxRows != 0 {
+		return nil
+	}
+	return p.tmaBoxes(ld, boxRows, k, es, inLoop)
+}
+
+// tmaBoxes is the check both pipeline forms make of a streamed load (or
+// an operand stored once) that the TMA unit may copy: the tensor map of
+// ld's descriptor in boxes of boxRows rows of boxInner elements of es
+// bytes, each row one swizzle row (32, 64 or 128 bytes), or nil where the
+// TMA unit cannot take it: the target or Options leave it out, ld does
+// not read a rank-2 block of a descriptor it can copy, a box has more
+// than 256 rows, or the descriptor is made in the loop (inLoop reports
+// the values made inside it), whose map must be built before the loop.
+func (p *plan) tmaBoxes(ld *ir.Value, boxRows, boxInner, es int, inLoop func(*ir.Value) bool) *tensorMap {
 	d := ld.Desc
-	row := k * es
-	if !p.tma || !ok || !tmaDesc(d) || ld.Type.Shape.Rank() != 2 || ld.Type.Shape[1] != k ||
-		(row != 32 && row != 64 && row != 128) || boxRows > 256 || rows%boxRows != 0 {
+	row := boxInner * es
+	if !p.tma || !p.wgmma || !tmaDesc(d) || ld.Type.Shape.Rank() != 2 || (row != 32 && row != 64 && row != 128) || boxRows > 256 {
 		return nil
 	}
 	if !d.Host() && slices.ContainsFunc(descMade(d), inLoop) {
 		return nil
 	}
-	return p.tensorMapOf(d, boxRows, k, row, es, nil)
+	return p.tensorMapOf(d, boxRows, boxInner, row, es, nil)
 }
 
 // tensorMapOf is the kernel's tensor map of descriptor d in boxes of rows
