@@ -50,7 +50,7 @@ var api = []struct {
 		"ResolveTarget": gpu.ResolveTarget, "Synchronize": gpu.Synchronize, "TargetArch": gpu.TargetArch,
 	}, []reflect.Type{reflect.TypeFor[gpu.Arg](), reflect.TypeFor[gpu.Compiled](), reflect.TypeFor[gpu.Target](), reflect.TypeFor[gpu.Tensors]()}},
 	{"tensor", map[string]any{
-		"BF16Bits": tensor.BF16Bits, "BF16Float": tensor.BF16Float, "LoadNPY": tensor.LoadNPY,
+		"BF16Bits": tensor.BF16Bits, "BF16Float": tensor.BF16Float, "Deferred": tensor.Deferred, "LoadNPY": tensor.LoadNPY,
 		"Make": tensor.Make, "New": tensor.New, "ReadNPY": tensor.ReadNPY,
 		"SaveNPY": tensor.SaveNPY, "WriteNPY": tensor.WriteNPY,
 	}, []reflect.Type{reflect.TypeFor[tensor.Tensor]()}},
