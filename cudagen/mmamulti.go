@@ -93,17 +93,10 @@ func (e *emitter) mmaMultiPipedFor(s *ir.For, mp *multiPipe) {
 	it := e.cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 
-	// The body is written first, to learn how much scratch memory its
-	// other statements use: the pipeline's shared memory comes after it.
-	head := e.w
-	e.w = writer{indent: head.indent + 2, at: head.at}
-	scratch := e.smemBytes
-	e.smemBytes = 0
-	e.multiBody(s, mp)
-	reserve := (e.smemBytes + 1023) / 1024 * 1024
-	e.smemBytes = max(scratch, e.smemBytes)
-	body := e.w
-	e.w = head
+	// The pipeline's shared memory comes after the scratch memory of the
+	// statements of its iterations, as planned (scratch.go).
+	at0, mark := e.w.at, len(e.helpers.names)
+	reserve := loopReserve(e.multiBodyScratch(s, mp))
 	e.useShared(reserve + mp.sharedBytes())
 
 	e.w.line("// Software-pipelined, %d dot(s) on mma.sync m16n8k16: the loads feeding them stream into %d shared-memory stages", len(mp.dots), mp.stages)
@@ -151,7 +144,12 @@ func (e *emitter) mmaMultiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.close("}")
 	e.w.line("tri_cp_async_commit();")
 	e.lastLine = 0
-	e.w.append(&body)
+	headAt, again := e.w.at, e.helpers.later(mark)
+	e.w.at = at0
+	e.multiBody(s, mp)
+	e.w.at = headAt
+	e.lastLine = 0
+	again()
 	e.w.line("tri_read = tri_read == %d ? 0 : tri_read + 1;", mp.stages-1)
 	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", mp.stages-1)
 	e.w.close("}")

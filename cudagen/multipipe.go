@@ -46,35 +46,10 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	it := e.cType(s.Var.Type.DType)
 	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
 
-	// The body is written first, to learn how much scratch memory its
-	// other statements use: the pipeline's buffers come after it.
-	head := e.w
-	e.w = writer{indent: head.indent + 2, at: head.at}
-	scratch := e.smemBytes
-	e.smemBytes = 0
-	// The copies for a later iteration are issued while the first dot's
-	// wgmmas run: the stage they fill was last read by the wgmmas of the
-	// previous iteration, which every warp waited for before the barrier.
-	e.inFlight = mp.inFlight
-	e.whileDot = func() {
-		if mp.inFlight != nil {
-			e.w.line("__syncthreads();  // every warpgroup is done with the stage the copies refill")
-		}
-		e.w.line("// While the wgmmas run: the copies for iteration %s + %d.", iv, mp.stages-1)
-		e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, mp.stages-1, step)
-		e.w.open("if (tri_ahead < %s) {", hi)
-		e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_write * %d", mp.stageSize), "tri_write")
-		e.w.close("}")
-		e.use("tri_cp_async_commit")
-		e.w.line("tri_cp_async_commit();")
-		e.lastLine = 0
-	}
-	e.multiBody(s, mp)
-	e.inFlight = nil
-	reserve := (e.smemBytes + 1023) / 1024 * 1024
-	e.smemBytes = max(scratch, e.smemBytes)
-	body := e.w
-	e.w = head
+	// The pipeline's buffers come after the scratch memory of the statements
+	// printed inside the loop, as planned (scratch.go).
+	at0, mark := e.w.at, len(e.helpers.names)
+	reserve := loopReserve(e.multiBodyScratch(s, mp))
 	e.useShared(reserve + mp.sharedBytes())
 
 	e.w.line("// Software-pipelined, %d dot(s) on wgmma: the loads feeding them stream into %d shared-memory stages", len(mp.dots), mp.stages)
@@ -163,7 +138,30 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	}
 	e.w.line("const unsigned int tri_stage = tri_stage0 + tri_read * %d;", mp.stageSize)
 	e.lastLine = 0
-	e.w.append(&body)
+	headAt, again := e.w.at, e.helpers.later(mark)
+	e.w.at = at0
+	// The copies for a later iteration are issued while the first dot's
+	// wgmmas run: the stage they fill was last read by the wgmmas of the
+	// previous iteration, which every warp waited for before the barrier.
+	e.inFlight = mp.inFlight
+	e.whileDot = func() {
+		if mp.inFlight != nil {
+			e.w.line("__syncthreads();  // every warpgroup is done with the stage the copies refill")
+		}
+		e.w.line("// While the wgmmas run: the copies for iteration %s + %d.", iv, mp.stages-1)
+		e.w.line("%s tri_ahead = %s + %d * %s;", it, iv, mp.stages-1, step)
+		e.w.open("if (tri_ahead < %s) {", hi)
+		e.multiAhead(s, mp, fmt.Sprintf("tri_stage0 + tri_write * %d", mp.stageSize), "tri_write")
+		e.w.close("}")
+		e.use("tri_cp_async_commit")
+		e.w.line("tri_cp_async_commit();")
+		e.lastLine = 0
+	}
+	e.multiBody(s, mp)
+	e.inFlight = nil
+	e.w.at = headAt
+	e.lastLine = 0
+	again()
 	e.w.line("tri_read = tri_read == %d ? 0 : tri_read + 1;", mp.stages-1)
 	e.w.line("tri_write = tri_write == %d ? 0 : tri_write + 1;", mp.stages-1)
 	e.w.close("}")

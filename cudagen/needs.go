@@ -97,6 +97,26 @@ func (h *helperSet) add(key string, g cgroup) {
 	h.groups[key] = g
 }
 
+// later takes out the groups registered since the set held mark groups
+// and returns a function that registers them again. A pipelined loop's
+// printer writes the code before its loop first but registers that code's
+// groups after its body's (multipipe.go, mmamulti.go), so that the
+// prelude lists the groups the body names first, as it always has.
+func (h *helperSet) later(mark int) (again func()) {
+	keys := append([]string(nil), h.names[mark:]...)
+	groups := make([]cgroup, len(keys))
+	for i, k := range keys {
+		groups[i] = h.groups[k]
+		delete(h.groups, k)
+	}
+	h.names = h.names[:mark]
+	return func() {
+		for i, k := range keys {
+			h.add(k, groups[i])
+		}
+	}
+}
+
 // list is the registered groups in order.
 func (h *helperSet) list() []cgroup {
 	out := make([]cgroup, 0, len(h.names))

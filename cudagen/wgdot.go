@@ -213,18 +213,11 @@ func (e *emitter) aloneDot(wd *wgDot) {
 }
 
 // hoistedFor writes loop s, whose dots read the operands of region h,
-// after storing them there. The loop is written first, to learn how much
-// scratch memory its body uses: the region comes after it.
+// after storing them there: the region comes after the scratch memory the
+// loop's body uses, as planned (scratch.go).
 func (e *emitter) hoistedFor(s *ir.For, h *hoistRegion) {
-	head := e.w
-	e.w = writer{indent: head.indent + 1, at: head.at}
-	scratch := e.smemBytes
-	e.smemBytes = 0
-	e.plainFor(s)
-	reserve := (e.smemBytes + 1023) / 1024 * 1024
-	e.smemBytes = max(scratch, e.smemBytes)
-	body := e.w
-	e.w = head
+	reserve := loopReserve(e.blockScratch(s.Body))
+	at0, line0, mark := e.w.at, e.lastLine, len(e.helpers.names)
 	e.alignedSmem = true
 	e.useShared(reserve + h.bytes)
 	e.w.open("{")
@@ -237,8 +230,12 @@ func (e *emitter) hoistedFor(s *ir.For, h *hoistRegion) {
 	}
 	e.w.line("tri_fence_proxy_async();  // wgmma reads what the generic stores wrote")
 	e.w.line("__syncthreads();")
-	e.lastLine = 0
-	e.w.append(&body)
+	// The loop's lines map to the source as if it stood where the loop does.
+	headAt, again := e.w.at, e.helpers.later(mark)
+	e.w.at, e.lastLine = at0, line0
+	e.plainFor(s)
+	e.w.at, e.lastLine = headAt, 0
+	again()
 	e.w.line("__syncthreads();  // the region is scratch memory again")
 	e.w.close("}")
 }

@@ -1,0 +1,323 @@
+package cudagen
+
+// This file plans the scratch shared memory of each statement: the bytes
+// at the start of tri_smem that a statement stores its operands in while
+// it runs (a reduction across warps, a scan, a layout conversion, a dot's
+// staged operands, a TMA store's box, ...), then gives back. The printers
+// of those statements reserve what the size functions below give, and a
+// loop whose pipeline or hoisted operands lie after its body's scratch
+// (multipipe.go, mmamulti.go, wgdot.go's hoistedFor) starts them at its
+// planned figure, loopReserve, known before anything of the loop is
+// printed. scratch_test.go holds every statement's planned figure against
+// what its printer reserved.
+
+import "github.com/tri-lang/tri/ir"
+
+// scratchRound is n bytes of scratch as a statement reserves them: in
+// 16-byte units, so that every buffer after it is vector aligned.
+func scratchRound(n int) int { return (n + 15) / 16 * 16 }
+
+// loopReserve is where a loop's own shared memory (the stages of its
+// pipeline, its hoisted operands) starts: after the scratch of the
+// statements printed inside it, rounded up to the 1024-byte alignment of
+// swizzled tiles.
+func loopReserve(scratch int) int { return (scratch + 1023) / 1024 * 1024 }
+
+// blockScratch is the scratch of block b: the most any of its statements
+// needs, as they run one after the other.
+func (p *plan) blockScratch(b *ir.Block) int {
+	n := 0
+	for _, s := range b.Stmts {
+		n = max(n, p.stmtScratch(s))
+	}
+	return n
+}
+
+// stmtScratch is the scratch that statement s needs while it runs,
+// nested statements included.
+func (p *plan) stmtScratch(s ir.Stmt) int {
+	switch s := s.(type) {
+	case *ir.Value:
+		if p.dead[s.ID] {
+			return 0
+		}
+		return p.valueScratch(s)
+	case *ir.For:
+		return p.loopScratch(s)
+	case *ir.While:
+		return max(p.blockScratch(s.Cond), p.blockScratch(s.Body))
+	case *ir.If:
+		return max(p.blockScratch(s.Then), p.blockScratch(s.Else))
+	}
+	return 0
+}
+
+// loopScratch is the shared memory loop s uses, as its printer lays it
+// out (pipelinedLoop, hoistedFor, peeledFor, plainFor).
+func (p *plan) loopScratch(s *ir.For) int {
+	if r := p.piped[s]; r != nil {
+		if r.one != nil {
+			return p.onePipeScratch(s, r.one)
+		}
+		return p.multiPipeScratch(s, r.multi)
+	}
+	if h := p.hoists[s]; h != nil {
+		return loopReserve(p.blockScratch(s.Body)) + h.bytes
+	}
+	return p.blockScratch(s.Body)
+}
+
+// onePipeScratch is the shared memory of pipeline pl's loop s: its
+// buffers, its mbarriers after them where the TMA unit copies, and the
+// scratch of the statements its iterations print besides the dot (which
+// reads the buffers) and the loads (copies into them).
+func (p *plan) onePipeScratch(s *ir.For, pl *pipeline) int {
+	n := pl.sharedBytes()
+	if pl.anyTMA() {
+		n = tmaBarriersEnd(pl.sharedBytes(), pl.buffers)
+	}
+	for _, st := range s.Body.Stmts {
+		if v, ok := st.(*ir.Value); ok && (v == pl.dot || v == pl.loads[0] || v == pl.loads[1]) {
+			continue
+		}
+		n = max(n, p.stmtScratch(st))
+	}
+	return n
+}
+
+// multiBodyScratch is the scratch of the statements a multi-dot pipeline
+// prints inside its loop: those of its own iteration (multiBody) and, on
+// wgmma, those that run ahead of the dots (multiAhead, written while the
+// first dot's wgmmas run; mma.sync's loop writes them before its body).
+func (p *plan) multiBodyScratch(s *ir.For, mp *multiPipe) int {
+	n := 0
+	for _, st := range s.Body.Stmts {
+		if mp.compute[st] || p.wgmma && mp.ahead[st] {
+			n = max(n, p.stmtScratch(st))
+		}
+	}
+	return n
+}
+
+// multiPipeScratch is the shared memory of loop s, the multi-dot
+// pipeline mp: its body's scratch, then its operands stored once and its stages,
+// then the stages' mbarriers where the TMA unit copies.
+func (p *plan) multiPipeScratch(s *ir.For, mp *multiPipe) int {
+	end := loopReserve(p.multiBodyScratch(s, mp)) + mp.sharedBytes()
+	if mp.tmaOperands() > 0 && p.wgmma {
+		return tmaBarriersEnd(end, mp.stages)
+	}
+	return end
+}
+
+// tmaBarriersEnd is the end of the n mbarriers that initTMABarriers places
+// at byte at.
+func tmaBarriersEnd(at, n int) int { return at + 8*n }
+
+// valueScratch is the scratch value v needs while it runs, following the
+// choices of its printer (ops.go's value).
+func (p *plan) valueScratch(v *ir.Value) int {
+	n := 0
+	switch v.Op {
+	case ir.OpStore:
+		n = p.storeScratch(v)
+	case ir.OpBroadcast, ir.OpExpandDims, ir.OpReshape, ir.OpTrans, ir.OpJoin, ir.OpSplit:
+		n = p.shapeScratch(v)
+	case ir.OpReduce:
+		n = max(p.crossWarpBytes(v), 0)
+		if p.converts[v.ID] {
+			n = max(n, convertReducedBytes(v))
+		}
+	case ir.OpScan:
+		_, n = scanOffsets(v)
+	case ir.OpAtomicRMW, ir.OpAtomicCAS:
+		n = p.atomicScratch(v)
+	case ir.OpDot:
+		n = p.dotScratch(v)
+	case ir.OpSort, ir.OpFlip, ir.OpGather, ir.OpHistogram, ir.OpCat:
+		n = tileOpSharedBytes(v)
+	case ir.OpMapElementwise:
+		if pack := v.MapPack(); pack > 1 && !packsInRegisters(p.layoutOf(v), pack) {
+			n = mapSharedBytes(v)
+		}
+	}
+	return scratchRound(n)
+}
+
+// storeScratch is the scratch of store v: a TMA store's boxes, or the
+// tile moved to its pointers' layout (convertForStore).
+func (p *plan) storeScratch(v *ir.Value) int {
+	if tm := p.tmaStores[v.ID]; tm != nil {
+		return tmaStoreBytes(v, tm)
+	}
+	ptr, val := v.Args[0], v.Args[1]
+	if p.directStores[v.ID] || ptr.Type.IsScalar() || p.layoutOf(val) == p.layoutOf(ptr) {
+		return 0
+	}
+	return storeConvertBytes(val)
+}
+
+// shapeScratch is the scratch of a shape operation (shapeOp): a split or
+// a layout conversion through shared memory.
+func (p *plan) shapeScratch(v *ir.Value) int {
+	src := v.Args[0]
+	switch {
+	case (v.Op == ir.OpBroadcast || v.Op == ir.OpExpandDims) && p.isRemap(v):
+		return 0
+	case src.Type.IsScalar(), p.remat[v.ID] != nil:
+		return 0
+	case v.Op == ir.OpSplit:
+		return splitBytes(v)
+	}
+	return convertBytes(v)
+}
+
+// atomicScratch is the scratch of atomic v: the result thread 0 shares
+// (a scalar pointer) or the old values the owners of a replicated layout
+// share.
+func (p *plan) atomicScratch(v *ir.Value) int {
+	used := len(p.users[v.ID]) > 0 || p.ctlUse[v.ID] > 0
+	if !used || v.Type.Kind == ir.Void {
+		return 0
+	}
+	if v.Args[0].Type.IsScalar() {
+		return atomicScalarBytes
+	}
+	if p.layoutOf(v.Args[0]).Repl {
+		return atomicShareBytes(v)
+	}
+	return 0
+}
+
+// dotScratch is the scratch of dot v where it stands (pipeprint.go's
+// dot): its operands staged for mma.sync or the CUDA cores, the operands a
+// dot on wgmma outside the pipelines stores, or an 8-bit a computed in a
+// pipelined body.
+func (p *plan) dotScratch(v *ir.Value) int {
+	wd := p.wgDots[v.ID]
+	switch {
+	case wd == nil:
+		_, total := dotSharedBytes(v)
+		return total
+	case wd.alone:
+		return wd.stagedEnd()
+	case p.wgmma && wd.a.form == staged:
+		return wd.a.tile.bytes()
+	}
+	return 0
+}
+
+// isRemap reports whether v, a broadcast or expand_dims, only re-indexes
+// its operand's registers: it is then printed inline where used.
+func (p *plan) isRemap(v *ir.Value) bool { return !p.converts[v.ID] && p.remat[v.ID] == nil }
+
+// atomicScalarBytes is the scratch in which thread 0 shares the result of
+// an atomic on a scalar pointer (8 bytes hold every result type).
+const atomicScalarBytes = 8
+
+// atomicShareBytes is the scratch in which the owners of a replicated
+// layout share the old values of atomic v: the whole tile.
+func atomicShareBytes(v *ir.Value) int { return v.Type.Shape.NumElements() * v.Type.Kind.Bytes() }
+
+// storePitch is the row pitch, in elements, of the rank-2 tile val moved
+// through shared memory to its store's layout: a row padded by 16 bytes so
+// that the column reads spread over the banks.
+func storePitch(val *ir.Value) int { return val.Type.Shape[1] + max(16/val.Type.Kind.Bytes(), 1) }
+
+// storeConvertBytes is the scratch of convertForStore for the value val.
+func storeConvertBytes(val *ir.Value) int {
+	return val.Type.Shape[0] * storePitch(val) * val.Type.Kind.Bytes()
+}
+
+// convertBytes is the scratch of a layout conversion (convertValue): each
+// operand stored whole.
+func convertBytes(v *ir.Value) int {
+	in := v.Args[0]
+	return len(v.Args) * in.Type.Shape.NumElements() * in.Type.Kind.Bytes()
+}
+
+// splitBytes is the scratch of a split (convertSplit): its input stored.
+func splitBytes(v *ir.Value) int {
+	in := v.Args[0]
+	return in.Type.Shape.NumElements() * in.Type.Kind.Bytes()
+}
+
+// convertReducedSlot is the bytes of one result in the conversion of a
+// reduction's results out of their slice layout: 8 an element, whatever
+// its type.
+func convertReducedSlot(v *ir.Value) int {
+	if len(v.Types) > 0 {
+		return v.Types[0].Shape.NumElements() * 8
+	}
+	return v.Type.Shape.NumElements() * 8
+}
+
+// convertReducedBytes is the scratch of convertReduced: a slot per result.
+func convertReducedBytes(v *ir.Value) int {
+	n := 1
+	if len(v.Types) > 0 {
+		n = len(v.Types)
+	}
+	return n * convertReducedSlot(v)
+}
+
+// reduceWarps is the number of warps reduction v combines across along
+// its axis (those whose elements differ).
+func (p *plan) reduceWarps(v *ir.Value) int {
+	s := p.layoutOf(v.Args[0])
+	ax := v.Axis
+	return min(s.Warps[ax].Count, max(1, s.Shape[ax]/(s.SptFull[ax]*s.Lanes[ax].Count)))
+}
+
+// crossWarpOffsets are where each component of reduction v keeps the
+// partial results of its warps, and the bytes they take (0 where the
+// reduction stays within a warp).
+func (p *plan) crossWarpOffsets(v *ir.Value) (offs []int, total int) {
+	warps := p.reduceWarps(v)
+	if warps <= 1 {
+		return nil, 0
+	}
+	for _, c := range components(v) {
+		offs = append(offs, total)
+		total += (outElemsTotal(v)*warps*c.Type.Kind.Bytes() + 15) / 16 * 16
+	}
+	return offs, total
+}
+
+// crossWarpBytes is the scratch of reduction v across warps.
+func (p *plan) crossWarpBytes(v *ir.Value) int {
+	_, n := p.crossWarpOffsets(v)
+	return n
+}
+
+// scanOffsets are where each component of scan v is stored, and the bytes
+// they take.
+func scanOffsets(v *ir.Value) (offs []int, total int) {
+	numel := v.Args[0].Type.Shape.NumElements()
+	for _, c := range components(v) {
+		offs = append(offs, total)
+		total += (numel*c.Type.Kind.Bytes() + 15) / 16 * 16
+	}
+	return offs, total
+}
+
+// tmaStoreBytes is the scratch of TMA store v through tensor map tm: its
+// boxes, of 128 bytes a row where swizzled.
+func tmaStoreBytes(v *ir.Value, tm *tensorMap) int {
+	if tm.Swizzle > 0 {
+		return v.Args[1].Type.Shape[1] / tm.BoxInner * tm.BoxRows * 128
+	}
+	return tm.BoxRows * tm.BoxInner * tm.elem
+}
+
+// stagedEnd is the end of the scratch in which a dot on wgmma outside the
+// pipelines stores its staged operands (0 where none is staged).
+func (wd *wgDot) stagedEnd() int {
+	end := 0
+	for _, o := range []*wgOperand{&wd.a, &wd.b} {
+		if o.form == staged {
+			end = max(end, o.tile.off+o.tile.bytes())
+		}
+	}
+	return end
+}
