@@ -171,7 +171,7 @@ func (e *emitter) atomic(v *ir.Value) {
 			return
 		}
 		e.w.line("// Thread 0 does the atomic; the program shares its result.")
-		e.useShared(8)
+		e.useShared(atomicScalarBytes)
 		e.w.line("if (tri_thread_id() == 0) %s = %s;", e.smem(v.Type.DType, 0, "0"), e.maskedCall(mask, call(""), zero))
 		e.w.line("__syncthreads();")
 		e.define(v, func(string) string { return e.smem(v.Type.DType, 0, "0") })
@@ -206,7 +206,7 @@ func (e *emitter) atomic(v *ir.Value) {
 	if name != "" && used && l.Repl {
 		// Replicated copies did not run the atomic: they read the owner's result.
 		e.w.line("// Replicated copies read the old values the owners got.")
-		e.useShared(v.Type.Shape.NumElements() * v.Type.Kind.Bytes())
+		e.useShared(atomicShareBytes(v))
 		e.loop(l.Elems, func(i string) string {
 			return fmt.Sprintf("if (%s) %s = %s[%s];", l.owner(), e.smem(v.Type.DType, 0, linearOf(l.Shape, e.coords(l, i))), name, i)
 		})

@@ -59,6 +59,10 @@ type emitter struct {
 	// override names the array that holds a value where it is read in
 	// another layout (a store's value converted to its pointers' layout).
 	override map[int]string
+	// recordScratch is set where generate returns scratchUses: each
+	// statement's planned scratch next to what its printers reserved.
+	recordScratch bool
+	scratchUses   []scratchUse
 }
 
 func newEmitter(p *plan, opt Options) *emitter {
@@ -315,6 +319,11 @@ func (e *emitter) declare(t ir.Type, l *dist, name, init string) {
 
 // control writes a for, while, if or return.
 func (e *emitter) control(s ir.Stmt) {
+	e.checkedScratch(s, func() { e.controlStmt(s) })
+}
+
+// controlStmt writes control statement s.
+func (e *emitter) controlStmt(s ir.Stmt) {
 	e.source(s.Position())
 	e.buildMaps(s)
 	switch s := s.(type) {
@@ -392,7 +401,7 @@ func (e *emitter) statement(s ir.Stmt) {
 		if e.fast && e.skip[s.ID] || e.dead[s.ID] {
 			return
 		}
-		e.value(s)
+		e.checkedScratch(s, func() { e.value(s) })
 	}
 }
 
@@ -440,10 +449,6 @@ func (e *emitter) expr(v *ir.Value, i string) string {
 	return e.elem(e.names[v.ID], v.Type, i)
 }
 
-// isRemap reports whether v, a broadcast or expand_dims, only re-indexes
-// its operand's registers: it is then printed inline where used.
-func (e *emitter) isRemap(v *ir.Value) bool { return !e.converts[v.ID] && e.remat[v.ID] == nil }
-
 func (e *emitter) elem(name string, t ir.Type, i string) string {
 	if t.IsScalar() {
 		return name
@@ -475,6 +480,28 @@ func (e *emitter) useShared(n int) {
 		panic(tooMuchShared{e.w.at, n})
 	}
 	e.smemBytes = max(e.smemBytes, (n+15)/16*16)
+}
+
+// scratchUse is one printed statement's planned scratch shared memory
+// (scratch.go) next to what its printers reserved while printing it.
+type scratchUse struct {
+	stmt             ir.Stmt
+	planned, printed int
+}
+
+// checkedScratch prints statement s with print; where recordScratch is
+// set, it records the scratch s's printers reserved next to its planned
+// figure.
+func (e *emitter) checkedScratch(s ir.Stmt, print func()) {
+	if !e.recordScratch {
+		print()
+		return
+	}
+	outer := e.smemBytes
+	e.smemBytes = 0
+	print()
+	e.scratchUses = append(e.scratchUses, scratchUse{s, e.stmtScratch(s), e.smemBytes})
+	e.smemBytes = max(outer, e.smemBytes)
 }
 
 // checkStop unwinds the emitter if its context has ended.

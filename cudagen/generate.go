@@ -14,15 +14,23 @@ import (
 )
 
 // Generate lowers k to one self-contained CUDA C translation unit.
-func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
+func Generate(k *ir.Kernel, opt Options) (*Result, error) {
+	res, _, err := generate(k, opt, false)
+	return res, err
+}
+
+// generate is Generate; with record set it also returns, for every
+// statement printed, its planned scratch shared memory next to what its
+// printers reserved (scratch_test.go holds one against the other).
+func generate(k *ir.Kernel, opt Options, record bool) (res *Result, uses []scratchUse, err error) {
 	if k == nil {
 		// The recovery below names k's file, so a nil kernel is caught first.
-		return nil, fmt.Errorf("cudagen.Generate: no kernel (nil)")
+		return nil, nil, fmt.Errorf("cudagen.Generate: no kernel (nil)")
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			if s, ok := r.(stopped); ok {
-				res, err = nil, stopError(opt.Context, k, s.pos)
+				res, uses, err = nil, nil, stopError(opt.Context, k, s.pos)
 				return
 			}
 			if s, ok := r.(tooMuchShared); ok {
@@ -30,19 +38,20 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 				if !pos.IsValid() {
 					pos = ir.Pos{File: k.File}
 				}
-				res, err = nil, diag.Errorf(diag.Pos(pos), diag.CodeUnsupported,
+				res, uses, err = nil, nil, diag.Errorf(diag.Pos(pos), diag.CodeUnsupported,
 					"out of resource: shared memory: this statement needs %d bytes (%d KiB) of scratch shared memory in tri's CUDA, more than the %d KiB a program has; use smaller blocks",
 					s.bytes, (s.bytes+1023)/1024, maxSharedBytes/1024)
 				return
 			}
-			res, err = nil, diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "internal error generating CUDA for kernel %s: %v", k.Name, r)
+			res, uses, err = nil, nil, diag.Errorf(diag.Pos{File: k.File}, diag.CodeInternal, "internal error generating CUDA for kernel %s: %v", k.Name, r)
 		}
 	}()
 	p, err := newPlan(k, opt.arch(), opt.tma())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e := newEmitter(p, opt)
+	e.recordScratch = record
 	e.header()
 	head := e.w
 	e.w = writer{}
@@ -64,7 +73,7 @@ func Generate(k *ir.Kernel, opt Options) (res *Result, err error) {
 		res.TensorMaps = append(res.TensorMaps, tm.param(k, e.tmapNames[tm]))
 	}
 	res.ScratchBytes = p.scratchBytes()
-	return res, nil
+	return res, e.scratchUses, nil
 }
 
 // Result is the CUDA of one kernel and what launching it takes.

@@ -113,9 +113,8 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 	src := e.layoutOf(val)
 	k := val.Type.Kind
 	t := ir.Scalar(k)
-	rows, cols := val.Type.Shape[0], val.Type.Shape[1]
 	b := k.Bytes()
-	pitch := cols + max(16/b, 1)
+	pitch := storePitch(val)
 	at := func(d *dist, i string) string {
 		c := e.coords(d, i)
 		return fmt.Sprintf("(%s) * %d + (%s)", c[0], pitch, c[1])
@@ -134,7 +133,7 @@ func (e *emitter) convertForStore(v *ir.Value, l *dist) string {
 	}
 	name := fmt.Sprintf("tri_st%d", v.ID)
 	e.w.line("// To the pointers' layout #%s through shared memory (from #%s), so that each store is coalesced.", l.Tag, src.Tag)
-	e.useShared(rows * pitch * b)
+	e.useShared(storeConvertBytes(val))
 	e.w.line("__syncthreads();  // the scratch memory is free")
 	cond := ""
 	if src.Repl {

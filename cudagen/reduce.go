@@ -185,7 +185,7 @@ func (e *emitter) reduce(v *ir.Value) {
 	}
 	perThread := s.Spt[ax] * s.Reps[ax]
 	lanes := min(s.Lanes[ax].Count, max(1, s.Shape[ax]/s.SptFull[ax]))
-	warps := min(s.Warps[ax].Count, max(1, s.Shape[ax]/(s.SptFull[ax]*s.Lanes[ax].Count)))
+	warps := e.reduceWarps(v)
 	o := "tri_o"
 	if outElems == 1 {
 		o = "0"
@@ -235,13 +235,9 @@ func (e *emitter) reduce(v *ir.Value) {
 		e.combine(v, comps, accs, xs)
 		e.w.close("}")
 	}
-	var offs []int
+	// Each component's partial results of the warps, in the scratch.
+	offs, total := e.crossWarpOffsets(v)
 	if warps > 1 {
-		total := 0
-		for _, c := range comps {
-			offs = append(offs, total)
-			total += (outElemsTotal(v)*warps*c.Type.Kind.Bytes() + 15) / 16 * 16
-		}
 		e.useShared(total)
 		lin := "0"
 		if od != nil {
@@ -369,8 +365,8 @@ func (e *emitter) convertReduced(v *ir.Value, tmp []string) {
 		types, names = []ir.Type{v.Type}, []string{e.names[v.ID]}
 	}
 	e.w.line("// Layout conversion #%s -> #%s through shared memory.", od.Tag, d.Tag)
-	size := types[0].Shape.NumElements() * 8
-	e.useShared(len(types) * size)
+	size := convertReducedSlot(v)
+	e.useShared(convertReducedBytes(v))
 	for k, t := range types {
 		e.loop(od.Elems, func(i string) string {
 			return fmt.Sprintf("%s = %s[%s];", e.smem(t.DType, k*size, linearOf(od.Shape, e.coords(od, i))), tmp[k], i)

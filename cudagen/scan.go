@@ -24,13 +24,7 @@ func (e *emitter) scan(v *ir.Value) {
 		stride *= d.Shape[a]
 	}
 	comps := components(v)
-	numel := v.Args[0].Type.Shape.NumElements()
-	offs := make([]int, len(comps))
-	total := 0
-	for k, c := range comps {
-		offs[k] = total
-		total += (numel*c.Type.Kind.Bytes() + 15) / 16 * 16
-	}
+	offs, total := scanOffsets(v)
 	e.useShared(total)
 	reverse := v.Flags&ir.FlagReverse != 0
 	dir := "forward"

@@ -57,12 +57,12 @@ func (p *plan) stmtScratch(s ir.Stmt) int {
 func (p *plan) loopScratch(s *ir.For) int {
 	if r := p.piped[s]; r != nil {
 		if r.one != nil {
-			return p.onePipeScratch(s, r.one)
+			return scratchRound(p.onePipeScratch(s, r.one))
 		}
-		return p.multiPipeScratch(s, r.multi)
+		return scratchRound(p.multiPipeScratch(s, r.multi))
 	}
 	if h := p.hoists[s]; h != nil {
-		return loopReserve(p.blockScratch(s.Body)) + h.bytes
+		return scratchRound(loopReserve(p.blockScratch(s.Body)) + h.bytes)
 	}
 	return p.blockScratch(s.Body)
 }

@@ -133,7 +133,7 @@ func (e *emitter) convertValue(v *ir.Value) {
 	in := v.Args[0]
 	size := in.Type.Shape.NumElements() * in.Type.Kind.Bytes()
 	e.w.line("// Layout conversion #%s -> #%s through shared memory.", e.layoutOf(in).Tag, d.Tag)
-	e.useShared(len(v.Args) * size)
+	e.useShared(convertBytes(v))
 	for k, a := range v.Args {
 		e.storeShared(a, k*size)
 	}
@@ -185,7 +185,7 @@ func (e *emitter) convertSplit(v *ir.Value) {
 	} else {
 		e.w.line("// Split through shared memory: #%s -> #%s.", e.layoutOf(in).Tag, d.Tag)
 	}
-	e.useShared(in.Type.Shape.NumElements() * in.Type.Kind.Bytes())
+	e.useShared(splitBytes(v))
 	e.storeShared(in, 0)
 	e.w.line("__syncthreads();")
 	for j, name := range e.resNames[v.ID] {

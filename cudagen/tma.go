@@ -167,8 +167,7 @@ func (e *emitter) tmaStore(v *ir.Value, tm *tensorMap) {
 		e.swizzledTMAStore(v, tm, cond)
 		return
 	}
-	bytes := tm.BoxRows * tm.BoxInner * tm.elem
-	e.useShared(bytes)
+	e.useShared(tmaStoreBytes(v, tm))
 	tmap := e.tmapRef(tm)
 	e.w.line("// The block goes through shared memory to the TMA unit (%s), which writes what lies inside the tensor.", e.tmapNames[tm])
 	e.w.line("__syncthreads();  // the scratch memory is free")
@@ -315,7 +314,7 @@ func (e *emitter) descRowCol(d *ir.DescAccess, l *dist) (row, col string) {
 // buffers before the copies.
 func (e *emitter) initTMABarriers(what string, n, copies, at int) {
 	e.tmaHelpers()
-	e.useShared(at + 8*n)
+	e.useShared(tmaBarriersEnd(at, n))
 	e.w.line("// One mbarrier per %s, after the %ss: its phase completes when the TMA copies into the %s have landed.", what, what, what)
 	e.w.line("unsigned long long* const tri_mbar = reinterpret_cast<unsigned long long*>(tri_smem + %d);", at)
 	e.w.line("unsigned int tri_parity = 0;  // bit b: the phase of %s b's mbarrier the next wait is for", what)
@@ -348,7 +347,7 @@ func (e *emitter) swizzledTMAStore(v *ir.Value, tm *tensorMap, cond string) {
 	es := tm.elem
 	boxes := val.Type.Shape[1] / tm.BoxInner
 	boxBytes := tm.BoxRows * 128
-	e.useShared(boxes * boxBytes)
+	e.useShared(tmaStoreBytes(v, tm))
 	e.alignedSmem = true
 	e.helpers.add("wgmma", wgmmaHelpers) // tri_swizzle
 	tmap := e.tmapRef(tm)

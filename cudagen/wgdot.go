@@ -187,13 +187,7 @@ func (e *emitter) aloneDot(wd *wgDot) {
 	e.alignedSmem = true
 	scratch := wd.a.form == staged || wd.b.form == staged
 	if scratch {
-		end := 0
-		for _, o := range []*wgOperand{&wd.a, &wd.b} {
-			if o.form == staged {
-				end = max(end, o.tile.off+o.tile.bytes())
-			}
-		}
-		e.useShared(end)
+		e.useShared(wd.stagedEnd())
 		e.w.open("{")
 		e.use("tri_smem_addr", "tri_fence_proxy_async")
 		e.w.line("const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned")

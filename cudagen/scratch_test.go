@@ -1,0 +1,55 @@
+package cudagen_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/cudagen"
+	"github.com/tri-lang/tri/launch"
+)
+
+// TestScratchPlanned holds the planned scratch shared memory of every
+// statement (scratch.go) against what its printers reserved, for every
+// sample's and construct's recorded launch at sm_90a and sm_80: a loop's
+// pipeline stages or hoisted operands start after its planned figure, so
+// a statement that reserved more than planned would overlap them. A
+// planned figure that is wrong at any site fails here.
+func TestScratchPlanned(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"../samples/*.tri", "../conformance/constructs/*.tri"} {
+		f, err := filepath.Glob(pat)
+		require.NoError(t, err)
+		files = append(files, f...)
+	}
+	kinds := map[string]bool{} // the statement kinds that used scratch
+	built := 0
+	for _, arch := range []string{"sm_90a", "sm_80"} {
+		for _, f := range files {
+			p, err := launch.Prepare(f, "", &launch.Options{Arch: arch})
+			if err != nil {
+				continue // a kernel for another target (fp8 needs sm_89), or no recorded launch
+			}
+			uses, err := cudagen.GenerateScratch(p.Kernel, cudagen.Options{Arch: arch})
+			if err != nil {
+				continue // too much shared memory for this target: an error of the kernel's blocks
+			}
+			built++
+			for _, u := range uses {
+				assert.Equal(t, u.Planned, u.Printed, "%s %s at %s: planned scratch against the printers'", arch, u.What, u.Pos)
+				if u.Printed > 0 {
+					kinds[u.What] = true
+				}
+			}
+		}
+	}
+	t.Logf("%d builds; statements that used scratch: %v", built, kinds)
+	assert.Greater(t, built, len(files), "most kernels build at both targets")
+	// The check above compares something at each kind of site.
+	for _, k := range []string{"for", "reduce", "dot", "scan"} {
+		assert.True(t, kinds[k], "no %s statement used scratch: %v", k, fmt.Sprint(kinds))
+	}
+}
