@@ -406,6 +406,14 @@ if True:
     @triton.jit
     def c(y):
         pass
+
+"""
+A kernel kept in a string is no kernel ('quotes' and \""" inside too):
+@triton.jit
+def d(z):
+    pass
+"""
+s = "@triton.jit"  # a one-line string
 `
 	fs := scanFuncs("f.py", src)
 	require.Len(t, fs, 3)

@@ -80,11 +80,13 @@ func findSources(dir string) ([]*source, error) {
 // called) in text: the first def at the decorator's indentation after it,
 // past any other decorators and their argument lines.
 func scanFuncs(rel, text string) []*Func {
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	lines := strings.Split(text, "\n")
+	quoted := linesInStrings(text)
 	var out []*Func
 	for i := 0; i < len(lines); i++ {
 		m := jitDecorator.FindStringSubmatch(lines[i])
-		if m == nil {
+		if m == nil || quoted[i] {
 			continue
 		}
 		indent := m[1]
@@ -97,6 +99,46 @@ func scanFuncs(rel, text string) []*Func {
 			out = append(out, &Func{File: rel, Line: j + 1, Name: d[2], Indent: len(indent), body: strings.Join(lines[j:end], "\n")})
 			i = j
 			break
+		}
+	}
+	return out
+}
+
+// linesInStrings reports, for each line of text, whether it starts inside
+// a triple-quoted string: code kept in a docstring or a string (a kernel
+// commented out with """) is no kernel, and tri's parser rightly finds
+// none there.
+func linesInStrings(text string) []bool {
+	out := []bool{false}
+	var quote string // the open string's delimiter, "" outside strings
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\n':
+			if quote != "" && len(quote) == 1 {
+				quote = "" // an unterminated one-line string ends with its line
+			}
+			out = append(out, quote != "")
+		case quote != "":
+			if c == '\\' {
+				i++ // an escaped character, a newline included
+				if i < len(text) && text[i] == '\n' {
+					out = append(out, true)
+				}
+			} else if strings.HasPrefix(text[i:], quote) {
+				i += len(quote) - 1
+				quote = ""
+			}
+		case c == '#':
+			for i+1 < len(text) && text[i+1] != '\n' {
+				i++
+			}
+		case c == '"' || c == '\'':
+			quote = string(c)
+			if strings.HasPrefix(text[i:], strings.Repeat(quote, 3)) {
+				quote = strings.Repeat(quote, 3)
+				i += 2
+			}
 		}
 	}
 	return out
