@@ -21,7 +21,6 @@ package sema
 // recorded on every dot, though it only changes float32 products.
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/tri-lang/tri/diag"
@@ -79,14 +78,7 @@ func (c *compiler) dotOperand(v *val, name string, pos diag.Pos) *ir.Value {
 	case ir.Int8, ir.Uint8, ir.Float16, ir.BFloat16, ir.Float32, ir.Float64, ir.Float8E4NV, ir.Float8E5:
 		return x
 	}
-	why := ""
-	if !x.Type.Kind.IsFP8() {
-		// Triton 3.6's semantic.dot asserts the same list outside fp8 pairs.
-		side := map[string]string{"input": "lhs", "other": "rhs"}[name]
-		why = fmt.Sprintf(" (Triton 3.6 rejects it too: Unsupported %s dtype %s)", side, x.Type.DType.PyName())
-	}
-	c.errorf(pos, diag.CodeType, "tl.dot does not support %s operands; the %s must be int8, float16, bfloat16, float32, float64, float8e4nv or float8e5%s",
-		x.Type.DType.PyName(), name, why)
+	c.errorf(pos, diag.CodeType, "tl.dot does not support %s operands; the %s must be int8, float16, bfloat16, float32, float64, float8e4nv or float8e5", x.Type.DType.PyName(), name)
 	return nil
 }
 
