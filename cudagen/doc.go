@@ -222,14 +222,18 @@
 //
 // Shared memory is one scratch buffer, tri_smem, reused by every step
 // between barriers: each statement that needs it (a conversion, a
-// reduction across warps, a staged dot) reserves its size, and the buffer
-// is the largest of them, declared statically up to 48 KiB and
-// dynamically (Result.SharedBytes) above. A pipeline's stages, and the
-// operands hoisted before a loop, come after the scratch memory the loop
-// body uses, at a 1024-byte aligned offset, which the emitter learns from
-// the loop body it has written before the loop's head (multiPipedFor,
-// mmaMultiPipedFor, hoistedFor). A kernel whose stages or swizzled boxes need a 1024-byte
-// aligned start traps if the driver placed tri_smem otherwise.
+// reduction across warps, a scan, a staged dot, a TMA store's boxes)
+// reserves its size, and the buffer is the largest of them, declared
+// statically up to 48 KiB and dynamically (Result.SharedBytes) above.
+// Each statement's size is planned (scratch.go: stmtScratch, by the size
+// functions its printer reserves through), a loop's is the most of its
+// body's, and a pipeline's stages, or the operands hoisted before a loop,
+// come after that planned figure at a 1024-byte aligned offset
+// (loopReserve; multiPipedFor, mmaMultiPipedFor, hoistedFor), so a loop
+// is printed in order, its head first. TestScratchPlanned holds each
+// statement's planned size against what its printers reserved. A kernel
+// whose stages or swizzled boxes need a 1024-byte aligned start traps if
+// the driver placed tri_smem otherwise.
 //
 // # Prelude and helpers
 //

@@ -25,23 +25,8 @@ func (t smemTile) rowBytes() int {
 	return t.elem * min(t.rows, 64)
 }
 
-// bytes is the tile's size, rounded up to 1024 bytes so that the next
-// tile starts on a swizzle atom.
-func (t smemTile) bytes() int { return (t.rows*t.k*t.elem + 1023) / 1024 * 1024 }
-
 // chunkBytes is the size of one 128-byte K chunk of a K-major tile.
 func (t smemTile) chunkBytes() int { return t.rows * t.rowBytes() }
-
-// tmaOperands is how many streamed operands of mp the TMA unit copies.
-func (mp *multiPipe) tmaOperands() int {
-	n := 0
-	for _, o := range mp.streamed {
-		if o.tma != nil {
-			n++
-		}
-	}
-	return n
-}
 
 // copyAxis is the axis of src along which a streamed operand's copies run:
 // the axis that is contiguous in shared memory.

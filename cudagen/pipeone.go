@@ -14,9 +14,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// anyTMA reports whether a load of the pipeline is copied by the TMA unit.
-func (pl *pipeline) anyTMA() bool { return pl.tma[0] != nil || pl.tma[1] != nil }
-
 // anyCpAsync reports whether a load of the pipeline is copied by cp.async.
 func (pl *pipeline) anyCpAsync() bool { return pl.tma[0] == nil || pl.tma[1] == nil }
 

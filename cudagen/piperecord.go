@@ -211,3 +211,21 @@ type hoistRegion struct {
 	tiles []*wgOperand // in order of their offsets
 	bytes int
 }
+
+// bytes is the tile's size, rounded up to 1024 bytes so that the next
+// tile starts on a swizzle atom.
+func (t smemTile) bytes() int { return (t.rows*t.k*t.elem + 1023) / 1024 * 1024 }
+
+// tmaOperands is how many streamed operands of mp the TMA unit copies.
+func (mp *multiPipe) tmaOperands() int {
+	n := 0
+	for _, o := range mp.streamed {
+		if o.tma != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// anyTMA reports whether a load of the pipeline is copied by the TMA unit.
+func (pl *pipeline) anyTMA() bool { return pl.tma[0] != nil || pl.tma[1] != nil }

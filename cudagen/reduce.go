@@ -18,25 +18,6 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// accumulator is one component of what a reduction or scan combines.
-type accumulator struct {
-	Name string
-	Type ir.DType
-}
-
-// components are the accumulators of v: one per operand, plus the index
-// of argmax and argmin.
-func components(v *ir.Value) []accumulator {
-	var out []accumulator
-	for k, a := range v.Args {
-		out = append(out, accumulator{fmt.Sprintf("tri_acc%d", k), a.Type.DType})
-	}
-	if v.Combine == ir.CombineArgMax || v.Combine == ir.CombineArgMin {
-		out = append(out, accumulator{"tri_index", ir.TInt32})
-	}
-	return out
-}
-
 // withNames renames accumulators.
 func withNames(acc []accumulator, f func(string) string) []string {
 	out := make([]string, len(acc))
@@ -304,14 +285,6 @@ func (e *emitter) reduce(v *ir.Value) {
 	if e.converts[v.ID] {
 		e.convertReduced(v, out)
 	}
-}
-
-// outElemsTotal is the number of elements of v's result tile.
-func outElemsTotal(v *ir.Value) int {
-	if len(v.Types) > 0 {
-		return v.Types[0].Shape.NumElements()
-	}
-	return v.Type.Shape.NumElements()
 }
 
 // reduceOutputs declares where a reduction's results go: the C names of

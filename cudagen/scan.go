@@ -96,11 +96,3 @@ func (e *emitter) scan(v *ir.Value) {
 	}
 	e.w.line("__syncthreads();")
 }
-
-func log2(n int) int {
-	k := 0
-	for 1<<k < n {
-		k++
-	}
-	return k
-}

@@ -11,7 +11,11 @@ package cudagen
 // printed. scratch_test.go holds every statement's planned figure against
 // what its printer reserved.
 
-import "github.com/tri-lang/tri/ir"
+import (
+	"fmt"
+
+	"github.com/tri-lang/tri/ir"
+)
 
 // scratchRound is n bytes of scratch as a statement reserves them: in
 // 16-byte units, so that every buffer after it is vector aligned.
@@ -320,4 +324,112 @@ func (wd *wgDot) stagedEnd() int {
 		}
 	}
 	return end
+}
+
+// accumulator is one component of what a reduction or scan combines.
+type accumulator struct {
+	Name string
+	Type ir.DType
+}
+
+// components are the accumulators of v: one per operand, plus the index
+// of argmax and argmin.
+func components(v *ir.Value) []accumulator {
+	var out []accumulator
+	for k, a := range v.Args {
+		out = append(out, accumulator{fmt.Sprintf("tri_acc%d", k), a.Type.DType})
+	}
+	if v.Combine == ir.CombineArgMax || v.Combine == ir.CombineArgMin {
+		out = append(out, accumulator{"tri_index", ir.TInt32})
+	}
+	return out
+}
+
+// outElemsTotal is the number of elements of v's result tile.
+func outElemsTotal(v *ir.Value) int {
+	if len(v.Types) > 0 {
+		return v.Types[0].Shape.NumElements()
+	}
+	return v.Type.Shape.NumElements()
+}
+
+// tileOpSharedBytes is the scratch a tile operation needs (0 for other
+// ops): its operands stored, two buffers for a topk's halvings, a
+// histogram's input, mask and counters.
+func tileOpSharedBytes(v *ir.Value) int {
+	size := func(a *ir.Value) int { return a.Type.Shape.NumElements() * a.Type.Kind.Bytes() }
+	switch v.Op {
+	case ir.OpSort:
+		in := v.Args[0].Type.Shape
+		if int(v.Const.Int) < log2(in[len(in)-1]) {
+			return 2 * size(v.Args[0])
+		}
+		return size(v.Args[0])
+	case ir.OpFlip, ir.OpGather:
+		return size(v.Args[0])
+	case ir.OpCat:
+		return size(v.Args[0]) + size(v.Args[1])
+	case ir.OpHistogram:
+		return histogramBinsOffset(v) + 4*v.Type.Shape[0]
+	case ir.OpMapElementwise:
+		if v.MapPack() > 1 {
+			return mapSharedBytes(v) // when its layout needs shared memory
+		}
+	}
+	return 0
+}
+
+// histogramBinsOffset is where a histogram's counters start in the
+// scratch: after the input and a byte of mask per element.
+func histogramBinsOffset(v *ir.Value) int {
+	in := v.Args[0]
+	n := in.Type.Shape.NumElements()
+	return (n*in.Type.Kind.Bytes() + n + 15) / 16 * 16
+}
+
+// packsInRegisters reports whether every pack consecutive registers of a
+// thread in layout d, from a multiple of pack, hold a group of pack
+// consecutive elements along the last axis from a multiple of pack: the
+// last axis is the fastest and the thread's run along it a multiple of
+// pack long (its start, a multiple of the run, is then one of pack too).
+func packsInRegisters(d *dist, pack int) bool {
+	last := d.rank() - 1
+	return last >= 0 && d.KStride[last] == 1 && d.Spt[last]%pack == 0
+}
+
+// mapSharedOffsets are the byte offsets in the scratch of the operands
+// and the results of a map_elementwise through shared memory (each
+// 16-byte aligned, one after the other), and the bytes it needs.
+func mapSharedOffsets(v *ir.Value) (args, results []int, n int) {
+	next := func(t ir.Type) int {
+		off := n
+		n += (t.Shape.NumElements()*t.Kind.Bytes() + 15) / 16 * 16
+		return off
+	}
+	for _, a := range v.Args {
+		args = append(args, next(a.Type))
+	}
+	types := v.Types
+	if len(types) == 0 {
+		types = []ir.Type{v.Type}
+	}
+	for _, t := range types {
+		results = append(results, next(t))
+	}
+	return args, results, n
+}
+
+// mapSharedBytes is the scratch mapElementwiseShared needs.
+func mapSharedBytes(v *ir.Value) int {
+	_, _, n := mapSharedOffsets(v)
+	return n
+}
+
+// log2 is the base-2 logarithm of n, rounded up.
+func log2(n int) int {
+	k := 0
+	for 1<<k < n {
+		k++
+	}
+	return k
 }

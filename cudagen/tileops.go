@@ -34,40 +34,6 @@ func (e *emitter) tileOp(v *ir.Value) {
 	}
 }
 
-// tileOpSharedBytes is the scratch a tile operation needs (0 for other
-// ops): its operands stored, two buffers for a topk's halvings, a
-// histogram's input, mask and counters.
-func tileOpSharedBytes(v *ir.Value) int {
-	size := func(a *ir.Value) int { return a.Type.Shape.NumElements() * a.Type.Kind.Bytes() }
-	switch v.Op {
-	case ir.OpSort:
-		in := v.Args[0].Type.Shape
-		if int(v.Const.Int) < log2(in[len(in)-1]) {
-			return 2 * size(v.Args[0])
-		}
-		return size(v.Args[0])
-	case ir.OpFlip, ir.OpGather:
-		return size(v.Args[0])
-	case ir.OpCat:
-		return size(v.Args[0]) + size(v.Args[1])
-	case ir.OpHistogram:
-		return histogramBinsOffset(v) + 4*v.Type.Shape[0]
-	case ir.OpMapElementwise:
-		if v.MapPack() > 1 {
-			return mapSharedBytes(v) // when its layout needs shared memory
-		}
-	}
-	return 0
-}
-
-// histogramBinsOffset is where a histogram's counters start in the
-// scratch: after the input and a byte of mask per element.
-func histogramBinsOffset(v *ir.Value) int {
-	in := v.Args[0]
-	n := in.Type.Shape.NumElements()
-	return (n*in.Type.Kind.Bytes() + n + 15) / 16 * 16
-}
-
 // tileOpThreads is the number of threads of a program.
 func (e *emitter) tileOpThreads() int { return 32 * e.numWarps }
 
@@ -341,44 +307,6 @@ func (e *emitter) mapResultNames(v *ir.Value) ([]string, []ir.Type) {
 		return e.resNames[v.ID], v.Types
 	}
 	return []string{e.names[v.ID]}, []ir.Type{v.Type}
-}
-
-// packsInRegisters reports whether every pack consecutive registers of a
-// thread in layout d, from a multiple of pack, hold a group of pack
-// consecutive elements along the last axis from a multiple of pack: the
-// last axis is the fastest and the thread's run along it a multiple of
-// pack long (its start, a multiple of the run, is then one of pack too).
-func packsInRegisters(d *dist, pack int) bool {
-	last := d.rank() - 1
-	return last >= 0 && d.KStride[last] == 1 && d.Spt[last]%pack == 0
-}
-
-// mapSharedOffsets are the byte offsets in the scratch of the operands
-// and the results of a map_elementwise through shared memory (each
-// 16-byte aligned, one after the other), and the bytes it needs.
-func mapSharedOffsets(v *ir.Value) (args, results []int, n int) {
-	next := func(t ir.Type) int {
-		off := n
-		n += (t.Shape.NumElements()*t.Kind.Bytes() + 15) / 16 * 16
-		return off
-	}
-	for _, a := range v.Args {
-		args = append(args, next(a.Type))
-	}
-	types := v.Types
-	if len(types) == 0 {
-		types = []ir.Type{v.Type}
-	}
-	for _, t := range types {
-		results = append(results, next(t))
-	}
-	return args, results, n
-}
-
-// mapSharedBytes is the scratch mapElementwiseShared needs.
-func mapSharedBytes(v *ir.Value) int {
-	_, _, n := mapSharedOffsets(v)
-	return n
 }
 
 // mapElementwiseShared writes a map_elementwise with pack > 1 whose layout
