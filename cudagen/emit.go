@@ -42,9 +42,12 @@ type emitter struct {
 	skip       []bool
 	outside    []bool
 	kernelName string
-	// smemBytes is the size of the scratch shared memory; usesShuffles
-	// is set when a reduction moves values between lanes.
+	// smemBytes is the scratch shared memory the printers reserved so far
+	// (checked against the plan: checkedScratch); scratch is the kernel's,
+	// as planned (scratch.go), which tri_smem declares. usesShuffles is
+	// set when a reduction moves values between lanes.
 	smemBytes    int
+	scratch      int
 	usesShuffles bool
 	// alignedSmem is set where the scratch memory's start must be
 	// 1024-byte aligned: it holds the stages of a pipeline or the boxes of
@@ -84,6 +87,7 @@ func newEmitter(p *plan, opt Options) *emitter {
 	}
 	n.used["tri_scratch"], n.used["tri_maps"] = true, true
 	e.nameBlock(n, p.k.Body)
+	e.scratch = p.blockScratch(p.k.Body)
 	return e
 }
 
@@ -483,7 +487,8 @@ func (e *emitter) useShared(n int) {
 }
 
 // scratchUse is one printed statement's planned scratch shared memory
-// (scratch.go) next to what its printers reserved while printing it.
+// (scratch.go) next to what its printers reserved while printing it; a
+// nil stmt stands for the whole kernel.
 type scratchUse struct {
 	stmt             ir.Stmt
 	planned, printed int

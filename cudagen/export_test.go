@@ -19,6 +19,10 @@ func GenerateScratch(k *ir.Kernel, opt Options) ([]ScratchUse, error) {
 	_, uses, err := generate(k, opt, true)
 	var out []ScratchUse
 	for _, u := range uses {
+		if u.stmt == nil {
+			out = append(out, ScratchUse{Pos: ir.Pos{File: k.File}, What: "kernel", Planned: u.planned, Printed: u.printed})
+			continue
+		}
 		what := ""
 		switch s := u.stmt.(type) {
 		case *ir.Value:

@@ -63,8 +63,8 @@ func generate(k *ir.Kernel, opt Options, record bool) (res *Result, uses []scrat
 	e.w.raw(preludeFor(e.nameSet, e.helpers.list()))
 	e.w.append(&body)
 	res = &Result{Source: e.w.String(), Lines: e.w.lines, Kernel: e.kernelName, Threads: 32 * e.numWarps}
-	if e.smemBytes > maxStaticShared {
-		res.SharedBytes = e.smemBytes
+	if e.scratch > maxStaticShared {
+		res.SharedBytes = e.scratch
 	}
 	for i, prm := range k.Params {
 		res.Params = append(res.Params, Param{Name: e.params[i], DType: prm.DType})
@@ -219,13 +219,16 @@ func (e *emitter) kernel() {
 	e.block(e.k.Body)
 	body := e.w
 	e.w = head
+	if e.recordScratch {
+		e.scratchUses = append(e.scratchUses, scratchUse{nil, e.scratch, e.smemBytes})
+	}
 	switch {
-	case e.smemBytes > maxStaticShared:
+	case e.scratch > maxStaticShared:
 		e.w.line("// Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,")
 		e.w.line("// more than a kernel may declare statically: the launch passes its size.")
-		e.w.line("// Dynamic shared memory: %d bytes", e.smemBytes)
+		e.w.line("// Dynamic shared memory: %d bytes", e.scratch)
 		e.w.line("extern __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[];")
-	case e.smemBytes > 0:
+	case e.scratch > 0:
 		e.w.line("// Scratch shared memory for layout conversions, reductions, scans and scalar atomics.")
 		align := 16
 		switch {
@@ -234,7 +237,7 @@ func (e *emitter) kernel() {
 		case len(e.tmaStores) > 0:
 			align = 128 // the TMA unit reads a box from a 128-byte aligned address
 		}
-		e.w.line("__shared__ __attribute__((aligned(%d))) unsigned char tri_smem[%d];", align, e.smemBytes)
+		e.w.line("__shared__ __attribute__((aligned(%d))) unsigned char tri_smem[%d];", align, e.scratch)
 	}
 	if e.alignedSmem {
 		// The kernel declares no other shared memory, so the compiler and
