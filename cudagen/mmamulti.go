@@ -180,15 +180,8 @@ func (e *emitter) mmaMultiAhead(s *ir.For, mp *multiPipe, stage string) {
 // registers, every load before the first store (stageElements), in a
 // block of its own, as two such operands may be copied side by side.
 func (e *emitter) mmaCopyOperand(o *wgOperand, isA bool, stage string) {
-	l := e.layoutOf(o.src.Args[0])
-	locals, r, c := tileCoords(e.coord(l, 0, "e"), e.coord(l, 1, "e")) // a: (m, k); b: (k, n); b.T: (n, k)
-	if !isA && !o.trans {
-		r, c = c, r
-	}
-	more, off := o.tile.offset(e.nameSet, r, c, e.numWarps, o.tile.rows)
-	locals = append(locals, more...)
-	if o.direct {
-		e.directStageCopies(o.src, isA, e.directWidth(o.src), o.tile.elem, stage, off, locals)
+	locals, off, done := e.stagePlace(o, isA, stage)
+	if done {
 		return
 	}
 	if w := e.copyWidth(o.src, o.copyAxis(isA)); w > 1 {

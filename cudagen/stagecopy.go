@@ -560,8 +560,11 @@ func (e *emitter) tmaOperand(o *wgOperand, stage, buf string) {
 	e.w.close("}")
 }
 
-// copyOperand writes the streamed load of o as copies into the stage.
-func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
+// stagePlace is where a thread's element e of the streamed load of o lies
+// in a stage: the const locals it needs and its byte offset. When o is
+// copied directly (o.direct), stagePlace writes the copies too and
+// reports done.
+func (e *emitter) stagePlace(o *wgOperand, isA bool, stage string) (locals []string, off string, done bool) {
 	l := e.layoutOf(o.src.Args[0])
 	locals, r, c := tileCoords(e.coord(l, 0, "e"), e.coord(l, 1, "e")) // a: (m, k); b: (k, n); b.T: (n, k)
 	if !isA && !o.trans {
@@ -571,6 +574,15 @@ func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
 	locals = append(locals, more...)
 	if o.direct {
 		e.directStageCopies(o.src, isA, e.directWidth(o.src), o.tile.elem, stage, off, locals)
+		return nil, "", true
+	}
+	return locals, off, false
+}
+
+// copyOperand writes the streamed load of o as copies into the stage.
+func (e *emitter) copyOperand(o *wgOperand, isA bool, stage string) {
+	locals, off, done := e.stagePlace(o, isA, stage)
+	if done {
 		return
 	}
 	e.stageCopies(o.src, isA, e.copyWidth(o.src, o.copyAxis(isA)), o.tile.elem, stage, off, locals)
