@@ -52,6 +52,7 @@ import (
 	"strings"
 
 	"github.com/tri-lang/tri/autotune"
+	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/frontend"
 )
 
@@ -602,6 +603,8 @@ func calleeName(f frontend.Expr) string {
 type ptrScan struct {
 	params  []string
 	assigns map[string][]frontend.Expr // local name: every value assigned to it
+	at      map[string][]diag.Pos      // local name: where each of assigns[name] is assigned
+	branch  map[diag.Pos]bool          // the assignments inside an if's branches
 	steps   map[string][]frontend.Expr // name: every value added by += or -=
 	// through gives the arguments a call's result is computed from (nil:
 	// calls are not followed).
@@ -609,15 +612,27 @@ type ptrScan struct {
 }
 
 func newPtrScan(fn *frontend.Func) *ptrScan {
-	s := &ptrScan{assigns: map[string][]frontend.Expr{}, steps: map[string][]frontend.Expr{}}
+	s := &ptrScan{assigns: map[string][]frontend.Expr{}, at: map[string][]diag.Pos{}, branch: map[diag.Pos]bool{},
+		steps: map[string][]frontend.Expr{}}
 	for _, p := range fn.Params {
 		s.params = append(s.params, p.Name)
 	}
 	walkStmts(fn.Body, func(st frontend.Stmt) {
+		if st, ok := st.(*frontend.If); ok {
+			for _, b := range [][]frontend.Stmt{st.Then, st.Else} {
+				walkStmts(b, func(in frontend.Stmt) {
+					if a, ok := in.(*frontend.Assign); ok {
+						s.branch[a.Pos] = true
+					}
+				})
+			}
+		}
+	})
+	walkStmts(fn.Body, func(st frontend.Stmt) {
 		switch st := st.(type) {
 		case *frontend.Assign:
 			for _, t := range st.Targets {
-				s.bind(t, st.Value)
+				s.bindAt(t, st.Value, st.Pos)
 			}
 		case *frontend.AugAssign:
 			// p += off keeps p's base and adds an offset.
@@ -630,17 +645,49 @@ func newPtrScan(fn *frontend.Func) *ptrScan {
 }
 
 // bind records that target takes value, element by element for tuples.
-func (s *ptrScan) bind(target, value frontend.Expr) {
+func (s *ptrScan) bind(target, value frontend.Expr) { s.bindAt(target, value, diag.Pos{}) }
+
+// bindAt is bind for the assignment at pos.
+func (s *ptrScan) bindAt(target, value frontend.Expr, pos diag.Pos) {
 	switch t := target.(type) {
 	case *frontend.Name:
 		s.assigns[t.ID] = append(s.assigns[t.ID], value)
+		s.at[t.ID] = append(s.at[t.ID], pos)
 	case *frontend.Tuple:
 		if v, ok := value.(*frontend.Tuple); ok && len(v.Elts) == len(t.Elts) {
 			for i := range t.Elts {
-				s.bind(t.Elts[i], v.Elts[i])
+				s.bindAt(t.Elts[i], v.Elts[i], pos)
 			}
 		}
 	}
+}
+
+// reaching are the values of local name that its use at use can read:
+// the last assignment on an earlier line outside any if's branches, and
+// every assignment after it and before the use (in branches); all earlier
+// ones where each is in a branch; all of them where none is earlier (a
+// value carried round a loop) or positions are unknown. ptr = scales_ptrs + g; s =
+// tl.load(ptr); ptr = zeros_ptrs + g; z = tl.load(ptr) loads z through
+// zeros_ptrs alone.
+func (s *ptrScan) reaching(name string, use diag.Pos) []frontend.Expr {
+	vs, at := s.assigns[name], s.at[name]
+	if len(vs) == 0 || len(at) != len(vs) || use.Line == 0 || slices.ContainsFunc(at, func(p diag.Pos) bool { return p.Line == 0 }) {
+		return vs
+	}
+	var out []frontend.Expr
+	for i := len(at) - 1; i >= 0; i-- {
+		if at[i].Line >= use.Line {
+			continue
+		}
+		out = append(out, vs[i])
+		if !s.branch[at[i]] {
+			return out
+		}
+	}
+	if len(out) == 0 {
+		return vs
+	}
+	return out
 }
 
 func (s *ptrScan) isParam(name string) bool { return slices.Contains(s.params, name) }
@@ -651,17 +698,22 @@ func (s *ptrScan) isParam(name string) bool { return slices.Contains(s.params, n
 // for a local, the roots of every value assigned to it.
 func (s *ptrScan) roots(x frontend.Expr) []string {
 	var out []string
-	seen := map[string]bool{}
+	// A local is followed once per use (p = tl.where(c, q, p) reads the
+	// p of the line before), and named once.
+	named, followed := map[string]bool{}, map[diag.Pos]bool{}
 	var visit func(frontend.Expr)
 	visit = func(x frontend.Expr) {
 		switch x := x.(type) {
 		case *frontend.Name:
-			if seen[x.ID] {
+			if followed[x.Pos] || x.Pos.Line == 0 && named[x.ID] {
 				return
 			}
-			seen[x.ID] = true
-			out = append(out, x.ID)
-			for _, v := range s.assigns[x.ID] {
+			followed[x.Pos] = true
+			if !named[x.ID] {
+				named[x.ID] = true
+				out = append(out, x.ID)
+			}
+			for _, v := range s.reaching(x.ID, x.Pos) {
 				visit(v)
 			}
 		case *frontend.Binary:

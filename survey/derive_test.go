@@ -334,6 +334,28 @@ def i(Q, Q_offs, seqlen, zeros_ptr, scales_ptr, idx_ptr, ptrs, out, N, dtype: tl
 				"ptrs=empty(16, dtype='int64')", "out=empty(16, dtype='float32')"},
 		},
 		{
+			name: "a local reassigned to another address is followed to the one it holds where it is loaded; a local read back in its own reassignment reaches every pointer",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def r(scales_ptr, zeros_ptr, p0, p1, p2, out, g, sel):
+    ptr = scales_ptr + g
+    scales = tl.load(ptr)
+    ptr = zeros_ptr + g
+    zeros = tl.load(ptr)
+    zeros = (zeros >> 4) & 0xF
+    q = tl.where(sel == 0, p0, p1)
+    q = tl.where(sel == 2, p2, q)
+    tl.store(out, (zeros + 1) * scales + tl.load(q))
+`,
+			kernel: "r",
+			line:   "r[(1,)](scales_ptr=scales_ptr, zeros_ptr=zeros_ptr, p0=p0, p1=p1, p2=p2, out=out, g=64, sel=64)",
+			lets: []string{"scales_ptr=empty(16, dtype='float32')", "zeros_ptr=empty(16, dtype='int32')", "p0=empty(16, dtype='float32')",
+				"p1=empty(16, dtype='float32')", "p2=empty(16, dtype='float32')", "out=empty(16, dtype='float32')"},
+		},
+		{
 			name: "a constexpr takes the integer its file binds to its name",
 			src: `
 import triton
