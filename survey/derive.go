@@ -170,6 +170,10 @@ func derive(j *job, tuning *autotune.Tuning, try attempt) derived {
 				v = "tl.int32" // pid.to(dtype) as an offset: intuses.go
 			}
 			guessed[p.Name] = true
+		case kws[p.Name] == keywordValues["prefix"]:
+			// A string argument is a compile-time value in Triton whatever
+			// the annotation: print(msg) needs one.
+			v = kws[p.Name]
 		case tuples[p.Name] > 0:
 			var lets []string
 			v, lets = tupleArg(p.Name, tuples[p.Name], isPtr(ptrs, p.Name), elem)

@@ -75,6 +75,21 @@ def kw(x_ptr, out_ptr, PAD: tl.constexpr, CACHE: tl.constexpr, AXIS: tl.constexp
 			lets:   []string{"x_ptr=empty(16, dtype='float32')", "out_ptr=empty(16, dtype='float32')"},
 		},
 		{
+			name: "a parameter printed first is a string: the prefix Triton's device_print asserts",
+			src: `
+import triton
+import triton.language as tl
+
+@triton.jit
+def pl(msg, x_ptr):
+    print(msg)
+    tl.device_print(msg, tl.load(x_ptr))
+`,
+			kernel: "pl",
+			line:   `pl[(1,)](msg="x: ", x_ptr=x_ptr)`,
+			lets:   []string{"x_ptr=empty(16, dtype='float32')"},
+		},
+		{
 			name: "host tensor descriptors by their load and store methods; a descriptor's last stride is 1",
 			src: `
 import triton

@@ -24,7 +24,13 @@ var keywordValues = map[string]string{
 	"sem": `"acq_rel"`, "scope": `"gpu"`, "input_precision": `"ieee"`,
 	"rounding": `"rtne"`, "axis": "0", "dim": "0",
 	"max_num_imprecise_acc": "0", "mask": "True", "other": "0",
+	"prefix": `"x: "`,
 }
+
+// printNames are the functions whose first argument is the printed
+// prefix, which Triton's device_print asserts is a string (print in a
+// kernel is tl.device_print).
+var printNames = map[string]bool{"print": true, "device_print": true}
 
 // atomicPositions are the keywords of a tl atomic that a call may pass by
 // position: tl.atomic_cas(ptr, cmp, val, SEM), tl.atomic_add(ptr, val,
@@ -62,6 +68,9 @@ func keywordUses(fn *frontend.Func) map[string]string {
 			if _, ok := keywordValues[k.Name]; ok {
 				put(k.Value, k.Name)
 			}
+		}
+		if printNames[calleeName(c.Func)] && len(c.Args) > 0 {
+			put(c.Args[0], "prefix")
 		}
 		if strings.HasPrefix(calleeName(c.Func), "atomic_") {
 			for i, arg := range c.Args {
