@@ -94,28 +94,25 @@ type randomFiller func(r *rand.Rand, t *tensor.Tensor, store bool)
 // them, with the tensor's kind looked at once.
 const drawChunk = 1024
 
-func fillRandn(r *rand.Rand, t *tensor.Tensor, store bool) {
-	var buf [drawChunk]float64
-	for i, n := 0, t.NumElements(); i < n; i += drawChunk {
-		c := buf[:min(drawChunk, n-i)]
-		for j := range c {
-			c[j] = r.NormFloat64()
-		}
-		if store {
-			t.SetFloats(i, c)
-		}
-	}
-}
+// fillRandn and fillRand draw normal and uniform [0, 1) floats.
+var (
+	fillRandn = fillFloats((*rand.Rand).NormFloat64)
+	fillRand  = fillFloats((*rand.Rand).Float64)
+)
 
-func fillRand(r *rand.Rand, t *tensor.Tensor, store bool) {
-	var buf [drawChunk]float64
-	for i, n := 0, t.NumElements(); i < n; i += drawChunk {
-		c := buf[:min(drawChunk, n-i)]
-		for j := range c {
-			c[j] = r.Float64()
-		}
-		if store {
-			t.SetFloats(i, c)
+// fillFloats returns the filler of the floats draw gives, drawn a chunk
+// at a time and stored with the tensor's kind looked at once.
+func fillFloats(draw func(*rand.Rand) float64) randomFiller {
+	return func(r *rand.Rand, t *tensor.Tensor, store bool) {
+		var buf [drawChunk]float64
+		for i, n := 0, t.NumElements(); i < n; i += drawChunk {
+			c := buf[:min(drawChunk, n-i)]
+			for j := range c {
+				c[j] = draw(r)
+			}
+			if store {
+				t.SetFloats(i, c)
+			}
 		}
 	}
 }
