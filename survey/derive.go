@@ -648,10 +648,8 @@ func newPtrScan(fn *frontend.Func) *ptrScan {
 	return s
 }
 
-// bind records that target takes value, element by element for tuples.
-func (s *ptrScan) bind(target, value frontend.Expr) { s.bindAt(target, value, diag.Pos{}) }
-
-// bindAt is bind for the assignment at pos.
+// bindAt records that target takes value in the assignment at pos,
+// element by element for tuples.
 func (s *ptrScan) bindAt(target, value frontend.Expr, pos diag.Pos) {
 	switch t := target.(type) {
 	case *frontend.Name:
