@@ -135,26 +135,36 @@ func wgmmaInstr(n int, a, b ir.Kind, bKMajor, regA bool) cgroup {
 }`, n, k, what, kind, next+1, types, strings.Join(ops, ", "), aOperand, next, imm, strings.TrimSpace(strings.Join(lines, ",\n")), name, aParams, aInputs)}}}
 }
 
-// desc is the C expression of the matrix descriptor of the kk-th wgmma
-// (32 bytes of K each) of the operand at stage or region base; for a, of
-// the m64 block mb of the calling warp's warpgroup.
-func (t smemTile) desc(s nameSet, base string, kk, mb, perGroup int) string {
-	// The constant offset goes to the start address field of a descriptor
-	// that the instructions share (it holds any shared address without a
-	// carry).
+// descBase is the C expression of the matrix descriptor of the operand
+// at stage or region base (for a, at the calling warp's warpgroup's rows),
+// which a dot binds to a local once; each wgmma adds descOff to its start
+// address field (it holds any shared address without a carry).
+func (t smemTile) descBase(s nameSet, base string, perGroup int) string {
 	rb := t.rowBytes()
 	s.use("tri_wgmma_desc")
 	if !t.kMajor {
-		return descPlus(fmt.Sprintf("tri_wgmma_desc(%s, %d, %d, %d)", base, t.k*rb, 8*rb, swizzleMode(rb)), t.off+kk*16*rb)
+		return fmt.Sprintf("tri_wgmma_desc(%s, %d, %d, %d)", base, t.k*rb, 8*rb, swizzleMode(rb))
 	}
-	at := t.off + 32*kk/rb*t.chunkBytes() + 32*kk%rb
 	rows := ""
 	if t.perm {
 		s.use("warp_id")
 		rows = fmt.Sprintf(" + warp_id / 4 * %d", perGroup*rb)
+	}
+	return fmt.Sprintf("tri_wgmma_desc(%s%s, 16, %d, %d)", base, rows, 8*rb, swizzleMode(rb))
+}
+
+// descOff is the byte offset from descBase's address of the operand of
+// the kk-th wgmma along k of m64 block mb.
+func (t smemTile) descOff(kk, mb int) int {
+	rb := t.rowBytes()
+	if !t.kMajor {
+		return t.off + kk*16*rb
+	}
+	at := t.off + 32*kk/rb*t.chunkBytes() + 32*kk%rb
+	if t.perm {
 		at += 64 * mb * rb
 	}
-	return descPlus(fmt.Sprintf("tri_wgmma_desc(%s%s, 16, %d, %d)", base, rows, 8*rb, swizzleMode(rb)), at)
+	return at
 }
 
 // instr names the wgmma helper of wd.

@@ -93,18 +93,24 @@ func (e *emitter) wgmmaDot(wd *wgDot) {
 	if wd.b.base != "" {
 		bBase = wd.b.base
 	}
+	// The descriptors of the operands in shared memory, which each wgmma
+	// below offsets by the 16-byte units of its k step and m64 block.
+	if aRegs == nil {
+		e.w.line("const unsigned long long tri_adesc = %s;", wd.a.tile.descBase(e.nameSet, aBase, perGroup))
+	}
+	e.w.line("const unsigned long long tri_bdesc = %s;", wd.b.tile.descBase(e.nameSet, bBase, 0))
 	for kk := 0; kk < wd.k/wd.instrK(); kk++ {
 		scale := 1
 		if wd.zeroAcc && kk == 0 {
 			scale = 0
 		}
-		db := wd.b.tile.desc(e.nameSet, bBase, kk, 0, 0)
+		db := descPlus("tri_bdesc", wd.b.tile.descOff(kk, 0))
 		for mb := 0; mb < blocks; mb++ {
 			aArg := ""
 			if aRegs != nil {
 				aArg = aRegs(kk, mb)
 			} else {
-				aArg = wd.a.tile.desc(e.nameSet, aBase, kk, mb, perGroup)
+				aArg = descPlus("tri_adesc", wd.a.tile.descOff(kk, mb))
 			}
 			e.use("tri_wgmma_" + wd.instr())
 			e.w.line("tri_wgmma_%s(%s%d, %s, %s, %d);", wd.instr(), frag, mb, aArg, db, scale)

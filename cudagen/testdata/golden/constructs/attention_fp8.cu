@@ -318,8 +318,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k32_e5m2(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 4096, 16, 512, 2), tri_wgmma_desc(tri_stage, 16, 512, 2), 0);
-        tri_wgmma_m64n64k32_e5m2(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 4096, 16, 512, 2) + 2, tri_wgmma_desc(tri_stage, 16, 512, 2) + 2, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 4096, 16, 512, 2);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 512, 2);
+        tri_wgmma_m64n64k32_e5m2(tri_d0, tri_adesc, tri_bdesc, 0);
+        tri_wgmma_m64n64k32_e5m2(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 43
         #pragma unroll
@@ -423,8 +425,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
         const unsigned int tri_ar6 = tri_fb0_1_0;
         const unsigned int tri_ar7 = tri_fb0_1_1;
         tri_wgmma_fence();
-        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 16, 512, 2) + 256, 1);
-        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 16, 512, 2) + 258, 1);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 512, 2);
+        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_bdesc + 256, 1);
+        tri_wgmma_m64n64k32_e5m2_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_bdesc + 258, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 1.

@@ -365,8 +365,10 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
       #pragma unroll
       for (int r = 0; r < 32; ++r) tri_d0[r] = acc1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
       tri_wgmma_fence();
-      tri_wgmma_m64n64k16_f16(tri_d0, tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2), tri_wgmma_desc(tri_stage, 4096, 1024, 1) + 256, 1);
-      tri_wgmma_m64n64k16_f16(tri_d0, tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2) + 2, tri_wgmma_desc(tri_stage, 4096, 1024, 1) + 384, 1);
+      const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2);
+      const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 4096, 1024, 1);
+      tri_wgmma_m64n64k16_f16(tri_d0, tri_adesc, tri_bdesc + 256, 1);
+      tri_wgmma_m64n64k16_f16(tri_d0, tri_adesc + 2, tri_bdesc + 384, 1);
       tri_wgmma_commit();
       tri_wgmma_wait<0>();
       #pragma unroll

@@ -240,8 +240,10 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         #pragma unroll
         for (int r = 0; r < 16; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        tri_wgmma_m64n32k16_f16(tri_d0, tri_wgmma_desc(tri_hoist0 + warp_id / 4 * 4096, 16, 512, 2), tri_wgmma_desc(tri_stage, 2048, 512, 2), 1);
-        tri_wgmma_m64n32k16_f16(tri_d0, tri_wgmma_desc(tri_hoist0 + warp_id / 4 * 4096, 16, 512, 2) + 2, tri_wgmma_desc(tri_stage, 2048, 512, 2) + 64, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_hoist0 + warp_id / 4 * 4096, 16, 512, 2);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 2048, 512, 2);
+        tri_wgmma_m64n32k16_f16(tri_d0, tri_adesc, tri_bdesc, 1);
+        tri_wgmma_m64n32k16_f16(tri_d0, tri_adesc + 2, tri_bdesc + 64, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();
         #pragma unroll
@@ -295,8 +297,10 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         #pragma unroll
         for (int r = 0; r < 16; ++r) tri_d0[r] = acc2[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        tri_wgmma_m64n32k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2), tri_wgmma_desc(tri_hoist0, 16, 512, 2) + 256, 1);
-        tri_wgmma_m64n32k16_f16_kb(tri_d0, tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2) + 2, tri_wgmma_desc(tri_hoist0, 16, 512, 2) + 258, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_hoist0, 16, 512, 2);
+        tri_wgmma_m64n32k16_f16_kb(tri_d0, tri_adesc, tri_bdesc + 256, 1);
+        tri_wgmma_m64n32k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 258, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();
         #pragma unroll

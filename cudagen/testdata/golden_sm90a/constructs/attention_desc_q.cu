@@ -332,14 +332,16 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1), tri_wgmma_desc(tri_stage, 16, 1024, 1), 0);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 2, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 2, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 4, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 4, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 6, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 6, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 512, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 512, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 514, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 514, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 516, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 516, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 518, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 518, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc, 0);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 512, tri_bdesc + 512, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 514, tri_bdesc + 514, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 516, tri_bdesc + 516, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 518, tri_bdesc + 518, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 56
         #pragma unroll
@@ -419,26 +421,27 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
         #pragma unroll
         for (int r = 0; r < 64; ++r) tri_f0[r] = acc_2[(0 + r / 2 % 2) * 32 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 8192, 1024, 1);
         const unsigned int tri_ar0 = tri_pack2_f16(p[0], p[1]);
         const unsigned int tri_ar1 = tri_pack2_f16(p[16], p[17]);
         const unsigned int tri_ar2 = tri_pack2_f16(p[2], p[3]);
         const unsigned int tri_ar3 = tri_pack2_f16(p[18], p[19]);
-        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1024, 1);
+        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_bdesc + 1024, 1);
         const unsigned int tri_ar4 = tri_pack2_f16(p[4], p[5]);
         const unsigned int tri_ar5 = tri_pack2_f16(p[20], p[21]);
         const unsigned int tri_ar6 = tri_pack2_f16(p[6], p[7]);
         const unsigned int tri_ar7 = tri_pack2_f16(p[22], p[23]);
-        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1152, 1);
+        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_bdesc + 1152, 1);
         const unsigned int tri_ar8 = tri_pack2_f16(p[8], p[9]);
         const unsigned int tri_ar9 = tri_pack2_f16(p[24], p[25]);
         const unsigned int tri_ar10 = tri_pack2_f16(p[10], p[11]);
         const unsigned int tri_ar11 = tri_pack2_f16(p[26], p[27]);
-        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1280, 1);
+        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_bdesc + 1280, 1);
         const unsigned int tri_ar12 = tri_pack2_f16(p[12], p[13]);
         const unsigned int tri_ar13 = tri_pack2_f16(p[28], p[29]);
         const unsigned int tri_ar14 = tri_pack2_f16(p[14], p[15]);
         const unsigned int tri_ar15 = tri_pack2_f16(p[30], p[31]);
-        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1408, 1);
+        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_bdesc + 1408, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 2.
@@ -590,14 +593,16 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1), tri_wgmma_desc(tri_stage, 16, 1024, 1), 0);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 2, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 2, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 4, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 4, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 6, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 6, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 512, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 512, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 514, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 514, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 516, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 516, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 518, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 518, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc, 0);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 512, tri_bdesc + 512, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 514, tri_bdesc + 514, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 516, tri_bdesc + 516, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 518, tri_bdesc + 518, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 71
         #pragma unroll
@@ -691,26 +696,27 @@ extern "C" __global__ void __launch_bounds__(128) attn_desc_q_kernel(
         #pragma unroll
         for (int r = 0; r < 64; ++r) tri_f0[r] = acc_4[(0 + r / 2 % 2) * 32 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 8192, 1024, 1);
         const unsigned int tri_ar0 = tri_pack2_f16(p_1[0], p_1[1]);
         const unsigned int tri_ar1 = tri_pack2_f16(p_1[16], p_1[17]);
         const unsigned int tri_ar2 = tri_pack2_f16(p_1[2], p_1[3]);
         const unsigned int tri_ar3 = tri_pack2_f16(p_1[18], p_1[19]);
-        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1024, 1);
+        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_bdesc + 1024, 1);
         const unsigned int tri_ar4 = tri_pack2_f16(p_1[4], p_1[5]);
         const unsigned int tri_ar5 = tri_pack2_f16(p_1[20], p_1[21]);
         const unsigned int tri_ar6 = tri_pack2_f16(p_1[6], p_1[7]);
         const unsigned int tri_ar7 = tri_pack2_f16(p_1[22], p_1[23]);
-        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1152, 1);
+        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_bdesc + 1152, 1);
         const unsigned int tri_ar8 = tri_pack2_f16(p_1[8], p_1[9]);
         const unsigned int tri_ar9 = tri_pack2_f16(p_1[24], p_1[25]);
         const unsigned int tri_ar10 = tri_pack2_f16(p_1[10], p_1[11]);
         const unsigned int tri_ar11 = tri_pack2_f16(p_1[26], p_1[27]);
-        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1280, 1);
+        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_bdesc + 1280, 1);
         const unsigned int tri_ar12 = tri_pack2_f16(p_1[12], p_1[13]);
         const unsigned int tri_ar13 = tri_pack2_f16(p_1[28], p_1[29]);
         const unsigned int tri_ar14 = tri_pack2_f16(p_1[14], p_1[15]);
         const unsigned int tri_ar15 = tri_pack2_f16(p_1[30], p_1[31]);
-        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1408, 1);
+        tri_wgmma_m64n128k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_bdesc + 1408, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n_1 + 2.

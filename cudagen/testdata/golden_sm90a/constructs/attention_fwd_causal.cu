@@ -390,14 +390,16 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1), tri_wgmma_desc(tri_stage, 16, 1024, 1), 0);
-        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 2, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 2, 1);
-        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 4, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 4, 1);
-        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 6, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 6, 1);
-        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 512, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 512, 1);
-        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 514, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 514, 1);
-        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 516, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 516, 1);
-        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 518, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 518, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
+        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc, tri_bdesc, 0);
+        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);
+        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
+        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
+        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc + 512, tri_bdesc + 512, 1);
+        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc + 514, tri_bdesc + 514, 1);
+        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc + 516, tri_bdesc + 516, 1);
+        tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc + 518, tri_bdesc + 518, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 58
         #pragma unroll
@@ -501,26 +503,27 @@ extern "C" __global__ void __launch_bounds__(128) attention_fwd_kernel(tri_bf16*
         #pragma unroll
         for (int r = 0; r < 64; ++r) tri_f0[r] = acc_1[(0 + r / 2 % 2) * 32 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 8192, 1024, 1);
         const unsigned int tri_ar0 = tri_pack2_bf16(p[0], p[1]);
         const unsigned int tri_ar1 = tri_pack2_bf16(p[16], p[17]);
         const unsigned int tri_ar2 = tri_pack2_bf16(p[2], p[3]);
         const unsigned int tri_ar3 = tri_pack2_bf16(p[18], p[19]);
-        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1024, 1);
+        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_bdesc + 1024, 1);
         const unsigned int tri_ar4 = tri_pack2_bf16(p[4], p[5]);
         const unsigned int tri_ar5 = tri_pack2_bf16(p[20], p[21]);
         const unsigned int tri_ar6 = tri_pack2_bf16(p[6], p[7]);
         const unsigned int tri_ar7 = tri_pack2_bf16(p[22], p[23]);
-        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1152, 1);
+        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_bdesc + 1152, 1);
         const unsigned int tri_ar8 = tri_pack2_bf16(p[8], p[9]);
         const unsigned int tri_ar9 = tri_pack2_bf16(p[24], p[25]);
         const unsigned int tri_ar10 = tri_pack2_bf16(p[10], p[11]);
         const unsigned int tri_ar11 = tri_pack2_bf16(p[26], p[27]);
-        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1280, 1);
+        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_bdesc + 1280, 1);
         const unsigned int tri_ar12 = tri_pack2_bf16(p[12], p[13]);
         const unsigned int tri_ar13 = tri_pack2_bf16(p[28], p[29]);
         const unsigned int tri_ar14 = tri_pack2_bf16(p[14], p[15]);
         const unsigned int tri_ar15 = tri_pack2_bf16(p[30], p[31]);
-        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 1408, 1);
+        tri_wgmma_m64n128k16_bf16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_bdesc + 1408, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 2.

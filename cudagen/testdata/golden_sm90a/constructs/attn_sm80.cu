@@ -360,10 +360,12 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1), tri_wgmma_desc(tri_stage, 16, 1024, 1), 0);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 2, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 2, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 4, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 4, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 6, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 6, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc, 0);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 60
         #pragma unroll
@@ -496,26 +498,27 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
         #pragma unroll
         for (int r = 0; r < 32; ++r) tri_f0[r] = t127[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 8192, 1024, 1);
         const unsigned int tri_ar0 = tri_pack2_f16(p[0], p[1]);
         const unsigned int tri_ar1 = tri_pack2_f16(p[16], p[17]);
         const unsigned int tri_ar2 = tri_pack2_f16(p[2], p[3]);
         const unsigned int tri_ar3 = tri_pack2_f16(p[18], p[19]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 512, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_bdesc + 512, 1);
         const unsigned int tri_ar4 = tri_pack2_f16(p[4], p[5]);
         const unsigned int tri_ar5 = tri_pack2_f16(p[20], p[21]);
         const unsigned int tri_ar6 = tri_pack2_f16(p[6], p[7]);
         const unsigned int tri_ar7 = tri_pack2_f16(p[22], p[23]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 640, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_bdesc + 640, 1);
         const unsigned int tri_ar8 = tri_pack2_f16(p[8], p[9]);
         const unsigned int tri_ar9 = tri_pack2_f16(p[24], p[25]);
         const unsigned int tri_ar10 = tri_pack2_f16(p[10], p[11]);
         const unsigned int tri_ar11 = tri_pack2_f16(p[26], p[27]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 768, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_bdesc + 768, 1);
         const unsigned int tri_ar12 = tri_pack2_f16(p[12], p[13]);
         const unsigned int tri_ar13 = tri_pack2_f16(p[28], p[29]);
         const unsigned int tri_ar14 = tri_pack2_f16(p[14], p[15]);
         const unsigned int tri_ar15 = tri_pack2_f16(p[30], p[31]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 896, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_bdesc + 896, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 2.

@@ -477,7 +477,9 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     const unsigned int tri_stage = tri_smem_addr(tri_smem);
     float tri_d0[32];
     tri_wgmma_fence();
-    tri_wgmma_m64n64k32_e4m3_e5m2(tri_d0, tri_wgmma_desc(tri_stage + warp_id / 4 * 2048, 16, 256, 3), tri_wgmma_desc(tri_stage, 16, 256, 3) + 128, 0);
+    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 2048, 16, 256, 3);
+    const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 256, 3);
+    tri_wgmma_m64n64k32_e4m3_e5m2(tri_d0, tri_adesc, tri_bdesc + 128, 0);
     tri_wgmma_commit();
     tri_wgmma_wait<0>();
     #pragma unroll

@@ -418,10 +418,12 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1), tri_wgmma_desc(tri_stage, 16, 1024, 1), 0);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 2, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 2, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 4, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 4, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 6, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 6, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc, 0);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 65
         #pragma unroll
@@ -505,26 +507,27 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         #pragma unroll
         for (int r = 0; r < 32; ++r) tri_f0[r] = acc_2[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 8192, 1024, 1);
         const unsigned int tri_ar0 = tri_pack2_f16(p[0], p[1]);
         const unsigned int tri_ar1 = tri_pack2_f16(p[16], p[17]);
         const unsigned int tri_ar2 = tri_pack2_f16(p[2], p[3]);
         const unsigned int tri_ar3 = tri_pack2_f16(p[18], p[19]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 512, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_bdesc + 512, 1);
         const unsigned int tri_ar4 = tri_pack2_f16(p[4], p[5]);
         const unsigned int tri_ar5 = tri_pack2_f16(p[20], p[21]);
         const unsigned int tri_ar6 = tri_pack2_f16(p[6], p[7]);
         const unsigned int tri_ar7 = tri_pack2_f16(p[22], p[23]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 640, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_bdesc + 640, 1);
         const unsigned int tri_ar8 = tri_pack2_f16(p[8], p[9]);
         const unsigned int tri_ar9 = tri_pack2_f16(p[24], p[25]);
         const unsigned int tri_ar10 = tri_pack2_f16(p[10], p[11]);
         const unsigned int tri_ar11 = tri_pack2_f16(p[26], p[27]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 768, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_bdesc + 768, 1);
         const unsigned int tri_ar12 = tri_pack2_f16(p[12], p[13]);
         const unsigned int tri_ar13 = tri_pack2_f16(p[28], p[29]);
         const unsigned int tri_ar14 = tri_pack2_f16(p[14], p[15]);
         const unsigned int tri_ar15 = tri_pack2_f16(p[30], p[31]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 896, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_bdesc + 896, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n + 2.
@@ -718,10 +721,12 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1), tri_wgmma_desc(tri_stage, 16, 1024, 1), 0);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 2, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 2, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 4, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 4, 1);
-        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1) + 6, tri_wgmma_desc(tri_stage, 16, 1024, 1) + 6, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc, 0);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
+        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
         tri_wgmma_commit();
         tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 65
         #pragma unroll
@@ -817,26 +822,27 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         #pragma unroll
         for (int r = 0; r < 32; ++r) tri_f0[r] = acc_4[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
+        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 8192, 1024, 1);
         const unsigned int tri_ar0 = tri_pack2_f16(p_1[0], p_1[1]);
         const unsigned int tri_ar1 = tri_pack2_f16(p_1[16], p_1[17]);
         const unsigned int tri_ar2 = tri_pack2_f16(p_1[2], p_1[3]);
         const unsigned int tri_ar3 = tri_pack2_f16(p_1[18], p_1[19]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 512, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar0, tri_ar1, tri_ar2, tri_ar3, tri_bdesc + 512, 1);
         const unsigned int tri_ar4 = tri_pack2_f16(p_1[4], p_1[5]);
         const unsigned int tri_ar5 = tri_pack2_f16(p_1[20], p_1[21]);
         const unsigned int tri_ar6 = tri_pack2_f16(p_1[6], p_1[7]);
         const unsigned int tri_ar7 = tri_pack2_f16(p_1[22], p_1[23]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 640, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar4, tri_ar5, tri_ar6, tri_ar7, tri_bdesc + 640, 1);
         const unsigned int tri_ar8 = tri_pack2_f16(p_1[8], p_1[9]);
         const unsigned int tri_ar9 = tri_pack2_f16(p_1[24], p_1[25]);
         const unsigned int tri_ar10 = tri_pack2_f16(p_1[10], p_1[11]);
         const unsigned int tri_ar11 = tri_pack2_f16(p_1[26], p_1[27]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 768, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar8, tri_ar9, tri_ar10, tri_ar11, tri_bdesc + 768, 1);
         const unsigned int tri_ar12 = tri_pack2_f16(p_1[12], p_1[13]);
         const unsigned int tri_ar13 = tri_pack2_f16(p_1[28], p_1[29]);
         const unsigned int tri_ar14 = tri_pack2_f16(p_1[14], p_1[15]);
         const unsigned int tri_ar15 = tri_pack2_f16(p_1[30], p_1[31]);
-        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_wgmma_desc(tri_stage, 8192, 1024, 1) + 896, 1);
+        tri_wgmma_m64n64k16_f16_ra(tri_f0, tri_ar12, tri_ar13, tri_ar14, tri_ar15, tri_bdesc + 896, 1);
         tri_wgmma_commit();
         __syncthreads();  // every warpgroup is done with the stage the copies refill
         // While the wgmmas run: the copies for iteration start_n_1 + 2.
