@@ -29,6 +29,7 @@ import (
 
 func init() {
 	references["sample/attention_fwd"] = refSampleAttentionFwd(true, false)
+	references["attention_sample_s1"] = refSampleAttentionFwd(true, false)
 	references["sample/attention_decode"] = refSampleDecodeSplits
 }
 
