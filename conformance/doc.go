@@ -15,7 +15,10 @@
 // "# arch: sm_XY" line (the fp8 conversions need sm_89); the CUDA golden
 // files are built for it. One that real Triton runs only on a later GPU
 // than tri does says so in a "# triton-capability: N" line (descriptor
-// gathers need Blackwell's TMA, 10), which the Triton comparison reads.
+// gathers need Blackwell's TMA, 10), which the Triton comparison reads,
+// as it reads "# triton-differs: OUTPUT REASON", an output that real Triton
+// computes wrongly (seen on the GPU; tri's is still checked against the
+// reference and the interpreter).
 //
 // The tests (in the package's _test files) run each launch in the
 // interpreter and compare the checked outputs with a reference written

@@ -111,17 +111,17 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) store_rows_ker
   const long long tri_program = ((long long)tri_program_id_z() * tri_num_programs_y() + tri_program_id_y()) * tri_num_programs_x() + tri_program_id_x();
   tri_tmap* const tri_maps = reinterpret_cast<tri_tmap*>(tri_scratch) + tri_program * 1;
   tri_tmap* const z_desc_tmap64x8 = tri_maps + 0;
-  // 43: r0 = tl.program_id(0) * BM
+  // 44: r0 = tl.program_id(0) * BM
   int r0 = tri_program_id_x() * 512;
-  // 44: c0 = tl.program_id(1) * BN
+  // 45: c0 = tl.program_id(1) * BN
   int c0 = tri_program_id_y() * 8;
-  // 45: x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[16, 1], block_shape=[BM, BN])
+  // 46: x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[16, 1], block_shape=[BM, BN])
   long long x_desc_shape0 = (long long)(M);
   long long x_desc_shape1 = (long long)(N);
-  // 46: y_desc = tl.make_tensor_descriptor(y_ptr, shape=[M, N], strides=[24, 1], block_shape=[BM, BN])
+  // 47: y_desc = tl.make_tensor_descriptor(y_ptr, shape=[M, N], strides=[24, 1], block_shape=[BM, BN])
   long long y_desc_shape0 = (long long)(M);
   long long y_desc_shape1 = (long long)(N);
-  // 47: x = x_desc.load([r0, c0])
+  // 48: x = x_desc.load([r0, c0])
   long long r0_i64 = (long long)(r0);
   long long c0_i64 = (long long)(c0);
   tri_half x[32];
@@ -161,21 +161,21 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) store_rows_ker
       }
     }
   }
-  // 48: rows = r0 + tl.arange(0, BM)
+  // 49: rows = r0 + tl.arange(0, BM)
   int t61[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t61[e] = L0_base + e * 128;
   int rows[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rows[e] = r0 + t61[e];
-  // 49: cols = c0 + tl.arange(0, BN)
+  // 50: cols = c0 + tl.arange(0, BN)
   int t64[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) t64[e] = L2_base + e;
   int cols[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) cols[e] = c0 + t64[e];
-  // 50: tl.store(p_ptr + rows[:, None] * 16 + cols[None, :], x)
+  // 51: tl.store(p_ptr + rows[:, None] * 16 + cols[None, :], x)
   int t70[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t70[e] = rows[e] * 16;
@@ -192,7 +192,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) store_rows_ker
         (unsigned int)(tri_half)x[e + 6] | (unsigned int)(tri_half)x[e + 7] << 16};
     *reinterpret_cast<tri_u32x4*>(t76[e]) = vec;
   }
-  // 51: y_desc.store([r0, c0], x * 2.0)
+  // 52: y_desc.store([r0, c0], x * 2.0)
   tri_half t80[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) t80[e] = tri_f2h(tri_h2f(x[e]) * tri_h2f(((tri_half)0x4000)));
@@ -221,19 +221,19 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) store_rows_ker
       if (tri_in && tri_col + 7 >= 0 && tri_col + 7 < y_desc_shape1) tri_p[7] = t80[e + 7];
     }
   }
-  // 52: xs_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[16, 1], block_shape=[BS, BN])
+  // 53: xs_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[16, 1], block_shape=[BS, BN])
   long long xs_desc_shape0 = (long long)(M);
   long long xs_desc_shape1 = (long long)(N);
-  // 53: z_desc = tl.make_tensor_descriptor(z_ptr, shape=[M, 16], strides=[24, 1], block_shape=[BS, BN])
+  // 54: z_desc = tl.make_tensor_descriptor(z_ptr, shape=[M, 16], strides=[24, 1], block_shape=[BS, BN])
   long long z_desc_shape0 = (long long)(M);
-  // 55: z_desc.store([r0 + i, c0], xs_desc.load([r0 + i, c0]) * 2.0)
+  // 56: z_desc.store([r0 + i, c0], xs_desc.load([r0 + i, c0]) * 2.0)
   long long c0_i64_2 = (long long)(c0);
   long long c0_i64_3 = (long long)(c0);
-  // 54: for i in range(0, BM, BS):
+  // 55: for i in range(0, BM, BS):
   // The TMA unit's map of z_desc, in boxes of 64 x 8 elements, unswizzled: thread 0 builds it in this program's scratch.
   if (tri_thread_id() == 0) tri_tmap_build_2d<8, 64, 1, 0>(z_desc_tmap64x8, z_ptr, 16LL, z_desc_shape0, (24LL) * 2);
   for (int i = 0; i < 512; i += 64) {
-    // 55: z_desc.store([r0 + i, c0], xs_desc.load([r0 + i, c0]) * 2.0)
+    // 56: z_desc.store([r0 + i, c0], xs_desc.load([r0 + i, c0]) * 2.0)
     int t132 = r0 + i;
     int t133 = r0 + i;
     long long t133_i64 = (long long)(t133);

@@ -119,23 +119,23 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
   int L17_base = (warp_id % 8) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L17 tiles
   int L18_base = (warp_id % 8) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L18 tiles
   int L19_base = (lane_id % 4) * 2;  // index of this thread's first element in #L19 tiles
-  // 23: rm = tl.arange(0, M)
+  // 24: rm = tl.arange(0, M)
   int rm[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rm[e] = L0_base + e * 32;
-  // 24: rd = tl.arange(0, D)
+  // 25: rd = tl.arange(0, D)
   int rd[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rd[e] = L1_base + e;
-  // 25: rn = tl.arange(0, N)
+  // 26: rn = tl.arange(0, N)
   int rn[2];
   #pragma unroll
   for (int e = 0; e < 2; ++e) rn[e] = L2_base + e * 32;
-  // 26: re = tl.arange(0, E)
+  // 27: re = tl.arange(0, E)
   int re[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) re[e] = L3_base + e;
-  // 27: q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+  // 28: q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
   int t11[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t11[e] = rm[e] * 64;
@@ -154,7 +154,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     q[e + 5] = (tri_half)(vec.z >> 16); q[e + 6] = (tri_half)vec.w;
     q[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // 29: k = tl.load(kt_ptr + rd[:, None] + rn[None, :] * D)
+  // 30: k = tl.load(kt_ptr + rd[:, None] + rn[None, :] * D)
   tri_half* kt_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) kt_ptrs[e] = kt_ptr + rd[e];
@@ -173,7 +173,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     k[e + 5] = (tri_half)(vec.z >> 16); k[e + 6] = (tri_half)vec.w;
     k[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // 30: s = tl.dot(q, k) * 0.125
+  // 31: s = tl.dot(q, k) * 0.125
   {
     const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
     // a (q, K-major): 16384 bytes stored at tri_stage, 16-byte vectors
@@ -228,11 +228,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
   float s[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) s[e] = t32[e] * 0.125f;
-  // 31: p = s.to(tl.float16)
+  // 32: p = s.to(tl.float16)
   tri_half p[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) p[e] = tri_f2h(s[e]);
-  // 32: v = tl.load(v_ptr + rn[:, None] * E + re[None, :])
+  // 33: v = tl.load(v_ptr + rn[:, None] * E + re[None, :])
   // rn is recomputed in #L17 rather than moved.
   int t37[1];
   t37[0] = L17_base;
@@ -252,7 +252,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
     v[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // 33: o_ptrs = o_ptr + rm[:, None] * E + re[None, :]
+  // 34: o_ptrs = o_ptr + rm[:, None] * E + re[None, :]
   // rm is recomputed in #L18 rather than moved.
   int t48[2];
   #pragma unroll
@@ -270,7 +270,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
   float* o_ptrs_1[16];
   #pragma unroll
   for (int e = 0; e < 16; ++e) o_ptrs_1[e] = o_ptrs[e / 8 % 2] + t54[e % 2 + (e / 2 % 4) * 2];
-  // 34: o = tl.dot(p, v, tl.load(o_ptrs))
+  // 35: o = tl.dot(p, v, tl.load(o_ptrs))
   float o_ptrs_val[16];
   #pragma unroll
   for (int e = 0; e < 16; e += 2) {  // 8-byte vector loads
@@ -331,7 +331,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     for (int r = 0; r < 16; ++r) { tri_fence_reg(tri_d0[r]); o[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
   }
   __syncthreads();  // the scratch memory is free again
-  // 35: tl.store(o_ptrs, o)
+  // 36: tl.store(o_ptrs, o)
   #pragma unroll
   for (int e = 0; e < 16; e += 2) {  // 8-byte vector stores
     tri_f32x2 vec = {o[e + 0], o[e + 1]};
