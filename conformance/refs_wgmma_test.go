@@ -13,6 +13,34 @@ func init() {
 	references["wgmma_alone_chain"] = refWgmmaAloneChain
 	references["wgmma_alone_wide"] = refWgmmaAloneWide
 	references["wgmma_alone_hoist"] = refWgmmaAloneHoist
+	references["wgmma_alone_fp8_pack"] = refWgmmaAloneFP8Pack
+}
+
+// refWgmmaAloneFP8Pack is o = p @ v, p = e5m2(fp16(r32(q @ kt^T) * 0.125))
+// for q and kt of [64, 64] in fp16 and v of [64, 32] in e5m2, the second
+// product's exact sum rounded once to fp32.
+func refWgmmaAloneFP8Pack(in tensors, _ map[string]float64) tensors {
+	q, kt, v, o := in["q"], in["kt"], in["v"], in["o"]
+	p := make([]float64, 64*64)
+	for i := range 64 {
+		for n := range 64 {
+			s := 0.0
+			for d := range 64 {
+				s += q.Float(i*64+d) * kt.Float(n*64+d)
+			}
+			p[i*64+n] = specE5M2.decode(specE5M2.fromF16(f16Bits(r32(r32(s) * 0.125))))
+		}
+	}
+	for i := range 64 {
+		for e := range 32 {
+			s := 0.0
+			for n := range 64 {
+				s += p[i*64+n] * v.Float(n*32+e)
+			}
+			o.SetFloat(i*32+e, r32(s))
+		}
+	}
+	return tensors{"o": o}
 }
 
 // refWgmmaAloneHoist is c = sum_i x @ w[i] and d = sum_i y[i] @ wt^T, for
