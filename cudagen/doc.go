@@ -77,7 +77,8 @@
 // assignment right after it is computed straight into the Var. fp16 and
 // bf16 stay as their bits and are computed in float, rounded back after
 // each op; fp8 values stay as their byte and are converted only by casts
-// and dots (fp8.go). fp32 math follows Triton's fast lowering (div.full,
+// and dots (fp8.go: with the cvt instructions from sm_89, fp8e5 before it
+// in software, as Triton lowers it there). fp32 math follows Triton's fast lowering (div.full,
 // ex2, lg2, sqrt.approx as inline PTX; log, sin and cos through libdevice,
 // precise, as in Triton); fp64 math is precise; libdevice calls go through
 // wrappers (libdevice.go, libm.go).
@@ -149,7 +150,8 @@
 // once before it (wgdot.go: the staged and hoisted forms).
 //
 // On sm_80 to sm_89, and for shapes and dtypes wgmma has no form for, a dot
-// runs as mma.sync m16n8k16 (m16n8k8 for tf32, k32 for int8 and fp8) on
+// runs as mma.sync m16n8k16 (m16n8k8 for tf32, k32 for int8 and fp8; before
+// sm_89, fp8e5 as two fp16 k16 per k32 step) on
 // fragments that ldmatrix reads from shared memory; its accumulators are
 // the references tri_c0..3 of the m16n8 tile. Outside the pipelines the
 // operands are staged where the dot stands (dot.go); fp64 and ieee fp32

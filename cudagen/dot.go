@@ -13,7 +13,9 @@ package cudagen
 //
 // Dots whose result has the layout mmaBlocked chooses run on the tensor
 // cores instead: fp16 and bf16 on mma.sync m16n8k16 (fp32 accumulation),
-// tf32 and tf32x3 on m16n8k8, int8 on m16n8k32 (int32). That Blocked layout
+// tf32 and tf32x3 on m16n8k8, int8 on m16n8k32 (int32), fp8 on m16n8k32
+// from sm_89 and, fp8e5 before it, as two fp16 m16n8k16 on its k32
+// fragments widened (fp8MmaF16Helper). That Blocked layout
 // gives each lane the (row g, columns 2t and 2t+1) elements of an mma
 // accumulator fragment, with g = lane/4 and t = lane%4, so the result's
 // registers are the accumulators themselves; the three forms share it.
@@ -41,7 +43,7 @@ func (e *emitter) stagedDot(v *ir.Value) {
 	aBytes, total := dotSharedBytes(v)
 	mma := e.usesMma(v)
 	if mma {
-		op, _ := mmaOpOf(v)
+		op, _ := e.mmaOp(v)
 		e.w.comment("tl.dot %s x %s on the tensor cores: operands staged in shared memory, %s along K = %d.", at, b.Type, op, k)
 	} else {
 		e.w.comment("tl.dot %s x %s on the CUDA cores: operands staged in shared memory, FMAs along K = %d.", at, b.Type, k)
@@ -102,7 +104,7 @@ func (e *emitter) stagedDot(v *ir.Value) {
 // bBytes of the scratch memory.
 func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	a, acc := v.Args[0], v.Args[2]
-	op, _ := mmaOpOf(v)
+	op, _ := e.mmaOp(v)
 	ad := a.Type.DType
 	k, n := a.Type.Shape[1], v.Type.Shape[1]
 	d := e.layoutOf(v)
@@ -130,7 +132,11 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 		e.helpers.add("mma_i8", mmaInt8Helpers)
 	default: // fp8
 		e.helpers.add("mma_i8", mmaInt8Helpers)
-		e.helpers.add("mma_"+op.name, fp8MmaHelper(a.Type.Kind, v.Args[1].Type.Kind))
+		if op.viaF16 {
+			e.helpers.add("mma_"+op.name, fp8MmaF16Helper)
+		} else {
+			e.helpers.add("mma_"+op.name, fp8MmaHelper(a.Type.Kind, v.Args[1].Type.Kind))
+		}
 	}
 	// One ldmatrix row is 16 bytes of a: 8 fp16, 4 fp32 or 16 int8.
 	half := 16 / a.Type.Kind.Bytes()
@@ -260,7 +266,11 @@ func (e *emitter) dotHelper(in, bIn, out ir.Kind, p ir.Precision) (string, ir.Ki
 	case ir.Float8E4NV, ir.Float8E5:
 		// fp8 products are exact in float, like fp16's.
 		deps.use("tri_fma_f32")
-		step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", deps.fp8CastExpr(ir.Scalar(in), ir.TFloat32, ak, false), deps.fp8CastExpr(ir.Scalar(bIn), ir.TFloat32, bk, false))
+		widen := deps.fp8CastExpr
+		if e.arch < 89 {
+			widen = deps.fp8SoftCastExpr // fp8e5 without the fp8 cvt
+		}
+		step = fmt.Sprintf("acc = tri_fma_f32(%s, %s, acc);", widen(ir.Scalar(in), ir.TFloat32, ak, false), widen(ir.Scalar(bIn), ir.TFloat32, bk, false))
 		if bIn != in {
 			name += "_" + kindSuffix(bIn)
 		}

@@ -33,10 +33,16 @@ type mmaOp struct {
 	name string  // the helper's suffix: tri_mma_<name>
 	k    int     // the K of one instruction: 32 bytes of operand
 	acc  ir.Kind // the accumulator's kind
+	// viaF16 is set for fp8 operands on a target without fp8 mma.sync:
+	// each k32 step is two m16n8k16 on the operands widened to fp16.
+	viaF16 bool
 }
 
 // String names the instruction, as --dump=layout and the comments say it.
 func (o mmaOp) String() string {
+	if o.viaF16 {
+		return "mma.sync m16n8k16 on fp8 widened to fp16, two per 32 of K"
+	}
 	s := fmt.Sprintf("mma.sync m16n8k%d", o.k)
 	if o.name == "tf32x3" {
 		s = "3 x " + s
@@ -65,6 +71,17 @@ func mmaOpOf(v *ir.Value) (mmaOp, bool) {
 		return mmaOp{name: fp8MmaName(in, v.Args[1].Type.Kind), k: 32, acc: ir.Float32}, true
 	}
 	return mmaOp{}, false
+}
+
+// mmaOp is mmaOpOf(v) on the plan's target: before sm_89 a dot of fp8e5
+// runs its k32 steps as two fp16 m16n8k16 (fp8MmaF16Helper), as Triton
+// widens its operands to fp16 there.
+func (p *plan) mmaOp(v *ir.Value) (mmaOp, bool) {
+	op, ok := mmaOpOf(v)
+	if ok && p.arch < 89 && v.Args[0].Type.Kind == ir.Float8E5 {
+		op.name, op.viaF16 = "e5m2_f16", true
+	}
+	return op, ok
 }
 
 // mmaBlocked is the layout of a dot result that lets the tensor cores

@@ -12,6 +12,37 @@ package cudagen
 // only, toward zero by cvt.rz to fp16 and truncation of its bits. bf16
 // goes through fp32, which is exact both ways. fp8e4b15 is converted in
 // software with integer operations, as Triton does, on any target.
+//
+// Before sm_89, which has no fp8 cvt, fp8e5 is converted in software as
+// Triton 3.6 lowers it there (FpToFpOp's conversions without native fp8,
+// and its fp32 -> fp16 -> fp8 path below sm_90), which gives other
+// results than the cvt instructions for some inputs:
+//
+//   - widening to fp16 is the code as the fp16's high byte and to fp32
+//     that fp16's value (both exact, as the cvt's); to bf16 the code's
+//     bits are moved into a bf16 whose exponent is 112 too small and the
+//     value is scaled by 2^112 in fp32, which is exact for finite codes but
+//     makes ±inf ±65536 and the NaNs ±81920, ±98304 and ±114688;
+//   - narrowing from fp16 adds half of the dropped byte to the fp16's bits:
+//     ties go away from zero (not to even), magnitudes from 61440 and
+//     ±inf become ±inf (not ±57344), and a NaN becomes whatever its bits
+//     round to (±inf, an e5m2 NaN, or a zero of the other sign: the GPU's
+//     canonical NaN 0x7FFF gives 0x80);
+//   - narrowing from fp32 goes through fp16 toward zero (cvt.rz, which
+//     takes magnitudes past 65504 to 65504) and then as from fp16; the
+//     truncation cannot move a value across a rounding boundary of the
+//     byte, so this is the fp32's own rounding half away from zero, ±inf
+//     from 61440, and NaN 0x80;
+//   - narrowing from bf16 clamps the magnitude's bits to [0x3800, 0x57e0]
+//     (2^-15 to 1.75 * 2^48), adds half of e5m2's step and shifts the bits
+//     into the byte, so magnitudes below 2^-15 become zero, those below
+//     2^-14 (e5m2's subnormals) land on wrong codes, ties go away from
+//     zero, and from 61440 the byte runs on into inf, the NaNs and then
+//     the sign bit (131072 gives 0x80, -0); ±inf and NaN give 0xFF;
+//   - toward zero (from fp32) is already done in software, on any target.
+//
+// A dot of fp8e5 operands has no mma.sync form there either: Triton widens
+// its operands to fp16 and runs the fp16 instruction (fp8MmaF16Helper).
 
 import (
 	"fmt"
@@ -43,6 +74,29 @@ typedef unsigned char tri_fp8e4b15;`},
   return (tri_fp8e4b15)(((a * 2u + 0x80u) >> 8) | ((h >> 8) & 0x80u));
 }`},
 	{"tri_f_to_e4b15", []string{"tri_f2h_rz", "tri_fp8e4b15", "tri_h_to_e4b15"}, `TRI_DEV tri_fp8e4b15 tri_f_to_e4b15(float f) { return tri_h_to_e4b15(tri_f2h_rz(f)); }`},
+}}
+
+// fp8SoftPrelude is fp8e5's conversions before sm_89, in software as
+// Triton does them there (see the top of the file), printed after
+// fp8Prelude.
+var fp8SoftPrelude = cgroup{`// Before sm_89 fp8e5 is converted in software, as Triton does there: exactly up (to bf16 scaled by 2^112, which
+// makes inf and NaN finite), and down half away from zero to ±inf from 61440, an fp32 through fp16 toward zero.`, []cdef{
+	{"tri_e5m2_to_h_sw", []string{"tri_fp8e5", "tri_half"}, `TRI_DEV tri_half tri_e5m2_to_h_sw(tri_fp8e5 x) { return (tri_half)(x << 8); }`},
+	{"tri_h_to_e5m2_sw", []string{"tri_fp8e5", "tri_half"}, `// Half of the dropped byte added to the bits: a NaN becomes what its bits round to.
+TRI_DEV tri_fp8e5 tri_h_to_e5m2_sw(tri_half h) { return (tri_fp8e5)((h + 0x80u) >> 8); }`},
+	{"tri_f_to_e5m2_sw", []string{"tri_f2h_rz", "tri_fp8e5", "tri_h_to_e5m2_sw"}, `TRI_DEV tri_fp8e5 tri_f_to_e5m2_sw(float f) { return tri_h_to_e5m2_sw(tri_f2h_rz(f)); }`},
+	{"tri_e5m2_to_bf_sw", []string{"tri_bf16", "tri_bits_f32", "tri_f32_bits", "tri_fp8e5"}, `// The magnitude's bits as a bf16 whose exponent is 112 too small, times 2^112 (0x77800000) in fp32.
+TRI_DEV tri_bf16 tri_e5m2_to_bf_sw(tri_fp8e5 x) {
+  const float m = tri_f32_bits((x & 0x7fu) << 21) * tri_f32_bits(0x77800000u);
+  return (tri_bf16)((tri_bits_f32(m) >> 16) | ((x & 0x80u) << 8));
+}`},
+	{"tri_bf_to_e5m2_sw", []string{"tri_bf16", "tri_fp8e5"}, `// The magnitude's bits clamped to [2^-15, 1.75 * 2^48], rounded half up to e5m2's normal step and shifted into
+// the byte (from 61440 on into inf, the NaNs and the sign bit), the sign ORed in.
+TRI_DEV tri_fp8e5 tri_bf_to_e5m2_sw(tri_bf16 b) {
+  unsigned int a = b & 0x7fffu;
+  a = a < 0x3800u ? 0x3800u : a > 0x57e0u ? 0x57e0u : a;
+  return (tri_fp8e5)(((a + 0x10u - 0x3800u) >> 5) | ((b >> 8) & 0x80u));
+}`},
 }}
 
 // fp8Names are the short names of the formats in the prelude's functions.
@@ -79,6 +133,42 @@ func (s nameSet) fp8CastExpr(from, to ir.DType, x string, rz bool) string {
 	return call("tri_f_to_"+name, s.castExpr(from, ir.TFloat32, x, 0))
 }
 
+// castExpr is nameSet's castExpr on the emitter's target: before sm_89
+// fp8e5 is converted in software (fp8SoftCastExpr).
+func (e *emitter) castExpr(from, to ir.DType, x string, flags ir.Flags) string {
+	if e.arch < 89 && (from.Kind == ir.Float8E5 || to.Kind == ir.Float8E5) {
+		return e.fp8SoftCastExpr(from, to, x, flags&ir.FlagRoundTZ != 0)
+	}
+	return e.nameSet.castExpr(from, to, x, flags)
+}
+
+// fp8SoftCastExpr is fp8CastExpr before sm_89 for fp8e5: the conversions
+// of fp8SoftPrelude, up through fp16 to fp32 (and through fp32 beyond), and
+// down from fp32 (and through it from the rest). Toward zero, and the other
+// formats, convert as on any target.
+func (s nameSet) fp8SoftCastExpr(from, to ir.DType, x string, rz bool) string {
+	call := func(f, x string) string {
+		s.use(f)
+		return f + "(" + x + ")"
+	}
+	fk, tk := from.Kind, to.Kind
+	switch {
+	case fk == ir.Float8E5 && tk == ir.BFloat16:
+		return call("tri_e5m2_to_bf_sw", x)
+	case fk == ir.Float8E5 && tk == ir.Float16:
+		return call("tri_e5m2_to_h_sw", x)
+	case fk == ir.Float8E5:
+		return s.castExpr(ir.TFloat32, to, call("tri_h2f", call("tri_e5m2_to_h_sw", x)), 0)
+	case tk != ir.Float8E5 || rz:
+		return s.fp8CastExpr(from, to, x, rz)
+	case fk == ir.BFloat16:
+		return call("tri_bf_to_e5m2_sw", x)
+	case fk == ir.Float16:
+		return call("tri_h_to_e5m2_sw", x)
+	}
+	return call("tri_f_to_e5m2_sw", s.castExpr(from, ir.TFloat32, x, 0))
+}
+
 // supportedFP8 lists the fp8 dtypes Triton supports on a target, as its
 // NVIDIA backend does (fp8e4b15 everywhere, fp8e4nv from sm_89).
 func supportedFP8(arch int) string {
@@ -88,9 +178,8 @@ func supportedFP8(arch int) string {
 	return "('fp8e4b15', 'fp8e5')"
 }
 
-// checkFP8 reports fp8 dtypes the target cannot take, once per kind: the
-// AMD (fnuz) formats with Triton's message, and conversions before sm_89,
-// which tri lowers with the sm_89 cvt instructions only.
+// checkFP8 reports fp8 dtypes the target cannot take, once per kind, with
+// Triton's message: the AMD (fnuz) formats, and fp8e4nv before sm_89.
 func (p *plan) checkFP8(v *ir.Value, errs *diag.List) bool {
 	arch := p.arch
 	kinds := []ir.Kind{v.Type.Kind, v.Type.Elem}
@@ -109,11 +198,6 @@ func (p *plan) checkFP8(v *ir.Value, errs *diag.List) bool {
 		if _, ok := fp8Names[k]; !ok || k == ir.Float8E4NV && arch < 89 {
 			p.fp8Reported[k] = true
 			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "type %s not supported in this architecture. The supported fp8 dtypes are %s", k, supportedFP8(arch))
-			return false
-		}
-		if (v.Op == ir.OpCast || v.Op == ir.OpDot) && arch < 89 && k != ir.Float8E4B15 {
-			p.fp8Reported[k] = true
-			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "converting %s needs sm_89 or newer in tri (the cvt instructions for fp8); the target is sm_%d", k, arch)
 			return false
 		}
 	}
@@ -138,6 +222,28 @@ func fp8MmaHelper(a, b ir.Kind) cgroup {
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }`, name, fp8Names[a], fp8Names[b])}}}
 }
+
+// fp8MmaF16Helper is fp8MmaHelper for fp8e5 before sm_89, which has no
+// fp8 mma.sync: Triton widens such a dot's operands to fp16 (exactly) and
+// runs mma.sync m16n8k16 on them. The k32 fragments loaded for fp8 hold
+// k = 4t..4t+3 (and 16 more) in the four bytes of a register, a's and b's
+// alike; widened, bytes 0-1 and 2-3 become the two fp16 pairs of a k16
+// fragment (k = 2t, 2t+1 and 2t+8, 2t+9), so each half of the k32 step is
+// one m16n8k16 over the same reordering of its 16 k for a and b.
+var fp8MmaF16Helper = cgroup{`// Tensor cores before sm_89: mma.sync m16n8k32 on e5m2 as two m16n8k16 on the operands widened to fp16.`, []cdef{
+	{"tri_e5m2_lo_h2", nil, `// The fp16 pairs of bytes 0-1 and 2-3 of four e5m2.
+TRI_DEV unsigned int tri_e5m2_lo_h2(unsigned int r) { return (r & 0xffu) << 8 | (r & 0xff00u) << 16; }`},
+	{"tri_e5m2_hi_h2", nil, `TRI_DEV unsigned int tri_e5m2_hi_h2(unsigned int r) { return (r >> 8 & 0xff00u) | (r & 0xff000000u); }`},
+	{"tri_mma_e5m2_f16", []string{"tri_e5m2_hi_h2", "tri_e5m2_lo_h2", "tri_mma_f16"}, `TRI_DEV void tri_mma_e5m2_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
+  #pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const unsigned int a0 = a[2 * h], a1 = a[2 * h + 1];
+    const unsigned int ah[4] = {tri_e5m2_lo_h2(a0), tri_e5m2_lo_h2(a1), tri_e5m2_hi_h2(a0), tri_e5m2_hi_h2(a1)};
+    const unsigned int bh[2] = {tri_e5m2_lo_h2(b[h]), tri_e5m2_hi_h2(b[h])};
+    tri_mma_f16(c0, c1, c2, c3, ah, bh);
+  }
+}`},
+}}
 
 // fp8Literal is the C literal of the fp8 constant x of kind k: its code.
 func (s nameSet) fp8Literal(k ir.Kind, x float64) string {

@@ -46,7 +46,7 @@ var libdeviceMacros = []libdeviceMacro{
 }
 
 // preludeGroups are the definitions a kernel may use, in groups printed
-// under their opening comments, in this order (the fp8 group last).
+// under their opening comments, in this order (the fp8 groups last).
 var preludeGroups = []cgroup{
 	{`// fp16 and bf16 are kept as their bits and computed in float, rounding back
 // after each op, as Triton does for most ops.`, []cdef{
@@ -126,6 +126,7 @@ TRI_DEV float tri_log_f32(float x) { return TRI_LOG_F32(x); }`},
 		{"tri_min_nan_f64", []string{"tri_min_f64"}, `TRI_DEV double tri_min_nan_f64(double a, double b) { return a != a ? a : b != b ? b : tri_min_f64(a, b); }`},
 	}},
 	fp8Prelude,
+	fp8SoftPrelude,
 }
 
 // preludeFor is what precedes a kernel's code in its file: the clang

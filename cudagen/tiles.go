@@ -112,7 +112,7 @@ func (p *plan) dotWords(v *ir.Value) string {
 	} else if wd := p.wgDots[v.ID]; wd != nil {
 		fmt.Fprintf(&b, "dot on the tensor cores (wgmma m64n%dk16, a %s), in a loop pipelined with %d dot(s)", wd.n, map[operandForm]string{streamed: "streamed", invariant: "stored once", inRegisters: "from registers"}[wd.a.form], len(p.mloopOf(wd).dots))
 	} else if p.usesMma(v) {
-		op, _ := mmaOpOf(v)
+		op, _ := p.mmaOp(v)
 		fmt.Fprintf(&b, "dot on the tensor cores (%s, ldmatrix), operands staged in shared memory", op)
 	} else {
 		b.WriteString("dot on the CUDA cores (FMA), operands staged in shared memory")
