@@ -127,7 +127,9 @@ func TestFP8E5Software(t *testing.T) {
 		"= tri_e5m2_to_h_sw(x[0]);", "= tri_e5m2_to_bf_sw(x[0]);", "= tri_h2f(tri_e5m2_to_h_sw(x[0]));",
 		"= tri_h_to_e5m2_sw(h[0]);", "= tri_bf_to_e5m2_sw(b[0]);", "= tri_f_to_e5m2_sw(f[0]);", "= tri_f_to_e5m2_rz(f[0]);",
 		"mma.sync m16n8k16 on fp8 widened to fp16", "tri_mma_e5m2_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);",
-		"tri_mma_f16(c0, c1, c2, c3, ah, bh);", "tri_fma_f32(tri_h2f(tri_e5m2_to_h_sw(a[k])), tri_h2f(tri_e5m2_to_h_sw(b[k * ldb])), acc)",
+		"tri_mma_f16(c0, c1, c2, c3, ah, bh);", // with the fragments TestFP8E5MmaFragments checks:
+		"const unsigned int ah[4] = {tri_e5m2_lo_h2(a0), tri_e5m2_lo_h2(a1), tri_e5m2_hi_h2(a0), tri_e5m2_hi_h2(a1)};",
+		"const unsigned int bh[2] = {tri_e5m2_lo_h2(b[h]), tri_e5m2_hi_h2(b[h])};", "tri_fma_f32(tri_h2f(tri_e5m2_to_h_sw(a[k])), tri_h2f(tri_e5m2_to_h_sw(b[k * ldb])), acc)",
 	}
 	for _, arch := range []string{"sm_80", "sm_86"} {
 		src, err := build(t, file, arch)
