@@ -6,12 +6,33 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
-// cast converts a to kind dst. Float narrowing rounds to nearest even, or
-// toward zero with tz. See the package comment for float->int.
-func cast(a *tile, dst ir.Kind, tz bool) *tile {
+// cast converts a to kind dst on target arch (see Options.Arch). Float
+// narrowing rounds to nearest even, or toward zero with tz; fp8e5 before
+// sm_89 converts as fp8soft.go describes. See the package comment for
+// float->int.
+func cast(a *tile, dst ir.Kind, tz bool, arch int) *tile {
 	src := a.kind
 	t := newTile(dst, a.shape)
+	soft := softFP8(arch) && (src == ir.Float8E5 || dst == ir.Float8E5)
 	switch {
+	case soft && src.IsFloat() && dst.IsFloat():
+		for i, x := range a.flts {
+			if y, ok := castE5Soft(src, dst, x, tz); ok {
+				t.flts[i] = y
+			} else {
+				t.flts[i] = roundFloat(dst, x, tz)
+			}
+		}
+	case soft && dst == ir.Float8E5:
+		// An integer goes through fp32, as tri's CUDA converts it.
+		for i, x := range a.ints {
+			f := intToFloat(src, ir.Float32, x)
+			if y, ok := castE5Soft(ir.Float32, dst, f, tz); ok {
+				t.flts[i] = y
+			} else {
+				t.flts[i] = roundFloat(dst, f, tz)
+			}
+		}
 	case src.IsFloat() && dst.IsFloat():
 		for i, x := range a.flts {
 			t.flts[i] = roundFloat(dst, x, tz)

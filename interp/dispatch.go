@@ -64,8 +64,8 @@ func evaluators() [ir.NumOps]evalFunc {
 	t[ir.OpJoin] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return join(a[0], a[1], v.Type.Shape), nil }
 	t[ir.OpSplit] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return split(a[0], v.Types), nil }
 	t[ir.OpTupleGet] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return a[0].parts[v.Axis], nil }
-	t[ir.OpCast] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) {
-		return cast(a[0], v.Type.Kind, v.Flags&ir.FlagRoundTZ != 0), nil
+	t[ir.OpCast] = func(p *program, v *ir.Value, a []*tile) (*tile, error) {
+		return cast(a[0], v.Type.Kind, v.Flags&ir.FlagRoundTZ != 0, p.m.arch), nil
 	}
 	t[ir.OpBitcast] = func(_ *program, v *ir.Value, a []*tile) (*tile, error) { return bitcast(a[0], v.Type.Kind), nil }
 	t[ir.OpWhere] = func(_ *program, _ *ir.Value, a []*tile) (*tile, error) { return where(a[0], a[1], a[2]), nil }

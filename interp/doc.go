@@ -14,7 +14,9 @@
 // fp32 division are exact here and within a few ulp on the GPU. The fp8
 // kinds are storage only: their values live in []float64 too, converted as
 // the GPU's saturating cvt instructions do (roundFP8; NaN codes keep their
-// bits through bitcasts, see ir/fp8.go). libdevice functions
+// bits through bitcasts, see ir/fp8.go), or, for fp8e5 with Options.Arch
+// before sm_89, as Triton's software conversions there (fp8soft.go); fp16
+// NaNs keep their bits too (fp16FromBits). libdevice functions
 // (libdevice.go) follow the same rule, except the correctly rounded ones
 // (div_rz, sqrt_rn, fma_ru, the rounding conversions), which are exact in
 // every IEEE rounding mode, and the integer and bit ones, which are bit for

@@ -189,6 +189,9 @@ func floatToInt(dst ir.Kind, x float64) int64 {
 func floatBits(k ir.Kind, x float64) uint64 {
 	switch k {
 	case ir.Float16:
+		if h, ok := fp16NaNBits(x); ok {
+			return uint64(h)
+		}
 		return uint64(float16.Fromfloat32(float32(x)).Bits())
 	case ir.BFloat16:
 		return uint64(tensor.BF16Bits(float32(x)))
@@ -205,7 +208,7 @@ func floatBits(k ir.Kind, x float64) uint64 {
 func floatFromBits(k ir.Kind, b uint64) float64 {
 	switch k {
 	case ir.Float16:
-		return float64(float16.Frombits(uint16(b)).Float32())
+		return fp16FromBits(uint16(b))
 	case ir.BFloat16:
 		return float64(tensor.BF16Float(uint16(b)))
 	case ir.Float32:
@@ -215,6 +218,54 @@ func floatFromBits(k ir.Kind, b uint64) float64 {
 		return f.Decode(uint8(b))
 	}
 	return math.Float64frombits(b)
+}
+
+// fp16NaNTag marks a float64 NaN that holds an fp16 NaN's bits in its
+// low 16 bits (fp16FromBits), so that a NaN loaded, bitcast or widened
+// from an fp8e5 code keeps its bits where they matter: stored or
+// bitcast back, and narrowed to fp8e5 before sm_89, which rounds the bits.
+const (
+	fp16NaNTag  = 0x7ff8_0f16_0000_0000
+	fp16NaNMask = 0x7fff_ffff_ffff_0000
+)
+
+// fp16CanonicalNaN is the NaN the GPU's fp16 arithmetic and conversions
+// produce.
+const fp16CanonicalNaN = 0x7fff
+
+// fp16FromBits is the value of the fp16 bit pattern h; a NaN keeps h in
+// its payload.
+func fp16FromBits(h uint16) float64 {
+	if h&0x7c00 == 0x7c00 && h&0x3ff != 0 {
+		b := uint64(fp16NaNTag) | uint64(h)
+		if h&0x8000 != 0 {
+			b |= 1 << 63
+		}
+		return math.Float64frombits(b)
+	}
+	return float64(float16.Frombits(h).Float32())
+}
+
+// fp16NaNBits returns the fp16 bits a NaN made by fp16FromBits holds.
+func fp16NaNBits(x float64) (uint16, bool) {
+	b := math.Float64bits(x)
+	if b&fp16NaNMask != fp16NaNTag {
+		return 0, false
+	}
+	return uint16(b), true
+}
+
+// fp16Bits is the bit pattern of x, a value of kind fp16, as the GPU
+// holds it: a NaN that came from bits keeps them, any other NaN (the
+// result of arithmetic or a conversion) is the canonical 0x7FFF.
+func fp16Bits(x float64) uint16 {
+	if h, ok := fp16NaNBits(x); ok {
+		return h
+	}
+	if x != x {
+		return fp16CanonicalNaN
+	}
+	return float16.Fromfloat32(float32(x)).Bits()
 }
 
 // fmax is CUDA's fmaxf: a NaN operand is ignored, and +0 > -0.

@@ -88,7 +88,7 @@ func (s fnuzSpec) fromF32(b uint32) uint8 {
 func castCodes(src, dst ir.Kind, vals []float64) []float64 {
 	a := newTile(src, ir.Shape{len(vals)})
 	copy(a.flts, vals)
-	return cast(a, dst, false).flts
+	return cast(a, dst, false, 0).flts
 }
 
 // toCodes bitcasts a tile of fp8 values of kind k to their codes.

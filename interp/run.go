@@ -53,6 +53,13 @@ type Options struct {
 	// tiles the programs hold (see budget.go); past it the run stops with
 	// an error placed at the statement. 0 means DefaultMaxMemory().
 	MaxMemory int64
+	// Arch is the target whose conversions the run follows, as a compute
+	// capability (80 for sm_80, 90 for sm_90a); 0 means sm_89 or newer.
+	// Before sm_89 (1 to 88) fp8e5 converts in software as Triton and
+	// tri's CUDA do there (see fp8soft.go), with other results than the
+	// cvt instructions for ties, magnitudes from 61440, infinities, NaN
+	// and, from bf16, small values.
+	Arch int
 }
 
 // Stop reasons, in machine.stop.
@@ -66,6 +73,7 @@ const (
 type machine struct {
 	k       *ir.Kernel
 	grid    [3]int
+	arch    int // Options.Arch
 	mem     *memory
 	params  []*tile // the value of each Param, by index
 	timeout time.Duration
@@ -172,7 +180,7 @@ func (m *machine) work(p *program, one bool) {
 
 // newMachine checks the arguments and maps the tensors.
 func newMachine(k *ir.Kernel, grid [3]int, args []Arg, opt Options) (*machine, error) {
-	m := &machine{k: k, grid: grid, mem: &memory{}, timeout: opt.Timeout}
+	m := &machine{k: k, grid: grid, arch: opt.Arch, mem: &memory{}, timeout: opt.Timeout}
 	if k.Body == nil {
 		return nil, m.kernelError(diag.CodeInternal, "the kernel has no body")
 	}

@@ -55,7 +55,7 @@ func common(c *cobra.Command, o *launch.Options) {
 	f.IntVar(&o.NumWarps, "num-warps", 0, "warps per program (overrides the launch line; default 4)")
 	f.IntVar(&o.NumStages, "num-stages", 0, "software pipelining stages (default 3)")
 	f.IntVar(&o.Config, "config", -1, "use the I-th @triton.autotune config instead of tuning (--interpret, --check, build: default 0)")
-	f.StringVar(&o.Arch, "arch", "", "target architecture, e.g. sm_80 or sm_90a (default: the GPU's, else sm_80); on an older target's code, run and bench use the driver's PTX JIT")
+	f.StringVar(&o.Arch, "arch", "", "target architecture, e.g. sm_80 or sm_90a (default: the GPU's, else sm_80); on an older target's code, run and bench use the driver's PTX JIT; --interpret and --check's interpreter convert fp8 as the target does (before sm_89 in software, as Triton)")
 	f.BoolVar(&o.LineInfo, "line-info", false, "emit #line directives so tools point at the .tri file")
 	f.BoolVar(&o.Debug, "debug", envBool(os.Getenv("TRITON_DEBUG")), "compile tl.device_assert and assert into the GPU code, as Triton's debug=True (default: TRITON_DEBUG)")
 	f.Int64Var(&o.Seed, "seed", 0, "seed of the --let generators")
