@@ -77,7 +77,7 @@ func TestInterpreterSM80(t *testing.T) {
 			}
 		})
 	}
-	for _, key := range []string{"fp8e5_sm80", "fp8_e5_codes"} {
+	for _, key := range []string{"fp8e5_sm80", "fp8_e5_codes", "wgmma_alone_fp8_pack"} {
 		run(key, "sm_80", sm80References[key])
 		run(key, "sm_90a", references[key])
 	}

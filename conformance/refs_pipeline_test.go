@@ -44,9 +44,12 @@ func refPipelineSM80(in tensors, num map[string]float64) tensors {
 // sm80Cases are the files TestGPUSM80 runs as sm_80 code: the constructs
 // of the sm_80 pipelines (mmapipe.go, and mmamulti.go for loops of several
 // dots), the samples and constructs whose loops they pipeline, and the
-// construct of fp8e5's software conversions (fp8e5_sm80).
+// constructs of fp8e5's software conversions (fp8e5_sm80, fp8_e5_codes)
+// and dots (attention_fp8, wgmma_alone_fp8_pack: mma.sync on fp8 widened
+// to fp16 there).
 var sm80Cases = []string{"pipeline_sm80", "pipeline_sm80_bf16", "sample/matmul_grouped", "sample/matmul_tutorial03",
-	"attn_sm80", "attn_sm80_bf16", "attention_fwd", "attention_fwd_causal", "sample/attention_fwd", "fp8e5_sm80"}
+	"attn_sm80", "attn_sm80_bf16", "attention_fwd", "attention_fwd_causal", "sample/attention_fwd", "fp8e5_sm80",
+	"fp8_e5_codes", "attention_fp8", "wgmma_alone_fp8_pack"}
 
 // TestGPUSM80 runs the files of sm80Cases with their kernels compiled for
 // sm_80 (PTX the driver compiles for a newer GPU, as tri run --arch sm_80)

@@ -14,12 +14,23 @@ func init() {
 	references["wgmma_alone_wide"] = refWgmmaAloneWide
 	references["wgmma_alone_hoist"] = refWgmmaAloneHoist
 	references["wgmma_alone_fp8_pack"] = refWgmmaAloneFP8Pack
+	sm80References["wgmma_alone_fp8_pack"] = refWgmmaAloneFP8PackSM80
 }
 
 // refWgmmaAloneFP8Pack is o = p @ v, p = e5m2(fp16(r32(q @ kt^T) * 0.125))
 // for q and kt of [64, 64] in fp16 and v of [64, 32] in e5m2, the second
-// product's exact sum rounded once to fp32.
+// product's exact sum rounded once to fp32; fp16 to e5m2 to nearest even
+// (cvt.rn.satfinite). refWgmmaAloneFP8PackSM80 narrows as Triton does
+// before sm_89 (softFromF16: ties away from zero).
 func refWgmmaAloneFP8Pack(in tensors, _ map[string]float64) tensors {
+	return wgmmaAloneFP8Pack(in, specE5M2.fromF16)
+}
+
+func refWgmmaAloneFP8PackSM80(in tensors, _ map[string]float64) tensors {
+	return wgmmaAloneFP8Pack(in, func(h uint16) uint8 { return softFromF16(uint32(h)) })
+}
+
+func wgmmaAloneFP8Pack(in tensors, narrow func(uint16) uint8) tensors {
 	q, kt, v, o := in["q"], in["kt"], in["v"], in["o"]
 	p := make([]float64, 64*64)
 	for i := range 64 {
@@ -28,7 +39,7 @@ func refWgmmaAloneFP8Pack(in tensors, _ map[string]float64) tensors {
 			for d := range 64 {
 				s += q.Float(i*64+d) * kt.Float(n*64+d)
 			}
-			p[i*64+n] = specE5M2.decode(specE5M2.fromF16(f16Bits(r32(r32(s) * 0.125))))
+			p[i*64+n] = specE5M2.decode(narrow(f16Bits(r32(r32(s) * 0.125))))
 		}
 	}
 	for i := range 64 {
