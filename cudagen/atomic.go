@@ -57,7 +57,7 @@ func (e *emitter) atomicHelper(v *ir.Value, d ir.DType) string {
 	case ir.AtomicXchg:
 		op = "exch"
 	case ir.AtomicAdd:
-		if k == ir.BFloat16 && archVersion(e.opt.arch()) < 90 {
+		if k == ir.BFloat16 && ArchVersion(e.opt.arch()) < 90 {
 			return e.bf16AddCASHelper(name, order)
 		}
 		switch {

@@ -85,7 +85,7 @@ func TestGridDepControlByArch(t *testing.T) {
 			b.at(19).store(b.ptrAdd(x, offs), xv, nil)
 			res, err := Generate(b.k, Options{Arch: arch})
 			require.NoError(t, err)
-			asm := archVersion(arch) >= 90
+			asm := ArchVersion(arch) >= 90
 			for _, instr := range []string{"griddepcontrol.wait;", "griddepcontrol.launch_dependents;"} {
 				assert.Equal(t, asm, strings.Contains(res.Source, `asm volatile("`+instr), instr)
 			}

@@ -19,7 +19,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	if err := CheckArch(arch); err != nil {
 		return nil, err
 	}
-	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", tma: tma, arch: archVersion(arch), fp8Reported: map[ir.Kind]bool{}, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
+	p := &plan{k: k, numWarps: k.NumWarps, wgmma: arch == "sm_90a", tma: tma, arch: ArchVersion(arch), fp8Reported: map[ir.Kind]bool{}, defs: make([]site, k.NumValues), users: make([][]*ir.Value, k.NumValues),
 		ctlUse: make([]int, k.NumValues), vars: make([]*ir.Var, k.NumVars), parent: map[*ir.Block]*ir.Block{}, varBlock: make([]*ir.Block, k.NumVars),
 		mapUsers: map[*tensorMap][]ir.Stmt{}, owner: map[*ir.Block]ir.Stmt{}, ctlSite: map[ir.Stmt]site{}}
 	if p.numWarps <= 0 {

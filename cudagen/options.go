@@ -64,9 +64,9 @@ func CheckArch(arch string) error {
 	return nil
 }
 
-// archVersion is the number of a target accepted by CheckArch: 90 for
-// sm_90a, 80 for sm_80.
-func archVersion(arch string) int {
+// ArchVersion is the number of a target accepted by CheckArch: 90 for
+// sm_90a, 80 for sm_80; 0 for anything else ("", no target named).
+func ArchVersion(arch string) int {
 	m := reArch.FindStringSubmatch(arch)
 	if m == nil {
 		return 0

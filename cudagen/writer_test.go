@@ -59,6 +59,14 @@ func TestCheckArch(t *testing.T) {
 	}
 }
 
+// TestArchVersion: a target's compute capability, as the interpreter takes
+// it for --arch (launch), 0 where none is named or the name is not sm_XY.
+func TestArchVersion(t *testing.T) {
+	for arch, want := range map[string]int{"": 0, "sm_80": 80, "sm_86": 86, "sm_89": 89, "sm_90a": 90, "sm_100f": 100, "compute_80": 0} {
+		assert.Equal(t, want, ArchVersion(arch), arch)
+	}
+}
+
 // gen is Generate's source text, for tests that read only the text.
 func gen(k *ir.Kernel, opt Options) (string, error) {
 	res, err := Generate(k, opt)

@@ -5,10 +5,9 @@ package launch
 import (
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/hosteval"
 	"github.com/tri-lang/tri/interp"
 	"github.com/tri-lang/tri/ir"
@@ -150,25 +149,11 @@ func (p *Prepared) interpArgs() ([]interp.Arg, interp.Options, error) {
 	return args, interp.Options{Buffers: bufs, BufferNames: names}, nil
 }
 
-// interpArch is the interpreter's target (interp.Options.Arch) for --arch
-// arch: its compute capability, 80 for sm_80 and 90 for sm_90a, so that
-// the interpreter converts fp8e5 as the target's code does (in software
-// before sm_89); 0, sm_89's conversions and later, where no target is
-// named.
-func interpArch(arch string) int {
-	digits, ok := strings.CutPrefix(strings.TrimRight(arch, "af"), "sm_")
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
 // Interpret runs the launch on the CPU, updating the bound tensors in
-// place, with the conversions of the target p.Arch (interpArch).
+// place, with the conversions of the target p.Arch: its compute capability
+// (cudagen.ArchVersion), so that the interpreter converts fp8e5 as the
+// target's code does (in software before sm_89); 0, sm_89's conversions and
+// later, where no target is named.
 func (p *Prepared) Interpret(timeout time.Duration) (err error) {
 	if err := p.ready(); err != nil {
 		return err
@@ -179,7 +164,7 @@ func (p *Prepared) Interpret(timeout time.Duration) (err error) {
 		return err
 	}
 	opts.Timeout, opts.Stdout, opts.MaxMemory = timeout, p.Stdout, p.MaxMemory
-	opts.Arch = interpArch(p.Arch)
+	opts.Arch = cudagen.ArchVersion(p.Arch)
 	if opts.Stdout == nil {
 		opts.Stdout = io.Discard
 	}
