@@ -25,17 +25,17 @@ configs. The shapes are the small ones of bench/tutorials/runs.sh.
 Usage: compile_times.py --tri bin/tri --tutorials DIR [--log FILE]
 """
 import argparse
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 
 import torch
 import triton
+
+from triton_compare import FP8_DTYPES, TORCH_DTYPES, import_kernels
 
 TUT03 = ("samples/matmul_tutorial03.tri",
          "matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), "
@@ -82,17 +82,13 @@ def cases(tut):
     ]
 
 
-DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
-          "float8_e5m2": torch.float8_e5m2, "float8_e4m3fn": torch.float8_e4m3fn}
-
-
 def let_env(mod):
     """The namespace the lets and the launch are evaluated in under Triton:
     the module's names, and tri's --let helpers made with torch."""
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     def dt(d):
-        return DTYPES[d]
+        return FP8_DTYPES.get(d) or TORCH_DTYPES[d]
 
     def randn(*shape, dtype="float32"):
         return torch.randn(shape, device="cuda").to(dt(dtype))
@@ -119,11 +115,7 @@ def triton_times(path, launch, lets, max_configs):
         found.append(((times.ir_initialization + times.total_lowering - ptxas) / 1000, ptxas / 1000))
 
     tmp = tempfile.mkdtemp(prefix="trict")
-    mod_path = os.path.join(tmp, "k_" + os.path.basename(path).replace(".", "_") + ".py")
-    shutil.copy(path, mod_path)
-    spec = importlib.util.spec_from_file_location(os.path.basename(mod_path)[:-3], mod_path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = import_kernels(path, tmp)
     ns = let_env(mod)
     for l in lets:
         name, expr = l.split("=", 1)
