@@ -19,22 +19,6 @@ import (
 	"github.com/tri-lang/tri/tensor"
 )
 
-func init() {
-	sm80References["fp8_e5_codes"] = refFP8E5CodesSoft
-}
-
-// refFP8E5CodesSoft is fp8_e5_codes below sm_89: fp32 narrows through
-// fp16 toward zero (infinities stay, NaN gives 0x80) and the widened fp16
-// is the code's high byte, so it narrows back to the code itself.
-func refFP8E5CodesSoft(in tensors, num map[string]float64) tensors {
-	out := refFP8E5Codes(in, num)
-	c := in["c"]
-	v := func(i int) float64 { return specE5M2.decode(uint8(c.Int(i))) }
-	out["back"] = codesOut(in["back"], func(i int) uint8 { return softFromF32(f32Bits(v(i))) })
-	out["back_h"] = codesOut(in["back_h"], func(i int) uint8 { return uint8(c.Int(i)) })
-	return out
-}
-
 // interpretFor runs the sample's launch in the interpreter for target
 // arch and returns its tensors before and after, and its numbers.
 func interpretFor(t *testing.T, s *launch.Sample, arch string) (before, after tensors, num map[string]float64) {
