@@ -55,7 +55,7 @@ var api = []struct {
 		"SaveNPY": tensor.SaveNPY, "WriteNPY": tensor.WriteNPY,
 	}, []reflect.Type{reflect.TypeFor[tensor.Tensor]()}},
 	{"cudagen", map[string]any{
-		"CheckArch": cudagen.CheckArch, "Describe": cudagen.Describe, "DumpLayouts": cudagen.DumpLayouts, "Generate": cudagen.Generate,
+		"ArchVersion": cudagen.ArchVersion, "CheckArch": cudagen.CheckArch, "Describe": cudagen.Describe, "DumpLayouts": cudagen.DumpLayouts, "Generate": cudagen.Generate,
 		"Lowers": cudagen.Lowers, "LowersLibdevice": cudagen.LowersLibdevice,
 		"ReservedNames": cudagen.ReservedNames,
 	}, []reflect.Type{reflect.TypeFor[cudagen.Blocked](), reflect.TypeFor[cudagen.Options](), reflect.TypeFor[cudagen.Param](), reflect.TypeFor[cudagen.Result](), reflect.TypeFor[cudagen.RowAxis](), reflect.TypeFor[cudagen.Slice](), reflect.TypeFor[cudagen.TensorMap](), reflect.TypeFor[cudagen.TileLayout]()}},
