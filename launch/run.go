@@ -489,7 +489,8 @@ func (p *Prepared) check(o *Options) error {
 		v, _ := p.Env.Lookup(n)
 		ref[n] = v.Tensor.Clone()
 	}
-	if _, err := p.RunGPU(o.LineInfo); err != nil {
+	c, err := p.RunGPU(o.LineInfo)
+	if err != nil {
 		return err
 	}
 	// Every result is taken before any input is put back: two names may
@@ -503,11 +504,14 @@ func (p *Prepared) check(o *Options) error {
 		v, _ := p.Env.Lookup(n)
 		copy(v.Tensor.Data, ref[n].Data) // the interpreter starts from the inputs
 	}
-	// What the kernel prints is shown once, from the GPU.
-	stdout := p.Stdout
-	p.Stdout = io.Discard
-	err := p.Interpret(o.Timeout)
-	p.Stdout = stdout
+	// What the kernel prints is shown once, from the GPU. The interpreter
+	// converts as the code that ran does: for the target it was generated
+	// for, the GPU's own where no --arch was given (fp8e5 before sm_89 is
+	// converted in software, and rounds otherwise; interpArch).
+	stdout, arch := p.Stdout, p.Arch
+	p.Stdout, p.Arch = io.Discard, c.Target.Arch
+	err = p.Interpret(o.Timeout)
+	p.Stdout, p.Arch = stdout, arch
 	if err != nil {
 		return fmt.Errorf("interpreter: %w", err)
 	}
