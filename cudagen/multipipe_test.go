@@ -26,7 +26,7 @@ func TestMultiPipeAttention(t *testing.T) {
 	// A thread's 8 fp16 of q along K go in one 16-byte store.
 	assert.Regexp(t, `for \(int e = 0; e < 32; e \+= 8\) \{\n(?:.*\n)*?\s*const unsigned int tri_dst = tri_inv \+ 0 \+ tri_swizzle\(`, src)
 	assert.Contains(t, src, "(unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16};\n      tri_st_shared_b128(tri_dst, tri_v);")
-	assert.Contains(t, src, "const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);\n"+
+	assert.Contains(t, src, "const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + tri_warpgroup() * 8192, 16, 1024, 1);\n"+
 		"        const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);\n"+
 		"        tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc, 0);")
 	assert.Contains(t, src, "const unsigned int tri_ar0 = tri_pack2_f16(p[0], p[1]);\n"+
@@ -49,7 +49,7 @@ func TestMultiPipeAttention(t *testing.T) {
 func TestMultiPipeHeadDim128(t *testing.T) {
 	src, err := build(t, "testdata/multipipe/attn_d128_causal_bf16.tri", "sm_90a")
 	require.NoError(t, err)
-	assert.Contains(t, src, "const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);")
+	assert.Contains(t, src, "const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + tri_warpgroup() * 8192, 16, 1024, 1);")
 	assert.Contains(t, src, "tri_wgmma_m64n64k16_bf16_kb(tri_d0, tri_adesc + 1024, tri_bdesc + 512, 1);")
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_bf16_ra(")
 }

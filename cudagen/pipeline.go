@@ -179,8 +179,8 @@ func (e *emitter) wgmmaIssue(pl *pipeline, stage string) {
 	// The descriptors of the stage's a and b; each instruction's adds its
 	// offset, in 16-byte units, to the start address field, which holds
 	// any shared address (18 bits) without a carry.
-	e.use("tri_wgmma_desc", "warp_id")
-	e.w.line("const unsigned long long tri_da = tri_wgmma_desc(%s + warp_id / 4 * %d, 16, %d, %d);", stage, perGroup*pl.aRow, aSBO, swizzleMode(pl.aRow))
+	e.use("tri_wgmma_desc")
+	e.w.line("const unsigned long long tri_da = tri_wgmma_desc(%s%s, 16, %d, %d);", stage, groupRows(e.nameSet, pl.m, perGroup, pl.aRow), aSBO, swizzleMode(pl.aRow))
 	e.w.line("const unsigned long long tri_db = tri_wgmma_desc(%s + %d, %d, %d, %d);", stage, pl.aBytes, bLBO, bSBO, swizzleMode(pl.bRow()))
 	kind := pl.instrKind()
 	for kk := 0; kk < pl.k/ik; kk++ {

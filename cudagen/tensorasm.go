@@ -54,6 +54,11 @@ var wgmmaHelpers = cgroup{`// Hopper: cp.async copies into shared memory, wgmma.
 TRI_DEV unsigned int tri_pack2(unsigned short lo, unsigned short hi) { return (unsigned int)lo | (unsigned int)hi << 16; }`},
 	{"tri_fence_reg", nil, `// Keeps the compiler from moving an accumulator across the wait.
 TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }`},
+	{"tri_warpgroup", []string{"tri_thread_id"}, `// The calling thread's warpgroup, broadcast from lane 0 so that ptxas knows it is the same across
+// the warp: descriptors built from it stay in uniform registers instead of moving there before each wgmma.
+TRI_DEV int tri_warpgroup(void) {
+  int r; asm("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;" : "=r"(r) : "r"(tri_thread_id() / 128)); return r;
+}`},
 	{"tri_wgmma_desc", nil, `// A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
 TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
   return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
@@ -136,9 +141,10 @@ func wgmmaInstr(n int, a, b ir.Kind, bKMajor, regA bool) cgroup {
 }
 
 // descBase is the C expression of the matrix descriptor of the operand
-// at stage or region base (for a, at the calling warp's warpgroup's rows),
-// which a dot binds to a local once; each wgmma adds descOff to its start
-// address field (it holds any shared address without a carry).
+// at stage or region base (for a, at the calling warp's warpgroup's rows,
+// perGroup of them; groupRows), which a dot binds to a local once; each
+// wgmma adds descOff to its start address field (it holds any shared
+// address without a carry).
 func (t smemTile) descBase(s nameSet, base string, perGroup int) string {
 	rb := t.rowBytes()
 	s.use("tri_wgmma_desc")
@@ -147,10 +153,22 @@ func (t smemTile) descBase(s nameSet, base string, perGroup int) string {
 	}
 	rows := ""
 	if t.perm {
-		s.use("warp_id")
-		rows = fmt.Sprintf(" + warp_id / 4 * %d", perGroup*rb)
+		rows = groupRows(s, t.rows, perGroup, rb)
 	}
 	return fmt.Sprintf("tri_wgmma_desc(%s%s, 16, %d, %d)", base, rows, 8*rb, swizzleMode(rb))
+}
+
+// groupRows is the C term that moves an address of a's rows, which the
+// warpgroups share out perGroup rows each (rows in all, rowBytes bytes a
+// row), to the calling warpgroup's: none when one warpgroup holds them
+// all. The warpgroup comes from tri_warpgroup, which ptxas knows is the
+// same across the warp, so the descriptor stays in uniform registers.
+func groupRows(s nameSet, rows, perGroup, rowBytes int) string {
+	if perGroup >= rows {
+		return ""
+	}
+	s.use("tri_warpgroup")
+	return fmt.Sprintf(" + tri_warpgroup() * %d", perGroup*rowBytes)
 }
 
 // descOff is the byte offset from descBase's address of the operand of

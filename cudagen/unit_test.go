@@ -178,3 +178,13 @@ func TestMayChange(t *testing.T) {
 	assert.False(t, p.mayChange(read(index)))
 	assert.False(t, p.mayChange(sum))
 }
+
+// TestGroupRows: a's rows move to the calling warpgroup's only where
+// several warpgroups share them, through the warp-uniform tri_warpgroup.
+func TestGroupRows(t *testing.T) {
+	s := nameSet{}
+	assert.Equal(t, "", groupRows(s, 128, 128, 128), "one warpgroup holds every row")
+	assert.False(t, s["tri_warpgroup"])
+	assert.Equal(t, " + tri_warpgroup() * 8192", groupRows(s, 128, 64, 128))
+	assert.True(t, s["tri_warpgroup"])
+}

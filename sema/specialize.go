@@ -117,6 +117,7 @@ func specializeFunc(ctx context.Context, f *frontend.File, fn *frontend.Func, si
 		return nil, diags
 	}
 	ir.HoistInvariants(k)
+	ir.IssueLoadsEarly(k)
 	return k, diags
 }
 

@@ -318,7 +318,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) attn_fp8_kerne
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 4096, 16, 512, 2);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv, 16, 512, 2);
         const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 512, 2);
         tri_wgmma_m64n64k32_e5m2(tri_d0, tri_adesc, tri_bdesc, 0);
         tri_wgmma_m64n64k32_e5m2(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);

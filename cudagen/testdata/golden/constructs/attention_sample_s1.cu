@@ -345,6 +345,16 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       k[e + 5] = (tri_half)(vec.z >> 16); k[e + 6] = (tri_half)vec.w;
       k[e + 7] = (tri_half)(vec.w >> 16);
     }
+    // 56: v = tl.load(v_ptrs)
+    tri_half v[32];
+    #pragma unroll
+    for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
+      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs[e]);
+      v[e + 0] = (tri_half)vec.x; v[e + 1] = (tri_half)(vec.x >> 16); v[e + 2] = (tri_half)vec.y;
+      v[e + 3] = (tri_half)(vec.y >> 16); v[e + 4] = (tri_half)vec.z;
+      v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
+      v[e + 7] = (tri_half)(vec.w >> 16);
+    }
     // 39: qk = tl.dot(q, k)
     // tl.dot fp16[128,128] x fp16[128,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 128.
     // Its loop is not software-pipelined: its loop runs at num_stages=1.
@@ -476,16 +486,6 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     float acc_2[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc_2[e] = acc[e] * alpha[(e / 16 % 4) % 4];
-    // 56: v = tl.load(v_ptrs)
-    tri_half v[32];
-    #pragma unroll
-    for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs[e]);
-      v[e + 0] = (tri_half)vec.x; v[e + 1] = (tri_half)(vec.x >> 16); v[e + 2] = (tri_half)vec.y;
-      v[e + 3] = (tri_half)(vec.y >> 16); v[e + 4] = (tri_half)vec.z;
-      v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
-      v[e + 7] = (tri_half)(vec.w >> 16);
-    }
     // 59: acc = tl.dot(p.to(v.dtype), v, acc)
     tri_half p_fp16[32];
     #pragma unroll
@@ -602,6 +602,8 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     for (int e = 0; e < 4; ++e) t200[e] = cols_1[e] < N_CTX;
     // The rest of this block is written twice: for a full tile and for the last, partial one.
     tri_half k_1[32];
+    bool t237[4];
+    tri_half v_1[32];
     float qk_2[32];
     int t209[8];
     bool keep[32];
@@ -618,8 +620,6 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
     float p_1_sum[4];
     float l_i_5[4];
     float acc_4[64];
-    bool t237[4];
-    tri_half v_1[32];
     tri_half p_1_fp16[32];
     if (start_n_1 + 63 < N_CTX) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
@@ -631,6 +631,15 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
         k_1[e + 2] = (tri_half)vec.y; k_1[e + 3] = (tri_half)(vec.y >> 16);
         k_1[e + 4] = (tri_half)vec.z; k_1[e + 5] = (tri_half)(vec.z >> 16);
         k_1[e + 6] = (tri_half)vec.w; k_1[e + 7] = (tri_half)(vec.w >> 16);
+      }
+      // 58: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
+      #pragma unroll
+      for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
+        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs_1[e]);
+        v_1[e + 0] = (tri_half)vec.x; v_1[e + 1] = (tri_half)(vec.x >> 16);
+        v_1[e + 2] = (tri_half)vec.y; v_1[e + 3] = (tri_half)(vec.y >> 16);
+        v_1[e + 4] = (tri_half)vec.z; v_1[e + 5] = (tri_half)(vec.z >> 16);
+        v_1[e + 6] = (tri_half)vec.w; v_1[e + 7] = (tri_half)(vec.w >> 16);
       }
       // 39: qk = tl.dot(q, k)
       // tl.dot fp16[128,128] x fp16[128,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 128.
@@ -759,15 +768,6 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       // 54: acc = acc * alpha[:, None]
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 16 % 4) % 4];
-      // 58: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs_1[e]);
-        v_1[e + 0] = (tri_half)vec.x; v_1[e + 1] = (tri_half)(vec.x >> 16);
-        v_1[e + 2] = (tri_half)vec.y; v_1[e + 3] = (tri_half)(vec.y >> 16);
-        v_1[e + 4] = (tri_half)vec.z; v_1[e + 5] = (tri_half)(vec.z >> 16);
-        v_1[e + 6] = (tri_half)vec.w; v_1[e + 7] = (tri_half)(vec.w >> 16);
-      }
       // 59: acc = tl.dot(p.to(v.dtype), v, acc)
       #pragma unroll
       for (int e = 0; e < 32; ++e) p_1_fp16[e] = tri_f2h(p_1[e]);
@@ -816,6 +816,11 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       // 38: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
       #pragma unroll
       for (int e = 0; e < 32; ++e) k_1[e] = t200[e / 8 % 4] ? *k_ptrs_1[e] : ((tri_half)0x0000);
+      // 58: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) t237[e] = cols_1[e] < N_CTX;
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) v_1[e] = t237[e / 8 % 4] ? *v_ptrs_1[e] : ((tri_half)0x0000);
       // 39: qk = tl.dot(q, k)
       // tl.dot fp16[128,128] x fp16[128,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 128.
       // Its loop is not software-pipelined: its loop runs at num_stages=1.
@@ -943,11 +948,6 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       // 54: acc = acc * alpha[:, None]
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 16 % 4) % 4];
-      // 58: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t237[e] = cols_1[e] < N_CTX;
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) v_1[e] = t237[e / 8 % 4] ? *v_ptrs_1[e] : ((tri_half)0x0000);
       // 59: acc = tl.dot(p.to(v.dtype), v, acc)
       #pragma unroll
       for (int e = 0; e < 32; ++e) p_1_fp16[e] = tri_f2h(p_1[e]);

@@ -191,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
       __syncthreads();
       // tl.dot fp16[64,32] x fp16[32,64] on wgmma m64n64k16: each warpgroup owns 64 rows of a, in 1 m64 block(s).
       tri_wgmma_fence();
-      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 8192 + warp_id / 4 * 4096, 16, 512, 2);
+      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 8192, 16, 512, 2);
       const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 8192 + 4096, 4096, 1024, 1);
       tri_wgmma_m64n64k16_f16(tri_d0, tri_da, tri_db, 1);
       tri_wgmma_m64n64k16_f16(tri_d0, tri_da + 2, tri_db + 128, 1);
@@ -365,7 +365,7 @@ extern "C" __global__ void __launch_bounds__(128) num_stages_kernel(tri_half* a_
       #pragma unroll
       for (int r = 0; r < 32; ++r) tri_d0[r] = acc1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
       tri_wgmma_fence();
-      const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2);
+      const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage, 16, 512, 2);
       const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 4096, 1024, 1);
       tri_wgmma_m64n64k16_f16(tri_d0, tri_adesc, tri_bdesc + 256, 1);
       tri_wgmma_m64n64k16_f16(tri_d0, tri_adesc + 2, tri_bdesc + 384, 1);

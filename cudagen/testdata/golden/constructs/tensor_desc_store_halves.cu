@@ -218,7 +218,7 @@ extern "C" __global__ void __launch_bounds__(128) tensor_desc_store_halves_kerne
       __syncthreads();
       // tl.dot fp16[128,64] x fp16[64,128] on wgmma m64n128k16: each warpgroup owns 128 rows of a, in 2 m64 block(s).
       tri_wgmma_fence();
-      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + warp_id / 4 * 16384, 16, 1024, 1);
+      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 32768, 16, 1024, 1);
       const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16384, 16, 1024, 1);
       tri_wgmma_m64n128k16_f16_kb(tri_d0, tri_da, tri_db, 1);
       tri_wgmma_m64n128k16_f16_kb(tri_d1, tri_da + 512, tri_db, 1);

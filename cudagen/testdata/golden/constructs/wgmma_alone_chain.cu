@@ -71,6 +71,11 @@ template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_gr
 TRI_DEV unsigned int tri_pack2(unsigned short lo, unsigned short hi) { return (unsigned int)lo | (unsigned int)hi << 16; }
 // Keeps the compiler from moving an accumulator across the wait.
 TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
+// The calling thread's warpgroup, broadcast from lane 0 so that ptxas knows it is the same across
+// the warp: descriptors built from it stay in uniform registers instead of moving there before each wgmma.
+TRI_DEV int tri_warpgroup(void) {
+  int r; asm("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;" : "=r"(r) : "r"(tri_thread_id() / 128)); return r;
+}
 // A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
 TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
   return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
@@ -213,7 +218,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) chain_kernel(t
     const unsigned int tri_stage = tri_smem_addr(tri_smem);
     float tri_d0[32];
     tri_wgmma_fence();
-    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 8192, 16, 1024, 1);
+    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + tri_warpgroup() * 8192, 16, 1024, 1);
     const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
     tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc + 1024, 0);
     tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 1026, 1);

@@ -211,6 +211,24 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         w[e + 5] = (tri_half)(vec.z >> 16); w[e + 6] = (tri_half)vec.w;
         w[e + 7] = (tri_half)(vec.w >> 16);
       }
+      // 32: y = tl.load(y_ptr + i * 2048 + rm[:, None] * 32 + r[None, :])
+      int t56 = i * 2048;
+      tri_half* y_ptrs = y_ptr + t56;
+      tri_half* y_ptrs_1[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) y_ptrs_1[e] = y_ptrs + t61[e];
+      tri_half* t67[16];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) t67[e] = y_ptrs_1[e / 8 % 2] + r[e % 8];
+      tri_half y[16];
+      #pragma unroll
+      for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
+        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t67[e]);
+        y[e + 0] = (tri_half)vec.x; y[e + 1] = (tri_half)(vec.x >> 16); y[e + 2] = (tri_half)vec.y;
+        y[e + 3] = (tri_half)(vec.y >> 16); y[e + 4] = (tri_half)vec.z;
+        y[e + 5] = (tri_half)(vec.z >> 16); y[e + 6] = (tri_half)vec.w;
+        y[e + 7] = (tri_half)(vec.w >> 16);
+      }
       // 31: acc = tl.dot(x, w, acc)
       {
         const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
@@ -240,7 +258,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         #pragma unroll
         for (int r = 0; r < 16; ++r) tri_d0[r] = acc[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        const unsigned long long tri_adesc = tri_wgmma_desc(tri_hoist0 + warp_id / 4 * 4096, 16, 512, 2);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_hoist0, 16, 512, 2);
         const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 2048, 512, 2);
         tri_wgmma_m64n32k16_f16(tri_d0, tri_adesc, tri_bdesc, 1);
         tri_wgmma_m64n32k16_f16(tri_d0, tri_adesc + 2, tri_bdesc + 64, 1);
@@ -250,24 +268,6 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         for (int r = 0; r < 16; ++r) { tri_fence_reg(tri_d0[r]); acc_1[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1] = tri_d0[r]; }
       }
       __syncthreads();  // the scratch memory is free again
-      // 32: y = tl.load(y_ptr + i * 2048 + rm[:, None] * 32 + r[None, :])
-      int t56 = i * 2048;
-      tri_half* y_ptrs = y_ptr + t56;
-      tri_half* y_ptrs_1[2];
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) y_ptrs_1[e] = y_ptrs + t61[e];
-      tri_half* t67[16];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t67[e] = y_ptrs_1[e / 8 % 2] + r[e % 8];
-      tri_half y[16];
-      #pragma unroll
-      for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t67[e]);
-        y[e + 0] = (tri_half)vec.x; y[e + 1] = (tri_half)(vec.x >> 16); y[e + 2] = (tri_half)vec.y;
-        y[e + 3] = (tri_half)(vec.y >> 16); y[e + 4] = (tri_half)vec.z;
-        y[e + 5] = (tri_half)(vec.z >> 16); y[e + 6] = (tri_half)vec.w;
-        y[e + 7] = (tri_half)(vec.w >> 16);
-      }
       // 33: acc2 = tl.dot(y, tl.trans(wt), acc2)
       {
         const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
@@ -297,7 +297,7 @@ extern "C" __global__ void __launch_bounds__(128) hoist_kernel(
         #pragma unroll
         for (int r = 0; r < 16; ++r) tri_d0[r] = acc2[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage, 16, 512, 2);
         const unsigned long long tri_bdesc = tri_wgmma_desc(tri_hoist0, 16, 512, 2);
         tri_wgmma_m64n32k16_f16_kb(tri_d0, tri_adesc, tri_bdesc + 256, 1);
         tri_wgmma_m64n32k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 258, 1);

@@ -190,7 +190,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_trans_kern
     float tri_d0[32];
     float tri_d1[32];
     tri_wgmma_fence();
-    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 16384, 16, 1024, 1);
+    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
     const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
     tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc + 2048, 0);
     tri_wgmma_m64n64k16_f16_kb(tri_d1, tri_adesc + 512, tri_bdesc + 2048, 0);

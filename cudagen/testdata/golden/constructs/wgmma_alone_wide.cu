@@ -225,7 +225,7 @@ extern "C" __global__ void __launch_bounds__(128) wide_kernel(tri_bf16* a_ptr, t
     #pragma unroll
     for (int r = 0; r < 128; ++r) tri_d0[r] = c_ptrs_val[(0 + r / 2 % 2) * 64 + r / 4 * 2 + r % 2 * 1];
     tri_wgmma_fence();
-    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 2048, 16, 256, 3);
+    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage, 16, 256, 3);
     const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 2048, 1024, 1);
     tri_wgmma_m64n256k16_bf16(tri_d0, tri_adesc, tri_bdesc + 128, 1);
     tri_wgmma_commit();

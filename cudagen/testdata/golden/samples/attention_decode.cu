@@ -277,6 +277,14 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
     tri_half* K_cache_ptrs[2];
     tri_half* t110[16];
     tri_half k[16];
+    long long t139[2];
+    int t141[2];
+    long long t141_i64[2];
+    long long t143[2];
+    long long t147[2];
+    tri_half* V_cache_ptrs[2];
+    tri_half* t154[16];
+    tri_half v[16];
     float t118[4];
     float qk[4];
     bool t121[2];
@@ -291,14 +299,6 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
     float t134[1];
     float p_sum[1];
     float l_i_1[1];
-    long long t139[2];
-    int t141[2];
-    long long t141_i64[2];
-    long long t143[2];
-    long long t147[2];
-    tri_half* V_cache_ptrs[2];
-    tri_half* t154[16];
-    tri_half v[16];
     tri_half p_fp16[4];
     float t161[2];
     float t163[8];
@@ -334,6 +334,29 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
         k[e + 3] = (tri_half)(vec.y >> 16); k[e + 4] = (tri_half)vec.z;
         k[e + 5] = (tri_half)(vec.z >> 16); k[e + 6] = (tri_half)vec.w;
         k[e + 7] = (tri_half)(vec.w >> 16);
+      }
+      // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t141[e] = slot[e] * stride_vs;
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t141_i64[e] = (long long)(t141[e]);
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t143[e] = t139[e] + t141_i64[e];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t147[e] = t143[e] + t144_i64;
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) V_cache_ptrs[e] = V_cache + t147[e];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
+      #pragma unroll
+      for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
+        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t154[e]);
+        v[e + 0] = (tri_half)vec.x; v[e + 1] = (tri_half)(vec.x >> 16); v[e + 2] = (tri_half)vec.y;
+        v[e + 3] = (tri_half)(vec.y >> 16); v[e + 4] = (tri_half)vec.z;
+        v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
+        v[e + 7] = (tri_half)(vec.w >> 16);
       }
       // 86: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
@@ -469,29 +492,6 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       p_sum[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
       __syncthreads();
       l_i_1[0] = t134[0] + p_sum[0];
-      // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t141[e] = slot[e] * stride_vs;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t141_i64[e] = (long long)(t141[e]);
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t143[e] = t139[e] + t141_i64[e];
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t147[e] = t143[e] + t144_i64;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) V_cache_ptrs[e] = V_cache + t147[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
-      #pragma unroll
-      for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t154[e]);
-        v[e + 0] = (tri_half)vec.x; v[e + 1] = (tri_half)(vec.x >> 16); v[e + 2] = (tri_half)vec.y;
-        v[e + 3] = (tri_half)(vec.y >> 16); v[e + 4] = (tri_half)vec.z;
-        v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
-        v[e + 7] = (tri_half)(vec.w >> 16);
-      }
       // 94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
       #pragma unroll
       for (int e = 0; e < 4; ++e) p_fp16[e] = tri_f2h(p[e]);
@@ -569,6 +569,23 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       for (int e = 0; e < 16; ++e) t110[e] = K_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
       #pragma unroll
       for (int e = 0; e < 16; ++e) k[e] = live[(e / 8 % 2) % 2] ? *t110[e] : ((tri_half)0x0000);
+      // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t141[e] = slot[e] * stride_vs;
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t141_i64[e] = (long long)(t141[e]);
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t143[e] = t139[e] + t141_i64[e];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t147[e] = t143[e] + t144_i64;
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) V_cache_ptrs[e] = V_cache + t147[e];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
+      #pragma unroll
+      for (int e = 0; e < 16; ++e) v[e] = live[(e / 8 % 2) % 2] ? *t154[e] : ((tri_half)0x0000);
       // 86: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
       // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
@@ -703,23 +720,6 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       p_sum[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
       __syncthreads();
       l_i_1[0] = t134[0] + p_sum[0];
-      // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t141[e] = slot[e] * stride_vs;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t141_i64[e] = (long long)(t141[e]);
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t143[e] = t139[e] + t141_i64[e];
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t147[e] = t143[e] + t144_i64;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) V_cache_ptrs[e] = V_cache + t147[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) v[e] = live[(e / 8 % 2) % 2] ? *t154[e] : ((tri_half)0x0000);
       // 94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
       #pragma unroll
       for (int e = 0; e < 4; ++e) p_fp16[e] = tri_f2h(p[e]);

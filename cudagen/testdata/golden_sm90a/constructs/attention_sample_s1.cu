@@ -373,6 +373,16 @@ extern "C" __global__ void __launch_bounds__(256) attn_fwd(
       k[e + 5] = (tri_half)(vec.z >> 16); k[e + 6] = (tri_half)vec.w;
       k[e + 7] = (tri_half)(vec.w >> 16);
     }
+    // 56: v = tl.load(v_ptrs)
+    tri_half v[32];
+    #pragma unroll
+    for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
+      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs[e]);
+      v[e + 0] = (tri_half)vec.x; v[e + 1] = (tri_half)(vec.x >> 16); v[e + 2] = (tri_half)vec.y;
+      v[e + 3] = (tri_half)(vec.y >> 16); v[e + 4] = (tri_half)vec.z;
+      v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
+      v[e + 7] = (tri_half)(vec.w >> 16);
+    }
     // 39: qk = tl.dot(q, k)
     {
       const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
@@ -516,16 +526,6 @@ extern "C" __global__ void __launch_bounds__(256) attn_fwd(
     float acc_2[64];
     #pragma unroll
     for (int e = 0; e < 64; ++e) acc_2[e] = acc[e] * alpha[(e / 32 % 2) % 2];
-    // 56: v = tl.load(v_ptrs)
-    tri_half v[32];
-    #pragma unroll
-    for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs[e]);
-      v[e + 0] = (tri_half)vec.x; v[e + 1] = (tri_half)(vec.x >> 16); v[e + 2] = (tri_half)vec.y;
-      v[e + 3] = (tri_half)(vec.y >> 16); v[e + 4] = (tri_half)vec.z;
-      v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
-      v[e + 7] = (tri_half)(vec.w >> 16);
-    }
     // 59: acc = tl.dot(p.to(v.dtype), v, acc)
     tri_half p_fp16[32];
     #pragma unroll
@@ -660,6 +660,8 @@ extern "C" __global__ void __launch_bounds__(256) attn_fwd(
     for (int e = 0; e < 4; ++e) t200[e] = cols_1[e] < N_CTX;
     // The rest of this block is written twice: for a full tile and for the last, partial one.
     tri_half k_1[32];
+    bool t237[4];
+    tri_half v_1[32];
     float qk_2[32];
     int t209[16];
     bool keep[32];
@@ -676,8 +678,6 @@ extern "C" __global__ void __launch_bounds__(256) attn_fwd(
     float p_1_sum[2];
     float l_i_5[2];
     float acc_4[64];
-    bool t237[4];
-    tri_half v_1[32];
     tri_half p_1_fp16[32];
     if (start_n_1 + 63 < N_CTX) {
       // Full tile: every mask below is true; unmasked, vectorized accesses.
@@ -689,6 +689,15 @@ extern "C" __global__ void __launch_bounds__(256) attn_fwd(
         k_1[e + 2] = (tri_half)vec.y; k_1[e + 3] = (tri_half)(vec.y >> 16);
         k_1[e + 4] = (tri_half)vec.z; k_1[e + 5] = (tri_half)(vec.z >> 16);
         k_1[e + 6] = (tri_half)vec.w; k_1[e + 7] = (tri_half)(vec.w >> 16);
+      }
+      // 58: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
+      #pragma unroll
+      for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
+        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs_1[e]);
+        v_1[e + 0] = (tri_half)vec.x; v_1[e + 1] = (tri_half)(vec.x >> 16);
+        v_1[e + 2] = (tri_half)vec.y; v_1[e + 3] = (tri_half)(vec.y >> 16);
+        v_1[e + 4] = (tri_half)vec.z; v_1[e + 5] = (tri_half)(vec.z >> 16);
+        v_1[e + 6] = (tri_half)vec.w; v_1[e + 7] = (tri_half)(vec.w >> 16);
       }
       // 39: qk = tl.dot(q, k)
       {
@@ -829,15 +838,6 @@ extern "C" __global__ void __launch_bounds__(256) attn_fwd(
       // 54: acc = acc * alpha[:, None]
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 32 % 2) % 2];
-      // 58: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 32; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(v_ptrs_1[e]);
-        v_1[e + 0] = (tri_half)vec.x; v_1[e + 1] = (tri_half)(vec.x >> 16);
-        v_1[e + 2] = (tri_half)vec.y; v_1[e + 3] = (tri_half)(vec.y >> 16);
-        v_1[e + 4] = (tri_half)vec.z; v_1[e + 5] = (tri_half)(vec.z >> 16);
-        v_1[e + 6] = (tri_half)vec.w; v_1[e + 7] = (tri_half)(vec.w >> 16);
-      }
       // 59: acc = tl.dot(p.to(v.dtype), v, acc)
       #pragma unroll
       for (int e = 0; e < 32; ++e) p_1_fp16[e] = tri_f2h(p_1[e]);
@@ -904,6 +904,11 @@ extern "C" __global__ void __launch_bounds__(256) attn_fwd(
       // 38: k = tl.load(k_ptrs, mask=cols[None, :] < N_CTX, other=0.0)
       #pragma unroll
       for (int e = 0; e < 32; ++e) k_1[e] = t200[e / 8 % 4] ? *k_ptrs_1[e] : ((tri_half)0x0000);
+      // 58: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) t237[e] = cols_1[e] < N_CTX;
+      #pragma unroll
+      for (int e = 0; e < 32; ++e) v_1[e] = t237[e / 8 % 4] ? *v_ptrs_1[e] : ((tri_half)0x0000);
       // 39: qk = tl.dot(q, k)
       {
         const unsigned int tri_stage = tri_smem_addr(tri_smem);  // 1024-byte aligned
@@ -1043,11 +1048,6 @@ extern "C" __global__ void __launch_bounds__(256) attn_fwd(
       // 54: acc = acc * alpha[:, None]
       #pragma unroll
       for (int e = 0; e < 64; ++e) acc_4[e] = acc_1[e] * alpha_1[(e / 32 % 2) % 2];
-      // 58: v = tl.load(v_ptrs, mask=cols[:, None] < N_CTX, other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t237[e] = cols_1[e] < N_CTX;
-      #pragma unroll
-      for (int e = 0; e < 32; ++e) v_1[e] = t237[e / 8 % 4] ? *v_ptrs_1[e] : ((tri_half)0x0000);
       // 59: acc = tl.dot(p.to(v.dtype), v, acc)
       #pragma unroll
       for (int e = 0; e < 32; ++e) p_1_fp16[e] = tri_f2h(p_1[e]);

@@ -360,7 +360,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) attn_sm80_kern
       {
         float tri_d0[32];
         tri_wgmma_fence();
-        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv, 16, 1024, 1);
         const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
         tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc, tri_bdesc, 0);
         tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);

@@ -105,6 +105,11 @@ TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.alig
 template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
 // Keeps the compiler from moving an accumulator across the wait.
 TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
+// The calling thread's warpgroup, broadcast from lane 0 so that ptxas knows it is the same across
+// the warp: descriptors built from it stay in uniform registers instead of moving there before each wgmma.
+TRI_DEV int tri_warpgroup(void) {
+  int r; asm("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;" : "=r"(r) : "r"(tri_thread_id() / 128)); return r;
+}
 // A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
 TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
   return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
@@ -413,7 +418,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
       {
         float tri_d0[16];
         tri_wgmma_fence();
-        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + warp_id / 4 * 8192, 16, 1024, 1);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_inv + tri_warpgroup() * 8192, 16, 1024, 1);
         const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 1024, 1);
         tri_wgmma_m64n32k16_bf16_kb(tri_d0, tri_adesc, tri_bdesc, 0);
         tri_wgmma_m64n32k16_bf16_kb(tri_d0, tri_adesc + 2, tri_bdesc + 2, 1);
@@ -848,7 +853,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         #pragma unroll
         for (int r = 0; r < 16; ++r) tri_d0[r] = g[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + tri_warpgroup() * 4096, 16, 512, 2);
         const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 2048, 512, 2);
         tri_wgmma_m64n32k16_bf16(tri_d0, tri_adesc, tri_bdesc + 512, 1);
         tri_wgmma_m64n32k16_bf16(tri_d0, tri_adesc + 2, tri_bdesc + 576, 1);
@@ -865,7 +870,7 @@ extern "C" __global__ void __launch_bounds__(256) attn_sm80_bf16_kernel(
         #pragma unroll
         for (int r = 0; r < 16; ++r) tri_f0[r] = h[(0 + r / 2 % 2) * 8 + r / 4 * 2 + r % 2 * 1];
         tri_wgmma_fence();
-        const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 4096, 16, 512, 2);
+        const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + tri_warpgroup() * 4096, 16, 512, 2);
         const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 2048, 512, 2);
         tri_wgmma_m64n32k16_bf16(tri_f0, tri_adesc + 640, tri_bdesc + 1152, 1);
         tri_wgmma_m64n32k16_bf16(tri_f0, tri_adesc + 642, tri_bdesc + 1216, 1);

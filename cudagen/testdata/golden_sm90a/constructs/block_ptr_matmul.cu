@@ -275,7 +275,7 @@ extern "C" __global__ void __launch_bounds__(128) block_ptr_matmul_kernel(tri_ha
       __syncthreads();
       // tl.dot fp16[64,32] x fp16[32,64] on wgmma m64n64k16: each warpgroup owns 64 rows of a, in 1 m64 block(s).
       tri_wgmma_fence();
-      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 8192 + warp_id / 4 * 4096, 16, 512, 2);
+      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 8192, 16, 512, 2);
       const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 8192 + 4096, 4096, 1024, 1);
       tri_wgmma_m64n64k16_f16(tri_d0, tri_da, tri_db, 1);
       tri_wgmma_m64n64k16_f16(tri_d0, tri_da + 2, tri_db + 128, 1);

@@ -272,7 +272,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
       __syncthreads();
       // tl.dot fp8e4nv[64,32] x fp8e4nv[32,64] on wgmma m64n64k32: each warpgroup owns 64 rows of a, in 1 m64 block(s).
       tri_wgmma_fence();
-      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 4096 + warp_id / 4 * 2048, 16, 256, 3);
+      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 4096, 16, 256, 3);
       const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 4096 + 2048, 16, 256, 3);
       tri_wgmma_m64n64k32_e4m3(tri_d0, tri_da, tri_db, 1);
       tri_wgmma_commit();
@@ -477,7 +477,7 @@ extern "C" __global__ void __launch_bounds__(128) fp8_dot_kernel(
     const unsigned int tri_stage = tri_smem_addr(tri_smem);
     float tri_d0[32];
     tri_wgmma_fence();
-    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage + warp_id / 4 * 2048, 16, 256, 3);
+    const unsigned long long tri_adesc = tri_wgmma_desc(tri_stage, 16, 256, 3);
     const unsigned long long tri_bdesc = tri_wgmma_desc(tri_stage, 16, 256, 3);
     tri_wgmma_m64n64k32_e4m3_e5m2(tri_d0, tri_adesc, tri_bdesc + 128, 0);
     tri_wgmma_commit();

@@ -252,7 +252,7 @@ extern "C" __global__ void __launch_bounds__(128) batched_matmul_kernel(
       __syncthreads();
       // tl.dot fp16[64,32] x fp16[32,32] on wgmma m64n32k16: each warpgroup owns 64 rows of a, in 1 m64 block(s).
       tri_wgmma_fence();
-      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 6144 + warp_id / 4 * 4096, 16, 512, 2);
+      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 6144, 16, 512, 2);
       const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 6144 + 4096, 2048, 512, 2);
       tri_wgmma_m64n32k16_f16(tri_d0, tri_da, tri_db, 1);
       tri_wgmma_m64n32k16_f16(tri_d0, tri_da + 2, tri_db + 64, 1);

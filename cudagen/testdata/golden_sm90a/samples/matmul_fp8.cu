@@ -70,6 +70,11 @@ TRI_DEV void tri_wgmma_commit(void) { asm volatile("wgmma.commit_group.sync.alig
 template <int N> TRI_DEV void tri_wgmma_wait(void) { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
 // Keeps the compiler from moving an accumulator across the wait.
 TRI_DEV void tri_fence_reg(float& r) { asm volatile("" : "+f"(r) :: "memory"); }
+// The calling thread's warpgroup, broadcast from lane 0 so that ptxas knows it is the same across
+// the warp: descriptors built from it stay in uniform registers instead of moving there before each wgmma.
+TRI_DEV int tri_warpgroup(void) {
+  int r; asm("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;" : "=r"(r) : "r"(tri_thread_id() / 128)); return r;
+}
 // A shared-memory matrix descriptor: start address, leading and stride byte offsets, swizzle mode.
 TRI_DEV unsigned long long tri_wgmma_desc(unsigned int addr, unsigned int lbo, unsigned int sbo, unsigned int mode) {
   return (unsigned long long)((addr & 0x3ffffu) >> 4) | (unsigned long long)((lbo & 0x3ffffu) >> 4) << 16 |
@@ -281,7 +286,7 @@ extern "C" __global__ void __launch_bounds__(256) matmul_fp8_kernel(
       __syncthreads();
       // tl.dot fp8e4nv[128,128] x fp8e4nv[128,128] on wgmma m64n128k32: each warpgroup owns 64 rows of a, in 1 m64 block(s).
       tri_wgmma_fence();
-      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + warp_id / 4 * 8192, 16, 1024, 1);
+      const unsigned long long tri_da = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + tri_warpgroup() * 8192, 16, 1024, 1);
       const unsigned long long tri_db = tri_wgmma_desc(tri_stage0 + tri_read * 32768 + 16384, 16, 1024, 1);
       tri_wgmma_m64n128k32_e4m3(tri_d0, tri_da, tri_db, 1);
       tri_wgmma_m64n128k32_e4m3(tri_d0, tri_da + 2, tri_db + 2, 1);
