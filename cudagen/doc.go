@@ -233,7 +233,12 @@
 // come after that planned figure at a 1024-byte aligned offset
 // (loopReserve; multiPipedFor, mmaMultiPipedFor, hoistedFor), so a loop
 // is printed in order, its head first. TestScratchPlanned holds each
-// statement's planned size against what its printers reserved. A kernel
+// statement's planned size against what its printers reserved. Whether
+// tri_smem's start must be 1024-byte aligned (a pipeline's stages, hoisted
+// or staged wgmma operands, a swizzled TMA store's boxes) is planned too
+// (alignedScratch), so its declaration is printed before the body; a
+// printer that lays out swizzled tiles records it, and generate stops
+// with an internal error where the plan did not foresee one. A kernel
 // whose stages or swizzled boxes need a 1024-byte aligned start traps if
 // the driver placed tri_smem otherwise.
 //
@@ -249,7 +254,13 @@
 // so that a file changes only when its kernel's code does. Nothing reads
 // the printed code back. The preamble's locals (a layout's coordinates,
 // its owner flag, lane_id, warp_id) are declared the same way, only where
-// recorded.
+// recorded. They are the one part of the kernel written after its body and
+// placed above it (generate.go's kernel: the signature and tri_smem from
+// the plan, then the body into its own writer, then these locals): which
+// of them the code reads is what each printer's expressions chose (a
+// coordinate folded to a constant, a full-tile path, an index computed
+// again in another layout), which no plan records short of a second copy
+// of those choices.
 //
 // # The generated text
 //

@@ -49,9 +49,12 @@ type emitter struct {
 	smemBytes    int
 	scratch      int
 	usesShuffles bool
-	// alignedSmem is set where the scratch memory's start must be
-	// 1024-byte aligned: it holds the stages of a pipeline or the boxes of
-	// a swizzled TMA store, whose swizzle is a function of the address.
+	// alignedSmem is set by the printers that lay out swizzled tiles from
+	// the scratch memory's start (the stages of a pipeline, the boxes of a
+	// swizzled TMA store), whose swizzle is a function of the address. The
+	// kernel declares tri_smem 1024-byte aligned from the plan
+	// (alignedScratch) before they print; generate holds the two against
+	// each other.
 	alignedSmem bool
 	helpers     helperSet
 	// resNames are the C names of the results of multi-result values;
@@ -488,10 +491,13 @@ func (e *emitter) useShared(n int) {
 
 // scratchUse is one printed statement's planned scratch shared memory
 // (scratch.go) next to what its printers reserved while printing it; a
-// nil stmt stands for the whole kernel.
+// nil stmt stands for the whole kernel, whose record also holds the
+// planned alignment of the scratch's start (alignedScratch) next to the
+// printers' (alignedSmem).
 type scratchUse struct {
-	stmt             ir.Stmt
-	planned, printed int
+	stmt                           ir.Stmt
+	planned, printed               int
+	alignedPlanned, alignedPrinted bool
 }
 
 // checkedScratch prints statement s with print; where recordScratch is
@@ -505,7 +511,7 @@ func (e *emitter) checkedScratch(s ir.Stmt, print func()) {
 	outer := e.smemBytes
 	e.smemBytes = 0
 	print()
-	e.scratchUses = append(e.scratchUses, scratchUse{s, e.stmtScratch(s), e.smemBytes})
+	e.scratchUses = append(e.scratchUses, scratchUse{stmt: s, planned: e.stmtScratch(s), printed: e.smemBytes})
 	e.smemBytes = max(outer, e.smemBytes)
 }
 
