@@ -13,6 +13,20 @@
 // the same records (describe.go, tiles.go) for tri review and
 // --dump=layout.
 //
+// The files stand on one another in that order: the records and what
+// reads them without printing (layout.go, ctype.go, plan.go, the planning
+// passes, scratch.go) at the bottom; then the emitter's core (emit.go:
+// names, element expressions, declarations, the scratch's addressing);
+// the printers of each kind of value and of each pipeline above it; the
+// printing of one statement (stmt.go) and of a value by its op (ops.go)
+// above those; the tree's walk (walk.go) and generate.go at the top. What
+// a lower file takes from a higher one is the walk's own recursion: a
+// loop's printer prints its body's statements (stmt.go), a reduction's
+// or a map_elementwise's its combine function's values (ops.go), a loop
+// with hoisted operands its for (walk.go), a value's printer a dot of a
+// pipelined loop (pipeprint.go); and fp8.go's and ctype.go's conversions,
+// which call each other through fp32.
+//
 // # Planning
 //
 //  1. Index: where each value is defined (block and statement index), who
@@ -67,8 +81,8 @@
 //
 // # Printing values
 //
-// The emitter (emit.go, ops.go, shapes.go, asm.go for inline PTX) walks the
-// tree. Each tile value becomes a per-thread array (`float x[8]`) named
+// The emitter (emit.go; ops.go and compute.go for values, shapes.go,
+// asm.go for inline PTX) walks the tree. Each tile value becomes a per-thread array (`float x[8]`) named
 // after its source name, filled by a `#pragma unroll` loop over the
 // thread's elements and indexed only by constants once unrolled, so it
 // lives in registers. Scalars are plain locals; constants, parameters,

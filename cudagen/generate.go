@@ -330,3 +330,43 @@ func (e *emitter) minBlocks() int {
 	}
 	return 512 / threads
 }
+
+// baseComment explains a layout's base local.
+func baseComment(l *dist, a int) string {
+	if l.rank() == 1 {
+		return fmt.Sprintf("index of this thread's first element in #%s tiles", l.Tag)
+	}
+	return fmt.Sprintf("coordinate along axis %d of this thread's first element in #%s tiles", a, l.Tag)
+}
+
+// needLaneWarp reports whether the kernel reads lane_id and warp_id.
+func (e *emitter) needLaneWarp() bool {
+	if e.usesShuffles {
+		return true
+	}
+	for _, l := range e.layouts {
+		if l.usesLaneWarp() {
+			return true
+		}
+	}
+	return false
+}
+
+// storesTo reports whether the kernel stores tiles of layout l, applies
+// atomics to them, or prints them.
+func (e *emitter) storesTo(l *dist) bool {
+	found := false
+	e.forEachValue(e.k.Body, func(v *ir.Value) {
+		switch v.Op {
+		case ir.OpStore, ir.OpAtomicRMW, ir.OpAtomicCAS:
+			if !v.Args[0].Type.IsScalar() && e.layoutOf(v.Args[0]) == l {
+				found = true
+			}
+		case ir.OpPrint:
+			for _, a := range v.Args {
+				found = found || !a.Type.IsScalar() && e.layoutOf(a) == l
+			}
+		}
+	})
+	return found
+}

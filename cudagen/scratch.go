@@ -408,7 +408,7 @@ func tileOpSharedBytes(v *ir.Value) int {
 	switch v.Op {
 	case ir.OpSort:
 		in := v.Args[0].Type.Shape
-		if int(v.Const.Int) < log2(in[len(in)-1]) {
+		if int(v.Const.Int) < ceilLog2(in[len(in)-1]) {
 			return 2 * size(v.Args[0])
 		}
 		return size(v.Args[0])
@@ -472,8 +472,8 @@ func mapSharedBytes(v *ir.Value) int {
 	return n
 }
 
-// log2 is the base-2 logarithm of n, rounded up.
-func log2(n int) int {
+// ceilLog2 is the base-2 logarithm of n, rounded up.
+func ceilLog2(n int) int {
 	k := 0
 	for 1<<k < n {
 		k++
