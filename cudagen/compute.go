@@ -4,14 +4,13 @@ package cudagen
 // an element of a value computed from its operands (compute), with
 // Triton's semantics for floats, integers and comparisons.
 
-// compute is the C expression of element i of v, from its operands.
-
 import (
 	"fmt"
 
 	"github.com/tri-lang/tri/ir"
 )
 
+// compute is the C expression of element i of v, from its operands.
 func (e *emitter) compute(v *ir.Value, i string) string {
 	arg := func(n int) string { return e.expr(v.Args[n], i) }
 	switch v.Op {

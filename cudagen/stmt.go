@@ -6,15 +6,14 @@ package cudagen
 // The printers of loops and of the full-tile path print their bodies'
 // statements through it.
 
-// isStraight reports whether s is straight-line code (a value or an
-// assignment).
-
 import (
 	"fmt"
 
 	"github.com/tri-lang/tri/ir"
 )
 
+// isStraight reports whether s is straight-line code (a value or an
+// assignment).
 func isStraight(s ir.Stmt) bool {
 	switch s.(type) {
 	case *ir.Value, *ir.Assign:

@@ -5,9 +5,6 @@ package cudagen
 // program in its part of the global scratch memory, before the statement
 // the plan placed it at.
 
-// buildMaps writes the builds of the tensor maps placed before statement
-// s.
-
 import (
 	"fmt"
 	"strings"
@@ -15,6 +12,8 @@ import (
 	"github.com/tri-lang/tri/ir"
 )
 
+// buildMaps writes the builds of the tensor maps placed before statement
+// s.
 func (e *emitter) buildMaps(s ir.Stmt) {
 	for _, tm := range e.builds[s] {
 		d := tm.dev

@@ -5,15 +5,14 @@ package cudagen
 // each loop by the printer its plan chose: a pipeline (pipeprint.go),
 // operands hoisted before it (wgdot.go), peeled (peel.go) or a plain for.
 
-// block writes the statements of b, declaring first the Vars that live in
-// it.
-
 import (
 	"fmt"
 
 	"github.com/tri-lang/tri/ir"
 )
 
+// block writes the statements of b, declaring first the Vars that live in
+// it.
 func (e *emitter) block(b *ir.Block) {
 	for _, x := range e.vars {
 		if x != nil && e.varBlock[x.ID] == b {
