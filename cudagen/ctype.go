@@ -1,13 +1,15 @@
 package cudagen
 
-// This file implements the mapping from tri dtypes to C types and the
-// printing of constants as C literals.
+// This file implements the mapping from tri dtypes to C types, the
+// printing of constants as C literals, and the conversions between types
+// with Triton's semantics (castExpr, bitcastExpr; fp8's in fp8.go).
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/x448/float16"
 
@@ -211,4 +213,83 @@ func (s nameSet) f64Literal(f float64) string {
 		t += ".0"
 	}
 	return paren(t)
+}
+
+// castExpr converts x from dtype from to dtype to with Triton's semantics:
+// integers wrap, floats go to integers toward zero, to Bool is != 0, and
+// narrowing float conversions round to nearest even (toward zero with
+// FlagRoundTZ).
+func (s nameSet) castExpr(from, to ir.DType, x string, flags ir.Flags) string {
+	if from == to {
+		return x
+	}
+	fk, tk := from.Kind, to.Kind
+	rz := flags&ir.FlagRoundTZ != 0
+	if fk.IsFP8() || tk.IsFP8() {
+		return s.fp8CastExpr(from, to, x, rz)
+	}
+	if isHalf(fk) {
+		if tk == ir.Float32 {
+			return s.toFloat(fk, x)
+		}
+		return s.castExpr(ir.TFloat32, to, s.toFloat(fk, x), flags)
+	}
+	switch {
+	case tk == ir.Bool:
+		return fmt.Sprintf("%s != 0", x)
+	case tk == ir.Ptr || fk == ir.Ptr:
+		return fmt.Sprintf("(%s)(%s)", s.cType(to), x)
+	case tk == ir.Float16 && fk == ir.Float64:
+		s.use("tri_half")
+		if rz {
+			s.use("tri_d2h_rz")
+			return "tri_d2h_rz(" + x + ")"
+		}
+		s.use("tri_d2h")
+		return "tri_d2h(" + x + ")"
+	case isHalf(tk):
+		f := x
+		if fk != ir.Float32 {
+			f = "(float)(" + x + ")"
+		}
+		if rz {
+			if tk == ir.Float16 {
+				s.use("tri_f2h_rz")
+				return "tri_f2h_rz(" + f + ")"
+			}
+			s.use("tri_f2bf_rz")
+			return "tri_f2bf_rz(" + f + ")"
+		}
+		return s.fromFloat(tk, f)
+	}
+	return fmt.Sprintf("(%s)(%s)", s.cType(to), x)
+}
+
+// bitcastExpr reinterprets the bits of x (same width).
+func (s nameSet) bitcastExpr(from, to ir.DType, x string) string {
+	switch {
+	case from.Kind == ir.Float32:
+		s.use("tri_bits_f32")
+		return fmt.Sprintf("(%s)tri_bits_f32(%s)", s.cType(to), x)
+	case to.Kind == ir.Float32:
+		s.use("tri_f32_bits")
+		return fmt.Sprintf("tri_f32_bits((unsigned int)%s)", x)
+	case from.Kind == ir.Float64:
+		s.use("tri_bits_f64")
+		return fmt.Sprintf("(%s)tri_bits_f64(%s)", s.cType(to), x)
+	case to.Kind == ir.Float64:
+		s.use("tri_f64_bits")
+		return fmt.Sprintf("tri_f64_bits((unsigned long long)%s)", x)
+	}
+	return fmt.Sprintf("(%s)(%s)", s.cType(to), x)
+}
+
+// group is C expression x, in parentheses unless it is a name or a number.
+func group(x string) string {
+	for _, r := range x {
+		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return "(" + x + ")"
+		}
+	}
+	return x
 }

@@ -13,6 +13,20 @@
 // the same records (describe.go, tiles.go) for tri review and
 // --dump=layout.
 //
+// The files stand on one another in that order: the records and what
+// reads them without printing (layout.go, ctype.go, plan.go, the planning
+// passes, scratch.go) at the bottom; then the emitter's core (emit.go:
+// names, element expressions, declarations, the scratch's addressing);
+// the printers of each kind of value and of each pipeline above it; the
+// printing of one statement (stmt.go) and of a value by its op (ops.go)
+// above those; the tree's walk (walk.go) and generate.go at the top. What
+// a lower file takes from a higher one is the walk's own recursion: a
+// loop's printer prints its body's statements (stmt.go), a reduction's
+// or a map_elementwise's its combine function's values (ops.go), a loop
+// with hoisted operands its for (walk.go), a value's printer a dot of a
+// pipelined loop (pipeprint.go); and fp8.go's and ctype.go's conversions,
+// which call each other through fp32.
+//
 // # Planning
 //
 //  1. Index: where each value is defined (block and statement index), who
@@ -67,8 +81,8 @@
 //
 // # Printing values
 //
-// The emitter (emit.go, ops.go, shapes.go, asm.go for inline PTX) walks the
-// tree. Each tile value becomes a per-thread array (`float x[8]`) named
+// The emitter (emit.go; ops.go and compute.go for values, shapes.go,
+// asm.go for inline PTX) walks the tree. Each tile value becomes a per-thread array (`float x[8]`) named
 // after its source name, filled by a `#pragma unroll` loop over the
 // thread's elements and indexed only by constants once unrolled, so it
 // lives in registers. Scalars are plain locals; constants, parameters,
@@ -233,7 +247,12 @@
 // come after that planned figure at a 1024-byte aligned offset
 // (loopReserve; multiPipedFor, mmaMultiPipedFor, hoistedFor), so a loop
 // is printed in order, its head first. TestScratchPlanned holds each
-// statement's planned size against what its printers reserved. A kernel
+// statement's planned size against what its printers reserved. Whether
+// tri_smem's start must be 1024-byte aligned (a pipeline's stages, hoisted
+// or staged wgmma operands, a swizzled TMA store's boxes) is planned too
+// (alignedScratch), so its declaration is printed before the body; a
+// printer that lays out swizzled tiles records it, and generate stops
+// with an internal error where the plan did not foresee one. A kernel
 // whose stages or swizzled boxes need a 1024-byte aligned start traps if
 // the driver placed tri_smem otherwise.
 //
@@ -249,7 +268,13 @@
 // so that a file changes only when its kernel's code does. Nothing reads
 // the printed code back. The preamble's locals (a layout's coordinates,
 // its owner flag, lane_id, warp_id) are declared the same way, only where
-// recorded.
+// recorded. They are the one part of the kernel written after its body and
+// placed above it (generate.go's kernel: the signature and tri_smem from
+// the plan, then the body into its own writer, then these locals): which
+// of them the code reads is what each printer's expressions chose (a
+// coordinate folded to a constant, a full-tile path, an index computed
+// again in another layout), which no plan records short of a second copy
+// of those choices.
 //
 // # The generated text
 //

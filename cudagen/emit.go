@@ -1,9 +1,13 @@
 package cudagen
 
 // This file implements the emitter, which Generate (generate.go) prints a
-// kernel with: its names, its blocks and control flow. Values are printed
-// by ops.go and memory.go; the full-tile fast path is chosen in
-// fastpath.go, a pipelined loop's printer in pipeprint.go.
+// kernel with, and what every printer uses of it: the names of values and
+// Vars, the C expression of an element, a local's declaration and
+// definition, the element loop, source comments, conversions on the
+// target, and the scratch shared memory's addressing and reservation. The
+// printers stand above it: a statement is printed by stmt.go, a value's op
+// by ops.go and the files it dispatches to, the tree's blocks and loops by
+// walk.go.
 
 import (
 	"fmt"
@@ -49,9 +53,12 @@ type emitter struct {
 	smemBytes    int
 	scratch      int
 	usesShuffles bool
-	// alignedSmem is set where the scratch memory's start must be
-	// 1024-byte aligned: it holds the stages of a pipeline or the boxes of
-	// a swizzled TMA store, whose swizzle is a function of the address.
+	// alignedSmem is set by the printers that lay out swizzled tiles from
+	// the scratch memory's start (the stages of a pipeline, the boxes of a
+	// swizzled TMA store), whose swizzle is a function of the address. The
+	// kernel declares tri_smem 1024-byte aligned from the plan
+	// (alignedScratch) before they print; generate holds the two against
+	// each other.
 	alignedSmem bool
 	helpers     helperSet
 	// resNames are the C names of the results of multi-result values;
@@ -208,46 +215,6 @@ func (e *emitter) canInline(v *ir.Value, b *ir.Block, i int) bool {
 	return true
 }
 
-// baseComment explains a layout's base local.
-func baseComment(l *dist, a int) string {
-	if l.rank() == 1 {
-		return fmt.Sprintf("index of this thread's first element in #%s tiles", l.Tag)
-	}
-	return fmt.Sprintf("coordinate along axis %d of this thread's first element in #%s tiles", a, l.Tag)
-}
-
-// needLaneWarp reports whether the kernel reads lane_id and warp_id.
-func (e *emitter) needLaneWarp() bool {
-	if e.usesShuffles {
-		return true
-	}
-	for _, l := range e.layouts {
-		if l.usesLaneWarp() {
-			return true
-		}
-	}
-	return false
-}
-
-// storesTo reports whether the kernel stores tiles of layout l, applies
-// atomics to them, or prints them.
-func (e *emitter) storesTo(l *dist) bool {
-	found := false
-	e.forEachValue(e.k.Body, func(v *ir.Value) {
-		switch v.Op {
-		case ir.OpStore, ir.OpAtomicRMW, ir.OpAtomicCAS:
-			if !v.Args[0].Type.IsScalar() && e.layoutOf(v.Args[0]) == l {
-				found = true
-			}
-		case ir.OpPrint:
-			for _, a := range v.Args {
-				found = found || !a.Type.IsScalar() && e.layoutOf(a) == l
-			}
-		}
-	})
-	return found
-}
-
 // source writes the comment quoting pos's source line, once per line:
 // "N: text" for a line of the kernel's file, which the kernel's head
 // names, and "file:N:" for a line of another (an imported @jit function).
@@ -275,39 +242,6 @@ func (e *emitter) source(pos ir.Pos) {
 	}
 }
 
-// block writes the statements of b, declaring first the Vars that live in
-// it.
-func (e *emitter) block(b *ir.Block) {
-	for _, x := range e.vars {
-		if x != nil && e.varBlock[x.ID] == b {
-			e.declare(x.Type, e.varDists[x.ID], e.varNames[x.ID], "")
-		}
-	}
-	for i := 0; i < len(b.Stmts); {
-		j := i
-		for j < len(b.Stmts) && isStraight(b.Stmts[j]) {
-			j++
-		}
-		if j > i {
-			e.region(b, i, j)
-			i = j
-			continue
-		}
-		e.control(b.Stmts[i])
-		i++
-	}
-}
-
-// isStraight reports whether s is straight-line code (a value or an
-// assignment).
-func isStraight(s ir.Stmt) bool {
-	switch s.(type) {
-	case *ir.Value, *ir.Assign:
-		return true
-	}
-	return false
-}
-
 // declare writes the declaration of a local of type t (a tile in layout
 // l); init, if not empty, initializes a scalar.
 func (e *emitter) declare(t ir.Type, l *dist, name, init string) {
@@ -318,94 +252,6 @@ func (e *emitter) declare(t ir.Type, l *dist, name, init string) {
 		e.w.line("%s %s = %s;", e.cType(t.DType), name, init)
 	default:
 		e.w.line("%s %s;", e.cType(t.DType), name)
-	}
-}
-
-// control writes a for, while, if or return.
-func (e *emitter) control(s ir.Stmt) {
-	e.checkedScratch(s, func() { e.controlStmt(s) })
-}
-
-// controlStmt writes control statement s.
-func (e *emitter) controlStmt(s ir.Stmt) {
-	e.source(s.Position())
-	e.buildMaps(s)
-	switch s := s.(type) {
-	case *ir.For:
-		if r := e.piped[s]; r != nil {
-			e.pipelinedLoop(s, r)
-			break
-		}
-		if h := e.hoists[s]; h != nil {
-			e.hoistedFor(s, h)
-			break
-		}
-		if e.peeledFor(s) {
-			break
-		}
-		e.plainFor(s)
-	case *ir.While:
-		e.w.open("for (;;) {")
-		e.block(s.Cond)
-		e.w.line("if (!%s) break;", e.expr(s.CondValue, ""))
-		e.block(s.Body)
-		e.w.close("}")
-	case *ir.If:
-		e.w.open("if (%s) {", e.expr(s.Cond, ""))
-		e.block(s.Then)
-		if len(s.Else.Stmts) > 0 {
-			e.w.indent--
-			e.w.line("} else {")
-			e.w.indent++
-			e.lastLine = 0
-			e.block(s.Else)
-		}
-		e.w.close("}")
-	case *ir.Return:
-		e.w.line("return;")
-	}
-	e.lastLine = 0
-}
-
-// plainFor writes loop s as a C for loop.
-func (e *emitter) plainFor(s *ir.For) {
-	i := e.varNames[s.Var.ID]
-	lo, hi, step := e.expr(s.Lo, ""), e.expr(s.Hi, ""), e.expr(s.Step, "")
-	cond := fmt.Sprintf("%s < %s", i, hi)
-	switch {
-	case s.Step.Op == ir.OpConst && s.Step.Const.Int < 0:
-		cond = fmt.Sprintf("%s > %s", i, hi)
-	case s.Step.Op != ir.OpConst:
-		cond = fmt.Sprintf("%s > 0 ? %s < %s : %s > %s", step, i, hi, i, hi)
-	}
-	e.w.open("for (%s %s = %s; %s; %s += %s) {", e.cType(s.Var.Type.DType), i, lo, cond, i, step)
-	e.block(s.Body)
-	e.w.close("}")
-}
-
-// statement writes one value or assignment.
-func (e *emitter) statement(s ir.Stmt) {
-	e.checkStop(s.Position())
-	e.buildMaps(s)
-	switch s := s.(type) {
-	case *ir.Assign:
-		name := e.varNames[s.Var.ID]
-		if s.Value.Op == ir.OpVarRead && s.Value.Var == s.Var || e.fused[s.Value.ID] {
-			return
-		}
-		e.source(s.Pos)
-		if s.Var.Type.IsScalar() {
-			e.w.line("%s = %s;", name, e.expr(s.Value, ""))
-			return
-		}
-		e.loop(e.varDists[s.Var.ID].Elems, func(i string) string {
-			return fmt.Sprintf("%s[%s] = %s;", name, i, e.expr(s.Value, i))
-		})
-	case *ir.Value:
-		if e.fast && e.skip[s.ID] || e.dead[s.ID] {
-			return
-		}
-		e.checkedScratch(s, func() { e.value(s) })
 	}
 }
 
@@ -488,10 +334,13 @@ func (e *emitter) useShared(n int) {
 
 // scratchUse is one printed statement's planned scratch shared memory
 // (scratch.go) next to what its printers reserved while printing it; a
-// nil stmt stands for the whole kernel.
+// nil stmt stands for the whole kernel, whose record also holds the
+// planned alignment of the scratch's start (alignedScratch) next to the
+// printers' (alignedSmem).
 type scratchUse struct {
-	stmt             ir.Stmt
-	planned, printed int
+	stmt                           ir.Stmt
+	planned, printed               int
+	alignedPlanned, alignedPrinted bool
 }
 
 // checkedScratch prints statement s with print; where recordScratch is
@@ -505,7 +354,7 @@ func (e *emitter) checkedScratch(s ir.Stmt, print func()) {
 	outer := e.smemBytes
 	e.smemBytes = 0
 	print()
-	e.scratchUses = append(e.scratchUses, scratchUse{s, e.stmtScratch(s), e.smemBytes})
+	e.scratchUses = append(e.scratchUses, scratchUse{stmt: s, planned: e.stmtScratch(s), printed: e.smemBytes})
 	e.smemBytes = max(outer, e.smemBytes)
 }
 
@@ -513,5 +362,118 @@ func (e *emitter) checkedScratch(s ir.Stmt, print func()) {
 func (e *emitter) checkStop(pos ir.Pos) {
 	if e.opt.Context != nil && e.opt.Context.Err() != nil {
 		panic(stopped{pos})
+	}
+}
+
+// smem is the C expression of element idx of the scratch memory seen as an
+// array of dtype d, starting at byte offset off.
+func (s nameSet) smem(d ir.DType, off int, idx string) string {
+	t := s.cType(d)
+	if off == 0 {
+		return fmt.Sprintf("reinterpret_cast<%s*>(tri_smem)[%s]", t, idx)
+	}
+	return fmt.Sprintf("reinterpret_cast<%s*>(tri_smem + %d)[%s]", t, off, idx)
+}
+
+// storeShared writes every element of tile x (layout s) to the scratch at
+// byte offset off, at its row-major index.
+func (e *emitter) storeShared(x *ir.Value, off int) {
+	s := e.layoutOf(x)
+	e.forElems(s.Elems, func(i string) string { return linearOf(s.Shape, e.coords(s, i)) }, func(i, j string) string {
+		return fmt.Sprintf("%s = %s;", e.smem(x.Type.DType, off, j), e.expr(x, i))
+	})
+}
+
+// castExpr is nameSet's castExpr on the emitter's target: before sm_89
+// fp8e5 is converted in software (fp8SoftCastExpr).
+func (e *emitter) castExpr(from, to ir.DType, x string, flags ir.Flags) string {
+	if e.arch < 89 && (from.Kind == ir.Float8E5 || to.Kind == ir.Float8E5) {
+		return e.fp8SoftCastExpr(from, to, x, flags&ir.FlagRoundTZ != 0)
+	}
+	return e.nameSet.castExpr(from, to, x, flags)
+}
+
+// define declares v (unless declared before a full/partial split) and
+// assigns each of its elements the expression body(i).
+func (e *emitter) define(v *ir.Value, body func(i string) string) {
+	name := e.names[v.ID]
+	if v.Type.IsScalar() {
+		if e.outside[v.ID] || e.fused[v.ID] {
+			e.w.line("%s = %s;", name, body(""))
+		} else {
+			e.declare(v.Type, nil, name, body(""))
+		}
+		return
+	}
+	if !e.outside[v.ID] && !e.fused[v.ID] {
+		e.declare(v.Type, e.layoutOf(v), name, "")
+	}
+	e.loop(e.layoutOf(v).Elems, func(i string) string { return fmt.Sprintf("%s[%s] = %s;", name, i, body(i)) })
+}
+
+// defineAt declares tile v and writes each element i of it as body(j),
+// where j, the local tri_j, is at(i): an element index computed once, not
+// pasted into each place body reads it.
+func (e *emitter) defineAt(v *ir.Value, at, body func(i string) string) {
+	name, d := e.names[v.ID], e.layoutOf(v)
+	if !e.outside[v.ID] && !e.fused[v.ID] {
+		e.declare(v.Type, d, name, "")
+	}
+	e.forElems(d.Elems, at, func(i, j string) string { return fmt.Sprintf("%s[%s] = %s;", name, i, body(j)) })
+}
+
+// forElems writes stmt(i, j) for each of the n elements i of a thread's
+// tile, where j is the int index at(i): pasted into stmt where the line
+// fits in lineWidth, else bound to the local tri_j in a block of its own.
+// stmt holds no string literal.
+func (e *emitter) forElems(n int, at func(i string) string, stmt func(i, j string) string) {
+	i, head := "e", fmt.Sprintf("for (int e = 0; e < %d; ++e) ", n)
+	if n == 1 {
+		i, head = "0", ""
+	} else {
+		e.w.line("#pragma unroll")
+	}
+	if one := head + stmt(i, at(i)); 2*e.w.indent+len(one) <= lineWidth {
+		e.w.line("%s", one)
+		return
+	}
+	e.w.open("%s{", head)
+	e.w.line("const int tri_j = %s;", at(i))
+	e.w.long(stmt(i, "tri_j"))
+	e.w.close("}")
+}
+
+// nameMapBody names the values and Vars of a map_elementwise body. Unlike
+// the kernel's, its Var reads are copied into locals of their own: the
+// body is not analysed for reassignments.
+func (e *emitter) nameMapBody(n *namer, b *ir.Block) {
+	nameVar := func(x *ir.Var) {
+		if e.varNames[x.ID] == "" {
+			e.varNames[x.ID] = n.name(x.Name)
+		}
+	}
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			if s.Op == ir.OpConst || s.Op == ir.OpRegionArg || s.Type.Kind == ir.Void {
+				continue
+			}
+			name := s.Name
+			if name == "" {
+				name = fmt.Sprintf("t%d", s.ID)
+			}
+			e.names[s.ID] = n.name(name)
+		case *ir.Assign:
+			nameVar(s.Var)
+		case *ir.If:
+			e.nameMapBody(n, s.Then)
+			e.nameMapBody(n, s.Else)
+		case *ir.For:
+			nameVar(s.Var)
+			e.nameMapBody(n, s.Body)
+		case *ir.While:
+			e.nameMapBody(n, s.Cond)
+			e.nameMapBody(n, s.Body)
+		}
 	}
 }

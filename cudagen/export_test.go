@@ -11,6 +11,10 @@ type ScratchUse struct {
 	Pos              ir.Pos
 	What             string // the statement's kind: the op of a value, for, while or if
 	Planned, Printed int
+	// PlannedAligned and PrintedAligned, on the kernel's record alone,
+	// are whether the plan and the printers put the scratch's start at a
+	// 1024-byte boundary.
+	PlannedAligned, PrintedAligned bool
 }
 
 // GenerateScratch generates k as Generate does and returns the scratch
@@ -20,7 +24,8 @@ func GenerateScratch(k *ir.Kernel, opt Options) ([]ScratchUse, error) {
 	var out []ScratchUse
 	for _, u := range uses {
 		if u.stmt == nil {
-			out = append(out, ScratchUse{Pos: ir.Pos{File: k.File}, What: "kernel", Planned: u.planned, Printed: u.printed})
+			out = append(out, ScratchUse{Pos: ir.Pos{File: k.File}, What: "kernel", Planned: u.planned, Printed: u.printed,
+				PlannedAligned: u.alignedPlanned, PrintedAligned: u.alignedPrinted})
 			continue
 		}
 		what := ""

@@ -1,8 +1,9 @@
 package cudagen
 
 // This file implements the fp8 storage types: their C types, their
-// conversions to and from fp16, bf16 and fp32, and the checks of what a
-// target supports.
+// conversions to and from fp16, bf16 and fp32, and their tensor-core
+// helpers. What a target supports is checked at planning (newplan.go's
+// checkFP8).
 //
 // An fp8 value is kept as its byte, as Triton keeps it, and converted with
 // the sm_89 cvt instructions Triton's NVIDIA backend uses: up through
@@ -47,7 +48,6 @@ package cudagen
 import (
 	"fmt"
 
-	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -133,15 +133,6 @@ func (s nameSet) fp8CastExpr(from, to ir.DType, x string, rz bool) string {
 	return call("tri_f_to_"+name, s.castExpr(from, ir.TFloat32, x, 0))
 }
 
-// castExpr is nameSet's castExpr on the emitter's target: before sm_89
-// fp8e5 is converted in software (fp8SoftCastExpr).
-func (e *emitter) castExpr(from, to ir.DType, x string, flags ir.Flags) string {
-	if e.arch < 89 && (from.Kind == ir.Float8E5 || to.Kind == ir.Float8E5) {
-		return e.fp8SoftCastExpr(from, to, x, flags&ir.FlagRoundTZ != 0)
-	}
-	return e.nameSet.castExpr(from, to, x, flags)
-}
-
 // fp8SoftCastExpr is fp8CastExpr before sm_89 for fp8e5: the conversions
 // of fp8SoftPrelude, up through fp16 to fp32 (and through fp32 beyond), and
 // down from fp32 (and through it from the rest). Toward zero, and the other
@@ -167,41 +158,6 @@ func (s nameSet) fp8SoftCastExpr(from, to ir.DType, x string, rz bool) string {
 		return call("tri_h_to_e5m2_sw", x)
 	}
 	return call("tri_f_to_e5m2_sw", s.castExpr(from, ir.TFloat32, x, 0))
-}
-
-// supportedFP8 lists the fp8 dtypes Triton supports on a target, as its
-// NVIDIA backend does (fp8e4b15 everywhere, fp8e4nv from sm_89).
-func supportedFP8(arch int) string {
-	if arch >= 89 {
-		return "('fp8e4b15', 'fp8e4nv', 'fp8e5')"
-	}
-	return "('fp8e4b15', 'fp8e5')"
-}
-
-// checkFP8 reports fp8 dtypes the target cannot take, once per kind, with
-// Triton's message: the AMD (fnuz) formats, and fp8e4nv before sm_89.
-func (p *plan) checkFP8(v *ir.Value, errs *diag.List) bool {
-	arch := p.arch
-	kinds := []ir.Kind{v.Type.Kind, v.Type.Elem}
-	for _, a := range v.Args {
-		if a != nil {
-			kinds = append(kinds, a.Type.Kind, a.Type.Elem)
-		}
-	}
-	for _, k := range kinds {
-		if !k.IsFP8() {
-			continue
-		}
-		if p.fp8Reported[k] {
-			return false
-		}
-		if _, ok := fp8Names[k]; !ok || k == ir.Float8E4NV && arch < 89 {
-			p.fp8Reported[k] = true
-			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "type %s not supported in this architecture. The supported fp8 dtypes are %s", k, supportedFP8(arch))
-			return false
-		}
-	}
-	return true
 }
 
 // fp8MmaName names the mma.sync helper of a dot of fp8 kinds a and b.

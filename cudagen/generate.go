@@ -213,15 +213,42 @@ func (e *emitter) kernel() {
 	} else {
 		e.signature(fmt.Sprintf("extern \"C\" __global__ void __launch_bounds__(%d) %s", 32*e.numWarps, e.kernelName), params)
 	}
+	// The preamble is printed from the plan: tri_smem as planned
+	// (scratch.go) and, where swizzled tiles are laid out from its start,
+	// the check that it is 1024-byte aligned.
+	aligned := e.alignedScratch(e.k.Body)
+	e.declareScratch(aligned)
+	// The body; the locals it reads from the layouts are declared above
+	// it once it is printed, since which it reads is what its printers
+	// chose while printing it (declareCoords).
 	head := e.w
 	e.w = writer{indent: head.indent, at: head.at}
 	e.declareDeviceMaps()
 	e.block(e.k.Body)
 	body := e.w
 	e.w = head
-	if e.recordScratch {
-		e.scratchUses = append(e.scratchUses, scratchUse{nil, e.scratch, e.smemBytes})
+	if e.alignedSmem && !aligned {
+		panic("a printer lays out swizzled tiles from the start of the scratch memory, which the plan did not align (alignedScratch)")
 	}
+	if aligned {
+		// tri_smem_addr's group, which the alignment check names, comes
+		// after the groups the body registered: the prelude lists the
+		// groups in the order they were registered.
+		e.helpers.add("mma", mmaHelpers)
+	}
+	if e.recordScratch {
+		e.scratchUses = append(e.scratchUses, scratchUse{planned: e.scratch, printed: e.smemBytes, alignedPlanned: aligned, alignedPrinted: e.alignedSmem})
+	}
+	e.declareCoords()
+	e.w.append(&body)
+	e.w.at = ir.Pos{}
+	e.w.close("}")
+}
+
+// declareScratch writes the declaration of tri_smem, the kernel's
+// scratch shared memory of the size planned (e.scratch), 1024-byte
+// aligned where aligned is set, and then the check of that alignment.
+func (e *emitter) declareScratch(aligned bool) {
 	switch {
 	case e.scratch > maxStaticShared:
 		e.w.line("// Scratch shared memory for dots, layout conversions, reductions, scans and scalar atomics,")
@@ -232,24 +259,29 @@ func (e *emitter) kernel() {
 		e.w.line("// Scratch shared memory for layout conversions, reductions, scans and scalar atomics.")
 		align := 16
 		switch {
-		case e.alignedSmem:
+		case aligned:
 			align = 1024
 		case len(e.tmaStores) > 0:
 			align = 128 // the TMA unit reads a box from a 128-byte aligned address
 		}
 		e.w.line("__shared__ __attribute__((aligned(%d))) unsigned char tri_smem[%d];", align, e.scratch)
 	}
-	if e.alignedSmem {
+	if aligned {
 		// The kernel declares no other shared memory, so the compiler and
 		// the driver put tri_smem at the start of the program's shared
 		// memory, which is 1024-byte aligned; should that ever not hold,
-		// the kernel stops rather than swizzle wrongly.
-		e.helpers.add("mma", mmaHelpers)
+		// the kernel stops rather than swizzle wrongly. Its helper's group
+		// is registered by kernel after the body's.
 		e.use("tri_smem_addr")
 		e.w.line("if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile(\"trap;\");  // the stages and swizzled boxes below need a 1024-byte aligned start")
 	}
-	// Only the coordinates the body was recorded reading: the layouts of
-	// values left out (the pointers of TMA copies) declare none.
+}
+
+// declareCoords writes the locals the body was recorded reading: each
+// layout's per-thread coordinates, the owner flag of a replicated layout
+// the kernel stores from, lane_id and warp_id. The layouts of values left
+// out (the pointers of TMA copies) declare none.
+func (e *emitter) declareCoords() {
 	var bases writer
 	bases.indent = e.w.indent
 	for _, l := range e.layouts {
@@ -267,9 +299,6 @@ func (e *emitter) kernel() {
 		e.w.line("int lane_id = tri_thread_id() %% 32, warp_id = tri_thread_id() / 32;")
 	}
 	e.w.append(&bases)
-	e.w.append(&body)
-	e.w.at = ir.Pos{}
-	e.w.close("}")
 }
 
 // minBlocks is the number of programs per SM to ask ptxas for: when
@@ -300,4 +329,44 @@ func (e *emitter) minBlocks() int {
 		return 1
 	}
 	return 512 / threads
+}
+
+// baseComment explains a layout's base local.
+func baseComment(l *dist, a int) string {
+	if l.rank() == 1 {
+		return fmt.Sprintf("index of this thread's first element in #%s tiles", l.Tag)
+	}
+	return fmt.Sprintf("coordinate along axis %d of this thread's first element in #%s tiles", a, l.Tag)
+}
+
+// needLaneWarp reports whether the kernel reads lane_id and warp_id.
+func (e *emitter) needLaneWarp() bool {
+	if e.usesShuffles {
+		return true
+	}
+	for _, l := range e.layouts {
+		if l.usesLaneWarp() {
+			return true
+		}
+	}
+	return false
+}
+
+// storesTo reports whether the kernel stores tiles of layout l, applies
+// atomics to them, or prints them.
+func (e *emitter) storesTo(l *dist) bool {
+	found := false
+	e.forEachValue(e.k.Body, func(v *ir.Value) {
+		switch v.Op {
+		case ir.OpStore, ir.OpAtomicRMW, ir.OpAtomicCAS:
+			if !v.Args[0].Type.IsScalar() && e.layoutOf(v.Args[0]) == l {
+				found = true
+			}
+		case ir.OpPrint:
+			for _, a := range v.Args {
+				found = found || !a.Type.IsScalar() && e.layoutOf(a) == l
+			}
+		}
+	})
+	return found
 }

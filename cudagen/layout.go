@@ -528,3 +528,31 @@ func wrapped(e string) bool {
 	}
 	return false
 }
+
+// linearOf is the row-major index, in shape, of the coordinates coords.
+func linearOf(shape []int, coords []string) string {
+	var terms []string
+	stride := 1
+	for a := len(shape) - 1; a >= 0; a-- {
+		if shape[a] > 1 && coords[a] != "0" {
+			terms = append([]string{scaled(coords[a], stride)}, terms...)
+		}
+		stride *= shape[a]
+	}
+	if len(terms) == 0 {
+		return "0"
+	}
+	return strings.Join(terms, " + ")
+}
+
+// coords are the coordinates of element i of a tile in layout d.
+func (s nameSet) coords(d *dist, i string) []string {
+	c := make([]string, d.rank())
+	for a := range c {
+		c[a] = "0"
+		if d.Shape[a] != 1 {
+			c[a] = s.coord(d, a, i)
+		}
+	}
+	return c
+}

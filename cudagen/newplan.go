@@ -6,7 +6,8 @@ package cudagen
 // pipeliner (pipeplan.go) and the dots on wgmma outside it (wgdot.go),
 // the choice of layouts (propagate.go), the TMA and direct copies
 // (tma.go, tmapdev.go), and the record of each pipelined loop. Generate
-// and Describe start from its plan.
+// and Describe start from its plan. The checks are here too: each value's
+// op, its fp8 dtypes on the target, a map_elementwise body's values.
 
 import (
 	"github.com/tri-lang/tri/diag"
@@ -181,6 +182,62 @@ func (p *plan) check(v *ir.Value, errs *diag.List) {
 				return
 			}
 			p.check(r, errs)
+		}
+	}
+}
+
+// supportedFP8 lists the fp8 dtypes Triton supports on a target, as its
+// NVIDIA backend does (fp8e4b15 everywhere, fp8e4nv from sm_89).
+func supportedFP8(arch int) string {
+	if arch >= 89 {
+		return "('fp8e4b15', 'fp8e4nv', 'fp8e5')"
+	}
+	return "('fp8e4b15', 'fp8e5')"
+}
+
+// checkFP8 reports fp8 dtypes the target cannot take, once per kind, with
+// Triton's message: the AMD (fnuz) formats, and fp8e4nv before sm_89.
+func (p *plan) checkFP8(v *ir.Value, errs *diag.List) bool {
+	arch := p.arch
+	kinds := []ir.Kind{v.Type.Kind, v.Type.Elem}
+	for _, a := range v.Args {
+		if a != nil {
+			kinds = append(kinds, a.Type.Kind, a.Type.Elem)
+		}
+	}
+	for _, k := range kinds {
+		if !k.IsFP8() {
+			continue
+		}
+		if p.fp8Reported[k] {
+			return false
+		}
+		if _, ok := fp8Names[k]; !ok || k == ir.Float8E4NV && arch < 89 {
+			p.fp8Reported[k] = true
+			errs.Errorf(diag.Pos(v.Pos), diag.CodeUnsupported, "type %s not supported in this architecture. The supported fp8 dtypes are %s", k, supportedFP8(arch))
+			return false
+		}
+	}
+	return true
+}
+
+// checkMapBody checks the values of a map_elementwise body, its branches
+// and loops included; a return cannot occur there.
+func (p *plan) checkMapBody(b *ir.Block, errs *diag.List) {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			p.check(s, errs)
+		case *ir.If:
+			p.checkMapBody(s.Then, errs)
+			p.checkMapBody(s.Else, errs)
+		case *ir.For:
+			p.checkMapBody(s.Body, errs)
+		case *ir.While:
+			p.checkMapBody(s.Cond, errs)
+			p.checkMapBody(s.Body, errs)
+		case *ir.Return:
+			errs.Errorf(diag.Pos(s.Pos), diag.CodeUnsupported, "a return inside the function of tl.map_elementwise is not supported")
 		}
 	}
 }

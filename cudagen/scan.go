@@ -31,7 +31,7 @@ func (e *emitter) scan(v *ir.Value) {
 	if reverse {
 		dir = "reverse"
 	}
-	e.w.line("// Scan (%s) along axis %d through shared memory: %d Hillis-Steele steps.", dir, ax, log2(n))
+	e.w.line("// Scan (%s) along axis %d through shared memory: %d Hillis-Steele steps.", dir, ax, ceilLog2(n))
 	for k, a := range v.Args {
 		e.storeShared(a, offs[k])
 	}

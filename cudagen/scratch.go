@@ -56,6 +56,53 @@ func (p *plan) stmtScratch(s ir.Stmt) int {
 	return 0
 }
 
+// alignedScratch reports whether the start of the kernel's scratch
+// memory must be 1024-byte aligned: some statement printed lays out
+// swizzled tiles at a fixed offset from it, and the swizzle is a function
+// of the address. Those are a pipelined loop's stages, a loop's hoisted
+// operands, the operands a dot on wgmma stores where it stands (a dot
+// outside the pipelines, or an 8-bit a computed in a pipelined body), and
+// the boxes of a swizzled TMA store. kernel declares tri_smem from it
+// before the body is printed; generate holds it against the printers.
+func (p *plan) alignedScratch(b *ir.Block) bool {
+	for _, s := range b.Stmts {
+		switch s := s.(type) {
+		case *ir.Value:
+			if !p.dead[s.ID] && p.alignedValue(s) {
+				return true
+			}
+		case *ir.For:
+			if p.piped[s] != nil || p.hoists[s] != nil || p.alignedScratch(s.Body) {
+				return true
+			}
+		case *ir.While:
+			if p.alignedScratch(s.Cond) || p.alignedScratch(s.Body) {
+				return true
+			}
+		case *ir.If:
+			if p.alignedScratch(s.Then) || p.alignedScratch(s.Else) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// alignedValue reports whether value v lays out swizzled tiles in the
+// scratch memory (alignedScratch): a dot on wgmma that stores operands
+// where it stands (as dotScratch counts them) or a swizzled TMA store.
+func (p *plan) alignedValue(v *ir.Value) bool {
+	switch v.Op {
+	case ir.OpDot:
+		wd := p.wgDots[v.ID]
+		return wd != nil && (wd.alone || p.wgmma && wd.a.form == staged)
+	case ir.OpStore:
+		tm := p.tmaStores[v.ID]
+		return tm != nil && tm.Swizzle > 0
+	}
+	return false
+}
+
 // loopScratch is the shared memory loop s uses, as its printer lays it
 // out (pipelinedLoop, hoistedFor, peeledFor, plainFor).
 func (p *plan) loopScratch(s *ir.For) int {
@@ -361,7 +408,7 @@ func tileOpSharedBytes(v *ir.Value) int {
 	switch v.Op {
 	case ir.OpSort:
 		in := v.Args[0].Type.Shape
-		if int(v.Const.Int) < log2(in[len(in)-1]) {
+		if int(v.Const.Int) < ceilLog2(in[len(in)-1]) {
 			return 2 * size(v.Args[0])
 		}
 		return size(v.Args[0])
@@ -425,8 +472,8 @@ func mapSharedBytes(v *ir.Value) int {
 	return n
 }
 
-// log2 is the base-2 logarithm of n, rounded up.
-func log2(n int) int {
+// ceilLog2 is the base-2 logarithm of n, rounded up.
+func ceilLog2(n int) int {
 	k := 0
 	for 1<<k < n {
 		k++

@@ -8,20 +8,9 @@ package cudagen
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tri-lang/tri/ir"
 )
-
-// smem is the C expression of element idx of the scratch memory seen as an
-// array of dtype d, starting at byte offset off.
-func (s nameSet) smem(d ir.DType, off int, idx string) string {
-	t := s.cType(d)
-	if off == 0 {
-		return fmt.Sprintf("reinterpret_cast<%s*>(tri_smem)[%s]", t, idx)
-	}
-	return fmt.Sprintf("reinterpret_cast<%s*>(tri_smem + %d)[%s]", t, off, idx)
-}
 
 // shapeOp writes broadcast, expand_dims, trans, reshape, join, split and
 // tuple_get.
@@ -87,43 +76,6 @@ func (e *emitter) indexExpr(v *ir.Value, d *dist, j string) string {
 		args[n] = arg(n)
 	}
 	return intOp(v.Op, v.Type.Kind, args)
-}
-
-// linearOf is the row-major index, in shape, of the coordinates coords.
-func linearOf(shape []int, coords []string) string {
-	var terms []string
-	stride := 1
-	for a := len(shape) - 1; a >= 0; a-- {
-		if shape[a] > 1 && coords[a] != "0" {
-			terms = append([]string{scaled(coords[a], stride)}, terms...)
-		}
-		stride *= shape[a]
-	}
-	if len(terms) == 0 {
-		return "0"
-	}
-	return strings.Join(terms, " + ")
-}
-
-// coords are the coordinates of element i of a tile in layout d.
-func (s nameSet) coords(d *dist, i string) []string {
-	c := make([]string, d.rank())
-	for a := range c {
-		c[a] = "0"
-		if d.Shape[a] != 1 {
-			c[a] = s.coord(d, a, i)
-		}
-	}
-	return c
-}
-
-// storeShared writes every element of tile x (layout s) to the scratch at
-// byte offset off, at its row-major index.
-func (e *emitter) storeShared(x *ir.Value, off int) {
-	s := e.layoutOf(x)
-	e.forElems(s.Elems, func(i string) string { return linearOf(s.Shape, e.coords(s, i)) }, func(i, j string) string {
-		return fmt.Sprintf("%s = %s;", e.smem(x.Type.DType, off, j), e.expr(x, i))
-	})
 }
 
 // convertValue writes v, whose elements are read from shared memory

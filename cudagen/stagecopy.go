@@ -9,7 +9,6 @@ package cudagen
 
 import (
 	"fmt"
-	"unicode"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -34,16 +33,6 @@ func permRow(r string, m, numWarps int) string {
 	r = group(r)
 	return fmt.Sprintf("%s / %d %% %d / 4 * %d + %s / %d / 2 * 64 + %s / 8 %% 4 * 16 + %s / %d %% 2 * 8 + %s %% 8",
 		r, 8, w, perGroup, r, 8*w, r, r, 8*w, r)
-}
-
-// group is C expression x, in parentheses unless it is a name or a number.
-func group(x string) string {
-	for _, r := range x {
-		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			return "(" + x + ")"
-		}
-	}
-	return x
 }
 
 // pipelinePrologue writes the copies of the first stages-1 iterations of
@@ -373,45 +362,6 @@ func (e *emitter) stageCopies(ld *ir.Value, isA bool, w, es int, stage, off stri
 	e.w.loop(fmt.Sprintf("for (int e = 0; e < %d; e += %d)", l.Elems, w), locals,
 		fmt.Sprintf("tri_cp_async_%d(tri_dst, %s, %s);", es*w, e.expr(ptr, "e"), pred))
 }
-
-// tmaHelpers adds the TMA copy and mbarrier helpers.
-func (e *emitter) tmaHelpers() {
-	e.helpers.add("tma", tmaHelpers)
-}
-
-// tmaHelpers are the TMA unit's 2-D tiled copy and the mbarrier
-// operations its completion goes through (PTX ISA 8.0, sm_90).
-var tmaHelpers = cgroup{`// Hopper's TMA unit: copies of tensor-map boxes into shared memory, completing on an mbarrier.
-#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
-#define __grid_constant__
-#endif`, []cdef{
-	{"tri_tmap", nil, `struct alignas(64) tri_tmap { unsigned long long opaque[16]; };  // a CUtensorMap`},
-	{"tri_mbar_init", nil, `TRI_DEV void tri_mbar_init(unsigned int bar, unsigned int count) { asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory"); }`},
-	{"tri_mbar_inval", nil, `TRI_DEV void tri_mbar_inval(unsigned int bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(bar) : "memory"); }`},
-	{"tri_fence_mbar_init", nil, `TRI_DEV void tri_fence_mbar_init(void) { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }`},
-	{"tri_mbar_expect_tx", nil, `TRI_DEV void tri_mbar_expect_tx(unsigned int bar, unsigned int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
-}`},
-	{"tri_mbar_wait", nil, `TRI_DEV void tri_mbar_wait(unsigned int bar, unsigned int parity) {
-  unsigned int done = 0;
-  while (!done) {
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-  }
-}`},
-	{"tri_tma_store_2d", []string{"tri_tma_store_fence", "tri_tmap"}, `// A box from shared memory at src (generic address) to the tensor, after tri_tma_store_fence and a barrier.
-TRI_DEV void tri_tma_store_2d(const tri_tmap* map, int c0, int c1, const void* src) {
-  asm volatile("{ .reg .u64 t; .reg .u32 s; cvta.to.shared.u64 t, %3; cvt.u32.u64 s, t;\n"
-               "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [s]; }" :: "l"(map), "r"(c0), "r"(c1), "l"(src) : "memory");
-}`},
-	{"tri_tma_store_fence", nil, `TRI_DEV void tri_tma_store_fence(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }`},
-	{"tri_bulk_commit", nil, `TRI_DEV void tri_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }`},
-	{"tri_bulk_wait_read", nil, `TRI_DEV void tri_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }`},
-	{"tri_tma_load_2d", []string{"tri_tmap"}, `TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int c1, unsigned int bar) {
-  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
-               :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
-}`},
-}}
 
 // tmaLoad5D copies a box of a 5-D tensor map (PTX ISA 8.0, sm_90).
 var tmaLoad5D = cgroup{``, []cdef{

@@ -4,8 +4,8 @@ package cudagen
 // printers share: the mma.sync helpers, the helper that issues one
 // wgmma.mma_async for a shape and operand kinds, the shared-memory matrix
 // descriptors of an operand's tile, the places of the accumulator
-// fragments in a thread's registers, and the cp.async definitions the
-// copies into shared memory use.
+// fragments in a thread's registers, the cp.async definitions the
+// copies into shared memory use, and the TMA unit's copies and mbarriers.
 
 import (
 	"fmt"
@@ -257,5 +257,44 @@ var mmaHelpers = cgroup{`// Tensor cores: ldmatrix from shared memory and mma.sy
 	{"tri_mma_bf16", nil, `TRI_DEV void tri_mma_bf16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}`},
+}}
+
+// tmaHelpers adds the TMA copy and mbarrier helpers.
+func (e *emitter) tmaHelpers() {
+	e.helpers.add("tma", tmaHelpers)
+}
+
+// tmaHelpers are the TMA unit's 2-D tiled copy and the mbarrier
+// operations its completion goes through (PTX ISA 8.0, sm_90).
+var tmaHelpers = cgroup{`// Hopper's TMA unit: copies of tensor-map boxes into shared memory, completing on an mbarrier.
+#if defined(__clang__) && !defined(__CUDACC_RTC__) && !defined(__NVCC__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
+#define __grid_constant__
+#endif`, []cdef{
+	{"tri_tmap", nil, `struct alignas(64) tri_tmap { unsigned long long opaque[16]; };  // a CUtensorMap`},
+	{"tri_mbar_init", nil, `TRI_DEV void tri_mbar_init(unsigned int bar, unsigned int count) { asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory"); }`},
+	{"tri_mbar_inval", nil, `TRI_DEV void tri_mbar_inval(unsigned int bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(bar) : "memory"); }`},
+	{"tri_fence_mbar_init", nil, `TRI_DEV void tri_fence_mbar_init(void) { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }`},
+	{"tri_mbar_expect_tx", nil, `TRI_DEV void tri_mbar_expect_tx(unsigned int bar, unsigned int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}`},
+	{"tri_mbar_wait", nil, `TRI_DEV void tri_mbar_wait(unsigned int bar, unsigned int parity) {
+  unsigned int done = 0;
+  while (!done) {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+  }
+}`},
+	{"tri_tma_store_2d", []string{"tri_tma_store_fence", "tri_tmap"}, `// A box from shared memory at src (generic address) to the tensor, after tri_tma_store_fence and a barrier.
+TRI_DEV void tri_tma_store_2d(const tri_tmap* map, int c0, int c1, const void* src) {
+  asm volatile("{ .reg .u64 t; .reg .u32 s; cvta.to.shared.u64 t, %3; cvt.u32.u64 s, t;\n"
+               "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [s]; }" :: "l"(map), "r"(c0), "r"(c1), "l"(src) : "memory");
+}`},
+	{"tri_tma_store_fence", nil, `TRI_DEV void tri_tma_store_fence(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }`},
+	{"tri_bulk_commit", nil, `TRI_DEV void tri_bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }`},
+	{"tri_bulk_wait_read", nil, `TRI_DEV void tri_bulk_wait_read(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }`},
+	{"tri_tma_load_2d", []string{"tri_tmap"}, `TRI_DEV void tri_tma_load_2d(unsigned int dst, const tri_tmap* map, int c0, int c1, unsigned int bar) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+               :: "r"(dst), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }`},
 }}

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tri-lang/tri/diag"
 	"github.com/tri-lang/tri/ir"
 )
 
@@ -113,7 +112,7 @@ func (e *emitter) sortOp(v *ir.Value) {
 	ct := e.cType(t)
 	n := in.Type.Shape.NumElements()
 	r := in.Type.Shape.Rank()
-	logN := log2(in.Type.Shape[r-1])
+	logN := ceilLog2(in.Type.Shape[r-1])
 	logK := int(v.Const.Int)
 	desc := tileOpBool(v.Flags&ir.FlagReverse != 0)
 	bytes := n * t.Kind.Bytes()
@@ -374,41 +373,6 @@ func mapVars(b *ir.Block, out []*ir.Var) []*ir.Var {
 	return out
 }
 
-// nameMapBody names the values and Vars of a map_elementwise body. Unlike
-// the kernel's, its Var reads are copied into locals of their own: the
-// body is not analysed for reassignments.
-func (e *emitter) nameMapBody(n *namer, b *ir.Block) {
-	nameVar := func(x *ir.Var) {
-		if e.varNames[x.ID] == "" {
-			e.varNames[x.ID] = n.name(x.Name)
-		}
-	}
-	for _, s := range b.Stmts {
-		switch s := s.(type) {
-		case *ir.Value:
-			if s.Op == ir.OpConst || s.Op == ir.OpRegionArg || s.Type.Kind == ir.Void {
-				continue
-			}
-			name := s.Name
-			if name == "" {
-				name = fmt.Sprintf("t%d", s.ID)
-			}
-			e.names[s.ID] = n.name(name)
-		case *ir.Assign:
-			nameVar(s.Var)
-		case *ir.If:
-			e.nameMapBody(n, s.Then)
-			e.nameMapBody(n, s.Else)
-		case *ir.For:
-			nameVar(s.Var)
-			e.nameMapBody(n, s.Body)
-		case *ir.While:
-			e.nameMapBody(n, s.Cond)
-			e.nameMapBody(n, s.Body)
-		}
-	}
-}
-
 // mapBody writes the statements of a map_elementwise body, all scalar.
 func (e *emitter) mapBody(b *ir.Block) {
 	for _, s := range b.Stmts {
@@ -445,27 +409,6 @@ func (e *emitter) mapBody(b *ir.Block) {
 			e.w.line("if (!%s) break;", e.expr(s.CondValue, ""))
 			e.mapBody(s.Body)
 			e.w.close("}")
-		}
-	}
-}
-
-// checkMapBody checks the values of a map_elementwise body, its branches
-// and loops included; a return cannot occur there.
-func (p *plan) checkMapBody(b *ir.Block, errs *diag.List) {
-	for _, s := range b.Stmts {
-		switch s := s.(type) {
-		case *ir.Value:
-			p.check(s, errs)
-		case *ir.If:
-			p.checkMapBody(s.Then, errs)
-			p.checkMapBody(s.Else, errs)
-		case *ir.For:
-			p.checkMapBody(s.Body, errs)
-		case *ir.While:
-			p.checkMapBody(s.Cond, errs)
-			p.checkMapBody(s.Body, errs)
-		case *ir.Return:
-			errs.Errorf(diag.Pos(s.Pos), diag.CodeUnsupported, "a return inside the function of tl.map_elementwise is not supported")
 		}
 	}
 }

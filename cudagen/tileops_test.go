@@ -34,7 +34,7 @@ func TestTileOpTooLargeForSharedMemory(t *testing.T) {
 			x := b.load(ptrs, nil, nil)
 			v := b.emit(&ir.Value{Op: tc.op, Type: x.Type, Args: []*ir.Value{x}})
 			if tc.op == ir.OpSort {
-				v.Const = ir.IntConst(int64(log2(tc.n)))
+				v.Const = ir.IntConst(int64(ceilLog2(tc.n)))
 			}
 			b.store(ptrs, v, nil)
 			_, err := Generate(b.k, Options{})
