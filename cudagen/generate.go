@@ -132,6 +132,9 @@ func (e *emitter) header() {
 		e.w.comment("Specialization: %s", strings.Join(spec, ", "))
 	}
 	e.w.comment("Target %s. Launch with %d threads per program (num_warps=%d), one program per grid point.", e.opt.arch(), 32*e.numWarps, e.numWarps)
+	if e.mmaOnSM90 {
+		e.w.comment("No dot has a wgmma shape (M whole 64-row blocks, num_warps a multiple of 4): every dot runs on mma.sync, as Triton runs them.")
+	}
 	var params []string
 	for i, prm := range k.Params {
 		params = append(params, fmt.Sprintf("%s (%s)", e.params[i], cType(prm.DType)))

@@ -86,6 +86,9 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 		return nil, err
 	}
 	p.axes = analyzeAxes(k)
+	if p.wgmma && !hasWgmmaDot(k, p.numWarps) {
+		p.wgmma, p.mmaOnSM90 = false, true
+	}
 	p.findPipelines()
 	p.findAloneDots()
 	p.chooseLayouts()
@@ -122,6 +125,31 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	p.fp8ARegisters()
 	p.recordPipelines()
 	return p, nil
+}
+
+// hasWgmmaDot reports whether sm_90a runs some dot of k on wgmma, as
+// Triton's AccelerateMatmul chooses the instruction: a rank-2 dot with
+// num_warps a multiple of 4 and a result of whole 64-row blocks and
+// 8-column groups (supportMMA for version 3); and every dot but one of
+// fp16 or bf16 operands, which mma.sync also takes, counts as one here.
+// Where no dot is, Triton runs them all on mma.sync (its version 2), and
+// so does tri: every dot of such a kernel (a decode attention's 16 query
+// heads, a skinny matmul's 16 rows) takes the sm_80 lowering, pipelined
+// with cp.async, where the wgmma paths would leave it unpipelined.
+func hasWgmmaDot(k *ir.Kernel, numWarps int) bool {
+	dots, found := 0, false
+	ir.Inspect(k.Body, func(v *ir.Value) {
+		if v.Op != ir.OpDot {
+			return
+		}
+		dots++
+		a, b := v.Args[0].Type.Kind, v.Args[1].Type.Kind
+		shape := v.Type.Shape
+		if !isHalf(a) || a != b || shape.Rank() != 2 || numWarps%4 == 0 && shape[0]%64 == 0 && shape[1]%8 == 0 {
+			found = true
+		}
+	})
+	return found || dots == 0
 }
 
 // check reports what cudagen cannot lower yet.

@@ -41,7 +41,10 @@ type plan struct {
 	// wgmma is set for sm_90a targets; pipes and loops are the K loops
 	// pipelined onto wgmma, by dot ID and by loop (see pipeline.go).
 	wgmma bool
-	arch  int // the target's compute capability (90 for sm_90a)
+	// mmaOnSM90 is set for an sm_90a kernel none of whose dots has a
+	// wgmma shape: its dots take the mma.sync lowering (hasWgmmaDot).
+	mmaOnSM90 bool
+	arch      int // the target's compute capability (90 for sm_90a)
 	// fp8Reported holds the fp8 kinds an error was reported for.
 	fp8Reported map[ir.Kind]bool
 	pipes       map[int]*pipeline

@@ -4,6 +4,7 @@
 //   stride_vh: i32:16, stride_bt: i32:16, stride_mob: i32:16, stride_moh: i32:16, stride_mos: i32:16, stride_mlb: i32:16, stride_mlh: i32, GROUP=4, BLOCK_H=16,
 //   BLOCK_N=32, PAGE_SIZE=16, HEAD_DIM=64, NUM_KV_SPLITS=4
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
+// No dot has a wgmma shape (M whole 64-row blocks, num_warps a multiple of 4): every dot runs on mma.sync, as Triton runs them.
 // Parameters, in order: Q (tri_half*), K_cache (tri_half*), V_cache (tri_half*), Block_table (int*), Seq_lens (int*), Mid_O (float*), Mid_LSE (float*),
 //   sm_scale (float), stride_qb (int), stride_qh (int), stride_kp (int), stride_ks (int), stride_kh (int), stride_vp (int), stride_vs (int), stride_vh (int),
 //   stride_bt (int), stride_mob (int), stride_moh (int), stride_mos (int), stride_mlb (int), stride_mlh (int)
@@ -360,6 +361,8 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       }
       // 86: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
+      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
+      //   N and K of 16.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0) * 64 + L5_base1 + e % 8] = q[e];
       #pragma unroll
@@ -502,6 +505,8 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       #pragma unroll
       for (int e = 0; e < 8; ++e) t163[e] = acc[e] * t161[e / 4 % 2];
       // tl.dot fp16[16,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
+      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
+      //   N and K of 16.
       #pragma unroll
       for (int e = 0; e < 4; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L10_base0 + (e / 2) * 8) * 32 + L10_base1 + e % 2] = p_fp16[e];
       #pragma unroll
@@ -584,6 +589,8 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       for (int e = 0; e < 16; ++e) v[e] = live[(e / 8 % 2) % 2] ? *t154[e] : ((tri_half)0x0000);
       // 86: qk = tl.dot(q, k) * qk_scale
       // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
+      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
+      //   N and K of 16.
       #pragma unroll
       for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0) * 64 + L5_base1 + e % 8] = q[e];
       #pragma unroll
@@ -726,6 +733,8 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
       #pragma unroll
       for (int e = 0; e < 8; ++e) t163[e] = acc[e] * t161[e / 4 % 2];
       // tl.dot fp16[16,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
+      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
+      //   N and K of 16.
       #pragma unroll
       for (int e = 0; e < 4; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L10_base0 + (e / 2) * 8) * 32 + L10_base1 + e % 2] = p_fp16[e];
       #pragma unroll

@@ -2,6 +2,7 @@
 // Specialization: a_ptr: *fp16:16, b_ptr: *fp16:16, c_ptr: *fp16:16, m: i32:16, n: i32:16, k: i32, stride_am: i32, stride_ak=1, stride_bk: i32:16, stride_bn=1,
 //   stride_cm: i32:16, stride_cn=1, bm=32, bn=32, bk=32, group_sz=4
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
+// No dot has a wgmma shape (M whole 64-row blocks, num_warps a multiple of 4): every dot runs on mma.sync, as Triton runs them.
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), c_ptr (tri_half*), m (int), n (int), k (int), stride_am (int), stride_bk (int), stride_cm (int)
 // Layouts:
 //   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
@@ -34,9 +35,6 @@
 // after each op, as Triton does for most ops.
 typedef unsigned short tri_half;
 
-// Vectors for 8- and 16-byte global accesses.
-struct alignas(16) tri_u32x4 { unsigned int x, y, z, w; };
-
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
@@ -52,23 +50,34 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TRI_DEV void tri_st_shared_u16(unsigned int dst, unsigned short x) { asm volatile("st.shared.u16 [%0], %1;" :: "r"(dst), "h"(x) : "memory"); }
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 
 // Source ../samples/matmul_grouped.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int m, int n, int k, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[4096];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[12288];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 4) * 8;  // index of this thread's first element in #L1 tiles
@@ -160,150 +169,169 @@ extern "C" __global__ void __launch_bounds__(128) grouped_matmul_k(
   // 38: offs_b += bk * stride_bk
   int t103 = 32 * stride_bk;
   // 33: for kk in range(0, k, bk):
-  for (int kk = 0; kk < k; kk += 32) {
-    // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
-    int t75[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t75[e] = rk[e] + kk;
-    bool t77[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t77[e] = t75[e] < k;
-    bool t80[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t80[e] = (t72[0] & t77[e]) != 0;
-    // The rest of this block is written twice: for a full tile and for the last, partial one.
-    tri_half a[8];
-    int t86[1];
-    bool t88[1];
-    bool t94[8];
-    tri_half b[8];
+  // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
+  // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
+  // in 64- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
+  {
+    const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
+    // 36: acc = tl.dot(a, b, acc)
     float acc_1[8];
-    tri_half* offs_a_2[8];
-    tri_half* offs_b_2[8];
-    if (t28 + 31 < m && kk + 31 < k && t33 + 31 < n) {
-      // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) a[e] = *offs_a[e];
-      // 35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
-      t86[0] = t84[0] + kk;
-      #pragma unroll
-      for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(offs_b[e]);
-        b[e + 0] = (tri_half)vec.x; b[e + 1] = (tri_half)(vec.x >> 16); b[e + 2] = (tri_half)vec.y;
-        b[e + 3] = (tri_half)(vec.y >> 16); b[e + 4] = (tri_half)vec.z;
-        b[e + 5] = (tri_half)(vec.z >> 16); b[e + 6] = (tri_half)vec.w;
-        b[e + 7] = (tri_half)(vec.w >> 16);
-      }
-      // 36: acc = tl.dot(a, b, acc)
-      // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L4_base0) * 32 + L4_base1 + e % 8] = b[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
+    #pragma unroll
+    for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
+    // This warp's mma tiles start at row (warp_id / 2 % 2) * 8 and column (warp_id % 2) * 8; lane l gives ldmatrix
+    // the address of row l % 8 of matrix l / 8.
+    const unsigned int tri_la = ((warp_id / 2 % 2) * 8 + lane_id % 8 + lane_id / 8 % 2 * 16) * 64 + lane_id / 16 * 16;
+    const unsigned int tri_xa = (tri_la >> 7 & 3) << 4;
+    const unsigned int tri_lb = lane_id % 16 * 64;
+    const unsigned int tri_xb = (tri_lb >> 7 & 3) << 4;
+    const int tri_cb = (warp_id % 2) * 8 + lane_id / 16 * 16;
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 32;
+      if (tri_ahead < k) {
+        // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
+        int t75[8];
         #pragma unroll
-        for (int tri_k = 0; tri_k < 32; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 1; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 2; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
-              float& tri_c0 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
-              float& tri_c1 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
-              float& tri_c2 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
-              float& tri_c3 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
-              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // 37: offs_a += bk * stride_ak
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
-      // 38: offs_b += bk * stride_bk
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t103;
-      // 33: for kk in range(0, k, bk):
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
-    } else {
-      // Partial tile: masked accesses, element by element.
-      // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) a[e] = t80[e] ? *offs_a[e] : ((tri_half)0x0000);
-      // 35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
-      t86[0] = t84[0] + kk;
-      t88[0] = t86[0] < k;
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t94[e] = (t88[0] & t91[e]) != 0;
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) b[e] = t94[e] ? *offs_b[e] : ((tri_half)0x0000);
-      // 36: acc = tl.dot(a, b, acc)
-      // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L4_base0) * 32 + L4_base1 + e % 8] = b[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
-      {
-        // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
+        for (int e = 0; e < 8; ++e) t75[e] = rk[e] + tri_ahead;
+        bool t77[8];
         #pragma unroll
-        for (int tri_k = 0; tri_k < 32; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 1; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 2; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
-              float& tri_c0 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
-              float& tri_c1 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
-              float& tri_c2 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
-              float& tri_c3 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
-              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
-            }
-          }
+        for (int e = 0; e < 8; ++e) t77[e] = t75[e] < k;
+        bool t80[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t80[e] = (t72[0] & t77[e]) != 0;
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) tri_a_elems[e] = t80[e] ? *offs_a[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) {
+          const int tri_row = L4_base0;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_st_shared_u16(tri_dst, tri_a_elems[e]);
         }
+        // 35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
+        int t86[1];
+        t86[0] = t84[0] + tri_ahead;
+        bool t88[1];
+        t88[0] = t86[0] < k;
+        bool t94[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t94[e] = (t88[0] & t91[e]) != 0;
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L4_base0;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + 2048 + tri_swizzle(tri_col / 32 * 2048 + tri_row * 64 + tri_col % 32 * 2, 3);
+          tri_cp_async_16(tri_dst, offs_b[e], t94[e]);
+        }
+        // 37: offs_a += bk * stride_ak
+        tri_half* offs_a_2[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
+        // 38: offs_b += bk * stride_bk
+        tri_half* offs_b_2[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t103;
+        // 33: for kk in range(0, k, bk):
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
       }
-      __syncthreads();
-      // 37: offs_a += bk * stride_ak
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
-      // 38: offs_b += bk * stride_bk
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t103;
-      // 33: for kk in range(0, k, bk):
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
+      tri_cp_async_commit();
     }
+    int tri_read = 0, tri_write = 2;  // the stages the mma.syncs read and the copies fill
+    for (int kk = 0; kk < k; kk += 32) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      int tri_ahead = kk + 2 * 32;
+      if (tri_ahead < k) {
+        // 34: a = tl.load(offs_a, mask=(rm[:, None] < m) & (rk[None, :] + kk < k), other=0.0)
+        int t75[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t75[e] = rk[e] + tri_ahead;
+        bool t77[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t77[e] = t75[e] < k;
+        bool t80[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t80[e] = (t72[0] & t77[e]) != 0;
+        // a, element by element through registers (no 4-byte run is contiguous, aligned and under one mask)
+        unsigned short tri_a_elems[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) tri_a_elems[e] = t80[e] ? *offs_a[e] : (unsigned short)0;
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) {
+          const int tri_row = L4_base0;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_st_shared_u16(tri_dst, tri_a_elems[e]);
+        }
+        // 35: b = tl.load(offs_b, mask=(rk[:, None] + kk < k) & (rn[None, :] < n), other=0.0)
+        int t86[1];
+        t86[0] = t84[0] + tri_ahead;
+        bool t88[1];
+        t88[0] = t86[0] < k;
+        bool t94[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t94[e] = (t88[0] & t91[e]) != 0;
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L4_base0;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + 2048 + tri_swizzle(tri_col / 32 * 2048 + tri_row * 64 + tri_col % 32 * 2, 3);
+          tri_cp_async_16(tri_dst, offs_b[e], t94[e]);
+        }
+        // 37: offs_a += bk * stride_ak
+        tri_half* offs_a_2[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
+        // 38: offs_b += bk * stride_bk
+        tri_half* offs_b_2[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t103;
+        // 33: for kk in range(0, k, bk):
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
+      }
+      tri_cp_async_commit();
+      // tl.dot fp16[32,32] x fp16[32,32] on mma.sync m16n8k16: 1 x 2 mma tile(s) a warp, fragments read with ldmatrix.
+      const unsigned int tri_sa = tri_stage0 + tri_read * 4096, tri_sb = tri_sa + 2048;
+      #pragma unroll
+      for (int tri_kk = 0; tri_kk < 32; tri_kk += 16) {
+        unsigned int tri_af[4], tri_bf[4];
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_af + 4 * tri_i, tri_sa + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 2048);
+        #pragma unroll
+        for (int tri_j = 0; tri_j < 1; ++tri_j) {
+          const int tri_c = tri_cb + tri_j * 32;  // this lane's column
+          const unsigned int tri_b = tri_sb + tri_kk * 64 + tri_lb + tri_c / 32 * 2048;
+          tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_b + ((tri_c % 32 * 2) ^ tri_xb));
+        }
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) {
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 2; ++tri_j) {
+            float& tri_c0 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+            float& tri_c1 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+            float& tri_c2 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+            float& tri_c3 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+          }
+        }
+      }
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
+    }
+    #pragma unroll
+    for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // 39: c = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
   // rm is recomputed in #L8 rather than moved.

@@ -2,6 +2,7 @@
 // Specialization: a_ptr: *fp16:16, b_ptr: *fp16:16, c_ptr: *fp16:16, m: i32:16, n: i32:16, k: i32:16, stride_am: i32:16, stride_ak=1, stride_bk: i32:16,
 //   stride_bn=1, stride_cm: i32:16, stride_cn=1, bm=32, bn=32, bk=32
 // Target sm_90a. Launch with 128 threads per program (num_warps=4), one program per grid point.
+// No dot has a wgmma shape (M whole 64-row blocks, num_warps a multiple of 4): every dot runs on mma.sync, as Triton runs them.
 // Parameters, in order: a_ptr (tri_half*), b_ptr (tri_half*), c_ptr (tri_half*), m (int), n (int), k (int), stride_am (int), stride_bk (int), stride_cm (int)
 // Layouts:
 //   #L0 = Slice(dim=1, parent=Blocked(sizePerThread=[1, 8], threadsPerWarp=[8, 4], warpsPerCTA=[4, 1], order=[1, 0]))
@@ -34,9 +35,6 @@
 // after each op, as Triton does for most ops.
 typedef unsigned short tri_half;
 
-// Vectors for 8- and 16-byte global accesses.
-struct alignas(16) tri_u32x4 { unsigned int x, y, z, w; };
-
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
 TRI_DEV int tri_program_id_x(void) { int r; asm("mov.u32 %0, %%ctaid.x;" : "=r"(r)); return r; }
@@ -50,23 +48,33 @@ TRI_DEV tri_half tri_f2h(float f) { tri_half r; asm("cvt.rn.f16.f32 %0, %1;" : "
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 
 // Source ../samples/matmul_naive.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
 extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
     tri_half* a_ptr, tri_half* b_ptr, tri_half* c_ptr, int m, int n, int k, int stride_am, int stride_bk, int stride_cm) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[4096];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[12288];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = (lane_id % 4) * 8;  // index of this thread's first element in #L1 tiles
@@ -138,78 +146,131 @@ extern "C" __global__ void __launch_bounds__(128) naive_matmul_k(
   // 54: offs_b += bk * stride_bk
   int t66 = 32 * stride_bk;
   // 49: for _ in range(0, k, bk):
-  for (int _ = 0; _ < k; _ += 32) {
-    // 50: a = tl.load(offs_a)
-    tri_half a[8];
-    #pragma unroll
-    for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(offs_a[e]);
-      a[e + 0] = (tri_half)vec.x; a[e + 1] = (tri_half)(vec.x >> 16); a[e + 2] = (tri_half)vec.y;
-      a[e + 3] = (tri_half)(vec.y >> 16); a[e + 4] = (tri_half)vec.z;
-      a[e + 5] = (tri_half)(vec.z >> 16); a[e + 6] = (tri_half)vec.w;
-      a[e + 7] = (tri_half)(vec.w >> 16);
-    }
-    // 51: b = tl.load(offs_b)
-    tri_half b[8];
-    #pragma unroll
-    for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(offs_b[e]);
-      b[e + 0] = (tri_half)vec.x; b[e + 1] = (tri_half)(vec.x >> 16); b[e + 2] = (tri_half)vec.y;
-      b[e + 3] = (tri_half)(vec.y >> 16); b[e + 4] = (tri_half)vec.z;
-      b[e + 5] = (tri_half)(vec.z >> 16); b[e + 6] = (tri_half)vec.w;
-      b[e + 7] = (tri_half)(vec.w >> 16);
-    }
+  // Software-pipelined: the loads feeding tl.dot stream into 3 shared-memory stages with cp.async,
+  // 2 iteration(s) ahead of the mma.sync m16n8k16 that reads them through ldmatrix (a: K-major, b: MN-major),
+  // in 64- and 64-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.
+  {
+    const unsigned int tri_stage0 = tri_smem_addr(tri_smem);  // shared address of stage 0
     // 52: acc += tl.dot(a, b, allow_tf32=False)
-    // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L4_base0) * 32 + L4_base1 + e % 8] = a[e];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L4_base0) * 32 + L4_base1 + e % 8] = b[e];
-    __syncthreads();
     float acc_1[8];
     #pragma unroll
     for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
+    // This warp's mma tiles start at row (warp_id / 2 % 2) * 8 and column (warp_id % 2) * 8; lane l gives ldmatrix
+    // the address of row l % 8 of matrix l / 8.
+    const unsigned int tri_la = ((warp_id / 2 % 2) * 8 + lane_id % 8 + lane_id / 8 % 2 * 16) * 64 + lane_id / 16 * 16;
+    const unsigned int tri_xa = (tri_la >> 7 & 3) << 4;
+    const unsigned int tri_lb = lane_id % 16 * 64;
+    const unsigned int tri_xb = (tri_lb >> 7 & 3) << 4;
+    const int tri_cb = (warp_id % 2) * 8 + lane_id / 16 * 16;
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 32;
+      if (tri_ahead < k) {
+        // 50: a = tl.load(offs_a)
+        // a: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L4_base0;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, offs_a[e], true);
+        }
+        // 51: b = tl.load(offs_b)
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L4_base0;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + 2048 + tri_swizzle(tri_col / 32 * 2048 + tri_row * 64 + tri_col % 32 * 2, 3);
+          tri_cp_async_16(tri_dst, offs_b[e], true);
+        }
+        // 53: offs_a += bk * stride_ak
+        tri_half* offs_a_2[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
+        // 54: offs_b += bk * stride_bk
+        tri_half* offs_b_2[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t66;
+        // 49: for _ in range(0, k, bk):
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
+      }
+      tri_cp_async_commit();
+    }
+    int tri_read = 0, tri_write = 2;  // the stages the mma.syncs read and the copies fill
+    for (int _ = 0; _ < k; _ += 32) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      int tri_ahead = _ + 2 * 32;
+      if (tri_ahead < k) {
+        // 50: a = tl.load(offs_a)
+        // a: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L4_base0;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, offs_a[e], true);
+        }
+        // 51: b = tl.load(offs_b)
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L4_base0;
+          const int tri_col = L4_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + 2048 + tri_swizzle(tri_col / 32 * 2048 + tri_row * 64 + tri_col % 32 * 2, 3);
+          tri_cp_async_16(tri_dst, offs_b[e], true);
+        }
+        // 53: offs_a += bk * stride_ak
+        tri_half* offs_a_2[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
+        // 54: offs_b += bk * stride_bk
+        tri_half* offs_b_2[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t66;
+        // 49: for _ in range(0, k, bk):
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
+      }
+      tri_cp_async_commit();
+      // tl.dot fp16[32,32] x fp16[32,32] on mma.sync m16n8k16: 1 x 2 mma tile(s) a warp, fragments read with ldmatrix.
+      const unsigned int tri_sa = tri_stage0 + tri_read * 4096, tri_sb = tri_sa + 2048;
       #pragma unroll
-      for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+      for (int tri_kk = 0; tri_kk < 32; tri_kk += 16) {
+        unsigned int tri_af[4], tri_bf[4];
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) tri_ldsm_x4(tri_af + 4 * tri_i, tri_sa + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 2048);
+        #pragma unroll
+        for (int tri_j = 0; tri_j < 1; ++tri_j) {
+          const int tri_c = tri_cb + tri_j * 32;  // this lane's column
+          const unsigned int tri_b = tri_sb + tri_kk * 64 + tri_lb + tri_c / 32 * 2048;
+          tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_b + ((tri_c % 32 * 2) ^ tri_xb));
+        }
         #pragma unroll
         for (int tri_i = 0; tri_i < 1; ++tri_i) {
-          unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
           #pragma unroll
           for (int tri_j = 0; tri_j < 2; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
             float& tri_c0 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
             float& tri_c1 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
             float& tri_c2 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
             float& tri_c3 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
-            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
+            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
           }
         }
       }
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    __syncthreads();
-    // 53: offs_a += bk * stride_ak
-    tri_half* offs_a_2[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) offs_a_2[e] = offs_a[e] + 32;
-    // 54: offs_b += bk * stride_bk
-    tri_half* offs_b_2[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) offs_b_2[e] = offs_b[e] + t66;
-    // 49: for _ in range(0, k, bk):
     #pragma unroll
     for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) offs_a[e] = offs_a_2[e];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) offs_b[e] = offs_b_2[e];
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // 30: return tl.expand_dims(offs_0, 1) * stride_0 + tl.expand_dims(offs_1, 0) * stride_1
   // rm is recomputed in #L8 rather than moved.

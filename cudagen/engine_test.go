@@ -1,0 +1,39 @@
+package cudagen_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tri-lang/tri/launch"
+)
+
+// TestEngineFromShapes: on sm_90a a matmul whose dot has no wgmma shape
+// (32 rows, or 2 warps) runs on mma.sync, software-pipelined with
+// cp.async as on sm_80, where it used to stay unpipelined with its
+// operands staged through shared memory; 128 rows over 4 warps keep
+// wgmma. Triton's AccelerateMatmul makes the same choice.
+func TestEngineFromShapes(t *testing.T) {
+	build := func(bm, bn, warps string) string {
+		var out bytes.Buffer
+		line := "grouped_matmul_k[(triton.cdiv(m, " + bm + "), triton.cdiv(n, " + bn + "))](a, b, c, m, n, k, a.stride(0), a.stride(1), " +
+			"b.stride(0), b.stride(1), c.stride(0), c.stride(1), bm=" + bm + ", bn=" + bn + ", bk=32, group_sz=8, num_warps=" + warps + ", num_stages=4)"
+		err := launch.BuildFile("../samples/matmul_grouped.tri", line, &launch.Options{Arch: "sm_90a", Stdout: &out,
+			Lets: []string{"m=256", "n=256", "k=256", "a=empty(m, k, dtype='float16')", "b=empty(k, n, dtype='float16')", "c=empty(m, n, dtype='float16')"}})
+		require.NoError(t, err)
+		return out.String()
+	}
+	const mma = "No dot has a wgmma shape"
+	for _, c := range [][3]string{{"32", "64", "4"}, {"64", "32", "2"}} {
+		src := build(c[0], c[1], c[2])
+		assert.Contains(t, src, mma, "%v", c)
+		assert.Contains(t, src, "// Software-pipelined: the loads feeding tl.dot stream into 4 shared-memory stages with cp.async", "%v", c)
+		assert.Contains(t, src, "mma.sync.aligned.m16n8k16", "%v", c)
+		assert.NotContains(t, src, "wgmma.mma_async", "%v", c)
+	}
+	src := build("128", "128", "4")
+	assert.NotContains(t, src, mma)
+	assert.Contains(t, src, "wgmma.mma_async")
+}
