@@ -95,29 +95,51 @@ func (p *plan) recordMulti(s *ir.For, mp *multiPipe) *pipePlan {
 	return r
 }
 
-// findPipelines records the loops whose dot can be pipelined, by dot and
-// by loop: onto wgmma on sm_90a, onto mma.sync elsewhere (mmapipe.go,
-// and mmamulti.go for loops of several dots).
+// pipelineOf is the pipeline analysis of loop s: it reads the loop once
+// (scanLoop), and takes it as the K loop of its one dot (kLoopOf) where it
+// is one, else as a loop of several dots (multiPipeOf), or says why not.
+func (p *plan) pipelineOf(s *ir.For) pipeVerdict {
+	sc, why := p.scanLoop(s)
+	if sc == nil {
+		return pipeVerdict{why: why}
+	}
+	var v pipeVerdict
+	if len(sc.dots) == 1 {
+		if v.one, v.kinds = p.kLoopOf(sc); v.one != nil {
+			return v
+		}
+	}
+	v.multi, v.why = p.multiPipeOf(sc)
+	return v
+}
+
+// findPipelines records the pipeline analysis of each loop (verdicts),
+// and indexes the loops it pipelines, by dot and by loop: onto wgmma on
+// sm_90a, onto mma.sync elsewhere. The loops nested in one it does not
+// pipeline are analysed in turn.
 func (p *plan) findPipelines() {
+	p.verdicts = map[*ir.For]pipeVerdict{}
 	p.pipes = map[int]*pipeline{}
 	p.loops = map[*ir.For]*pipeline{}
 	p.mloops = map[*ir.For]*multiPipe{}
 	p.wgDots = map[int]*wgDot{}
-	p.unpiped = map[int]string{}
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		for _, s := range b.Stmts {
 			switch s := s.(type) {
 			case *ir.For:
-				if pl := p.pipelineOf(s); pl != nil {
-					p.pipes[pl.dot.ID] = pl
-					p.loops[s] = pl
-				} else if mp := p.multiPipeOf(s); mp != nil {
-					p.mloops[s] = mp
-					for _, wd := range mp.dots {
+				v := p.pipelineOf(s)
+				p.verdicts[s] = v
+				switch {
+				case v.one != nil:
+					p.pipes[v.one.dot.ID] = v.one
+					p.loops[s] = v.one
+				case v.multi != nil:
+					p.mloops[s] = v.multi
+					for _, wd := range v.multi.dots {
 						p.wgDots[wd.dot.ID] = wd
 					}
-				} else {
+				default:
 					walk(s.Body)
 				}
 			case *ir.While:

@@ -124,6 +124,20 @@ const (
 	hoisted                        // the same, defined before the dot's loop: stored once before it (wgdot.go)
 )
 
+// pipeVerdict is what the pipeline analysis (pipelineOf) finds of one
+// loop: its plan, in one of its two cases, or why it is not pipelined.
+type pipeVerdict struct {
+	one   *pipeline  // the K loop of one dot (pipeone.go), or nil
+	multi *multiPipe // a loop of several dots (multiplan.go), or nil
+	// why is the reason the loop is not pipelined: its stages, step or
+	// body, or the first check of the case of several dots it fails; ""
+	// where it is pipelined or has no dot to pipeline.
+	why string
+	// kinds, on mma.sync, is why the K loop of one dot is not pipelined
+	// there: its operands' kinds (mmaKindsWhy).
+	kinds string
+}
+
 // pipePlan is the record of one software-pipelined loop, whatever the
 // form that planned it: its instruction, its stages and their shared
 // memory, the operands of its dots and how each reaches them, and the dot

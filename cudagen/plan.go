@@ -44,18 +44,16 @@ type plan struct {
 	arch  int // the target's compute capability (90 for sm_90a)
 	// fp8Reported holds the fp8 kinds an error was reported for.
 	fp8Reported map[ir.Kind]bool
-	pipes       map[int]*pipeline
-	loops       map[*ir.For]*pipeline
-	// unpiped says, by dot ID, why a K loop of the pipelines' form is not
-	// pipelined on a target without wgmma (mmapipe.go).
-	unpiped map[int]string
+	// verdicts holds the pipeline analysis of each loop (pipeplan.go):
+	// its plan, or why it is not pipelined, which the comments and
+	// Describe read.
+	verdicts map[*ir.For]pipeVerdict
+	pipes    map[int]*pipeline
+	loops    map[*ir.For]*pipeline
 	// mloops are the loops pipelined with several dots (multipipe.go),
 	// wgDots their dots by ID.
 	mloops map[*ir.For]*multiPipe
 	wgDots map[int]*wgDot
-	// whyNot says, by loop, why a loop with dots is not a multi-dot
-	// pipeline (multipipe.go).
-	whyNot map[*ir.For]string
 	// piped is the record of each loop written as a software pipeline
 	// (pipeplan.go), whatever its form.
 	piped map[*ir.For]*pipePlan

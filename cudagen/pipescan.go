@@ -1,0 +1,181 @@
+package cudagen
+
+// This file implements the steps of the pipeline analysis (pipeplan.go's
+// pipelineOf) that its two cases share, the K loop of one dot (pipeone.go)
+// and a loop of several dots (multiplan.go): reading the loop's body once
+// (loopScan), where the b of a dot comes from and which loads may stream,
+// the statements that run ahead of the dots with the Vars they carry
+// (aheadSet), and how many stages of a size the shared memory holds.
+
+import (
+	"fmt"
+
+	"github.com/tri-lang/tri/ir"
+)
+
+// loopScan is what the pipeline analysis reads of a loop before it
+// chooses the loop's case: the num_stages it runs at, its body's
+// statements and values, its dots in body order, and the assignments of
+// each Var in the body.
+type loopScan struct {
+	loop    *ir.For
+	stages  int // num_stages as asked for
+	body    []ir.Stmt
+	inBody  map[int]bool // by value ID
+	dots    []*ir.Value
+	assigns map[*ir.Var][]*ir.Assign
+}
+
+// scanLoop reads loop s for the pipeline analysis, or says why no case of
+// it takes the loop: it runs at fewer than two stages, its step is not a
+// positive constant, the warps are not whole warpgroups on wgmma, or its
+// body holds more than values and assignments.
+func (p *plan) scanLoop(s *ir.For) (*loopScan, string) {
+	stages := p.stagesOf(s)
+	switch {
+	case stages < 2:
+		return nil, fmt.Sprintf("its loop runs at num_stages=%d", stages)
+	case s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0:
+		return nil, "its loop's step is not a positive constant"
+	case p.wgmma && p.numWarps%4 != 0:
+		return nil, fmt.Sprintf("num_warps=%d is not whole warpgroups", p.numWarps)
+	}
+	sc := &loopScan{loop: s, stages: stages, body: s.Body.Stmts, inBody: map[int]bool{}, assigns: map[*ir.Var][]*ir.Assign{}}
+	for _, st := range sc.body {
+		switch st := st.(type) {
+		case *ir.Value:
+			sc.inBody[st.ID] = true
+			if st.Op == ir.OpDot {
+				sc.dots = append(sc.dots, st)
+			}
+		case *ir.Assign:
+			sc.assigns[st.Var] = append(sc.assigns[st.Var], st)
+		default:
+			return nil, "its body holds a loop, an if or a return"
+		}
+	}
+	return sc, ""
+}
+
+// inLoop reports whether v is made in the loop's body.
+func (sc *loopScan) inLoop(v *ir.Value) bool { return sc.inBody[v.ID] }
+
+// onlyFor reports whether v is a value of the body used once, by u, and
+// by no control statement.
+func (p *plan) onlyFor(sc *loopScan, v, u *ir.Value) bool {
+	return sc.inBody[v.ID] && len(p.users[v.ID]) == 1 && p.users[v.ID][0] == u && p.ctlUse[v.ID] == 0
+}
+
+// bSource is the value the b of dot d comes from: b itself, or, where b
+// is the transpose of a rank-2 value that only d reads through it (b.T of
+// an [N, K] load), that value, with trans set.
+func (p *plan) bSource(sc *loopScan, d *ir.Value) (src *ir.Value, trans bool) {
+	b := d.Args[1]
+	if b.Op == ir.OpTrans && p.onlyFor(sc, b, d) && b.Args[0].Type.Shape.Rank() == 2 {
+		return b.Args[0], true
+	}
+	return b, false
+}
+
+// streamable reports whether ld is a load of the body that may be copied
+// ahead into the stages: not volatile, with no other (or a zero one),
+// read by no control statement, and read only by dots of the body,
+// directly or through a transpose that one dot reads (attention
+// backward's qT feeds tl.dot(k, qT) and tl.dot(dsT, tl.trans(qT))).
+func (p *plan) streamable(sc *loopScan, ld *ir.Value) bool {
+	if ld.Op != ir.OpLoad || !sc.inBody[ld.ID] || p.ctlUse[ld.ID] > 0 || ld.Flags&ir.FlagVolatile != 0 || !isZeroOrNil(ld.Args[2]) {
+		return false
+	}
+	for _, u := range p.users[ld.ID] {
+		dot := u.Op == ir.OpDot && sc.inBody[u.ID]
+		trans := u.Op == ir.OpTrans && len(p.users[u.ID]) == 1 && p.onlyFor(sc, u, p.users[u.ID][0]) && p.users[u.ID][0].Op == ir.OpDot
+		if !dot && !trans {
+			return false
+		}
+	}
+	return true
+}
+
+// aheadSet is the statements of a loop body that run ahead of its dots:
+// the streamed loads and everything they read in the body, with the
+// assignments of the Vars they read (carried). ok is cleared where they
+// would read a dot.
+type aheadSet struct {
+	sc      *loopScan
+	stmts   map[ir.Stmt]bool
+	carried map[*ir.Var]bool
+	ok      bool
+}
+
+// newAheadSet is the empty ahead set of loop sc.
+func newAheadSet(sc *loopScan) *aheadSet {
+	return &aheadSet{sc: sc, stmts: map[ir.Stmt]bool{}, carried: map[*ir.Var]bool{}, ok: true}
+}
+
+// add puts v, what it reads in the body, and the assignments of the Vars
+// it reads there, in the set.
+func (a *aheadSet) add(v *ir.Value) {
+	if v == nil || !a.sc.inBody[v.ID] || a.stmts[v] {
+		return
+	}
+	if v.Op == ir.OpDot {
+		a.ok = false
+		return
+	}
+	a.stmts[v] = true
+	for _, x := range v.Args {
+		a.add(x)
+	}
+	if as := a.sc.assigns[v.Var]; v.Op == ir.OpVarRead && len(as) > 0 && !a.carried[v.Var] {
+		a.carried[v.Var] = true
+		for _, st := range as {
+			a.stmts[st] = true
+			a.add(st.Value)
+		}
+	}
+}
+
+// addLoad puts streamed load ld in the set: with its pointers and mask,
+// or, where the TMA unit or copies by rows read its block from its
+// descriptor (fromDesc), with the descriptor's scalars only.
+func (a *aheadSet) addLoad(ld *ir.Value, fromDesc bool) {
+	if !fromDesc {
+		a.add(ld)
+		return
+	}
+	a.stmts[ld] = true
+	for _, x := range ld.Desc.Scalars() {
+		a.add(x)
+	}
+}
+
+// fitStages sets sp's stages and buffers (as many) from the asked
+// num_stages: as many stages of sp.stageSize bytes as fit after sp.invSize
+// bytes in the shared memory a program may use here, less the mbarriers
+// of the TMA copies where they have some (tma), which also bound the
+// buffers. It returns that shared memory.
+func (p *plan) fitStages(sp *stagePlan, asked int, tma bool) int {
+	most, stages := maxDynamicShared, asked
+	if !p.wgmma {
+		most = sharedPerProgram(p.arch)
+	}
+	if tma {
+		// The stages' mbarriers are static shared memory besides them.
+		most -= 8 * maxTMABuffers
+		stages = min(stages, maxTMABuffers)
+	}
+	sp.stages = min(stages, (most-sp.invSize)/sp.stageSize)
+	sp.buffers = sp.stages
+	if sp.stages < asked {
+		sp.asked = asked
+	}
+	return most
+}
+
+// addTensorMaps makes the maps of tms (nil ones left out) maps of the
+// kernel, for the TMA copies of loop s.
+func (p *plan) addTensorMaps(s *ir.For, tms ...*tensorMap) {
+	for _, tm := range tms {
+		p.addTensorMap(tm, s)
+	}
+}
