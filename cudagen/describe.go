@@ -215,7 +215,7 @@ func (p *plan) describeLoops(e *emitter) []Loop {
 }
 
 // loopWhy says why loop f, holding dots, is not software-pipelined: the
-// reason a pipeliner recorded, else the form it did not take.
+// reason its verdict holds (pipelineOf), else the form it did not take.
 func (p *plan) loopWhy(f *ir.For, dots []*ir.Value) string {
 	if s := p.stagesOf(f); s < 2 {
 		return fmt.Sprintf("it runs at num_stages=%d", s)

@@ -1,12 +1,16 @@
 package cudagen
 
-// This file implements the planning half of the software pipelining of
-// loops of one or more dots with other work around them (multipipe.go
-// prints it on wgmma, mmamulti.go on mma.sync): where each operand of
-// each dot comes from (streamed, stored once before the loop, or in
-// registers), how a streamed one is copied and where it lies in a stage
-// (smemTile), which statements run ahead, how many stages fit, which dot
-// may stay in flight, and why a loop is refused. It prints nothing: the
+// This file implements the case of the pipeline analysis (pipeplan.go's
+// pipelineOf) for loops of one or more dots with other work around them,
+// every loop the K-loop case (pipeone.go) does not take (multipipe.go
+// prints it on wgmma, mmamulti.go on mma.sync). On the loop as
+// pipescan.go reads it, with its shared steps (the dots' kinds, b's
+// source, streamable loads, the ahead set, the stage fit), it decides
+// what is this case's own: the shapes its printers take, where each
+// operand of each dot comes from (streamed, stored once before the loop,
+// or in registers), how a streamed one is copied and where it lies in a
+// stage (smemTile), the statements of the iteration itself, which dot may
+// stay in flight, and why a loop is refused. It prints nothing: the
 // printers read the multiPipe record it makes.
 
 import (
@@ -97,7 +101,7 @@ func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
 	for _, d := range dots {
 		a, b, acc := d.Args[0], d.Args[1], d.Args[2]
 		fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
-		if d.Type.Shape.Rank() != 2 || d.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) && !fp8 {
+		if taken, _ := p.pipeKinds(d); !taken {
 			return nil, fmt.Sprintf("the dot at line %d is not fp16, bf16 or fp8 into fp32", d.Pos.Line)
 		}
 		wd := &wgDot{dot: d, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
@@ -523,8 +527,8 @@ func (p *plan) mloopOf(wd *wgDot) *multiPipe {
 // of the warps, which own whole rows, and N and K multiples of 16 (two n8
 // tiles an ldmatrix.x4, and p's columns whole k16 steps).
 func (p *plan) mmaMultiWhy(wd *wgDot) string {
-	a := wd.dot.Args[0].Type.Kind
-	if !isHalf(a) {
+	if _, here := p.pipeKinds(wd.dot); !here {
+		a := wd.dot.Args[0].Type.Kind
 		return fmt.Sprintf("the dot at line %d takes %s operands: the pipelines on mma.sync (sm_%d) take fp16 or bf16", wd.dot.Pos.Line, a, p.arch)
 	}
 	if wd.m%(16*p.numWarps) != 0 || wd.n%16 != 0 || wd.k%16 != 0 {
@@ -544,8 +548,9 @@ func (p *plan) dotEngine() string {
 
 // notPipelined says why the loop of dot v, whose operands are staged
 // through shared memory each time it runs, is not software-pipelined, or
-// "": the reason the pipeliners recorded. On sm_90a only the single-dot
-// pipeliner's reasons are said here (its dots elsewhere are wgmma's,
+// "": the reason the pipeline analysis stored in its loop's verdict. On
+// sm_90a only the K-loop case's reason of kinds is said here, which it
+// gives on mma.sync only (the dots of other loops there are wgmma's,
 // which say theirs).
 func (p *plan) notPipelined(v *ir.Value) string {
 	f := p.innermostFor(p.defs[v.ID].Block)

@@ -1,12 +1,18 @@
 package cudagen
 
-// This file implements the planning half of the software-pipelined K loop
-// of one dot (pipeline.go prints it on wgmma, mmapipe.go on mma.sync):
-// which loops take that form, what runs ahead of the dot, how each of its
-// two loads is copied (the TMA unit, cp.async through its pointers, or
-// cp.async by rows from its descriptor), how many stages and buffers the
-// shared memory holds, and why a loop on sm_80 is refused. It prints
-// nothing: the printers read the pipeline record it makes.
+// This file implements the K-loop case of the pipeline analysis
+// (pipeplan.go's pipelineOf): a loop of one dot whose two operands are
+// loads streamed for it alone, with nothing else in the body but their
+// addresses and the accumulator the dot alone assigns (pipeline.go prints
+// it on wgmma, mmapipe.go on mma.sync). On the loop as pipescan.go reads
+// it, with its shared steps (the dot's kinds, b's source, streamable
+// loads, the ahead set, the stage fit), it decides what is this case's
+// own: the shapes its printers take, how each load is copied (the TMA
+// unit in its boxes, cp.async through its pointers, or cp.async by rows
+// from its descriptor), a's rows' tensor map, the stage size, the buffer
+// that keeps a wgmma in flight, and on mma.sync why the dot's kinds are
+// refused. A loop it does not take goes to the case of several dots. It
+// prints nothing: the printers read the pipeline record it makes.
 
 import (
 	"fmt"
@@ -50,7 +56,7 @@ func (p *plan) kLoopOf(sc *loopScan) (*pipeline, string) {
 	if dot.Type.Shape.Rank() != 2 {
 		return nil, ""
 	}
-	if dot.Type.Kind != ir.Float32 {
+	if _, here := p.pipeKinds(dot); !here {
 		if !p.wgmma {
 			return nil, p.mmaKindsWhy(sc, dot)
 		}
@@ -61,15 +67,9 @@ func (p *plan) kLoopOf(sc *loopScan) (*pipeline, string) {
 	// tutorials 08 and 09 load it through descriptors): the copies then
 	// fill a K-major b, which wgmma reads without its transpose bit.
 	bLoad, bTrans := p.bSource(sc, dot)
-	ak, bk := a.Type.Kind, b.Type.Kind
-	if !p.wgmma && !halfKinds(ak, bk) {
-		return nil, p.mmaKindsWhy(sc, dot)
-	}
-	if !halfKinds(ak, bk) && !(ak.IsFP8() && bk.IsFP8()) {
-		return nil, ""
-	}
+	es := a.Type.Kind.Bytes()
 	m, k, n := a.Type.Shape[0], a.Type.Shape[1], b.Type.Shape[1]
-	if p.wgmma && !wgmmaShapeOK(m, n, k, ak.Bytes(), p.numWarps) || !p.wgmma && !mmaPipeShapeOK(dot, p.numWarps) {
+	if p.wgmma && !wgmmaShapeOK(m, n, k, es, p.numWarps) || !p.wgmma && !mmaPipeShapeOK(dot, p.numWarps) {
 		return nil, ""
 	}
 	// Both operands stream, each load read by the dot (or b.T) alone.
@@ -87,7 +87,6 @@ func (p *plan) kLoopOf(sc *loopScan) (*pipeline, string) {
 		return nil, ""
 	}
 
-	es := ak.Bytes()
 	var tma [2]*tensorMap
 	if p.wgmma { // the TMA unit is sm_90's
 		tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8, sc.inLoop)

@@ -1,11 +1,14 @@
 package cudagen
 
-// This file implements the software pipeliner's entry: findPipelines asks
-// each loop of the kernel for its pipeline, the K loop of one dot
-// (pipeone.go) or a loop of several dots (multiplan.go), and records what
-// it finds for the layouts and the printers; once the layouts are chosen,
-// recordPipelines makes the one record of each pipelined loop (pipePlan),
-// whatever its form, which Describe reports.
+// This file implements the pipeline analysis's entry: pipelineOf reads a
+// loop once (pipescan.go) and returns its verdict (pipeVerdict), the plan
+// of one of its two cases, the K loop of one dot (pipeone.go) or a loop
+// of several dots (multiplan.go), or why the loop is not pipelined.
+// findPipelines stores every loop's verdict, which the dots' comments and
+// Describe read, and indexes the plans for the layouts and the printers;
+// once the layouts are chosen, recordPipelines makes the one record of
+// each pipelined loop (pipePlan), whatever its case, which Describe
+// reports.
 
 import (
 	"github.com/tri-lang/tri/ir"

@@ -1,14 +1,15 @@
 package cudagen
 
-// This file holds the records the software pipeliner makes and its
-// printers read: pipePlan, the one record of each pipelined loop, and
-// the records of its two forms (pipeline, the K loop of one dot;
-// multiPipe, a loop of several dots, with wgDot, wgOperand and smemTile),
-// their stages and shared memory (stagePlan), the tensor maps of their
-// TMA copies (tensorMap), and the operands stored once before a loop for
-// dots on wgmma outside the pipelines (hoistRegion). The passes that fill
-// them in are pipeplan.go, pipeone.go, multiplan.go, tensormap.go and
-// wgdot.go; the methods that only read them stay with those passes.
+// This file holds the records the pipeline analysis makes and its
+// printers read: pipeVerdict, what the analysis finds of each loop (its
+// plan or why not); pipePlan, the one record of each pipelined loop; the
+// records of its two cases (pipeline, the K loop of one dot; multiPipe, a
+// loop of several dots, with wgDot, wgOperand and smemTile), their stages
+// and shared memory (stagePlan), the tensor maps of their TMA copies
+// (tensorMap), and the operands stored once before a loop for dots on
+// wgmma outside the pipelines (hoistRegion). The passes that fill them in
+// are pipeplan.go, pipescan.go, pipeone.go, multiplan.go, tensormap.go
+// and wgdot.go; the methods that only read them stay with those passes.
 
 import (
 	"github.com/tri-lang/tri/ir"

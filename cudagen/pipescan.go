@@ -77,6 +77,19 @@ func (p *plan) bSource(sc *loopScan, d *ir.Value) (src *ir.Value, trans bool) {
 	return b, false
 }
 
+// pipeKinds reports whether the pipelines take dot d for its kinds
+// (taken): a rank-2 fp32 result of two fp16, two bf16 or two fp8
+// operands, as wgmma takes them; and whether they do on this target
+// (here): mma.sync takes the fp16 and bf16 ones. It is the one place
+// that says which dtypes a pipeline (and a dot on wgmma outside them,
+// wgdot.go) takes.
+func (p *plan) pipeKinds(d *ir.Value) (taken, here bool) {
+	a, b := d.Args[0].Type.Kind, d.Args[1].Type.Kind
+	half := halfKinds(a, b)
+	taken = d.Type.Shape.Rank() == 2 && d.Type.Kind == ir.Float32 && (half || a.IsFP8() && b.IsFP8())
+	return taken, taken && (p.wgmma || half)
+}
+
 // streamable reports whether ld is a load of the body that may be copied
 // ahead into the stages: not volatile, with no other (or a zero one),
 // read by no control statement, and read only by dots of the body,

@@ -1,7 +1,8 @@
 package cudagen
 
-// This file implements what the pipeliners of both forms (pipeone.go, the
-// K loop of one dot; multiplan.go, loops of several dots) share: the
+// This file implements what the pipeline analysis's two cases
+// (pipeone.go, the K loop of one dot; multiplan.go, loops of several
+// dots) and their printers share besides the steps of pipescan.go: the
 // num_stages a loop asks for, the shared memory a program may use, the
 // statements a pipelined loop may leave out, and how wide the cp.async
 // copies of a streamed load can be.

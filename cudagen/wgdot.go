@@ -58,8 +58,7 @@ func (p *plan) findAloneDots() {
 // are known (placeAloneDots).
 func (p *plan) aloneDotOf(v *ir.Value) *wgDot {
 	a, b, acc := v.Args[0], v.Args[1], v.Args[2]
-	fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
-	if v.Type.Shape.Rank() != 2 || v.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) && !fp8 {
+	if taken, _ := p.pipeKinds(v); !taken {
 		return nil
 	}
 	wd := &wgDot{dot: v, alone: true, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
