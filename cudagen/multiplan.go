@@ -91,26 +91,26 @@ func (o *wgOperand) byteOffset(i, j int) int {
 // multiPipeOf returns loop sc as a loop of several dots (the case above),
 // or nil with why not ("" where the loop holds no dot or streams nothing).
 func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
-	s, body, inBody, dots := sc.loop, sc.body, sc.inBody, sc.dots
+	body, inBody, dots := sc.body, sc.inBody, sc.dots
 	if len(dots) == 0 {
 		return nil, ""
 	}
 	mp := &multiPipe{aIsA: map[*wgOperand]bool{}}
 	m := 0
 	skip := map[int]bool{} // the streamed loads and the transposes of b: the dots read them
-	for _, d := range dots {
-		a, b, acc := d.Args[0], d.Args[1], d.Args[2]
+	for _, ld := range dots {
+		d, a, b := ld.dot, ld.a, ld.b
 		fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
-		if taken, _ := p.pipeKinds(d); !taken {
+		if !ld.taken {
 			return nil, fmt.Sprintf("the dot at line %d is not fp16, bf16 or fp8 into fp32", d.Pos.Line)
 		}
-		wd := &wgDot{dot: d, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
+		wd := &wgDot{dot: d, m: ld.m, k: ld.k, n: ld.n, zeroAcc: isZeroOrNil(ld.acc)}
 		if m == 0 {
 			m = wd.m
 		}
-		es := a.Type.Kind.Bytes()
+		es := ld.elem
 		if !p.wgmma {
-			if why := p.mmaMultiWhy(wd); why != "" {
+			if why := p.mmaMultiWhy(wd, ld.here); why != "" {
 				return nil, why
 			}
 		} else if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
@@ -119,12 +119,12 @@ func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
 		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.
 		kRows := swizzleRows(wd.k * es)
 		// b: a load of [K, N], or the transpose of a load of [N, K].
-		bLoad, trans := p.bSource(sc, d)
-		if trans {
+		bLoad := ld.bSrc
+		if ld.trans {
 			wd.b.trans = true
 			skip[b.ID] = true
 		}
-		if !p.streamable(sc, bLoad) {
+		if !ld.bStreams {
 			return nil, fmt.Sprintf("b of the dot at line %d is not a load in the body that only dots read", d.Pos.Line)
 		}
 		wd.b.form, wd.b.src = streamed, bLoad
@@ -147,13 +147,13 @@ func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
 		wd.a.src = a
 		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: p.wgmma}
 		switch {
-		case !kRows && (!inBody[a.ID] || p.streamable(sc, a) || fp8):
+		case !kRows && (!inBody[a.ID] || ld.aStreams || fp8):
 			return nil, fmt.Sprintf("a of the dot at line %d has rows of %d bytes, which no swizzle mode reads", d.Pos.Line, wd.k*es)
 		case !inBody[a.ID]:
 			wd.a.form = invariant
 			wd.a.tile.off = mp.invSize
 			mp.invSize += wd.a.tile.bytes()
-		case p.streamable(sc, a):
+		case ld.aStreams:
 			wd.a.form = streamed
 			skip[a.ID] = true
 		case fp8:
@@ -267,9 +267,6 @@ func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
 		return nil, fmt.Sprintf("two stages of %d bytes do not fit in shared memory", mp.stageSize)
 	}
 	mp.inFlight = p.deferLast(mp, body)
-	for _, o := range mp.streamed {
-		p.addTensorMaps(s, o.tma)
-	}
 	return mp, ""
 }
 
@@ -523,11 +520,12 @@ func (p *plan) mloopOf(wd *wgDot) *multiPipe {
 }
 
 // mmaMultiWhy is why dot wd of a multi-dot loop has no pipelined form on
-// mma.sync here, or "": fp16 or bf16 operands, M whole m16 tiles in each
-// of the warps, which own whole rows, and N and K multiples of 16 (two n8
-// tiles an ldmatrix.x4, and p's columns whole k16 steps).
-func (p *plan) mmaMultiWhy(wd *wgDot) string {
-	if _, here := p.pipeKinds(wd.dot); !here {
+// mma.sync here, or "": fp16 or bf16 operands (here, pipeKinds'), M whole
+// m16 tiles in each of the warps, which own whole rows, and N and K
+// multiples of 16 (two n8 tiles an ldmatrix.x4, and p's columns whole k16
+// steps).
+func (p *plan) mmaMultiWhy(wd *wgDot, here bool) string {
+	if !here {
 		a := wd.dot.Args[0].Type.Kind
 		return fmt.Sprintf("the dot at line %d takes %s operands: the pipelines on mma.sync (sm_%d) take fp16 or bf16", wd.dot.Pos.Line, a, p.arch)
 	}

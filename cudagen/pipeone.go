@@ -52,31 +52,28 @@ func wgmmaShapeOK(m, n, k, elem, numWarps int) bool {
 // case above), or nil; on mma.sync, where the dot's a and b are loads of
 // the body, also why its kinds have no pipeline there.
 func (p *plan) kLoopOf(sc *loopScan) (*pipeline, string) {
-	dot := sc.dots[0]
+	d := sc.dots[0]
+	dot, a, acc := d.dot, d.a, d.acc
 	if dot.Type.Shape.Rank() != 2 {
 		return nil, ""
 	}
-	if _, here := p.pipeKinds(dot); !here {
+	if !d.here {
 		if !p.wgmma {
 			return nil, p.mmaKindsWhy(sc, dot)
 		}
 		return nil, ""
 	}
-	a, b, acc := dot.Args[0], dot.Args[1], dot.Args[2]
 	// b may be the transpose of a load of [N, K] (b.T of a K-major b, as
 	// tutorials 08 and 09 load it through descriptors): the copies then
 	// fill a K-major b, which wgmma reads without its transpose bit.
-	bLoad, bTrans := p.bSource(sc, dot)
-	es := a.Type.Kind.Bytes()
-	m, k, n := a.Type.Shape[0], a.Type.Shape[1], b.Type.Shape[1]
+	bLoad, bTrans := d.bSrc, d.trans
+	m, n, k, es := d.m, d.n, d.k, d.elem
 	if p.wgmma && !wgmmaShapeOK(m, n, k, es, p.numWarps) || !p.wgmma && !mmaPipeShapeOK(dot, p.numWarps) {
 		return nil, ""
 	}
 	// Both operands stream, each load read by the dot (or b.T) alone.
-	for _, ld := range []*ir.Value{a, bLoad} {
-		if !p.streamable(sc, ld) || len(p.users[ld.ID]) != 1 {
-			return nil, ""
-		}
+	if !d.aStreams || !d.bStreams || len(p.users[a.ID]) != 1 || len(p.users[bLoad.ID]) != 1 {
+		return nil, ""
 	}
 	// The accumulator is a Var that the dot alone assigns and reads.
 	if acc.Op != ir.OpVarRead || !sc.inBody[acc.ID] || len(p.users[acc.ID]) != 1 || p.ctlUse[acc.ID] > 0 {
@@ -146,7 +143,6 @@ func (p *plan) kLoopOf(sc *loopScan) (*pipeline, string) {
 	if !pl.mma && (pl.stages+1)*pl.stageSize <= most && (!pl.anyTMA() || pl.stages < maxTMABuffers) {
 		pl.buffers = pl.stages + 1
 	}
-	p.addTensorMaps(sc.loop, tma[0], aRows, tma[1])
 	return pl, ""
 }
 

@@ -98,6 +98,31 @@ func (p *plan) recordMulti(s *ir.For, mp *multiPipe) *pipePlan {
 	return r
 }
 
+// maps are the tensor maps the TMA copies of the plan read, in its
+// order: a's, a's rows' view, b's (nil where the copies are not TMA's).
+func (pl *pipeline) maps() []*tensorMap { return []*tensorMap{pl.tma[0], pl.aRows, pl.tma[1]} }
+
+// maps are the tensor maps the TMA copies of the plan's streamed operands
+// read, in their order (nil where the copies are not TMA's).
+func (mp *multiPipe) maps() []*tensorMap {
+	var tms []*tensorMap
+	for _, o := range mp.streamed {
+		tms = append(tms, o.tma)
+	}
+	return tms
+}
+
+// maps are the tensor maps of the verdict's plan, if any.
+func (v pipeVerdict) maps() []*tensorMap {
+	switch {
+	case v.one != nil:
+		return v.one.maps()
+	case v.multi != nil:
+		return v.multi.maps()
+	}
+	return nil
+}
+
 // pipelineOf is the pipeline analysis of loop s: it reads the loop once
 // (scanLoop), and takes it as the K loop of its one dot (kLoopOf) where it
 // is one, else as a loop of several dots (multiPipeOf), or says why not.
@@ -108,11 +133,15 @@ func (p *plan) pipelineOf(s *ir.For) pipeVerdict {
 	}
 	var v pipeVerdict
 	if len(sc.dots) == 1 {
-		if v.one, v.kinds = p.kLoopOf(sc); v.one != nil {
-			return v
-		}
+		v.one, v.kinds = p.kLoopOf(sc)
 	}
-	v.multi, v.why = p.multiPipeOf(sc)
+	if v.one == nil {
+		v.multi, v.why = p.multiPipeOf(sc)
+	}
+	// The tensor maps of the plan's TMA copies are the kernel's.
+	for _, tm := range v.maps() {
+		p.addTensorMap(tm, s)
+	}
 	return v
 }
 

@@ -22,8 +22,26 @@ type loopScan struct {
 	stages  int // num_stages as asked for
 	body    []ir.Stmt
 	inBody  map[int]bool // by value ID
-	dots    []*ir.Value
+	dots    []*loopDot
 	assigns map[*ir.Var][]*ir.Assign
+}
+
+// loopDot is a dot of the loop as both cases read it: its operands, the
+// value its b comes from, whether the pipelines take its kinds, its shape
+// where they do, and which of its operands are loads that may stream.
+type loopDot struct {
+	dot, a, b, acc *ir.Value
+	// bSrc is the value b comes from: b, or the [N, K] value of which b
+	// is the transpose (trans) that only this dot reads.
+	bSrc  *ir.Value
+	trans bool
+	// taken and here: pipeKinds. m, n, k and elem (the bytes of an
+	// operand element) are set where taken.
+	taken, here   bool
+	m, n, k, elem int
+	// aStreams and bStreams: a and bSrc are loads of the body that may
+	// stream (streamable).
+	aStreams, bStreams bool
 }
 
 // scanLoop reads loop s for the pipeline analysis, or says why no case of
@@ -41,12 +59,13 @@ func (p *plan) scanLoop(s *ir.For) (*loopScan, string) {
 		return nil, fmt.Sprintf("num_warps=%d is not whole warpgroups", p.numWarps)
 	}
 	sc := &loopScan{loop: s, stages: stages, body: s.Body.Stmts, inBody: map[int]bool{}, assigns: map[*ir.Var][]*ir.Assign{}}
+	var dots []*ir.Value
 	for _, st := range sc.body {
 		switch st := st.(type) {
 		case *ir.Value:
 			sc.inBody[st.ID] = true
 			if st.Op == ir.OpDot {
-				sc.dots = append(sc.dots, st)
+				dots = append(dots, st)
 			}
 		case *ir.Assign:
 			sc.assigns[st.Var] = append(sc.assigns[st.Var], st)
@@ -54,7 +73,23 @@ func (p *plan) scanLoop(s *ir.For) (*loopScan, string) {
 			return nil, "its body holds a loop, an if or a return"
 		}
 	}
+	for _, d := range dots {
+		sc.dots = append(sc.dots, p.readDot(sc, d))
+	}
 	return sc, ""
+}
+
+// readDot reads dot d of loop sc for both cases.
+func (p *plan) readDot(sc *loopScan, d *ir.Value) *loopDot {
+	ld := &loopDot{dot: d, a: d.Args[0], b: d.Args[1], acc: d.Args[2]}
+	ld.bSrc, ld.trans = p.bSource(sc, d)
+	ld.taken, ld.here = p.pipeKinds(d)
+	if ld.taken {
+		ld.m, ld.k, ld.n = ld.a.Type.Shape[0], ld.a.Type.Shape[1], ld.b.Type.Shape[1]
+		ld.elem = ld.a.Type.Kind.Bytes()
+	}
+	ld.aStreams, ld.bStreams = p.streamable(sc, ld.a), p.streamable(sc, ld.bSrc)
+	return ld
 }
 
 // inLoop reports whether v is made in the loop's body.
@@ -183,12 +218,4 @@ func (p *plan) fitStages(sp *stagePlan, asked int, tma bool) int {
 		sp.asked = asked
 	}
 	return most
-}
-
-// addTensorMaps makes the maps of tms (nil ones left out) maps of the
-// kernel, for the TMA copies of loop s.
-func (p *plan) addTensorMaps(s *ir.For, tms ...*tensorMap) {
-	for _, tm := range tms {
-		p.addTensorMap(tm, s)
-	}
 }
