@@ -189,14 +189,18 @@ func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
 		}
 	}
 
-	// The ahead statements.
-	ahead := newAheadSet(sc)
-	for _, o := range mp.streamed {
+	// The copies (the TMA unit takes streamed b operands only) and the
+	// ahead statements.
+	copies := make([]*streamCopy, len(mp.streamed))
+	for i, o := range mp.streamed {
 		if !mp.aIsA[o] {
 			o.tma = p.multiTMA(o, sc.inLoop)
 		}
-		o.direct = o.tma == nil && p.directCopies(o.src, o.copyAxis(mp.aIsA[o]) == 1)
-		ahead.addLoad(o.src, o.direct || o.tma != nil)
+		copies[i] = &streamCopy{ld: o.src, tma: o.tma, innerRows: o.copyAxis(mp.aIsA[o]) == 1}
+	}
+	ahead := p.copyStreams(sc, copies)
+	for i, o := range mp.streamed {
+		o.direct = copies[i].direct
 	}
 	if !ahead.ok {
 		return nil, "a streamed load's address depends on a dot"

@@ -96,24 +96,14 @@ func (p *plan) kLoopOf(sc *loopScan) (*pipeline, string) {
 	if axes := wgmmaRowAxes(m, p.numWarps); tma[0] != nil && axes != nil {
 		aRows = p.tensorMapOf(a.Desc, m, k, tma[0].Swizzle, es, axes)
 	}
-	// The ahead statements. The TMA unit, or copies addressed from the
-	// descriptor, read a block at the offsets: the load's pointers and
-	// mask are not computed. The accumulator's Var is not carried: the
-	// set reads the dot where it reads the Var.
-	ahead := newAheadSet(sc)
-	var direct [2]bool
-	copied := map[int]bool{}
-	for i, ld := range []*ir.Value{a, bLoad} {
-		// The stage's rows run along the block's inner dimension but for
-		// an fp8 b that is not b.T (see copyAxis).
-		direct[i] = tma[i] == nil && p.directCopies(ld, i == 0 || bTrans || es == 2)
-		fromDesc := tma[i] != nil || direct[i]
-		ahead.addLoad(ld, fromDesc)
-		if fromDesc {
-			copied[ld.ID] = true
-		}
-	}
-	if !ahead.ok || !p.onlyAddresses(sc, ahead, copied, dot, bTrans) {
+	// The copies and the ahead statements. The stage's rows run along the
+	// block's inner dimension but for an fp8 b that is not b.T (see
+	// copyAxis). The accumulator's Var is not carried: the set reads the
+	// dot where it reads the Var.
+	copies := []*streamCopy{{ld: a, tma: tma[0], innerRows: true}, {ld: bLoad, tma: tma[1], innerRows: bTrans || es == 2}}
+	ahead := p.copyStreams(sc, copies)
+	direct := [2]bool{copies[0].direct, copies[1].direct}
+	if !ahead.ok || !p.onlyAddresses(sc, ahead, copies, dot, bTrans) {
 		return nil, ""
 	}
 	// The carried Vars run ahead: nothing outside the loop may use them.
@@ -149,9 +139,15 @@ func (p *plan) kLoopOf(sc *loopScan) (*pipeline, string) {
 // onlyAddresses reports whether the body of K loop sc holds nothing but
 // dot, the read of its accumulator and its assignment, b.T (bTrans), the
 // ahead statements, values nothing uses, and the addresses and masks of
-// the loads copied from their descriptors (copied), which are left out.
-func (p *plan) onlyAddresses(sc *loopScan, ahead *aheadSet, copied map[int]bool, dot *ir.Value, bTrans bool) bool {
+// the loads copied from their descriptors, which are left out.
+func (p *plan) onlyAddresses(sc *loopScan, ahead *aheadSet, copies []*streamCopy, dot *ir.Value, bTrans bool) bool {
 	acc := dot.Args[2]
+	copied := map[int]bool{}
+	for _, c := range copies {
+		if c.fromDesc() {
+			copied[c.ld.ID] = true
+		}
+	}
 	dropped := p.feedsOnly(sc, ahead, copied)
 	for _, st := range sc.body {
 		switch st := st.(type) {
@@ -166,6 +162,19 @@ func (p *plan) onlyAddresses(sc *loopScan, ahead *aheadSet, copied map[int]bool,
 		}
 	}
 	return true
+}
+
+// feedsOnly returns the values of loop sc's body that only the pointers
+// and masks of the loads in copied (copied by the TMA unit or from their
+// descriptor) need: they are not computed. The ahead statements stay.
+func (p *plan) feedsOnly(sc *loopScan, ahead *aheadSet, copied map[int]bool) map[int]bool {
+	var vals []*ir.Value
+	for _, st := range sc.body {
+		if v, ok := st.(*ir.Value); ok {
+			vals = append(vals, v)
+		}
+	}
+	return p.onlyFeeding(vals, copied, func(v *ir.Value) bool { return ahead.stmts[v] }, sc.inLoop)
 }
 
 // copyAxis is the axis along which the copies of load ld run: the rows

@@ -3,9 +3,12 @@ package cudagen
 // This file implements the steps of the pipeline analysis (pipeplan.go's
 // pipelineOf) that its two cases share, the K loop of one dot (pipeone.go)
 // and a loop of several dots (multiplan.go): reading the loop's body once
-// (loopScan), where the b of a dot comes from and which loads may stream,
-// the statements that run ahead of the dots with the Vars they carry
-// (aheadSet), and how many stages of a size the shared memory holds.
+// (loopScan) and each of its dots (loopDot: the dtypes the pipelines take,
+// the shape, where b comes from, which operands are loads that may
+// stream), how each streamed load is copied given the TMA boxes its case
+// chose (streamCopy), the statements that run ahead of the dots with the
+// Vars they carry (aheadSet), and how many stages of a size the shared
+// memory holds (fitStages).
 
 import (
 	"fmt"
@@ -195,6 +198,33 @@ func (a *aheadSet) addLoad(ld *ir.Value, fromDesc bool) {
 	for _, x := range ld.Desc.Scalars() {
 		a.add(x)
 	}
+}
+
+// streamCopy is how a streamed load is copied into its stage: by the TMA
+// unit with the map the case chose (tma), else by rows from its
+// descriptor (direct, where directCopies allows it: innerRows tells
+// whether the stage's rows run along the block's inner dimension), else
+// by cp.async through its pointers.
+type streamCopy struct {
+	ld        *ir.Value
+	tma       *tensorMap
+	innerRows bool
+	direct    bool // set by copyStreams
+}
+
+// fromDesc reports whether the copy reads the load's block from its
+// descriptor, without the load's pointers and mask.
+func (c *streamCopy) fromDesc() bool { return c.tma != nil || c.direct }
+
+// copyStreams decides which of the streamed loads' copies go by rows
+// from their descriptors, and returns the ahead set of all the copies.
+func (p *plan) copyStreams(sc *loopScan, copies []*streamCopy) *aheadSet {
+	ahead := newAheadSet(sc)
+	for _, c := range copies {
+		c.direct = c.tma == nil && p.directCopies(c.ld, c.innerRows)
+		ahead.addLoad(c.ld, c.fromDesc())
+	}
+	return ahead
 }
 
 // fitStages sets sp's stages and buffers (as many) from the asked

@@ -46,19 +46,6 @@ func (p *plan) directCopies(ld *ir.Value, innerRows bool) bool {
 // the TMA unit fills it).
 const maxTMABuffers = 8
 
-// feedsOnly returns the values of loop sc's body that only the pointers
-// and masks of the loads in copied (copied by the TMA unit or from their
-// descriptor) need: they are not computed. The ahead statements stay.
-func (p *plan) feedsOnly(sc *loopScan, ahead *aheadSet, copied map[int]bool) map[int]bool {
-	var vals []*ir.Value
-	for _, st := range sc.body {
-		if v, ok := st.(*ir.Value); ok {
-			vals = append(vals, v)
-		}
-	}
-	return p.onlyFeeding(vals, copied, func(v *ir.Value) bool { return ahead.stmts[v] }, sc.inLoop)
-}
-
 // onlyFeeding returns the values of vals (in program order) that are
 // pure and read only as the pointers, mask or other of the accesses in
 // access, or by values it returns, where every reader is in scope; keep
