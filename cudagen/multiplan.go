@@ -113,7 +113,7 @@ func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
 			if why := p.mmaMultiWhy(wd, ld.here); why != "" {
 				return nil, why
 			}
-		} else if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
+		} else if wd.m != m || !p.wgmmaTileShape(wd.m, wd.n, wd.k, es) {
 			return nil, fmt.Sprintf("the dot at line %d (%dx%dx%d) has no wgmma shape here", d.Pos.Line, wd.m, wd.n, wd.k)
 		}
 		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.

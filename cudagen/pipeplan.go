@@ -57,10 +57,7 @@ func (p *plan) recordPipelines() {
 
 // recordOne is the record of the K loop of one dot pl.
 func (p *plan) recordOne(pl *pipeline) *pipePlan {
-	r := &pipePlan{loop: pl.loop, engine: "wgmma", dots: []*ir.Value{pl.dot}, stagePlan: &pl.stagePlan, one: pl}
-	if pl.mma {
-		r.engine = "mma.sync"
-	}
+	r := &pipePlan{loop: pl.loop, engine: p.dotEngine(), dots: []*ir.Value{pl.dot}, stagePlan: &pl.stagePlan, one: pl}
 	for i, ld := range pl.loads {
 		if ld != nil {
 			r.operands = append(r.operands, pipeOperand{src: ld, form: streamed, copy: copyOf(pl.tma[i], pl.direct[i])})

@@ -128,6 +128,15 @@ func (p *plan) pipeKinds(d *ir.Value) (taken, here bool) {
 	return taken, taken && (p.wgmma || half)
 }
 
+// wgmmaTileShape reports whether an m x n x k dot of es-byte operands has
+// the wgmma form of the dots of several (multipipe.go) and of the dots
+// outside the pipelines (wgdot.go): M whole m64 blocks of each warpgroup's
+// rows, K whole 32-byte instruction steps, and N a multiple of 16 up to
+// 256, in whole 64-column blocks above 64.
+func (p *plan) wgmmaTileShape(m, n, k, es int) bool {
+	return m%(16*p.numWarps) == 0 && k*es%32 == 0 && n%16 == 0 && n <= 256 && (n <= 64 || n%64 == 0)
+}
+
 // streamable reports whether ld is a load of the body that may be copied
 // ahead into the stages: not volatile, with no other (or a zero one),
 // read by no control statement, and read only by dots of the body,

@@ -38,15 +38,15 @@ type plan struct {
 	sliceOf    map[int]*dist // by value ID of a reduction: the slice layout it computes in
 	remat      map[int]*dist // by value ID of an expand_dims: its index operand is recomputed in this layout
 	tags       map[string]*dist
-	// wgmma is set for sm_90a targets; pipes and loops are the K loops
-	// pipelined onto wgmma, by dot ID and by loop (see pipeline.go).
+	// wgmma is set for sm_90a targets.
 	wgmma bool
 	arch  int // the target's compute capability (90 for sm_90a)
 	// fp8Reported holds the fp8 kinds an error was reported for.
 	fp8Reported map[ir.Kind]bool
 	// verdicts holds the pipeline analysis of each loop (pipeplan.go):
 	// its plan, or why it is not pipelined, which the comments and
-	// Describe read.
+	// Describe read. pipes and loops index its K loops of one dot, by dot
+	// ID and by loop.
 	verdicts map[*ir.For]pipeVerdict
 	pipes    map[int]*pipeline
 	loops    map[*ir.For]*pipeline

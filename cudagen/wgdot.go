@@ -63,8 +63,7 @@ func (p *plan) aloneDotOf(v *ir.Value) *wgDot {
 	}
 	wd := &wgDot{dot: v, alone: true, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
 	es := a.Type.Kind.Bytes()
-	if wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || !swizzleRows(wd.k*es) ||
-		wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
+	if !p.wgmmaTileShape(wd.m, wd.n, wd.k, es) || !swizzleRows(wd.k*es) {
 		return nil
 	}
 	wd.a = wgOperand{form: staged, src: a}
