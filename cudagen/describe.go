@@ -215,18 +215,16 @@ func (p *plan) describeLoops(e *emitter) []Loop {
 }
 
 // loopWhy says why loop f, holding dots, is not software-pipelined: the
-// reason a pipeliner recorded, else the form it did not take.
+// reason its verdict holds (pipelineOf), else the form it did not take.
 func (p *plan) loopWhy(f *ir.For, dots []*ir.Value) string {
 	if s := p.stagesOf(f); s < 2 {
 		return fmt.Sprintf("it runs at num_stages=%d", s)
 	}
-	if why := p.whyNot[f]; why != "" {
+	if why := p.verdicts[f].why; why != "" {
 		return why
 	}
-	for _, v := range dots {
-		if why := p.unpiped[v.ID]; why != "" {
-			return why
-		}
+	if why := p.verdicts[f].kinds; why != "" {
+		return why
 	}
 	if pl := p.loops[f]; pl != nil {
 		return "its dot did not get the accumulator layout of the pipeline's instruction"

@@ -48,7 +48,7 @@
 //     stages, the operand forms, TMA or cp.async copies, the tensor maps),
 //     which dots outside the pipelines read operands stored before their
 //     loop (hoistRegion), and, for every loop with dots that is not
-//     pipelined, why (plan.whyNot, plan.unpiped). See "Dots" below.
+//     pipelined, why (the loop's verdict, plan.verdicts). See "Dots" below.
 //  5. Layouts (propagate.go, layout.go), after Triton's Coalesce pass and
 //     layout propagation; see "Layouts".
 //
@@ -173,18 +173,30 @@
 //
 // # Pipelines
 //
-// One pipeliner plans every loop whose loads feed dots (pipeplan.go's
-// findPipelines) and leaves one record of each pipelined loop, pipePlan
+// One analysis plans every loop (pipeplan.go's pipelineOf): it reads the
+// loop once (pipescan.go's loopScan: stages, step, body, dots, the Vars'
+// assignments) and returns the loop's verdict (pipeVerdict), the plan of
+// one of its two cases or why the loop is not pipelined, which
+// findPipelines stores for the comments and Describe to read. The K loop
+// of one dot (pipeone.go's kLoopOf) is the case tried first; a loop it
+// does not take is a loop of several dots (multiplan.go's multiPipeOf).
+// Both cases take their shared steps from pipescan.go (the dtypes a
+// pipeline takes, b's source, which loads stream, the ahead statements
+// with their carried Vars, the stages that fit in shared memory, the
+// tensor maps) and stages.go, and the TMA boxes from tensormap.go; what
+// stays per case is what their printers lay out differently: the shapes
+// they take, the copy of each operand (the K loop's a in 8-row TMA boxes
+// or one box in wgmma's row order, its own stage size and the buffer of
+// the wgmma in flight; the several dots' operand forms and tiles), and
+// which statements a body may hold besides the copies. Once the layouts
+// are chosen, each pipelined loop has one record, pipePlan
 // (piperecord.go): its instruction (wgmma or mma.sync), its dots, each
 // operand with its form and copy (TMA, cp.async, or cp.async by rows from
 // a descriptor), its stages and their shared memory (stagePlan), and the
-// dot left in flight. Its two forms are planned by pipeone.go (the K loop
-// of one dot) and multiplan.go (several dots), with what both share in
-// stages.go and the TMA choice in tensormap.go; pipeprint.go picks the
-// printer of a record, and the four printers (pipeline.go, multipipe.go on
-// wgmma; mmapipe.go, mmamulti.go on mma.sync) share the copies of
-// stagecopy.go, the dot of wgmmadot.go and the instruction pieces of
-// tensorasm.go.
+// dot left in flight. pipeprint.go picks the printer of a record, and the
+// four printers (pipeline.go, multipipe.go on wgmma; mmapipe.go,
+// mmamulti.go on mma.sync) share the copies of stagecopy.go, the dot of
+// wgmmadot.go and the instruction pieces of tensorasm.go.
 //
 // A K loop of one dot and the two loads feeding it (pipeline.go) is cut in
 // two stages after Triton's pipeliner: the loads and everything they
@@ -226,13 +238,13 @@
 //
 // # Why a loop is not pipelined
 //
-// Every loop with dots that neither pipeliner takes has a reason recorded
-// at planning: num_stages, a step that is not constant, a loop or an if in
-// the body, a dot's shape or dtypes, shared memory, a row permutation the
-// accumulator layout cannot take (plan.whyNot for the multi-dot form,
-// plan.unpiped for the one-dot form on mma.sync; a loop with a pipePlan
-// has none). The dot's CUDA comment,
-// --dump=layout and Describe's Loop records say it in one line.
+// Every loop with dots that the analysis does not pipeline has a reason in
+// its verdict (plan.verdicts): num_stages, a step that is not constant, a
+// loop or an if in the body, a dot's shape or dtypes, shared memory, a row
+// permutation the accumulator layout cannot take (why, from the loop's
+// reading or the case of several dots; kinds, the K-loop case's dtypes on
+// mma.sync). The printers and Describe only read it: the dot's CUDA
+// comment, --dump=layout and Describe's Loop records say it in one line.
 //
 // # Shared memory
 //

@@ -2,10 +2,11 @@ package cudagen
 
 // This file writes the software-pipelined K loop of pipeline.go on the
 // targets without wgmma (sm_80 to sm_89, and every target but sm_90a),
-// after Triton's sm_80 pipeliner. The analysis is pipelineOf's: the same
-// loops, the same ahead statements and the same cp.async copies (of 16, 8
-// or 4 bytes, zero-filled where masked off) into num_stages shared-memory
-// stages, num_stages-1 iterations ahead of the dot. Only the dot differs:
+// after Triton's sm_80 pipeliner. The analysis is the K-loop case of
+// pipelineOf (kLoopOf): the same loops, the same ahead statements and the
+// same cp.async copies (of 16, 8 or 4 bytes, zero-filled where masked
+// off) into num_stages shared-memory stages, num_stages-1 iterations
+// ahead of the dot. Only the dot differs:
 // it runs as mma.sync m16n8k16 (fp16 or bf16 into fp32) on the
 // accumulator layout mmaBlocked gives (dot.go), its fragments read from the
 // stage with ldmatrix, and it waits for nothing (mma.sync is synchronous),

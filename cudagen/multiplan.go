@@ -1,12 +1,16 @@
 package cudagen
 
-// This file implements the planning half of the software pipelining of
-// loops of one or more dots with other work around them (multipipe.go
-// prints it on wgmma, mmamulti.go on mma.sync): where each operand of
-// each dot comes from (streamed, stored once before the loop, or in
-// registers), how a streamed one is copied and where it lies in a stage
-// (smemTile), which statements run ahead, how many stages fit, which dot
-// may stay in flight, and why a loop is refused. It prints nothing: the
+// This file implements the case of the pipeline analysis (pipeplan.go's
+// pipelineOf) for loops of one or more dots with other work around them,
+// every loop the K-loop case (pipeone.go) does not take (multipipe.go
+// prints it on wgmma, mmamulti.go on mma.sync). On the loop as
+// pipescan.go reads it, with its shared steps (the dots' kinds, b's
+// source, streamable loads, the ahead set, the stage fit), it decides
+// what is this case's own: the shapes its printers take, where each
+// operand of each dot comes from (streamed, stored once before the loop,
+// or in registers), how a streamed one is copied and where it lies in a
+// stage (smemTile), the statements of the iteration itself, which dot may
+// stay in flight, and why a loop is refused. It prints nothing: the
 // printers read the multiPipe record it makes.
 
 import (
@@ -84,86 +88,44 @@ func (o *wgOperand) byteOffset(i, j int) int {
 	return chunk + swz(r*rb+in)
 }
 
-// multiPipeOf returns loop s as a multi-dot pipeline, or nil.
-func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
-	stages := p.stagesOf(s)
-	switch {
-	case stages < 2:
-		return p.refuse(s, fmt.Sprintf("its loop runs at num_stages=%d", stages))
-	case s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0:
-		return p.refuse(s, "its loop's step is not a positive constant")
-	case p.wgmma && p.numWarps%4 != 0:
-		return p.refuse(s, fmt.Sprintf("num_warps=%d is not whole warpgroups", p.numWarps))
-	}
-	body := s.Body.Stmts
-	inBody := map[int]bool{}
-	var dots []*ir.Value
-	for _, st := range body {
-		switch st := st.(type) {
-		case *ir.Value:
-			inBody[st.ID] = true
-			if st.Op == ir.OpDot {
-				dots = append(dots, st)
-			}
-		case *ir.Assign:
-		default:
-			return p.refuse(s, "its body holds a loop, an if or a return")
-		}
-	}
+// multiPipeOf returns loop sc as a loop of several dots (the case above),
+// or nil with why not ("" where the loop holds no dot or streams nothing).
+func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
+	body, inBody, dots := sc.body, sc.inBody, sc.dots
 	if len(dots) == 0 {
-		return nil
-	}
-	// A value used once, by u, in the body, and by no control statement.
-	onlyFor := func(v, u *ir.Value) bool {
-		return inBody[v.ID] && len(p.users[v.ID]) == 1 && p.users[v.ID][0] == u && p.ctlUse[v.ID] == 0
-	}
-	// A load streams when dots are all that read it, directly or through
-	// a transpose that one dot reads (attention backward's qT feeds
-	// tl.dot(k, qT) and tl.dot(dsT, tl.trans(qT))).
-	streamable := func(ld *ir.Value) bool {
-		if ld.Op != ir.OpLoad || !inBody[ld.ID] || p.ctlUse[ld.ID] > 0 || ld.Flags&ir.FlagVolatile != 0 || !isZeroOrNil(ld.Args[2]) {
-			return false
-		}
-		for _, u := range p.users[ld.ID] {
-			dot := u.Op == ir.OpDot && inBody[u.ID]
-			trans := u.Op == ir.OpTrans && len(p.users[u.ID]) == 1 && onlyFor(u, p.users[u.ID][0]) && p.users[u.ID][0].Op == ir.OpDot
-			if !dot && !trans {
-				return false
-			}
-		}
-		return true
+		return nil, ""
 	}
 	mp := &multiPipe{aIsA: map[*wgOperand]bool{}}
 	m := 0
 	skip := map[int]bool{} // the streamed loads and the transposes of b: the dots read them
-	for _, d := range dots {
-		a, b, acc := d.Args[0], d.Args[1], d.Args[2]
+	for _, ld := range dots {
+		d, a, b := ld.dot, ld.a, ld.b
 		fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
-		if d.Type.Shape.Rank() != 2 || d.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) && !fp8 {
-			return p.refuse(s, fmt.Sprintf("the dot at line %d is not fp16, bf16 or fp8 into fp32", d.Pos.Line))
+		if !ld.taken {
+			return nil, fmt.Sprintf("the dot at line %d is not fp16, bf16 or fp8 into fp32", d.Pos.Line)
 		}
-		wd := &wgDot{dot: d, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
+		wd := &wgDot{dot: d, m: ld.m, k: ld.k, n: ld.n, zeroAcc: isZeroOrNil(ld.acc)}
 		if m == 0 {
 			m = wd.m
 		}
-		es := a.Type.Kind.Bytes()
+		es := ld.elem
 		if !p.wgmma {
-			if why := p.mmaMultiWhy(wd); why != "" {
-				return p.refuse(s, why)
+			if why := p.mmaMultiWhy(wd, ld.here); why != "" {
+				return nil, why
 			}
-		} else if wd.m != m || wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
-			return p.refuse(s, fmt.Sprintf("the dot at line %d (%dx%dx%d) has no wgmma shape here", d.Pos.Line, wd.m, wd.n, wd.k))
+		} else if wd.m != m || !p.wgmmaTileShape(wd.m, wd.n, wd.k, es) {
+			return nil, fmt.Sprintf("the dot at line %d (%dx%dx%d) has no wgmma shape here", d.Pos.Line, wd.m, wd.n, wd.k)
 		}
 		// Rows of 32 or 64 bytes, or 128-byte chunks: the swizzle modes.
 		kRows := swizzleRows(wd.k * es)
 		// b: a load of [K, N], or the transpose of a load of [N, K].
-		bLoad := b
-		if b.Op == ir.OpTrans && onlyFor(b, d) && b.Args[0].Type.Shape.Rank() == 2 {
-			bLoad, wd.b.trans = b.Args[0], true
+		bLoad := ld.bSrc
+		if ld.trans {
+			wd.b.trans = true
 			skip[b.ID] = true
 		}
-		if !streamable(bLoad) {
-			return p.refuse(s, fmt.Sprintf("b of the dot at line %d is not a load in the body that only dots read", d.Pos.Line))
+		if !ld.bStreams {
+			return nil, fmt.Sprintf("b of the dot at line %d is not a load in the body that only dots read", d.Pos.Line)
 		}
 		wd.b.form, wd.b.src = streamed, bLoad
 		// b is K-major where the load's memory runs along K: a b.T of a
@@ -178,20 +140,20 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		wd.b.tile = smemTile{rows: wd.n, k: wd.k, elem: es, kMajor: kMajor}
 		if kMajor && (wd.n%8 != 0 || !kRows) || !kMajor && !swizzleRows(min(wd.n, 64)*es) || fp8 && !kMajor {
 			// wgmma reads 8-bit operands K-major only.
-			return p.refuse(s, fmt.Sprintf("b of the dot at line %d lies in no shared-memory form %s reads", d.Pos.Line, p.dotEngine()))
+			return nil, fmt.Sprintf("b of the dot at line %d lies in no shared-memory form %s reads", d.Pos.Line, p.dotEngine())
 		}
 		skip[bLoad.ID] = true
 		// a: streamed, invariant, or in registers.
 		wd.a.src = a
 		wd.a.tile = smemTile{rows: wd.m, k: wd.k, elem: es, kMajor: true, perm: p.wgmma}
 		switch {
-		case !kRows && (!inBody[a.ID] || streamable(a) || fp8):
-			return p.refuse(s, fmt.Sprintf("a of the dot at line %d has rows of %d bytes, which no swizzle mode reads", d.Pos.Line, wd.k*es))
+		case !kRows && (!inBody[a.ID] || ld.aStreams || fp8):
+			return nil, fmt.Sprintf("a of the dot at line %d has rows of %d bytes, which no swizzle mode reads", d.Pos.Line, wd.k*es)
 		case !inBody[a.ID]:
 			wd.a.form = invariant
 			wd.a.tile.off = mp.invSize
 			mp.invSize += wd.a.tile.bytes()
-		case streamable(a):
+		case ld.aStreams:
 			wd.a.form = streamed
 			skip[a.ID] = true
 		case fp8:
@@ -227,53 +189,21 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		}
 	}
 
-	assigns := map[*ir.Var][]*ir.Assign{}
-	for _, st := range body {
-		if as, ok := st.(*ir.Assign); ok {
-			assigns[as.Var] = append(assigns[as.Var], as)
-		}
-	}
-	// The ahead statements: the streamed loads and everything they read
-	// in the body, with the assignments of the Vars they read.
-	ahead := map[ir.Stmt]bool{}
-	carried := map[*ir.Var]bool{}
-	ok := true
-	var add func(v *ir.Value)
-	add = func(v *ir.Value) {
-		if v == nil || !inBody[v.ID] || ahead[v] {
-			return
-		}
-		if v.Op == ir.OpDot {
-			ok = false
-			return
-		}
-		ahead[v] = true
-		for _, x := range v.Args {
-			add(x)
-		}
-		if v.Op == ir.OpVarRead && len(assigns[v.Var]) > 0 && !carried[v.Var] {
-			carried[v.Var] = true
-			for _, as := range assigns[v.Var] {
-				ahead[as] = true
-				add(as.Value)
-			}
-		}
-	}
-	for _, o := range mp.streamed {
+	// The copies (the TMA unit takes streamed b operands only) and the
+	// ahead statements.
+	copies := make([]*streamCopy, len(mp.streamed))
+	for i, o := range mp.streamed {
 		if !mp.aIsA[o] {
-			o.tma = p.multiTMA(o, func(v *ir.Value) bool { return inBody[v.ID] })
+			o.tma = p.multiTMA(o, sc.inLoop)
 		}
-		if o.direct = o.tma == nil && p.directCopies(o.src, o.copyAxis(mp.aIsA[o]) == 1); !o.direct && o.tma == nil {
-			add(o.src)
-			continue
-		}
-		ahead[o.src] = true
-		for _, x := range o.src.Desc.Scalars() {
-			add(x)
-		}
+		copies[i] = &streamCopy{ld: o.src, tma: o.tma, innerRows: o.copyAxis(mp.aIsA[o]) == 1}
 	}
-	if !ok {
-		return p.refuse(s, "a streamed load's address depends on a dot")
+	ahead := p.copyStreams(sc, copies)
+	for i, o := range mp.streamed {
+		o.direct = copies[i].direct
+	}
+	if !ahead.ok {
+		return nil, "a streamed load's address depends on a dot"
 	}
 	// The statements of the iteration itself: everything but the streamed
 	// loads, the transposes the dots read and the carried assignments,
@@ -283,6 +213,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 	for _, wd := range mp.dots {
 		dotOf[wd.dot] = wd
 	}
+	carried, ok := ahead.carried, true
 	var need func(v *ir.Value)
 	need = func(v *ir.Value) {
 		if v == nil || !inBody[v.ID] || compute[v] {
@@ -314,7 +245,7 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 			// side effects), dots, and values control statements read;
 			// the rest is computed where they need it.
 			root := len(p.users[st.ID]) == 0 && !p.unusedPure(st) || st.Op == ir.OpDot || p.ctlUse[st.ID] > 0
-			if !ahead[st] && !skip[st.ID] && root {
+			if !ahead.stmts[st] && !skip[st.ID] && root {
 				need(st)
 			}
 		case *ir.Assign:
@@ -325,48 +256,22 @@ func (p *plan) multiPipeOf(s *ir.For) *multiPipe {
 		}
 	}
 	if !ok {
-		return p.refuse(s, "the body reads a loaded operand or an advanced pointer outside the dots")
+		return nil, "the body reads a loaded operand or an advanced pointer outside the dots"
 	}
 	// The carried Vars run ahead: nothing outside the loop may use them.
 	if p.readOutside(carried, inBody) {
-		return p.refuse(s, "a pointer the streamed loads advance is read after the loop")
+		return nil, "a pointer the streamed loads advance is read after the loop"
 	}
-	mp.ahead, mp.compute = ahead, compute
+	mp.ahead, mp.compute = ahead.stmts, compute
 	if mp.stageSize == 0 {
-		return nil
+		return nil, ""
 	}
-	most, asked := maxDynamicShared, stages
-	if !p.wgmma {
-		most = sharedPerProgram(p.arch)
-	}
-	if mp.tmaOperands() > 0 {
-		// The stages' mbarriers are static shared memory besides them.
-		most -= 8 * maxTMABuffers
-		stages = min(stages, maxTMABuffers)
-	}
-	mp.stages = min(stages, (most-mp.invSize)/mp.stageSize)
-	mp.buffers = mp.stages
-	if mp.stages < asked {
-		mp.asked = asked
-	}
+	p.fitStages(&mp.stagePlan, sc.stages, mp.tmaOperands() > 0)
 	if mp.stages < 2 {
-		return p.refuse(s, fmt.Sprintf("two stages of %d bytes do not fit in shared memory", mp.stageSize))
+		return nil, fmt.Sprintf("two stages of %d bytes do not fit in shared memory", mp.stageSize)
 	}
 	mp.inFlight = p.deferLast(mp, body)
-	for _, o := range mp.streamed {
-		p.addTensorMap(o.tma, s)
-	}
-	return mp
-}
-
-// refuse records why loop s is not a multi-dot pipeline, for the comment
-// of its dots and --dump=layout, and returns nil.
-func (p *plan) refuse(s *ir.For, why string) *multiPipe {
-	if p.whyNot == nil {
-		p.whyNot = map[*ir.For]string{}
-	}
-	p.whyNot[s] = why
-	return nil
+	return mp, ""
 }
 
 // deferLast returns the last of mp's dots if it can run on into the next
@@ -619,12 +524,13 @@ func (p *plan) mloopOf(wd *wgDot) *multiPipe {
 }
 
 // mmaMultiWhy is why dot wd of a multi-dot loop has no pipelined form on
-// mma.sync here, or "": fp16 or bf16 operands, M whole m16 tiles in each
-// of the warps, which own whole rows, and N and K multiples of 16 (two n8
-// tiles an ldmatrix.x4, and p's columns whole k16 steps).
-func (p *plan) mmaMultiWhy(wd *wgDot) string {
-	a := wd.dot.Args[0].Type.Kind
-	if !isHalf(a) {
+// mma.sync here, or "": fp16 or bf16 operands (here, pipeKinds'), M whole
+// m16 tiles in each of the warps, which own whole rows, and N and K
+// multiples of 16 (two n8 tiles an ldmatrix.x4, and p's columns whole k16
+// steps).
+func (p *plan) mmaMultiWhy(wd *wgDot, here bool) string {
+	if !here {
+		a := wd.dot.Args[0].Type.Kind
 		return fmt.Sprintf("the dot at line %d takes %s operands: the pipelines on mma.sync (sm_%d) take fp16 or bf16", wd.dot.Pos.Line, a, p.arch)
 	}
 	if wd.m%(16*p.numWarps) != 0 || wd.n%16 != 0 || wd.k%16 != 0 {
@@ -644,17 +550,19 @@ func (p *plan) dotEngine() string {
 
 // notPipelined says why the loop of dot v, whose operands are staged
 // through shared memory each time it runs, is not software-pipelined, or
-// "": the reason the pipeliners recorded. On sm_90a only the single-dot
-// pipeliner's reasons are said here (its dots elsewhere are wgmma's,
+// "": the reason the pipeline analysis stored in its loop's verdict. On
+// sm_90a only the K-loop case's reason of kinds is said here, which it
+// gives on mma.sync only (the dots of other loops there are wgmma's,
 // which say theirs).
 func (p *plan) notPipelined(v *ir.Value) string {
-	if why := p.unpiped[v.ID]; why != "" || p.wgmma {
+	f := p.innermostFor(p.defs[v.ID].Block)
+	if f == nil {
+		return ""
+	}
+	if why := p.verdicts[f].kinds; why != "" || p.wgmma {
 		return why
 	}
-	if f := p.innermostFor(p.defs[v.ID].Block); f != nil {
-		return p.whyNot[f]
-	}
-	return ""
+	return p.verdicts[f].why
 }
 
 // multiTMA returns the tensor map the TMA unit copies streamed b operand

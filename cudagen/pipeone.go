@@ -1,12 +1,18 @@
 package cudagen
 
-// This file implements the planning half of the software-pipelined K loop
-// of one dot (pipeline.go prints it on wgmma, mmapipe.go on mma.sync):
-// which loops take that form, what runs ahead of the dot, how each of its
-// two loads is copied (the TMA unit, cp.async through its pointers, or
-// cp.async by rows from its descriptor), how many stages and buffers the
-// shared memory holds, and why a loop on sm_80 is refused. It prints
-// nothing: the printers read the pipeline record it makes.
+// This file implements the K-loop case of the pipeline analysis
+// (pipeplan.go's pipelineOf): a loop of one dot whose two operands are
+// loads streamed for it alone, with nothing else in the body but their
+// addresses and the accumulator the dot alone assigns (pipeline.go prints
+// it on wgmma, mmapipe.go on mma.sync). On the loop as pipescan.go reads
+// it, with its shared steps (the dot's kinds, b's source, streamable
+// loads, the ahead set, the stage fit), it decides what is this case's
+// own: the shapes its printers take, how each load is copied (the TMA
+// unit in its boxes, cp.async through its pointers, or cp.async by rows
+// from its descriptor), a's rows' tensor map, the stage size, the buffer
+// that keeps a wgmma in flight, and on mma.sync why the dot's kinds are
+// refused. A loop it does not take goes to the case of several dots. It
+// prints nothing: the printers read the pipeline record it makes.
 
 import (
 	"fmt"
@@ -42,118 +48,46 @@ func wgmmaShapeOK(m, n, k, elem, numWarps int) bool {
 	return numWarps%4 == 0 && m%(16*numWarps) == 0 && n >= 16 && n <= 256 && (row == 32 || row == 64 || row == 128)
 }
 
-// pipelineOf returns the pipeline of loop s, or nil when its body is not
-// a K loop of the form above.
-func (p *plan) pipelineOf(s *ir.For) *pipeline {
-	stages := p.stagesOf(s)
-	if stages < 2 || s.Step.Op != ir.OpConst || s.Step.Const.Int <= 0 {
-		return nil
+// kLoopOf returns loop sc, of one dot, as the K loop of that dot (the
+// case above), or nil; on mma.sync, where the dot's a and b are loads of
+// the body, also why its kinds have no pipeline there.
+func (p *plan) kLoopOf(sc *loopScan) (*pipeline, string) {
+	d := sc.dots[0]
+	dot, a, acc := d.dot, d.a, d.acc
+	if dot.Type.Shape.Rank() != 2 {
+		return nil, ""
 	}
-	body := s.Body.Stmts
-	inBody := map[int]bool{}
-	var dot *ir.Value
-	for _, st := range body {
-		switch st := st.(type) {
-		case *ir.Value:
-			inBody[st.ID] = true
-			if st.Op == ir.OpDot {
-				if dot != nil {
-					return nil
-				}
-				dot = st
-			}
-		case *ir.Assign:
-		default:
-			return nil
-		}
-	}
-	if dot == nil || dot.Type.Shape.Rank() != 2 {
-		return nil
-	}
-	if dot.Type.Kind != ir.Float32 {
+	if !d.here {
 		if !p.wgmma {
-			p.refuseMmaPipe(dot, inBody)
+			return nil, p.mmaKindsWhy(sc, dot)
 		}
-		return nil
+		return nil, ""
 	}
-	a, b, acc := dot.Args[0], dot.Args[1], dot.Args[2]
 	// b may be the transpose of a load of [N, K] (b.T of a K-major b, as
 	// tutorials 08 and 09 load it through descriptors): the copies then
 	// fill a K-major b, which wgmma reads without its transpose bit.
-	bLoad, bTrans := b, false
-	if b.Op == ir.OpTrans && inBody[b.ID] && len(p.users[b.ID]) == 1 && p.ctlUse[b.ID] == 0 && b.Args[0].Type.Shape.Rank() == 2 {
-		bLoad, bTrans = b.Args[0], true
+	bLoad, bTrans := d.bSrc, d.trans
+	m, n, k, es := d.m, d.n, d.k, d.elem
+	if p.wgmma && !wgmmaShapeOK(m, n, k, es, p.numWarps) || !p.wgmma && !mmaPipeShapeOK(dot, p.numWarps) {
+		return nil, ""
 	}
-	ak, bk := a.Type.Kind, b.Type.Kind
-	if !p.wgmma && !(isHalf(ak) && ak == bk) {
-		p.refuseMmaPipe(dot, inBody)
-		return nil
+	// Both operands stream, each load read by the dot (or b.T) alone.
+	if !d.aStreams || !d.bStreams || len(p.users[a.ID]) != 1 || len(p.users[bLoad.ID]) != 1 {
+		return nil, ""
 	}
-	if !(isHalf(ak) && ak == bk) && !(ak.IsFP8() && bk.IsFP8()) {
-		return nil
-	}
-	m, k, n := a.Type.Shape[0], a.Type.Shape[1], b.Type.Shape[1]
-	if p.wgmma && !wgmmaShapeOK(m, n, k, ak.Bytes(), p.numWarps) || !p.wgmma && !mmaPipeShapeOK(dot, p.numWarps) {
-		return nil
-	}
-	for _, ld := range []*ir.Value{a, bLoad} {
-		if ld.Op != ir.OpLoad || !inBody[ld.ID] || len(p.users[ld.ID]) != 1 || p.ctlUse[ld.ID] > 0 ||
-			ld.Flags&ir.FlagVolatile != 0 || !isZeroOrNil(ld.Args[2]) {
-			return nil
-		}
-	}
-	if acc.Op != ir.OpVarRead || !inBody[acc.ID] || len(p.users[acc.ID]) != 1 || p.ctlUse[acc.ID] > 0 {
-		return nil
+	// The accumulator is a Var that the dot alone assigns and reads.
+	if acc.Op != ir.OpVarRead || !sc.inBody[acc.ID] || len(p.users[acc.ID]) != 1 || p.ctlUse[acc.ID] > 0 {
+		return nil, ""
 	}
 	accVar := acc.Var
-	assigns := map[*ir.Var][]*ir.Assign{}
-	for _, st := range body {
-		if as, ok := st.(*ir.Assign); ok {
-			assigns[as.Var] = append(assigns[as.Var], as)
-		}
-	}
-	if len(assigns[accVar]) != 1 || assigns[accVar][0].Value != dot {
-		return nil
+	if as := sc.assigns[accVar]; len(as) != 1 || as[0].Value != dot {
+		return nil, ""
 	}
 
-	// The ahead statements: the loads and everything they read in the
-	// body, with the assignments of the Vars they read.
-	ahead := map[ir.Stmt]bool{}
-	inAhead := map[int]bool{}
-	carried := map[*ir.Var]bool{}
-	ok := true
-	var add func(v *ir.Value)
-	add = func(v *ir.Value) {
-		if v == nil || !inBody[v.ID] || inAhead[v.ID] {
-			return
-		}
-		if v == dot || v == acc {
-			ok = false
-			return
-		}
-		inAhead[v.ID] = true
-		ahead[v] = true
-		for _, x := range v.Args {
-			add(x)
-		}
-		if v.Op == ir.OpVarRead && len(assigns[v.Var]) > 0 && !carried[v.Var] {
-			if v.Var == accVar {
-				ok = false
-				return
-			}
-			carried[v.Var] = true
-			for _, as := range assigns[v.Var] {
-				ahead[as] = true
-				add(as.Value)
-			}
-		}
-	}
-	es := ak.Bytes()
 	var tma [2]*tensorMap
-	inLoop := func(v *ir.Value) bool { return inBody[v.ID] }
 	if p.wgmma { // the TMA unit is sm_90's
-		tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8, inLoop)
-		tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n, inLoop)
+		tma[0] = p.tmaFor(a, m, k, es, m%8 == 0, 8, sc.inLoop)
+		tma[1] = p.tmaFor(bLoad, n, k, es, bTrans, n, sc.inLoop)
 	}
 	// Where a's rows can be viewed in wgmma's order, a block of whole rows
 	// goes in one box; the 8-row boxes are left for the block at the
@@ -162,81 +96,85 @@ func (p *plan) pipelineOf(s *ir.For) *pipeline {
 	if axes := wgmmaRowAxes(m, p.numWarps); tma[0] != nil && axes != nil {
 		aRows = p.tensorMapOf(a.Desc, m, k, tma[0].Swizzle, es, axes)
 	}
-	var direct [2]bool
-	copied := map[int]bool{}
-	for i, ld := range []*ir.Value{a, bLoad} {
-		// The stage's rows run along the block's inner dimension but for
-		// an fp8 b that is not b.T (see copyAxis).
-		direct[i] = tma[i] == nil && p.directCopies(ld, i == 0 || bTrans || es == 2)
-		if tma[i] == nil && !direct[i] {
-			add(ld)
-			continue
-		}
-		// The TMA unit, or copies addressed from the descriptor, read the
-		// block at the offsets: the load's pointers and mask are not
-		// computed.
-		copied[ld.ID] = true
-		inAhead[ld.ID] = true
-		ahead[ld] = true
-		for _, x := range ld.Desc.Scalars() {
-			add(x)
-		}
-	}
-	if !ok {
-		return nil
-	}
-	dropped := p.feedsOnly(body, inBody, inAhead, copied)
-	for _, st := range body {
-		switch st := st.(type) {
-		case *ir.Value:
-			if !inAhead[st.ID] && st != dot && st != acc && !(bTrans && st == b) && !p.unusedPure(st) && !dropped[st.ID] {
-				return nil
-			}
-		case *ir.Assign:
-			if !carried[st.Var] && st.Var != accVar {
-				return nil
-			}
-		}
+	// The copies and the ahead statements. The stage's rows run along the
+	// block's inner dimension but for an fp8 b that is not b.T (see
+	// copyAxis). The accumulator's Var is not carried: the set reads the
+	// dot where it reads the Var.
+	copies := []*streamCopy{{ld: a, tma: tma[0], innerRows: true}, {ld: bLoad, tma: tma[1], innerRows: bTrans || es == 2}}
+	ahead := p.copyStreams(sc, copies)
+	direct := [2]bool{copies[0].direct, copies[1].direct}
+	if !ahead.ok || !p.onlyAddresses(sc, ahead, copies, dot, bTrans) {
+		return nil, ""
 	}
 	// The carried Vars run ahead: nothing outside the loop may use them.
-	if p.readOutside(carried, inBody) {
-		return nil
+	if p.readOutside(ahead.carried, sc.inBody) {
+		return nil, ""
 	}
 
-	pl := &pipeline{loop: s, dot: dot, loads: [2]*ir.Value{a, bLoad}, stagePlan: stagePlan{ahead: ahead}, m: m, n: n, k: k,
+	pl := &pipeline{loop: sc.loop, dot: dot, loads: [2]*ir.Value{a, bLoad}, stagePlan: stagePlan{ahead: ahead.stmts}, m: m, n: n, k: k,
 		elem: es, bKMajor: es == 1 || bTrans, bTrans: bTrans, aRow: es * k, bCols: min(n, 64), tma: tma, aRows: aRows, direct: direct,
 		mma: !p.wgmma}
 	pl.aBytes = m * pl.aRow
 	if pl.mma {
-		return p.mmaStages(pl, stages)
+		// a then b, each stage 128-byte aligned (the swizzle's lines).
+		pl.stageSize = (pl.aBytes + k*n*es + 127) / 128 * 128
+	} else {
+		pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
 	}
-	pl.stageSize = (pl.aBytes + k*n*es + 1023) / 1024 * 1024
-	// The mbarriers of TMA copies are static shared memory besides the
-	// stages.
-	most, buffers := maxDynamicShared, stages+1
-	if pl.anyTMA() {
-		most -= 8 * maxTMABuffers
-		buffers = min(buffers, maxTMABuffers)
-	}
-	pl.stages = min(stages, most/pl.stageSize, buffers)
-	if pl.stages < stages {
-		pl.asked = stages
-	}
+	most := p.fitStages(&pl.stagePlan, sc.stages, pl.anyTMA())
 	if pl.stages < 2 {
-		return nil
+		return nil, ""
 	}
 	// One more buffer lets the wgmma of an iteration run on while the next
 	// one is issued, as Triton does: the copies of iteration i then fill
 	// the buffer wgmma i-2 read, which every warpgroup has waited for
-	// before the barrier at the top of iteration i.
-	pl.buffers = pl.stages
-	if (pl.stages+1)*pl.stageSize <= most && pl.stages < buffers {
+	// before the barrier at the top of iteration i. mma.sync is
+	// synchronous: it keeps none in flight.
+	if !pl.mma && (pl.stages+1)*pl.stageSize <= most && (!pl.anyTMA() || pl.stages < maxTMABuffers) {
 		pl.buffers = pl.stages + 1
 	}
-	for _, tm := range []*tensorMap{tma[0], aRows, tma[1]} {
-		p.addTensorMap(tm, s)
+	return pl, ""
+}
+
+// onlyAddresses reports whether the body of K loop sc holds nothing but
+// dot, the read of its accumulator and its assignment, b.T (bTrans), the
+// ahead statements, values nothing uses, and the addresses and masks of
+// the loads copied from their descriptors, which are left out.
+func (p *plan) onlyAddresses(sc *loopScan, ahead *aheadSet, copies []*streamCopy, dot *ir.Value, bTrans bool) bool {
+	acc := dot.Args[2]
+	copied := map[int]bool{}
+	for _, c := range copies {
+		if c.fromDesc() {
+			copied[c.ld.ID] = true
+		}
 	}
-	return pl
+	dropped := p.feedsOnly(sc, ahead, copied)
+	for _, st := range sc.body {
+		switch st := st.(type) {
+		case *ir.Value:
+			if !ahead.stmts[st] && st != dot && st != acc && !(bTrans && st == dot.Args[1]) && !p.unusedPure(st) && !dropped[st.ID] {
+				return false
+			}
+		case *ir.Assign:
+			if !ahead.carried[st.Var] && st.Var != acc.Var {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// feedsOnly returns the values of loop sc's body that only the pointers
+// and masks of the loads in copied (copied by the TMA unit or from their
+// descriptor) need: they are not computed. The ahead statements stay.
+func (p *plan) feedsOnly(sc *loopScan, ahead *aheadSet, copied map[int]bool) map[int]bool {
+	var vals []*ir.Value
+	for _, st := range sc.body {
+		if v, ok := st.(*ir.Value); ok {
+			vals = append(vals, v)
+		}
+	}
+	return p.onlyFeeding(vals, copied, func(v *ir.Value) bool { return ahead.stmts[v] }, sc.inLoop)
 }
 
 // copyAxis is the axis along which the copies of load ld run: the rows
@@ -261,37 +199,21 @@ func mmaPipeShapeOK(v *ir.Value, numWarps int) bool {
 	return row == 32 || row == 64 || row == 128
 }
 
-// mmaStages sizes the stages of pipeline pl on mma.sync: a then b, each
-// stage 128-byte aligned (the swizzle's lines), as many as num_stages
-// (stages) asks and the target's shared memory holds; nil where fewer than
-// two fit.
-func (p *plan) mmaStages(pl *pipeline, stages int) *pipeline {
-	pl.stageSize = (pl.aBytes + pl.k*pl.n*pl.elem + 127) / 128 * 128
-	pl.stages = min(stages, sharedPerProgram(p.arch)/pl.stageSize)
-	if pl.stages < stages {
-		pl.asked = stages
-	}
-	if pl.stages < 2 {
-		return nil
-	}
-	pl.buffers = pl.stages
-	return pl
-}
-
-// refuseMmaPipe records why the loop of dot, whose a and b (or the
-// [N, K] tile b transposes) are loads in the loop body, is not pipelined
-// on this target: its kinds. fp32 (tf32), int8 and fp8 dots keep their
-// operands staged through shared memory each iteration.
-func (p *plan) refuseMmaPipe(dot *ir.Value, inBody map[int]bool) {
+// mmaKindsWhy is why the K loop of dot, whose a and b (or the [N, K]
+// tile b transposes) are loads in the loop body sc, is not pipelined on
+// this target, mma.sync: its kinds; "" where they are not such loads.
+// fp32 (tf32), int8 and fp8 dots keep their operands staged through
+// shared memory each iteration.
+func (p *plan) mmaKindsWhy(sc *loopScan, dot *ir.Value) string {
 	a, b := dot.Args[0], dot.Args[1]
 	if b.Op == ir.OpTrans {
 		b = b.Args[0]
 	}
 	for _, ld := range []*ir.Value{a, b} {
-		if ld.Op != ir.OpLoad || !inBody[ld.ID] {
-			return
+		if ld.Op != ir.OpLoad || !sc.inBody[ld.ID] {
+			return ""
 		}
 	}
-	p.unpiped[dot.ID] = fmt.Sprintf("the pipelines on mma.sync (sm_%d) take fp16 or bf16 operands into fp32, not %s x %s into %s",
+	return fmt.Sprintf("the pipelines on mma.sync (sm_%d) take fp16 or bf16 operands into fp32, not %s x %s into %s",
 		p.arch, a.Type.Kind, dot.Args[1].Type.Kind, dot.Type.Kind)
 }

@@ -1,11 +1,14 @@
 package cudagen
 
-// This file implements the software pipeliner's entry: findPipelines asks
-// each loop of the kernel for its pipeline, the K loop of one dot
-// (pipeone.go) or a loop of several dots (multiplan.go), and records what
-// it finds for the layouts and the printers; once the layouts are chosen,
-// recordPipelines makes the one record of each pipelined loop (pipePlan),
-// whatever its form, which Describe reports.
+// This file implements the pipeline analysis's entry: pipelineOf reads a
+// loop once (pipescan.go) and returns its verdict (pipeVerdict), the plan
+// of one of its two cases, the K loop of one dot (pipeone.go) or a loop
+// of several dots (multiplan.go), or why the loop is not pipelined.
+// findPipelines stores every loop's verdict, which the dots' comments and
+// Describe read, and indexes the plans for the layouts and the printers;
+// once the layouts are chosen, recordPipelines makes the one record of
+// each pipelined loop (pipePlan), whatever its case, which Describe
+// reports.
 
 import (
 	"github.com/tri-lang/tri/ir"
@@ -54,10 +57,7 @@ func (p *plan) recordPipelines() {
 
 // recordOne is the record of the K loop of one dot pl.
 func (p *plan) recordOne(pl *pipeline) *pipePlan {
-	r := &pipePlan{loop: pl.loop, engine: "wgmma", dots: []*ir.Value{pl.dot}, stagePlan: &pl.stagePlan, one: pl}
-	if pl.mma {
-		r.engine = "mma.sync"
-	}
+	r := &pipePlan{loop: pl.loop, engine: p.dotEngine(), dots: []*ir.Value{pl.dot}, stagePlan: &pl.stagePlan, one: pl}
 	for i, ld := range pl.loads {
 		if ld != nil {
 			r.operands = append(r.operands, pipeOperand{src: ld, form: streamed, copy: copyOf(pl.tma[i], pl.direct[i])})
@@ -95,29 +95,80 @@ func (p *plan) recordMulti(s *ir.For, mp *multiPipe) *pipePlan {
 	return r
 }
 
-// findPipelines records the loops whose dot can be pipelined, by dot and
-// by loop: onto wgmma on sm_90a, onto mma.sync elsewhere (mmapipe.go,
-// and mmamulti.go for loops of several dots).
+// maps are the tensor maps the TMA copies of the plan read, in its
+// order: a's, a's rows' view, b's (nil where the copies are not TMA's).
+func (pl *pipeline) maps() []*tensorMap { return []*tensorMap{pl.tma[0], pl.aRows, pl.tma[1]} }
+
+// maps are the tensor maps the TMA copies of the plan's streamed operands
+// read, in their order (nil where the copies are not TMA's).
+func (mp *multiPipe) maps() []*tensorMap {
+	var tms []*tensorMap
+	for _, o := range mp.streamed {
+		tms = append(tms, o.tma)
+	}
+	return tms
+}
+
+// maps are the tensor maps of the verdict's plan, if any.
+func (v pipeVerdict) maps() []*tensorMap {
+	switch {
+	case v.one != nil:
+		return v.one.maps()
+	case v.multi != nil:
+		return v.multi.maps()
+	}
+	return nil
+}
+
+// pipelineOf is the pipeline analysis of loop s: it reads the loop once
+// (scanLoop), and takes it as the K loop of its one dot (kLoopOf) where it
+// is one, else as a loop of several dots (multiPipeOf), or says why not.
+func (p *plan) pipelineOf(s *ir.For) pipeVerdict {
+	sc, why := p.scanLoop(s)
+	if sc == nil {
+		return pipeVerdict{why: why}
+	}
+	var v pipeVerdict
+	if len(sc.dots) == 1 {
+		v.one, v.kinds = p.kLoopOf(sc)
+	}
+	if v.one == nil {
+		v.multi, v.why = p.multiPipeOf(sc)
+	}
+	// The tensor maps of the plan's TMA copies are the kernel's.
+	for _, tm := range v.maps() {
+		p.addTensorMap(tm, s)
+	}
+	return v
+}
+
+// findPipelines records the pipeline analysis of each loop (verdicts),
+// and indexes the loops it pipelines, by dot and by loop: onto wgmma on
+// sm_90a, onto mma.sync elsewhere. The loops nested in one it does not
+// pipeline are analysed in turn.
 func (p *plan) findPipelines() {
+	p.verdicts = map[*ir.For]pipeVerdict{}
 	p.pipes = map[int]*pipeline{}
 	p.loops = map[*ir.For]*pipeline{}
 	p.mloops = map[*ir.For]*multiPipe{}
 	p.wgDots = map[int]*wgDot{}
-	p.unpiped = map[int]string{}
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		for _, s := range b.Stmts {
 			switch s := s.(type) {
 			case *ir.For:
-				if pl := p.pipelineOf(s); pl != nil {
-					p.pipes[pl.dot.ID] = pl
-					p.loops[s] = pl
-				} else if mp := p.multiPipeOf(s); mp != nil {
-					p.mloops[s] = mp
-					for _, wd := range mp.dots {
+				v := p.pipelineOf(s)
+				p.verdicts[s] = v
+				switch {
+				case v.one != nil:
+					p.pipes[v.one.dot.ID] = v.one
+					p.loops[s] = v.one
+				case v.multi != nil:
+					p.mloops[s] = v.multi
+					for _, wd := range v.multi.dots {
 						p.wgDots[wd.dot.ID] = wd
 					}
-				} else {
+				default:
 					walk(s.Body)
 				}
 			case *ir.While:

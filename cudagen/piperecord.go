@@ -1,14 +1,15 @@
 package cudagen
 
-// This file holds the records the software pipeliner makes and its
-// printers read: pipePlan, the one record of each pipelined loop, and
-// the records of its two forms (pipeline, the K loop of one dot;
-// multiPipe, a loop of several dots, with wgDot, wgOperand and smemTile),
-// their stages and shared memory (stagePlan), the tensor maps of their
-// TMA copies (tensorMap), and the operands stored once before a loop for
-// dots on wgmma outside the pipelines (hoistRegion). The passes that fill
-// them in are pipeplan.go, pipeone.go, multiplan.go, tensormap.go and
-// wgdot.go; the methods that only read them stay with those passes.
+// This file holds the records the pipeline analysis makes and its
+// printers read: pipeVerdict, what the analysis finds of each loop (its
+// plan or why not); pipePlan, the one record of each pipelined loop; the
+// records of its two cases (pipeline, the K loop of one dot; multiPipe, a
+// loop of several dots, with wgDot, wgOperand and smemTile), their stages
+// and shared memory (stagePlan), the tensor maps of their TMA copies
+// (tensorMap), and the operands stored once before a loop for dots on
+// wgmma outside the pipelines (hoistRegion). The passes that fill them in
+// are pipeplan.go, pipescan.go, pipeone.go, multiplan.go, tensormap.go
+// and wgdot.go; the methods that only read them stay with those passes.
 
 import (
 	"github.com/tri-lang/tri/ir"
@@ -123,6 +124,20 @@ const (
 	staged                         // a dot outside the pipelines: stored from registers where the dot stands (wgdot.go)
 	hoisted                        // the same, defined before the dot's loop: stored once before it (wgdot.go)
 )
+
+// pipeVerdict is what the pipeline analysis (pipelineOf) finds of one
+// loop: its plan, in one of its two cases, or why it is not pipelined.
+type pipeVerdict struct {
+	one   *pipeline  // the K loop of one dot (pipeone.go), or nil
+	multi *multiPipe // a loop of several dots (multiplan.go), or nil
+	// why is the reason the loop is not pipelined: its stages, step or
+	// body, or the first check of the case of several dots it fails; ""
+	// where it is pipelined or has no dot to pipeline.
+	why string
+	// kinds, on mma.sync, is why the K loop of one dot is not pipelined
+	// there: its operands' kinds (mmaKindsWhy).
+	kinds string
+}
 
 // pipePlan is the record of one software-pipelined loop, whatever the
 // form that planned it: its instruction, its stages and their shared

@@ -38,8 +38,7 @@ type plan struct {
 	sliceOf    map[int]*dist // by value ID of a reduction: the slice layout it computes in
 	remat      map[int]*dist // by value ID of an expand_dims: its index operand is recomputed in this layout
 	tags       map[string]*dist
-	// wgmma is set for sm_90a targets; pipes and loops are the K loops
-	// pipelined onto wgmma, by dot ID and by loop (see pipeline.go).
+	// wgmma is set for sm_90a targets.
 	wgmma bool
 	// mmaOnSM90 is set for an sm_90a kernel none of whose dots has a
 	// wgmma shape: its dots take the mma.sync lowering (hasWgmmaDot).
@@ -47,18 +46,17 @@ type plan struct {
 	arch      int // the target's compute capability (90 for sm_90a)
 	// fp8Reported holds the fp8 kinds an error was reported for.
 	fp8Reported map[ir.Kind]bool
-	pipes       map[int]*pipeline
-	loops       map[*ir.For]*pipeline
-	// unpiped says, by dot ID, why a K loop of the pipelines' form is not
-	// pipelined on a target without wgmma (mmapipe.go).
-	unpiped map[int]string
+	// verdicts holds the pipeline analysis of each loop (pipeplan.go):
+	// its plan, or why it is not pipelined, which the comments and
+	// Describe read. pipes and loops index its K loops of one dot, by dot
+	// ID and by loop.
+	verdicts map[*ir.For]pipeVerdict
+	pipes    map[int]*pipeline
+	loops    map[*ir.For]*pipeline
 	// mloops are the loops pipelined with several dots (multipipe.go),
 	// wgDots their dots by ID.
 	mloops map[*ir.For]*multiPipe
 	wgDots map[int]*wgDot
-	// whyNot says, by loop, why a loop with dots is not a multi-dot
-	// pipeline (multipipe.go).
-	whyNot map[*ir.For]string
 	// piped is the record of each loop written as a software pipeline
 	// (pipeplan.go), whatever its form.
 	piped map[*ir.For]*pipePlan

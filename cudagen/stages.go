@@ -1,7 +1,8 @@
 package cudagen
 
-// This file implements what the pipeliners of both forms (pipeone.go, the
-// K loop of one dot; multiplan.go, loops of several dots) share: the
+// This file implements what the pipeline analysis's two cases
+// (pipeone.go, the K loop of one dot; multiplan.go, loops of several
+// dots) and their printers share besides the steps of pipescan.go: the
 // num_stages a loop asks for, the shared memory a program may use, the
 // statements a pipelined loop may leave out, and how wide the cp.async
 // copies of a streamed load can be.
@@ -44,19 +45,6 @@ func (p *plan) directCopies(ld *ir.Value, innerRows bool) bool {
 // maxTMABuffers bounds a pipeline's buffers (each has an mbarrier when
 // the TMA unit fills it).
 const maxTMABuffers = 8
-
-// feedsOnly returns the values of the loop body that only the pointers
-// and masks of the loads in copied (copied by the TMA unit or from their
-// descriptor) need: they are not computed.
-func (p *plan) feedsOnly(body []ir.Stmt, inBody, inAhead map[int]bool, copied map[int]bool) map[int]bool {
-	var vals []*ir.Value
-	for _, st := range body {
-		if v, ok := st.(*ir.Value); ok {
-			vals = append(vals, v)
-		}
-	}
-	return p.onlyFeeding(vals, copied, func(v *ir.Value) bool { return inAhead[v.ID] }, func(u *ir.Value) bool { return inBody[u.ID] })
-}
 
 // onlyFeeding returns the values of vals (in program order) that are
 // pure and read only as the pointers, mask or other of the accesses in

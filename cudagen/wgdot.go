@@ -58,14 +58,12 @@ func (p *plan) findAloneDots() {
 // are known (placeAloneDots).
 func (p *plan) aloneDotOf(v *ir.Value) *wgDot {
 	a, b, acc := v.Args[0], v.Args[1], v.Args[2]
-	fp8 := a.Type.Kind.IsFP8() && b.Type.Kind.IsFP8()
-	if v.Type.Shape.Rank() != 2 || v.Type.Kind != ir.Float32 || !halfKinds(a.Type.Kind, b.Type.Kind) && !fp8 {
+	if taken, _ := p.pipeKinds(v); !taken {
 		return nil
 	}
 	wd := &wgDot{dot: v, alone: true, m: a.Type.Shape[0], k: a.Type.Shape[1], n: b.Type.Shape[1], zeroAcc: isZeroOrNil(acc)}
 	es := a.Type.Kind.Bytes()
-	if wd.m%(16*p.numWarps) != 0 || wd.k*es%32 != 0 || !swizzleRows(wd.k*es) ||
-		wd.n%16 != 0 || wd.n > 256 || wd.n > 64 && wd.n%64 != 0 {
+	if !p.wgmmaTileShape(wd.m, wd.n, wd.k, es) || !swizzleRows(wd.k*es) {
 		return nil
 	}
 	wd.a = wgOperand{form: staged, src: a}

@@ -302,8 +302,8 @@ func (p *plan) aloneWhy(wd *wgDot) string {
 		return "it is in no loop"
 	case p.stagesOf(f) < 2:
 		return fmt.Sprintf("its loop runs at num_stages=%d", p.stagesOf(f))
-	case p.whyNot[f] != "":
-		return p.whyNot[f]
+	case p.verdicts[f].why != "":
+		return p.verdicts[f].why
 	}
 	return "its loop is not one the pipeliners take"
 }
