@@ -27,6 +27,7 @@ func init() {
 		"dot_int8_mma":       refDotInt8Mma,
 		"swizzle2d":          refSwizzle2d,
 		"dot_store_quads":    refDotStoreQuads,
+		"dot_reload_rowstat": refDotReloadRowstat,
 	} {
 		references[k] = v
 	}
@@ -201,4 +202,25 @@ func refDotStoreQuads(in tensors, num map[string]float64) tensors {
 		}
 	}
 	return tensors{"c": c, "g": g, "f": f, "h": h}
+}
+
+// refDotReloadRowstat: o = sum over the K blocks of exp2(a_k @ b_k -
+// s_k[None, :]), each dot's result rounded to fp32 before the subtraction.
+func refDotReloadRowstat(in tensors, num map[string]float64) tensors {
+	a, b, s := in["a"], in["b"], in["s"]
+	k := int(num["K"])
+	const m, n, bk = 64, 32, 32
+	o := make([]float64, m*n)
+	for k0 := 0; k0 < k; k0 += bk {
+		for i := range m {
+			for j := range n {
+				d := 0.0
+				for kk := k0; kk < k0+bk; kk++ {
+					d += a.Float(i*k+kk) * b.Float(kk*n+j)
+				}
+				o[i*n+j] = r32(o[i*n+j] + math.Exp2(r32(d)-s.Float(k0/bk*n+j)))
+			}
+		}
+	}
+	return tensors{"o": store(in["o"], o, identity)}
 }

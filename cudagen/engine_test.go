@@ -37,3 +37,15 @@ func TestEngineFromShapes(t *testing.T) {
 	assert.NotContains(t, src, mma)
 	assert.Contains(t, src, "wgmma.mma_async")
 }
+
+// TestReloadRowStat: a row statistic loaded in a loop and read only
+// through [None, :] against a dot's result is loaded again in the dot's
+// layout, with no move through shared memory and its barriers.
+func TestReloadRowStat(t *testing.T) {
+	for _, arch := range []string{"sm_90a", "sm_80"} {
+		src, err := build(t, "../conformance/constructs/dot_reload_rowstat.tri", arch)
+		require.NoError(t, err)
+		assert.Contains(t, src, "// s is recomputed in #", arch)
+		assert.NotContains(t, src, "Layout conversion", arch)
+	}
+}

@@ -448,9 +448,13 @@ func (p *plan) findConversions(order []*ir.Value) {
 			if src == nil || d == nil || d.sameThreads(src, keptAxes(v)) {
 				continue
 			}
-			if v.Op == ir.OpExpandDims && isIndex(v.Args[0]) {
+			if v.Op == ir.OpExpandDims && (isIndex(v.Args[0]) || p.reloadable(v.Args[0])) {
 				// Index values are computed again from the coordinates
-				// of the new layout rather than moved.
+				// of the new layout rather than moved, and so is a load
+				// of such indices that nothing else reads (a row's
+				// statistics in attention backward, m and Di): each
+				// thread loads the elements of the new layout, where a
+				// move through shared memory would take two barriers.
 				p.remat[v.ID] = p.intern(d.slice(v.Axis))
 				continue
 			}
@@ -486,6 +490,19 @@ func isIndex(v *ir.Value) bool {
 		return true
 	}
 	return false
+}
+
+// reloadable reports whether load v may be issued again in another
+// layout rather than moved there: a load, unmasked and not volatile, of a
+// scalar pointer plus an index tile, that one value reads and no control
+// statement (the original is then left out: findDeadValues).
+func (p *plan) reloadable(v *ir.Value) bool {
+	if v.Op != ir.OpLoad || v.Flags&ir.FlagVolatile != 0 || v.Desc != nil || len(v.Args) < 1 ||
+		len(v.Args) > 1 && v.Args[1] != nil || len(p.users[v.ID]) != 1 || p.ctlUse[v.ID] > 0 {
+		return false
+	}
+	ptr := v.Args[0]
+	return ptr.Op == ir.OpPtrAdd && ptr.Args[0].Op == ir.OpSplat && isIndex(ptr.Args[1])
 }
 
 // keptAxes lists, for an expand_dims or a broadcast v, the axis of v that

@@ -49,7 +49,8 @@ func (e *emitter) indexName(v *ir.Value) string {
 }
 
 // indexExpr is the C expression of element j, in layout d, of the index
-// value v (see isIndex), computed from d's coordinates.
+// value v (see isIndex), computed from d's coordinates, or of a load of
+// such indices (see reloadable).
 func (e *emitter) indexExpr(v *ir.Value, d *dist, j string) string {
 	if v.Type.IsScalar() {
 		return e.expr(v, "")
@@ -67,6 +68,10 @@ func (e *emitter) indexExpr(v *ir.Value, d *dist, j string) string {
 		return e.indexExpr(v.Args[0], d, j)
 	case ir.OpCast:
 		return e.castExpr(v.Args[0].Type.DType, v.Type.DType, arg(0), v.Flags)
+	case ir.OpPtrAdd:
+		return arg(0) + " + " + arg(1)
+	case ir.OpLoad: // a load issued again in d (reloadable)
+		return "*" + arg(0)
 	}
 	if v.Op.IsCompare() {
 		return e.compareExpr(v.Op, v.Args[0].Type.DType, arg(0), arg(1))

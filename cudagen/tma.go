@@ -101,6 +101,12 @@ func byRows(d *ir.DescAccess) bool {
 // and directStores).
 func (p *plan) findDeadValues() {
 	p.dead = make([]bool, p.k.NumValues)
+	// A load issued again in its one user's layout is not issued in its own.
+	ir.Inspect(p.k.Body, func(v *ir.Value) {
+		if p.remat[v.ID] != nil && v.Args[0].Op == ir.OpLoad {
+			p.dead[v.Args[0].ID] = true
+		}
+	})
 	byDesc := map[int]bool{}
 	for id := range p.tmaStores {
 		byDesc[id] = true
