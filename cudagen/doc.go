@@ -68,7 +68,9 @@
 // into its parent, and expand_dims, then only re-index a thread's registers
 // (printed inline where used). An index value (aranges, scalars and integer
 // arithmetic) expanded in a layout it does not have is computed again from
-// that layout's coordinates. Where layouts still differ (trans, reshape,
+// that layout's coordinates, and so is an unmasked load of such indices
+// that nothing else reads (reloadable: attention backward's m and Di are
+// loaded in the dot's layout). Where layouts still differ (trans, reshape,
 // join, split, or a loaded 1-D value expanded along two different axes)
 // the value is converted through shared memory; DumpLayouts counts these
 // conversions.
