@@ -22,6 +22,7 @@ var references = map[string]Reference{
 	"ptr_reassign":      refPtrReassign,
 	"loop_peel_mixed":   refLoopPeelMixed,
 	"loop_peel_step":    refLoopPeelStep,
+	"loop_peel_unroll":  refLoopPeelUnroll,
 
 	// Operators.
 	"binop_float":             refBinopFloat,

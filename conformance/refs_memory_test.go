@@ -91,3 +91,17 @@ func refLoopPeelStep(in tensors, num map[string]float64) tensors {
 	})
 	return tensors{"y": y}
 }
+
+// refLoopPeelUnroll is constructs/loop_peel_unroll.tri: each row's sum of
+// squares below N.
+func refLoopPeelUnroll(in tensors, num map[string]float64) tensors {
+	x, n := in["x"], int(num["N"])
+	y := eachFloat(in["y"], func(r int) float64 {
+		s := 0.0
+		for c := range n {
+			s += x.Float(r*1024+c) * x.Float(r*1024+c)
+		}
+		return r32(s)
+	})
+	return tensors{"y": y}
+}

@@ -51,6 +51,9 @@ func (e *emitter) peeledFor(s *ir.For) bool {
 	e.w.line("// The loop is written twice: over the full tiles, unmasked and vectorized, then over the rest, masked.")
 	e.w.open("{")
 	e.w.line("%s %s = %s;", cType(s.Var.Type.DType), i, lo)
+	if n := e.unrollFull(b); n > 1 {
+		e.unrolledFull(s, b, split, full, n)
+	}
 	e.w.open("for (; %s; %s += %s) {", full, i, step)
 	e.peeledBody(b, split, true)
 	e.w.close("}")
@@ -59,6 +62,51 @@ func (e *emitter) peeledFor(s *ir.For) bool {
 	e.w.close("}")
 	e.w.close("}")
 	return true
+}
+
+// unrollFull is how many full tiles an iteration of a peeled loop takes
+// first: enough that each thread has 32 bytes of loads in flight, at most
+// 4, where the body only reads memory (a row norm's sum of squares, block
+// by block, is bound by the loads in flight: ptxas unrolls Triton's loop
+// of 8-byte loads 4x and issues the 4 loads together, but not tri's, nor
+// under #pragma unroll, which keeps a test between the iterations); 1
+// where one tile loads that much, or where the body writes memory, which
+// would order each tile's loads after the last one's stores anyway.
+func (e *emitter) unrollFull(b *ir.Block) int {
+	bytes := 0
+	for _, st := range b.Stmts {
+		if writesMemory(st) {
+			return 1
+		}
+		if v, ok := st.(*ir.Value); ok && v.Op == ir.OpLoad {
+			bytes += e.layoutOf(v).Elems * v.Type.Kind.Bytes()
+		}
+	}
+	if bytes == 0 {
+		return 1
+	}
+	return min(4, max(1, 32/bytes))
+}
+
+// unrolledFull writes the loop over n full tiles an iteration that comes
+// before a peeled loop's loop over full tiles (full is its test): each
+// tile's body in a block of its own, where the loop variable is that
+// tile's, so that the compiler sees n independent runs of loads.
+func (e *emitter) unrolledFull(s *ir.For, b *ir.Block, split int, full string, n int) {
+	i, t, step := e.varNames[s.Var.ID], cType(s.Var.Type.DType), s.Step.Const.Int
+	e.w.line("// %d full tiles an iteration, so each thread's loads of the %d are in flight together.", n, n)
+	e.w.open("for (;; %s += %d) {", i, int64(n)*step)
+	e.w.line("const %s tri_u = %s;", t, i)
+	e.w.line("{ const %s %s = tri_u + %d; if (!(%s)) break; }  // the last of them is a full tile too", t, i, int64(n-1)*step, full)
+	for u := range n {
+		e.w.open("{")
+		if u > 0 {
+			e.w.line("const %s %s = tri_u + %d;", t, i, int64(u)*step)
+		}
+		e.peeledBody(b, split, true)
+		e.w.close("}")
+	}
+	e.w.close("}")
 }
 
 // peeledBody writes the straight body b of a peeled loop: the statements
