@@ -41,7 +41,7 @@ func (pl *pipeline) instrK() int { return 32 / pl.elem }
 
 // wgmmaShapeOK reports whether an m x n x k dot of elem-byte operands with
 // num_warps warps has a wgmma form here: whole warpgroups, each owning
-// m/groups rows in m64 blocks, n a power of two from 16 to 256 and k one
+// m/groups rows in m64 blocks, n from 16 to 256 and k one
 // swizzle row (32, 64 or 128 bytes).
 func wgmmaShapeOK(m, n, k, elem, numWarps int) bool {
 	row := k * elem
