@@ -40,7 +40,8 @@ func TestEngineFromShapes(t *testing.T) {
 
 // TestReloadRowStat: a row statistic loaded in a loop and read only
 // through [None, :] against a dot's result is loaded again in the dot's
-// layout, with no move through shared memory and its barriers.
+// layout, with no move through shared memory and its barriers; not where
+// a store stands between the load and its use.
 func TestReloadRowStat(t *testing.T) {
 	for _, arch := range []string{"sm_90a", "sm_80"} {
 		src, err := build(t, "../conformance/constructs/dot_reload_rowstat.tri", arch)
@@ -48,4 +49,9 @@ func TestReloadRowStat(t *testing.T) {
 		assert.Contains(t, src, "// s is recomputed in #", arch)
 		assert.NotContains(t, src, "Layout conversion", arch)
 	}
+	// A store between the load and its use: the load stays where it is.
+	src, err := build(t, "testdata/reload_store.tri", "sm_90a")
+	require.NoError(t, err)
+	assert.NotContains(t, src, "// s is recomputed in #")
+	assert.Contains(t, src, "Layout conversion")
 }

@@ -448,7 +448,7 @@ func (p *plan) findConversions(order []*ir.Value) {
 			if src == nil || d == nil || d.sameThreads(src, keptAxes(v)) {
 				continue
 			}
-			if v.Op == ir.OpExpandDims && (isIndex(v.Args[0]) || p.reloadable(v.Args[0])) {
+			if v.Op == ir.OpExpandDims && (isIndex(v.Args[0]) || p.reloadable(v.Args[0], v)) {
 				// Index values are computed again from the coordinates
 				// of the new layout rather than moved, and so is a load
 				// of such indices that nothing else reads (a row's
@@ -492,13 +492,19 @@ func isIndex(v *ir.Value) bool {
 	return false
 }
 
-// reloadable reports whether load v may be issued again in another
-// layout rather than moved there: a load, unmasked and not volatile, of a
-// scalar pointer plus an index tile, that one value reads and no control
-// statement (the original is then left out: findDeadValues).
-func (p *plan) reloadable(v *ir.Value) bool {
-	if v.Op != ir.OpLoad || v.Flags&ir.FlagVolatile != 0 || v.Desc != nil || len(v.Args) < 1 ||
-		len(v.Args) > 1 && v.Args[1] != nil || len(p.users[v.ID]) != 1 || p.ctlUse[v.ID] > 0 {
+// reloadable reports whether load v may be issued again, in another
+// layout, where its one user u stands rather than moved there: a load,
+// unmasked and not volatile, of a scalar pointer plus an index tile, that
+// only u reads, in the same block with nothing between them that writes
+// memory (the load issued at u reads what v read; the original is then
+// left out: findDeadValues).
+func (p *plan) reloadable(v, u *ir.Value) bool {
+	if v.Op != ir.OpLoad || v.Flags&ir.FlagVolatile != 0 || v.Desc != nil || v.Args[1] != nil ||
+		len(p.users[v.ID]) != 1 || p.ctlUse[v.ID] > 0 {
+		return false
+	}
+	at, use := p.defs[v.ID], p.defs[u.ID]
+	if at.Block != use.Block || slices.ContainsFunc(at.Block.Stmts[at.Index:use.Index], writesMemory) {
 		return false
 	}
 	ptr := v.Args[0]
