@@ -28,6 +28,8 @@ func init() {
 		"swizzle2d":          refSwizzle2d,
 		"dot_store_quads":    refDotStoreQuads,
 		"dot_reload_rowstat": refDotReloadRowstat,
+		"dot_kept_invariant": refDotKeptInvariant,
+		"dot_spill_stages":   refDotSpillStages,
 	} {
 		references[k] = v
 	}
@@ -223,4 +225,51 @@ func refDotReloadRowstat(in tensors, num map[string]float64) tensors {
 		}
 	}
 	return tensors{"o": store(in["o"], o, identity)}
+}
+
+// refDotKeptInvariant: o = the sum over the blocks of N of p_j @ v_j, with
+// p_j = r16(r32(q @ k_j^T) * 0.125); r = o's column sums; o2 = o, summed
+// again by the third loop.
+func refDotKeptInvariant(in tensors, num map[string]float64) tensors {
+	q, k, v := in["q"], in["k"], in["v"]
+	n := int(num["N"])
+	const m, d = 64, 64
+	o := make([]float64, m*d)
+	for i := range m {
+		for j := range n {
+			s := 0.0
+			for c := range d {
+				s += q.Float(i*d+c) * k.Float(j*d+c)
+			}
+			p := r16(r32(s) * 0.125)
+			for c := range d {
+				o[i*d+c] += p * v.Float(j*d+c)
+			}
+		}
+	}
+	r := make([]float64, d)
+	for i := range m {
+		for c := range d {
+			r[c] += o[i*d+c]
+		}
+	}
+	return tensors{"o": store(in["o"], o, r32), "o2": store(in["o2"], o, r32), "r": store(in["r"], r, r32)}
+}
+
+// refDotSpillStages: x = a @ b and y = a @ c, each summed exactly and
+// rounded once to fp32.
+func refDotSpillStages(in tensors, num map[string]float64) tensors {
+	a, b, c := in["a"], in["b"], in["c"]
+	k := int(num["K"])
+	const m, n = 128, 128
+	x, y := make([]float64, m*n), make([]float64, m*n)
+	for i := range m {
+		for j := range n {
+			for kk := range k {
+				x[i*n+j] += a.Float(i*k+kk) * b.Float(kk*n+j)
+				y[i*n+j] += a.Float(i*k+kk) * c.Float(kk*n+j)
+			}
+		}
+	}
+	return tensors{"x": store(in["x"], x, r32), "y": store(in["y"], y, r32)}
 }

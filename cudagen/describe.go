@@ -102,6 +102,10 @@ type Loop struct {
 	// Stages-1 iterations ahead of the dots; Asked, where not 0, the
 	// num_stages asked for, more than the shared memory holds.
 	Stages, Asked int
+	// Spill marks Stages cut below Asked to leave shared memory to L1, in
+	// a kernel whose accumulators overflow the registers (its spills go
+	// to L1).
+	Spill bool
 	// Buffers is the number of shared-memory stages: Stages, or one more
 	// where a wgmma runs on while the next iteration's copies are issued.
 	Buffers     int
@@ -193,7 +197,7 @@ func (p *plan) describeLoops(e *emitter) []Loop {
 			continue
 		}
 		l.Pipelined, l.Engine = true, r.engine
-		l.Stages, l.Asked, l.Buffers, l.SharedBytes = r.stages, r.asked, r.buffers, r.sharedBytes()
+		l.Stages, l.Asked, l.Spill, l.Buffers, l.SharedBytes = r.stages, r.asked, r.spill, r.buffers, r.sharedBytes()
 		for _, o := range r.operands {
 			op := Operand{Pos: o.src.Pos, Name: e.names[o.src.ID], Form: "streamed"}
 			switch o.form {

@@ -102,8 +102,8 @@ func (e *emitter) mmaMultiPipedFor(s *ir.For, mp *multiPipe) {
 	e.w.line("// Software-pipelined, %d dot(s) on mma.sync m16n8k16: the loads feeding them stream into %d shared-memory stages", len(mp.dots), mp.stages)
 	e.w.line("// with cp.async, %d iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in", mp.stages-1)
 	e.w.line("// 16-byte chunks; the rest of the body runs in its own iteration.")
-	if mp.asked > 0 {
-		e.w.line("// (num_stages=%d: %d stages fit in shared memory.)", mp.asked, mp.stages)
+	if note := mp.stagesNote(); note != "" {
+		e.w.comment("(%s)", note)
 	}
 	e.w.open("{")
 	at := ""

@@ -48,8 +48,8 @@ func (e *emitter) mmaPipelinedFor(s *ir.For, pl *pipeline) {
 	e.w.line("// Software-pipelined: the loads feeding tl.dot stream into %d shared-memory stages with cp.async,", pl.stages)
 	e.w.line("// %d iteration(s) ahead of the %s that reads them through ldmatrix (a: K-major, b: %s),", pl.stages-1, op, bMajor)
 	e.w.line("// in %d- and %d-byte rows XOR-swizzled in 16-byte chunks: ldmatrix's eight rows hit distinct banks.", pl.aRow, pl.bRow())
-	if pl.asked > 0 {
-		e.w.line("// (num_stages=%d: %d stages fit in shared memory.)", pl.asked, pl.stages)
+	if note := pl.stagesNote(); note != "" {
+		e.w.comment("(%s)", note)
 	}
 	e.w.open("{")
 	e.alignedSmem = true

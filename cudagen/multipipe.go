@@ -61,8 +61,8 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 		}
 	}
 	e.w.line("// with %s, %d iteration(s) ahead; the rest of the body runs in its own iteration.", how, mp.stages-1)
-	if mp.asked > 0 {
-		e.w.line("// (num_stages=%d: %d stages fit in shared memory.)", mp.asked, mp.stages)
+	if note := mp.stagesNote(); note != "" {
+		e.w.comment("(%s)", note)
 	}
 	e.w.open("{")
 	at := ""
@@ -95,7 +95,12 @@ func (e *emitter) multiPipedFor(s *ir.For, mp *multiPipe) {
 	// latency then overlaps the copies'.
 	stored := false
 	for _, wd := range mp.dots {
-		if wd.a.form == invariant && wd.a.tma == nil {
+		switch {
+		case wd.a.form != invariant || wd.a.tma != nil:
+		case wd.a.storedBy != nil:
+			e.w.line("// %s, a of the tl.dot at line %d, is in place: the pipelined loop before this one (line %d) stored it there.",
+				e.names[wd.a.src.ID], wd.dot.Pos.Line, wd.a.storedBy.Pos.Line)
+		default:
 			e.storeInvariant(wd)
 			stored = true
 		}

@@ -122,5 +122,59 @@ func TestMultiPipeTMAInvariant(t *testing.T) {
 	line = strings.Replace(line, "STORE_FIRST=False", "STORE_FIRST=True", 1)
 	require.NoError(t, launch.BuildFile(file, line, &launch.Options{Arch: "sm_90a", Lets: lets, Stdout: &out}))
 	assert.NotContains(t, out.String(), "tri_mbar_add_tx")
-	assert.Equal(t, 2, strings.Count(out.String(), "is the same in every iteration: stored once"))
+	// The first loop stores q; the second finds it in place.
+	assert.Equal(t, 1, strings.Count(out.String(), "is the same in every iteration: stored once"))
+	assert.Equal(t, 1, strings.Count(out.String(), "is in place: the pipelined loop before this one"))
+}
+
+// TestKeptInvariant: of three pipelined loops over the same invariant q,
+// the second, after the first with only scalars between, finds q in place
+// and stores nothing; the third, after a column sum across the warps whose
+// scratch memory overlaps q's place, stores it again.
+func TestKeptInvariant(t *testing.T) {
+	src, err := build(t, "../conformance/constructs/dot_kept_invariant.tri", "sm_90a")
+	require.NoError(t, err)
+	stored := strings.Count(src, "q, a of the tl.dot at line 37, is the same in every iteration: stored once") +
+		strings.Count(src, "q, a of the tl.dot at line 49, is the same in every iteration: stored once")
+	assert.Equal(t, 2, stored)
+	assert.Contains(t, src, "q, a of the tl.dot at line 42, is in place: the pipelined loop before this one (line 35) stored it there.")
+	// mma.sync's pipelines are not affected.
+	src, err = build(t, "../conformance/constructs/dot_kept_invariant.tri", "sm_80")
+	require.NoError(t, err)
+	assert.NotContains(t, src, "is in place")
+}
+
+// TestSpillStages: a loop whose two accumulators take 256 registers a
+// thread runs 3 of the 5 stages asked for, and says why; with half the
+// rows (128 registers) it runs all 5.
+func TestSpillStages(t *testing.T) {
+	const file = "../conformance/constructs/dot_spill_stages.tri"
+	for _, arch := range []string{"sm_90a", "sm_80"} {
+		src, err := build(t, file, arch)
+		require.NoError(t, err)
+		assert.Contains(t, src, "stream into 3 shared-memory stages", arch)
+		assert.Contains(t, src, "(num_stages=5: 3 stages; the kernel's accumulators overflow the registers", arch)
+		// Both dots read a where its one copy puts it.
+		assert.Equal(t, 2, strings.Count(src, "// a: 16-byte copies into the stage"), arch) // prologue and loop
+	}
+	src, err := build(t, file, "sm_90a")
+	require.NoError(t, err)
+	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16(tri_f0, tri_adesc, tri_bdesc + 1024, 1);")
+	assert.NotContains(t, src, "tri_adesc + 512")
+	text, err := os.ReadFile(file)
+	require.NoError(t, err)
+	_, line, _ := strings.Cut(string(text), "# launch: ")
+	line, _, _ = strings.Cut(line, "\n")
+	var lets []string
+	for _, l := range strings.Split(string(text), "\n") {
+		if x, ok := strings.CutPrefix(l, "# let: "); ok {
+			lets = append(lets, strings.Replace(x, "128, K", "64, K", 1))
+		}
+	}
+	lets = append(lets, "x=zeros(64, 128)", "y=zeros(64, 128)")
+	var out bytes.Buffer
+	line = strings.Replace(line, "M=128", "M=64", 1)
+	require.NoError(t, launch.BuildFile(file, line, &launch.Options{Arch: "sm_90a", Lets: lets, Stdout: &out}))
+	assert.Contains(t, out.String(), "stream into 5 shared-memory stages")
+	assert.NotContains(t, out.String(), "num_stages=5:")
 }

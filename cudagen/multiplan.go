@@ -45,11 +45,21 @@ func (o *wgOperand) copyAxis(isA bool) int {
 	return nAxis
 }
 
-// sameStorage returns the streamed b operand of mp that copies the same
-// load as b operand o into a tile where every element of the load lies
-// where o's tile would hold it, or nil.
-func (mp *multiPipe) sameStorage(o *wgOperand) *wgOperand {
+// sameStorage returns the streamed operand of mp that copies the same
+// load as operand o (an a if isA, else a b) into a tile where every
+// element of the load lies where o's tile would hold it, or nil: a b of
+// the same layout, or an a of the same rows (two dots of one a, as
+// x = a @ b and y = a @ c).
+func (mp *multiPipe) sameStorage(o *wgOperand, isA bool) *wgOperand {
 	for _, x := range mp.streamed {
+		if isA {
+			t := x.tile
+			t.off = o.tile.off
+			if mp.aIsA[x] && x.src == o.src && t == o.tile {
+				return x
+			}
+			continue
+		}
 		if mp.aIsA[x] || x.src != o.src || x.tile.elem != o.tile.elem {
 			continue
 		}
@@ -175,11 +185,9 @@ func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
 				if o.form != streamed || ir.Stmt(o.src) != st {
 					continue
 				}
-				if o != &wd.a {
-					if twin := mp.sameStorage(o); twin != nil {
-						o.tile.off, o.shares = twin.tile.off, twin
-						continue
-					}
+				if twin := mp.sameStorage(o, o == &wd.a); twin != nil {
+					o.tile.off, o.shares = twin.tile.off, twin
+					continue
 				}
 				o.tile.off = mp.stageSize
 				mp.stageSize += o.tile.bytes()
@@ -439,6 +447,78 @@ func (p *plan) findTMAInvariants() {
 				}
 			}
 		}
+	}
+}
+
+// findKeptInvariants finds the invariant a operands that a multi-dot
+// pipeline on wgmma finds already in place: stored by the pipelined loop
+// just before it in the same block, the same value at the same shared
+// address, with only values and assignments between the loops, none of
+// whose scratch reaches that address. Tutorial 06's backward runs its
+// masked and its unmasked loop over the same k and v (q and do): the
+// second loop then stores nothing, so the registers of k and v are free
+// once the first loop has stored them, as Triton's local_alloc next to
+// the load leaves them, rather than held (spilled, at head dimension
+// 128) across the first loop.
+func (p *plan) findKeptInvariants() {
+	if !p.wgmma {
+		return
+	}
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		var prev *ir.For
+		var between []ir.Stmt
+		for _, st := range b.Stmts {
+			switch st := st.(type) {
+			case *ir.For:
+				if p.mloops[st] != nil {
+					if prev != nil {
+						p.keepInvariants(prev, st, between)
+					}
+					prev, between = st, nil
+				} else {
+					prev = nil
+				}
+				walk(st.Body)
+			case *ir.While:
+				prev = nil
+				walk(st.Cond)
+				walk(st.Body)
+			case *ir.If:
+				prev = nil
+				walk(st.Then)
+				walk(st.Else)
+			default:
+				between = append(between, st)
+			}
+		}
+	}
+	walk(p.k.Body)
+}
+
+// keepInvariants marks the invariant a operands of loop s that loop prev
+// left in place, between being the statements that run between them.
+func (p *plan) keepInvariants(prev, s *ir.For, between []ir.Stmt) {
+	mp0, mp := p.mloops[prev], p.mloops[s]
+	at0 := loopReserve(p.multiBodyScratch(prev, mp0))
+	at := loopReserve(p.multiBodyScratch(s, mp))
+	for _, wd := range mp.dots {
+		o := &wd.a
+		if o.form != invariant || o.tma != nil {
+			continue
+		}
+		i := slices.IndexFunc(mp0.dots, func(w0 *wgDot) bool {
+			o0 := &w0.a
+			return o0.form == invariant && o0.tma == nil && o0.src == o.src && w0.m == wd.m && o0.tile == o.tile && at0 == at
+		})
+		if i < 0 {
+			continue
+		}
+		addr := at + o.tile.off
+		if slices.ContainsFunc(between, func(st ir.Stmt) bool { return p.stmtScratch(st) > addr }) {
+			continue
+		}
+		o.storedBy = prev
 	}
 }
 

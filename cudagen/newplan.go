@@ -89,6 +89,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	if p.wgmma && !hasWgmmaDot(k, p.numWarps) {
 		p.wgmma, p.mmaOnSM90 = false, true
 	}
+	p.spillBound = spillBound(k, p.numWarps)
 	p.findPipelines()
 	p.findAloneDots()
 	p.chooseLayouts()
@@ -121,6 +122,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	p.findDirectStores()
 	p.findDirectLoads()
 	p.findDeadValues()
+	p.findKeptInvariants()
 	p.placeAloneDots()
 	p.fp8ARegisters()
 	p.recordPipelines()

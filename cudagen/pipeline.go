@@ -69,8 +69,8 @@ func (e *emitter) pipelinedFor(s *ir.For, pl *pipeline) {
 	if pl.inFlight() {
 		e.w.line("// Each iteration's wgmma runs on while the next iteration is issued; the accumulators stay in wgmma's registers.")
 	}
-	if pl.asked > 0 {
-		e.w.line("// (num_stages=%d: %d stages fit in shared memory.)", pl.asked, pl.stages)
+	if note := pl.stagesNote(); note != "" {
+		e.w.comment("(%s)", note)
 	}
 	e.w.open("{")
 	e.alignedSmem = true

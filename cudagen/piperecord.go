@@ -89,6 +89,10 @@ type wgOperand struct {
 	// base, where set, is the C name of the shared address the operand's
 	// tile is at: a loop's region of operands stored before it (wgdot.go).
 	base string
+	// storedBy, for an invariant a, is the pipelined loop before this one
+	// that left the same value at the same shared address
+	// (findKeptInvariants): this loop stores nothing.
+	storedBy *ir.For
 }
 
 // wgDot is one dot of a multi-dot pipeline.
@@ -184,6 +188,9 @@ type stagePlan struct {
 	// iterations ahead of the dots; asked, where not 0, the num_stages
 	// asked for, more than the shared memory holds.
 	stages, asked int
+	// spill marks stages cut below asked in a spill-bound kernel
+	// (spillBound), where shared memory is left to L1.
+	spill bool
 	// buffers is the number of stages in shared memory: stages, or one
 	// more where a wgmma runs on while the next iteration's copies are
 	// issued (pipeone.go).

@@ -37,13 +37,21 @@ type plan struct {
 	storeSplit map[int]bool
 	sliceOf    map[int]*dist // by value ID of a reduction: the slice layout it computes in
 	remat      map[int]*dist // by value ID of an expand_dims: its index operand is recomputed in this layout
-	tags       map[string]*dist
+	// reissued holds, by value ID of a load issued again in its user's
+	// layout (reloadable), that user: an expand_dims printed where the
+	// load stands, so that the load is in flight across what lies between.
+	reissued map[int]*ir.Value
+	tags     map[string]*dist
 	// wgmma is set for sm_90a targets.
 	wgmma bool
 	// mmaOnSM90 is set for an sm_90a kernel none of whose dots has a
 	// wgmma shape: its dots take the mma.sync lowering (hasWgmmaDot).
 	mmaOnSM90 bool
-	arch      int // the target's compute capability (90 for sm_90a)
+	// spillBound is set for a kernel whose loops' accumulators alone
+	// overflow the registers: its pipelines run fewer stages
+	// (spillBound, fitStages).
+	spillBound bool
+	arch       int // the target's compute capability (90 for sm_90a)
 	// fp8Reported holds the fp8 kinds an error was reported for.
 	fp8Reported map[ir.Kind]bool
 	// verdicts holds the pipeline analysis of each loop (pipeplan.go):

@@ -438,6 +438,7 @@ func (p *plan) findConversions(order []*ir.Value) {
 	p.converts = make([]bool, p.k.NumValues)
 	p.sliceOf = map[int]*dist{}
 	p.remat = map[int]*dist{}
+	p.reissued = map[int]*ir.Value{}
 	for _, v := range order {
 		switch v.Op {
 		case ir.OpTrans, ir.OpReshape, ir.OpJoin, ir.OpSplit,
@@ -456,6 +457,9 @@ func (p *plan) findConversions(order []*ir.Value) {
 				// thread loads the elements of the new layout, where a
 				// move through shared memory would take two barriers.
 				p.remat[v.ID] = p.intern(d.slice(v.Axis))
+				if !isIndex(v.Args[0]) {
+					p.reissued[v.Args[0].ID] = v
+				}
 				continue
 			}
 			p.converts[v.ID] = true

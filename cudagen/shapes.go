@@ -31,7 +31,11 @@ func (e *emitter) shapeOp(v *ir.Value) {
 		e.define(v, func(string) string { return e.expr(src, "") })
 	case e.remat[v.ID] != nil:
 		sd, d := e.remat[v.ID], e.layoutOf(v)
-		e.w.line("// %s is recomputed in #%s rather than moved.", e.indexName(src), sd.Tag)
+		if src.Op == ir.OpLoad {
+			e.w.line("// %s is loaded in #%s, the layout of its user at line %d, rather than moved.", e.indexName(src), sd.Tag, v.Pos.Line)
+		} else {
+			e.w.line("// %s is recomputed in #%s rather than moved.", e.indexName(src), sd.Tag)
+		}
 		e.defineAt(v, func(i string) string { return d.remap(sd, keptAxes(v), i) }, func(j string) string { return e.indexExpr(src, sd, j) })
 	case v.Op == ir.OpSplit:
 		e.convertSplit(v)

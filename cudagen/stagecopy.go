@@ -474,18 +474,24 @@ func (e *emitter) multiBody(s *ir.For, mp *multiPipe) {
 // address stage.
 func (e *emitter) multiAhead(s *ir.For, mp *multiPipe, stage, buf string) {
 	e.aheadOf(s, mp.ahead, func(st ir.Stmt) bool {
+		// A load that two dots read in different places of the stage is
+		// copied into each.
+		copied := false
 		for _, o := range mp.streamed {
-			if ir.Stmt(o.src) == st {
-				e.source(st.Position())
-				if o.tma != nil {
-					e.tmaOperand(o, stage, buf)
-				} else {
-					e.copyOperand(o, mp.aIsA[o], stage)
-				}
-				return true
+			if ir.Stmt(o.src) != st {
+				continue
 			}
+			if !copied {
+				e.source(st.Position())
+			}
+			if o.tma != nil {
+				e.tmaOperand(o, stage, buf)
+			} else {
+				e.copyOperand(o, mp.aIsA[o], stage)
+			}
+			copied = true
 		}
-		return false
+		return copied
 	})
 }
 

@@ -41,7 +41,13 @@ func (e *emitter) statement(s ir.Stmt) {
 			return fmt.Sprintf("%s[%s] = %s;", name, i, e.expr(s.Value, i))
 		})
 	case *ir.Value:
-		if e.fast && e.skip[s.ID] || e.dead[s.ID] {
+		if u := e.reissued[s.ID]; u != nil && !(e.fast && e.skip[u.ID]) {
+			// The load is issued where it stands, in its user's layout.
+			e.source(s.Pos)
+			e.shapeOp(u)
+			return
+		}
+		if e.fast && e.skip[s.ID] || e.dead[s.ID] || s.Op == ir.OpExpandDims && e.reissued[s.Args[0].ID] == s {
 			return
 		}
 		e.checkedScratch(s, func() { e.value(s) })

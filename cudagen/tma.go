@@ -101,12 +101,19 @@ func byRows(d *ir.DescAccess) bool {
 // and directStores).
 func (p *plan) findDeadValues() {
 	p.dead = make([]bool, p.k.NumValues)
-	// A load issued again in its one user's layout is not issued in its own.
-	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		if p.remat[v.ID] != nil && v.Args[0].Op == ir.OpLoad {
-			p.dead[v.Args[0].ID] = true
-		}
-	})
+	var vals []*ir.Value
+	ir.Inspect(p.k.Body, func(v *ir.Value) { vals = append(vals, v) })
+	// A load issued again in its one user's layout is not issued in its
+	// own, nor are the pointers only it reads: the load issued again
+	// computes its indices from the user's coordinates, and reads only the
+	// scalars (reloadable).
+	reissued := map[int]bool{}
+	for id := range p.reissued {
+		p.dead[id], reissued[id] = true, true
+	}
+	for id := range p.onlyFeeding(vals, reissued, func(v *ir.Value) bool { return v.Type.IsScalar() }, func(*ir.Value) bool { return true }) {
+		p.dead[id] = true
+	}
 	byDesc := map[int]bool{}
 	for id := range p.tmaStores {
 		byDesc[id] = true
@@ -142,9 +149,7 @@ func (p *plan) findDeadValues() {
 	}
 	// The copies read the descriptor's base, shape, strides and offsets.
 	keep := map[int]bool{}
-	var vals []*ir.Value
 	ir.Inspect(p.k.Body, func(v *ir.Value) {
-		vals = append(vals, v)
 		if byDesc[v.ID] {
 			for _, x := range v.Desc.Scalars() {
 				keep[x.ID] = true

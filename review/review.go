@@ -298,7 +298,11 @@ func loopWords(l cudagen.Loop) []string {
 		flight += fmt.Sprintf(", and the wgmma of %s from iteration i-1 may still run (its buffer is the extra one)", l.InFlight)
 	}
 	out = append(out, flight+".")
-	if l.Asked > 0 {
+	switch {
+	case l.Spill:
+		out = append(out, fmt.Sprintf("num_stages=%d was asked for; it runs %d stages: the kernel's accumulators overflow the registers, "+
+			"and the shared memory more stages would take is left to L1, where the spills go.", l.Asked, l.Stages))
+	case l.Asked > 0:
 		out = append(out, fmt.Sprintf("num_stages=%d was asked for; only %d stages fit in shared memory.", l.Asked, l.Stages))
 	}
 	return out

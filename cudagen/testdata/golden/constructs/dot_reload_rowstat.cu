@@ -214,9 +214,10 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) reload_kernel(
       int t40 = kk / 32;
       int t42 = t40 * 32;
       float* s_ptrs = s_ptr + t42;
-      float* s_ptrs_1[8];
+      // s is loaded in #L11, the layout of its user at line 29, rather than moved.
+      float t50[8];
       #pragma unroll
-      for (int e = 0; e < 8; ++e) s_ptrs_1[e] = s_ptrs + rn[e];
+      for (int e = 0; e < 8; ++e) t50[e] = *((s_ptrs) + (L11_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 8 + (e % 2 + (e / 2 % 4) * 2) % 2));
       // 29: o += tl.math.exp2(tl.dot(a, b) - s[None, :])
       // tl.dot fp16[64,32] x fp16[32,32] on mma.sync m16n8k16: a from the stage, b from the stage (MN-major,
       //   ldmatrix.x4.trans); each warp owns 1 x 4 m16n8 tile(s).
@@ -251,10 +252,6 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 4))) reload_kernel(
           }
         }
       }
-      // s is recomputed in #L11 rather than moved.
-      float t50[8];
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t50[e] = *((s_ptrs) + (L11_base + ((e % 2 + (e / 2 % 4) * 2) / 2) * 8 + (e % 2 + (e / 2 % 4) * 2) % 2));
       float t52[16];
       #pragma unroll
       for (int e = 0; e < 16; ++e) t52[e] = t49[e] - t50[e % 2 + (e / 2 % 4) * 2];

@@ -695,17 +695,7 @@ extern "C" __global__ void __attribute__((launch_bounds(256, 2))) attn_fwd(
       }
       tri_cp_async_commit();
     }
-    // q, a of the tl.dot at line 45, is the same in every iteration: stored once
-    #pragma unroll
-    for (int e = 0; e < 32; e += 2) {
-      const int tri_row = L5_base0 + (e / 16) * 64;
-      const int tri_col = L5_base1 + (e / 2 % 8) * 8 + e % 2;
-      const int tri_srow = tri_row / 8 % 8 / 4 * 64 + tri_row / 64 / 2 * 64 + tri_row / 8 % 4 * 16 + tri_row / 64 % 2 * 8 + tri_row % 8;
-      const unsigned int tri_dst = tri_inv + 0 + tri_swizzle(tri_srow * 128 + tri_col * 2, 7);
-      const unsigned int tri_v = (unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16;
-      tri_st_shared_b32(tri_dst, tri_v);
-    }
-    tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
+    // q, a of the tl.dot at line 45, is in place: the pipelined loop before this one (line 36) stored it there.
     // The wgmmas of tl.dot at line 65 run on into the next iteration, in these registers:
     float tri_f0[32];
     #pragma unroll
