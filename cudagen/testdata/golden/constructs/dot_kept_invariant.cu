@@ -126,19 +126,19 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
   float acc[32];
   float acc_1[32];
   float acc2[32];
-  // 29: rm = tl.arange(0, M)
+  // 30: rm = tl.arange(0, M)
   int rm[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rm[e] = L0_base + e * 16;
-  // 30: rd = tl.arange(0, D)
+  // 31: rd = tl.arange(0, D)
   int rd[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rd[e] = L1_base + e;
-  // 31: rn = tl.arange(0, BN)
+  // 32: rn = tl.arange(0, BN)
   int rn[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rn[e] = L2_base + e * 16;
-  // 32: q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+  // 33: q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
   int t13[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t13[e] = rm[e] * 64;
@@ -157,9 +157,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     q[e + 5] = (tri_half)(vec.z >> 16); q[e + 6] = (tri_half)vec.w;
     q[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // 34: half = N // 2
+  // 35: half = N // 2
   int half_ = N / 2;
-  // 35: for j in range(0, half, BN):
+  // 36: for j in range(0, half, BN):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
   // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
@@ -172,7 +172,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < half_) {
-        // 36: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 37: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t30[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t30[e] = tri_ahead + rn[e];
@@ -193,7 +193,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t40[e], true);
         }
-        // 38: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 39: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t49[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t49[e] = tri_ahead + rn[e];
@@ -217,7 +217,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       }
       tri_cp_async_commit();
     }
-    // q, a of the tl.dot at line 37, is the same in every iteration: stored once
+    // q, a of the tl.dot at line 38, is the same in every iteration: stored once
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {
       const int tri_row = L5_base0 + (e / 8) * 16;
@@ -229,7 +229,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       tri_st_shared_b128(tri_dst, tri_v);
     }
     __syncthreads();  // the operands stored once are in place for every warp
-    // The A fragments of q for the tl.dot at line 37 stay in registers for the whole loop.
+    // The A fragments of q for the tl.dot at line 38 stay in registers for the whole loop.
     unsigned int tri_a0[16];
     {
       const unsigned int tri_la = ((warp_id % 4) * 8 + lane_id % 8 + lane_id / 8 % 2 * 32) * 128 + lane_id / 16 * 16;
@@ -254,7 +254,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
       int tri_ahead = j + 2 * 64;
       if (tri_ahead < half_) {
-        // 36: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 37: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t30[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t30[e] = tri_ahead + rn[e];
@@ -275,7 +275,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t40[e], true);
         }
-        // 38: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 39: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t49[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t49[e] = tri_ahead + rn[e];
@@ -298,7 +298,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
         }
       }
       tri_cp_async_commit();
-      // 37: s = tl.dot(q, kt) * 0.125
+      // 38: s = tl.dot(q, kt) * 0.125
       // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
       //   ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
       float t44[32];
@@ -330,7 +330,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       float s[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) s[e] = t44[e] * 0.125f;
-      // 39: acc = tl.dot(s.to(tl.float16), v, acc)
+      // 40: acc = tl.dot(s.to(tl.float16), v, acc)
       // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
       //   ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
       #pragma unroll
@@ -372,11 +372,11 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // 35: for j in range(0, half, BN):
+  // 36: for j in range(0, half, BN):
   float acc_2[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_2[e] = acc[e];
-  // 40: for j in range(half, N, BN):
+  // 41: for j in range(half, N, BN):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_1[e] = acc_2[e];
   // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
@@ -389,7 +389,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = half_ + tri_s * 64;
       if (tri_ahead < N) {
-        // 41: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 42: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t68[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t68[e] = tri_ahead + rn[e];
@@ -410,7 +410,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t78[e], true);
         }
-        // 43: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 44: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t87[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t87[e] = tri_ahead + rn[e];
@@ -434,7 +434,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       }
       tri_cp_async_commit();
     }
-    // q, a of the tl.dot at line 42, is the same in every iteration: stored once
+    // q, a of the tl.dot at line 43, is the same in every iteration: stored once
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {
       const int tri_row = L5_base0 + (e / 8) * 16;
@@ -446,7 +446,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       tri_st_shared_b128(tri_dst, tri_v);
     }
     __syncthreads();  // the operands stored once are in place for every warp
-    // The A fragments of q for the tl.dot at line 42 stay in registers for the whole loop.
+    // The A fragments of q for the tl.dot at line 43 stay in registers for the whole loop.
     unsigned int tri_a0[16];
     {
       const unsigned int tri_la = ((warp_id % 4) * 8 + lane_id % 8 + lane_id / 8 % 2 * 32) * 128 + lane_id / 16 * 16;
@@ -471,7 +471,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
       int tri_ahead = j_1 + 2 * 64;
       if (tri_ahead < N) {
-        // 41: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 42: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t68[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t68[e] = tri_ahead + rn[e];
@@ -492,7 +492,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t78[e], true);
         }
-        // 43: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 44: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t87[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t87[e] = tri_ahead + rn[e];
@@ -515,7 +515,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
         }
       }
       tri_cp_async_commit();
-      // 42: s = tl.dot(q, kt) * 0.125
+      // 43: s = tl.dot(q, kt) * 0.125
       // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
       //   ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
       float t82[32];
@@ -547,7 +547,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       float s_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) s_1[e] = t82[e] * 0.125f;
-      // 44: acc = tl.dot(s.to(tl.float16), v, acc)
+      // 45: acc = tl.dot(s.to(tl.float16), v, acc)
       // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
       //   ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
       #pragma unroll
@@ -589,7 +589,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // 45: tl.store(r_ptr + rd, tl.sum(acc, 0))
+  // 46: tl.store(r_ptr + rd, tl.sum(acc, 0))
   float* r_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) r_ptrs[e] = r_ptr + rd[e];
@@ -635,7 +635,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     tri_f32x4 vec = {t104[e + 0], t104[e + 1], t104[e + 2], t104[e + 3]};
     if (L1_owner) *reinterpret_cast<tri_f32x4*>(r_ptrs[e]) = vec;
   }
-  // 47: for j in range(0, N, BN):
+  // 48: for j in range(0, N, BN):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc2[e] = 0.0f;
   // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
@@ -648,7 +648,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < N) {
-        // 48: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 49: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t113[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t113[e] = tri_ahead + rn[e];
@@ -669,7 +669,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t123[e], true);
         }
-        // 50: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 51: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t132[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t132[e] = tri_ahead + rn[e];
@@ -693,7 +693,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       }
       tri_cp_async_commit();
     }
-    // q, a of the tl.dot at line 49, is the same in every iteration: stored once
+    // q, a of the tl.dot at line 50, is the same in every iteration: stored once
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {
       const int tri_row = L5_base0 + (e / 8) * 16;
@@ -705,7 +705,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       tri_st_shared_b128(tri_dst, tri_v);
     }
     __syncthreads();  // the operands stored once are in place for every warp
-    // The A fragments of q for the tl.dot at line 49 stay in registers for the whole loop.
+    // The A fragments of q for the tl.dot at line 50 stay in registers for the whole loop.
     unsigned int tri_a0[16];
     {
       const unsigned int tri_la = ((warp_id % 4) * 8 + lane_id % 8 + lane_id / 8 % 2 * 32) * 128 + lane_id / 16 * 16;
@@ -730,7 +730,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
       int tri_ahead = j_2 + 2 * 64;
       if (tri_ahead < N) {
-        // 48: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 49: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t113[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t113[e] = tri_ahead + rn[e];
@@ -751,7 +751,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t123[e], true);
         }
-        // 50: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 51: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t132[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t132[e] = tri_ahead + rn[e];
@@ -774,7 +774,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
         }
       }
       tri_cp_async_commit();
-      // 49: s = tl.dot(q, kt) * 0.125
+      // 50: s = tl.dot(q, kt) * 0.125
       // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
       //   ldmatrix.x4); each warp owns 1 x 8 m16n8 tile(s).
       float t127[32];
@@ -806,7 +806,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
       float s_2[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) s_2[e] = t127[e] * 0.125f;
-      // 51: acc2 = tl.dot(s.to(tl.float16), v, acc2)
+      // 52: acc2 = tl.dot(s.to(tl.float16), v, acc2)
       // tl.dot fp16[64,64] x fp16[64,64] on mma.sync m16n8k16: a from registers, b from the stage (MN-major,
       //   ldmatrix.x4.trans); each warp owns 1 x 8 m16n8 tile(s).
       #pragma unroll
@@ -848,7 +848,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // 52: tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc)
+  // 53: tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc)
   // rm is recomputed in #L13 rather than moved.
   int t147[2];
   #pragma unroll
@@ -871,7 +871,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 2))) kept_kernel(
     tri_f32x2 vec = {acc_1[e + 0], acc_1[e + 1]};
     *reinterpret_cast<tri_f32x2*>(t156[e]) = vec;
   }
-  // 53: tl.store(o2_ptr + rm[:, None] * D + rd[None, :], acc2)
+  // 54: tl.store(o2_ptr + rm[:, None] * D + rd[None, :], acc2)
   // rm is recomputed in #L13 rather than moved.
   int t158[2];
   #pragma unroll

@@ -144,19 +144,19 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
   float acc[32];
   float acc_1[32];
   float acc2[32];
-  // 29: rm = tl.arange(0, M)
+  // 30: rm = tl.arange(0, M)
   int rm[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rm[e] = L0_base + e * 16;
-  // 30: rd = tl.arange(0, D)
+  // 31: rd = tl.arange(0, D)
   int rd[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) rd[e] = L1_base + e;
-  // 31: rn = tl.arange(0, BN)
+  // 32: rn = tl.arange(0, BN)
   int rn[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) rn[e] = L2_base + e * 16;
-  // 32: q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+  // 33: q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
   int t13[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) t13[e] = rm[e] * 64;
@@ -175,9 +175,9 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
     q[e + 5] = (tri_half)(vec.z >> 16); q[e + 6] = (tri_half)vec.w;
     q[e + 7] = (tri_half)(vec.w >> 16);
   }
-  // 34: half = N // 2
+  // 35: half = N // 2
   int half_ = N / 2;
-  // 35: for j in range(0, half, BN):
+  // 36: for j in range(0, half, BN):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc[e] = 0.0f;
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 3 shared-memory stages
@@ -189,7 +189,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < half_) {
-        // 36: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 37: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t30[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t30[e] = tri_ahead + rn[e];
@@ -210,7 +210,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t40[e], true);
         }
-        // 38: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 39: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t49[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t49[e] = tri_ahead + rn[e];
@@ -234,7 +234,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       }
       tri_cp_async_commit();
     }
-    // q, a of the tl.dot at line 37, is the same in every iteration: stored once
+    // q, a of the tl.dot at line 38, is the same in every iteration: stored once
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {
       const int tri_row = L5_base0 + (e / 8) * 16;
@@ -247,7 +247,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       tri_st_shared_b128(tri_dst, tri_v);
     }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
-    // The wgmmas of tl.dot at line 39 run on into the next iteration, in these registers:
+    // The wgmmas of tl.dot at line 40 run on into the next iteration, in these registers:
     float tri_f0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_f0[r] = acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -256,7 +256,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       tri_cp_async_wait<1>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
-      // 37: s = tl.dot(q, kt) * 0.125
+      // 38: s = tl.dot(q, kt) * 0.125
       // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float t44[32];
@@ -270,7 +270,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
         tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
         tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
         tri_wgmma_commit();
-        tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 39
+        tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 40
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_f0[r]); acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_f0[r]; }
         #pragma unroll
@@ -279,7 +279,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       float s[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) s[e] = t44[e] * 0.125f;
-      // 39: acc = tl.dot(s.to(tl.float16), v, acc)
+      // 40: acc = tl.dot(s.to(tl.float16), v, acc)
       // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         #pragma unroll
@@ -311,7 +311,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
         // While the wgmmas run: the copies for iteration j + 2.
         int tri_ahead = j + 2 * 64;
         if (tri_ahead < half_) {
-          // 36: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+          // 37: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
           int t30[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t30[e] = tri_ahead + rn[e];
@@ -332,7 +332,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
             tri_cp_async_16(tri_dst, t40[e], true);
           }
-          // 38: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+          // 39: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
           int t49[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t49[e] = tri_ahead + rn[e];
@@ -360,17 +360,17 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       tri_read = tri_read == 2 ? 0 : tri_read + 1;
       tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    tri_wgmma_wait<0>();  // the last iteration's tl.dot at line 39
+    tri_wgmma_wait<0>();  // the last iteration's tl.dot at line 40
     #pragma unroll
     for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_f0[r]); acc[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_f0[r]; }
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // 35: for j in range(0, half, BN):
+  // 36: for j in range(0, half, BN):
   float acc_2[32];
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_2[e] = acc[e];
-  // 40: for j in range(half, N, BN):
+  // 41: for j in range(half, N, BN):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc_1[e] = acc_2[e];
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 3 shared-memory stages
@@ -382,7 +382,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = half_ + tri_s * 64;
       if (tri_ahead < N) {
-        // 41: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 42: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t68[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t68[e] = tri_ahead + rn[e];
@@ -403,7 +403,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t78[e], true);
         }
-        // 43: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 44: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t87[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t87[e] = tri_ahead + rn[e];
@@ -427,8 +427,8 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       }
       tri_cp_async_commit();
     }
-    // q, a of the tl.dot at line 42, is in place: the pipelined loop before this one (line 35) stored it there.
-    // The wgmmas of tl.dot at line 44 run on into the next iteration, in these registers:
+    // q, a of the tl.dot at line 43, is in place: the pipelined loop before this one (line 36) stored it there.
+    // The wgmmas of tl.dot at line 45 run on into the next iteration, in these registers:
     float tri_f0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_f0[r] = acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -437,7 +437,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       tri_cp_async_wait<1>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
-      // 42: s = tl.dot(q, kt) * 0.125
+      // 43: s = tl.dot(q, kt) * 0.125
       // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float t82[32];
@@ -451,7 +451,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
         tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
         tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
         tri_wgmma_commit();
-        tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 44
+        tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 45
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_f0[r]); acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_f0[r]; }
         #pragma unroll
@@ -460,7 +460,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       float s_1[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) s_1[e] = t82[e] * 0.125f;
-      // 44: acc = tl.dot(s.to(tl.float16), v, acc)
+      // 45: acc = tl.dot(s.to(tl.float16), v, acc)
       // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         #pragma unroll
@@ -492,7 +492,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
         // While the wgmmas run: the copies for iteration j_1 + 2.
         int tri_ahead = j_1 + 2 * 64;
         if (tri_ahead < N) {
-          // 41: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+          // 42: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
           int t68[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t68[e] = tri_ahead + rn[e];
@@ -513,7 +513,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
             tri_cp_async_16(tri_dst, t78[e], true);
           }
-          // 43: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+          // 44: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
           int t87[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t87[e] = tri_ahead + rn[e];
@@ -541,13 +541,13 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       tri_read = tri_read == 2 ? 0 : tri_read + 1;
       tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    tri_wgmma_wait<0>();  // the last iteration's tl.dot at line 44
+    tri_wgmma_wait<0>();  // the last iteration's tl.dot at line 45
     #pragma unroll
     for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_f0[r]); acc_1[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_f0[r]; }
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // 45: tl.store(r_ptr + rd, tl.sum(acc, 0))
+  // 46: tl.store(r_ptr + rd, tl.sum(acc, 0))
   float* r_ptrs[8];
   #pragma unroll
   for (int e = 0; e < 8; ++e) r_ptrs[e] = r_ptr + rd[e];
@@ -593,7 +593,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
     tri_f32x4 vec = {t104[e + 0], t104[e + 1], t104[e + 2], t104[e + 3]};
     if (L1_owner) *reinterpret_cast<tri_f32x4*>(r_ptrs[e]) = vec;
   }
-  // 47: for j in range(0, N, BN):
+  // 48: for j in range(0, N, BN):
   #pragma unroll
   for (int e = 0; e < 32; ++e) acc2[e] = 0.0f;
   // Software-pipelined, 2 dot(s) on wgmma: the loads feeding them stream into 3 shared-memory stages
@@ -605,7 +605,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
     for (int tri_s = 0; tri_s < 2; ++tri_s) {
       int tri_ahead = 0 + tri_s * 64;
       if (tri_ahead < N) {
-        // 48: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+        // 49: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
         int t113[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t113[e] = tri_ahead + rn[e];
@@ -626,7 +626,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
           const unsigned int tri_dst = tri_stage0 + tri_s * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
           tri_cp_async_16(tri_dst, t123[e], true);
         }
-        // 50: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+        // 51: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
         int t132[4];
         #pragma unroll
         for (int e = 0; e < 4; ++e) t132[e] = tri_ahead + rn[e];
@@ -650,7 +650,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       }
       tri_cp_async_commit();
     }
-    // q, a of the tl.dot at line 49, is the same in every iteration: stored once
+    // q, a of the tl.dot at line 50, is the same in every iteration: stored once
     #pragma unroll
     for (int e = 0; e < 32; e += 8) {
       const int tri_row = L5_base0 + (e / 8) * 16;
@@ -663,7 +663,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       tri_st_shared_b128(tri_dst, tri_v);
     }
     tri_fence_proxy_async();  // wgmma reads what the generic stores wrote
-    // The wgmmas of tl.dot at line 51 run on into the next iteration, in these registers:
+    // The wgmmas of tl.dot at line 52 run on into the next iteration, in these registers:
     float tri_f0[32];
     #pragma unroll
     for (int r = 0; r < 32; ++r) tri_f0[r] = acc2[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1];
@@ -672,7 +672,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       tri_cp_async_wait<1>();  // this iteration's stage has landed
       __syncthreads();  // every thread's copies for this iteration are visible
       const unsigned int tri_stage = tri_stage0 + tri_read * 16384;
-      // 49: s = tl.dot(q, kt) * 0.125
+      // 50: s = tl.dot(q, kt) * 0.125
       // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from shared memory, stored before the loop, b from the stage; each warpgroup owns 64 rows,
       //   in 1 m64 block(s).
       float t127[32];
@@ -686,7 +686,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
         tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 4, tri_bdesc + 4, 1);
         tri_wgmma_m64n64k16_f16_kb(tri_d0, tri_adesc + 6, tri_bdesc + 6, 1);
         tri_wgmma_commit();
-        tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 51
+        tri_wgmma_wait<0>();  // and the last iteration's tl.dot at line 52
         #pragma unroll
         for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_f0[r]); acc2[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_f0[r]; }
         #pragma unroll
@@ -695,7 +695,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       float s_2[32];
       #pragma unroll
       for (int e = 0; e < 32; ++e) s_2[e] = t127[e] * 0.125f;
-      // 51: acc2 = tl.dot(s.to(tl.float16), v, acc2)
+      // 52: acc2 = tl.dot(s.to(tl.float16), v, acc2)
       // tl.dot fp16[64,64] x fp16[64,64] on wgmma m64n64k16: a from registers, b from the stage; each warpgroup owns 64 rows, in 1 m64 block(s).
       {
         #pragma unroll
@@ -727,7 +727,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
         // While the wgmmas run: the copies for iteration j_2 + 2.
         int tri_ahead = j_2 + 2 * 64;
         if (tri_ahead < N) {
-          // 48: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
+          // 49: kt = tl.load(k_ptr + (j + rn)[None, :] * D + rd[:, None])
           int t113[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t113[e] = tri_ahead + rn[e];
@@ -748,7 +748,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
             const unsigned int tri_dst = tri_stage0 + tri_write * 16384 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
             tri_cp_async_16(tri_dst, t123[e], true);
           }
-          // 50: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
+          // 51: v = tl.load(v_ptr + (j + rn)[:, None] * D + rd[None, :])
           int t132[4];
           #pragma unroll
           for (int e = 0; e < 4; ++e) t132[e] = tri_ahead + rn[e];
@@ -776,13 +776,13 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
       tri_read = tri_read == 2 ? 0 : tri_read + 1;
       tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    tri_wgmma_wait<0>();  // the last iteration's tl.dot at line 51
+    tri_wgmma_wait<0>();  // the last iteration's tl.dot at line 52
     #pragma unroll
     for (int r = 0; r < 32; ++r) { tri_fence_reg(tri_f0[r]); acc2[(0 + r / 2 % 2) * 16 + r / 4 * 2 + r % 2 * 1] = tri_f0[r]; }
     tri_cp_async_wait<0>();
     __syncthreads();  // the stages are scratch memory again
   }
-  // 52: tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc)
+  // 53: tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc)
   // rm is recomputed in #L13 rather than moved.
   int t147[2];
   #pragma unroll
@@ -805,7 +805,7 @@ extern "C" __global__ void __attribute__((launch_bounds(128, 3))) kept_kernel(
     tri_f32x2 vec = {acc_1[e + 0], acc_1[e + 1]};
     *reinterpret_cast<tri_f32x2*>(t156[e]) = vec;
   }
-  // 53: tl.store(o2_ptr + rm[:, None] * D + rd[None, :], acc2)
+  // 54: tl.store(o2_ptr + rm[:, None] * D + rd[None, :], acc2)
   // rm is recomputed in #L13 rather than moved.
   int t158[2];
   #pragma unroll
