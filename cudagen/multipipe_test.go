@@ -108,16 +108,7 @@ func TestMultiPipeTMAInvariant(t *testing.T) {
 	assert.Contains(t, src, "const unsigned int tri_dst = tri_inv + 8192 + tri_srow * 128;")
 	assert.NotContains(t, src, "tri_half q[")
 	assert.NotContains(t, src, "wgmma reads what the generic stores wrote")
-	text, err := os.ReadFile(file)
-	require.NoError(t, err)
-	_, line, _ := strings.Cut(string(text), "# launch: ")
-	line, _, _ = strings.Cut(line, "\n")
-	var lets []string
-	for _, l := range strings.Split(string(text), "\n") {
-		if x, ok := strings.CutPrefix(l, "# let: "); ok {
-			lets = append(lets, x)
-		}
-	}
+	line, lets := recordedLaunch(t, file)
 	var out bytes.Buffer
 	line = strings.Replace(line, "STORE_FIRST=False", "STORE_FIRST=True", 1)
 	require.NoError(t, launch.BuildFile(file, line, &launch.Options{Arch: "sm_90a", Lets: lets, Stdout: &out}))
@@ -165,20 +156,26 @@ func TestSpillStages(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16(tri_f0, tri_adesc, tri_bdesc + 1024, 1);")
 	assert.NotContains(t, src, "tri_adesc + 512")
-	text, err := os.ReadFile(file)
-	require.NoError(t, err)
-	_, line, _ := strings.Cut(string(text), "# launch: ")
-	line, _, _ = strings.Cut(line, "\n")
-	var lets []string
-	for _, l := range strings.Split(string(text), "\n") {
-		if x, ok := strings.CutPrefix(l, "# let: "); ok {
-			lets = append(lets, strings.Replace(x, "128, K", "64, K", 1))
-		}
-	}
-	lets = append(lets, "x=zeros(64, 128)", "y=zeros(64, 128)")
+	line, lets := recordedLaunch(t, file)
+	lets = append(lets, "a=randn(64, K, dtype='float16')", "x=zeros(64, 128)", "y=zeros(64, 128)")
 	var out bytes.Buffer
 	line = strings.Replace(line, "M=128", "M=64", 1)
 	require.NoError(t, launch.BuildFile(file, line, &launch.Options{Arch: "sm_90a", Lets: lets, Stdout: &out}))
 	assert.Contains(t, out.String(), "stream into 5 shared-memory stages")
 	assert.NotContains(t, out.String(), "num_stages=5:")
+}
+
+// recordedLaunch returns the launch line and the --let bindings of the
+// header of file.
+func recordedLaunch(t *testing.T, file string) (line string, lets []string) {
+	text, err := os.ReadFile(file)
+	require.NoError(t, err)
+	_, line, _ = strings.Cut(string(text), "# launch: ")
+	line, _, _ = strings.Cut(line, "\n")
+	for _, l := range strings.Split(string(text), "\n") {
+		if x, ok := strings.CutPrefix(l, "# let: "); ok {
+			lets = append(lets, x)
+		}
+	}
+	return line, lets
 }

@@ -6,7 +6,9 @@ package kernelgen
 // or the launch), and two to four dots in one loop as attention's forward
 // and backward passes hold them. Each dot's result is the next one's a
 // (converted to the operand dtype); an a may be defined before the loop;
-// one load may feed two dots, one of them through tl.trans; a b may be a
+// one load may feed two dots, one of them through tl.trans, and a loaded y
+// may be the a of several; the loop may run in two halves of the same
+// body, both reading an a defined before them; a b may be a
 // [K, N] load, a load through transposed strides, or the transpose of an
 // [N, K] load; accumulators are spelled acc = tl.dot(a, b, acc) and
 // acc += tl.dot(a, b).
@@ -25,6 +27,7 @@ package kernelgen
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -146,17 +149,24 @@ func (g *gen) blockN(sh dotShape, accs int) int {
 // launch's num_stages, or the default 3. It records the feature stages1
 // or stagesN.
 func (g *gen) loopHeader(v, n, step string) string {
+	return g.loopHeaderFrom(v, "0", n, step)
+}
+
+// loopHeaderFrom is loopHeader over [lo, n).
+func (g *gen) loopHeaderFrom(v, lo, n, step string) string {
 	stages := 1 + g.intn(4)
 	if g.chance(0.3) {
 		stages = 1
 	}
-	header := fmt.Sprintf("for %s in tl.range(0, %s, %s, num_stages=%d):", v, n, step, stages)
+	header := fmt.Sprintf("for %s in tl.range(%s, %s, %s, num_stages=%d):", v, lo, n, step, stages)
 	switch g.intn(5) {
 	case 0:
-		header = fmt.Sprintf("for %s in range(0, %s, %s):", v, n, step)
-		g.launchExtra = append(g.launchExtra, fmt.Sprintf("num_stages=%d", stages))
+		header = fmt.Sprintf("for %s in range(%s, %s, %s):", v, lo, n, step)
+		if !slices.ContainsFunc(g.launchExtra, func(x string) bool { return strings.HasPrefix(x, "num_stages=") }) {
+			g.launchExtra = append(g.launchExtra, fmt.Sprintf("num_stages=%d", stages))
+		}
 	case 1:
-		header = fmt.Sprintf("for %s in range(0, %s, %s):", v, n, step)
+		header = fmt.Sprintf("for %s in range(%s, %s, %s):", v, lo, n, step)
 		stages = 3 // Triton's default
 	}
 	if stages == 1 {
@@ -371,6 +381,7 @@ func (g *gen) finishDots(e dotElem, accs []string, bound float64) {
 //	s2 = tl.dot(p, u)        # sometimes: a second link of the chain
 //	acc0 = tl.dot(p, w0, acc0)
 //	acc1 += tl.dot(p, w1)    # one to three accumulating dots
+//	acc2 = tl.dot(y, w2, acc2)  # sometimes: a loaded y, the a of all but the first
 //
 // kt is [BK, BL] in any b form, or the transpose of a [BL, BN] load x that
 // an accumulating dot reads as its b too (then q is [BM, BN]); a v may be
@@ -521,10 +532,24 @@ func (g *gen) attentionDots(e dotElem, sh dotShape, minK int) string {
 		accNames[i] = fmt.Sprintf("acc%d", i)
 		g.emit("%s = tl.zeros((BM, BN), dtype=tl.%s)", accNames[i], e.acc)
 	}
-	if loop {
+	// Sometimes the loop runs in two halves of the same body, as tutorial
+	// 06's backward runs two loops over k and v: an invariant q is then
+	// read by the pipelines of both (cudagen's kept invariants).
+	split := loop && g.chance(0.3)
+	if split {
+		g.feature("split-loop")
+		g.emit("LH = L // (2 * BL) * BL")
+		g.emit("%s", g.loopHeaderFrom("l", "0", "LH", "BL"))
+	} else if loop {
 		g.emit("%s", g.loopHeader("l", "L", "BL"))
+	}
+	if loop {
 		g.indent++
 	}
+	bodyStart := len(g.body)
+	// Sometimes the accumulating dots after the first read a loaded y as
+	// their a rather than p: one streamed a that several dots read.
+	sharedA := loop && accs >= 2 && g.chance(0.3)
 	if qInLoop {
 		g.emit("q = %s", qLoad)
 	}
@@ -566,11 +591,27 @@ func (g *gen) attentionDots(e dotElem, sh dotShape, minK int) string {
 			g.emit("p2 = s2%s", conv)
 		}
 	}
+	if sharedA {
+		g.feature("shared-a")
+		g.dotInput("y", "M, L", e, r)
+		g.emit("y = %s", g.masked(sh.even, fmt.Sprintf("y_ptr + om[:, None] * L + %s[None, :]", lx), "om[:, None] < M", lx+"[None, :] < L", e.other))
+	}
 	for i, v := range vs {
 		if v.load != "" {
 			g.emit("w%d = %s", i, v.load)
 		}
-		g.emit("%s", g.dotCall(e, accNames[i], p, v.use))
+		a := p
+		if sharedA && i > 0 {
+			a = "y"
+		}
+		g.emit("%s", g.dotCall(e, accNames[i], a, v.use))
+	}
+	if split {
+		body := slices.Clone(g.body[bodyStart:])
+		g.indent--
+		g.emit("%s", g.loopHeaderFrom("l", "LH", "L", "BL"))
+		g.body = append(g.body, body...)
+		g.indent++
 	}
 	if loop {
 		g.indent--
