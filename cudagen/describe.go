@@ -123,7 +123,8 @@ type Operand struct {
 	Name string // the C name of the load or value
 	// Form is "streamed" (copied Stages-1 iterations ahead into each
 	// stage), "stored once" (defined before the loop, stored into shared
-	// memory before it) or "in registers".
+	// memory before it), "in place" (defined before the loop and left in
+	// shared memory by the pipelined loop before it) or "in registers".
 	Form string
 	// Copy is how a streamed operand is copied: "cp.async", "TMA" or
 	// "cp.async by rows" (from a tensor descriptor).
@@ -200,11 +201,13 @@ func (p *plan) describeLoops(e *emitter) []Loop {
 		l.Stages, l.Asked, l.Spill, l.Buffers, l.SharedBytes = r.stages, r.asked, r.spill, r.buffers, r.sharedBytes()
 		for _, o := range r.operands {
 			op := Operand{Pos: o.src.Pos, Name: e.names[o.src.ID], Form: "streamed"}
-			switch o.form {
-			case streamed:
+			switch {
+			case o.form == streamed:
 				op.Copy = o.copy.String()
-			case inRegisters:
+			case o.form == inRegisters:
 				op.Form = "in registers"
+			case o.kept:
+				op.Form = "in place"
 			default:
 				op.Form = "stored once"
 			}

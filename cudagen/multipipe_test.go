@@ -137,6 +137,17 @@ func TestKeptInvariant(t *testing.T) {
 	src, err = build(t, "../conformance/constructs/dot_kept_invariant.tri", "sm_80")
 	require.NoError(t, err)
 	assert.NotContains(t, src, "is in place")
+	// Describe (--dump=layout, the review page) says which loop found q in place.
+	d := describe(t, "../conformance/constructs/dot_kept_invariant.tri", "", nil, "sm_90a")
+	var forms []string
+	for _, l := range d.Loops {
+		for _, o := range l.Operands {
+			if o.Name == "q" {
+				forms = append(forms, o.Form)
+			}
+		}
+	}
+	assert.Equal(t, []string{"stored once", "in place", "stored once"}, forms)
 }
 
 // TestSpillStages: a loop whose two accumulators take 256 registers a
@@ -156,6 +167,10 @@ func TestSpillStages(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, src, "tri_wgmma_m64n128k16_f16(tri_f0, tri_adesc, tri_bdesc + 1024, 1);")
 	assert.NotContains(t, src, "tri_adesc + 512")
+	d := describe(t, file, "", nil, "sm_90a")
+	require.Len(t, d.Loops, 1)
+	assert.True(t, d.Loops[0].Spill)
+	assert.Equal(t, [2]int{3, 5}, [2]int{d.Loops[0].Stages, d.Loops[0].Asked})
 	line, lets := recordedLaunch(t, file)
 	lets = append(lets, "a=randn(64, K, dtype='float16')", "x=zeros(64, 128)", "y=zeros(64, 128)")
 	var out bytes.Buffer

@@ -85,7 +85,7 @@ func (p *plan) recordMulti(s *ir.For, mp *multiPipe) *pipePlan {
 		for _, o := range []*wgOperand{&wd.a, &wd.b} {
 			if o.form != streamed && !seen[o.src] {
 				seen[o.src] = true
-				r.operands = append(r.operands, pipeOperand{src: o.src, form: o.form})
+				r.operands = append(r.operands, pipeOperand{src: o.src, form: o.form, kept: o.storedBy != nil})
 			}
 		}
 	}

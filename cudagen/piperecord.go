@@ -165,6 +165,9 @@ type pipeOperand struct {
 	src  *ir.Value // the load (streamed) or the value
 	form operandForm
 	copy copyKind // how a streamed operand is copied into its stage
+	// kept marks an invariant the pipelined loop before left in place
+	// (wgOperand.storedBy).
+	kept bool
 }
 
 // copyKind is how a streamed load is copied into its stage.

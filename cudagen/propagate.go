@@ -457,7 +457,7 @@ func (p *plan) findConversions(order []*ir.Value) {
 				// thread loads the elements of the new layout, where a
 				// move through shared memory would take two barriers.
 				p.remat[v.ID] = p.intern(d.slice(v.Axis))
-				if !isIndex(v.Args[0]) {
+				if !isIndex(v.Args[0]) && !p.runsAhead(v.Args[0]) && !p.runsAhead(v) {
 					p.reissued[v.Args[0].ID] = v
 				}
 				continue
@@ -471,6 +471,23 @@ func (p *plan) findConversions(order []*ir.Value) {
 			}
 		}
 	}
+}
+
+// runsAhead reports whether statement v is one a pipeline prints ahead of
+// its iteration, with the copies it feeds (stagePlan.ahead): printed
+// there in a block of its own, v cannot define what the iteration reads.
+func (p *plan) runsAhead(v *ir.Value) bool {
+	for _, pl := range p.loops {
+		if pl.ahead[v] {
+			return true
+		}
+	}
+	for _, mp := range p.mloops {
+		if mp.ahead[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // isIndex reports whether tile v is computed from aranges, scalars and

@@ -110,7 +110,11 @@ func (p *plan) dotWords(v *ir.Value) string {
 	} else if wd := p.wgDots[v.ID]; wd != nil && wd.alone {
 		fmt.Fprintf(&b, "dot on the tensor cores (wgmma m64n%dk16, a %s), not pipelined: %s", wd.n, map[operandForm]string{staged: "stored to shared memory", hoisted: "stored before the loop", inRegisters: "from registers"}[wd.a.form], p.aloneWhy(wd))
 	} else if wd := p.wgDots[v.ID]; wd != nil {
-		fmt.Fprintf(&b, "dot on the tensor cores (wgmma m64n%dk16, a %s), in a loop pipelined with %d dot(s)", wd.n, map[operandForm]string{streamed: "streamed", invariant: "stored once", inRegisters: "from registers"}[wd.a.form], len(p.mloopOf(wd).dots))
+		a := map[operandForm]string{streamed: "streamed", invariant: "stored once", inRegisters: "from registers"}[wd.a.form]
+		if wd.a.storedBy != nil {
+			a = "in place from the loop before"
+		}
+		fmt.Fprintf(&b, "dot on the tensor cores (wgmma m64n%dk16, a %s), in a loop pipelined with %d dot(s)", wd.n, a, len(p.mloopOf(wd).dots))
 	} else if p.usesMma(v) {
 		op, _ := p.mmaOp(v)
 		fmt.Fprintf(&b, "dot on the tensor cores (%s, ldmatrix), operands staged in shared memory", op)

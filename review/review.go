@@ -273,7 +273,8 @@ func loopWords(l cudagen.Loop) []string {
 			copies[o.Copy] = true
 			continue
 		}
-		other = append(other, fmt.Sprintf("%s is %s", o.Name, map[string]string{"stored once": "stored into shared memory once, before the loop", "in registers": "read from registers"}[o.Form]))
+		other = append(other, fmt.Sprintf("%s is %s", o.Name, map[string]string{"stored once": "stored into shared memory once, before the loop",
+			"in place": "in shared memory already: the pipelined loop before this one stored it there", "in registers": "read from registers"}[o.Form]))
 	}
 	var how []string
 	for _, c := range []string{"cp.async", "cp.async by rows", "TMA"} {
