@@ -231,7 +231,7 @@
 // then free after the first loop's stores, as Triton's local_alloc next to
 // the load leaves them. And a kernel whose loops carry dot accumulators
 // that alone overflow three quarters of a thread's 255 registers spills
-// whatever else happens (spillBound): its spills go through L1, which gets
+// whatever else happens (isSpillBound): its spills go through L1, which gets
 // what shared memory leaves of the SM, so its pipelines run at most three
 // stages, two iterations of copies ahead, and leave the rest to L1 (the
 // backward at head dimension 128: 1.3 times as fast as with its five).

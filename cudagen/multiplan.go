@@ -464,44 +464,36 @@ func (p *plan) findKeptInvariants() {
 	if !p.wgmma {
 		return
 	}
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		var prev *ir.For
-		var between []ir.Stmt
-		for _, st := range b.Stmts {
-			switch st := st.(type) {
-			case *ir.For:
-				if p.mloops[st] != nil {
-					if prev != nil {
-						p.keepInvariants(prev, st, between)
-					}
-					prev, between = st, nil
-				} else {
-					prev = nil
-				}
-				walk(st.Body)
-			case *ir.While:
-				prev = nil
-				walk(st.Cond)
-				walk(st.Body)
-			case *ir.If:
-				prev = nil
-				walk(st.Then)
-				walk(st.Else)
-			default:
-				between = append(between, st)
-			}
+	plain := func(st ir.Stmt) bool {
+		switch st.(type) {
+		case *ir.Value, *ir.Assign:
+			return true
+		}
+		return false
+	}
+	for s := range p.mloops {
+		at := p.ctlSite[s]
+		j := at.Index - 1
+		for j >= 0 && plain(at.Block.Stmts[j]) {
+			j--
+		}
+		if j < 0 {
+			continue
+		}
+		if prev, ok := at.Block.Stmts[j].(*ir.For); ok && p.mloops[prev] != nil {
+			p.keepInvariants(prev, s, at.Block.Stmts[j+1:at.Index])
 		}
 	}
-	walk(p.k.Body)
 }
 
 // keepInvariants marks the invariant a operands of loop s that loop prev
 // left in place, between being the statements that run between them.
 func (p *plan) keepInvariants(prev, s *ir.For, between []ir.Stmt) {
 	mp0, mp := p.mloops[prev], p.mloops[s]
-	at0 := loopReserve(p.multiBodyScratch(prev, mp0))
 	at := loopReserve(p.multiBodyScratch(s, mp))
+	if loopReserve(p.multiBodyScratch(prev, mp0)) != at {
+		return
+	}
 	for _, wd := range mp.dots {
 		o := &wd.a
 		if o.form != invariant || o.tma != nil {
@@ -509,7 +501,7 @@ func (p *plan) keepInvariants(prev, s *ir.For, between []ir.Stmt) {
 		}
 		i := slices.IndexFunc(mp0.dots, func(w0 *wgDot) bool {
 			o0 := &w0.a
-			return o0.form == invariant && o0.tma == nil && o0.src == o.src && w0.m == wd.m && o0.tile == o.tile && at0 == at
+			return o0.form == invariant && o0.tma == nil && o0.src == o.src && w0.m == wd.m && o0.tile == o.tile
 		})
 		if i < 0 {
 			continue

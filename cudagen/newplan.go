@@ -89,7 +89,7 @@ func newPlan(k *ir.Kernel, arch string, tma bool) (*plan, error) {
 	if p.wgmma && !hasWgmmaDot(k, p.numWarps) {
 		p.wgmma, p.mmaOnSM90 = false, true
 	}
-	p.spillBound = spillBound(k, p.numWarps)
+	p.spillBound = p.isSpillBound()
 	p.findPipelines()
 	p.findAloneDots()
 	p.chooseLayouts()

@@ -192,7 +192,7 @@ type stagePlan struct {
 	// asked for, more than the shared memory holds.
 	stages, asked int
 	// spill marks stages cut below asked in a spill-bound kernel
-	// (spillBound), where shared memory is left to L1.
+	// (isSpillBound), where shared memory is left to L1.
 	spill bool
 	// buffers is the number of stages in shared memory: stages, or one
 	// more where a wgmma runs on while the next iteration's copies are

@@ -238,12 +238,12 @@ func (p *plan) copyStreams(sc *loopScan, copies []*streamCopy) *aheadSet {
 }
 
 // spillStages is the most stages a pipeline of a spill-bound kernel
-// runs (spillBound): two iterations of copies ahead.
+// runs (isSpillBound): two iterations of copies ahead.
 const spillStages = 3
 
-// spillBound reports whether some loop of k carries dot accumulators that
-// alone take more than three quarters of the 255 registers a thread may
-// have (in tutorial 06's backward at head dimension 128, dk and dv take
+// isSpillBound reports whether some loop of the kernel carries dot
+// accumulators that alone take more than three quarters of the 255
+// registers a thread may have (in tutorial 06's backward at head dimension 128, dk and dv take
 // all 256 of theirs): the kernel then spills registers whatever else it
 // does, and its spills go to local memory through L1, which takes the
 // part of the SM's 256 KB that shared memory leaves. Its pipelines then
@@ -252,32 +252,24 @@ const spillStages = 3
 // shared memory more stages would take is left to L1: tutorial 06's
 // backward at head dimension 128 runs 1.3 times as fast with 3 stages
 // as with its 5 (112 KB rather than 144 KB of shared memory).
-func spillBound(k *ir.Kernel, numWarps int) bool {
-	threads := 32 * numWarps
-	found := false
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, st := range b.Stmts {
-			switch st := st.(type) {
-			case *ir.For:
-				regs := 0
-				for _, x := range st.Body.Stmts {
-					if as, ok := x.(*ir.Assign); ok && !as.Var.Type.IsScalar() && accumulates(as.Value) {
-						regs += as.Var.Type.Shape.NumElements() * max(as.Var.Type.Kind.Bytes(), 4) / 4 / threads
-					}
-				}
-				found = found || 4*regs > 3*255
-				walk(st.Body)
-			case *ir.While:
-				walk(st.Body)
-			case *ir.If:
-				walk(st.Then)
-				walk(st.Else)
+func (p *plan) isSpillBound() bool {
+	threads := 32 * p.numWarps
+	for st := range p.ctlSite {
+		f, ok := st.(*ir.For)
+		if !ok {
+			continue
+		}
+		regs := 0
+		for _, x := range f.Body.Stmts {
+			if as, ok := x.(*ir.Assign); ok && !as.Var.Type.IsScalar() && accumulates(as.Value) {
+				regs += as.Var.Type.Shape.NumElements() * max(as.Var.Type.Kind.Bytes(), 4) / 4 / threads
 			}
 		}
+		if 4*regs > 3*255 {
+			return true
+		}
 	}
-	walk(k.Body)
-	return found
+	return false
 }
 
 // accumulates reports whether v, assigned to a loop's Var, is a dot's

@@ -49,7 +49,7 @@ type plan struct {
 	mmaOnSM90 bool
 	// spillBound is set for a kernel whose loops' accumulators alone
 	// overflow the registers: its pipelines run fewer stages
-	// (spillBound, fitStages).
+	// (isSpillBound, fitStages).
 	spillBound bool
 	arch       int // the target's compute capability (90 for sm_90a)
 	// fp8Reported holds the fp8 kinds an error was reported for.
