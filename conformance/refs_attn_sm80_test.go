@@ -3,7 +3,8 @@ package conformance
 // This file implements the references of the constructs of the multi-dot
 // pipelines on mma.sync (cudagen/mmamulti.go): causal attention computed
 // directly in float64 by attend, and the matmuls of attn_sm80_bf16 as
-// loops over float64, each sum rounded once to fp32.
+// loops over float64, each sum rounded once to fp32; attn_split_warps's
+// attention over tokens gathered through a page table.
 
 import (
 	"math"
@@ -14,6 +15,7 @@ import (
 func init() {
 	references["attn_sm80"] = refAttnSM80
 	references["attn_sm80_bf16"] = refAttnSM80BF16
+	references["attn_split_warps"] = refAttnSplitWarps
 }
 
 // causalRows is causal attention per (batch, head) of q, k and v, [Z, H,
@@ -65,4 +67,30 @@ func refAttnSM80BF16(in tensors, num map[string]float64) tensors {
 		}
 	}
 	return tensors{"o": o, "g": g, "h": hm}
+}
+
+// refAttnSplitWarps is, for each sequence b, the attention of its rows of
+// q over its T tokens, token t of k and v at row pages[b, t / PAGE] * PAGE
+// + t % PAGE of the [pages * PAGE, HEAD_DIM] cache: o (bf16) and each
+// row's log2-sum-exp of the scaled scores, lse.
+func refAttnSplitWarps(in tensors, num map[string]float64) tensors {
+	q, k, v, pages, o, lse := in["q"], in["k"], in["v"], in["pages"], in["o"], in["lse"]
+	const page = 8
+	seqs, rows, d := q.Shape[0], q.Shape[1], q.Shape[2]
+	t, perSeq := int(num["T"]), pages.Shape[1]
+	for b := range seqs {
+		at := func(j, c int) int { return (int(pages.Float(b*perSeq+j/page))*page+j%page)*d + c }
+		for i := range rows {
+			row, l := attend(
+				func(c int) float64 { return q.Float((b*rows+i)*d + c) },
+				func(j, c int) float64 { return k.Float(at(j, c)) },
+				func(j, c int) float64 { return v.Float(at(j, c)) },
+				t, d, num["sm_scale"])
+			for c, x := range row {
+				o.SetFloat((b*rows+i)*d+c, rbf(x))
+			}
+			lse.SetFloat(b*rows+i, r32(l*math.Log2E))
+		}
+	}
+	return tensors{"o": o, "lse": lse}
 }

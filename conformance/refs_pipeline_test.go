@@ -49,7 +49,7 @@ func refPipelineSM80(in tensors, num map[string]float64) tensors {
 // to fp16 there).
 var sm80Cases = []string{"pipeline_sm80", "pipeline_sm80_bf16", "sample/matmul_grouped", "sample/matmul_tutorial03",
 	"attn_sm80", "attn_sm80_bf16", "attention_fwd", "attention_fwd_causal", "sample/attention_fwd", "fp8e5_sm80",
-	"fp8_e5_codes", "attention_fp8", "wgmma_alone_fp8_pack", "dot_kept_invariant", "dot_spill_stages"}
+	"fp8_e5_codes", "attention_fp8", "wgmma_alone_fp8_pack", "dot_kept_invariant", "dot_spill_stages", "attn_split_warps"}
 
 // TestGPUSM80 runs the files of sm80Cases with their kernels compiled for
 // sm_80 (PTX the driver compiles for a newer GPU, as tri run --arch sm_80)

@@ -124,7 +124,10 @@ type Operand struct {
 	// Form is "streamed" (copied Stages-1 iterations ahead into each
 	// stage), "stored once" (defined before the loop, stored into shared
 	// memory before it), "in place" (defined before the loop and left in
-	// shared memory by the pipelined loop before it) or "in registers".
+	// shared memory by the pipelined loop before it), "in registers" or
+	// "staged" (computed in the body and stored into shared memory where
+	// its dot stands: an 8-bit a on wgmma, an a whose columns the warps
+	// split on mma.sync).
 	Form string
 	// Copy is how a streamed operand is copied: "cp.async", "TMA" or
 	// "cp.async by rows" (from a tensor descriptor).
@@ -206,6 +209,8 @@ func (p *plan) describeLoops(e *emitter) []Loop {
 				op.Copy = o.copy.String()
 			case o.form == inRegisters:
 				op.Form = "in registers"
+			case o.form == staged:
+				op.Form = "staged"
 			case o.kept:
 				op.Form = "in place"
 			default:

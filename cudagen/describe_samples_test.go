@@ -70,14 +70,32 @@ func TestDescribeLoops(t *testing.T) {
 	assert.Equal(t, "wgmma", d.Loops[0].Engine)
 	assert.Contains(t, d.Loops[0].Dots[0].Words, "wgmma")
 
-	// The decode sample's two-dot loop has 16 query rows for 4 warps, no
-	// mma.sync tile a warp: not pipelined, and the record says why.
-	d = describe(t, "../samples/attention_decode.tri", "", nil, "sm_80")
+	// The decode sample's two-dot loop has 16 query rows for 4 warps: the
+	// warps split N, and p, whose columns they split, is staged.
+	for _, arch := range []string{"sm_80", "sm_90a"} {
+		d = describe(t, "../samples/attention_decode.tri", "", nil, arch)
+		var piped []cudagen.Loop
+		for _, l := range d.Loops {
+			if l.Pipelined {
+				piped = append(piped, l)
+			}
+		}
+		require.Len(t, piped, 1, arch)
+		assert.Equal(t, "mma.sync", piped[0].Engine, arch)
+		forms := map[string]string{}
+		for _, o := range piped[0].Operands {
+			forms[o.Name] = o.Form
+		}
+		assert.Equal(t, map[string]string{"k": "streamed", "v": "streamed", "q": "stored once", "p_fp16": "staged"}, forms, arch)
+	}
+	// With 8 warps, 4 columns of the 32 scores a warp are no n8 tile: not
+	// pipelined, and the record says why.
+	line, lets := recordedLaunch(t, "../samples/attention_decode.tri")
+	d = describe(t, "../samples/attention_decode.tri", strings.Replace(line, "num_warps=4", "num_warps=8", 1), lets, "sm_80")
 	require.NotEmpty(t, d.Loops)
 	for _, l := range d.Loops {
 		assert.False(t, l.Pipelined)
-		assert.Contains(t, l.Why, "(16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64, N and K of 16")
-		assert.Len(t, l.Dots, 2)
+		assert.Contains(t, l.Why, "(16x32x64) has no mma.sync shape for 8 warps: M whole m16 tiles, N whole n8 tiles for each of 8 warps along it")
 	}
 	for _, arch := range []string{"sm_80", "sm_90a"} {
 		engine := map[string]string{"sm_80": "mma.sync", "sm_90a": "wgmma"}[arch]

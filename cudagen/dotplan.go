@@ -120,6 +120,9 @@ func mmaBlocked(v *ir.Value, numWarps int) (Blocked, bool) {
 // dotBlocked is the layout dot v's result needs for the tensor cores:
 // wgmma's for a dot on wgmma, else mma.sync's (pipelined or not).
 func (p *plan) dotBlocked(v *ir.Value) (Blocked, bool) {
+	if wd := p.wgDots[v.ID]; wd != nil && !p.wgmma {
+		return mmaPipeBlocked(wd.m, p.numWarps), true
+	}
 	if pl := p.pipes[v.ID]; pl != nil && !pl.mma || p.wgDots[v.ID] != nil {
 		return wgmmaBlocked(p.numWarps), true
 	}

@@ -9,19 +9,28 @@ package cudagen
 // chunks), copied by cp.async num_stages-1 iterations ahead, while the
 // rest of the body runs in its own iteration. Only the dots differ. Each
 // runs as mma.sync m16n8k16, fp16 or bf16 into fp32, on the accumulator
-// layout wgmmaBlocked (sizePerThread [1, 2], threadsPerWarp [8, 4],
-// warpsPerCTA [num_warps, 1]): every warp owns whole rows, so the row
-// statistics of a softmax need no shared memory, and the rows of its
-// repetitions 2i and 2i+1 are rows g and g+8 of the warp's m16 tile i.
+// layout mmaPipeBlocked (sizePerThread [1, 2], threadsPerWarp [8, 4],
+// warpsPerCTA [num_warps, 1] where the rows give every warp an m16 tile):
+// every warp owns whole rows, so the row statistics of a softmax need no
+// shared memory, and the rows of its repetitions 2i and 2i+1 are rows g
+// and g+8 of the warp's m16 tile i. A dot of fewer rows (a decode
+// attention's 16 query heads over 4 warps) splits the warps along N as
+// well, as Triton's MMAv2 does: warpsPerCTA [M/16, num_warps*16/M], each
+// warp's n8 tiles every wn-th from its own; the row statistics then go
+// across the warps through shared memory, as the layouts say.
 //
 //   - b comes from the stage through ldmatrix, two n8 fragments an
 //     instruction: .x4 for a K-major b (a row of the tile is a column of b:
 //     k loaded [HEAD_DIM, BLOCK_N] through its strides, or a b.T), .x4.trans
-//     for an MN-major one (v).
+//     for an MN-major one (v); an odd last n8 tile by .x2 (a warp of a
+//     decode's 4 owns one of the 32 scores' four).
 //   - An a defined before the loop (q) is stored into shared memory once,
 //     and its A fragments are read from there into registers once, before
 //     the loop.
-//   - An a computed in the body (p) is read from registers: the
+//   - An a computed in the body (p) whose columns the warps split is
+//     stored into the scratch memory where its dot stands (staged), and
+//     read back as a streamed a is.
+//   - Else an a computed in the body (p) is read from registers: the
 //     accumulator fragment of an m16n8 tile gives lane 4g+t rows g and g+8,
 //     columns 2t and 2t+1, which are the halves of its A fragment registers
 //     for those columns as the k of the next m16n8k16; two adjacent n8
@@ -44,6 +53,7 @@ package cudagen
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -128,7 +138,7 @@ func (e *emitter) mmaMultiPipedFor(s *ir.For, mp *multiPipe) {
 	e.mmaInvariants(mp)
 	for di, wd := range mp.dots {
 		d := e.layoutOf(wd.dot)
-		if wd.a.form == streamed {
+		if wd.a.form == streamed || wd.a.form == staged {
 			e.mmaLaneRows(&wd.a, true, d, fmt.Sprint(di))
 		}
 		e.mmaLaneRows(&wd.b, false, d, fmt.Sprint(di))
@@ -241,18 +251,30 @@ func (e *emitter) mmaInvariants(mp *multiPipe) {
 //     (q % 2): a row of the tile is a column of b.
 //   - b, MN-major: lanes 0-15 give k rows 0-15 of the pair's first n8
 //     tile, lanes 16-31 those of its second (ldmatrix.trans).
+//
+// Where the warps split N (mmaPipeBlocked), a warp's n8 tiles are every
+// wn-th from its own (Tile[1] = 8 wn columns a repetition): the pair's
+// second tile lies Tile[1] columns after its first, and an MN-major b's
+// lane also keeps the column of its tile, tri_cb<suffix>, as the column
+// blocks of the tile (of rowBytes) may part them.
 func (e *emitter) mmaLaneRows(o *wgOperand, isA bool, d *dist, suffix string) {
 	t := o.tile
 	rb := t.rowBytes()
 	l, x := "tri_lb"+suffix, "tri_xb"+suffix
 	e.use("lane_id")
 	var row string
+	split := !isA && d.Warps[1].Count > 1
 	switch {
 	case isA:
 		l, x = "tri_la"+suffix, "tri_xa"+suffix
 		row = fmt.Sprintf("((%s) * 8 + lane_id %% 8 + lane_id / 8 %% 2 * %d) * %d + lane_id / 16 * 16", e.pos(d.Warps[0], "warp_id"), d.Tile[0], rb)
+	case split && t.kMajor:
+		row = fmt.Sprintf("((%s) * 8 + lane_id %% 8 + lane_id / 16 * %d) * %d + lane_id / 8 %% 2 * 16", e.pos(d.Warps[1], "warp_id"), d.Tile[1], rb)
 	case t.kMajor:
 		row = fmt.Sprintf("(lane_id %% 8 + lane_id / 16 * 8) * %d + lane_id / 8 %% 2 * 16", rb)
+	case split:
+		row = fmt.Sprintf("lane_id %% 16 * %d", rb)
+		e.w.line("const unsigned int tri_cb%s = (%s) * 8 + lane_id / 16 * %d;  // the column of this lane's n8 tile", suffix, e.pos(d.Warps[1], "warp_id"), d.Tile[1])
 	default:
 		row = fmt.Sprintf("lane_id %% 16 * %d + lane_id / 16 * 16", rb)
 	}
@@ -267,11 +289,20 @@ func (e *emitter) mmaLaneRows(o *wgOperand, isA bool, d *dist, suffix string) {
 func (e *emitter) mmaRowsAddr(o *wgOperand, isA bool, d *dist, base, suffix string) string {
 	t := o.tile
 	rb := t.rowBytes()
-	l, x, more := "tri_lb"+suffix, "tri_xb"+suffix, fmt.Sprintf("tri_j * %d", 16*rb)
+	l, x, more := "tri_lb"+suffix, "tri_xb"+suffix, fmt.Sprintf("tri_j * %d", 2*d.Tile[1]*rb)
 	if isA {
 		l, x, more = "tri_la"+suffix, "tri_xa"+suffix, fmt.Sprintf("tri_i * %d", 2*d.Tile[0]*rb)
 	}
 	at := plusBytes(base, t.off)
+	if !isA && !t.kMajor && d.Warps[1].Count > 1 {
+		// The lane's column, in its block of rb / elem columns.
+		cols := rb / t.elem
+		c := fmt.Sprintf("(tri_cb%s + tri_j * %d)", suffix, 2*d.Tile[1])
+		if t.rows > cols {
+			at += fmt.Sprintf(" + %s / %d * %d", c, cols, t.k*rb)
+		}
+		return fmt.Sprintf("%s + tri_kk * %d + ((%s + %s %% %d * %d) ^ %s)", at, rb, l, c, cols, t.elem, x)
+	}
 	if !t.kMajor {
 		// The k rows of the step, then the pair's columns: a block of
 		// rb / elem columns further for each block it passes.
@@ -303,10 +334,19 @@ func (e *emitter) mmaMultiDot(wd *wgDot) {
 	mp := e.mloopOf(wd)
 	di := fmt.Sprint(slices.Index(mp.dots, wd))
 	mi, nj := d.Reps[0]/2, d.Reps[1]
-	from := map[operandForm]string{streamed: "the stage", invariant: "registers, read once before the loop", inRegisters: "registers"}[wd.a.form]
-	bForm := "K-major, ldmatrix.x4"
+	from := map[operandForm]string{streamed: "the stage", invariant: "registers, read once before the loop", inRegisters: "registers",
+		staged: "shared memory, stored here"}[wd.a.form]
+	bForm, x := "K-major, ldmatrix", ""
 	if !wd.b.tile.kMajor {
-		bForm = "MN-major, ldmatrix.x4.trans"
+		bForm, x = "MN-major, ldmatrix", ".trans"
+	}
+	switch {
+	case nj == 1:
+		bForm += ".x2" + x
+	case nj%2 == 1:
+		bForm += ".x4" + x + " and .x2" + x
+	default:
+		bForm += ".x4" + x
 	}
 	e.w.comment("tl.dot %s x %s on %s: a from %s, b from the stage (%s); each warp owns %d x %d m16n8 tile(s).",
 		v.Args[0].Type, v.Args[1].Type, op, from, bForm, mi, nj)
@@ -320,16 +360,27 @@ func (e *emitter) mmaMultiDot(wd *wgDot) {
 		e.loop(d.Elems, func(i string) string { return fmt.Sprintf("%s[%s] = %s;", name, i, e.expr(v.Args[2], i)) })
 	}
 	e.w.open("{")
+	aBase := "tri_stage"
+	if wd.a.form == staged {
+		// The warps split a's columns (k): each reads its A fragments of
+		// the whole row from shared memory, where the dot stands.
+		e.useShared(wd.a.tile.bytes())
+		e.use("tri_smem_addr")
+		e.w.line("const unsigned int tri_staged = tri_smem_addr(tri_smem);  // 1024-byte aligned")
+		e.storeOperand(&wd.a, true, wd.m, "tri_staged")
+		e.w.line("__syncthreads();")
+		aBase = "tri_staged"
+	}
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_kk = 0; tri_kk < %d; tri_kk += 16) {", wd.k)
 	switch wd.a.form {
 	case invariant:
 		e.w.line("const unsigned int* tri_af = tri_a%s + tri_kk / 16 * %d;", di, 4*mi)
-	case streamed:
+	case streamed, staged:
 		e.w.line("unsigned int tri_af[%d];", 4*mi)
 		e.w.line("#pragma unroll")
 		e.use("tri_ldsm_x4")
-		e.w.loop(fmt.Sprintf("for (int tri_i = 0; tri_i < %d; ++tri_i)", mi), []string{"unsigned int tri_src = " + e.mmaRowsAddr(&wd.a, true, d, "tri_stage", di)},
+		e.w.loop(fmt.Sprintf("for (int tri_i = 0; tri_i < %d; ++tri_i)", mi), []string{"unsigned int tri_src = " + e.mmaRowsAddr(&wd.a, true, d, aBase, di)},
 			"tri_ldsm_x4(tri_af + 4 * tri_i, tri_src);")
 	default:
 		e.mmaRegisterA(wd, mi)
@@ -339,10 +390,24 @@ func (e *emitter) mmaMultiDot(wd *wgDot) {
 	if !wd.b.tile.kMajor {
 		ld = "tri_ldsm_x4_trans"
 	}
-	e.w.line("#pragma unroll")
-	e.use(ld, "tri_mma_"+op.name)
-	e.w.loop(fmt.Sprintf("for (int tri_j = 0; tri_j < %d; ++tri_j)", nj/2), []string{"unsigned int tri_src = " + e.mmaRowsAddr(&wd.b, false, d, "tri_stage", di)},
-		ld+"(tri_bf + 4 * tri_j, tri_src);")
+	e.use("tri_mma_" + op.name)
+	if nj >= 2 {
+		e.use(ld)
+		e.w.line("#pragma unroll")
+		e.w.loop(fmt.Sprintf("for (int tri_j = 0; tri_j < %d; ++tri_j)", nj/2), []string{"unsigned int tri_src = " + e.mmaRowsAddr(&wd.b, false, d, "tri_stage", di)},
+			ld+"(tri_bf + 4 * tri_j, tri_src);")
+	}
+	if nj%2 == 1 {
+		// An odd n8 tile: ldmatrix.x2 reads lanes 0-15's rows, the
+		// pair's first tile.
+		x2 := strings.Replace(ld, "x4", "x2", 1)
+		e.use(x2)
+		e.w.open("{")
+		e.w.line("const int tri_j = %d;", nj/2)
+		e.w.line("const unsigned int tri_src = %s;", e.mmaRowsAddr(&wd.b, false, d, "tri_stage", di))
+		e.w.line("%s(tri_bf + 4 * tri_j, tri_src);", x2)
+		e.w.close("}")
+	}
 	idx := func(half, col string) string {
 		return fmt.Sprintf("%s[(2 * tri_i + %s) * %d + tri_j * %d + %s]", name, half, d.RStride[0], d.RStride[1], col)
 	}
@@ -358,6 +423,9 @@ func (e *emitter) mmaMultiDot(wd *wgDot) {
 	e.w.close("}")
 	e.w.close("}")
 	e.w.close("}")
+	if wd.a.form == staged {
+		e.w.line("__syncthreads();  // the scratch memory is free again")
+	}
 	e.w.close("}")
 }
 

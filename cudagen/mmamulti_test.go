@@ -285,3 +285,38 @@ func checkMultiLoop(t *testing.T, d *cudagen.Description, loop string) []string 
 	}
 	return forms
 }
+
+// TestSplitWarps: the 32 query rows of attn_split_warps over 4 warps are
+// two m16 tiles, so the warps split 2 along the rows and 2 along N
+// (mmaPipeBlocked) on sm_80 and on sm_90a, where no dot has a wgmma shape.
+// Each warp reads the one n8 tile of the 16 scores it owns with
+// ldmatrix.x2 from row (its column) 8 of k's stage, and the n8 tiles of v
+// from its own column on, every 16 columns; p is stored where its dot
+// stands, and its A fragments read back by ldmatrix.x4.
+func TestSplitWarps(t *testing.T) {
+	const file = "../conformance/constructs/attn_split_warps.tri"
+	for _, arch := range []string{"sm_80", "sm_90a"} {
+		src, err := build(t, file, arch)
+		require.NoError(t, err)
+		assert.Contains(t, src, "// Software-pipelined, 2 dot(s) on mma.sync m16n8k16", arch)
+		assert.Contains(t, src, "Blocked(sizePerThread=[1, 2], threadsPerWarp=[8, 4], warpsPerCTA=[2, 2], order=[1, 0]) for [32, 16] tiles", arch)
+		// k: the warp's n8 tile of the scores starts at row (warp_id % 2) * 8.
+		assert.Contains(t, src, "const unsigned int tri_lb0 = ((warp_id % 2) * 8 + lane_id % 8 + lane_id / 16 * 16) * 128 + lane_id / 8 % 2 * 16;", arch)
+		assert.Contains(t, src, "tri_ldsm_x2(tri_bf + 4 * tri_j, tri_src);", arch)
+		// v: the pairs of n8 tiles 16 columns apart, in 64-column blocks.
+		assert.Contains(t, src, "const unsigned int tri_cb1 = (warp_id % 2) * 8 + lane_id / 16 * 16;", arch)
+		assert.Contains(t, src, "(tri_cb1 + tri_j * 32) / 64 * 2048", arch)
+		// p: stored, then read back, with the scratch free after the dot.
+		assert.Contains(t, src, "a from shared memory, stored here, b from the stage (MN-major", arch)
+		assert.Contains(t, src, "const unsigned int tri_la1 = ((warp_id / 2 % 2) * 8 + lane_id % 8 + lane_id / 8 % 2 * 16) * 32", arch)
+		assert.Contains(t, src, "__syncthreads();  // the scratch memory is free again", arch)
+		d := describe(t, file, "", nil, arch)
+		require.Len(t, d.Loops, 1)
+		require.True(t, d.Loops[0].Pipelined, d.Loops[0].Why)
+		forms := map[string]string{}
+		for _, o := range d.Loops[0].Operands {
+			forms[o.Name] = o.Form
+		}
+		assert.Equal(t, "staged", forms["p_bf16"], "%v", forms)
+	}
+}

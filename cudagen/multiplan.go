@@ -166,7 +166,9 @@ func (p *plan) multiPipeOf(sc *loopScan) (*multiPipe, string) {
 		case ld.aStreams:
 			wd.a.form = streamed
 			skip[a.ID] = true
-		case fp8:
+		case fp8, !p.wgmma && mmaPipeBlocked(wd.m, p.numWarps).WarpsPerCTA[1] > 1:
+			// An 8-bit a for wgmma, or an a whose columns the warps split
+			// on mma.sync (mmaPipeBlocked), is stored where its dot stands.
 			wd.a.form = staged
 		default:
 			wd.a.form = inRegisters
@@ -357,15 +359,16 @@ func (p *plan) fp8ARegisters() {
 }
 
 // validMultiPipe reports whether the layouts chosen let mp's dots run on
-// wgmma: every result, and every operand in registers, has the layout
-// wgmmaBlocked.
+// their instruction: every result, and every operand in registers, has
+// the layout dotBlocked asks for (wgmmaBlocked, or mmaPipeBlocked on
+// mma.sync).
 func (p *plan) validMultiPipe(mp *multiPipe) bool {
-	want := wgmmaBlocked(p.numWarps).String()
-	is := func(v *ir.Value) bool {
-		d := p.layoutOf(v)
-		return d != nil && d.Layout.String() == want && !d.Repl
-	}
 	for _, wd := range mp.dots {
+		want, _ := p.dotBlocked(wd.dot)
+		is := func(v *ir.Value) bool {
+			d := p.layoutOf(v)
+			return d != nil && d.Layout.String() == want.String() && !d.Repl
+		}
 		if !is(wd.dot) || wd.a.form == inRegisters && !is(wd.a.src) || wd.a.cvt != nil && !is(wd.a.cvt) {
 			return false
 		}
@@ -596,20 +599,37 @@ func (p *plan) mloopOf(wd *wgDot) *multiPipe {
 }
 
 // mmaMultiWhy is why dot wd of a multi-dot loop has no pipelined form on
-// mma.sync here, or "": fp16 or bf16 operands (here, pipeKinds'), M whole
-// m16 tiles in each of the warps, which own whole rows, and N and K
-// multiples of 16 (two n8 tiles an ldmatrix.x4, and p's columns whole k16
-// steps).
+// mma.sync here, or "": fp16 or bf16 operands (here, pipeKinds'), K whole
+// k16 steps, and M and N split among the warps as mmaPipeBlocked splits
+// them: whole m16 tiles of rows, and N whole n8 tiles for each warp
+// (whole pairs, two an ldmatrix.x4, where every warp owns whole rows).
 func (p *plan) mmaMultiWhy(wd *wgDot, here bool) string {
 	if !here {
 		a := wd.dot.Args[0].Type.Kind
 		return fmt.Sprintf("the dot at line %d takes %s operands: the pipelines on mma.sync (sm_%d) take fp16 or bf16", wd.dot.Pos.Line, a, p.arch)
 	}
-	if wd.m%(16*p.numWarps) != 0 || wd.n%16 != 0 || wd.k%16 != 0 {
-		return fmt.Sprintf("the dot at line %d (%dx%dx%d) has no mma.sync shape with %d warps owning whole rows: M a multiple of %d, N and K of 16",
-			wd.dot.Pos.Line, wd.m, wd.n, wd.k, p.numWarps, 16*p.numWarps)
+	w := mmaPipeBlocked(wd.m, p.numWarps).WarpsPerCTA
+	if wd.m%(16*w[0]) != 0 || wd.n%(8*w[1]) != 0 || w[1] == 1 && wd.n%16 != 0 || wd.k%16 != 0 {
+		return fmt.Sprintf("the dot at line %d (%dx%dx%d) has no mma.sync shape for %d warps: M whole m16 tiles, N whole n8 tiles for each of %d warps along it, K of 16",
+			wd.dot.Pos.Line, wd.m, wd.n, wd.k, p.numWarps, w[1])
 	}
 	return ""
+}
+
+// mmaPipeBlocked is the accumulator layout of an m-row dot of a multi-dot
+// pipeline on mma.sync: wgmmaBlocked's threads, the warps along the rows
+// as far as the rows give each a whole m16 tile, and the rest along N, as
+// Triton's MMAv2 splits a decode attention's 16 query rows over 4 warps.
+// With every warp on whole rows, a softmax's row statistics need no shared
+// memory; warps split along N share them through it.
+func mmaPipeBlocked(m, numWarps int) Blocked {
+	b := wgmmaBlocked(numWarps)
+	wm := numWarps
+	for wm > 1 && m < 16*wm {
+		wm /= 2
+	}
+	b.WarpsPerCTA = []int{wm, numWarps / wm}
+	return b
 }
 
 // dotEngine names the instruction the pipelines issue dots as here.

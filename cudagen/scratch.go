@@ -95,7 +95,7 @@ func (p *plan) alignedValue(v *ir.Value) bool {
 	switch v.Op {
 	case ir.OpDot:
 		wd := p.wgDots[v.ID]
-		return wd != nil && (wd.alone || p.wgmma && wd.a.form == staged)
+		return wd != nil && (wd.alone || wd.a.form == staged)
 	case ir.OpStore:
 		tm := p.tmaStores[v.ID]
 		return tm != nil && tm.Swizzle > 0
@@ -137,13 +137,14 @@ func (p *plan) onePipeScratch(s *ir.For, pl *pipeline) int {
 }
 
 // multiBodyScratch is the scratch of the statements a multi-dot pipeline
-// prints inside its loop: those of its own iteration (multiBody) and, on
-// wgmma, those that run ahead of the dots (multiAhead, written while the
-// first dot's wgmmas run; mma.sync's loop writes them before its body).
+// prints inside its loop and before it: those of its own iteration
+// (multiBody) and those that run ahead of the dots (multiAhead on wgmma,
+// written while the first dot's wgmmas run; mmaMultiAhead, whose copies
+// of the first stages are in flight while the loop starts).
 func (p *plan) multiBodyScratch(s *ir.For, mp *multiPipe) int {
 	n := 0
 	for _, st := range s.Body.Stmts {
-		if mp.compute[st] || p.wgmma && mp.ahead[st] {
+		if mp.compute[st] || mp.ahead[st] {
 			n = max(n, p.stmtScratch(st))
 		}
 	}
@@ -242,8 +243,9 @@ func (p *plan) atomicScratch(v *ir.Value) int {
 
 // dotScratch is the scratch of dot v where it stands (pipeprint.go's
 // dot): its operands staged for mma.sync or the CUDA cores, the operands a
-// dot on wgmma outside the pipelines stores, or an 8-bit a computed in a
-// pipelined body.
+// dot on wgmma outside the pipelines stores, or an a computed in a
+// pipelined body that goes through shared memory (an 8-bit one on wgmma,
+// one whose columns the warps split on mma.sync).
 func (p *plan) dotScratch(v *ir.Value) int {
 	wd := p.wgDots[v.ID]
 	switch {
@@ -252,7 +254,7 @@ func (p *plan) dotScratch(v *ir.Value) int {
 		return total
 	case wd.alone:
 		return wd.stagedEnd()
-	case p.wgmma && wd.a.form == staged:
+	case wd.a.form == staged:
 		return wd.a.tile.bytes()
 	}
 	return 0

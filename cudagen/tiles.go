@@ -106,11 +106,11 @@ func (p *plan) dotWords(v *ir.Value) string {
 			b.WriteString(", one wgmma kept in flight")
 		}
 	} else if wd := p.wgDots[v.ID]; wd != nil && !p.wgmma {
-		fmt.Fprintf(&b, "dot on the tensor cores (mma.sync m16n8k16, ldmatrix; a %s), in a loop pipelined with %d dot(s)", map[operandForm]string{streamed: "streamed", invariant: "stored once, its fragments in registers", inRegisters: "from registers"}[wd.a.form], len(p.mloopOf(wd).dots))
+		fmt.Fprintf(&b, "dot on the tensor cores (mma.sync m16n8k16, ldmatrix; a %s), in a loop pipelined with %d dot(s)", map[operandForm]string{streamed: "streamed", invariant: "stored once, its fragments in registers", inRegisters: "from registers", staged: "stored to shared memory where it stands"}[wd.a.form], len(p.mloopOf(wd).dots))
 	} else if wd := p.wgDots[v.ID]; wd != nil && wd.alone {
 		fmt.Fprintf(&b, "dot on the tensor cores (wgmma m64n%dk16, a %s), not pipelined: %s", wd.n, map[operandForm]string{staged: "stored to shared memory", hoisted: "stored before the loop", inRegisters: "from registers"}[wd.a.form], p.aloneWhy(wd))
 	} else if wd := p.wgDots[v.ID]; wd != nil {
-		a := map[operandForm]string{streamed: "streamed", invariant: "stored once", inRegisters: "from registers"}[wd.a.form]
+		a := map[operandForm]string{streamed: "streamed", invariant: "stored once", inRegisters: "from registers", staged: "stored to shared memory where it stands"}[wd.a.form]
 		if wd.a.storedBy != nil {
 			a = "in place from the loop before"
 		}

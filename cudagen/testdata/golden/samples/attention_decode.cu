@@ -80,16 +80,28 @@ TRI_DEV float tri_max_f32(float a, float b) { float r; asm("max.f32 %0, %1, %2;"
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x2(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
 }
 // Butterfly shuffles across the lanes of a warp (shfl.sync.bfly), for every register type.
 TRI_DEV unsigned int tri_shfl_xor_b32(unsigned int v, int m) {
@@ -110,14 +122,21 @@ TRI_DEV unsigned short tri_shfl_xor(unsigned short v, int m) { return (unsigned 
 TRI_DEV signed char tri_shfl_xor(signed char v, int m) { return (signed char)tri_shfl_xor_b32((unsigned int)(unsigned char)v, m); }
 TRI_DEV unsigned char tri_shfl_xor(unsigned char v, int m) { return (unsigned char)tri_shfl_xor_b32(v, m); }
 TRI_DEV bool tri_shfl_xor(bool v, int m) { return tri_shfl_xor_b32(v ? 1u : 0u, m) != 0; }
+// Vector stores to a shared address.
+TRI_DEV void tri_st_shared_b32(unsigned int dst, unsigned int x) { asm volatile("st.shared.b32 [%0], %1;" :: "r"(dst), "r"(x) : "memory"); }
+TRI_DEV void tri_st_shared_b128(unsigned int dst, tri_u32x4 x) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(dst), "r"(x.x), "r"(x.y), "r"(x.z), "r"(x.w) : "memory");
+}
 
 // Source ../samples/attention_decode.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
-extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
+// Ask for 4 programs per SM (at most 128 registers a thread): one's softmax runs while another's mma.syncs do.
+extern "C" __global__ void __attribute__((launch_bounds(128, 4))) decode_split_kv(
     tri_half* Q, tri_half* K_cache, tri_half* V_cache, int* Block_table, int* Seq_lens, float* Mid_O, float* Mid_LSE, float sm_scale, int stride_qb,
     int stride_qh, int stride_kp, int stride_ks, int stride_kh, int stride_vp, int stride_vs, int stride_vh, int stride_bt, int stride_mob, int stride_moh,
     int stride_mos, int stride_mlb, int stride_mlh) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[6144];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[27648];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id % 4) * 4 + lane_id / 8 % 4;  // index of this thread's first element in #L0 tiles
   bool L0_owner = lane_id % 8 == 0;  // #L0 is replicated: only this thread's copy is stored
@@ -249,528 +268,443 @@ extern "C" __global__ void __launch_bounds__(128) decode_split_kv(
     t144_i64 = (long long)(t144);
   }
   // 78: for start_n in range(start, end, BLOCK_N):
-  for (int start_n = start; start_n < end; start_n += 32) {
-    // 79: tok = start_n + offs_n
-    int tok[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) tok[e] = start_n + offs_n[e];
-    // 80: live = tok < end
-    bool live[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) live[e] = tok[e] < end;
-    // 82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
-    int t83[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) t83[e] = tok[e] / 16;
-    int* pages_ptrs[2];
-    #pragma unroll
-    for (int e = 0; e < 2; ++e) pages_ptrs[e] = pages + t83[e];
-    // The rest of this block is written twice: for a full tile and for the last, partial one.
-    int page_i32[2];
-    long long page[2];
-    int slot[2];
-    long long t95[2];
-    int t97[2];
-    long long t97_i64[2];
-    long long t99[2];
-    long long t103[2];
-    tri_half* K_cache_ptrs[2];
-    tri_half* t110[16];
-    tri_half k[16];
-    long long t139[2];
-    int t141[2];
-    long long t141_i64[2];
-    long long t143[2];
-    long long t147[2];
-    tri_half* V_cache_ptrs[2];
-    tri_half* t154[16];
-    tri_half v[16];
-    float t118[4];
-    float qk[4];
-    bool t121[2];
-    float qk_1[4];
-    float qk_1_max[1];
-    float m_ij[1];
-    float t128[2];
-    float t130[4];
-    float p[4];
-    float t132[1];
-    float alpha[1];
-    float t134[1];
-    float p_sum[1];
-    float l_i_1[1];
-    tri_half p_fp16[4];
-    float t161[2];
-    float t163[8];
-    if (start_n + 31 < end) {
-      // Full tile: every mask below is true; unmasked, vectorized accesses.
-      // 82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) page_i32[e] = *pages_ptrs[e];
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) page[e] = (long long)(page_i32[e]);
-      // 83: slot = tok % PAGE_SIZE
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) slot[e] = tok[e] % 16;
-      // 84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t95[e] = page[e] * t93;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t97[e] = slot[e] * stride_ks;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t97_i64[e] = (long long)(t97[e]);
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t99[e] = t95[e] + t97_i64[e];
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t103[e] = t99[e] + t100_i64;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) K_cache_ptrs[e] = K_cache + t103[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t110[e] = K_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
-      #pragma unroll
-      for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t110[e]);
-        k[e + 0] = (tri_half)vec.x; k[e + 1] = (tri_half)(vec.x >> 16); k[e + 2] = (tri_half)vec.y;
-        k[e + 3] = (tri_half)(vec.y >> 16); k[e + 4] = (tri_half)vec.z;
-        k[e + 5] = (tri_half)(vec.z >> 16); k[e + 6] = (tri_half)vec.w;
-        k[e + 7] = (tri_half)(vec.w >> 16);
-      }
-      // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t141[e] = slot[e] * stride_vs;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t141_i64[e] = (long long)(t141[e]);
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t143[e] = t139[e] + t141_i64[e];
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t147[e] = t143[e] + t144_i64;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) V_cache_ptrs[e] = V_cache + t147[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
-      #pragma unroll
-      for (int e = 0; e < 16; e += 8) {  // 16-byte vector loads
-        tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t154[e]);
-        v[e + 0] = (tri_half)vec.x; v[e + 1] = (tri_half)(vec.x >> 16); v[e + 2] = (tri_half)vec.y;
-        v[e + 3] = (tri_half)(vec.y >> 16); v[e + 4] = (tri_half)vec.z;
-        v[e + 5] = (tri_half)(vec.z >> 16); v[e + 6] = (tri_half)vec.w;
-        v[e + 7] = (tri_half)(vec.w >> 16);
-      }
-      // 86: qk = tl.dot(q, k) * qk_scale
-      // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
-      //   N and K of 16.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0) * 64 + L5_base1 + e % 8] = q[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L9_base0 + e % 8) * 32 + L9_base1 + (e / 8) * 16] = k[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t118[e] = 0.0f;
-      {
-        // This warp's rows of the mma tiles start at (0) * 8, its columns at (warp_id % 4) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const int tri_lrow = (0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8;
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 64 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 4) * 8;
+  // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
+  // with cp.async, 2 iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in
+  // 16-byte chunks; the rest of the body runs in its own iteration.
+  {
+    const unsigned int tri_inv = tri_smem_addr(tri_smem) + 1024u;  // the operands stored once, 1024-byte aligned
+    const unsigned int tri_stage0 = tri_inv + 2048u;  // shared address of stage 0
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = start + tri_s * 32;
+      if (tri_ahead < end) {
+        // 79: tok = start_n + offs_n
+        int tok[2];
         #pragma unroll
-        for (int tri_k = 0; tri_k < 64; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 1; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 1; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 32);
-              float& tri_c0 = t118[(2 * tri_i + 0) * 2 + tri_j * 2 + 0];
-              float& tri_c1 = t118[(2 * tri_i + 0) * 2 + tri_j * 2 + 1];
-              float& tri_c2 = t118[(2 * tri_i + 1) * 2 + tri_j * 2 + 0];
-              float& tri_c3 = t118[(2 * tri_i + 1) * 2 + tri_j * 2 + 1];
-              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
-            }
-          }
+        for (int e = 0; e < 2; ++e) tok[e] = tri_ahead + offs_n[e];
+        // 80: live = tok < end
+        bool live[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) live[e] = tok[e] < end;
+        // 82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
+        int t83[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t83[e] = tok[e] / 16;
+        int* pages_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) pages_ptrs[e] = pages + t83[e];
+        int page_i32[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) page_i32[e] = live[e] ? *pages_ptrs[e] : 0;
+        long long page[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) page[e] = (long long)(page_i32[e]);
+        // 83: slot = tok % PAGE_SIZE
+        int slot[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) slot[e] = tok[e] % 16;
+        // 84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
+        long long t95[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t95[e] = page[e] * t93;
+        int t97[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t97[e] = slot[e] * stride_ks;
+        long long t97_i64[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t97_i64[e] = (long long)(t97[e]);
+        long long t99[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t99[e] = t95[e] + t97_i64[e];
+        long long t103[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t103[e] = t99[e] + t100_i64;
+        tri_half* K_cache_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) K_cache_ptrs[e] = K_cache + t103[e];
+        tri_half* t110[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t110[e] = K_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L9_base0 + e % 8;
+          const int tri_col = L9_base1 + (e / 8) * 16;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
+          tri_cp_async_16(tri_dst, t110[e], live[(e / 8 % 2) % 2]);
+        }
+        // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
+        long long t139[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
+        int t141[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t141[e] = slot[e] * stride_vs;
+        long long t141_i64[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t141_i64[e] = (long long)(t141[e]);
+        long long t143[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t143[e] = t139[e] + t141_i64[e];
+        long long t147[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t147[e] = t143[e] + t144_i64;
+        tri_half* V_cache_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) V_cache_ptrs[e] = V_cache + t147[e];
+        tri_half* t154[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L12_base0 + (e / 8) * 16;
+          const int tri_col = L12_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 8192 + 4096 + tri_col / 64 * 4096 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t154[e], live[(e / 8 % 2) % 2]);
         }
       }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) qk[e] = t118[e] * qk_scale;
-      // 87: qk = tl.where(live[None, :], qk, float("-inf"))
-      // live is recomputed in #L16 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t121[e] = ((start_n) + (L16_base + e)) < (end);
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) qk_1[e] = t121[e % 2] ? qk[e] : tri_f32_bits(0xff800000u);
-      // 88: m_ij = tl.maximum(m_i, tl.max(qk, 1))
-      float qk_1_max_slice[2];
-      // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 2; ++tri_o) {
-        float tri_acc0 = qk_1[(tri_o % 2) * 2];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 2; ++tri_t) {
-          float tri_x0_in = qk_1[(tri_o % 2) * 2 + tri_t % 2];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + warp_id % 4] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 2; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 4; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + tri_w];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        qk_1_max_slice[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      // Layout conversion #L17 -> #L0 through shared memory.
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) reinterpret_cast<float*>(tri_smem)[L17_base + e * 8] = qk_1_max_slice[e];
-      __syncthreads();
-      qk_1_max[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
-      __syncthreads();
-      m_ij[0] = tri_max_f32(m_i[0], qk_1_max[0]);
-      // 89: p = tl.math.exp2(qk - m_ij[:, None])
-      // Layout conversion #L0 -> #L14 through shared memory.
-      reinterpret_cast<float*>(tri_smem)[L0_base] = m_ij[0];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t128[e] = reinterpret_cast<float*>(tri_smem)[L14_base0 + (e / 1) * 8];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t130[e] = qk_1[e] - t128[e / 2 % 2];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) p[e] = tri_exp2_f32(t130[e]);
-      // 90: alpha = tl.math.exp2(m_i - m_ij)
-      t132[0] = m_i[0] - m_ij[0];
-      alpha[0] = tri_exp2_f32(t132[0]);
-      // 91: l_i = l_i * alpha + tl.sum(p, 1)
-      t134[0] = l_i[0] * alpha[0];
-      float p_sum_slice[2];
-      // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 2; ++tri_o) {
-        float tri_acc0 = p[(tri_o % 2) * 2];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 2; ++tri_t) {
-          float tri_x0_in = p[(tri_o % 2) * 2 + tri_t % 2];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + warp_id % 4] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 2; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 4; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + tri_w];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        p_sum_slice[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      // Layout conversion #L17 -> #L0 through shared memory.
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) reinterpret_cast<float*>(tri_smem)[L17_base + e * 8] = p_sum_slice[e];
-      __syncthreads();
-      p_sum[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
-      __syncthreads();
-      l_i_1[0] = t134[0] + p_sum[0];
-      // 94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) p_fp16[e] = tri_f2h(p[e]);
-      // Layout conversion #L0 -> #L14 through shared memory.
-      reinterpret_cast<float*>(tri_smem)[L0_base] = alpha[0];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t161[e] = reinterpret_cast<float*>(tri_smem)[L14_base0 + (e / 1) * 8];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t163[e] = acc[e] * t161[e / 4 % 2];
-      // tl.dot fp16[16,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
-      //   N and K of 16.
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L10_base0 + (e / 2) * 8) * 32 + L10_base1 + e % 2] = p_fp16[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 1024)[(L12_base0 + (e / 8) * 16) * 64 + L12_base1 + e % 8] = v[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) acc[e] = t163[e];
-      {
-        // This warp's rows of the mma tiles start at (0) * 8, its columns at (warp_id % 4) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const int tri_lrow = (0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8;
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 1024) + (lane_id % 16) * 64 + (warp_id % 4) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 32; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 1; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 512 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 2; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 32);
-              float& tri_c0 = acc[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
-              float& tri_c1 = acc[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
-              float& tri_c2 = acc[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
-              float& tri_c3 = acc[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
-              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // 78: for start_n in range(start, end, BLOCK_N):
-      l_i[0] = l_i_1[0];
-      m_i[0] = m_ij[0];
-    } else {
-      // Partial tile: masked accesses, element by element.
-      // 82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) page_i32[e] = live[e] ? *pages_ptrs[e] : 0;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) page[e] = (long long)(page_i32[e]);
-      // 83: slot = tok % PAGE_SIZE
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) slot[e] = tok[e] % 16;
-      // 84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t95[e] = page[e] * t93;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t97[e] = slot[e] * stride_ks;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t97_i64[e] = (long long)(t97[e]);
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t99[e] = t95[e] + t97_i64[e];
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t103[e] = t99[e] + t100_i64;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) K_cache_ptrs[e] = K_cache + t103[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t110[e] = K_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) k[e] = live[(e / 8 % 2) % 2] ? *t110[e] : ((tri_half)0x0000);
-      // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t141[e] = slot[e] * stride_vs;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t141_i64[e] = (long long)(t141[e]);
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t143[e] = t139[e] + t141_i64[e];
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t147[e] = t143[e] + t144_i64;
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) V_cache_ptrs[e] = V_cache + t147[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) v[e] = live[(e / 8 % 2) % 2] ? *t154[e] : ((tri_half)0x0000);
-      // 86: qk = tl.dot(q, k) * qk_scale
-      // tl.dot fp16[16,64] x fp16[64,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 64.
-      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
-      //   N and K of 16.
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L5_base0) * 64 + L5_base1 + e % 8] = q[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L9_base0 + e % 8) * 32 + L9_base1 + (e / 8) * 16] = k[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t118[e] = 0.0f;
-      {
-        // This warp's rows of the mma tiles start at (0) * 8, its columns at (warp_id % 4) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const int tri_lrow = (0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8;
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 64 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 4) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 64; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 1; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 1; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 32);
-              float& tri_c0 = t118[(2 * tri_i + 0) * 2 + tri_j * 2 + 0];
-              float& tri_c1 = t118[(2 * tri_i + 0) * 2 + tri_j * 2 + 1];
-              float& tri_c2 = t118[(2 * tri_i + 1) * 2 + tri_j * 2 + 0];
-              float& tri_c3 = t118[(2 * tri_i + 1) * 2 + tri_j * 2 + 1];
-              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) qk[e] = t118[e] * qk_scale;
-      // 87: qk = tl.where(live[None, :], qk, float("-inf"))
-      // live is recomputed in #L16 rather than moved.
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t121[e] = ((start_n) + (L16_base + e)) < (end);
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) qk_1[e] = t121[e % 2] ? qk[e] : tri_f32_bits(0xff800000u);
-      // 88: m_ij = tl.maximum(m_i, tl.max(qk, 1))
-      float qk_1_max_slice[2];
-      // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 2; ++tri_o) {
-        float tri_acc0 = qk_1[(tri_o % 2) * 2];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 2; ++tri_t) {
-          float tri_x0_in = qk_1[(tri_o % 2) * 2 + tri_t % 2];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + warp_id % 4] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 2; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 4; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + tri_w];
-          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
-        }
-        qk_1_max_slice[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      // Layout conversion #L17 -> #L0 through shared memory.
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) reinterpret_cast<float*>(tri_smem)[L17_base + e * 8] = qk_1_max_slice[e];
-      __syncthreads();
-      qk_1_max[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
-      __syncthreads();
-      m_ij[0] = tri_max_f32(m_i[0], qk_1_max[0]);
-      // 89: p = tl.math.exp2(qk - m_ij[:, None])
-      // Layout conversion #L0 -> #L14 through shared memory.
-      reinterpret_cast<float*>(tri_smem)[L0_base] = m_ij[0];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t128[e] = reinterpret_cast<float*>(tri_smem)[L14_base0 + (e / 1) * 8];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) t130[e] = qk_1[e] - t128[e / 2 % 2];
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) p[e] = tri_exp2_f32(t130[e]);
-      // 90: alpha = tl.math.exp2(m_i - m_ij)
-      t132[0] = m_i[0] - m_ij[0];
-      alpha[0] = tri_exp2_f32(t132[0]);
-      // 91: l_i = l_i * alpha + tl.sum(p, 1)
-      t134[0] = l_i[0] * alpha[0];
-      float p_sum_slice[2];
-      // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 2; ++tri_o) {
-        float tri_acc0 = p[(tri_o % 2) * 2];
-        #pragma unroll
-        for (int tri_t = 1; tri_t < 2; ++tri_t) {
-          float tri_x0_in = p[(tri_o % 2) * 2 + tri_t % 2];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        #pragma unroll
-        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
-          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + warp_id % 4] = tri_acc0; }
-      }
-      __syncthreads();
-      #pragma unroll
-      for (int tri_o = 0; tri_o < 2; ++tri_o) {
-        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4];
-        #pragma unroll
-        for (int tri_w = 1; tri_w < 4; ++tri_w) {
-          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + tri_w];
-          tri_acc0 = tri_acc0 + tri_x0_in;
-        }
-        p_sum_slice[tri_o] = tri_acc0;
-      }
-      __syncthreads();
-      // Layout conversion #L17 -> #L0 through shared memory.
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) reinterpret_cast<float*>(tri_smem)[L17_base + e * 8] = p_sum_slice[e];
-      __syncthreads();
-      p_sum[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
-      __syncthreads();
-      l_i_1[0] = t134[0] + p_sum[0];
-      // 94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) p_fp16[e] = tri_f2h(p[e]);
-      // Layout conversion #L0 -> #L14 through shared memory.
-      reinterpret_cast<float*>(tri_smem)[L0_base] = alpha[0];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 2; ++e) t161[e] = reinterpret_cast<float*>(tri_smem)[L14_base0 + (e / 1) * 8];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) t163[e] = acc[e] * t161[e / 4 % 2];
-      // tl.dot fp16[16,32] x fp16[32,64] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-      // Its loop is not software-pipelined: the dot at line 86 (16x32x64) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
-      //   N and K of 16.
-      #pragma unroll
-      for (int e = 0; e < 4; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L10_base0 + (e / 2) * 8) * 32 + L10_base1 + e % 2] = p_fp16[e];
-      #pragma unroll
-      for (int e = 0; e < 16; ++e) reinterpret_cast<tri_half*>(tri_smem + 1024)[(L12_base0 + (e / 8) * 16) * 64 + L12_base1 + e % 8] = v[e];
-      __syncthreads();
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) acc[e] = t163[e];
-      {
-        // This warp's rows of the mma tiles start at (0) * 8, its columns at (warp_id % 4) * 8;
-        // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-        const int tri_lrow = (0) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 8;
-        const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
-        const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 1024) + (lane_id % 16) * 64 + (warp_id % 4) * 8;
-        #pragma unroll
-        for (int tri_k = 0; tri_k < 32; tri_k += 16) {
-          #pragma unroll
-          for (int tri_i = 0; tri_i < 1; ++tri_i) {
-            unsigned int tri_af[4];
-            tri_ldmatrix_x4(tri_af, tri_a + tri_i * 512 + tri_k);
-            #pragma unroll
-            for (int tri_j = 0; tri_j < 2; ++tri_j) {
-              unsigned int tri_bf[2];
-              tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 64 + tri_j * 32);
-              float& tri_c0 = acc[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
-              float& tri_c1 = acc[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
-              float& tri_c2 = acc[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
-              float& tri_c3 = acc[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
-              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
-            }
-          }
-        }
-      }
-      __syncthreads();
-      // 78: for start_n in range(start, end, BLOCK_N):
-      l_i[0] = l_i_1[0];
-      m_i[0] = m_ij[0];
+      tri_cp_async_commit();
     }
+    // q, a of the tl.dot at line 86, is the same in every iteration: stored once
+    #pragma unroll
+    for (int e = 0; e < 8; e += 8) {
+      const int tri_row = L5_base0;
+      const int tri_col = L5_base1 + e % 8;
+      const unsigned int tri_dst = tri_inv + 0 + tri_swizzle(tri_row * 128 + tri_col * 2, 7);
+      const tri_u32x4 tri_v = {(unsigned int)(tri_half)q[e + 0] | (unsigned int)(tri_half)q[e + 1] << 16,
+          (unsigned int)(tri_half)q[e + 2] | (unsigned int)(tri_half)q[e + 3] << 16, (unsigned int)(tri_half)q[e + 4] | (unsigned int)(tri_half)q[e + 5] << 16,
+          (unsigned int)(tri_half)q[e + 6] | (unsigned int)(tri_half)q[e + 7] << 16};
+      tri_st_shared_b128(tri_dst, tri_v);
+    }
+    __syncthreads();  // the operands stored once are in place for every warp
+    // The A fragments of q for the tl.dot at line 86 stay in registers for the whole loop.
+    unsigned int tri_a0[16];
+    {
+      const unsigned int tri_la = ((0) * 8 + lane_id % 8 + lane_id / 8 % 2 * 8) * 128 + lane_id / 16 * 16;
+      const unsigned int tri_xa = (tri_la >> 7 & 7) << 4;
+      #pragma unroll
+      for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
+        #pragma unroll
+        for (int tri_i = 0; tri_i < 1; ++tri_i) {
+          const unsigned int tri_src = tri_inv + ((tri_la + tri_kk * 2) ^ tri_xa) + tri_i * 2048;
+          tri_ldsm_x4(tri_a0 + (tri_kk / 16 * 1 + tri_i) * 4, tri_src);
+        }
+      }
+    }
+    const unsigned int tri_lb0 = ((warp_id % 4) * 8 + lane_id % 8 + lane_id / 16 * 32) * 128 + lane_id / 8 % 2 * 16;
+    const unsigned int tri_xb0 = (tri_lb0 >> 7 & 7) << 4;
+    const unsigned int tri_la1 = ((0) * 8 + lane_id % 8 + lane_id / 8 % 2 * 8) * 64 + lane_id / 16 * 16;
+    const unsigned int tri_xa1 = (tri_la1 >> 7 & 3) << 4;
+    const unsigned int tri_cb1 = (warp_id % 4) * 8 + lane_id / 16 * 32;  // the column of this lane's n8 tile
+    const unsigned int tri_lb1 = lane_id % 16 * 128;
+    const unsigned int tri_xb1 = (tri_lb1 >> 7 & 7) << 4;
+    int tri_read = 0, tri_write = 2;  // the stages the dots read and the copies fill
+    for (int start_n = start; start_n < end; start_n += 32) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      const unsigned int tri_stage = tri_stage0 + tri_read * 8192;
+      int tri_ahead = start_n + 2 * 32;
+      if (tri_ahead < end) {
+        // 79: tok = start_n + offs_n
+        int tok[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) tok[e] = tri_ahead + offs_n[e];
+        // 80: live = tok < end
+        bool live[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) live[e] = tok[e] < end;
+        // 82: page = tl.load(pages + tok // PAGE_SIZE, mask=live, other=0).to(tl.int64)
+        int t83[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t83[e] = tok[e] / 16;
+        int* pages_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) pages_ptrs[e] = pages + t83[e];
+        int page_i32[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) page_i32[e] = live[e] ? *pages_ptrs[e] : 0;
+        long long page[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) page[e] = (long long)(page_i32[e]);
+        // 83: slot = tok % PAGE_SIZE
+        int slot[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) slot[e] = tok[e] % 16;
+        // 84: k = tl.load(K_cache + (page * stride_kp + slot * stride_ks + kv_head * stride_kh)[None, :] + offs_d[:, None],
+        long long t95[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t95[e] = page[e] * t93;
+        int t97[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t97[e] = slot[e] * stride_ks;
+        long long t97_i64[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t97_i64[e] = (long long)(t97[e]);
+        long long t99[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t99[e] = t95[e] + t97_i64[e];
+        long long t103[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t103[e] = t99[e] + t100_i64;
+        tri_half* K_cache_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) K_cache_ptrs[e] = K_cache + t103[e];
+        tri_half* t110[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t110[e] = K_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L9_base0 + e % 8;
+          const int tri_col = L9_base1 + (e / 8) * 16;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 0 + tri_swizzle(tri_col * 128 + tri_row * 2, 7);
+          tri_cp_async_16(tri_dst, t110[e], live[(e / 8 % 2) % 2]);
+        }
+        // 92: v = tl.load(V_cache + (page * stride_vp + slot * stride_vs + kv_head * stride_vh)[:, None] + offs_d[None, :],
+        long long t139[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t139[e] = page[e] * t137;
+        int t141[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t141[e] = slot[e] * stride_vs;
+        long long t141_i64[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t141_i64[e] = (long long)(t141[e]);
+        long long t143[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t143[e] = t139[e] + t141_i64[e];
+        long long t147[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) t147[e] = t143[e] + t144_i64;
+        tri_half* V_cache_ptrs[2];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) V_cache_ptrs[e] = V_cache + t147[e];
+        tri_half* t154[16];
+        #pragma unroll
+        for (int e = 0; e < 16; ++e) t154[e] = V_cache_ptrs[e / 8 % 2] + offs_d[e % 8];
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 16; e += 8) {
+          const int tri_row = L12_base0 + (e / 8) * 16;
+          const int tri_col = L12_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 8192 + 4096 + tri_col / 64 * 4096 + tri_swizzle(tri_row * 128 + tri_col % 64 * 2, 7);
+          tri_cp_async_16(tri_dst, t154[e], live[(e / 8 % 2) % 2]);
+        }
+      }
+      tri_cp_async_commit();
+      // 79: tok = start_n + offs_n
+      int tok[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) tok[e] = start_n + offs_n[e];
+      // 80: live = tok < end
+      bool live[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) live[e] = tok[e] < end;
+      // 86: qk = tl.dot(q, k) * qk_scale
+      // tl.dot fp16[16,64] x fp16[64,32] on mma.sync m16n8k16: a from registers, read once before the loop, b from the stage (K-major,
+      //   ldmatrix.x2); each warp owns 1 x 1 m16n8 tile(s).
+      float t118[4];
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) t118[e] = 0.0f;
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 64; tri_kk += 16) {
+          const unsigned int* tri_af = tri_a0 + tri_kk / 16 * 4;
+          unsigned int tri_bf[2];
+          {
+            const int tri_j = 0;
+            const unsigned int tri_src = tri_stage + ((tri_lb0 + tri_kk * 2) ^ tri_xb0) + tri_j * 8192;
+            tri_ldsm_x2(tri_bf + 4 * tri_j, tri_src);
+          }
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 1; ++tri_j) {
+              float& tri_c0 = t118[(2 * tri_i + 0) * 2 + tri_j * 2 + 0];
+              float& tri_c1 = t118[(2 * tri_i + 0) * 2 + tri_j * 2 + 1];
+              float& tri_c2 = t118[(2 * tri_i + 1) * 2 + tri_j * 2 + 0];
+              float& tri_c3 = t118[(2 * tri_i + 1) * 2 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
+          }
+        }
+      }
+      float qk[4];
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) qk[e] = t118[e] * qk_scale;
+      // 87: qk = tl.where(live[None, :], qk, float("-inf"))
+      // live is recomputed in #L16 rather than moved.
+      bool t121[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t121[e] = ((start_n) + (L16_base + e)) < (end);
+      float qk_1[4];
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) qk_1[e] = t121[e % 2] ? qk[e] : tri_f32_bits(0xff800000u);
+      // 88: m_ij = tl.maximum(m_i, tl.max(qk, 1))
+      float qk_1_max_slice[2];
+      // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = qk_1[(tri_o % 2) * 2];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 2; ++tri_t) {
+          float tri_x0_in = qk_1[(tri_o % 2) * 2 + tri_t % 2];
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + warp_id % 4] = tri_acc0; }
+      }
+      __syncthreads();
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4];
+        #pragma unroll
+        for (int tri_w = 1; tri_w < 4; ++tri_w) {
+          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + tri_w];
+          tri_acc0 = tri_max_f32(tri_acc0, tri_x0_in);
+        }
+        qk_1_max_slice[tri_o] = tri_acc0;
+      }
+      __syncthreads();
+      // Layout conversion #L17 -> #L0 through shared memory.
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) reinterpret_cast<float*>(tri_smem)[L17_base + e * 8] = qk_1_max_slice[e];
+      __syncthreads();
+      float qk_1_max[1];
+      qk_1_max[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
+      __syncthreads();
+      float m_ij[1];
+      m_ij[0] = tri_max_f32(m_i[0], qk_1_max[0]);
+      // 89: p = tl.math.exp2(qk - m_ij[:, None])
+      // Layout conversion #L0 -> #L14 through shared memory.
+      reinterpret_cast<float*>(tri_smem)[L0_base] = m_ij[0];
+      __syncthreads();
+      float t128[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t128[e] = reinterpret_cast<float*>(tri_smem)[L14_base0 + (e / 1) * 8];
+      __syncthreads();
+      float t130[4];
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) t130[e] = qk_1[e] - t128[e / 2 % 2];
+      float p[4];
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) p[e] = tri_exp2_f32(t130[e]);
+      // 90: alpha = tl.math.exp2(m_i - m_ij)
+      float t132[1];
+      t132[0] = m_i[0] - m_ij[0];
+      float alpha[1];
+      alpha[0] = tri_exp2_f32(t132[0]);
+      // 91: l_i = l_i * alpha + tl.sum(p, 1)
+      float t134[1];
+      t134[0] = l_i[0] * alpha[0];
+      float p_sum_slice[2];
+      // Reduce along axis 1: 2 element(s) in each thread, 4 lane(s), 4 warp(s).
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = p[(tri_o % 2) * 2];
+        #pragma unroll
+        for (int tri_t = 1; tri_t < 2; ++tri_t) {
+          float tri_x0_in = p[(tri_o % 2) * 2 + tri_t % 2];
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        #pragma unroll
+        for (int tri_m = 1; tri_m < 4; tri_m *= 2) {
+          float tri_x0_in = tri_shfl_xor(tri_acc0, tri_m);
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        if (lane_id % 4 == 0) { reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + warp_id % 4] = tri_acc0; }
+      }
+      __syncthreads();
+      #pragma unroll
+      for (int tri_o = 0; tri_o < 2; ++tri_o) {
+        float tri_acc0 = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4];
+        #pragma unroll
+        for (int tri_w = 1; tri_w < 4; ++tri_w) {
+          float tri_x0_in = reinterpret_cast<float*>(tri_smem)[(L17_base + tri_o * 8) * 4 + tri_w];
+          tri_acc0 = tri_acc0 + tri_x0_in;
+        }
+        p_sum_slice[tri_o] = tri_acc0;
+      }
+      __syncthreads();
+      // Layout conversion #L17 -> #L0 through shared memory.
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) reinterpret_cast<float*>(tri_smem)[L17_base + e * 8] = p_sum_slice[e];
+      __syncthreads();
+      float p_sum[1];
+      p_sum[0] = reinterpret_cast<float*>(tri_smem)[L0_base];
+      __syncthreads();
+      float l_i_1[1];
+      l_i_1[0] = t134[0] + p_sum[0];
+      // 94: acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+      tri_half p_fp16[4];
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) p_fp16[e] = tri_f2h(p[e]);
+      // Layout conversion #L0 -> #L14 through shared memory.
+      reinterpret_cast<float*>(tri_smem)[L0_base] = alpha[0];
+      __syncthreads();
+      float t161[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) t161[e] = reinterpret_cast<float*>(tri_smem)[L14_base0 + (e / 1) * 8];
+      __syncthreads();
+      float t163[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) t163[e] = acc[e] * t161[e / 4 % 2];
+      // tl.dot fp16[16,32] x fp16[32,64] on mma.sync m16n8k16: a from shared memory, stored here, b from the stage (MN-major,
+      //   ldmatrix.x4.trans); each warp owns 1 x 2 m16n8 tile(s).
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) acc[e] = t163[e];
+      {
+        const unsigned int tri_staged = tri_smem_addr(tri_smem);  // 1024-byte aligned
+        // a (p_fp16, K-major): 1024 bytes stored at tri_staged, 4-byte vectors
+        #pragma unroll
+        for (int e = 0; e < 4; e += 2) {
+          const int tri_row = L10_base0 + (e / 2) * 8;
+          const int tri_col = L10_base1 + e % 2;
+          const unsigned int tri_dst = tri_staged + 0 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_st_shared_b32(tri_dst, (unsigned int)(tri_half)p_fp16[e + 0] | (unsigned int)(tri_half)p_fp16[e + 1] << 16);
+        }
+        __syncthreads();
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 32; tri_kk += 16) {
+          unsigned int tri_af[4];
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            const unsigned int tri_src = tri_staged + ((tri_la1 + tri_kk * 2) ^ tri_xa1) + tri_i * 1024;
+            tri_ldsm_x4(tri_af + 4 * tri_i, tri_src);
+          }
+          unsigned int tri_bf[4];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 1; ++tri_j) {
+            const unsigned int tri_src = tri_stage + 4096 + tri_kk * 128 + ((tri_lb1 + (tri_cb1 + tri_j * 64) % 64 * 2) ^ tri_xb1);
+            tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_src);
+          }
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 2; ++tri_j) {
+              float& tri_c0 = acc[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+              float& tri_c1 = acc[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+              float& tri_c2 = acc[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+              float& tri_c3 = acc[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
+          }
+        }
+        __syncthreads();  // the scratch memory is free again
+      }
+      // 78: for start_n in range(start, end, BLOCK_N):
+      l_i[0] = l_i_1[0];
+      m_i[0] = m_ij[0];
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
+    }
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // 96: seen = l_i > 0
   bool seen[1];

@@ -36,7 +36,6 @@ typedef unsigned short tri_half;
 
 // Vectors for 8- and 16-byte global accesses.
 struct alignas(8) tri_f32x2 { float x, y; };
-struct alignas(16) tri_u32x4 { unsigned int x, y, z, w; };
 
 // Thread and program indices (threadIdx.x, blockIdx, gridDim).
 TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); return r; }
@@ -46,22 +45,34 @@ TRI_DEV int tri_thread_id(void) { int r; asm("mov.u32 %0, %%tid.x;" : "=r"(r)); 
 TRI_DEV unsigned int tri_smem_addr(const void* p) {
   unsigned int a; asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p)); return a;
 }
-TRI_DEV void tri_ldmatrix_x4(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(tri_smem_addr(p)));
-}
-TRI_DEV void tri_ldmatrix_x2_trans(unsigned int* r, const void* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(tri_smem_addr(p)));
-}
 TRI_DEV void tri_mma_f16(float& c0, float& c1, float& c2, float& c3, const unsigned int* a, const unsigned int* b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// cp.async copies into shared memory, in rows XOR-swizzled in 16-byte chunks.
+TRI_DEV unsigned int tri_swizzle(unsigned int off, unsigned int mask) { return off ^ (((off >> 7) & mask) << 4); }
+TRI_DEV void tri_cp_async_16(unsigned int dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TRI_DEV void tri_cp_async_commit(void) { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TRI_DEV void tri_cp_async_wait(void) { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+// ldmatrix from shared addresses: x4 and x2, as stored or transposed (.trans).
+TRI_DEV void tri_ldsm_x4(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
+TRI_DEV void tri_ldsm_x4_trans(unsigned int* r, unsigned int a) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+}
 
 // Source ../conformance/constructs/dot_acc.tri: each statement's comment quotes its line (N: text), or names another file's (file:N:).
-extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr, tri_half* b_ptr, float* init_ptr, float* c_ptr, float* d_ptr, int K) {
+// Ask for 4 programs per SM (at most 128 registers a thread): one's softmax runs while another's mma.syncs do.
+extern "C" __global__ void __attribute__((launch_bounds(128, 4))) dot_acc_kernel(
+    tri_half* a_ptr, tri_half* b_ptr, float* init_ptr, float* c_ptr, float* d_ptr, int K) {
   // Scratch shared memory for layout conversions, reductions, scans and scalar atomics.
-  __shared__ __attribute__((aligned(16))) unsigned char tri_smem[4096];
+  __shared__ __attribute__((aligned(1024))) unsigned char tri_smem[12288];
+  if ((tri_smem_addr(tri_smem) & 1023u) != 0u) asm volatile("trap;");  // the stages and swizzled boxes below need a 1024-byte aligned start
   int lane_id = tri_thread_id() % 32, warp_id = tri_thread_id() / 32;
   int L0_base = (warp_id / 2 % 2) * 8 + lane_id / 4 % 8;  // index of this thread's first element in #L0 tiles
   int L1_base = ((warp_id % 2) * 4 + lane_id % 4) * 2;  // index of this thread's first element in #L1 tiles
@@ -118,127 +129,190 @@ extern "C" __global__ void __launch_bounds__(128) dot_acc_kernel(tri_half* a_ptr
   #pragma unroll
   for (int e = 0; e < 8; ++e) t47[e] = L2_base + e;
   // 26: for kk in range(0, K, BK):
-  for (int kk = 0; kk < K; kk += 32) {
-    // 27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
-    int t33[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t33[e] = kk + rk[e];
-    tri_half* t37[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t37[e] = a_ptrs[0] + t33[e];
-    tri_half a[8];
-    #pragma unroll
-    for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t37[e]);
-      a[e + 0] = (tri_half)vec.x; a[e + 1] = (tri_half)(vec.x >> 16); a[e + 2] = (tri_half)vec.y;
-      a[e + 3] = (tri_half)(vec.y >> 16); a[e + 4] = (tri_half)vec.z;
-      a[e + 5] = (tri_half)(vec.z >> 16); a[e + 6] = (tri_half)vec.w;
-      a[e + 7] = (tri_half)(vec.w >> 16);
-    }
-    // 28: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :])
-    int t40[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t40[e] = kk + rk[e];
-    // t40 is recomputed in #L9 rather than moved.
-    int t41[1];
-    t41[0] = (kk) + (L9_base);
-    int t44[1];
-    t44[0] = t41[0] * 32;
-    tri_half* b_ptrs[1];
-    b_ptrs[0] = b_ptr + t44[0];
-    tri_half* t50[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) t50[e] = b_ptrs[0] + t47[e];
-    tri_half b[8];
-    #pragma unroll
-    for (int e = 0; e < 8; e += 8) {  // 16-byte vector loads
-      tri_u32x4 vec = *reinterpret_cast<const tri_u32x4*>(t50[e]);
-      b[e + 0] = (tri_half)vec.x; b[e + 1] = (tri_half)(vec.x >> 16); b[e + 2] = (tri_half)vec.y;
-      b[e + 3] = (tri_half)(vec.y >> 16); b[e + 4] = (tri_half)vec.z;
-      b[e + 5] = (tri_half)(vec.z >> 16); b[e + 6] = (tri_half)vec.w;
-      b[e + 7] = (tri_half)(vec.w >> 16);
-    }
-    // 29: acc = tl.dot(a, b, acc)
-    // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-    // Its loop is not software-pipelined: the dot at line 29 (32x32x32) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
-    //   N and K of 16.
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 8] = a[e];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L7_base0) * 32 + L7_base1 + e % 8] = b[e];
-    __syncthreads();
-    float acc_1[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
-      #pragma unroll
-      for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+  // Software-pipelined, 2 dot(s) on mma.sync m16n8k16: the loads feeding them stream into 3 shared-memory stages
+  // with cp.async, 2 iteration(s) ahead, and reach the dots through ldmatrix from rows XOR-swizzled in
+  // 16-byte chunks; the rest of the body runs in its own iteration.
+  {
+    const unsigned int tri_inv = tri_smem_addr(tri_smem);  // the operands stored once, 1024-byte aligned
+    const unsigned int tri_stage0 = tri_inv + 0u;  // shared address of stage 0
+    #pragma unroll 1
+    for (int tri_s = 0; tri_s < 2; ++tri_s) {
+      int tri_ahead = 0 + tri_s * 32;
+      if (tri_ahead < K) {
+        // 27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
+        int t33[8];
         #pragma unroll
-        for (int tri_i = 0; tri_i < 1; ++tri_i) {
+        for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
+        tri_half* t37[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t37[e] = a_ptrs[0] + t33[e];
+        // a: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L7_base0;
+          const int tri_col = L7_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + 0 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t37[e], true);
+        }
+        // 28: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :])
+        int t40[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t40[e] = tri_ahead + rk[e];
+        // t40 is recomputed in #L9 rather than moved.
+        int t41[1];
+        t41[0] = (tri_ahead) + (L9_base);
+        int t44[1];
+        t44[0] = t41[0] * 32;
+        tri_half* b_ptrs[1];
+        b_ptrs[0] = b_ptr + t44[0];
+        tri_half* t50[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t50[e] = b_ptrs[0] + t47[e];
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L7_base0;
+          const int tri_col = L7_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_s * 4096 + 2048 + tri_col / 32 * 2048 + tri_swizzle(tri_row * 64 + tri_col % 32 * 2, 3);
+          tri_cp_async_16(tri_dst, t50[e], true);
+        }
+      }
+      tri_cp_async_commit();
+    }
+    const unsigned int tri_la0 = ((warp_id / 2 % 2) * 8 + lane_id % 8 + lane_id / 8 % 2 * 16) * 64 + lane_id / 16 * 16;
+    const unsigned int tri_xa0 = (tri_la0 >> 7 & 3) << 4;
+    const unsigned int tri_cb0 = (warp_id % 2) * 8 + lane_id / 16 * 16;  // the column of this lane's n8 tile
+    const unsigned int tri_lb0 = lane_id % 16 * 64;
+    const unsigned int tri_xb0 = (tri_lb0 >> 7 & 3) << 4;
+    const unsigned int tri_la1 = ((warp_id / 2 % 2) * 8 + lane_id % 8 + lane_id / 8 % 2 * 16) * 64 + lane_id / 16 * 16;
+    const unsigned int tri_xa1 = (tri_la1 >> 7 & 3) << 4;
+    const unsigned int tri_cb1 = (warp_id % 2) * 8 + lane_id / 16 * 16;  // the column of this lane's n8 tile
+    const unsigned int tri_lb1 = lane_id % 16 * 64;
+    const unsigned int tri_xb1 = (tri_lb1 >> 7 & 3) << 4;
+    int tri_read = 0, tri_write = 2;  // the stages the dots read and the copies fill
+    for (int kk = 0; kk < K; kk += 32) {
+      tri_cp_async_wait<1>();  // this iteration's stage has landed
+      __syncthreads();  // for every thread, and every warp is done with the stage the copies refill
+      const unsigned int tri_stage = tri_stage0 + tri_read * 4096;
+      int tri_ahead = kk + 2 * 32;
+      if (tri_ahead < K) {
+        // 27: a = tl.load(a_ptr + rm[:, None] * K + (kk + rk)[None, :])
+        int t33[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t33[e] = tri_ahead + rk[e];
+        tri_half* t37[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t37[e] = a_ptrs[0] + t33[e];
+        // a: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L7_base0;
+          const int tri_col = L7_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + 0 + tri_swizzle(tri_row * 64 + tri_col * 2, 3);
+          tri_cp_async_16(tri_dst, t37[e], true);
+        }
+        // 28: b = tl.load(b_ptr + (kk + rk)[:, None] * N + rn[None, :])
+        int t40[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t40[e] = tri_ahead + rk[e];
+        // t40 is recomputed in #L9 rather than moved.
+        int t41[1];
+        t41[0] = (tri_ahead) + (L9_base);
+        int t44[1];
+        t44[0] = t41[0] * 32;
+        tri_half* b_ptrs[1];
+        b_ptrs[0] = b_ptr + t44[0];
+        tri_half* t50[8];
+        #pragma unroll
+        for (int e = 0; e < 8; ++e) t50[e] = b_ptrs[0] + t47[e];
+        // b: 16-byte copies into the stage, zero-filled where masked off
+        #pragma unroll
+        for (int e = 0; e < 8; e += 8) {
+          const int tri_row = L7_base0;
+          const int tri_col = L7_base1 + e % 8;
+          const unsigned int tri_dst = tri_stage0 + tri_write * 4096 + 2048 + tri_col / 32 * 2048 + tri_swizzle(tri_row * 64 + tri_col % 32 * 2, 3);
+          tri_cp_async_16(tri_dst, t50[e], true);
+        }
+      }
+      tri_cp_async_commit();
+      // 29: acc = tl.dot(a, b, acc)
+      // tl.dot fp16[32,32] x fp16[32,32] on mma.sync m16n8k16: a from the stage, b from the stage (MN-major,
+      //   ldmatrix.x4.trans); each warp owns 1 x 2 m16n8 tile(s).
+      float acc_1[8];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) acc_1[e] = acc[e];
+      {
+        #pragma unroll
+        for (int tri_kk = 0; tri_kk < 32; tri_kk += 16) {
           unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
           #pragma unroll
-          for (int tri_j = 0; tri_j < 2; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
-            float& tri_c0 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
-            float& tri_c1 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
-            float& tri_c2 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
-            float& tri_c3 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
-            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            const unsigned int tri_src = tri_stage + ((tri_la0 + tri_kk * 2) ^ tri_xa0) + tri_i * 2048;
+            tri_ldsm_x4(tri_af + 4 * tri_i, tri_src);
+          }
+          unsigned int tri_bf[4];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 1; ++tri_j) {
+            const unsigned int tri_src = tri_stage + 2048 + tri_kk * 64 + ((tri_lb0 + (tri_cb0 + tri_j * 32) % 32 * 2) ^ tri_xb0);
+            tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_src);
+          }
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 2; ++tri_j) {
+              float& tri_c0 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+              float& tri_c1 = acc_1[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+              float& tri_c2 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+              float& tri_c3 = acc_1[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
           }
         }
       }
-    }
-    __syncthreads();
-    // 30: acc2 = tl.dot(a, b, acc=acc2)
-    // tl.dot fp16[32,32] x fp16[32,32] on the tensor cores: operands staged in shared memory, mma.sync m16n8k16 along K = 32.
-    // Its loop is not software-pipelined: the dot at line 29 (32x32x32) has no mma.sync shape with 4 warps owning whole rows: M a multiple of 64,
-    //   N and K of 16.
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem)[(L7_base0) * 32 + L7_base1 + e % 8] = a[e];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) reinterpret_cast<tri_half*>(tri_smem + 2048)[(L7_base0) * 32 + L7_base1 + e % 8] = b[e];
-    __syncthreads();
-    float acc2_2[8];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) acc2_2[e] = acc2[e];
-    {
-      // This warp's rows of the mma tiles start at (warp_id / 2 % 2) * 8, its columns at (warp_id % 2) * 8;
-      // lane l gives ldmatrix the address of row l % 8 of matrix l / 8.
-      const int tri_lrow = (warp_id / 2 % 2) * 8 + lane_id % 8 + (lane_id / 8 % 2) * 16;
-      const tri_half* tri_a = reinterpret_cast<const tri_half*>(tri_smem) + tri_lrow * 32 + (lane_id / 16) * 8;
-      const tri_half* tri_b = reinterpret_cast<const tri_half*>(tri_smem + 2048) + (lane_id % 16) * 32 + (warp_id % 2) * 8;
+      // 30: acc2 = tl.dot(a, b, acc=acc2)
+      // tl.dot fp16[32,32] x fp16[32,32] on mma.sync m16n8k16: a from the stage, b from the stage (MN-major,
+      //   ldmatrix.x4.trans); each warp owns 1 x 2 m16n8 tile(s).
+      float acc2_2[8];
       #pragma unroll
-      for (int tri_k = 0; tri_k < 32; tri_k += 16) {
+      for (int e = 0; e < 8; ++e) acc2_2[e] = acc2[e];
+      {
         #pragma unroll
-        for (int tri_i = 0; tri_i < 1; ++tri_i) {
+        for (int tri_kk = 0; tri_kk < 32; tri_kk += 16) {
           unsigned int tri_af[4];
-          tri_ldmatrix_x4(tri_af, tri_a + tri_i * 1024 + tri_k);
           #pragma unroll
-          for (int tri_j = 0; tri_j < 2; ++tri_j) {
-            unsigned int tri_bf[2];
-            tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * 32 + tri_j * 16);
-            float& tri_c0 = acc2_2[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
-            float& tri_c1 = acc2_2[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
-            float& tri_c2 = acc2_2[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
-            float& tri_c3 = acc2_2[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
-            tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af, tri_bf);
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            const unsigned int tri_src = tri_stage + ((tri_la1 + tri_kk * 2) ^ tri_xa1) + tri_i * 2048;
+            tri_ldsm_x4(tri_af + 4 * tri_i, tri_src);
+          }
+          unsigned int tri_bf[4];
+          #pragma unroll
+          for (int tri_j = 0; tri_j < 1; ++tri_j) {
+            const unsigned int tri_src = tri_stage + 2048 + tri_kk * 64 + ((tri_lb1 + (tri_cb1 + tri_j * 32) % 32 * 2) ^ tri_xb1);
+            tri_ldsm_x4_trans(tri_bf + 4 * tri_j, tri_src);
+          }
+          #pragma unroll
+          for (int tri_i = 0; tri_i < 1; ++tri_i) {
+            #pragma unroll
+            for (int tri_j = 0; tri_j < 2; ++tri_j) {
+              float& tri_c0 = acc2_2[(2 * tri_i + 0) * 4 + tri_j * 2 + 0];
+              float& tri_c1 = acc2_2[(2 * tri_i + 0) * 4 + tri_j * 2 + 1];
+              float& tri_c2 = acc2_2[(2 * tri_i + 1) * 4 + tri_j * 2 + 0];
+              float& tri_c3 = acc2_2[(2 * tri_i + 1) * 4 + tri_j * 2 + 1];
+              tri_mma_f16(tri_c0, tri_c1, tri_c2, tri_c3, tri_af + 4 * tri_i, tri_bf + 2 * tri_j);
+            }
           }
         }
       }
+      // 26: for kk in range(0, K, BK):
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) acc2[e] = acc2_2[e];
+      tri_read = tri_read == 2 ? 0 : tri_read + 1;
+      tri_write = tri_write == 2 ? 0 : tri_write + 1;
     }
-    __syncthreads();
-    // 26: for kk in range(0, K, BK):
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) acc[e] = acc_1[e];
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) acc2[e] = acc2_2[e];
+    tri_cp_async_wait<0>();
+    __syncthreads();  // the stages are scratch memory again
   }
   // 31: tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
   int t59[2];
