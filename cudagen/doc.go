@@ -210,16 +210,22 @@
 // the same way: every operand has a form (streamed: loaded in the body and
 // copied ahead into the stages; invariant: defined before the loop and
 // stored once, by the TMA unit where it is a descriptor load; inRegisters:
-// an a computed in the body), a load several dots read is copied once
+// an a computed in the body; staged: one that goes through shared memory
+// where its dot stands), a load several dots read is copied once
 // where its tiles coincide, and the last dot may run on into the next
 // iteration (inFlight). The analysis of both is target-independent; on
 // sm_80 to sm_89 the loops they recognise run on mma.sync instead
 // (mmapipe.go for one dot, mmamulti.go for several): each warp owns whole
-// rows of every result, the fragments are read with ldmatrix from stage
-// rows swizzled so that the eight rows of each 8x8 matrix hit distinct
-// banks, an invariant a's A fragments are read into registers once before
-// the loop, and an a computed in the body is packed from the accumulator
-// registers as the next mma.sync's A fragment. So a new dot dtype or
+// rows of every result where the rows give each an m16 tile, and the
+// warps split N too where they do not (mmaPipeBlocked: a decode
+// attention's 16 query heads over 4 warps, as Triton's MMAv2 splits
+// them), the fragments are read with ldmatrix from stage rows swizzled so
+// that the eight rows of each 8x8 matrix hit distinct banks, an invariant
+// a's A fragments are read into registers once before the loop, and an a
+// computed in the body is packed from the accumulator registers as the
+// next mma.sync's A fragment, or, where the warps split its columns,
+// stored into the scratch memory where its dot stands (staged) and read
+// back by ldmatrix. So a new dot dtype or
 // operand form is a case of the planner's records (wgOperand, the tile
 // shapes) and of the printer that reads them, for both targets.
 //
