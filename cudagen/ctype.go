@@ -2,7 +2,8 @@ package cudagen
 
 // This file implements the mapping from tri dtypes to C types, the
 // printing of constants as C literals, and the conversions between types
-// with Triton's semantics (castExpr, bitcastExpr; fp8's in fp8.go).
+// with Triton's semantics other than fp8's (plainCast, bitcastExpr; fp8's
+// in fp8.go, both chosen by convert.go's castExpr).
 
 import (
 	"fmt"
@@ -215,24 +216,21 @@ func (s nameSet) f64Literal(f float64) string {
 	return paren(t)
 }
 
-// castExpr converts x from dtype from to dtype to with Triton's semantics:
+// plainCast is castExpr (convert.go) between dtypes that are not fp8:
 // integers wrap, floats go to integers toward zero, to Bool is != 0, and
 // narrowing float conversions round to nearest even (toward zero with
 // FlagRoundTZ).
-func (s nameSet) castExpr(from, to ir.DType, x string, flags ir.Flags) string {
+func (s nameSet) plainCast(from, to ir.DType, x string, flags ir.Flags) string {
 	if from == to {
 		return x
 	}
 	fk, tk := from.Kind, to.Kind
 	rz := flags&ir.FlagRoundTZ != 0
-	if fk.IsFP8() || tk.IsFP8() {
-		return s.fp8CastExpr(from, to, x, rz)
-	}
 	if isHalf(fk) {
 		if tk == ir.Float32 {
 			return s.toFloat(fk, x)
 		}
-		return s.castExpr(ir.TFloat32, to, s.toFloat(fk, x), flags)
+		return s.plainCast(ir.TFloat32, to, s.toFloat(fk, x), flags)
 	}
 	switch {
 	case tk == ir.Bool:
@@ -292,4 +290,10 @@ func group(x string) string {
 		}
 	}
 	return x
+}
+
+// fp8Literal is the C literal of the fp8 constant x of kind k: its code.
+func (s nameSet) fp8Literal(k ir.Kind, x float64) string {
+	f, _ := k.FP8()
+	return fmt.Sprintf("((%s)0x%02x)", s.regType(k), f.Encode(f.RoundSat(x, false)))
 }

@@ -50,7 +50,7 @@ type Holder struct{ Thread, Reg int }
 // what the CUDA's index expressions (dist.coord) compute in C: along axis
 // a, element e of a thread lies at
 //
-//	base_a + (e / RStride[a] % Reps[a]) * Tile[a] + e / KStride[a] % Spt[a]
+//	base_a + (e / RStride[a] % Reps[a]) * Span[a] + e / KStride[a] % Spt[a]
 //
 // where base_a is the thread's position along a (its warp's, then its
 // lane's) times the layout's sizePerThread, taken modulo a shape smaller
@@ -71,14 +71,14 @@ func (l TileLayout) Holders() [][]Holder {
 		for a := range base {
 			pos := warp/d.Warps[a].Div%d.Warps[a].Count*d.Lanes[a].Count + lane/d.Lanes[a].Div%d.Lanes[a].Count
 			base[a] = pos * d.SptFull[a]
-			if d.Shape[a] < d.Tile[a] {
+			if d.Shape[a] < d.Span[a] {
 				base[a] %= d.Shape[a]
 			}
 		}
 		for e := range d.Elems {
 			idx := 0
 			for a := range base {
-				c := base[a] + e/d.RStride[a]%d.Reps[a]*d.Tile[a] + e/d.KStride[a]%d.Spt[a]
+				c := base[a] + e/d.RStride[a]%d.Reps[a]*d.Span[a] + e/d.KStride[a]%d.Spt[a]
 				idx = idx*d.Shape[a] + c
 			}
 			if idx >= 0 && idx < n {

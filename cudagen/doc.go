@@ -19,13 +19,15 @@
 // names, element expressions, declarations, the scratch's addressing);
 // the printers of each kind of value and of each pipeline above it; the
 // printing of one statement (stmt.go) and of a value by its op (ops.go)
-// above those; the tree's walk (walk.go) and generate.go at the top. What
-// a lower file takes from a higher one is the walk's own recursion: a
-// loop's printer prints its body's statements (stmt.go), a reduction's
-// or a map_elementwise's its combine function's values (ops.go), a loop
-// with hoisted operands its for (walk.go), a value's printer a dot of a
-// pipelined loop (pipeprint.go); and fp8.go's and ctype.go's conversions,
-// which call each other through fp32.
+// above those; the tree's walk (walk.go) and generate.go at the top. No
+// file uses a definition of a file above it. The walk's own recursion
+// runs through the emitter instead: a loop's printer prints its body's
+// statements, a reduction's or a map_elementwise's its combine function's
+// values, a loop with hoisted operands its for, each through the
+// emitter's nest (emit.go's nested), which Generate binds to stmt.go's,
+// ops.go's and walk.go's printers. castExpr (convert.go) stands above the
+// conversions it chooses between, fp8's (fp8.go) and the rest's
+// (ctype.go's plainCast), which fp8's call through fp32.
 //
 // # Planning
 //

@@ -145,7 +145,7 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	e.w.open("{")
 	e.w.line("// This warp's rows of the mma tiles start at (%s) * 8, its columns at (%s) * 8;", wm, wn)
 	e.w.line("// lane l gives ldmatrix the address of row l %% 8 of matrix l / 8.")
-	e.w.line("const int tri_lrow = (%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d;", wm, d.Tile[0])
+	e.w.line("const int tri_lrow = (%s) * 8 + lane_id %% 8 + (lane_id / 8 %% 2) * %d;", wm, d.Span[0])
 	e.w.line("const %s* tri_a = %s + tri_lrow * %d + (lane_id / 16) * %d;", e.cType(ad), e.smemPtr(ad, 0), k, half)
 	var loadB func() string
 	switch op.name {
@@ -153,7 +153,7 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 		e.w.line("const %s* tri_b = %s + (lane_id %% 16) * %d + (%s) * 8;", e.cType(ad), e.smemPtr(ad, bBytes), n, wn)
 		e.use("tri_ldmatrix_x2_trans")
 		loadB = func() string {
-			return fmt.Sprintf("tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * %d + tri_j * %d);", n, d.Tile[1])
+			return fmt.Sprintf("tri_ldmatrix_x2_trans(tri_bf, tri_b + tri_k * %d + tri_j * %d);", n, d.Span[1])
 		}
 	case "tf32", "tf32x3":
 		// b's fragment is rows t and t + 4, column g of the k step.
@@ -161,7 +161,7 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 		e.w.line("const float* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", e.smemPtr(ad, bBytes), n, wn)
 		e.use("tri_bits_f32")
 		loadB = func() string {
-			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Tile[1])
+			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Span[1])
 			return fmt.Sprintf("tri_bf[0] = tri_bits_f32(*(%s)); tri_bf[1] = tri_bits_f32(*(%s + %d));", p, p, 4*n)
 		}
 	default: // int8 and fp8
@@ -171,7 +171,7 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 		e.w.line("const signed char* tri_b = %s + (lane_id %% 4) * %d + (%s) * 8 + lane_id / 4;", e.smemPtr(ir.TInt8, bBytes), 4*n, wn)
 		e.use("tri_pack_i8")
 		loadB = func() string {
-			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Tile[1])
+			p := fmt.Sprintf("tri_b + tri_k * %d + tri_j * %d", n, d.Span[1])
 			return fmt.Sprintf("tri_bf[0] = tri_pack_i8(%s, %d); tri_bf[1] = tri_pack_i8(%s + %d, %d);", p, n, p, 16*n, n)
 		}
 	}
@@ -180,7 +180,7 @@ func (e *emitter) dotMma(v *ir.Value, bBytes int) {
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_i = 0; tri_i < %d; ++tri_i) {", d.Reps[0]/2)
 	e.w.line("unsigned int tri_af[4];")
-	e.w.line("tri_ldmatrix_x4(tri_af, tri_a + tri_i * %d + tri_k);", 2*d.Tile[0]*k)
+	e.w.line("tri_ldmatrix_x4(tri_af, tri_a + tri_i * %d + tri_k);", 2*d.Span[0]*k)
 	e.w.line("#pragma unroll")
 	e.w.open("for (int tri_j = 0; tri_j < %d; ++tri_j) {", d.Reps[1])
 	e.w.line("unsigned int tri_bf[2];")

@@ -73,6 +73,33 @@ type emitter struct {
 	// statement's planned scratch next to what its printers reserved.
 	recordScratch bool
 	scratchUses   []scratchUse
+	// nest prints what a construct holds (see nested).
+	nest nested
+}
+
+// nested prints the code nested in a construct that a printer below the
+// tree's walk writes: a statement of a loop's body or of a straight-line
+// region (stmt.go's statement), a value of a combine function (ops.go's
+// value), a loop left as a plain C for (walk.go's plainFor). The walk
+// (walk.go, stmt.go, ops.go, pipeprint.go) stands above the printers of
+// regions, loops, pipelines, dots and reductions and chooses among them;
+// these print what they hold through nest, which Generate binds to the
+// walk's methods, so that the printers' files use the walk's through the
+// emitter rather than by name.
+type nested struct {
+	stmt  func(ir.Stmt)
+	value func(*ir.Value)
+	loop  func(*ir.For)
+}
+
+// isStraight reports whether s is straight-line code (a value or an
+// assignment).
+func isStraight(s ir.Stmt) bool {
+	switch s.(type) {
+	case *ir.Value, *ir.Assign:
+		return true
+	}
+	return false
 }
 
 func newEmitter(p *plan, opt Options) *emitter {
@@ -476,4 +503,17 @@ func (e *emitter) nameMapBody(n *namer, b *ir.Block) {
 			e.nameMapBody(n, s.Body)
 		}
 	}
+}
+
+// keptAxes lists, for an expand_dims or a broadcast v, the axis of v that
+// each axis of its operand becomes.
+func keptAxes(v *ir.Value) []int {
+	var axes []int
+	for a := range v.Type.Shape {
+		if v.Op == ir.OpExpandDims && a == v.Axis {
+			continue
+		}
+		axes = append(axes, a)
+	}
+	return axes
 }

@@ -20,12 +20,12 @@ func (e *emitter) region(b *ir.Block, from, to int) {
 	split, test := e.fullTest(b, from, to)
 	if split < 0 {
 		for _, s := range b.Stmts[from:to] {
-			e.statement(s)
+			e.nest.stmt(s)
 		}
 		return
 	}
 	for _, s := range b.Stmts[from:split] {
-		e.statement(s)
+		e.nest.stmt(s)
 	}
 	rest := b.Stmts[split:to]
 	e.lastLine = 0
@@ -42,7 +42,7 @@ func (e *emitter) region(b *ir.Block, from, to int) {
 	e.fast = true
 	e.lastLine = 0
 	for _, s := range rest {
-		e.statement(s)
+		e.nest.stmt(s)
 	}
 	e.fast = false
 	e.w.indent--
@@ -51,7 +51,7 @@ func (e *emitter) region(b *ir.Block, from, to int) {
 	e.w.line("// Partial tile: masked accesses, element by element.")
 	e.lastLine = 0
 	for _, s := range rest {
-		e.statement(s)
+		e.nest.stmt(s)
 	}
 	e.w.close("}")
 	e.lastLine = 0

@@ -121,16 +121,32 @@ func (s nameSet) fp8CastExpr(from, to ir.DType, x string, rz bool) string {
 		case ir.Float32:
 			return call("tri_h2f", h)
 		}
-		return s.castExpr(ir.TFloat32, to, call("tri_h2f", h), 0)
+		return s.fromF32(to, call("tri_h2f", h))
 	}
 	name := fp8Names[tk]
 	switch {
 	case rz:
-		return call("tri_f_to_"+name+"_rz", s.castExpr(from, ir.TFloat32, x, 0))
+		return call("tri_f_to_"+name+"_rz", s.toF32(from, x))
 	case fk == ir.Float16:
 		return call("tri_h_to_"+name, x)
 	}
-	return call("tri_f_to_"+name, s.castExpr(from, ir.TFloat32, x, 0))
+	return call("tri_f_to_"+name, s.toF32(from, x))
+}
+
+// fromF32 and toF32 convert x from fp32 to dtype to, and from dtype from
+// to fp32, fp8 or not, as castExpr does.
+func (s nameSet) fromF32(to ir.DType, x string) string {
+	if to.Kind.IsFP8() {
+		return s.fp8CastExpr(ir.TFloat32, to, x, false)
+	}
+	return s.plainCast(ir.TFloat32, to, x, 0)
+}
+
+func (s nameSet) toF32(from ir.DType, x string) string {
+	if from.Kind.IsFP8() {
+		return s.fp8CastExpr(from, ir.TFloat32, x, false)
+	}
+	return s.plainCast(from, ir.TFloat32, x, 0)
 }
 
 // fp8SoftCastExpr is fp8CastExpr before sm_89 for fp8e5: the conversions
@@ -149,7 +165,7 @@ func (s nameSet) fp8SoftCastExpr(from, to ir.DType, x string, rz bool) string {
 	case fk == ir.Float8E5 && tk == ir.Float16:
 		return call("tri_e5m2_to_h_sw", x)
 	case fk == ir.Float8E5:
-		return s.castExpr(ir.TFloat32, to, call("tri_h2f", call("tri_e5m2_to_h_sw", x)), 0)
+		return s.fromF32(to, call("tri_h2f", call("tri_e5m2_to_h_sw", x)))
 	case tk != ir.Float8E5 || rz:
 		return s.fp8CastExpr(from, to, x, rz)
 	case fk == ir.BFloat16:
@@ -157,7 +173,7 @@ func (s nameSet) fp8SoftCastExpr(from, to ir.DType, x string, rz bool) string {
 	case fk == ir.Float16:
 		return call("tri_h_to_e5m2_sw", x)
 	}
-	return call("tri_f_to_e5m2_sw", s.castExpr(from, ir.TFloat32, x, 0))
+	return call("tri_f_to_e5m2_sw", s.toF32(from, x))
 }
 
 // fp8MmaName names the mma.sync helper of a dot of fp8 kinds a and b.
@@ -200,9 +216,3 @@ TRI_DEV unsigned int tri_e5m2_lo_h2(unsigned int r) { return (r & 0xffu) << 8 | 
   }
 }`},
 }}
-
-// fp8Literal is the C literal of the fp8 constant x of kind k: its code.
-func (s nameSet) fp8Literal(k ir.Kind, x float64) string {
-	f, _ := k.FP8()
-	return fmt.Sprintf("((%s)0x%02x)", s.regType(k), f.Encode(f.RoundSat(x, false)))
-}

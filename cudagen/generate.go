@@ -51,6 +51,7 @@ func generate(k *ir.Kernel, opt Options, record bool) (res *Result, uses []scrat
 		return nil, nil, err
 	}
 	e := newEmitter(p, opt)
+	e.nest = nested{stmt: e.statement, value: e.value, loop: e.plainFor}
 	e.recordScratch = record
 	e.header()
 	head := e.w

@@ -118,8 +118,8 @@ type dist struct {
 	SptFull []int // the layout's sizePerThread (differs where the shape is smaller)
 	Lanes   []spread
 	Warps   []spread
-	Reps    []int
-	Tile    []int
+	Reps    []int // repetitions of the layout's tile along each axis
+	Span    []int // elements one repetition spans along each axis
 	Order   []int
 	// Dropped are the lanes and warps of sliced-away axes: threads that
 	// differ only there hold the same elements.
@@ -178,14 +178,14 @@ func (d *dist) withShape(shape []int) *dist {
 // finish computes the per-axis counts and strides from the spreads.
 func (d *dist) finish() {
 	r := len(d.Shape)
-	d.Spt, d.Reps, d.Tile = make([]int, r), make([]int, r), make([]int, r)
+	d.Spt, d.Reps, d.Span = make([]int, r), make([]int, r), make([]int, r)
 	d.KStride, d.RStride = make([]int, r), make([]int, r)
 	d.Repl = false
 	for a := 0; a < r; a++ {
 		d.Spt[a] = min(d.SptFull[a], d.Shape[a])
-		d.Tile[a] = d.SptFull[a] * d.Lanes[a].Count * d.Warps[a].Count
-		d.Reps[a] = max(1, d.Shape[a]/d.Tile[a])
-		if d.Shape[a] < d.Tile[a] {
+		d.Span[a] = d.SptFull[a] * d.Lanes[a].Count * d.Warps[a].Count
+		d.Reps[a] = max(1, d.Shape[a]/d.Span[a])
+		if d.Shape[a] < d.Span[a] {
 			d.Repl = true
 		}
 	}
@@ -251,7 +251,7 @@ func (d *dist) baseInit(a int) string {
 			s = fmt.Sprintf("(%s) * %d", s, spt)
 		}
 	}
-	if n < d.Tile[a] && s != "0" {
+	if n < d.Span[a] && s != "0" {
 		if n == 1 {
 			return "0"
 		}
@@ -292,7 +292,7 @@ func (s nameSet) ownerInit(d *dist) string {
 		return d.ownerInit()
 	}
 	for a := range d.Shape {
-		if d.Shape[a] < d.Tile[a] {
+		if d.Shape[a] < d.Span[a] {
 			s.pos(d.Warps[a], "warp_id")
 			s.pos(d.Lanes[a], "lane_id")
 		}
@@ -343,7 +343,7 @@ func (d *dist) ownerInit() string {
 	}
 	var conds []string
 	for a := range d.Shape {
-		if d.Shape[a] < d.Tile[a] {
+		if d.Shape[a] < d.Span[a] {
 			w, l := d.Warps[a].pos("warp_id"), d.Lanes[a].pos("lane_id")
 			conds = append(conds, fmt.Sprintf("((%s) * %d + %s) * %d < %d", w, d.Lanes[a].Count, l, d.SptFull[a], d.Shape[a]))
 		}
@@ -392,7 +392,7 @@ func (d *dist) coord(a int, e string) string {
 		if d.RStride[a]*d.Reps[a] == d.Elems {
 			r = fmt.Sprintf("%s / %d", e, d.RStride[a])
 		}
-		s += fmt.Sprintf(" + (%s) * %d", r, d.Tile[a])
+		s += fmt.Sprintf(" + (%s) * %d", r, d.Span[a])
 	}
 	if k := part(e, d.KStride[a], d.Spt[a]); k != "" {
 		s += " + " + k
@@ -413,9 +413,9 @@ func (d *dist) index1D(e string) string {
 	case reps == 1:
 		return fmt.Sprintf("%s + %s", d.base(0), e)
 	case spt == 1:
-		return fmt.Sprintf("%s + %s * %d", d.base(0), e, d.Tile[0])
+		return fmt.Sprintf("%s + %s * %d", d.base(0), e, d.Span[0])
 	}
-	return fmt.Sprintf("%s + (%s / %d) * %d + %s %% %d", d.base(0), e, spt, d.Tile[0], e, spt)
+	return fmt.Sprintf("%s + (%s / %d) * %d + %s %% %d", d.base(0), e, spt, d.Span[0], e, spt)
 }
 
 // linear is the C expression of the row-major index of element e in the

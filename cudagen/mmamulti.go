@@ -253,8 +253,8 @@ func (e *emitter) mmaInvariants(mp *multiPipe) {
 //     tile, lanes 16-31 those of its second (ldmatrix.trans).
 //
 // Where the warps split N (mmaPipeBlocked), a warp's n8 tiles are every
-// wn-th from its own (Tile[1] = 8 wn columns a repetition): the pair's
-// second tile lies Tile[1] columns after its first, and an MN-major b's
+// wn-th from its own (Span[1] = 8 wn columns a repetition): the pair's
+// second tile lies Span[1] columns after its first, and an MN-major b's
 // lane also keeps the column of its tile, tri_cb<suffix>, as the column
 // blocks of the tile (of rowBytes) may part them.
 func (e *emitter) mmaLaneRows(o *wgOperand, isA bool, d *dist, suffix string) {
@@ -267,14 +267,14 @@ func (e *emitter) mmaLaneRows(o *wgOperand, isA bool, d *dist, suffix string) {
 	switch {
 	case isA:
 		l, x = "tri_la"+suffix, "tri_xa"+suffix
-		row = fmt.Sprintf("((%s) * 8 + lane_id %% 8 + lane_id / 8 %% 2 * %d) * %d + lane_id / 16 * 16", e.pos(d.Warps[0], "warp_id"), d.Tile[0], rb)
+		row = fmt.Sprintf("((%s) * 8 + lane_id %% 8 + lane_id / 8 %% 2 * %d) * %d + lane_id / 16 * 16", e.pos(d.Warps[0], "warp_id"), d.Span[0], rb)
 	case split && t.kMajor:
-		row = fmt.Sprintf("((%s) * 8 + lane_id %% 8 + lane_id / 16 * %d) * %d + lane_id / 8 %% 2 * 16", e.pos(d.Warps[1], "warp_id"), d.Tile[1], rb)
+		row = fmt.Sprintf("((%s) * 8 + lane_id %% 8 + lane_id / 16 * %d) * %d + lane_id / 8 %% 2 * 16", e.pos(d.Warps[1], "warp_id"), d.Span[1], rb)
 	case t.kMajor:
 		row = fmt.Sprintf("(lane_id %% 8 + lane_id / 16 * 8) * %d + lane_id / 8 %% 2 * 16", rb)
 	case split:
 		row = fmt.Sprintf("lane_id %% 16 * %d", rb)
-		e.w.line("const unsigned int tri_cb%s = (%s) * 8 + lane_id / 16 * %d;  // the column of this lane's n8 tile", suffix, e.pos(d.Warps[1], "warp_id"), d.Tile[1])
+		e.w.line("const unsigned int tri_cb%s = (%s) * 8 + lane_id / 16 * %d;  // the column of this lane's n8 tile", suffix, e.pos(d.Warps[1], "warp_id"), d.Span[1])
 	default:
 		row = fmt.Sprintf("lane_id %% 16 * %d + lane_id / 16 * 16", rb)
 	}
@@ -289,15 +289,15 @@ func (e *emitter) mmaLaneRows(o *wgOperand, isA bool, d *dist, suffix string) {
 func (e *emitter) mmaRowsAddr(o *wgOperand, isA bool, d *dist, base, suffix string) string {
 	t := o.tile
 	rb := t.rowBytes()
-	l, x, more := "tri_lb"+suffix, "tri_xb"+suffix, fmt.Sprintf("tri_j * %d", 2*d.Tile[1]*rb)
+	l, x, more := "tri_lb"+suffix, "tri_xb"+suffix, fmt.Sprintf("tri_j * %d", 2*d.Span[1]*rb)
 	if isA {
-		l, x, more = "tri_la"+suffix, "tri_xa"+suffix, fmt.Sprintf("tri_i * %d", 2*d.Tile[0]*rb)
+		l, x, more = "tri_la"+suffix, "tri_xa"+suffix, fmt.Sprintf("tri_i * %d", 2*d.Span[0]*rb)
 	}
 	at := plusBytes(base, t.off)
 	if !isA && !t.kMajor && d.Warps[1].Count > 1 {
 		// The lane's column, in its block of rb / elem columns.
 		cols := rb / t.elem
-		c := fmt.Sprintf("(tri_cb%s + tri_j * %d)", suffix, 2*d.Tile[1])
+		c := fmt.Sprintf("(tri_cb%s + tri_j * %d)", suffix, 2*d.Span[1])
 		if t.rows > cols {
 			at += fmt.Sprintf(" + %s / %d * %d", c, cols, t.k*rb)
 		}

@@ -88,7 +88,7 @@ func (e *emitter) mmaLoad(pl *pipeline) {
 	name := e.names[v.ID]
 	e.source(v.Pos)
 	if !e.inlined[acc.ID] {
-		e.statement(acc)
+		e.nest.stmt(acc)
 	}
 	if !e.fused[v.ID] {
 		e.declare(v.Type, d, name, "")
@@ -108,11 +108,11 @@ func (e *emitter) mmaLanes(pl *pipeline) {
 	e.w.line("// This warp's mma tiles start at row (%s) * 8 and column (%s) * 8; lane l gives ldmatrix", wm, wn)
 	e.w.line("// the address of row l %% 8 of matrix l / 8.")
 	e.w.line("const unsigned int tri_la = ((%s) * 8 + lane_id %% 8 + lane_id / 8 %% 2 * %d) * %d + lane_id / 16 * 16;",
-		wm, d.Tile[0], pl.aRow)
+		wm, d.Span[0], pl.aRow)
 	e.w.line("const unsigned int tri_xa = (tri_la >> 7 & %d) << 4;", pl.aRow/16-1)
 	pair := ""
 	if d.Reps[1] > 1 {
-		pair = fmt.Sprintf(" + lane_id / 16 * %d", d.Tile[1])
+		pair = fmt.Sprintf(" + lane_id / 16 * %d", d.Span[1])
 	}
 	if pl.bKMajor {
 		// b.T: row n of the stage's b is column n of b; matrices (n, k 0-7),
@@ -145,7 +145,7 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 	e.use("tri_ldsm_x4", "tri_mma_"+op.name)
 	e.w.line("#pragma unroll")
 	e.w.line("for (int tri_i = 0; tri_i < %d; ++tri_i) tri_ldsm_x4(tri_af + 4 * tri_i, tri_sa + ((tri_la + tri_kk * %d) ^ tri_xa) + tri_i * %d);",
-		mi, pl.elem, 2*d.Tile[0]*pl.aRow)
+		mi, pl.elem, 2*d.Span[0]*pl.aRow)
 	pairs, x := nj/2, "x4"
 	if nj == 1 {
 		pairs, x = 1, "x2"
@@ -154,11 +154,11 @@ func (e *emitter) mmaIssue(pl *pipeline, stage string) {
 		e.use("tri_ldsm_" + x)
 		e.w.line("#pragma unroll")
 		e.w.line("for (int tri_j = 0; tri_j < %d; ++tri_j) tri_ldsm_%s(tri_bf + 4 * tri_j, tri_sb + ((tri_lb + tri_kk * %d) ^ tri_xb) + tri_j * %d);",
-			pairs, x, pl.elem, 2*d.Tile[1]*pl.bRow())
+			pairs, x, pl.elem, 2*d.Span[1]*pl.bRow())
 	} else {
 		e.w.line("#pragma unroll")
 		e.w.open("for (int tri_j = 0; tri_j < %d; ++tri_j) {", pairs)
-		e.w.line("const int tri_c = tri_cb + tri_j * %d;  // this lane's column", 2*d.Tile[1])
+		e.w.line("const int tri_c = tri_cb + tri_j * %d;  // this lane's column", 2*d.Span[1])
 		e.w.line("const unsigned int tri_b = tri_sb + tri_kk * %d + tri_lb + tri_c / %d * %d;", pl.bRow(), pl.bCols, pl.k*pl.bRow())
 		e.use("tri_ldsm_" + x + "_trans")
 		e.w.line("tri_ldsm_%s_trans(tri_bf + 4 * tri_j, tri_b + ((tri_c %% %d * %d) ^ tri_xb));", x, pl.bCols, pl.elem)

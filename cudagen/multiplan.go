@@ -616,22 +616,6 @@ func (p *plan) mmaMultiWhy(wd *wgDot, here bool) string {
 	return ""
 }
 
-// mmaPipeBlocked is the accumulator layout of an m-row dot of a multi-dot
-// pipeline on mma.sync: wgmmaBlocked's threads, the warps along the rows
-// as far as the rows give each a whole m16 tile, and the rest along N, as
-// Triton's MMAv2 splits a decode attention's 16 query rows over 4 warps.
-// With every warp on whole rows, a softmax's row statistics need no shared
-// memory; warps split along N share them through it.
-func mmaPipeBlocked(m, numWarps int) Blocked {
-	b := wgmmaBlocked(numWarps)
-	wm := numWarps
-	for wm > 1 && m < 16*wm {
-		wm /= 2
-	}
-	b.WarpsPerCTA = []int{wm, numWarps / wm}
-	return b
-}
-
 // dotEngine names the instruction the pipelines issue dots as here.
 func (p *plan) dotEngine() string {
 	if p.wgmma {

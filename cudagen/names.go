@@ -161,3 +161,13 @@ func roleName(v *ir.Value, argName func(*ir.Value) string) string {
 	}
 	return ""
 }
+
+// descName is the source name of descriptor d made in the kernel, which
+// sema gives the values of its shape (a_desc_shape0), for the names of its
+// maps.
+func descName(d *ir.DescAccess) string {
+	if name, ok := strings.CutSuffix(d.Shape[0].Name, "_shape0"); ok && name != "" {
+		return name
+	}
+	return "desc"
+}

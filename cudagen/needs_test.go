@@ -91,7 +91,7 @@ func TestRecorded(t *testing.T) {
 	// A layout's coordinate names its base; a position over one lane
 	// names no lane_id.
 	d := &dist{Tag: "L3", Shape: []int{16, 32}, Spt: []int{1, 4}, SptFull: []int{1, 4}, Reps: []int{1, 1}, RStride: []int{1, 1},
-		KStride: []int{1, 1}, Tile: []int{16, 32}, Elems: 4}
+		KStride: []int{1, 1}, Span: []int{16, 32}, Elems: 4}
 	s = nameSet{}
 	s.coord(d, 1, "e")
 	s.pos(spread{1, 1}, "lane_id")

@@ -119,14 +119,14 @@ func (e *emitter) peeledBody(b *ir.Block, split int, full bool) {
 	}
 	e.lastLine = 0
 	for _, st := range b.Stmts[:split] {
-		e.statement(st)
+		e.nest.stmt(st)
 	}
 	if full {
 		e.markMaskOnly(b, split, len(b.Stmts))
 	}
 	e.fast = full
 	for _, st := range b.Stmts[split:] {
-		e.statement(st)
+		e.nest.stmt(st)
 	}
 	e.fast = false
 	e.lastLine = 0

@@ -151,7 +151,7 @@ func (e *emitter) wgmmaLoad(pl *pipeline) {
 	d := e.layoutOf(v)
 	e.source(v.Pos)
 	if !e.inlined[acc.ID] {
-		e.statement(acc)
+		e.nest.stmt(acc)
 	}
 	if !e.fused[v.ID] {
 		e.declare(v.Type, d, e.names[v.ID], "")

@@ -531,16 +531,3 @@ func (p *plan) reloadable(v, u *ir.Value) bool {
 	ptr := v.Args[0]
 	return ptr.Op == ir.OpPtrAdd && ptr.Args[0].Op == ir.OpSplat && isIndex(ptr.Args[1])
 }
-
-// keptAxes lists, for an expand_dims or a broadcast v, the axis of v that
-// each axis of its operand becomes.
-func keptAxes(v *ir.Value) []int {
-	var axes []int
-	for a := range v.Type.Shape {
-		if v.Op == ir.OpExpandDims && a == v.Axis {
-			continue
-		}
-		axes = append(axes, a)
-	}
-	return axes
-}

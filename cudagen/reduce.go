@@ -97,7 +97,7 @@ func (e *emitter) inlineRegion(r *ir.Region, comps []accumulator, accs, xs []str
 	}
 	for _, s := range r.Body.Stmts {
 		if v, ok := s.(*ir.Value); ok && v.Op != ir.OpRegionArg {
-			e.value(v)
+			e.nest.value(v)
 		}
 	}
 	for k, y := range r.Yields {

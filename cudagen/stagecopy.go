@@ -86,7 +86,7 @@ func (e *emitter) storesElements(pl *pipeline, i int) bool {
 func (e *emitter) assignDot(s *ir.For, pl *pipeline) {
 	for _, st := range s.Body.Stmts {
 		if as, ok := st.(*ir.Assign); ok && as.Value == pl.dot {
-			e.statement(as)
+			e.nest.stmt(as)
 		}
 	}
 }
@@ -208,7 +208,7 @@ func (e *emitter) aheadOf(s *ir.For, ahead map[ir.Stmt]bool, copy func(ir.Stmt) 
 	e.lastLine = 0
 	for _, st := range s.Body.Stmts {
 		if ahead[st] && !copy(st) {
-			e.statement(st)
+			e.nest.stmt(st)
 		}
 	}
 }
@@ -464,7 +464,7 @@ func (e *emitter) multiBody(s *ir.For, mp *multiPipe) {
 			continue
 		}
 		if mp.compute[st] {
-			e.statement(st)
+			e.nest.stmt(st)
 		}
 	}
 }

@@ -4,23 +4,13 @@ package cudagen
 // value or an assignment, where it stands: the tensor maps built before
 // it, its source comment, its value through its op's printer (ops.go).
 // The printers of loops and of the full-tile path print their bodies'
-// statements through it.
+// statements through it, as the emitter's nest (emit.go's nested).
 
 import (
 	"fmt"
 
 	"github.com/tri-lang/tri/ir"
 )
-
-// isStraight reports whether s is straight-line code (a value or an
-// assignment).
-func isStraight(s ir.Stmt) bool {
-	switch s.(type) {
-	case *ir.Value, *ir.Assign:
-		return true
-	}
-	return false
-}
 
 // statement writes one value or assignment.
 func (e *emitter) statement(s ir.Stmt) {

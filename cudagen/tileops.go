@@ -379,7 +379,7 @@ func (e *emitter) mapBody(b *ir.Block) {
 		switch s := s.(type) {
 		case *ir.Value:
 			if s.Op != ir.OpRegionArg {
-				e.value(s)
+				e.nest.value(s)
 			}
 		case *ir.Assign:
 			e.w.line("%s = %s;", e.varNames[s.Var.ID], e.expr(s.Value, ""))

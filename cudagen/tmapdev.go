@@ -17,7 +17,6 @@ package cudagen
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/tri-lang/tri/ir"
 )
@@ -114,16 +113,6 @@ func (p *plan) within(v *ir.Value, s ir.Stmt) bool {
 		}
 	}
 	return false
-}
-
-// descName is the source name of descriptor d made in the kernel, which
-// sema gives the values of its shape (a_desc_shape0), for the names of its
-// maps.
-func descName(d *ir.DescAccess) string {
-	if name, ok := strings.CutSuffix(d.Shape[0].Name, "_shape0"); ok && name != "" {
-		return name
-	}
-	return "desc"
 }
 
 // scratchBytes is the global scratch memory each program needs: one map

@@ -47,7 +47,7 @@ func (p *plan) laneTransposeOf(a memAccess, w int) (laneTranspose, bool) {
 	// groups at multiples of their length: a multiple of it keeps every
 	// group inside a run.
 	info := p.axes.dims(a.Ptr)[q.Axis]
-	return q, info.Contig%int64(q.Lanes*l.Tile[q.Axis]) == 0 && info.Div >= int64(q.vectorBytes())
+	return q, info.Contig%int64(q.Lanes*l.Span[q.Axis]) == 0 && info.Div >= int64(q.vectorBytes())
 }
 
 // laneTransposeFor reports whether a store in layout l of elements of b
@@ -93,7 +93,7 @@ func (q laneTranspose) wordStart(j, i, b int) int { return j*q.Run + i*4/b }
 // past its own first element of a group, in layout l, the lane stores its
 // vectors: p repetitions on and p runs back, at the start of the
 // repetition it holds after the transpose.
-func (q laneTranspose) shift(l *dist) int { return l.Tile[q.Axis] - q.Run }
+func (q laneTranspose) shift(l *dist) int { return l.Span[q.Axis] - q.Run }
 
 // transposeStep is one exchange of a transpose among lanes: the lanes
 // that differ in lane bit Mask trade words Lo and Hi, whose indices differ

@@ -102,7 +102,7 @@ func TestTransposedStoreMapping(t *testing.T) {
 				a := 0
 				for d := range tc.shape {
 					base := (at(l.Warps[d], warp)*l.Lanes[d].Count + at(l.Lanes[d], lane)) * l.SptFull[d]
-					c := base + (e/l.RStride[d])%l.Reps[d]*l.Tile[d] + (e/l.KStride[d])%l.Spt[d]
+					c := base + (e/l.RStride[d])%l.Reps[d]*l.Span[d] + (e/l.KStride[d])%l.Spt[d]
 					a += c * stride[d]
 				}
 				return a

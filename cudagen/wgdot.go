@@ -225,7 +225,7 @@ func (e *emitter) hoistedFor(s *ir.For, h *hoistRegion) {
 	// The loop's lines map to the source as if it stood where the loop does.
 	headAt, again := e.w.at, e.helpers.later(mark)
 	e.w.at, e.lastLine = at0, line0
-	e.plainFor(s)
+	e.nest.loop(s)
 	e.w.at, e.lastLine = headAt, 0
 	again()
 	e.w.line("__syncthreads();  // the region is scratch memory again")
