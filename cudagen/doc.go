@@ -20,7 +20,8 @@
 // the printers of each kind of value and of each pipeline above it; the
 // printing of one statement (stmt.go) and of a value by its op (ops.go)
 // above those; the tree's walk (walk.go) and generate.go at the top. No
-// file uses a definition of a file above it. The walk's own recursion
+// file uses a definition of a file above it (TestFileUsesRunOneWay type-
+// checks the files and fails on a circle). The walk's own recursion
 // runs through the emitter instead: a loop's printer prints its body's
 // statements, a reduction's or a map_elementwise's its combine function's
 // values, a loop with hoisted operands its for, each through the
