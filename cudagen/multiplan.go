@@ -467,17 +467,10 @@ func (p *plan) findKeptInvariants() {
 	if !p.wgmma {
 		return
 	}
-	plain := func(st ir.Stmt) bool {
-		switch st.(type) {
-		case *ir.Value, *ir.Assign:
-			return true
-		}
-		return false
-	}
 	for s := range p.mloops {
 		at := p.ctlSite[s]
 		j := at.Index - 1
-		for j >= 0 && plain(at.Block.Stmts[j]) {
+		for j >= 0 && isStraight(at.Block.Stmts[j]) {
 			j--
 		}
 		if j < 0 {
@@ -502,11 +495,10 @@ func (p *plan) keepInvariants(prev, s *ir.For, between []ir.Stmt) {
 		if o.form != invariant || o.tma != nil {
 			continue
 		}
-		i := slices.IndexFunc(mp0.dots, func(w0 *wgDot) bool {
+		if !slices.ContainsFunc(mp0.dots, func(w0 *wgDot) bool {
 			o0 := &w0.a
 			return o0.form == invariant && o0.tma == nil && o0.src == o.src && w0.m == wd.m && o0.tile == o.tile
-		})
-		if i < 0 {
+		}) {
 			continue
 		}
 		addr := at + o.tile.off

@@ -260,6 +260,15 @@ func (pg *Page) plan(desc *cudagen.Description) {
 	}
 }
 
+// formWords says where each Form of a pipelined loop's operand (other
+// than streamed) comes from, as cudagen.Operand lists them.
+var formWords = map[string]string{
+	"stored once":  "stored into shared memory once, before the loop",
+	"in place":     "in shared memory already: the pipelined loop before this one stored it there",
+	"in registers": "read from registers",
+	"staged":       "stored into shared memory where its dot stands, in every iteration",
+}
+
 // loopWords says a loop's plan in sentences.
 func loopWords(l cudagen.Loop) []string {
 	if !l.Pipelined {
@@ -273,8 +282,7 @@ func loopWords(l cudagen.Loop) []string {
 			copies[o.Copy] = true
 			continue
 		}
-		other = append(other, fmt.Sprintf("%s is %s", o.Name, map[string]string{"stored once": "stored into shared memory once, before the loop",
-			"in place": "in shared memory already: the pipelined loop before this one stored it there", "in registers": "read from registers"}[o.Form]))
+		other = append(other, fmt.Sprintf("%s is %s", o.Name, formWords[o.Form]))
 	}
 	var how []string
 	for _, c := range []string{"cp.async", "cp.async by rows", "TMA"} {

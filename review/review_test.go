@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tri-lang/tri/cudagen"
 	"github.com/tri-lang/tri/launch"
 )
 
@@ -217,4 +218,16 @@ func TestLineRows(t *testing.T) {
 	assert.ErrorContains(t, err, "ends early")
 	_, err = sassPerCUDALine([]byte("not a cubin"))
 	assert.ErrorContains(t, err, "not ELF")
+}
+
+// TestLoopWordsForms: every Form a pipelined loop's operand may have
+// (cudagen.Operand) has its words on the page; the decode sample's p,
+// staged on mma.sync, among them.
+func TestLoopWordsForms(t *testing.T) {
+	for _, form := range []string{"stored once", "in place", "in registers", "staged"} {
+		assert.NotEmpty(t, formWords[form], form)
+	}
+	words := loopWords(cudagen.Loop{Pipelined: true, Engine: "mma.sync", Stages: 3, Buffers: 3, SharedBytes: 49152,
+		Operands: []cudagen.Operand{{Name: "k", Form: "streamed", Copy: "cp.async"}, {Name: "q", Form: "stored once"}, {Name: "p_fp16", Form: "staged"}}})
+	assert.Contains(t, strings.Join(words, " "), "p_fp16 is stored into shared memory where its dot stands")
 }
